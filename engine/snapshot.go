@@ -1,0 +1,125 @@
+package engine
+
+import (
+	"encoding/json"
+	"time"
+
+	"github.com/mcpdeck/mcpdeck/model"
+)
+
+// Snapshot is an immutable copy of every server's state, published by the
+// engine after each change. Receivers must treat every slice and map in it as
+// read-only: unchanged parts are shared between consecutive snapshots.
+type Snapshot struct {
+	Seq     uint64           `json:"seq"`
+	At      time.Time        `json:"at"`
+	Servers []ServerSnapshot `json:"servers"` // sorted by scope (high→low), then name
+	// Problems are config-file problems not tied to one server (a broken file).
+	Problems []model.Problem `json:"problems,omitempty"`
+	// Warnings are things the person should see once, e.g. "tokens are stored
+	// in a file because no keychain is available".
+	Warnings []string `json:"warnings,omitempty"`
+}
+
+// ServerSnapshot is one server as the UIs see it.
+type ServerSnapshot struct {
+	Name      string          `json:"name"`
+	Scope     model.Scope     `json:"scope"`
+	Source    string          `json:"source"`
+	Overrides []model.Origin  `json:"overrides,omitempty"`
+	Transport model.Transport `json:"transport"`
+	// Config is the definition with secrets (env values, header values,
+	// credentials in URLs, tokens in args) masked.
+	Config model.ServerConfig `json:"config"`
+	// Target is the command line or URL, redacted, for one-line display.
+	Target string `json:"target"`
+	Hash   string `json:"hash"`
+
+	State       model.State `json:"state"`
+	Attempt     int         `json:"attempt,omitempty"` // reconnect attempt n of MaxAttempts while pending
+	MaxAttempts int         `json:"maxAttempts,omitempty"`
+	NextRetry   time.Time   `json:"nextRetry,omitzero"` // zero unless a retry is scheduled
+	// Error is a sentence a person understands; ErrorDetail the full text.
+	Error       string `json:"error,omitempty"`
+	ErrorDetail string `json:"errorDetail,omitempty"`
+	ErrorClass  string `json:"errorClass,omitempty"`
+	ExitCode    *int   `json:"exitCode,omitempty"` // last exit of a stdio child
+
+	Enabled  bool                 `json:"enabled"`
+	Approval model.Approval       `json:"approval"`
+	Policy   model.PolicyDecision `json:"policy"`
+	Problems []model.Problem      `json:"problems,omitempty"`
+	// Why explains, one sentence per reason, why a server is not connected:
+	// disabled by you, blocked by policy rule, awaiting approval, ${VAR} not
+	// set, command not found on PATH, needs auth, last crash with exit code.
+	Why []string `json:"why,omitempty"`
+
+	ServerInfo      Implementation     `json:"serverInfo,omitzero"`
+	ProtocolVersion string             `json:"protocolVersion,omitempty"`
+	Instructions    string             `json:"instructions,omitempty"` // capped at 2048
+	Tools           []Tool             `json:"tools,omitempty"`
+	Resources       []Resource         `json:"resources,omitempty"`
+	Templates       []ResourceTemplate `json:"resourceTemplates,omitempty"`
+	Prompts         []Prompt           `json:"prompts,omitempty"`
+	StderrTail      []string           `json:"stderrTail,omitempty"`
+	History         []Transition       `json:"history,omitempty"` // most recent last, capped
+}
+
+// Implementation is a server's name and version from initialize.
+type Implementation struct {
+	Name    string `json:"name,omitempty"`
+	Version string `json:"version,omitempty"`
+}
+
+// Transition is one entry of a server's state history.
+type Transition struct {
+	From   model.State `json:"from"`
+	To     model.State `json:"to"`
+	At     time.Time   `json:"at"`
+	Reason string      `json:"reason,omitempty"`
+}
+
+// Tool is a server's tool with sanitized text (control/bidi characters
+// stripped, description capped) and its exposed mcp__server__tool name.
+type Tool struct {
+	Name        string          `json:"name"`
+	ExposedName string          `json:"exposedName"`
+	Title       string          `json:"title,omitempty"`
+	Description string          `json:"description,omitempty"`
+	InputSchema json.RawMessage `json:"inputSchema,omitempty"`
+	ReadOnly    bool            `json:"readOnly,omitempty"`
+	Destructive bool            `json:"destructive,omitempty"`
+	OpenWorld   bool            `json:"openWorld,omitempty"`
+	// Denied is set when permission rules forbid calling this tool.
+	Denied bool `json:"denied,omitempty"`
+}
+
+// Resource is a listed resource.
+type Resource struct {
+	URI         string `json:"uri"`
+	Name        string `json:"name"`
+	Description string `json:"description,omitempty"`
+	MIMEType    string `json:"mimeType,omitempty"`
+}
+
+// ResourceTemplate is a listed resource template (RFC 6570 URI template).
+type ResourceTemplate struct {
+	URITemplate string `json:"uriTemplate"`
+	Name        string `json:"name"`
+	Description string `json:"description,omitempty"`
+	MIMEType    string `json:"mimeType,omitempty"`
+}
+
+// Prompt is a listed prompt with its arguments.
+type Prompt struct {
+	Name        string           `json:"name"`
+	Description string           `json:"description,omitempty"`
+	Arguments   []PromptArgument `json:"arguments,omitempty"`
+}
+
+// PromptArgument is one argument a prompt takes.
+type PromptArgument struct {
+	Name        string `json:"name"`
+	Description string `json:"description,omitempty"`
+	Required    bool   `json:"required,omitempty"`
+}
