@@ -1,0 +1,174 @@
+package model
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+)
+
+// SetEnabled records in local settings (disabledMcpServers) whether a server
+// may run; name "all" applies to every server currently configured (enabling
+// all also clears names of servers that no longer exist). An unknown name is
+// ErrNotFound.
+func SetEnabled(opts LoadOptions, name string, enabled bool) error {
+	r, err := Load(opts)
+	if err != nil {
+		return err
+	}
+	var names []string
+	if name == "all" {
+		for _, s := range r.Servers {
+			names = append(names, s.Name)
+		}
+	} else {
+		s, ok := r.Server(name)
+		if !ok {
+			return fmt.Errorf("%w: no server named %s", ErrNotFound, name)
+		}
+		names = []string{s.Name}
+	}
+	return editLocal(r.LocalSettings, func(f *jsonFile) ([]byte, error) {
+		list, err := stringList(f, keyDisabled)
+		if err != nil {
+			return nil, err
+		}
+		orig := len(list)
+		switch {
+		case enabled && name == "all":
+			list = []string{}
+		default:
+			for _, n := range names {
+				if enabled {
+					list = withoutName(list, n)
+				} else {
+					list = withName(list, n)
+				}
+			}
+		}
+		if f.root.get(keyDisabled) == nil && len(list) == 0 && orig == 0 {
+			return f.doc, nil
+		}
+		return setMember(f.doc, []string{keyDisabled}, list)
+	})
+}
+
+// SetApproval records the person's decision on a project server in local
+// settings. Approving stores the hash and the definition approved (so a later
+// change is detected and can be shown as a diff); a non-empty hash must match
+// the current definition — the person approves what they were shown, not
+// something that changed since (ErrInvalid). Name "all" decides every project
+// server (hash ignored). Rejecting removes any recorded approval.
+func SetApproval(opts LoadOptions, name string, approved bool, hash string) error {
+	r, err := Load(opts)
+	if err != nil {
+		return err
+	}
+	var targets []Server
+	if name == "all" {
+		for _, s := range r.Servers {
+			if s.Scope == ScopeProject {
+				targets = append(targets, s)
+			}
+		}
+		if len(targets) == 0 {
+			return nil
+		}
+	} else {
+		s, ok := r.Server(name)
+		switch {
+		case !ok:
+			return fmt.Errorf("%w: no server named %s", ErrNotFound, name)
+		case s.Scope != ScopeProject:
+			return fmt.Errorf("%w: server %s comes from the %s scope and needs no approval", ErrInvalid, s.Name, s.Scope)
+		case approved && hash != "" && hash != s.Hash:
+			return fmt.Errorf("%w: the definition of server %s changed since it was shown; review it again", ErrInvalid, s.Name)
+		}
+		targets = []Server{s}
+	}
+	return editLocal(r.LocalSettings, func(f *jsonFile) ([]byte, error) {
+		enabledList, err := stringList(f, keyEnabledMcpjson)
+		if err != nil {
+			return nil, err
+		}
+		disabledList, err := stringList(f, keyDisabledMcpjson)
+		if err != nil {
+			return nil, err
+		}
+		if n := f.root.get(keyApproved); n != nil && n.kind != '{' && n.kind != 'z' {
+			return nil, fmt.Errorf("%w: %s: %s is not an object (the file was not changed)", ErrInvalid, f.path, keyApproved)
+		}
+		doc := f.doc
+		for _, s := range targets {
+			if approved {
+				enabledList, disabledList = withName(enabledList, s.Name), withoutName(disabledList, s.Name)
+			} else {
+				enabledList, disabledList = withoutName(enabledList, s.Name), withName(disabledList, s.Name)
+			}
+			if doc, err = dropApproved(doc, s.Name); err != nil {
+				return nil, err
+			}
+			if approved {
+				entry := approvedEntry{Hash: s.Hash, Config: s.Raw}
+				if doc, err = setMember(doc, []string{keyApproved, s.Name}, entry); err != nil {
+					return nil, err
+				}
+			}
+		}
+		if doc, err = setMember(doc, []string{keyEnabledMcpjson}, enabledList); err != nil {
+			return nil, err
+		}
+		return setMember(doc, []string{keyDisabledMcpjson}, disabledList)
+	})
+}
+
+// dropApproved removes every approvedMcpjsonServers entry whose name
+// normalizes like name (the person may have spelled it differently).
+func dropApproved(doc []byte, name string) ([]byte, error) {
+	root, err := parseTree(doc)
+	if err != nil {
+		return nil, err
+	}
+	for _, m := range root.get(keyApproved).membersNamed(name) {
+		if doc, _, err = deleteMember(doc, []string{keyApproved, m}); err != nil {
+			return nil, err
+		}
+	}
+	return doc, nil
+}
+
+// membersNamed returns the keys of an object that normalize like name.
+func (n *node) membersNamed(name string) []string {
+	if n == nil || n.kind != '{' {
+		return nil
+	}
+	var out []string
+	want := NormalizeName(name)
+	for _, m := range n.members {
+		if NormalizeName(m.key) == want {
+			out = append(out, m.key)
+		}
+	}
+	return out
+}
+
+// stringList reads a top-level list of names, refusing a wrong type.
+func stringList(f *jsonFile, key string) ([]string, error) {
+	n := f.root.get(key)
+	if n == nil {
+		return nil, nil
+	}
+	v, ferr := decoder{f.doc}.strs(n, key)
+	if ferr != nil {
+		p := f.problemAt("", ferr)
+		return nil, fmt.Errorf("%w: %s (the file was not changed)", ErrInvalid, p.Error())
+	}
+	return v, nil
+}
+
+// editLocal edits the local settings file, creating .mcpdeck when needed.
+func editLocal(path string, edit func(f *jsonFile) ([]byte, error)) error {
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return fmt.Errorf("cannot create %s: %w", filepath.Dir(path), err)
+	}
+	return editFile(path, newFileMode(ScopeLocal), edit)
+}

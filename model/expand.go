@@ -1,0 +1,134 @@
+package model
+
+import (
+	"sort"
+	"strings"
+)
+
+// Expand replaces ${VAR} and ${VAR:-default} in s. VAR must look like a
+// shell variable name ([A-Za-z_][A-Za-z0-9_]*); anything else — a lone '$',
+// "$$", $VAR without braces, an unclosed "${" — is left as written. "$$" is
+// consumed as a pair, so "$${VAR}" stays literally "$${VAR}". As in the shell,
+// ":-" uses the default when VAR is unset or empty. Missing lists, in order,
+// each "${VAR}" reference that is unset and has no default.
+func Expand(s string, lookup func(string) (string, bool)) (out string, missing []string) {
+	if !strings.Contains(s, "${") {
+		return s, nil
+	}
+	var b strings.Builder
+	b.Grow(len(s))
+	for i := 0; i < len(s); {
+		c := s[i]
+		if c != '$' {
+			b.WriteByte(c)
+			i++
+			continue
+		}
+		if i+1 < len(s) && s[i+1] == '$' {
+			b.WriteString("$$")
+			i += 2
+			continue
+		}
+		if i+1 >= len(s) || s[i+1] != '{' {
+			b.WriteByte('$')
+			i++
+			continue
+		}
+		end := strings.IndexByte(s[i+2:], '}')
+		if end < 0 {
+			b.WriteString(s[i:])
+			break
+		}
+		body := s[i+2 : i+2+end]
+		name, def, hasDef := strings.Cut(body, ":-")
+		if !validVarName(name) {
+			b.WriteString("${")
+			i += 2
+			continue
+		}
+		v, ok := lookup(name)
+		switch {
+		case ok && (v != "" || !hasDef):
+			b.WriteString(v)
+		case hasDef:
+			b.WriteString(def)
+		default:
+			missing = append(missing, "${"+name+"}")
+		}
+		i += 2 + end + 1
+	}
+	return b.String(), missing
+}
+
+// validVarName reports whether name is a shell-style variable name.
+func validVarName(name string) bool {
+	if name == "" {
+		return false
+	}
+	for i, r := range name {
+		ok := r == '_' || (r >= 'a' && r <= 'z') || (r >= 'A' && r <= 'Z') || (i > 0 && r >= '0' && r <= '9')
+		if !ok {
+			return false
+		}
+	}
+	return true
+}
+
+// expandConfig expands every string field of cfg (Extra excluded: we do not
+// know what it means). Each unset variable becomes a Problem naming the field
+// ("headers.Authorization") and the variable; the caller adds server and file.
+func expandConfig(cfg ServerConfig, lookup func(string) (string, bool)) (ServerConfig, []Problem) {
+	var probs []Problem
+	one := func(field, s string) string {
+		v, missing := Expand(s, lookup)
+		for _, m := range missing {
+			probs = append(probs, Problem{Field: field, Message: m + " is not set"})
+		}
+		return v
+	}
+	strMap := func(field string, m map[string]string) map[string]string {
+		if m == nil {
+			return nil
+		}
+		keys := make([]string, 0, len(m))
+		for k := range m {
+			keys = append(keys, k)
+		}
+		sort.Strings(keys) // problems in a stable order
+		out := make(map[string]string, len(m))
+		for _, k := range keys {
+			out[k] = one(field+"."+k, m[k])
+		}
+		return out
+	}
+	strs := func(field string, in []string) []string {
+		if in == nil {
+			return nil
+		}
+		out := make([]string, len(in))
+		for i, s := range in {
+			out[i] = one(field+"["+itoa(i)+"]", s)
+		}
+		return out
+	}
+	out := cfg
+	out.Command = one("command", cfg.Command)
+	out.Args = strs("args", cfg.Args)
+	out.Env = strMap("env", cfg.Env)
+	out.Cwd = one("cwd", cfg.Cwd)
+	out.URL = one("url", cfg.URL)
+	out.Headers = strMap("headers", cfg.Headers)
+	out.HeadersHelper = one("headersHelper", cfg.HeadersHelper)
+	out.Name = one("name", cfg.Name)
+	out.ProtocolVersion = one("protocolVersion", cfg.ProtocolVersion)
+	if cfg.OAuth != nil {
+		o := *cfg.OAuth
+		o.ClientID = one("oauth.clientId", o.ClientID)
+		o.AuthServerMetadataURL = one("oauth.authServerMetadataUrl", o.AuthServerMetadataURL)
+		o.ClientMetadataURL = one("oauth.clientMetadataUrl", o.ClientMetadataURL)
+		o.Grant = one("oauth.grant", o.Grant)
+		o.Scopes = strs("oauth.scopes", o.Scopes)
+		out.OAuth = &o
+	}
+	return out, probs
+}

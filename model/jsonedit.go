@@ -1,0 +1,163 @@
+package model
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"strings"
+)
+
+// The functions below edit a JSON document in place by splicing bytes, so a
+// rewrite changes only the member concerned: every other key keeps its
+// position, its formatting and its unknown fields. Each call parses the
+// document afresh; configuration files are small.
+
+// setMember sets the value at an object path (e.g. ["mcpServers", "github"]),
+// creating missing intermediate objects. An existing value is replaced where
+// it stands; a new member goes at the end of its object.
+func setMember(doc []byte, path []string, value any) ([]byte, error) {
+	v, err := marshalNoEscape(value)
+	if err != nil {
+		return nil, err
+	}
+	root, err := parseTree(doc)
+	if err != nil {
+		return nil, err
+	}
+	obj := root
+	for i, key := range path {
+		if obj.kind != '{' {
+			return nil, fmt.Errorf("%w: %s is not an object", ErrInvalid, strings.Join(path[:i], "."))
+		}
+		child := obj.get(key)
+		last := i == len(path)-1
+		if child == nil || (child.kind == 'z' && !last) {
+			for j := len(path) - 1; j > i; j-- { // wrap value in the missing objects
+				w, err := marshalNoEscape(map[string]json.RawMessage{path[j]: v})
+				if err != nil {
+					return nil, err
+				}
+				v = w
+			}
+			if child != nil { // null placeholder: replace it
+				return replaceValue(doc, child, v), nil
+			}
+			return insertMember(doc, obj, key, v), nil
+		}
+		if last {
+			return replaceValue(doc, child, v), nil
+		}
+		obj = child
+	}
+	return doc, nil
+}
+
+// deleteMember removes the member at path; found is false when it is absent.
+func deleteMember(doc []byte, path []string) (out []byte, found bool, err error) {
+	root, err := parseTree(doc)
+	if err != nil {
+		return nil, false, err
+	}
+	obj := root
+	for _, key := range path[:len(path)-1] {
+		obj = obj.get(key)
+		if obj == nil || obj.kind != '{' {
+			return doc, false, nil
+		}
+	}
+	if obj.kind != '{' {
+		return doc, false, nil
+	}
+	key := path[len(path)-1]
+	for i, m := range obj.members {
+		if m.key != key {
+			continue
+		}
+		var from, to int
+		switch {
+		case i+1 < len(obj.members):
+			from, to = m.keyStart, obj.members[i+1].keyStart
+		case i > 0:
+			from, to = obj.members[i-1].val.end, m.val.end
+		default:
+			from, to = obj.start+1, obj.end-1
+		}
+		return splice(doc, from, to, nil), true, nil
+	}
+	return doc, false, nil
+}
+
+// insertMember adds "key": v at the end of obj, indented like its siblings
+// (or one level deeper than the object's line when it is empty).
+func insertMember(doc []byte, obj *node, key string, v []byte) []byte {
+	k, _ := marshalNoEscape(key)
+	if len(obj.members) == 0 {
+		outer := lineIndent(doc, obj.start)
+		ind := outer + indentUnit(doc)
+		text := "\n" + ind + string(k) + ": " + indentJSON(v, ind, indentUnit(doc)) + "\n" + outer
+		return splice(doc, obj.start+1, obj.end-1, []byte(text))
+	}
+	last := obj.members[len(obj.members)-1]
+	ind, ownLine := memberIndent(doc, obj.members[0].keyStart)
+	var text string
+	if ownLine {
+		text = ",\n" + ind + string(k) + ": " + indentJSON(v, ind, indentUnit(doc))
+	} else {
+		text = ", " + string(k) + ": " + string(v)
+	}
+	return splice(doc, last.val.end, last.val.end, []byte(text))
+}
+
+// replaceValue puts v where n's value is, indented for the member's line.
+func replaceValue(doc []byte, n *node, v []byte) []byte {
+	ind, _ := memberIndent(doc, n.start)
+	return splice(doc, n.start, n.end, []byte(indentJSON(v, ind, indentUnit(doc))))
+}
+
+func splice(doc []byte, from, to int, text []byte) []byte {
+	out := make([]byte, 0, len(doc)-(to-from)+len(text))
+	out = append(out, doc[:from]...)
+	out = append(out, text...)
+	return append(out, doc[to:]...)
+}
+
+// lineIndent returns the leading whitespace of the line holding offset.
+func lineIndent(doc []byte, offset int) string {
+	start := bytes.LastIndexByte(doc[:offset], '\n') + 1
+	end := start
+	for end < len(doc) && (doc[end] == ' ' || doc[end] == '\t') {
+		end++
+	}
+	return string(doc[start:end])
+}
+
+// memberIndent returns the indentation of the line holding offset and whether
+// offset is the first non-blank byte of its line (a multi-line layout).
+func memberIndent(doc []byte, offset int) (string, bool) {
+	ind := lineIndent(doc, offset)
+	start := bytes.LastIndexByte(doc[:offset], '\n') + 1
+	return ind, start+len(ind) == offset
+}
+
+// indentUnit guesses the file's indentation step from its first indented
+// line ("  " when nothing tells).
+func indentUnit(doc []byte) string {
+	for _, line := range bytes.Split(doc, []byte{'\n'}) {
+		trimmed := bytes.TrimLeft(line, " \t")
+		if len(trimmed) > 0 && len(trimmed) < len(line) {
+			return string(line[:len(line)-len(trimmed)])
+		}
+	}
+	return "  "
+}
+
+// indentJSON lays out a compact value over several lines, continuing lines
+// with prefix ind and one unit per level (the first line is placed by the
+// caller).
+func indentJSON(v []byte, ind, unit string) string {
+	var b bytes.Buffer
+	if err := json.Indent(&b, v, ind, unit); err != nil {
+		return string(v)
+	}
+	return b.String()
+}

@@ -1,0 +1,178 @@
+package model
+
+import (
+	"path/filepath"
+	"strings"
+)
+
+// InlineSource is Server.Source for servers given as inline JSON to --mcp-config.
+const InlineSource = "--mcp-config"
+
+// Resolved is the merged configuration: every server that exists, whether it
+// may run, and why not. It is a value computed from the files; nothing in it
+// is live.
+type Resolved struct {
+	Servers     []Server  // sorted by name, includes disabled/unapproved/blocked ones
+	Problems    []Problem // file-level problems (broken JSON etc.)
+	Files       []string  // every config file path consulted (existing or not) — for fsnotify
+	ProjectRoot string    // dir of the nearest .mcp.json or .mcpdeck, else Cwd
+	Enterprise  bool
+	Permissions Permissions
+	// Suppressed lists plugin servers hidden by signature dedup (SPEC §2.2).
+	Suppressed []Suppressed
+	// LocalSettings is the local settings file of ProjectRoot (may not exist).
+	LocalSettings string
+}
+
+// Suppressed is a plugin server that duplicates another server (same command
+// and arguments, or same URL) and therefore is not offered.
+type Suppressed struct {
+	Name      string `json:"name"`
+	Origin    Origin `json:"origin"`
+	By        string `json:"by"` // name of the server kept instead
+	ByOrigin  Origin `json:"byOrigin"`
+	Signature string `json:"signature"`
+}
+
+// Server returns the server of that name (exact, else after NormalizeName).
+func (r *Resolved) Server(name string) (Server, bool) {
+	for _, s := range r.Servers {
+		if s.Name == name {
+			return s, true
+		}
+	}
+	n := NormalizeName(name)
+	for _, s := range r.Servers {
+		if NormalizeName(s.Name) == n {
+			return s, true
+		}
+	}
+	return Server{}, false
+}
+
+// Load reads every scope of SPEC §2.2 and merges them. Broken files, bad
+// entries and unset variables never make Load fail: they are Problems, on
+// the file or on the one server concerned, so everything else still loads.
+// The error is only for unusable options.
+func Load(opts LoadOptions) (*Resolved, error) {
+	if err := opts.check(); err != nil {
+		return nil, err
+	}
+	l := discover(opts)
+	r := &Resolved{ProjectRoot: l.root, LocalSettings: l.local}
+	var probs []Problem
+	read := func(path string) *jsonFile {
+		r.Files = append(r.Files, path)
+		f, p := readJSONFile(path)
+		if p != nil {
+			probs = append(probs, *p)
+		}
+		return f
+	}
+	addDefs := func(f *jsonFile, scope Scope, source string) []definition {
+		if f == nil {
+			return nil
+		}
+		d, p := serversIn(f, scope, source)
+		probs = append(probs, p...)
+		return d
+	}
+
+	r.Files = append(r.Files, l.managedSettings)
+	pf, pprob := readJSONFile(l.managedSettings)
+	pol, pp := readPolicy(pf, pprob, l.managedSettings)
+	probs = append(probs, pp...)
+
+	// Enterprise is exclusive when managed-mcp.json exists, even when it is
+	// broken: failing open would start servers the administrator excluded.
+	r.Files = append(r.Files, l.managedMCP)
+	ef, eprob := readJSONFile(l.managedMCP)
+	if eprob != nil {
+		probs = append(probs, *eprob)
+	}
+	r.Enterprise = ef != nil || eprob != nil
+	uf := read(l.user)
+	lf := read(l.local)
+	var st localState
+	if lf != nil {
+		var sp []Problem
+		st, sp = readLocalState(lf)
+		probs = append(probs, sp...)
+	}
+	r.Permissions = mergePermissions(pf, uf, lf, &probs)
+
+	var defs []definition
+	if r.Enterprise {
+		defs = addDefs(ef, ScopeEnterprise, l.managedMCP)
+	} else {
+		r.Files = append(r.Files, l.pluginsDir)
+		for _, p := range l.plugins {
+			defs = append(defs, addDefs(read(p.path), ScopePlugin, p.path)...)
+		}
+		defs = append(defs, addDefs(uf, ScopeUser, l.user)...)
+		for _, w := range l.walked {
+			r.Files = append(r.Files, w)
+		}
+		if l.project != "" {
+			f, p := readJSONFile(l.project)
+			if p != nil {
+				probs = append(probs, *p)
+			}
+			defs = append(defs, addDefs(f, ScopeProject, l.project)...)
+		}
+		defs = append(defs, addDefs(lf, ScopeLocal, l.local)...)
+		for _, v := range opts.Dynamic {
+			f, src := readDynamic(opts.Cwd, v, &probs, r)
+			defs = append(defs, addDefs(f, ScopeDynamic, src)...)
+		}
+	}
+	r.Problems = probs
+	r.Servers, r.Suppressed = merge(defs, opts.lookup(), pol, st)
+	return r, nil
+}
+
+// readDynamic reads one --mcp-config value: inline JSON when it starts with
+// '{', otherwise a file path (relative to Cwd). A missing file is a problem:
+// the person named it explicitly.
+func readDynamic(cwd, v string, probs *[]Problem, r *Resolved) (*jsonFile, string) {
+	if strings.HasPrefix(strings.TrimSpace(v), "{") {
+		f, p := parseJSONDoc(InlineSource, []byte(v))
+		if p != nil {
+			*probs = append(*probs, *p)
+		}
+		return f, InlineSource
+	}
+	path := v
+	if !filepath.IsAbs(path) {
+		path = filepath.Join(cwd, path)
+	}
+	r.Files = append(r.Files, path)
+	f, p := readJSONFile(path)
+	switch {
+	case p != nil:
+		*probs = append(*probs, *p)
+	case f == nil:
+		*probs = append(*probs, Problem{File: path, Message: "--mcp-config file does not exist"})
+	}
+	return f, path
+}
+
+// mergePermissions concatenates the permission rules of managed, user and
+// local settings (deny wins in Check whatever file a rule came from).
+func mergePermissions(managed, user, local *jsonFile, probs *[]Problem) Permissions {
+	var out Permissions
+	for _, f := range []*jsonFile{managed, user, local} {
+		if f == nil {
+			continue
+		}
+		var p Permissions
+		if f != local { // local problems were reported by readLocalState
+			p, *probs = readPermissions(f, *probs)
+		} else {
+			p, _ = readPermissions(f, nil)
+		}
+		out.Allow = append(out.Allow, p.Allow...)
+		out.Deny = append(out.Deny, p.Deny...)
+	}
+	return out
+}

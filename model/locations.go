@@ -1,0 +1,114 @@
+package model
+
+import (
+	"os"
+	"path/filepath"
+	"sort"
+)
+
+// File names of SPEC §2.2, relative to their directories.
+const (
+	ManagedMCPFile      = "managed-mcp.json"
+	ManagedSettingsFile = "managed-settings.json"
+	UserSettingsFile    = "settings.json"
+	ProjectFile         = ".mcp.json"
+	LocalDir            = ".mcpdeck"
+	LocalSettingsFile   = "settings.local.json"
+	PluginsDir          = "plugins"
+)
+
+// locations are the configuration paths for one LoadOptions.
+type locations struct {
+	managedMCP      string
+	managedSettings string
+	pluginsDir      string
+	plugins         []pluginFile
+	user            string
+	walked          []string // every .mcp.json candidate looked at, nearest first
+	project         string   // nearest existing .mcp.json, "" if none
+	root            string   // project root
+	local           string
+}
+
+type pluginFile struct{ plugin, path string }
+
+// discover finds the files. The project file is the nearest .mcp.json walking
+// up from Cwd, stopping at Home (inclusive) or the filesystem root. The
+// project root — where local settings live — is the nearest directory holding
+// a .mcp.json or a .mcpdeck directory, else Cwd; so a `mcp add -s local` run
+// in a subdirectory without either creates .mcpdeck there.
+func discover(o LoadOptions) locations {
+	l := locations{
+		managedMCP:      filepath.Join(o.ManagedDir, ManagedMCPFile),
+		managedSettings: filepath.Join(o.ManagedDir, ManagedSettingsFile),
+		pluginsDir:      filepath.Join(o.ConfigDir, PluginsDir),
+		user:            filepath.Join(o.ConfigDir, UserSettingsFile),
+	}
+	home := filepath.Clean(o.Home)
+	for dir := filepath.Clean(o.Cwd); ; {
+		cand := filepath.Join(dir, ProjectFile)
+		l.walked = append(l.walked, cand)
+		_, err := os.Lstat(cand)
+		hasProject := err == nil
+		if hasProject && l.project == "" {
+			l.project = cand
+		}
+		if l.root == "" {
+			if hasProject || isDir(filepath.Join(dir, LocalDir)) {
+				l.root = dir
+			}
+		}
+		parent := filepath.Dir(dir)
+		if l.project != "" || (o.Home != "" && dir == home) || parent == dir {
+			break
+		}
+		dir = parent
+	}
+	if l.root == "" {
+		l.root = filepath.Clean(o.Cwd)
+	}
+	l.local = filepath.Join(l.root, LocalDir, LocalSettingsFile)
+	l.plugins = listPlugins(l.pluginsDir)
+	return l
+}
+
+// listPlugins returns plugins/<name>/.mcp.json for every plugin directory,
+// sorted by name: that order is the "first loaded" of the dedup rule.
+func listPlugins(dir string) []pluginFile {
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return nil
+	}
+	var out []pluginFile
+	for _, e := range entries {
+		p := filepath.Join(dir, e.Name())
+		if isDir(p) {
+			out = append(out, pluginFile{plugin: e.Name(), path: filepath.Join(p, ProjectFile)})
+		}
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].plugin < out[j].plugin })
+	return out
+}
+
+func isDir(p string) bool {
+	st, err := os.Stat(p)
+	return err == nil && st.IsDir()
+}
+
+// scopeFile returns the file a writable scope stores its servers in.
+func (l locations) scopeFile(s Scope) (string, bool) {
+	switch s {
+	case ScopeUser:
+		return l.user, true
+	case ScopeProject:
+		if l.project != "" {
+			return l.project, true
+		}
+		return filepath.Join(l.root, ProjectFile), true
+	case ScopeLocal:
+		return l.local, true
+	case ScopeConnector, ScopePlugin, ScopeDynamic, ScopeEnterprise:
+		return "", false
+	}
+	return "", false
+}

@@ -1,0 +1,145 @@
+package model
+
+import (
+	"encoding/json"
+	"sort"
+	"strings"
+)
+
+// merge turns definitions (in load order: plugins, user, project, local,
+// dynamic — or enterprise alone) into servers: expand and validate each,
+// drop plugin duplicates by signature, let the highest scope win per name,
+// then apply approval, policy and the enabled state.
+func merge(defs []definition, lookup func(string) (string, bool), pol policy, st localState) ([]Server, []Suppressed) {
+	built := make([]Server, len(defs))
+	for i, d := range defs {
+		built[i] = build(d, lookup)
+	}
+	keep, suppressed := dedup(built)
+
+	byName := map[string][]int{} // indexes into built, load order
+	var names []string
+	for i, s := range built {
+		if !keep[i] {
+			continue
+		}
+		if _, ok := byName[s.Name]; !ok {
+			names = append(names, s.Name)
+		}
+		byName[s.Name] = append(byName[s.Name], i)
+	}
+	sort.Strings(names)
+	out := make([]Server, 0, len(names))
+	for _, name := range names {
+		idx := byName[name]
+		w := winner(built, idx)
+		s := built[w]
+		for k := len(idx) - 1; k >= 0; k-- { // hidden definitions, highest first
+			if i := idx[k]; i != w {
+				s.Overrides = append(s.Overrides, Origin{Scope: built[i].Scope, Source: built[i].Source})
+			}
+		}
+		sort.SliceStable(s.Overrides, func(a, b int) bool { return s.Overrides[a].Scope > s.Overrides[b].Scope })
+		if s.Scope == ScopeProject {
+			s.Approval = decideApproval(s.Name, s.Raw, s.Hash, st)
+		}
+		s.Policy = pol.decide(s.Name, s.Config)
+		s.Enabled = !containsName(st.disabled, s.Name)
+		out = append(out, s)
+	}
+	return out, suppressed
+}
+
+// winner picks the definition that applies: the highest scope; within one
+// scope the last one loaded (a later --mcp-config overrides an earlier one),
+// except plugins, where the first loaded wins as in the dedup rule.
+func winner(built []Server, idx []int) int {
+	w := idx[0]
+	for _, i := range idx[1:] {
+		s, cur := built[i].Scope, built[w].Scope
+		if s > cur || (s == cur && s != ScopePlugin) {
+			w = i
+		}
+	}
+	return w
+}
+
+// build expands and validates one definition into a Server.
+func build(d definition, lookup func(string) (string, bool)) Server {
+	s := Server{
+		Name:     d.name,
+		Scope:    d.origin.Scope,
+		Source:   d.origin.Source,
+		Raw:      d.raw,
+		Hash:     ConfigHash(d.raw),
+		Problems: d.problems,
+		Approval: Approval{Status: ApprovalNotNeeded},
+	}
+	cfg, probs := expandConfig(d.raw, lookup)
+	s.Config = cfg
+	if len(d.problems) == 0 && len(probs) == 0 {
+		probs = validate(cfg)
+	}
+	for _, p := range probs {
+		p.File, p.Server = d.origin.Source, d.name
+		s.Problems = append(s.Problems, p)
+	}
+	return s
+}
+
+// signature identifies what a server runs: stdio command+args, or the URL of
+// a remote server. sdk servers have none (they are never duplicates).
+func signature(cfg ServerConfig) string {
+	t := cfg.EffectiveType()
+	switch {
+	case t == TransportStdio:
+		b, _ := json.Marshal(append([]string{cfg.Command}, cfg.Args...))
+		return "stdio:" + string(b)
+	case t.IsRemote():
+		return "url:" + strings.TrimSpace(cfg.URL)
+	}
+	return ""
+}
+
+// dedup applies SPEC §2.2: a plugin (or connector) server whose signature
+// equals a manually configured server's is suppressed (manual wins); between
+// plugins the first loaded wins.
+func dedup(built []Server) (keep []bool, suppressed []Suppressed) {
+	keep = make([]bool, len(built))
+	manual := map[string]int{}
+	for i, s := range built {
+		keep[i] = true
+		if s.Scope != ScopePlugin && s.Scope != ScopeConnector {
+			if sig := signature(s.Config); sig != "" {
+				if _, ok := manual[sig]; !ok {
+					manual[sig] = i
+				}
+			}
+		}
+	}
+	plugins := map[string]int{}
+	for i, s := range built {
+		if s.Scope != ScopePlugin && s.Scope != ScopeConnector {
+			continue
+		}
+		sig := signature(s.Config)
+		if sig == "" {
+			continue
+		}
+		by, ok := manual[sig]
+		if !ok {
+			by, ok = plugins[sig]
+		}
+		if ok {
+			keep[i] = false
+			suppressed = append(suppressed, Suppressed{
+				Name: s.Name, Origin: Origin{Scope: s.Scope, Source: s.Source},
+				By: built[by].Name, ByOrigin: Origin{Scope: built[by].Scope, Source: built[by].Source},
+				Signature: sig,
+			})
+			continue
+		}
+		plugins[sig] = i
+	}
+	return keep, suppressed
+}

@@ -1,0 +1,65 @@
+package model
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"strings"
+)
+
+// MaxToolNameLen is the limit MCP clients and model APIs put on tool names
+// (^[a-zA-Z0-9_-]{1,64}$).
+const MaxToolNameLen = 64
+
+// NormalizeName replaces every character outside [a-zA-Z0-9_-] with '_' (one
+// '_' per rune, so multi-byte characters do not multiply), making a server or
+// tool name safe inside an exposed tool name and comparable across files.
+func NormalizeName(s string) string {
+	var b strings.Builder
+	b.Grow(len(s))
+	for _, r := range s {
+		if r == '_' || r == '-' || (r >= 'a' && r <= 'z') || (r >= 'A' && r <= 'Z') || (r >= '0' && r <= '9') {
+			b.WriteRune(r)
+		} else {
+			b.WriteByte('_')
+		}
+	}
+	return b.String()
+}
+
+// ToolName builds the exposed name mcp__<server>__<tool>. Names longer than
+// MaxToolNameLen are cut and end with '_' plus 8 hex digits of the SHA-256 of
+// the full name, so the result is deterministic and two long names that share
+// a prefix still differ.
+func ToolName(server, tool string) string {
+	full := "mcp__" + NormalizeName(server) + "__" + NormalizeName(tool)
+	if len(full) <= MaxToolNameLen {
+		return full
+	}
+	sum := sha256.Sum256([]byte(full))
+	suffix := "_" + hex.EncodeToString(sum[:4])
+	return full[:MaxToolNameLen-len(suffix)] + suffix
+}
+
+// ToolPrefix is the exposed-name prefix shared by every tool of a server; it is
+// what permission wildcards mcp__<server>__* match against.
+func ToolPrefix(server string) string {
+	return "mcp__" + NormalizeName(server) + "__"
+}
+
+// DetectCollisions returns, for each exposed name that two or more of the
+// server's tools map to, the original tool names in input order. Such tools
+// cannot be told apart by a model, so the engine reports them.
+func DetectCollisions(server string, tools []string) map[string][]string {
+	seen := make(map[string][]string, len(tools))
+	for _, t := range tools {
+		n := ToolName(server, t)
+		seen[n] = append(seen[n], t)
+	}
+	out := map[string][]string{}
+	for n, originals := range seen {
+		if len(originals) > 1 {
+			out[n] = originals
+		}
+	}
+	return out
+}

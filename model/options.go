@@ -1,0 +1,68 @@
+package model
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+)
+
+// LoadOptions says where to look for configuration. Every path is explicit so
+// tests (and the CLI's --json snapshots) never depend on the real machine.
+type LoadOptions struct {
+	Cwd        string                      // working directory (project discovery starts here)
+	Home       string                      // home dir: the .mcp.json walk stops here
+	ConfigDir  string                      // <os.UserConfigDir()>/mcpdeck : settings.json, plugins/
+	ManagedDir string                      // /etc/mcpdeck unless MCPDECK_MANAGED_DIR
+	Dynamic    []string                    // --mcp-config values: a file path or inline JSON
+	LookupEnv  func(string) (string, bool) // for ${VAR}; nil = os.LookupEnv
+}
+
+// DefaultManagedDir is where administrators put managed-mcp.json and
+// managed-settings.json when MCPDECK_MANAGED_DIR does not say otherwise.
+const DefaultManagedDir = "/etc/mcpdeck"
+
+// DefaultLoadOptions fills LoadOptions from the process environment: the
+// working directory, the home directory, the XDG-aware user config dir and
+// MCPDECK_MANAGED_DIR. It fails only when the OS cannot tell us these.
+func DefaultLoadOptions(dynamic []string) (LoadOptions, error) {
+	cwd, err := os.Getwd()
+	if err != nil {
+		return LoadOptions{}, fmt.Errorf("cannot determine the working directory: %w", err)
+	}
+	home, err := os.UserHomeDir()
+	if err != nil {
+		return LoadOptions{}, fmt.Errorf("cannot determine the home directory: %w", err)
+	}
+	cfg, err := os.UserConfigDir()
+	if err != nil {
+		return LoadOptions{}, fmt.Errorf("cannot determine the user config directory: %w", err)
+	}
+	managed := os.Getenv("MCPDECK_MANAGED_DIR")
+	if managed == "" {
+		managed = DefaultManagedDir
+	}
+	return LoadOptions{
+		Cwd:        cwd,
+		Home:       home,
+		ConfigDir:  filepath.Join(cfg, "mcpdeck"),
+		ManagedDir: managed,
+		Dynamic:    dynamic,
+	}, nil
+}
+
+// lookup returns the environment lookup to use for ${VAR} expansion.
+func (o LoadOptions) lookup() func(string) (string, bool) {
+	if o.LookupEnv != nil {
+		return o.LookupEnv
+	}
+	return os.LookupEnv
+}
+
+// check rejects options that would make discovery read arbitrary places
+// (a relative Cwd would depend on the process's own working directory).
+func (o LoadOptions) check() error {
+	if o.Cwd == "" || !filepath.IsAbs(o.Cwd) {
+		return fmt.Errorf("%w: working directory %q must be an absolute path", ErrInvalid, o.Cwd)
+	}
+	return nil
+}

@@ -1,0 +1,47 @@
+package model
+
+import "strings"
+
+// Permissions are the permissions.allow / permissions.deny rules of the user
+// and local settings: exposed tool names (mcp__server__tool), a whole server
+// (mcp__server or mcp__server__*). Deny always wins.
+type Permissions struct {
+	Allow []string `json:"allow,omitempty"`
+	Deny  []string `json:"deny,omitempty"`
+}
+
+// Check decides a tool call by its exposed name. It returns allowed=false with
+// the deny rule that matched; allowed=true with the allow rule; or
+// allowed=false with rule "" when no rule matches, meaning "ask the person".
+func (p Permissions) Check(exposedToolName string) (allowed bool, rule string) {
+	for _, r := range p.Deny {
+		if ruleMatches(r, exposedToolName) {
+			return false, "deny: " + r
+		}
+	}
+	for _, r := range p.Allow {
+		if ruleMatches(r, exposedToolName) {
+			return true, "allow: " + r
+		}
+	}
+	return false, ""
+}
+
+// ruleMatches matches one rule. Rules are normalized part by part so a rule
+// written with the original server name ("mcp__my.server__*") still applies.
+func ruleMatches(rule, name string) bool {
+	rule = strings.TrimSpace(rule)
+	if !strings.HasPrefix(rule, "mcp__") {
+		return false
+	}
+	rest := rule[len("mcp__"):]
+	server, tool, hasTool := strings.Cut(rest, "__")
+	if server == "" {
+		return false
+	}
+	prefix := ToolPrefix(server)
+	if !hasTool || tool == "*" {
+		return strings.HasPrefix(name, prefix) && len(name) > len(prefix)
+	}
+	return name == ToolName(server, tool)
+}

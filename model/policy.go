@@ -1,0 +1,194 @@
+package model
+
+import (
+	"fmt"
+	"strings"
+)
+
+// policyRule is one entry of allowedMcpServers / deniedMcpServers: exactly one
+// of serverName, serverUrl (with * wildcards) or serverCommand (argv, each
+// element with * wildcards).
+type policyRule struct {
+	name    string
+	url     string
+	command []string
+	kind    string // "serverName", "serverUrl" or "serverCommand"
+}
+
+// describe renders the rule for PolicyDecision.Rule, e.g.
+// serverUrl "https://*.evil.com/*".
+func (r policyRule) describe() string {
+	switch r.kind {
+	case "serverName":
+		return "serverName " + quote(r.name)
+	case "serverUrl":
+		return "serverUrl " + quote(r.url)
+	}
+	q := make([]string, len(r.command))
+	for i, a := range r.command {
+		q[i] = quote(a)
+	}
+	return "serverCommand [" + strings.Join(q, ", ") + "]"
+}
+
+// policy is managed-settings.json. allow == nil means no allow list; an
+// allow list that is present but empty blocks every server (lockdown, as in
+// the reference). broken is set when the file exists but cannot be used:
+// we then fail closed and block everything, naming the file.
+type policy struct {
+	allow  []policyRule
+	deny   []policyRule
+	broken string
+	file   string
+}
+
+// decide applies the policy to a server (expanded config). Deny wins over
+// allow; the returned Rule names the list and the entry that decided.
+func (p policy) decide(name string, cfg ServerConfig) PolicyDecision {
+	if p.broken != "" {
+		return PolicyDecision{Allowed: false, Rule: p.broken}
+	}
+	for _, r := range p.deny {
+		if r.matches(name, cfg) {
+			return PolicyDecision{Allowed: false, Rule: "deniedMcpServers: " + r.describe()}
+		}
+	}
+	if p.allow == nil {
+		return PolicyDecision{Allowed: true}
+	}
+	for _, r := range p.allow {
+		if r.matches(name, cfg) {
+			return PolicyDecision{Allowed: true, Rule: "allowedMcpServers: " + r.describe()}
+		}
+	}
+	return PolicyDecision{Allowed: false, Rule: "allowedMcpServers: not listed"}
+}
+
+// matches compares a rule to a server. Names compare normalized; a URL rule
+// never matches a stdio server and a command rule never matches a remote one.
+func (r policyRule) matches(name string, cfg ServerConfig) bool {
+	switch r.kind {
+	case "serverName":
+		return NormalizeName(r.name) == NormalizeName(name)
+	case "serverUrl":
+		return cfg.EffectiveType().IsRemote() && globMatch(r.url, cfg.URL)
+	case "serverCommand":
+		if cfg.EffectiveType() != TransportStdio {
+			return false
+		}
+		return argvMatch(r.command, append([]string{cfg.Command}, cfg.Args...))
+	}
+	return false
+}
+
+// argvMatch matches argv element by element. A final pattern element that is
+// exactly "*" also matches any number (zero or more) of remaining arguments.
+func argvMatch(pat, argv []string) bool {
+	for i, p := range pat {
+		if i == len(pat)-1 && p == "*" {
+			return true
+		}
+		if i >= len(argv) || !globMatch(p, argv[i]) {
+			return false
+		}
+	}
+	return len(pat) == len(argv)
+}
+
+// globMatch matches s against a pattern whose only wildcard is '*' (any run
+// of characters, including '/'). Iterative, so hostile patterns stay linear.
+func globMatch(pattern, s string) bool {
+	p, i := 0, 0
+	star, mark := -1, 0
+	for i < len(s) {
+		switch {
+		case p < len(pattern) && pattern[p] == '*':
+			star, mark = p, i
+			p++
+		case p < len(pattern) && pattern[p] == s[i]:
+			p++
+			i++
+		case star >= 0:
+			p = star + 1
+			mark++
+			i = mark
+		default:
+			return false
+		}
+	}
+	for p < len(pattern) && pattern[p] == '*' {
+		p++
+	}
+	return p == len(pattern)
+}
+
+// readPolicy reads managed-settings.json. A missing file is no policy.
+func readPolicy(f *jsonFile, prob *Problem, path string) (policy, []Problem) {
+	if prob != nil {
+		return policy{broken: "managed-settings.json cannot be used (" + prob.Error() + "): every server is blocked", file: path}, []Problem{*prob}
+	}
+	if f == nil {
+		return policy{}, nil
+	}
+	var probs []Problem
+	var pol policy
+	pol.file = path
+	for _, key := range []string{"allowedMcpServers", "deniedMcpServers"} {
+		n := f.root.get(key)
+		if n == nil || n.kind == 'z' {
+			continue
+		}
+		rules, ferr := decoder{f.doc}.policyRules(n, key)
+		if ferr != nil {
+			p := f.problemAt("", ferr)
+			probs = append(probs, p)
+			pol.broken = fmt.Sprintf("managed-settings.json cannot be used (%s): every server is blocked", p.Error())
+			continue
+		}
+		if key == "allowedMcpServers" {
+			pol.allow = rules
+		} else {
+			pol.deny = rules
+		}
+	}
+	return pol, probs
+}
+
+// policyRules decodes a list of rules; an entry with none or several of the
+// three keys is an error (an ambiguous policy must not be guessed at).
+func (d decoder) policyRules(n *node, field string) ([]policyRule, *fieldError) {
+	if n.kind != '[' {
+		return nil, want(n, field, "an array")
+	}
+	rules := make([]policyRule, 0, len(n.elems))
+	for i, e := range n.elems {
+		f := fmt.Sprintf("%s[%d]", field, i)
+		if e.kind != '{' {
+			return nil, want(e, f, "an object")
+		}
+		if len(e.members) != 1 {
+			return nil, &fieldError{f, e.start, "must have exactly one of serverName, serverUrl, serverCommand"}
+		}
+		m := e.members[0]
+		r := policyRule{kind: m.key}
+		var err *fieldError
+		switch m.key {
+		case "serverName":
+			r.name, err = d.str(m.val, f+".serverName")
+		case "serverUrl":
+			r.url, err = d.str(m.val, f+".serverUrl")
+		case "serverCommand":
+			r.command, err = d.strs(m.val, f+".serverCommand")
+			if err == nil && len(r.command) == 0 {
+				err = &fieldError{f + ".serverCommand", m.val.start, "must not be empty"}
+			}
+		default:
+			err = &fieldError{f + "." + m.key, m.keyStart, "unknown rule (use serverName, serverUrl or serverCommand)"}
+		}
+		if err != nil {
+			return nil, err
+		}
+		rules = append(rules, r)
+	}
+	return rules, nil
+}

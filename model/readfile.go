@@ -1,0 +1,97 @@
+package model
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+)
+
+// MaxConfigSize bounds every configuration file we read: a 10 MB settings file
+// is a mistake or an attack, and reading it must not exhaust memory.
+const MaxConfigSize = 10 << 20
+
+var utf8BOM = []byte{0xEF, 0xBB, 0xBF}
+
+// jsonFile is a parsed configuration file: its bytes (BOM removed) and tree.
+type jsonFile struct {
+	path string
+	doc  []byte
+	root *node
+}
+
+// readJSONFile reads and parses path. A missing file returns (nil, nil). Any
+// other failure is a Problem naming the file (and line/column for syntax
+// errors); the file itself is never modified. An empty file counts as {}.
+func readJSONFile(path string) (*jsonFile, *Problem) {
+	f, err := os.Open(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, &Problem{File: path, Message: "cannot read the file: " + describeIOError(err)}
+	}
+	defer f.Close()
+	if st, err := f.Stat(); err == nil && st.IsDir() {
+		return nil, &Problem{File: path, Message: "cannot read the file: it is a directory"}
+	}
+	doc, err := io.ReadAll(io.LimitReader(f, MaxConfigSize+1))
+	if err != nil {
+		return nil, &Problem{File: path, Message: "cannot read the file: " + describeIOError(err)}
+	}
+	if len(doc) > MaxConfigSize {
+		return nil, &Problem{File: path, Message: fmt.Sprintf("the file is larger than %d MB; refusing to read it", MaxConfigSize>>20)}
+	}
+	return parseJSONDoc(path, doc)
+}
+
+// parseJSONDoc parses doc (a file's bytes or inline JSON) that must hold an
+// object at the top level.
+func parseJSONDoc(path string, doc []byte) (*jsonFile, *Problem) {
+	doc = bytes.TrimPrefix(doc, utf8BOM)
+	if len(bytes.TrimSpace(doc)) == 0 {
+		doc = []byte("{}")
+	}
+	root, err := parseTree(doc)
+	if err != nil {
+		var se *syntaxError
+		if errors.As(err, &se) {
+			line, col := lineCol(doc, se.offset)
+			return nil, &Problem{File: path, Line: line, Col: col, Message: "invalid JSON: " + se.msg}
+		}
+		return nil, &Problem{File: path, Message: "invalid JSON: " + err.Error()}
+	}
+	if root.kind != '{' {
+		line, col := lineCol(doc, root.start)
+		return nil, &Problem{File: path, Line: line, Col: col, Message: "the top level must be a JSON object, got " + kindName(root.kind)}
+	}
+	if len(root.dups) > 0 {
+		d := root.dups[0]
+		line, col := lineCol(doc, d.keyStart)
+		return nil, &Problem{File: path, Line: line, Col: col, Field: d.key, Message: fmt.Sprintf("duplicate key %q", d.key)}
+	}
+	return &jsonFile{path: path, doc: doc, root: root}, nil
+}
+
+// problemAt locates a fieldError of this file as a Problem.
+func (f *jsonFile) problemAt(server string, e *fieldError) Problem {
+	line, col := lineCol(f.doc, e.offset)
+	return Problem{File: f.path, Line: line, Col: col, Server: server, Field: e.field, Message: e.msg}
+}
+
+// describeIOError turns an OS error into words without repeating the path.
+func describeIOError(err error) string {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		err = pe.Err
+	}
+	switch {
+	case errors.Is(err, fs.ErrPermission):
+		return "permission denied"
+	case errors.Is(err, fs.ErrNotExist):
+		return "it does not exist"
+	}
+	return err.Error()
+}

@@ -1,0 +1,81 @@
+package model
+
+import "encoding/json"
+
+var serverKeys = map[string]bool{
+	"type": true, "command": true, "args": true, "env": true, "cwd": true, "url": true,
+	"headers": true, "headersHelper": true, "oauth": true, "name": true, "protocolVersion": true,
+}
+
+var oauthKeys = map[string]bool{
+	"clientId": true, "callbackPort": true, "authServerMetadataUrl": true, "scopes": true,
+	"clientMetadataUrl": true, "grant": true,
+}
+
+// MarshalJSON writes the known fields in the documented order, then the Extra
+// fields sorted by key, so new entries look like the SPEC §2.1 example and the
+// output is deterministic. Empty fields are omitted.
+func (c ServerConfig) MarshalJSON() ([]byte, error) {
+	w := newObjWriter()
+	fields := []struct {
+		key string
+		v   any
+		set bool
+	}{
+		{"type", string(c.Type), c.Type != ""},
+		{"command", c.Command, c.Command != ""},
+		{"args", c.Args, len(c.Args) > 0},
+		{"env", c.Env, len(c.Env) > 0},
+		{"cwd", c.Cwd, c.Cwd != ""},
+		{"url", c.URL, c.URL != ""},
+		{"headers", c.Headers, len(c.Headers) > 0},
+		{"headersHelper", c.HeadersHelper, c.HeadersHelper != ""},
+		{"oauth", c.OAuth, c.OAuth != nil},
+		{"name", c.Name, c.Name != ""},
+		{"protocolVersion", c.ProtocolVersion, c.ProtocolVersion != ""},
+	}
+	for _, f := range fields {
+		if f.set {
+			if err := w.add(f.key, f.v); err != nil {
+				return nil, err
+			}
+		}
+	}
+	if err := w.extra(c.Extra, func(k string) bool { return serverKeys[k] }); err != nil {
+		return nil, err
+	}
+	return w.bytes(), nil
+}
+
+// MarshalJSON writes the oauth section like ServerConfig.MarshalJSON does.
+func (o OAuthConfig) MarshalJSON() ([]byte, error) {
+	w := newObjWriter()
+	fields := []struct {
+		key string
+		v   any
+		set bool
+	}{
+		{"clientId", o.ClientID, o.ClientID != ""},
+		{"callbackPort", o.CallbackPort, o.CallbackPort != 0},
+		{"authServerMetadataUrl", o.AuthServerMetadataURL, o.AuthServerMetadataURL != ""},
+		{"scopes", o.Scopes, len(o.Scopes) > 0},
+		{"clientMetadataUrl", o.ClientMetadataURL, o.ClientMetadataURL != ""},
+		{"grant", o.Grant, o.Grant != ""},
+	}
+	for _, f := range fields {
+		if f.set {
+			if err := w.add(f.key, f.v); err != nil {
+				return nil, err
+			}
+		}
+	}
+	if err := w.extra(o.Extra, func(k string) bool { return oauthKeys[k] }); err != nil {
+		return nil, err
+	}
+	return w.bytes(), nil
+}
+
+var (
+	_ json.Marshaler   = ServerConfig{}
+	_ json.Unmarshaler = (*ServerConfig)(nil)
+)

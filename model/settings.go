@@ -1,0 +1,178 @@
+package model
+
+// Local settings (.mcpdeck/settings.local.json at the project root) hold,
+// besides "mcpServers" of the local scope, the person's decisions:
+//
+//	{
+//	  "mcpServers": { ... },
+//	  "enabledMcpjsonServers": ["github"],          // approved project servers
+//	  "disabledMcpjsonServers": ["sketchy"],        // rejected project servers
+//	  "enableAllProjectMcpServers": false,          // approve every project server
+//	  "approvedMcpjsonServers": {                   // what exactly was approved
+//	    "github": {"hash": "<ConfigHash>", "config": { ...definition as approved... }}
+//	  },
+//	  "disabledMcpServers": ["slack"],              // servers the person disabled
+//	  "permissions": {"allow": ["mcp__github__*"], "deny": []}
+//	}
+//
+// User settings (settings.json in the config dir) may also hold "permissions".
+const (
+	keyServers         = "mcpServers"
+	keyEnabledMcpjson  = "enabledMcpjsonServers"
+	keyDisabledMcpjson = "disabledMcpjsonServers"
+	keyEnableAll       = "enableAllProjectMcpServers"
+	keyApproved        = "approvedMcpjsonServers"
+	keyDisabled        = "disabledMcpServers"
+	keyPermissions     = "permissions"
+)
+
+// approvedEntry is one element of approvedMcpjsonServers.
+type approvedEntry struct {
+	Hash   string       `json:"hash"`
+	Config ServerConfig `json:"config"`
+}
+
+// localState is the decision part of local settings.
+type localState struct {
+	enabledMcpjson  []string
+	disabledMcpjson []string
+	enableAll       bool
+	approved        map[string]approvedEntry // by normalized name
+	disabled        []string
+	permissions     Permissions
+}
+
+// readLocalState extracts the decisions. A field of the wrong type is a
+// problem naming it and is ignored; the rest still applies.
+func readLocalState(f *jsonFile) (localState, []Problem) {
+	var st localState
+	var probs []Problem
+	d := decoder{f.doc}
+	report := func(e *fieldError) {
+		if e != nil {
+			probs = append(probs, f.problemAt("", e))
+		}
+	}
+	list := func(key string) []string {
+		n := f.root.get(key)
+		if n == nil {
+			return nil
+		}
+		v, e := d.strs(n, key)
+		report(e)
+		return v
+	}
+	st.enabledMcpjson = list(keyEnabledMcpjson)
+	st.disabledMcpjson = list(keyDisabledMcpjson)
+	st.disabled = list(keyDisabled)
+	if n := f.root.get(keyEnableAll); n != nil {
+		switch n.kind {
+		case 'b':
+			st.enableAll = string(f.doc[n.start:n.end]) == "true"
+		case 'z':
+		default:
+			report(want(n, keyEnableAll, "true or false"))
+		}
+	}
+	st.permissions, probs = readPermissions(f, probs)
+	if n := f.root.get(keyApproved); n != nil && n.kind != 'z' {
+		if n.kind != '{' {
+			report(want(n, keyApproved, "an object"))
+		} else {
+			st.approved = map[string]approvedEntry{}
+			for _, m := range n.members {
+				e, ferr := d.approved(m.val, keyApproved+"."+m.key)
+				report(ferr)
+				if ferr == nil {
+					st.approved[NormalizeName(m.key)] = e
+				}
+			}
+		}
+	}
+	return st, probs
+}
+
+// approved decodes {"hash": "...", "config": {...}}.
+func (d decoder) approved(n *node, field string) (approvedEntry, *fieldError) {
+	var e approvedEntry
+	if n.kind != '{' {
+		return e, want(n, field, `an object {"hash": ..., "config": ...}`)
+	}
+	h := n.get("hash")
+	if h == nil {
+		return e, &fieldError{field, n.start, "missing hash"}
+	}
+	var ferr *fieldError
+	if e.Hash, ferr = d.str(h, field+".hash"); ferr != nil {
+		return e, ferr
+	}
+	if c := n.get("config"); c != nil && c.kind != 'z' {
+		if e.Config, ferr = d.server(c, field+".config"); ferr != nil {
+			return e, ferr
+		}
+	}
+	return e, nil
+}
+
+// readPermissions reads "permissions": {"allow": [...], "deny": [...]}.
+func readPermissions(f *jsonFile, probs []Problem) (Permissions, []Problem) {
+	var p Permissions
+	n := f.root.get(keyPermissions)
+	if n == nil || n.kind == 'z' {
+		return p, probs
+	}
+	d := decoder{f.doc}
+	if n.kind != '{' {
+		return p, append(probs, f.problemAt("", want(n, keyPermissions, "an object")))
+	}
+	for _, k := range []string{"allow", "deny"} {
+		v := n.get(k)
+		if v == nil {
+			continue
+		}
+		s, e := d.strs(v, keyPermissions+"."+k)
+		if e != nil {
+			probs = append(probs, f.problemAt("", e))
+			continue
+		}
+		if k == "allow" {
+			p.Allow = s
+		} else {
+			p.Deny = s
+		}
+	}
+	return p, probs
+}
+
+// containsName reports whether list holds name, comparing normalized names
+// (SPEC §2.3: "my.server" and "my_server" are the same decision).
+func containsName(list []string, name string) bool {
+	n := NormalizeName(name)
+	for _, s := range list {
+		if NormalizeName(s) == n {
+			return true
+		}
+	}
+	return false
+}
+
+// withName returns list plus name at the end (if absent), keeping the order
+// the person wrote.
+func withName(list []string, name string) []string {
+	if containsName(list, name) {
+		return list
+	}
+	return append(append([]string(nil), list...), name)
+}
+
+// withoutName returns list minus every entry equal to name after normalization.
+func withoutName(list []string, name string) []string {
+	n := NormalizeName(name)
+	out := []string{}
+	for _, s := range list {
+		if NormalizeName(s) != n {
+			out = append(out, s)
+		}
+	}
+	return out
+}

@@ -1,0 +1,50 @@
+package model
+
+import (
+	"net/url"
+	"strings"
+)
+
+// validate checks that an (expanded) definition can be run at all: a known
+// transport and the fields that transport needs. The engine relies on it:
+// a server without problems has everything its transport requires.
+func validate(cfg ServerConfig) []Problem {
+	var probs []Problem
+	bad := func(field, msg string) { probs = append(probs, Problem{Field: field, Message: msg}) }
+	switch t := cfg.EffectiveType(); t {
+	case TransportStdio:
+		if strings.TrimSpace(cfg.Command) == "" {
+			bad("command", "a stdio server needs a command")
+		}
+	case TransportSSE, TransportHTTP:
+		checkURL(cfg.URL, []string{"http", "https"}, bad)
+	case TransportWS:
+		checkURL(cfg.URL, []string{"ws", "wss"}, bad)
+	case TransportSDK:
+		if cfg.Name == "" {
+			bad("name", "an sdk server needs the name of a built-in server")
+		}
+	default:
+		bad("type", "unknown transport "+quote(string(t))+" (use stdio, sse, http, ws or sdk)")
+	}
+	return probs
+}
+
+// checkURL reports a missing, unparsable or wrong-scheme URL.
+func checkURL(raw string, schemes []string, bad func(field, msg string)) {
+	if raw == "" {
+		bad("url", "a remote server needs a url")
+		return
+	}
+	u, err := url.Parse(raw)
+	if err != nil || u.Host == "" {
+		bad("url", quote(raw)+" is not an absolute URL")
+		return
+	}
+	for _, s := range schemes {
+		if strings.EqualFold(u.Scheme, s) {
+			return
+		}
+	}
+	bad("url", "the URL scheme must be "+strings.Join(schemes, " or ")+", got "+quote(u.Scheme))
+}
