@@ -1,0 +1,154 @@
+// Command faultserver is an MCP server (mcp-go) for tests that can be told to
+// misbehave. It speaks stdio by default.
+//
+// Transports:
+//
+//	-http ADDR   streamable HTTP on ADDR, endpoint /mcp
+//	-sse ADDR    legacy HTTP+SSE on ADDR, endpoints /sse and /message
+//	-ws ADDR     WebSocket (subprotocol "mcp") on ADDR, endpoint /ws
+//
+// For network modes the first stderr line is "listening on URL" (use
+// 127.0.0.1:0 for a free port).
+//
+// Faults (flags):
+//
+//	-exit-after D       exit with -exit-code after duration D
+//	-exit-code N        exit code for -exit-after and the crash tool (default 3)
+//	-hang-init          never answer initialize
+//	-delay D            delay every incoming message by D (slow server)
+//	-expire-after N     HTTP: after N requests in a session, answer that session with 404
+//	-expire-jsonrpc     with -expire-after: answer HTTP 200 + JSON-RPC error -32001 instead of 404
+//	-stderr-mb N        write N MB to stderr before serving
+//	-malformed-first    stdio: write a malformed JSON-RPC line before anything else
+//	-tools N            add N generated tools ...
+//	-desc-kb K          ... with K KB descriptions full of control/bidi characters (pages of 100)
+//	-old-protocol V     behave like an old server: ignore server/discover, answer initialize with version V
+//	-ignore-signals     stdio: ignore SIGINT and SIGTERM, logging "got signal NAME" to stderr
+//	-spawn-grandchild   start a child process (same group) that sleeps; logs "grandchild pid N"
+//	-sleep              do nothing but sleep (used for the grandchild)
+//	-stateless          HTTP: stateless streamable server (no session id)
+//
+// Tools: echo{text}, add{a,b}, env{name}, cwd{}, progress{steps} (progress
+// notifications to the call's token), elicit{message} (form elicitation,
+// returns the answer as JSON), roots{} (asks the client for roots),
+// list_changed{} (adds a tool, so tools/list_changed is sent), crash{code},
+// hang{}, slow{ms}, drop{} (closes the connection mid-call: HTTP hijack and
+// close, stdio closes stdout), flood{count} (count log notifications),
+// stderr{mb}, malformed{} (stdio: writes a broken line, then answers).
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"os"
+	"os/exec"
+	"os/signal"
+	"syscall"
+	"time"
+)
+
+type config struct {
+	httpAddr, sseAddr, wsAddr string
+	exitAfter                 time.Duration
+	exitCode                  int
+	hangInit                  bool
+	delay                     time.Duration
+	expireAfter               int
+	expireJSONRPC             bool
+	stderrMB                  int
+	malformedFirst            bool
+	tools, descKB             int
+	oldProtocol               string
+	ignoreSignals             bool
+	spawnGrandchild           bool
+	sleep                     bool
+	stateless                 bool
+}
+
+func main() {
+	var c config
+	flag.StringVar(&c.httpAddr, "http", "", "serve streamable HTTP on ADDR")
+	flag.StringVar(&c.sseAddr, "sse", "", "serve legacy SSE on ADDR")
+	flag.StringVar(&c.wsAddr, "ws", "", "serve WebSocket on ADDR")
+	flag.DurationVar(&c.exitAfter, "exit-after", 0, "exit after this long")
+	flag.IntVar(&c.exitCode, "exit-code", 3, "exit code")
+	flag.BoolVar(&c.hangInit, "hang-init", false, "never answer initialize")
+	flag.DurationVar(&c.delay, "delay", 0, "delay every message")
+	flag.IntVar(&c.expireAfter, "expire-after", 0, "expire HTTP sessions after N requests")
+	flag.BoolVar(&c.expireJSONRPC, "expire-jsonrpc", false, "expire with JSON-RPC -32001 instead of 404")
+	flag.IntVar(&c.stderrMB, "stderr-mb", 0, "write N MB to stderr first")
+	flag.BoolVar(&c.malformedFirst, "malformed-first", false, "write a malformed line first (stdio)")
+	flag.IntVar(&c.tools, "tools", 0, "number of generated tools")
+	flag.IntVar(&c.descKB, "desc-kb", 1, "description size of generated tools in KB")
+	flag.StringVar(&c.oldProtocol, "old-protocol", "", "act as an old server speaking this version")
+	flag.BoolVar(&c.ignoreSignals, "ignore-signals", false, "ignore SIGINT/SIGTERM")
+	flag.BoolVar(&c.spawnGrandchild, "spawn-grandchild", false, "spawn a sleeping child")
+	flag.BoolVar(&c.sleep, "sleep", false, "just sleep")
+	flag.BoolVar(&c.stateless, "stateless", false, "stateless streamable HTTP")
+	flag.Parse()
+	os.Exit(run(c))
+}
+
+func run(c config) int {
+	if c.sleep {
+		select {}
+	}
+	if c.ignoreSignals {
+		ch := make(chan os.Signal, 4)
+		signal.Notify(ch, syscall.SIGINT, syscall.SIGTERM)
+		go func() {
+			for s := range ch {
+				fmt.Fprintf(os.Stderr, "got signal %s\n", s)
+			}
+		}()
+	}
+	if c.spawnGrandchild {
+		self, _ := os.Executable()
+		cmd := exec.Command(self, "-sleep")
+		if err := cmd.Start(); err != nil {
+			fmt.Fprintln(os.Stderr, "spawn grandchild:", err)
+			return 1
+		}
+		fmt.Fprintf(os.Stderr, "grandchild pid %d\n", cmd.Process.Pid)
+	}
+	if c.exitAfter > 0 {
+		time.AfterFunc(c.exitAfter, func() {
+			fmt.Fprintf(os.Stderr, "exiting with code %d as asked\n", c.exitCode)
+			os.Exit(c.exitCode)
+		})
+	}
+	if c.stderrMB > 0 {
+		floodStderr(c.stderrMB)
+	}
+	ctx := context.Background()
+	var err error
+	switch {
+	case c.httpAddr != "":
+		err = serveHTTP(ctx, c)
+	case c.sseAddr != "":
+		err = serveSSE(ctx, c)
+	case c.wsAddr != "":
+		err = serveWS(ctx, c)
+	default:
+		err = serveStdio(ctx, c)
+	}
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "faultserver:", err)
+		return 1
+	}
+	return 0
+}
+
+// floodStderr writes mb megabytes of 100-byte lines to stderr.
+func floodStderr(mb int) {
+	line := []byte(fmt.Sprintf("%099d\n", 0))
+	buf := make([]byte, 0, 1<<20)
+	for len(buf)+len(line) <= 1<<20 {
+		buf = append(buf, line...)
+	}
+	for range mb {
+		_, _ = os.Stderr.Write(buf)
+	}
+	fmt.Fprintln(os.Stderr, "stderr flood done")
+}

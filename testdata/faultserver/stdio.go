@@ -1,0 +1,98 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"io"
+	"log"
+	"os"
+	"sync"
+	"time"
+
+	"github.com/mark3labs/mcp-go/server"
+)
+
+// lockedWriter serializes whole-line writes to the client.
+type lockedWriter struct {
+	mu sync.Mutex
+	w  io.Writer
+}
+
+func (l *lockedWriter) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.w.Write(p)
+}
+
+func serveStdio(ctx context.Context, c config) error {
+	out := &lockedWriter{w: os.Stdout}
+	if c.malformedFirst {
+		_, _ = out.Write([]byte("{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{oops\n"))
+	}
+	h := hooks{
+		drop:     func() { _ = os.Stdout.Close() },
+		writeRaw: func(s string) { _, _ = out.Write([]byte(s + "\n")) },
+	}
+	srv := server.NewStdioServer(newServer(c, h))
+	srv.SetErrorLogger(log.New(os.Stderr, "", 0))
+	in, pw := io.Pipe()
+	go func() {
+		err := filterInput(os.Stdin, pw, c)
+		_ = pw.CloseWithError(err)
+	}()
+	return srv.Listen(ctx, in, out)
+}
+
+// filterInput copies client messages line by line, applying -delay,
+// -hang-init and -old-protocol.
+func filterInput(r io.Reader, w io.Writer, c config) error {
+	br := bufio.NewReaderSize(r, 1<<20)
+	for {
+		line, err := br.ReadBytes('\n')
+		if len(line) > 0 {
+			out, keep := filterMessage(line, c)
+			if keep {
+				if c.delay > 0 {
+					time.Sleep(c.delay)
+				}
+				if _, werr := w.Write(out); werr != nil {
+					return werr
+				}
+			}
+		}
+		if err != nil {
+			if err == io.EOF {
+				return nil
+			}
+			return err
+		}
+	}
+}
+
+// filterMessage decides what the server sees of one client message.
+func filterMessage(line []byte, c config) ([]byte, bool) {
+	if !c.hangInit && c.oldProtocol == "" {
+		return line, true
+	}
+	var m map[string]any
+	if json.Unmarshal(line, &m) != nil {
+		return line, true
+	}
+	switch m["method"] {
+	case "initialize":
+		if c.hangInit {
+			return nil, false
+		}
+		if p, ok := m["params"].(map[string]any); ok {
+			p["protocolVersion"] = c.oldProtocol
+		}
+		b, _ := json.Marshal(m)
+		return append(b, '\n'), true
+	case "server/discover":
+		if c.oldProtocol != "" {
+			return nil, false // old servers ignore methods they do not know
+		}
+	}
+	return line, true
+}

@@ -1,0 +1,178 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"strings"
+	"sync/atomic"
+	"time"
+
+	"github.com/mark3labs/mcp-go/mcp"
+	"github.com/mark3labs/mcp-go/server"
+)
+
+// hooks are the transport-specific actions some tools need.
+type hooks struct {
+	drop     func()       // close the connection mid-call
+	writeRaw func(string) // write a raw line to the client (stdio)
+}
+
+func text(s string) *mcp.CallToolResult { return mcp.NewToolResultText(s) }
+
+// newServer builds the MCP server with the normal and fault tools.
+func newServer(c config, h hooks) *server.MCPServer {
+	opts := []server.ServerOption{
+		server.WithToolCapabilities(true),
+		server.WithLogging(),
+		server.WithInstructions("faultserver: a test server that misbehaves on request"),
+	}
+	if c.tools > 0 {
+		opts = append(opts, server.WithPaginationLimit(100))
+	}
+	s := server.NewMCPServer("faultserver", "1.0.0", opts...)
+	var added atomic.Int64
+
+	s.AddTool(mcp.NewTool("echo", mcp.WithDescription("Echo text back"), mcp.WithString("text", mcp.Required())),
+		func(_ context.Context, r mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			return text(r.GetString("text", "")), nil
+		})
+	s.AddTool(mcp.NewTool("add", mcp.WithDescription("Add two numbers"), mcp.WithNumber("a", mcp.Required()), mcp.WithNumber("b", mcp.Required())),
+		func(_ context.Context, r mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			return text(fmt.Sprint(r.GetFloat("a", 0) + r.GetFloat("b", 0))), nil
+		})
+	s.AddTool(mcp.NewTool("env", mcp.WithDescription("Value of an environment variable"), mcp.WithString("name", mcp.Required())),
+		func(_ context.Context, r mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			return text(os.Getenv(r.GetString("name", ""))), nil
+		})
+	s.AddTool(mcp.NewTool("cwd", mcp.WithDescription("Working directory")),
+		func(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			wd, _ := os.Getwd()
+			return text(wd), nil
+		})
+	s.AddTool(mcp.NewTool("progress", mcp.WithDescription("Send progress notifications"), mcp.WithNumber("steps")),
+		func(ctx context.Context, r mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			steps := r.GetInt("steps", 3)
+			var token any
+			if r.Params.Meta != nil {
+				token = r.Params.Meta.ProgressToken
+			}
+			for i := 1; i <= steps; i++ {
+				if token != nil {
+					_ = s.SendNotificationToClient(ctx, "notifications/progress", map[string]any{
+						"progressToken": token, "progress": i, "total": steps, "message": fmt.Sprintf("step %d", i),
+					})
+				}
+			}
+			return text(fmt.Sprintf("did %d steps", steps)), nil
+		})
+	s.AddTool(mcp.NewTool("elicit", mcp.WithDescription("Ask the user via elicitation"), mcp.WithString("message")),
+		func(ctx context.Context, r mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			res, err := s.RequestElicitation(ctx, mcp.ElicitationRequest{Params: mcp.ElicitationParams{
+				Message: r.GetString("message", "What is your name?"),
+				RequestedSchema: map[string]any{
+					"type":       "object",
+					"properties": map[string]any{"name": map[string]any{"type": "string", "default": "Ada"}},
+					"required":   []string{"name"},
+				},
+			}})
+			if err != nil {
+				return mcp.NewToolResultError("elicitation failed: " + err.Error()), nil
+			}
+			b, _ := json.Marshal(res)
+			return text(string(b)), nil
+		})
+	s.AddTool(mcp.NewTool("roots", mcp.WithDescription("Ask the client for its roots")),
+		func(ctx context.Context, _ mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			res, err := s.RequestRoots(ctx, mcp.ListRootsRequest{})
+			if err != nil {
+				return mcp.NewToolResultError("roots failed: " + err.Error()), nil
+			}
+			b, _ := json.Marshal(res.Roots)
+			return text(string(b)), nil
+		})
+	s.AddTool(mcp.NewTool("list_changed", mcp.WithDescription("Add a tool (sends tools/list_changed)")),
+		func(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			name := fmt.Sprintf("added_%d", added.Add(1))
+			s.AddTool(mcp.NewTool(name, mcp.WithDescription("added at runtime")),
+				func(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error) { return text(name), nil })
+			return text("added " + name), nil
+		})
+	s.AddTool(mcp.NewTool("crash", mcp.WithDescription("Exit the server process"), mcp.WithNumber("code")),
+		func(_ context.Context, r mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			code := r.GetInt("code", c.exitCode)
+			fmt.Fprintf(os.Stderr, "crashing with code %d\n", code)
+			os.Exit(code)
+			return nil, nil
+		})
+	s.AddTool(mcp.NewTool("hang", mcp.WithDescription("Never answer")),
+		func(ctx context.Context, _ mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			<-ctx.Done()
+			return nil, ctx.Err()
+		})
+	s.AddTool(mcp.NewTool("slow", mcp.WithDescription("Answer after ms milliseconds"), mcp.WithNumber("ms")),
+		func(ctx context.Context, r mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			t := time.NewTimer(time.Duration(r.GetInt("ms", 1000)) * time.Millisecond)
+			defer t.Stop()
+			select {
+			case <-t.C:
+				return text("slow done"), nil
+			case <-ctx.Done():
+				return nil, ctx.Err()
+			}
+		})
+	s.AddTool(mcp.NewTool("drop", mcp.WithDescription("Close the connection mid-call")),
+		func(ctx context.Context, _ mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			if h.drop != nil {
+				h.drop()
+			}
+			<-ctx.Done()
+			return nil, ctx.Err()
+		})
+	s.AddTool(mcp.NewTool("flood", mcp.WithDescription("Send count log notifications"), mcp.WithNumber("count")),
+		func(ctx context.Context, r mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			n := r.GetInt("count", 1000)
+			for i := range n {
+				_ = s.SendNotificationToClient(ctx, "notifications/message", map[string]any{
+					"level": "info", "logger": "flood", "data": fmt.Sprintf("flood %d", i),
+				})
+			}
+			return text(fmt.Sprintf("sent %d notifications", n)), nil
+		})
+	s.AddTool(mcp.NewTool("stderr", mcp.WithDescription("Write mb megabytes to stderr"), mcp.WithNumber("mb")),
+		func(_ context.Context, r mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			floodStderr(r.GetInt("mb", 1))
+			return text("flooded"), nil
+		})
+	s.AddTool(mcp.NewTool("malformed", mcp.WithDescription("Write a malformed JSON-RPC line (stdio)")),
+		func(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			if h.writeRaw != nil {
+				h.writeRaw(`{"jsonrpc":"2.0","id":`)
+			}
+			return text("wrote garbage"), nil
+		})
+	addGenerated(s, c.tools, c.descKB)
+	return s
+}
+
+// addGenerated adds n tools whose descriptions are kb KB long and contain
+// control, escape and bidi characters.
+func addGenerated(s *server.MCPServer, n, kb int) {
+	if n <= 0 {
+		return
+	}
+	unit := "Bad\x1b[31m red\x07 bell\u202e reversed\u200f\x00 nul\ttab\n"
+	desc := strings.Repeat(unit, kb*1024/len(unit)+1)[:kb*1024]
+	tools := make([]server.ServerTool, n)
+	for i := range tools {
+		name := fmt.Sprintf("tool_%05d", i)
+		tools[i] = server.ServerTool{
+			Tool: mcp.NewTool(name, mcp.WithDescription(desc)),
+			Handler: func(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+				return text(name), nil
+			},
+		}
+	}
+	s.AddTools(tools...)
+}

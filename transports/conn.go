@@ -1,0 +1,139 @@
+package transports
+
+import (
+	"context"
+	"errors"
+	"sync"
+
+	"github.com/mark3labs/mcp-go/client"
+	"github.com/mark3labs/mcp-go/mcp"
+
+	"github.com/mcpdeck/mcpdeck/model"
+)
+
+// Conn is an initialized MCP session on one transport. It is built by
+// Factory.Open and must be closed with Close (also after Done fired).
+type Conn struct {
+	name    string
+	kind    model.Transport
+	client  *client.Client
+	initReq mcp.InitializeRequest
+
+	mu   sync.Mutex
+	init *mcp.InitializeResult
+	err  error
+
+	done     chan struct{}
+	doneOnce sync.Once
+
+	stderr   stderrSink                  // stdio only
+	pid      int                         // stdio only
+	shutdown func(context.Context) error // transport-specific close
+	rt       *roundTripper               // http/sse only
+	closeMu  sync.Mutex
+	closed   bool
+	closeErr error
+}
+
+func newConn(name string, kind model.Transport) *Conn {
+	return &Conn{name: name, kind: kind, done: make(chan struct{})}
+}
+
+// lost records why the connection ended (first reason wins) and closes Done.
+func (c *Conn) lost(err error) {
+	if err == nil {
+		err = ErrConnectionLost
+	}
+	c.doneOnce.Do(func() {
+		c.mu.Lock()
+		c.err = err
+		c.mu.Unlock()
+		close(c.done)
+	})
+}
+
+// Name returns the server name the connection was opened for.
+func (c *Conn) Name() string { return c.name }
+
+// Transport returns the transport kind.
+func (c *Conn) Transport() model.Transport { return c.kind }
+
+// Client returns the mcp-go client, for requests.
+func (c *Conn) Client() *client.Client { return c.client }
+
+// Init returns the server's answer to initialize (refreshed by Reinit).
+func (c *Conn) Init() *mcp.InitializeResult {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.init
+}
+
+// Done is closed when the connection is lost (child exit, websocket close,
+// SSE stream end, refused HTTP request) or closed.
+func (c *Conn) Done() <-chan struct{} { return c.done }
+
+// Err says why Done closed: *ExitError for a stdio child that ended,
+// *ProtocolError for malformed output, ErrClosed after Close, a network
+// error otherwise. nil while the connection is up.
+func (c *Conn) Err() error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.err
+}
+
+// PID returns the stdio server's process id (also its process group id),
+// or 0 for other transports.
+func (c *Conn) PID() int { return c.pid }
+
+// StderrTail returns the last n captured stderr lines of a stdio server
+// (all kept lines when n <= 0); nil for other transports.
+func (c *Conn) StderrTail(n int) []string {
+	if c.stderr == nil {
+		return nil
+	}
+	return c.stderr.stderrTail(n)
+}
+
+// Close ends the session and releases everything: stdio sends SIGINT →
+// 100 ms → SIGTERM → 400 ms → SIGKILL to the process group; HTTP ends the
+// session with a DELETE bounded by ctx. Safe to call more than once.
+func (c *Conn) Close(ctx context.Context) error {
+	c.closeMu.Lock()
+	defer c.closeMu.Unlock()
+	if c.closed {
+		return c.closeErr
+	}
+	c.closed = true
+	if c.rt != nil {
+		c.rt.closing.Store(&ctx)
+	}
+	if c.shutdown != nil {
+		c.closeErr = c.shutdown(ctx)
+	}
+	c.lost(ErrClosed)
+	return c.closeErr
+}
+
+// Reinit re-runs initialize on the same transport, after ClassSessionExpired
+// on streamable HTTP: mcp-go then starts a new session (new Mcp-Session-Id)
+// and its GET stream follows it. Legacy SSE cannot do this (the session is
+// its event stream): there it returns ErrSessionExpired and the caller must
+// reconnect.
+func (c *Conn) Reinit(ctx context.Context) error {
+	if c.kind == model.TransportSSE {
+		return &Error{Class: ClassSessionExpired, Err: errors.New("sse sessions cannot be re-initialized: " + ErrSessionExpired.Error())}
+	}
+	select {
+	case <-c.done:
+		return Wrap(c.Err())
+	default:
+	}
+	res, err := c.client.Initialize(ctx, c.initReq)
+	if err != nil {
+		return Wrap(err)
+	}
+	c.mu.Lock()
+	c.init = res
+	c.mu.Unlock()
+	return nil
+}

@@ -1,0 +1,32 @@
+// Package transports opens initialized MCP sessions over stdio, SSE,
+// streamable HTTP, WebSocket and in-process (sdk) transports, and explains
+// their failures.
+//
+// Every Open builds a fresh mcp-go client (never reused across attempts),
+// pins the protocol version (so mcp-go skips its 5 s server/discover probe
+// against older servers), declares elicitation and roots only when the
+// caller handles them, and runs Initialize under the caller's context.
+//
+// What each transport gives (and what mcp-go prevents):
+//   - stdio: our own process management and JSON-RPC framing (process group,
+//     bounded stderr ring and log file, SIGINT→SIGTERM→SIGKILL shutdown, exit
+//     detected at once, 32 MB message cap, malformed output = protocol error).
+//     Server→client requests (elicitation, roots, ping) are answered.
+//   - http (streamable): mcp-go's transport with continuous listening (the
+//     standalone GET stream carries list_changed between requests). Requests
+//     go through our round tripper: static and dynamic headers, a per-request
+//     timeout that stops at the response headers for SSE bodies, loss
+//     detection on refused/unreachable addresses (mcp-go reports no loss for
+//     this transport; its GET stream retries every second, and a retry that
+//     is refused closes Done). Server→client requests are answered.
+//   - sse (legacy HTTP+SSE): mcp-go's transport; loss via OnConnectionLost.
+//     mcp-go's SSE client does not implement server→client requests (it has
+//     no request handler: a request arriving on the stream is dropped), so
+//     elicitation and roots are not declared over SSE. Session expiry cannot
+//     be fixed by re-initializing (the session is the stream): Reinit fails
+//     with ErrSessionExpired and the caller reconnects.
+//   - ws: our own transport on github.com/coder/websocket, subprotocol "mcp",
+//     ping keepalive, close handling, 32 MB message limit; bidirectional.
+//   - sdk: mcp-go's in-process transport over Options.Builtins[cfg.Name];
+//     elicitation and roots go through the in-process session.
+package transports

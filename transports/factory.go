@@ -1,0 +1,137 @@
+package transports
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/mark3labs/mcp-go/client"
+	"github.com/mark3labs/mcp-go/client/transport"
+	"github.com/mark3labs/mcp-go/mcp"
+
+	"github.com/mcpdeck/mcpdeck/model"
+)
+
+// Factory opens connections. The engine takes one so tests can fake it.
+type Factory interface {
+	Open(ctx context.Context, name string, cfg model.ServerConfig, opts Options) (*Conn, error)
+}
+
+// NewFactory returns the real factory.
+func NewFactory() Factory { return factory{} }
+
+type factory struct{}
+
+// cleanupTimeout bounds closing a connection whose Open failed.
+const cleanupTimeout = time.Second
+
+// Open starts the transport for cfg, builds a fresh mcp-go client and runs
+// initialize under ctx. On failure everything started is stopped and the
+// error is an *Error (Classify, Humanize and errors.Is work on it); a stdio
+// child that died during the handshake is reported as its *ExitError.
+func (factory) Open(ctx context.Context, name string, cfg model.ServerConfig, opts Options) (*Conn, error) {
+	opts = opts.withDefaults(cfg.ProtocolVersion)
+	kind := cfg.EffectiveType()
+	c := newConn(name, kind)
+	var err error
+	switch kind {
+	case model.TransportStdio:
+		err = openStdio(c, name, cfg, opts)
+	case model.TransportHTTP:
+		err = openHTTP(ctx, c, cfg, opts)
+	case model.TransportSSE:
+		err = openSSE(ctx, c, cfg, opts)
+	case model.TransportWS:
+		err = openWS(ctx, c, cfg, opts)
+	case model.TransportSDK:
+		err = openSDK(ctx, c, cfg, opts)
+	default:
+		err = fmt.Errorf("server %q: unknown transport type %q", name, kind)
+	}
+	if err == nil {
+		err = c.initialize(ctx, opts)
+	}
+	if err != nil {
+		cctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), cleanupTimeout)
+		defer cancel()
+		lostErr := c.Err()
+		_ = c.Close(cctx)
+		var exit *ExitError
+		var perr *ProtocolError
+		if errors.As(lostErr, &exit) || errors.As(lostErr, &perr) {
+			err = lostErr // the real reason behind "transport closed"
+		}
+		return nil, Wrap(err)
+	}
+	return c, nil
+}
+
+// clientOptions builds the mcp-go client options common to every transport.
+func clientOptions(opts Options, bidirectional bool) []client.ClientOption {
+	o := []client.ClientOption{client.WithProtocolVersion(opts.ProtocolVersion)}
+	var caps mcp.ClientCapabilities
+	if bidirectional && opts.Elicit != nil {
+		caps.Elicitation = &mcp.ElicitationCapability{Form: &struct{}{}, URL: &struct{}{}}
+		o = append(o, client.WithElicitationHandler(elicitFunc(opts.Elicit)))
+	}
+	if bidirectional && opts.Roots != nil {
+		o = append(o, client.WithRootsHandler(rootsFunc(opts.Roots)))
+	}
+	return append(o, client.WithClientCapabilities(caps))
+}
+
+// initialize runs the handshake and records the result.
+func (c *Conn) initialize(ctx context.Context, opts Options) error {
+	if opts.OnNotification != nil {
+		c.client.OnNotification(opts.OnNotification)
+	}
+	c.initReq = mcp.InitializeRequest{}
+	c.initReq.Params.ProtocolVersion = opts.ProtocolVersion
+	c.initReq.Params.ClientInfo = mcp.Implementation{Name: opts.ClientName, Version: opts.ClientVersion}
+	c.initReq.Params.Capabilities = c.client.GetClientCapabilities()
+	res, err := c.client.Initialize(ctx, c.initReq)
+	if err != nil {
+		return err
+	}
+	c.mu.Lock()
+	c.init = res
+	c.mu.Unlock()
+	return nil
+}
+
+type elicitFunc func(context.Context, mcp.ElicitationRequest) (*mcp.ElicitationResult, error)
+
+func (f elicitFunc) Elicit(ctx context.Context, r mcp.ElicitationRequest) (*mcp.ElicitationResult, error) {
+	return f(ctx, r)
+}
+
+type rootsFunc func(context.Context) ([]mcp.Root, error)
+
+func (f rootsFunc) ListRoots(ctx context.Context, _ mcp.ListRootsRequest) (*mcp.ListRootsResult, error) {
+	roots, err := f(ctx)
+	if err != nil {
+		return nil, err
+	}
+	if roots == nil {
+		roots = []mcp.Root{}
+	}
+	return &mcp.ListRootsResult{Roots: roots}, nil
+}
+
+// openStdio spawns the process and builds a client over it.
+func openStdio(c *Conn, name string, cfg model.ServerConfig, opts Options) error {
+	t, err := startStdio(name, cfg, opts)
+	if err != nil {
+		return fmt.Errorf("start %q: %w", cfg.Command, err)
+	}
+	c.stderr, c.pid, c.shutdown = t, t.pid, t.shutdown
+	go func() {
+		<-t.done
+		c.lost(t.err())
+	}()
+	c.client = client.NewClient(t, clientOptions(opts, true)...)
+	return c.client.Start(context.Background())
+}
+
+var _ transport.BidirectionalInterface = (*stdioTransport)(nil)

@@ -1,0 +1,136 @@
+package transports
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"net/http"
+	"time"
+
+	"github.com/mark3labs/mcp-go/client"
+	"github.com/mark3labs/mcp-go/client/transport"
+
+	"github.com/mcpdeck/mcpdeck/model"
+)
+
+// noResponseTimeout disables mcp-go's own SSE response wait (60 s, which
+// would cut long tool calls); the caller's context bounds calls instead.
+const noResponseTimeout = 100 * 365 * 24 * time.Hour
+
+// httpClientFor returns a copy of opts.HTTPClient (or a fresh client with its
+// own connection pool) whose transport is our roundTripper. The copy's
+// Timeout is zero: a client-wide timeout would cut SSE streams.
+func httpClientFor(c *Conn, cfg model.ServerConfig, opts Options, legacySSE bool) (*http.Client, func()) {
+	hc := &http.Client{}
+	idle := func() {}
+	if opts.HTTPClient != nil {
+		*hc = *opts.HTTPClient //nolint:govet // copying the struct is how one derives a client
+	}
+	base := hc.Transport
+	if base == nil {
+		tr := http.DefaultTransport.(*http.Transport).Clone()
+		base, idle = tr, tr.CloseIdleConnections
+	}
+	c.rt = &roundTripper{
+		base:       base,
+		timeout:    opts.RequestTimeout,
+		headers:    cfg.Headers,
+		headerFunc: opts.HeaderFunc,
+		legacySSE:  legacySSE,
+		onLost:     c.lost,
+	}
+	hc.Transport = c.rt
+	hc.Timeout = 0
+	return hc, idle
+}
+
+// openHTTP builds a streamable HTTP client with continuous listening, so
+// list_changed notifications arrive between requests on the GET stream.
+func openHTTP(ctx context.Context, c *Conn, cfg model.ServerConfig, opts Options) error {
+	hc, idle := httpClientFor(c, cfg, opts, false)
+	tr, err := transport.NewStreamableHTTP(cfg.URL,
+		transport.WithHTTPBasicClient(hc),
+		transport.WithContinuousListening(),
+		transport.WithHTTPLogger(quietLogger()),
+	)
+	if err != nil {
+		return err
+	}
+	c.client = client.NewClient(&sessionCodeTransport{HTTPConnection: tr, bidi: tr, legacy: tr}, clientOptions(opts, true)...)
+	life, cancel := context.WithCancel(context.WithoutCancel(ctx))
+	c.shutdown = func(context.Context) error {
+		err := c.client.Close() // DELETE, bounded by the Close context via rt.closing
+		cancel()
+		idle()
+		return err
+	}
+	return c.client.Start(life)
+}
+
+// openSSE builds a legacy HTTP+SSE client. Start opens the event stream: it
+// gets a context that lives until Close, but ctx still bounds the wait for
+// the endpoint event.
+func openSSE(ctx context.Context, c *Conn, cfg model.ServerConfig, opts Options) error {
+	hc, idle := httpClientFor(c, cfg, opts, true)
+	tr, err := transport.NewSSE(cfg.URL,
+		transport.WithHTTPClient(hc),
+		transport.WithEndpointTimeout(opts.RequestTimeout),
+		transport.WithResponseTimeout(noResponseTimeout),
+		transport.WithSSELogger(quietLogger()),
+	)
+	if err != nil {
+		return err
+	}
+	c.client = client.NewClient(&sessionCodeTransport{HTTPConnection: tr}, clientOptions(opts, false)...)
+	tr.SetConnectionLostHandler(func(err error) {
+		c.lost(fmt.Errorf("%w: event stream ended: %w", ErrConnectionLost, err))
+	})
+	life, cancel := context.WithCancel(context.WithoutCancel(ctx))
+	c.shutdown = func(context.Context) error {
+		err := c.client.Close()
+		cancel()
+		idle()
+		return err
+	}
+	stop := context.AfterFunc(ctx, cancel)
+	err = c.client.Start(life)
+	if !stop() && err == nil {
+		err = ctx.Err()
+	}
+	return err
+}
+
+// sessionCodeTransport wraps an mcp-go HTTP transport and turns a JSON-RPC
+// -32001 error answer (which mcp-go would reduce to its message) into an
+// error matching ErrSessionExpired. It forwards the optional interfaces the
+// client looks for.
+type sessionCodeTransport struct {
+	transport.HTTPConnection
+	bidi   transport.BidirectionalInterface // nil for SSE
+	legacy interface{ RequiresLegacyProtocol() bool }
+}
+
+// SendRequest converts -32001 answers.
+func (s *sessionCodeTransport) SendRequest(ctx context.Context, req transport.JSONRPCRequest) (*transport.JSONRPCResponse, error) {
+	resp, err := s.HTTPConnection.SendRequest(ctx, req)
+	if err == nil && resp != nil && resp.Error != nil && resp.Error.Code == SessionExpiredCode {
+		return nil, fmt.Errorf("%w: %s", ErrSessionExpired, resp.Error.Message)
+	}
+	return resp, err
+}
+
+// SetRequestHandler forwards to transports that accept server→client requests.
+func (s *sessionCodeTransport) SetRequestHandler(h transport.RequestHandler) {
+	if s.bidi != nil {
+		s.bidi.SetRequestHandler(h)
+	}
+}
+
+// RequiresLegacyProtocol forwards mcp-go's continuous-listening constraint.
+func (s *sessionCodeTransport) RequiresLegacyProtocol() bool {
+	return s.legacy != nil && s.legacy.RequiresLegacyProtocol()
+}
+
+// quietLogger drops mcp-go's transport logs: what matters reaches us as
+// errors, and its logs would scribble over the TUI.
+func quietLogger() *slog.Logger { return slog.New(slog.DiscardHandler) }

@@ -1,0 +1,177 @@
+package transports
+
+import (
+	"errors"
+	"fmt"
+	"net"
+	"net/url"
+	"os"
+	"os/exec"
+	"strings"
+	"syscall"
+	"unicode"
+
+	"github.com/mark3labs/mcp-go/client/transport"
+)
+
+// maxHumanLen caps Humanize output: it goes into one status line.
+const maxHumanLen = 300
+
+// Humanize turns err into one sentence a person understands, naming the
+// address, command or status involved when the error carries it. It never
+// returns mcp-go's internal wrapping ("transport error: failed to send
+// request: ..."). nil gives "".
+func Humanize(err error) string {
+	if err == nil {
+		return ""
+	}
+	return clip(humanize(err))
+}
+
+func humanize(err error) string {
+	if s, ok := humanizeProcess(err); ok {
+		return s
+	}
+	if s, ok := humanizeNet(err); ok {
+		return s
+	}
+	switch Classify(err) {
+	case ClassAuth:
+		return "the server needs you to log in (HTTP 401)"
+	case ClassSessionExpired:
+		return "the server ended the session (it may have restarted); a new session is needed"
+	case ClassProtocol:
+		if errors.Is(err, transport.ErrLegacySSEServer) {
+			return `the server refused a streamable HTTP connection; it may only speak the older SSE transport (try "type": "sse")`
+		}
+		var pe *ProtocolError
+		if errors.As(err, &pe) {
+			return "the server sent a message that is not valid MCP: " + pe.Reason
+		}
+		return "the server sent a message that is not valid MCP: " + innermost(err)
+	case ClassTimeout:
+		var rt *RequestTimeoutError
+		if errors.As(err, &rt) {
+			return fmt.Sprintf("the server did not answer within %s", rt.After)
+		}
+		return "the server did not answer in time"
+	case ClassCanceled:
+		return "the request was cancelled"
+	case ClassRPC:
+		return "the server answered with an error: " + innermost(err)
+	case ClassTerminal:
+		if errors.Is(err, ErrNoBuiltin) {
+			return innermost(err)
+		}
+	case ClassTransient:
+		if errors.Is(err, ErrClosed) {
+			return "the connection was closed"
+		}
+		return "the connection to the server was lost"
+	case ClassUnknown, ClassExited:
+	}
+	return innermost(err)
+}
+
+func humanizeProcess(err error) (string, bool) {
+	var exit *ExitError
+	if errors.As(err, &exit) {
+		var s string
+		if exit.Signal != "" {
+			s = "the server process was killed by signal " + exit.Signal
+		} else {
+			s = fmt.Sprintf("the server process exited with code %d", exit.Code)
+		}
+		if last := exit.LastLine(); last != "" {
+			s += ": " + last
+		}
+		return s, true
+	}
+	var ee *exec.Error
+	if errors.As(err, &ee) {
+		if errors.Is(ee.Err, exec.ErrNotFound) {
+			return fmt.Sprintf("command %q not found on PATH", ee.Name), true
+		}
+		return fmt.Sprintf("command %q cannot be run: %s", ee.Name, innermost(ee.Err)), true
+	}
+	var pe *os.PathError
+	if errors.As(err, &pe) && (pe.Op == "fork/exec" || pe.Op == "exec") {
+		switch {
+		case errors.Is(pe.Err, os.ErrNotExist):
+			return fmt.Sprintf("command %q does not exist", pe.Path), true
+		case errors.Is(pe.Err, os.ErrPermission):
+			return fmt.Sprintf("command %q is not executable (permission denied)", pe.Path), true
+		}
+		return fmt.Sprintf("command %q cannot be run: %s", pe.Path, pe.Err), true
+	}
+	if pe != nil && pe.Op == "chdir" {
+		return fmt.Sprintf("the working directory %q does not exist", pe.Path), true
+	}
+	return "", false
+}
+
+func humanizeNet(err error) (string, bool) {
+	addr := errAddr(err)
+	at := ""
+	if addr != "" {
+		at = " at " + addr
+	}
+	var dns *net.DNSError
+	switch {
+	case errors.As(err, &dns):
+		return fmt.Sprintf("cannot find host %q (DNS lookup failed): check the URL", dns.Name), true
+	case errors.Is(err, syscall.ECONNREFUSED):
+		return "connection refused" + at + ": is the server running?", true
+	case errors.Is(err, syscall.EHOSTUNREACH), errors.Is(err, syscall.ENETUNREACH):
+		return "the host" + at + " cannot be reached: check the network or the URL", true
+	case errors.Is(err, syscall.ECONNRESET):
+		return "the server reset the connection" + at, true
+	case errors.Is(err, syscall.EPIPE):
+		return "the connection" + at + " broke while sending", true
+	case errors.Is(err, syscall.ETIMEDOUT):
+		return "the connection" + at + " timed out", true
+	}
+	return "", false
+}
+
+// errAddr finds the remote address (net.OpError) or host (url.Error) of err.
+func errAddr(err error) string {
+	var op *net.OpError
+	if errors.As(err, &op) && op.Addr != nil {
+		return op.Addr.String()
+	}
+	var ue *url.Error
+	if errors.As(err, &ue) {
+		if u, perr := url.Parse(ue.URL); perr == nil {
+			return u.Host
+		}
+	}
+	return ""
+}
+
+// innermost returns the text of the error at the bottom of the wrap chain,
+// stripped of mcp-go's "transport error:" style prefixes.
+func innermost(err error) string {
+	s := err.Error()
+	for _, p := range []string{"transport error: ", "failed to send request: ", "failed to send request: "} {
+		s = strings.TrimPrefix(s, p)
+	}
+	return s
+}
+
+// clip makes s one printable line of at most maxHumanLen runes.
+func clip(s string) string {
+	s = strings.Map(func(r rune) rune {
+		if r == '\n' || r == '\r' || r == '\t' {
+			return ' '
+		}
+		if unicode.IsControl(r) || unicode.Is(unicode.Bidi_Control, r) {
+			return -1
+		}
+		return r
+	}, s)
+	if r := []rune(s); len(r) > maxHumanLen {
+		s = string(r[:maxHumanLen-1]) + "…"
+	}
+	return s
+}

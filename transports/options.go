@@ -1,0 +1,59 @@
+package transports
+
+import (
+	"context"
+	"net/http"
+	"time"
+
+	"github.com/mark3labs/mcp-go/mcp"
+	"github.com/mark3labs/mcp-go/server"
+)
+
+// Defaults used when the corresponding Options field is zero.
+const (
+	DefaultProtocolVersion = mcp.ProtocolVersion20251125
+	DefaultRequestTimeout  = 60 * time.Second
+	DefaultPingInterval    = 30 * time.Second
+	DefaultClientName      = "mcpdeck"
+	// MaxMessageSize bounds one JSON-RPC message from a server (stdio line,
+	// websocket message) so a hostile server cannot exhaust our memory.
+	MaxMessageSize = 32 << 20
+)
+
+// Options configure one Open. The zero value works (no elicitation, no roots,
+// default client, no log file).
+type Options struct {
+	ProtocolVersion           string // default "2025-11-25"; cfg.ProtocolVersion overrides
+	ClientName, ClientVersion string
+	Elicit                    func(ctx context.Context, req mcp.ElicitationRequest) (*mcp.ElicitationResult, error) // nil = no capability
+	Roots                     func(ctx context.Context) ([]mcp.Root, error)                                         // nil = no capability
+	OnNotification            func(mcp.JSONRPCNotification)                                                         // must not block for long
+	HTTPClient                *http.Client                                                                          // may be an oauth-wrapped client; nil = default; its Timeout is ignored
+	HeaderFunc                func(ctx context.Context) (map[string]string, error)                                  // dynamic headers (headersHelper), called per request
+	LogDir                    string                                                                                // per-server stderr log files; "" = none
+	Builtins                  map[string]func() *server.MCPServer                                                   // sdk servers by ServerConfig.Name
+	RequestTimeout            time.Duration                                                                         // per HTTP request, default 60 s, not for SSE streams
+	PingInterval              time.Duration                                                                         // websocket keepalive, default 30 s; <0 disables
+}
+
+func (o Options) withDefaults(cfgVersion string) Options {
+	if cfgVersion != "" {
+		o.ProtocolVersion = cfgVersion
+	}
+	if o.ProtocolVersion == "" {
+		o.ProtocolVersion = DefaultProtocolVersion
+	}
+	if o.ClientName == "" {
+		o.ClientName = DefaultClientName
+	}
+	if o.ClientVersion == "" {
+		o.ClientVersion = "dev"
+	}
+	if o.RequestTimeout <= 0 {
+		o.RequestTimeout = DefaultRequestTimeout
+	}
+	if o.PingInterval == 0 {
+		o.PingInterval = DefaultPingInterval
+	}
+	return o
+}

@@ -1,0 +1,190 @@
+package transports
+
+import (
+	"bufio"
+	"errors"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"unicode/utf8"
+)
+
+// Limits of the stderr capture of one stdio server.
+const (
+	stderrMaxLines  = 500       // lines kept in memory
+	stderrMaxBytes  = 256 << 10 // bytes kept in memory
+	stderrMaxLine   = 4 << 10   // longer lines are cut
+	logRotateBytes  = 5 << 20   // the log file is rotated beyond this
+	exitTailLines   = 20        // lines put into ExitError.StderrTail
+	stdoutNoiseNote = "[stdout] "
+)
+
+// stderrRing keeps the most recent lines of a server's stderr in memory,
+// bounded by line count and total bytes, and copies everything to a log file
+// that is rotated at logRotateBytes (one old file kept as .1).
+type stderrRing struct {
+	mu    sync.Mutex
+	lines []string // oldest first
+	bytes int
+
+	logPath string
+	log     *os.File
+	logSize int64
+}
+
+func newStderrRing(logDir, name string) *stderrRing {
+	r := &stderrRing{}
+	if logDir == "" {
+		return r
+	}
+	if err := os.MkdirAll(logDir, 0o700); err != nil {
+		return r
+	}
+	r.logPath = filepath.Join(logDir, safeFileName(name)+".log")
+	r.openLog()
+	return r
+}
+
+func (r *stderrRing) openLog() {
+	f, err := os.OpenFile(r.logPath, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o600)
+	if err != nil {
+		r.log = nil
+		return
+	}
+	st, err := f.Stat()
+	if err != nil {
+		_ = f.Close()
+		return
+	}
+	r.log, r.logSize = f, st.Size()
+}
+
+// note records a line that did not come from stderr (stdout noise), in
+// memory and in the log file.
+func (r *stderrRing) note(line string) {
+	r.addMem([]byte(line))
+	r.mu.Lock()
+	r.writeLog([]byte(line + "\n"))
+	r.mu.Unlock()
+}
+
+func (r *stderrRing) writeLog(b []byte) {
+	if r.log == nil {
+		return
+	}
+	if r.logSize+int64(len(b)) > logRotateBytes {
+		_ = r.log.Close()
+		_ = os.Rename(r.logPath, r.logPath+".1")
+		r.openLog()
+		if r.log == nil {
+			return
+		}
+	}
+	n, err := r.log.Write(b)
+	r.logSize += int64(n)
+	if err != nil {
+		_ = r.log.Close()
+		r.log = nil
+	}
+}
+
+// tail returns the last n lines (all when n <= 0).
+func (r *stderrRing) tail(n int) []string {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if n <= 0 || n > len(r.lines) {
+		n = len(r.lines)
+	}
+	return append([]string(nil), r.lines[len(r.lines)-n:]...)
+}
+
+// size returns lines and bytes held in memory.
+func (r *stderrRing) size() (lines, bytes int) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return len(r.lines), r.bytes
+}
+
+func (r *stderrRing) close() {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.log != nil {
+		_ = r.log.Close()
+		r.log = nil
+	}
+}
+
+// consume reads src line by line into the ring until EOF or an error.
+func (r *stderrRing) consume(src io.Reader) {
+	br := bufio.NewReaderSize(src, 64<<10)
+	var cur []byte // the start of the current line, capped
+	for {
+		chunk, err := br.ReadSlice('\n')
+		if len(chunk) > 0 {
+			r.mu.Lock()
+			r.writeLog(chunk)
+			r.mu.Unlock()
+			if room := stderrMaxLine + 1 - len(cur); room > 0 {
+				cur = append(cur, chunk[:min(room, len(chunk))]...)
+			}
+			if chunk[len(chunk)-1] == '\n' {
+				r.addMem(cur)
+				cur = cur[:0]
+			}
+		}
+		if err != nil && !errors.Is(err, bufio.ErrBufferFull) {
+			if len(cur) > 0 {
+				r.addMem(cur)
+			}
+			return
+		}
+	}
+}
+
+// addMem is add without the log write (consume writes raw chunks itself).
+func (r *stderrRing) addMem(b []byte) {
+	line := strings.TrimRight(string(b), "\r\n")
+	if len(line) > stderrMaxLine {
+		line = truncateUTF8(line, stderrMaxLine) + "… [truncated]"
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.lines = append(r.lines, line)
+	r.bytes += len(line)
+	for len(r.lines) > stderrMaxLines || r.bytes > stderrMaxBytes {
+		r.bytes -= len(r.lines[0])
+		r.lines[0] = ""
+		r.lines = r.lines[1:]
+	}
+	if cap(r.lines) > 4*stderrMaxLines {
+		r.lines = append([]string(nil), r.lines...)
+	}
+}
+
+func truncateUTF8(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return s[:n]
+}
+
+// safeFileName maps a server name to a file name.
+func safeFileName(name string) string {
+	var b strings.Builder
+	for _, r := range name {
+		if r < 128 && (r == '-' || r == '_' || r == '.' || r >= '0' && r <= '9' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z') {
+			b.WriteRune(r)
+		} else {
+			b.WriteByte('_')
+		}
+	}
+	if b.Len() == 0 || strings.Trim(b.String(), ".") == "" {
+		return "server"
+	}
+	return b.String()
+}

@@ -1,0 +1,317 @@
+package transports
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"syscall"
+	"time"
+
+	"golang.org/x/sys/unix"
+
+	"github.com/mcpdeck/mcpdeck/model"
+)
+
+// Shutdown schedule of a stdio server (SPEC §3): SIGINT, then SIGTERM after
+// interruptGrace, then SIGKILL after terminateGrace more; 600 ms at most.
+const (
+	interruptGrace = 100 * time.Millisecond
+	terminateGrace = 400 * time.Millisecond
+	killGrace      = 100 * time.Millisecond // for the kernel to deliver SIGKILL
+	// drainGrace bounds how long, after the child exited, we wait for its
+	// last stdout/stderr bytes when something else still holds the pipes.
+	drainGrace = 200 * time.Millisecond
+)
+
+// stdioTransport runs a server process in its own process group and speaks
+// newline-delimited JSON-RPC over its stdin/stdout. It implements mcp-go's
+// transport.BidirectionalInterface.
+type stdioTransport struct {
+	*rpcPeer
+	cmd  *exec.Cmd
+	pid  int
+	ring *stderrRing
+
+	stdin   *os.File
+	writeMu sync.Mutex
+	stdout  *os.File
+	stderr  *os.File
+
+	stdoutDone chan struct{}
+	stderrDone chan struct{}
+	exited     chan struct{} // closed once the process is reaped and the peer failed
+	closing    atomic.Bool
+	closeOnce  sync.Once
+	closeErr   error
+}
+
+// startStdio spawns cfg.Command. The returned transport is running: the
+// process started and its readers are going.
+func startStdio(name string, cfg model.ServerConfig, opts Options) (*stdioTransport, error) {
+	if strings.TrimSpace(cfg.Command) == "" {
+		return nil, fmt.Errorf("server %q: no command: %w", name, exec.ErrNotFound)
+	}
+	cmd := exec.Command(cfg.Command, cfg.Args...)
+	cmd.Env = mergeEnv(os.Environ(), cfg.Env)
+	cmd.Dir = cfg.Cwd
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	resolveWithEnvPath(cmd, cfg)
+
+	var files []*os.File // every pipe end, for cleanup on failure
+	pipe := func() (*os.File, *os.File, error) {
+		r, w, err := os.Pipe()
+		if err == nil {
+			files = append(files, r, w)
+		}
+		return r, w, err
+	}
+	closeAll := func() {
+		for _, f := range files {
+			_ = f.Close()
+		}
+	}
+	inR, inW, err := pipe()
+	if err != nil {
+		return nil, err
+	}
+	outR, outW, err := pipe()
+	if err != nil {
+		closeAll()
+		return nil, err
+	}
+	errR, errW, err := pipe()
+	if err != nil {
+		closeAll()
+		return nil, err
+	}
+	cmd.Stdin, cmd.Stdout, cmd.Stderr = inR, outW, errW
+	if err := cmd.Start(); err != nil {
+		closeAll()
+		return nil, err
+	}
+	_ = inR.Close()
+	_ = outW.Close()
+	_ = errW.Close()
+
+	t := &stdioTransport{
+		cmd:        cmd,
+		pid:        cmd.Process.Pid,
+		ring:       newStderrRing(opts.LogDir, name),
+		stdin:      inW,
+		stdout:     outR,
+		stderr:     errR,
+		stdoutDone: make(chan struct{}),
+		stderrDone: make(chan struct{}),
+		exited:     make(chan struct{}),
+	}
+	t.rpcPeer = newRPCPeer(t.write)
+	go t.readStdout()
+	go func() {
+		defer close(t.stderrDone)
+		t.ring.consume(t.stderr)
+	}()
+	go t.wait()
+	return t, nil
+}
+
+// Start is a no-op: the process started in startStdio.
+func (t *stdioTransport) Start(context.Context) error { return nil }
+
+// Close shuts the process down with the full escalation.
+func (t *stdioTransport) Close() error { return t.shutdown(context.Background()) }
+
+// write sends one message line; a write that ctx interrupts leaves the stream
+// unusable, so the peer fails.
+func (t *stdioTransport) write(ctx context.Context, msg []byte) error {
+	t.writeMu.Lock()
+	defer t.writeMu.Unlock()
+	stop := context.AfterFunc(ctx, func() { _ = t.stdin.SetWriteDeadline(time.Now()) })
+	defer func() {
+		if !stop() {
+			_ = t.stdin.SetWriteDeadline(time.Time{})
+		}
+	}()
+	line := make([]byte, 0, len(msg)+1)
+	line = append(append(line, msg...), '\n')
+	n, err := t.stdin.Write(line)
+	if err != nil {
+		if ctx.Err() != nil {
+			if n > 0 {
+				t.fail(fmt.Errorf("write to server interrupted mid-message: %w", ctx.Err()))
+			}
+			return ctx.Err()
+		}
+		return fmt.Errorf("write to server: %w", err)
+	}
+	return nil
+}
+
+// readStdout dispatches stdout lines. Blank lines are skipped; lines that do
+// not start like JSON are kept as noise in the stderr ring (servers that log
+// to stdout); anything else malformed is a protocol error that ends the
+// connection.
+func (t *stdioTransport) readStdout() {
+	defer close(t.stdoutDone)
+	lr := newLineReader(bufio.NewReaderSize(t.stdout, 64<<10), MaxMessageSize)
+	for {
+		line, err := lr.next()
+		if err != nil {
+			if errors.Is(err, errLineTooLong) {
+				t.fail(&ProtocolError{Reason: "message larger than 32 MB", Err: err})
+				t.killGroup(syscall.SIGKILL)
+			}
+			return
+		}
+		trimmed := strings.TrimSpace(string(line[:min(len(line), 8)]))
+		if len(strings.TrimSpace(string(line))) == 0 {
+			continue
+		}
+		if trimmed == "" || (trimmed[0] != '{' && trimmed[0] != '[') {
+			t.ring.note(stdoutNoiseNote + strings.TrimSpace(string(line[:min(len(line), stderrMaxLine)])))
+			continue
+		}
+		if err := t.dispatch(line); err != nil {
+			t.fail(err)
+			t.killGroup(syscall.SIGKILL)
+			return
+		}
+	}
+}
+
+// wait reaps the process, kills what is left of its group, lets the readers
+// drain, and fails the peer with an *ExitError (or ErrClosed when we closed).
+func (t *stdioTransport) wait() {
+	defer close(t.exited)
+	state, werr := t.cmd.Process.Wait()
+	t.killGroup(syscall.SIGKILL) // grandchildren die with the server
+	timer := time.NewTimer(drainGrace)
+	defer timer.Stop()
+	for _, ch := range []chan struct{}{t.stdoutDone, t.stderrDone} {
+		select {
+		case <-ch:
+		case <-timer.C:
+			_ = t.stdout.Close()
+			_ = t.stderr.Close()
+			<-ch
+		}
+	}
+	_ = t.stdout.Close()
+	_ = t.stderr.Close()
+	_ = t.stdin.Close()
+	t.ring.close()
+	if t.closing.Load() {
+		t.fail(ErrClosed)
+		return
+	}
+	if werr != nil {
+		t.fail(fmt.Errorf("wait for server process: %w", werr))
+		return
+	}
+	t.fail(t.exitError(state))
+}
+
+func (t *stdioTransport) exitError(state *os.ProcessState) *ExitError {
+	e := &ExitError{Code: state.ExitCode(), StderrTail: t.ring.tail(exitTailLines)}
+	if ws, ok := state.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
+		e.Signal = unix.SignalName(ws.Signal())
+		if e.Signal == "" {
+			e.Signal = ws.Signal().String()
+		}
+	}
+	return e
+}
+
+// killGroup signals the whole process group; ESRCH (already gone) is fine.
+func (t *stdioTransport) killGroup(sig syscall.Signal) {
+	_ = syscall.Kill(-t.pid, sig)
+}
+
+// shutdown runs SIGINT → 100 ms → SIGTERM → 400 ms → SIGKILL on the group,
+// stopping as soon as the process is gone. An ended ctx skips to SIGKILL.
+func (t *stdioTransport) shutdown(ctx context.Context) error {
+	t.closeOnce.Do(func() {
+		t.closing.Store(true)
+		_ = t.stdin.Close()
+		steps := []struct {
+			sig   syscall.Signal
+			grace time.Duration
+		}{{syscall.SIGINT, interruptGrace}, {syscall.SIGTERM, terminateGrace}, {syscall.SIGKILL, killGrace}}
+		for _, s := range steps {
+			select {
+			case <-t.exited:
+				return
+			default:
+			}
+			t.killGroup(s.sig)
+			timer := time.NewTimer(s.grace)
+			select {
+			case <-t.exited:
+				timer.Stop()
+				return
+			case <-timer.C:
+			case <-ctx.Done():
+				timer.Stop()
+				t.killGroup(syscall.SIGKILL)
+			}
+		}
+		timer := time.NewTimer(drainGrace) // SIGKILL landed; let wait() finish draining
+		defer timer.Stop()
+		select {
+		case <-t.exited:
+		case <-timer.C:
+			t.closeErr = fmt.Errorf("server process %d did not exit after SIGKILL", t.pid)
+		}
+	})
+	return t.closeErr
+}
+
+// mergeEnv returns base with overrides applied (overrides win, keys unique).
+func mergeEnv(base []string, overrides map[string]string) []string {
+	if len(overrides) == 0 {
+		return base
+	}
+	out := make([]string, 0, len(base)+len(overrides))
+	for _, kv := range base {
+		k, _, _ := strings.Cut(kv, "=")
+		if _, ok := overrides[k]; !ok {
+			out = append(out, kv)
+		}
+	}
+	for k, v := range overrides {
+		out = append(out, k+"="+v)
+	}
+	return out
+}
+
+// resolveWithEnvPath looks a bare command up in the server's own PATH when
+// its env sets one, as a shell would.
+func resolveWithEnvPath(cmd *exec.Cmd, cfg model.ServerConfig) {
+	path, ok := cfg.Env["PATH"]
+	if !ok || strings.ContainsRune(cfg.Command, os.PathSeparator) {
+		return
+	}
+	for _, dir := range strings.Split(path, string(os.PathListSeparator)) {
+		if dir == "" {
+			continue
+		}
+		p := dir + string(os.PathSeparator) + cfg.Command
+		if st, err := os.Stat(p); err == nil && !st.IsDir() && st.Mode()&0o111 != 0 {
+			cmd.Path, cmd.Err = p, nil
+			return
+		}
+	}
+}
+
+// stderrSink is satisfied by transports that capture a process's stderr.
+type stderrSink interface{ stderrTail(n int) []string }
+
+func (t *stdioTransport) stderrTail(n int) []string { return t.ring.tail(n) }
+
+var _ io.Closer = (*stdioTransport)(nil)

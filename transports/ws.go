@@ -1,0 +1,175 @@
+package transports
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net"
+	"net/http"
+	"sync"
+	"time"
+
+	"github.com/coder/websocket"
+	"github.com/mark3labs/mcp-go/client"
+
+	"github.com/mcpdeck/mcpdeck/model"
+)
+
+// wsSubprotocol is the WebSocket subprotocol of MCP.
+const wsSubprotocol = "mcp"
+
+// wsCloseGrace bounds the close handshake.
+const wsCloseGrace = 500 * time.Millisecond
+
+// wsTransport speaks JSON-RPC over a WebSocket, one message per frame. It
+// implements mcp-go's transport.BidirectionalInterface.
+type wsTransport struct {
+	*rpcPeer
+	conn     *websocket.Conn
+	readDone chan struct{}
+	pingDone chan struct{}
+	once     sync.Once
+}
+
+// dialWS connects and starts the read and keepalive loops.
+func dialWS(ctx context.Context, cfg model.ServerConfig, opts Options) (*wsTransport, error) {
+	header := http.Header{}
+	for k, v := range cfg.Headers {
+		header.Set(k, v)
+	}
+	if opts.HeaderFunc != nil {
+		h, err := opts.HeaderFunc(ctx)
+		if err != nil {
+			return nil, fmt.Errorf("headers helper failed: %w", err)
+		}
+		for k, v := range h {
+			header.Set(k, v)
+		}
+	}
+	hc := opts.HTTPClient
+	var idle func()
+	if hc == nil {
+		tr := http.DefaultTransport.(*http.Transport).Clone()
+		hc, idle = &http.Client{Transport: tr}, tr.CloseIdleConnections
+	}
+	dctx, cancel := context.WithTimeout(ctx, opts.RequestTimeout)
+	defer cancel()
+	conn, resp, err := websocket.Dial(dctx, cfg.URL, &websocket.DialOptions{
+		HTTPClient:   hc,
+		HTTPHeader:   header,
+		Subprotocols: []string{wsSubprotocol},
+	})
+	if idle != nil {
+		defer idle() // the upgraded connection is no longer in the pool
+	}
+	if err != nil {
+		if resp != nil && resp.StatusCode != http.StatusSwitchingProtocols {
+			return nil, fmt.Errorf("websocket handshake: %w: %w", err,
+				&HTTPStatusError{Method: http.MethodGet, URL: cfg.URL, Status: resp.StatusCode})
+		}
+		return nil, fmt.Errorf("websocket handshake: %w", err)
+	}
+	conn.SetReadLimit(MaxMessageSize)
+	t := &wsTransport{conn: conn, readDone: make(chan struct{}), pingDone: make(chan struct{})}
+	t.rpcPeer = newRPCPeer(func(ctx context.Context, msg []byte) error {
+		return conn.Write(ctx, websocket.MessageText, msg)
+	})
+	go t.read()
+	go t.keepalive(opts.PingInterval)
+	return t, nil
+}
+
+func (t *wsTransport) read() {
+	defer close(t.readDone)
+	for {
+		typ, msg, err := t.conn.Read(t.ctx)
+		if err != nil {
+			if websocket.CloseStatus(err) != -1 {
+				err = fmt.Errorf("%w: websocket closed by server: %w", ErrConnectionLost, err)
+			}
+			t.fail(err)
+			return
+		}
+		if typ != websocket.MessageText {
+			continue
+		}
+		if err := t.dispatch(msg); err != nil {
+			t.fail(err)
+			_ = t.conn.CloseNow()
+			return
+		}
+	}
+}
+
+// keepalive pings every interval; a ping without pong within the interval
+// (or 10 s at most) means the connection is lost.
+func (t *wsTransport) keepalive(every time.Duration) {
+	defer close(t.pingDone)
+	if every < 0 {
+		<-t.done
+		return
+	}
+	tick := time.NewTicker(every)
+	defer tick.Stop()
+	for {
+		select {
+		case <-t.done:
+			return
+		case <-tick.C:
+			ctx, cancel := context.WithTimeout(t.ctx, min(every, 10*time.Second))
+			err := t.conn.Ping(ctx)
+			cancel()
+			if err != nil && t.ctx.Err() == nil {
+				t.fail(fmt.Errorf("%w: websocket ping failed: %w", ErrConnectionLost, err))
+				_ = t.conn.CloseNow()
+				return
+			}
+		}
+	}
+}
+
+// Start is a no-op: the connection is dialed in dialWS.
+func (t *wsTransport) Start(context.Context) error { return nil }
+
+// Close runs the close handshake (bounded) and waits for the loops.
+func (t *wsTransport) Close() error { return t.shutdown(context.Background()) }
+
+func (t *wsTransport) shutdown(ctx context.Context) error {
+	var err error
+	t.once.Do(func() {
+		done := make(chan error, 1)
+		go func() { done <- t.conn.Close(websocket.StatusNormalClosure, "") }()
+		timer := time.NewTimer(wsCloseGrace)
+		defer timer.Stop()
+		select {
+		case err = <-done:
+		case <-timer.C:
+			_ = t.conn.CloseNow()
+			<-done
+		case <-ctx.Done():
+			_ = t.conn.CloseNow()
+			<-done
+		}
+		t.fail(ErrClosed)
+		<-t.readDone
+		<-t.pingDone
+		if errors.Is(err, net.ErrClosed) || websocket.CloseStatus(err) != -1 {
+			err = nil
+		}
+	})
+	return err
+}
+
+func openWS(ctx context.Context, c *Conn, cfg model.ServerConfig, opts Options) error {
+	t, err := dialWS(ctx, cfg, opts)
+	if err != nil {
+		return err
+	}
+	c.shutdown = t.shutdown
+	go func() {
+		<-t.done
+		c.lost(t.err())
+	}()
+	c.client = client.NewClient(t, clientOptions(opts, true)...)
+	return c.client.Start(context.Background())
+}
