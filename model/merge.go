@@ -82,6 +82,9 @@ func build(d definition, lookup func(string) (string, bool)) Server {
 	}
 	for _, p := range probs {
 		p.File, p.Server = d.origin.Source, d.name
+		if d.file != nil && d.node != nil {
+			p.Line, p.Col = lineCol(d.file.doc, locate(d.node, p.Field).start)
+		}
 		s.Problems = append(s.Problems, p)
 	}
 	return s

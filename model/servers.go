@@ -8,6 +8,8 @@ type definition struct {
 	origin   Origin
 	raw      ServerConfig
 	problems []Problem
+	file     *jsonFile // where it was read, to locate later problems
+	node     *node
 }
 
 // serversIn extracts the "mcpServers" object of a parsed file. A malformed
@@ -26,7 +28,7 @@ func serversIn(f *jsonFile, scope Scope, source string) ([]definition, []Problem
 	origin := Origin{Scope: scope, Source: source}
 	defs := make([]definition, 0, len(ms.members))
 	for _, m := range ms.members {
-		d := definition{name: m.key, origin: origin}
+		d := definition{name: m.key, origin: origin, file: f, node: m.val}
 		cfg, ferr := decoder{f.doc}.server(m.val, "")
 		d.raw = cfg
 		if ferr != nil {

@@ -1,0 +1,72 @@
+package model
+
+import (
+	"reflect"
+	"strings"
+	"testing"
+)
+
+func TestNormalizeName(t *testing.T) {
+	for _, tc := range []struct{ in, want string }{
+		{"github", "github"},
+		{"my-server_2", "my-server_2"},
+		{"my.server", "my_server"},
+		{"with space", "with_space"},
+		{"émoji🙂", "_moji_"},
+		{"a/b:c", "a_b_c"},
+		{"", ""},
+	} {
+		if got := NormalizeName(tc.in); got != tc.want {
+			t.Errorf("NormalizeName(%q) = %q, want %q", tc.in, got, tc.want)
+		}
+	}
+}
+
+func TestToolName(t *testing.T) {
+	if got := ToolName("git hub", "create.issue"); got != "mcp__git_hub__create_issue" {
+		t.Errorf("got %q", got)
+	}
+	long1 := ToolName("server", strings.Repeat("x", 80)+"a")
+	long2 := ToolName("server", strings.Repeat("x", 80)+"b")
+	for _, n := range []string{long1, long2} {
+		if len(n) != MaxToolNameLen {
+			t.Errorf("len(%q) = %d, want %d", n, len(n), MaxToolNameLen)
+		}
+		if !strings.HasPrefix(n, "mcp__server__xxx") {
+			t.Errorf("%q lost its prefix", n)
+		}
+	}
+	if long1 == long2 {
+		t.Errorf("long names sharing a prefix collide: %q", long1)
+	}
+	if again := ToolName("server", strings.Repeat("x", 80)+"a"); again != long1 {
+		t.Errorf("not deterministic: %q vs %q", again, long1)
+	}
+	tool := strings.Repeat("y", MaxToolNameLen-len("mcp__s__"))
+	if exact := ToolName("s", tool); exact != "mcp__s__"+tool {
+		t.Errorf("a name of exactly 64 chars must be kept, got %q", exact)
+	}
+}
+
+func TestDetectCollisions(t *testing.T) {
+	got := DetectCollisions("srv", []string{"get.item", "get_item", "get item", "list", "x"})
+	want := map[string][]string{"mcp__srv__get_item": {"get.item", "get_item", "get item"}}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("got %v, want %v", got, want)
+	}
+	if got := DetectCollisions("srv", []string{"a", "b"}); len(got) != 0 {
+		t.Errorf("no collisions expected, got %v", got)
+	}
+}
+
+func TestCheckServerName(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		ok   bool
+	}{{"github", true}, {"my.server", true}, {"", false}, {"  ", false}, {"all", false}, {"a\x00b", false}} {
+		err := CheckServerName(tc.name)
+		if (err == nil) != tc.ok {
+			t.Errorf("CheckServerName(%q) = %v, want ok=%v", tc.name, err, tc.ok)
+		}
+	}
+}
