@@ -55,4 +55,7 @@ type ElicitRequest struct {
 type ElicitResponse struct {
 	Action  string         `json:"action"` // accept, decline, cancel
 	Content map[string]any `json:"content,omitempty"`
+	// Reason explains a decline or cancel for logs and screens; it is not
+	// sent to the server.
+	Reason string `json:"reason,omitempty"`
 }

@@ -53,6 +53,8 @@ type ServerSnapshot struct {
 	// disabled by you, blocked by policy rule, awaiting approval, ${VAR} not
 	// set, command not found on PATH, needs auth, last crash with exit code.
 	Why []string `json:"why,omitempty"`
+	// AuthURL is the sign-in URL while Authenticate runs, to show or copy.
+	AuthURL string `json:"authUrl,omitempty"`
 
 	ServerInfo      Implementation     `json:"serverInfo,omitzero"`
 	ProtocolVersion string             `json:"protocolVersion,omitempty"`

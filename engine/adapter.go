@@ -1,0 +1,67 @@
+package engine
+
+import (
+	"context"
+	"errors"
+
+	"github.com/mcpdeck/mcpdeck/model"
+	"github.com/mcpdeck/mcpdeck/transports"
+)
+
+// factoryOpener adapts a transports.Factory to the engine's opener.
+func factoryOpener(f transports.Factory) opener {
+	return func(ctx context.Context, name string, cfg model.ServerConfig, o connOptions) (session, error) {
+		c, err := f.Open(ctx, name, cfg, transports.Options{
+			Elicit:         o.Elicit,
+			Roots:          o.Roots,
+			OnNotification: o.OnNotification,
+			HTTPClient:     o.HTTPClient,
+			HeaderFunc:     o.HeaderFunc,
+			LogDir:         o.LogDir,
+			Builtins:       o.Builtins,
+		})
+		if err != nil {
+			return nil, err
+		}
+		return c, nil
+	}
+}
+
+// transportErrorOps classifies and explains errors with package transports.
+func transportErrorOps() errorOps {
+	return errorOps{
+		classify: func(err error) (errClass, string) {
+			c := transports.Classify(err)
+			return fromTransportClass(c), c.String()
+		},
+		humanize: transports.Humanize,
+		exitCode: func(err error) (int, bool) {
+			var x *transports.ExitError
+			if errors.As(err, &x) {
+				return x.Code, true
+			}
+			return 0, false
+		},
+	}
+}
+
+// fromTransportClass maps transports' classes onto the engine's policy.
+func fromTransportClass(c transports.Class) errClass {
+	switch c {
+	case transports.ClassTransient:
+		return classTransient
+	case transports.ClassTerminal:
+		return classTerminal
+	case transports.ClassAuth:
+		return classAuth
+	case transports.ClassSessionExpired:
+		return classSessionExpired
+	case transports.ClassExited:
+		return classExited
+	case transports.ClassTimeout:
+		return classTimeout
+	case transports.ClassUnknown, transports.ClassProtocol, transports.ClassCanceled, transports.ClassRPC:
+		return classOther
+	}
+	return classOther
+}

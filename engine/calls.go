@@ -1,0 +1,304 @@
+package engine
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strconv"
+
+	"github.com/mark3labs/mcp-go/mcp"
+	"github.com/santhosh-tekuri/jsonschema/v6"
+
+	"github.com/mcpdeck/mcpdeck/model"
+)
+
+// ErrUnknownTool is returned for a tool the server does not list.
+var ErrUnknownTool = errors.New("no such tool")
+
+// target is one connected server, captured for a call.
+type callTarget struct {
+	name string
+	gen  uint64
+	conn session
+}
+
+// connected returns the server's live connection.
+func (e *Engine) connected(server string) (callTarget, *entry, error) {
+	if e.closed {
+		return callTarget{}, nil, ErrClosed
+	}
+	en := e.byName[server]
+	if en == nil {
+		return callTarget{}, nil, fmt.Errorf("%w: %s", ErrUnknownServer, server)
+	}
+	if en.conn == nil {
+		return callTarget{}, nil, fmt.Errorf("%w: %s is %s", ErrNotConnected, server, en.s.State)
+	}
+	return callTarget{name: server, gen: en.gen, conn: en.conn}, en, nil
+}
+
+// CallTool validates args against the tool's input schema, checks the
+// permission rules, calls the tool (retrying after an expired session or a
+// URL elicitation) and processes the result (SPEC §4). progress, if not
+// nil, receives the server's progress notifications.
+func (e *Engine) CallTool(ctx context.Context, server, tool string, args map[string]any, progress func(Progress)) (ToolResult, error) {
+	e.mu.Lock()
+	t, en, err := e.connected(server)
+	if err != nil {
+		e.mu.Unlock()
+		return ToolResult{}, err
+	}
+	var def *Tool
+	for i := range en.s.Tools {
+		if en.s.Tools[i].Name == tool || en.s.Tools[i].ExposedName == tool {
+			def = &en.s.Tools[i]
+			break
+		}
+	}
+	if def == nil {
+		e.mu.Unlock()
+		return ToolResult{}, fmt.Errorf("%w: server %s has no tool %q", ErrUnknownTool, server, tool)
+	}
+	name := def.Name
+	if def.Denied {
+		_, rule := e.res.Permissions.Check(def.ExposedName)
+		e.mu.Unlock()
+		return ToolResult{}, fmt.Errorf("%w: %s (rule %s)", ErrDenied, def.ExposedName, rule)
+	}
+	sch, err := e.schemaLocked(en, def)
+	var tok string
+	if err == nil && progress != nil {
+		e.tokens++
+		tok = "mcpdeck-" + strconv.FormatUint(e.tokens, 10)
+		e.progress[tok] = progress
+	}
+	e.mu.Unlock()
+	if err != nil {
+		return ToolResult{}, fmt.Errorf("tool %s: %w", tool, err)
+	}
+	if tok != "" {
+		defer func() {
+			e.mu.Lock()
+			delete(e.progress, tok)
+			e.mu.Unlock()
+		}()
+	}
+	if err := validateArgs(sch, name, args); err != nil {
+		return ToolResult{}, err
+	}
+
+	ctx, cancel := context.WithTimeout(ctx, e.set.toolTimeout)
+	defer cancel()
+	req := mcp.CallToolRequest{}
+	req.Params.Name = name
+	req.Params.Arguments = args
+	if tok != "" {
+		req.Params.Meta = &mcp.Meta{ProgressToken: tok}
+	}
+	var res *mcp.CallToolResult
+	for round := 0; ; round++ {
+		err = e.do(ctx, t, func(c session) error {
+			var err error
+			res, err = c.Client().CallTool(ctx, req)
+			return err
+		})
+		var urlErr mcp.URLElicitationRequiredError
+		if err == nil || !errors.As(err, &urlErr) || round >= maxURLElicitRetry {
+			break
+		}
+		if err := e.elicitURLs(ctx, server, urlErr); err != nil {
+			return ToolResult{}, err
+		}
+	}
+	if err != nil {
+		return ToolResult{}, e.callError(server, "calling "+tool, err)
+	}
+	out, err := newResultWriter(e.opts.CacheDir, server).toolResult(res)
+	if err != nil {
+		return ToolResult{}, fmt.Errorf("tool %s on %s: %w", tool, server, err)
+	}
+	return out, nil
+}
+
+// elicitURLs shows each URL a -32042 error names and waits for the person.
+func (e *Engine) elicitURLs(ctx context.Context, server string, ue mcp.URLElicitationRequiredError) error {
+	if len(ue.Elicitations) == 0 {
+		return fmt.Errorf("server %s requires a URL elicitation but named no URL", server)
+	}
+	for _, p := range ue.Elicitations {
+		r := ElicitRequest{Server: server, Mode: "url", Message: sanitize(p.Message), URL: p.URL, ElicitationID: p.ElicitationID}
+		resp, err := e.answer(ctx, r)
+		if err != nil {
+			return err
+		}
+		if resp.Action != ElicitAccept {
+			msg := fmt.Sprintf("server %s needs you to open %s; the request was %sd", server, p.URL, resp.Action)
+			if resp.Reason != "" {
+				msg += " (" + resp.Reason + ")"
+			}
+			return errors.New(msg)
+		}
+	}
+	return nil
+}
+
+// schemaLocked compiles and caches the tool's input schema.
+func (e *Engine) schemaLocked(en *entry, def *Tool) (*jsonschema.Schema, error) {
+	if s, ok := en.schemas[def.Name]; ok {
+		return s, nil
+	}
+	s, err := compileSchema(def.InputSchema)
+	if err != nil {
+		return nil, err
+	}
+	if en.schemas == nil {
+		en.schemas = map[string]*jsonschema.Schema{}
+	}
+	en.schemas[def.Name] = s
+	return s, nil
+}
+
+// ReadResource reads a resource; text is shown, blobs go to files.
+func (e *Engine) ReadResource(ctx context.Context, server, uri string) (ResourceResult, error) {
+	e.mu.Lock()
+	t, _, err := e.connected(server)
+	e.mu.Unlock()
+	if err != nil {
+		return ResourceResult{}, err
+	}
+	ctx, cancel := context.WithTimeout(ctx, e.set.toolTimeout)
+	defer cancel()
+	var res *mcp.ReadResourceResult
+	err = e.do(ctx, t, func(c session) error {
+		req := mcp.ReadResourceRequest{}
+		req.Params.URI = uri
+		var err error
+		res, err = c.Client().ReadResource(ctx, req)
+		return err
+	})
+	if err != nil {
+		return ResourceResult{}, e.callError(server, "reading "+uri, err)
+	}
+	return newResultWriter(e.opts.CacheDir, server).resourceResult(res)
+}
+
+// GetPrompt gets a prompt with its arguments filled in.
+func (e *Engine) GetPrompt(ctx context.Context, server, name string, args map[string]string) (PromptResult, error) {
+	e.mu.Lock()
+	t, en, err := e.connected(server)
+	var missing []string
+	if err == nil {
+		for _, p := range en.s.Prompts {
+			if p.Name != name {
+				continue
+			}
+			for _, a := range p.Arguments {
+				if _, ok := args[a.Name]; a.Required && !ok {
+					missing = append(missing, a.Name)
+				}
+			}
+		}
+	}
+	e.mu.Unlock()
+	if err != nil {
+		return PromptResult{}, err
+	}
+	if len(missing) > 0 {
+		return PromptResult{}, fmt.Errorf("%w for prompt %s: missing required argument(s) %v", ErrInvalidArguments, name, missing)
+	}
+	ctx, cancel := context.WithTimeout(ctx, e.set.toolTimeout)
+	defer cancel()
+	var res *mcp.GetPromptResult
+	err = e.do(ctx, t, func(c session) error {
+		req := mcp.GetPromptRequest{}
+		req.Params.Name = name
+		req.Params.Arguments = args
+		var err error
+		res, err = c.Client().GetPrompt(ctx, req)
+		return err
+	})
+	if err != nil {
+		return PromptResult{}, e.callError(server, "getting prompt "+name, err)
+	}
+	return newResultWriter(e.opts.CacheDir, server).promptResult(res)
+}
+
+// callError turns a call failure into a sentence naming the server.
+func (e *Engine) callError(server, what string, err error) error {
+	if errors.Is(err, context.DeadlineExceeded) {
+		return fmt.Errorf("%s on %s: no answer within %s (MCP_TOOL_TIMEOUT): %w", what, server, e.set.toolTimeout, err)
+	}
+	if errors.Is(err, context.Canceled) {
+		return fmt.Errorf("%s on %s: cancelled: %w", what, server, err)
+	}
+	return fmt.Errorf("%s on %s: %s: %w", what, server, e.errs.humanize(err), err)
+}
+
+// do runs one request and applies SPEC §3's error classes: an expired
+// session is re-initialized and the request retried once; transient errors
+// are counted and three in a row reconnect; terminal errors reconnect at
+// once; auth errors move the server to needs-auth.
+func (e *Engine) do(ctx context.Context, t callTarget, f func(session) error) error {
+	err := f(t.conn)
+	if err == nil {
+		e.noteSuccess(t)
+		return nil
+	}
+	if ctx.Err() != nil {
+		return err // the caller's cancel or timeout, not the server's fault
+	}
+	cls, _ := e.errs.classify(err)
+	switch cls {
+	case classSessionExpired:
+		if rerr := t.conn.Reinit(ctx); rerr != nil {
+			e.noteFailure(t, rerr, classTerminal)
+			return fmt.Errorf("session expired and re-initializing failed: %w", rerr)
+		}
+		err = f(t.conn)
+		if err == nil {
+			e.noteSuccess(t)
+			return nil
+		}
+		cls, _ = e.errs.classify(err)
+	case classOther, classTransient, classTerminal, classAuth, classExited, classTimeout:
+	}
+	e.noteFailure(t, err, cls)
+	return err
+}
+
+// noteSuccess resets the transient error count.
+func (e *Engine) noteSuccess(t callTarget) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if en := e.byName[t.name]; en != nil && en.gen == t.gen {
+		en.transient = 0
+	}
+}
+
+// noteFailure applies an error class to the connection it came from.
+func (e *Engine) noteFailure(t callTarget, err error, cls errClass) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	en := e.byName[t.name]
+	if e.closed || en == nil || en.gen != t.gen || en.conn != t.conn {
+		return
+	}
+	switch cls {
+	case classTransient, classTimeout:
+		en.transient++
+		if en.transient >= transientLimit {
+			e.lostLocked(en, fmt.Errorf("%d errors in a row: %w", en.transient, err))
+		}
+	case classTerminal, classExited:
+		e.lostLocked(en, err)
+	case classAuth:
+		e.stopLocked(en)
+		if e.opts.Auth != nil {
+			e.opts.Auth.MarkNeedsAuth(en.srv)
+		}
+		e.setError(en, err)
+		e.transition(en, model.StateNeedsAuth, en.s.Error)
+	case classOther, classSessionExpired:
+		en.transient = 0
+	}
+}

@@ -1,0 +1,362 @@
+package e2e
+
+import (
+	"context"
+	"encoding/base64"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/mcpdeck/mcpdeck/engine"
+	"github.com/mcpdeck/mcpdeck/model"
+	"github.com/mcpdeck/mcpdeck/transports"
+)
+
+// transportCase is one way of reaching server-everything.
+type transportCase struct {
+	name string
+	// server starts what is needed and returns the mcpServers entry.
+	server func(t *testing.T, ctx context.Context, tools nodeTools) map[string]any
+	// noServerRequests, when set, says why server-to-client requests
+	// (elicitation, roots) cannot be answered on this transport.
+	noServerRequests string
+}
+
+var transportCases = []transportCase{
+	{
+		name: "stdio",
+		server: func(t *testing.T, ctx context.Context, tools nodeTools) map[string]any {
+			return map[string]any{"type": "stdio", "command": tools.Node, "args": []string{tools.Everything, "stdio"}}
+		},
+	},
+	{
+		name: "sse",
+		server: func(t *testing.T, ctx context.Context, tools nodeTools) map[string]any {
+			port := freePort(t)
+			startBackground(t, ctx, "running on port", []string{"PORT=" + itoa(port)}, tools.Node, tools.Everything, "sse")
+			return map[string]any{"type": "sse", "url": fmt.Sprintf("http://127.0.0.1:%d/sse", port)}
+		},
+		noServerRequests: "mcp-go v1.2.1's SSE client transport does not implement BidirectionalInterface " +
+			"(no SetRequestHandler), so a server's elicitation/create and roots/list requests over SSE cannot be answered",
+	},
+	{
+		name: "http",
+		server: func(t *testing.T, ctx context.Context, tools nodeTools) map[string]any {
+			port := freePort(t)
+			startBackground(t, ctx, "listening on port", []string{"PORT=" + itoa(port)}, tools.Node, tools.Everything, "streamableHttp")
+			return map[string]any{"type": "http", "url": fmt.Sprintf("http://127.0.0.1:%d/mcp", port)}
+		},
+	},
+	{
+		name: "ws",
+		server: func(t *testing.T, ctx context.Context, tools nodeTools) map[string]any {
+			port := freePort(t)
+			child := tools.Node + " " + tools.Everything + " stdio"
+			startBackground(t, ctx, "Listening on port", nil, tools.Node, tools.Supergateway,
+				"--stdio", child, "--outputTransport", "ws", "--port", itoa(port))
+			return map[string]any{"type": "ws", "url": fmt.Sprintf("ws://127.0.0.1:%d/message", port)}
+		},
+	},
+}
+
+// harness is an engine connected to one server-everything named "everything".
+type harness struct {
+	t        *testing.T
+	ctx      context.Context
+	eng      *engine.Engine
+	root     string // project root the engine offers as roots
+	elicitMu sync.Mutex
+	elicits  []engine.ElicitRequest
+}
+
+const serverName = "everything"
+
+func newHarness(t *testing.T, tc transportCase) *harness {
+	t.Helper()
+	tools := findNodeTools(t)
+	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
+	t.Cleanup(cancel)
+
+	entry := tc.server(t, ctx, tools)
+	cfg, err := json.Marshal(map[string]any{"mcpServers": map[string]any{serverName: entry}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// An isolated world: no user, project or managed config but ours.
+	base := t.TempDir()
+	root := filepath.Join(base, "project")
+	for _, d := range []string{root, filepath.Join(base, "config"), filepath.Join(base, "managed"), filepath.Join(base, "cache")} {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	h := &harness{t: t, ctx: ctx, root: root}
+	eng, err := engine.New(engine.Options{
+		Load: model.LoadOptions{
+			Cwd:        root,
+			Home:       base,
+			ConfigDir:  filepath.Join(base, "config"),
+			ManagedDir: filepath.Join(base, "managed"),
+			Dynamic:    []string{string(cfg)},
+			LookupEnv:  os.LookupEnv,
+		},
+		Factory:  transports.NewFactory(),
+		CacheDir: filepath.Join(base, "cache"),
+		Elicit:   h.answerElicitation,
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	h.eng = eng
+	t.Cleanup(func() {
+		if err := eng.Close(); err != nil {
+			t.Errorf("engine close: %v", err)
+		}
+	})
+	if err := eng.Start(ctx); err != nil {
+		t.Fatal(err)
+	}
+	return h
+}
+
+// answerElicitation plays the person filling in server-everything's form.
+func (h *harness) answerElicitation(_ context.Context, req engine.ElicitRequest) (engine.ElicitResponse, error) {
+	h.elicitMu.Lock()
+	h.elicits = append(h.elicits, req)
+	h.elicitMu.Unlock()
+	return engine.ElicitResponse{Action: engine.ElicitAccept, Content: map[string]any{
+		"name": "Ada Lovelace", "check": true, "integer": 7, "number": 2.5,
+	}}, nil
+}
+
+// waitServer waits for a snapshot in which the server satisfies cond; it
+// fails at once if the server failed.
+func (h *harness) waitServer(what string, cond func(engine.ServerSnapshot) bool) engine.ServerSnapshot {
+	h.t.Helper()
+	check := func(s engine.Snapshot) (engine.ServerSnapshot, bool) {
+		for _, srv := range s.Servers {
+			if srv.Name != serverName {
+				continue
+			}
+			if srv.State == model.StateFailed || srv.State == model.StateNeedsAuth || srv.State == model.StateDisabled {
+				h.t.Fatalf("waiting for %s: server is %s: %s\n%s\nstderr:\n%s", what, srv.State, srv.Error,
+					srv.ErrorDetail, strings.Join(srv.StderrTail, "\n"))
+			}
+			return srv, cond(srv)
+		}
+		return engine.ServerSnapshot{}, false
+	}
+	if srv, ok := check(h.eng.Snapshot()); ok {
+		return srv
+	}
+	for {
+		select {
+		case s, open := <-h.eng.Updates():
+			if !open {
+				h.t.Fatalf("waiting for %s: engine closed", what)
+			}
+			if srv, ok := check(s); ok {
+				return srv
+			}
+		case <-h.ctx.Done():
+			srv, _ := check(h.eng.Snapshot())
+			h.t.Fatalf("waiting for %s: %v; server state %s, %d tools, %d resources", what, h.ctx.Err(),
+				srv.State, len(srv.Tools), len(srv.Resources))
+		}
+	}
+}
+
+func (h *harness) connected() engine.ServerSnapshot {
+	h.t.Helper()
+	return h.waitServer("connected with tools", func(s engine.ServerSnapshot) bool {
+		return s.State == model.StateConnected && hasTool(s, "get-sum")
+	})
+}
+
+func hasTool(s engine.ServerSnapshot, name string) bool {
+	for _, t := range s.Tools {
+		if t.Name == name {
+			return true
+		}
+	}
+	return false
+}
+
+func hasResource(s engine.ServerSnapshot, uri string) bool {
+	for _, r := range s.Resources {
+		if r.URI == uri {
+			return true
+		}
+	}
+	return false
+}
+
+func text(cs []engine.Content) string {
+	var b strings.Builder
+	for _, c := range cs {
+		b.WriteString(c.Text)
+		b.WriteString("\n")
+	}
+	return b.String()
+}
+
+func (h *harness) call(tool string, args map[string]any, progress func(engine.Progress)) engine.ToolResult {
+	h.t.Helper()
+	res, err := h.eng.CallTool(h.ctx, serverName, tool, args, progress)
+	if err != nil {
+		h.t.Fatalf("call %s: %v", tool, err)
+	}
+	if res.IsError {
+		h.t.Fatalf("call %s: tool error: %s", tool, text(res.Content))
+	}
+	return res
+}
+
+func TestEverything(t *testing.T) {
+	for _, tc := range transportCases {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			h := newHarness(t, tc)
+			srv := h.connected()
+
+			t.Run("lists", func(t *testing.T) {
+				if srv.ServerInfo.Name == "" {
+					t.Errorf("no serverInfo from initialize")
+				}
+				for _, want := range []string{"echo", "get-sum", "trigger-long-running-operation"} {
+					if !hasTool(srv, want) {
+						t.Errorf("tool %s not listed", want)
+					}
+				}
+				for _, tool := range srv.Tools {
+					if tool.ExposedName != model.ToolName(serverName, tool.Name) {
+						t.Errorf("tool %s exposed as %q", tool.Name, tool.ExposedName)
+					}
+				}
+				if !hasResource(srv, "demo://resource/static/document/architecture.md") {
+					t.Errorf("resource architecture.md not listed; got %d resources", len(srv.Resources))
+				}
+				if len(srv.Prompts) == 0 {
+					t.Errorf("no prompts listed")
+				}
+			})
+
+			t.Run("call get-sum", func(t *testing.T) {
+				res := h.call("get-sum", map[string]any{"a": 2, "b": 40}, nil)
+				if got := text(res.Content); !strings.Contains(got, "42") {
+					t.Errorf("get-sum 2+40: %q", got)
+				}
+			})
+
+			t.Run("read resource", func(t *testing.T) {
+				res, err := h.eng.ReadResource(h.ctx, serverName, "demo://resource/static/document/architecture.md")
+				if err != nil {
+					t.Fatal(err)
+				}
+				if len(res.Contents) == 0 || strings.TrimSpace(res.Contents[0].Text) == "" {
+					t.Errorf("empty resource: %+v", res.Contents)
+				}
+			})
+
+			t.Run("get prompt", func(t *testing.T) {
+				res, err := h.eng.GetPrompt(h.ctx, serverName, "args-prompt", map[string]string{"city": "Lisbon", "state": "Portugal"})
+				if err != nil {
+					t.Fatal(err)
+				}
+				if got := text(res.Messages); !strings.Contains(got, "Lisbon") {
+					t.Errorf("args-prompt: %q", got)
+				}
+			})
+
+			t.Run("progress", func(t *testing.T) {
+				var mu sync.Mutex
+				var seen []engine.Progress
+				res := h.call("trigger-long-running-operation", map[string]any{"duration": 0.3, "steps": 3},
+					func(p engine.Progress) {
+						mu.Lock()
+						seen = append(seen, p)
+						mu.Unlock()
+					})
+				if got := text(res.Content); !strings.Contains(got, "completed") {
+					t.Errorf("long-running result: %q", got)
+				}
+				mu.Lock()
+				defer mu.Unlock()
+				if len(seen) == 0 {
+					t.Fatalf("no progress notifications")
+				}
+				if last := seen[len(seen)-1]; last.Progress != 3 || last.Total != 3 {
+					t.Errorf("last progress %+v, want 3/3 (all: %+v)", last, seen)
+				}
+			})
+
+			t.Run("resources list_changed", func(t *testing.T) {
+				// gzip-file-as-resource registers a new session resource,
+				// which makes the server send notifications/resources/list_changed.
+				data := "data:text/plain;base64," + base64.StdEncoding.EncodeToString([]byte("hello from mcpdeck"))
+				h.call("gzip-file-as-resource", map[string]any{"name": "e2e.txt.gz", "data": data}, nil)
+				h.waitServer("resources/list_changed refetch", func(s engine.ServerSnapshot) bool {
+					for _, r := range s.Resources {
+						if strings.HasSuffix(r.URI, "e2e.txt.gz") {
+							return true
+						}
+					}
+					return false
+				})
+			})
+
+			if tc.noServerRequests != "" {
+				t.Run("server requests unavailable", func(t *testing.T) {
+					// The server registers these tools only for clients that
+					// declare elicitation/roots: over this transport we must
+					// not declare them, or its requests would go unanswered.
+					now := h.waitServer("current state", func(engine.ServerSnapshot) bool { return true })
+					for _, name := range []string{"trigger-elicitation-request", "get-roots-list"} {
+						if hasTool(now, name) {
+							t.Errorf("%s listed: the client declared a capability it cannot serve over %s", name, tc.name)
+						}
+					}
+					t.Skip(tc.noServerRequests)
+				})
+				return
+			}
+
+			t.Run("tools list_changed", func(t *testing.T) {
+				// Tools that depend on client capabilities are registered
+				// after initialization and announced with list_changed.
+				h.waitServer("conditional tools", func(s engine.ServerSnapshot) bool {
+					return hasTool(s, "trigger-elicitation-request") && hasTool(s, "get-roots-list")
+				})
+			})
+
+			t.Run("elicitation", func(t *testing.T) {
+				res := h.call("trigger-elicitation-request", map[string]any{}, nil)
+				got := text(res.Content)
+				if !strings.Contains(got, "Name: Ada Lovelace") || !strings.Contains(got, "Favorite Integer: 7") {
+					t.Errorf("elicitation answer not used: %q", got)
+				}
+				h.elicitMu.Lock()
+				defer h.elicitMu.Unlock()
+				if len(h.elicits) != 1 {
+					t.Fatalf("%d elicitation requests, want 1", len(h.elicits))
+				}
+				req := h.elicits[0]
+				if req.Server != serverName || req.Mode != "form" || !strings.Contains(string(req.Schema), `"name"`) {
+					t.Errorf("elicitation request: %+v", req)
+				}
+			})
+
+			t.Run("roots", func(t *testing.T) {
+				res := h.call("get-roots-list", map[string]any{}, nil)
+				if got := text(res.Content); !strings.Contains(got, h.root) {
+					t.Errorf("roots do not name the project root %s: %q", h.root, got)
+				}
+			})
+		})
+	}
+}

@@ -1,0 +1,221 @@
+// Package engine owns the connection lifecycle of every configured MCP
+// server: it connects them in batches, watches and reconnects them, keeps
+// their tool/resource/prompt lists, runs calls, and publishes immutable
+// snapshots of it all for the TUI and the CLI.
+package engine
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"sync"
+
+	"github.com/mark3labs/mcp-go/server"
+
+	"github.com/mcpdeck/mcpdeck/model"
+	"github.com/mcpdeck/mcpdeck/transports"
+)
+
+// Options configure an Engine. Only Factory is needed in production; every
+// other field has a working default.
+type Options struct {
+	Load     model.LoadOptions
+	Clock    Clock          // nil = wall clock
+	Rand     func() float64 // jitter source in [0,1); nil = math/rand
+	Logger   *slog.Logger   // nil = discard
+	Factory  transports.Factory
+	Builtins map[string]func() *server.MCPServer
+	// Elicit answers servers' elicitation requests (TUI form or CLI
+	// policy); nil declines them with a log line.
+	Elicit ElicitFunc
+	Auth   Authenticator // nil = no OAuth: a 401 means needs-auth
+	// CacheDir holds large results, images and stderr logs; "" = user cache dir.
+	CacheDir string
+	Watch    bool           // watch config files and reload on change
+	Extra    []model.Server // servers injected by the program, dynamic scope
+	// Backoff overrides the reconnect policy (zero = DefaultBackoff).
+	Backoff Backoff
+}
+
+// ErrClosed is returned by actions after Close.
+var ErrClosed = errors.New("engine closed")
+
+// ErrUnknownServer is returned for a name that is not configured.
+var ErrUnknownServer = errors.New("no such server")
+
+// ErrNotConnected is returned for calls to a server that is not connected.
+var ErrNotConnected = errors.New("server not connected")
+
+// ErrDenied is returned when permission rules forbid a tool.
+var ErrDenied = errors.New("tool call denied by permission rules")
+
+// Engine is the connection manager. All methods are safe for concurrent use.
+type Engine struct {
+	opts     Options
+	set      settings
+	clock    Clock
+	rnd      func() float64
+	log      *slog.Logger
+	backoff  Backoff
+	open     opener
+	errs     errorOps
+	lookPath func(string) (string, error)
+	load     func(model.LoadOptions) (*model.Resolved, error)
+	pub      *publisher
+
+	ctx    context.Context // ends at Close
+	cancel context.CancelFunc
+	wg     sync.WaitGroup // every goroutine the engine starts
+	local  chan struct{}  // connection batch slots, stdio and sdk
+	remote chan struct{}  // connection batch slots, network
+
+	mu       sync.Mutex
+	closed   bool
+	started  bool
+	seq      uint64
+	res      *model.Resolved
+	order    []*entry // display order: scope high→low, then name
+	byName   map[string]*entry
+	last     Snapshot
+	progress map[string]func(Progress) // progress token → callback
+	tokens   uint64
+	watch    *watcher
+	overEn   map[string]bool // enable/disable of Extra servers, in memory
+}
+
+// New builds an engine; Start loads the config and begins connecting.
+func New(opts Options) (*Engine, error) {
+	if opts.Factory == nil {
+		return nil, errors.New("engine: Options.Factory is required")
+	}
+	e := newEngine(opts)
+	e.open = factoryOpener(opts.Factory)
+	return e, nil
+}
+
+// newEngine sets up everything but the opener (tests plug in fakes).
+func newEngine(opts Options) *Engine {
+	e := &Engine{
+		opts:     opts,
+		set:      readSettings(opts.Load.LookupEnv),
+		clock:    opts.Clock,
+		rnd:      opts.Rand,
+		log:      opts.Logger,
+		backoff:  opts.Backoff,
+		errs:     transportErrorOps(),
+		lookPath: defaultLookPath,
+		load:     model.Load,
+		pub:      newPublisher(),
+		byName:   map[string]*entry{},
+		progress: map[string]func(Progress){},
+		overEn:   map[string]bool{},
+	}
+	if e.clock == nil {
+		e.clock = realClock{}
+	}
+	if e.rnd == nil {
+		e.rnd = defaultRand
+	}
+	if e.log == nil {
+		e.log = slog.New(slog.NewTextHandler(io.Discard, nil))
+	}
+	if e.backoff.MaxAttempts == 0 {
+		e.backoff = DefaultBackoff()
+	}
+	if e.opts.CacheDir == "" {
+		if dir, err := os.UserCacheDir(); err == nil {
+			e.opts.CacheDir = filepath.Join(dir, "mcpdeck")
+		} else {
+			e.opts.CacheDir = filepath.Join(os.TempDir(), "mcpdeck")
+		}
+	}
+	e.ctx, e.cancel = context.WithCancel(context.Background())
+	e.local = make(chan struct{}, e.set.localBatch)
+	e.remote = make(chan struct{}, e.set.remoteBatch)
+	return e
+}
+
+// Start loads the configuration and begins connecting every runnable
+// server. It returns at once; results arrive on Updates.
+func (e *Engine) Start(ctx context.Context) error {
+	e.mu.Lock()
+	if e.closed {
+		e.mu.Unlock()
+		return ErrClosed
+	}
+	if e.started {
+		e.mu.Unlock()
+		return errors.New("engine already started")
+	}
+	e.started = true
+	e.mu.Unlock()
+	if err := e.Reload(ctx); err != nil {
+		return err
+	}
+	if e.opts.Watch {
+		if err := e.startWatch(); err != nil {
+			e.log.Warn("config watching disabled", "err", err)
+		}
+	}
+	return nil
+}
+
+// Updates delivers a snapshot after every change. Only the latest unread
+// snapshot is kept; the channel closes after Close.
+func (e *Engine) Updates() <-chan Snapshot { return e.pub.ch }
+
+// Snapshot returns the current state.
+func (e *Engine) Snapshot() Snapshot {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	return e.last
+}
+
+// Close shuts every server down in parallel, within about a second, and
+// waits for every goroutine the engine started.
+func (e *Engine) Close() error {
+	e.mu.Lock()
+	if e.closed {
+		e.mu.Unlock()
+		return nil
+	}
+	e.closed = true
+	var conns []session
+	for _, en := range e.order {
+		en.stopRetry()
+		if en.cancel != nil {
+			en.cancel()
+			en.cancel = nil
+		}
+		if en.conn != nil {
+			conns = append(conns, en.conn)
+			en.conn = nil
+		}
+	}
+	w := e.watch
+	e.watch = nil
+	e.mu.Unlock()
+
+	if w != nil {
+		w.close()
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), closeTimeout)
+	defer cancel()
+	var wg sync.WaitGroup
+	errs := make([]error, len(conns))
+	for i, c := range conns {
+		wg.Go(func() { errs[i] = c.Close(ctx) })
+	}
+	wg.Wait()
+	e.cancel()
+	e.wg.Wait()
+	e.pub.close()
+	if err := errors.Join(errs...); err != nil {
+		return fmt.Errorf("closing servers: %w", err)
+	}
+	return nil
+}

@@ -1,0 +1,426 @@
+package engine
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"testing/synctest"
+	"time"
+
+	"github.com/mark3labs/mcp-go/mcp"
+	"github.com/mark3labs/mcp-go/server"
+
+	"github.com/mcpdeck/mcpdeck/model"
+)
+
+// current returns one server's snapshot after everything settles.
+func current(t *testing.T, e *Engine, name string) ServerSnapshot {
+	t.Helper()
+	synctest.Wait()
+	s, ok := serverSnap(e.Snapshot(), name)
+	if !ok {
+		t.Fatalf("server %s not in snapshot", name)
+	}
+	return s
+}
+
+func mustStart(t *testing.T, e *Engine) {
+	t.Helper()
+	if err := e.Start(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = e.Close() })
+}
+
+func TestConnectListsAndCalls(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		n := newFakeNet()
+		n.servers["demo"] = demoServer
+		e := newTestEngine(t, n, stdioServer("demo"))
+		mustStart(t, e)
+		s := current(t, e, "demo")
+		if s.State != model.StateConnected {
+			t.Fatalf("state = %s (%s)", s.State, s.Error)
+		}
+		if len(s.Tools) != 1 || s.Tools[0].ExposedName != "mcp__demo__add" || s.Tools[0].Description != "Adds two numbers" || !s.Tools[0].ReadOnly {
+			t.Fatalf("tools = %+v", s.Tools)
+		}
+		if len(s.Resources) != 1 || len(s.Prompts) != 1 || s.ServerInfo.Name != "demo" {
+			t.Fatalf("resources=%v prompts=%v info=%v", s.Resources, s.Prompts, s.ServerInfo)
+		}
+		res, err := e.CallTool(context.Background(), "demo", "add", map[string]any{"a": 2, "b": 3}, nil)
+		if err != nil || res.Content[0].Text != "5" {
+			t.Fatalf("call = %+v, %v", res, err)
+		}
+		_, err = e.CallTool(context.Background(), "demo", "add", map[string]any{"a": "two"}, nil)
+		if !errors.Is(err, ErrInvalidArguments) || !strings.Contains(err.Error(), `"a"`) {
+			t.Fatalf("bad args err = %v", err)
+		}
+		rr, err := e.ReadResource(context.Background(), "demo", "file:///hello.txt")
+		if err != nil || rr.Contents[0].Text != "hello" {
+			t.Fatalf("read = %+v %v", rr, err)
+		}
+		pr, err := e.GetPrompt(context.Background(), "demo", "greet", map[string]string{"who": "you"})
+		if err != nil || pr.Messages[0].Text != "hello you" {
+			t.Fatalf("prompt = %+v %v", pr, err)
+		}
+		if _, err := e.GetPrompt(context.Background(), "demo", "greet", nil); !errors.Is(err, ErrInvalidArguments) {
+			t.Fatalf("prompt without required arg: %v", err)
+		}
+		if _, err := e.CallTool(context.Background(), "nope", "add", nil, nil); !errors.Is(err, ErrUnknownServer) {
+			t.Fatalf("unknown server: %v", err)
+		}
+		if err := e.Close(); err != nil {
+			t.Fatal(err)
+		}
+		if !n.last("demo").closed {
+			t.Error("connection not closed by Close")
+		}
+		if _, err := e.CallTool(context.Background(), "demo", "add", nil, nil); !errors.Is(err, ErrClosed) {
+			t.Fatalf("after close: %v", err)
+		}
+	})
+}
+
+func TestReconnectBackoffSchedule(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		n := newFakeNet()
+		n.servers["s"] = demoServer
+		e := newTestEngine(t, n, stdioServer("s"))
+		var opens []time.Duration
+		start := time.Now()
+		n.hook = func(string) { opens = append(opens, time.Since(start)) }
+		mustStart(t, e)
+		if s := current(t, e, "s"); s.State != model.StateConnected {
+			t.Fatalf("state %s", s.State)
+		}
+		// Run long enough that a lost connection is not a crash loop.
+		time.Sleep(time.Minute)
+		n.set(func() { n.fail["s"] = errors.New("connection refused") })
+		opens = nil
+		start = time.Now()
+		n.last("s").kill(errors.New("stream ended"))
+		s := current(t, e, "s")
+		if s.State != model.StatePending || s.Attempt != 1 || s.MaxAttempts != 5 || !s.NextRetry.Equal(start.Add(time.Second)) {
+			t.Fatalf("after loss: state=%s attempt=%d/%d next=%v", s.State, s.Attempt, s.MaxAttempts, s.NextRetry.Sub(start))
+		}
+		if len(s.Tools) != 0 {
+			t.Error("tool cache not dropped on loss")
+		}
+		time.Sleep(2 * time.Minute)
+		s = current(t, e, "s")
+		if s.State != model.StateFailed || !strings.Contains(s.Error, "Gave up after 5") {
+			t.Fatalf("after retries: %s %q", s.State, s.Error)
+		}
+		// Attempts at 1, 1+2, 3+4, 7+8, 15+16 seconds.
+		want := []time.Duration{1, 3, 7, 15, 31}
+		if len(opens) != len(want) {
+			t.Fatalf("opens at %v, want %v s", opens, want)
+		}
+		for i, w := range want {
+			if opens[i] != w*time.Second {
+				t.Errorf("attempt %d at %s, want %s", i+1, opens[i], w*time.Second)
+			}
+		}
+	})
+}
+
+func TestRetryNowAndCancel(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		n := newFakeNet()
+		n.servers["s"] = demoServer
+		e := newTestEngine(t, n, stdioServer("s"))
+		mustStart(t, e)
+		current(t, e, "s")
+		time.Sleep(time.Minute)
+		n.set(func() { n.fail["s"] = errors.New("refused") })
+		n.last("s").kill(errors.New("gone"))
+		if s := current(t, e, "s"); s.Attempt != 1 {
+			t.Fatalf("attempt %d", s.Attempt)
+		}
+		before := n.opened("s")
+		if err := e.Reconnect(context.Background(), "s"); err != nil {
+			t.Fatal(err)
+		}
+		s := current(t, e, "s")
+		if n.opened("s") != before+1 || s.Attempt != 2 || s.State != model.StatePending {
+			t.Fatalf("retry now: opens %d→%d, attempt %d, state %s", before, n.opened("s"), s.Attempt, s.State)
+		}
+		if err := e.CancelReconnect(context.Background(), "s"); err != nil {
+			t.Fatal(err)
+		}
+		s = current(t, e, "s")
+		if s.State != model.StateFailed || s.Error != "Reconnect cancelled." {
+			t.Fatalf("after cancel: %s %q", s.State, s.Error)
+		}
+		opens := n.opened("s")
+		time.Sleep(time.Hour)
+		if n.opened("s") != opens {
+			t.Error("retries continued after cancel")
+		}
+		if err := e.CancelReconnect(context.Background(), "s"); err == nil {
+			t.Error("cancel of a failed server succeeded")
+		}
+		n.set(func() { delete(n.fail, "s") })
+		if err := e.Reconnect(context.Background(), "s"); err != nil {
+			t.Fatal(err)
+		}
+		if s := current(t, e, "s"); s.State != model.StateConnected {
+			t.Fatalf("manual reconnect: %s", s.State)
+		}
+	})
+}
+
+func TestConnectTimeout(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		n := newFakeNet()
+		n.block["slow"] = true
+		n.servers["fast"] = demoServer
+		e := newTestEngine(t, n, stdioServer("slow"), stdioServer("fast"))
+		start := time.Now()
+		mustStart(t, e)
+		if s := current(t, e, "fast"); s.State != model.StateConnected {
+			t.Fatalf("fast server waited for the slow one: %s", s.State)
+		}
+		time.Sleep(30*time.Second - time.Millisecond)
+		if s := current(t, e, "slow"); s.State != model.StatePending {
+			t.Fatalf("slow before timeout: %s", s.State)
+		}
+		time.Sleep(time.Millisecond)
+		s := current(t, e, "slow")
+		if s.State != model.StateFailed || !strings.Contains(s.ErrorDetail, "MCP_TIMEOUT") || time.Since(start) != 30*time.Second {
+			t.Fatalf("slow after 30s: %s %q", s.State, s.ErrorDetail)
+		}
+	})
+}
+
+func TestCrashLoopGuard(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		n := newFakeNet()
+		n.servers["c"] = demoServer
+		e := newTestEngine(t, n, stdioServer("c"))
+		var crashes atomic.Int32
+		// Every connection crashes 2 s after it is made.
+		n.hook = func(string) {}
+		mustStart(t, e)
+		for i := 0; i < 20; i++ {
+			s := current(t, e, "c")
+			if s.State == model.StateFailed {
+				break
+			}
+			if s.State == model.StateConnected {
+				time.Sleep(2 * time.Second)
+				crashes.Add(1)
+				n.last("c").kill(exitErr(1))
+				continue
+			}
+			time.Sleep(time.Second)
+		}
+		s := current(t, e, "c")
+		if s.State != model.StateFailed || !strings.Contains(s.Error, "Crash loop") || crashes.Load() != 5 {
+			t.Fatalf("state %s after %d crashes: %q", s.State, crashes.Load(), s.Error)
+		}
+		if s.ExitCode == nil || *s.ExitCode != 1 || !strings.Contains(strings.Join(s.Why, " "), "exited with code 1") {
+			t.Errorf("exit code not shown: %v %v", s.ExitCode, s.Why)
+		}
+	})
+}
+
+func TestBatchLimits(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		n := newFakeNet()
+		var servers []model.Server
+		for i := range 10 {
+			name := string(rune('a' + i))
+			n.servers[name] = demoServer
+			servers = append(servers, stdioServer(name))
+		}
+		var inFlight, peak atomic.Int32
+		release := make(chan struct{})
+		n.hook = func(string) {
+			v := inFlight.Add(1)
+			for {
+				p := peak.Load()
+				if v <= p || peak.CompareAndSwap(p, v) {
+					break
+				}
+			}
+			<-release
+			inFlight.Add(-1)
+		}
+		e := newTestEngine(t, n, servers...)
+		mustStart(t, e)
+		synctest.Wait()
+		if inFlight.Load() != 3 {
+			t.Fatalf("%d local connects in flight, want 3", inFlight.Load())
+		}
+		close(release)
+		synctest.Wait()
+		for _, s := range e.Snapshot().Servers {
+			if s.State != model.StateConnected {
+				t.Errorf("%s: %s", s.Name, s.State)
+			}
+		}
+		if peak.Load() != 3 {
+			t.Errorf("peak %d, want 3", peak.Load())
+		}
+	})
+}
+
+func TestIdleStatesAndWhy(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		n := newFakeNet()
+		off := stdioServer("off")
+		off.Enabled = false
+		blocked := stdioServer("blocked")
+		blocked.Policy = model.PolicyDecision{Allowed: false, Rule: "deniedMcpServers: serverName=blocked"}
+		proj := stdioServer("proj")
+		proj.Scope = model.ScopeProject
+		proj.Approval = model.Approval{Status: model.ApprovalPending}
+		broken := stdioServer("broken")
+		broken.Problems = []model.Problem{{Server: "broken", Field: "env.TOKEN", Message: "${TOKEN} is not set"}}
+		e := newTestEngine(t, n, off, blocked, proj, broken)
+		mustStart(t, e)
+		synctest.Wait()
+		check := func(name string, st model.State, why string) {
+			s := current(t, e, name)
+			if s.State != st || !strings.Contains(strings.Join(s.Why, "|"), why) {
+				t.Errorf("%s: state %s why %q, want %s / %q", name, s.State, s.Why, st, why)
+			}
+		}
+		check("off", model.StateDisabled, "Disabled by you")
+		check("blocked", model.StateDisabled, "policy rule deniedMcpServers")
+		check("proj", model.StatePending, "Awaiting your approval")
+		check("broken", model.StateFailed, "${TOKEN} is not set")
+		for _, name := range []string{"off", "blocked", "proj", "broken"} {
+			if n.opened(name) != 0 {
+				t.Errorf("%s was contacted", name)
+			}
+		}
+		if err := e.Reconnect(context.Background(), "proj"); err == nil {
+			t.Error("reconnect of an unapproved server succeeded")
+		}
+	})
+}
+
+func TestReloadRestartsOnlyChanged(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		n := newFakeNet()
+		n.servers["a"] = demoServer
+		n.servers["b"] = demoServer
+		n.servers["c"] = demoServer
+		a, b, c := stdioServer("a"), stdioServer("b"), stdioServer("c")
+		e := newTestEngine(t, n, a, b, c)
+		mustStart(t, e)
+		synctest.Wait()
+		b.Hash = "changed"
+		setServers(e, &model.Resolved{Servers: []model.Server{a, b}})
+		if err := e.Reload(context.Background()); err != nil {
+			t.Fatal(err)
+		}
+		synctest.Wait()
+		if n.opened("a") != 1 || n.opened("b") != 2 {
+			t.Errorf("opens a=%d b=%d, want 1 and 2", n.opened("a"), n.opened("b"))
+		}
+		if _, ok := serverSnap(e.Snapshot(), "c"); ok || !n.last("c").closed {
+			t.Error("removed server c still present or not closed")
+		}
+		if s := current(t, e, "b"); s.State != model.StateConnected || s.Hash != "changed" {
+			t.Errorf("b = %s %s", s.State, s.Hash)
+		}
+	})
+}
+
+func TestHistoryCapAndTransitions(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		n := newFakeNet()
+		n.servers["s"] = demoServer
+		e := newTestEngine(t, n, stdioServer("s"))
+		mustStart(t, e)
+		for range 30 {
+			synctest.Wait()
+			if err := e.Reconnect(context.Background(), "s"); err != nil {
+				t.Fatal(err)
+			}
+		}
+		s := current(t, e, "s")
+		if len(s.History) != historyCap {
+			t.Fatalf("history len %d, want %d", len(s.History), historyCap)
+		}
+		last := s.History[len(s.History)-1]
+		if last.To != model.StateConnected || last.From != model.StatePending {
+			t.Errorf("last transition %+v", last)
+		}
+		e.mu.Lock()
+		en := e.byName["s"]
+		en.s.State = model.StateDisabled
+		ok := e.transition(en, model.StateConnected, "bad")
+		e.mu.Unlock()
+		if ok {
+			t.Error("disabled → connected was allowed")
+		}
+	})
+}
+
+func TestAuthErrorNeedsAuth(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		n := newFakeNet()
+		n.fail["r"] = authErr{}
+		srv := stdioServer("r")
+		srv.Config = model.ServerConfig{Type: model.TransportHTTP, URL: "https://example.com/mcp"}
+		e := newTestEngine(t, n, srv)
+		mustStart(t, e)
+		s := current(t, e, "r")
+		if s.State != model.StateNeedsAuth || !strings.Contains(strings.Join(s.Why, " "), "Needs authentication") {
+			t.Fatalf("state %s why %v", s.State, s.Why)
+		}
+	})
+}
+
+func TestListChangedRefetchAndProgress(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		n := newFakeNet()
+		var srv *server.MCPServer
+		seen := make(chan struct{})
+		n.servers["s"] = func() *server.MCPServer {
+			srv = server.NewMCPServer("s", "1", server.WithToolCapabilities(true))
+			srv.AddTool(mcp.NewTool("slow"), func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+				tok := req.Params.Meta.ProgressToken
+				for i := 1; i <= 3; i++ {
+					_ = server.ServerFromContext(ctx).SendNotificationToClient(ctx, "notifications/progress",
+						map[string]any{"progressToken": tok, "progress": float64(i), "total": float64(3)})
+				}
+				<-seen // in process, notifications travel apart from the response
+				return mcp.NewToolResultText("done"), nil
+			})
+			return srv
+		}
+		e := newTestEngine(t, n, stdioServer("s"))
+		mustStart(t, e)
+		if s := current(t, e, "s"); len(s.Tools) != 1 {
+			t.Fatalf("tools %v", s.Tools)
+		}
+		var got []Progress
+		res, err := e.CallTool(context.Background(), "s", "slow", nil, func(p Progress) {
+			got = append(got, p)
+			if len(got) == 3 {
+				close(seen)
+			}
+		})
+		if err != nil || res.Content[0].Text != "done" {
+			t.Fatal(res, err)
+		}
+		synctest.Wait()
+		if len(got) != 3 || got[2].Progress != 3 || got[2].Total != 3 {
+			t.Errorf("progress = %+v", got)
+		}
+		srv.AddTool(mcp.NewTool("second"), func(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			return mcp.NewToolResultText("2"), nil
+		})
+		if s := current(t, e, "s"); len(s.Tools) != 2 {
+			t.Fatalf("after list_changed tools = %v", s.Tools)
+		}
+	})
+}

@@ -1,0 +1,59 @@
+package engine
+
+import (
+	"context"
+	"math/rand/v2"
+	"time"
+
+	"github.com/santhosh-tekuri/jsonschema/v6"
+
+	"github.com/mcpdeck/mcpdeck/model"
+)
+
+const closeTimeout = time.Second
+
+func defaultRand() float64 { return rand.Float64() }
+
+// entry is the engine's private record of one server. Guarded by Engine.mu.
+type entry struct {
+	srv model.Server
+	s   ServerSnapshot // what the next snapshot shows
+
+	gen      uint64             // bumped per attempt; stale results are dropped
+	cancel   context.CancelFunc // ends the current attempt or connection
+	conn     session
+	timer    Timer // scheduled retry
+	runnable bool  // srv.Runnable() when last configured
+
+	attempt     int // retry attempt in progress (0 = first connect)
+	transient   int // transient call errors in a row
+	quickCrash  int // crashes within crashWindow of connecting, in a row
+	connectedAt time.Time
+	lastErr     string
+	schemas     map[string]*jsonschema.Schema // compiled input schemas by tool name
+	refetching  [numLists]bool                // a list refetch is running
+	dirty       [numLists]bool                // list_changed arrived during the refetch
+}
+
+// stopRetry cancels a scheduled retry.
+func (en *entry) stopRetry() {
+	if en.timer != nil {
+		en.timer.Stop()
+		en.timer = nil
+	}
+	en.s.NextRetry = time.Time{}
+}
+
+// active reports whether the server is connected, connecting, or waiting
+// for a retry.
+func (en *entry) active() bool {
+	return en.conn != nil || en.cancel != nil || en.timer != nil
+}
+
+// dropCaches forgets everything learned from a connection so that a
+// reconnect never shows stale lists.
+func (en *entry) dropCaches() {
+	en.s.Tools, en.s.Resources, en.s.Templates, en.s.Prompts = nil, nil, nil, nil
+	en.s.Instructions, en.s.ServerInfo, en.s.ProtocolVersion = "", Implementation{}, ""
+	en.schemas = nil
+}

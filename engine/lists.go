@@ -1,0 +1,301 @@
+package engine
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"sync"
+
+	"github.com/mark3labs/mcp-go/client"
+	"github.com/mark3labs/mcp-go/mcp"
+
+	"github.com/mcpdeck/mcpdeck/model"
+)
+
+// listKind names one of the lists a server offers.
+type listKind int
+
+const (
+	listTools listKind = iota
+	listResources
+	listTemplates
+	listPrompts
+	numLists
+)
+
+func (k listKind) String() string {
+	switch k {
+	case listTools:
+		return "tools"
+	case listResources:
+		return "resources"
+	case listTemplates:
+		return "resource templates"
+	case listPrompts:
+		return "prompts"
+	case numLists:
+	}
+	return "lists"
+}
+
+// lists is what one fetch learned. A nil slice for a kind not fetched.
+type lists struct {
+	fetched   [numLists]bool
+	tools     []Tool
+	resources []Resource
+	templates []ResourceTemplate
+	prompts   []Prompt
+	problems  []string // non-fatal: one list failed or was cut short
+	fatal     error    // the connect deadline passed while listing
+}
+
+// offered reports which lists the server declares.
+func offered(conn session) [numLists]bool {
+	var k [numLists]bool
+	init := conn.Init()
+	if init == nil {
+		return k
+	}
+	caps := init.Capabilities
+	k[listTools] = caps.Tools != nil
+	k[listResources] = caps.Resources != nil
+	k[listTemplates] = caps.Resources != nil
+	k[listPrompts] = caps.Prompts != nil
+	return k
+}
+
+// fetchAll fetches every offered list in parallel.
+func (e *Engine) fetchAll(ctx context.Context, srv model.Server, conn session) lists {
+	var out lists
+	var mu sync.Mutex
+	var wg sync.WaitGroup
+	want := offered(conn)
+	for k := range numLists {
+		if !want[k] {
+			continue
+		}
+		wg.Go(func() {
+			one := fetchList(ctx, srv.Name, conn.Client(), k)
+			mu.Lock()
+			defer mu.Unlock()
+			mergeList(&out, one, k)
+		})
+	}
+	wg.Wait()
+	if ctx.Err() != nil && len(out.problems) > 0 {
+		out.fatal = fmt.Errorf("listing capabilities: %w", ctx.Err())
+	}
+	return out
+}
+
+// mergeList copies kind k of src into dst.
+func mergeList(dst *lists, src lists, k listKind) {
+	dst.fetched[k] = true
+	dst.problems = append(dst.problems, src.problems...)
+	switch k {
+	case listTools:
+		dst.tools = src.tools
+	case listResources:
+		dst.resources = src.resources
+	case listTemplates:
+		dst.templates = src.templates
+	case listPrompts:
+		dst.prompts = src.prompts
+	case numLists:
+	}
+}
+
+// errTooMany stops paging once a list reaches maxListItems.
+var errTooMany = errors.New("too many items")
+
+// fetchList pages through one list, bounded by maxListItems and guarded
+// against cursors that repeat.
+func fetchList(ctx context.Context, server string, c *client.Client, k listKind) lists {
+	var out lists
+	seen := map[mcp.Cursor]bool{}
+	var cursor mcp.Cursor
+	for {
+		next, err := fetchPage(ctx, server, c, k, cursor, &out)
+		if errors.Is(err, errTooMany) {
+			out.problems = append(out.problems, fmt.Sprintf("The server lists more than %d %s; showing the first %d.", maxListItems, k, maxListItems))
+			return out
+		}
+		if err != nil {
+			out.problems = append(out.problems, fmt.Sprintf("Listing %s failed: %v", k, err))
+			return out
+		}
+		if next == "" {
+			return out
+		}
+		if seen[next] {
+			out.problems = append(out.problems, fmt.Sprintf("Listing %s: the server repeated a page cursor; stopped.", k))
+			return out
+		}
+		seen[next] = true
+		cursor = next
+	}
+}
+
+// fetchPage fetches one page into out and returns the next cursor.
+func fetchPage(ctx context.Context, server string, c *client.Client, k listKind, cursor mcp.Cursor, out *lists) (mcp.Cursor, error) {
+	full := func(n int) bool { return n >= maxListItems }
+	switch k {
+	case listTools:
+		req := mcp.ListToolsRequest{}
+		req.Params.Cursor = cursor
+		r, err := c.ListToolsByPage(ctx, req)
+		if err != nil {
+			return "", err
+		}
+		for _, t := range r.Tools {
+			if full(len(out.tools)) {
+				return "", errTooMany
+			}
+			out.tools = append(out.tools, convertTool(server, t))
+		}
+		return r.NextCursor, nil
+	case listResources:
+		req := mcp.ListResourcesRequest{}
+		req.Params.Cursor = cursor
+		r, err := c.ListResourcesByPage(ctx, req)
+		if err != nil {
+			return "", err
+		}
+		for _, x := range r.Resources {
+			if full(len(out.resources)) {
+				return "", errTooMany
+			}
+			out.resources = append(out.resources, Resource{
+				URI: x.URI, Name: sanitize(x.Name), Description: capText(x.Description), MIMEType: x.MIMEType,
+			})
+		}
+		return r.NextCursor, nil
+	case listTemplates:
+		req := mcp.ListResourceTemplatesRequest{}
+		req.Params.Cursor = cursor
+		r, err := c.ListResourceTemplatesByPage(ctx, req)
+		if err != nil {
+			return "", err
+		}
+		for _, x := range r.ResourceTemplates {
+			if full(len(out.templates)) {
+				return "", errTooMany
+			}
+			tmpl := ""
+			if x.URITemplate != nil {
+				tmpl = x.URITemplate.Raw()
+			}
+			out.templates = append(out.templates, ResourceTemplate{
+				URITemplate: tmpl, Name: sanitize(x.Name), Description: capText(x.Description), MIMEType: x.MIMEType,
+			})
+		}
+		return r.NextCursor, nil
+	case listPrompts:
+		req := mcp.ListPromptsRequest{}
+		req.Params.Cursor = cursor
+		r, err := c.ListPromptsByPage(ctx, req)
+		if err != nil {
+			return "", err
+		}
+		for _, x := range r.Prompts {
+			if full(len(out.prompts)) {
+				return "", errTooMany
+			}
+			p := Prompt{Name: sanitize(x.Name), Description: capText(x.Description)}
+			for _, a := range x.Arguments {
+				p.Arguments = append(p.Arguments, PromptArgument{Name: a.Name, Description: capText(a.Description), Required: a.Required})
+			}
+			out.prompts = append(out.prompts, p)
+		}
+		return r.NextCursor, nil
+	case numLists:
+	}
+	return "", nil
+}
+
+// convertTool sanitizes a server's tool and computes its exposed name.
+func convertTool(server string, t mcp.Tool) Tool {
+	schema := t.RawInputSchema
+	if len(schema) == 0 {
+		schema, _ = json.Marshal(t.InputSchema)
+	}
+	title := t.Title
+	if title == "" {
+		title = t.Annotations.Title
+	}
+	return Tool{
+		Name:        t.Name,
+		ExposedName: model.ToolName(server, t.Name),
+		Title:       sanitize(title),
+		Description: capText(t.Description),
+		InputSchema: schema,
+		ReadOnly:    isTrue(t.Annotations.ReadOnlyHint),
+		Destructive: isTrue(t.Annotations.DestructiveHint),
+		OpenWorld:   isTrue(t.Annotations.OpenWorldHint),
+	}
+}
+
+func isTrue(b *bool) bool { return b != nil && *b }
+
+// sanitize strips control and bidi characters from server text.
+func sanitize(s string) string { return model.Sanitize(s) }
+
+// capText sanitizes and caps a description or instructions.
+func capText(s string) string {
+	if len(s) > 4*maxTextLen {
+		s = s[:4*maxTextLen] // bound the work on 60 KB descriptions
+	}
+	return model.Truncate(model.Sanitize(s), maxTextLen)
+}
+
+// applyLists stores freshly fetched lists on en: permission flags, exposed
+// name collisions, and list problems become visible. Callers hold e.mu.
+func (e *Engine) applyLists(en *entry, l lists, conn session) {
+	_ = conn
+	if l.fetched[listTools] {
+		tools := l.tools
+		seen := make(map[string]string, len(tools))
+		var collisions []string
+		for i := range tools {
+			t := &tools[i]
+			if e.res != nil {
+				allowed, rule := e.res.Permissions.Check(t.ExposedName)
+				t.Denied = !allowed && rule != "" // no rule means "ask", not deny
+			}
+			if other, dup := seen[t.ExposedName]; dup {
+				collisions = append(collisions, fmt.Sprintf("Tools %q and %q both expose as %s.", other, t.Name, t.ExposedName))
+			} else {
+				seen[t.ExposedName] = t.Name
+			}
+		}
+		en.s.Tools = tools
+		en.schemas = nil
+		l.problems = append(l.problems, collisions...)
+	}
+	if l.fetched[listResources] {
+		en.s.Resources = l.resources
+	}
+	if l.fetched[listTemplates] {
+		en.s.Templates = l.templates
+	}
+	if l.fetched[listPrompts] {
+		en.s.Prompts = l.prompts
+	}
+	if len(l.problems) > 0 {
+		e.log.Warn("server lists", "server", en.srv.Name, "problems", l.problems)
+		en.s.Error = l.problems[0]
+		en.s.ErrorDetail = joinLines(l.problems)
+	}
+}
+
+func joinLines(ss []string) string {
+	out := ""
+	for i, s := range ss {
+		if i > 0 {
+			out += "\n"
+		}
+		out += s
+	}
+	return out
+}

@@ -1,0 +1,184 @@
+package engine
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/url"
+	"path/filepath"
+
+	"github.com/mark3labs/mcp-go/mcp"
+
+	"github.com/mcpdeck/mcpdeck/model"
+)
+
+// connOptions builds the per-server callbacks handed to the transport.
+func (e *Engine) connOptions(srv model.Server) connOptions {
+	o := connOptions{
+		Elicit: func(ctx context.Context, req mcp.ElicitationRequest) (*mcp.ElicitationResult, error) {
+			return e.elicit(ctx, srv.Name, req)
+		},
+		Roots:    e.roots,
+		LogDir:   filepath.Join(e.opts.CacheDir, "logs"),
+		Builtins: e.opts.Builtins,
+	}
+	name := srv.Name
+	o.OnNotification = func(n mcp.JSONRPCNotification) { e.onNotification(name, n) }
+	if e.opts.Auth != nil && srv.Config.EffectiveType().IsRemote() {
+		o.HTTPClient = e.opts.Auth.HTTPClient(srv)
+		if trusted(srv) && srv.Config.HeadersHelper != "" {
+			auth := e.opts.Auth
+			o.HeaderFunc = func(ctx context.Context) (map[string]string, error) { return auth.Headers(ctx, srv) }
+		}
+	}
+	return o
+}
+
+// roots answers roots/list with the project root.
+func (e *Engine) roots(context.Context) ([]mcp.Root, error) {
+	e.mu.Lock()
+	root := ""
+	if e.res != nil {
+		root = e.res.ProjectRoot
+	}
+	e.mu.Unlock()
+	if root == "" {
+		root = e.opts.Load.Cwd
+	}
+	if root == "" {
+		return []mcp.Root{}, nil
+	}
+	abs, err := filepath.Abs(root)
+	if err != nil {
+		return nil, fmt.Errorf("project root: %w", err)
+	}
+	u := url.URL{Scheme: "file", Path: filepath.ToSlash(abs)}
+	return []mcp.Root{{URI: u.String(), Name: filepath.Base(abs)}}, nil
+}
+
+// elicit routes a server's elicitation/create to Options.Elicit.
+func (e *Engine) elicit(ctx context.Context, server string, req mcp.ElicitationRequest) (*mcp.ElicitationResult, error) {
+	p := req.Params
+	mode := p.Mode
+	if mode == "" {
+		mode = string(mcp.ElicitationModeForm)
+	}
+	r := ElicitRequest{Server: server, Mode: mode, Message: sanitize(p.Message), URL: p.URL, ElicitationID: p.ElicitationID}
+	if p.RequestedSchema != nil {
+		raw, err := json.Marshal(p.RequestedSchema)
+		if err == nil {
+			r.Schema = raw
+		}
+	}
+	resp, err := e.answer(ctx, r)
+	if err != nil {
+		return nil, err
+	}
+	out := &mcp.ElicitationResult{}
+	out.Action = mcp.ElicitationResponseAction(resp.Action)
+	if resp.Action == ElicitAccept && resp.Content != nil {
+		out.Content = resp.Content
+	}
+	return out, nil
+}
+
+// answer asks the configured handler, declining when there is none.
+func (e *Engine) answer(ctx context.Context, r ElicitRequest) (ElicitResponse, error) {
+	if e.opts.Elicit == nil {
+		e.log.Warn("elicitation declined: no handler (run the TUI or pass --elicit)", "server", r.Server, "mode", r.Mode, "message", r.Message)
+		return ElicitResponse{Action: ElicitDecline, Reason: "elicitation needs the TUI or the --elicit flag"}, nil
+	}
+	resp, err := e.opts.Elicit(ctx, r)
+	if err != nil {
+		return ElicitResponse{}, fmt.Errorf("elicitation for %s: %w", r.Server, err)
+	}
+	switch resp.Action {
+	case ElicitAccept, ElicitDecline, ElicitCancel:
+	default:
+		return ElicitResponse{}, fmt.Errorf("elicitation for %s: unknown action %q", r.Server, resp.Action)
+	}
+	if resp.Reason != "" {
+		e.log.Info("elicitation answered", "server", r.Server, "action", resp.Action, "reason", resp.Reason)
+	}
+	return resp, nil
+}
+
+// onNotification handles server notifications: list changes refetch only
+// that list, progress goes to the running call.
+func (e *Engine) onNotification(server string, n mcp.JSONRPCNotification) {
+	switch n.Method {
+	case string(mcp.MethodNotificationToolsListChanged):
+		e.refetch(server, listTools)
+	case string(mcp.MethodNotificationResourcesListChanged):
+		e.refetch(server, listResources)
+		e.refetch(server, listTemplates)
+	case string(mcp.MethodNotificationPromptsListChanged):
+		e.refetch(server, listPrompts)
+	case string(mcp.MethodNotificationProgress):
+		e.onProgress(n)
+	}
+}
+
+// onProgress forwards a progress notification to its call's callback.
+func (e *Engine) onProgress(n mcp.JSONRPCNotification) {
+	f := n.Params.AdditionalFields
+	tok := fmt.Sprint(f["progressToken"])
+	e.mu.Lock()
+	cb := e.progress[tok]
+	e.mu.Unlock()
+	if cb == nil {
+		return
+	}
+	p := Progress{}
+	p.Progress, _ = f["progress"].(float64)
+	p.Total, _ = f["total"].(float64)
+	if m, ok := f["message"].(string); ok {
+		p.Message = capText(m)
+	}
+	cb(p)
+}
+
+// refetch reloads one list in the background. A flood of list_changed
+// notifications coalesces: while a refetch runs, further requests only mark
+// the list dirty, and one more refetch follows.
+func (e *Engine) refetch(server string, k listKind) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	en := e.byName[server]
+	if e.closed || en == nil || en.conn == nil {
+		return
+	}
+	if en.refetching[k] {
+		en.dirty[k] = true
+		return
+	}
+	en.refetching[k] = true
+	conn, gen := en.conn, en.gen
+	srv := en.srv
+	e.wg.Go(func() {
+		for {
+			ctx, cancel := context.WithTimeout(e.ctx, e.set.connectTimeout)
+			one := fetchList(ctx, srv.Name, conn.Client(), k)
+			cancel()
+			var l lists
+			mergeList(&l, one, k)
+			e.mu.Lock()
+			if e.closed || en.gen != gen || en.conn != conn {
+				en.refetching[k], en.dirty[k] = false, false
+				e.mu.Unlock()
+				return
+			}
+			e.applyLists(en, l, conn)
+			e.publishLocked()
+			again := en.dirty[k]
+			en.dirty[k] = false
+			if !again {
+				en.refetching[k] = false
+			}
+			e.mu.Unlock()
+			if !again {
+				return
+			}
+		}
+	})
+}

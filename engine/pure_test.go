@@ -1,0 +1,203 @@
+package engine
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/mcpdeck/mcpdeck/model"
+)
+
+func TestBackoffSchedule(t *testing.T) {
+	b := DefaultBackoff()
+	want := []time.Duration{1, 2, 4, 8, 16, 30, 30}
+	for i, w := range want {
+		if got := b.Delay(i+1, nil); got != w*time.Second {
+			t.Errorf("Delay(%d) = %s, want %s", i+1, got, w*time.Second)
+		}
+	}
+	if got := b.Delay(3, func() float64 { return 0.5 }); got != 4*time.Second+500*time.Millisecond {
+		t.Errorf("Delay(3) with jitter 0.5 = %s, want 4.5s", got)
+	}
+	if got := b.Delay(100, func() float64 { return 0 }); got != 30*time.Second {
+		t.Errorf("Delay(100) = %s, want cap 30s", got)
+	}
+}
+
+func TestPublisherCoalescesAndNeverBlocks(t *testing.T) {
+	p := newPublisher()
+	for i := 1; i <= 1000; i++ {
+		p.publish(Snapshot{Seq: uint64(i)})
+	}
+	if got := <-p.ch; got.Seq != 1000 {
+		t.Fatalf("slow reader got seq %d, want the latest 1000", got.Seq)
+	}
+	select {
+	case s := <-p.ch:
+		t.Fatalf("unexpected extra snapshot %d", s.Seq)
+	default:
+	}
+	p.publish(Snapshot{Seq: 1001})
+	p.close()
+	p.publish(Snapshot{Seq: 1002}) // after close: dropped, no panic
+	if got := <-p.ch; got.Seq != 1001 {
+		t.Fatalf("got %d, want 1001", got.Seq)
+	}
+	if _, ok := <-p.ch; ok {
+		t.Fatal("channel not closed")
+	}
+}
+
+func TestReconcile(t *testing.T) {
+	run := func(name, hash string) model.Server {
+		s := stdioServer(name)
+		s.Hash = hash
+		return s
+	}
+	off := func(name, hash string) model.Server {
+		s := run(name, hash)
+		s.Enabled = false
+		return s
+	}
+	tests := []struct {
+		name    string
+		desired []model.Server
+		have    map[string]runInfo
+		want    string
+	}{
+		{"new runnable starts", []model.Server{run("a", "1")}, nil, "start a"},
+		{"new disabled is shown", []model.Server{off("a", "1")}, nil, "add a"},
+		{"unchanged stays", []model.Server{run("a", "1")}, map[string]runInfo{"a": {"1", true, true}}, "update a"},
+		{"hash changed restarts", []model.Server{run("a", "2")}, map[string]runInfo{"a": {"1", true, true}}, "restart a"},
+		{"failed unchanged stays failed", []model.Server{run("a", "1")}, map[string]runInfo{"a": {"1", true, false}}, "update a"},
+		{"failed changed restarts", []model.Server{run("a", "2")}, map[string]runInfo{"a": {"1", true, false}}, "restart a"},
+		{"disabled now stops", []model.Server{off("a", "1")}, map[string]runInfo{"a": {"1", true, true}}, "stop a"},
+		{"still disabled updates", []model.Server{off("a", "2")}, map[string]runInfo{"a": {"1", false, false}}, "update a"},
+		{"enabled starts", []model.Server{run("a", "1")}, map[string]runInfo{"a": {"1", false, false}}, "start a"},
+		{"removed is removed", nil, map[string]runInfo{"b": {"1", true, true}, "a": {"1", true, false}}, "remove a, remove b"},
+		{
+			"mixed",
+			[]model.Server{run("a", "1"), run("b", "9"), run("c", "1")},
+			map[string]runInfo{"a": {"1", true, true}, "b": {"1", true, true}, "d": {"1", true, true}},
+			"update a, restart b, start c, remove d",
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var got []string
+			for _, a := range reconcile(tt.desired, tt.have) {
+				got = append(got, a.Kind.String()+" "+a.Name)
+			}
+			if s := strings.Join(got, ", "); s != tt.want {
+				t.Errorf("reconcile = %q, want %q", s, tt.want)
+			}
+		})
+	}
+}
+
+func TestValidateArgs(t *testing.T) {
+	schema := json.RawMessage(`{"type":"object","properties":{"a":{"type":"number"},"opts":{"type":"object","properties":{"n":{"type":"integer","minimum":1}}}},"required":["a"]}`)
+	sch, err := compileSchema(schema)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := validateArgs(sch, "add", map[string]any{"a": 1, "opts": map[string]any{"n": 2}}); err != nil {
+		t.Fatalf("valid args rejected: %v", err)
+	}
+	cases := map[string]struct {
+		args map[string]any
+		want string
+	}{
+		"wrong type":   {map[string]any{"a": "x"}, `field "a"`},
+		"missing":      {map[string]any{}, "missing property 'a'"},
+		"nested field": {map[string]any{"a": 1, "opts": map[string]any{"n": 0}}, `field "opts.n"`},
+	}
+	for name, c := range cases {
+		err := validateArgs(sch, "add", c.args)
+		if !errors.Is(err, ErrInvalidArguments) || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s: err = %v, want ErrInvalidArguments mentioning %s", name, err, c.want)
+		}
+	}
+	if s, err := compileSchema(nil); err != nil || s != nil {
+		t.Errorf("empty schema: %v %v", s, err)
+	}
+	if _, err := compileSchema(json.RawMessage(`{"$ref":"http://example.com/x.json"}`)); err == nil {
+		t.Error("remote $ref was accepted; it must not be fetched")
+	}
+}
+
+func TestElicitPolicy(t *testing.T) {
+	ctx := context.Background()
+	schema := json.RawMessage(`{"type":"object","properties":{"name":{"type":"string","default":"Ada"},"n":{"type":"integer","default":3},"x":{"type":"string"}},"required":["name"]}`)
+	acc, err := ElicitPolicy("accept-defaults")
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, _ := acc(ctx, ElicitRequest{Server: "s", Mode: "form", Schema: schema})
+	if r.Action != ElicitAccept || r.Content["name"] != "Ada" || r.Content["n"] != float64(3) || len(r.Content) != 2 {
+		t.Errorf("accept-defaults = %+v", r)
+	}
+	r, _ = acc(ctx, ElicitRequest{Server: "s", Mode: "form", Schema: json.RawMessage(`{"properties":{"email":{"type":"string"}},"required":["email"]}`)})
+	if r.Action != ElicitDecline || !strings.Contains(r.Reason, "email") {
+		t.Errorf("required without default = %+v, want decline naming email", r)
+	}
+	r, _ = acc(ctx, ElicitRequest{Server: "s", Mode: "url", URL: "https://x"})
+	if r.Action != ElicitDecline || !strings.Contains(r.Reason, "TUI") {
+		t.Errorf("url mode = %+v", r)
+	}
+	for mode, want := range map[string]string{"decline": ElicitDecline, "cancel": ElicitCancel} {
+		f, err := ElicitPolicy(mode)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if r, _ := f(ctx, ElicitRequest{}); r.Action != want {
+			t.Errorf("%s = %s", mode, r.Action)
+		}
+	}
+	if _, err := ElicitPolicy("yes"); err == nil {
+		t.Error("unknown mode accepted")
+	}
+}
+
+func TestMaskConfig(t *testing.T) {
+	cfg := model.ServerConfig{
+		Command: "srv", Args: []string{"--token", "abc", "--api-key=xyz", "plain"},
+		Env: map[string]string{"K": "secret"}, Headers: map[string]string{"Authorization": "Bearer x"},
+	}
+	m := maskConfig(cfg)
+	all, _ := json.Marshal(m)
+	for _, secret := range []string{"abc", "xyz", "secret", "Bearer"} {
+		if strings.Contains(string(all), secret) {
+			t.Errorf("masked config still shows %q: %s", secret, all)
+		}
+	}
+	if cfg.Env["K"] != "secret" || cfg.Args[1] != "abc" {
+		t.Error("maskConfig modified its input")
+	}
+	if !strings.Contains(target(m), "plain") {
+		t.Errorf("target = %q", target(m))
+	}
+	u := maskURL("https://user:pw@example.com/mcp?api_key=k&x=1")
+	if strings.Contains(u, "pw") || strings.Contains(u, "=k") || !strings.Contains(u, "x=1") {
+		t.Errorf("maskURL = %s", u)
+	}
+}
+
+func TestWhyNot(t *testing.T) {
+	srv := stdioServer("s")
+	srv.Enabled = false
+	srv.Policy = model.PolicyDecision{Allowed: false, Rule: "deniedMcpServers[0]"}
+	srv.Approval = model.Approval{Status: model.ApprovalChanged, Diff: "- a\n+ b"}
+	srv.Problems = []model.Problem{{Server: "s", Field: "env.K", Message: "${TOKEN} is not set"}}
+	srv.Config.Command = "no-such-cmd"
+	why := whyNot(srv, func(string) (string, error) { return "", errors.New("nope") })
+	all := strings.Join(why, "\n")
+	for _, want := range []string{"policy rule deniedMcpServers[0]", "Disabled by you", "changed since you approved", "+ b", "${TOKEN} is not set", "no-such-cmd not found on PATH"} {
+		if !strings.Contains(all, want) {
+			t.Errorf("why lacks %q:\n%s", want, all)
+		}
+	}
+}

@@ -1,0 +1,101 @@
+package engine
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/santhosh-tekuri/jsonschema/v6"
+	"golang.org/x/text/language"
+	"golang.org/x/text/message"
+)
+
+// ErrInvalidArguments is returned when tool arguments do not match the tool's
+// input schema; the message names the field.
+var ErrInvalidArguments = errors.New("invalid arguments")
+
+// compileSchema compiles a tool's input schema. An empty schema accepts
+// anything (nil, nil). Remote $refs are not fetched.
+func compileSchema(raw json.RawMessage) (*jsonschema.Schema, error) {
+	if len(bytes.TrimSpace(raw)) == 0 || string(raw) == "null" {
+		return nil, nil
+	}
+	doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(raw))
+	if err != nil {
+		return nil, fmt.Errorf("tool input schema is not valid JSON: %w", err)
+	}
+	c := jsonschema.NewCompiler()
+	c.DefaultDraft(jsonschema.Draft2020)
+	c.UseLoader(noLoader{})
+	const loc = "mcpdeck:///input-schema.json"
+	if err := c.AddResource(loc, doc); err != nil {
+		return nil, fmt.Errorf("tool input schema: %w", err)
+	}
+	sch, err := c.Compile(loc)
+	if err != nil {
+		return nil, fmt.Errorf("tool input schema cannot be used: %w", err)
+	}
+	return sch, nil
+}
+
+// noLoader refuses every external reference: a server's schema must not make
+// us fetch URLs or read files.
+type noLoader struct{}
+
+func (noLoader) Load(url string) (any, error) {
+	return nil, fmt.Errorf("external schema reference %s is not loaded", url)
+}
+
+// validateArgs checks args against sch and returns an ErrInvalidArguments
+// error naming each offending field.
+func validateArgs(sch *jsonschema.Schema, tool string, args map[string]any) error {
+	if sch == nil {
+		return nil
+	}
+	if args == nil {
+		args = map[string]any{}
+	}
+	// Round-trip through JSON so Go values (ints, structs) look like what
+	// the server will receive.
+	raw, err := json.Marshal(args)
+	if err != nil {
+		return fmt.Errorf("%w for tool %s: %w", ErrInvalidArguments, tool, err)
+	}
+	inst, err := jsonschema.UnmarshalJSON(bytes.NewReader(raw))
+	if err != nil {
+		return fmt.Errorf("%w for tool %s: %w", ErrInvalidArguments, tool, err)
+	}
+	err = sch.Validate(inst)
+	if err == nil {
+		return nil
+	}
+	var ve *jsonschema.ValidationError
+	if !errors.As(err, &ve) {
+		return fmt.Errorf("%w for tool %s: %w", ErrInvalidArguments, tool, err)
+	}
+	p := message.NewPrinter(language.English)
+	var msgs []string
+	var walk func(e *jsonschema.ValidationError)
+	walk = func(e *jsonschema.ValidationError) {
+		if len(e.Causes) == 0 {
+			field := strings.Join(e.InstanceLocation, ".")
+			msg := e.ErrorKind.LocalizedString(p)
+			if field == "" {
+				msgs = append(msgs, msg)
+			} else {
+				msgs = append(msgs, fmt.Sprintf("field %q: %s", field, msg))
+			}
+			return
+		}
+		for _, c := range e.Causes {
+			walk(c)
+		}
+	}
+	walk(ve)
+	if len(msgs) > 5 {
+		msgs = append(msgs[:5], fmt.Sprintf("and %d more", len(msgs)-5))
+	}
+	return fmt.Errorf("%w for tool %s: %s", ErrInvalidArguments, tool, strings.Join(msgs, "; "))
+}

@@ -1,0 +1,79 @@
+package engine
+
+import (
+	"context"
+	"net/http"
+
+	"github.com/mark3labs/mcp-go/client"
+	"github.com/mark3labs/mcp-go/mcp"
+	"github.com/mark3labs/mcp-go/server"
+
+	"github.com/mcpdeck/mcpdeck/model"
+)
+
+// session is what the engine needs from an open connection;
+// *transports.Conn provides it. Tests substitute in-process fakes.
+type session interface {
+	Client() *client.Client
+	Init() *mcp.InitializeResult
+	Done() <-chan struct{}
+	Err() error
+	StderrTail(n int) []string
+	Close(ctx context.Context) error
+	Reinit(ctx context.Context) error
+}
+
+// connOptions mirrors transports.Options for one server.
+type connOptions struct {
+	Elicit         func(ctx context.Context, req mcp.ElicitationRequest) (*mcp.ElicitationResult, error)
+	Roots          func(ctx context.Context) ([]mcp.Root, error)
+	OnNotification func(mcp.JSONRPCNotification)
+	HTTPClient     *http.Client
+	HeaderFunc     func(ctx context.Context) (map[string]string, error)
+	LogDir         string
+	Builtins       map[string]func() *server.MCPServer
+}
+
+// opener opens and initializes one connection.
+type opener func(ctx context.Context, name string, cfg model.ServerConfig, o connOptions) (session, error)
+
+// errClass is the engine's view of an error class (SPEC §3).
+type errClass int
+
+const (
+	classOther errClass = iota
+	classTransient
+	classTerminal
+	classAuth
+	classSessionExpired
+	classExited
+	classTimeout
+)
+
+func (c errClass) String() string {
+	switch c {
+	case classOther:
+		return "error"
+	case classTransient:
+		return "transient"
+	case classTerminal:
+		return "terminal"
+	case classAuth:
+		return "auth"
+	case classSessionExpired:
+		return "session-expired"
+	case classExited:
+		return "exited"
+	case classTimeout:
+		return "timeout"
+	}
+	return "error"
+}
+
+// errorOps classifies and explains transport errors; from transports in
+// production.
+type errorOps struct {
+	classify func(error) (errClass, string)
+	humanize func(error) string
+	exitCode func(error) (int, bool)
+}

@@ -1,0 +1,51 @@
+package engine
+
+import (
+	"os"
+	"strconv"
+	"time"
+)
+
+// settings are the environment-tunable limits of SPEC §3, read once in New.
+type settings struct {
+	localBatch     int           // MCP_SERVER_CONNECTION_BATCH_SIZE, default 3
+	remoteBatch    int           // MCP_REMOTE_SERVER_CONNECTION_BATCH_SIZE, default 20
+	connectTimeout time.Duration // MCP_TIMEOUT ms, default 30 000
+	toolTimeout    time.Duration // MCP_TOOL_TIMEOUT ms, default 100 000 000
+}
+
+// Limits that keep a hostile server from flooding the engine.
+const (
+	maxListItems      = 10000  // tools/resources/prompts per list
+	maxTextLen        = 2048   // descriptions, instructions
+	maxInlineText     = 100000 // larger text results go to a file
+	historyCap        = 20
+	stderrTailLines   = 50
+	maxURLElicitRetry = 3
+	transientLimit    = 3 // transient errors in a row before reconnecting
+	crashWindow       = 10 * time.Second
+	crashLoopLimit    = 5
+)
+
+func readSettings(lookup func(string) (string, bool)) settings {
+	if lookup == nil {
+		lookup = os.LookupEnv
+	}
+	num := func(key string, def int) int {
+		v, ok := lookup(key)
+		if !ok {
+			return def
+		}
+		n, err := strconv.Atoi(v)
+		if err != nil || n <= 0 {
+			return def
+		}
+		return n
+	}
+	return settings{
+		localBatch:     num("MCP_SERVER_CONNECTION_BATCH_SIZE", 3),
+		remoteBatch:    num("MCP_REMOTE_SERVER_CONNECTION_BATCH_SIZE", 20),
+		connectTimeout: time.Duration(num("MCP_TIMEOUT", 30000)) * time.Millisecond,
+		toolTimeout:    time.Duration(num("MCP_TOOL_TIMEOUT", 100000000)) * time.Millisecond,
+	}
+}
