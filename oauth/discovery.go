@@ -1,0 +1,303 @@
+package oauth
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"net/url"
+	"slices"
+	"strings"
+
+	"github.com/mcpdeck/mcpdeck/model"
+)
+
+// protocolVersion is sent with discovery requests (MCP-Protocol-Version).
+const protocolVersion = "2025-11-25"
+
+// protectedResource is RFC 9728 protected-resource metadata.
+type protectedResource struct {
+	Resource             string   `json:"resource"`
+	AuthorizationServers []string `json:"authorization_servers"`
+	ScopesSupported      []string `json:"scopes_supported,omitempty"`
+}
+
+// asMetadata is RFC 8414 / OpenID Connect discovery metadata, the fields we use.
+type asMetadata struct {
+	Issuer                            string   `json:"issuer"`
+	AuthorizationEndpoint             string   `json:"authorization_endpoint"`
+	TokenEndpoint                     string   `json:"token_endpoint"`
+	RegistrationEndpoint              string   `json:"registration_endpoint,omitempty"`
+	RevocationEndpoint                string   `json:"revocation_endpoint,omitempty"`
+	ScopesSupported                   []string `json:"scopes_supported,omitempty"`
+	GrantTypesSupported               []string `json:"grant_types_supported,omitempty"`
+	TokenEndpointAuthMethodsSupported []string `json:"token_endpoint_auth_methods_supported,omitempty"`
+	// CodeChallengeMethodsSupported is nil when absent (acceptable) and
+	// non-nil but without S256 when the server cannot do PKCE S256.
+	CodeChallengeMethodsSupported     *[]string `json:"code_challenge_methods_supported,omitempty"`
+	ClientIDMetadataDocumentSupported bool      `json:"client_id_metadata_document_supported,omitempty"`
+	AuthorizationResponseIssParameter bool      `json:"authorization_response_iss_parameter_supported,omitempty"`
+}
+
+// discovery is everything learned about where and how to authorize.
+type discovery struct {
+	PRM      *protectedResource // nil for 2025-03-26 servers without one
+	AS       asMetadata
+	Defaults bool   // AS endpoints are the 2025-03-26 defaults, not a document
+	Resource string // RFC 8707 resource indicator
+}
+
+// discover finds the protected-resource and authorization-server metadata
+// of srv, using the hints of the last 401 when there are some and probing
+// the server for them when there are none.
+func (m *Manager) discover(ctx context.Context, srv model.Server, st *serverState) (*discovery, error) {
+	serverURL, err := url.Parse(srv.Config.URL)
+	if err != nil || serverURL.Host == "" {
+		return nil, fmt.Errorf("%w: server URL %q is not absolute", ErrConfig, srv.Config.URL)
+	}
+	st.mu.Lock()
+	hint := st.hintMetadata
+	haveHint := hint != "" || len(st.hintScopes) > 0
+	st.mu.Unlock()
+	if !haveHint {
+		if c, ok := m.probe(ctx, srv); ok {
+			st.mu.Lock()
+			st.hintMetadata, st.hintScopes = c.ResourceMetadata, c.Scopes
+			hint = c.ResourceMetadata
+			st.mu.Unlock()
+		}
+	}
+
+	d := &discovery{Resource: canonicalResource(serverURL)}
+	for _, u := range prmCandidates(hint, serverURL) {
+		var prm protectedResource
+		status, err := m.getJSON(ctx, u, &prm)
+		if err != nil {
+			if isContextErr(err) {
+				return nil, err
+			}
+			m.log.Debug("protected-resource metadata not usable", "url", u, "err", err)
+			continue
+		}
+		if status != http.StatusOK || len(prm.AuthorizationServers) == 0 {
+			continue
+		}
+		if prm.Resource != "" {
+			if !resourceMatches(prm.Resource, serverURL) {
+				return nil, fmt.Errorf("%w: metadata at %s is for %s, not %s", ErrResourceMismatch, u, prm.Resource, srv.Config.URL)
+			}
+			d.Resource = prm.Resource
+		}
+		d.PRM = &prm
+		break
+	}
+
+	var oc model.OAuthConfig
+	if srv.Config.OAuth != nil {
+		oc = *srv.Config.OAuth
+	}
+	issuer := originOf(serverURL)
+	if d.PRM != nil {
+		issuer = d.PRM.AuthorizationServers[0]
+	}
+	if oc.AuthServerMetadataURL != "" {
+		var md asMetadata
+		status, err := m.getJSON(ctx, oc.AuthServerMetadataURL, &md)
+		if err != nil {
+			return nil, fmt.Errorf("authorization server metadata at %s: %w", oc.AuthServerMetadataURL, err)
+		}
+		if status != http.StatusOK || md.TokenEndpoint == "" {
+			return nil, fmt.Errorf("authorization server metadata at %s: HTTP %d or no token_endpoint", oc.AuthServerMetadataURL, status)
+		}
+		d.AS = md
+		return d, nil
+	}
+	md, found, err := m.fetchASMetadata(ctx, issuer)
+	if err != nil {
+		return nil, err
+	}
+	if found {
+		d.AS = md
+		return d, nil
+	}
+	// 2025-03-26 fallback: default endpoints at the authorization base URL.
+	iu, err := url.Parse(issuer)
+	if err != nil || iu.Host == "" {
+		return nil, fmt.Errorf("authorization server %q is not a URL", issuer)
+	}
+	base := originOf(iu)
+	d.Defaults = true
+	d.AS = asMetadata{
+		Issuer:                issuer,
+		AuthorizationEndpoint: base + "/authorize",
+		TokenEndpoint:         base + "/token",
+		RegistrationEndpoint:  base + "/register",
+	}
+	return d, nil
+}
+
+// fetchASMetadata tries RFC 8414 and OpenID locations for issuer, in the
+// order the MCP specification gives (tenant paths included).
+func (m *Manager) fetchASMetadata(ctx context.Context, issuer string) (asMetadata, bool, error) {
+	for _, u := range asMetadataCandidates(issuer) {
+		var md asMetadata
+		status, err := m.getJSON(ctx, u, &md)
+		if err != nil {
+			if isContextErr(err) {
+				return md, false, err
+			}
+			m.log.Debug("authorization server metadata not usable", "url", u, "err", err)
+			continue
+		}
+		if status != http.StatusOK || md.TokenEndpoint == "" {
+			continue
+		}
+		if md.Issuer != "" && strings.TrimSuffix(md.Issuer, "/") != strings.TrimSuffix(issuer, "/") {
+			return md, false, fmt.Errorf("%w: metadata at %s says %s, expected %s", ErrIssuerMismatch, u, md.Issuer, issuer)
+		}
+		if md.Issuer == "" {
+			md.Issuer = issuer
+		}
+		return md, true, nil
+	}
+	return asMetadata{}, false, nil
+}
+
+// prmCandidates lists protected-resource metadata URLs: the hint, then the
+// path-based well-known URL, then the root one.
+func prmCandidates(hint string, u *url.URL) []string {
+	var out []string
+	if hint != "" {
+		if hu, err := u.Parse(hint); err == nil {
+			out = append(out, hu.String())
+		}
+	}
+	origin := originOf(u)
+	if p := strings.TrimSuffix(u.EscapedPath(), "/"); p != "" {
+		out = append(out, origin+"/.well-known/oauth-protected-resource"+p)
+	}
+	out = append(out, origin+"/.well-known/oauth-protected-resource")
+	return slices.Compact(out)
+}
+
+// asMetadataCandidates lists metadata URLs for an issuer: with a path
+// (tenant), the inserted RFC 8414 and OpenID forms and the appended OpenID
+// form; without, the two root forms.
+func asMetadataCandidates(issuer string) []string {
+	u, err := url.Parse(issuer)
+	if err != nil || u.Host == "" {
+		return nil
+	}
+	origin := originOf(u)
+	p := strings.Trim(u.EscapedPath(), "/")
+	if p == "" {
+		return []string{
+			origin + "/.well-known/oauth-authorization-server",
+			origin + "/.well-known/openid-configuration",
+		}
+	}
+	return []string{
+		origin + "/.well-known/oauth-authorization-server/" + p,
+		origin + "/.well-known/openid-configuration/" + p,
+		origin + "/" + p + "/.well-known/openid-configuration",
+	}
+}
+
+func originOf(u *url.URL) string {
+	return strings.ToLower(u.Scheme) + "://" + strings.ToLower(u.Host)
+}
+
+// canonicalResource is the RFC 8707 resource indicator of a server URL:
+// lower-case scheme and host, no fragment.
+func canonicalResource(u *url.URL) string {
+	c := *u
+	c.Scheme = strings.ToLower(c.Scheme)
+	c.Host = strings.ToLower(c.Host)
+	c.Fragment = ""
+	c.RawFragment = ""
+	return c.String()
+}
+
+// resourceMatches reports whether the metadata's resource covers the server
+// URL: same origin, and the server path at or below the resource path.
+func resourceMatches(resource string, server *url.URL) bool {
+	r, err := url.Parse(resource)
+	if err != nil || r.Host == "" {
+		return false
+	}
+	if originOf(r) != originOf(server) {
+		return false
+	}
+	rp := strings.TrimSuffix(r.Path, "/")
+	sp := strings.TrimSuffix(server.Path, "/")
+	return rp == "" || sp == rp || strings.HasPrefix(sp, rp+"/")
+}
+
+// getJSON fetches url into v; it returns the status and decodes only 200s.
+func (m *Manager) getJSON(ctx context.Context, u string, v any) (int, error) {
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, u, nil)
+	if err != nil {
+		return 0, err
+	}
+	req.Header.Set("Accept", "application/json")
+	req.Header.Set("MCP-Protocol-Version", protocolVersion)
+	resp, err := m.http.Do(req)
+	if err != nil {
+		return 0, humanNetErr(err)
+	}
+	defer resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		_, _ = io.Copy(io.Discard, io.LimitReader(resp.Body, 64<<10))
+		return resp.StatusCode, nil
+	}
+	if err := json.NewDecoder(io.LimitReader(resp.Body, 1<<20)).Decode(v); err != nil {
+		return resp.StatusCode, fmt.Errorf("%s is not valid JSON metadata", u)
+	}
+	return resp.StatusCode, nil
+}
+
+// probe sends one unauthenticated request to learn the server's Bearer
+// challenge (resource_metadata and scope).
+func (m *Manager) probe(ctx context.Context, srv model.Server) (challenge, bool) {
+	var req *http.Request
+	var err error
+	if srv.Config.EffectiveType() == model.TransportSSE {
+		req, err = http.NewRequestWithContext(ctx, http.MethodGet, srv.Config.URL, nil)
+		if err == nil {
+			req.Header.Set("Accept", "text/event-stream")
+		}
+	} else {
+		body := `{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"` + protocolVersion +
+			`","capabilities":{},"clientInfo":{"name":"mcpdeck","version":"probe"}}}`
+		req, err = http.NewRequestWithContext(ctx, http.MethodPost, srv.Config.URL, strings.NewReader(body))
+		if err == nil {
+			req.Header.Set("Content-Type", "application/json")
+			req.Header.Set("Accept", "application/json, text/event-stream")
+		}
+	}
+	if err != nil {
+		return challenge{}, false
+	}
+	req.Header.Set("MCP-Protocol-Version", protocolVersion)
+	resp, err := m.http.Do(req)
+	if err != nil {
+		return challenge{}, false
+	}
+	defer resp.Body.Close()
+	_, _ = io.Copy(io.Discard, io.LimitReader(resp.Body, 64<<10))
+	if resp.StatusCode != http.StatusUnauthorized && resp.StatusCode != http.StatusForbidden {
+		return challenge{}, false
+	}
+	return parseWWWAuthenticate(resp.Header)
+}
+
+// humanNetErr keeps the URL and cause of a transport error readable.
+func humanNetErr(err error) error {
+	var ue *url.Error
+	if errors.As(err, &ue) {
+		return fmt.Errorf("cannot reach %s: %w", ue.URL, ue.Err)
+	}
+	return err
+}

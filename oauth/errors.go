@@ -1,0 +1,61 @@
+package oauth
+
+import (
+	"errors"
+	"fmt"
+)
+
+// Sentinel errors; wrap-checked with errors.Is by callers that need to tell
+// the person what to do next.
+var (
+	// ErrNeedsAuth means the server wants a token we do not have.
+	ErrNeedsAuth = errors.New("the server needs authentication: run mcpdeck auth")
+	// ErrStateMismatch means a callback arrived whose state was not ours.
+	ErrStateMismatch = errors.New("the authorization callback did not carry our state (possible forgery); nothing was accepted")
+	// ErrCallbackTimeout means the browser never came back to the callback.
+	ErrCallbackTimeout = errors.New("timed out waiting for the browser to finish the authorization")
+	// ErrPortBusy means the callback port is taken by another program.
+	ErrPortBusy = errors.New("the OAuth callback port is already in use")
+	// ErrStepUpLimit means the server kept asking for more scopes.
+	ErrStepUpLimit = errors.New("the server kept asking for more scopes; gave up after the retry limit")
+	// ErrUntrusted means a headersHelper was not run for an unapproved project server.
+	ErrUntrusted = errors.New("headersHelper not run: the project server is not approved")
+	// ErrHelper means the headersHelper failed or timed out.
+	ErrHelper = errors.New("headersHelper failed")
+	// ErrResourceMismatch means the protected-resource metadata names another resource.
+	ErrResourceMismatch = errors.New("the protected-resource metadata is for a different server")
+	// ErrNoPKCE means the authorization server does not support PKCE S256.
+	ErrNoPKCE = errors.New("the authorization server does not support PKCE S256; refusing to continue")
+	// ErrNoClient means we have no way to identify ourselves to the authorization server.
+	ErrNoClient = errors.New("no client identity: the server offers no dynamic registration; set oauth.clientId")
+	// ErrIssuerMismatch means metadata or a callback named an unexpected issuer.
+	ErrIssuerMismatch = errors.New("the authorization server's issuer does not match")
+	// ErrKeychainTimeout means a keychain call did not answer in time.
+	ErrKeychainTimeout = errors.New("the keychain did not answer in time")
+	// ErrNotFound means no secret is stored under that key.
+	ErrNotFound = errors.New("no stored secret")
+	// ErrConfig means the server's oauth section cannot work as written.
+	ErrConfig = errors.New("invalid oauth configuration")
+)
+
+// OAuthError is an error answer from an authorization server. It carries the
+// code and description only, never the response body.
+type OAuthError struct {
+	Op          string // "token request", "registration", ...
+	Status      int
+	Code        string
+	Description string
+}
+
+// Error renders the answer as one sentence.
+func (e *OAuthError) Error() string {
+	msg := fmt.Sprintf("%s failed (HTTP %d", e.Op, e.Status)
+	if e.Code != "" {
+		msg += ", " + e.Code
+	}
+	msg += ")"
+	if e.Description != "" {
+		msg += ": " + e.Description
+	}
+	return msg
+}

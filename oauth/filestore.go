@@ -1,0 +1,105 @@
+package oauth
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sync"
+)
+
+// fileStore keeps secrets in one 0600 JSON file, for machines without a
+// keychain (headless Linux without a Secret Service).
+type fileStore struct {
+	path string
+	mu   sync.Mutex
+}
+
+func (f *fileStore) load() (map[string]string, error) {
+	b, err := os.ReadFile(f.path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return map[string]string{}, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("reading credentials file %s: %w", f.path, err)
+	}
+	m := map[string]string{}
+	if len(b) > 0 {
+		if err := json.Unmarshal(b, &m); err != nil {
+			return nil, fmt.Errorf("credentials file %s is not valid JSON (%v); move it aside to start afresh", f.path, err.Error())
+		}
+	}
+	return m, nil
+}
+
+func (f *fileStore) save(m map[string]string) error {
+	if err := os.MkdirAll(filepath.Dir(f.path), 0o700); err != nil {
+		return fmt.Errorf("creating %s: %w", filepath.Dir(f.path), err)
+	}
+	b, err := json.MarshalIndent(m, "", "  ")
+	if err != nil {
+		return err
+	}
+	tmp, err := os.CreateTemp(filepath.Dir(f.path), ".credentials-*.tmp")
+	if err != nil {
+		return fmt.Errorf("writing credentials file: %w", err)
+	}
+	defer os.Remove(tmp.Name())
+	if err := tmp.Chmod(0o600); err != nil {
+		tmp.Close()
+		return err
+	}
+	if _, err := tmp.Write(b); err != nil {
+		tmp.Close()
+		return fmt.Errorf("writing credentials file: %w", err)
+	}
+	if err := tmp.Close(); err != nil {
+		return err
+	}
+	return os.Rename(tmp.Name(), f.path)
+}
+
+// Get reads key.
+func (f *fileStore) Get(_ context.Context, key string) (string, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	m, err := f.load()
+	if err != nil {
+		return "", err
+	}
+	v, ok := m[key]
+	if !ok {
+		return "", ErrNotFound
+	}
+	return v, nil
+}
+
+// Set writes key.
+func (f *fileStore) Set(_ context.Context, key, value string) error {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	m, err := f.load()
+	if err != nil {
+		return err
+	}
+	m[key] = value
+	return f.save(m)
+}
+
+// Delete removes key.
+func (f *fileStore) Delete(_ context.Context, key string) error {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	m, err := f.load()
+	if err != nil {
+		return err
+	}
+	if _, ok := m[key]; !ok {
+		return ErrNotFound
+	}
+	delete(m, key)
+	return f.save(m)
+}

@@ -1,0 +1,216 @@
+package oauth
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/url"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/mark3labs/mcp-go/client/transport"
+	"github.com/mcpdeck/mcpdeck/model"
+)
+
+// Grant names of model.OAuthConfig.Grant.
+const (
+	GrantAuthorizationCode = ""
+	GrantClientCredentials = "client_credentials"
+	GrantCrossApp          = "xaa"
+)
+
+// Authenticate runs the full flow for srv: interactive authorization code
+// with PKCE (showURL gets the URL to show for copying, the browser is
+// opened too), or the configured machine-to-machine grant. On success the
+// token is stored and the needs-auth mark cleared.
+func (m *Manager) Authenticate(ctx context.Context, srv model.Server, showURL func(string)) error {
+	if !srv.Config.EffectiveType().IsRemote() {
+		return fmt.Errorf("server %s uses %s: OAuth applies to remote servers only", srv.Name, srv.Config.EffectiveType())
+	}
+	st := m.state(srv)
+	st.flowMu.Lock()
+	defer st.flowMu.Unlock()
+	rec, err := m.obtain(ctx, srv, st, showURL)
+	if err != nil {
+		return fmt.Errorf("authenticating %s: %w", srv.Name, err)
+	}
+	return m.adopt(ctx, srv, st, rec)
+}
+
+// obtain gets a fresh token by the server's configured grant.
+func (m *Manager) obtain(ctx context.Context, srv model.Server, st *serverState, showURL func(string)) (*tokenRecord, error) {
+	switch g := oauthConfig(srv).Grant; g {
+	case GrantAuthorizationCode:
+		return m.codeFlow(ctx, srv, st, showURL)
+	case GrantClientCredentials, GrantCrossApp:
+		return m.machineGrant(ctx, srv, st)
+	default:
+		return nil, fmt.Errorf("%w: unknown oauth.grant %q (use client_credentials or xaa, or leave it out)", ErrConfig, g)
+	}
+}
+
+// adopt stores a new token and makes it current.
+func (m *Manager) adopt(ctx context.Context, srv model.Server, st *serverState, rec *tokenRecord) error {
+	if err := m.saveJSON(ctx, storeKey(srv, kindToken), rec); err != nil {
+		return err
+	}
+	st.mu.Lock()
+	st.tok, st.loaded = rec, true
+	st.mu.Unlock()
+	m.clearNeedsAuth(srv)
+	m.log.Info("authenticated", "server", srv.Name, "scopes", strings.Join(rec.Scopes, " "))
+	return nil
+}
+
+// codeFlow is authorization code + PKCE S256 + state + resource.
+func (m *Manager) codeFlow(ctx context.Context, srv model.Server, st *serverState, showURL func(string)) (*tokenRecord, error) {
+	d, err := m.discover(ctx, srv, st)
+	if err != nil {
+		return nil, err
+	}
+	if p := d.AS.CodeChallengeMethodsSupported; p != nil && !slices.Contains(*p, "S256") {
+		return nil, ErrNoPKCE
+	}
+	scopes := m.chooseScopes(srv, st, d)
+
+	oc := oauthConfig(srv)
+	port := oc.CallbackPort
+	if port == 0 && oc.ClientID == "" {
+		port = m.savedRedirectPort(ctx, srv)
+	}
+	cs, err := listenCallback(port)
+	if err != nil && oc.CallbackPort == 0 && port != 0 {
+		cs, err = listenCallback(0) // remembered port taken: register anew
+	}
+	if err != nil {
+		return nil, err
+	}
+	go cs.serve()
+	defer cs.close()
+
+	client, err := m.clientIdentity(ctx, srv, d, cs.redirectURI)
+	if err != nil {
+		return nil, err
+	}
+	verifier, err := transport.GenerateCodeVerifier()
+	if err != nil {
+		return nil, err
+	}
+	state, err := transport.GenerateState()
+	if err != nil {
+		return nil, err
+	}
+	cs.state = state
+	authURL, err := buildAuthorizeURL(d, client.ClientID, cs.redirectURI, state, transport.GenerateCodeChallenge(verifier), scopes)
+	if err != nil {
+		return nil, err
+	}
+	if showURL != nil {
+		showURL(authURL)
+	}
+	if err := m.opts.OpenBrowser(ctx, authURL); err != nil {
+		m.log.Warn("browser not opened; use the URL shown", "err", err)
+	}
+
+	timer := time.NewTimer(m.opts.CallbackTimeout)
+	defer timer.Stop()
+	var res callbackResult
+	select {
+	case res = <-cs.result:
+	case <-timer.C:
+		return nil, fmt.Errorf("%w (%s)", ErrCallbackTimeout, m.opts.CallbackTimeout)
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	}
+	if res.Err != nil {
+		return nil, res.Err
+	}
+	if res.Iss != "" && strings.TrimSuffix(res.Iss, "/") != strings.TrimSuffix(d.AS.Issuer, "/") {
+		return nil, fmt.Errorf("%w: the callback names %s, expected %s", ErrIssuerMismatch, res.Iss, d.AS.Issuer)
+	}
+	if res.Iss == "" && d.AS.AuthorizationResponseIssParameter {
+		return nil, fmt.Errorf("%w: the callback carries no iss although the server promises one", ErrIssuerMismatch)
+	}
+
+	form := url.Values{
+		"grant_type":    {"authorization_code"},
+		"code":          {res.Code},
+		"redirect_uri":  {cs.redirectURI},
+		"code_verifier": {verifier},
+		"resource":      {d.Resource},
+	}
+	ca := clientAuth{ClientID: client.ClientID, Secret: client.ClientSecret, Method: client.AuthMethod}
+	tr, err := m.tokenRequest(ctx, d.AS.TokenEndpoint, form, ca, "token request")
+	if err != nil {
+		return nil, err
+	}
+	rec := m.record(tr, scopes, nil)
+	rec.Issuer, rec.TokenEndpoint, rec.RevocationEndpoint = d.AS.Issuer, d.AS.TokenEndpoint, d.AS.RevocationEndpoint
+	rec.Resource, rec.ClientID, rec.ClientSecret, rec.AuthMethod = d.Resource, client.ClientID, client.ClientSecret, client.AuthMethod
+	st.mu.Lock()
+	st.stepUpScopes = nil
+	st.mu.Unlock()
+	return rec, nil
+}
+
+// chooseScopes follows the MCP scope selection strategy: a pending step-up
+// (union of scopes), else configured scopes, else the 401's scope, else
+// the resource's scopes_supported, else none; offline_access is added when
+// the authorization server lists it.
+func (m *Manager) chooseScopes(srv model.Server, st *serverState, d *discovery) []string {
+	st.mu.Lock()
+	stepUp, hint := slices.Clone(st.stepUpScopes), slices.Clone(st.hintScopes)
+	st.mu.Unlock()
+	var scopes []string
+	switch oc := oauthConfig(srv); {
+	case len(stepUp) > 0:
+		scopes = stepUp
+	case len(oc.Scopes) > 0:
+		scopes = slices.Clone(oc.Scopes)
+	case len(hint) > 0:
+		scopes = hint
+	case d.PRM != nil && len(d.PRM.ScopesSupported) > 0:
+		scopes = slices.Clone(d.PRM.ScopesSupported)
+	}
+	if len(scopes) > 0 && slices.Contains(d.AS.ScopesSupported, "offline_access") && !slices.Contains(scopes, "offline_access") &&
+		(len(d.AS.GrantTypesSupported) == 0 || slices.Contains(d.AS.GrantTypesSupported, "refresh_token")) {
+		scopes = append(scopes, "offline_access")
+	}
+	return scopes
+}
+
+func buildAuthorizeURL(d *discovery, clientID, redirectURI, state, challenge string, scopes []string) (string, error) {
+	u, err := url.Parse(d.AS.AuthorizationEndpoint)
+	if err != nil || u.Host == "" {
+		return "", fmt.Errorf("the authorization endpoint %q is not a URL", d.AS.AuthorizationEndpoint)
+	}
+	q := u.Query()
+	q.Set("response_type", "code")
+	q.Set("client_id", clientID)
+	q.Set("redirect_uri", redirectURI)
+	q.Set("state", state)
+	q.Set("code_challenge", challenge)
+	q.Set("code_challenge_method", "S256")
+	q.Set("resource", d.Resource)
+	if len(scopes) > 0 {
+		q.Set("scope", strings.Join(scopes, " "))
+	}
+	u.RawQuery = q.Encode()
+	return u.String(), nil
+}
+
+// unionScopes merges scope lists keeping first-seen order.
+func unionScopes(lists ...[]string) []string {
+	var out []string
+	for _, l := range lists {
+		for _, s := range l {
+			if s != "" && !slices.Contains(out, s) {
+				out = append(out, s)
+			}
+		}
+	}
+	return out
+}
+
+var errNoRefresh = errors.New("no refresh token")

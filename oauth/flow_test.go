@@ -1,0 +1,345 @@
+package oauth
+
+import (
+	"context"
+	"errors"
+	"net"
+	"net/http"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/mcpdeck/mcpdeck/model"
+)
+
+func TestCodeFlowWithDynamicRegistration(t *testing.T) {
+	e := newEnv(t, nil)
+	srv := e.server()
+
+	code, err := e.get(srv, "")
+	if err != nil || code != http.StatusUnauthorized {
+		t.Fatalf("before auth: got %d, %v; want 401", code, err)
+	}
+	if !e.m.NeedsAuth(srv) {
+		t.Fatal("a 401 without token should mark needs-auth")
+	}
+	if err := e.authenticate(srv); err != nil {
+		t.Fatalf("Authenticate: %v", err)
+	}
+	if e.m.NeedsAuth(srv) {
+		t.Error("needs-auth should be cleared after a successful flow")
+	}
+	if len(e.shown) != 1 || !strings.HasPrefix(e.shown[0], e.fake.as.URL+"/authorize?") {
+		t.Errorf("showURL got %v", e.shown)
+	}
+	a := e.fake.Authorizes[0]
+	if a.Get("code_challenge_method") != "S256" || a.Get("resource") != e.fake.mcpURL() || a.Get("scope") != "mcp:read" {
+		t.Errorf("authorize request: %v", a)
+	}
+	if !strings.HasPrefix(a.Get("redirect_uri"), "http://127.0.0.1:") {
+		t.Errorf("redirect_uri %q is not loopback", a.Get("redirect_uri"))
+	}
+	if code, err := e.get(srv, ""); err != nil || code != http.StatusOK {
+		t.Fatalf("after auth: got %d, %v; want 200", code, err)
+	}
+	// A second flow reuses the remembered registration.
+	if err := e.authenticate(srv); err != nil {
+		t.Fatalf("second Authenticate: %v", err)
+	}
+	if e.fake.Registrations != 1 {
+		t.Errorf("registrations = %d, want 1 (remembered per server)", e.fake.Registrations)
+	}
+	// A new Manager (restart) finds the token in the keychain.
+	m2 := New(e.opts)
+	resp, err := m2.HTTPClient(srv).Get(e.fake.mcpURL())
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		t.Errorf("after restart: %d", resp.StatusCode)
+	}
+}
+
+func TestRefreshOnExpiry(t *testing.T) {
+	e := newEnv(t, nil)
+	e.fake.ExpiresIn = 60
+	srv := e.server()
+	if err := e.authenticate(srv); err != nil {
+		t.Fatal(err)
+	}
+	e.clock.Advance(2 * time.Minute)
+	if code, err := e.get(srv, ""); err != nil || code != 200 {
+		t.Fatalf("got %d, %v", code, err)
+	}
+	if n := e.fake.calls("refresh_token"); n != 1 {
+		t.Errorf("refreshes = %d, want 1", n)
+	}
+}
+
+func TestRefreshOn401SharedByConcurrentCallers(t *testing.T) {
+	e := newEnv(t, nil)
+	srv := e.server()
+	if err := e.authenticate(srv); err != nil {
+		t.Fatal(err)
+	}
+	client := e.m.HTTPClient(srv)
+	if code, err := e.get(srv, ""); err != nil || code != 200 {
+		t.Fatalf("got %d, %v", code, err)
+	}
+	e.fake.KillAccessTokens()
+	var wg sync.WaitGroup
+	codes := make([]int, 10)
+	for i := range codes {
+		wg.Go(func() {
+			req, _ := http.NewRequestWithContext(context.Background(), http.MethodPost, e.fake.mcpURL(), strings.NewReader(`{"jsonrpc":"2.0","id":1,"method":"ping"}`))
+			resp, err := client.Do(req)
+			if err != nil {
+				e.note(err)
+				return
+			}
+			resp.Body.Close()
+			codes[i] = resp.StatusCode
+		})
+	}
+	wg.Wait()
+	for i, c := range codes {
+		if c != 200 {
+			t.Errorf("caller %d got %d", i, c)
+		}
+	}
+	if n := e.fake.calls("refresh_token"); n != 1 {
+		t.Errorf("refreshes = %d, want exactly 1 shared by all callers", n)
+	}
+}
+
+func TestDeadRefreshTokenNeedsAuth(t *testing.T) {
+	e := newEnv(t, nil)
+	srv := e.server()
+	if err := e.authenticate(srv); err != nil {
+		t.Fatal(err)
+	}
+	e.fake.mu.Lock()
+	clear(e.fake.refresh)
+	e.fake.mu.Unlock()
+	e.fake.KillAccessTokens()
+	if code, _ := e.get(srv, ""); code != 401 {
+		t.Fatalf("got %d, want 401", code)
+	}
+	if !e.m.NeedsAuth(srv) {
+		t.Error("want needs-auth after the refresh token died")
+	}
+}
+
+func TestLogoutRevokesAndDeletes(t *testing.T) {
+	e := newEnv(t, nil)
+	srv := e.server()
+	if err := e.authenticate(srv); err != nil {
+		t.Fatal(err)
+	}
+	if err := e.note(e.m.Logout(context.Background(), srv)); err != nil {
+		t.Fatalf("Logout: %v", err)
+	}
+	if len(e.fake.Revoked) != 2 {
+		t.Errorf("revoked %d tokens, want refresh + access", len(e.fake.Revoked))
+	}
+	if strings.Contains(e.kr.dump(), "/token") {
+		t.Error("token entry still in the keychain after logout")
+	}
+	if code, _ := e.get(srv, ""); code != 401 {
+		t.Errorf("after logout got %d, want 401", code)
+	}
+}
+
+func TestLogoutWithoutRevocationEndpointStillDeletes(t *testing.T) {
+	e := newEnv(t, nil)
+	e.fake.RevocationOff = true
+	srv := e.server()
+	if err := e.authenticate(srv); err != nil {
+		t.Fatal(err)
+	}
+	if err := e.note(e.m.Logout(context.Background(), srv)); err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(e.kr.dump(), "/token") {
+		t.Error("token entry still stored")
+	}
+}
+
+func TestStateMismatchRejected(t *testing.T) {
+	e := newEnv(t, nil)
+	e.fake.TamperState = true
+	err := e.authenticate(e.server())
+	if !errors.Is(err, ErrStateMismatch) {
+		t.Fatalf("got %v, want ErrStateMismatch", err)
+	}
+	if n := e.fake.calls("authorization_code"); n != 0 {
+		t.Errorf("the code was exchanged %d times despite the bad state", n)
+	}
+}
+
+func TestForgedCallbackRejected(t *testing.T) {
+	e := newEnv(t, nil)
+	var forgedStatus, lateStatus int
+	e.browser = func(ctx context.Context, u string) error {
+		// An attacker's page hits the callback first, with its own code.
+		redirect := strings.Split(strings.Split(u, "redirect_uri=")[1], "&")[0]
+		redirect = strings.ReplaceAll(strings.ReplaceAll(redirect, "%3A", ":"), "%2F", "/")
+		c := &http.Client{Transport: &http.Transport{DisableKeepAlives: true}}
+		req, _ := http.NewRequestWithContext(ctx, http.MethodGet, redirect+"?code=evil&state=guess", nil)
+		resp, err := c.Do(req)
+		if err != nil {
+			return err
+		}
+		resp.Body.Close()
+		forgedStatus = resp.StatusCode
+		req, _ = http.NewRequestWithContext(ctx, http.MethodGet, redirect+"?code=evil2&state=guess2", nil)
+		if resp, err := c.Do(req); err == nil {
+			resp.Body.Close()
+			lateStatus = resp.StatusCode
+		}
+		return nil
+	}
+	err := e.authenticate(e.server())
+	if !errors.Is(err, ErrStateMismatch) {
+		t.Fatalf("got %v, want ErrStateMismatch", err)
+	}
+	if forgedStatus != http.StatusBadRequest {
+		t.Errorf("forged callback answered %d, want 400", forgedStatus)
+	}
+	if lateStatus != http.StatusGone {
+		t.Errorf("second callback answered %d, want 410 (one-shot)", lateStatus)
+	}
+	if n := e.fake.calls("authorization_code"); n != 0 {
+		t.Errorf("a forged code was exchanged")
+	}
+}
+
+func TestCallbackTimeout(t *testing.T) {
+	e := newEnv(t, func(o *Options) { o.CallbackTimeout = 50 * time.Millisecond })
+	e.browser = func(context.Context, string) error { return nil } // the person never comes back
+	if err := e.authenticate(e.server()); !errors.Is(err, ErrCallbackTimeout) {
+		t.Fatalf("got %v, want ErrCallbackTimeout", err)
+	}
+}
+
+func TestCallbackPortBusy(t *testing.T) {
+	e := newEnv(t, nil)
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	port := ln.Addr().(*net.TCPAddr).Port
+	srv := e.server()
+	srv.Config.OAuth = &model.OAuthConfig{CallbackPort: port}
+	err = e.authenticate(srv)
+	if !errors.Is(err, ErrPortBusy) {
+		t.Fatalf("got %v, want ErrPortBusy", err)
+	}
+	if !strings.Contains(err.Error(), "callbackPort") {
+		t.Errorf("error should say what to change: %v", err)
+	}
+}
+
+func TestConfiguredCallbackPortAndPreRegisteredClient(t *testing.T) {
+	e := newEnv(t, nil)
+	e.fake.PreClientID, e.fake.PreClientSecret = "pre-client", "pre-secret-"+randomID()
+	ln, _ := net.Listen("tcp", "127.0.0.1:0")
+	port := ln.Addr().(*net.TCPAddr).Port
+	ln.Close()
+	srv := e.server()
+	srv.Config.OAuth = &model.OAuthConfig{ClientID: "pre-client", CallbackPort: port}
+	if err := e.m.SetClientSecret(srv, e.fake.PreClientSecret); err != nil {
+		t.Fatal(err)
+	}
+	if err := e.authenticate(srv); err != nil {
+		t.Fatal(err)
+	}
+	if e.fake.Registrations != 0 {
+		t.Error("a pre-registered client must not register")
+	}
+	if got := e.fake.Authorizes[0].Get("redirect_uri"); !strings.Contains(got, ":"+itoa(port)+"/") {
+		t.Errorf("redirect_uri %s does not use callbackPort %d", got, port)
+	}
+}
+
+func TestStepUpUnionOfScopes(t *testing.T) {
+	e := newEnv(t, func(o *Options) { o.InlineAuth = true })
+	srv := e.server()
+	if code, err := e.get(srv, ""); err != nil || code != 200 {
+		t.Fatalf("inline auth: got %d, %v", code, err)
+	}
+	if code, err := e.get(srv, "mcp:read mcp:write"); err != nil || code != 200 {
+		t.Fatalf("step-up: got %d, %v", code, err)
+	}
+	if len(e.fake.Authorizes) != 2 {
+		t.Fatalf("authorizations = %d, want 2", len(e.fake.Authorizes))
+	}
+	if got := e.fake.Authorizes[1].Get("scope"); got != "mcp:read mcp:write" {
+		t.Errorf("step-up scope = %q, want the union", got)
+	}
+}
+
+func TestStepUpRetryLimit(t *testing.T) {
+	e := newEnv(t, func(o *Options) { o.InlineAuth = true })
+	e.fake.Grantable = []string{"mcp:read"} // never grants mcp:admin
+	srv := e.server()
+	code, err := e.get(srv, "mcp:read mcp:admin")
+	if err != nil || code != http.StatusForbidden {
+		t.Fatalf("got %d, %v; want 403 after the retry limit", code, err)
+	}
+	// One flow for the 401, then at most StepUpLimit step-ups.
+	if n := len(e.fake.Authorizes); n > 1+2 {
+		t.Errorf("authorizations = %d: step-up looped", n)
+	}
+}
+
+func TestStepUpWithoutInlineAuthMarks(t *testing.T) {
+	e := newEnv(t, nil)
+	srv := e.server()
+	if err := e.authenticate(srv); err != nil {
+		t.Fatal(err)
+	}
+	if code, _ := e.get(srv, "mcp:read mcp:write"); code != 403 {
+		t.Fatalf("got %d, want 403", code)
+	}
+	if got := strings.Join(e.m.NeedsStepUp(srv), " "); got != "mcp:read mcp:write" {
+		t.Errorf("NeedsStepUp = %q", got)
+	}
+	if err := e.authenticate(srv); err != nil {
+		t.Fatal(err)
+	}
+	if got := e.fake.Authorizes[1].Get("scope"); got != "mcp:read mcp:write" {
+		t.Errorf("Authenticate after step-up asked for %q", got)
+	}
+	if code, _ := e.get(srv, "mcp:read mcp:write"); code != 200 {
+		t.Errorf("after step-up got %d", code)
+	}
+}
+
+func TestNoTokenSendsWithoutAuthorization(t *testing.T) {
+	e := newEnv(t, nil)
+	var sawAuth bool
+	e.opts.Transport = roundTripFunc(func(r *http.Request) (*http.Response, error) {
+		sawAuth = r.Header.Get("Authorization") != ""
+		return &http.Response{StatusCode: 401, Body: http.NoBody, Header: http.Header{}, Request: r}, nil
+	})
+	m := New(e.opts)
+	resp, err := m.HTTPClient(e.server()).Get(e.fake.mcpURL())
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != 401 || sawAuth {
+		t.Errorf("status %d, Authorization sent = %v", resp.StatusCode, sawAuth)
+	}
+}
+
+type roundTripFunc func(*http.Request) (*http.Response, error)
+
+func (f roundTripFunc) RoundTrip(r *http.Request) (*http.Response, error) { return f(r) }
+
+func itoa(i int) string { return strconv.Itoa(i) }

@@ -1,0 +1,130 @@
+package oauth
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"time"
+
+	"github.com/mcpdeck/mcpdeck/model"
+)
+
+// maxHelperOutput bounds what a headersHelper may print.
+const maxHelperOutput = 64 << 10
+
+// Headers returns the server's static headers overridden by what its
+// headersHelper prints (a JSON object of strings). The helper runs with
+// MCPDECK_SERVER_NAME and MCPDECK_SERVER_URL, in the directory of the
+// config file that defined the server, under the helper timeout (10 s). It
+// never runs for an unapproved project server.
+func (m *Manager) Headers(ctx context.Context, srv model.Server) (map[string]string, error) {
+	out := make(map[string]string, len(srv.Config.Headers))
+	for k, v := range srv.Config.Headers {
+		out[k] = v
+	}
+	helper := strings.TrimSpace(srv.Config.HeadersHelper)
+	if helper == "" {
+		return out, nil
+	}
+	if srv.Scope == model.ScopeProject && srv.Approval.Status != model.ApprovalApproved {
+		return nil, fmt.Errorf("server %s: %w", srv.Name, ErrUntrusted)
+	}
+	got, err := m.runHelper(ctx, srv, helper)
+	if err != nil {
+		return nil, fmt.Errorf("server %s: %w", srv.Name, err)
+	}
+	for k, v := range got {
+		out[k] = v
+	}
+	return out, nil
+}
+
+func (m *Manager) runHelper(ctx context.Context, srv model.Server, helper string) (map[string]string, error) {
+	ctx, cancel := context.WithTimeout(ctx, m.opts.HelperTimeout)
+	defer cancel()
+	var cmd *exec.Cmd
+	if runtime.GOOS == "windows" {
+		cmd = exec.CommandContext(ctx, "cmd", "/C", helper)
+	} else {
+		cmd = exec.CommandContext(ctx, "/bin/sh", "-c", helper)
+	}
+	cmd.Env = append(os.Environ(), "MCPDECK_SERVER_NAME="+srv.Name, "MCPDECK_SERVER_URL="+srv.Config.URL)
+	if filepath.IsAbs(srv.Source) {
+		cmd.Dir = filepath.Dir(srv.Source)
+	}
+	cmd.WaitDelay = 500 * time.Millisecond
+	setProcessGroup(cmd)
+	stdout := &capped{max: maxHelperOutput}
+	stderr := &capped{max: 2048}
+	cmd.Stdout, cmd.Stderr = stdout, stderr
+	err := cmd.Run()
+	if ctx.Err() != nil && errors.Is(ctx.Err(), context.DeadlineExceeded) {
+		return nil, fmt.Errorf("%w: it did not finish within %s", ErrHelper, m.opts.HelperTimeout)
+	}
+	if err != nil {
+		var ee *exec.ExitError
+		msg := err.Error()
+		if errors.As(err, &ee) {
+			msg = fmt.Sprintf("it exited with status %d", ee.ExitCode())
+		}
+		if s := strings.TrimSpace(stderr.String()); s != "" {
+			msg += ": " + firstLine(s)
+		}
+		return nil, fmt.Errorf("%w: %s", ErrHelper, msg)
+	}
+	if stdout.over {
+		return nil, fmt.Errorf("%w: it printed more than %d KB", ErrHelper, maxHelperOutput>>10)
+	}
+	var raw map[string]any
+	if err := json.Unmarshal(bytes.TrimSpace(stdout.Bytes()), &raw); err != nil {
+		// Never echo stdout: it holds credentials.
+		return nil, fmt.Errorf("%w: its output is not a JSON object of headers", ErrHelper)
+	}
+	got := make(map[string]string, len(raw))
+	for k, v := range raw {
+		s, ok := v.(string)
+		if !ok {
+			return nil, fmt.Errorf("%w: header %q is not a string", ErrHelper, k)
+		}
+		if k == "" || strings.ContainsAny(k, " \t\r\n:") || strings.ContainsAny(s, "\r\n") {
+			return nil, fmt.Errorf("%w: header %q is not a valid HTTP header", ErrHelper, k)
+		}
+		got[k] = s
+	}
+	return got, nil
+}
+
+func firstLine(s string) string {
+	line, _, _ := strings.Cut(s, "\n")
+	if len(line) > 200 {
+		line = line[:200] + "…"
+	}
+	return line
+}
+
+// capped is a bytes.Buffer that keeps at most max bytes.
+type capped struct {
+	bytes.Buffer
+	max  int
+	over bool
+}
+
+func (c *capped) Write(p []byte) (int, error) {
+	n := len(p)
+	if room := c.max - c.Len(); room < len(p) {
+		c.over = true
+		if room > 0 {
+			c.Buffer.Write(p[:room])
+		}
+		return n, nil
+	}
+	c.Buffer.Write(p)
+	return n, nil
+}

@@ -1,0 +1,210 @@
+package oauth
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"fmt"
+	"net/url"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/mcpdeck/mcpdeck/model"
+)
+
+// Grant and token type URNs of RFC 8693 / RFC 7523 / ID-JAG.
+const (
+	grantTokenExchange = "urn:ietf:params:oauth:grant-type:token-exchange"
+	grantJWTBearer     = "urn:ietf:params:oauth:grant-type:jwt-bearer"
+	tokenTypeIDToken   = "urn:ietf:params:oauth:token-type:id_token"
+	tokenTypeIDJAG     = "urn:ietf:params:oauth:token-type:id-jag"
+)
+
+// machineGrant obtains a token without a person: client_credentials
+// (client_secret_basic/post or private_key_jwt), or cross-app access (an
+// ID-JAG from the enterprise IdP by token exchange, then the JWT bearer grant).
+//
+// Settings beyond OAuthConfig come from oauth.Extra: tokenEndpointAuthMethod,
+// privateKeyFile, signingAlgorithm, idpTokenEndpoint, idpIssuer, idpClientId.
+func (m *Manager) machineGrant(ctx context.Context, srv model.Server, st *serverState) (*tokenRecord, error) {
+	oc := oauthConfig(srv)
+	if oc.ClientID == "" {
+		return nil, fmt.Errorf("%w: oauth.grant %q needs oauth.clientId", ErrConfig, oc.Grant)
+	}
+	d, err := m.discover(ctx, srv, st)
+	if err != nil {
+		return nil, err
+	}
+	st.mu.Lock()
+	scopes := unionScopes(st.stepUpScopes)
+	if len(scopes) == 0 {
+		scopes = unionScopes(oc.Scopes)
+	}
+	if len(scopes) == 0 {
+		scopes = unionScopes(st.hintScopes)
+	}
+	st.mu.Unlock()
+	if len(scopes) == 0 && d.PRM != nil {
+		scopes = unionScopes(d.PRM.ScopesSupported)
+	}
+	ca, err := m.machineClientAuth(ctx, srv, oc, d)
+	if err != nil {
+		return nil, err
+	}
+
+	form := url.Values{"resource": {d.Resource}}
+	if len(scopes) > 0 {
+		form.Set("scope", joinScopes(scopes))
+	}
+	switch oc.Grant {
+	case GrantCrossApp:
+		jag, err := m.idJAG(ctx, srv, oc, d, scopes)
+		if err != nil {
+			return nil, err
+		}
+		form.Set("grant_type", grantJWTBearer)
+		form.Set("assertion", jag)
+	default:
+		form.Set("grant_type", "client_credentials")
+	}
+	tr, err := m.tokenRequest(ctx, d.AS.TokenEndpoint, form, ca, oc.Grant+" token request")
+	if err != nil {
+		return nil, err
+	}
+	rec := m.record(tr, scopes, nil)
+	rec.Issuer, rec.TokenEndpoint, rec.RevocationEndpoint = d.AS.Issuer, d.AS.TokenEndpoint, d.AS.RevocationEndpoint
+	rec.Resource, rec.ClientID, rec.AuthMethod = d.Resource, oc.ClientID, ca.Method
+	st.mu.Lock()
+	st.stepUpScopes = nil
+	st.mu.Unlock()
+	return rec, nil
+}
+
+// machineClientAuth picks private_key_jwt when a key is configured, else
+// the client secret with basic or post.
+func (m *Manager) machineClientAuth(ctx context.Context, srv model.Server, oc model.OAuthConfig, d *discovery) (clientAuth, error) {
+	ca := clientAuth{ClientID: oc.ClientID, Audience: d.AS.Issuer}
+	keyPEM, err := m.privateKey(ctx, srv, oc)
+	if err != nil {
+		return ca, err
+	}
+	method := extraString(oc, "tokenEndpointAuthMethod")
+	if method == "" && keyPEM != "" {
+		method = authJWT
+	}
+	if method == authJWT {
+		if keyPEM == "" {
+			return ca, fmt.Errorf("%w: private_key_jwt needs a private key (oauth.privateKeyFile or the keychain)", ErrConfig)
+		}
+		key, err := parsePrivateKey(keyPEM)
+		if err != nil {
+			return ca, fmt.Errorf("%w: %w", ErrConfig, err)
+		}
+		alg, err := keyAlg(key, extraString(oc, "signingAlgorithm"))
+		if err != nil {
+			return ca, err
+		}
+		ca.Method = authJWT
+		ca.Assertion = func(aud string) (string, error) {
+			now := m.opts.Now()
+			return signJWT(key, alg, nil, map[string]any{
+				"iss": oc.ClientID, "sub": oc.ClientID, "aud": aud,
+				"iat": now.Unix(), "exp": now.Add(5 * time.Minute).Unix(), "jti": randomID(),
+			})
+		}
+		return ca, nil
+	}
+	secret, err := m.clientSecret(ctx, srv)
+	if err != nil {
+		return ca, err
+	}
+	if secret == "" && method != authNone {
+		return ca, fmt.Errorf("%w: no client secret for %s: store one with mcpdeck mcp add --client-secret or set MCPDECK_CLIENT_SECRET", ErrConfig, oc.ClientID)
+	}
+	ca.Secret = secret
+	ca.Method = chooseAuthMethod(d.AS.TokenEndpointAuthMethodsSupported, secret != "", method)
+	return ca, nil
+}
+
+// privateKey is the PEM for private_key_jwt: keychain, oauth.privateKeyFile,
+// or MCPDECK_CLIENT_PRIVATE_KEY.
+func (m *Manager) privateKey(ctx context.Context, srv model.Server, oc model.OAuthConfig) (string, error) {
+	k, err := m.secret(ctx, srv, kindPrivateKey)
+	if err != nil || k != "" {
+		return k, err
+	}
+	if p := extraString(oc, "privateKeyFile"); p != "" {
+		b, err := os.ReadFile(p)
+		if err != nil {
+			return "", fmt.Errorf("%w: reading oauth.privateKeyFile: %w", ErrConfig, err)
+		}
+		return string(b), nil
+	}
+	return m.lookupEnv("MCPDECK_CLIENT_PRIVATE_KEY"), nil
+}
+
+// idJAG exchanges the enterprise ID token for an identity assertion
+// authorization grant at the IdP (RFC 8693).
+func (m *Manager) idJAG(ctx context.Context, srv model.Server, oc model.OAuthConfig, d *discovery, scopes []string) (string, error) {
+	idToken, err := m.secret(ctx, srv, kindIDToken)
+	if err != nil {
+		return "", err
+	}
+	if idToken == "" {
+		idToken = m.lookupEnv("MCPDECK_IDP_ID_TOKEN")
+	}
+	if idToken == "" {
+		return "", fmt.Errorf("%w: cross-app access needs an IdP ID token (keychain or MCPDECK_IDP_ID_TOKEN)", ErrConfig)
+	}
+	endpoint := extraString(oc, "idpTokenEndpoint")
+	if endpoint == "" {
+		iss := extraString(oc, "idpIssuer")
+		if iss == "" {
+			return "", fmt.Errorf("%w: cross-app access needs oauth.idpTokenEndpoint or oauth.idpIssuer", ErrConfig)
+		}
+		md, found, err := m.fetchASMetadata(ctx, iss)
+		if err != nil {
+			return "", fmt.Errorf("IdP metadata: %w", err)
+		}
+		if !found {
+			return "", fmt.Errorf("no IdP metadata found for %s", iss)
+		}
+		endpoint = md.TokenEndpoint
+	}
+	idpSecret, err := m.secret(ctx, srv, kindIDPSecret)
+	if err != nil {
+		return "", err
+	}
+	ca := clientAuth{ClientID: extraString(oc, "idpClientId"), Secret: idpSecret, Method: authNone}
+	if idpSecret != "" {
+		ca.Method = authBasic
+	}
+	form := url.Values{
+		"grant_type":           {grantTokenExchange},
+		"requested_token_type": {tokenTypeIDJAG},
+		"subject_token":        {idToken},
+		"subject_token_type":   {tokenTypeIDToken},
+		"audience":             {d.AS.Issuer},
+		"resource":             {d.Resource},
+	}
+	if len(scopes) > 0 {
+		form.Set("scope", joinScopes(scopes))
+	}
+	tr, err := m.tokenRequest(ctx, endpoint, form, ca, "IdP token exchange")
+	if err != nil {
+		return "", err
+	}
+	if tr.IssuedTokenType != "" && tr.IssuedTokenType != tokenTypeIDJAG {
+		return "", fmt.Errorf("IdP token exchange returned %s, not an ID-JAG", tr.IssuedTokenType)
+	}
+	return tr.AccessToken, nil
+}
+
+func joinScopes(s []string) string { return strings.Join(s, " ") }
+
+func randomID() string {
+	b := make([]byte, 16)
+	_, _ = rand.Read(b)
+	return hex.EncodeToString(b)
+}

@@ -1,0 +1,146 @@
+package oauth
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/mcpdeck/mcpdeck/model"
+)
+
+// Kinds of stored entries, one keychain entry (or chunk set) each.
+const (
+	kindToken        = "token"
+	kindClient       = "client"        // dynamically registered client
+	kindClientSecret = "client-secret" // secret of a pre-registered client
+	kindPrivateKey   = "private-key"   // PEM for private_key_jwt
+	kindIDToken      = "idp-id-token"  // enterprise IdP ID token for cross-app access
+	kindIDPSecret    = "idp-client-secret"
+)
+
+// storeKey names an entry by server name and config hash, so that a changed
+// definition never silently reuses the old server's tokens.
+func storeKey(srv model.Server, kind string) string {
+	h := srv.Hash
+	if len(h) > 16 {
+		h = h[:16]
+	}
+	return srv.Name + "@" + h + "/" + kind
+}
+
+// tokenRecord is a token plus what is needed to refresh and revoke it after
+// a restart without discovery.
+type tokenRecord struct {
+	AccessToken        string    `json:"access_token"`
+	RefreshToken       string    `json:"refresh_token,omitempty"`
+	TokenType          string    `json:"token_type,omitempty"`
+	ExpiresAt          time.Time `json:"expires_at,omitzero"`
+	Scopes             []string  `json:"scopes,omitempty"`
+	Issuer             string    `json:"issuer,omitempty"`
+	TokenEndpoint      string    `json:"token_endpoint,omitempty"`
+	RevocationEndpoint string    `json:"revocation_endpoint,omitempty"`
+	Resource           string    `json:"resource,omitempty"`
+	ClientID           string    `json:"client_id,omitempty"`
+	ClientSecret       string    `json:"client_secret,omitempty"`
+	AuthMethod         string    `json:"auth_method,omitempty"`
+}
+
+// String never shows the token.
+func (t *tokenRecord) String() string { return "token[redacted]" }
+
+// GoString never shows the token, even with %#v.
+func (t *tokenRecord) GoString() string { return "token[redacted]" }
+
+// expired reports whether the access token is past (or within skew of) its expiry.
+func (t *tokenRecord) expired(now time.Time) bool {
+	return !t.ExpiresAt.IsZero() && !now.Add(30*time.Second).Before(t.ExpiresAt)
+}
+
+// clientRecord is a dynamically registered (or metadata-document) client.
+type clientRecord struct {
+	ClientID     string `json:"client_id"`
+	ClientSecret string `json:"client_secret,omitempty"`
+	AuthMethod   string `json:"token_endpoint_auth_method,omitempty"`
+	RedirectURI  string `json:"redirect_uri,omitempty"`
+	Issuer       string `json:"issuer,omitempty"`
+}
+
+// String never shows the secret.
+func (c *clientRecord) String() string { return "client " + c.ClientID }
+
+func (m *Manager) loadJSON(ctx context.Context, key string, v any) (bool, error) {
+	s, err := m.store.Get(ctx, key)
+	if errors.Is(err, ErrNotFound) {
+		return false, nil
+	}
+	if err != nil {
+		return false, fmt.Errorf("reading stored credentials: %w", err)
+	}
+	if err := json.Unmarshal([]byte(s), v); err != nil {
+		// Never echo the value: it is a secret.
+		return false, fmt.Errorf("stored credentials for %s are unreadable; run mcpdeck auth again", key)
+	}
+	return true, nil
+}
+
+func (m *Manager) saveJSON(ctx context.Context, key string, v any) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	if err := m.store.Set(ctx, key, string(b)); err != nil {
+		return fmt.Errorf("saving credentials: %w", err)
+	}
+	return nil
+}
+
+// secret reads a plain secret entry; "" when absent.
+func (m *Manager) secret(ctx context.Context, srv model.Server, kind string) (string, error) {
+	v, err := m.store.Get(ctx, storeKey(srv, kind))
+	if errors.Is(err, ErrNotFound) {
+		return "", nil
+	}
+	if err != nil {
+		return "", fmt.Errorf("reading stored secret: %w", err)
+	}
+	return v, nil
+}
+
+func (m *Manager) setSecret(srv model.Server, kind, value string) error {
+	ctx, cancel := context.WithTimeout(context.Background(), 4*m.opts.KeyringTimeout)
+	defer cancel()
+	key := storeKey(srv, kind)
+	if value == "" {
+		err := m.store.Delete(ctx, key)
+		if errors.Is(err, ErrNotFound) {
+			return nil
+		}
+		return err
+	}
+	return m.store.Set(ctx, key, value)
+}
+
+// SetClientSecret keeps the client secret of a pre-registered client
+// (oauth.clientId) in the keychain; "" deletes it.
+func (m *Manager) SetClientSecret(srv model.Server, secret string) error {
+	return m.setSecret(srv, kindClientSecret, secret)
+}
+
+// SetPrivateKey keeps a PEM private key (PKCS#8, SEC1 or PKCS#1) for
+// private_key_jwt client authentication; "" deletes it.
+func (m *Manager) SetPrivateKey(srv model.Server, pem string) error {
+	return m.setSecret(srv, kindPrivateKey, pem)
+}
+
+// SetIDToken keeps the enterprise IdP ID token used by cross-app access; "" deletes it.
+func (m *Manager) SetIDToken(srv model.Server, idToken string) error {
+	return m.setSecret(srv, kindIDToken, idToken)
+}
+
+// SetIDPClientSecret keeps the client secret mcpdeck uses at the enterprise
+// IdP for cross-app access; "" deletes it.
+func (m *Manager) SetIDPClientSecret(srv model.Server, secret string) error {
+	return m.setSecret(srv, kindIDPSecret, secret)
+}

@@ -1,0 +1,165 @@
+package oauth
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/url"
+
+	"github.com/mcpdeck/mcpdeck/model"
+)
+
+// currentToken is the stored token, refreshed first when it has expired.
+// It returns nil (and no error) when there is none: the request then goes
+// out without Authorization. Machine grants fetch a token when none exists.
+func (m *Manager) currentToken(ctx context.Context, srv model.Server, st *serverState) (*tokenRecord, error) {
+	st.mu.Lock()
+	loaded, tok := st.loaded, st.tok
+	st.mu.Unlock()
+	if !loaded {
+		var rec tokenRecord
+		ok, err := m.loadJSON(ctx, storeKey(srv, kindToken), &rec)
+		if err != nil {
+			return nil, err
+		}
+		st.mu.Lock()
+		if !st.loaded {
+			if ok {
+				st.tok = &rec
+			}
+			st.loaded = true
+		}
+		tok = st.tok
+		st.mu.Unlock()
+	}
+	if tok == nil && !isMachine(srv) {
+		return nil, nil
+	}
+	if tok != nil && !tok.expired(m.opts.Now()) {
+		return tok, nil
+	}
+	return m.refreshShared(ctx, srv, st, tok)
+}
+
+// refreshShared refreshes once for all concurrent callers. used is the
+// token the caller had; if another caller already replaced it, that newer
+// token is returned without a second refresh.
+func (m *Manager) refreshShared(ctx context.Context, srv model.Server, st *serverState, used *tokenRecord) (*tokenRecord, error) {
+	st.mu.Lock()
+	if st.tok != nil && st.tok != used && !st.tok.expired(m.opts.Now()) {
+		t := st.tok
+		st.mu.Unlock()
+		return t, nil
+	}
+	if f := st.refresh; f != nil {
+		st.mu.Unlock()
+		select {
+		case <-f.done:
+			return f.tok, f.err
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		}
+	}
+	f := &flight{done: make(chan struct{})}
+	st.refresh = f
+	st.mu.Unlock()
+
+	// Not cancelled by one caller's context: the others share the result.
+	tok, err := m.doRefresh(context.WithoutCancel(ctx), srv, st, used)
+	if err == nil {
+		err = m.saveJSON(ctx, storeKey(srv, kindToken), tok)
+	}
+	st.mu.Lock()
+	if err == nil {
+		st.tok = tok
+	}
+	st.refresh = nil
+	f.tok, f.err = tok, err
+	st.mu.Unlock()
+	close(f.done)
+	if err == nil {
+		m.clearNeedsAuth(srv)
+	}
+	return tok, err
+}
+
+// doRefresh uses the refresh token, or repeats a machine grant.
+func (m *Manager) doRefresh(ctx context.Context, srv model.Server, st *serverState, used *tokenRecord) (*tokenRecord, error) {
+	if isMachine(srv) {
+		return m.machineGrant(ctx, srv, st)
+	}
+	if used == nil || used.RefreshToken == "" {
+		return nil, errNoRefresh
+	}
+	endpoint := used.TokenEndpoint
+	if endpoint == "" {
+		d, err := m.discover(ctx, srv, st)
+		if err != nil {
+			return nil, err
+		}
+		endpoint = d.AS.TokenEndpoint
+	}
+	form := url.Values{"grant_type": {"refresh_token"}, "refresh_token": {used.RefreshToken}}
+	if used.Resource != "" {
+		form.Set("resource", used.Resource)
+	}
+	ca := clientAuth{ClientID: used.ClientID, Secret: used.ClientSecret, Method: used.AuthMethod}
+	tr, err := m.tokenRequest(ctx, endpoint, form, ca, "token refresh")
+	if err != nil {
+		var oe *OAuthError
+		if errors.As(err, &oe) && oe.Code == "invalid_grant" {
+			// The refresh token is dead: forget it so we stop trying.
+			_ = m.store.Delete(ctx, storeKey(srv, kindToken))
+			st.mu.Lock()
+			if st.tok == used {
+				st.tok = nil
+			}
+			st.mu.Unlock()
+			return nil, fmt.Errorf("%w: %w", ErrNeedsAuth, err)
+		}
+		return nil, err
+	}
+	m.log.Info("token refreshed", "server", srv.Name)
+	return m.record(tr, nil, used), nil
+}
+
+// Logout revokes the server's tokens (RFC 7009) when the authorization
+// server offers revocation, and deletes them. The tokens are deleted even
+// when revocation fails; the error then says so.
+func (m *Manager) Logout(ctx context.Context, srv model.Server) error {
+	st := m.state(srv)
+	st.flowMu.Lock()
+	defer st.flowMu.Unlock()
+	var rec tokenRecord
+	ok, loadErr := m.loadJSON(ctx, storeKey(srv, kindToken), &rec)
+	var revokeErr error
+	if ok && rec.RevocationEndpoint != "" {
+		ca := clientAuth{ClientID: rec.ClientID, Secret: rec.ClientSecret, Method: rec.AuthMethod}
+		if rec.AuthMethod == authJWT {
+			ca.Method = authNone // no assertion for revocation; identify by client_id
+		}
+		if rec.RefreshToken != "" {
+			revokeErr = m.revoke(ctx, rec.RevocationEndpoint, rec.RefreshToken, "refresh_token", ca)
+		}
+		if err := m.revoke(ctx, rec.RevocationEndpoint, rec.AccessToken, "access_token", ca); err != nil {
+			revokeErr = errors.Join(revokeErr, err)
+		}
+	}
+	delErr := m.store.Delete(ctx, storeKey(srv, kindToken))
+	if errors.Is(delErr, ErrNotFound) {
+		delErr = nil
+	}
+	st.mu.Lock()
+	st.tok, st.loaded, st.stepUpScopes = nil, true, nil
+	st.mu.Unlock()
+	switch {
+	case delErr != nil:
+		return fmt.Errorf("logging out of %s: %w", srv.Name, delErr)
+	case loadErr != nil:
+		return fmt.Errorf("logging out of %s: %w", srv.Name, loadErr)
+	case revokeErr != nil:
+		return fmt.Errorf("logged out of %s locally, but the server did not confirm revocation: %w", srv.Name, revokeErr)
+	}
+	m.log.Info("logged out", "server", srv.Name, "revoked", ok && rec.RevocationEndpoint != "")
+	return nil
+}

@@ -1,0 +1,193 @@
+package oauth
+
+import (
+	"context"
+	"encoding/base64"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"net/url"
+	"slices"
+	"strings"
+	"time"
+)
+
+// Token endpoint client authentication methods.
+const (
+	authBasic = "client_secret_basic"
+	authPost  = "client_secret_post"
+	authNone  = "none"
+	authJWT   = "private_key_jwt"
+)
+
+// clientAuth is how we authenticate to the token endpoint.
+type clientAuth struct {
+	ClientID string
+	Secret   string
+	Method   string
+	// Assertion builds a private_key_jwt client assertion for the audience.
+	Assertion func(aud string) (string, error)
+	Audience  string
+}
+
+// tokenResponse is a successful token endpoint answer.
+type tokenResponse struct {
+	AccessToken     string `json:"access_token"`
+	TokenType       string `json:"token_type"`
+	ExpiresIn       int64  `json:"expires_in"`
+	RefreshToken    string `json:"refresh_token"`
+	Scope           string `json:"scope"`
+	IssuedTokenType string `json:"issued_token_type"`
+}
+
+type oauthErrorBody struct {
+	Error       string `json:"error"`
+	Description string `json:"error_description"`
+}
+
+// chooseAuthMethod picks the token endpoint auth method: what the
+// registration said, else basic or post as the server supports, else none.
+func chooseAuthMethod(supported []string, hasSecret bool, registered string) string {
+	if registered != "" {
+		return registered
+	}
+	if !hasSecret {
+		return authNone
+	}
+	if len(supported) == 0 || slices.Contains(supported, authBasic) {
+		return authBasic
+	}
+	if slices.Contains(supported, authPost) {
+		return authPost
+	}
+	return authBasic
+}
+
+// applyClientAuth adds client authentication to a token-endpoint request.
+func applyClientAuth(req *http.Request, form url.Values, ca clientAuth) error {
+	switch ca.Method {
+	case authBasic:
+		cred := url.QueryEscape(ca.ClientID) + ":" + url.QueryEscape(ca.Secret)
+		req.Header.Set("Authorization", "Basic "+base64.StdEncoding.EncodeToString([]byte(cred)))
+	case authPost:
+		form.Set("client_id", ca.ClientID)
+		form.Set("client_secret", ca.Secret)
+	case authJWT:
+		if ca.Assertion == nil {
+			return fmt.Errorf("%w: private_key_jwt needs a private key", ErrConfig)
+		}
+		a, err := ca.Assertion(ca.Audience)
+		if err != nil {
+			return err
+		}
+		form.Set("client_id", ca.ClientID)
+		form.Set("client_assertion_type", "urn:ietf:params:oauth:client-assertion-type:jwt-bearer")
+		form.Set("client_assertion", a)
+	default:
+		if ca.ClientID != "" {
+			form.Set("client_id", ca.ClientID)
+		}
+	}
+	return nil
+}
+
+// postForm sends an authenticated form to an authorization-server endpoint.
+func (m *Manager) postForm(ctx context.Context, endpoint string, form url.Values, ca clientAuth) (*http.Response, error) {
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, endpoint, nil)
+	if err != nil {
+		return nil, fmt.Errorf("bad endpoint %q: %w", endpoint, err)
+	}
+	if err := applyClientAuth(req, form, ca); err != nil {
+		return nil, err
+	}
+	body := form.Encode()
+	req.Body = io.NopCloser(strings.NewReader(body))
+	req.ContentLength = int64(len(body))
+	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+	req.Header.Set("Accept", "application/json")
+	resp, err := m.http.Do(req)
+	if err != nil {
+		return nil, humanNetErr(err)
+	}
+	return resp, nil
+}
+
+// tokenRequest calls the token endpoint. Errors carry the OAuth error code
+// and description only, never the body (it could hold a token).
+func (m *Manager) tokenRequest(ctx context.Context, endpoint string, form url.Values, ca clientAuth, op string) (*tokenResponse, error) {
+	resp, err := m.postForm(ctx, endpoint, form, ca)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", op, err)
+	}
+	defer resp.Body.Close()
+	b, err := io.ReadAll(io.LimitReader(resp.Body, 1<<20))
+	if err != nil {
+		return nil, fmt.Errorf("%s: reading the answer: %w", op, err)
+	}
+	if resp.StatusCode != http.StatusOK {
+		var eb oauthErrorBody
+		_ = json.Unmarshal(b, &eb)
+		return nil, &OAuthError{Op: op, Status: resp.StatusCode, Code: eb.Error, Description: eb.Description}
+	}
+	var tr tokenResponse
+	if err := json.Unmarshal(b, &tr); err != nil {
+		// Some servers answer form-encoded.
+		if vals, perr := url.ParseQuery(string(b)); perr == nil && vals.Get("access_token") != "" {
+			tr.AccessToken = vals.Get("access_token")
+			tr.TokenType = vals.Get("token_type")
+			tr.RefreshToken = vals.Get("refresh_token")
+			tr.Scope = vals.Get("scope")
+		} else {
+			return nil, fmt.Errorf("%s: the authorization server's answer is not JSON", op)
+		}
+	}
+	if tr.AccessToken == "" {
+		return nil, fmt.Errorf("%s: the authorization server sent no access_token", op)
+	}
+	return &tr, nil
+}
+
+// record turns a token response into a stored record.
+func (m *Manager) record(tr *tokenResponse, requested []string, old *tokenRecord) *tokenRecord {
+	rec := &tokenRecord{
+		AccessToken:  tr.AccessToken,
+		RefreshToken: tr.RefreshToken,
+		TokenType:    tr.TokenType,
+		Scopes:       requested,
+	}
+	if tr.Scope != "" {
+		rec.Scopes = strings.Fields(tr.Scope)
+	}
+	if tr.ExpiresIn > 0 {
+		rec.ExpiresAt = m.opts.Now().Add(time.Duration(tr.ExpiresIn) * time.Second)
+	}
+	if old != nil {
+		if rec.RefreshToken == "" {
+			rec.RefreshToken = old.RefreshToken // RFC 6749 §6: may be omitted on refresh
+		}
+		if tr.Scope == "" && len(requested) == 0 {
+			rec.Scopes = old.Scopes
+		}
+		rec.Issuer, rec.TokenEndpoint, rec.RevocationEndpoint = old.Issuer, old.TokenEndpoint, old.RevocationEndpoint
+		rec.Resource, rec.ClientID, rec.ClientSecret, rec.AuthMethod = old.Resource, old.ClientID, old.ClientSecret, old.AuthMethod
+	}
+	return rec
+}
+
+// revoke asks the authorization server to forget a token (RFC 7009).
+func (m *Manager) revoke(ctx context.Context, endpoint, token, hint string, ca clientAuth) error {
+	form := url.Values{"token": {token}, "token_type_hint": {hint}}
+	resp, err := m.postForm(ctx, endpoint, form, ca)
+	if err != nil {
+		return fmt.Errorf("revocation: %w", err)
+	}
+	defer resp.Body.Close()
+	b, _ := io.ReadAll(io.LimitReader(resp.Body, 64<<10))
+	if resp.StatusCode != http.StatusOK {
+		var eb oauthErrorBody
+		_ = json.Unmarshal(b, &eb)
+		return &OAuthError{Op: "revocation", Status: resp.StatusCode, Code: eb.Error, Description: eb.Description}
+	}
+	return nil
+}

@@ -1,0 +1,217 @@
+package oauth
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"net/url"
+	"slices"
+
+	"github.com/mcpdeck/mcpdeck/model"
+)
+
+// maxAuthRetries bounds how often one request is re-sent after a 401.
+const maxAuthRetries = 2
+
+// HTTPClient returns a client for srv that adds the bearer token, refreshes
+// it on expiry or 401 (one refresh shared by concurrent callers), and marks
+// step-up on 403 insufficient_scope. With no token the request goes out
+// without Authorization so that the server's 401 surfaces. It has no
+// overall timeout: GET SSE streams are long-lived.
+func (m *Manager) HTTPClient(srv model.Server) *http.Client {
+	return &http.Client{Transport: &authTransport{m: m, srv: srv, st: m.state(srv), base: m.opts.Transport}}
+}
+
+type authTransport struct {
+	m    *Manager
+	srv  model.Server
+	st   *serverState
+	base http.RoundTripper
+}
+
+// RoundTrip implements http.RoundTripper.
+func (t *authTransport) RoundTrip(req *http.Request) (*http.Response, error) {
+	ctx := req.Context()
+	if err := bufferBody(req); err != nil {
+		return nil, err
+	}
+	tok, err := t.m.currentToken(ctx, t.srv, t.st)
+	if err != nil {
+		t.m.log.Debug("no usable token; sending without", "server", t.srv.Name, "err", err)
+	}
+	resp, err := t.send(req, tok)
+	stepUps, retries := 0, 0
+	for {
+		if err != nil {
+			return nil, err
+		}
+		switch resp.StatusCode {
+		case http.StatusUnauthorized:
+			c, _ := parseWWWAuthenticate(resp.Header)
+			t.st.noteChallenge(c)
+			if retries >= maxAuthRetries {
+				t.m.MarkNeedsAuth(t.srv)
+				return resp, nil
+			}
+			retries++
+			next := t.recover401(ctx, tok)
+			if next == nil {
+				t.m.MarkNeedsAuth(t.srv)
+				return resp, nil
+			}
+			discard(resp)
+			tok = next
+		case http.StatusForbidden:
+			c, ok := parseWWWAuthenticate(resp.Header)
+			if !ok || (c.Error != "insufficient_scope" && len(c.Scopes) == 0) {
+				return resp, nil
+			}
+			t.st.noteChallenge(c)
+			t.st.markStepUp(tok, c.Scopes)
+			if stepUps >= t.m.opts.StepUpLimit {
+				t.m.log.Warn("step-up retry limit reached", "server", t.srv.Name, "err", ErrStepUpLimit)
+				return resp, nil
+			}
+			stepUps++
+			if !t.m.opts.InlineAuth {
+				return resp, nil
+			}
+			next, ierr := t.m.inlineAuth(ctx, t.srv, t.st, tok)
+			if ierr != nil {
+				t.m.log.Warn("step-up authorization failed", "server", t.srv.Name, "err", ierr)
+				return resp, nil
+			}
+			discard(resp)
+			tok = next
+		default:
+			return resp, nil
+		}
+		resp, err = t.send(req, tok)
+	}
+}
+
+// recover401 tries, in order: a token another caller already refreshed, a
+// refresh (or a new machine grant), and, with InlineAuth, the full flow.
+func (t *authTransport) recover401(ctx context.Context, used *tokenRecord) *tokenRecord {
+	if used != nil || isMachine(t.srv) {
+		next, err := t.m.refreshShared(ctx, t.srv, t.st, used)
+		if err == nil {
+			return next
+		}
+		t.m.log.Info("token refresh failed", "server", t.srv.Name, "err", err)
+	}
+	if !t.m.opts.InlineAuth {
+		return nil
+	}
+	next, err := t.m.inlineAuth(ctx, t.srv, t.st, used)
+	if err != nil {
+		t.m.log.Warn("authorization failed", "server", t.srv.Name, "err", err)
+		return nil
+	}
+	return next
+}
+
+func (t *authTransport) send(req *http.Request, tok *tokenRecord) (*http.Response, error) {
+	r := req.Clone(req.Context())
+	if req.GetBody != nil {
+		b, err := req.GetBody()
+		if err != nil {
+			return nil, err
+		}
+		r.Body = b
+	}
+	if tok != nil {
+		r.Header.Set("Authorization", "Bearer "+tok.AccessToken)
+	}
+	resp, err := t.base.RoundTrip(r)
+	if err != nil {
+		var ue *url.Error
+		if errors.As(err, &ue) {
+			return nil, err
+		}
+		return nil, fmt.Errorf("%s %s: %w", req.Method, req.URL.Redacted(), err)
+	}
+	return resp, nil
+}
+
+// bufferBody makes the request body replayable for a retry.
+func bufferBody(req *http.Request) error {
+	if req.Body == nil || req.Body == http.NoBody || req.GetBody != nil {
+		return nil
+	}
+	b, err := io.ReadAll(req.Body)
+	req.Body.Close()
+	if err != nil {
+		return fmt.Errorf("reading request body: %w", err)
+	}
+	req.GetBody = func() (io.ReadCloser, error) { return io.NopCloser(bytes.NewReader(b)), nil }
+	req.Body, _ = req.GetBody()
+	return nil
+}
+
+func discard(resp *http.Response) {
+	_, _ = io.Copy(io.Discard, io.LimitReader(resp.Body, 64<<10))
+	resp.Body.Close()
+}
+
+func isMachine(srv model.Server) bool {
+	g := oauthConfig(srv).Grant
+	return g == GrantClientCredentials || g == GrantCrossApp
+}
+
+// noteChallenge remembers the hints of a Bearer challenge for discovery.
+func (st *serverState) noteChallenge(c challenge) {
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	if c.ResourceMetadata != "" {
+		st.hintMetadata = c.ResourceMetadata
+	}
+	if len(c.Scopes) > 0 {
+		st.hintScopes = c.Scopes
+	}
+}
+
+// markStepUp records the union of the token's scopes and the new ones.
+func (st *serverState) markStepUp(used *tokenRecord, scopes []string) {
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	var have []string
+	if used != nil {
+		have = used.Scopes
+	}
+	st.stepUpScopes = unionScopes(st.stepUpScopes, have, scopes)
+}
+
+// NeedsStepUp reports the scopes a server asked for with 403
+// insufficient_scope that the next Authenticate will request (nil when none).
+func (m *Manager) NeedsStepUp(srv model.Server) []string {
+	st := m.state(srv)
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	return slices.Clone(st.stepUpScopes)
+}
+
+// inlineAuth runs the flow from inside a request unless another caller
+// already replaced the token we used.
+func (m *Manager) inlineAuth(ctx context.Context, srv model.Server, st *serverState, used *tokenRecord) (*tokenRecord, error) {
+	st.flowMu.Lock()
+	defer st.flowMu.Unlock()
+	st.mu.Lock()
+	cur := st.tok
+	pendingStepUp := len(st.stepUpScopes) > 0
+	st.mu.Unlock()
+	if cur != nil && cur != used && !pendingStepUp {
+		return cur, nil
+	}
+	rec, err := m.obtain(ctx, srv, st, m.opts.ShowURL)
+	if err != nil {
+		return nil, err
+	}
+	if err := m.adopt(ctx, srv, st, rec); err != nil {
+		return nil, err
+	}
+	return rec, nil
+}

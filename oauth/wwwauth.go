@@ -1,0 +1,108 @@
+package oauth
+
+import (
+	"net/http"
+	"strings"
+)
+
+// challenge is the Bearer challenge of a WWW-Authenticate header (RFC 6750,
+// RFC 9728 §5.1): resource_metadata, scope and error are what we use.
+type challenge struct {
+	ResourceMetadata string
+	Scopes           []string
+	Error            string
+}
+
+// parseWWWAuthenticate finds the Bearer challenge among the header values.
+// It is tolerant: unknown schemes and malformed parameters are skipped.
+func parseWWWAuthenticate(h http.Header) (challenge, bool) {
+	for _, v := range h.Values("WWW-Authenticate") {
+		if params, ok := bearerParams(v); ok {
+			c := challenge{
+				ResourceMetadata: params["resource_metadata"],
+				Error:            params["error"],
+			}
+			if s := strings.TrimSpace(params["scope"]); s != "" {
+				c.Scopes = strings.Fields(s)
+			}
+			return c, true
+		}
+	}
+	return challenge{}, false
+}
+
+// bearerParams returns the auth-params of the Bearer challenge in one header
+// value, which may hold several challenges.
+func bearerParams(v string) (map[string]string, bool) {
+	s := v
+	found := false
+	params := map[string]string{}
+	for len(s) > 0 {
+		s = strings.TrimLeft(s, " \t,")
+		if s == "" {
+			break
+		}
+		// A token followed by '=' is a parameter; otherwise it is a scheme.
+		tok, rest := cutToken(s)
+		if tok == "" {
+			// Skip one unexpected character.
+			s = s[1:]
+			continue
+		}
+		restTrim := strings.TrimLeft(rest, " \t")
+		if strings.HasPrefix(restTrim, "=") && !strings.HasPrefix(restTrim, "==") {
+			val, after := cutValue(strings.TrimLeft(restTrim[1:], " \t"))
+			if found {
+				params[strings.ToLower(tok)] = val
+			}
+			s = after
+			continue
+		}
+		// New scheme: stop if we already collected the Bearer one.
+		if found {
+			break
+		}
+		found = strings.EqualFold(tok, "Bearer")
+		s = rest
+	}
+	return params, found
+}
+
+func isTokenChar(c byte) bool {
+	return c > 0x20 && c < 0x7f && !strings.ContainsRune("\"(),/:;<=>?@[\\]{}", rune(c))
+}
+
+func cutToken(s string) (string, string) {
+	i := 0
+	for i < len(s) && isTokenChar(s[i]) {
+		i++
+	}
+	return s[:i], s[i:]
+}
+
+// cutValue reads a token or a quoted-string with backslash escapes.
+func cutValue(s string) (string, string) {
+	if !strings.HasPrefix(s, `"`) {
+		// token68 may end in '=' padding.
+		i := 0
+		for i < len(s) && (isTokenChar(s[i]) || s[i] == '=' || s[i] == '/' || s[i] == ':') {
+			i++
+		}
+		return s[:i], s[i:]
+	}
+	var b strings.Builder
+	for i := 1; i < len(s); i++ {
+		switch c := s[i]; c {
+		case '\\':
+			if i+1 < len(s) {
+				i++
+				b.WriteByte(s[i])
+			}
+		case '"':
+			return b.String(), s[i+1:]
+		default:
+			b.WriteByte(c)
+		}
+	}
+	return b.String(), ""
+}
