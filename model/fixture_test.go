@@ -62,7 +62,7 @@ func (f *fixture) read(path string) string {
 
 func (f *fixture) userFile() string    { return filepath.Join(f.cfg, "settings.json") }
 func (f *fixture) projectFile() string { return filepath.Join(f.proj, ".mcp.json") }
-func (f *fixture) localFile() string { return filepath.Join(f.proj, ".mcpdeck", "settings.local.json") }
+func (f *fixture) localFile() string   { return filepath.Join(f.proj, ".mcpdeck", "settings.local.json") }
 
 func (f *fixture) pluginFile(name string) string {
 	return filepath.Join(f.cfg, "plugins", name, ".mcp.json")

@@ -1,0 +1,131 @@
+package model
+
+import (
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func TestPolicy(t *testing.T) {
+	cfgs := []string{
+		"github", `{"command":"npx","args":["-y","@company/mcp-github"]}`,
+		"gh-extra", `{"command":"npx","args":["-y","@company/mcp-github","--verbose"]}`,
+		"random", `{"command":"npx","args":["-y","random-server"]}`,
+		"corp", `{"type":"http","url":"https://api.company.com/mcp"}`,
+		"evil", `{"type":"sse","url":"https://x.evil.com/sse"}`,
+		"untrusted", `{"type":"http","url":"https://api.company.com/other"}`,
+		"my.tool", `{"command":"tool"}`,
+		"runner", `{"command":"python","args":["-m","srv","--port","1"]}`,
+	}
+	for _, tc := range []struct {
+		name   string
+		policy string
+		want   map[string]string // server → "allow|deny: rule" ("allow: " = allowed, no rule)
+	}{
+		{
+			name:   "no policy",
+			policy: ``,
+			want:   map[string]string{"github": "allow: ", "evil": "allow: "},
+		},
+		{
+			name: "allow and deny lists",
+			policy: `{
+  "allowedMcpServers": [
+    {"serverName": "my_tool"},
+    {"serverUrl": "https://*.company.com/*"},
+    {"serverCommand": ["npx", "-y", "@company/mcp-*"]},
+    {"serverCommand": ["python", "-m", "srv", "*"]}
+  ],
+  "deniedMcpServers": [
+    {"serverName": "untrusted"},
+    {"serverUrl": "https://*.evil.com/*"}
+  ]}`,
+			want: map[string]string{
+				"github":    `allow: allowedMcpServers: serverCommand ["npx", "-y", "@company/mcp-*"]`,
+				"gh-extra":  "deny: allowedMcpServers: not listed",
+				"random":    "deny: allowedMcpServers: not listed",
+				"corp":      `allow: allowedMcpServers: serverUrl "https://*.company.com/*"`,
+				"evil":      `deny: deniedMcpServers: serverUrl "https://*.evil.com/*"`,
+				"untrusted": `deny: deniedMcpServers: serverName "untrusted"`,
+				"my.tool":   `allow: allowedMcpServers: serverName "my_tool"`,
+				"runner":    `allow: allowedMcpServers: serverCommand ["python", "-m", "srv", "*"]`,
+			},
+		},
+		{
+			name:   "deny wins over allow",
+			policy: `{"allowedMcpServers": [{"serverName": "corp"}], "deniedMcpServers": [{"serverUrl": "https://api.company.com/*"}]}`,
+			want:   map[string]string{"corp": `deny: deniedMcpServers: serverUrl "https://api.company.com/*"`},
+		},
+		{
+			name:   "deny only",
+			policy: `{"deniedMcpServers": [{"serverCommand": ["npx", "-y", "random-server"]}]}`,
+			want: map[string]string{
+				"random": `deny: deniedMcpServers: serverCommand ["npx", "-y", "random-server"]`,
+				"github": "allow: ", "corp": "allow: ",
+			},
+		},
+		{
+			name:   "empty allow list is a lockdown",
+			policy: `{"allowedMcpServers": []}`,
+			want:   map[string]string{"github": "deny: allowedMcpServers: not listed", "corp": "deny: allowedMcpServers: not listed"},
+		},
+		{
+			name:   "url rule does not match stdio, command rule does not match remote",
+			policy: `{"deniedMcpServers": [{"serverUrl": "*"}, {"serverCommand": ["*"]}]}`,
+			want:   map[string]string{"my.tool": `deny: deniedMcpServers: serverCommand ["*"]`, "corp": `deny: deniedMcpServers: serverUrl "*"`},
+		},
+		{
+			name:   "ambiguous entry fails closed",
+			policy: `{"deniedMcpServers": [{"serverName": "a", "serverUrl": "b"}]}`,
+			want:   map[string]string{"github": "deny: managed-settings.json cannot be used"},
+		},
+		{
+			name:   "broken policy file fails closed",
+			policy: `{"deniedMcpServers": [`,
+			want:   map[string]string{"corp": "deny: managed-settings.json cannot be used"},
+		},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			f := newFixture(t)
+			f.write(f.userFile(), servers(cfgs...))
+			if tc.policy != "" {
+				f.write(filepath.Join(f.managed, ManagedSettingsFile), tc.policy)
+			}
+			r := f.load()
+			for name, want := range tc.want {
+				s := mustServer(t, r, name)
+				got := "deny: " + s.Policy.Rule
+				if s.Policy.Allowed {
+					got = "allow: " + s.Policy.Rule
+				}
+				if !strings.HasPrefix(got, want) || (!strings.HasSuffix(want, "used") && got != want) {
+					t.Errorf("%s: %q, want %q", name, got, want)
+				}
+				if !s.Policy.Allowed && s.Runnable() {
+					t.Errorf("%s: blocked by policy but runnable", name)
+				}
+			}
+		})
+	}
+}
+
+func TestGlobMatch(t *testing.T) {
+	for _, tc := range []struct {
+		pat, s string
+		want   bool
+	}{
+		{"https://*.company.com/*", "https://api.company.com/mcp", true},
+		{"https://*.company.com/*", "https://company.com/mcp", false},
+		{"https://*.company.com/*", "https://evil.com/?x=.company.com/", true}, // * spans '/', as in the reference
+		{"*", "", true},
+		{"a*b*c", "aXbYc", true},
+		{"a*b*c", "aXbY", false},
+		{"exact", "exact", true},
+		{"exact", "exactly", false},
+		{strings.Repeat("*a", 30) + "b", strings.Repeat("a", 100), false},
+	} {
+		if got := globMatch(tc.pat, tc.s); got != tc.want {
+			t.Errorf("globMatch(%q, %q) = %v, want %v", tc.pat, tc.s, got, tc.want)
+		}
+	}
+}
