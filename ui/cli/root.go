@@ -3,12 +3,208 @@
 package cli
 
 import (
+	"context"
+	"errors"
 	"fmt"
+	"io"
 	"os"
+	"os/signal"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/mcpdeck/mcpdeck/model"
 )
 
-// Execute runs the command line and returns the process exit code.
+// Exit codes of the mcpdeck process.
+const (
+	exitOK      = 0
+	exitFailure = 1
+	exitUsage   = 2
+)
+
+// globalOpts carries the persistent flags and the process's I/O to every
+// command. It is the only thing the command files share: root.go (config
+// commands), tui_hook.go (the TUI and demo) and engine_hook.go (commands that
+// connect to servers) all receive the same *globalOpts.
+type globalOpts struct {
+	// mcpConfig holds the --mcp-config values in order: file paths or inline
+	// JSON, passed to the model as LoadOptions.Dynamic.
+	mcpConfig []string
+	// elicit is the --elicit policy for headless runs: "" (none given),
+	// "accept-defaults", "decline" or "cancel". Validated by flag parsing.
+	elicit string
+	// json asks listings and get for machine-readable JSON on stdout.
+	json bool
+
+	stdin  io.Reader
+	stdout io.Writer // command output
+	stderr io.Writer // errors, warnings and notes
+
+	// newLoadOptions builds the model's LoadOptions for the given --mcp-config
+	// values; it is model.DefaultLoadOptions (working directory, HOME, XDG
+	// config dir, MCPDECK_MANAGED_DIR). Use g.loadOptions() to call it.
+	newLoadOptions func(dynamic []string) (model.LoadOptions, error)
+}
+
+// loadOptions returns the LoadOptions every command reads config with.
+func (g *globalOpts) loadOptions() (model.LoadOptions, error) {
+	return g.newLoadOptions(g.mcpConfig)
+}
+
+// Elicitation policies accepted by --elicit.
+const (
+	elicitAcceptDefaults = "accept-defaults"
+	elicitDecline        = "decline"
+	elicitCancel         = "cancel"
+)
+
+// Execute runs the command line (without the program name) and returns the
+// process exit code: 0 success, 1 failure, 2 usage error.
 func Execute(args []string) int {
-	fmt.Fprintln(os.Stderr, "mcpdeck: not built yet")
-	return 1
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+	return run(ctx, args, os.Stdin, os.Stdout, os.Stderr)
+}
+
+// run is Execute with explicit I/O.
+func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	g := &globalOpts{stdin: stdin, stdout: stdout, stderr: stderr, newLoadOptions: model.DefaultLoadOptions}
+	root := newRootCmd(g)
+	root.SetArgs(args)
+	root.SetIn(stdin)
+	root.SetOut(stdout)
+	root.SetErr(stderr)
+	cmd, err := root.ExecuteContextC(ctx)
+	if err == nil {
+		return exitOK
+	}
+	var ue *usageError
+	if isFlagError(err) {
+		ue = &usageError{msg: err.Error()}
+	}
+	if ue != nil || errors.As(err, &ue) {
+		fmt.Fprintf(stderr, "mcpdeck: %s (run '%s --help' for usage).\n", strings.TrimSuffix(ue.msg, "."), cmd.CommandPath())
+		return exitUsage
+	}
+	var se silentError
+	if !errors.As(err, &se) {
+		fmt.Fprintln(stderr, "mcpdeck: "+sentence(err))
+	}
+	return exitFailure
+}
+
+// newRootCmd builds the whole command tree around one globalOpts.
+func newRootCmd(g *globalOpts) *cobra.Command {
+	root := &cobra.Command{
+		Use:   "mcpdeck",
+		Short: "A terminal connection manager for MCP servers",
+		Long: "mcpdeck finds every MCP server you have configured, asks before starting servers a\n" +
+			"repository brought along, connects to them and lets you browse and call their tools.\n\n" +
+			"Without a command it opens the interactive TUI.",
+		Args:          noArgs,
+		SilenceUsage:  true,
+		SilenceErrors: true,
+		// Flags may come before or after the subcommand.
+		TraverseChildren: true,
+	}
+	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error {
+		return &usageError{msg: err.Error()}
+	})
+	pf := root.PersistentFlags()
+	pf.StringArrayVar(&g.mcpConfig, "mcp-config", nil,
+		"extra servers for this run: a JSON file path or inline JSON `FILE_OR_JSON` (repeatable)")
+	pf.Var(newEnumFlag(&g.elicit, elicitAcceptDefaults, elicitDecline, elicitCancel), "elicit",
+		"answer server elicitation requests without a TUI: accept-defaults, decline or cancel")
+	pf.BoolVar(&g.json, "json", false, "print machine-readable JSON")
+
+	mcp := newMCPCmd(g)
+	root.AddCommand(mcp)
+	addEngineCommands(root, g)
+	addTUICommands(root, g)
+	keepStaticList(mcp, g)
+	return root
+}
+
+// replaceCommand adds cmd under parent, first removing any subcommand of the
+// same name: engine_hook.go uses it to swap the static `mcp list` for the
+// connecting one.
+func replaceCommand(parent, cmd *cobra.Command) {
+	for _, c := range parent.Commands() {
+		if c.Name() == cmd.Name() {
+			parent.RemoveCommand(c)
+		}
+	}
+	parent.AddCommand(cmd)
+}
+
+// usageError is a mistake in how a command was called: exit code 2.
+type usageError struct{ msg string }
+
+func (e *usageError) Error() string { return e.msg }
+
+// usagef returns a usage error (exit code 2).
+func usagef(format string, a ...any) error { return &usageError{msg: fmt.Sprintf(format, a...)} }
+
+// silentError fails the command (exit 1) without another message: the
+// command already explained the failure on stderr.
+type silentError struct{}
+
+func (silentError) Error() string { return "failed" }
+
+// noArgs rejects positional arguments, naming an unknown subcommand.
+func noArgs(cmd *cobra.Command, args []string) error {
+	if len(args) == 0 {
+		return nil
+	}
+	msg := fmt.Sprintf("unknown command %q for %q", args[0], cmd.CommandPath())
+	if s := cmd.SuggestionsFor(args[0]); len(s) > 0 {
+		msg += fmt.Sprintf("; did you mean %q?", s[0])
+	}
+	return &usageError{msg: msg}
+}
+
+// exactArgs requires n positional arguments, described by what ("NAME").
+func exactArgs(n int, what string) cobra.PositionalArgs {
+	return func(cmd *cobra.Command, args []string) error {
+		if len(args) != n {
+			return usagef("%s takes %s, got %d argument%s", strings.TrimPrefix(cmd.CommandPath(), "mcpdeck "), what, len(args), plural(len(args)))
+		}
+		return nil
+	}
+}
+
+// isFlagError recognises pflag's parse errors that reach us without the
+// FlagErrorFunc (flags of a parent command parsed while traversing to the
+// subcommand): pflag has no error types, only these message forms.
+func isFlagError(err error) bool {
+	msg := err.Error()
+	for _, p := range []string{"unknown flag: ", "unknown shorthand flag: ", "invalid argument ", "flag needs an argument: ", "bad flag syntax: "} {
+		if strings.HasPrefix(msg, p) {
+			return true
+		}
+	}
+	return false
+}
+
+// sentence renders an error as one sentence: the sentinel prefixes of model
+// errors ("invalid: ", "not found: ") are dropped, the first letter kept as
+// written (file paths and names), and a full stop added.
+func sentence(err error) string {
+	msg := err.Error()
+	for _, s := range []error{model.ErrInvalid, model.ErrNotFound, model.ErrExists} {
+		msg = strings.TrimPrefix(msg, s.Error()+": ")
+	}
+	msg = strings.Join(strings.Fields(msg), " ")
+	if !strings.HasSuffix(msg, ".") && !strings.HasSuffix(msg, "?") {
+		msg += "."
+	}
+	return msg
+}
+
+func plural(n int) string {
+	if n == 1 {
+		return ""
+	}
+	return "s"
 }

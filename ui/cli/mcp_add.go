@@ -1,0 +1,174 @@
+package cli
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/mcpdeck/mcpdeck/model"
+	"github.com/mcpdeck/mcpdeck/model/imports"
+)
+
+// addFlags are the options of `mcp add`.
+type addFlags struct {
+	transport    string
+	env          []string
+	headers      []string
+	clientID     string
+	clientSecret string
+	callbackPort int
+}
+
+func newMCPAddCmd(g *globalOpts) *cobra.Command {
+	var f addFlags
+	cmd := &cobra.Command{
+		Use:   "add NAME [flags] -- COMMAND [ARGS...]\n  mcpdeck mcp add NAME [flags] URL",
+		Short: "Add a stdio server (command after --) or a remote server (URL)",
+		Example: "  mcpdeck mcp add github -e GITHUB_TOKEN='${GITHUB_TOKEN}' -- npx -y @modelcontextprotocol/server-github\n" +
+			"  mcpdeck mcp add -s user my-api https://example.com/mcp -H 'Authorization: Bearer ${API_TOKEN}'\n" +
+			"  mcpdeck mcp add events https://example.com/mcp/sse          # sse, detected from the URL",
+		Args: cobra.ArbitraryArgs,
+	}
+	scope := addScopeFlag(cmd, model.ScopeLocal, "where to save it: local (this project, private), user (all projects) or project (.mcp.json, shared)")
+	fl := cmd.Flags()
+	fl.VarP(newEnumFlag(&f.transport, "stdio", "sse", "http", "ws"), "transport", "t",
+		"transport; by default stdio for a command, and for a URL: ws for ws://, sse when the path has /sse, else http")
+	fl.StringArrayVarP(&f.env, "env", "e", nil, "environment variable for a stdio server, `KEY=VALUE` (repeatable)")
+	fl.StringArrayVarP(&f.headers, "header", "H", nil, "HTTP header for a remote server, `'Key: Value'` (repeatable)")
+	fl.StringVar(&f.clientID, "client-id", "", "OAuth client ID (sse/http servers that do not support dynamic registration)")
+	fl.IntVar(&f.callbackPort, "callback-port", 0, "fixed port for the OAuth redirect on 127.0.0.1")
+	fl.StringVar(&f.clientSecret, "client-secret", "", "OAuth client secret (never written to config)")
+	cmd.RunE = func(cmd *cobra.Command, args []string) error {
+		name, cfg, err := addConfig(cmd, args, f)
+		if err != nil {
+			return err
+		}
+		if err := model.CheckServerName(name); err != nil {
+			return usagef("%s", sentence(err))
+		}
+		opts, err := g.loadOptions()
+		if err != nil {
+			return err
+		}
+		path, err := model.AddServer(opts, scope(), name, cfg)
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(g.stdout, "Added %s server %s to the %s scope (%s).\n", cfg.EffectiveType(), name, scope(), path)
+		if scope() == model.ScopeProject {
+			fmt.Fprintf(g.stdout, "Project servers run only once approved: mcpdeck mcp approve %s\n", name)
+		}
+		if f.clientSecret != "" {
+			fmt.Fprintln(g.stderr, "mcpdeck: note: the client secret was not saved; secrets are kept in the OS keychain by 'mcpdeck auth', never in config files.")
+		}
+		return nil
+	}
+	return cmd
+}
+
+// addConfig turns the arguments of `mcp add` into a name and a definition,
+// or a usage error saying what is wrong with the command line.
+func addConfig(cmd *cobra.Command, args []string, f addFlags) (string, model.ServerConfig, error) {
+	var cfg model.ServerConfig
+	dash := cmd.ArgsLenAtDash()
+	switch {
+	case len(args) == 0 || dash == 0:
+		return "", cfg, usagef("mcp add needs a server name")
+	case dash > 1:
+		return "", cfg, usagef("mcp add takes only the server name before --, got %q too", args[1])
+	case dash == 1 && len(args) == 1:
+		return "", cfg, usagef("nothing after --: give the command that starts the server")
+	case len(args) == 1:
+		return "", cfg, usagef("mcp add needs a URL, or the server's command after --")
+	}
+	name := args[0]
+	remote := dash < 0 && len(args) == 2 && strings.Contains(args[1], "://")
+	if !remote {
+		if f.transport != "" && f.transport != "stdio" {
+			return "", cfg, usagef("-t %s needs a URL, not a command", f.transport)
+		}
+		if len(f.headers) > 0 || f.clientID != "" || f.callbackPort != 0 || f.clientSecret != "" {
+			return "", cfg, usagef("-H, --client-id, --callback-port and --client-secret are for remote servers (give a URL)")
+		}
+		env, err := parseEnv(f.env)
+		if err != nil {
+			return "", cfg, err
+		}
+		cfg = model.ServerConfig{Type: model.TransportStdio, Command: args[1], Args: args[2:], Env: env}
+		return name, cfg, nil
+	}
+	cfg, err := remoteConfig(args[1], f)
+	return name, cfg, err
+}
+
+// remoteConfig builds an sse/http/ws definition from a URL and the flags.
+func remoteConfig(url string, f addFlags) (model.ServerConfig, error) {
+	var cfg model.ServerConfig
+	if f.transport == "stdio" {
+		return cfg, usagef("-t stdio needs the command after --, not a URL")
+	}
+	if len(f.env) > 0 {
+		return cfg, usagef("-e sets environment variables of stdio servers; send values to a remote server with -H")
+	}
+	t := model.Transport(f.transport)
+	if t == "" {
+		detected, err := imports.DetectTransport(url)
+		if err != nil {
+			return cfg, usagef("%s", sentence(err))
+		}
+		t = detected
+	} else if err := imports.CheckURL(t, url); err != nil {
+		return cfg, usagef("%s", sentence(err))
+	}
+	headers, err := parseHeaders(f.headers)
+	if err != nil {
+		return cfg, err
+	}
+	cfg = model.ServerConfig{Type: t, URL: url, Headers: headers}
+	if f.clientID != "" || f.callbackPort != 0 || f.clientSecret != "" {
+		if t == model.TransportWS {
+			return cfg, usagef("OAuth options apply to sse and http servers, not ws")
+		}
+		if f.callbackPort < 0 || f.callbackPort > 65535 {
+			return cfg, usagef("--callback-port must be between 1 and 65535, got %d", f.callbackPort)
+		}
+		if f.clientID != "" || f.callbackPort != 0 {
+			cfg.OAuth = &model.OAuthConfig{ClientID: f.clientID, CallbackPort: f.callbackPort}
+		}
+	}
+	return cfg, nil
+}
+
+// parseEnv reads -e KEY=VALUE values.
+func parseEnv(vals []string) (map[string]string, error) {
+	if len(vals) == 0 {
+		return nil, nil
+	}
+	env := make(map[string]string, len(vals))
+	for _, v := range vals {
+		k, val, ok := strings.Cut(v, "=")
+		if !ok || k == "" || strings.ContainsAny(k, " \t") {
+			return nil, usagef("-e %q: expected KEY=VALUE", v)
+		}
+		env[k] = val
+	}
+	return env, nil
+}
+
+// parseHeaders reads -H 'Key: Value' values.
+func parseHeaders(vals []string) (map[string]string, error) {
+	if len(vals) == 0 {
+		return nil, nil
+	}
+	h := make(map[string]string, len(vals))
+	for _, v := range vals {
+		k, val, ok := strings.Cut(v, ":")
+		k = strings.TrimSpace(k)
+		if !ok || k == "" || strings.ContainsAny(k, " \t") {
+			return nil, usagef("-H %q: expected 'Key: Value'", v)
+		}
+		h[k] = strings.TrimSpace(val)
+	}
+	return h, nil
+}

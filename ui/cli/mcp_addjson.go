@@ -1,0 +1,56 @@
+package cli
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/mcpdeck/mcpdeck/model"
+)
+
+func newMCPAddJSONCmd(g *globalOpts) *cobra.Command {
+	cmd := &cobra.Command{
+		Use:     "add-json NAME JSON",
+		Short:   "Add a server from its JSON definition (the .mcp.json format)",
+		Example: `  mcpdeck mcp add-json my-api '{"type":"http","url":"https://example.com/mcp","headers":{"Authorization":"Bearer ${API_TOKEN}"}}'`,
+		Args:    exactArgs(2, "a server NAME and its JSON definition"),
+	}
+	scope := addScopeFlag(cmd, model.ScopeLocal, "where to save it: local, user or project")
+	cmd.RunE = func(_ *cobra.Command, args []string) error {
+		name := args[0]
+		if err := model.CheckServerName(name); err != nil {
+			return usagef("%s", sentence(err))
+		}
+		cfg, err := parseServerJSON(name, args[1])
+		if err != nil {
+			return err
+		}
+		opts, err := g.loadOptions()
+		if err != nil {
+			return err
+		}
+		path, err := model.AddServer(opts, scope(), name, cfg)
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(g.stdout, "Added %s server %s to the %s scope (%s).\n", cfg.EffectiveType(), name, scope(), path)
+		return nil
+	}
+	return cmd
+}
+
+// parseServerJSON decodes one definition strictly about the known fields'
+// types (the model's decoder) and says which field is wrong.
+func parseServerJSON(name, text string) (model.ServerConfig, error) {
+	var cfg model.ServerConfig
+	trimmed := strings.TrimSpace(text)
+	if !strings.HasPrefix(trimmed, "{") {
+		return cfg, fmt.Errorf("%w: the definition of server %s must be a JSON object like {\"command\": \"npx\", \"args\": [...]}", model.ErrInvalid, name)
+	}
+	if err := json.Unmarshal([]byte(trimmed), &cfg); err != nil {
+		return cfg, fmt.Errorf("%w: the JSON definition of server %s is not valid: %s", model.ErrInvalid, name, err.Error())
+	}
+	return cfg, nil
+}

@@ -1,0 +1,65 @@
+package cli
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/mcpdeck/mcpdeck/model"
+)
+
+// newMCPApproveCmd is `mcp approve` (approve true) or `mcp reject`: the
+// decision on a project (.mcp.json) server, tied to its current definition.
+func newMCPApproveCmd(g *globalOpts, approve bool) *cobra.Command {
+	verb, done := "reject", "Rejected"
+	short := "Reject a project (.mcp.json) server, or all of them: it will not run"
+	if approve {
+		verb, done = "approve", "Approved"
+		short = "Approve a project (.mcp.json) server, or all of them, so that it may run"
+	}
+	return &cobra.Command{
+		Use:     verb + " NAME|all",
+		Short:   short,
+		Example: fmt.Sprintf("  mcpdeck mcp %s github\n  mcpdeck mcp %s all", verb, verb),
+		Args:    exactArgs(1, "one server NAME or all"),
+		RunE: func(_ *cobra.Command, args []string) error {
+			opts, err := g.loadOptions()
+			if err != nil {
+				return err
+			}
+			res, err := model.Load(opts)
+			if err != nil {
+				return err
+			}
+			var targets []model.Server
+			for _, s := range res.Servers {
+				if s.Scope == model.ScopeProject && (args[0] == "all" || s.Name == args[0]) {
+					targets = append(targets, s)
+				}
+			}
+			if args[0] == "all" && len(targets) == 0 {
+				fmt.Fprintf(g.stdout, "No project servers to %s.\n", verb)
+				return nil
+			}
+			if err := model.SetApproval(opts, args[0], approve, ""); err != nil {
+				return err
+			}
+			names := make([]string, len(targets))
+			for i, s := range targets {
+				names[i] = clean(s.Name)
+				if approve && s.Approval.Diff != "" {
+					fmt.Fprintf(g.stdout, "%s changed since it was last approved:\n", names[i])
+					for _, d := range strings.Split(strings.TrimRight(s.Approval.Diff, "\n"), "\n") {
+						fmt.Fprintln(g.stdout, "    "+clean(d))
+					}
+				}
+			}
+			if len(names) == 0 { // matched only after name normalization
+				names = []string{args[0]}
+			}
+			fmt.Fprintf(g.stdout, "%s %s.\n", done, strings.Join(names, ", "))
+			return nil
+		},
+	}
+}

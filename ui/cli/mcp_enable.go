@@ -1,0 +1,39 @@
+package cli
+
+import (
+	"fmt"
+
+	"github.com/spf13/cobra"
+
+	"github.com/mcpdeck/mcpdeck/model"
+)
+
+// newMCPEnableCmd is `mcp enable` (enable true) or `mcp disable`: the choice
+// is saved in the project's local settings and survives restarts.
+func newMCPEnableCmd(g *globalOpts, enable bool) *cobra.Command {
+	verb, done := "disable", "Disabled"
+	if enable {
+		verb, done = "enable", "Enabled"
+	}
+	return &cobra.Command{
+		Use:     verb + " NAME|all",
+		Short:   fmt.Sprintf("%s a server, or every server with all (saved in local settings)", done[:len(done)-1]),
+		Example: fmt.Sprintf("  mcpdeck mcp %s github\n  mcpdeck mcp %s all", verb, verb),
+		Args:    exactArgs(1, "one server NAME or all"),
+		RunE: func(_ *cobra.Command, args []string) error {
+			opts, err := g.loadOptions()
+			if err != nil {
+				return err
+			}
+			if err := model.SetEnabled(opts, args[0], enable); err != nil {
+				return err
+			}
+			if args[0] == "all" {
+				fmt.Fprintf(g.stdout, "%s all servers.\n", done)
+			} else {
+				fmt.Fprintf(g.stdout, "%s server %s.\n", done, args[0])
+			}
+			return nil
+		},
+	}
+}

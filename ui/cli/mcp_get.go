@@ -1,0 +1,125 @@
+package cli
+
+import (
+	"fmt"
+	"io"
+	"maps"
+	"slices"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/mcpdeck/mcpdeck/model"
+)
+
+func newMCPGetCmd(g *globalOpts) *cobra.Command {
+	return &cobra.Command{
+		Use:     "get NAME",
+		Short:   "Show everything about one server: source, overrides, definition (secrets masked), approval, policy",
+		Example: "  mcpdeck mcp get github\n  mcpdeck mcp get github --json",
+		Args:    exactArgs(1, "one server NAME"),
+		RunE: func(_ *cobra.Command, args []string) error {
+			res, err := loadResolved(g)
+			if err != nil {
+				return err
+			}
+			s, ok := res.Server(args[0])
+			if !ok {
+				_ = reportFileProblems(g.stderr, res.Problems)
+				return fmt.Errorf("%w: no server named %s (see 'mcpdeck mcp list')", model.ErrNotFound, args[0])
+			}
+			if g.json {
+				return writeJSON(g.stdout, newServerView(s))
+			}
+			writeServerDetails(g.stdout, s)
+			return nil
+		},
+	}
+}
+
+// writeServerDetails prints one server for people.
+func writeServerDetails(w io.Writer, s model.Server) {
+	v := newServerView(s)
+	line := func(label, value string) { fmt.Fprintf(w, "  %-15s %s\n", label+":", value) }
+	fmt.Fprintln(w, clean(s.Name)+":")
+	line("Scope", fmt.Sprintf("%s (%s)", s.Scope, clean(s.Source)))
+	for _, o := range s.Overrides {
+		line("Overrides", fmt.Sprintf("%s (%s)", o.Scope, clean(o.Source)))
+	}
+	line("Transport", clean(string(v.Transport)))
+	if v.Command != "" {
+		line("Command", commandLine(v.Command, v.Args))
+	}
+	if v.Cwd != "" {
+		line("Cwd", clean(v.Cwd))
+	}
+	if v.URL != "" {
+		line("URL", clean(v.URL))
+	}
+	if v.Builtin != "" {
+		line("Built-in", clean(v.Builtin))
+	}
+	for _, k := range slices.Sorted(maps.Keys(v.Env)) {
+		line("Env", clean(k+"="+v.Env[k]))
+	}
+	for _, k := range slices.Sorted(maps.Keys(v.Headers)) {
+		line("Header", clean(k+": "+v.Headers[k]))
+	}
+	if v.HeadersHelper != "" {
+		line("Headers helper", clean(v.HeadersHelper))
+	}
+	if o := v.OAuth; o != nil {
+		var parts []string
+		if o.ClientID != "" {
+			parts = append(parts, "client id "+o.ClientID)
+		}
+		if o.CallbackPort != 0 {
+			parts = append(parts, fmt.Sprintf("callback port %d", o.CallbackPort))
+		}
+		if o.AuthServerMetadataURL != "" {
+			parts = append(parts, "metadata "+o.AuthServerMetadataURL)
+		}
+		if len(o.Scopes) > 0 {
+			parts = append(parts, "scopes "+strings.Join(o.Scopes, " "))
+		}
+		line("OAuth", clean(strings.Join(parts, ", ")))
+	}
+	line("Enabled", yesNo(s.Enabled))
+	if s.Approval.Status == model.ApprovalNotNeeded {
+		line("Approval", "not needed (not a project server)")
+	} else {
+		line("Approval", approvalText(s.Approval))
+	}
+	if s.Approval.Diff != "" {
+		fmt.Fprintln(w, "  Changed since approval:")
+		for _, d := range strings.Split(strings.TrimRight(s.Approval.Diff, "\n"), "\n") {
+			fmt.Fprintln(w, "    "+clean(d))
+		}
+	}
+	line("Policy", clean(policyText(s.Policy)))
+	line("Config hash", s.Hash)
+	if len(s.Problems) == 0 {
+		line("Problems", "none")
+	}
+	for _, p := range s.Problems {
+		line("Problem", clean(p.Error()))
+	}
+	line("Runs", whyNot(s))
+}
+
+// whyNot says whether the server may run and, if not, the first reason.
+func whyNot(s model.Server) string {
+	switch {
+	case len(s.Problems) > 0:
+		return "no: its definition has problems"
+	case !s.Policy.Allowed:
+		return "no: blocked by managed policy"
+	case !s.Enabled:
+		return "no: disabled (mcpdeck mcp enable " + clean(s.Name) + ")"
+	case s.Approval.Status == model.ApprovalPending, s.Approval.Status == model.ApprovalChanged:
+		return "no: waiting for approval (mcpdeck mcp approve " + clean(s.Name) + ")"
+	case s.Approval.Status == model.ApprovalRejected:
+		return "no: rejected (mcpdeck mcp approve " + clean(s.Name) + " to allow it)"
+	}
+	return "yes"
+}

@@ -1,0 +1,185 @@
+package cli
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"path/filepath"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/mcpdeck/mcpdeck/model"
+	"github.com/mcpdeck/mcpdeck/model/imports"
+)
+
+// Import outcomes, as printed and in --json.
+const (
+	importImported     = "imported"
+	importSkipped      = "skipped"
+	importNotConverted = "not-converted"
+)
+
+// importOutcome is what happened to one server found in the other client.
+type importOutcome struct {
+	Name      string          `json:"name"`
+	Status    string          `json:"status"`
+	Reason    string          `json:"reason,omitempty"`
+	Transport model.Transport `json:"transport,omitempty"`
+	Source    string          `json:"source"`
+	Origin    string          `json:"origin,omitempty"`
+	Notes     []string        `json:"notes,omitempty"`
+}
+
+// importReport is the document `mcp import --json` prints.
+type importReport struct {
+	From     string          `json:"from"`
+	Scope    model.Scope     `json:"scope"`
+	Files    []string        `json:"files"` // files found and read
+	Servers  []importOutcome `json:"servers"`
+	Problems []string        `json:"problems"` // files that could not be read
+}
+
+var clientTitles = map[imports.Client]string{
+	imports.ClaudeDesktop: "Claude Desktop",
+	imports.ClaudeCode:    "Claude Code",
+	imports.VSCode:        "VS Code",
+	imports.Cursor:        "Cursor",
+}
+
+func newMCPImportCmd(g *globalOpts) *cobra.Command {
+	var from, file string
+	names := make([]string, 0, len(imports.Clients()))
+	for _, c := range imports.Clients() {
+		names = append(names, string(c))
+	}
+	cmd := &cobra.Command{
+		Use:   "import --from " + strings.Join(names, "|") + " [-s SCOPE] [--file PATH]",
+		Short: "Copy the servers another MCP client knows into mcpdeck's config",
+		Long: "Reads the other client's config from its usual places (or --file) and adds each server\n" +
+			"to the chosen scope, reporting per server: imported, skipped (the name exists) or not\n" +
+			"converted (and why, e.g. a VS Code ${input:...} prompt).\n\n" +
+			"  claude-desktop  <config dir>/Claude/claude_desktop_config.json (mcpServers)\n" +
+			"  claude-code     ~/.claude.json (mcpServers, projects[<this dir>].mcpServers), ./.mcp.json\n" +
+			"  vscode          ./.vscode/mcp.json, ./.vscode/settings.json, <config dir>/Code/User/{mcp,settings}.json\n" +
+			"  cursor          ./.cursor/mcp.json, ~/.cursor/mcp.json",
+		Example: "  mcpdeck mcp import --from claude-desktop\n  mcpdeck mcp import --from vscode -s user --file ~/work/app/.vscode/mcp.json",
+		Args:    exactArgs(0, "no arguments (name the client with --from)"),
+	}
+	cmd.Flags().Var(newEnumFlag(&from, names...), "from", "the client to import from")
+	cmd.Flags().StringVar(&file, "file", "", "read this file (in the client's format) instead of the usual places")
+	scope := addScopeFlag(cmd, model.ScopeLocal, "where to save the imported servers: local, user or project")
+	cmd.RunE = func(*cobra.Command, []string) error {
+		if from == "" {
+			return usagef("mcp import needs --from %s", strings.Join(names, "|"))
+		}
+		opts, err := g.loadOptions()
+		if err != nil {
+			return err
+		}
+		client, _ := imports.ParseClient(from)
+		env := imports.Env{Home: opts.Home, ConfigDir: filepath.Dir(opts.ConfigDir), Cwd: opts.Cwd}
+		var found imports.Result
+		if file != "" {
+			found, err = imports.ReadFile(client, file, env)
+		} else {
+			found, err = imports.Read(client, env)
+		}
+		if err != nil {
+			return err
+		}
+		if len(found.Read) == 0 {
+			return fmt.Errorf("%w: no %s configuration found (looked in %s)", model.ErrNotFound, clientTitles[client], strings.Join(found.Files, ", "))
+		}
+		rep, err := importEntries(opts, scope(), found)
+		if err != nil {
+			return err
+		}
+		rep.From = from
+		if g.json {
+			if err := writeJSON(g.stdout, rep); err != nil {
+				return err
+			}
+		} else {
+			writeImportReport(g.stdout, rep, clientTitles[client])
+		}
+		for _, p := range rep.Problems {
+			fmt.Fprintln(g.stderr, "mcpdeck: "+p)
+		}
+		if len(rep.Problems) > 0 {
+			return silentError{}
+		}
+		return nil
+	}
+	return cmd
+}
+
+// importEntries adds every converted entry that does not clash with an
+// existing server (in any scope) or with one imported earlier in this run.
+func importEntries(opts model.LoadOptions, scope model.Scope, found imports.Result) (importReport, error) {
+	rep := importReport{Scope: scope, Files: found.Read, Servers: []importOutcome{}, Problems: []string{}}
+	for _, p := range found.Problems {
+		rep.Problems = append(rep.Problems, sentence(p))
+	}
+	existing, err := model.Load(opts)
+	if err != nil {
+		return rep, err
+	}
+	imported := map[string]string{} // normalized name → source
+	for _, e := range found.Entries {
+		o := importOutcome{Name: e.Name, Source: e.Source, Origin: e.Origin, Notes: e.Notes}
+		switch {
+		case e.Reason != "":
+			o.Status, o.Reason = importNotConverted, e.Reason
+		case imported[model.NormalizeName(e.Name)] != "":
+			o.Status = importSkipped
+			o.Reason = "a server of this name was already imported from " + imported[model.NormalizeName(e.Name)]
+		default:
+			if s, ok := existing.Server(e.Name); ok {
+				o.Status = importSkipped
+				o.Reason = fmt.Sprintf("a server named %s already exists in the %s scope (%s)", s.Name, s.Scope, s.Source)
+				break
+			}
+			o.Transport = e.Config.EffectiveType()
+			_, err := model.AddServer(opts, scope, e.Name, e.Config)
+			switch {
+			case err == nil:
+				o.Status = importImported
+				imported[model.NormalizeName(e.Name)] = e.Source
+			case errors.Is(err, model.ErrExists):
+				o.Status, o.Reason = importSkipped, sentence(err)
+			case errors.Is(err, model.ErrInvalid):
+				o.Status, o.Reason = importNotConverted, sentence(err)
+			default: // the target file cannot be written: stop, nothing else will work
+				return rep, err
+			}
+		}
+		rep.Servers = append(rep.Servers, o)
+	}
+	return rep, nil
+}
+
+// writeImportReport prints one line per server and a summary.
+func writeImportReport(w io.Writer, rep importReport, title string) {
+	fmt.Fprintf(w, "Importing from %s (%s) into the %s scope:\n", title, strings.Join(rep.Files, ", "), rep.Scope)
+	counts := map[string]int{}
+	for _, o := range rep.Servers {
+		counts[o.Status]++
+		switch o.Status {
+		case importImported:
+			fmt.Fprintf(w, "  ✓ %s: imported (%s, from %s)\n", clean(o.Name), o.Transport, clean(o.Source))
+		case importSkipped:
+			fmt.Fprintf(w, "  - %s: skipped: %s\n", clean(o.Name), clean(o.Reason))
+		default:
+			fmt.Fprintf(w, "  ✗ %s: not converted: %s\n", clean(o.Name), clean(o.Reason))
+		}
+		for _, n := range o.Notes {
+			fmt.Fprintf(w, "      note: %s\n", clean(n))
+		}
+	}
+	if len(rep.Servers) == 0 {
+		fmt.Fprintln(w, "  (no servers defined there)")
+	}
+	fmt.Fprintf(w, "Imported %d, skipped %d, not converted %d.\n",
+		counts[importImported], counts[importSkipped], counts[importNotConverted])
+}

@@ -1,0 +1,156 @@
+package cli
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"text/tabwriter"
+
+	"github.com/spf13/cobra"
+
+	"github.com/mcpdeck/mcpdeck/model"
+)
+
+func newMCPListCmd(g *globalOpts) *cobra.Command {
+	return &cobra.Command{
+		Use:     "list",
+		Aliases: []string{"ls"},
+		Short:   "List every configured server with its scope, transport, approval, policy and enabled state",
+		Example: "  mcpdeck mcp list\n  mcpdeck mcp list --json",
+		Args:    exactArgs(0, "no arguments"),
+		RunE: func(*cobra.Command, []string) error {
+			res, err := loadResolved(g)
+			if err != nil {
+				return err
+			}
+			return printStaticList(g, res)
+		},
+	}
+}
+
+// keepStaticList gives `mcp list` (whichever RunE it has by now: the engine
+// makes it connect) a --no-connect flag that prints the static listing from
+// the config files alone, instantly and without starting anything.
+func keepStaticList(mcp *cobra.Command, g *globalOpts) {
+	list, _, err := mcp.Find([]string{"list"})
+	if err != nil || list == mcp || list.Flags().Lookup("no-connect") != nil {
+		return
+	}
+	var noConnect bool
+	list.Flags().BoolVar(&noConnect, "no-connect", false, "only read the config files: do not start or contact any server")
+	connecting := list.RunE
+	list.RunE = func(cmd *cobra.Command, args []string) error {
+		if noConnect || connecting == nil {
+			res, err := loadResolved(g)
+			if err != nil {
+				return err
+			}
+			return printStaticList(g, res)
+		}
+		return connecting(cmd, args)
+	}
+}
+
+// loadResolved loads the merged configuration with the global options.
+func loadResolved(g *globalOpts) (*model.Resolved, error) {
+	opts, err := g.loadOptions()
+	if err != nil {
+		return nil, err
+	}
+	return model.Load(opts)
+}
+
+// listJSON is the document `mcp list --json` prints.
+type listJSON struct {
+	Servers    []serverView       `json:"servers"`
+	Problems   []model.Problem    `json:"problems"`
+	Enterprise bool               `json:"enterprise,omitempty"`
+	Suppressed []model.Suppressed `json:"suppressed,omitempty"`
+}
+
+// printStaticList prints every server of res without connecting: a table (or
+// JSON with --json) on g.stdout. File-level problems (a broken config file)
+// go to g.stderr, one sentence each, after the servers that did load; they
+// make the command fail (silentError → exit 1) since some servers are missing.
+func printStaticList(g *globalOpts, res *model.Resolved) error {
+	if g.json {
+		doc := listJSON{Servers: []serverView{}, Problems: res.Problems, Enterprise: res.Enterprise, Suppressed: res.Suppressed}
+		if doc.Problems == nil {
+			doc.Problems = []model.Problem{}
+		}
+		for _, s := range res.Servers {
+			doc.Servers = append(doc.Servers, newServerView(s))
+		}
+		if err := writeJSON(g.stdout, doc); err != nil {
+			return err
+		}
+	} else {
+		writeServerTable(g.stdout, res, nil)
+	}
+	return reportFileProblems(g.stderr, res.Problems)
+}
+
+// extraColumn adds a column to writeServerTable (the engine adds STATE).
+type extraColumn struct {
+	Header string
+	Value  func(model.Server) string
+}
+
+// writeServerTable writes the text listing: one row per server, then the
+// servers' problems, then a hint when project servers await approval.
+func writeServerTable(w io.Writer, res *model.Resolved, extra []extraColumn) {
+	if len(res.Servers) == 0 {
+		fmt.Fprintln(w, "No MCP servers configured. Add one with: mcpdeck mcp add NAME -- COMMAND [ARGS...]")
+		return
+	}
+	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+	fmt.Fprint(tw, "NAME\tSCOPE\tTRANSPORT\tENABLED\tAPPROVAL\tPOLICY")
+	for _, c := range extra {
+		fmt.Fprint(tw, "\t"+c.Header)
+	}
+	fmt.Fprintln(tw)
+	pending := 0
+	var probs []model.Problem
+	for _, s := range res.Servers {
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s", clean(s.Name), s.Scope, clean(string(s.Raw.EffectiveType())),
+			yesNo(s.Enabled), approvalText(s.Approval), clean(policyText(s.Policy)))
+		for _, c := range extra {
+			fmt.Fprint(tw, "\t"+clean(c.Value(s)))
+		}
+		fmt.Fprintln(tw)
+		probs = append(probs, s.Problems...)
+		if s.Approval.Status == model.ApprovalPending || s.Approval.Status == model.ApprovalChanged {
+			pending++
+		}
+	}
+	_ = tw.Flush()
+	if len(probs) > 0 {
+		fmt.Fprintln(w, "\nProblems (these servers cannot run):")
+		for _, p := range probs {
+			fmt.Fprintln(w, "  ! "+clean(p.Error()))
+		}
+	}
+	if pending > 0 {
+		fmt.Fprintf(w, "\n%d project server%s await%s approval: mcpdeck mcp approve NAME|all\n",
+			pending, plural(pending), map[bool]string{true: "s", false: ""}[pending == 1])
+	}
+}
+
+// reportFileProblems prints file-level problems to w and returns silentError
+// when there were any.
+func reportFileProblems(w io.Writer, probs []model.Problem) error {
+	for _, p := range probs {
+		fmt.Fprintln(w, "mcpdeck: "+sentence(p))
+	}
+	if len(probs) > 0 {
+		return silentError{}
+	}
+	return nil
+}
+
+// writeJSON writes v indented, with a final newline.
+func writeJSON(w io.Writer, v any) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(v)
+}

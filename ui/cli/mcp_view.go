@@ -1,0 +1,91 @@
+package cli
+
+import (
+	"strings"
+
+	"github.com/mcpdeck/mcpdeck/model"
+)
+
+// serverView is one server as `mcp list --json` and `mcp get --json` print it:
+// the definition as written (not expanded) with env and header values masked
+// (see maskValue), and everything that decides whether it may run. The
+// connecting `mcp list` of the engine embeds it and adds the live state.
+type serverView struct {
+	Name          string               `json:"name"`
+	Scope         model.Scope          `json:"scope"`
+	Source        string               `json:"source"`
+	Overrides     []model.Origin       `json:"overrides,omitempty"`
+	Transport     model.Transport      `json:"transport"`
+	Command       string               `json:"command,omitempty"`
+	Args          []string             `json:"args,omitempty"`
+	Cwd           string               `json:"cwd,omitempty"`
+	URL           string               `json:"url,omitempty"`
+	Env           map[string]string    `json:"env,omitempty"`
+	Headers       map[string]string    `json:"headers,omitempty"`
+	HeadersHelper string               `json:"headersHelper,omitempty"`
+	OAuth         *model.OAuthConfig   `json:"oauth,omitempty"`
+	Builtin       string               `json:"builtin,omitempty"`
+	Hash          string               `json:"hash"`
+	Enabled       bool                 `json:"enabled"`
+	Approval      model.Approval       `json:"approval"`
+	Policy        model.PolicyDecision `json:"policy"`
+	Runnable      bool                 `json:"runnable"`
+	Problems      []model.Problem      `json:"problems,omitempty"`
+}
+
+// newServerView builds the view of s.
+func newServerView(s model.Server) serverView {
+	c := s.Raw
+	return serverView{
+		Name: s.Name, Scope: s.Scope, Source: s.Source, Overrides: s.Overrides,
+		Transport: c.EffectiveType(), Command: c.Command, Args: c.Args, Cwd: c.Cwd, URL: c.URL,
+		Env: maskMap(c.Env), Headers: maskMap(c.Headers), HeadersHelper: c.HeadersHelper,
+		OAuth: c.OAuth, Builtin: c.Name, Hash: s.Hash, Enabled: s.Enabled,
+		Approval: s.Approval, Policy: s.Policy, Runnable: s.Runnable(), Problems: s.Problems,
+	}
+}
+
+// approvalText is the APPROVAL column: "-" when no approval is needed.
+func approvalText(a model.Approval) string {
+	if a.Status == model.ApprovalNotNeeded {
+		return "-"
+	}
+	return a.Status.String()
+}
+
+// policyText is the POLICY column: allowed, or blocked with the rule.
+func policyText(p model.PolicyDecision) string {
+	switch {
+	case p.Allowed:
+		return "allowed"
+	case p.Rule != "":
+		return "blocked (" + p.Rule + ")"
+	}
+	return "blocked"
+}
+
+// yesNo renders a boolean for people.
+func yesNo(b bool) string {
+	if b {
+		return "yes"
+	}
+	return "no"
+}
+
+// clean makes config text safe to print: no control or bidi characters and
+// one line.
+func clean(s string) string {
+	return strings.ReplaceAll(model.Sanitize(s), "\n", " ")
+}
+
+// commandLine renders command and args, quoting the ones with spaces.
+func commandLine(cmd string, args []string) string {
+	parts := make([]string, 0, 1+len(args))
+	for _, a := range append([]string{cmd}, args...) {
+		if a == "" || strings.ContainsAny(a, " \t\"'") {
+			a = "'" + strings.ReplaceAll(a, "'", `'\''`) + "'"
+		}
+		parts = append(parts, clean(a))
+	}
+	return strings.Join(parts, " ")
+}
