@@ -111,7 +111,7 @@ func (e *Engine) CallTool(ctx context.Context, server, tool string, args map[str
 		}
 	}
 	if err != nil {
-		return ToolResult{}, e.callError(server, "calling "+tool, err)
+		return ToolResult{}, e.callError(ctx, server, "calling "+tool, err)
 	}
 	out, err := newResultWriter(e.opts.CacheDir, server).toolResult(res)
 	if err != nil {
@@ -177,7 +177,7 @@ func (e *Engine) ReadResource(ctx context.Context, server, uri string) (Resource
 		return err
 	})
 	if err != nil {
-		return ResourceResult{}, e.callError(server, "reading "+uri, err)
+		return ResourceResult{}, e.callError(ctx, server, "reading "+uri, err)
 	}
 	return newResultWriter(e.opts.CacheDir, server).resourceResult(res)
 }
@@ -218,13 +218,16 @@ func (e *Engine) GetPrompt(ctx context.Context, server, name string, args map[st
 		return err
 	})
 	if err != nil {
-		return PromptResult{}, e.callError(server, "getting prompt "+name, err)
+		return PromptResult{}, e.callError(ctx, server, "getting prompt "+name, err)
 	}
 	return newResultWriter(e.opts.CacheDir, server).promptResult(res)
 }
 
 // callError turns a call failure into a sentence naming the server.
-func (e *Engine) callError(server, what string, err error) error {
+func (e *Engine) callError(ctx context.Context, server, what string, err error) error {
+	if cerr := ctx.Err(); cerr != nil && !errors.Is(err, cerr) {
+		err = fmt.Errorf("%w (%w)", cerr, err)
+	}
 	if errors.Is(err, context.DeadlineExceeded) {
 		return fmt.Errorf("%s on %s: no answer within %s (MCP_TOOL_TIMEOUT): %w", what, server, e.set.toolTimeout, err)
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"time"
 
 	"github.com/mcpdeck/mcpdeck/model"
@@ -129,7 +130,8 @@ func (e *Engine) connect(ctx context.Context, srv model.Server, gen uint64) {
 	}
 	en.s.StderrTail = conn.StderrTail(stderrTailLines)
 	e.transition(en, model.StateConnected, "connected")
-	e.wg.Go(func() { e.monitor(ctx, srv.Name, gen, conn) })
+	stdio := srv.Config.EffectiveType() == model.TransportStdio
+	e.wg.Go(func() { e.monitor(ctx, srv.Name, gen, conn, stdio) })
 }
 
 // ErrConnectTimeout marks a connect that took longer than MCP_TIMEOUT.
@@ -195,11 +197,24 @@ func (e *Engine) retryNow(name string, gen uint64) {
 }
 
 // monitor waits for the connection to end and starts the reconnect policy.
-func (e *Engine) monitor(ctx context.Context, name string, gen uint64, conn session) {
-	select {
-	case <-conn.Done():
-	case <-ctx.Done():
-		return
+// For stdio servers it also copies new stderr lines into snapshots, at most
+// every stderrPoll, so a chatty server cannot flood the UI with snapshots.
+func (e *Engine) monitor(ctx context.Context, name string, gen uint64, conn session, stdio bool) {
+	var tick <-chan time.Time
+	if stdio {
+		t := time.NewTicker(stderrPoll)
+		defer t.Stop()
+		tick = t.C
+	}
+	for done := false; !done; {
+		select {
+		case <-conn.Done():
+			done = true
+		case <-ctx.Done():
+			return
+		case <-tick:
+			e.refreshStderr(name, gen, conn)
+		}
 	}
 	e.mu.Lock()
 	defer e.mu.Unlock()
@@ -248,4 +263,20 @@ func (e *Engine) lostLocked(en *entry, err error) {
 	}
 	en.attempt = 0
 	e.retryLocked(en, err)
+}
+
+// stderrPoll bounds stderr-driven snapshots to 5 a second per server.
+const stderrPoll = 200 * time.Millisecond
+
+// refreshStderr publishes the stderr tail if it changed.
+func (e *Engine) refreshStderr(name string, gen uint64, conn session) {
+	tail := conn.StderrTail(stderrTailLines)
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	en := e.byName[name]
+	if e.closed || en == nil || en.gen != gen || slices.Equal(tail, en.s.StderrTail) {
+		return
+	}
+	en.s.StderrTail = tail
+	e.publishLocked()
 }

@@ -3,6 +3,7 @@ package engine
 import (
 	"context"
 	"errors"
+	"strings"
 	"sync"
 	"testing"
 
@@ -82,7 +83,7 @@ func openInProcess(ctx context.Context, srv *server.MCPServer, o connOptions) (*
 		return nil, err
 	}
 	req := mcp.InitializeRequest{}
-	req.Params.ProtocolVersion = mcp.LATEST_PROTOCOL_VERSION
+	req.Params.ProtocolVersion = mcp.ProtocolVersion20251125
 	req.Params.ClientInfo = mcp.Implementation{Name: "test", Version: "1"}
 	init, err := c.Initialize(ctx, req)
 	if err != nil {
@@ -178,8 +179,13 @@ func testErrorOps() errorOps {
 	return errorOps{
 		classify: func(err error) (errClass, string) {
 			var ae authErr
-			if errors.As(err, &ae) {
+			switch msg := err.Error(); {
+			case errors.As(err, &ae):
 				return classAuth, "auth"
+			case strings.Contains(msg, "session expired"):
+				return classSessionExpired, "session-expired"
+			case strings.Contains(msg, "connection reset"):
+				return classTransient, "transient"
 			}
 			return classOther, "error"
 		},
