@@ -1,0 +1,168 @@
+package ui
+
+import (
+	"context"
+	"sync"
+
+	tea "github.com/charmbracelet/bubbletea"
+
+	"github.com/mcpdeck/mcpdeck/engine"
+)
+
+// snapshotMsg carries a new engine snapshot into Update.
+type snapshotMsg struct{ snap engine.Snapshot }
+
+// updatesClosedMsg says the engine closed its Updates channel (it shut down).
+type updatesClosedMsg struct{}
+
+// waitSnapshot is the one bridge from the engine to the program: a Cmd that
+// waits for the next snapshot. Update re-issues it after every snapshotMsg.
+// The engine's channel keeps only the latest snapshot, so a burst of changes
+// arrives as one message and never queues up behind input.
+func waitSnapshot(ch <-chan engine.Snapshot) tea.Cmd {
+	return func() tea.Msg {
+		s, ok := <-ch
+		if !ok {
+			return updatesClosedMsg{}
+		}
+		return snapshotMsg{snap: s}
+	}
+}
+
+// ElicitBridge carries the engine's elicitation requests into the TUI. The
+// engine calls Elicit from its own goroutine; Elicit hands the request to the
+// program and waits there (never in Update) for the person's answer, the
+// request's context, or Close.
+type ElicitBridge struct {
+	reqs      chan *elicitation
+	done      chan struct{}
+	closeOnce sync.Once
+}
+
+// elicitation is one request waiting for an answer.
+type elicitation struct {
+	id    uint64
+	ctx   context.Context
+	req   engine.ElicitRequest
+	reply chan engine.ElicitResponse // buffered(1): answering never blocks Update
+	once  sync.Once
+	gone  chan struct{} // closed once answered
+}
+
+// answer sends r unless an answer was already given.
+func (e *elicitation) answer(r engine.ElicitResponse) {
+	e.once.Do(func() {
+		e.reply <- r
+		close(e.gone)
+	})
+}
+
+// elicitMsg delivers a request to Update.
+type elicitMsg struct{ e *elicitation }
+
+// elicitGoneMsg says a shown request's context ended (the server gave up).
+type elicitGoneMsg struct{ e *elicitation }
+
+// NewElicitBridge returns a bridge; pass its Elicit method as the engine's
+// Options.Elicit and the bridge itself as the TUI's Options.Elicit.
+func NewElicitBridge() *ElicitBridge {
+	return &ElicitBridge{reqs: make(chan *elicitation), done: make(chan struct{})}
+}
+
+// Elicit asks the person through the TUI and waits for the answer. It never
+// imposes a time limit of its own: only ctx or Close end the wait, and both
+// answer "cancel".
+func (b *ElicitBridge) Elicit(ctx context.Context, req engine.ElicitRequest) (engine.ElicitResponse, error) {
+	e := &elicitation{ctx: ctx, req: req, reply: make(chan engine.ElicitResponse, 1), gone: make(chan struct{})}
+	select {
+	case b.reqs <- e:
+	case <-ctx.Done():
+		return engine.ElicitResponse{Action: "cancel"}, ctx.Err()
+	case <-b.done:
+		return engine.ElicitResponse{Action: "cancel"}, nil
+	}
+	select {
+	case r := <-e.reply:
+		return r, nil
+	case <-ctx.Done():
+		return engine.ElicitResponse{Action: "cancel"}, ctx.Err()
+	case <-b.done:
+		return engine.ElicitResponse{Action: "cancel"}, nil
+	}
+}
+
+// Close makes every waiting and future Elicit answer "cancel": call it when
+// the TUI has exited.
+func (b *ElicitBridge) Close() { b.closeOnce.Do(func() { close(b.done) }) }
+
+// wait is the Cmd that takes the next request from the engine.
+func (b *ElicitBridge) wait() tea.Cmd {
+	return func() tea.Msg {
+		select {
+		case e := <-b.reqs:
+			return elicitMsg{e: e}
+		case <-b.done:
+			return nil
+		}
+	}
+}
+
+// watchGone reports when the request's context ends before the person answers.
+func watchGone(e *elicitation) tea.Cmd {
+	return func() tea.Msg {
+		select {
+		case <-e.ctx.Done():
+			return elicitGoneMsg{e: e}
+		case <-e.gone:
+			return nil
+		}
+	}
+}
+
+// progressRelay hands a running call's progress notifications from the
+// engine's goroutine to the program, keeping only the latest.
+type progressRelay struct {
+	mu     sync.Mutex
+	ch     chan engine.Progress
+	closed bool
+}
+
+func newProgressRelay() *progressRelay { return &progressRelay{ch: make(chan engine.Progress, 1)} }
+
+func (r *progressRelay) send(p engine.Progress) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.closed {
+		return
+	}
+	select {
+	case <-r.ch:
+	default:
+	}
+	r.ch <- p
+}
+
+func (r *progressRelay) close() {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if !r.closed {
+		r.closed = true
+		close(r.ch)
+	}
+}
+
+// progressMsg is one progress notification of call id.
+type progressMsg struct {
+	id int
+	p  engine.Progress
+}
+
+func (r *progressRelay) wait(id int) tea.Cmd {
+	return func() tea.Msg {
+		p, ok := <-r.ch
+		if !ok {
+			return nil
+		}
+		return progressMsg{id: id, p: p}
+	}
+}

@@ -1,0 +1,381 @@
+package ui
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/charmbracelet/bubbles/key"
+	tea "github.com/charmbracelet/bubbletea"
+
+	"github.com/mcpdeck/mcpdeck/engine"
+	"github.com/mcpdeck/mcpdeck/model"
+	"github.com/mcpdeck/mcpdeck/ui/styles"
+)
+
+// detailTab is one tab of the detail view.
+type detailTab int
+
+const (
+	tabOverview detailTab = iota
+	tabTools
+	tabResources
+	tabPrompts
+	tabStderr
+	tabInstructions
+	numTabs
+)
+
+var tabNames = [numTabs]string{"Overview", "Tools", "Resources", "Prompts", "Stderr", "Instructions"}
+
+// detailView shows one server: overview (config, source, history, errors,
+// why it is not running), its tools, resources, prompts, stderr and
+// instructions. Text tabs scroll by line; list tabs have a cursor.
+type detailView struct {
+	st   *styles.Styles
+	keys *KeyMap
+
+	srv    engine.ServerSnapshot
+	tab    detailTab
+	width  int
+	height int
+	offset [numTabs]int
+	cursor [numTabs]int
+	follow bool // stderr tab stays at the bottom as lines arrive
+
+	overview []string // cached overview lines, rebuilt on change
+}
+
+func newDetailView(st *styles.Styles, keys *KeyMap, s engine.ServerSnapshot) *detailView {
+	d := &detailView{st: st, keys: keys, follow: true}
+	d.SetServer(s)
+	return d
+}
+
+// SetSize sets the area of the view.
+func (d *detailView) SetSize(w, h int) {
+	d.width, d.height = w, h
+	d.overview = nil
+	d.clamp()
+}
+
+// SetServer replaces the shown server with its newer snapshot.
+func (d *detailView) SetServer(s engine.ServerSnapshot) {
+	d.srv = s
+	d.overview = nil
+	if d.follow {
+		d.offset[tabStderr] = len(s.StderrTail)
+	}
+	d.clamp()
+}
+
+// bodyHeight is the number of rows below the title and tab bar.
+func (d *detailView) bodyHeight() int { return max(d.height-2, 1) }
+
+func (d *detailView) itemCount(t detailTab) int {
+	switch t {
+	case tabTools:
+		return len(d.srv.Tools)
+	case tabResources:
+		return len(d.srv.Resources) + len(d.srv.Templates)
+	case tabPrompts:
+		return len(d.srv.Prompts)
+	case tabOverview, tabStderr, tabInstructions, numTabs:
+	}
+	return 0
+}
+
+func isListTab(t detailTab) bool { return t == tabTools || t == tabResources || t == tabPrompts }
+
+// textLines returns the lines of a text tab.
+func (d *detailView) textLines(t detailTab) []string {
+	switch t {
+	case tabOverview:
+		if d.overview == nil {
+			d.overview = overviewLines(d.st, &d.srv, d.width)
+		}
+		return d.overview
+	case tabStderr:
+		if len(d.srv.StderrTail) == 0 {
+			return []string{d.st.Muted.Render("no stderr output")}
+		}
+		return d.srv.StderrTail
+	case tabInstructions:
+		if d.srv.Instructions == "" {
+			return []string{d.st.Muted.Render("the server gave no instructions")}
+		}
+		return wrapLines(d.srv.Instructions, d.width)
+	case tabTools, tabResources, tabPrompts, numTabs:
+	}
+	return nil
+}
+
+func (d *detailView) clamp() {
+	h := d.bodyHeight()
+	for t := range numTabs {
+		if isListTab(t) {
+			n := d.itemCount(t)
+			d.cursor[t] = max(0, min(d.cursor[t], n-1))
+			per := max(h/2, 1)
+			if d.cursor[t] < d.offset[t] {
+				d.offset[t] = d.cursor[t]
+			}
+			if d.cursor[t] >= d.offset[t]+per {
+				d.offset[t] = d.cursor[t] - per + 1
+			}
+			d.offset[t] = max(0, min(d.offset[t], n-per))
+			continue
+		}
+		if t == tabOverview && d.overview == nil && d.tab != tabOverview {
+			continue // rebuilt lazily
+		}
+		n := len(d.textLines(t))
+		d.offset[t] = max(0, min(d.offset[t], n-h))
+	}
+}
+
+// Update handles tab switching and scrolling; it reports whether it used msg.
+func (d *detailView) Update(msg tea.Msg) (bool, tea.Cmd) {
+	km, ok := msg.(tea.KeyMsg)
+	if !ok {
+		return false, nil
+	}
+	k := d.keys
+	h := d.bodyHeight()
+	step := 1
+	if isListTab(d.tab) {
+		h = max(h/2, 1)
+	}
+	move := func(delta int) {
+		if isListTab(d.tab) {
+			d.cursor[d.tab] += delta
+		} else {
+			d.offset[d.tab] += delta
+		}
+	}
+	switch {
+	case key.Matches(km, k.NextTab):
+		d.tab = (d.tab + 1) % numTabs
+	case key.Matches(km, k.PrevTab):
+		d.tab = (d.tab + numTabs - 1) % numTabs
+	case key.Matches(km, k.Up):
+		move(-step)
+	case key.Matches(km, k.Down):
+		move(step)
+	case key.Matches(km, k.PageUp):
+		move(-h)
+	case key.Matches(km, k.PageDown):
+		move(h)
+	case key.Matches(km, k.Top):
+		move(-1 << 30)
+	case key.Matches(km, k.Bottom):
+		move(1 << 30)
+	default:
+		if len(km.Runes) == 1 && km.Runes[0] >= '1' && km.Runes[0] < '1'+rune(numTabs) {
+			d.tab = detailTab(km.Runes[0] - '1')
+			break
+		}
+		return false, nil
+	}
+	d.clamp()
+	if d.tab == tabStderr {
+		d.follow = d.offset[tabStderr] >= len(d.textLines(tabStderr))-d.bodyHeight()
+	}
+	return true, nil
+}
+
+// View renders title, tab bar and the current tab.
+func (d *detailView) View() string {
+	var b strings.Builder
+	s := &d.srv
+	b.WriteString(glyph(d.st, s) + " " + d.st.Title.Render(s.Name) + d.st.Muted.Render(fmt.Sprintf("  %s · %s · %s", s.Scope, s.Transport, s.State)))
+	b.WriteByte('\n')
+	for t := range numTabs {
+		name := tabNames[t]
+		if n := d.itemCount(t); isListTab(t) {
+			name = fmt.Sprintf("%s %d", name, n)
+		}
+		if t == d.tab {
+			b.WriteString(d.st.TabActive.Render(name))
+		} else {
+			b.WriteString(d.st.Tab.Render(name))
+		}
+		b.WriteString("  ")
+	}
+	h := d.bodyHeight()
+	if isListTab(d.tab) {
+		d.viewItems(&b, h)
+		return b.String()
+	}
+	lines := d.textLines(d.tab)
+	off := max(0, min(d.offset[d.tab], len(lines)-h))
+	for _, l := range lines[off:min(off+h, len(lines))] {
+		b.WriteByte('\n')
+		b.WriteString(l)
+	}
+	return b.String()
+}
+
+func (d *detailView) viewItems(b *strings.Builder, h int) {
+	n := d.itemCount(d.tab)
+	if n == 0 {
+		b.WriteByte('\n')
+		what := strings.ToLower(tabNames[d.tab])
+		if d.srv.State != model.StateConnected {
+			b.WriteString(d.st.Muted.Render("no " + what + ": the server is " + d.srv.State.String()))
+		} else {
+			b.WriteString(d.st.Muted.Render("the server has no " + what))
+		}
+		return
+	}
+	per := max(h/2, 1)
+	off := d.offset[d.tab]
+	for i := off; i < min(off+per, n); i++ {
+		title, desc := d.item(i)
+		prefix := "  "
+		if i == d.cursor[d.tab] {
+			prefix = "› "
+			title = d.st.Selected.Render(title)
+		}
+		b.WriteByte('\n')
+		b.WriteString(prefix + title)
+		if h >= 2 {
+			b.WriteByte('\n')
+			b.WriteString("    " + d.st.Muted.Render(firstLine(desc)))
+		}
+	}
+}
+
+// item returns the two lines describing item i of the current list tab.
+func (d *detailView) item(i int) (string, string) {
+	switch d.tab {
+	case tabTools:
+		t := &d.srv.Tools[i]
+		return t.Name + toolBadges(t), orDefault(t.Description, t.ExposedName)
+	case tabResources:
+		if i < len(d.srv.Resources) {
+			r := &d.srv.Resources[i]
+			return r.Name + "  " + r.URI, joinNonEmpty(" · ", r.MIMEType, r.Description)
+		}
+		t := &d.srv.Templates[i-len(d.srv.Resources)]
+		return t.Name + "  " + t.URITemplate + "  (template)", joinNonEmpty(" · ", t.MIMEType, t.Description)
+	case tabPrompts:
+		p := &d.srv.Prompts[i]
+		var args []string
+		for _, a := range p.Arguments {
+			n := a.Name
+			if !a.Required {
+				n += "?"
+			}
+			args = append(args, n)
+		}
+		return p.Name + "(" + strings.Join(args, ", ") + ")", p.Description
+	case tabOverview, tabStderr, tabInstructions, numTabs:
+	}
+	return "", ""
+}
+
+// Selection returns the cursor index of a list tab.
+func (d *detailView) Selection(t detailTab) int { return d.cursor[t] }
+
+// toolBadges lists a tool's annotations: title, read-only, destructive, open-world, denied.
+func toolBadges(t *engine.Tool) string {
+	var b []string
+	if t.Title != "" && t.Title != t.Name {
+		b = append(b, "“"+t.Title+"”")
+	}
+	if t.ReadOnly {
+		b = append(b, "read-only")
+	}
+	if t.Destructive {
+		b = append(b, "destructive")
+	}
+	if t.OpenWorld {
+		b = append(b, "open-world")
+	}
+	if t.Denied {
+		b = append(b, "denied by permissions")
+	}
+	if len(b) == 0 {
+		return ""
+	}
+	return "  [" + strings.Join(b, ", ") + "]"
+}
+
+func joinNonEmpty(sep string, parts ...string) string {
+	var out []string
+	for _, p := range parts {
+		if p != "" {
+			out = append(out, p)
+		}
+	}
+	return strings.Join(out, sep)
+}
+
+// overviewLines is the Overview tab: state, target, source, overrides,
+// approval and policy, why it is not running, last error, config, history.
+func overviewLines(st *styles.Styles, s *engine.ServerSnapshot, width int) []string {
+	var out []string
+	kv := func(k, v string) {
+		if v != "" {
+			out = append(out, st.Muted.Render(fmt.Sprintf("%-10s", k))+" "+v)
+		}
+	}
+	kv("State", s.State.String()+stateSince(s))
+	kv("Target", s.Target)
+	kv("Source", s.Source+" ("+s.Scope.String()+")")
+	for _, o := range s.Overrides {
+		kv("Overrides", o.Scope.String()+": "+o.Source)
+	}
+	if s.ServerInfo.Name != "" {
+		kv("Server", joinNonEmpty(" ", s.ServerInfo.Name, s.ServerInfo.Version)+joinNonEmpty("", " · protocol ", s.ProtocolVersion))
+	}
+	if s.Approval.Status != model.ApprovalNotNeeded {
+		kv("Approval", s.Approval.Status.String())
+	}
+	if s.Policy.Rule != "" {
+		verdict := "allowed by"
+		if !s.Policy.Allowed {
+			verdict = "blocked by"
+		}
+		kv("Policy", verdict+" rule "+s.Policy.Rule)
+	}
+	if why := whyPanel(st, s, width); len(why) > 0 {
+		out = append(out, "")
+		out = append(out, why...)
+	}
+	if s.Error != "" || s.ErrorDetail != "" {
+		out = append(out, "", st.Heading.Render("Last error")+st.Muted.Render(joinNonEmpty("", " (", s.ErrorClass, ")")))
+		out = append(out, st.Bad.Render(orDefault(s.ErrorDetail, s.Error)))
+	}
+	out = append(out, "", st.Heading.Render("Config")+st.Muted.Render(" (secrets masked)"))
+	if cfg, err := json.MarshalIndent(s.Config, "", "  "); err == nil {
+		out = append(out, strings.Split(string(cfg), "\n")...)
+	}
+	if len(s.History) > 0 {
+		out = append(out, "", st.Heading.Render("History"))
+		for i := len(s.History) - 1; i >= 0 && i >= len(s.History)-10; i-- {
+			h := s.History[i]
+			out = append(out, fmt.Sprintf("%s  %s → %s  %s", h.At.Format(time.TimeOnly), h.From, h.To, st.Muted.Render(h.Reason)))
+		}
+	}
+	// a long line (a diff, an error) is wrapped, never cut mid-screen
+	var wrapped []string
+	for _, l := range out {
+		wrapped = append(wrapped, strings.Split(l, "\n")...)
+	}
+	return wrapped
+}
+
+func stateSince(s *engine.ServerSnapshot) string {
+	if len(s.History) == 0 {
+		return ""
+	}
+	return " since " + s.History[len(s.History)-1].At.Format(time.TimeOnly)
+}
+
+// wrapLines splits text into lines no wider than width (word wrap).
+func wrapLines(text string, width int) []string {
+	return strings.Split(wordwrap(text, max(width, 10)), "\n")
+}

@@ -1,0 +1,30 @@
+// Package ui is mcpdeck's terminal user interface, a Bubble Tea program drawn
+// from the engine's snapshots. Update never does I/O: every engine action runs
+// in a tea.Cmd and comes back as a message.
+package ui
+
+import (
+	"context"
+
+	"github.com/mcpdeck/mcpdeck/engine"
+)
+
+// Engine is the part of *engine.Engine the TUI uses. It exists so that tests
+// can drive the TUI with a fake and so that the TUI never reaches into the
+// engine's internals.
+type Engine interface {
+	Updates() <-chan engine.Snapshot
+	Snapshot() engine.Snapshot
+	Enable(ctx context.Context, name string) error
+	Disable(ctx context.Context, name string) error
+	Reconnect(ctx context.Context, name string) error
+	CancelReconnect(ctx context.Context, name string) error
+	Approve(ctx context.Context, name string) error
+	Reject(ctx context.Context, name string) error
+	Authenticate(ctx context.Context, name string) error
+	Reload(ctx context.Context) error
+	CallTool(ctx context.Context, server, tool string, args map[string]any, progress func(engine.Progress)) (engine.ToolResult, error)
+	ReadResource(ctx context.Context, server, uri string) (engine.ResourceResult, error)
+	GetPrompt(ctx context.Context, server, name string, args map[string]string) (engine.PromptResult, error)
+	Close() error
+}

@@ -1,0 +1,121 @@
+package ui
+
+import (
+	"strings"
+
+	"github.com/charmbracelet/bubbles/key"
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/huh"
+)
+
+// formModal edits a schemaForm with huh. enter moves through the fields and
+// submits after the last; esc cancels; ctrl+d declines (elicitation only).
+// Values are checked field by field and then against the whole schema before
+// submit is called.
+type formModal struct {
+	env     *env
+	title   string
+	intro   []string
+	sf      *schemaForm
+	form    *huh.Form
+	err     string
+	submit  func(args map[string]any) (modal, tea.Cmd)
+	cancel  func() (modal, tea.Cmd)
+	decline func() (modal, tea.Cmd) // nil: no decline action
+	elicit  *elicitation            // set for elicitation forms
+}
+
+// newFormModal builds the form; call init() for its first Cmd.
+func newFormModal(e *env, title string, intro []string, sf *schemaForm) *formModal {
+	m := &formModal{env: e, title: title, intro: intro, sf: sf}
+	m.build()
+	return m
+}
+
+func (m *formModal) build() {
+	fields := m.sf.Fields()
+	if len(fields) == 0 {
+		fields = []huh.Field{huh.NewNote().Title("No arguments").Description("press enter to continue")}
+	}
+	km := huh.NewDefaultKeyMap()
+	km.Quit = key.NewBinding(key.WithKeys("ctrl+c")) // the root model quits on ctrl+c first
+	m.form = huh.NewForm(huh.NewGroup(fields...)).
+		WithShowHelp(false).
+		WithKeyMap(km).
+		WithTheme(formTheme(m.env.st)).
+		WithLayout(huh.LayoutStack)
+	m.resize()
+}
+
+func (m *formModal) resize() {
+	w, h := m.env.bodySize()
+	m.form = m.form.WithWidth(max(w-2, 20)).WithHeight(max(h-len(m.introLines(w))-2, 3))
+}
+
+func (m *formModal) init() tea.Cmd { return m.form.Init() }
+
+func (m *formModal) Help() []key.Binding {
+	k := m.env.keys
+	b := []key.Binding{
+		key.NewBinding(key.WithKeys("tab"), key.WithHelp("enter/tab", "next")),
+		key.NewBinding(key.WithKeys("shift+tab"), key.WithHelp("shift+tab", "previous")),
+	}
+	if m.decline != nil {
+		b = append(b, k.Decline)
+	}
+	return append(b, k.Cancel)
+}
+
+func (m *formModal) Update(msg tea.Msg) (modal, tea.Cmd) {
+	switch msg := msg.(type) {
+	case tea.KeyMsg:
+		if key.Matches(msg, m.env.keys.Cancel) {
+			return m.cancel()
+		}
+		if m.decline != nil && key.Matches(msg, m.env.keys.Decline) {
+			return m.decline()
+		}
+	case tea.WindowSizeMsg:
+		m.resize()
+	}
+	f, cmd := m.form.Update(msg)
+	if hf, ok := f.(*huh.Form); ok {
+		m.form = hf
+	}
+	switch m.form.State {
+	case huh.StateCompleted:
+		args, err := m.sf.Values()
+		if err == nil {
+			err = m.sf.Validate(args)
+		}
+		if err != nil {
+			m.err = err.Error()
+			m.build() // values live in sf, so the new form keeps them
+			return m, m.form.Init()
+		}
+		return m.submit(args)
+	case huh.StateAborted:
+		return m.cancel()
+	case huh.StateNormal:
+	}
+	return m, cmd
+}
+
+func (m *formModal) introLines(width int) []string {
+	var out []string
+	out = append(out, m.env.st.Heading.Render(m.title))
+	for _, l := range m.intro {
+		out = append(out, strings.Split(wordwrap(l, max(width, 10)), "\n")...)
+	}
+	if m.err != "" {
+		out = append(out, strings.Split(wordwrap(m.env.st.Bad.Render("✗ "+m.err), max(width, 10)), "\n")...)
+	}
+	return out
+}
+
+func (m *formModal) View(width, height int) string {
+	return strings.Join(m.introLines(width), "\n") + "\n\n" + m.form.View()
+}
+
+// formTheme is huh's 16-colour theme, or its plain one without colour.
+func formTheme(_ any) *huh.Theme { return huh.ThemeBase16() }

@@ -1,0 +1,74 @@
+package ui
+
+import "github.com/charmbracelet/bubbles/key"
+
+// KeyMap is every key the TUI understands, with the help text shown by the
+// footer and by the full help (?). Components match keys with key.Matches
+// against these bindings only.
+type KeyMap struct {
+	Up, Down, Top, Bottom, PageUp, PageDown key.Binding
+	Open, Back, NextTab, PrevTab            key.Binding
+
+	Enable, Disable, Reconnect, Authenticate, Approve, Reject key.Binding
+	CallTool, ReadResource, GetPrompt, Reload                 key.Binding
+	Filter, Help, Quit                                        key.Binding
+
+	// Prompt keys: approval prompt and elicitation.
+	ApproveOne, ApproveAll, RejectOne, Later key.Binding
+	Submit, Decline, Cancel, OpenURL         key.Binding
+}
+
+// DefaultKeyMap returns the keys of SPEC §7.1.
+func DefaultKeyMap() KeyMap {
+	b := func(help, desc string, keys ...string) key.Binding {
+		return key.NewBinding(key.WithKeys(keys...), key.WithHelp(help, desc))
+	}
+	return KeyMap{
+		Up:       b("↑/k", "up", "up", "k"),
+		Down:     b("↓/j", "down", "down", "j"),
+		Top:      b("g", "top", "g", "home"),
+		Bottom:   b("G", "bottom", "G", "end"),
+		PageUp:   b("pgup", "page up", "pgup", "ctrl+b"),
+		PageDown: b("pgdn", "page down", "pgdown", "ctrl+f"),
+		Open:     b("enter", "open", "enter"),
+		Back:     b("esc", "back", "esc"),
+		NextTab:  b("tab/→", "next tab", "tab", "right", "l"),
+		PrevTab:  b("shift+tab/←", "prev tab", "shift+tab", "left", "h"),
+
+		Enable:       b("e", "enable", "e"),
+		Disable:      b("d", "disable", "d"),
+		Reconnect:    b("r", "reconnect", "r"),
+		Authenticate: b("a", "authenticate", "a"),
+		Approve:      b("A", "approve", "A"),
+		Reject:       b("x", "reject", "x"),
+		CallTool:     b("c", "call tool", "c"),
+		ReadResource: b("R", "read resource", "R"),
+		GetPrompt:    b("p", "get prompt", "p"),
+		Reload:       b("ctrl+r", "reload config", "ctrl+r"),
+		Filter:       b("/", "filter", "/"),
+		Help:         b("?", "help", "?"),
+		Quit:         b("q", "quit", "q", "ctrl+c"),
+
+		ApproveOne: b("a/enter", "approve", "a", "enter"),
+		ApproveAll: b("A", "approve all", "A"),
+		RejectOne:  b("x", "reject", "x"),
+		Later:      b("esc", "decide later", "esc"),
+		Submit:     b("enter", "accept", "enter"),
+		Decline:    b("ctrl+d", "decline", "ctrl+d"),
+		Cancel:     b("esc", "cancel", "esc"),
+		OpenURL:    b("o", "open in browser", "o"),
+	}
+}
+
+// ShortHelp is the footer when no component supplies its own keys.
+func (k KeyMap) ShortHelp() []key.Binding { return []key.Binding{k.Open, k.Filter, k.Help, k.Quit} }
+
+// FullHelp is the help screen (?), one column per group of keys.
+func (k KeyMap) FullHelp() [][]key.Binding {
+	return [][]key.Binding{
+		{k.Up, k.Down, k.Top, k.Bottom, k.PageUp, k.PageDown, k.Open, k.Back, k.NextTab, k.PrevTab},
+		{k.Enable, k.Disable, k.Reconnect, k.Authenticate, k.Approve, k.Reject, k.Reload},
+		{k.CallTool, k.ReadResource, k.GetPrompt, k.Filter, k.Help, k.Quit},
+		{k.ApproveOne, k.ApproveAll, k.RejectOne, k.Later, k.Submit, k.Decline, k.Cancel, k.OpenURL},
+	}
+}

@@ -1,0 +1,385 @@
+package ui
+
+import (
+	"fmt"
+	"math"
+	"strings"
+	"time"
+
+	"github.com/charmbracelet/bubbles/key"
+	"github.com/charmbracelet/bubbles/textinput"
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/lipgloss"
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/mcpdeck/mcpdeck/engine"
+	"github.com/mcpdeck/mcpdeck/model"
+	"github.com/mcpdeck/mcpdeck/ui/styles"
+)
+
+// scopeOrder is the order of the list's groups (SPEC §7.1).
+var scopeOrder = []model.Scope{
+	model.ScopeEnterprise, model.ScopeDynamic, model.ScopeLocal, model.ScopeProject,
+	model.ScopeUser, model.ScopePlugin, model.ScopeConnector,
+}
+
+// listRow is a group heading (idx < 0) or a server (index into servers).
+type listRow struct {
+	scope model.Scope
+	idx   int
+}
+
+// serverList is the main screen: servers grouped by scope, filterable. It
+// renders only the rows that fit, so hundreds of servers cost the same as ten.
+type serverList struct {
+	st   *styles.Styles
+	keys *KeyMap
+	now  func() time.Time
+
+	servers []engine.ServerSnapshot
+	rows    []listRow
+	cursor  int // index into rows; always a server row, or -1 when empty
+	offset  int // first visible row
+	width   int
+	height  int
+	nameW   int
+
+	filter    textinput.Model
+	filtering bool
+}
+
+func newServerList(st *styles.Styles, keys *KeyMap, now func() time.Time) serverList {
+	ti := textinput.New()
+	ti.Prompt = "/"
+	ti.Placeholder = "filter by name"
+	return serverList{st: st, keys: keys, now: now, cursor: -1, filter: ti}
+}
+
+// SetSize sets the list's area (rows of servers, headings included).
+func (l *serverList) SetSize(w, h int) {
+	l.width, l.height = w, max(h, 1)
+	l.filter.Width = max(w-2, 1)
+	l.ensureVisible()
+}
+
+// SetServers replaces the servers, keeping the cursor on the same server.
+func (l *serverList) SetServers(servers []engine.ServerSnapshot) {
+	sel := l.Selected()
+	l.servers = servers
+	l.rebuild(sel)
+}
+
+// Selected returns the server under the cursor.
+func (l *serverList) Selected() *engine.ServerSnapshot {
+	if l.cursor < 0 || l.cursor >= len(l.rows) {
+		return nil
+	}
+	return &l.servers[l.rows[l.cursor].idx]
+}
+
+func (l *serverList) rebuild(sel *engine.ServerSnapshot) {
+	selName := ""
+	if sel != nil {
+		selName = sel.Name
+	}
+	q := strings.ToLower(l.filter.Value())
+	buckets := make(map[model.Scope][]int, len(scopeOrder))
+	l.nameW = 4
+	for i := range l.servers {
+		s := &l.servers[i]
+		if q != "" && !strings.Contains(strings.ToLower(s.Name), q) {
+			continue
+		}
+		buckets[s.Scope] = append(buckets[s.Scope], i)
+		l.nameW = max(l.nameW, ansi.StringWidth(s.Name))
+	}
+	l.nameW = min(l.nameW, 28)
+	l.rows = l.rows[:0]
+	l.cursor = -1
+	for _, sc := range scopeOrder {
+		idx := buckets[sc]
+		if len(idx) == 0 {
+			continue
+		}
+		l.rows = append(l.rows, listRow{scope: sc, idx: -1})
+		for _, i := range idx {
+			if l.servers[i].Name == selName {
+				l.cursor = len(l.rows)
+			}
+			l.rows = append(l.rows, listRow{scope: sc, idx: i})
+		}
+	}
+	if l.cursor < 0 {
+		l.move(0)
+	}
+	l.ensureVisible()
+}
+
+// move puts the cursor on the server row at or after (dir>=0) / before row i.
+func (l *serverList) moveTo(i, dir int) {
+	if len(l.rows) == 0 {
+		l.cursor = -1
+		return
+	}
+	i = min(max(i, 0), len(l.rows)-1)
+	for j := i; j >= 0 && j < len(l.rows); j += dir {
+		if l.rows[j].idx >= 0 {
+			l.cursor = j
+			l.ensureVisible()
+			return
+		}
+		if dir == 0 {
+			dir = 1
+		}
+	}
+	// nothing in that direction: search the other way
+	for j := i; j >= 0 && j < len(l.rows); j -= dir {
+		if l.rows[j].idx >= 0 {
+			l.cursor = j
+			l.ensureVisible()
+			return
+		}
+	}
+}
+
+func (l *serverList) move(delta int) {
+	dir := 1
+	if delta < 0 {
+		dir = -1
+	}
+	if l.cursor < 0 {
+		l.moveTo(0, 1)
+		return
+	}
+	l.moveTo(l.cursor+delta, dir)
+}
+
+func (l *serverList) ensureVisible() {
+	if l.cursor < 0 {
+		l.offset = 0
+		return
+	}
+	h := l.height
+	top := l.cursor
+	if top > 0 && l.rows[top-1].idx < 0 { // keep the group heading in view
+		top--
+	}
+	if top < l.offset {
+		l.offset = top
+	}
+	if l.cursor >= l.offset+h {
+		l.offset = l.cursor - h + 1
+	}
+	l.offset = max(0, min(l.offset, len(l.rows)-h))
+}
+
+// Update handles movement and the filter; it reports whether it used msg.
+func (l *serverList) Update(msg tea.Msg) (bool, tea.Cmd) {
+	km, ok := msg.(tea.KeyMsg)
+	if !ok {
+		if l.filtering {
+			var cmd tea.Cmd
+			l.filter, cmd = l.filter.Update(msg)
+			return false, cmd
+		}
+		return false, nil
+	}
+	if l.filtering {
+		switch km.Type { //nolint:exhaustive // every other key edits the filter
+		case tea.KeyEnter:
+			l.filtering = false
+			l.filter.Blur()
+			return true, nil
+		case tea.KeyEsc:
+			l.filtering = false
+			l.filter.Blur()
+			l.filter.SetValue("")
+			l.rebuild(l.Selected())
+			return true, nil
+		case tea.KeyUp, tea.KeyDown:
+			// fall through to movement below
+		default:
+			var cmd tea.Cmd
+			l.filter, cmd = l.filter.Update(msg)
+			l.rebuild(l.Selected())
+			return true, cmd
+		}
+	}
+	k := l.keys
+	switch {
+	case key.Matches(km, k.Up):
+		l.move(-1)
+	case key.Matches(km, k.Down):
+		l.move(1)
+	case key.Matches(km, k.Top):
+		l.moveTo(0, 1)
+	case key.Matches(km, k.Bottom):
+		l.moveTo(len(l.rows)-1, -1)
+	case key.Matches(km, k.PageUp):
+		l.move(-max(l.height-1, 1))
+	case key.Matches(km, k.PageDown):
+		l.move(max(l.height-1, 1))
+	case key.Matches(km, k.Filter):
+		l.filtering = true
+		return true, l.filter.Focus()
+	case key.Matches(km, k.Back) && l.filter.Value() != "":
+		l.filter.SetValue("")
+		l.rebuild(l.Selected())
+	default:
+		return false, nil
+	}
+	return true, nil
+}
+
+// View renders the visible rows (and the filter line when in use).
+func (l *serverList) View() string {
+	var b strings.Builder
+	h := l.height
+	if l.filtering || l.filter.Value() != "" {
+		b.WriteString(l.filter.View())
+		b.WriteByte('\n')
+		h--
+	}
+	if len(l.rows) == 0 {
+		if l.filter.Value() != "" {
+			b.WriteString(l.st.Muted.Render("no server matches the filter"))
+		} else {
+			b.WriteString(l.st.Muted.Render("no MCP servers configured — add one with `mcpdeck mcp add`"))
+		}
+		return b.String()
+	}
+	off := l.offset
+	if h < l.height { // the filter line took one row
+		off = max(0, min(off, len(l.rows)-h))
+		if l.cursor >= off+h {
+			off = l.cursor - h + 1
+		}
+	}
+	end := min(off+h, len(l.rows))
+	for i := off; i < end; i++ {
+		if i > off {
+			b.WriteByte('\n')
+		}
+		r := l.rows[i]
+		if r.idx < 0 {
+			b.WriteString(l.st.Heading.Render(r.scope.String()))
+			continue
+		}
+		b.WriteString(l.renderRow(&l.servers[r.idx], i == l.cursor))
+	}
+	return b.String()
+}
+
+// glyph returns the state glyph and its style.
+func glyph(st *styles.Styles, s *engine.ServerSnapshot) string {
+	if needsApproval(*s) && s.State != model.StateConnected {
+		return st.Warn.Render("?")
+	}
+	switch s.State {
+	case model.StateConnected:
+		return st.Good.Render("●")
+	case model.StatePending:
+		return st.Warn.Render("◌")
+	case model.StateFailed:
+		return st.Bad.Render("✗")
+	case model.StateNeedsAuth:
+		return st.Auth.Render("◆")
+	case model.StateDisabled:
+		return st.Off.Render("○")
+	}
+	return "·"
+}
+
+func (l *serverList) renderRow(s *engine.ServerSnapshot, selected bool) string {
+	name := ansi.Truncate(s.Name, l.nameW, "…")
+	name += strings.Repeat(" ", max(0, l.nameW-ansi.StringWidth(name)))
+	status, style := rowStatus(l.st, s, l.now())
+	prefix := "  "
+	if selected {
+		prefix = "› "
+	}
+	line := prefix + glyph(l.st, s) + " " + name + "  " + l.st.Muted.Render(fmt.Sprintf("%-5s", s.Transport)) + "  " + style.Render(status)
+	line = ansi.Truncate(line, l.width, "…")
+	if selected {
+		pad := l.width - ansi.StringWidth(line)
+		if pad > 0 {
+			line += strings.Repeat(" ", pad)
+		}
+		return l.st.Selected.Render(line)
+	}
+	return line
+}
+
+// rowStatus is the short text after a server's name.
+func rowStatus(st *styles.Styles, s *engine.ServerSnapshot, now time.Time) (string, lipgloss.Style) {
+	if needsApproval(*s) && s.State != model.StateConnected {
+		if s.Approval.Status == model.ApprovalChanged {
+			return "changed since approval · A approve · x reject", st.Warn
+		}
+		return "awaiting approval · A approve · x reject", st.Warn
+	}
+	switch s.State {
+	case model.StateConnected:
+		return countsText(s), st.Text
+	case model.StatePending:
+		return pendingText(s, now), st.Warn
+	case model.StateFailed:
+		return firstLine(orDefault(s.Error, "failed")), st.Bad
+	case model.StateNeedsAuth:
+		return "needs authentication · a to sign in", st.Auth
+	case model.StateDisabled:
+		if !s.Policy.Allowed && s.Policy.Rule != "" {
+			return "blocked by policy: " + s.Policy.Rule, st.Off
+		}
+		if len(s.Why) > 0 {
+			return firstLine(s.Why[0]), st.Off
+		}
+		return "disabled", st.Off
+	}
+	return s.State.String(), st.Text
+}
+
+// countsText is "3 tools · 2 resources · 1 prompt".
+func countsText(s *engine.ServerSnapshot) string {
+	plural := func(n int, one string) string {
+		if n == 1 {
+			return "1 " + one
+		}
+		return fmt.Sprintf("%d %ss", n, one)
+	}
+	return plural(len(s.Tools), "tool") + " · " + plural(len(s.Resources)+len(s.Templates), "resource") + " · " + plural(len(s.Prompts), "prompt")
+}
+
+// pendingText is "attempt 2/5 · retry in 7s" or "connecting…".
+func pendingText(s *engine.ServerSnapshot, now time.Time) string {
+	if s.Attempt == 0 {
+		return "connecting…"
+	}
+	maxA := s.MaxAttempts
+	if maxA == 0 {
+		maxA = 5
+	}
+	t := fmt.Sprintf("attempt %d/%d", s.Attempt, maxA)
+	if s.NextRetry.IsZero() {
+		return t + " · connecting…"
+	}
+	secs := int(math.Ceil(s.NextRetry.Sub(now).Seconds()))
+	if secs <= 0 {
+		return t + " · retrying…"
+	}
+	return fmt.Sprintf("%s · retry in %ds · r retry now", t, secs)
+}
+
+func firstLine(s string) string {
+	if i := strings.IndexByte(s, '\n'); i >= 0 {
+		return s[:i]
+	}
+	return s
+}
+
+func orDefault(s, d string) string {
+	if s == "" {
+		return d
+	}
+	return s
+}

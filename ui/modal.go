@@ -1,0 +1,130 @@
+package ui
+
+import (
+	"context"
+	"strings"
+
+	"github.com/charmbracelet/bubbles/key"
+	tea "github.com/charmbracelet/bubbletea"
+
+	"github.com/mcpdeck/mcpdeck/ui/styles"
+)
+
+// modal is a screen drawn over the list or detail view: a picker, a form, a
+// running call, a result, a prompt. Modals stack; the top one gets the keys,
+// every one gets the other messages (results of their own Cmds).
+type modal interface {
+	// Update returns the modal that replaces this one (nil closes it).
+	Update(msg tea.Msg) (modal, tea.Cmd)
+	View(width, height int) string
+	// Help lists the keys valid in this modal, for the footer.
+	Help() []key.Binding
+}
+
+// env is what modals need from the root model.
+type env struct {
+	ctx     context.Context
+	eng     Engine
+	st      *styles.Styles
+	keys    *KeyMap
+	openURL func(ctx context.Context, url string) error
+	width   int
+	height  int
+	lastID  int
+}
+
+func (e *env) nextID() int {
+	e.lastID++
+	return e.lastID
+}
+
+// bodySize is the area a modal may draw in (the screen minus header and footer).
+func (e *env) bodySize() (int, int) { return e.width, max(e.height-3, 1) }
+
+// pickItem is one choice of a picker.
+type pickItem struct{ label, desc string }
+
+// pickerModal chooses a tool, resource or prompt.
+type pickerModal struct {
+	env    *env
+	title  string
+	items  []pickItem
+	cursor int
+	offset int
+	pick   func(i int) (modal, tea.Cmd)
+}
+
+func (p *pickerModal) Help() []key.Binding {
+	k := p.env.keys
+	return []key.Binding{k.Up, k.Down, k.Open, k.Back}
+}
+
+func (p *pickerModal) Update(msg tea.Msg) (modal, tea.Cmd) {
+	km, ok := msg.(tea.KeyMsg)
+	if !ok {
+		return p, nil
+	}
+	k := p.env.keys
+	_, h := p.env.bodySize()
+	per := max((h-2)/2, 1)
+	switch {
+	case key.Matches(km, k.Back):
+		return nil, nil
+	case key.Matches(km, k.Open):
+		return p.pick(p.cursor)
+	case key.Matches(km, k.Up):
+		p.cursor--
+	case key.Matches(km, k.Down):
+		p.cursor++
+	case key.Matches(km, k.PageUp):
+		p.cursor -= per
+	case key.Matches(km, k.PageDown):
+		p.cursor += per
+	case key.Matches(km, k.Top):
+		p.cursor = 0
+	case key.Matches(km, k.Bottom):
+		p.cursor = len(p.items) - 1
+	}
+	p.cursor = max(0, min(p.cursor, len(p.items)-1))
+	if p.cursor < p.offset {
+		p.offset = p.cursor
+	}
+	if p.cursor >= p.offset+per {
+		p.offset = p.cursor - per + 1
+	}
+	return p, nil
+}
+
+func (p *pickerModal) View(width, height int) string {
+	st := p.env.st
+	var b strings.Builder
+	b.WriteString(st.Heading.Render(p.title))
+	per := max((height-2)/2, 1)
+	for i := p.offset; i < min(p.offset+per, len(p.items)); i++ {
+		it := p.items[i]
+		b.WriteString("\n")
+		if i == p.cursor {
+			b.WriteString("› " + st.Selected.Render(it.label))
+		} else {
+			b.WriteString("  " + it.label)
+		}
+		b.WriteString("\n    " + st.Muted.Render(firstLine(it.desc)))
+	}
+	return b.String()
+}
+
+// helpModal is the full help (?).
+type helpModal struct{ env *env }
+
+func (h *helpModal) Help() []key.Binding { return []key.Binding{h.env.keys.Back, h.env.keys.Quit} }
+
+func (h *helpModal) Update(msg tea.Msg) (modal, tea.Cmd) {
+	if km, ok := msg.(tea.KeyMsg); ok && (key.Matches(km, h.env.keys.Back) || key.Matches(km, h.env.keys.Help)) {
+		return nil, nil
+	}
+	return h, nil
+}
+
+func (h *helpModal) View(width, height int) string {
+	return h.env.st.Heading.Render("Keys") + "\n\n" + fullHelp(h.env.st, h.env.keys.FullHelp(), width, height-2)
+}

@@ -1,0 +1,46 @@
+package ui
+
+import (
+	"strings"
+	"testing"
+)
+
+func TestListShowsEveryState(t *testing.T) {
+	inBubble(t, func(t *testing.T) {
+		h := newHarness(t, newFakeEngine(fixture()), 120, 30)
+		h.keys("esc") // decide the approvals later
+		h.wantView("notes", "3 tools · 2 resources · 1 prompt", "attempt 2/5 · retry in 7s",
+			"command nosuchcmd not found on PATH", "needs authentication", "disabled by you",
+			"blocked by policy", "awaiting approval", "changed since approval")
+		golden(t, "list_all_states", h.view())
+	})
+}
+
+func TestViewFitsSmallTerminal(t *testing.T) {
+	inBubble(t, func(t *testing.T) {
+		h := newHarness(t, newFakeEngine(fixture()), 60, 15)
+		check := func(what string) {
+			t.Helper()
+			lines := strings.Split(h.view(), "\n")
+			if len(lines) != 15 {
+				t.Fatalf("%s: %d lines, want 15", what, len(lines))
+			}
+			for _, l := range lines {
+				if w := lipglossWidth(l); w > 60 {
+					t.Fatalf("%s: line of width %d: %q", what, w, l)
+				}
+			}
+		}
+		check("approval")
+		golden(t, "small_approval_60x15", h.view())
+		h.keys("esc")
+		check("list")
+		golden(t, "small_list_60x15", h.view())
+		h.selectServer("notes")
+		h.keys("enter")
+		check("detail")
+		h.keys("?")
+		check("help")
+		golden(t, "small_help_60x15", h.view())
+	})
+}

@@ -1,0 +1,86 @@
+package ui
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"strings"
+
+	"github.com/dustin/go-humanize"
+
+	"github.com/mcpdeck/mcpdeck/engine"
+)
+
+// contentLines renders processed content: text as is, binary and large
+// results as the path of the file the engine saved them to.
+func contentLines(cs []engine.Content) []string {
+	var out []string
+	for i, c := range cs {
+		if i > 0 {
+			out = append(out, "")
+		}
+		if c.Role != "" {
+			out = append(out, "["+c.Role+"]")
+		}
+		head := ""
+		switch c.Kind {
+		case "text":
+		case "image", "audio":
+			head = fmt.Sprintf("%s %s, %s", c.Kind, c.MIMEType, humanize.Bytes(uint64(max(c.Size, 0))))
+		default:
+			head = joinNonEmpty(" ", c.Kind, c.URI, c.MIMEType)
+		}
+		if head != "" {
+			out = append(out, "["+head+"]")
+		}
+		if c.Path != "" {
+			out = append(out, "saved to "+c.Path)
+		}
+		if c.Text != "" {
+			out = append(out, strings.Split(c.Text, "\n")...)
+		}
+	}
+	return out
+}
+
+// toolResultLines renders a tool result: content, then structured content
+// pretty-printed.
+func toolResultLines(r engine.ToolResult) []string {
+	out := contentLines(r.Content)
+	if len(r.Structured) > 0 {
+		var buf bytes.Buffer
+		if err := json.Indent(&buf, r.Structured, "", "  "); err == nil {
+			if len(out) > 0 {
+				out = append(out, "")
+			}
+			out = append(out, "structured content:")
+			out = append(out, strings.Split(buf.String(), "\n")...)
+		}
+	}
+	if len(out) == 0 {
+		out = []string{"(empty result)"}
+	}
+	return out
+}
+
+// resourceLines renders a resources/read result.
+func resourceLines(r engine.ResourceResult) []string {
+	out := contentLines(r.Contents)
+	if len(out) == 0 {
+		out = []string{"(empty resource)"}
+	}
+	return out
+}
+
+// promptLines renders a prompts/get result.
+func promptLines(r engine.PromptResult) []string {
+	var out []string
+	if r.Description != "" {
+		out = append(out, r.Description, "")
+	}
+	out = append(out, contentLines(r.Messages)...)
+	if len(out) == 0 {
+		out = []string{"(empty prompt)"}
+	}
+	return out
+}

@@ -1,0 +1,34 @@
+package ui
+
+import (
+	"strings"
+
+	"github.com/charmbracelet/x/ansi"
+)
+
+// wordwrap wraps s at width columns, breaking long words, ANSI-aware.
+func wordwrap(s string, width int) string { return ansi.Wrap(s, width, "") }
+
+// fitLines cuts every line to width columns and the text to exactly height
+// lines, so nothing a component draws can spill past the terminal.
+func fitLines(s string, width, height int) string {
+	lines := strings.Split(s, "\n")
+	if len(lines) > height {
+		lines = lines[:height]
+	}
+	var b strings.Builder
+	b.Grow(len(s) + height)
+	for i := 0; i < height; i++ {
+		if i > 0 {
+			b.WriteByte('\n')
+		}
+		if i < len(lines) {
+			l := lines[i]
+			if ansi.StringWidth(l) > width {
+				l = ansi.Truncate(l, width, "…")
+			}
+			b.WriteString(l)
+		}
+	}
+	return b.String()
+}
