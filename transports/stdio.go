@@ -153,12 +153,29 @@ func (t *stdioTransport) write(ctx context.Context, msg []byte) error {
 	return nil
 }
 
-// readStdout dispatches stdout lines. Blank lines are skipped; lines that do
-// not start like JSON are kept as noise in the stderr ring (servers that log
-// to stdout); anything else malformed is a protocol error that ends the
-// connection.
+// readStdout dispatches stdout lines until EOF. When stdout ends but the
+// process lives on, the connection is lost all the same.
 func (t *stdioTransport) readStdout() {
-	defer close(t.stdoutDone)
+	eof := t.readLines()
+	close(t.stdoutDone)
+	if !eof {
+		return
+	}
+	timer := time.NewTimer(drainGrace)
+	defer timer.Stop()
+	select {
+	case <-t.exited:
+	case <-t.done:
+	case <-timer.C:
+		t.fail(fmt.Errorf("%w: the server closed its stdout", ErrConnectionLost))
+	}
+}
+
+// readLines reads and dispatches lines. Blank lines are skipped; lines that
+// do not start like JSON are kept as noise in the stderr ring (servers that
+// log to stdout); anything else malformed is a protocol error that ends the
+// connection. It reports whether stdout simply ended.
+func (t *stdioTransport) readLines() (eof bool) {
 	lr := newLineReader(bufio.NewReaderSize(t.stdout, 64<<10), MaxMessageSize)
 	for {
 		line, err := lr.next()
@@ -166,21 +183,22 @@ func (t *stdioTransport) readStdout() {
 			if errors.Is(err, errLineTooLong) {
 				t.fail(&ProtocolError{Reason: "message larger than 32 MB", Err: err})
 				t.killGroup(syscall.SIGKILL)
+				return false
 			}
-			return
+			return true
 		}
-		trimmed := strings.TrimSpace(string(line[:min(len(line), 8)]))
-		if len(strings.TrimSpace(string(line))) == 0 {
+		s := strings.TrimSpace(string(line[:min(len(line), 64)]))
+		if s == "" && len(strings.TrimSpace(string(line))) == 0 {
 			continue
 		}
-		if trimmed == "" || (trimmed[0] != '{' && trimmed[0] != '[') {
+		if s == "" || (s[0] != '{' && s[0] != '[') {
 			t.ring.note(stdoutNoiseNote + strings.TrimSpace(string(line[:min(len(line), stderrMaxLine)])))
 			continue
 		}
 		if err := t.dispatch(line); err != nil {
 			t.fail(err)
 			t.killGroup(syscall.SIGKILL)
-			return
+			return false
 		}
 	}
 }

@@ -28,7 +28,7 @@
 //	-sleep              do nothing but sleep (used for the grandchild)
 //	-stateless          HTTP: stateless streamable server (no session id)
 //
-// Tools: echo{text}, add{a,b}, env{name}, cwd{}, progress{steps} (progress
+// Tools: pids{} ({"pid":N,"grandchild":M}), echo{text}, add{a,b}, env{name}, cwd{}, progress{steps} (progress
 // notifications to the call's token), elicit{message} (form elicitation,
 // returns the answer as JSON), roots{} (asks the client for roots),
 // list_changed{} (adds a tool, so tools/list_changed is sent), crash{code},
@@ -44,6 +44,7 @@ import (
 	"os"
 	"os/exec"
 	"os/signal"
+	"sync/atomic"
 	"syscall"
 	"time"
 )
@@ -65,6 +66,9 @@ type config struct {
 	sleep                     bool
 	stateless                 bool
 }
+
+// grandchildPID is the pid started by -spawn-grandchild (0 if none).
+var grandchildPID atomic.Int64
 
 func main() {
 	var c config
@@ -110,6 +114,7 @@ func run(c config) int {
 			fmt.Fprintln(os.Stderr, "spawn grandchild:", err)
 			return 1
 		}
+		grandchildPID.Store(int64(cmd.Process.Pid))
 		fmt.Fprintf(os.Stderr, "grandchild pid %d\n", cmd.Process.Pid)
 	}
 	if c.exitAfter > 0 {
@@ -132,6 +137,9 @@ func run(c config) int {
 		err = serveWS(ctx, c)
 	default:
 		err = serveStdio(ctx, c)
+	}
+	if c.ignoreSignals {
+		select {} // outlive stdin EOF too: only SIGKILL ends us
 	}
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "faultserver:", err)

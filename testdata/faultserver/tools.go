@@ -42,6 +42,10 @@ func newServer(c config, h hooks) *server.MCPServer {
 		func(_ context.Context, r mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 			return text(fmt.Sprint(r.GetFloat("a", 0) + r.GetFloat("b", 0))), nil
 		})
+	s.AddTool(mcp.NewTool("pids", mcp.WithDescription("Process ids of the server and its grandchild")),
+		func(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			return text(fmt.Sprintf(`{"pid":%d,"grandchild":%d}`, os.Getpid(), grandchildPID.Load())), nil
+		})
 	s.AddTool(mcp.NewTool("env", mcp.WithDescription("Value of an environment variable"), mcp.WithString("name", mcp.Required())),
 		func(_ context.Context, r mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 			return text(os.Getenv(r.GetString("name", ""))), nil
@@ -134,9 +138,14 @@ func newServer(c config, h hooks) *server.MCPServer {
 		func(ctx context.Context, r mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 			n := r.GetInt("count", 1000)
 			for i := range n {
-				_ = s.SendNotificationToClient(ctx, "notifications/message", map[string]any{
-					"level": "info", "logger": "flood", "data": fmt.Sprintf("flood %d", i),
-				})
+				params := map[string]any{"level": "info", "logger": "flood", "data": fmt.Sprintf("flood %d", i)}
+				// the session's queue is bounded: wait for room rather than drop
+				for s.SendNotificationToClient(ctx, "notifications/message", params) != nil {
+					if ctx.Err() != nil {
+						return nil, ctx.Err()
+					}
+					time.Sleep(100 * time.Microsecond)
+				}
 			}
 			return text(fmt.Sprintf("sent %d notifications", n)), nil
 		})
