@@ -1,6 +1,8 @@
 package cli
 
 import (
+	"strings"
+
 	"github.com/spf13/cobra"
 )
 
@@ -12,9 +14,13 @@ func newMCPCmd(g *globalOpts) *cobra.Command {
 		Short: "Configure MCP servers (add, remove, list, enable, approve, import)",
 		Args:  noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			cmd.SetOut(cmd.ErrOrStderr())
-			_ = cmd.Usage()
-			return usagef("mcp needs a subcommand")
+			var names []string
+			for _, c := range cmd.Commands() {
+				if c.IsAvailableCommand() {
+					names = append(names, c.Name())
+				}
+			}
+			return usagef("mcp needs a subcommand: %s", strings.Join(names, ", "))
 		},
 	}
 	cmd.AddCommand(
