@@ -252,3 +252,11 @@ func (e *testEnv) checkSecrecy() {
 		}
 	}
 }
+
+func (e *testEnv) serverNamed(name string) model.Server {
+	s := model.Server{Name: name, Scope: model.ScopeUser, Hash: "feedfacefeedface99"}
+	if e.fake != nil && e.fake.rs != nil {
+		s.Config = model.ServerConfig{Type: model.TransportHTTP, URL: e.fake.mcpURL()}
+	}
+	return s
+}

@@ -1,0 +1,161 @@
+package oauth
+
+import (
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/zalando/go-keyring"
+)
+
+func TestKeychainChunksLargeValues(t *testing.T) {
+	kr := newMemKeyring()
+	s := &keychainStore{kr: kr, timeout: time.Second}
+	ctx := context.Background()
+	big := strings.Repeat("abcdefghij", 700) // 7 KB, over the 2.5 KB entry limit
+	if err := s.Set(ctx, "k", big); err != nil {
+		t.Fatal(err)
+	}
+	for key, v := range kr.m {
+		if len(v) > chunkSize {
+			t.Errorf("entry %s holds %d bytes", key, len(v))
+		}
+	}
+	got, err := s.Get(ctx, "k")
+	if err != nil || got != big {
+		t.Fatalf("round trip failed: %v", err)
+	}
+	// Shrinking removes the old chunks.
+	if err := s.Set(ctx, "k", "small"); err != nil {
+		t.Fatal(err)
+	}
+	if len(kr.m) != 1 {
+		t.Errorf("%d entries left after shrinking, want 1", len(kr.m))
+	}
+	if err := s.Delete(ctx, "k"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.Get(ctx, "k"); !errors.Is(err, ErrNotFound) {
+		t.Errorf("after delete: %v", err)
+	}
+}
+
+func TestKeychainTimeoutFallsBackToFile(t *testing.T) {
+	e := newEnv(t, func(o *Options) { o.KeyringTimeout = 20 * time.Millisecond })
+	e.kr.hang = make(chan struct{})
+	t.Cleanup(func() { close(e.kr.hang) })
+	srv := e.server()
+	if err := e.authenticate(srv); err != nil {
+		t.Fatalf("Authenticate with a hanging keychain: %v", err)
+	}
+	w := e.m.Warnings()
+	path := filepath.Join(e.opts.ConfigDir, "credentials.json")
+	if len(w) != 1 || !strings.Contains(w[0], path) || !strings.Contains(w[0], "0600") {
+		t.Fatalf("warnings = %v", w)
+	}
+	fi, err := os.Stat(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if fi.Mode().Perm() != 0o600 {
+		t.Errorf("credentials file mode %v, want 0600", fi.Mode().Perm())
+	}
+	if code, _ := e.get(srv, ""); code != 200 {
+		t.Errorf("token from the file not used: %d", code)
+	}
+}
+
+func TestFailingSystemKeyringFallsBack(t *testing.T) {
+	keyring.MockInitWithError(errors.New("org.freedesktop.secrets was not provided by any .service files"))
+	t.Cleanup(keyring.MockInit)
+	dir := t.TempDir()
+	m := New(Options{ConfigDir: dir})
+	srv := (&testEnv{fake: &fakeAS{}}).serverNamed("x")
+	if err := m.SetClientSecret(srv, "s3cret"); err != nil {
+		t.Fatal(err)
+	}
+	got, err := m.secret(context.Background(), srv, kindClientSecret)
+	if err != nil || got != "s3cret" {
+		t.Fatalf("got %q, %v", got, err)
+	}
+	if w := m.Warnings(); len(w) != 1 || !strings.Contains(w[0], "no keychain") {
+		t.Errorf("warnings = %v", w)
+	}
+}
+
+func TestSystemKeyringMock(t *testing.T) {
+	keyring.MockInit()
+	m := New(Options{ConfigDir: t.TempDir()})
+	srv := (&testEnv{fake: &fakeAS{}}).serverNamed("y")
+	if err := m.SetPrivateKey(srv, strings.Repeat("k", 5000)); err != nil {
+		t.Fatal(err)
+	}
+	got, _ := m.secret(context.Background(), srv, kindPrivateKey)
+	if len(got) != 5000 {
+		t.Errorf("got %d bytes back", len(got))
+	}
+	if m.Warnings() != nil {
+		t.Errorf("unexpected warnings %v", m.Warnings())
+	}
+	if err := m.SetPrivateKey(srv, ""); err != nil {
+		t.Fatal(err)
+	}
+	if got, _ := m.secret(context.Background(), srv, kindPrivateKey); got != "" {
+		t.Error("not deleted")
+	}
+}
+
+func TestNeedsAuthCacheSurvivesRestartAndExpires(t *testing.T) {
+	clock := newFakeClock()
+	opts := Options{CacheDir: t.TempDir(), Store: newMapStore(), Now: clock.Now}
+	srv := (&testEnv{fake: &fakeAS{}}).serverNamed("n")
+	m := New(opts)
+	if m.NeedsAuth(srv) {
+		t.Fatal("fresh: needs-auth")
+	}
+	m.MarkNeedsAuth(srv)
+	if !New(opts).NeedsAuth(srv) {
+		t.Fatal("needs-auth lost on restart")
+	}
+	clock.Advance(14 * time.Minute)
+	if !m.NeedsAuth(srv) {
+		t.Error("expired too early")
+	}
+	clock.Advance(time.Minute)
+	if m.NeedsAuth(srv) {
+		t.Error("still cached after 15 minutes")
+	}
+	other := srv
+	other.Hash = "different"
+	m.MarkNeedsAuth(srv)
+	if m.NeedsAuth(other) {
+		t.Error("a changed config must not inherit needs-auth")
+	}
+}
+
+// mapStore is a plain in-memory Store.
+type mapStore struct{ m map[string]string }
+
+func newMapStore() *mapStore { return &mapStore{m: map[string]string{}} }
+
+func (s *mapStore) Get(_ context.Context, k string) (string, error) {
+	v, ok := s.m[k]
+	if !ok {
+		return "", ErrNotFound
+	}
+	return v, nil
+}
+
+func (s *mapStore) Set(_ context.Context, k, v string) error { s.m[k] = v; return nil }
+
+func (s *mapStore) Delete(_ context.Context, k string) error {
+	if _, ok := s.m[k]; !ok {
+		return ErrNotFound
+	}
+	delete(s.m, k)
+	return nil
+}
