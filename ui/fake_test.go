@@ -68,8 +68,8 @@ func (f *fakeEngine) Snapshot() engine.Snapshot {
 	return f.snap
 }
 
-func (f *fakeEngine) Enable(_ context.Context, n string) error  { return f.record("enable", n) }
-func (f *fakeEngine) Disable(_ context.Context, n string) error { return f.record("disable", n) }
+func (f *fakeEngine) Enable(_ context.Context, n string) error    { return f.record("enable", n) }
+func (f *fakeEngine) Disable(_ context.Context, n string) error   { return f.record("disable", n) }
 func (f *fakeEngine) Reconnect(_ context.Context, n string) error { return f.record("reconnect", n) }
 
 func (f *fakeEngine) CancelReconnect(_ context.Context, n string) error {

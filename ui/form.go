@@ -41,6 +41,7 @@ func (m *formModal) build() {
 	km.Quit = key.NewBinding(key.WithKeys("ctrl+c")) // the root model quits on ctrl+c first
 	m.form = huh.NewForm(huh.NewGroup(fields...)).
 		WithShowHelp(false).
+		WithShowErrors(false).
 		WithKeyMap(km).
 		WithTheme(formTheme(m.env.st)).
 		WithLayout(huh.LayoutStack)
@@ -49,7 +50,7 @@ func (m *formModal) build() {
 
 func (m *formModal) resize() {
 	w, h := m.env.bodySize()
-	m.form = m.form.WithWidth(max(w-2, 20)).WithHeight(max(h-len(m.introLines(w))-2, 3))
+	m.form = m.form.WithWidth(max(w-2, 20)).WithHeight(max(h-len(m.introLines(w))-4, 3))
 }
 
 func (m *formModal) init() tea.Cmd { return m.form.Init() }
@@ -107,8 +108,15 @@ func (m *formModal) introLines(width int) []string {
 	for _, l := range m.intro {
 		out = append(out, strings.Split(wordwrap(l, max(width, 10)), "\n")...)
 	}
+	errs := []string{}
 	if m.err != "" {
-		out = append(out, strings.Split(wordwrap(m.env.st.Bad.Render("✗ "+m.err), max(width, 10)), "\n")...)
+		errs = append(errs, m.err)
+	}
+	for _, e := range m.form.Errors() {
+		errs = append(errs, e.Error())
+	}
+	for _, e := range errs {
+		out = append(out, strings.Split(wordwrap(m.env.st.Bad.Render("✗ "+e), max(width, 10)), "\n")...)
 	}
 	return out
 }

@@ -239,7 +239,7 @@ func (ff *formField) huhField() huh.Field {
 	switch ff.kind {
 	case kindBool, kindEnum:
 		opts := ff.options()
-		return huh.NewSelect[int]().Key(ff.name).Title(ff.title()).Description(desc).Options(opts...).Value(&ff.choice).
+		return huh.NewSelect[int]().Key(ff.name).Title(ff.title()).Description(desc).Options(opts...).Value(&ff.choice).Inline(true).
 			Validate(func(v int) error {
 				if v < 0 && ff.required {
 					return errors.New("choose a value")
@@ -260,15 +260,23 @@ func (ff *formField) huhField() huh.Field {
 			})
 	case kindJSON:
 		return huh.NewText().Key(ff.name).Title(ff.title() + " (JSON)").Description(desc).Lines(3).Value(&ff.str).
-			Validate(func(string) error { _, err := ff.value(); return err })
+			Validate(ff.check)
 	case kindString, kindNumber, kindInteger, kindList:
 	}
 	in := huh.NewInput().Key(ff.name).Title(ff.title()).Description(desc).Value(&ff.str).
-		Validate(func(string) error { _, err := ff.value(); return err })
+		Validate(ff.check)
 	if ff.kind == kindList {
 		in = in.Placeholder("comma-separated " + ff.node.Items.typ() + "s")
 	}
 	return in
+}
+
+// check is the per-field validator: an unset optional field is fine.
+func (ff *formField) check(string) error {
+	if _, err := ff.value(); err != nil && !errors.Is(err, errUnset) {
+		return fmt.Errorf("%s: %w", ff.name, err)
+	}
+	return nil
 }
 
 // options are the choices of a select: the enum (or true/false), plus

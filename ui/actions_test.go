@@ -1,0 +1,263 @@
+package ui
+
+import (
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/mcpdeck/mcpdeck/engine"
+	"github.com/mcpdeck/mcpdeck/model"
+)
+
+func TestServerActionsGoToTheEngine(t *testing.T) {
+	cases := []struct {
+		server, key, want string
+	}{
+		{"off", "e", "enable off"},
+		{"notes", "d", "disable notes"},
+		{"flaky", "r", "reconnect flaky"}, // retry now while pending
+		{"remote-api", "a", "authenticate remote-api"},
+		{"fresh", "A", "approve fresh"},
+		{"repo-tools", "x", "reject repo-tools"},
+	}
+	for _, c := range cases {
+		t.Run(c.want, func(t *testing.T) {
+			inBubble(t, func(t *testing.T) {
+				h := newHarness(t, newFakeEngine(fixture()), 120, 30)
+				h.keys("esc")
+				h.selectServer(c.server)
+				h.keys(c.key)
+				if got := h.eng.Actions(); !slices.Equal(got, []string{c.want}) {
+					t.Fatalf("engine got %v, want [%s]", got, c.want)
+				}
+				h.wantView(strings.SplitN(c.want, " ", 2)[0] + " " + c.server + ": done")
+			})
+		})
+	}
+}
+
+func TestDisabledActionsSayWhy(t *testing.T) {
+	cases := []struct{ server, key, want string }{
+		{"off", "r", "reconnect: server is disabled"},
+		{"off", "d", "disable: server is already disabled"},
+		{"notes", "e", "enable: server is already enabled"},
+		{"notes", "a", "authenticate: sdk servers do not use OAuth"},
+		{"notes", "A", "approve: only project (.mcp.json) servers need approval"},
+		{"broken", "c", "call tool: server is failed"},
+		{"blocked", "e", "enable: blocked by policy rule"},
+		{"fresh", "r", "reconnect: server is awaiting approval"},
+		{"broken", "r", "reconnect: the config has problems: ${TOKEN} is not set"},
+	}
+	for _, c := range cases {
+		t.Run(c.want, func(t *testing.T) {
+			inBubble(t, func(t *testing.T) {
+				h := newHarness(t, newFakeEngine(fixture()), 140, 30)
+				h.keys("esc")
+				h.selectServer(c.server)
+				h.keys(c.key)
+				if got := h.eng.Actions(); len(got) != 0 {
+					t.Fatalf("engine got %v, want nothing", got)
+				}
+				h.wantView(c.want)
+			})
+		})
+	}
+}
+
+func TestAuthNotAvailableIsShown(t *testing.T) {
+	inBubble(t, func(t *testing.T) {
+		f := newFakeEngine(fixture())
+		f.errs["authenticate"] = errAuthNotAvailable
+		h := newHarness(t, f, 140, 30)
+		h.keys("esc")
+		h.selectServer("remote-api")
+		h.keys("a")
+		h.wantView("authenticate remote-api: auth not available yet")
+	})
+}
+
+func TestReloadAndQuit(t *testing.T) {
+	inBubble(t, func(t *testing.T) {
+		h := newHarness(t, newFakeEngine(fixture()), 120, 30)
+		h.keys("esc", "ctrl+r")
+		if got := h.eng.Actions(); !slices.Equal(got, []string{"reload "}) {
+			t.Fatalf("got %v", got)
+		}
+		h.keys("q")
+		if !h.quit {
+			t.Fatal("q did not quit")
+		}
+		if h.m.env.ctx.Err() == nil {
+			t.Fatal("quitting did not cancel the actions' context")
+		}
+	})
+}
+
+func TestApprovalPrompt(t *testing.T) {
+	t.Run("approve one by one", func(t *testing.T) {
+		inBubble(t, func(t *testing.T) {
+			h := newHarness(t, newFakeEngine(fixture()), 100, 30)
+			h.wantView("Project server changed since you approved it", "npx -y repo-tools --port 9000",
+				"+ args: [-y repo-tools --port 9000]", "(1 of 2)")
+			golden(t, "approval_diff", h.view())
+			h.keys("a")
+			h.wantView("New project server", "python -m fresh_server")
+			h.keys("x")
+			want := []string{"approve repo-tools", "reject fresh"}
+			if got := h.eng.Actions(); !slices.Equal(got, want) {
+				t.Fatalf("got %v, want %v", got, want)
+			}
+			if len(h.m.modals) != 0 {
+				t.Fatal("prompt still open")
+			}
+		})
+	})
+	t.Run("approve all", func(t *testing.T) {
+		inBubble(t, func(t *testing.T) {
+			h := newHarness(t, newFakeEngine(fixture()), 100, 30)
+			h.keys("A")
+			if got := h.eng.Actions(); !slices.Equal(got, []string{"approve all"}) {
+				t.Fatalf("got %v", got)
+			}
+		})
+	})
+	t.Run("later, then asked again only when the definition changes", func(t *testing.T) {
+		inBubble(t, func(t *testing.T) {
+			f := newFakeEngine(fixture())
+			h := newHarness(t, f, 100, 30)
+			h.keys("esc")
+			f.publish(fixture())
+			h.settle()
+			if len(h.m.modals) != 0 {
+				t.Fatal("asked again about the same definition")
+			}
+			s := fixture()
+			s.Servers[3].Hash = "h4"
+			f.publish(s)
+			h.settle()
+			h.wantView("New project server", "fresh")
+		})
+	})
+}
+
+func TestSnapshotsUpdateTheScreen(t *testing.T) {
+	inBubble(t, func(t *testing.T) {
+		f := newFakeEngine(fixture())
+		h := newHarness(t, f, 120, 30)
+		h.keys("esc")
+		s := fixture()
+		for i := range s.Servers {
+			if s.Servers[i].Name == "flaky" {
+				s.Servers[i].State = model.StateConnected
+				s.Servers[i].Tools = []engine.Tool{{Name: "t"}}
+			}
+		}
+		f.publish(s)
+		h.settle()
+		h.wantView("● 2 connected", "1 tool · 0 resources · 0 prompts")
+	})
+}
+
+func TestCountdownTicksOnlyWhilePending(t *testing.T) {
+	inBubble(t, func(t *testing.T) {
+		f := newFakeEngine(fixture())
+		h := newHarness(t, f, 120, 30)
+		if !h.m.ticking {
+			t.Fatal("no tick while a retry is scheduled")
+		}
+		h.keys("esc")
+		now := t0.Add(3 * time.Second)
+		h.m.now = func() time.Time { return now }
+		h.m.list.now = h.m.now
+		h.wantView("attempt 2/5 · retry in 4s")
+		golden(t, "pending_countdown", h.view())
+		s := fixture()
+		s.Servers[1].State = model.StateConnected
+		s.Servers[1].NextRetry = time.Time{}
+		f.publish(s)
+		h.settle()
+		time.Sleep(2 * time.Second) // fake time: let the pending tick fire
+		h.settle()
+		if h.m.ticking {
+			t.Fatal("still ticking with nothing pending")
+		}
+	})
+}
+
+func TestFilter(t *testing.T) {
+	inBubble(t, func(t *testing.T) {
+		h := newHarness(t, newFakeEngine(fixture()), 120, 30)
+		h.keys("esc", "/", "no")
+		v := h.view()
+		if !strings.Contains(v, "notes") || strings.Contains(v, "flaky") {
+			t.Fatalf("filter not applied:\n%s", v)
+		}
+		h.keys("enter")
+		if s := h.m.list.Selected(); s == nil || s.Name != "notes" {
+			t.Fatalf("selected %v", s)
+		}
+		h.keys("esc")
+		h.wantView("flaky", "notes")
+	})
+}
+
+func TestDetailView(t *testing.T) {
+	inBubble(t, func(t *testing.T) {
+		h := newHarness(t, newFakeEngine(fixture()), 100, 30)
+		h.keys("esc")
+		h.selectServer("notes")
+		h.keys("enter")
+		h.wantView("Overview", "Tools 3", "/home/me/.config/mcpdeck/settings.json", "initialized")
+		golden(t, "detail_overview", h.view())
+		h.keys("tab")
+		h.wantView("add_note  [destructive]", "list_notes  [“List notes”, read-only]", "search  [open-world]")
+		golden(t, "detail_tools", h.view())
+		h.keys("tab")
+		h.wantView("notes://all", "notes://{id}  (template)")
+		h.keys("tab")
+		h.wantView("summarize(topic, style?)")
+		h.keys("tab")
+		h.wantView("notes: ready")
+		h.keys("tab")
+		h.wantView("Use add_note to store notes")
+		h.keys("esc")
+		if h.m.detail != nil {
+			t.Fatal("esc did not go back")
+		}
+	})
+}
+
+func TestWhyNotRunning(t *testing.T) {
+	inBubble(t, func(t *testing.T) {
+		h := newHarness(t, newFakeEngine(fixture()), 100, 30)
+		h.keys("esc")
+		h.selectServer("broken")
+		h.keys("enter")
+		h.wantView("Why isn't this running?", "command nosuchcmd not found on PATH",
+			"settings.json:4:7: server broken, field env.TOKEN: ${TOKEN} is not", "exited with code 127",
+			"executable file not found")
+		golden(t, "why_not_running", h.view())
+		h.keys("esc")
+		h.selectServer("blocked")
+		h.keys("enter")
+		h.wantView("blocked by managed policy rule deniedMcpServers")
+		h.keys("esc")
+		h.selectServer("repo-tools")
+		h.keys("enter")
+		h.wantView("What changed:", "+ args: [-y repo-tools --port 9000]")
+	})
+}
+
+func TestHelp(t *testing.T) {
+	inBubble(t, func(t *testing.T) {
+		h := newHarness(t, newFakeEngine(fixture()), 120, 30)
+		h.keys("esc", "?")
+		h.wantView("enable", "reconnect", "call tool", "read resource", "get prompt", "approve all", "open in browser")
+		golden(t, "help", h.view())
+		h.keys("esc")
+		if len(h.m.modals) != 0 {
+			t.Fatal("help still open")
+		}
+	})
+}
