@@ -1,0 +1,165 @@
+package cli
+
+import (
+	"bufio"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/charmbracelet/x/term"
+	"github.com/spf13/cobra"
+
+	"github.com/mcpdeck/mcpdeck/model"
+	"github.com/mcpdeck/mcpdeck/oauth"
+)
+
+// newAuthCmd is `mcpdeck auth SERVER` (sign in: OAuth in the browser, or
+// the server's machine-to-machine grant) and `mcpdeck auth --logout SERVER`
+// (revoke and delete the tokens).
+func newAuthCmd(g *globalOpts) *cobra.Command {
+	var logout, withSecret bool
+	cmd := &cobra.Command{
+		Use:   "auth SERVER",
+		Short: "Sign in to a remote server (OAuth), or sign out with --logout",
+		Long: "Sign in to an sse or http server: mcpdeck opens your browser (or $BROWSER) on the\n" +
+			"server's sign-in page and shows the URL to copy; tokens go to the OS keychain.\n" +
+			"Servers configured with oauth.grant client_credentials or xaa sign in without a browser.\n\n" +
+			"--client-secret stores the secret of a pre-registered client (oauth.clientId) in the\n" +
+			"keychain first, read from MCPDECK_CLIENT_SECRET or a hidden prompt.",
+		Example: "  mcpdeck auth my-api\n  mcpdeck auth --client-secret my-api\n  mcpdeck auth --logout my-api",
+		Args:    exactArgs(1, "a server name"),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			lo, err := g.loadOptions()
+			if err != nil {
+				return err
+			}
+			srv, err := authServer(lo, args[0])
+			if err != nil {
+				return err
+			}
+			m := newOAuthManager(lo, g.stderr, false)
+			defer printAuthWarnings(g.stderr, m)
+			if withSecret && !logout {
+				secret, err := readClientSecret(g)
+				if err != nil {
+					return err
+				}
+				if err := m.SetClientSecret(srv, secret); err != nil {
+					return fmt.Errorf("storing the client secret: %w", err)
+				}
+			}
+			if logout {
+				if err := m.Logout(cmd.Context(), srv); err != nil {
+					return err
+				}
+				return printAuthResult(g, srv.Name, "signed-out", "Signed out of %s: tokens revoked and deleted.\n")
+			}
+			show := func(u string) {
+				fmt.Fprintf(g.stderr, "Sign in to %s in your browser. If it did not open, visit:\n  %s\n", srv.Name, u)
+			}
+			if err := m.Authenticate(cmd.Context(), srv, show); err != nil {
+				return err
+			}
+			return printAuthResult(g, srv.Name, "signed-in", "Signed in to %s.\n")
+		},
+	}
+	cmd.Flags().BoolVar(&logout, "logout", false, "revoke and delete the server's tokens")
+	cmd.Flags().BoolVar(&withSecret, "client-secret", false,
+		"store the pre-registered client's secret (from MCPDECK_CLIENT_SECRET or a hidden prompt) before signing in")
+	return cmd
+}
+
+// authServer finds a server that may be signed in to: remote, allowed by
+// policy, and approved if it came from a project.
+func authServer(lo model.LoadOptions, name string) (model.Server, error) {
+	r, err := model.Load(lo)
+	if err != nil {
+		return model.Server{}, err
+	}
+	srv, ok := r.Server(name)
+	if !ok {
+		return model.Server{}, fmt.Errorf("no server named %s (mcpdeck mcp list shows them)", name)
+	}
+	if !srv.Config.EffectiveType().IsRemote() || srv.Config.EffectiveType() == model.TransportWS {
+		return model.Server{}, fmt.Errorf("server %s uses %s: sign-in applies to sse and http servers", name, srv.Config.EffectiveType())
+	}
+	if !srv.Policy.Allowed {
+		return model.Server{}, fmt.Errorf("server %s is blocked by managed policy (%s)", name, srv.Policy.Rule)
+	}
+	switch srv.Approval.Status {
+	case model.ApprovalNotNeeded, model.ApprovalApproved:
+	case model.ApprovalPending, model.ApprovalChanged, model.ApprovalRejected:
+		return model.Server{}, fmt.Errorf("project server %s is not approved (%s): approve it first with mcpdeck mcp approve %s", name, srv.Approval.Status, name)
+	}
+	if len(srv.Problems) > 0 {
+		return model.Server{}, fmt.Errorf("server %s has a configuration problem: %s", name, srv.Problems[0].Error())
+	}
+	return srv, nil
+}
+
+// newOAuthManager is the Manager the CLI uses: credentials in the keychain
+// (or <config dir>/credentials.json), the needs-auth cache in the user cache
+// dir. inline lets requests run the browser flow themselves on 401 and
+// step-up (one-shot commands such as call and tools).
+func newOAuthManager(lo model.LoadOptions, stderr io.Writer, inline bool) *oauth.Manager {
+	cacheDir := ""
+	if d, err := os.UserCacheDir(); err == nil {
+		cacheDir = filepath.Join(d, "mcpdeck")
+	}
+	lookup := lo.LookupEnv
+	if lookup == nil {
+		lookup = os.LookupEnv
+	}
+	return oauth.New(oauth.Options{
+		ConfigDir:  lo.ConfigDir,
+		CacheDir:   cacheDir,
+		LookupEnv:  lookup,
+		InlineAuth: inline,
+		ShowURL: func(u string) {
+			fmt.Fprintf(stderr, "Sign in in your browser. If it did not open, visit:\n  %s\n", u)
+		},
+	})
+}
+
+// readClientSecret takes MCPDECK_CLIENT_SECRET, else asks without echo on a
+// terminal, else reads one line of standard input.
+func readClientSecret(g *globalOpts) (string, error) {
+	if s := os.Getenv("MCPDECK_CLIENT_SECRET"); s != "" {
+		return s, nil
+	}
+	if f, ok := g.stdin.(*os.File); ok && term.IsTerminal(f.Fd()) {
+		fmt.Fprint(g.stderr, "Client secret: ")
+		b, err := term.ReadPassword(f.Fd())
+		fmt.Fprintln(g.stderr)
+		if err != nil {
+			return "", fmt.Errorf("reading the client secret: %w", err)
+		}
+		return strings.TrimSpace(string(b)), nil
+	}
+	line, err := bufio.NewReader(g.stdin).ReadString('\n')
+	if err != nil && !errors.Is(err, io.EOF) {
+		return "", fmt.Errorf("reading the client secret: %w", err)
+	}
+	if s := strings.TrimSpace(line); s != "" {
+		return s, nil
+	}
+	return "", usagef("--client-secret needs MCPDECK_CLIENT_SECRET or the secret on standard input")
+}
+
+func printAuthResult(g *globalOpts, name, status, text string) error {
+	if g.json {
+		return json.NewEncoder(g.stdout).Encode(map[string]string{"server": name, "status": status})
+	}
+	_, err := fmt.Fprintf(g.stdout, text, name)
+	return err
+}
+
+func printAuthWarnings(w io.Writer, m *oauth.Manager) {
+	for _, s := range m.Warnings() {
+		fmt.Fprintln(w, "mcpdeck: warning: "+s)
+	}
+}
