@@ -9,12 +9,12 @@ import (
 // fixture is a throw-away machine: a home with a project directory, a user
 // config dir and a managed dir, plus a fake environment for ${VAR}.
 type fixture struct {
-	t                             *testing.T
+	t                             testing.TB
 	home, proj, cfg, managed, cwd string
 	env                           map[string]string
 }
 
-func newFixture(t *testing.T) *fixture {
+func newFixture(t testing.TB) *fixture {
 	t.Helper()
 	root := t.TempDir()
 	f := &fixture{

@@ -17,31 +17,76 @@ func ConfigHash(cfg ServerConfig) string {
 	return hex.EncodeToString(sum[:])
 }
 
-// canonicalJSON renders cfg with sorted keys. Extra values are re-encoded
-// through any (with json.Number so numbers keep their exact text) so their
-// layout in the file does not matter.
+// canonicalJSON renders cfg with sorted keys (encoding/json sorts map keys)
+// and no insignificant whitespace. Extra values are decoded with json.Number
+// so numbers keep their exact text and layout in the file does not matter.
 func canonicalJSON(cfg ServerConfig) []byte {
-	if cfg.Type == "" {
-		cfg.Type = TransportStdio
+	m := map[string]any{}
+	put := func(k string, v any, set bool) {
+		if set {
+			m[k] = v
+		}
 	}
-	b, err := json.Marshal(cfg)
-	if err != nil {
-		// Only an invalid Extra RawMessage can fail; hash what we can so the
-		// hash still changes when anything else changes.
-		cfg.Extra = nil
-		b, _ = json.Marshal(cfg)
+	typ := cfg.Type
+	if typ == "" {
+		typ = TransportStdio
 	}
-	dec := json.NewDecoder(bytes.NewReader(b))
-	dec.UseNumber()
-	var v any
-	if err := dec.Decode(&v); err != nil {
-		return b
+	put("type", string(typ), true)
+	put("command", cfg.Command, cfg.Command != "")
+	put("args", cfg.Args, len(cfg.Args) > 0)
+	put("env", cfg.Env, len(cfg.Env) > 0)
+	put("cwd", cfg.Cwd, cfg.Cwd != "")
+	put("url", cfg.URL, cfg.URL != "")
+	put("headers", cfg.Headers, len(cfg.Headers) > 0)
+	put("headersHelper", cfg.HeadersHelper, cfg.HeadersHelper != "")
+	put("name", cfg.Name, cfg.Name != "")
+	put("protocolVersion", cfg.ProtocolVersion, cfg.ProtocolVersion != "")
+	addExtra(m, cfg.Extra, serverKeys)
+	if o := cfg.OAuth; o != nil {
+		om := map[string]any{}
+		if o.ClientID != "" {
+			om["clientId"] = o.ClientID
+		}
+		if o.CallbackPort != 0 {
+			om["callbackPort"] = o.CallbackPort
+		}
+		if o.AuthServerMetadataURL != "" {
+			om["authServerMetadataUrl"] = o.AuthServerMetadataURL
+		}
+		if len(o.Scopes) > 0 {
+			om["scopes"] = o.Scopes
+		}
+		if o.ClientMetadataURL != "" {
+			om["clientMetadataUrl"] = o.ClientMetadataURL
+		}
+		if o.Grant != "" {
+			om["grant"] = o.Grant
+		}
+		addExtra(om, o.Extra, oauthKeys)
+		m["oauth"] = om
 	}
-	out, err := marshalNoEscape(v)
-	if err != nil {
-		return b
+	b, err := marshalNoEscape(m)
+	if err != nil { // unreachable: every value above is encodable
+		return nil
 	}
-	return out
+	return b
+}
+
+// addExtra decodes unknown fields into m. A value that is not valid JSON
+// (possible only when a caller built Extra by hand) is kept as its text.
+func addExtra(m map[string]any, extra map[string]json.RawMessage, known map[string]bool) {
+	for k, raw := range extra {
+		if known[k] {
+			continue
+		}
+		dec := json.NewDecoder(bytes.NewReader(raw))
+		dec.UseNumber()
+		var v any
+		if err := dec.Decode(&v); err != nil {
+			v = string(raw)
+		}
+		m[k] = v
+	}
 }
 
 // prettyJSON renders cfg with sorted keys and two-space indentation, one

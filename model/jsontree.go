@@ -86,9 +86,15 @@ func parseTree(doc []byte) (*node, error) {
 }
 
 type treeParser struct {
-	dec *json.Decoder
-	doc []byte
+	dec   *json.Decoder
+	doc   []byte
+	depth int
 }
+
+// maxDepth bounds nesting: the parser recurses per level, and a hostile
+// 10 MB file of '[' must be an error, not a stack overflow. Real
+// configuration files nest a handful of levels.
+const maxDepth = 1000
 
 // skipSep moves past whitespace and the separators ':' and ',' so that the
 // offset points at the first byte of the next token.
@@ -131,6 +137,10 @@ func (p *treeParser) value() (*node, error) {
 	n := &node{start: start}
 	switch v := t.(type) {
 	case json.Delim:
+		if p.depth++; p.depth > maxDepth {
+			return nil, &syntaxError{fmt.Sprintf("nesting deeper than %d levels", maxDepth), start}
+		}
+		defer func() { p.depth-- }()
 		switch v {
 		case '{':
 			n.kind = '{'

@@ -110,9 +110,7 @@ func Load(opts LoadOptions) (*Resolved, error) {
 			defs = append(defs, addDefs(read(p.path), ScopePlugin, p.path)...)
 		}
 		defs = append(defs, addDefs(uf, ScopeUser, l.user)...)
-		for _, w := range l.walked {
-			r.Files = append(r.Files, w)
-		}
+		r.Files = append(r.Files, l.walked...)
 		if l.project != "" {
 			f, p := readJSONFile(l.project)
 			if p != nil {

@@ -1,6 +1,7 @@
 package model
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"sort"
@@ -111,4 +112,17 @@ func (l locations) scopeFile(s Scope) (string, bool) {
 		return "", false
 	}
 	return "", false
+}
+
+// ScopePath returns the file AddServer and RemoveServer use for a writable
+// scope (local, project, user), so a UI can say where a definition will go.
+func ScopePath(opts LoadOptions, scope Scope) (string, error) {
+	if err := opts.check(); err != nil {
+		return "", err
+	}
+	p, ok := discover(opts).scopeFile(scope)
+	if !ok {
+		return "", fmt.Errorf("%w: the %s scope is not stored in a file mcpdeck edits (use local, user or project)", ErrInvalid, scope)
+	}
+	return p, nil
 }

@@ -28,6 +28,7 @@ func TestMalformedConfigs(t *testing.T) {
 		{name: "dup-top-key", content: "{\"mcpServers\": {},\n \"mcpServers\": {}}", want: []string{":2:2:", `duplicate key "mcpServers"`}},
 		{name: "trailing", content: `{"mcpServers": {}} {}`, want: []string{"unexpected data after"}},
 		{name: "huge", content: huge, want: []string{"larger than 10 MB"}},
+		{name: "deep", content: `{"x": ` + strings.Repeat("[", 1_000_000) + strings.Repeat("]", 1_000_000) + "}", want: []string{":1:", "nesting deeper than 1000 levels"}},
 		{
 			name: "wrong-type", content: "{\"mcpServers\": {\n  \"bad\": {\"command\": \"x\", \"args\": \"-y\"},\n  \"fine\": {\"command\": \"y\"}\n}}",
 			server: "bad", serverWant: ":2:35: server bad, field args: must be an array of strings, got string",

@@ -37,8 +37,14 @@ type Problem struct {
 	Message string `json:"message"`
 }
 
-// Error renders the problem as one sentence naming where it is.
+// Error renders the problem as one sentence naming where it is. The text is
+// sanitized: names and values come from files a repository may have brought
+// along and must not smuggle terminal escapes onto the screen.
 func (p Problem) Error() string {
+	return Sanitize(p.render())
+}
+
+func (p Problem) render() string {
 	loc := p.File
 	if loc != "" && p.Line > 0 {
 		loc = fmt.Sprintf("%s:%d:%d", p.File, p.Line, p.Col)

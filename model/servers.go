@@ -1,6 +1,9 @@
 package model
 
-import "fmt"
+import (
+	"fmt"
+	"strings"
+)
 
 // definition is one server entry found in one file, before merging.
 type definition struct {
@@ -34,9 +37,12 @@ func serversIn(f *jsonFile, scope Scope, source string) ([]definition, []Problem
 		if ferr != nil {
 			d.problems = append(d.problems, f.problemAt(m.key, ferr))
 		}
-		if m.key == "" {
+		if err := CheckServerName(m.key); err != nil {
 			line, col := lineCol(f.doc, m.keyStart)
-			d.problems = append(d.problems, Problem{File: f.path, Line: line, Col: col, Message: "a server name must not be empty"})
+			d.problems = append(d.problems, Problem{
+				File: f.path, Line: line, Col: col, Server: m.key,
+				Message: strings.TrimPrefix(err.Error(), ErrInvalid.Error()+": "),
+			})
 		}
 		defs = append(defs, d)
 	}
