@@ -167,7 +167,11 @@ func writeImportReport(w io.Writer, rep importReport, title string) {
 		counts[o.Status]++
 		switch o.Status {
 		case importImported:
-			fmt.Fprintf(w, "  ✓ %s: imported (%s, from %s)\n", clean(o.Name), o.Transport, clean(o.Source))
+			from := o.Source
+			if o.Origin != "" {
+				from += ", " + o.Origin
+			}
+			fmt.Fprintf(w, "  ✓ %s: imported (%s, from %s)\n", clean(o.Name), o.Transport, clean(from))
 		case importSkipped:
 			fmt.Fprintf(w, "  - %s: skipped: %s\n", clean(o.Name), clean(o.Reason))
 		default:

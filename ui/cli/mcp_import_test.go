@@ -1,0 +1,193 @@
+package cli
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// placeFixture copies testdata/import/<from> to a client's real location.
+func (e *cliEnv) placeFixture(from, to string) {
+	e.t.Helper()
+	data, err := os.ReadFile(filepath.Join("..", "..", "testdata", "import", from))
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	e.write(to, strings.ReplaceAll(string(data), "__PROJECT__", e.proj))
+}
+
+type importDoc struct {
+	From    string   `json:"from"`
+	Scope   string   `json:"scope"`
+	Files   []string `json:"files"`
+	Servers []struct {
+		Name      string   `json:"name"`
+		Status    string   `json:"status"`
+		Reason    string   `json:"reason"`
+		Transport string   `json:"transport"`
+		Source    string   `json:"source"`
+		Notes     []string `json:"notes"`
+	} `json:"servers"`
+	Problems []string `json:"problems"`
+}
+
+// importJSON runs `mcp import --json` and returns status and reason by name.
+func (e *cliEnv) importJSON(args ...string) (map[string]string, map[string]string, importDoc) {
+	e.t.Helper()
+	r := e.ok(append([]string{"mcp", "import", "--json"}, args...)...)
+	var doc importDoc
+	if err := json.Unmarshal([]byte(r.stdout), &doc); err != nil {
+		e.t.Fatalf("import --json: %v\n%s", err, r)
+	}
+	status, reason := map[string]string{}, map[string]string{}
+	for _, s := range doc.Servers {
+		if _, dup := status[s.Name]; !dup {
+			status[s.Name], reason[s.Name] = s.Status, s.Reason
+		} else {
+			status[s.Name+"#2"], reason[s.Name+"#2"] = s.Status, s.Reason
+		}
+	}
+	return status, reason, doc
+}
+
+func wantStatus(t *testing.T, got map[string]string, want map[string]string) {
+	t.Helper()
+	for n, w := range want {
+		if got[n] != w {
+			t.Errorf("%s: status %q, want %q (all: %v)", n, got[n], w, got)
+		}
+	}
+	if len(got) != len(want) {
+		t.Errorf("statuses %v, want exactly %v", got, want)
+	}
+}
+
+func TestImportClaudeDesktop(t *testing.T) {
+	t.Parallel()
+	e := newCLIEnv(t)
+	e.placeFixture("claude-desktop/claude_desktop_config.json", filepath.Join(e.config, "Claude", "claude_desktop_config.json"))
+	e.ok("mcp", "add", "-s", "user", "docs", "https://other.example.com/mcp")
+	status, reason, doc := e.importJSON("--from", "claude-desktop")
+	wantStatus(t, status, map[string]string{
+		"filesystem": "imported", "github": "imported", "docs": "skipped", "no-command": "not-converted",
+	})
+	if !strings.Contains(reason["docs"], "user scope") {
+		t.Errorf("skip reason = %q", reason["docs"])
+	}
+	if doc.Scope != "local" {
+		t.Errorf("default scope = %s", doc.Scope)
+	}
+	gh := e.get("github")
+	if gh.Scope != "local" || gh.Command != "npx" || gh.Env["GITHUB_PERSONAL_ACCESS_TOKEN"] != "****" {
+		t.Errorf("imported github = %+v", gh)
+	}
+	// A second import skips everything that is now present.
+	status, _, _ = e.importJSON("--from", "claude-desktop")
+	if status["filesystem"] != "skipped" || status["github"] != "skipped" {
+		t.Errorf("re-import: %v", status)
+	}
+}
+
+func TestImportClaudeCode(t *testing.T) {
+	t.Parallel()
+	e := newCLIEnv(t)
+	e.placeFixture("claude-code/claude.json", filepath.Join(e.home, ".claude.json"))
+	e.placeFixture("claude-code/mcp.json", filepath.Join(e.proj, ".mcp.json"))
+	status, reason, _ := e.importJSON("--from", "claude-code", "--scope", "user")
+	wantStatus(t, status, map[string]string{
+		"shared": "imported", "ide": "not-converted", "db": "skipped", "sentry": "imported", "shared#2": "skipped",
+	})
+	if !strings.Contains(reason["db"], "project scope") {
+		t.Errorf("db (already in .mcp.json) reason = %q", reason["db"])
+	}
+	if s := e.get("shared"); s.Scope != "user" || s.Command != "local-version" {
+		t.Errorf("the project-specific definition should win: %+v", s)
+	}
+	if s := e.get("sentry"); s.Transport != "http" || s.URL != "https://mcp.sentry.dev/mcp" {
+		t.Errorf("sentry = %+v", s)
+	}
+}
+
+func TestImportVSCode(t *testing.T) {
+	t.Parallel()
+	e := newCLIEnv(t)
+	e.placeFixture("vscode/mcp.json", filepath.Join(e.proj, ".vscode", "mcp.json"))
+	e.placeFixture("vscode/settings.json", filepath.Join(e.config, "Code", "User", "settings.json"))
+	r := e.ok("mcp", "import", "--from", "vscode")
+	for _, want := range []string{"✓ fetch: imported", "✗ perplexity: not converted", "${input:perplexity-key}", "✗ with-env-file: not converted", "Imported 4, skipped 0, not converted 2."} {
+		if !strings.Contains(r.stdout, want) {
+			t.Errorf("report lacks %q:\n%s", want, r.stdout)
+		}
+	}
+	f := e.get("fetch")
+	if f.Env["FETCH_TOKEN"] != "${FETCH_TOKEN}" {
+		t.Errorf("${env:VAR} not converted: %+v", f.Env)
+	}
+	if !strings.Contains(e.read(e.scopeFile("local")), `"cwd": "`+e.proj+`"`) {
+		t.Errorf("${workspaceFolder} not replaced by the project dir:\n%s", e.read(e.scopeFile("local")))
+	}
+	if s := e.get("legacy"); s.Transport != "sse" {
+		t.Errorf("legacy = %+v", s)
+	}
+	if s := e.get("time"); s.Args[1] != "--local-timezone=${TZ}" {
+		t.Errorf("time = %+v", s)
+	}
+}
+
+func TestImportCursor(t *testing.T) {
+	t.Parallel()
+	e := newCLIEnv(t)
+	e.placeFixture("cursor/user-mcp.json", filepath.Join(e.home, ".cursor", "mcp.json"))
+	e.placeFixture("cursor/project-mcp.json", filepath.Join(e.proj, ".cursor", "mcp.json"))
+	status, reason, doc := e.importJSON("--from", "cursor", "-s", "project")
+	wantStatus(t, status, map[string]string{
+		"local-tool": "imported", "needs-config": "not-converted", "linear": "imported", "context7": "imported", "oauth-app": "imported",
+	})
+	if !strings.Contains(reason["needs-config"], "${config:tool.path}") {
+		t.Errorf("needs-config reason = %q", reason["needs-config"])
+	}
+	if len(doc.Files) != 2 {
+		t.Errorf("files read = %v", doc.Files)
+	}
+	if s := e.get("linear"); s.Transport != "sse" || s.Scope != "project" || s.Approval.Status != "pending" {
+		t.Errorf("linear = %+v", s)
+	}
+	if s := e.get("context7"); s.Transport != "http" || s.Headers["CONTEXT7_API_KEY"] != "${CONTEXT7_KEY}" {
+		t.Errorf("context7 = %+v", s)
+	}
+	o := e.get("oauth-app")
+	if o.OAuth == nil || o.OAuth.ClientID != "cursor-client" {
+		t.Errorf("oauth-app = %+v", o)
+	}
+	if strings.Contains(e.read(e.scopeFile("project")), "fixture-secret") {
+		t.Error("Cursor's client secret was written to config")
+	}
+}
+
+func TestImportFromFile(t *testing.T) {
+	t.Parallel()
+	e := newCLIEnv(t)
+	elsewhere := filepath.Join(e.home, "other", ".vscode", "mcp.json")
+	e.placeFixture("vscode/mcp.json", elsewhere)
+	status, _, doc := e.importJSON("--from", "vscode", "--file", elsewhere)
+	if status["fetch"] != "imported" || len(doc.Files) != 1 || doc.Files[0] != elsewhere {
+		t.Fatalf("import --file: %v %+v", status, doc)
+	}
+	// ${workspaceFolder} is the folder holding .vscode, not the working directory.
+	if !strings.Contains(e.read(e.scopeFile("local")), filepath.Join(e.home, "other")) {
+		t.Errorf("workspace of --file not used:\n%s", e.read(e.scopeFile("local")))
+	}
+}
+
+func TestImportBrokenFileIsReported(t *testing.T) {
+	t.Parallel()
+	e := newCLIEnv(t)
+	e.write(filepath.Join(e.proj, ".cursor", "mcp.json"), `{"mcpServers": {"x": {"command": "a"}`)
+	e.placeFixture("cursor/user-mcp.json", filepath.Join(e.home, ".cursor", "mcp.json"))
+	r := e.run("mcp", "import", "--from", "cursor")
+	if r.code != 1 || !strings.Contains(r.stdout, "✓ linear: imported") || !strings.Contains(r.stderr, ".cursor/mcp.json:1:") {
+		t.Fatalf("a broken file must be reported (exit 1) while the other is imported: %s", r)
+	}
+}
