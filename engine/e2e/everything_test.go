@@ -25,6 +25,9 @@ type transportCase struct {
 	// noServerRequests, when set, says why server-to-client requests
 	// (elicitation, roots) cannot be answered on this transport.
 	noServerRequests string
+	// answersLost, when set, says why our answers to the server's requests
+	// never reach it although its requests reach us.
+	answersLost string
 }
 
 var transportCases = []transportCase{
@@ -61,17 +64,20 @@ var transportCases = []transportCase{
 				"--stdio", child, "--outputTransport", "ws", "--port", itoa(port))
 			return map[string]any{"type": "ws", "url": fmt.Sprintf("ws://127.0.0.1:%d/message", port)}
 		},
+		answersLost: "supergateway 4.0.0's WebSocket server rewrites the id of every message a client sends " +
+			"to \"<clientId>:<id>\" (server/websocket.js), responses included, so the child never matches our " +
+			"answer to its elicitation/create or roots/list request and times out; our side receives and answers them",
 	},
 }
 
 // harness is an engine connected to one server-everything named "everything".
 type harness struct {
-	t        *testing.T
 	ctx      context.Context
 	eng      *engine.Engine
 	root     string // project root the engine offers as roots
 	elicitMu sync.Mutex
 	elicits  []engine.ElicitRequest
+	elicited chan struct{} // signalled on each elicitation request
 }
 
 const serverName = "everything"
@@ -95,7 +101,7 @@ func newHarness(t *testing.T, tc transportCase) *harness {
 			t.Fatal(err)
 		}
 	}
-	h := &harness{t: t, ctx: ctx, root: root}
+	h := &harness{ctx: ctx, root: root, elicited: make(chan struct{}, 1)}
 	eng, err := engine.New(engine.Options{
 		Load: model.LoadOptions{
 			Cwd:        root,
@@ -129,6 +135,10 @@ func (h *harness) answerElicitation(_ context.Context, req engine.ElicitRequest)
 	h.elicitMu.Lock()
 	h.elicits = append(h.elicits, req)
 	h.elicitMu.Unlock()
+	select {
+	case h.elicited <- struct{}{}:
+	default:
+	}
 	return engine.ElicitResponse{Action: engine.ElicitAccept, Content: map[string]any{
 		"name": "Ada Lovelace", "check": true, "integer": 7, "number": 2.5,
 	}}, nil
@@ -136,15 +146,15 @@ func (h *harness) answerElicitation(_ context.Context, req engine.ElicitRequest)
 
 // waitServer waits for a snapshot in which the server satisfies cond; it
 // fails at once if the server failed.
-func (h *harness) waitServer(what string, cond func(engine.ServerSnapshot) bool) engine.ServerSnapshot {
-	h.t.Helper()
+func (h *harness) waitServer(t *testing.T, what string, cond func(engine.ServerSnapshot) bool) engine.ServerSnapshot {
+	t.Helper()
 	check := func(s engine.Snapshot) (engine.ServerSnapshot, bool) {
 		for _, srv := range s.Servers {
 			if srv.Name != serverName {
 				continue
 			}
 			if srv.State == model.StateFailed || srv.State == model.StateNeedsAuth || srv.State == model.StateDisabled {
-				h.t.Fatalf("waiting for %s: server is %s: %s\n%s\nstderr:\n%s", what, srv.State, srv.Error,
+				t.Fatalf("waiting for %s: server is %s: %s\n%s\nstderr:\n%s", what, srv.State, srv.Error,
 					srv.ErrorDetail, strings.Join(srv.StderrTail, "\n"))
 			}
 			return srv, cond(srv)
@@ -158,22 +168,22 @@ func (h *harness) waitServer(what string, cond func(engine.ServerSnapshot) bool)
 		select {
 		case s, open := <-h.eng.Updates():
 			if !open {
-				h.t.Fatalf("waiting for %s: engine closed", what)
+				t.Fatalf("waiting for %s: engine closed", what)
 			}
 			if srv, ok := check(s); ok {
 				return srv
 			}
 		case <-h.ctx.Done():
 			srv, _ := check(h.eng.Snapshot())
-			h.t.Fatalf("waiting for %s: %v; server state %s, %d tools, %d resources", what, h.ctx.Err(),
+			t.Fatalf("waiting for %s: %v; server state %s, %d tools, %d resources", what, h.ctx.Err(),
 				srv.State, len(srv.Tools), len(srv.Resources))
 		}
 	}
 }
 
-func (h *harness) connected() engine.ServerSnapshot {
-	h.t.Helper()
-	return h.waitServer("connected with tools", func(s engine.ServerSnapshot) bool {
+func (h *harness) connected(t *testing.T) engine.ServerSnapshot {
+	t.Helper()
+	return h.waitServer(t, "connected with tools", func(s engine.ServerSnapshot) bool {
 		return s.State == model.StateConnected && hasTool(s, "get-sum")
 	})
 }
@@ -205,14 +215,16 @@ func text(cs []engine.Content) string {
 	return b.String()
 }
 
-func (h *harness) call(tool string, args map[string]any, progress func(engine.Progress)) engine.ToolResult {
-	h.t.Helper()
-	res, err := h.eng.CallTool(h.ctx, serverName, tool, args, progress)
+func (h *harness) call(t *testing.T, tool string, args map[string]any, progress func(engine.Progress)) engine.ToolResult {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(h.ctx, 30*time.Second)
+	defer cancel()
+	res, err := h.eng.CallTool(ctx, serverName, tool, args, progress)
 	if err != nil {
-		h.t.Fatalf("call %s: %v", tool, err)
+		t.Fatalf("call %s: %v", tool, err)
 	}
 	if res.IsError {
-		h.t.Fatalf("call %s: tool error: %s", tool, text(res.Content))
+		t.Fatalf("call %s: tool error: %s", tool, text(res.Content))
 	}
 	return res
 }
@@ -222,7 +234,7 @@ func TestEverything(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
 			h := newHarness(t, tc)
-			srv := h.connected()
+			srv := h.connected(t)
 
 			t.Run("lists", func(t *testing.T) {
 				if srv.ServerInfo.Name == "" {
@@ -247,7 +259,7 @@ func TestEverything(t *testing.T) {
 			})
 
 			t.Run("call get-sum", func(t *testing.T) {
-				res := h.call("get-sum", map[string]any{"a": 2, "b": 40}, nil)
+				res := h.call(t, "get-sum", map[string]any{"a": 2, "b": 40}, nil)
 				if got := text(res.Content); !strings.Contains(got, "42") {
 					t.Errorf("get-sum 2+40: %q", got)
 				}
@@ -276,7 +288,7 @@ func TestEverything(t *testing.T) {
 			t.Run("progress", func(t *testing.T) {
 				var mu sync.Mutex
 				var seen []engine.Progress
-				res := h.call("trigger-long-running-operation", map[string]any{"duration": 0.3, "steps": 3},
+				res := h.call(t, "trigger-long-running-operation", map[string]any{"duration": 0.3, "steps": 3},
 					func(p engine.Progress) {
 						mu.Lock()
 						seen = append(seen, p)
@@ -299,8 +311,8 @@ func TestEverything(t *testing.T) {
 				// gzip-file-as-resource registers a new session resource,
 				// which makes the server send notifications/resources/list_changed.
 				data := "data:text/plain;base64," + base64.StdEncoding.EncodeToString([]byte("hello from mcpdeck"))
-				h.call("gzip-file-as-resource", map[string]any{"name": "e2e.txt.gz", "data": data}, nil)
-				h.waitServer("resources/list_changed refetch", func(s engine.ServerSnapshot) bool {
+				h.call(t, "gzip-file-as-resource", map[string]any{"name": "e2e.txt.gz", "data": data}, nil)
+				h.waitServer(t, "resources/list_changed refetch", func(s engine.ServerSnapshot) bool {
 					for _, r := range s.Resources {
 						if strings.HasSuffix(r.URI, "e2e.txt.gz") {
 							return true
@@ -315,7 +327,7 @@ func TestEverything(t *testing.T) {
 					// The server registers these tools only for clients that
 					// declare elicitation/roots: over this transport we must
 					// not declare them, or its requests would go unanswered.
-					now := h.waitServer("current state", func(engine.ServerSnapshot) bool { return true })
+					now := h.waitServer(t, "current state", func(engine.ServerSnapshot) bool { return true })
 					for _, name := range []string{"trigger-elicitation-request", "get-roots-list"} {
 						if hasTool(now, name) {
 							t.Errorf("%s listed: the client declared a capability it cannot serve over %s", name, tc.name)
@@ -329,13 +341,35 @@ func TestEverything(t *testing.T) {
 			t.Run("tools list_changed", func(t *testing.T) {
 				// Tools that depend on client capabilities are registered
 				// after initialization and announced with list_changed.
-				h.waitServer("conditional tools", func(s engine.ServerSnapshot) bool {
+				h.waitServer(t, "conditional tools", func(s engine.ServerSnapshot) bool {
 					return hasTool(s, "trigger-elicitation-request") && hasTool(s, "get-roots-list")
 				})
 			})
 
+			if tc.answersLost != "" {
+				t.Run("elicitation request received", func(t *testing.T) {
+					ctx, cancel := context.WithCancel(h.ctx)
+					done := make(chan error, 1)
+					go func() {
+						_, err := h.eng.CallTool(ctx, serverName, "trigger-elicitation-request", map[string]any{}, nil)
+						done <- err
+					}()
+					select {
+					case <-h.elicited:
+					case err := <-done:
+						t.Fatalf("call ended (%v) without an elicitation request reaching us", err)
+					case <-h.ctx.Done():
+						t.Fatalf("no elicitation request reached us: %v", h.ctx.Err())
+					}
+					cancel()
+					<-done
+					t.Skip(tc.answersLost)
+				})
+				return
+			}
+
 			t.Run("elicitation", func(t *testing.T) {
-				res := h.call("trigger-elicitation-request", map[string]any{}, nil)
+				res := h.call(t, "trigger-elicitation-request", map[string]any{}, nil)
 				got := text(res.Content)
 				if !strings.Contains(got, "Name: Ada Lovelace") || !strings.Contains(got, "Favorite Integer: 7") {
 					t.Errorf("elicitation answer not used: %q", got)
@@ -352,7 +386,7 @@ func TestEverything(t *testing.T) {
 			})
 
 			t.Run("roots", func(t *testing.T) {
-				res := h.call("get-roots-list", map[string]any{}, nil)
+				res := h.call(t, "get-roots-list", map[string]any{}, nil)
 				if got := text(res.Content); !strings.Contains(got, h.root) {
 					t.Errorf("roots do not name the project root %s: %q", h.root, got)
 				}

@@ -54,7 +54,7 @@ func startBackground(t *testing.T, ctx context.Context, readyLine string, env []
 			line := sc.Text()
 			b.mu.Lock()
 			b.output = append(b.output, line)
-			if len(b.output) > 50 {
+			if len(b.output) > 200 {
 				b.output = b.output[1:]
 			}
 			b.mu.Unlock()
@@ -68,6 +68,9 @@ func startBackground(t *testing.T, ctx context.Context, readyLine string, env []
 		close(b.exited)
 	}()
 	t.Cleanup(func() {
+		if t.Failed() {
+			t.Logf("output of %s:\n%s", strings.Join(argv, " "), b.tail())
+		}
 		_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGTERM)
 		select {
 		case <-b.exited:
