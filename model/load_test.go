@@ -198,6 +198,7 @@ func TestLoadValidation(t *testing.T) {
 	f := newFixture(t)
 	f.write(f.userFile(), servers(
 		"nocmd", `{"args":["x"]}`,
+		"urlnotype", `{"url":"https://e.com/mcp"}`,
 		"nourl", `{"type":"sse"}`,
 		"badscheme", `{"type":"ws","url":"https://e.com"}`,
 		"relurl", `{"type":"http","url":"/mcp"}`,
@@ -207,7 +208,7 @@ func TestLoadValidation(t *testing.T) {
 		"good-sdk", `{"type":"sdk","name":"demo"}`,
 	))
 	r := f.load()
-	for name, field := range map[string]string{"nocmd": "command", "nourl": "url", "badscheme": "url", "relurl": "url", "ide": "type", "sdk": "name"} {
+	for name, field := range map[string]string{"nocmd": "command", "urlnotype": "type", "nourl": "url", "badscheme": "url", "relurl": "url", "ide": "type", "sdk": "name"} {
 		s := mustServer(t, r, name)
 		if len(s.Problems) != 1 || s.Problems[0].Field != field || s.Problems[0].Line == 0 {
 			t.Errorf("%s: problems %v, want one on field %s with a line", name, s.Problems, field)

@@ -13,7 +13,11 @@ func validate(cfg ServerConfig) []Problem {
 	bad := func(field, msg string) { probs = append(probs, Problem{Field: field, Message: msg}) }
 	switch t := cfg.EffectiveType(); t {
 	case TransportStdio:
-		if strings.TrimSpace(cfg.Command) == "" {
+		switch {
+		case strings.TrimSpace(cfg.Command) != "":
+		case cfg.Type == "" && cfg.URL != "":
+			bad("type", `a server with a url needs "type": "http", "sse" or "ws" (without a type it is a stdio server)`)
+		default:
 			bad("command", "a stdio server needs a command")
 		}
 	case TransportSSE, TransportHTTP:

@@ -1,0 +1,44 @@
+// Package model is mcpdeck's configuration model: which MCP servers exist,
+// where each was defined, and whether it may run. It is pure — standard
+// library only, no network, no goroutines — so the engine, the CLI and the
+// TUI all see the same answer, and tests can build any situation from files.
+//
+// # Files (SPEC §2.2), lowest to highest priority
+//
+//	plugin      <ConfigDir>/plugins/<plugin>/.mcp.json   (plugins in name order)
+//	user        <ConfigDir>/settings.json                 "mcpServers"
+//	project     nearest .mcp.json walking up from Cwd, stopping at Home
+//	local       <ProjectRoot>/.mcpdeck/settings.local.json "mcpServers"
+//	dynamic     each --mcp-config value: inline JSON ({"mcpServers": ...}) or a file
+//	enterprise  <ManagedDir>/managed-mcp.json — when present, the only source
+//	policy      <ManagedDir>/managed-settings.json allowedMcpServers / deniedMcpServers
+//
+// ProjectRoot is the nearest directory (from Cwd up to Home) holding a
+// .mcp.json or a .mcpdeck directory, else Cwd. Only the nearest .mcp.json is
+// read: a repository nested in another does not inherit the outer servers.
+//
+// # Merge
+//
+// A name defined in several scopes resolves to the highest; Server.Overrides
+// lists the hidden definitions, highest first. Within one scope the last
+// definition loaded wins (a later --mcp-config beats an earlier one), except
+// plugins where the first wins. Before that, plugin servers whose signature
+// (stdio command+args, remote URL, after ${VAR} expansion) equals a manual
+// server's, or an earlier plugin's, are dropped and listed in
+// Resolved.Suppressed.
+//
+// # Errors never hide other servers
+//
+// A file that cannot be read or parsed is a Resolved.Problems entry naming
+// file:line:col; only its servers are missing. A bad entry (wrong type, unset
+// ${VAR}, missing command) stays listed with Server.Problems and cannot run.
+// Writes refuse to touch a file they cannot parse.
+//
+// # Writes
+//
+// AddServer, RemoveServer, SetEnabled and SetApproval lock "<file>.lock"
+// (flock), re-read the file, splice only the member they change (every other
+// byte — unknown keys, order, layout, BOM — stays), and replace the file
+// atomically (temp file, fsync, rename, fsync dir), keeping its mode. The
+// decisions they record in local settings are described in settings.go.
+package model
