@@ -1,16 +1,20 @@
 package cli
 
 import (
-	"errors"
-
 	"github.com/spf13/cobra"
 )
 
 // addTUICommands wires the interactive side of mcpdeck into the root command:
-// running `mcpdeck` with no command, and `mcpdeck demo`. This placeholder is
-// replaced by the TUI (which sets root.RunE to runTUI and adds newDemoCmd()).
-func addTUICommands(root *cobra.Command, _ *globalOpts) {
-	root.RunE = func(*cobra.Command, []string) error {
-		return errors.New("the TUI is not built yet; see 'mcpdeck mcp --help' for the config commands")
+// `mcpdeck` with no command opens the TUI on the person's configuration,
+// `mcpdeck demo` on the built-in demo servers; `mcpdeck demo-server NAME`
+// (hidden) serves the demo's stdio servers.
+func addTUICommands(root *cobra.Command, g *globalOpts) {
+	root.RunE = func(cmd *cobra.Command, _ []string) error {
+		eo, err := tuiEngineOptions(g)
+		if err != nil {
+			return err
+		}
+		return runTUI(cmd.Context(), g, eo, "mcpdeck")
 	}
+	root.AddCommand(newDemoCmd(g), newDemoServerCmd())
 }

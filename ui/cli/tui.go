@@ -1,0 +1,77 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/lipgloss"
+	"github.com/charmbracelet/x/term"
+	"github.com/muesli/termenv"
+
+	"github.com/mcpdeck/mcpdeck/engine"
+	"github.com/mcpdeck/mcpdeck/transports"
+	"github.com/mcpdeck/mcpdeck/ui"
+)
+
+// The TUI codes against ui.Engine; the real engine must satisfy it.
+var _ ui.Engine = (*engine.Engine)(nil)
+
+// errNoTerminal is returned when the TUI is started without a terminal.
+var errNoTerminal = errors.New("the TUI needs a terminal; for scripts use 'mcpdeck mcp list' or 'mcpdeck call'")
+
+// tuiEngineOptions is the engine the plain `mcpdeck` runs on: the person's
+// configuration, watched for changes.
+func tuiEngineOptions(g *globalOpts) (engine.Options, error) {
+	load, err := g.loadOptions()
+	if err != nil {
+		return engine.Options{}, err
+	}
+	o := engine.Options{Load: load, Factory: transports.NewFactory(), Watch: true}
+	if dir, err := os.UserCacheDir(); err == nil {
+		o.CacheDir = filepath.Join(dir, "mcpdeck")
+	}
+	return o, nil
+}
+
+// runTUI starts an engine with eo and runs the TUI on it until the person
+// quits; the engine's servers are closed on the way out.
+func runTUI(ctx context.Context, g *globalOpts, eo engine.Options, title string) error {
+	in, inOK := g.stdin.(*os.File)
+	out, outOK := g.stdout.(*os.File)
+	if !inOK || !outOK || !term.IsTerminal(in.Fd()) || !term.IsTerminal(out.Fd()) {
+		return errNoTerminal
+	}
+	if os.Getenv("NO_COLOR") != "" {
+		lipgloss.SetColorProfile(termenv.Ascii)
+	}
+	bridge := ui.NewElicitBridge()
+	eo.Elicit = bridge.Elicit
+	eng, err := engine.New(eo)
+	if err != nil {
+		return err
+	}
+	defer func() { _ = eng.Close() }()
+	defer bridge.Close() // runs first: pending prompts answer "cancel" before the engine closes
+	if err := eng.Start(ctx); err != nil {
+		return err
+	}
+	m := ui.New(eng, ui.Options{Context: ctx, Elicit: bridge, Title: title})
+	p := tea.NewProgram(m, tea.WithAltScreen(), tea.WithContext(ctx), tea.WithInput(in), tea.WithOutput(out))
+	if _, err := p.Run(); err != nil && !errors.Is(err, tea.ErrProgramKilled) && !errors.Is(err, context.Canceled) {
+		return fmt.Errorf("the TUI stopped: %w", err)
+	}
+	printWarnings(g.stderr, eng.Snapshot())
+	return nil
+}
+
+// printWarnings shows the engine's one-time warnings after the TUI exits.
+func printWarnings(w io.Writer, s engine.Snapshot) {
+	for _, msg := range s.Warnings {
+		fmt.Fprintln(w, "mcpdeck: "+msg)
+	}
+}
