@@ -132,3 +132,17 @@ func TestResourceMatches(t *testing.T) {
 		}
 	}
 }
+
+func TestLegacyDefaultEndpoints(t *testing.T) {
+	e := newEnv(t, nil)
+	e.fake.NoPRM, e.fake.NoMetadata = true, true
+	if err := e.authenticate(e.server()); err != nil {
+		t.Fatalf("2025-03-26 default endpoints: %v", err)
+	}
+	if e.fake.Registrations != 1 || e.fake.calls("authorization_code") != 1 {
+		t.Errorf("registrations %d, code exchanges %d", e.fake.Registrations, e.fake.calls("authorization_code"))
+	}
+	if code, _ := e.get(e.server(), ""); code != 200 {
+		t.Errorf("got %d", code)
+	}
+}

@@ -43,6 +43,14 @@ type fakeAS struct {
 	ClientPublicKey *ecdsa.PublicKey // for private_key_jwt
 	IDToken         string           // the IdP accepts this subject token
 	RevocationOff   bool
+	// MovedTo, when set, makes the resource trust only that authorization
+	// server (its PRM names it; its tokens are the valid ones).
+	MovedTo *fakeAS
+	// Resource overrides the resource this AS issues tokens for.
+	Resource string
+	// NoMetadata (with NoPRM) serves no metadata at all: the client must
+	// fall back to /authorize, /token and /register on the server's origin.
+	NoMetadata bool
 
 	mu            sync.Mutex
 	clients       map[string]fakeClient
@@ -93,7 +101,22 @@ func newFakeAS(t *testing.T) *fakeAS {
 	return f
 }
 
-func (f *fakeAS) mcpURL() string { return f.rs.URL + "/mcp" }
+func (f *fakeAS) mcpURL() string {
+	if f.Resource != "" {
+		return f.Resource
+	}
+	return f.rs.URL + "/mcp"
+}
+
+// moveTo switches the resource to another authorization server.
+func (f *fakeAS) moveTo(other *fakeAS) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.MovedTo = other
+	other.mu.Lock()
+	other.Resource = f.rs.URL + "/mcp"
+	other.mu.Unlock()
+}
 
 func (f *fakeAS) newToken(prefix string) string {
 	tok := prefix + "-" + randomID()
@@ -368,6 +391,13 @@ func (f *fakeAS) idpToken(w http.ResponseWriter, r *http.Request) {
 // mcp:read, or whatever X-Need-Scope names (step-up tests).
 func (f *fakeAS) serveRS(w http.ResponseWriter, r *http.Request) {
 	f.mu.Lock()
+	legacy := f.NoMetadata
+	f.mu.Unlock()
+	if legacy && slices.Contains([]string{"/authorize", "/token", "/register"}, r.URL.Path) {
+		f.serveAS(w, r)
+		return
+	}
+	f.mu.Lock()
 	defer f.mu.Unlock()
 	prm := func() {
 		if f.NoPRM {
@@ -378,7 +408,11 @@ func (f *fakeAS) serveRS(w http.ResponseWriter, r *http.Request) {
 		if f.PRMResource != "" {
 			res = f.PRMResource
 		}
-		doc := map[string]any{"resource": res, "authorization_servers": []string{f.as.URL}}
+		asURL := f.as.URL
+		if f.MovedTo != nil {
+			asURL = f.MovedTo.as.URL
+		}
+		doc := map[string]any{"resource": res, "authorization_servers": []string{asURL}}
 		if f.PRMScopes != nil {
 			doc["scopes_supported"] = f.PRMScopes
 		}
@@ -389,7 +423,7 @@ func (f *fakeAS) serveRS(w http.ResponseWriter, r *http.Request) {
 		prm()
 		return
 	case "/.well-known/oauth-authorization-server":
-		if f.NoPRM { // 2025-03-26: the MCP server's origin is the AS
+		if f.NoPRM && !f.NoMetadata { // 2025-03-26: the MCP server's origin is the AS
 			md := f.metadata()
 			md["issuer"] = f.rs.URL
 			writeJSON(w, 200, md)
@@ -417,6 +451,11 @@ func (f *fakeAS) serveRS(w http.ResponseWriter, r *http.Request) {
 	}
 	tok, ok := strings.CutPrefix(r.Header.Get("Authorization"), "Bearer ")
 	g, known := f.access[tok]
+	if f.MovedTo != nil {
+		f.MovedTo.mu.Lock()
+		g, known = f.MovedTo.access[tok]
+		f.MovedTo.mu.Unlock()
+	}
 	if !ok || !known || g.dead {
 		challenge(401, "invalid_token", f.ChallengeScope)
 		return

@@ -343,3 +343,26 @@ type roundTripFunc func(*http.Request) (*http.Response, error)
 func (f roundTripFunc) RoundTrip(r *http.Request) (*http.Response, error) { return f(r) }
 
 func itoa(i int) string { return strconv.Itoa(i) }
+
+func TestAuthorizationServerMigrationReregisters(t *testing.T) {
+	e := newEnv(t, func(o *Options) { o.InlineAuth = true })
+	srv := e.server()
+	if code, err := e.get(srv, ""); err != nil || code != 200 {
+		t.Fatalf("first: %d, %v", code, err)
+	}
+	as2 := newFakeAS(t)
+	e.fake.moveTo(as2)
+	if code, err := e.get(srv, ""); err != nil || code != 200 {
+		t.Fatalf("after the move: %d, %v", code, err)
+	}
+	as2.mu.Lock()
+	defer as2.mu.Unlock()
+	if as2.Registrations != 1 {
+		t.Errorf("registrations at the new AS = %d, want 1", as2.Registrations)
+	}
+	for _, a := range as2.Authorizes {
+		if _, known := e.fake.clients[a.Get("client_id")]; known {
+			t.Error("the old AS's client_id was presented to the new AS")
+		}
+	}
+}

@@ -37,6 +37,7 @@ type tokenRecord struct {
 	RefreshToken       string    `json:"refresh_token,omitempty"`
 	TokenType          string    `json:"token_type,omitempty"`
 	ExpiresAt          time.Time `json:"expires_at,omitzero"`
+	IssuedAt           time.Time `json:"issued_at,omitzero"`
 	Scopes             []string  `json:"scopes,omitempty"`
 	Issuer             string    `json:"issuer,omitempty"`
 	TokenEndpoint      string    `json:"token_endpoint,omitempty"`
@@ -53,9 +54,18 @@ func (t *tokenRecord) String() string { return "token[redacted]" }
 // GoString never shows the token, even with %#v.
 func (t *tokenRecord) GoString() string { return "token[redacted]" }
 
-// expired reports whether the access token is past (or within skew of) its expiry.
+// expired reports whether the access token is past, or close to, its
+// expiry: within 30 s, or within a quarter of its lifetime for short-lived
+// tokens (so a 2 s token is not refreshed before every request).
 func (t *tokenRecord) expired(now time.Time) bool {
-	return !t.ExpiresAt.IsZero() && !now.Add(30*time.Second).Before(t.ExpiresAt)
+	if t.ExpiresAt.IsZero() {
+		return false
+	}
+	skew := 30 * time.Second
+	if !t.IssuedAt.IsZero() {
+		skew = min(skew, t.ExpiresAt.Sub(t.IssuedAt)/4)
+	}
+	return !now.Add(skew).Before(t.ExpiresAt)
 }
 
 // clientRecord is a dynamically registered (or metadata-document) client.

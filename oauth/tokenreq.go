@@ -160,7 +160,8 @@ func (m *Manager) record(tr *tokenResponse, requested []string, old *tokenRecord
 		rec.Scopes = strings.Fields(tr.Scope)
 	}
 	if tr.ExpiresIn > 0 {
-		rec.ExpiresAt = m.opts.Now().Add(time.Duration(tr.ExpiresIn) * time.Second)
+		rec.IssuedAt = m.opts.Now()
+		rec.ExpiresAt = rec.IssuedAt.Add(time.Duration(tr.ExpiresIn) * time.Second)
 	}
 	if old != nil {
 		if rec.RefreshToken == "" {

@@ -13,8 +13,10 @@ import (
 	"github.com/mcpdeck/mcpdeck/model"
 )
 
-// maxAuthRetries bounds how often one request is re-sent after a 401.
-const maxAuthRetries = 2
+// maxAuthRetries bounds how often one request is re-sent after a 401: a
+// refresh, then (with InlineAuth) a full flow, then one more in case the
+// server moved to another authorization server meanwhile.
+const maxAuthRetries = 3
 
 // HTTPClient returns a client for srv that adds the bearer token, refreshes
 // it on expiry or 401 (one refresh shared by concurrent callers), and marks
@@ -43,7 +45,7 @@ func (t *authTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 		t.m.log.Debug("no usable token; sending without", "server", t.srv.Name, "err", err)
 	}
 	resp, err := t.send(req, tok)
-	stepUps, retries := 0, 0
+	stepUps, retries, refreshed := 0, 0, false
 	for {
 		if err != nil {
 			return nil, err
@@ -57,7 +59,8 @@ func (t *authTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 				return resp, nil
 			}
 			retries++
-			next := t.recover401(ctx, tok)
+			next, viaRefresh := t.recover401(ctx, tok, !refreshed)
+			refreshed = refreshed || viaRefresh
 			if next == nil {
 				t.m.MarkNeedsAuth(t.srv)
 				return resp, nil
@@ -93,25 +96,28 @@ func (t *authTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 	}
 }
 
-// recover401 tries, in order: a token another caller already refreshed, a
-// refresh (or a new machine grant), and, with InlineAuth, the full flow.
-func (t *authTransport) recover401(ctx context.Context, used *tokenRecord) *tokenRecord {
-	if used != nil || isMachine(t.srv) {
+// recover401 tries, in order: a token another caller already refreshed or
+// a refresh (or a new machine grant) unless this request already refreshed
+// once and was still refused, then, with InlineAuth, the full flow (which
+// discovers afresh, so a server that moved to another authorization server
+// gets a new registration there). viaRefresh says which way it went.
+func (t *authTransport) recover401(ctx context.Context, used *tokenRecord, mayRefresh bool) (next *tokenRecord, viaRefresh bool) {
+	if mayRefresh && (used != nil || isMachine(t.srv)) {
 		next, err := t.m.refreshShared(ctx, t.srv, t.st, used)
 		if err == nil {
-			return next
+			return next, true
 		}
 		t.m.log.Info("token refresh failed", "server", t.srv.Name, "err", err)
 	}
 	if !t.m.opts.InlineAuth {
-		return nil
+		return nil, false
 	}
 	next, err := t.m.inlineAuth(ctx, t.srv, t.st, used)
 	if err != nil {
 		t.m.log.Warn("authorization failed", "server", t.srv.Name, "err", err)
-		return nil
+		return nil, false
 	}
-	return next
+	return next, false
 }
 
 func (t *authTransport) send(req *http.Request, tok *tokenRecord) (*http.Response, error) {
