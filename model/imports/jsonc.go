@@ -30,7 +30,7 @@ func stripJSONC(in []byte) []byte {
 		case c == '/' && i+1 < len(out) && out[i+1] == '*':
 			out[i], out[i+1] = ' ', ' '
 			i += 2
-			for ; i < len(out) && !(out[i] == '*' && i+1 < len(out) && out[i+1] == '/'); i++ {
+			for ; i < len(out) && (out[i] != '*' || i+1 >= len(out) || out[i+1] != '/'); i++ {
 				if out[i] != '\n' {
 					out[i] = ' '
 				}

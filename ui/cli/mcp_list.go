@@ -130,9 +130,11 @@ func writeServerTable(w io.Writer, res *model.Resolved, extra []extraColumn) {
 			fmt.Fprintln(w, "  ! "+clean(p.Error()))
 		}
 	}
-	if pending > 0 {
-		fmt.Fprintf(w, "\n%d project server%s await%s approval: mcpdeck mcp approve NAME|all\n",
-			pending, plural(pending), map[bool]string{true: "s", false: ""}[pending == 1])
+	switch {
+	case pending == 1:
+		fmt.Fprintln(w, "\n1 project server awaits approval: mcpdeck mcp approve NAME|all")
+	case pending > 1:
+		fmt.Fprintf(w, "\n%d project servers await approval: mcpdeck mcp approve NAME|all\n", pending)
 	}
 }
 
