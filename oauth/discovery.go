@@ -285,8 +285,8 @@ func (m *Manager) probe(ctx context.Context, srv model.Server) (challenge, bool)
 	if err != nil {
 		return challenge{}, false
 	}
-	defer resp.Body.Close()
-	_, _ = io.Copy(io.Discard, io.LimitReader(resp.Body, 64<<10))
+	// Only the headers matter; an open event stream must not be read.
+	resp.Body.Close()
 	if resp.StatusCode != http.StatusUnauthorized && resp.StatusCode != http.StatusForbidden {
 		return challenge{}, false
 	}

@@ -23,7 +23,10 @@ const maxHelperOutput = 64 << 10
 // headersHelper prints (a JSON object of strings). The helper runs with
 // MCPDECK_SERVER_NAME and MCPDECK_SERVER_URL, in the directory of the
 // config file that defined the server, under the helper timeout (10 s). It
-// never runs for an unapproved project server.
+// never runs for an unapproved project server. Transports call this per
+// request, so a successful result is reused for HelperCacheTTL (concurrent
+// callers wait for one run); MarkNeedsAuth forgets it so that a 401 gets
+// fresh headers on the next attempt.
 func (m *Manager) Headers(ctx context.Context, srv model.Server) (map[string]string, error) {
 	out := make(map[string]string, len(srv.Config.Headers))
 	for k, v := range srv.Config.Headers {
@@ -36,9 +39,18 @@ func (m *Manager) Headers(ctx context.Context, srv model.Server) (map[string]str
 	if srv.Scope == model.ScopeProject && srv.Approval.Status != model.ApprovalApproved {
 		return nil, fmt.Errorf("server %s: %w", srv.Name, ErrUntrusted)
 	}
-	got, err := m.runHelper(ctx, srv, helper)
-	if err != nil {
-		return nil, fmt.Errorf("server %s: %w", srv.Name, err)
+	st := m.state(srv)
+	st.helperMu.Lock()
+	defer st.helperMu.Unlock()
+	got := st.helperHeaders
+	if got == nil || m.opts.Now().Sub(st.helperAt) >= m.opts.HelperCacheTTL || m.opts.Now().Before(st.helperAt) {
+		var err error
+		got, err = m.runHelper(ctx, srv, helper)
+		if err != nil {
+			st.helperHeaders = nil
+			return nil, fmt.Errorf("server %s: %w", srv.Name, err)
+		}
+		st.helperHeaders, st.helperAt = got, m.opts.Now()
 	}
 	for k, v := range got {
 		out[k] = v

@@ -105,3 +105,32 @@ func TestHeadersWithoutHelper(t *testing.T) {
 		t.Fatalf("got %v, %v", h, err)
 	}
 }
+
+func TestHeadersHelperCachedAndRerunAfterNeedsAuth(t *testing.T) {
+	count := filepath.Join(t.TempDir(), "count")
+	srv := helperServer(t, `echo x >> `+count+`; echo '{"X-N":"1"}'`)
+	clock := newFakeClock()
+	m := New(Options{Store: newMapStore(), Now: clock.Now, HelperCacheTTL: time.Minute})
+	runs := func() int {
+		b, _ := os.ReadFile(count)
+		return strings.Count(string(b), "x")
+	}
+	for range 3 {
+		if _, err := m.Headers(context.Background(), srv); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if runs() != 1 {
+		t.Fatalf("helper ran %d times for 3 requests, want 1", runs())
+	}
+	clock.Advance(time.Minute)
+	_, _ = m.Headers(context.Background(), srv)
+	if runs() != 2 {
+		t.Errorf("helper ran %d times after the TTL, want 2", runs())
+	}
+	m.MarkNeedsAuth(srv)
+	_, _ = m.Headers(context.Background(), srv)
+	if runs() != 3 {
+		t.Errorf("helper ran %d times after a 401, want 3", runs())
+	}
+}

@@ -35,6 +35,8 @@ type Options struct {
 	CallbackTimeout time.Duration
 	// HelperTimeout bounds a headersHelper run; default 10 s.
 	HelperTimeout time.Duration
+	// HelperCacheTTL is how long a headersHelper's output is reused; default 5 min.
+	HelperCacheTTL time.Duration
 	// InlineAuth lets HTTPClient run the interactive flow itself on a 401
 	// it cannot fix by refreshing, and on 403 insufficient_scope (step-up),
 	// then retry the request. Meant for the CLI; the TUI leaves it off and
@@ -88,6 +90,11 @@ type serverState struct {
 
 	// flowMu serializes interactive flows for one server.
 	flowMu sync.Mutex
+
+	// headersHelper output cache
+	helperMu      sync.Mutex
+	helperHeaders map[string]string
+	helperAt      time.Time
 }
 
 type flight struct {
@@ -115,6 +122,9 @@ func New(opts Options) *Manager {
 	}
 	if opts.HelperTimeout <= 0 {
 		opts.HelperTimeout = 10 * time.Second
+	}
+	if opts.HelperCacheTTL <= 0 {
+		opts.HelperCacheTTL = 5 * time.Minute
 	}
 	if opts.ClientName == "" {
 		opts.ClientName = "mcpdeck"
@@ -187,8 +197,13 @@ func (m *Manager) NeedsAuth(srv model.Server) bool {
 	return m.cache.get(stateKey(srv))
 }
 
-// MarkNeedsAuth records that the server wants authentication.
+// MarkNeedsAuth records that the server wants authentication, and forgets
+// cached headersHelper output so that the next attempt runs it again.
 func (m *Manager) MarkNeedsAuth(srv model.Server) {
+	st := m.state(srv)
+	st.helperMu.Lock()
+	st.helperHeaders = nil
+	st.helperMu.Unlock()
 	if err := m.cache.set(stateKey(srv)); err != nil {
 		m.log.Warn("needs-auth cache not saved", "server", srv.Name, "err", err)
 	}
