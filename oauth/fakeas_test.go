@@ -14,7 +14,6 @@ import (
 	"strings"
 	"sync"
 	"testing"
-	"time"
 )
 
 // fakeAS is an in-repo authorization server plus a protected MCP resource.
@@ -48,6 +47,8 @@ type fakeAS struct {
 	MovedTo *fakeAS
 	// Resource overrides the resource this AS issues tokens for.
 	Resource string
+	// Next serves authorized /mcp requests (an MCP server); nil = {"ok":true}.
+	Next http.Handler
 	// NoMetadata (with NoPRM) serves no metadata at all: the client must
 	// fall back to /authorize, /token and /register on the server's origin.
 	NoMetadata bool
@@ -397,6 +398,21 @@ func (f *fakeAS) serveRS(w http.ResponseWriter, r *http.Request) {
 		f.serveAS(w, r)
 		return
 	}
+	if f.rsLocked(w, r) {
+		f.mu.Lock()
+		next := f.Next
+		f.mu.Unlock()
+		if next != nil {
+			next.ServeHTTP(w, r)
+			return
+		}
+		writeJSON(w, 200, map[string]any{"ok": true})
+	}
+}
+
+// rsLocked answers metadata and refusals; true means the request carries a
+// good token and should be served.
+func (f *fakeAS) rsLocked(w http.ResponseWriter, r *http.Request) bool {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	prm := func() {
@@ -421,18 +437,20 @@ func (f *fakeAS) serveRS(w http.ResponseWriter, r *http.Request) {
 	switch r.URL.Path {
 	case "/.well-known/oauth-protected-resource/mcp":
 		prm()
-		return
+		return false
 	case "/.well-known/oauth-authorization-server":
 		if f.NoPRM && !f.NoMetadata { // 2025-03-26: the MCP server's origin is the AS
 			md := f.metadata()
 			md["issuer"] = f.rs.URL
 			writeJSON(w, 200, md)
-			return
+			return false
 		}
+		http.NotFound(w, r)
+		return false
 	case "/mcp":
 	default:
 		http.NotFound(w, r)
-		return
+		return false
 	}
 	need := []string{"mcp:read"}
 	if n := r.Header.Get("X-Need-Scope"); n != "" {
@@ -458,13 +476,13 @@ func (f *fakeAS) serveRS(w http.ResponseWriter, r *http.Request) {
 	}
 	if !ok || !known || g.dead {
 		challenge(401, "invalid_token", f.ChallengeScope)
-		return
+		return false
 	}
 	for _, s := range need {
 		if !slices.Contains(g.scopes, s) {
 			challenge(403, "insufficient_scope", strings.Join(need, " "))
-			return
+			return false
 		}
 	}
-	writeJSON(w, 200, map[string]any{"ok": true, "at": time.Now().Unix()})
+	return true
 }
