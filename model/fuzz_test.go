@@ -76,10 +76,35 @@ func FuzzParseTreeMatchesEncodingJSON(f *testing.F) {
 		if valid := json.Valid(data); valid != (err == nil) {
 			t.Fatalf("json.Valid=%v but parseTree err=%v for %q", valid, err, data)
 		}
-		if err == nil && (n.start < 0 || n.end > len(data) || n.start > n.end) {
-			t.Fatalf("bad range %d..%d", n.start, n.end)
+		if err == nil {
+			checkRanges(t, data, n)
 		}
 	})
+}
+
+// checkRanges asserts that every node's byte range is exactly one JSON value
+// and every member's key offset points at its opening quote: the splicing
+// writer depends on both.
+func checkRanges(t *testing.T, doc []byte, n *node) {
+	t.Helper()
+	if n.start < 0 || n.end > len(doc) || n.start >= n.end {
+		t.Fatalf("bad range %d..%d", n.start, n.end)
+	}
+	v := doc[n.start:n.end]
+	if !json.Valid(v) || strings.TrimSpace(string(v)) != string(v) {
+		t.Fatalf("range %d..%d is %q, not exactly one value", n.start, n.end, v)
+	}
+	for _, m := range append(append([]member(nil), n.members...), n.dups...) {
+		var k string
+		end := m.val.start
+		if doc[m.keyStart] != '"' || json.Unmarshal([]byte(strings.TrimRight(string(doc[m.keyStart:end]), " \t\r\n:")), &k) != nil || k != m.key {
+			t.Fatalf("key offset %d does not start key %q", m.keyStart, m.key)
+		}
+		checkRanges(t, doc, m.val)
+	}
+	for _, e := range n.elems {
+		checkRanges(t, doc, e)
+	}
 }
 
 // FuzzExpand: no panic; text without "${" is untouched; with every variable

@@ -63,7 +63,7 @@ func TestCheckServerName(t *testing.T) {
 	for _, tc := range []struct {
 		name string
 		ok   bool
-	}{{"github", true}, {"my.server", true}, {"", false}, {"  ", false}, {"all", false}, {"a\x00b", false}} {
+	}{{"github", true}, {"my.server", true}, {"", false}, {"  ", false}, {"all", false}, {"a\x00b", false}, {"bad\xff", false}} {
 		err := CheckServerName(tc.name)
 		if (err == nil) != tc.ok {
 			t.Errorf("CheckServerName(%q) = %v, want ok=%v", tc.name, err, tc.ok)

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 )
 
 // writableScopes are the scopes mcpdeck edits, in the order RemoveServer
@@ -98,14 +99,17 @@ func notFoundAnywhere(opts LoadOptions, name string) error {
 }
 
 // CheckServerName refuses names that cannot be stored or addressed: empty,
-// "all" (it means every server in enable/disable/approve), or containing
-// control characters.
+// "all" (it means every server in enable/disable/approve), invalid UTF-8, or
+// containing control characters.
 func CheckServerName(name string) error {
 	if strings.TrimSpace(name) == "" {
 		return fmt.Errorf("%w: a server name must not be empty", ErrInvalid)
 	}
 	if name == "all" {
 		return fmt.Errorf("%w: %q is reserved (it means every server)", ErrInvalid, name)
+	}
+	if !utf8.ValidString(name) {
+		return fmt.Errorf("%w: server name %q is not valid UTF-8", ErrInvalid, name)
 	}
 	for _, r := range name {
 		if unicode.IsControl(r) {
