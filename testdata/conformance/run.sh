@@ -48,23 +48,38 @@ expected_fail() {
 
 rm -rf "$out"
 mkdir -p "$out"
+rc=0 ok=0 bad=0 warn=0
 failed=0
 passed=0
+# run_one SCENARIO DIR: runs the scenario once; sets rc ok bad warn.
+run_one() {
+	rm -rf "$2"
+	mkdir -p "$2"
+	rc=0
+	conformance client --command "$here/client.sh" --scenario "$1" \
+		--timeout "$timeout_ms" -o "$2" >"$2/runner.log" 2>&1 || rc=$?
+	read -r ok bad warn < <(node "$here/count.mjs" "$2")
+}
+
 for s in "$@"; do
 	dir="$out/${s//\//_}"
-	mkdir -p "$dir"
 	start=$SECONDS
-	rc=0
-	conformance client --command "$here/client.sh" --scenario "$s" \
-		--timeout "$timeout_ms" -o "$dir" >"$dir/runner.log" 2>&1 || rc=$?
+	run_one "$s" "$dir"
+	rerun=""
+	# Timing checks (sse-retry allows 200 ms of lateness) give a WARNING on a
+	# loaded machine: a run whose only complaints are warnings is retried once.
+	if [ "$rc" -ne 0 ] && [ "$bad" -eq 0 ] && [ "$warn" -gt 0 ] && [ "${CONFORMANCE_RETRIES:-1}" -gt 0 ]; then
+		mv "$dir" "$dir.first"
+		rerun=" (2nd run; 1st had $warn warning(s), see $dir.first)"
+		run_one "$s" "$dir"
+	fi
 	took=$((SECONDS - start))
-	read -r ok bad warn < <(node "$here/count.mjs" "$dir")
 	verdict=PASS
 	if [ "$rc" -ne 0 ] || [ "$bad" -gt 0 ] || [ $((ok + bad)) -eq 0 ]; then
 		verdict=FAIL
 	fi
-	note=""
-	[ $((ok + bad)) -eq 0 ] && note=" (0 checks)"
+	note="$rerun"
+	[ $((ok + bad)) -eq 0 ] && note="$note (0 checks)"
 	if [ "$verdict" = FAIL ]; then
 		if expected_fail "$s"; then
 			verdict="xfail"
@@ -79,7 +94,7 @@ for s in "$@"; do
 		"$verdict" "$s" "$ok" "$bad" "$warn" "$took" "$note"
 	if [ "$verdict" != PASS ]; then
 		# show why: the suite's failed checks and the client's own output
-		grep -E 'FAILURE|WARNING|Client exited|timed out|Error' "$dir/runner.log" | head -20 | sed 's/^/      /' || true
+		sed 's/\x1b\[[0-9;]*m//g' "$dir/runner.log" | grep -E 'FAILURE|WARNING|Client exited|timed out|Error' | head -20 | sed 's/^/      /' || true
 		find "$dir" -name stderr.txt -exec tail -n 15 {} \; | sed 's/^/      stderr: /' || true
 	fi
 done

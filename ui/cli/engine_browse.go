@@ -1,0 +1,196 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/mcpdeck/mcpdeck/engine"
+)
+
+// engListing is one of `mcpdeck tools|resources|prompts [SERVER]`.
+type engListing struct {
+	use, short string
+	// items returns the server's entries for --json and the text lines.
+	items func(srv engine.ServerSnapshot) (json any, lines []string, n int)
+}
+
+// newEngBrowseCmds builds tools, resources and prompts.
+func newEngBrowseCmds(g *globalOpts) []*cobra.Command {
+	listings := []engListing{
+		{use: "tools", short: "List the tools of every connected server (or of SERVER)", items: engToolItems},
+		{use: "resources", short: "List the resources and resource templates of every server (or of SERVER)", items: engResourceItems},
+		{use: "prompts", short: "List the prompts of every server (or of SERVER), with their arguments", items: engPromptItems},
+	}
+	var cmds []*cobra.Command
+	for _, l := range listings {
+		cmds = append(cmds, &cobra.Command{
+			Use:   l.use + " [SERVER]",
+			Short: l.short,
+			Args:  cobra.MaximumNArgs(1),
+			RunE: func(cmd *cobra.Command, args []string) error {
+				return runEngListing(cmd.Context(), newEngFlags(g), l, args)
+			},
+		})
+	}
+	return cmds
+}
+
+// engServerItems is the --json shape: one object per server.
+type engServerItems struct {
+	Server string `json:"server"`
+	State  string `json:"state"`
+	Error  string `json:"error,omitempty"`
+	Items  any    `json:"items"`
+}
+
+func runEngListing(ctx context.Context, f *engFlags, l engListing, args []string) error {
+	g := f.g
+	s, err := startEngSession(ctx, f, args...)
+	if err != nil {
+		return err
+	}
+	defer s.Close()
+	var results []engServerItems
+	problems := 0
+	report := func(srv engine.ServerSnapshot) {
+		o := engOutcomeOf(srv)
+		if o != ocConnected {
+			if len(args) == 0 && o != ocFailed {
+				return // disabled, unapproved, needs auth: nothing to list, not an error
+			}
+			if o == ocFailed || len(args) > 0 {
+				problems++
+			}
+			fmt.Fprintln(g.stderr, engListLine(srv))
+			results = append(results, engServerItems{Server: srv.Name, State: o.word(), Error: engReason(srv), Items: []any{}})
+			return
+		}
+		js, lines, n := l.items(srv)
+		results = append(results, engServerItems{Server: srv.Name, State: o.word(), Items: js})
+		if g.json {
+			return
+		}
+		fmt.Fprintf(g.stdout, "%s (%s)\n", engSanitize(srv.Name), engPlural(n, strings.TrimSuffix(l.use, "s")))
+		for _, line := range lines {
+			fmt.Fprintln(g.stdout, "  "+line)
+		}
+	}
+	if err := s.waitSettled(ctx, args, report); err != nil {
+		return err
+	}
+	if g.json {
+		if err := writeEngJSON(g.stdout, results); err != nil {
+			return err
+		}
+	}
+	if problems > 0 {
+		return silentError{}
+	}
+	return nil
+}
+
+func engToolItems(srv engine.ServerSnapshot) (any, []string, int) {
+	var lines []string
+	for _, t := range srv.Tools {
+		var tags []string
+		if t.ReadOnly {
+			tags = append(tags, "read-only")
+		}
+		if t.Destructive {
+			tags = append(tags, "destructive")
+		}
+		if t.OpenWorld {
+			tags = append(tags, "open-world")
+		}
+		if t.Denied {
+			tags = append(tags, "denied by permissions")
+		}
+		line := engSanitize(t.Name)
+		if len(tags) > 0 {
+			line += " [" + strings.Join(tags, ", ") + "]"
+		}
+		if d := engSummary(t.Title, t.Description); d != "" {
+			line += " — " + d
+		}
+		lines = append(lines, line)
+	}
+	items := srv.Tools
+	if items == nil {
+		items = []engine.Tool{}
+	}
+	return items, lines, len(srv.Tools)
+}
+
+func engResourceItems(srv engine.ServerSnapshot) (any, []string, int) {
+	var lines []string
+	for _, r := range srv.Resources {
+		line := engSanitize(r.URI)
+		if d := engSummary(r.Name, r.Description); d != "" {
+			line += " — " + d
+		}
+		lines = append(lines, line)
+	}
+	for _, t := range srv.Templates {
+		line := engSanitize(t.URITemplate) + " (template)"
+		if d := engSummary(t.Name, t.Description); d != "" {
+			line += " — " + d
+		}
+		lines = append(lines, line)
+	}
+	type resources struct {
+		Resources []engine.Resource         `json:"resources"`
+		Templates []engine.ResourceTemplate `json:"resourceTemplates"`
+	}
+	js := resources{Resources: srv.Resources, Templates: srv.Templates}
+	if js.Resources == nil {
+		js.Resources = []engine.Resource{}
+	}
+	if js.Templates == nil {
+		js.Templates = []engine.ResourceTemplate{}
+	}
+	return js, lines, len(srv.Resources) + len(srv.Templates)
+}
+
+func engPromptItems(srv engine.ServerSnapshot) (any, []string, int) {
+	var lines []string
+	for _, p := range srv.Prompts {
+		line := engSanitize(p.Name)
+		var args []string
+		for _, a := range p.Arguments {
+			if a.Required {
+				args = append(args, a.Name)
+			} else {
+				args = append(args, "["+a.Name+"]")
+			}
+		}
+		if len(args) > 0 {
+			line += " " + engSanitize(strings.Join(args, " "))
+		}
+		if d := engSummary("", p.Description); d != "" {
+			line += " — " + d
+		}
+		lines = append(lines, line)
+	}
+	items := srv.Prompts
+	if items == nil {
+		items = []engine.Prompt{}
+	}
+	return items, lines, len(srv.Prompts)
+}
+
+// engSummary is a one-line description: the title, else the first line of
+// the description, cut to fit a terminal line.
+func engSummary(title, desc string) string {
+	s := title
+	if s == "" {
+		s = engFirstLine(strings.TrimSpace(desc))
+	}
+	s = engSanitize(s)
+	if r := []rune(s); len(r) > 100 {
+		s = string(r[:99]) + "…"
+	}
+	return s
+}

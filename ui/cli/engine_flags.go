@@ -1,0 +1,81 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sync"
+
+	"github.com/mcpdeck/mcpdeck/engine"
+	"github.com/mcpdeck/mcpdeck/transports"
+)
+
+// errEngElicitHeadless is the answer to a server's elicitation when no
+// person can answer it and --elicit was not given.
+var errEngElicitHeadless = errors.New("elicitation needs the TUI or --elicit accept-defaults|decline|cancel")
+
+// engFlags is what an engine-backed command needs from the global flags.
+type engFlags struct {
+	g *globalOpts
+	// asked records elicitations refused for want of --elicit, so a failed
+	// call can say why.
+	asked engElicitLog
+	// factory opens connections; nil = transports.NewFactory (tests swap it).
+	factory transports.Factory
+}
+
+func newEngFlags(g *globalOpts) *engFlags { return &engFlags{g: g} }
+
+// engElicitLog remembers refused elicitation requests.
+type engElicitLog struct {
+	mu   sync.Mutex
+	reqs []engine.ElicitRequest
+}
+
+func (l *engElicitLog) add(r engine.ElicitRequest) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.reqs = append(l.reqs, r)
+}
+
+// explain returns an error naming the first refused elicitation, or nil.
+func (l *engElicitLog) explain() error {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if len(l.reqs) == 0 {
+		return nil
+	}
+	r := l.reqs[0]
+	what := r.Message
+	if r.Mode == "url" {
+		what = r.URL
+	}
+	return fmt.Errorf("server %s asked for input (%s), but %w", r.Server, engSanitize(what), errEngElicitHeadless)
+}
+
+// engineOptions builds the engine the CLI runs on: the configuration named
+// by --mcp-config and the usual files, the --elicit policy (or a refusal
+// that explains itself), no config watching.
+func (f *engFlags) engineOptions() (engine.Options, error) {
+	load, err := f.g.loadOptions()
+	if err != nil {
+		return engine.Options{}, err
+	}
+	o := engine.Options{Load: load, Factory: f.factory}
+	if o.Factory == nil {
+		o.Factory = transports.NewFactory()
+	}
+	if f.g.elicit != "" {
+		pol, err := engine.ElicitPolicy(f.g.elicit)
+		if err != nil {
+			return engine.Options{}, usagef("%v", err)
+		}
+		o.Elicit = pol
+		return o, nil
+	}
+	o.Elicit = func(_ context.Context, req engine.ElicitRequest) (engine.ElicitResponse, error) {
+		f.asked.add(req)
+		return engine.ElicitResponse{}, fmt.Errorf("server %s: %w", req.Server, errEngElicitHeadless)
+	}
+	return o, nil
+}

@@ -1,0 +1,131 @@
+package cli
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/mcpdeck/mcpdeck/engine"
+)
+
+// newEngMCPListCmd is `mcpdeck mcp list`: connect every server and print
+// one line per server as its result arrives, like a health check.
+func newEngMCPListCmd(g *globalOpts) *cobra.Command {
+	return &cobra.Command{
+		Use:   "list",
+		Short: "Connect to every configured server and show its state (✓ ✗ ! ○ …)",
+		Long: "Connects to every enabled, approved server and prints one line per server as its\n" +
+			"result arrives: ✓ connected, ✗ failed (with the reason), ! needs auth,\n" +
+			"○ disabled, … pending approval. Exits 1 if any enabled server failed.",
+		Args: exactArgs(0, "no arguments"),
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			return runEngList(cmd.Context(), newEngFlags(g), nil)
+		},
+	}
+}
+
+// newEngReconnectCmd is `mcpdeck mcp reconnect NAME|all`.
+func newEngReconnectCmd(g *globalOpts) *cobra.Command {
+	return &cobra.Command{
+		Use:   "reconnect NAME|all",
+		Short: "Connect a server (or all) afresh and show the result",
+		Long: "Connects the server afresh, bypassing a remembered failure or needs-auth result,\n" +
+			"and prints its state line. Exits 1 if it failed.",
+		Args: exactArgs(1, "a server name or all"),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			var names []string
+			if args[0] != "all" {
+				names = args
+			}
+			return runEngList(cmd.Context(), newEngFlags(g), names, true)
+		},
+	}
+}
+
+// runEngList connects the named servers (all when names is empty) and
+// reports each as it settles. With reconnect, a server that did not
+// connect is asked to reconnect once and reported again.
+func runEngList(ctx context.Context, f *engFlags, names []string, reconnect ...bool) error {
+	g := f.g
+	s, err := startEngSession(ctx, f, names...)
+	if err != nil {
+		return err
+	}
+	defer s.Close()
+	out := g.stdout
+	for _, p := range s.last.Problems {
+		fmt.Fprintln(g.stderr, "warning: "+engSanitize(p.Error()))
+	}
+	if len(s.last.Servers) == 0 {
+		if g.json {
+			_, err := fmt.Fprintln(out, "[]")
+			return err
+		}
+		fmt.Fprintln(out, "No MCP servers configured. Add one with: mcpdeck mcp add NAME -- COMMAND [ARGS...]")
+		return nil
+	}
+	var results []engine.ServerSnapshot
+	var retry []string
+	report := func(srv engine.ServerSnapshot) {
+		o := engOutcomeOf(srv)
+		if len(reconnect) > 0 && reconnect[0] && (o == ocFailed || o == ocNeedsAuth) {
+			retry = append(retry, srv.Name)
+			return
+		}
+		results = append(results, srv)
+		if !g.json {
+			fmt.Fprintln(out, engListLine(srv))
+		}
+	}
+	if err := s.waitSettled(ctx, names, report); err != nil {
+		return err
+	}
+	if len(retry) > 0 {
+		mark := time.Now()
+		for _, n := range retry {
+			if err := s.eng.Reconnect(ctx, n); err != nil {
+				return fmt.Errorf("reconnect %s: %w", n, err)
+			}
+		}
+		report = func(srv engine.ServerSnapshot) {
+			results = append(results, srv)
+			if !g.json {
+				fmt.Fprintln(out, engListLine(srv))
+			}
+		}
+		// only the outcome of the new attempt counts
+		if err := s.waitSettledSince(ctx, retry, mark, report); err != nil {
+			return err
+		}
+	}
+	for _, w := range s.last.Warnings {
+		fmt.Fprintln(g.stderr, "warning: "+engSanitize(w))
+	}
+	if g.json {
+		if err := writeEngJSON(out, results); err != nil {
+			return err
+		}
+	}
+	failed := 0
+	for _, srv := range results {
+		if engOutcomeOf(srv) == ocFailed {
+			failed++
+		}
+	}
+	if failed > 0 {
+		return silentError{}
+	}
+	return nil
+}
+
+// writeEngJSON prints v as indented JSON.
+func writeEngJSON(w io.Writer, v any) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	enc.SetEscapeHTML(false)
+	return enc.Encode(v)
+}

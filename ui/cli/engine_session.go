@@ -1,0 +1,205 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/mcpdeck/mcpdeck/engine"
+	"github.com/mcpdeck/mcpdeck/model"
+	"github.com/mcpdeck/mcpdeck/transports"
+)
+
+// errEngNotNeeded is what engOnlyFactory answers for servers the running command
+// does not use: they are never spawned or contacted.
+var errEngNotNeeded = errors.New("not connected by this command")
+
+// engOnlyFactory opens only the servers a command needs (`call s ...` waits for
+// s alone and never starts the others). The engine still loads the whole
+// configuration, so roots, permissions, approval and auth behave exactly as
+// in the TUI.
+type engOnlyFactory struct {
+	inner transports.Factory
+	only  map[string]bool
+}
+
+// Open implements transports.Factory.
+func (f engOnlyFactory) Open(ctx context.Context, name string, cfg model.ServerConfig, opts transports.Options) (*transports.Conn, error) {
+	if !f.only[name] {
+		return nil, fmt.Errorf("server %s: %w", name, errEngNotNeeded)
+	}
+	return f.inner.Open(ctx, name, cfg, opts)
+}
+
+// engSession is an engine started for one CLI command.
+type engSession struct {
+	eng     *engine.Engine
+	updates <-chan engine.Snapshot
+	last    engine.Snapshot
+}
+
+// startEngSession starts an engine on the configuration the global flags name.
+// With names, only those servers are connected; an unknown name is an error
+// that lists the configured ones.
+func startEngSession(ctx context.Context, f *engFlags, names ...string) (*engSession, error) {
+	eo, err := f.engineOptions()
+	if err != nil {
+		return nil, err
+	}
+	if len(names) > 0 {
+		only := map[string]bool{}
+		for _, n := range names {
+			only[n] = true
+		}
+		eo.Factory = engOnlyFactory{inner: eo.Factory, only: only}
+	}
+	eng, err := engine.New(eo)
+	if err != nil {
+		return nil, err
+	}
+	s := &engSession{eng: eng, updates: eng.Updates()}
+	if err := eng.Start(ctx); err != nil {
+		_ = eng.Close()
+		return nil, err
+	}
+	s.last = eng.Snapshot()
+	for _, n := range names {
+		if _, ok := s.server(n); !ok {
+			_ = eng.Close()
+			return nil, engUnknownServer(n, s.last)
+		}
+	}
+	return s, nil
+}
+
+// Close shuts the engine down (every server, within about a second).
+func (s *engSession) Close() error { return s.eng.Close() }
+
+func (s *engSession) server(name string) (engine.ServerSnapshot, bool) {
+	for _, srv := range s.last.Servers {
+		if srv.Name == name {
+			return srv, true
+		}
+	}
+	return engine.ServerSnapshot{}, false
+}
+
+// next waits for the next snapshot (or ctx).
+func (s *engSession) next(ctx context.Context) error {
+	select {
+	case snap, ok := <-s.updates:
+		if !ok {
+			return engine.ErrClosed
+		}
+		if snap.Seq >= s.last.Seq { // never step back to an older snapshot
+			s.last = snap
+		}
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+// waitSettled waits until every named server (all servers when names is
+// empty) has an outcome, calling report once per server as its outcome
+// arrives, in arrival order.
+func (s *engSession) waitSettled(ctx context.Context, names []string, report func(engine.ServerSnapshot)) error {
+	return s.waitSettledSince(ctx, names, time.Time{}, report)
+}
+
+// waitSettledSince is waitSettled counting only outcomes reached by a state
+// change at or after since (the moment a reconnect was asked for).
+func (s *engSession) waitSettledSince(ctx context.Context, names []string, since time.Time, report func(engine.ServerSnapshot)) error {
+	want := map[string]bool{}
+	for _, n := range names {
+		want[n] = true
+	}
+	done := map[string]bool{}
+	for {
+		pending := 0
+		for _, srv := range s.last.Servers {
+			if len(want) > 0 && !want[srv.Name] {
+				continue
+			}
+			if done[srv.Name] {
+				continue
+			}
+			if engOutcomeOf(srv) == ocPending || !changedSince(srv, since) {
+				pending++
+				continue
+			}
+			done[srv.Name] = true
+			if report != nil {
+				report(srv)
+			}
+		}
+		if pending == 0 {
+			return nil
+		}
+		if err := s.next(ctx); err != nil {
+			return err
+		}
+	}
+}
+
+// changedSince reports whether the server's state changed at or after t.
+func changedSince(srv engine.ServerSnapshot, t time.Time) bool {
+	if t.IsZero() {
+		return true
+	}
+	n := len(srv.History)
+	return n > 0 && !srv.History[n-1].At.Before(t)
+}
+
+// ready waits for one server and returns it when connected; otherwise an
+// error saying what state it is in and why.
+func (s *engSession) ready(ctx context.Context, name string) (engine.ServerSnapshot, error) {
+	if err := s.waitSettled(ctx, []string{name}, nil); err != nil {
+		return engine.ServerSnapshot{}, err
+	}
+	srv, _ := s.server(name)
+	if srv.State == model.StateConnected {
+		return srv, nil
+	}
+	return srv, &engServerError{srv: srv}
+}
+
+// engServerError says why a server a command needs is not connected.
+type engServerError struct{ srv engine.ServerSnapshot }
+
+func (e *engServerError) Error() string {
+	name := e.srv.Name
+	var msg string
+	switch o := engOutcomeOf(e.srv); o {
+	case ocFailed:
+		msg = "server " + name + " failed to connect"
+	case ocNeedsAuth:
+		msg = "server " + name + " needs authentication (run: mcpdeck auth " + name + ")"
+	case ocDisabled:
+		msg = "server " + name + " is disabled"
+	case ocApproval:
+		msg = "server " + name + " is awaiting approval (run: mcpdeck mcp approve " + name + ", or approve it in the TUI)"
+	case ocConnected, ocPending:
+		msg = "server " + name + " is " + o.word()
+	}
+	if r := engReason(e.srv); r != "" && !strings.Contains(msg, "(") {
+		msg += ": " + r
+	}
+	return msg
+}
+
+// engUnknownServer names the configured servers so a typo is easy to fix.
+func engUnknownServer(name string, snap engine.Snapshot) error {
+	var names []string
+	for _, srv := range snap.Servers {
+		names = append(names, srv.Name)
+	}
+	sort.Strings(names)
+	if len(names) == 0 {
+		return fmt.Errorf("%w %q: no MCP servers are configured (see mcpdeck mcp add, or --mcp-config)", engine.ErrUnknownServer, name)
+	}
+	return fmt.Errorf("%w %q (configured: %s)", engine.ErrUnknownServer, name, strings.Join(names, ", "))
+}
