@@ -5,12 +5,16 @@ import (
 	"errors"
 	"fmt"
 	"strconv"
+	"time"
 
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/santhosh-tekuri/jsonschema/v6"
 
 	"github.com/mcpdeck/mcpdeck/model"
 )
+
+// progressGrace is how long progress for a finished call is still delivered.
+const progressGrace = 500 * time.Millisecond
 
 // ErrUnknownTool is returned for a tool the server does not list.
 var ErrUnknownTool = errors.New("no such tool")
@@ -77,11 +81,14 @@ func (e *Engine) CallTool(ctx context.Context, server, tool string, args map[str
 		return ToolResult{}, fmt.Errorf("tool %s: %w", tool, err)
 	}
 	if tok != "" {
-		defer func() {
+		// Servers may write progress after the result (mcp-go queues
+		// notifications apart from responses), so late ones are still
+		// delivered for a short while after the call returns.
+		defer e.clock.AfterFunc(progressGrace, func() {
 			e.mu.Lock()
 			delete(e.progress, tok)
 			e.mu.Unlock()
-		}()
+		})
 	}
 	if err := validateArgs(sch, name, args); err != nil {
 		return ToolResult{}, err

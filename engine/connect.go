@@ -84,20 +84,25 @@ func (e *Engine) connect(ctx context.Context, srv model.Server, gen uint64) {
 	}
 	release := func() { <-slots }
 
+	// MCP_TIMEOUT bounds the handshake; listing gets its own budget of the
+	// same length, so 10 000 tools on a slow link do not fail the connect.
 	cctx, cancel := context.WithTimeout(ctx, e.set.connectTimeout)
 	conn, err := e.open(cctx, srv.Name, srv.Config, e.connOptions(srv))
-	var lists lists
-	if err == nil {
-		lists = e.fetchAll(cctx, srv, conn)
-		if lists.fatal != nil {
-			err = lists.fatal
-		}
-	}
 	timedOut := cctx.Err() == context.DeadlineExceeded && ctx.Err() == nil
 	cancel()
+	var lists lists
+	if err == nil {
+		lctx, lcancel := context.WithTimeout(ctx, e.set.connectTimeout)
+		lists = e.fetchAll(lctx, srv, conn)
+		if lists.fatal != nil {
+			err = lists.fatal
+			timedOut = lctx.Err() == context.DeadlineExceeded && ctx.Err() == nil
+		}
+		lcancel()
+	}
 	release()
 	if err != nil && timedOut {
-		err = fmt.Errorf("%w: no answer within %s (MCP_TIMEOUT)", ErrConnectTimeout, e.set.connectTimeout)
+		err = fmt.Errorf("%w: no answer within %s (MCP_TIMEOUT): %w", ErrConnectTimeout, e.set.connectTimeout, err)
 	}
 
 	e.mu.Lock()

@@ -1,0 +1,302 @@
+package engine
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/mark3labs/mcp-go/server"
+
+	"github.com/mcpdeck/mcpdeck/model"
+	"github.com/mcpdeck/mcpdeck/transports"
+)
+
+// faultBin builds testdata/faultserver once per test binary.
+var faultBin = sync.OnceValues(func() (string, error) {
+	dir, err := os.MkdirTemp("", "mcpdeck-engine-test")
+	if err != nil {
+		return "", err
+	}
+	faultDir = dir
+	bin := filepath.Join(dir, "faultserver")
+	cmd := exec.Command("go", "build", "-o", bin, "../testdata/faultserver")
+	if out, err := cmd.CombinedOutput(); err != nil {
+		return "", fmt.Errorf("building faultserver: %w\n%s", err, out)
+	}
+	return bin, nil
+})
+
+func needFaultServer(t testing.TB) string {
+	t.Helper()
+	if testing.Short() {
+		t.Skip("integration test")
+	}
+	bin, err := faultBin()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return bin
+}
+
+// realEngine runs the real config loader and transports over servers given
+// as an mcpServers JSON object (passed like --mcp-config).
+func realEngine(t testing.TB, servers map[string]any, env map[string]string, tweak func(*Options)) *Engine {
+	t.Helper()
+	dir := t.TempDir()
+	for _, d := range []string{"proj", "home", "cfg", "managed"} {
+		if err := os.MkdirAll(filepath.Join(dir, d), 0o700); err != nil {
+			t.Fatal(err)
+		}
+	}
+	raw, err := json.Marshal(map[string]any{"mcpServers": servers})
+	if err != nil {
+		t.Fatal(err)
+	}
+	opts := Options{
+		Load: model.LoadOptions{
+			Cwd: filepath.Join(dir, "proj"), Home: filepath.Join(dir, "home"), ConfigDir: filepath.Join(dir, "cfg"),
+			ManagedDir: filepath.Join(dir, "managed"), Dynamic: []string{string(raw)},
+			LookupEnv: func(k string) (string, bool) {
+				if v, ok := env[k]; ok {
+					return v, true
+				}
+				return os.LookupEnv(k)
+			},
+		},
+		Factory:  transports.NewFactory(),
+		CacheDir: filepath.Join(dir, "cache"),
+		Backoff:  Backoff{MaxAttempts: 5, Base: 20 * time.Millisecond, Cap: 100 * time.Millisecond},
+	}
+	if tweak != nil {
+		tweak(&opts)
+	}
+	e, err := New(opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = e.Close() })
+	return e
+}
+
+// await reads snapshots until ok holds for the named server, or fails after
+// a generous deadline.
+func await(t testing.TB, e *Engine, name string, what string, ok func(ServerSnapshot) bool) ServerSnapshot {
+	t.Helper()
+	deadline := time.After(60 * time.Second)
+	for {
+		if s, found := serverSnap(e.Snapshot(), name); found && ok(s) {
+			return s
+		}
+		select {
+		case _, open := <-e.Updates():
+			if !open {
+				t.Fatalf("%s: engine closed while waiting for %s", name, what)
+			}
+		case <-deadline:
+			s, _ := serverSnap(e.Snapshot(), name)
+			t.Fatalf("%s: timed out waiting for %s; state %s error %q why %v", name, what, s.State, s.Error, s.Why)
+		}
+	}
+}
+
+func inState(st model.State) func(ServerSnapshot) bool {
+	return func(s ServerSnapshot) bool { return s.State == st }
+}
+
+func heapMB() uint64 {
+	runtime.GC()
+	var m runtime.MemStats
+	runtime.ReadMemStats(&m)
+	return m.HeapAlloc >> 20
+}
+
+func TestIntegrationFaults(t *testing.T) {
+	bin := needFaultServer(t)
+	stdio := func(args ...string) map[string]any { return map[string]any{"command": bin, "args": args} }
+	e := realEngine(t, map[string]any{
+		"ok":        stdio(),
+		"crash":     stdio("-exit-after", "200ms", "-exit-code", "7"),
+		"slow":      stdio("-delay", "50ms"),
+		"malformed": stdio("-malformed-first"),
+		"many":      stdio("-tools", "10000", "-desc-kb", "1"),
+		"huge":      stdio("-tools", "100", "-desc-kb", "60"),
+		"noisy":     stdio("-stderr-mb", "20"),
+		"missing":   map[string]any{"command": "mcpdeck-no-such-command-xyz"},
+		"unset":     map[string]any{"command": bin, "env": map[string]string{"T": "${MCPDECK_TEST_UNSET_VAR}"}},
+	}, map[string]string{"MCP_TIMEOUT": "120000"}, nil) // listing 10 000 tools under -race is slow
+	if err := e.Start(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	ok := await(t, e, "ok", "connected", inState(model.StateConnected))
+	if ok.Instructions == "" || len(ok.Tools) < 10 || ok.ServerInfo.Name != "faultserver" {
+		t.Errorf("ok: instructions %q, %d tools, info %+v", ok.Instructions, len(ok.Tools), ok.ServerInfo)
+	}
+	await(t, e, "slow", "connected", inState(model.StateConnected))
+
+	crash := await(t, e, "crash", "crash loop", inState(model.StateFailed))
+	if !strings.Contains(crash.Error, "Crash loop") || crash.ExitCode == nil || *crash.ExitCode != 7 {
+		t.Errorf("crash: %q exit %v", crash.Error, crash.ExitCode)
+	}
+	mal := await(t, e, "malformed", "settled", func(s ServerSnapshot) bool { return s.State != model.StatePending })
+	if mal.State == model.StateFailed && mal.Error == "" {
+		t.Errorf("malformed failed without a reason")
+	}
+	many := await(t, e, "many", "connected", inState(model.StateConnected))
+	if len(many.Tools) != maxListItems {
+		t.Errorf("many: %d tools (error %q)", len(many.Tools), many.Error)
+	}
+	huge := await(t, e, "huge", "connected", inState(model.StateConnected))
+	for _, tl := range huge.Tools {
+		if len([]rune(tl.Description)) > maxTextLen+len(model.TruncatedSuffix) || strings.ContainsAny(tl.Description, "\u202e\x00\x1b") {
+			t.Fatalf("huge: description not capped/sanitized: %d runes", len([]rune(tl.Description)))
+		}
+	}
+	noisy := await(t, e, "noisy", "connected", inState(model.StateConnected))
+	if len(noisy.StderrTail) == 0 || len(noisy.StderrTail) > stderrTailLines {
+		t.Errorf("noisy: stderr tail %d lines", len(noisy.StderrTail))
+	}
+	missing := await(t, e, "missing", "failed", inState(model.StateFailed))
+	if !strings.Contains(strings.Join(missing.Why, " "), "not found on PATH") {
+		t.Errorf("missing: why %v", missing.Why)
+	}
+	unset := await(t, e, "unset", "failed", inState(model.StateFailed))
+	if !strings.Contains(strings.Join(unset.Why, " "), "MCPDECK_TEST_UNSET_VAR") {
+		t.Errorf("unset: why %v", unset.Why)
+	}
+
+	// The healthy server keeps working through all of that.
+	ctx := context.Background()
+	res, err := e.CallTool(ctx, "ok", "echo", map[string]any{"text": "hi"}, nil)
+	if err != nil || res.Content[0].Text != "hi" {
+		t.Fatalf("echo: %+v %v", res, err)
+	}
+	steps := make(chan Progress, 3)
+	if _, err := e.CallTool(ctx, "ok", "progress", map[string]any{"steps": 3}, func(p Progress) { steps <- p }); err != nil {
+		t.Fatal(err)
+	}
+	for i := 1; i <= 3; i++ {
+		select {
+		case p := <-steps:
+			if p.Total != 3 || p.Message == "" {
+				t.Errorf("progress %+v", p)
+			}
+		case <-time.After(5 * time.Second):
+			t.Fatalf("got %d of 3 progress notifications", i-1)
+		}
+	}
+	if _, err := e.CallTool(ctx, "ok", "flood", map[string]any{"count": 20000}, nil); err != nil {
+		t.Errorf("flood: %v", err)
+	}
+	// drop: the server closes its stdout mid-call; the call fails with a
+	// clear error and the engine reconnects.
+	_, err = e.CallTool(ctx, "slow", "drop", nil, nil)
+	if err == nil {
+		t.Fatal("drop: no error")
+	}
+	await(t, e, "slow", "reconnected", func(s ServerSnapshot) bool {
+		return s.State == model.StateConnected && len(s.History) >= 3
+	})
+	if mb := heapMB(); mb > 400 {
+		t.Errorf("heap %d MB after the fault servers", mb)
+	}
+	if res, err := e.CallTool(ctx, "ok", "add", map[string]any{"a": 1, "b": 2}, nil); err != nil || res.Content[0].Text != "3" {
+		t.Fatalf("add after faults: %+v %v", res, err)
+	}
+}
+
+// httpFaultServer starts faultserver on streamable HTTP and returns its URL.
+func httpFaultServer(t testing.TB, args ...string) string {
+	bin := needFaultServer(t)
+	ctx, cancel := context.WithCancel(context.Background())
+	cmd := exec.CommandContext(ctx, bin, append([]string{"-http", "127.0.0.1:0"}, args...)...)
+	stderr, err := cmd.StderrPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan struct{})
+	t.Cleanup(func() {
+		cancel()
+		<-done
+	})
+	sc := bufio.NewScanner(stderr)
+	if !sc.Scan() {
+		t.Fatal("faultserver printed nothing")
+	}
+	line := sc.Text()
+	go func() {
+		for sc.Scan() {
+		}
+		_ = cmd.Wait()
+		close(done)
+	}()
+	u, ok := strings.CutPrefix(line, "listening on ")
+	if !ok {
+		t.Fatalf("faultserver said %q", line)
+	}
+	return u
+}
+
+func TestIntegrationHangTimesOut(t *testing.T) {
+	bin := needFaultServer(t)
+	e := realEngine(t, map[string]any{
+		"hang": map[string]any{"command": bin, "args": []string{"-hang-init"}},
+		"ok":   map[string]any{"command": bin},
+	}, map[string]string{"MCP_TIMEOUT": "1000"}, nil)
+	if err := e.Start(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	await(t, e, "ok", "connected", inState(model.StateConnected))
+	hang := await(t, e, "hang", "failed", inState(model.StateFailed))
+	if !strings.Contains(hang.ErrorDetail, "MCP_TIMEOUT") {
+		t.Errorf("hang: error %q / %q", hang.Error, hang.ErrorDetail)
+	}
+}
+
+func TestIntegrationHTTPSessionExpiry(t *testing.T) {
+	url := httpFaultServer(t, "-expire-after", "4")
+	e := realEngine(t, map[string]any{"remote": map[string]any{"type": "http", "url": url}}, nil, nil)
+	if err := e.Start(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	await(t, e, "remote", "connected", inState(model.StateConnected))
+	for i := range 8 {
+		res, err := e.CallTool(context.Background(), "remote", "echo", map[string]any{"text": fmt.Sprint(i)}, nil)
+		if err != nil || res.Content[0].Text != fmt.Sprint(i) {
+			t.Fatalf("call %d across session expiry: %+v %v", i, res, err)
+		}
+	}
+	if s, _ := serverSnap(e.Snapshot(), "remote"); s.State != model.StateConnected {
+		t.Errorf("state %s", s.State)
+	}
+}
+
+func TestIntegrationBuiltinSDK(t *testing.T) {
+	if testing.Short() {
+		t.Skip("integration test")
+	}
+	cfg := model.ServerConfig{Type: model.TransportSDK, Name: "demo"}
+	e := realEngine(t, map[string]any{}, nil, func(o *Options) {
+		o.Builtins = map[string]func() *server.MCPServer{"demo": demoServer}
+		o.Extra = []model.Server{{Name: "demo", Raw: cfg, Config: cfg}}
+	})
+	if err := e.Start(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	await(t, e, "demo", "connected", inState(model.StateConnected))
+	res, err := e.CallTool(context.Background(), "demo", "mcp__demo__add", map[string]any{"a": 20, "b": 22}, nil)
+	if err != nil || res.Content[0].Text != "42" {
+		t.Fatalf("%+v %v", res, err)
+	}
+}
