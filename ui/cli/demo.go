@@ -51,7 +51,7 @@ func newDemoServerCmd() *cobra.Command {
 		Hidden: true,
 		Args:   exactArgs(1, "NAME"),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			err := demo.Serve(cmd.Context(), args[0], cmd.InOrStdin(), cmd.OutOrStdout(), cmd.ErrOrStderr())
+			err := demo.Serve(cmd.Context(), args[0], os.Getenv(demo.StateEnv), cmd.InOrStdin(), cmd.OutOrStdout(), cmd.ErrOrStderr())
 			if errors.Is(err, demo.ErrUnknownServer) {
 				return usagef("%v", err)
 			}

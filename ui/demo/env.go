@@ -41,7 +41,10 @@ func Setup(exe string) (*Env, error) {
 		LookupEnv:  func(string) (string, bool) { return "", false },
 	}
 	stdio := func(name string) map[string]any {
-		return map[string]any{"type": "stdio", "command": exe, "args": []string{"demo-server", name}}
+		return map[string]any{
+			"type": "stdio", "command": exe, "args": []string{"demo-server", name},
+			"env": map[string]string{StateEnv: dir},
+		}
 	}
 	files := map[string]any{
 		filepath.Join(e.Load.Cwd, model.ProjectFile): map[string]any{"mcpServers": map[string]any{

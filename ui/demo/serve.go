@@ -5,6 +5,10 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
 	"time"
 
 	"github.com/mark3labs/mcp-go/server"
@@ -19,6 +23,17 @@ var ErrCrash = errors.New("crashy: simulated crash")
 // CrashAfter is how long the crashy server lives.
 const CrashAfter = 20 * time.Second
 
+// countStart increments and returns the number stored in path.
+func countStart(path string) int {
+	n := 0
+	if b, err := os.ReadFile(path); err == nil {
+		n, _ = strconv.Atoi(strings.TrimSpace(string(b)))
+	}
+	n++
+	_ = os.WriteFile(path, []byte(strconv.Itoa(n)), 0o600)
+	return n
+}
+
 // stdioServers are the servers `mcpdeck demo-server NAME` can serve.
 func stdioServers() map[string]func() *server.MCPServer {
 	m := Builtins()
@@ -28,13 +43,25 @@ func stdioServers() map[string]func() *server.MCPServer {
 	return m
 }
 
+// StateEnv names the environment variable holding the demo's state
+// directory (the crashy server counts its starts there).
+const StateEnv = "MCPDECK_DEMO_STATE"
+
 // Serve runs the named demo server over stdio until stdin closes, ctx ends
-// or — for "crashy" — CrashAfter passes, when it returns ErrCrash (the
-// command exits with code 3).
-func Serve(ctx context.Context, name string, in io.Reader, out, errOut io.Writer) error {
+// or — for "crashy" — CrashAfter passes, when it returns ErrCrash. After a
+// crash, crashy also fails its next two starts at once, so the reconnect
+// attempts 1/5 → 3/5 with growing delays can be watched; stateDir keeps the
+// count of starts between processes ("" = never fail at start).
+func Serve(ctx context.Context, name, stateDir string, in io.Reader, out, errOut io.Writer) error {
 	mk, ok := stdioServers()[name]
 	if !ok {
 		return fmt.Errorf("%w: %s", ErrUnknownServer, name)
+	}
+	if name == "crashy" && stateDir != "" {
+		if n := countStart(filepath.Join(stateDir, "crashy.starts")); n%3 != 1 {
+			fmt.Fprintf(errOut, "crashy: start %d failed (simulated); the next one may work\n", n)
+			return ErrCrash
+		}
 	}
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
@@ -48,11 +75,14 @@ func Serve(ctx context.Context, name string, in io.Reader, out, errOut io.Writer
 		})
 		defer t.Stop()
 	}
-	err := server.NewStdioServer(mk()).Listen(ctx, in, out)
+	done := make(chan error, 1)
+	go func() { done <- server.NewStdioServer(mk()).Listen(ctx, in, out) }()
+	var err error
 	select {
 	case <-crashed:
+		// Listen may be stuck reading stdin; the process exits without it.
 		return ErrCrash
-	default:
+	case err = <-done:
 	}
 	if errors.Is(err, context.Canceled) || errors.Is(err, io.EOF) {
 		return nil
