@@ -186,4 +186,7 @@ func writeImportReport(w io.Writer, rep importReport, title string) {
 	}
 	fmt.Fprintf(w, "Imported %d, skipped %d, not converted %d.\n",
 		counts[importImported], counts[importSkipped], counts[importNotConverted])
+	if rep.Scope == model.ScopeProject && counts[importImported] > 0 {
+		fmt.Fprintln(w, "Project servers run only once approved: mcpdeck mcp approve NAME|all")
+	}
 }

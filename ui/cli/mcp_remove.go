@@ -27,12 +27,22 @@ func newMCPRemoveCmd(g *globalOpts) *cobra.Command {
 		if err != nil {
 			return err
 		}
-		where := "its scope"
-		if s != 0 {
-			where = "the " + s.String() + " scope"
-		}
-		fmt.Fprintf(g.stdout, "Removed server %s from %s (%s).\n", args[0], where, path)
+		fmt.Fprintf(g.stdout, "Removed server %s from the %s scope (%s).\n", args[0], scopeOfPath(opts, s, path), path)
 		return nil
 	}
 	return cmd
+}
+
+// scopeOfPath names the writable scope whose file is path (the scope given,
+// or found by RemoveServer when none was).
+func scopeOfPath(opts model.LoadOptions, given model.Scope, path string) model.Scope {
+	if given != 0 {
+		return given
+	}
+	for _, sc := range []model.Scope{model.ScopeLocal, model.ScopeProject, model.ScopeUser} {
+		if p, err := model.ScopePath(opts, sc); err == nil && p == path {
+			return sc
+		}
+	}
+	return 0
 }

@@ -56,7 +56,7 @@ func TestRoundTripEveryScope(t *testing.T) {
 
 			for _, n := range []string{"gh", "api"} {
 				r := e.ok("mcp", "remove", n)
-				if !strings.Contains(r.stdout, "Removed server "+n) {
+				if !strings.Contains(r.stdout, "Removed server "+n+" from the "+scope+" scope") {
 					t.Errorf("remove output: %s", r)
 				}
 			}

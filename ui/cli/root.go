@@ -113,7 +113,7 @@ func newRootCmd(g *globalOpts) *cobra.Command {
 	})
 	pf := root.PersistentFlags()
 	pf.StringArrayVar(&g.mcpConfig, "mcp-config", nil,
-		"extra servers for this run: a JSON file path or inline JSON `FILE_OR_JSON` (repeatable)")
+		"servers for this run only, from `FILE_OR_JSON`: a config file path or inline JSON (repeatable)")
 	pf.Var(newEnumFlag(&g.elicit, elicitAcceptDefaults, elicitDecline, elicitCancel), "elicit",
 		"answer server elicitation requests without a TUI: accept-defaults, decline or cancel")
 	pf.BoolVar(&g.json, "json", false, "print machine-readable JSON")
