@@ -146,3 +146,43 @@ func TestLegacyDefaultEndpoints(t *testing.T) {
 		t.Errorf("got %d", code)
 	}
 }
+
+func TestIssuerIdentification(t *testing.T) {
+	for _, tc := range []struct {
+		name      string
+		iss       string
+		advertise bool
+		ok        bool
+	}{
+		{"matching iss", "good", true, true},
+		{"no iss, not promised", "", false, true},
+		{"wrong iss", "https://evil.example.com", false, false},
+		{"promised but missing", "", true, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			e := newEnv(t, nil)
+			e.fake.Iss, e.fake.AdvertiseIss = tc.iss, tc.advertise
+			err := e.authenticate(e.server())
+			if tc.ok && err != nil {
+				t.Fatalf("got %v", err)
+			}
+			if !tc.ok && !errors.Is(err, ErrIssuerMismatch) {
+				t.Fatalf("got %v, want ErrIssuerMismatch", err)
+			}
+			if !tc.ok && e.fake.calls("authorization_code") != 0 {
+				t.Error("the code was exchanged despite the issuer mismatch")
+			}
+		})
+	}
+}
+
+func TestMetadataIssuerMismatchRefused(t *testing.T) {
+	e := newEnv(t, nil)
+	e.fake.MetadataIssuer = "https://evil.example.com"
+	if err := e.authenticate(e.server()); !errors.Is(err, ErrIssuerMismatch) {
+		t.Fatalf("got %v", err)
+	}
+	if len(e.fake.Authorizes) != 0 {
+		t.Error("authorization requested despite the mismatch")
+	}
+}

@@ -49,6 +49,15 @@ type fakeAS struct {
 	Resource string
 	// Next serves authorized /mcp requests (an MCP server); nil = {"ok":true}.
 	Next http.Handler
+	// Iss is the RFC 9207 iss the callback carries: "" none, "good", or a value.
+	Iss string
+	// AdvertiseIss sets authorization_response_iss_parameter_supported.
+	AdvertiseIss bool
+	// MetadataIssuer overrides the issuer in the metadata document.
+	MetadataIssuer string
+	// RegisterMethod is the token_endpoint_auth_method dynamic registration
+	// assigns ("" = none); with basic or post a client_secret comes along.
+	RegisterMethod string
 	// NoMetadata (with NoPRM) serves no metadata at all: the client must
 	// fall back to /authorize, /token and /register on the server's origin.
 	NoMetadata bool
@@ -180,6 +189,12 @@ func (f *fakeAS) metadata() map[string]any {
 	if f.CIMD {
 		md["client_id_metadata_document_supported"] = true
 	}
+	if f.AdvertiseIss {
+		md["authorization_response_iss_parameter_supported"] = true
+	}
+	if f.MetadataIssuer != "" {
+		md["issuer"] = f.MetadataIssuer
+	}
 	if f.AuthMethods != nil {
 		md["token_endpoint_auth_methods_supported"] = f.AuthMethods
 	}
@@ -219,8 +234,14 @@ func (f *fakeAS) register(w http.ResponseWriter, r *http.Request) {
 	}
 	f.Registrations++
 	id := "dcr-" + randomID()
-	f.clients[id] = fakeClient{method: authNone, redirect: req.RedirectURIs[0]}
-	writeJSON(w, 201, map[string]any{"client_id": id, "token_endpoint_auth_method": "none", "redirect_uris": req.RedirectURIs})
+	c := fakeClient{method: authNone, redirect: req.RedirectURIs[0]}
+	resp := map[string]any{"client_id": id, "token_endpoint_auth_method": "none", "redirect_uris": req.RedirectURIs}
+	if f.RegisterMethod != "" {
+		c.method, c.secret = f.RegisterMethod, f.newToken("secret")
+		resp["token_endpoint_auth_method"], resp["client_secret"] = c.method, c.secret
+	}
+	f.clients[id] = c
+	writeJSON(w, 201, resp)
 }
 
 func (f *fakeAS) client(id string) (fakeClient, bool) {
@@ -268,7 +289,15 @@ func (f *fakeAS) authorize(w http.ResponseWriter, r *http.Request) {
 	if f.TamperState {
 		state = "tampered"
 	}
-	http.Redirect(w, r, redirect+"?"+url.Values{"code": {code}, "state": {state}}.Encode(), http.StatusFound)
+	back := url.Values{"code": {code}, "state": {state}}
+	switch f.Iss {
+	case "":
+	case "good":
+		back.Set("iss", f.as.URL)
+	default:
+		back.Set("iss", f.Iss)
+	}
+	http.Redirect(w, r, redirect+"?"+back.Encode(), http.StatusFound)
 }
 
 // clientAuthOK checks client authentication of a token request.
@@ -277,7 +306,7 @@ func (f *fakeAS) clientAuthOK(r *http.Request) (string, bool) {
 		id, _ = url.QueryUnescape(id)
 		secret, _ = url.QueryUnescape(secret)
 		c, known := f.client(id)
-		return id, known && c.secret != "" && c.secret == secret
+		return id, known && c.secret != "" && c.secret == secret && c.method != authPost
 	}
 	id := r.PostForm.Get("client_id")
 	if r.PostForm.Get("client_assertion_type") != "" {
@@ -288,7 +317,7 @@ func (f *fakeAS) clientAuthOK(r *http.Request) (string, bool) {
 		return id, false
 	}
 	if c.secret != "" {
-		return id, r.PostForm.Get("client_secret") == c.secret
+		return id, r.PostForm.Get("client_secret") == c.secret && c.method != authBasic
 	}
 	return id, true
 }

@@ -126,7 +126,7 @@ func (m *Manager) codeFlow(ctx context.Context, srv model.Server, st *serverStat
 	if res.Err != nil {
 		return nil, res.Err
 	}
-	if res.Iss != "" && strings.TrimSuffix(res.Iss, "/") != strings.TrimSuffix(d.AS.Issuer, "/") {
+	if res.Iss != "" && res.Iss != d.AS.Issuer { // RFC 9207: simple string comparison
 		return nil, fmt.Errorf("%w: the callback names %s, expected %s", ErrIssuerMismatch, res.Iss, d.AS.Issuer)
 	}
 	if res.Iss == "" && d.AS.AuthorizationResponseIssParameter {

@@ -366,3 +366,25 @@ func TestAuthorizationServerMigrationReregisters(t *testing.T) {
 		}
 	}
 }
+
+func TestTokenEndpointAuthMethods(t *testing.T) {
+	for _, method := range []string{authBasic, authPost, ""} {
+		t.Run("method="+method, func(t *testing.T) {
+			e := newEnv(t, nil)
+			e.fake.RegisterMethod = method
+			e.fake.ExpiresIn = 60
+			srv := e.server()
+			if err := e.authenticate(srv); err != nil {
+				t.Fatal(err)
+			}
+			// The refresh authenticates the same way.
+			e.clock.Advance(time.Hour)
+			if code, err := e.get(srv, ""); err != nil || code != 200 {
+				t.Fatalf("after refresh: %d, %v", code, err)
+			}
+			if e.fake.calls("refresh_token") != 1 {
+				t.Errorf("refreshes = %d", e.fake.calls("refresh_token"))
+			}
+		})
+	}
+}
