@@ -26,6 +26,20 @@ func TestLoadRejectsUnusableNames(t *testing.T) {
 	}
 }
 
+func TestLoadReportsNormalizedNameClash(t *testing.T) {
+	f := newFixture(t)
+	f.write(f.userFile(), servers("my.server", `{"command":"a"}`))
+	f.write(f.localFile(), servers("my_server", `{"command":"b"}`, "other", `{"command":"c"}`))
+	r := f.load()
+	if len(r.Servers) != 3 || len(r.Problems) != 1 {
+		t.Fatalf("servers %v problems %v", serverNames(r), r.Problems)
+	}
+	want := `servers "my.server" (user), "my_server" (local) share the tool prefix mcp__my_server__`
+	if !strings.Contains(r.Problems[0].Error(), want) {
+		t.Errorf("problem %q lacks %q", r.Problems[0].Error(), want)
+	}
+}
+
 func TestScopePath(t *testing.T) {
 	f := newFixture(t)
 	for scope, want := range map[Scope]string{ScopeLocal: f.localFile(), ScopeProject: f.projectFile(), ScopeUser: f.userFile()} {
