@@ -3,6 +3,7 @@ package imports
 import (
 	"bytes"
 	"encoding/json"
+	"strings"
 	"testing"
 
 	"github.com/mcpdeck/mcpdeck/model"
@@ -51,6 +52,39 @@ func FuzzConvertServer(f *testing.F) {
 				t.Fatalf("sdk servers are never imported: %q", in)
 			default:
 				t.Fatalf("type %q from %q", c.Type, in)
+			}
+		}
+	})
+}
+
+// FuzzParseFiles feeds arbitrary bytes to every client's file parser: each
+// either fails with an error naming the file or returns entries that are
+// converted or carry a reason.
+func FuzzParseFiles(f *testing.F) {
+	f.Add([]byte(`{"mcpServers":{"a":{"command":"x"}},"projects":{"/w":{"mcpServers":{"b":{"url":"https://h/sse"}}}}}`))
+	f.Add([]byte(`{"mcp":{"servers":{"a":{"type":"http","url":"https://${env:H}/x"}}}}`))
+	f.Add([]byte(`{"servers":{"a":{"command":"x","env":{"K":"${input:k}"}}},"inputs":[]}`))
+	f.Add([]byte(`{"mcp.servers": null, "mcpServers": [1]}`))
+	env := Env{Home: "/h", ConfigDir: "/h/.config", Cwd: "/w"}
+	parsers := []func([]byte, string, Env) ([]Entry, error){
+		parseClaudeDesktop, parseClaudeCodeUser, parseClaudeCodeProject, parseVSCode, parseCursor,
+	}
+	f.Fuzz(func(t *testing.T, in []byte) {
+		for _, parse := range parsers {
+			entries, err := parse(in, "/f.json", env)
+			if err != nil {
+				if !strings.HasPrefix(err.Error(), "/f.json") {
+					t.Fatalf("error does not name the file: %v", err)
+				}
+				continue
+			}
+			for _, e := range entries {
+				if e.Reason == "" && e.Config.Type == "" {
+					t.Fatalf("entry %q converted without a transport from %q", e.Name, in)
+				}
+				if e.Source != "/f.json" {
+					t.Fatalf("entry %q has source %q", e.Name, e.Source)
+				}
 			}
 		}
 	})
