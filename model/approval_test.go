@@ -111,6 +111,23 @@ func TestDecideApproval(t *testing.T) {
 	}
 }
 
+func TestApprovedHashFormsInLocalSettings(t *testing.T) {
+	f := newFixture(t)
+	f.write(f.projectFile(), servers("a", `{"command":"x"}`, "b", `{"command":"y"}`, "c", `{"command":"z"}`))
+	hashA := ConfigHash(ServerConfig{Command: "x"})
+	f.write(f.localFile(), `{"approvedMcpjsonServers": {"a": "`+hashA+`", "b": "stale", "c": 7}}`)
+	r := f.load()
+	if s := mustServer(t, r, "a"); s.Approval.Status != ApprovalApproved {
+		t.Errorf("a (bare hash that matches): %v", s.Approval.Status)
+	}
+	if s := mustServer(t, r, "b"); s.Approval.Status != ApprovalChanged || !strings.Contains(s.Approval.Diff, `+   "command": "y"`) {
+		t.Errorf("b (bare hash that differs): %+v", s.Approval)
+	}
+	if s := mustServer(t, r, "c"); s.Approval.Status != ApprovalPending || len(r.Problems) != 1 || r.Problems[0].Field != "approvedMcpjsonServers.c" {
+		t.Errorf("c (wrong type): %v, problems %v", s.Approval.Status, r.Problems)
+	}
+}
+
 func TestEnableAllProjectServersFromFile(t *testing.T) {
 	f := newFixture(t)
 	f.write(f.projectFile(), servers("a", `{"command":"x"}`, "b", `{"command":"y"}`))

@@ -92,9 +92,15 @@ func readLocalState(f *jsonFile) (localState, []Problem) {
 	return st, probs
 }
 
-// approved decodes {"hash": "...", "config": {...}}.
+// approved decodes {"hash": "...", "config": {...}}, or a bare "hash"
+// string (written by hand: the change is still detected, the diff then shows
+// the whole current definition as new).
 func (d decoder) approved(n *node, field string) (approvedEntry, *fieldError) {
 	var e approvedEntry
+	if n.kind == 's' {
+		e.Hash = n.str
+		return e, nil
+	}
 	if n.kind != '{' {
 		return e, want(n, field, `an object {"hash": ..., "config": ...}`)
 	}
