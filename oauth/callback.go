@@ -33,8 +33,9 @@ type callbackServer struct {
 }
 
 // listenCallback binds 127.0.0.1 on port (0 = a free one).
-func listenCallback(port int) (*callbackServer, error) {
-	ln, err := net.Listen("tcp", net.JoinHostPort("127.0.0.1", strconv.Itoa(port)))
+func listenCallback(ctx context.Context, port int) (*callbackServer, error) {
+	var lc net.ListenConfig
+	ln, err := lc.Listen(ctx, "tcp", net.JoinHostPort("127.0.0.1", strconv.Itoa(port)))
 	if err != nil {
 		if errors.Is(err, syscall.EADDRINUSE) {
 			return nil, fmt.Errorf("%w: port %d on 127.0.0.1 is taken by another program; free it or set a different oauth.callbackPort", ErrPortBusy, port)
@@ -52,8 +53,6 @@ func listenCallback(port int) (*callbackServer, error) {
 	cs.srv = &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}
 	return cs, nil
 }
-
-func (cs *callbackServer) port() int { return cs.ln.Addr().(*net.TCPAddr).Port }
 
 // serve runs the server until close.
 func (cs *callbackServer) serve() {

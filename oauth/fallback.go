@@ -91,7 +91,7 @@ func (s *fallbackStore) Set(ctx context.Context, key, value string) error {
 
 // Delete removes key from both places.
 func (s *fallbackStore) Delete(ctx context.Context, key string) error {
-	var kcErr error = ErrNotFound
+	kcErr := ErrNotFound
 	if !s.useFile() {
 		kcErr = s.kc.Delete(ctx, key)
 		if kcErr != nil && !errors.Is(kcErr, ErrNotFound) && !isContextErr(kcErr) {

@@ -79,9 +79,9 @@ func (m *Manager) codeFlow(ctx context.Context, srv model.Server, st *serverStat
 	if port == 0 && oc.ClientID == "" {
 		port = m.savedRedirectPort(ctx, srv)
 	}
-	cs, err := listenCallback(port)
+	cs, err := listenCallback(ctx, port)
 	if err != nil && oc.CallbackPort == 0 && port != 0 {
-		cs, err = listenCallback(0) // remembered port taken: register anew
+		cs, err = listenCallback(ctx, 0) // remembered port taken: register anew
 	}
 	if err != nil {
 		return nil, err

@@ -86,7 +86,6 @@ type serverState struct {
 	hintScopes   []string
 	// step-up: scopes the server asked for with 403 insufficient_scope
 	stepUpScopes []string
-	disc         *discovery
 
 	// flowMu serializes interactive flows for one server.
 	flowMu sync.Mutex
@@ -192,8 +191,13 @@ func (m *Manager) Warnings() []string {
 }
 
 // NeedsAuth reports whether the server answered 401 without a usable token
-// within the last 15 minutes (cached in a file across restarts).
+// within the last 15 minutes (cached in a file across restarts). With
+// InlineAuth it is always false: the request itself runs the flow, so a
+// cached verdict must not keep the connection from being tried.
 func (m *Manager) NeedsAuth(srv model.Server) bool {
+	if m.opts.InlineAuth {
+		return false
+	}
 	return m.cache.get(stateKey(srv))
 }
 

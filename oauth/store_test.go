@@ -159,3 +159,13 @@ func (s *mapStore) Delete(_ context.Context, k string) error {
 	delete(s.m, k)
 	return nil
 }
+
+func TestNeedsAuthIgnoredWithInlineAuth(t *testing.T) {
+	opts := Options{CacheDir: t.TempDir(), Store: newMapStore()}
+	srv := (&testEnv{fake: &fakeAS{}}).serverNamed("n")
+	New(opts).MarkNeedsAuth(srv)
+	opts.InlineAuth = true
+	if New(opts).NeedsAuth(srv) {
+		t.Error("an inline-auth Manager must try the connection anyway")
+	}
+}
