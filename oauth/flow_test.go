@@ -388,3 +388,18 @@ func TestTokenEndpointAuthMethods(t *testing.T) {
 		})
 	}
 }
+
+func TestTokenFromAnotherProcessIsPickedUp(t *testing.T) {
+	e := newEnv(t, nil)
+	srv := e.server()
+	if code, _ := e.get(srv, ""); code != 401 { // this Manager now knows "no token"
+		t.Fatalf("got %d", code)
+	}
+	other := New(e.opts) // `mcpdeck auth` in another process, same keychain
+	if err := e.note(other.Authenticate(context.Background(), srv, nil)); err != nil {
+		t.Fatal(err)
+	}
+	if code, _ := e.get(srv, ""); code != 200 {
+		t.Errorf("got %d: the stored token was not picked up", code)
+	}
+}

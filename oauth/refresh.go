@@ -41,6 +41,26 @@ func (m *Manager) currentToken(ctx context.Context, srv model.Server, st *server
 	return m.refreshShared(ctx, srv, st, tok)
 }
 
+// reload reads the stored token again and adopts it when it is not the one
+// that was just refused; nil when there is nothing newer.
+func (m *Manager) reload(ctx context.Context, srv model.Server, st *serverState, used *tokenRecord) *tokenRecord {
+	var rec tokenRecord
+	ok, err := m.loadJSON(ctx, storeKey(srv, kindToken), &rec)
+	if err != nil || !ok || (used != nil && rec.AccessToken == used.AccessToken) || rec.expired(m.opts.Now()) {
+		return nil
+	}
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	if st.tok != nil && st.tok != used && st.tok.AccessToken == rec.AccessToken {
+		return st.tok
+	}
+	if st.tok != nil && st.tok != used {
+		return st.tok // another caller in this process already has a newer one
+	}
+	st.tok, st.loaded = &rec, true
+	return st.tok
+}
+
 // refreshShared refreshes once for all concurrent callers. used is the
 // token the caller had; if another caller already replaced it, that newer
 // token is returned without a second refresh.

@@ -102,6 +102,9 @@ func (t *authTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 // discovers afresh, so a server that moved to another authorization server
 // gets a new registration there). viaRefresh says which way it went.
 func (t *authTransport) recover401(ctx context.Context, used *tokenRecord, mayRefresh bool) (next *tokenRecord, viaRefresh bool) {
+	if stored := t.m.reload(ctx, t.srv, t.st, used); stored != nil {
+		return stored, false // signed in meanwhile, perhaps by another mcpdeck process
+	}
 	if mayRefresh && (used != nil || isMachine(t.srv)) {
 		next, err := t.m.refreshShared(ctx, t.srv, t.st, used)
 		if err == nil {
