@@ -125,7 +125,7 @@ func Load(opts LoadOptions) (*Resolved, error) {
 		}
 	}
 	r.Problems = probs
-	r.Servers, r.Suppressed = merge(defs, opts.lookup(), pol, st)
+	r.Servers, r.Suppressed = merge(defs, opts, pol, st)
 	r.Problems = append(r.Problems, nameClashes(r.Servers)...)
 	return r, nil
 }

@@ -241,3 +241,29 @@ func TestLoadRejectsRelativeCwd(t *testing.T) {
 		t.Error("want an error for a relative Cwd")
 	}
 }
+
+func TestLoadResolvesRelativeCwd(t *testing.T) {
+	f := newFixture(t)
+	f.env["SUB"] = "tools"
+	f.write(f.projectFile(), servers(
+		"rel", `{"command":"x","cwd":"${SUB}/bin"}`,
+		"home", `{"command":"x","cwd":"~/work"}`,
+		"abs", `{"command":"x","cwd":"/opt/srv"}`,
+		"none", `{"command":"x"}`,
+	))
+	r := f.load(`{"mcpServers":{"inline":{"command":"x","cwd":"here"}}}`)
+	for name, want := range map[string]string{
+		"rel":    filepath.Join(f.proj, "tools", "bin"),
+		"home":   filepath.Join(f.home, "work"),
+		"abs":    "/opt/srv",
+		"none":   "",
+		"inline": filepath.Join(f.cwd, "here"),
+	} {
+		if s := mustServer(t, r, name); s.Config.Cwd != want {
+			t.Errorf("%s: cwd %q, want %q", name, s.Config.Cwd, want)
+		}
+	}
+	if s := mustServer(t, r, "rel"); s.Raw.Cwd != "${SUB}/bin" {
+		t.Errorf("Raw must keep what was written: %q", s.Raw.Cwd)
+	}
+}

@@ -2,6 +2,7 @@ package model
 
 import (
 	"encoding/json"
+	"path/filepath"
 	"sort"
 	"strings"
 )
@@ -10,10 +11,10 @@ import (
 // dynamic — or enterprise alone) into servers: expand and validate each,
 // drop plugin duplicates by signature, let the highest scope win per name,
 // then apply approval, policy and the enabled state.
-func merge(defs []definition, lookup func(string) (string, bool), pol policy, st localState) ([]Server, []Suppressed) {
+func merge(defs []definition, opts LoadOptions, pol policy, st localState) ([]Server, []Suppressed) {
 	built := make([]Server, len(defs))
 	for i, d := range defs {
-		built[i] = build(d, lookup)
+		built[i] = build(d, opts)
 	}
 	keep, suppressed := dedup(built)
 
@@ -65,7 +66,7 @@ func winner(built []Server, idx []int) int {
 }
 
 // build expands and validates one definition into a Server.
-func build(d definition, lookup func(string) (string, bool)) Server {
+func build(d definition, opts LoadOptions) Server {
 	s := Server{
 		Name:     d.name,
 		Scope:    d.origin.Scope,
@@ -75,7 +76,8 @@ func build(d definition, lookup func(string) (string, bool)) Server {
 		Problems: d.problems,
 		Approval: Approval{Status: ApprovalNotNeeded},
 	}
-	cfg, probs := expandConfig(d.raw, lookup)
+	cfg, probs := expandConfig(d.raw, opts.lookup())
+	cfg.Cwd = resolveCwd(cfg.Cwd, d.origin.Source, opts)
 	s.Config = cfg
 	if len(d.problems) == 0 && len(probs) == 0 {
 		probs = validate(cfg)
@@ -145,4 +147,23 @@ func dedup(built []Server) (keep []bool, suppressed []Suppressed) {
 		plugins[sig] = i
 	}
 	return keep, suppressed
+}
+
+// resolveCwd makes a server's working directory absolute so it does not
+// depend on where mcpdeck was started: "~/x" is under Home, a relative path
+// is relative to the directory of the file that defines it (a repository's
+// .mcp.json saying "cwd": "tools" means its own tools/), or to Cwd for
+// inline --mcp-config JSON.
+func resolveCwd(cwd, source string, opts LoadOptions) string {
+	switch {
+	case cwd == "" || filepath.IsAbs(cwd):
+		return cwd
+	case cwd == "~" && opts.Home != "":
+		return opts.Home
+	case strings.HasPrefix(cwd, "~/") && opts.Home != "":
+		return filepath.Join(opts.Home, cwd[2:])
+	case source == InlineSource || source == "":
+		return filepath.Join(opts.Cwd, cwd)
+	}
+	return filepath.Join(filepath.Dir(source), cwd)
 }
