@@ -83,6 +83,9 @@ func addConfig(cmd *cobra.Command, args []string, f addFlags) (string, model.Ser
 		return "", cfg, usagef("mcp add needs a URL, or the server's command after --")
 	}
 	name := args[0]
+	if dash == 1 && len(args) == 2 && strings.Contains(args[1], "://") {
+		return "", cfg, usagef("%q after -- would be run as a command; give a URL without --", args[1])
+	}
 	remote := dash < 0 && len(args) == 2 && strings.Contains(args[1], "://")
 	if !remote {
 		if f.transport != "" && f.transport != "stdio" {

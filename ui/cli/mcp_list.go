@@ -99,6 +99,9 @@ type extraColumn struct {
 // writeServerTable writes the text listing: one row per server, then the
 // servers' problems, then a hint when project servers await approval.
 func writeServerTable(w io.Writer, res *model.Resolved, extra []extraColumn) {
+	if res.Enterprise {
+		fmt.Fprintln(w, "Managed configuration ("+model.ManagedMCPFile+") is in effect: every other scope is ignored.")
+	}
 	if len(res.Servers) == 0 {
 		fmt.Fprintln(w, "No MCP servers configured. Add one with: mcpdeck mcp add NAME -- COMMAND [ARGS...]")
 		return
@@ -124,6 +127,9 @@ func writeServerTable(w io.Writer, res *model.Resolved, extra []extraColumn) {
 		}
 	}
 	_ = tw.Flush()
+	for _, d := range res.Suppressed {
+		fmt.Fprintf(w, "Hidden: %s from %s (%s) duplicates %s.\n", clean(d.Name), d.Origin.Scope, clean(d.Origin.Source), clean(d.By))
+	}
 	if len(probs) > 0 {
 		fmt.Fprintln(w, "\nProblems (these servers cannot run):")
 		for _, p := range probs {

@@ -53,9 +53,12 @@ func approvalText(a model.Approval) string {
 	return a.Status.String()
 }
 
-// policyText is the POLICY column: allowed, or blocked with the rule.
+// policyText is the POLICY column: allowed or blocked, with the rule that
+// decided when managed policy has one.
 func policyText(p model.PolicyDecision) string {
 	switch {
+	case p.Allowed && p.Rule != "":
+		return "allowed (" + p.Rule + ")"
 	case p.Allowed:
 		return "allowed"
 	case p.Rule != "":

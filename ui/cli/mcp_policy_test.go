@@ -1,0 +1,36 @@
+package cli
+
+import (
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func TestManagedPolicyIsShown(t *testing.T) {
+	t.Parallel()
+	e := newCLIEnv(t)
+	e.write(filepath.Join(e.managed, "managed-settings.json"), `{"deniedMcpServers": [{"serverName": "bad"}]}`)
+	e.ok("mcp", "add", "bad", "--", "x")
+	e.ok("mcp", "add", "fine", "--", "y")
+	servers, _ := e.list()
+	if servers["fine"].Scope != "local" || !strings.Contains(e.ok("mcp", "list", "--no-connect").stdout, "blocked (deniedMcpServers") {
+		t.Errorf("list does not show the policy rule: %+v", servers)
+	}
+	if out := e.ok("mcp", "get", "bad").stdout; !strings.Contains(out, "no: blocked by managed policy") {
+		t.Errorf("get bad:\n%s", out)
+	}
+}
+
+func TestEnterpriseConfigIsExclusive(t *testing.T) {
+	t.Parallel()
+	e := newCLIEnv(t)
+	e.ok("mcp", "add", "mine", "--", "x")
+	e.write(filepath.Join(e.managed, "managed-mcp.json"), `{"mcpServers": {"corp": {"type": "http", "url": "https://mcp.corp.example/mcp"}}}`)
+	servers, _ := e.list()
+	if len(servers) != 1 || servers["corp"].Scope != "enterprise" {
+		t.Fatalf("with managed-mcp.json only its servers count: %+v", servers)
+	}
+	if out := e.ok("mcp", "list", "--no-connect").stdout; !strings.Contains(out, "every other scope is ignored") {
+		t.Errorf("list does not say the managed config is exclusive:\n%s", out)
+	}
+}
