@@ -186,3 +186,30 @@ func TestMetadataIssuerMismatchRefused(t *testing.T) {
 		t.Error("authorization requested despite the mismatch")
 	}
 }
+
+func TestTenantIssuerWithOpenIDMetadata(t *testing.T) {
+	e := newEnv(t, nil)
+	e.fake.Tenant = "tenant1"
+	if err := e.authenticate(e.server()); err != nil {
+		t.Fatalf("tenant OpenID discovery: %v", err)
+	}
+	if e.fake.RootMetadataHits != 0 {
+		t.Errorf("root metadata requested %d times for a path issuer", e.fake.RootMetadataHits)
+	}
+	if code, _ := e.get(e.server(), ""); code != 200 {
+		t.Errorf("got %d", code)
+	}
+}
+
+func TestRootPRMWithoutHint(t *testing.T) {
+	e := newEnv(t, nil)
+	e.fake.PRMAtRoot = true
+	e.fake.PRMScopes = []string{"mcp:read"}
+	e.fake.ChallengeScope = ""
+	if err := e.authenticate(e.server()); err != nil {
+		t.Fatalf("root PRM fallback: %v", err)
+	}
+	if got := e.fake.Authorizes[0].Get("scope"); got != "mcp:read" {
+		t.Errorf("scope %q: the root PRM was not used", got)
+	}
+}

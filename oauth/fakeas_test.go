@@ -55,6 +55,14 @@ type fakeAS struct {
 	AdvertiseIss bool
 	// MetadataIssuer overrides the issuer in the metadata document.
 	MetadataIssuer string
+	// PRMAtRoot serves the PRM only at the root well-known URL and leaves
+	// resource_metadata out of the challenge.
+	PRMAtRoot bool
+	// Tenant, when set, puts the AS under /<tenant> with only OpenID
+	// metadata at /<tenant>/.well-known/openid-configuration.
+	Tenant string
+	// RootMetadataHits counts requests for root metadata (a trap in tenant mode).
+	RootMetadataHits int
 	// RegisterMethod is the token_endpoint_auth_method dynamic registration
 	// assigns ("" = none); with basic or post a client_secret comes along.
 	RegisterMethod string
@@ -116,6 +124,14 @@ func (f *fakeAS) mcpURL() string {
 		return f.Resource
 	}
 	return f.rs.URL + "/mcp"
+}
+
+// issuer is the AS's issuer identifier.
+func (f *fakeAS) issuer() string {
+	if f.Tenant != "" {
+		return f.as.URL + "/" + f.Tenant
+	}
+	return f.as.URL
 }
 
 // moveTo switches the resource to another authorization server.
@@ -204,6 +220,19 @@ func (f *fakeAS) metadata() map[string]any {
 func (f *fakeAS) serveAS(w http.ResponseWriter, r *http.Request) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
+	if f.Tenant != "" {
+		if r.URL.Path == "/"+f.Tenant+"/.well-known/openid-configuration" {
+			md := f.metadata()
+			md["issuer"] = f.issuer()
+			writeJSON(w, 200, md)
+			return
+		}
+		if r.URL.Path == "/.well-known/oauth-authorization-server" || r.URL.Path == "/.well-known/openid-configuration" {
+			f.RootMetadataHits++
+			http.NotFound(w, r)
+			return
+		}
+	}
 	switch r.URL.Path {
 	case "/.well-known/oauth-authorization-server":
 		writeJSON(w, 200, f.metadata())
@@ -293,7 +322,7 @@ func (f *fakeAS) authorize(w http.ResponseWriter, r *http.Request) {
 	switch f.Iss {
 	case "":
 	case "good":
-		back.Set("iss", f.as.URL)
+		back.Set("iss", f.issuer())
 	default:
 		back.Set("iss", f.Iss)
 	}
@@ -341,7 +370,7 @@ func (f *fakeAS) verifyAssertion(jwt, clientID string) bool {
 	cb, _ := base64.RawURLEncoding.DecodeString(parts[1])
 	var claims map[string]any
 	_ = json.Unmarshal(cb, &claims)
-	return claims["iss"] == clientID && claims["sub"] == clientID && claims["aud"] == f.as.URL
+	return claims["iss"] == clientID && claims["sub"] == clientID && claims["aud"] == f.issuer()
 }
 
 func (f *fakeAS) issue(w http.ResponseWriter, clientID string, scopes []string, resource string, withRefresh bool) {
@@ -408,7 +437,7 @@ func (f *fakeAS) idpToken(w http.ResponseWriter, r *http.Request) {
 	f.TokenCalls["idp:"+form.Get("grant_type")]++
 	if form.Get("grant_type") != grantTokenExchange || form.Get("requested_token_type") != tokenTypeIDJAG ||
 		form.Get("subject_token_type") != tokenTypeIDToken || form.Get("subject_token") != f.IDToken ||
-		form.Get("audience") != f.as.URL || form.Get("resource") == "" {
+		form.Get("audience") != f.issuer() || form.Get("resource") == "" {
 		oauthErr(w, 400, "invalid_request")
 		return
 	}
@@ -453,7 +482,7 @@ func (f *fakeAS) rsLocked(w http.ResponseWriter, r *http.Request) bool {
 		if f.PRMResource != "" {
 			res = f.PRMResource
 		}
-		asURL := f.as.URL
+		asURL := f.issuer()
 		if f.MovedTo != nil {
 			asURL = f.MovedTo.as.URL
 		}
@@ -465,6 +494,17 @@ func (f *fakeAS) rsLocked(w http.ResponseWriter, r *http.Request) bool {
 	}
 	switch r.URL.Path {
 	case "/.well-known/oauth-protected-resource/mcp":
+		if f.PRMAtRoot {
+			http.NotFound(w, r)
+			return false
+		}
+		prm()
+		return false
+	case "/.well-known/oauth-protected-resource":
+		if !f.PRMAtRoot {
+			http.NotFound(w, r)
+			return false
+		}
 		prm()
 		return false
 	case "/.well-known/oauth-authorization-server":
@@ -487,6 +527,9 @@ func (f *fakeAS) rsLocked(w http.ResponseWriter, r *http.Request) bool {
 	}
 	challenge := func(status int, errCode string, scope string) {
 		v := fmt.Sprintf(`Bearer resource_metadata="%s/.well-known/oauth-protected-resource/mcp"`, f.rs.URL)
+		if f.PRMAtRoot {
+			v = `Bearer realm="mcp"`
+		}
 		if errCode != "" {
 			v += fmt.Sprintf(`, error="%s"`, errCode)
 		}
