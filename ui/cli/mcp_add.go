@@ -86,6 +86,9 @@ func addConfig(cmd *cobra.Command, args []string, f addFlags) (string, model.Ser
 	if dash == 1 && len(args) == 2 && strings.Contains(args[1], "://") {
 		return "", cfg, usagef("%q after -- would be run as a command; give a URL without --", args[1])
 	}
+	if dash < 0 && len(args) > 2 && strings.Contains(args[1], "://") {
+		return "", cfg, usagef("a URL takes no further arguments, got %q", args[2])
+	}
 	remote := dash < 0 && len(args) == 2 && strings.Contains(args[1], "://")
 	if !remote {
 		if f.transport != "" && f.transport != "stdio" {

@@ -36,6 +36,7 @@ func TestUsageErrorsExit2(t *testing.T) {
 		{"mcp", "add", "-t", "stdio", "n", "https://h/x"},
 		{"mcp", "add", "n", "ftp://h/x"},
 		{"mcp", "add", "n", "--", "https://h/x"},
+		{"mcp", "add", "n", "https://h/x", "extra"},
 		{"mcp", "add", "n", "-e", "NOVALUE", "--", "cmd"},
 		{"mcp", "add", "n", "-e", "A=1", "https://h/x"},
 		{"mcp", "add", "n", "-H", "no colon", "https://h/x"},
