@@ -169,3 +169,26 @@ func TestNeedsAuthIgnoredWithInlineAuth(t *testing.T) {
 		t.Error("an inline-auth Manager must try the connection anyway")
 	}
 }
+
+func TestCheckStoreAndHasToken(t *testing.T) {
+	e := newEnv(t, func(o *Options) { o.KeyringTimeout = 20 * time.Millisecond })
+	srv := e.server()
+	if w := e.m.CheckStore(context.Background()); len(w) != 0 {
+		t.Fatalf("working keychain: %v", w)
+	}
+	if ok, err := e.m.HasToken(context.Background(), srv); ok || err != nil {
+		t.Fatalf("HasToken before auth: %v, %v", ok, err)
+	}
+	if err := e.authenticate(srv); err != nil {
+		t.Fatal(err)
+	}
+	if ok, _ := e.m.HasToken(context.Background(), srv); !ok {
+		t.Error("HasToken after auth: false")
+	}
+	e.kr.mu.Lock()
+	e.kr.fail = errors.New("The name org.freedesktop.secrets was not provided")
+	e.kr.mu.Unlock()
+	if w := New(e.opts).CheckStore(context.Background()); len(w) != 1 {
+		t.Errorf("failing keychain: warnings %v", w)
+	}
+}
