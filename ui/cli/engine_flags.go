@@ -20,7 +20,7 @@ type engFlags struct {
 	// asked records elicitations refused for want of --elicit, so a failed
 	// call can say why.
 	asked engElicitLog
-	// factory opens connections; nil = transports.NewFactory (tests swap it).
+	// factory, when set, replaces the transports factory (tests).
 	factory transports.Factory
 }
 
@@ -53,17 +53,18 @@ func (l *engElicitLog) explain() error {
 	return fmt.Errorf("server %s asked for input (%s), but %w", r.Server, engSanitize(what), errEngElicitHeadless)
 }
 
-// engineOptions builds the engine the CLI runs on: the configuration named
-// by --mcp-config and the usual files, the --elicit policy (or a refusal
-// that explains itself), no config watching.
+// engineOptions builds the engine the CLI runs on: the TUI's engine options
+// (configuration, cache dir and whatever else is wired there, such as auth)
+// without config watching, with the --elicit policy or a refusal that
+// explains itself.
 func (f *engFlags) engineOptions() (engine.Options, error) {
-	load, err := f.g.loadOptions()
+	o, err := tuiEngineOptions(f.g)
 	if err != nil {
 		return engine.Options{}, err
 	}
-	o := engine.Options{Load: load, Factory: f.factory}
-	if o.Factory == nil {
-		o.Factory = transports.NewFactory()
+	o.Watch = false
+	if f.factory != nil {
+		o.Factory = f.factory
 	}
 	if f.g.elicit != "" {
 		pol, err := engine.ElicitPolicy(f.g.elicit)
