@@ -6,6 +6,8 @@ import (
 	"testing"
 	"time"
 
+	tea "github.com/charmbracelet/bubbletea"
+
 	"github.com/mcpdeck/mcpdeck/engine"
 	"github.com/mcpdeck/mcpdeck/model"
 )
@@ -199,6 +201,21 @@ func TestFilter(t *testing.T) {
 		}
 		h.keys("esc")
 		h.wantView("flaky", "notes")
+	})
+}
+
+func TestFilterTypedInOneBurst(t *testing.T) {
+	inBubble(t, func(t *testing.T) {
+		h := newHarness(t, newFakeEngine(fixture()), 120, 30)
+		h.keys("esc")
+		h.send(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("/fla")})
+		h.keys("enter")
+		if s := h.m.list.Selected(); s == nil || s.Name != "flaky" {
+			t.Fatalf("selected %v", s)
+		}
+		if h.m.detail != nil {
+			t.Fatal("enter opened the detail instead of ending the filter")
+		}
 	})
 }
 

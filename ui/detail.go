@@ -288,7 +288,7 @@ func toolBadges(t *engine.Tool) string {
 	if t.ReadOnly {
 		b = append(b, "read-only")
 	}
-	if t.Destructive {
+	if t.Destructive && !t.ReadOnly { // the hint means nothing for a read-only tool (MCP spec)
 		b = append(b, "destructive")
 	}
 	if t.OpenWorld {

@@ -27,6 +27,16 @@ func Builtins() map[string]func() *server.MCPServer {
 	}
 }
 
+// hints sets every annotation explicitly: unset, MCP assumes a tool is
+// destructive and open-world.
+func hints(readOnly, destructive, openWorld bool) mcp.ToolOption {
+	return func(t *mcp.Tool) {
+		mcp.WithReadOnlyHintAnnotation(readOnly)(t)
+		mcp.WithDestructiveHintAnnotation(destructive)(t)
+		mcp.WithOpenWorldHintAnnotation(openWorld)(t)
+	}
+}
+
 // notebook is the notes server's in-memory state.
 type notebook struct {
 	mu    sync.Mutex
@@ -40,7 +50,7 @@ func Notes() *server.MCPServer {
 	s := server.NewMCPServer("notes", "1.0.0",
 		server.WithToolCapabilities(true), server.WithResourceCapabilities(false, true), server.WithPromptCapabilities(true),
 		server.WithInstructions("A scratch pad. Use add_note to store a note and list_notes to read them back."))
-	s.AddTool(mcp.NewTool("add_note", mcp.WithDescription("Store a note under a title"),
+	s.AddTool(mcp.NewTool("add_note", mcp.WithDescription("Store a note under a title"), hints(false, false, false),
 		mcp.WithString("title", mcp.Required(), mcp.Description("short title")),
 		mcp.WithString("body", mcp.Required(), mcp.Description("the note")),
 		mcp.WithArray("tags", mcp.WithStringItems(), mcp.Description("labels"))),
@@ -53,12 +63,12 @@ func Notes() *server.MCPServer {
 			return mcp.NewToolResultText(fmt.Sprintf("stored %q (%d notes)", title, n)), nil
 		})
 	s.AddTool(mcp.NewTool("list_notes", mcp.WithDescription("List every note"),
-		mcp.WithTitleAnnotation("List notes"), mcp.WithReadOnlyHintAnnotation(true)),
+		mcp.WithTitleAnnotation("List notes"), hints(true, false, false)),
 		func(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 			return mcp.NewToolResultText(nb.list()), nil
 		})
 	s.AddTool(mcp.NewTool("delete_note", mcp.WithDescription("Delete a note"),
-		mcp.WithDestructiveHintAnnotation(true), mcp.WithString("title", mcp.Required())),
+		hints(false, true, false), mcp.WithString("title", mcp.Required())),
 		func(_ context.Context, r mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 			title := r.GetString("title", "")
 			nb.mu.Lock()
@@ -120,7 +130,7 @@ func (nb *notebook) list() string {
 func Calculator() *server.MCPServer {
 	s := server.NewMCPServer("calculator", "1.2.0", server.WithToolCapabilities(false), server.WithPromptCapabilities(false))
 	s.AddTool(mcp.NewTool("calculate", mcp.WithDescription("Apply an operation to two numbers"),
-		mcp.WithReadOnlyHintAnnotation(true),
+		hints(true, false, false),
 		mcp.WithString("op", mcp.Required(), mcp.Enum("add", "subtract", "multiply", "divide"), mcp.DefaultString("add")),
 		mcp.WithNumber("a", mcp.Required()), mcp.WithNumber("b", mcp.Required())),
 		func(_ context.Context, r mcp.CallToolRequest) (*mcp.CallToolResult, error) {
@@ -141,7 +151,7 @@ func Calculator() *server.MCPServer {
 			}
 			return mcp.NewToolResultStructured(map[string]any{"result": v}, fmt.Sprint(v)), nil
 		})
-	s.AddTool(mcp.NewTool("slow_count", mcp.WithDescription("Count to n, one step every 300 ms, reporting progress"),
+	s.AddTool(mcp.NewTool("slow_count", mcp.WithDescription("Count to n, one step every 300 ms, reporting progress"), hints(true, false, false),
 		mcp.WithInteger("n", mcp.DefaultNumber(10), mcp.Min(1), mcp.Max(100))),
 		func(ctx context.Context, r mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 			n := r.GetInt("n", 10)
@@ -182,7 +192,7 @@ func Weather() *server.MCPServer {
 		server.WithInstructions("Simulated weather: the numbers are made up, deterministically from the city name."))
 	cities := []string{"Lisbon", "Oslo", "Nairobi", "Lima", "Osaka"}
 	s.AddTool(mcp.NewTool("forecast", mcp.WithDescription("Forecast for a city"),
-		mcp.WithReadOnlyHintAnnotation(true), mcp.WithOpenWorldHintAnnotation(true),
+		hints(true, false, true),
 		mcp.WithString("city", mcp.Required(), mcp.Enum(cities...)),
 		mcp.WithInteger("days", mcp.DefaultNumber(3), mcp.Min(1), mcp.Max(7)),
 		mcp.WithBoolean("fahrenheit", mcp.DefaultBool(false))),
@@ -216,7 +226,7 @@ func Weather() *server.MCPServer {
 // Survey's tool asks the person a question through a form elicitation.
 func Survey() *server.MCPServer {
 	s := server.NewMCPServer("survey", "1.0.0", server.WithToolCapabilities(false), server.WithElicitation())
-	s.AddTool(mcp.NewTool("feedback", mcp.WithDescription("Ask you for feedback (form elicitation)")),
+	s.AddTool(mcp.NewTool("feedback", mcp.WithDescription("Ask you for feedback (form elicitation)"), hints(false, false, false)),
 		func(ctx context.Context, _ mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 			srv := server.ServerFromContext(ctx)
 			if srv == nil {
@@ -249,7 +259,7 @@ func Survey() *server.MCPServer {
 func Reviewer() *server.MCPServer {
 	s := server.NewMCPServer("reviewer", "0.1.0", server.WithToolCapabilities(false))
 	s.AddTool(mcp.NewTool("review", mcp.WithDescription("Review a snippet of code"),
-		mcp.WithReadOnlyHintAnnotation(true), mcp.WithString("code", mcp.Required())),
+		hints(true, false, false), mcp.WithString("code", mcp.Required())),
 		func(_ context.Context, r mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 			return mcp.NewToolResultText(fmt.Sprintf("%d characters reviewed: looks good", len(r.GetString("code", "")))), nil
 		})
@@ -259,7 +269,7 @@ func Reviewer() *server.MCPServer {
 // Crashy is served over stdio and exits every ~20 s (see Serve).
 func Crashy() *server.MCPServer {
 	s := server.NewMCPServer("crashy", "0.0.1", server.WithToolCapabilities(false))
-	s.AddTool(mcp.NewTool("ping", mcp.WithDescription("Answer pong (while it lasts)"), mcp.WithReadOnlyHintAnnotation(true)),
+	s.AddTool(mcp.NewTool("ping", mcp.WithDescription("Answer pong (while it lasts)"), hints(true, false, false)),
 		func(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 			return mcp.NewToolResultText("pong"), nil
 		})
