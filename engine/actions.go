@@ -62,7 +62,7 @@ func (e *Engine) desiredLocked(res *model.Resolved) []model.Server {
 		if x.Hash == "" {
 			x.Hash = model.ConfigHash(x.Raw)
 		}
-		if x.Config.EffectiveType() == "" || (x.Config.Command == "" && x.Config.URL == "" && x.Config.Name == "") {
+		if x.Config.Command == "" && x.Config.URL == "" && x.Config.Name == "" {
 			x.Config = x.Raw
 		}
 		if x.Policy.Rule == "" {

@@ -1,0 +1,72 @@
+package engine
+
+import (
+	"context"
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"github.com/mcpdeck/mcpdeck/model"
+)
+
+// FuzzAcceptDefaults feeds server-supplied elicitation schemas to the
+// accept-defaults policy: it must never panic, and an accepted answer must
+// cover every required property.
+func FuzzAcceptDefaults(f *testing.F) {
+	f.Add(`{"type":"object","properties":{"a":{"type":"string","default":"x"}},"required":["a"]}`)
+	f.Add(`{"properties":{"a":{}},"required":["a","b"]}`)
+	f.Add(`[]`)
+	f.Add(`{"properties":null,"required":[1]}`)
+	f.Fuzz(func(t *testing.T, schema string) {
+		r, err := acceptDefaults(context.Background(), ElicitRequest{Server: "s", Mode: "form", Schema: json.RawMessage(schema)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if r.Action == ElicitAccept {
+			var s struct {
+				Required []string `json:"required"`
+			}
+			if json.Unmarshal([]byte(schema), &s) == nil {
+				for _, name := range s.Required {
+					if _, ok := r.Content[name]; !ok {
+						t.Fatalf("accepted without required %q", name)
+					}
+				}
+			}
+		}
+	})
+}
+
+// FuzzValidateArgs compiles arbitrary tool schemas and validates arbitrary
+// arguments: never a panic, and failures are always ErrInvalidArguments.
+func FuzzValidateArgs(f *testing.F) {
+	f.Add(`{"type":"object","properties":{"a":{"type":"number"}},"required":["a"]}`, `{"a":"x"}`)
+	f.Add(`{"$ref":"#/$defs/x","$defs":{"x":{"type":"object"}}}`, `{}`)
+	f.Add(`{"type":"object","additionalProperties":false}`, `{"z":1}`)
+	f.Fuzz(func(t *testing.T, schema, args string) {
+		sch, err := compileSchema(json.RawMessage(schema))
+		if err != nil || sch == nil {
+			return
+		}
+		var a map[string]any
+		if json.Unmarshal([]byte(args), &a) != nil {
+			return
+		}
+		_ = validateArgs(sch, "t", a)
+	})
+}
+
+// FuzzMaskConfig checks that no env or header value survives masking.
+func FuzzMaskConfig(f *testing.F) {
+	f.Add("TOKEN", "s3cret-value", "--api-key=abc123", "https://u:p4ss@example.com/x?token=zzz")
+	f.Fuzz(func(t *testing.T, key, value, arg, url string) {
+		if len(value) < 6 || strings.Contains(masked, value) {
+			return
+		}
+		cfg := model.ServerConfig{Command: "c", Args: []string{arg}, Env: map[string]string{key: value}, Headers: map[string]string{key: value}, URL: url}
+		m := maskConfig(cfg)
+		if m.Env[key] != masked || m.Headers[key] != masked {
+			t.Fatalf("value kept: %+v", m)
+		}
+	})
+}
