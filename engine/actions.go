@@ -15,6 +15,9 @@ func (e *Engine) Reload(ctx context.Context) error {
 	if err := ctx.Err(); err != nil {
 		return err
 	}
+	// One reload at a time, so an older load never overwrites a newer one.
+	e.reloadMu.Lock()
+	defer e.reloadMu.Unlock()
 	res, err := e.load(e.opts.Load)
 	if err != nil {
 		return fmt.Errorf("loading configuration: %w", err)

@@ -118,7 +118,10 @@ func (e *Engine) connect(ctx context.Context, srv model.Server, gen uint64) {
 		if conn != nil {
 			e.goClose(conn)
 		}
-		en.cancel = nil
+		if en.cancel != nil {
+			en.cancel()
+			en.cancel = nil
+		}
 		e.failLocked(en, err)
 		return
 	}

@@ -73,6 +73,7 @@ type Engine struct {
 	local  chan struct{}  // connection batch slots, stdio and sdk
 	remote chan struct{}  // connection batch slots, network
 
+	reloadMu sync.Mutex // serializes Reload (held before mu)
 	mu       sync.Mutex
 	closed   bool
 	started  bool

@@ -3,6 +3,7 @@ package engine
 import (
 	"context"
 	"errors"
+	"fmt"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -421,6 +422,85 @@ func TestListChangedRefetchAndProgress(t *testing.T) {
 		})
 		if s := current(t, e, "s"); len(s.Tools) != 2 {
 			t.Fatalf("after list_changed tools = %v", s.Tools)
+		}
+	})
+}
+
+func TestStaleAttemptDropped(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		n := newFakeNet()
+		n.servers["s"] = demoServer
+		var first atomic.Bool
+		first.Store(true)
+		n.hook = func(string) {
+			if first.Swap(false) {
+				time.Sleep(5 * time.Second) // the first attempt is slow
+			}
+		}
+		e := newTestEngine(t, n, stdioServer("s"))
+		open := e.open
+		e.open = func(ctx context.Context, name string, cfg model.ServerConfig, o connOptions) (session, error) {
+			// A transport that finishes its handshake despite cancellation.
+			return open(context.WithoutCancel(ctx), name, cfg, o)
+		}
+		mustStart(t, e)
+		time.Sleep(time.Second)
+		if err := e.Reconnect(context.Background(), "s"); err != nil {
+			t.Fatal(err)
+		}
+		if s := current(t, e, "s"); s.State != model.StateConnected {
+			t.Fatalf("second attempt: %s", s.State)
+		}
+		live := n.last("s")
+		time.Sleep(10 * time.Second) // the first attempt finishes now
+		synctest.Wait()
+		n.mu.Lock()
+		sessions := append([]*fakeSession(nil), n.sessions["s"]...)
+		n.mu.Unlock()
+		if len(sessions) != 2 {
+			t.Fatalf("%d sessions", len(sessions))
+		}
+		stale := sessions[0]
+		if stale == live {
+			stale = sessions[1]
+		}
+		if !stale.closed || live.closed {
+			t.Errorf("stale closed=%v live closed=%v", stale.closed, live.closed)
+		}
+		e.mu.Lock()
+		cur := e.byName["s"].conn
+		e.mu.Unlock()
+		if cur != live {
+			t.Error("stale attempt replaced the live connection")
+		}
+	})
+}
+
+func TestSlowReaderNeverBlocksEngine(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		n := newFakeNet()
+		var servers []model.Server
+		for i := range 30 {
+			name := fmt.Sprintf("s%02d", i)
+			n.servers[name] = demoServer
+			servers = append(servers, stdioServer(name))
+		}
+		e := newTestEngine(t, n, servers...)
+		mustStart(t, e) // nobody reads Updates
+		synctest.Wait()
+		for _, s := range e.Snapshot().Servers {
+			if s.State != model.StateConnected {
+				t.Fatalf("%s: %s", s.Name, s.State)
+			}
+		}
+		got := <-e.Updates()
+		if got.Seq != e.Snapshot().Seq || got.Seq < 60 {
+			t.Fatalf("reader got seq %d, latest is %d", got.Seq, e.Snapshot().Seq)
+		}
+		select {
+		case s := <-e.Updates():
+			t.Fatalf("stale snapshot %d still queued", s.Seq)
+		default:
 		}
 	})
 }

@@ -29,7 +29,6 @@ type entry struct {
 	transient   int // transient call errors in a row
 	quickCrash  int // crashes within crashWindow of connecting, in a row
 	connectedAt time.Time
-	lastErr     string
 	schemas     map[string]*jsonschema.Schema // compiled input schemas by tool name
 	refetching  [numLists]bool                // a list refetch is running
 	dirty       [numLists]bool                // list_changed arrived during the refetch
