@@ -79,6 +79,30 @@ func TestAuthNotAvailableIsShown(t *testing.T) {
 	})
 }
 
+func TestSignInURLIsShownWhileAuthenticating(t *testing.T) {
+	inBubble(t, func(t *testing.T) {
+		f := newFakeEngine(fixture())
+		h := newHarness(t, f, 120, 30)
+		h.keys("esc")
+		s := fixture()
+		s.Servers[7].AuthURL = "https://auth.example.com/authorize?x=1"
+		f.publish(s)
+		h.settle()
+		h.wantView("Sign in to remote-api", "https://auth.example.com/authorize?x=1")
+		h.keys("o")
+		if !slices.Equal(h.opened, []string{"https://auth.example.com/authorize?x=1"}) {
+			t.Fatalf("opened %v", h.opened)
+		}
+		s.Servers[7].AuthURL = ""
+		s.Servers[7].State = model.StateConnected
+		f.publish(s)
+		h.settle()
+		if len(h.m.modals) != 0 {
+			t.Fatal("sign-in panel still open after the flow ended")
+		}
+	})
+}
+
 func TestReloadAndQuit(t *testing.T) {
 	inBubble(t, func(t *testing.T) {
 		h := newHarness(t, newFakeEngine(fixture()), 120, 30)

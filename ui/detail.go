@@ -324,6 +324,7 @@ func overviewLines(st *styles.Styles, s *engine.ServerSnapshot, width int) []str
 	}
 	kv("State", s.State.String()+stateSince(s))
 	kv("Target", s.Target)
+	kv("Sign-in", authLine(s))
 	kv("Source", s.Source+" ("+s.Scope.String()+")")
 	for _, o := range s.Overrides {
 		kv("Overrides", o.Scope.String()+": "+o.Source)

@@ -334,6 +334,9 @@ func rowStatus(st *styles.Styles, s *engine.ServerSnapshot, now time.Time) (stri
 	case model.StateFailed:
 		return firstLine(orDefault(s.Error, "failed")), st.Bad
 	case model.StateNeedsAuth:
+		if s.AuthURL != "" {
+			return "signing in… finish in your browser", st.Auth
+		}
 		return "needs authentication · a to sign in", st.Auth
 	case model.StateDisabled:
 		if !s.Policy.Allowed && s.Policy.Rule != "" {

@@ -51,11 +51,13 @@ type Model struct {
 	awaiting int
 	retrying bool // some server has a scheduled retry: the countdown ticks
 
-	list    serverList
-	detail  *detailView
-	modals  []modal
-	asked   map[string]string // approval prompts shown this session: name → hash
-	ticking bool
+	list   serverList
+	detail *detailView
+	modals []modal
+	asked  map[string]string // approval prompts shown this session: name → hash
+	// authShown is the sign-in URL last shown per server.
+	authShown map[string]string
+	ticking   bool
 
 	status    string
 	statusErr bool
@@ -71,7 +73,7 @@ func New(eng Engine, opts Options) *Model {
 		ctx = context.Background()
 	}
 	ctx, cancel := context.WithCancel(ctx)
-	m := &Model{now: opts.Now, cancel: cancel, bridge: opts.Elicit, title: opts.Title, asked: map[string]string{}}
+	m := &Model{now: opts.Now, cancel: cancel, bridge: opts.Elicit, title: opts.Title, asked: map[string]string{}, authShown: map[string]string{}}
 	if m.now == nil {
 		m.now = time.Now
 	}
@@ -172,6 +174,7 @@ func (m *Model) applySnapshot(s engine.Snapshot) {
 		}
 	}
 	m.list.SetServers(s.Servers)
+	m.syncAuth()
 	if m.detail != nil {
 		if sv := m.find(m.detail.srv.Name); sv != nil {
 			m.detail.SetServer(*sv)
@@ -274,6 +277,7 @@ func elicitOf(md modal) *elicitation {
 		return v.el
 	case *formModal:
 		return v.elicit
+	case *pickerModal, *runningModal, *resultModal, *approvalModal, *helpModal, *authModal:
 	}
 	return nil
 }

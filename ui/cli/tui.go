@@ -14,6 +14,7 @@ import (
 	"github.com/muesli/termenv"
 
 	"github.com/mcpdeck/mcpdeck/engine"
+	"github.com/mcpdeck/mcpdeck/oauth"
 	"github.com/mcpdeck/mcpdeck/transports"
 	"github.com/mcpdeck/mcpdeck/ui"
 )
@@ -35,6 +36,17 @@ func tuiEngineOptions(g *globalOpts) (engine.Options, error) {
 	if dir, err := os.UserCacheDir(); err == nil {
 		o.CacheDir = filepath.Join(dir, "mcpdeck")
 	}
+	lookup := load.LookupEnv
+	if lookup == nil {
+		lookup = os.LookupEnv
+	}
+	// OAuth for remote servers: not inline (a 401 shows needs-auth; the
+	// person presses a), the sign-in URL reaches the screen through the
+	// snapshot, and the browser is started without touching the terminal.
+	o.Auth = oauth.New(oauth.Options{
+		ConfigDir: load.ConfigDir, CacheDir: o.CacheDir, LookupEnv: lookup,
+		OpenBrowser: ui.OpenBrowser,
+	})
 	return o, nil
 }
 
