@@ -9,6 +9,7 @@ import (
 
 	"github.com/mark3labs/mcp-go/client"
 	"github.com/mark3labs/mcp-go/client/transport"
+	"github.com/mark3labs/mcp-go/mcp"
 
 	"github.com/mcpdeck/mcpdeck/model"
 )
@@ -84,6 +85,9 @@ func openSSE(ctx context.Context, c *Conn, cfg model.ServerConfig, opts Options)
 	c.client = client.NewClient(&sessionCodeTransport{HTTPConnection: tr}, clientOptions(opts, false)...)
 	tr.SetConnectionLostHandler(func(err error) {
 		c.lost(fmt.Errorf("%w: event stream ended: %w", ErrConnectionLost, err))
+		// mcp-go leaves requests in flight waiting for answers that can no
+		// longer come; closing the transport fails them at once.
+		_ = tr.Close()
 	})
 	life, cancel := context.WithCancel(context.WithoutCancel(ctx))
 	c.shutdown = func(context.Context) error {
@@ -110,8 +114,21 @@ type sessionCodeTransport struct {
 	legacy interface{ RequiresLegacyProtocol() bool }
 }
 
+// initializeMarker tells our round tripper that a POST carries initialize,
+// which must never reuse the old session id (after a -32001 expiry mcp-go
+// still holds it).
+const initializeMarker = "X-Mcpdeck-Initialize"
+
 // SendRequest converts -32001 answers.
 func (s *sessionCodeTransport) SendRequest(ctx context.Context, req transport.JSONRPCRequest) (*transport.JSONRPCResponse, error) {
+	if req.Method == string(mcp.MethodInitialize) {
+		if req.Header == nil {
+			req.Header = http.Header{}
+		} else {
+			req.Header = req.Header.Clone()
+		}
+		req.Header.Set(initializeMarker, "1")
+	}
 	resp, err := s.HTTPConnection.SendRequest(ctx, req)
 	if err == nil && resp != nil && resp.Error != nil && resp.Error.Code == SessionExpiredCode {
 		return nil, fmt.Errorf("%w: %s", ErrSessionExpired, resp.Error.Message)

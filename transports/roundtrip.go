@@ -33,6 +33,10 @@ type roundTripper struct {
 // RoundTrip implements http.RoundTripper.
 func (rt *roundTripper) RoundTrip(req *http.Request) (*http.Response, error) {
 	req = req.Clone(req.Context())
+	if req.Header.Get(initializeMarker) != "" {
+		req.Header.Del(initializeMarker)
+		req.Header.Del("Mcp-Session-Id")
+	}
 	for k, v := range rt.headers {
 		if !isProtocolHeader(k) {
 			req.Header.Set(k, v)

@@ -1,0 +1,56 @@
+package transports
+
+import (
+	"context"
+	"errors"
+	"testing"
+
+	"github.com/mark3labs/mcp-go/mcp"
+	"github.com/mark3labs/mcp-go/server"
+
+	"github.com/mcpdeck/mcpdeck/model"
+)
+
+func builtin() *server.MCPServer {
+	s := server.NewMCPServer("builtin", "1", server.WithToolCapabilities(true), server.WithElicitation(), server.WithRoots())
+	s.AddTool(mcp.NewTool("ask"), func(ctx context.Context, _ mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		res, err := s.RequestElicitation(ctx, mcp.ElicitationRequest{Params: mcp.ElicitationParams{
+			Message: "name?", RequestedSchema: map[string]any{"type": "object", "properties": map[string]any{"name": map[string]any{"type": "string"}}},
+		}})
+		if err != nil {
+			return nil, err
+		}
+		roots, err := s.RequestRoots(ctx, mcp.ListRootsRequest{})
+		if err != nil {
+			return nil, err
+		}
+		return mcp.NewToolResultText(res.Content.(map[string]any)["name"].(string) + " " + roots.Roots[0].URI), nil
+	})
+	s.AddTool(mcp.NewTool("ping_list"), func(ctx context.Context, _ mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		_ = s.SendNotificationToClient(ctx, "notifications/message", map[string]any{"level": "info", "data": "hi"})
+		return mcp.NewToolResultText("ok"), nil
+	})
+	return s
+}
+
+func TestSDKExercise(t *testing.T) {
+	rec := newRecorder()
+	opts := fullOpts(rec)
+	opts.Builtins = map[string]func() *server.MCPServer{"demo": builtin}
+	c := open(t, model.ServerConfig{Type: model.TransportSDK, Name: "demo"}, opts)
+	if c.Init().ServerInfo.Name != "builtin" {
+		t.Fatalf("init %+v", c.Init())
+	}
+	if got := mustCall(t, c, "ask", nil); got != "Grace file:///project" {
+		t.Fatalf("ask = %q", got)
+	}
+	mustCall(t, c, "ping_list", nil)
+	rec.waitNote(t, "notifications/message")
+}
+
+func TestSDKUnknownBuiltin(t *testing.T) {
+	_, err := NewFactory().Open(t.Context(), "x", model.ServerConfig{Type: model.TransportSDK, Name: "nope"}, Options{})
+	if !errors.Is(err, ErrNoBuiltin) || Classify(err) != ClassTerminal {
+		t.Fatalf("%v (%v)", err, Classify(err))
+	}
+}

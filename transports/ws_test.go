@@ -1,0 +1,99 @@
+package transports
+
+import (
+	"context"
+	"errors"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/coder/websocket"
+
+	"github.com/mcpdeck/mcpdeck/model"
+)
+
+func wsURL(t *testing.T, args ...string) string {
+	t.Helper()
+	url, _ := startNet(t, "-ws", args...)
+	return "ws" + strings.TrimPrefix(url, "http")
+}
+
+func TestWSExercise(t *testing.T) {
+	rec := newRecorder()
+	opts := fullOpts(rec)
+	opts.PingInterval = 20 * time.Millisecond // keepalive runs throughout
+	c := open(t, model.ServerConfig{Type: model.TransportWS, URL: wsURL(t)}, opts)
+	exercise(t, c, rec, true)
+	select {
+	case <-c.Done():
+		t.Fatalf("connection lost: %v", c.Err())
+	default:
+	}
+}
+
+func TestWSServerCloseIsDetected(t *testing.T) {
+	c := open(t, model.ServerConfig{Type: model.TransportWS, URL: wsURL(t)}, Options{})
+	ctx, cancel := context.WithTimeout(t.Context(), 10*time.Second)
+	defer cancel()
+	if _, err := call(ctx, c, "drop", nil); err == nil || ctx.Err() != nil {
+		t.Fatalf("call across a dropped websocket: %v", err)
+	}
+	<-c.Done()
+	if Classify(c.Err()) != ClassTransient {
+		t.Fatalf("Err = %v (%v)", c.Err(), Classify(c.Err()))
+	}
+}
+
+func TestWSOldServer(t *testing.T) {
+	start := time.Now()
+	c := open(t, model.ServerConfig{Type: model.TransportWS, URL: wsURL(t, "-old-protocol", "2025-06-18")}, Options{})
+	if c.Init().ProtocolVersion != "2025-06-18" || time.Since(start) > 3*time.Second {
+		t.Fatalf("version %q after %s", c.Init().ProtocolVersion, time.Since(start))
+	}
+}
+
+// TestWSHandshake checks the subprotocol, headers, and errors of the
+// handshake against an in-test server.
+func TestWSHandshake(t *testing.T) {
+	got := make(chan http.Header, 1)
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Header.Get("Authorization") != "Bearer t" {
+			http.Error(w, "no", http.StatusUnauthorized)
+			return
+		}
+		got <- r.Header.Clone()
+		conn, err := websocket.Accept(w, r, &websocket.AcceptOptions{Subprotocols: []string{"mcp"}})
+		if err != nil {
+			return
+		}
+		_ = conn.Close(websocket.StatusPolicyViolation, "bye") // no MCP here
+	}))
+	t.Cleanup(srv.Close)
+	url := "ws" + strings.TrimPrefix(srv.URL, "http")
+
+	_, err := NewFactory().Open(t.Context(), "w", model.ServerConfig{Type: model.TransportWS, URL: url}, Options{})
+	if Classify(err) != ClassAuth || !errors.Is(err, ErrAuthRequired) {
+		t.Fatalf("no token: %v (%v)", err, Classify(err))
+	}
+	_, err = NewFactory().Open(t.Context(), "w", model.ServerConfig{
+		Type: model.TransportWS, URL: url, Headers: map[string]string{"X-Static": "s"},
+	}, Options{HeaderFunc: func(context.Context) (map[string]string, error) {
+		return map[string]string{"Authorization": "Bearer t"}, nil
+	}})
+	if err == nil || Classify(err) != ClassTransient {
+		t.Fatalf("server closed during initialize: %v (%v)", err, Classify(err))
+	}
+	h := <-got
+	if h.Get("Sec-WebSocket-Protocol") != "mcp" || h.Get("X-Static") != "s" {
+		t.Fatalf("handshake headers: %v", h)
+	}
+}
+
+func TestWSRefused(t *testing.T) {
+	_, err := NewFactory().Open(t.Context(), "w", model.ServerConfig{Type: model.TransportWS, URL: "ws://127.0.0.1:9/ws"}, Options{})
+	if Classify(err) != ClassTerminal {
+		t.Fatalf("%v (%v)", err, Classify(err))
+	}
+}
