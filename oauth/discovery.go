@@ -59,12 +59,12 @@ func (m *Manager) discover(ctx context.Context, srv model.Server, st *serverStat
 	}
 	st.mu.Lock()
 	hint := st.hintMetadata
-	haveHint := hint != "" || len(st.hintScopes) > 0
+	haveHint := st.challenged
 	st.mu.Unlock()
 	if !haveHint {
 		if c, ok := m.probe(ctx, srv); ok {
 			st.mu.Lock()
-			st.hintMetadata, st.hintScopes = c.ResourceMetadata, c.Scopes
+			st.hintMetadata, st.hintScopes, st.challenged = c.ResourceMetadata, c.Scopes, true
 			hint = c.ResourceMetadata
 			st.mu.Unlock()
 		}
@@ -114,7 +114,9 @@ func (m *Manager) discover(ctx context.Context, srv model.Server, st *serverStat
 		d.AS = md
 		return d, nil
 	}
-	md, found, err := m.fetchASMetadata(ctx, issuer)
+	// Without protected-resource metadata (2025-03-26) the issuer is
+	// whatever the server's root metadata says: nothing to hold it to.
+	md, found, err := m.fetchASMetadata(ctx, issuer, d.PRM != nil)
 	if err != nil {
 		return nil, err
 	}
@@ -139,8 +141,9 @@ func (m *Manager) discover(ctx context.Context, srv model.Server, st *serverStat
 }
 
 // fetchASMetadata tries RFC 8414 and OpenID locations for issuer, in the
-// order the MCP specification gives (tenant paths included).
-func (m *Manager) fetchASMetadata(ctx context.Context, issuer string) (asMetadata, bool, error) {
+// order the MCP specification gives (tenant paths included). With strict,
+// the document must name the same issuer (RFC 8414 §3.3).
+func (m *Manager) fetchASMetadata(ctx context.Context, issuer string, strict bool) (asMetadata, bool, error) {
 	for _, u := range asMetadataCandidates(issuer) {
 		var md asMetadata
 		status, err := m.getJSON(ctx, u, &md)
@@ -154,7 +157,7 @@ func (m *Manager) fetchASMetadata(ctx context.Context, issuer string) (asMetadat
 		if status != http.StatusOK || md.TokenEndpoint == "" {
 			continue
 		}
-		if md.Issuer != "" && strings.TrimSuffix(md.Issuer, "/") != strings.TrimSuffix(issuer, "/") {
+		if strict && md.Issuer != "" && strings.TrimSuffix(md.Issuer, "/") != strings.TrimSuffix(issuer, "/") {
 			return md, false, fmt.Errorf("%w: metadata at %s says %s, expected %s", ErrIssuerMismatch, u, md.Issuer, issuer)
 		}
 		if md.Issuer == "" {

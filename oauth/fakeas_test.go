@@ -510,7 +510,7 @@ func (f *fakeAS) rsLocked(w http.ResponseWriter, r *http.Request) bool {
 	case "/.well-known/oauth-authorization-server":
 		if f.NoPRM && !f.NoMetadata { // 2025-03-26: the MCP server's origin is the AS
 			md := f.metadata()
-			md["issuer"] = f.rs.URL
+			md["issuer"] = f.rs.URL + "/oauth" // a path issuer, as the conformance suite has
 			writeJSON(w, 200, md)
 			return false
 		}

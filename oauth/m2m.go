@@ -163,7 +163,7 @@ func (m *Manager) idJAG(ctx context.Context, srv model.Server, oc model.OAuthCon
 		if iss == "" {
 			return "", fmt.Errorf("%w: cross-app access needs oauth.idpTokenEndpoint or oauth.idpIssuer", ErrConfig)
 		}
-		md, found, err := m.fetchASMetadata(ctx, iss)
+		md, found, err := m.fetchASMetadata(ctx, iss, true)
 		if err != nil {
 			return "", fmt.Errorf("IdP metadata: %w", err)
 		}

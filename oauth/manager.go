@@ -81,7 +81,9 @@ type serverState struct {
 	tok     *tokenRecord
 	loaded  bool
 	refresh *flight
-	// hints from the last 401's WWW-Authenticate
+	// hints from the last 401's WWW-Authenticate; challenged means a 401 or
+	// 403 was seen (even without hints), so discovery need not probe.
+	challenged   bool
 	hintMetadata string
 	hintScopes   []string
 	// step-up: scopes the server asked for with 403 insufficient_scope

@@ -175,6 +175,7 @@ func isMachine(srv model.Server) bool {
 func (st *serverState) noteChallenge(c challenge) {
 	st.mu.Lock()
 	defer st.mu.Unlock()
+	st.challenged = true
 	if c.ResourceMetadata != "" {
 		st.hintMetadata = c.ResourceMetadata
 	}
