@@ -114,11 +114,12 @@ func TestIdleFramesDoNotGrow(t *testing.T) {
 	m := New(newFakeEngine(bigSnapshot(50, 500)), Options{Now: func() time.Time { return t0 }, Styles: &st})
 	m.Update(tea.WindowSizeMsg{Width: 120, Height: 40})
 	first := testing.AllocsPerRun(50, func() { _ = m.View() })
-	for range 200 {
+	for range 500 {
 		_ = m.View()
 	}
 	later := testing.AllocsPerRun(50, func() { _ = m.View() })
-	if later > first {
+	// a few allocations of noise (the race detector, pools) are not growth
+	if later > first*1.05+2 {
 		t.Fatalf("allocations per idle frame grew from %.0f to %.0f", first, later)
 	}
 }
