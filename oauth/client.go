@@ -69,8 +69,10 @@ type registration struct {
 	GrantTypes              []string `json:"grant_types,omitempty"`
 	ResponseTypes           []string `json:"response_types,omitempty"`
 	TokenEndpointAuthMethod string   `json:"token_endpoint_auth_method,omitempty"`
-	ClientID                string   `json:"client_id,omitempty"`
-	ClientSecret            string   `json:"client_secret,omitempty"`
+	// ApplicationType is "native": a loopback redirect on the person's machine.
+	ApplicationType string `json:"application_type,omitempty"`
+	ClientID        string `json:"client_id,omitempty"`
+	ClientSecret    string `json:"client_secret,omitempty"`
 }
 
 // register performs dynamic client registration (RFC 7591) as a public client.
@@ -81,6 +83,7 @@ func (m *Manager) register(ctx context.Context, d *discovery, redirectURI string
 		GrantTypes:              []string{"authorization_code", "refresh_token"},
 		ResponseTypes:           []string{"code"},
 		TokenEndpointAuthMethod: authNone,
+		ApplicationType:         "native",
 	})
 	if err != nil {
 		return nil, err

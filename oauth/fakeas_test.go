@@ -77,10 +77,12 @@ type fakeAS struct {
 	refresh       map[string]fakeGrant
 	issued        []string
 	Registrations int
-	Authorizes    []url.Values
-	TokenCalls    map[string]int // by grant_type
-	Revoked       []string
-	jags          map[string]string // ID-JAG → resource
+	// LastRegistration is the last dynamic registration request.
+	LastRegistration registration
+	Authorizes       []url.Values
+	TokenCalls       map[string]int // by grant_type
+	Revoked          []string
+	jags             map[string]string // ID-JAG → resource
 }
 
 type fakeClient struct {
@@ -262,6 +264,7 @@ func (f *fakeAS) register(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	f.Registrations++
+	f.LastRegistration = req
 	id := "dcr-" + randomID()
 	c := fakeClient{method: authNone, redirect: req.RedirectURIs[0]}
 	resp := map[string]any{"client_id": id, "token_endpoint_auth_method": "none", "redirect_uris": req.RedirectURIs}

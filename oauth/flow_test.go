@@ -5,6 +5,7 @@ import (
 	"errors"
 	"net"
 	"net/http"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -50,6 +51,9 @@ func TestCodeFlowWithDynamicRegistration(t *testing.T) {
 	}
 	if e.fake.Registrations != 1 {
 		t.Errorf("registrations = %d, want 1 (remembered per server)", e.fake.Registrations)
+	}
+	if r := e.fake.LastRegistration; r.ApplicationType != "native" || !slices.Contains(r.GrantTypes, "refresh_token") {
+		t.Errorf("registration request %+v: want application_type native and the refresh_token grant", r)
 	}
 	// A new Manager (restart) finds the token in the keychain.
 	m2 := New(e.opts)
