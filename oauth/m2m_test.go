@@ -122,3 +122,16 @@ func mustJSON(v any) json.RawMessage {
 	}
 	return b
 }
+
+func TestClientCredentialsStepUpWithoutAPerson(t *testing.T) {
+	e := newEnv(t, nil) // no InlineAuth: machine grants step up by themselves
+	e.fake.PreClientID, e.fake.PreClientSecret = "cc-client", "cc-secret-"+randomID()
+	srv := e.server()
+	srv.Config.OAuth = &model.OAuthConfig{ClientID: "cc-client", Grant: GrantClientCredentials}
+	if err := e.m.SetClientSecret(srv, e.fake.PreClientSecret); err != nil {
+		t.Fatal(err)
+	}
+	if code, err := e.get(srv, "mcp:read mcp:write"); err != nil || code != 200 {
+		t.Fatalf("got %d, %v", code, err)
+	}
+}

@@ -79,8 +79,8 @@ func (t *authTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 				return resp, nil
 			}
 			stepUps++
-			if !t.m.opts.InlineAuth {
-				return resp, nil
+			if !t.m.opts.InlineAuth && !isMachine(t.srv) {
+				return resp, nil // the person re-authorizes; Authenticate asks for the union
 			}
 			next, ierr := t.m.inlineAuth(ctx, t.srv, t.st, tok)
 			if ierr != nil {
