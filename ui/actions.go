@@ -17,6 +17,7 @@ const (
 	actEnable action = iota
 	actDisable
 	actReconnect
+	actCancelRetry
 	actAuthenticate
 	actApprove
 	actReject
@@ -25,7 +26,7 @@ const (
 	actGetPrompt
 )
 
-var actionNames = [...]string{"enable", "disable", "reconnect", "authenticate", "approve", "reject", "call tool", "read resource", "get prompt"}
+var actionNames = [...]string{"enable", "disable", "reconnect", "stop retrying", "authenticate", "approve", "reject", "call tool", "read resource", "get prompt"}
 
 func (a action) String() string { return actionNames[a] }
 
@@ -69,6 +70,10 @@ func available(a action, s engine.ServerSnapshot) (bool, string) {
 			return why("server was rejected")
 		case len(s.Problems) > 0:
 			return why("the config has problems: " + s.Problems[0].Message)
+		}
+	case actCancelRetry:
+		if s.State != model.StatePending || s.NextRetry.IsZero() {
+			return why("no retry is scheduled")
 		}
 	case actAuthenticate:
 		if s.Transport != model.TransportHTTP && s.Transport != model.TransportSSE {
@@ -126,6 +131,8 @@ func engineAction(ctx context.Context, eng Engine, a action, name string) tea.Cm
 		f = eng.Disable
 	case actReconnect:
 		f = eng.Reconnect
+	case actCancelRetry:
+		f = eng.CancelReconnect
 	case actAuthenticate:
 		f = eng.Authenticate
 	case actApprove:

@@ -19,6 +19,7 @@ func TestServerActionsGoToTheEngine(t *testing.T) {
 		{"off", "e", "enable off"},
 		{"notes", "d", "disable notes"},
 		{"flaky", "r", "reconnect flaky"}, // retry now while pending
+		{"flaky", "s", "stop retrying flaky"},
 		{"remote-api", "a", "authenticate remote-api"},
 		{"fresh", "A", "approve fresh"},
 		{"repo-tools", "x", "reject repo-tools"},
@@ -33,7 +34,7 @@ func TestServerActionsGoToTheEngine(t *testing.T) {
 				if got := h.eng.Actions(); !slices.Equal(got, []string{c.want}) {
 					t.Fatalf("engine got %v, want [%s]", got, c.want)
 				}
-				h.wantView(strings.SplitN(c.want, " ", 2)[0] + " " + c.server + ": done")
+				h.wantView(c.want + ": done")
 			})
 		})
 	}
@@ -49,6 +50,7 @@ func TestDisabledActionsSayWhy(t *testing.T) {
 		{"broken", "c", "call tool: server is failed"},
 		{"blocked", "e", "enable: blocked by policy rule"},
 		{"fresh", "r", "reconnect: server is awaiting approval"},
+		{"notes", "s", "stop retrying: no retry is scheduled"},
 		{"broken", "r", "reconnect: the config has problems: ${TOKEN} is not set"},
 	}
 	for _, c := range cases {

@@ -35,6 +35,7 @@ var tabNames = [numTabs]string{"Overview", "Tools", "Resources", "Prompts", "Std
 type detailView struct {
 	st   *styles.Styles
 	keys *KeyMap
+	now  func() time.Time
 
 	srv    engine.ServerSnapshot
 	tab    detailTab
@@ -47,8 +48,8 @@ type detailView struct {
 	overview []string // cached overview lines, rebuilt on change
 }
 
-func newDetailView(st *styles.Styles, keys *KeyMap, s engine.ServerSnapshot) *detailView {
-	d := &detailView{st: st, keys: keys, follow: true}
+func newDetailView(st *styles.Styles, keys *KeyMap, now func() time.Time, s engine.ServerSnapshot) *detailView {
+	d := &detailView{st: st, keys: keys, now: now, follow: true}
 	d.SetServer(s)
 	return d
 }
@@ -189,7 +190,11 @@ func (d *detailView) Update(msg tea.Msg) (bool, tea.Cmd) {
 func (d *detailView) View() string {
 	var b strings.Builder
 	s := &d.srv
-	b.WriteString(glyph(d.st, s) + " " + d.st.Title.Render(s.Name) + d.st.Muted.Render(fmt.Sprintf("  %s · %s · %s", s.Scope, s.Transport, s.State)))
+	state := s.State.String()
+	if s.State == model.StatePending {
+		state = pendingText(s, d.now())
+	}
+	b.WriteString(glyph(d.st, s) + " " + d.st.Title.Render(s.Name) + d.st.Muted.Render(fmt.Sprintf("  %s · %s · %s", s.Scope, s.Transport, state)))
 	b.WriteByte('\n')
 	for t := range numTabs {
 		name := tabNames[t]

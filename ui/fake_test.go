@@ -73,7 +73,7 @@ func (f *fakeEngine) Disable(_ context.Context, n string) error   { return f.rec
 func (f *fakeEngine) Reconnect(_ context.Context, n string) error { return f.record("reconnect", n) }
 
 func (f *fakeEngine) CancelReconnect(_ context.Context, n string) error {
-	return f.record("cancel-reconnect", n)
+	return f.record("stop retrying", n)
 }
 func (f *fakeEngine) Approve(_ context.Context, n string) error { return f.record("approve", n) }
 func (f *fakeEngine) Reject(_ context.Context, n string) error  { return f.record("reject", n) }

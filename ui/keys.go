@@ -9,9 +9,9 @@ type KeyMap struct {
 	Up, Down, Top, Bottom, PageUp, PageDown key.Binding
 	Open, Back, NextTab, PrevTab            key.Binding
 
-	Enable, Disable, Reconnect, Authenticate, Approve, Reject key.Binding
-	CallTool, ReadResource, GetPrompt, Reload                 key.Binding
-	Filter, Help, Quit                                        key.Binding
+	Enable, Disable, Reconnect, CancelRetry, Authenticate, Approve, Reject key.Binding
+	CallTool, ReadResource, GetPrompt, Reload                              key.Binding
+	Filter, Help, Quit                                                     key.Binding
 
 	// Prompt keys: approval prompt and elicitation.
 	ApproveOne, ApproveAll, RejectOne, Later key.Binding
@@ -38,6 +38,7 @@ func DefaultKeyMap() KeyMap {
 		Enable:       b("e", "enable", "e"),
 		Disable:      b("d", "disable", "d"),
 		Reconnect:    b("r", "reconnect", "r"),
+		CancelRetry:  b("s", "stop retrying", "s"),
 		Authenticate: b("a", "authenticate", "a"),
 		Approve:      b("A", "approve", "A"),
 		Reject:       b("x", "reject", "x"),
@@ -67,7 +68,7 @@ func (k KeyMap) ShortHelp() []key.Binding { return []key.Binding{k.Open, k.Filte
 func (k KeyMap) FullHelp() [][]key.Binding {
 	return [][]key.Binding{
 		{k.Up, k.Down, k.Top, k.Bottom, k.PageUp, k.PageDown, k.Open, k.Back, k.NextTab, k.PrevTab},
-		{k.Enable, k.Disable, k.Reconnect, k.Authenticate, k.Approve, k.Reject, k.Reload},
+		{k.Enable, k.Disable, k.Reconnect, k.CancelRetry, k.Authenticate, k.Approve, k.Reject, k.Reload},
 		{k.CallTool, k.ReadResource, k.GetPrompt, k.Filter, k.Help, k.Quit},
 		{k.ApproveOne, k.ApproveAll, k.RejectOne, k.Later, k.Submit, k.Decline, k.Cancel, k.OpenURL},
 	}

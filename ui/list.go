@@ -378,7 +378,7 @@ func pendingText(s *engine.ServerSnapshot, now time.Time) string {
 	if secs <= 0 {
 		return t + " · retrying…"
 	}
-	return fmt.Sprintf("%s · retry in %ds · r retry now", t, secs)
+	return fmt.Sprintf("%s · retry in %ds · r retry now · s stop", t, secs)
 }
 
 func firstLine(s string) string {

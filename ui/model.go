@@ -337,7 +337,7 @@ func (m *Model) onKey(msg tea.KeyMsg) tea.Cmd {
 		return nil
 	case m.detail == nil && key.Matches(msg, k.Open):
 		if s := m.list.Selected(); s != nil {
-			m.detail = newDetailView(&m.st, &m.keys, *s)
+			m.detail = newDetailView(&m.st, &m.keys, m.now, *s)
 			m.detail.SetSize(m.width, m.bodyHeight())
 		}
 		return nil
@@ -378,6 +378,7 @@ func (m *Model) actionFor(msg tea.KeyMsg) (action, bool) {
 		{k.Enable, actEnable},
 		{k.Disable, actDisable},
 		{k.Reconnect, actReconnect},
+		{k.CancelRetry, actCancelRetry},
 		{k.Authenticate, actAuthenticate},
 		{k.Approve, actApprove},
 		{k.Reject, actReject},
@@ -420,7 +421,7 @@ func (m *Model) do(a action) tea.Cmd {
 			return m.push(openPrompt(m.env, s.Name, s.Prompts[m.detail.Selection(tabPrompts)]))
 		}
 		return m.push(openPromptPicker(m.env, s))
-	case actEnable, actDisable, actReconnect, actAuthenticate, actApprove, actReject:
+	case actEnable, actDisable, actReconnect, actCancelRetry, actAuthenticate, actApprove, actReject:
 	}
 	verb := a.String()
 	if a == actReconnect && s.State == model.StatePending && !s.NextRetry.IsZero() {
@@ -520,6 +521,7 @@ func (m *Model) footerKeys() []key.Binding {
 			{k.Enable, actEnable},
 			{k.Disable, actDisable},
 			{k.Reconnect, actReconnect},
+			{k.CancelRetry, actCancelRetry},
 			{k.Authenticate, actAuthenticate},
 			{k.CallTool, actCallTool},
 			{k.ReadResource, actReadResource},
