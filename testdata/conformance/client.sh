@@ -50,8 +50,11 @@ auth/*)
 	# completes the real authorization-code flow.
 	export BROWSER="$here/browser.sh"
 	if [ -n "${MCP_CONFORMANCE_CONTEXT:-}" ]; then
-		secret=$(node -e 'const c=JSON.parse(process.env.MCP_CONFORMANCE_CONTEXT);process.stdout.write(c.client_secret||"")')
-		[ -z "$secret" ] || export MCPDECK_CLIENT_SECRET="$secret"
+		# secrets from the scenario data, where mcpdeck reads them
+		ctx() { node -e 'process.stdout.write(JSON.parse(process.env.MCP_CONFORMANCE_CONTEXT)[process.argv[1]] || "")' "$1"; }
+		v=$(ctx client_secret) && [ -z "$v" ] || export MCPDECK_CLIENT_SECRET="$v"
+		v=$(ctx private_key_pem) && [ -z "$v" ] || export MCPDECK_CLIENT_PRIVATE_KEY="$v"
+		v=$(ctx idp_id_token) && [ -z "$v" ] || export MCPDECK_IDP_ID_TOKEN="$v"
 	fi
 	deck auth s
 	deck call s test-tool '{}'

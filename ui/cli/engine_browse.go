@@ -31,7 +31,7 @@ func newEngBrowseCmds(g *globalOpts) []*cobra.Command {
 			Short: l.short,
 			Args:  cobra.MaximumNArgs(1),
 			RunE: func(cmd *cobra.Command, args []string) error {
-				return runEngListing(cmd.Context(), newEngFlags(g), l, args)
+				return runEngListing(cmd.Context(), newEngFlagsInline(g), l, args)
 			},
 		})
 	}

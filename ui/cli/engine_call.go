@@ -34,7 +34,7 @@ func newEngCallCmds(g *globalOpts) []*cobra.Command {
 			if err := decodeEngObject(js, &params); err != nil {
 				return usagef("the tool arguments must be a JSON object: %v", err)
 			}
-			return runEngCall(cmd.Context(), newEngFlags(g), args[0], args[1], params)
+			return runEngCall(cmd.Context(), newEngFlagsInline(g), args[0], args[1], params)
 		},
 	}
 	read := &cobra.Command{
@@ -42,7 +42,7 @@ func newEngCallCmds(g *globalOpts) []*cobra.Command {
 		Short: "Read a resource and print it (binary contents are saved to files)",
 		Args:  rangeEngArgs(2, 2, "SERVER URI"),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			f := newEngFlags(g)
+			f := newEngFlagsInline(g)
 			return withEngServer(cmd.Context(), f, args[0], func(ctx context.Context, s *engSession) error {
 				res, err := s.eng.ReadResource(ctx, args[0], args[1])
 				if err != nil {
@@ -76,7 +76,7 @@ func newEngCallCmds(g *globalOpts) []*cobra.Command {
 					pargs[k] = string(b)
 				}
 			}
-			f := newEngFlags(g)
+			f := newEngFlagsInline(g)
 			return withEngServer(cmd.Context(), f, args[0], func(ctx context.Context, s *engSession) error {
 				res, err := s.eng.GetPrompt(ctx, args[0], args[1], pargs)
 				if err != nil {

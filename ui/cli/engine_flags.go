@@ -22,9 +22,16 @@ type engFlags struct {
 	asked engElicitLog
 	// factory, when set, replaces the transports factory (tests).
 	factory transports.Factory
+	// inlineAuth lets a one-shot command (call, tools...) run the sign-in
+	// flow itself on 401 or step-up; the `mcp list` health check only
+	// reports "needs auth".
+	inlineAuth bool
 }
 
 func newEngFlags(g *globalOpts) *engFlags { return &engFlags{g: g} }
+
+// newEngFlagsInline is newEngFlags for commands that may sign in on demand.
+func newEngFlagsInline(g *globalOpts) *engFlags { return &engFlags{g: g, inlineAuth: true} }
 
 // engElicitLog remembers refused elicitation requests.
 type engElicitLog struct {
@@ -63,6 +70,7 @@ func (f *engFlags) engineOptions() (engine.Options, error) {
 		return engine.Options{}, err
 	}
 	o.Watch = false
+	o.Auth = newOAuthManager(o.Load, f.g.stderr, f.inlineAuth)
 	if f.factory != nil {
 		o.Factory = f.factory
 	}

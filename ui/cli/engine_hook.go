@@ -3,8 +3,8 @@ package cli
 import "github.com/spf13/cobra"
 
 // addEngineCommands adds the commands that connect to servers: tools,
-// resources, prompts, call, read, prompt, mcp reconnect, and makes `mcp
-// list` connect (a health check) instead of only reading the config.
+// resources, prompts, call, read, prompt, auth, mcp reconnect, and makes
+// `mcp list` connect (a health check) instead of only reading the config.
 func addEngineCommands(root *cobra.Command, g *globalOpts) {
 	if mcp, _, err := root.Find([]string{"mcp"}); err == nil && mcp != root {
 		connecting := newEngMCPListCmd(g)
@@ -19,4 +19,16 @@ func addEngineCommands(root *cobra.Command, g *globalOpts) {
 	}
 	root.AddCommand(newEngBrowseCmds(g)...)
 	root.AddCommand(newEngCallCmds(g)...)
+	if !hasEngSubcommand(root, "auth") {
+		root.AddCommand(newAuthCmd(g)) // auth.go: sign in / --logout
+	}
+}
+
+func hasEngSubcommand(parent *cobra.Command, name string) bool {
+	for _, c := range parent.Commands() {
+		if c.Name() == name {
+			return true
+		}
+	}
+	return false
 }
