@@ -164,11 +164,11 @@ func (e *Engine) idleLocked(en *entry) {
 		e.refreshWhy(en)
 		return
 	}
-	if !e.transition(en, to, reason) && to == model.StateFailed {
-		// disabled → failed is not allowed: go through pending.
+	if model.CheckTransition(en.s.State, to) != nil {
+		// e.g. disabled → failed is not allowed: go through pending.
 		e.transition(en, model.StatePending, "configuration changed")
-		e.transition(en, to, reason)
 	}
+	e.transition(en, to, reason)
 }
 
 // names expands "all" or checks that one name exists.

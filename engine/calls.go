@@ -261,8 +261,13 @@ func (e *Engine) do(ctx context.Context, t callTarget, f func(session) error) er
 	switch cls {
 	case classSessionExpired:
 		if rerr := t.conn.Reinit(ctx); rerr != nil {
-			e.noteFailure(t, rerr, classTerminal)
-			return fmt.Errorf("session expired and re-initializing failed: %w", rerr)
+			// The transport cannot start a new session in place (legacy
+			// SSE): reconnect, then retry once on the new connection.
+			nt, cerr := e.reconnectFor(ctx, t, "session expired")
+			if cerr != nil {
+				return fmt.Errorf("session expired and reconnecting failed: %w", cerr)
+			}
+			t = nt
 		}
 		err = f(t.conn)
 		if err == nil {
@@ -310,5 +315,45 @@ func (e *Engine) noteFailure(t callTarget, err error, cls errClass) {
 		e.transition(en, model.StateNeedsAuth, en.s.Error)
 	case classOther, classSessionExpired:
 		en.transient = 0
+	}
+}
+
+// reconnectFor replaces t's connection (unless that already happened) and
+// waits until the server is connected again, or has failed.
+func (e *Engine) reconnectFor(ctx context.Context, t callTarget, reason string) (callTarget, error) {
+	e.mu.Lock()
+	if en := e.byName[t.name]; en != nil && !e.closed && en.gen == t.gen && en.conn == t.conn {
+		e.startLocked(en, reason)
+	}
+	e.mu.Unlock()
+	for {
+		e.mu.Lock()
+		if e.closed {
+			e.mu.Unlock()
+			return callTarget{}, ErrClosed
+		}
+		en := e.byName[t.name]
+		if en == nil {
+			e.mu.Unlock()
+			return callTarget{}, fmt.Errorf("%w: %s", ErrUnknownServer, t.name)
+		}
+		switch en.s.State {
+		case model.StateConnected:
+			nt := callTarget{name: t.name, gen: en.gen, conn: en.conn}
+			e.mu.Unlock()
+			return nt, nil
+		case model.StateFailed, model.StateNeedsAuth, model.StateDisabled:
+			err := fmt.Errorf("%w: %s is %s: %s", ErrNotConnected, t.name, en.s.State, en.s.Error)
+			e.mu.Unlock()
+			return callTarget{}, err
+		case model.StatePending:
+		}
+		changed := e.changed
+		e.mu.Unlock()
+		select {
+		case <-changed:
+		case <-ctx.Done():
+			return callTarget{}, ctx.Err()
+		}
 	}
 }

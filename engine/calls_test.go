@@ -144,6 +144,36 @@ func TestSessionExpiredReinitAndRetryOnce(t *testing.T) {
 	})
 }
 
+func TestSessionExpiredWithoutReinitReconnectsAndRetries(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		var calls atomic.Int32
+		n := newFakeNet()
+		n.reinitErr["s"] = errors.New("sse sessions cannot be re-initialized")
+		n.servers["s"] = toolServer(map[string]server.ToolHandlerFunc{
+			"t": func(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+				if calls.Add(1) == 1 {
+					return nil, errors.New("session expired")
+				}
+				return mcp.NewToolResultText("ok"), nil
+			},
+		})
+		e := newTestEngine(t, n, stdioServer("s"))
+		mustStart(t, e)
+		current(t, e, "s")
+		first := n.last("s")
+		res, err := e.CallTool(context.Background(), "s", "t", nil, nil)
+		if err != nil || res.Content[0].Text != "ok" || calls.Load() != 2 {
+			t.Fatalf("res %+v err %v calls %d", res, err, calls.Load())
+		}
+		if n.opened("s") != 2 || !first.isClosed() {
+			t.Fatalf("opens %d, first closed %v", n.opened("s"), first.isClosed())
+		}
+		if s := current(t, e, "s"); s.State != model.StateConnected {
+			t.Fatalf("state %s", s.State)
+		}
+	})
+}
+
 func TestTransientErrorsReconnectAfterThree(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		n := newFakeNet()
@@ -297,7 +327,7 @@ func TestExtraServersEnableDisable(t *testing.T) {
 		if err := e.Disable(context.Background(), "demo"); err != nil {
 			t.Fatal(err)
 		}
-		if s := current(t, e, "demo"); s.State != model.StateDisabled || !n.last("demo").closed {
+		if s := current(t, e, "demo"); s.State != model.StateDisabled || !n.last("demo").isClosed() {
 			t.Fatalf("after disable: %s", s.State)
 		}
 		if err := e.Enable(context.Background(), "all"); err != nil {

@@ -35,8 +35,12 @@ type Options struct {
 	Auth   Authenticator // nil = no OAuth: a 401 means needs-auth
 	// CacheDir holds large results, images and stderr logs; "" = user cache dir.
 	CacheDir string
-	Watch    bool           // watch config files and reload on change
-	Extra    []model.Server // servers injected by the program, dynamic scope
+	Watch    bool // watch config files and reload on change
+	// Extra are servers injected by the program (the demo): dynamic scope,
+	// enabled and policy-allowed unless a policy rule is set, hash computed;
+	// enabling/disabling them is kept in memory. A configured server of the
+	// same name wins.
+	Extra []model.Server
 	// Backoff overrides the reconnect policy (zero = DefaultBackoff).
 	Backoff Backoff
 }
@@ -82,6 +86,7 @@ type Engine struct {
 	order    []*entry // display order: scope high→low, then name
 	byName   map[string]*entry
 	last     Snapshot
+	changed  chan struct{}             // closed and replaced on every publish
 	progress map[string]func(Progress) // progress token → callback
 	tokens   uint64
 	watch    *watcher
@@ -114,6 +119,7 @@ func newEngine(opts Options) *Engine {
 		byName:   map[string]*entry{},
 		progress: map[string]func(Progress){},
 		overEn:   map[string]bool{},
+		changed:  make(chan struct{}),
 	}
 	if e.clock == nil {
 		e.clock = realClock{}

@@ -76,7 +76,7 @@ func TestConnectListsAndCalls(t *testing.T) {
 		if err := e.Close(); err != nil {
 			t.Fatal(err)
 		}
-		if !n.last("demo").closed {
+		if !n.last("demo").isClosed() {
 			t.Error("connection not closed by Close")
 		}
 		if _, err := e.CallTool(context.Background(), "demo", "add", nil, nil); !errors.Is(err, ErrClosed) {
@@ -325,7 +325,7 @@ func TestReloadRestartsOnlyChanged(t *testing.T) {
 		if n.opened("a") != 1 || n.opened("b") != 2 {
 			t.Errorf("opens a=%d b=%d, want 1 and 2", n.opened("a"), n.opened("b"))
 		}
-		if _, ok := serverSnap(e.Snapshot(), "c"); ok || !n.last("c").closed {
+		if _, ok := serverSnap(e.Snapshot(), "c"); ok || !n.last("c").isClosed() {
 			t.Error("removed server c still present or not closed")
 		}
 		if s := current(t, e, "b"); s.State != model.StateConnected || s.Hash != "changed" {
@@ -464,8 +464,8 @@ func TestStaleAttemptDropped(t *testing.T) {
 		if stale == live {
 			stale = sessions[1]
 		}
-		if !stale.closed || live.closed {
-			t.Errorf("stale closed=%v live closed=%v", stale.closed, live.closed)
+		if !stale.isClosed() || live.isClosed() {
+			t.Errorf("stale closed=%v live closed=%v", stale.isClosed(), live.isClosed())
 		}
 		e.mu.Lock()
 		cur := e.byName["s"].conn

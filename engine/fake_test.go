@@ -26,6 +26,8 @@ type fakeSession struct {
 	closed bool
 	stderr []string
 	reinit int
+	// reinitErr makes Reinit fail, like legacy SSE.
+	reinitErr error
 }
 
 func (f *fakeSession) Client() *client.Client      { return f.c }
@@ -34,9 +36,9 @@ func (f *fakeSession) Done() <-chan struct{}       { return f.done }
 func (f *fakeSession) StderrTail(n int) []string   { return f.stderr }
 func (f *fakeSession) Reinit(ctx context.Context) error {
 	f.mu.Lock()
+	defer f.mu.Unlock()
 	f.reinit++
-	f.mu.Unlock()
-	return nil
+	return f.reinitErr
 }
 
 func (f *fakeSession) Err() error {
@@ -111,19 +113,20 @@ func (f rootsAdapter) ListRoots(ctx context.Context, _ mcp.ListRootsRequest) (*m
 
 // fakeNet hands out in-process sessions and records opens.
 type fakeNet struct {
-	mu       sync.Mutex
-	servers  map[string]func() *server.MCPServer
-	fail     map[string]error // open fails with this error
-	block    map[string]bool  // open blocks until ctx ends
-	opens    map[string]int
-	sessions map[string][]*fakeSession
+	mu        sync.Mutex
+	servers   map[string]func() *server.MCPServer
+	fail      map[string]error // open fails with this error
+	reinitErr map[string]error // sessions' Reinit fails with this
+	block     map[string]bool  // open blocks until ctx ends
+	opens     map[string]int
+	sessions  map[string][]*fakeSession
 	// hook, if set, runs at the start of every open.
 	hook func(name string)
 }
 
 func newFakeNet() *fakeNet {
 	return &fakeNet{
-		servers: map[string]func() *server.MCPServer{}, fail: map[string]error{},
+		servers: map[string]func() *server.MCPServer{}, fail: map[string]error{}, reinitErr: map[string]error{},
 		block: map[string]bool{}, opens: map[string]int{}, sessions: map[string][]*fakeSession{},
 	}
 }
@@ -151,6 +154,7 @@ func (n *fakeNet) open(ctx context.Context, name string, _ model.ServerConfig, o
 		return nil, err
 	}
 	n.mu.Lock()
+	s.reinitErr = n.reinitErr[name]
 	n.sessions[name] = append(n.sessions[name], s)
 	n.mu.Unlock()
 	return s, nil
@@ -269,4 +273,10 @@ func demoServer() *server.MCPServer {
 			}), nil
 		})
 	return s
+}
+
+func (f *fakeSession) isClosed() bool {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.closed
 }

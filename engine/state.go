@@ -92,6 +92,8 @@ func (e *Engine) publishLocked() {
 	}
 	e.last = s
 	e.pub.publish(s)
+	close(e.changed) // wake internal waiters (reconnectFor)
+	e.changed = make(chan struct{})
 }
 
 // sortEntries orders entries by scope (high first), then name.
