@@ -124,6 +124,7 @@ func (e *Engine) applyLocked(a action) {
 func (e *Engine) configure(en *entry, srv model.Server) {
 	en.srv = srv
 	en.runnable = srv.Runnable()
+	en.why, en.whyOK = nil, false
 	cfg := maskConfig(srv.Config)
 	en.s.Name, en.s.Scope, en.s.Source = srv.Name, srv.Scope, srv.Source
 	en.s.Overrides = srv.Overrides

@@ -57,7 +57,11 @@ func (e *Engine) refreshWhy(en *entry) {
 		en.s.Why = nil
 		return
 	}
-	why := whyNot(en.srv, e.lookPath)
+	if !en.whyOK {
+		// Cached per definition: whyNot may search PATH.
+		en.why, en.whyOK = whyNot(en.srv, e.lookPath), true
+	}
+	why := slices.Clip(en.why)
 	switch en.s.State {
 	case model.StateNeedsAuth:
 		why = append(why, "Needs authentication: run authenticate for this server.")
