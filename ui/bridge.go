@@ -41,7 +41,6 @@ type ElicitBridge struct {
 
 // elicitation is one request waiting for an answer.
 type elicitation struct {
-	id    uint64
 	ctx   context.Context
 	req   engine.ElicitRequest
 	reply chan engine.ElicitResponse // buffered(1): answering never blocks Update
