@@ -51,7 +51,9 @@ func openHTTP(ctx context.Context, c *Conn, cfg model.ServerConfig, opts Options
 	hc, idle := httpClientFor(c, cfg, opts, false)
 	tr, err := transport.NewStreamableHTTP(cfg.URL,
 		transport.WithHTTPBasicClient(hc),
-		transport.WithContinuousListening(),
+		// Deprecated for 2026-07-28, but we pin 2025-11-25 (see Options), where
+		// the standalone GET stream is how list_changed arrives between calls.
+		transport.WithContinuousListening(), //nolint:staticcheck // see above
 		transport.WithHTTPLogger(quietLogger()),
 	)
 	if err != nil {

@@ -35,7 +35,13 @@ func humanize(err error) string {
 	if s, ok := humanizeNet(err); ok {
 		return s
 	}
-	switch Classify(err) {
+	class := Classify(err)
+	if class != ClassAuth && class != ClassSessionExpired {
+		if s, ok := humanizeStatus(err); ok {
+			return s
+		}
+	}
+	switch class {
 	case ClassAuth:
 		return "the server needs you to log in (HTTP 401)"
 	case ClassSessionExpired:
@@ -132,6 +138,24 @@ func humanizeNet(err error) (string, bool) {
 		return "the connection" + at + " timed out", true
 	}
 	return "", false
+}
+
+// humanizeStatus renders mcp-go's "request failed with status N: body".
+func humanizeStatus(err error) (string, bool) {
+	msg := err.Error()
+	loc := statusRe.FindStringSubmatchIndex(msg)
+	if loc == nil {
+		var se *HTTPStatusError
+		if errors.As(err, &se) {
+			return fmt.Sprintf("the server answered HTTP %d", se.Status), true
+		}
+		return "", false
+	}
+	s := "the server answered HTTP " + msg[loc[2]:loc[3]]
+	if rest := strings.TrimSpace(strings.TrimPrefix(msg[loc[1]:], ":")); rest != "" {
+		s += ": " + rest
+	}
+	return s, true
 }
 
 // errAddr finds the remote address (net.OpError) or host (url.Error) of err.

@@ -48,7 +48,8 @@ func (l *lineReader) next() ([]byte, error) {
 		case errors.Is(err, bufio.ErrBufferFull):
 			continue
 		default:
-			if tooLong {
+			if tooLong || len(l.buf) > l.max {
+				l.buf = l.buf[:0]
 				return nil, fmt.Errorf("%w: more than %d bytes", errLineTooLong, l.max)
 			}
 			if len(l.buf) > 0 {

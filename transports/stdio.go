@@ -58,7 +58,8 @@ func startStdio(name string, cfg model.ServerConfig, opts Options) (*stdioTransp
 	if strings.TrimSpace(cfg.Command) == "" {
 		return nil, fmt.Errorf("server %q: no command: %w", name, exec.ErrNotFound)
 	}
-	cmd := exec.Command(cfg.Command, cfg.Args...)
+	// The process outlives Open's context: its end is ours to manage (shutdown).
+	cmd := exec.CommandContext(context.Background(), cfg.Command, cfg.Args...)
 	cmd.Env = mergeEnv(os.Environ(), cfg.Env)
 	cmd.Dir = cfg.Cwd
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}

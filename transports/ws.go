@@ -137,12 +137,15 @@ func (t *wsTransport) Close() error { return t.shutdown(context.Background()) }
 func (t *wsTransport) shutdown(ctx context.Context) error {
 	var err error
 	t.once.Do(func() {
-		done := make(chan error, 1)
-		go func() { done <- t.conn.Close(websocket.StatusNormalClosure, "") }()
+		done := make(chan struct{})
+		go func() {
+			err = t.conn.Close(websocket.StatusNormalClosure, "")
+			close(done)
+		}()
 		timer := time.NewTimer(wsCloseGrace)
 		defer timer.Stop()
 		select {
-		case err = <-done:
+		case <-done:
 		case <-timer.C:
 			_ = t.conn.CloseNow()
 			<-done
