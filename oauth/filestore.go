@@ -77,29 +77,46 @@ func (f *fileStore) Get(_ context.Context, key string) (string, error) {
 	return v, nil
 }
 
-// Set writes key.
-func (f *fileStore) Set(_ context.Context, key, value string) error {
+// update runs a read-modify-write under the process mutex and the file lock.
+func (f *fileStore) update(change func(map[string]string) error) error {
 	f.mu.Lock()
 	defer f.mu.Unlock()
+	if err := os.MkdirAll(filepath.Dir(f.path), 0o700); err != nil {
+		return fmt.Errorf("creating %s: %w", filepath.Dir(f.path), err)
+	}
+	unlock, err := lockFile(f.path)
+	if err != nil {
+		return fmt.Errorf("locking the credentials file: %w", err)
+	}
+	defer unlock()
 	m, err := f.load()
 	if err != nil {
 		return err
 	}
-	m[key] = value
+	if err := change(m); err != nil {
+		return err
+	}
 	return f.save(m)
+}
+
+// Set writes key.
+func (f *fileStore) Set(_ context.Context, key, value string) error {
+	return f.update(func(m map[string]string) error {
+		m[key] = value
+		return nil
+	})
 }
 
 // Delete removes key.
 func (f *fileStore) Delete(_ context.Context, key string) error {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	m, err := f.load()
-	if err != nil {
-		return err
+	if _, err := os.Stat(f.path); errors.Is(err, fs.ErrNotExist) {
+		return ErrNotFound // nothing to lock or create
 	}
-	if _, ok := m[key]; !ok {
-		return ErrNotFound
-	}
-	delete(m, key)
-	return f.save(m)
+	return f.update(func(m map[string]string) error {
+		if _, ok := m[key]; !ok {
+			return ErrNotFound
+		}
+		delete(m, key)
+		return nil
+	})
 }

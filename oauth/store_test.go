@@ -3,6 +3,7 @@ package oauth
 import (
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -190,5 +191,36 @@ func TestCheckStoreAndHasToken(t *testing.T) {
 	e.kr.mu.Unlock()
 	if w := New(e.opts).CheckStore(context.Background()); len(w) != 1 {
 		t.Errorf("failing keychain: warnings %v", w)
+	}
+}
+
+func TestFileStoreConcurrentWritersKeepEveryEntry(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "credentials.json")
+	// Two stores on one file: two mcpdeck processes.
+	a, b := &fileStore{path: path}, &fileStore{path: path}
+	ctx := context.Background()
+	done := make(chan error, 2)
+	for i, s := range []*fileStore{a, b} {
+		go func() {
+			for j := range 20 {
+				if err := s.Set(ctx, fmt.Sprintf("k%d-%d", i, j), "v"); err != nil {
+					done <- err
+					return
+				}
+			}
+			done <- nil
+		}()
+	}
+	for range 2 {
+		if err := <-done; err != nil {
+			t.Fatal(err)
+		}
+	}
+	m, err := a.load()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(m) != 40 {
+		t.Errorf("%d entries survived, want 40", len(m))
 	}
 }
