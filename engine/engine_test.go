@@ -504,3 +504,28 @@ func TestSlowReaderNeverBlocksEngine(t *testing.T) {
 		}
 	})
 }
+
+func TestStderrTailThrottled(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		n := newFakeNet()
+		n.servers["s"] = demoServer
+		e := newTestEngine(t, n, stdioServer("s"))
+		mustStart(t, e)
+		current(t, e, "s")
+		sess := n.last("s")
+		seq0 := e.Snapshot().Seq
+		// 1000 lines over one second: at most one snapshot per stderrPoll.
+		for i := range 1000 {
+			sess.addStderr(fmt.Sprint("line ", i))
+			time.Sleep(time.Millisecond)
+		}
+		time.Sleep(stderrPoll)
+		s := current(t, e, "s")
+		if len(s.StderrTail) == 0 || s.StderrTail[len(s.StderrTail)-1] != "line 999" {
+			t.Fatalf("stderr tail %v", s.StderrTail)
+		}
+		if snaps := e.Snapshot().Seq - seq0; snaps > uint64(time.Second/stderrPoll)+2 {
+			t.Errorf("%d snapshots for one second of stderr", snaps)
+		}
+	})
+}

@@ -30,10 +30,10 @@ type entry struct {
 	quickCrash  int // crashes within crashWindow of connecting, in a row
 	connectedAt time.Time
 	schemas     map[string]*jsonschema.Schema // compiled input schemas by tool name
-	why         []string // whyNot(srv), computed once per definition
+	why         []string                      // whyNot(srv), computed once per definition
 	whyOK       bool
-	refetching  [numLists]bool                // a list refetch is running
-	dirty       [numLists]bool                // list_changed arrived during the refetch
+	refetching  [numLists]bool // a list refetch is running
+	dirty       [numLists]bool // list_changed arrived during the refetch
 }
 
 // stopRetry cancels a scheduled retry.

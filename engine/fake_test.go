@@ -33,7 +33,19 @@ type fakeSession struct {
 func (f *fakeSession) Client() *client.Client      { return f.c }
 func (f *fakeSession) Init() *mcp.InitializeResult { return f.init }
 func (f *fakeSession) Done() <-chan struct{}       { return f.done }
-func (f *fakeSession) StderrTail(n int) []string   { return f.stderr }
+func (f *fakeSession) StderrTail(n int) []string {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.stderr
+}
+
+// addStderr appends a stderr line, as a chatty child would.
+func (f *fakeSession) addStderr(line string) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.stderr = append(f.stderr[:len(f.stderr):len(f.stderr)], line)
+}
+
 func (f *fakeSession) Reinit(ctx context.Context) error {
 	f.mu.Lock()
 	defer f.mu.Unlock()

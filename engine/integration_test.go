@@ -9,6 +9,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"runtime"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -211,6 +212,43 @@ func TestIntegrationFaults(t *testing.T) {
 	if res, err := e.CallTool(ctx, "ok", "add", map[string]any{"a": 1, "b": 2}, nil); err != nil || res.Content[0].Text != "3" {
 		t.Fatalf("add after faults: %+v %v", res, err)
 	}
+	if running := processesOf(bin); len(running) == 0 {
+		t.Fatal("no faultserver processes found while connected: the check below would prove nothing")
+	}
+	start := time.Now()
+	if err := e.Close(); err != nil {
+		t.Logf("close: %v", err)
+	}
+	if d := time.Since(start); d > 2*time.Second {
+		t.Errorf("Close took %s", d)
+	}
+	if left := processesOf(bin); len(left) > 0 {
+		t.Errorf("server processes survived Close: %v", left)
+	}
+}
+
+// processesOf lists live (non-zombie) processes running bin.
+func processesOf(bin string) []int {
+	entries, _ := os.ReadDir("/proc")
+	var pids []int
+	for _, d := range entries {
+		pid, err := strconv.Atoi(d.Name())
+		if err != nil {
+			continue
+		}
+		cmd, err := os.ReadFile(filepath.Join("/proc", d.Name(), "cmdline"))
+		if err != nil || !strings.HasPrefix(string(cmd), bin+"\x00") {
+			continue
+		}
+		stat, err := os.ReadFile(filepath.Join("/proc", d.Name(), "stat"))
+		if err == nil {
+			if i := strings.LastIndexByte(string(stat), ')'); i > 0 && i+2 < len(stat) && stat[i+2] == 'Z' {
+				continue
+			}
+		}
+		pids = append(pids, pid)
+	}
+	return pids
 }
 
 // httpFaultServer starts faultserver on streamable HTTP and returns its URL.
