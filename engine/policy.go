@@ -1,0 +1,137 @@
+package engine
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"github.com/mcpdeck/mcpdeck/model"
+)
+
+// callError turns a call failure into a sentence naming the server.
+func (e *Engine) callError(ctx context.Context, server, what string, err error) error {
+	if cerr := ctx.Err(); cerr != nil && !errors.Is(err, cerr) {
+		err = fmt.Errorf("%w (%w)", cerr, err)
+	}
+	if errors.Is(err, context.DeadlineExceeded) {
+		return fmt.Errorf("%s on %s: no answer within %s (MCP_TOOL_TIMEOUT): %w", what, server, e.set.toolTimeout, err)
+	}
+	if errors.Is(err, context.Canceled) {
+		return fmt.Errorf("%s on %s: cancelled: %w", what, server, err)
+	}
+	return fmt.Errorf("%s on %s: %s: %w", what, server, e.errs.humanize(err), err)
+}
+
+// do runs one request and applies SPEC §3's error classes: an expired
+// session is re-initialized and the request retried once; transient errors
+// are counted and three in a row reconnect; terminal errors reconnect at
+// once; auth errors move the server to needs-auth.
+func (e *Engine) do(ctx context.Context, t callTarget, f func(session) error) error {
+	err := f(t.conn)
+	if err == nil {
+		e.noteSuccess(t)
+		return nil
+	}
+	if ctx.Err() != nil {
+		return err // the caller's cancel or timeout, not the server's fault
+	}
+	cls, _ := e.errs.classify(err)
+	switch cls {
+	case classSessionExpired:
+		if rerr := t.conn.Reinit(ctx); rerr != nil {
+			// The transport cannot start a new session in place (legacy
+			// SSE): reconnect, then retry once on the new connection.
+			nt, cerr := e.reconnectFor(ctx, t, "session expired")
+			if cerr != nil {
+				return fmt.Errorf("session expired and reconnecting failed: %w", cerr)
+			}
+			t = nt
+		}
+		err = f(t.conn)
+		if err == nil {
+			e.noteSuccess(t)
+			return nil
+		}
+		cls, _ = e.errs.classify(err)
+	case classOther, classTransient, classTerminal, classAuth, classExited, classTimeout:
+	}
+	e.noteFailure(t, err, cls)
+	return err
+}
+
+// noteSuccess resets the transient error count.
+func (e *Engine) noteSuccess(t callTarget) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if en := e.byName[t.name]; en != nil && en.gen == t.gen {
+		en.transient = 0
+	}
+}
+
+// noteFailure applies an error class to the connection it came from.
+func (e *Engine) noteFailure(t callTarget, err error, cls errClass) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	en := e.byName[t.name]
+	if e.closed || en == nil || en.gen != t.gen || en.conn != t.conn {
+		return
+	}
+	switch cls {
+	case classTransient, classTimeout:
+		en.transient++
+		if en.transient >= transientLimit {
+			e.lostLocked(en, fmt.Errorf("%d errors in a row: %w", en.transient, err))
+		}
+	case classTerminal, classExited:
+		e.lostLocked(en, err)
+	case classAuth:
+		e.stopLocked(en)
+		if e.opts.Auth != nil {
+			e.opts.Auth.MarkNeedsAuth(en.srv)
+		}
+		e.setError(en, err)
+		e.transition(en, model.StateNeedsAuth, en.s.Error)
+	case classOther, classSessionExpired:
+		en.transient = 0
+	}
+}
+
+// reconnectFor replaces t's connection (unless that already happened) and
+// waits until the server is connected again, or has failed.
+func (e *Engine) reconnectFor(ctx context.Context, t callTarget, reason string) (callTarget, error) {
+	e.mu.Lock()
+	if en := e.byName[t.name]; en != nil && !e.closed && en.gen == t.gen && en.conn == t.conn {
+		e.startLocked(en, reason)
+	}
+	e.mu.Unlock()
+	for {
+		e.mu.Lock()
+		if e.closed {
+			e.mu.Unlock()
+			return callTarget{}, ErrClosed
+		}
+		en := e.byName[t.name]
+		if en == nil {
+			e.mu.Unlock()
+			return callTarget{}, fmt.Errorf("%w: %s", ErrUnknownServer, t.name)
+		}
+		switch en.s.State {
+		case model.StateConnected:
+			nt := callTarget{name: t.name, gen: en.gen, conn: en.conn}
+			e.mu.Unlock()
+			return nt, nil
+		case model.StateFailed, model.StateNeedsAuth, model.StateDisabled:
+			err := fmt.Errorf("%w: %s is %s: %s", ErrNotConnected, t.name, en.s.State, en.s.Error)
+			e.mu.Unlock()
+			return callTarget{}, err
+		case model.StatePending:
+		}
+		changed := e.changed
+		e.mu.Unlock()
+		select {
+		case <-changed:
+		case <-ctx.Done():
+			return callTarget{}, ctx.Err()
+		}
+	}
+}

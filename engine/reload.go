@@ -1,0 +1,171 @@
+package engine
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/mcpdeck/mcpdeck/model"
+)
+
+// Reload reads the configuration again and reconciles: new servers start,
+// removed ones close, and only servers whose config hash changed restart.
+func (e *Engine) Reload(ctx context.Context) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	// One reload at a time, so an older load never overwrites a newer one.
+	e.reloadMu.Lock()
+	defer e.reloadMu.Unlock()
+	res, err := e.load(e.opts.Load)
+	if err != nil {
+		return fmt.Errorf("loading configuration: %w", err)
+	}
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if e.closed {
+		return ErrClosed
+	}
+	e.res = res
+	desired := e.desiredLocked(res)
+	have := make(map[string]runInfo, len(e.byName))
+	for name, en := range e.byName {
+		have[name] = runInfo{Hash: en.srv.Hash, Runnable: en.runnable, Active: en.active()}
+	}
+	for _, a := range reconcile(desired, have) {
+		e.applyLocked(a)
+	}
+	e.order = e.order[:0:0]
+	for _, en := range e.byName {
+		e.order = append(e.order, en)
+	}
+	sortEntries(e.order)
+	e.publishLocked()
+	return nil
+}
+
+// desiredLocked is the loaded servers plus Options.Extra (dynamic scope; a
+// configured server of the same name wins; ignored under enterprise config).
+func (e *Engine) desiredLocked(res *model.Resolved) []model.Server {
+	out := append([]model.Server(nil), res.Servers...)
+	if res.Enterprise {
+		return out
+	}
+	for _, x := range e.opts.Extra {
+		if _, exists := res.Server(x.Name); exists {
+			continue
+		}
+		if x.Scope == 0 {
+			x.Scope = model.ScopeDynamic
+		}
+		if x.Source == "" {
+			x.Source = "built-in"
+		}
+		if x.Hash == "" {
+			x.Hash = model.ConfigHash(x.Raw)
+		}
+		if x.Config.Command == "" && x.Config.URL == "" && x.Config.Name == "" {
+			x.Config = x.Raw
+		}
+		if x.Policy.Rule == "" {
+			x.Policy.Allowed = true
+		}
+		x.Enabled = true
+		if en, ok := e.overEn[x.Name]; ok {
+			x.Enabled = en
+		}
+		out = append(out, x)
+	}
+	return out
+}
+
+// applyLocked carries out one reconcile action.
+func (e *Engine) applyLocked(a action) {
+	en := e.byName[a.Name]
+	if a.Kind == actRemove {
+		if en != nil {
+			e.stopLocked(en)
+			delete(e.byName, a.Name)
+		}
+		return
+	}
+	if en == nil {
+		en = &entry{}
+		e.byName[a.Name] = en
+	}
+	e.configure(en, a.Server)
+	switch a.Kind {
+	case actStart, actRestart:
+		reason := "starting"
+		if a.Kind == actRestart {
+			reason = "configuration changed"
+		}
+		if e.opts.Auth != nil && a.Server.Config.EffectiveType().IsRemote() && e.opts.Auth.NeedsAuth(a.Server) {
+			e.stopLocked(en)
+			en.s.Error = "The server needs you to sign in."
+			e.transition(en, model.StateNeedsAuth, "needs auth (cached)")
+			return
+		}
+		e.startLocked(en, reason)
+	case actAdd, actStop:
+		e.stopLocked(en)
+		e.idleLocked(en)
+	case actUpdate:
+		if !en.runnable {
+			e.idleLocked(en)
+		}
+		e.refreshWhy(en)
+	case actRemove:
+	}
+}
+
+// configure stores the definition and the static snapshot fields.
+func (e *Engine) configure(en *entry, srv model.Server) {
+	en.srv = srv
+	en.runnable = srv.Runnable()
+	en.why, en.whyOK = nil, false
+	cfg := maskConfig(srv.Config)
+	en.s.Name, en.s.Scope, en.s.Source = srv.Name, srv.Scope, srv.Source
+	en.s.Overrides = srv.Overrides
+	en.s.Transport = srv.Config.EffectiveType()
+	en.s.Config = cfg
+	en.s.Target = target(cfg)
+	en.s.Hash = srv.Hash
+	en.s.Enabled, en.s.Approval, en.s.Policy, en.s.Problems = srv.Enabled, srv.Approval, srv.Policy, srv.Problems
+}
+
+// idleLocked puts a server that may not run into the state that explains
+// it: disabled (by you, by policy, rejected), pending approval, or failed
+// with its config problems.
+func (e *Engine) idleLocked(en *entry) {
+	srv := en.srv
+	var to model.State
+	var reason string
+	switch {
+	case !srv.Policy.Allowed:
+		to, reason = model.StateDisabled, "blocked by policy"
+		if srv.Policy.Rule != "" {
+			reason += " rule " + srv.Policy.Rule
+		}
+	case !srv.Enabled:
+		to, reason = model.StateDisabled, "disabled by you"
+	case srv.Approval.Status == model.ApprovalRejected:
+		to, reason = model.StateDisabled, "rejected by you"
+	case srv.Approval.Status == model.ApprovalPending || srv.Approval.Status == model.ApprovalChanged:
+		to, reason = model.StatePending, "awaiting approval"
+	case len(srv.Problems) > 0:
+		to, reason = model.StateFailed, srv.Problems[0].Error()
+		en.s.Error, en.s.ErrorDetail, en.s.ErrorClass = reason, reason, "config"
+	default:
+		e.refreshWhy(en)
+		return
+	}
+	if en.s.State == to && len(en.s.History) > 0 {
+		e.refreshWhy(en)
+		return
+	}
+	if model.CheckTransition(en.s.State, to) != nil {
+		// e.g. disabled → failed is not allowed: go through pending.
+		e.transition(en, model.StatePending, "configuration changed")
+	}
+	e.transition(en, to, reason)
+}
