@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"fmt"
 	"slices"
 	"strings"
 	"testing"
@@ -288,7 +289,13 @@ func TestWhyNotRunning(t *testing.T) {
 		h.keys("esc")
 		h.selectServer("repo-tools")
 		h.keys("enter")
-		h.wantView("What changed:", "+ args: [-y repo-tools --port 9000]")
+		h.wantView("Awaiting your approval again", "+ args: [-y repo-tools --port 9000]")
+		if n := strings.Count(h.view(), "+ args: [-y repo-tools --port 9000]"); n != 1 {
+			t.Fatalf("the diff is shown %d times:\n%s", n, h.view())
+		}
+		if n := strings.Count(h.view(), "│ • "); n != 1 { // the engine's reason says it all
+			t.Fatalf("%d reasons, want 1:\n%s", n, h.view())
+		}
 	})
 }
 
@@ -302,5 +309,40 @@ func TestHelp(t *testing.T) {
 		if len(h.m.modals) != 0 {
 			t.Fatal("help still open")
 		}
+	})
+}
+
+func TestStderrFollowsLive(t *testing.T) {
+	inBubble(t, func(t *testing.T) {
+		f := newFakeEngine(fixture())
+		h := newHarness(t, f, 100, 20)
+		h.keys("esc")
+		h.selectServer("notes")
+		lines := func(n int) []string {
+			out := make([]string, n)
+			for i := range out {
+				out[i] = fmt.Sprintf("log line %03d", i+1)
+			}
+			return out
+		}
+		s := fixture()
+		s.Servers[5].StderrTail = lines(100)
+		f.publish(s)
+		h.settle()
+		h.keys("enter", "5") // Stderr tab
+		h.wantView("log line 100")
+		s.Servers[5].StderrTail = lines(120)
+		f.publish(s)
+		h.settle()
+		h.wantView("log line 120") // following
+		h.keys("up", "up", "up")
+		s.Servers[5].StderrTail = lines(130)
+		f.publish(s)
+		h.settle()
+		if v := h.view(); strings.Contains(v, "log line 130") || !strings.Contains(v, "log line 117") {
+			t.Fatalf("scrolled-up view moved:\n%s", v)
+		}
+		h.keys("G")
+		h.wantView("log line 130")
 	})
 }

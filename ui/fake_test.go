@@ -198,7 +198,8 @@ func fixture() engine.Snapshot {
 			Status: model.ApprovalChanged, ApprovedHash: "h1",
 			Diff: "  command: npx\n- args: [-y repo-tools]\n+ args: [-y repo-tools --port 9000]",
 		},
-		Why: []string{"its definition changed since you approved it"},
+		Why: []string{"Awaiting your approval again: the definition changed since you approved it.\n" +
+			"  command: npx\n- args: [-y repo-tools]\n+ args: [-y repo-tools --port 9000]"},
 	}
 	fresh := engine.ServerSnapshot{
 		Name: "fresh", Scope: model.ScopeProject, Source: "/work/.mcp.json", Transport: model.TransportStdio,
