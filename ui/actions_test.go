@@ -346,3 +346,36 @@ func TestStderrFollowsLive(t *testing.T) {
 		h.wantView("log line 130")
 	})
 }
+
+func TestRemovedServerClosesItsDetail(t *testing.T) {
+	inBubble(t, func(t *testing.T) {
+		f := newFakeEngine(fixture())
+		h := newHarness(t, f, 100, 30)
+		h.keys("esc")
+		h.selectServer("off")
+		h.keys("enter")
+		s := fixture()
+		s.Servers = append(s.Servers[:6:6], s.Servers[7:]...) // without "off"
+		f.publish(s)
+		h.settle()
+		if h.m.detail != nil {
+			t.Fatal("detail of a removed server still open")
+		}
+		h.wantView("off is no longer in the configuration")
+	})
+}
+
+func TestApprovalPromptForgetsServersDecidedElsewhere(t *testing.T) {
+	inBubble(t, func(t *testing.T) {
+		f := newFakeEngine(fixture())
+		h := newHarness(t, f, 100, 30)
+		s := fixture()
+		s.Servers[3].Approval.Status = model.ApprovalApproved // fresh, approved with the CLI
+		f.publish(s)
+		h.settle()
+		h.keys("a") // approve repo-tools, the one on screen
+		if len(h.m.modals) != 0 {
+			t.Fatalf("still asking about fresh:\n%s", h.view())
+		}
+	})
+}

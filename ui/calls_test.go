@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"reflect"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/mcpdeck/mcpdeck/engine"
@@ -238,6 +239,26 @@ func TestURLElicitation(t *testing.T) {
 	})
 }
 
+func TestURLElicitationDeclineAndCancel(t *testing.T) {
+	req := engine.ElicitRequest{Server: "remote-api", Mode: "url", Message: "Sign in", URL: "https://example.com/x"}
+	for _, c := range []struct{ key, action string }{{"ctrl+d", "decline"}, {"esc", "cancel"}} {
+		t.Run(c.action, func(t *testing.T) {
+			inBubble(t, func(t *testing.T) {
+				h := newHarness(t, newFakeEngine(fixture()), 100, 30)
+				h.keys("esc")
+				got := elicitAsync(h, t.Context(), req)
+				h.keys(c.key)
+				if r := <-got; r.Action != c.action {
+					t.Fatalf("got %v", r)
+				}
+				if len(h.opened) != 0 {
+					t.Fatal("a browser was opened")
+				}
+			})
+		})
+	}
+}
+
 func TestElicitBridgeClose(t *testing.T) {
 	b := NewElicitBridge()
 	b.Close()
@@ -245,4 +266,38 @@ func TestElicitBridgeClose(t *testing.T) {
 	if err != nil || r.Action != "cancel" {
 		t.Fatalf("got %v, %v", r, err)
 	}
+}
+
+func TestDeniedToolIsNotCalled(t *testing.T) {
+	inBubble(t, func(t *testing.T) {
+		s := fixture()
+		s.Servers[5].Tools[0].Denied = true
+		h := newHarness(t, newFakeEngine(s), 100, 30)
+		h.keys("esc")
+		h.selectServer("notes")
+		h.keys("c", "enter")
+		h.wantView("mcp__notes__add_note is denied by your permission rules")
+		if len(h.eng.Actions()) != 0 {
+			t.Fatalf("engine got %v", h.eng.Actions())
+		}
+	})
+}
+
+func TestFormsFitSmallTerminal(t *testing.T) {
+	inBubble(t, func(t *testing.T) {
+		h := newHarness(t, newFakeEngine(fixture()), 60, 15)
+		h.keys("esc")
+		h.selectServer("notes")
+		h.keys("c", "enter")
+		golden(t, "small_tool_form_60x15", h.view())
+		h.keys("esc")
+		_ = elicitAsync(h, t.Context(), engine.ElicitRequest{Server: "notes", Mode: "form", Message: "Who is asking?", Schema: elicitSchema})
+		golden(t, "small_elicit_form_60x15", h.view())
+		for _, l := range strings.Split(h.view(), "\n") {
+			if lipglossWidth(l) > 60 {
+				t.Fatalf("line too wide: %q", l)
+			}
+		}
+		h.keys("esc")
+	})
 }

@@ -14,6 +14,11 @@ import (
 // openToolCall opens the argument form of one tool; submitting runs it.
 func openToolCall(e *env, srv string, t engine.Tool) (modal, tea.Cmd) {
 	title := "Call " + srv + " › " + t.Name
+	if t.Denied {
+		return newResultModal(e, title, callDoneMsg{
+			err: fmt.Errorf("%s is denied by your permission rules (permissions.deny)", t.ExposedName),
+		}, false), nil
+	}
 	sf, err := newSchemaForm(t.InputSchema)
 	if err != nil {
 		// a schema we cannot turn into fields: edit the whole argument object as JSON

@@ -178,6 +178,9 @@ func (m *Model) applySnapshot(s engine.Snapshot) {
 	if m.detail != nil {
 		if sv := m.find(m.detail.srv.Name); sv != nil {
 			m.detail.SetServer(*sv)
+		} else {
+			m.status, m.statusErr = m.detail.srv.Name+" is no longer in the configuration", true
+			m.detail = nil
 		}
 	}
 }
@@ -203,6 +206,11 @@ func (m *Model) maybeTick() tea.Cmd {
 // askApprovals opens (or extends) the approval prompt for project servers
 // not yet asked about in this session at their current definition.
 func (m *Model) askApprovals() tea.Cmd {
+	for _, md := range m.modals {
+		if am, ok := md.(*approvalModal); ok {
+			am.prune(m.find)
+		}
+	}
 	var ask []engine.ServerSnapshot
 	for _, s := range m.snap.Servers {
 		if needsApproval(s) && m.asked[s.Name] != s.Hash+s.Approval.Status.String() {

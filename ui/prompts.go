@@ -32,6 +32,19 @@ func (m *approvalModal) Help() []key.Binding {
 	return []key.Binding{k.ApproveOne, k.ApproveAll, k.RejectOne, k.Later}
 }
 
+// prune drops the servers still to be asked about that no longer wait for
+// approval (decided elsewhere, e.g. with the CLI, or removed), and refreshes
+// the others; the one on screen stays so the person's key press is not lost.
+func (m *approvalModal) prune(find func(string) *engine.ServerSnapshot) {
+	kept := m.servers[:m.i+1]
+	for _, s := range m.servers[m.i+1:] {
+		if cur := find(s.Name); cur != nil && needsApproval(*cur) {
+			kept = append(kept, *cur)
+		}
+	}
+	m.servers = kept
+}
+
 func (m *approvalModal) next() (modal, tea.Cmd) {
 	m.i++
 	if m.i >= len(m.servers) {
