@@ -169,8 +169,10 @@ func Calculator() *server.MCPServer {
 				case <-t.C:
 				}
 				if token != nil && srv != nil {
+					// float64: in-process notifications skip the JSON round trip
+					// that would turn ints into float64 for the client
 					_ = srv.SendNotificationToClient(ctx, "notifications/progress", map[string]any{
-						"progressToken": token, "progress": i, "total": n, "message": fmt.Sprintf("counted %d", i),
+						"progressToken": token, "progress": float64(i), "total": float64(n), "message": fmt.Sprintf("counted %d", i),
 					})
 				}
 			}
