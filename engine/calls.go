@@ -92,7 +92,7 @@ func (e *Engine) CallTool(ctx context.Context, server, tool string, args map[str
 		return ToolResult{}, err
 	}
 
-	ctx, cancel := context.WithTimeout(ctx, e.set.toolTimeout)
+	ctx, cancel := e.withToolTimeout(ctx)
 	defer cancel()
 	req := mcp.CallToolRequest{}
 	req.Params.Name = name
@@ -171,7 +171,7 @@ func (e *Engine) ReadResource(ctx context.Context, server, uri string) (Resource
 	if err != nil {
 		return ResourceResult{}, err
 	}
-	ctx, cancel := context.WithTimeout(ctx, e.set.toolTimeout)
+	ctx, cancel := e.withToolTimeout(ctx)
 	defer cancel()
 	var res *mcp.ReadResourceResult
 	err = e.do(ctx, t, func(c session) error {
@@ -211,7 +211,7 @@ func (e *Engine) GetPrompt(ctx context.Context, server, name string, args map[st
 	if len(missing) > 0 {
 		return PromptResult{}, fmt.Errorf("%w for prompt %s: missing required argument(s) %v", ErrInvalidArguments, name, missing)
 	}
-	ctx, cancel := context.WithTimeout(ctx, e.set.toolTimeout)
+	ctx, cancel := e.withToolTimeout(ctx)
 	defer cancel()
 	var res *mcp.GetPromptResult
 	err = e.do(ctx, t, func(c session) error {
@@ -226,4 +226,13 @@ func (e *Engine) GetPrompt(ctx context.Context, server, name string, args map[st
 		return PromptResult{}, e.callError(ctx, server, "getting prompt "+name, err)
 	}
 	return newResultWriter(e.opts.CacheDir, server).promptResult(res)
+}
+
+// withToolTimeout applies MCP_TOOL_TIMEOUT unless the caller's deadline is
+// already sooner.
+func (e *Engine) withToolTimeout(ctx context.Context) (context.Context, context.CancelFunc) {
+	if d, ok := ctx.Deadline(); ok && time.Until(d) <= e.set.toolTimeout {
+		return ctx, func() {}
+	}
+	return context.WithTimeout(ctx, e.set.toolTimeout)
 }

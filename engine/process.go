@@ -18,21 +18,23 @@ import (
 // over maxInlineText characters and every binary payload are written to files
 // under dir so that screens and --json output stay small.
 type resultWriter struct {
-	dir    string // <CacheDir>/results/<server>
-	server string
+	cacheDir string // files go to <cacheDir>/results/<server>
+	server   string
 }
 
 func newResultWriter(cacheDir, server string) resultWriter {
-	if cacheDir == "" {
-		cacheDir = os.TempDir()
-	}
-	return resultWriter{dir: filepath.Join(cacheDir, "results", model.NormalizeName(server)), server: server}
+	return resultWriter{cacheDir: cacheDir, server: server}
 }
 
 // save writes data to a new file named after kind with an extension from
 // mimeType and returns its path.
 func (w resultWriter) save(kind, mimeType string, data []byte) (string, error) {
-	if err := os.MkdirAll(w.dir, 0o700); err != nil {
+	root := w.cacheDir
+	if root == "" {
+		root = os.TempDir()
+	}
+	dir := filepath.Join(root, "results", model.NormalizeName(w.server))
+	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return "", fmt.Errorf("creating result dir: %w", err)
 	}
 	ext := ".bin"
@@ -45,7 +47,7 @@ func (w resultWriter) save(kind, mimeType string, data []byte) (string, error) {
 			ext = ".jpg"
 		}
 	}
-	f, err := os.CreateTemp(w.dir, kind+"-*"+ext)
+	f, err := os.CreateTemp(dir, kind+"-*"+ext)
 	if err != nil {
 		return "", fmt.Errorf("creating result file: %w", err)
 	}

@@ -57,17 +57,19 @@ func validateArgs(sch *jsonschema.Schema, tool string, args map[string]any) erro
 	if args == nil {
 		args = map[string]any{}
 	}
-	// Round-trip through JSON so Go values (ints, structs) look like what
-	// the server will receive.
-	raw, err := json.Marshal(args)
-	if err != nil {
-		return fmt.Errorf("%w for tool %s: %w", ErrInvalidArguments, tool, err)
+	var inst any = args
+	if !jsonNative(args) {
+		// Round-trip through JSON so Go values (structs, typed slices) look
+		// like what the server will receive.
+		raw, err := json.Marshal(args)
+		if err != nil {
+			return fmt.Errorf("%w for tool %s: %w", ErrInvalidArguments, tool, err)
+		}
+		if inst, err = jsonschema.UnmarshalJSON(bytes.NewReader(raw)); err != nil {
+			return fmt.Errorf("%w for tool %s: %w", ErrInvalidArguments, tool, err)
+		}
 	}
-	inst, err := jsonschema.UnmarshalJSON(bytes.NewReader(raw))
-	if err != nil {
-		return fmt.Errorf("%w for tool %s: %w", ErrInvalidArguments, tool, err)
-	}
-	err = sch.Validate(inst)
+	err := sch.Validate(inst)
 	if err == nil {
 		return nil
 	}
@@ -98,4 +100,29 @@ func validateArgs(sch *jsonschema.Schema, tool string, args map[string]any) erro
 		msgs = append(msgs[:5], fmt.Sprintf("and %d more", len(msgs)-5))
 	}
 	return fmt.Errorf("%w for tool %s: %s", ErrInvalidArguments, tool, strings.Join(msgs, "; "))
+}
+
+// jsonNative reports whether v is made only of the types the validator
+// understands directly (what encoding/json produces, plus Go integers), so
+// the usual case needs no JSON round trip.
+func jsonNative(v any) bool {
+	switch v := v.(type) {
+	case nil, bool, string, float64, json.Number, int, int64, int32:
+		return true
+	case []any:
+		for _, x := range v {
+			if !jsonNative(x) {
+				return false
+			}
+		}
+		return true
+	case map[string]any:
+		for _, x := range v {
+			if !jsonNative(x) {
+				return false
+			}
+		}
+		return true
+	}
+	return false
 }
