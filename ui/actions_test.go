@@ -309,6 +309,10 @@ func TestHelp(t *testing.T) {
 		if len(h.m.modals) != 0 {
 			t.Fatal("help still open")
 		}
+		h.keys("?", "q")
+		if !h.quit {
+			t.Fatal("q in the help did not quit")
+		}
 	})
 }
 

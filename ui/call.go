@@ -131,7 +131,7 @@ func newResultModal(e *env, title string, msg callDoneMsg, cancelled bool) *resu
 
 func (m *resultModal) Help() []key.Binding {
 	k := m.env.keys
-	return []key.Binding{k.Up, k.Down, k.PageDown, k.Back}
+	return []key.Binding{k.Up, k.Down, k.PageDown, k.Back, k.Quit}
 }
 
 func (m *resultModal) view(width int) []string {

@@ -56,7 +56,7 @@ type pickerModal struct {
 
 func (p *pickerModal) Help() []key.Binding {
 	k := p.env.keys
-	return []key.Binding{k.Up, k.Down, k.Open, k.Back}
+	return []key.Binding{k.Up, k.Down, k.Open, k.Back, k.Quit}
 }
 
 func (p *pickerModal) Update(msg tea.Msg) (modal, tea.Cmd) {

@@ -321,6 +321,12 @@ func (m *Model) onKey(msg tea.KeyMsg) tea.Cmd {
 		return m.quit()
 	}
 	if n := len(m.modals); n > 0 {
+		switch m.modals[n-1].(type) {
+		case *helpModal, *resultModal, *pickerModal: // no text input: q still quits
+			if key.Matches(msg, k.Quit) {
+				return m.quit()
+			}
+		}
 		nm, cmd := m.modals[n-1].Update(msg)
 		m.setTop(nm)
 		return cmd
