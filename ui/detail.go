@@ -54,6 +54,9 @@ func newDetailView(st *styles.Styles, keys *KeyMap, now func() time.Time, s engi
 	return d
 }
 
+// Init starts nothing: the view is filled by SetServer.
+func (d *detailView) Init() tea.Cmd { return nil }
+
 // SetSize sets the area of the view.
 func (d *detailView) SetSize(w, h int) {
 	d.width, d.height = w, h

@@ -55,6 +55,9 @@ func newServerList(st *styles.Styles, keys *KeyMap, now func() time.Time) server
 	return serverList{st: st, keys: keys, now: now, cursor: -1, filter: ti}
 }
 
+// Init starts nothing: the list is filled by SetServers.
+func (l *serverList) Init() tea.Cmd { return nil }
+
 // SetSize sets the list's area (rows of servers, headings included).
 func (l *serverList) SetSize(w, h int) {
 	l.width, l.height = w, max(h, 1)

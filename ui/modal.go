@@ -21,6 +21,22 @@ type modal interface {
 	Help() []key.Binding
 }
 
+// component is a screen under the modals: the server list and the detail
+// view. The root model sizes them, gives them the keys it does not handle
+// itself, and draws them.
+type component interface {
+	Init() tea.Cmd
+	// Update reports whether the component used msg.
+	Update(msg tea.Msg) (bool, tea.Cmd)
+	View() string
+	SetSize(width, height int)
+}
+
+var (
+	_ component = (*serverList)(nil)
+	_ component = (*detailView)(nil)
+)
+
 // env is what modals need from the root model.
 type env struct {
 	ctx     context.Context

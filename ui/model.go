@@ -361,12 +361,16 @@ func (m *Model) onKey(msg tea.KeyMsg) tea.Cmd {
 	if a, ok := m.actionFor(msg); ok {
 		return m.do(a)
 	}
-	if m.detail != nil {
-		_, cmd := m.detail.Update(msg)
-		return cmd
-	}
-	_, cmd := m.list.Update(msg)
+	_, cmd := m.current().Update(msg)
 	return cmd
+}
+
+// current is the component under the modals: the detail view or the list.
+func (m *Model) current() component {
+	if m.detail != nil {
+		return m.detail
+	}
+	return &m.list
 }
 
 // openFromDetail: enter on a tools/resources/prompts tab acts on the item.
@@ -453,10 +457,8 @@ func (m *Model) View() string {
 	switch {
 	case len(m.modals) > 0:
 		body = m.modals[len(m.modals)-1].View(m.width, bh)
-	case m.detail != nil:
-		body = m.detail.View()
 	default:
-		body = m.list.View()
+		body = m.current().View()
 	}
 	var b strings.Builder
 	b.WriteString(m.header())
