@@ -130,7 +130,7 @@ func TestIntegrationFaults(t *testing.T) {
 		"malformed": stdio("-malformed-first"),
 		"many":      stdio("-tools", "10000", "-desc-kb", "1"),
 		"huge":      stdio("-tools", "100", "-desc-kb", "60"),
-		"noisy":     stdio("-stderr-mb", "20"),
+		"noisy":     stdio("-stderr-mb", "100"),
 		"missing":   map[string]any{"command": "mcpdeck-no-such-command-xyz"},
 		"unset":     map[string]any{"command": bin, "env": map[string]string{"T": "${MCPDECK_TEST_UNSET_VAR}"}},
 	}, map[string]string{"MCP_TIMEOUT": "120000"}, nil) // listing 10 000 tools under -race is slow
@@ -206,7 +206,11 @@ func TestIntegrationFaults(t *testing.T) {
 	await(t, e, "slow", "reconnected", func(s ServerSnapshot) bool {
 		return s.State == model.StateConnected && len(s.History) >= 3
 	})
-	if mb := heapMB(); mb > 400 {
+	// 100 MB of stderr, 10 000 tools, 6 MB of descriptions and a
+	// notification flood must not pile up in memory.
+	mb := heapMB()
+	t.Logf("heap after the fault servers: %d MB", mb)
+	if mb > 200 {
 		t.Errorf("heap %d MB after the fault servers", mb)
 	}
 	if res, err := e.CallTool(ctx, "ok", "add", map[string]any{"a": 1, "b": 2}, nil); err != nil || res.Content[0].Text != "3" {
