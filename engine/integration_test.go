@@ -257,9 +257,15 @@ func processesOf(bin string) []int {
 
 // httpFaultServer starts faultserver on streamable HTTP and returns its URL.
 func httpFaultServer(t testing.TB, args ...string) string {
+	return netFaultServer(t, "-http", args...)
+}
+
+// netFaultServer starts faultserver in a network mode (-http, -sse, -ws)
+// and returns the URL it listens on.
+func netFaultServer(t testing.TB, mode string, args ...string) string {
 	bin := needFaultServer(t)
 	ctx, cancel := context.WithCancel(context.Background())
-	cmd := exec.CommandContext(ctx, bin, append([]string{"-http", "127.0.0.1:0"}, args...)...)
+	cmd := exec.CommandContext(ctx, bin, append([]string{mode, "127.0.0.1:0"}, args...)...)
 	stderr, err := cmd.StderrPipe()
 	if err != nil {
 		t.Fatal(err)
@@ -322,6 +328,35 @@ func TestIntegrationHTTPSessionExpiry(t *testing.T) {
 	if s, _ := serverSnap(e.Snapshot(), "remote"); s.State != model.StateConnected {
 		t.Errorf("state %s", s.State)
 	}
+}
+
+func TestIntegrationRemoteTransports(t *testing.T) {
+	sse := netFaultServer(t, "-sse")
+	ws := "ws" + strings.TrimPrefix(netFaultServer(t, "-ws"), "http")
+	e := realEngine(t, map[string]any{
+		"http": map[string]any{"type": "http", "url": httpFaultServer(t)},
+		"sse":  map[string]any{"type": "sse", "url": sse},
+		"ws":   map[string]any{"type": "ws", "url": ws},
+		"down": map[string]any{"type": "http", "url": "http://127.0.0.1:1/mcp"},
+	}, nil, nil)
+	if err := e.Start(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range []string{"http", "sse", "ws"} {
+		s := await(t, e, name, "connected", inState(model.StateConnected))
+		if len(s.Tools) == 0 {
+			t.Errorf("%s: no tools", name)
+		}
+		res, err := e.CallTool(context.Background(), name, "echo", map[string]any{"text": name}, nil)
+		if err != nil || res.Content[0].Text != name {
+			t.Errorf("%s: echo %+v %v", name, res, err)
+		}
+	}
+	down := await(t, e, "down", "failed", inState(model.StateFailed))
+	if down.Error == "" || down.ErrorClass == "" {
+		t.Errorf("down: error %q class %q", down.Error, down.ErrorClass)
+	}
+	t.Logf("down: %s (%s)", down.Error, down.ErrorClass)
 }
 
 func TestIntegrationBuiltinSDK(t *testing.T) {
