@@ -144,3 +144,30 @@ func (h *helpModal) Update(msg tea.Msg) (modal, tea.Cmd) {
 func (h *helpModal) View(width, height int) string {
 	return h.env.st.Heading.Render("Keys") + "\n\n" + fullHelp(h.env.st, h.env.keys.FullHelp(), width, height-2)
 }
+
+// panel draws lines in a bordered box that fits width×height: lines are
+// wrapped to the width, and when they are too many the middle is cut (the
+// first lines say what is asked, the last ones how to answer).
+func panel(st *styles.Styles, lines []string, width, height int) string {
+	inner := max(width-4, 10)
+	var wrapped []string
+	for _, l := range lines {
+		wrapped = append(wrapped, strings.Split(wordwrap(l, inner), "\n")...)
+	}
+	if room := height - 2; len(wrapped) > room {
+		dense := wrapped[:0:0]
+		for _, l := range wrapped {
+			if strings.TrimSpace(l) != "" {
+				dense = append(dense, l)
+			}
+		}
+		wrapped = dense
+	}
+	if room := height - 2; len(wrapped) > room && room >= 3 {
+		head := room / 2
+		tail := room - head - 1
+		cut := append(append(wrapped[:head:head], st.Muted.Render("…")), wrapped[len(wrapped)-tail:]...)
+		wrapped = cut
+	}
+	return st.Panel.Width(max(width-2, 10)).Render(strings.Join(wrapped, "\n"))
+}

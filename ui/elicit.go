@@ -1,0 +1,99 @@
+package ui
+
+import (
+	"strings"
+
+	"github.com/charmbracelet/bubbles/key"
+	tea "github.com/charmbracelet/bubbletea"
+
+	"github.com/mcpdeck/mcpdeck/engine"
+)
+
+// newElicitModal returns the prompt for an elicitation request.
+func newElicitModal(e *env, el *elicitation) (modal, tea.Cmd) {
+	if el.req.Mode == "url" {
+		return &urlModal{env: e, el: el}, nil
+	}
+	sf, err := newSchemaForm(el.req.Schema)
+	if err != nil {
+		el.answer(engine.ElicitResponse{Action: "decline"})
+		return nil, nil
+	}
+	intro := []string{e.st.Muted.Render(el.req.Server + " asks:"), el.req.Message}
+	fm := newFormModal(e, "Request from "+el.req.Server, intro, sf)
+	fm.elicit = el
+	fm.submit = func(args map[string]any) (modal, tea.Cmd) {
+		el.answer(engine.ElicitResponse{Action: "accept", Content: args})
+		return nil, nil
+	}
+	fm.cancel = func() (modal, tea.Cmd) {
+		el.answer(engine.ElicitResponse{Action: "cancel"})
+		return nil, nil
+	}
+	fm.decline = func() (modal, tea.Cmd) {
+		el.answer(engine.ElicitResponse{Action: "decline"})
+		return nil, nil
+	}
+	return fm, fm.init()
+}
+
+// urlModal is a URL elicitation: the URL is shown in full for copying, o
+// opens it, enter says "done" so the server can continue.
+type urlModal struct {
+	env    *env
+	el     *elicitation
+	status string
+}
+
+// openedMsg reports the end of an attempt to open a browser.
+type openedMsg struct{ err error }
+
+func (m *urlModal) Help() []key.Binding {
+	k := m.env.keys
+	done := key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "done"))
+	return []key.Binding{k.OpenURL, done, k.Decline, k.Cancel}
+}
+
+func (m *urlModal) Update(msg tea.Msg) (modal, tea.Cmd) {
+	switch msg := msg.(type) {
+	case openedMsg:
+		if msg.err != nil {
+			m.status = "could not open a browser: " + msg.err.Error() + " — copy the URL instead"
+		} else {
+			m.status = "opened in your browser; press enter when you are done"
+		}
+	case tea.KeyMsg:
+		k := m.env.keys
+		switch {
+		case key.Matches(msg, k.OpenURL):
+			open, u, ctx := m.env.openURL, m.el.req.URL, m.env.ctx
+			m.status = "opening…"
+			return m, func() tea.Msg { return openedMsg{err: open(ctx, u)} }
+		case key.Matches(msg, k.Submit):
+			m.el.answer(engine.ElicitResponse{Action: "accept"})
+			return nil, nil
+		case key.Matches(msg, k.Decline):
+			m.el.answer(engine.ElicitResponse{Action: "decline"})
+			return nil, nil
+		case key.Matches(msg, k.Cancel):
+			m.el.answer(engine.ElicitResponse{Action: "cancel"})
+			return nil, nil
+		}
+	}
+	return m, nil
+}
+
+func (m *urlModal) View(width, height int) string {
+	st := m.env.st
+	var lines []string
+	lines = append(lines, st.Heading.Render(m.el.req.Server+" needs you to visit a page"), "")
+	lines = append(lines, strings.Split(wordwrap(m.el.req.Message, max(width-4, 10)), "\n")...)
+	lines = append(lines, "")
+	// the URL is hard-wrapped with no ellipsis so it can be copied whole
+	lines = append(lines, strings.Split(wordwrap(st.Accent.Render(m.el.req.URL), max(width-4, 10)), "\n")...)
+	lines = append(lines, "", st.Key.Render("o")+" open in browser  "+st.Key.Render("enter")+" done  "+st.Key.Render("ctrl+d")+" decline  "+st.Key.Render("esc")+" cancel")
+	if m.status != "" {
+		lines = append(lines, st.Muted.Render(m.status))
+	}
+	return panel(st, lines, width, height)
+}

@@ -1,0 +1,132 @@
+package ui
+
+import (
+	"fmt"
+	"math"
+	"strings"
+	"time"
+
+	"github.com/charmbracelet/lipgloss"
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/mcpdeck/mcpdeck/engine"
+	"github.com/mcpdeck/mcpdeck/model"
+	"github.com/mcpdeck/mcpdeck/ui/styles"
+)
+
+// glyph returns the state glyph and its style.
+func glyph(st *styles.Styles, s *engine.ServerSnapshot) string {
+	if needsApproval(*s) && s.State != model.StateConnected {
+		return st.Warn.Render("?")
+	}
+	switch s.State {
+	case model.StateConnected:
+		return st.Good.Render("●")
+	case model.StatePending:
+		return st.Warn.Render("◌")
+	case model.StateFailed:
+		return st.Bad.Render("✗")
+	case model.StateNeedsAuth:
+		return st.Auth.Render("◆")
+	case model.StateDisabled:
+		return st.Off.Render("○")
+	}
+	return "·"
+}
+
+func (l *serverList) renderRow(s *engine.ServerSnapshot, selected bool) string {
+	name := ansi.Truncate(s.Name, l.nameW, "…")
+	name += strings.Repeat(" ", max(0, l.nameW-ansi.StringWidth(name)))
+	status, style := rowStatus(l.st, s, l.now())
+	prefix := "  "
+	if selected {
+		prefix = "› "
+	}
+	line := prefix + glyph(l.st, s) + " " + name + "  " + l.st.Muted.Render(fmt.Sprintf("%-5s", s.Transport)) + "  " + style.Render(status)
+	line = ansi.Truncate(line, l.width, "…")
+	if selected {
+		pad := l.width - ansi.StringWidth(line)
+		if pad > 0 {
+			line += strings.Repeat(" ", pad)
+		}
+		return l.st.Selected.Render(line)
+	}
+	return line
+}
+
+// rowStatus is the short text after a server's name.
+func rowStatus(st *styles.Styles, s *engine.ServerSnapshot, now time.Time) (string, lipgloss.Style) {
+	if needsApproval(*s) && s.State != model.StateConnected {
+		if s.Approval.Status == model.ApprovalChanged {
+			return "changed since approval · A approve · x reject", st.Warn
+		}
+		return "awaiting approval · A approve · x reject", st.Warn
+	}
+	switch s.State {
+	case model.StateConnected:
+		return countsText(s), st.Text
+	case model.StatePending:
+		return pendingText(s, now), st.Warn
+	case model.StateFailed:
+		return firstLine(orDefault(s.Error, "failed")), st.Bad
+	case model.StateNeedsAuth:
+		if s.AuthURL != "" {
+			return "signing in… finish in your browser", st.Auth
+		}
+		return "needs authentication · a to sign in", st.Auth
+	case model.StateDisabled:
+		if !s.Policy.Allowed && s.Policy.Rule != "" {
+			return "blocked by policy: " + s.Policy.Rule, st.Off
+		}
+		if len(s.Why) > 0 {
+			return firstLine(s.Why[0]), st.Off
+		}
+		return "disabled", st.Off
+	}
+	return s.State.String(), st.Text
+}
+
+// countsText is "3 tools · 2 resources · 1 prompt".
+func countsText(s *engine.ServerSnapshot) string {
+	plural := func(n int, one string) string {
+		if n == 1 {
+			return "1 " + one
+		}
+		return fmt.Sprintf("%d %ss", n, one)
+	}
+	return plural(len(s.Tools), "tool") + " · " + plural(len(s.Resources)+len(s.Templates), "resource") + " · " + plural(len(s.Prompts), "prompt")
+}
+
+// pendingText is "attempt 2/5 · retry in 7s" or "connecting…".
+func pendingText(s *engine.ServerSnapshot, now time.Time) string {
+	if s.Attempt == 0 {
+		return "connecting…"
+	}
+	maxA := s.MaxAttempts
+	if maxA == 0 {
+		maxA = 5
+	}
+	t := fmt.Sprintf("attempt %d/%d", s.Attempt, maxA)
+	if s.NextRetry.IsZero() {
+		return t + " · connecting…"
+	}
+	secs := int(math.Ceil(s.NextRetry.Sub(now).Seconds()))
+	if secs <= 0 {
+		return t + " · retrying…"
+	}
+	return fmt.Sprintf("%s · retry in %ds · r retry now · s stop", t, secs)
+}
+
+func firstLine(s string) string {
+	if i := strings.IndexByte(s, '\n'); i >= 0 {
+		return s[:i]
+	}
+	return s
+}
+
+func orDefault(s, d string) string {
+	if s == "" {
+		return d
+	}
+	return s
+}

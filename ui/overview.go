@@ -1,0 +1,91 @@
+package ui
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/mcpdeck/mcpdeck/engine"
+	"github.com/mcpdeck/mcpdeck/model"
+	"github.com/mcpdeck/mcpdeck/ui/styles"
+)
+
+// joinNonEmpty joins the non-empty parts.
+func joinNonEmpty(sep string, parts ...string) string {
+	var out []string
+	for _, p := range parts {
+		if p != "" {
+			out = append(out, p)
+		}
+	}
+	return strings.Join(out, sep)
+}
+
+// overviewLines is the Overview tab: state, target, source, overrides,
+// approval and policy, why it is not running, last error, config, history.
+func overviewLines(st *styles.Styles, s *engine.ServerSnapshot, width int) []string {
+	var out []string
+	kv := func(k, v string) {
+		if v != "" {
+			out = append(out, st.Muted.Render(fmt.Sprintf("%-10s", k))+" "+v)
+		}
+	}
+	kv("State", s.State.String()+stateSince(s))
+	kv("Target", s.Target)
+	kv("Sign-in", authLine(s))
+	kv("Source", s.Source+" ("+s.Scope.String()+")")
+	for _, o := range s.Overrides {
+		kv("Overrides", o.Scope.String()+": "+o.Source)
+	}
+	if s.ServerInfo.Name != "" {
+		kv("Server", joinNonEmpty(" ", s.ServerInfo.Name, s.ServerInfo.Version)+joinNonEmpty("", " · protocol ", s.ProtocolVersion))
+	}
+	if s.Approval.Status != model.ApprovalNotNeeded {
+		kv("Approval", s.Approval.Status.String())
+	}
+	if s.Policy.Rule != "" {
+		verdict := "allowed by"
+		if !s.Policy.Allowed {
+			verdict = "blocked by"
+		}
+		kv("Policy", verdict+" rule "+s.Policy.Rule)
+	}
+	if why := whyPanel(st, s, width); len(why) > 0 {
+		out = append(out, "")
+		out = append(out, why...)
+	}
+	if s.Error != "" || s.ErrorDetail != "" {
+		out = append(out, "", st.Heading.Render("Last error")+st.Muted.Render(joinNonEmpty("", " (", s.ErrorClass, ")")))
+		out = append(out, st.Bad.Render(orDefault(s.ErrorDetail, s.Error)))
+	}
+	out = append(out, "", st.Heading.Render("Config")+st.Muted.Render(" (secrets masked)"))
+	if cfg, err := json.MarshalIndent(s.Config, "", "  "); err == nil {
+		out = append(out, strings.Split(string(cfg), "\n")...)
+	}
+	if len(s.History) > 0 {
+		out = append(out, "", st.Heading.Render("History"))
+		for i := len(s.History) - 1; i >= 0 && i >= len(s.History)-10; i-- {
+			h := s.History[i]
+			out = append(out, fmt.Sprintf("%s  %s → %s  %s", h.At.Format(time.TimeOnly), h.From, h.To, st.Muted.Render(h.Reason)))
+		}
+	}
+	// a long line (a diff, an error) is wrapped, never cut mid-screen
+	var wrapped []string
+	for _, l := range out {
+		wrapped = append(wrapped, strings.Split(l, "\n")...)
+	}
+	return wrapped
+}
+
+func stateSince(s *engine.ServerSnapshot) string {
+	if len(s.History) == 0 {
+		return ""
+	}
+	return " since " + s.History[len(s.History)-1].At.Format(time.TimeOnly)
+}
+
+// wrapLines splits text into lines no wider than width (word wrap).
+func wrapLines(text string, width int) []string {
+	return strings.Split(wordwrap(text, max(width, 10)), "\n")
+}

@@ -1,0 +1,94 @@
+package ui
+
+import (
+	"errors"
+	"fmt"
+
+	"github.com/charmbracelet/huh"
+)
+
+// Fields returns the huh fields editing f's values, bound by pointer.
+func (f *schemaForm) Fields() []huh.Field {
+	out := make([]huh.Field, 0, len(f.fields))
+	for _, ff := range f.fields {
+		out = append(out, ff.huhField())
+	}
+	return out
+}
+
+// title is the field's label: its schema title and name, * when required.
+func (ff *formField) title() string {
+	t := ff.name
+	if ff.node.Title != "" && ff.node.Title != ff.name {
+		t = ff.node.Title + " (" + ff.name + ")"
+	}
+	if ff.required {
+		t += " *"
+	}
+	return t
+}
+
+func (ff *formField) huhField() huh.Field {
+	desc := firstLine(ff.node.Description)
+	switch ff.kind {
+	case kindBool, kindEnum:
+		opts := ff.options()
+		return huh.NewSelect[int]().Key(ff.name).Title(ff.title()).Description(desc).Options(opts...).Value(&ff.choice).Inline(true).
+			Validate(func(v int) error {
+				if v < 0 && ff.required {
+					return errors.New("choose a value")
+				}
+				return nil
+			})
+	case kindMulti:
+		var opts []huh.Option[int]
+		for i, v := range ff.node.Items.Enum {
+			opts = append(opts, huh.NewOption(fmt.Sprint(v), i))
+		}
+		return huh.NewMultiSelect[int]().Key(ff.name).Title(ff.title()).Description(desc).Options(opts...).Value(&ff.multi).
+			Validate(func(v []int) error {
+				if len(v) == 0 && ff.required {
+					return errors.New("choose at least one value")
+				}
+				return nil
+			})
+	case kindJSON:
+		return huh.NewText().Key(ff.name).Title(ff.title() + " (JSON)").Description(desc).Lines(3).Value(&ff.str).
+			Validate(ff.check)
+	case kindString, kindNumber, kindInteger, kindList:
+	}
+	in := huh.NewInput().Key(ff.name).Title(ff.title()).Description(desc).Value(&ff.str).
+		Validate(ff.check)
+	if ff.kind == kindList {
+		in = in.Placeholder("comma-separated " + ff.node.Items.typ() + "s")
+	}
+	return in
+}
+
+// check is the per-field validator: an unset optional field is fine.
+func (ff *formField) check(string) error {
+	if _, err := ff.value(); err != nil && !errors.Is(err, errUnset) {
+		return fmt.Errorf("%s: %w", ff.name, err)
+	}
+	return nil
+}
+
+// options are the choices of a select: the enum (or true/false), plus
+// "(not set)" for an optional field.
+func (ff *formField) options() []huh.Option[int] {
+	var opts []huh.Option[int]
+	if !ff.required {
+		opts = append(opts, huh.NewOption("(not set)", -1))
+	}
+	if ff.kind == kindBool {
+		return append(opts, huh.NewOption("false", 0), huh.NewOption("true", 1))
+	}
+	for i, v := range ff.node.Enum {
+		label := fmt.Sprint(v)
+		if i < len(ff.node.EnumNames) && ff.node.EnumNames[i] != "" {
+			label = ff.node.EnumNames[i] + " (" + label + ")"
+		}
+		opts = append(opts, huh.NewOption(label, i))
+	}
+	return opts
+}

@@ -1,0 +1,126 @@
+package ui
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/charmbracelet/bubbles/key"
+
+	"github.com/mcpdeck/mcpdeck/model"
+)
+
+// View draws header, body (modal, detail or list), status line and footer,
+// cut to the terminal so that nothing wraps.
+func (m *Model) View() string {
+	bh := m.bodyHeight()
+	var body string
+	switch {
+	case len(m.modals) > 0:
+		body = m.modals[len(m.modals)-1].View(m.width, bh)
+	default:
+		body = m.current().View()
+	}
+	var b strings.Builder
+	b.WriteString(m.header())
+	b.WriteByte('\n')
+	b.WriteString(fitLines(body, m.width, bh))
+	b.WriteByte('\n')
+	b.WriteString(m.statusLine())
+	b.WriteByte('\n')
+	h := newHelp(&m.st)
+	h.Width = m.width
+	b.WriteString(h.ShortHelpView(m.footerKeys()))
+	return fitLines(b.String(), m.width, m.height)
+}
+
+func (m *Model) header() string {
+	st := &m.st
+	c := m.counts
+	part := func(glyph string, style func(...string) string, n int, label string) string {
+		if n == 0 {
+			return ""
+		}
+		if m.width < 100 {
+			return "  " + style(glyph) + " " + fmt.Sprint(n)
+		}
+		return "  " + style(glyph) + fmt.Sprintf(" %d %s", n, label)
+	}
+	s := st.Title.Render(m.title) +
+		part("●", st.Good.Render, c[model.StateConnected], "connected") +
+		part("◌", st.Warn.Render, c[model.StatePending], "pending") +
+		part("✗", st.Bad.Render, c[model.StateFailed], "failed") +
+		part("◆", st.Auth.Render, c[model.StateNeedsAuth], "needs auth") +
+		part("○", st.Off.Render, c[model.StateDisabled], "disabled") +
+		part("?", st.Warn.Render, m.awaiting, "awaiting approval")
+	return s
+}
+
+func (m *Model) statusLine() string {
+	switch {
+	case m.status != "" && m.statusErr:
+		return m.st.Bad.Render(m.status)
+	case m.status != "":
+		return m.st.Muted.Render(m.status)
+	case len(m.snap.Problems) > 0:
+		return m.st.Bad.Render(fmt.Sprintf("⚠ %d config problem(s): %s", len(m.snap.Problems), m.snap.Problems[0].Error()))
+	case len(m.snap.Warnings) > 0:
+		return m.st.Warn.Render("⚠ " + m.snap.Warnings[0])
+	}
+	return ""
+}
+
+// footerKeys are the keys valid for what is on screen.
+func (m *Model) footerKeys() []key.Binding {
+	k := &m.keys
+	if n := len(m.modals); n > 0 {
+		return m.modals[n-1].Help()
+	}
+	if m.detail == nil && m.list.filtering {
+		return []key.Binding{
+			key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "keep filter")),
+			key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "clear filter")),
+		}
+	}
+	var out []key.Binding
+	if m.detail != nil {
+		out = append(out, k.Back, k.NextTab)
+	} else {
+		out = append(out, k.Open)
+	}
+	if s := m.selected(); s != nil {
+		for _, a := range []struct {
+			b key.Binding
+			a action
+		}{
+			{k.Approve, actApprove},
+			{k.Reject, actReject},
+			{k.Enable, actEnable},
+			{k.Disable, actDisable},
+			{k.Reconnect, actReconnect},
+			{k.CancelRetry, actCancelRetry},
+			{k.Authenticate, actAuthenticate},
+			{k.CallTool, actCallTool},
+			{k.ReadResource, actReadResource},
+			{k.GetPrompt, actGetPrompt},
+		} {
+			if ok, _ := available(a.a, *s); !ok {
+				continue
+			}
+			if a.a == actAuthenticate && s.State != model.StateNeedsAuth {
+				continue // offered everywhere would be noise; the key still works
+			}
+			if (a.a == actApprove || a.a == actReject) && !needsApproval(*s) {
+				continue
+			}
+			b := a.b
+			if a.a == actReconnect && s.State == model.StatePending && !s.NextRetry.IsZero() {
+				b.SetHelp("r", "retry now")
+			}
+			out = append(out, b)
+		}
+	}
+	if m.detail == nil {
+		out = append(out, k.Filter)
+	}
+	return append(out, k.Help, k.Quit)
+}
