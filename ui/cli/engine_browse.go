@@ -31,7 +31,9 @@ func newEngBrowseCmds(g *globalOpts) []*cobra.Command {
 			Short: l.short,
 			Args:  cobra.MaximumNArgs(1),
 			RunE: func(cmd *cobra.Command, args []string) error {
-				return runEngListing(cmd.Context(), newEngFlagsInline(g), l, args)
+				f := newEngFlags(g)
+				f.inlineAuth = len(args) == 1 // sign in on demand for one named server only
+				return engCancelled(runEngListing(cmd.Context(), f, l, args))
 			},
 		})
 	}

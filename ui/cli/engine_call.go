@@ -34,7 +34,7 @@ func newEngCallCmds(g *globalOpts) []*cobra.Command {
 			if err := decodeEngObject(js, &params); err != nil {
 				return usagef("the tool arguments must be a JSON object: %v", err)
 			}
-			return runEngCall(cmd.Context(), newEngFlagsInline(g), args[0], args[1], params)
+			return engCancelled(runEngCall(cmd.Context(), newEngFlagsInline(g), args[0], args[1], params))
 		},
 	}
 	read := &cobra.Command{
@@ -43,7 +43,7 @@ func newEngCallCmds(g *globalOpts) []*cobra.Command {
 		Args:  rangeEngArgs(2, 2, "SERVER URI"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			f := newEngFlagsInline(g)
-			return withEngServer(cmd.Context(), f, args[0], func(ctx context.Context, s *engSession) error {
+			return engCancelled(withEngServer(cmd.Context(), f, args[0], func(ctx context.Context, s *engSession) error {
 				res, err := s.eng.ReadResource(ctx, args[0], args[1])
 				if err != nil {
 					return engCallErr(f, fmt.Sprintf("read %s from %s", args[1], args[0]), err)
@@ -52,7 +52,7 @@ func newEngCallCmds(g *globalOpts) []*cobra.Command {
 					return writeEngJSON(g.stdout, res)
 				}
 				return printEngContents(g.stdout, res.Contents)
-			})
+			}))
 		},
 	}
 	prompt := &cobra.Command{
@@ -77,7 +77,7 @@ func newEngCallCmds(g *globalOpts) []*cobra.Command {
 				}
 			}
 			f := newEngFlagsInline(g)
-			return withEngServer(cmd.Context(), f, args[0], func(ctx context.Context, s *engSession) error {
+			return engCancelled(withEngServer(cmd.Context(), f, args[0], func(ctx context.Context, s *engSession) error {
 				res, err := s.eng.GetPrompt(ctx, args[0], args[1], pargs)
 				if err != nil {
 					return engCallErr(f, fmt.Sprintf("get prompt %s from %s", args[1], args[0]), err)
@@ -89,7 +89,7 @@ func newEngCallCmds(g *globalOpts) []*cobra.Command {
 					fmt.Fprintln(g.stdout, "# "+engSanitize(res.Description))
 				}
 				return printEngContents(g.stdout, res.Messages)
-			})
+			}))
 		},
 	}
 	return []*cobra.Command{call, read, prompt}
@@ -167,6 +167,15 @@ func engCallErr(f *engFlags, what string, err error) error {
 		return fmt.Errorf("%s: cancelled", what)
 	}
 	return fmt.Errorf("%s: %w", what, err)
+}
+
+// engCancelled turns the context error of an interrupted command (Ctrl-C)
+// into a one-word message; other errors pass through.
+func engCancelled(err error) error {
+	if errors.Is(err, context.Canceled) {
+		return errors.New("cancelled")
+	}
+	return err
 }
 
 // printEngContents prints processed content: text as is (control

@@ -23,7 +23,7 @@ func newEngMCPListCmd(g *globalOpts) *cobra.Command {
 			"○ disabled, … pending approval. Exits 1 if any enabled server failed.",
 		Args: exactArgs(0, "no arguments"),
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			return runEngList(cmd.Context(), newEngFlags(g), nil)
+			return engCancelled(runEngList(cmd.Context(), newEngFlags(g), nil))
 		},
 	}
 }
@@ -41,7 +41,7 @@ func newEngReconnectCmd(g *globalOpts) *cobra.Command {
 			if args[0] != "all" {
 				names = args
 			}
-			return runEngList(cmd.Context(), newEngFlags(g), names, true)
+			return engCancelled(runEngList(cmd.Context(), newEngFlags(g), names, true))
 		},
 	}
 }
