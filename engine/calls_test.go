@@ -249,6 +249,20 @@ func TestCallTimeoutCancelAndDenied(t *testing.T) {
 		if _, err := e.CallTool(context.Background(), "s", "rm", nil, nil); !errors.Is(err, ErrDenied) || !strings.Contains(err.Error(), "mcp__s__rm") {
 			t.Fatalf("denied: %v", err)
 		}
+		before := e.Snapshot()
+		// Lifting the rule takes effect on reload, without reconnecting.
+		setServers(e, &model.Resolved{Servers: []model.Server{stdioServer("s")}})
+		if err := e.Reload(context.Background()); err != nil {
+			t.Fatal(err)
+		}
+		if res, err := e.CallTool(context.Background(), "s", "rm", nil, nil); err != nil || res.Content[0].Text != "removed" {
+			t.Fatalf("after lifting the rule: %+v %v", res, err)
+		}
+		for _, tl := range mustServer(t, before, "s").Tools {
+			if tl.Name == "rm" && !tl.Denied {
+				t.Error("an earlier snapshot was modified")
+			}
+		}
 	})
 }
 
@@ -383,4 +397,13 @@ func TestCloseWithinOneSecond(t *testing.T) {
 			}
 		}
 	})
+}
+
+func mustServer(t *testing.T, s Snapshot, name string) ServerSnapshot {
+	t.Helper()
+	x, ok := serverSnap(s, name)
+	if !ok {
+		t.Fatalf("no server %s", name)
+	}
+	return x
 }

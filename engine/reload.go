@@ -3,6 +3,7 @@ package engine
 import (
 	"context"
 	"fmt"
+	"slices"
 
 	"github.com/mcpdeck/mcpdeck/model"
 )
@@ -33,6 +34,9 @@ func (e *Engine) Reload(ctx context.Context) error {
 	}
 	for _, a := range reconcile(desired, have) {
 		e.applyLocked(a)
+	}
+	for _, en := range e.byName {
+		e.applyPermissionsLocked(en)
 	}
 	e.order = e.order[:0:0]
 	for _, en := range e.byName {
@@ -168,4 +172,26 @@ func (e *Engine) idleLocked(en *entry) {
 		e.transition(en, model.StatePending, "configuration changed")
 	}
 	e.transition(en, to, reason)
+}
+
+// applyPermissionsLocked re-flags denied tools after the permission rules
+// changed. Tool slices are shared with published snapshots, so a changed
+// list is copied, never edited in place.
+func (e *Engine) applyPermissionsLocked(en *entry) {
+	if e.res == nil {
+		return
+	}
+	var out []Tool
+	for i, t := range en.s.Tools {
+		allowed, rule := e.res.Permissions.Check(t.ExposedName)
+		if denied := !allowed && rule != ""; denied != t.Denied {
+			if out == nil {
+				out = slices.Clone(en.s.Tools)
+			}
+			out[i].Denied = denied
+		}
+	}
+	if out != nil {
+		en.s.Tools = out
+	}
 }
