@@ -2,6 +2,24 @@
 // server: it connects them in batches, watches and reconnects them, keeps
 // their tool/resource/prompt lists, runs calls, and publishes immutable
 // snapshots of it all for the TUI and the CLI.
+//
+// State lives behind one mutex; every change goes through transition (the
+// model's allowed-transition table), is recorded in the server's history and
+// published as a Snapshot on Updates (one-slot channel: latest wins, the
+// engine never blocks). Each connection attempt carries a generation number
+// and results of superseded attempts are dropped.
+//
+// Environment (read through Options.Load.LookupEnv):
+// MCP_SERVER_CONNECTION_BATCH_SIZE (3 stdio/sdk at a time),
+// MCP_REMOTE_SERVER_CONNECTION_BATCH_SIZE (20), MCP_TIMEOUT (30 000 ms for
+// the handshake, and again for listing), MCP_TOOL_TIMEOUT (100 000 000 ms).
+//
+// A lost connection is retried under Backoff (5 attempts, 1 s doubling to
+// 30 s, jitter), shown as pending with attempt n/5 and the next try; a stdio
+// server that keeps dying within 10 s of connecting is stopped after 5
+// crashes. Call errors follow transports.Classify: transient errors are
+// counted (3 in a row reconnect), terminal ones reconnect at once, 401 means
+// needs-auth, an expired session is re-initialized and the call retried once.
 package engine
 
 import (
