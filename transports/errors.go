@@ -134,6 +134,9 @@ func (e *HTTPStatusError) Is(target error) bool {
 type Error struct {
 	Class Class
 	Err   error
+	// StderrTail holds the last stderr lines of a stdio server whose Open
+	// failed (nil otherwise): often the only clue why.
+	StderrTail []string
 }
 
 // Error returns the cause's text.

@@ -62,7 +62,11 @@ func (factory) Open(ctx context.Context, name string, cfg model.ServerConfig, op
 		if errors.As(lostErr, &exit) || errors.As(lostErr, &perr) {
 			err = lostErr // the real reason behind "transport closed"
 		}
-		return nil, Wrap(err)
+		e := &Error{Class: Classify(err), Err: err}
+		if c.stderr != nil {
+			e.StderrTail = c.stderr.stderrTail(exitTailLines)
+		}
+		return nil, e
 	}
 	return c, nil
 }

@@ -25,7 +25,15 @@ func Humanize(err error) string {
 	if err == nil {
 		return ""
 	}
-	return clip(humanize(err))
+	s := humanize(err)
+	var e *Error
+	var exit *ExitError
+	if errors.As(err, &e) && !errors.As(err, &exit) {
+		if last := (&ExitError{StderrTail: e.StderrTail}).LastLine(); last != "" {
+			s += " (stderr: " + last + ")"
+		}
+	}
+	return clip(s)
 }
 
 func humanize(err error) string {

@@ -6,6 +6,8 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"runtime"
+	"slices"
 	"strconv"
 	"strings"
 	"syscall"
@@ -127,6 +129,31 @@ func TestStdioShutdownEscalation(t *testing.T) {
 		t.Fatalf("server process still exists: %v", err)
 	}
 	waitGone(t, pids.Grandchild)
+	if live := groupMembers(c.PID()); len(live) > 0 {
+		t.Fatalf("process group %d still has live members %v", c.PID(), live)
+	}
+}
+
+// groupMembers lists the live (non-zombie) processes of process group pgid.
+func groupMembers(pgid int) []int {
+	entries, _ := os.ReadDir("/proc")
+	var live []int
+	for _, e := range entries {
+		pid, err := strconv.Atoi(e.Name())
+		if err != nil {
+			continue
+		}
+		b, err := os.ReadFile("/proc/" + e.Name() + "/stat")
+		if err != nil {
+			continue
+		}
+		// fields after "(comm)": state ppid pgrp ...
+		f := strings.Fields(string(b[strings.LastIndexByte(string(b), ')')+1:]))
+		if len(f) > 2 && f[2] == strconv.Itoa(pgid) && f[0] != "Z" {
+			live = append(live, pid)
+		}
+	}
+	return live
 }
 
 func TestStdioCloseIsQuickForWellBehavedServer(t *testing.T) {
@@ -166,16 +193,28 @@ func waitGone(t *testing.T, pid int) {
 
 func TestStdioStderrFloodStaysBounded(t *testing.T) {
 	logDir := t.TempDir()
-	c := open(t, stdioCfg("-stderr-mb", "20"), Options{LogDir: logDir})
+	mb := "100"
+	if testing.Short() {
+		mb = "20"
+	}
+	var before, after runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	c := open(t, stdioCfg("-stderr-mb", mb), Options{LogDir: logDir})
 	// the flood ran before the server answered initialize; wait for our reader
 	tick := time.NewTicker(5 * time.Millisecond)
 	defer tick.Stop()
-	for tail := c.StderrTail(1); len(tail) == 0 || tail[0] != "stderr flood done"; tail = c.StderrTail(1) {
+	for !slices.Contains(c.StderrTail(5), "stderr flood done") {
 		select {
 		case <-tick.C:
 		case <-t.Context().Done():
 			t.Fatal("flood not consumed")
 		}
+	}
+	runtime.GC()
+	runtime.ReadMemStats(&after)
+	if grown := int64(after.HeapInuse) - int64(before.HeapInuse); grown > 16<<20 {
+		t.Fatalf("heap grew by %d MB while %s MB of stderr streamed through", grown>>20, mb)
 	}
 	lines, bytes := c.stderr.(*stdioTransport).ring.size()
 	if lines > stderrMaxLines || bytes > stderrMaxBytes {
@@ -228,6 +267,10 @@ func TestStdioHangingInitializeTimesOut(t *testing.T) {
 	}
 	if d := time.Since(start); d > 2*time.Second {
 		t.Fatalf("Open took %s", d)
+	}
+	var e *Error
+	if !errors.As(err, &e) || len(e.StderrTail) == 0 {
+		t.Fatalf("no stderr tail in %#v", err)
 	}
 }
 

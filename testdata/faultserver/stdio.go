@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"context"
 	"encoding/json"
+	"fmt"
 	"io"
 	"log"
 	"os"
@@ -26,6 +27,7 @@ func (l *lockedWriter) Write(p []byte) (int, error) {
 }
 
 func serveStdio(ctx context.Context, c config) error {
+	fmt.Fprintln(os.Stderr, "faultserver ready on stdio")
 	out := &lockedWriter{w: os.Stdout}
 	if c.malformedFirst {
 		_, _ = out.Write([]byte("{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{oops\n"))
