@@ -383,3 +383,19 @@ func TestApprovalPromptForgetsServersDecidedElsewhere(t *testing.T) {
 		}
 	})
 }
+
+func TestStderrEscapeSequencesAreNotDrawn(t *testing.T) {
+	inBubble(t, func(t *testing.T) {
+		s := fixture()
+		s.Servers[5].StderrTail = []string{"evil \x1b[2J\x1b]0;pwned\x07 line\twith tab"}
+		h := newHarness(t, newFakeEngine(s), 100, 20)
+		h.keys("esc")
+		h.selectServer("notes")
+		h.keys("enter", "5")
+		v := h.view()
+		if strings.ContainsRune(v, 0x1b) || strings.ContainsRune(v, 0x07) || strings.ContainsRune(v, '\t') {
+			t.Fatalf("control characters reached the screen: %q", v)
+		}
+		h.wantView("evil", "line    with tab")
+	})
+}

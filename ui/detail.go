@@ -45,6 +45,7 @@ type detailView struct {
 	follow bool // stderr tab stays at the bottom as lines arrive
 
 	overview []string // cached overview lines, rebuilt on change
+	stderr   []string // the stderr tail, cleaned
 }
 
 func newDetailView(st *styles.Styles, keys *KeyMap, now func() time.Time, s engine.ServerSnapshot) *detailView {
@@ -67,6 +68,10 @@ func (d *detailView) SetSize(w, h int) {
 func (d *detailView) SetServer(s engine.ServerSnapshot) {
 	d.srv = s
 	d.overview = nil
+	d.stderr = d.stderr[:0]
+	for _, l := range s.StderrTail {
+		d.stderr = append(d.stderr, clean(l))
+	}
 	if d.follow {
 		d.offset[tabStderr] = len(s.StderrTail)
 	}
@@ -100,10 +105,10 @@ func (d *detailView) textLines(t detailTab) []string {
 		}
 		return d.overview
 	case tabStderr:
-		if len(d.srv.StderrTail) == 0 {
+		if len(d.stderr) == 0 {
 			return []string{d.st.Muted.Render("no stderr output")}
 		}
-		return d.srv.StderrTail
+		return d.stderr
 	case tabInstructions:
 		if d.srv.Instructions == "" {
 			return []string{d.st.Muted.Render("the server gave no instructions")}

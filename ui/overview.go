@@ -57,7 +57,7 @@ func overviewLines(st *styles.Styles, s *engine.ServerSnapshot, width int) []str
 	}
 	if s.Error != "" || s.ErrorDetail != "" {
 		out = append(out, "", st.Heading.Render("Last error")+st.Muted.Render(joinNonEmpty("", " (", s.ErrorClass, ")")))
-		out = append(out, st.Bad.Render(orDefault(s.ErrorDetail, s.Error)))
+		out = append(out, st.Bad.Render(clean(orDefault(s.ErrorDetail, s.Error))))
 	}
 	out = append(out, "", st.Heading.Render("Config")+st.Muted.Render(" (secrets masked)"))
 	if cfg, err := json.MarshalIndent(s.Config, "", "  "); err == nil {

@@ -37,7 +37,7 @@ func contentLines(cs []engine.Content) []string {
 			out = append(out, "saved to "+c.Path)
 		}
 		if c.Text != "" {
-			out = append(out, strings.Split(c.Text, "\n")...)
+			out = append(out, strings.Split(clean(c.Text), "\n")...)
 		}
 	}
 	return out

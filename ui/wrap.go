@@ -4,10 +4,19 @@ import (
 	"strings"
 
 	"github.com/charmbracelet/x/ansi"
+
+	"github.com/mcpdeck/mcpdeck/model"
 )
 
 // wordwrap wraps s at width columns, breaking long words, ANSI-aware.
 func wordwrap(s string, width int) string { return ansi.Wrap(s, width, "") }
+
+// clean makes server-supplied text safe to draw: control and bidi
+// characters (escape sequences included) are stripped and tabs expanded, so
+// a hostile server's stderr cannot move the cursor or break the layout.
+func clean(s string) string {
+	return strings.ReplaceAll(model.Sanitize(s), "\t", "    ")
+}
 
 // fitLines cuts every line to width columns and the text to exactly height
 // lines, so nothing a component draws can spill past the terminal.
