@@ -160,11 +160,11 @@ func (m *Model) applySnapshot(s engine.Snapshot) {
 	m.awaiting, m.retrying = 0, false
 	for i := range s.Servers {
 		sv := &s.Servers[i]
-		if sv.State >= 0 && int(sv.State) < len(m.counts) {
+		switch {
+		case needsApproval(*sv) && sv.State != model.StateConnected:
+			m.awaiting++ // counted once, as the list shows it
+		case sv.State >= 0 && int(sv.State) < len(m.counts):
 			m.counts[sv.State]++
-		}
-		if needsApproval(*sv) {
-			m.awaiting++
 		}
 		if sv.State == model.StatePending && !sv.NextRetry.IsZero() {
 			m.retrying = true
