@@ -209,6 +209,8 @@ func (e *Engine) Close() error {
 		return nil
 	}
 	e.closed = true
+	close(e.changed) // wake reconnectFor waiters: they see closed
+	e.changed = make(chan struct{})
 	var conns []session
 	for _, en := range e.order {
 		en.stopRetry()
