@@ -38,20 +38,16 @@ func (l *serverList) renderRow(s *engine.ServerSnapshot, selected bool) string {
 	name := ansi.Truncate(s.Name, l.nameW, "…")
 	name += strings.Repeat(" ", max(0, l.nameW-ansi.StringWidth(name)))
 	status, style := rowStatus(l.st, s, l.now())
-	prefix := "  "
+	transport := fmt.Sprintf("%-5s", s.Transport)
 	if selected {
-		prefix = "› "
-	}
-	line := prefix + glyph(l.st, s) + " " + name + "  " + l.st.Muted.Render(fmt.Sprintf("%-5s", s.Transport)) + "  " + style.Render(status)
-	line = ansi.Truncate(line, l.width, "…")
-	if selected {
-		pad := l.width - ansi.StringWidth(line)
-		if pad > 0 {
-			line += strings.Repeat(" ", pad)
-		}
+		// plain text under one style: inner resets would cut the highlight
+		line := ansi.Strip("› " + glyph(l.st, s) + " " + name + "  " + transport + "  " + status)
+		line = ansi.Truncate(line, l.width, "…")
+		line += strings.Repeat(" ", max(0, l.width-ansi.StringWidth(line)))
 		return l.st.Selected.Render(line)
 	}
-	return line
+	line := "  " + glyph(l.st, s) + " " + name + "  " + l.st.Muted.Render(transport) + "  " + style.Render(status)
+	return ansi.Truncate(line, l.width, "…")
 }
 
 // rowStatus is the short text after a server's name.
