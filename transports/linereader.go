@@ -36,6 +36,12 @@ func (l *lineReader) next() ([]byte, error) {
 			if len(l.buf)+len(chunk) > l.max+1 {
 				tooLong, l.buf = true, l.buf[:0]
 			} else {
+				if need := len(l.buf) + len(chunk); need > cap(l.buf) {
+					// grow geometrically, but never past the limit
+					nb := make([]byte, len(l.buf), min(max(2*cap(l.buf), need), l.max+1))
+					copy(nb, l.buf)
+					l.buf = nb
+				}
 				l.buf = append(l.buf, chunk...)
 			}
 		}

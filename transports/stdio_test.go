@@ -326,3 +326,21 @@ func TestStdioManyToolsWithControlCharacters(t *testing.T) {
 		t.Fatal("tool_09999 missing or description altered")
 	}
 }
+
+func TestStdioOversizedMessageIsProtocolError(t *testing.T) {
+	c := open(t, stdioCfg(), Options{})
+	var before, after runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	_, _ = call(t.Context(), c, "huge", map[string]any{"mb": 40})
+	<-c.Done()
+	var pe *ProtocolError
+	if !errors.As(c.Err(), &pe) || !strings.Contains(pe.Reason, "32 MB") {
+		t.Fatalf("Err = %v", c.Err())
+	}
+	runtime.GC()
+	runtime.ReadMemStats(&after)
+	if grown := int64(after.HeapInuse) - int64(before.HeapInuse); grown > 48<<20 {
+		t.Fatalf("heap grew by %d MB", grown>>20)
+	}
+}

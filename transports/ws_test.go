@@ -2,6 +2,7 @@ package transports
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"net/http"
 	"net/http/httptest"
@@ -95,5 +96,46 @@ func TestWSRefused(t *testing.T) {
 	_, err := NewFactory().Open(t.Context(), "w", model.ServerConfig{Type: model.TransportWS, URL: "ws://127.0.0.1:9/ws"}, Options{})
 	if Classify(err) != ClassTerminal {
 		t.Fatalf("%v (%v)", err, Classify(err))
+	}
+}
+
+// TestWSPingTimeoutIsConnectionLost runs a server that completes the
+// handshake and then stops reading, so pings go unanswered.
+func TestWSPingTimeoutIsConnectionLost(t *testing.T) {
+	release := make(chan struct{})
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		conn, err := websocket.Accept(w, r, &websocket.AcceptOptions{Subprotocols: []string{"mcp"}})
+		if err != nil {
+			return
+		}
+		defer conn.CloseNow()
+		_, msg, err := conn.Read(r.Context()) // initialize
+		if err != nil {
+			return
+		}
+		var req struct {
+			ID json.RawMessage `json:"id"`
+		}
+		_ = json.Unmarshal(msg, &req)
+		reply := `{"jsonrpc":"2.0","id":` + string(req.ID) + `,"result":{"protocolVersion":"2025-11-25","capabilities":{},"serverInfo":{"name":"mute","version":"1"}}}`
+		if err := conn.Write(r.Context(), websocket.MessageText, []byte(reply)); err != nil {
+			return
+		}
+		if _, _, err := conn.Read(r.Context()); err != nil { // notifications/initialized
+			return
+		}
+		<-release // stop reading: pings are never answered
+	}))
+	t.Cleanup(srv.Close)
+	t.Cleanup(func() { close(release) })
+	c := open(t, model.ServerConfig{Type: model.TransportWS, URL: "ws" + strings.TrimPrefix(srv.URL, "http")},
+		Options{PingInterval: 50 * time.Millisecond})
+	select {
+	case <-c.Done():
+	case <-time.After(10 * time.Second):
+		t.Fatal("unanswered pings not detected")
+	}
+	if !errors.Is(c.Err(), ErrConnectionLost) || !strings.Contains(c.Err().Error(), "ping") {
+		t.Fatalf("Err = %v", c.Err())
 	}
 }

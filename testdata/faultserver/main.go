@@ -34,7 +34,8 @@
 // list_changed{} (adds a tool, so tools/list_changed is sent), crash{code},
 // hang{}, slow{ms}, drop{} (closes the connection mid-call: HTTP hijack and
 // close, stdio closes stdout), flood{count} (count log notifications),
-// stderr{mb}, malformed{} (stdio: writes a broken line, then answers).
+// stderr{mb}, malformed{} (stdio: writes a broken line, then answers),
+// huge{mb} (stdio: writes one message line of mb MB).
 package main
 
 import (

@@ -161,6 +161,14 @@ func newServer(c config, h hooks) *server.MCPServer {
 			}
 			return text("wrote garbage"), nil
 		})
+	s.AddTool(mcp.NewTool("huge", mcp.WithDescription("Write one notification line of mb megabytes (stdio)"), mcp.WithNumber("mb")),
+		func(_ context.Context, r mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			if h.writeRaw != nil {
+				pad := strings.Repeat("A", r.GetInt("mb", 40)<<20)
+				h.writeRaw(`{"jsonrpc":"2.0","method":"notifications/message","params":{"level":"info","data":"` + pad + `"}}`)
+			}
+			return text("wrote a huge line"), nil
+		})
 	addGenerated(s, c.tools, c.descKB)
 	return s
 }
