@@ -2,8 +2,9 @@
 # run.sh SCENARIO... — runs MCP conformance client scenarios with mcpdeck's CLI
 # as the client (client.sh) and prints one line per scenario with its checks.
 #
-# A scenario passes when the suite passes it AND it reported at least one
-# SUCCESS/FAILURE check (a scenario with 0 checks proves nothing: failed).
+# A scenario passes when the suite passes it AND it reported at least the
+# SUCCESS checks listed in expected-checks.txt (default 1; a scenario with 0
+# checks proves nothing: failed).
 # Scenarios named in $CONFORMANCE_BASELINE (one per line) are expected to fail
 # for now: they are reported but do not fail the run; one that passes while
 # listed is reported as stale so the list gets trimmed.
@@ -42,6 +43,13 @@ esac
 	exit 2
 }
 
+# min_checks SCENARIO: the SUCCESS checks it must report (expected-checks.txt), or 1.
+min_checks() {
+	local n
+	n=$(awk -v s="$1" '$1 == s { print $2 }' "$here/expected-checks.txt" 2>/dev/null)
+	echo "${n:-1}"
+}
+
 expected_fail() {
 	[ -n "$baseline" ] && [ -f "$baseline" ] && grep -qxF "$1" <(grep -v '^#' "$baseline")
 }
@@ -74,12 +82,14 @@ for s in "$@"; do
 		run_one "$s" "$dir"
 	fi
 	took=$((SECONDS - start))
+	want=$(min_checks "$s")
 	verdict=PASS
-	if [ "$rc" -ne 0 ] || [ "$bad" -gt 0 ] || [ $((ok + bad)) -eq 0 ]; then
+	if [ "$rc" -ne 0 ] || [ "$bad" -gt 0 ] || [ "$ok" -lt "$want" ]; then
 		verdict=FAIL
 	fi
 	note="$rerun"
 	[ $((ok + bad)) -eq 0 ] && note="$note (0 checks)"
+	[ "$ok" -lt "$want" ] && note="$note (expected at least $want passed checks)"
 	if [ "$verdict" = FAIL ]; then
 		if expected_fail "$s"; then
 			verdict="xfail"
