@@ -87,16 +87,18 @@ func TestEngMCPListConnectsAndReports(t *testing.T) {
 
 	// --json: one object per server with its state
 	r = e.run("--mcp-config", cfg, "--json", "mcp", "list")
-	var servers []struct {
-		Name  string `json:"name"`
-		State string `json:"state"`
-		Error string `json:"error"`
+	var doc struct {
+		Servers []struct {
+			Name  string `json:"name"`
+			State string `json:"state"`
+			Error string `json:"error"`
+		} `json:"servers"`
 	}
-	if err := json.Unmarshal([]byte(r.stdout), &servers); err != nil {
+	if err := json.Unmarshal([]byte(r.stdout), &doc); err != nil {
 		t.Fatalf("mcp list --json: %v\n%s", err, r)
 	}
 	states := map[string]string{}
-	for _, s := range servers {
+	for _, s := range doc.Servers {
 		states[s.Name] = s.State
 	}
 	if states["calc"] != "connected" || states["down"] != "failed" || states["off"] != "disabled" || len(states) != 5 {

@@ -10,6 +10,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/mcpdeck/mcpdeck/engine"
+	"github.com/mcpdeck/mcpdeck/model"
 )
 
 // newEngMCPListCmd is `mcpdeck mcp list`: connect every server and print
@@ -62,8 +63,7 @@ func runEngList(ctx context.Context, f *engFlags, names []string, reconnect ...b
 	}
 	if len(s.last.Servers) == 0 {
 		if g.json {
-			_, err := fmt.Fprintln(out, "[]")
-			return err
+			return writeEngJSON(out, engListJSON{Servers: []engine.ServerSnapshot{}, Problems: engNonNil(s.last.Problems), Warnings: engNonNil(s.last.Warnings)})
 		}
 		fmt.Fprintln(out, "No MCP servers configured. Add one with: mcpdeck mcp add NAME -- COMMAND [ARGS...]")
 		return nil
@@ -106,7 +106,8 @@ func runEngList(ctx context.Context, f *engFlags, names []string, reconnect ...b
 		fmt.Fprintln(g.stderr, "warning: "+engSanitize(w))
 	}
 	if g.json {
-		if err := writeEngJSON(out, results); err != nil {
+		doc := engListJSON{Servers: results, Problems: engNonNil(s.last.Problems), Warnings: engNonNil(s.last.Warnings)}
+		if err := writeEngJSON(out, doc); err != nil {
 			return err
 		}
 	}
@@ -120,6 +121,22 @@ func runEngList(ctx context.Context, f *engFlags, names []string, reconnect ...b
 		return silentError{}
 	}
 	return nil
+}
+
+// engListJSON is what the connecting `mcp list --json` prints: the same
+// shape as the static listing ({"servers": [...], "problems": [...]}), each
+// server with its live state, error and lists, in the order results came.
+type engListJSON struct {
+	Servers  []engine.ServerSnapshot `json:"servers"`
+	Problems []model.Problem         `json:"problems"`
+	Warnings []string                `json:"warnings"`
+}
+
+func engNonNil[T any](s []T) []T {
+	if s == nil {
+		return []T{}
+	}
+	return s
 }
 
 // writeEngJSON prints v as indented JSON.
