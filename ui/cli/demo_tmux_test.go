@@ -149,3 +149,63 @@ func TestDemoFitsSmallTerminal(t *testing.T) {
 	s.keys("q")
 	s.waitFor("MCPDECK-EXITED=0")
 }
+
+// selectByFilter filters the list down to name and leaves the filter.
+func (s *tmuxSession) selectByFilter(name string) {
+	s.t.Helper()
+	s.keys("/")
+	s.waitFor("filter by name")
+	s.keys(name)
+	s.waitFor("/" + name)
+	s.keys("Enter")
+	s.waitFor("› ")
+}
+
+// TestDemoActionsInARealTerminal drives the other actions against the real
+// engine: disable and enable, reconnect, read a resource, get a prompt,
+// reject a project server and say why an action is not available.
+func TestDemoActionsInARealTerminal(t *testing.T) {
+	s := newTmux(t, 110, 30, binary+" demo")
+	s.waitFor("New project server")
+	s.keys("x") // reject the project server
+	s.waitFor("● notes", "reject reviewer: done")
+
+	s.selectByFilter("notes")
+	s.keys("d")
+	s.waitFor("○ notes", "disable notes: done")
+	s.keys("r")
+	s.waitFor("reconnect: server is disabled")
+	s.keys("e")
+	s.waitFor("● notes", "enable notes: done")
+
+	s.keys("R")
+	s.waitFor("Read a resource of notes", "notes://all", "notes://{title}  (template)")
+	s.keys("Enter")
+	s.waitFor("✓ done", "welcome: Welcome to the mcpdeck demo.")
+	s.keys("Escape")
+	s.waitFor("/notes")
+
+	s.keys("p")
+	s.waitFor("Get a prompt of notes", "summarize")
+	s.keys("Enter")
+	s.waitFor("topic *")
+	s.keys("mcp", "Enter")
+	s.waitFor("┃ style")
+	s.keys("Enter")
+	s.waitFor("✓ done", "Summarize my notes about mcp")
+	s.keys("Escape")
+	s.waitFor("/notes")
+
+	s.keys("Escape") // clear the filter
+	s.waitFor("● calculator")
+	s.selectByFilter("crashy")
+	s.keys("r")
+	s.waitFor("reconnect crashy: done", "● crashy")
+	s.keys("Escape")
+	s.waitFor("● calculator")
+	s.selectByFilter("blocked")
+	s.keys("Enter")
+	s.waitFor("Why isn't this running?", `serverName "blocked"`)
+	s.keys("q")
+	s.waitFor("MCPDECK-EXITED=0")
+}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -129,10 +130,11 @@ func TestServe(t *testing.T) {
 	if err := Serve(ctx, "nope", "", strings.NewReader(""), &strings.Builder{}, &strings.Builder{}); !errors.Is(err, ErrUnknownServer) {
 		t.Fatalf("unknown server: %v", err)
 	}
-	// crashy: the first start serves; after it the next two fail at once.
+	// crashy: after a crash the next two starts fail at once, then it serves.
 	dir := t.TempDir()
 	var stderr strings.Builder
-	for i, wantCrash := range []bool{false, true, true, false} {
+	writeInt(filepath.Join(dir, "crashy.failnext"), 2)
+	for i, wantCrash := range []bool{true, true, false, false} {
 		err := Serve(ctx, "crashy", dir, strings.NewReader(""), &strings.Builder{}, &stderr)
 		if got := errors.Is(err, ErrCrash); got != wantCrash {
 			t.Fatalf("start %d: err %v, want crash %v\n%s", i+1, err, wantCrash, stderr.String())

@@ -23,16 +23,18 @@ var ErrCrash = errors.New("crashy: simulated crash")
 // CrashAfter is how long the crashy server lives.
 const CrashAfter = 20 * time.Second
 
-// countStart increments and returns the number stored in path.
-func countStart(path string) int {
-	n := 0
-	if b, err := os.ReadFile(path); err == nil {
-		n, _ = strconv.Atoi(strings.TrimSpace(string(b)))
+// readInt reads the number stored in path (0 when there is none).
+func readInt(path string) int {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return 0
 	}
-	n++
-	_ = os.WriteFile(path, []byte(strconv.Itoa(n)), 0o600)
+	n, _ := strconv.Atoi(strings.TrimSpace(string(b)))
 	return n
 }
+
+// writeInt stores n in path; the demo state is best effort.
+func writeInt(path string, n int) { _ = os.WriteFile(path, []byte(strconv.Itoa(n)), 0o600) }
 
 // stdioServers are the servers `mcpdeck demo-server NAME` can serve.
 func stdioServers() map[string]func() *server.MCPServer {
@@ -50,16 +52,19 @@ const StateEnv = "MCPDECK_DEMO_STATE"
 // Serve runs the named demo server over stdio until stdin closes, ctx ends
 // or — for "crashy" — CrashAfter passes, when it returns ErrCrash. After a
 // crash, crashy also fails its next two starts at once, so the reconnect
-// attempts 1/5 → 3/5 with growing delays can be watched; stateDir keeps the
-// count of starts between processes ("" = never fail at start).
+// attempts 1/5 → 3/5 with growing delays can be watched; stateDir keeps
+// that count between processes ("" = never fail at start). A clean stop
+// (reconnect, disable) does not count as a crash.
 func Serve(ctx context.Context, name, stateDir string, in io.Reader, out, errOut io.Writer) error {
 	mk, ok := stdioServers()[name]
 	if !ok {
 		return fmt.Errorf("%w: %s", ErrUnknownServer, name)
 	}
+	failNext := filepath.Join(stateDir, "crashy.failnext")
 	if name == "crashy" && stateDir != "" {
-		if n := countStart(filepath.Join(stateDir, "crashy.starts")); n%3 != 1 {
-			fmt.Fprintf(errOut, "crashy: start %d failed (simulated); the next one may work\n", n)
+		if n := readInt(failNext); n > 0 {
+			writeInt(failNext, n-1)
+			fmt.Fprintf(errOut, "crashy: failed to start (simulated, %d more to go)\n", n-1)
 			return ErrCrash
 		}
 	}
@@ -70,6 +75,9 @@ func Serve(ctx context.Context, name, stateDir string, in io.Reader, out, errOut
 	if name == "crashy" {
 		t := time.AfterFunc(CrashAfter, func() {
 			fmt.Fprintf(errOut, "crashy: something went wrong, exiting after %s\n", CrashAfter)
+			if stateDir != "" {
+				writeInt(failNext, 2) // the next two starts fail: watch the backoff grow
+			}
 			close(crashed)
 			cancel()
 		})
