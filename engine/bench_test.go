@@ -227,3 +227,37 @@ func BenchmarkSnapshotPublish500(b *testing.B) {
 	_ = e.Close()
 	<-done
 }
+
+// BenchmarkReload500 loads 500 servers (250 runnable, connecting through a
+// fake network; 250 disabled) and publishes the first snapshot: the work
+// Start does before the TUI can draw.
+func BenchmarkReload500(b *testing.B) {
+	n := newFakeNet()
+	var servers []model.Server
+	for i := range 500 {
+		s := stdioServer(fmt.Sprintf("s%03d", i))
+		s.Enabled = i%2 == 0
+		n.block[s.Name] = true // connecting never finishes during the benchmark
+		servers = append(servers, s)
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		b.StopTimer()
+		e := newEngine(Options{CacheDir: b.TempDir()})
+		e.open = n.open
+		e.errs = testErrorOps()
+		e.lookPath = func(s string) (string, error) { return "/bin/" + s, nil }
+		res := &model.Resolved{Servers: servers}
+		e.load = func(model.LoadOptions) (*model.Resolved, error) { return res, nil }
+		b.StartTimer()
+		if err := e.Start(context.Background()); err != nil {
+			b.Fatal(err)
+		}
+		if s := <-e.Updates(); len(s.Servers) != 500 {
+			b.Fatalf("%d servers", len(s.Servers))
+		}
+		b.StopTimer()
+		_ = e.Close()
+		b.StartTimer()
+	}
+}

@@ -99,6 +99,7 @@ type Engine struct {
 	mu       sync.Mutex
 	closed   bool
 	started  bool
+	batching bool // inside Reload: publish once at the end
 	seq      uint64
 	res      *model.Resolved
 	order    []*entry // display order: scope high→low, then name

@@ -32,6 +32,9 @@ func (e *Engine) Reload(ctx context.Context) error {
 	for name, en := range e.byName {
 		have[name] = runInfo{Hash: en.srv.Hash, Runnable: en.runnable, Active: en.active()}
 	}
+	// One snapshot for the whole reload, not one per server: with 500
+	// servers that is the difference between 1 and 500 copies of the list.
+	e.batching = true
 	for _, a := range reconcile(desired, have) {
 		e.applyLocked(a)
 	}
@@ -43,6 +46,7 @@ func (e *Engine) Reload(ctx context.Context) error {
 		e.order = append(e.order, en)
 	}
 	sortEntries(e.order)
+	e.batching = false
 	e.publishLocked()
 	return nil
 }

@@ -83,6 +83,9 @@ func (e *Engine) publishLocked() {
 	if e.closed && e.last.Seq > 0 && e.ctx.Err() != nil {
 		return
 	}
+	if e.batching {
+		return // Reload publishes once at the end
+	}
 	e.seq++
 	s := Snapshot{Seq: e.seq, At: e.clock.Now(), Servers: make([]ServerSnapshot, len(e.order))}
 	for i, en := range e.order {
