@@ -29,6 +29,7 @@ type Conn struct {
 	stderr   stderrSink                  // stdio only
 	pid      int                         // stdio only
 	shutdown func(context.Context) error // transport-specific close
+	reason   func() error                // the transport's own failure (stdio, ws), if any
 	rt       *roundTripper               // http/sse only
 	closeMu  sync.Mutex
 	closed   bool

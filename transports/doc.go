@@ -26,7 +26,9 @@
 //     be fixed by re-initializing (the session is the stream): Reinit fails
 //     with ErrSessionExpired and the caller reconnects.
 //   - ws: our own transport on github.com/coder/websocket, subprotocol "mcp",
-//     ping keepalive, close handling, 32 MB message limit; bidirectional.
+//     ping keepalive (Options.PingInterval; an unanswered ping closes Done),
+//     close handling, 32 MB message limit; bidirectional. Headers (static and
+//     HeaderFunc) are sent once, on the handshake.
 //   - sdk: mcp-go's in-process transport over Options.Builtins[cfg.Name];
 //     elicitation and roots go through the in-process session.
 package transports

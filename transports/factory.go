@@ -47,7 +47,7 @@ func (factory) Open(ctx context.Context, name string, cfg model.ServerConfig, op
 	case model.TransportSDK:
 		err = openSDK(ctx, c, cfg, opts)
 	default:
-		err = fmt.Errorf("server %q: unknown transport type %q", name, kind)
+		err = fmt.Errorf("server %q: transport type %q: %w", name, kind, errors.ErrUnsupported)
 	}
 	if err == nil {
 		err = c.initialize(ctx, opts)
@@ -55,8 +55,11 @@ func (factory) Open(ctx context.Context, name string, cfg model.ServerConfig, op
 	if err != nil {
 		cctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), cleanupTimeout)
 		defer cancel()
-		lostErr := c.Err()
 		_ = c.Close(cctx)
+		lostErr := c.Err()
+		if c.reason != nil {
+			lostErr = c.reason()
+		}
 		var exit *ExitError
 		var perr *ProtocolError
 		if errors.As(lostErr, &exit) || errors.As(lostErr, &perr) {
@@ -129,7 +132,7 @@ func openStdio(c *Conn, name string, cfg model.ServerConfig, opts Options) error
 	if err != nil {
 		return fmt.Errorf("start %q: %w", cfg.Command, err)
 	}
-	c.stderr, c.pid, c.shutdown = t, t.pid, t.shutdown
+	c.stderr, c.pid, c.shutdown, c.reason = t, t.pid, t.shutdown, t.err
 	go func() {
 		<-t.done
 		c.lost(t.err())

@@ -74,7 +74,7 @@ func humanize(err error) string {
 	case ClassRPC:
 		return "the server answered with an error: " + innermost(err)
 	case ClassTerminal:
-		if errors.Is(err, ErrNoBuiltin) {
+		if errors.Is(err, ErrNoBuiltin) || errors.Is(err, errors.ErrUnsupported) {
 			return innermost(err)
 		}
 	case ClassTransient:

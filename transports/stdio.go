@@ -209,7 +209,8 @@ func (t *stdioTransport) readLines() (eof bool) {
 func (t *stdioTransport) wait() {
 	defer close(t.exited)
 	state, werr := t.cmd.Process.Wait()
-	t.killGroup(syscall.SIGKILL) // grandchildren die with the server
+	closedByUs := t.closing.Load() // else it died on its own, even if Close came since
+	t.killGroup(syscall.SIGKILL)   // grandchildren die with the server
 	timer := time.NewTimer(drainGrace)
 	defer timer.Stop()
 	for _, ch := range []chan struct{}{t.stdoutDone, t.stderrDone} {
@@ -225,7 +226,7 @@ func (t *stdioTransport) wait() {
 	_ = t.stderr.Close()
 	_ = t.stdin.Close()
 	t.ring.close()
-	if t.closing.Load() {
+	if closedByUs {
 		t.fail(ErrClosed)
 		return
 	}
@@ -256,7 +257,13 @@ func (t *stdioTransport) killGroup(sig syscall.Signal) {
 // stopping as soon as the process is gone. An ended ctx skips to SIGKILL.
 func (t *stdioTransport) shutdown(ctx context.Context) error {
 	t.closeOnce.Do(func() {
-		t.closing.Store(true)
+		select {
+		case <-t.exited:
+		default:
+			if !hasExited(t.pid) {
+				t.closing.Store(true)
+			}
+		}
 		_ = t.stdin.Close()
 		steps := []struct {
 			sig   syscall.Signal

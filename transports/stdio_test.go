@@ -344,3 +344,21 @@ func TestStdioOversizedMessageIsProtocolError(t *testing.T) {
 		t.Fatalf("heap grew by %d MB", grown>>20)
 	}
 }
+
+func TestStdioExitDuringInitialize(t *testing.T) {
+	cfg := model.ServerConfig{Command: "sh", Args: []string{"-c", "echo 'Error: API_KEY is not set' >&2; exit 4"}}
+	_, err := NewFactory().Open(t.Context(), "dies", cfg, Options{})
+	if Classify(err) != ClassExited {
+		t.Fatalf("err = %v, class %v", err, Classify(err))
+	}
+	if got := Humanize(err); got != "the server process exited with code 4: Error: API_KEY is not set" {
+		t.Fatalf("Humanize = %q", got)
+	}
+}
+
+func TestUnknownTransport(t *testing.T) {
+	_, err := NewFactory().Open(t.Context(), "odd", model.ServerConfig{Type: "carrier-pigeon"}, Options{})
+	if Classify(err) != ClassTerminal || !strings.Contains(Humanize(err), "carrier-pigeon") {
+		t.Fatalf("%v (%v): %s", err, Classify(err), Humanize(err))
+	}
+}

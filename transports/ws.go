@@ -168,7 +168,7 @@ func openWS(ctx context.Context, c *Conn, cfg model.ServerConfig, opts Options) 
 	if err != nil {
 		return err
 	}
-	c.shutdown = t.shutdown
+	c.shutdown, c.reason = t.shutdown, t.err
 	go func() {
 		<-t.done
 		c.lost(t.err())
