@@ -527,5 +527,13 @@ func TestStderrTailThrottled(t *testing.T) {
 		if snaps := e.Snapshot().Seq - seq0; snaps > uint64(time.Second/stderrPoll)+2 {
 			t.Errorf("%d snapshots for one second of stderr", snaps)
 		}
+		// A server quiet for a minute is polled slowly, yet a new line
+		// still shows within stderrIdlePoll.
+		time.Sleep(time.Minute)
+		sess.addStderr("late line")
+		time.Sleep(stderrIdlePoll)
+		if s := current(t, e, "s"); s.StderrTail[len(s.StderrTail)-1] != "late line" {
+			t.Errorf("late line not shown: %v", s.StderrTail[len(s.StderrTail)-1])
+		}
 	})
 }

@@ -15,8 +15,10 @@ import (
 // every stderrPoll, so a chatty server cannot flood the UI with snapshots.
 func (e *Engine) monitor(ctx context.Context, name string, gen uint64, conn session, stdio bool) {
 	var tick <-chan time.Time
+	var t *time.Timer
+	interval := stderrPoll
 	if stdio {
-		t := time.NewTicker(stderrPoll)
+		t = time.NewTimer(interval)
 		defer t.Stop()
 		tick = t.C
 	}
@@ -27,7 +29,14 @@ func (e *Engine) monitor(ctx context.Context, name string, gen uint64, conn sess
 		case <-ctx.Done():
 			return
 		case <-tick:
-			e.refreshStderr(name, gen, conn)
+			// Poll fast while the server writes, slowly when it is quiet,
+			// so idle servers cost almost nothing.
+			if e.refreshStderr(name, gen, conn) {
+				interval = stderrPoll
+			} else {
+				interval = min(2*interval, stderrIdlePoll)
+			}
+			t.Reset(interval)
 		}
 	}
 	e.mu.Lock()
@@ -79,18 +88,24 @@ func (e *Engine) lostLocked(en *entry, err error) {
 	e.retryLocked(en, err)
 }
 
-// refreshStderr publishes the stderr tail if it changed.
-func (e *Engine) refreshStderr(name string, gen uint64, conn session) {
+// refreshStderr publishes the stderr tail if it changed, and says whether
+// it did.
+func (e *Engine) refreshStderr(name string, gen uint64, conn session) bool {
 	tail := conn.StderrTail(stderrTailLines)
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	en := e.byName[name]
 	if e.closed || en == nil || en.gen != gen || slices.Equal(tail, en.s.StderrTail) {
-		return
+		return false
 	}
 	en.s.StderrTail = tail
 	e.publishLocked()
+	return true
 }
 
-// stderrPoll bounds stderr-driven snapshots to 5 a second per server.
-const stderrPoll = 200 * time.Millisecond
+// stderrPoll bounds stderr-driven snapshots to 5 a second per server;
+// stderrIdlePoll is the slowest poll of a quiet server.
+const (
+	stderrPoll     = 200 * time.Millisecond
+	stderrIdlePoll = 3200 * time.Millisecond
+)
