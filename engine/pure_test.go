@@ -201,3 +201,18 @@ func TestWhyNot(t *testing.T) {
 		}
 	}
 }
+
+func TestSettingsFromEnv(t *testing.T) {
+	env := map[string]string{
+		"MCP_SERVER_CONNECTION_BATCH_SIZE": "7", "MCP_REMOTE_SERVER_CONNECTION_BATCH_SIZE": "50",
+		"MCP_TIMEOUT": "1500", "MCP_TOOL_TIMEOUT": "nonsense",
+	}
+	s := readSettings(func(k string) (string, bool) { v, ok := env[k]; return v, ok })
+	if s.localBatch != 7 || s.remoteBatch != 50 || s.connectTimeout != 1500*time.Millisecond || s.toolTimeout != 100000000*time.Millisecond {
+		t.Errorf("settings %+v", s)
+	}
+	d := readSettings(func(string) (string, bool) { return "", false })
+	if d.localBatch != 3 || d.remoteBatch != 20 || d.connectTimeout != 30*time.Second {
+		t.Errorf("defaults %+v", d)
+	}
+}
