@@ -359,6 +359,32 @@ func TestIntegrationRemoteTransports(t *testing.T) {
 	t.Logf("down: %s (%s)", down.Error, down.ErrorClass)
 }
 
+func TestIntegrationElicitAndRoots(t *testing.T) {
+	bin := needFaultServer(t)
+	pol, err := ElicitPolicy("accept-defaults")
+	if err != nil {
+		t.Fatal(err)
+	}
+	e := realEngine(t, map[string]any{
+		"stdio": map[string]any{"command": bin},
+		"http":  map[string]any{"type": "http", "url": httpFaultServer(t)},
+	}, nil, func(o *Options) { o.Elicit = pol })
+	if err := e.Start(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range []string{"stdio", "http"} {
+		await(t, e, name, "connected", inState(model.StateConnected))
+		res, err := e.CallTool(context.Background(), name, "elicit", map[string]any{"message": "name?"}, nil)
+		if err != nil || res.IsError || !strings.Contains(res.Content[0].Text, "Ada") {
+			t.Errorf("%s elicit: %+v %v", name, res, err)
+		}
+		res, err = e.CallTool(context.Background(), name, "roots", nil, nil)
+		if err != nil || res.IsError || !strings.Contains(res.Content[0].Text, "file://") || !strings.Contains(res.Content[0].Text, "proj") {
+			t.Errorf("%s roots: %+v %v", name, res, err)
+		}
+	}
+}
+
 func TestIntegrationBuiltinSDK(t *testing.T) {
 	if testing.Short() {
 		t.Skip("integration test")
