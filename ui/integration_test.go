@@ -1,0 +1,152 @@
+package ui
+
+import (
+	"context"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	tea "github.com/charmbracelet/bubbletea"
+	"go.uber.org/goleak"
+
+	"github.com/mcpdeck/mcpdeck/engine"
+	"github.com/mcpdeck/mcpdeck/model"
+	"github.com/mcpdeck/mcpdeck/transports"
+	"github.com/mcpdeck/mcpdeck/ui/demo"
+	"github.com/mcpdeck/mcpdeck/ui/styles"
+)
+
+// liveHarness drives the TUI on the real engine: Cmds run in goroutines and
+// their messages are fed back; waits end on a condition or a deadline,
+// never on a sleep.
+type liveHarness struct {
+	t   *testing.T
+	m   *Model
+	out chan tea.Msg
+	wg  sync.WaitGroup
+}
+
+func (h *liveHarness) exec(cmd tea.Cmd) {
+	if cmd == nil {
+		return
+	}
+	h.wg.Go(func() {
+		if msg := cmd(); msg != nil {
+			select {
+			case h.out <- msg:
+			case <-h.m.env.ctx.Done():
+			}
+		}
+	})
+}
+
+func (h *liveHarness) deliver(msg tea.Msg) {
+	if b, ok := msg.(tea.BatchMsg); ok {
+		for _, c := range b {
+			h.exec(c)
+		}
+		return
+	}
+	_, cmd := h.m.Update(msg)
+	h.exec(cmd)
+}
+
+// until processes messages until the view shows every string.
+func (h *liveHarness) until(what ...string) {
+	h.t.Helper()
+	deadline := time.NewTimer(20 * time.Second)
+	defer deadline.Stop()
+	for {
+		v := h.m.View()
+		ok := true
+		for _, w := range what {
+			ok = ok && strings.Contains(v, w)
+		}
+		if ok {
+			return
+		}
+		select {
+		case msg := <-h.out:
+			h.deliver(msg)
+		case <-deadline.C:
+			h.t.Fatalf("the screen never showed %q:\n%s", what, v)
+		}
+	}
+}
+
+func (h *liveHarness) keys(ks ...string) {
+	for _, k := range ks {
+		for _, msg := range keyMsg(k) {
+			h.deliver(msg)
+		}
+	}
+}
+
+// TestOnTheRealEngine runs the TUI model on a real engine with in-process
+// servers: a tool call through the form, and a form elicitation raised by a
+// tool, answered in the TUI.
+func TestOnTheRealEngine(t *testing.T) {
+	// registered first, so it runs last: after the engine and the bridge
+	// closed, nothing the TUI started may still run
+	h := &liveHarness{t: t, out: make(chan tea.Msg, 256)}
+	t.Cleanup(func() {
+		h.wg.Wait() // the Cmds still running (blinks, ticks) end within a second
+		goleak.VerifyNone(t)
+	})
+	dir := t.TempDir()
+	var extra []model.Server
+	for _, n := range []string{"notes", "survey"} {
+		cfg := model.ServerConfig{Type: model.TransportSDK, Name: n}
+		extra = append(extra, model.Server{Name: n, Raw: cfg, Config: cfg})
+	}
+	bridge := NewElicitBridge()
+	eng, err := engine.New(engine.Options{
+		Load: model.LoadOptions{
+			Cwd: filepath.Join(dir, "home", "p"), Home: filepath.Join(dir, "home"),
+			ConfigDir: filepath.Join(dir, "cfg"), ManagedDir: filepath.Join(dir, "managed"),
+			LookupEnv: func(string) (string, bool) { return "", false },
+		},
+		Factory: transports.NewFactory(), Builtins: demo.Builtins(), Extra: extra,
+		CacheDir: filepath.Join(dir, "cache"), Elicit: bridge.Elicit,
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	t.Cleanup(func() {
+		cancel()
+		bridge.Close()
+		_ = eng.Close()
+	})
+	if err := eng.Start(ctx); err != nil {
+		t.Fatal(err)
+	}
+	st := styles.New(styles.DefaultPalette(), true)
+	h.m = New(eng, Options{Context: ctx, Elicit: bridge, Styles: &st})
+	h.deliver(tea.WindowSizeMsg{Width: 100, Height: 30})
+	h.exec(h.m.Init())
+	h.until("● notes", "● survey", "3 tools")
+
+	h.keys("/", "notes", "enter", "c")
+	h.until("Call a tool of notes", "add_note")
+	h.keys("enter")
+	h.until("Call notes › add_note", "┃ body")
+	h.keys("buy milk", "enter") // mcp-go lists properties by name: body, tags, title
+	h.until("┃ tags")
+	h.keys("enter")
+	h.until("┃ title")
+	h.keys("todo", "enter")
+	h.until("✓ done", `stored "todo"`)
+	h.keys("esc", "esc", "/", "survey", "enter", "c", "enter")
+	h.until("No arguments")
+	h.keys("enter")
+	h.until("How is the demo going?", "┃ Your name")
+	h.keys("Ada", "enter")
+	h.until("┃ rating")
+	h.keys("enter")
+	h.until("┃ subscribe")
+	h.keys("enter")
+	h.until("✓ done", "name:Ada")
+}
