@@ -16,9 +16,10 @@
 //     standalone GET stream carries list_changed between requests). Requests
 //     go through our round tripper: static and dynamic headers, a per-request
 //     timeout that stops at the response headers for SSE bodies, loss
-//     detection on refused/unreachable addresses (mcp-go reports no loss for
-//     this transport; its GET stream retries every second, and a retry that
-//     is refused closes Done). Server→client requests are answered.
+//     detection (mcp-go reports no loss for this transport): any request
+//     refused or unreachable closes Done at once, and so do three failed
+//     reconnects in a row of the GET stream, which mcp-go retries every
+//     second. Server→client requests are answered.
 //   - sse (legacy HTTP+SSE): mcp-go's transport; loss via OnConnectionLost.
 //     mcp-go's SSE client does not implement server→client requests (it has
 //     no request handler: a request arriving on the stream is dropped), so

@@ -29,6 +29,31 @@ type roundTripper struct {
 	onLost     func(error)
 
 	closing atomic.Pointer[context.Context] // set by Conn.Close: bounds the DELETE
+
+	// streamFailures counts event-stream GETs that failed in a row; mcp-go
+	// retries them every second forever, we call it lost at maxStreamFailures.
+	streamFailures atomic.Int32
+}
+
+// maxStreamFailures failed event-stream reconnects in a row mean the
+// connection is lost.
+const maxStreamFailures = 3
+
+// noteStream tracks event-stream GET outcomes (err or status).
+func (rt *roundTripper) noteStream(req *http.Request, status int, err error) {
+	if req.Method != http.MethodGet || rt.onLost == nil || req.Context().Err() != nil {
+		return
+	}
+	if err == nil && status < 500 {
+		rt.streamFailures.Store(0)
+		return
+	}
+	if rt.streamFailures.Add(1) == maxStreamFailures {
+		if err == nil {
+			err = &HTTPStatusError{Method: req.Method, URL: req.URL.Redacted(), Status: status}
+		}
+		rt.onLost(fmt.Errorf("%w: the event stream failed %d times in a row: %w", ErrConnectionLost, maxStreamFailures, err))
+	}
 }
 
 // RoundTrip implements http.RoundTripper.
@@ -72,8 +97,10 @@ func (rt *roundTripper) RoundTrip(req *http.Request) (*http.Response, error) {
 		if Classify(err) == ClassTerminal && rt.onLost != nil && req.Context().Err() == nil {
 			rt.onLost(err)
 		}
+		rt.noteStream(req, 0, err)
 		return nil, err
 	}
+	rt.noteStream(req, resp.StatusCode, nil)
 	if rt.legacySSE && req.Method == http.MethodPost && resp.StatusCode == http.StatusNotFound {
 		timer.Stop()
 		_ = resp.Body.Close()

@@ -120,3 +120,35 @@ func (infiniteA) Read(p []byte) (int, error) {
 	}
 	return len(p), nil
 }
+
+// TestRoundTripperStreamFailuresMeanLost reports loss after three failed
+// event-stream GETs in a row, not before, and resets on success.
+func TestRoundTripperStreamFailuresMeanLost(t *testing.T) {
+	status := 502
+	base := roundTripFunc(func(r *http.Request) (*http.Response, error) {
+		return &http.Response{StatusCode: status, Body: io.NopCloser(strings.NewReader("")), Header: http.Header{}, Request: r}, nil
+	})
+	var lost []error
+	rt := &roundTripper{base: base, timeout: time.Minute, onLost: func(err error) { lost = append(lost, err) }}
+	get := func() {
+		req, _ := http.NewRequestWithContext(context.Background(), http.MethodGet, "http://x/mcp", nil)
+		resp, err := rt.RoundTrip(req)
+		if err == nil {
+			_ = resp.Body.Close()
+		}
+	}
+	get()
+	get()
+	status = 200
+	get() // success resets the count
+	status = 502
+	get()
+	get()
+	if len(lost) != 0 {
+		t.Fatalf("lost too early: %v", lost)
+	}
+	get()
+	if len(lost) != 1 || !errors.Is(lost[0], ErrConnectionLost) || Classify(lost[0]) != ClassTransient {
+		t.Fatalf("lost = %v", lost)
+	}
+}
