@@ -211,3 +211,16 @@ func TestSSESessionExpiry(t *testing.T) {
 		t.Fatalf("Reinit over SSE: %v", err)
 	}
 }
+
+func TestHTTPStatelessServer(t *testing.T) {
+	url, _ := startNet(t, "-http", "-stateless")
+	c := open(t, model.ServerConfig{Type: model.TransportHTTP, URL: url}, Options{})
+	if got := mustCall(t, c, "add", map[string]any{"a": 1, "b": 1}); got != "2" {
+		t.Fatalf("add = %q", got)
+	}
+	select {
+	case <-c.Done():
+		t.Fatalf("lost: %v", c.Err())
+	default:
+	}
+}
