@@ -125,7 +125,7 @@ func TestIntegrationFaults(t *testing.T) {
 	stdio := func(args ...string) map[string]any { return map[string]any{"command": bin, "args": args} }
 	e := realEngine(t, map[string]any{
 		"ok":        stdio(),
-		"crash":     stdio("-exit-after", "200ms", "-exit-code", "7"),
+		"crash":     stdio("-exit-after", "1500ms", "-exit-code", "7"), // long enough to finish the handshake under load
 		"slow":      stdio("-delay", "50ms"),
 		"malformed": stdio("-malformed-first"),
 		"many":      stdio("-tools", "10000", "-desc-kb", "1"),
@@ -301,7 +301,7 @@ func TestIntegrationHangTimesOut(t *testing.T) {
 	e := realEngine(t, map[string]any{
 		"hang": map[string]any{"command": bin, "args": []string{"-hang-init"}},
 		"ok":   map[string]any{"command": bin},
-	}, map[string]string{"MCP_TIMEOUT": "1000"}, nil)
+	}, map[string]string{"MCP_TIMEOUT": "3000"}, nil)
 	if err := e.Start(context.Background()); err != nil {
 		t.Fatal(err)
 	}
