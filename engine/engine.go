@@ -99,7 +99,8 @@ type Engine struct {
 	mu       sync.Mutex
 	closed   bool
 	started  bool
-	batching bool // inside Reload: publish once at the end
+	batching bool     // inside Reload: publish once at the end
+	warnings []string // the engine's own warnings, shown once in snapshots
 	seq      uint64
 	res      *model.Resolved
 	order    []*entry // display order: scope high→low, then name
@@ -185,6 +186,10 @@ func (e *Engine) Start(ctx context.Context) error {
 	if e.opts.Watch {
 		if err := e.startWatch(); err != nil {
 			e.log.Warn("config watching disabled", "err", err)
+			e.mu.Lock()
+			e.warnings = append(e.warnings, fmt.Sprintf("Config files are not watched (%v): use reload after editing them.", err))
+			e.publishLocked()
+			e.mu.Unlock()
 		}
 	}
 	return nil

@@ -94,8 +94,11 @@ func (e *Engine) publishLocked() {
 	if e.res != nil {
 		s.Problems = e.res.Problems
 	}
+	s.Warnings = e.warnings
 	if e.opts.Auth != nil {
-		s.Warnings = e.opts.Auth.Warnings()
+		if w := e.opts.Auth.Warnings(); len(w) > 0 {
+			s.Warnings = append(slices.Clip(e.warnings), w...)
+		}
 	}
 	e.last = s
 	e.pub.publish(s)
