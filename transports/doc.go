@@ -19,7 +19,9 @@
 //     detection (mcp-go reports no loss for this transport): any request
 //     refused or unreachable closes Done at once, and so do three failed
 //     reconnects in a row of the GET stream, which mcp-go retries every
-//     second. Server→client requests are answered.
+//     second. Server→client requests are answered, but mcp-go gives each
+//     30 s (its handleIncomingRequest timeout): an elicitation form left open
+//     longer is answered with an error.
 //   - sse (legacy HTTP+SSE): mcp-go's transport; loss via OnConnectionLost.
 //     mcp-go's SSE client does not implement server→client requests (it has
 //     no request handler: a request arriving on the stream is dropped), so
