@@ -130,8 +130,8 @@ func (e *Engine) onProgress(n mcp.JSONRPCNotification) {
 		return
 	}
 	p := Progress{}
-	p.Progress, _ = f["progress"].(float64)
-	p.Total, _ = f["total"].(float64)
+	p.Progress = number(f["progress"])
+	p.Total = number(f["total"])
 	if m, ok := f["message"].(string); ok {
 		p.Message = capText(m)
 	}
@@ -181,4 +181,27 @@ func (e *Engine) refetch(server string, k listKind) {
 			}
 		}
 	})
+}
+
+// number reads a JSON number that may arrive decoded (float64, json.Number)
+// or, from in-process servers that skip the JSON round trip, as a Go integer.
+func number(v any) float64 {
+	switch n := v.(type) {
+	case float64:
+		return n
+	case float32:
+		return float64(n)
+	case int:
+		return float64(n)
+	case int64:
+		return float64(n)
+	case int32:
+		return float64(n)
+	case uint64:
+		return float64(n)
+	case json.Number:
+		f, _ := n.Float64()
+		return f
+	}
+	return 0
 }
