@@ -28,6 +28,7 @@ type Conn struct {
 
 	stderr   stderrSink                  // stdio only
 	pid      int                         // stdio only
+	logPath  string                      // stdio only
 	shutdown func(context.Context) error // transport-specific close
 	reason   func() error                // the transport's own failure (stdio, ws), if any
 	rt       *roundTripper               // http/sse only
@@ -85,6 +86,10 @@ func (c *Conn) Err() error {
 // PID returns the stdio server's process id (also its process group id),
 // or 0 for other transports.
 func (c *Conn) PID() int { return c.pid }
+
+// LogPath returns the stdio server's stderr log file, or "" (other
+// transports, or no Options.LogDir).
+func (c *Conn) LogPath() string { return c.logPath }
 
 // StderrTail returns the last n captured stderr lines of a stdio server
 // (all kept lines when n <= 0); nil for other transports.

@@ -133,6 +133,7 @@ func openStdio(c *Conn, name string, cfg model.ServerConfig, opts Options) error
 		return fmt.Errorf("start %q: %w", cfg.Command, err)
 	}
 	c.stderr, c.pid, c.shutdown, c.reason = t, t.pid, t.shutdown, t.err
+	c.logPath = t.ring.logPath
 	go func() {
 		<-t.done
 		c.lost(t.err())

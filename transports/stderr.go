@@ -42,7 +42,7 @@ func newStderrRing(logDir, name string) *stderrRing {
 	if err := os.MkdirAll(logDir, 0o700); err != nil {
 		return r
 	}
-	r.logPath = filepath.Join(logDir, safeFileName(name)+".log")
+	r.logPath = LogPath(logDir, name)
 	r.openLog()
 	return r
 }
@@ -171,6 +171,15 @@ func truncateUTF8(s string, n int) string {
 		n--
 	}
 	return s[:n]
+}
+
+// LogPath returns the stderr log file of server name in logDir (the file
+// rotated at 5 MB keeps one predecessor at LogPath+".1"); "" if logDir is "".
+func LogPath(logDir, name string) string {
+	if logDir == "" {
+		return ""
+	}
+	return filepath.Join(logDir, safeFileName(name)+".log")
 }
 
 // safeFileName maps a server name to a file name.

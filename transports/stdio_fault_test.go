@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"os"
-	"path/filepath"
 	"runtime"
 	"slices"
 	"strconv"
@@ -178,11 +177,14 @@ func TestStdioStderrFloodStaysBounded(t *testing.T) {
 	if lines > stderrMaxLines || bytes > stderrMaxBytes {
 		t.Fatalf("ring holds %d lines, %d bytes", lines, bytes)
 	}
-	st, err := os.Stat(filepath.Join(logDir, safeFileName(t.Name())+".log"))
+	if c.LogPath() != LogPath(logDir, t.Name()) || c.LogPath() == "" {
+		t.Fatalf("LogPath = %q", c.LogPath())
+	}
+	st, err := os.Stat(c.LogPath())
 	if err != nil || st.Size() > logRotateBytes {
 		t.Fatalf("log file: %v, %v", st, err)
 	}
-	if _, err := os.Stat(filepath.Join(logDir, safeFileName(t.Name())+".log.1")); err != nil {
+	if _, err := os.Stat(c.LogPath() + ".1"); err != nil {
 		t.Fatalf("no rotated log: %v", err)
 	}
 	mustCall(t, c, "echo", map[string]any{"text": "still alive"})
