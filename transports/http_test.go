@@ -224,3 +224,25 @@ func TestHTTPStatelessServer(t *testing.T) {
 	default:
 	}
 }
+
+func TestHTTPDropMidCallIsTransient(t *testing.T) {
+	url, _ := startNet(t, "-http")
+	c := open(t, model.ServerConfig{Type: model.TransportHTTP, URL: url}, Options{})
+	ctx, cancel := context.WithTimeout(t.Context(), 10*time.Second)
+	defer cancel()
+	_, err := call(ctx, c, "drop", nil)
+	if Classify(err) != ClassTransient || ctx.Err() != nil {
+		t.Fatalf("err = %v, class %v", err, Classify(err))
+	}
+	mustCall(t, c, "echo", map[string]any{"text": "next call works"})
+}
+
+func TestHTTPSlowServer(t *testing.T) {
+	url, _ := startNet(t, "-http", "-delay", "50ms")
+	c := open(t, model.ServerConfig{Type: model.TransportHTTP, URL: url}, Options{})
+	start := time.Now()
+	mustCall(t, c, "echo", map[string]any{"text": "slowly"})
+	if d := time.Since(start); d < 50*time.Millisecond {
+		t.Fatalf("answer after %s despite -delay 50ms", d)
+	}
+}
