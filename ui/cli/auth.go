@@ -163,3 +163,28 @@ func printAuthWarnings(w io.Writer, m *oauth.Manager) {
 		fmt.Fprintln(w, "mcpdeck: warning: "+s)
 	}
 }
+
+// storeClientSecret keeps a just-added server's client secret in the keychain
+// (or the 0600 credentials file, with a warning), keyed like its tokens by
+// name and config hash, so the secret never reaches a config file.
+func storeClientSecret(g *globalOpts, lo model.LoadOptions, name, secret string) error {
+	r, err := model.Load(lo)
+	if err != nil {
+		return err
+	}
+	srv, ok := r.Server(name)
+	if !ok {
+		return fmt.Errorf("server %s was added but cannot be read back to store its client secret", name)
+	}
+	m := newOAuthManager(lo, g.stderr, false)
+	defer printAuthWarnings(g.stderr, m)
+	if err := m.SetClientSecret(srv, secret); err != nil {
+		return fmt.Errorf("storing the client secret of %s: %w", name, err)
+	}
+	where := "the OS keychain"
+	if len(m.Warnings()) > 0 { // the manager fell back to its 0600 file and says so below
+		where = "mcpdeck's private credentials file"
+	}
+	fmt.Fprintf(g.stdout, "Stored the client secret of %s in %s (never in a config file).\n", name, where)
+	return nil
+}

@@ -16,7 +16,7 @@ type addFlags struct {
 	env          []string
 	headers      []string
 	clientID     string
-	clientSecret string
+	clientSecret bool
 	callbackPort int
 }
 
@@ -38,7 +38,8 @@ func newMCPAddCmd(g *globalOpts) *cobra.Command {
 	fl.StringArrayVarP(&f.headers, "header", "H", nil, "HTTP header for a remote server, `'Key: Value'` (repeatable)")
 	fl.StringVar(&f.clientID, "client-id", "", "OAuth client ID (sse/http servers that do not support dynamic registration)")
 	fl.IntVar(&f.callbackPort, "callback-port", 0, "fixed port for the OAuth redirect on 127.0.0.1")
-	fl.StringVar(&f.clientSecret, "client-secret", "", "OAuth client secret (never written to config)")
+	fl.BoolVar(&f.clientSecret, "client-secret", false,
+		"store a pre-registered client's OAuth secret (from MCPDECK_CLIENT_SECRET or a hidden prompt) in the keychain, never in config")
 	cmd.RunE = func(cmd *cobra.Command, args []string) error {
 		name, cfg, err := addConfig(cmd, args, f)
 		if err != nil {
@@ -51,6 +52,12 @@ func newMCPAddCmd(g *globalOpts) *cobra.Command {
 		if err != nil {
 			return err
 		}
+		var secret string
+		if f.clientSecret { // read first: a failed prompt must not leave a half-added server
+			if secret, err = readClientSecret(g); err != nil {
+				return err
+			}
+		}
 		path, err := model.AddServer(opts, scope(), name, cfg)
 		if err != nil {
 			return err
@@ -59,8 +66,8 @@ func newMCPAddCmd(g *globalOpts) *cobra.Command {
 		if scope() == model.ScopeProject {
 			fmt.Fprintf(g.stdout, "Project servers run only once approved: mcpdeck mcp approve %s\n", name)
 		}
-		if f.clientSecret != "" {
-			fmt.Fprintln(g.stderr, "mcpdeck: note: the client secret was not saved; secrets are kept in the OS keychain by 'mcpdeck auth', never in config files.")
+		if f.clientSecret {
+			return storeClientSecret(g, opts, name, secret)
 		}
 		return nil
 	}
@@ -94,7 +101,7 @@ func addConfig(cmd *cobra.Command, args []string, f addFlags) (string, model.Ser
 		if f.transport != "" && f.transport != "stdio" {
 			return "", cfg, usagef("-t %s needs a URL, not a command", f.transport)
 		}
-		if len(f.headers) > 0 || f.clientID != "" || f.callbackPort != 0 || f.clientSecret != "" {
+		if len(f.headers) > 0 || f.clientID != "" || f.callbackPort != 0 || f.clientSecret {
 			return "", cfg, usagef("-H, --client-id, --callback-port and --client-secret are for remote servers (give a URL)")
 		}
 		env, err := parseEnv(f.env)
@@ -132,7 +139,7 @@ func remoteConfig(url string, f addFlags) (model.ServerConfig, error) {
 		return cfg, err
 	}
 	cfg = model.ServerConfig{Type: t, URL: url, Headers: headers}
-	if f.clientID != "" || f.callbackPort != 0 || f.clientSecret != "" {
+	if f.clientID != "" || f.callbackPort != 0 || f.clientSecret {
 		if t == model.TransportWS {
 			return cfg, usagef("OAuth options apply to sse and http servers, not ws")
 		}

@@ -135,9 +135,13 @@ func TestSecretsAreMaskedAndNeverStored(t *testing.T) {
 	t.Parallel()
 	e := newCLIEnv(t)
 	e.ok("mcp", "add", "gh", "-e", "TOKEN=ghp_literal_secret", "-e", "REF=${GH}", "--", "npx", "srv")
-	r := e.ok("mcp", "add", "api", "https://example.com/mcp", "-H", "X-Api-Key: abc123secret", "--client-secret", "s3cr3t-value")
-	if !strings.Contains(r.stderr, "keychain") {
-		t.Errorf("--client-secret gave no note: %s", r)
+	e.extra = append(e.extra, "MCPDECK_CLIENT_SECRET=s3cr3t-value")
+	r := e.ok("mcp", "add", "api", "https://example.com/mcp", "-H", "X-Api-Key: abc123secret", "--client-id", "app", "--client-secret")
+	if !strings.Contains(r.stdout, "Stored the client secret of api") {
+		t.Errorf("--client-secret did not say where the secret went: %s", r)
+	}
+	if strings.Contains(r.stdout+r.stderr, "s3cr3t-value") {
+		t.Errorf("the client secret was printed: %s", r)
 	}
 	for _, f := range []string{e.scopeFile("local")} {
 		if strings.Contains(e.read(f), "s3cr3t-value") {
