@@ -12,8 +12,15 @@ func TestNumberAcceptsEveryNumericForm(t *testing.T) {
 		in   any
 		want float64
 	}{
-		{float64(2.5), 2.5}, {float32(1.5), 1.5}, {int(3), 3}, {int64(4), 4}, {int32(5), 5},
-		{uint64(6), 6}, {json.Number("7.25"), 7.25}, {"8", 0}, {nil, 0},
+		{float64(2.5), 2.5},
+		{float32(1.5), 1.5},
+		{int(3), 3},
+		{int64(4), 4},
+		{int32(5), 5},
+		{uint64(6), 6},
+		{json.Number("7.25"), 7.25},
+		{"8", 0},
+		{nil, 0},
 	} {
 		if got := number(tc.in); got != tc.want {
 			t.Errorf("number(%#v) = %v, want %v", tc.in, got, tc.want)
