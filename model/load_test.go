@@ -157,6 +157,29 @@ func TestLoadDedup(t *testing.T) {
 	}
 }
 
+// A definition with no command or URL (broken, or a remote one missing its
+// "type") has no signature: it must neither hide nor be hidden by another
+// such definition, or a broken user server would silently swallow a plugin's.
+func TestLoadDedupIgnoresEmptySignatures(t *testing.T) {
+	f := newFixture(t)
+	f.write(f.pluginFile("p"), servers(
+		"no-type", `{"url":"https://p.example/mcp"}`,
+		"no-url", `{"type":"http"}`,
+	))
+	f.write(f.userFile(), servers(
+		"broken", `{"command":"x","command":"y"}`,
+		"empty", `{"args":["-v"]}`,
+		"no-url-user", `{"type":"sse"}`,
+	))
+	r := f.load()
+	if len(r.Suppressed) != 0 {
+		t.Errorf("suppressed = %+v, want none", r.Suppressed)
+	}
+	if got, want := serverNames(r), []string{"broken", "empty", "no-type", "no-url", "no-url-user"}; !reflect.DeepEqual(got, want) {
+		t.Errorf("servers = %v, want %v", got, want)
+	}
+}
+
 func TestLoadSameNameBetweenPluginsFirstWins(t *testing.T) {
 	f := newFixture(t)
 	f.write(f.pluginFile("a"), servers("same", `{"command":"from-a"}`))

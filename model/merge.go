@@ -93,14 +93,16 @@ func build(d definition, opts LoadOptions) Server {
 }
 
 // signature identifies what a server runs: stdio command+args, or the URL of
-// a remote server. sdk servers have none (they are never duplicates).
+// a remote server. sdk servers have none (they are never duplicates), nor do
+// definitions without a command or URL (broken ones run nothing, so they
+// duplicate nothing).
 func signature(cfg ServerConfig) string {
 	t := cfg.EffectiveType()
 	switch {
-	case t == TransportStdio:
+	case t == TransportStdio && strings.TrimSpace(cfg.Command) != "":
 		b, _ := json.Marshal(append([]string{cfg.Command}, cfg.Args...))
 		return "stdio:" + string(b)
-	case t.IsRemote():
+	case t.IsRemote() && strings.TrimSpace(cfg.URL) != "":
 		return "url:" + strings.TrimSpace(cfg.URL)
 	}
 	return ""
