@@ -2,6 +2,7 @@ package oauth
 
 import (
 	"context"
+	"crypto/subtle"
 	"errors"
 	"fmt"
 	"html"
@@ -32,8 +33,14 @@ type callbackServer struct {
 	served      chan struct{}
 }
 
-// listenCallback binds 127.0.0.1 on port (0 = a free one).
-func listenCallback(ctx context.Context, port int) (*callbackServer, error) {
+// listenCallback binds 127.0.0.1 on port (0 = a free one) for a flow whose
+// state is already chosen: a callback that arrives before the browser was
+// sent anywhere (a port scan, a forgery racing the registration) must meet
+// the real state, never an unset one.
+func listenCallback(ctx context.Context, port int, state string) (*callbackServer, error) {
+	if state == "" {
+		return nil, errors.New("internal error: the OAuth callback needs a state")
+	}
 	var lc net.ListenConfig
 	ln, err := lc.Listen(ctx, "tcp", net.JoinHostPort("127.0.0.1", strconv.Itoa(port)))
 	if err != nil {
@@ -45,6 +52,7 @@ func listenCallback(ctx context.Context, port int) (*callbackServer, error) {
 	cs := &callbackServer{
 		ln:          ln,
 		redirectURI: fmt.Sprintf("http://127.0.0.1:%d/callback", ln.Addr().(*net.TCPAddr).Port),
+		state:       state,
 		result:      make(chan callbackResult, 1),
 		served:      make(chan struct{}),
 	}
@@ -73,7 +81,7 @@ func (cs *callbackServer) handle(w http.ResponseWriter, r *http.Request) {
 	q := r.URL.Query()
 	var res callbackResult
 	switch {
-	case q.Get("state") != cs.state:
+	case subtle.ConstantTimeCompare([]byte(q.Get("state")), []byte(cs.state)) != 1:
 		res.Err = ErrStateMismatch
 	case q.Get("error") != "":
 		res.Err = &OAuthError{Op: "authorization", Status: http.StatusFound, Code: q.Get("error"), Description: q.Get("error_description")}

@@ -74,14 +74,22 @@ func (m *Manager) codeFlow(ctx context.Context, srv model.Server, st *serverStat
 	}
 	scopes := m.chooseScopes(srv, st, d)
 
+	verifier, err := transport.GenerateCodeVerifier()
+	if err != nil {
+		return nil, err
+	}
+	state, err := transport.GenerateState()
+	if err != nil {
+		return nil, err
+	}
 	oc := oauthConfig(srv)
 	port := oc.CallbackPort
 	if port == 0 && oc.ClientID == "" {
 		port = m.savedRedirectPort(ctx, srv)
 	}
-	cs, err := listenCallback(ctx, port)
+	cs, err := listenCallback(ctx, port, state)
 	if err != nil && oc.CallbackPort == 0 && port != 0 {
-		cs, err = listenCallback(ctx, 0) // remembered port taken: register anew
+		cs, err = listenCallback(ctx, 0, state) // remembered port taken: register anew
 	}
 	if err != nil {
 		return nil, err
@@ -93,15 +101,6 @@ func (m *Manager) codeFlow(ctx context.Context, srv model.Server, st *serverStat
 	if err != nil {
 		return nil, err
 	}
-	verifier, err := transport.GenerateCodeVerifier()
-	if err != nil {
-		return nil, err
-	}
-	state, err := transport.GenerateState()
-	if err != nil {
-		return nil, err
-	}
-	cs.state = state
 	authURL, err := buildAuthorizeURL(d, client.ClientID, cs.redirectURI, state, transport.GenerateCodeChallenge(verifier), scopes)
 	if err != nil {
 		return nil, err
