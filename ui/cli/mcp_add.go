@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"fmt"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -62,10 +61,7 @@ func newMCPAddCmd(g *globalOpts) *cobra.Command {
 		if err != nil {
 			return err
 		}
-		fmt.Fprintf(g.stdout, "Added %s server %s to the %s scope (%s).\n", cfg.EffectiveType(), name, scope(), path)
-		if scope() == model.ScopeProject {
-			fmt.Fprintf(g.stdout, "Project servers run only once approved: mcpdeck mcp approve %s\n", name)
-		}
+		reportAdded(g, opts, scope(), name, cfg, path)
 		if f.clientSecret {
 			return storeClientSecret(g, opts, name, secret)
 		}

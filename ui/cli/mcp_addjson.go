@@ -35,7 +35,7 @@ func newMCPAddJSONCmd(g *globalOpts) *cobra.Command {
 		if err != nil {
 			return err
 		}
-		fmt.Fprintf(g.stdout, "Added %s server %s to the %s scope (%s).\n", cfg.EffectiveType(), name, scope(), path)
+		reportAdded(g, opts, scope(), name, cfg, path)
 		return nil
 	}
 	return cmd

@@ -1,0 +1,46 @@
+package cli
+
+import (
+	"fmt"
+
+	"github.com/mcpdeck/mcpdeck/model"
+)
+
+// reportAdded confirms what `mcp add` / `mcp add-json` wrote and, reading the
+// configuration back, says at once why the new server will not run as it
+// stands: managed-mcp.json in effect, a higher scope's definition of the same
+// name, a managed-policy block, an unset ${VAR}, or approval still needed.
+// A person should not learn this only later from `mcp list`.
+func reportAdded(g *globalOpts, opts model.LoadOptions, scope model.Scope, name string, cfg model.ServerConfig, path string) {
+	fmt.Fprintf(g.stdout, "Added %s server %s to the %s scope (%s).\n", cfg.EffectiveType(), clean(name), scope, clean(path))
+	res, err := model.Load(opts)
+	if err != nil {
+		return
+	}
+	note := func(format string, a ...any) { fmt.Fprintf(g.stderr, "Note: "+format+"\n", a...) }
+	if res.Enterprise {
+		note("%s in the managed directory is in effect, so mcpdeck ignores %s (and every server outside it) while that file exists.",
+			model.ManagedMCPFile, clean(name))
+		return
+	}
+	s, ok := res.Server(name)
+	if !ok {
+		return
+	}
+	if s.Scope != scope {
+		note("the %s definition of %s (%s) takes precedence over this one.", s.Scope, clean(name), clean(s.Source))
+		return
+	}
+	switch {
+	case !s.Policy.Allowed && s.Policy.Rule != "":
+		note("managed policy blocks %s (%s), so it will not run.", clean(name), clean(s.Policy.Rule))
+	case !s.Policy.Allowed:
+		note("managed policy blocks %s, so it will not run.", clean(name))
+	}
+	for _, p := range s.Problems {
+		note("%s", sentence(p))
+	}
+	if s.Scope == model.ScopeProject {
+		fmt.Fprintf(g.stdout, "Project servers run only once approved: mcpdeck mcp approve %s\n", clean(name))
+	}
+}
