@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -405,5 +406,45 @@ func TestTokenFromAnotherProcessIsPickedUp(t *testing.T) {
 	}
 	if code, _ := e.get(srv, ""); code != 200 {
 		t.Errorf("got %d: the stored token was not picked up", code)
+	}
+}
+
+// A caller that gives up while the refresh is on the wire must not lose
+// the rotated refresh token: the old one is already dead at the AS.
+func TestRefreshSavedWhenCallerGivesUp(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	var armed atomic.Bool
+	e := newEnv(t, func(o *Options) {
+		base := o.Transport
+		o.Transport = roundTripFunc(func(r *http.Request) (*http.Response, error) {
+			resp, err := base.RoundTrip(r)
+			if r.URL.Path == "/token" && armed.Load() {
+				cancel() // the caller goes away just as the new tokens arrive
+			}
+			return resp, err
+		})
+	})
+	e.fake.ExpiresIn = 60
+	srv := e.server()
+	if err := e.authenticate(srv); err != nil {
+		t.Fatal(err)
+	}
+	e.clock.Advance(2 * time.Minute)
+	armed.Store(true)
+	req, _ := http.NewRequestWithContext(ctx, http.MethodGet, e.fake.mcpURL(), nil)
+	if resp, err := e.m.HTTPClient(srv).Do(req); err == nil {
+		resp.Body.Close()
+	}
+	if n := e.fake.calls("refresh_token"); n != 1 {
+		t.Fatalf("refreshes = %d, want 1", n)
+	}
+	// A restart finds the rotated tokens, not the dead refresh token.
+	e.m = New(e.opts)
+	if code, err := e.get(srv, ""); err != nil || code != http.StatusOK {
+		t.Fatalf("after restart: %d, %v", code, err)
+	}
+	if n := e.fake.calls("refresh_token"); n != 1 {
+		t.Errorf("refreshes = %d after restart, want still 1", n)
 	}
 }

@@ -84,10 +84,16 @@ func (m *Manager) refreshShared(ctx context.Context, srv model.Server, st *serve
 	st.refresh = f
 	st.mu.Unlock()
 
-	// Not cancelled by one caller's context: the others share the result.
-	tok, err := m.doRefresh(context.WithoutCancel(ctx), srv, st, used)
+	// Not cancelled by one caller's context: the others share the result,
+	// and a rotated refresh token must reach the store even when the caller
+	// gave up meanwhile (the old one is dead at the authorization server).
+	detached := context.WithoutCancel(ctx)
+	tok, err := m.doRefresh(detached, srv, st, used)
 	if err == nil {
-		err = m.saveJSON(ctx, storeKey(srv, kindToken), tok)
+		if serr := m.saveJSON(detached, storeKey(srv, kindToken), tok); serr != nil {
+			// Still use it in this process; the next sign-in repairs the store.
+			m.log.Warn("refreshed token not saved", "server", srv.Name, "err", serr)
+		}
 	}
 	st.mu.Lock()
 	if err == nil {
