@@ -43,7 +43,7 @@ func newMCPApproveCmd(g *globalOpts, approve bool) *cobra.Command {
 				return nil
 			}
 			if err := model.SetApproval(opts, args[0], approve, ""); err != nil {
-				return err
+				return explainNotFound(g, args[0], err)
 			}
 			names := make([]string, len(targets))
 			for i, s := range targets {

@@ -26,7 +26,7 @@ func newMCPEnableCmd(g *globalOpts, enable bool) *cobra.Command {
 				return err
 			}
 			if err := model.SetEnabled(opts, args[0], enable); err != nil {
-				return err
+				return explainNotFound(g, args[0], err)
 			}
 			if args[0] == "all" {
 				fmt.Fprintf(g.stdout, "%s all servers.\n", done)

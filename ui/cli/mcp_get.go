@@ -26,7 +26,7 @@ func newMCPGetCmd(g *globalOpts) *cobra.Command {
 			s, ok := res.Server(args[0])
 			if !ok {
 				_ = reportFileProblems(g.stderr, res.Problems)
-				return fmt.Errorf("%w: no server named %s (see 'mcpdeck mcp list')", model.ErrNotFound, args[0])
+				return errNoServer(res, args[0])
 			}
 			if g.json {
 				return writeJSON(g.stdout, newServerView(s))

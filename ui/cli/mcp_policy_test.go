@@ -34,3 +34,26 @@ func TestEnterpriseConfigIsExclusive(t *testing.T) {
 		t.Errorf("list does not say the managed config is exclusive:\n%s", out)
 	}
 }
+
+// TestUnknownNameNamesTheReason: get, enable, disable, approve and reject of a
+// name no server has fail with the same sentence; under managed-mcp.json it
+// says that file is why a server the person added is not there.
+func TestUnknownNameNamesTheReason(t *testing.T) {
+	t.Parallel()
+	e := newCLIEnv(t)
+	e.ok("mcp", "add", "mine", "--", "x")
+	cmds := [][]string{{"get"}, {"enable"}, {"disable"}, {"approve"}, {"reject"}}
+	for _, c := range cmds {
+		r := e.fails(1, append([]string{"mcp"}, append(c, "ghost")...)...)
+		if want := "mcpdeck: no server named ghost (see 'mcpdeck mcp list').\n"; r.stderr != want {
+			t.Errorf("mcp %s ghost: %q, want %q", c[0], r.stderr, want)
+		}
+	}
+	e.write(filepath.Join(e.managed, "managed-mcp.json"), `{"mcpServers": {"corp": {"command": "corp"}}}`)
+	for _, c := range cmds {
+		r := e.fails(1, append([]string{"mcp"}, append(c, "mine")...)...)
+		if !strings.Contains(r.stderr, "no server named mine: managed-mcp.json in the managed directory is in effect") {
+			t.Errorf("mcp %s mine under managed-mcp.json: %q", c[0], r.stderr)
+		}
+	}
+}

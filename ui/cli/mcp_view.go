@@ -1,6 +1,8 @@
 package cli
 
 import (
+	"errors"
+	"fmt"
 	"strings"
 
 	"github.com/mcpdeck/mcpdeck/model"
@@ -91,4 +93,27 @@ func commandLine(cmd string, args []string) string {
 		parts = append(parts, clean(a))
 	}
 	return strings.Join(parts, " ")
+}
+
+// errNoServer is the error for a name no configured server has. Under
+// managed-mcp.json it says why a server the person added is not there.
+func errNoServer(res *model.Resolved, name string) error {
+	if res != nil && res.Enterprise {
+		return fmt.Errorf("%w: no server named %s: %s in the managed directory is in effect, so only the servers it defines exist",
+			model.ErrNotFound, clean(name), model.ManagedMCPFile)
+	}
+	return fmt.Errorf("%w: no server named %s (see 'mcpdeck mcp list')", model.ErrNotFound, clean(name))
+}
+
+// explainNotFound replaces the model's bare "no server named X" (from
+// SetEnabled or SetApproval) with errNoServer's fuller sentence.
+func explainNotFound(g *globalOpts, name string, err error) error {
+	if !errors.Is(err, model.ErrNotFound) {
+		return err
+	}
+	res, lerr := loadResolved(g)
+	if lerr != nil {
+		return err
+	}
+	return errNoServer(res, name)
 }
