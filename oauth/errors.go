@@ -18,8 +18,9 @@ var (
 	ErrPortBusy = errors.New("the OAuth callback port is already in use")
 	// ErrStepUpLimit means the server kept asking for more scopes.
 	ErrStepUpLimit = errors.New("the server kept asking for more scopes; gave up after the retry limit")
-	// ErrUntrusted means a headersHelper was not run for an unapproved project server.
-	ErrUntrusted = errors.New("headersHelper not run: the project server is not approved")
+	// ErrUntrusted means a headersHelper was not run, or a sign-in not
+	// started, for an unapproved project server.
+	ErrUntrusted = errors.New("the project server is not approved (approve it first)")
 	// ErrHelper means the headersHelper failed or timed out.
 	ErrHelper = errors.New("headersHelper failed")
 	// ErrResourceMismatch means the protected-resource metadata names another resource.

@@ -28,6 +28,10 @@ func (m *Manager) Authenticate(ctx context.Context, srv model.Server, showURL fu
 	if !srv.Config.EffectiveType().IsRemote() {
 		return fmt.Errorf("server %s uses %s: OAuth applies to remote servers only", srv.Name, srv.Config.EffectiveType())
 	}
+	if untrusted(srv) {
+		// Discovery would contact a server the person has not approved.
+		return fmt.Errorf("not signing in to %s: %w", srv.Name, ErrUntrusted)
+	}
 	st := m.state(srv)
 	st.flowMu.Lock()
 	defer st.flowMu.Unlock()

@@ -448,3 +448,29 @@ func TestRefreshSavedWhenCallerGivesUp(t *testing.T) {
 		t.Errorf("refreshes = %d after restart, want still 1", n)
 	}
 }
+
+func TestAuthenticateRefusesUnapprovedProjectServer(t *testing.T) {
+	var requests atomic.Int32
+	e := newEnv(t, func(o *Options) {
+		base := o.Transport
+		o.Transport = roundTripFunc(func(r *http.Request) (*http.Response, error) {
+			requests.Add(1)
+			return base.RoundTrip(r)
+		})
+	})
+	srv := e.server()
+	srv.Scope = model.ScopeProject
+	for _, st := range []model.ApprovalStatus{model.ApprovalPending, model.ApprovalChanged, model.ApprovalRejected} {
+		srv.Approval.Status = st
+		if err := e.authenticate(srv); !errors.Is(err, ErrUntrusted) {
+			t.Errorf("%s: got %v, want ErrUntrusted", st, err)
+		}
+	}
+	if n := requests.Load(); n != 0 {
+		t.Errorf("%d requests went out for an unapproved server", n)
+	}
+	srv.Approval.Status = model.ApprovalApproved
+	if err := e.authenticate(srv); err != nil {
+		t.Fatalf("approved: %v", err)
+	}
+}

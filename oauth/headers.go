@@ -36,8 +36,8 @@ func (m *Manager) Headers(ctx context.Context, srv model.Server) (map[string]str
 	if helper == "" {
 		return out, nil
 	}
-	if srv.Scope == model.ScopeProject && srv.Approval.Status != model.ApprovalApproved {
-		return nil, fmt.Errorf("server %s: %w", srv.Name, ErrUntrusted)
+	if untrusted(srv) {
+		return nil, fmt.Errorf("server %s: headersHelper not run: %w", srv.Name, ErrUntrusted)
 	}
 	st := m.state(srv)
 	st.helperMu.Lock()
@@ -56,6 +56,17 @@ func (m *Manager) Headers(ctx context.Context, srv model.Server) (map[string]str
 		out[k] = v
 	}
 	return out, nil
+}
+
+// untrusted reports a definition the person has not approved: a project
+// server not (or no longer) approved. Nothing of it may run or be contacted.
+func untrusted(srv model.Server) bool {
+	switch srv.Approval.Status {
+	case model.ApprovalPending, model.ApprovalChanged, model.ApprovalRejected:
+		return true
+	case model.ApprovalNotNeeded, model.ApprovalApproved:
+	}
+	return srv.Scope == model.ScopeProject && srv.Approval.Status != model.ApprovalApproved
 }
 
 func (m *Manager) runHelper(ctx context.Context, srv model.Server, helper string) (map[string]string, error) {
