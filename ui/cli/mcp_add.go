@@ -29,6 +29,13 @@ func newMCPAddCmd(g *globalOpts) *cobra.Command {
 			"  mcpdeck mcp add events https://example.com/mcp/sse          # sse, detected from the URL",
 		Args: cobra.ArbitraryArgs,
 	}
+	// `mcp add x npx -y pkg` (forgot the --) fails on "-y": say what to do.
+	cmd.SetFlagErrorFunc(func(_ *cobra.Command, err error) error {
+		if strings.HasPrefix(err.Error(), "unknown ") {
+			return usagef("%s; if it belongs to the server's command, put the command after --", err)
+		}
+		return usagef("%s", err)
+	})
 	scope := addScopeFlag(cmd, model.ScopeLocal, "where to save it: local (this project, private), user (all projects) or project (.mcp.json, shared)")
 	fl := cmd.Flags()
 	fl.VarP(newEnumFlag(&f.transport, "stdio", "sse", "http", "ws"), "transport", "t",

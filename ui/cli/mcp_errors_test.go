@@ -58,6 +58,9 @@ func TestUsageErrorsExit2(t *testing.T) {
 			t.Errorf("%v: usage error does not point to --help: %q", args, r.stderr)
 		}
 	}
+	if r := e.fails(2, "mcp", "add", "n", "npx", "-y", "pkg"); !strings.Contains(r.stderr, "put the command after --") {
+		t.Errorf("a stdio command without --: %s", r)
+	}
 	if _, err := os.Stat(e.scopeFile("project")); err == nil {
 		t.Error("a usage error created .mcp.json")
 	}
