@@ -1,6 +1,8 @@
 package imports
 
 import (
+	"errors"
+	"io/fs"
 	"path/filepath"
 	"reflect"
 	"strings"
@@ -189,7 +191,9 @@ func TestReadFile(t *testing.T) {
 			t.Errorf("%s %s: got %v, want %v", tt.client, tt.path, got, tt.want)
 		}
 	}
-	if _, err := ReadFile(Cursor, filepath.Join(env.Cwd, "nope.json"), env); err == nil {
-		t.Error("a missing --file was accepted")
+	missing := filepath.Join(env.Cwd, "nope.json")
+	_, err := ReadFile(Cursor, missing, env)
+	if want := "cannot read " + missing + ": no such file or directory"; err == nil || err.Error() != want || !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("a missing --file: %v, want %q (and fs.ErrNotExist)", err, want)
 	}
 }

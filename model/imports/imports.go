@@ -89,7 +89,7 @@ func Read(c Client, env Env) (Result, error) {
 			continue
 		}
 		if err != nil {
-			res.Problems = append(res.Problems, fmt.Errorf("cannot read %s: %w", src.path, err))
+			res.Problems = append(res.Problems, readError(src.path, err))
 			continue
 		}
 		res.Read = append(res.Read, src.path)
@@ -133,7 +133,7 @@ func ReadFile(c Client, path string, env Env) (Result, error) {
 	}
 	data, err := os.ReadFile(path)
 	if err != nil {
-		return res, fmt.Errorf("cannot read %s: %w", path, err)
+		return res, readError(path, err)
 	}
 	res.Read = append(res.Read, path)
 	entries, err := parse(data, path, env)
@@ -202,4 +202,14 @@ func workspaceOf(path, dotDir, fallback string) string {
 		return filepath.Dir(dir)
 	}
 	return fallback
+}
+
+// readError says a file could not be read without naming it twice (an
+// *fs.PathError repeats the path: "cannot read f: open f: ...").
+func readError(path string, err error) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		err = pe.Err
+	}
+	return fmt.Errorf("cannot read %s: %w", path, err)
 }
