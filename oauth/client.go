@@ -21,7 +21,11 @@ func (m *Manager) clientIdentity(ctx context.Context, srv model.Server, d *disco
 		if err != nil {
 			return nil, err
 		}
-		method := chooseAuthMethod(d.AS.TokenEndpointAuthMethodsSupported, secret != "", extraString(oc, "tokenEndpointAuthMethod"))
+		registered, err := m.extra(oc, "tokenEndpointAuthMethod")
+		if err != nil {
+			return nil, err
+		}
+		method := chooseAuthMethod(d.AS.TokenEndpointAuthMethodsSupported, secret != "", registered)
 		return &clientRecord{ClientID: oc.ClientID, ClientSecret: secret, AuthMethod: method, Issuer: d.AS.Issuer}, nil
 	}
 	var saved clientRecord
@@ -140,17 +144,28 @@ func oauthConfig(srv model.Server) model.OAuthConfig {
 	return *srv.Config.OAuth
 }
 
-// extraString reads a string field of OAuthConfig.Extra ("" when absent).
-func extraString(oc model.OAuthConfig, key string) string {
+// extra reads a string setting of OAuthConfig.Extra ("" when absent) with
+// ${VAR} and ${VAR:-default} expanded through Options.LookupEnv, as the
+// model expands the named fields (it leaves Extra alone: it does not know
+// what the keys mean). An unset variable is a configuration error.
+func (m *Manager) extra(oc model.OAuthConfig, key string) (string, error) {
 	raw, ok := oc.Extra[key]
 	if !ok {
-		return ""
+		return "", nil
 	}
 	var s string
 	if json.Unmarshal(raw, &s) != nil {
-		return ""
+		return "", fmt.Errorf("%w: oauth.%s must be a string", ErrConfig, key)
 	}
-	return s
+	lookup := m.opts.LookupEnv
+	if lookup == nil {
+		lookup = func(string) (string, bool) { return "", false }
+	}
+	v, missing := model.Expand(s, lookup)
+	if len(missing) > 0 {
+		return "", fmt.Errorf("%w: oauth.%s: %s is not set", ErrConfig, key, missing[0])
+	}
+	return v, nil
 }
 
 func firstNonEmpty(ss ...string) string {

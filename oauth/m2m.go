@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"net/url"
 	"os"
+	"path/filepath"
 	"strings"
 	"time"
 
@@ -89,7 +90,10 @@ func (m *Manager) machineClientAuth(ctx context.Context, srv model.Server, oc mo
 	if err != nil {
 		return ca, err
 	}
-	method := extraString(oc, "tokenEndpointAuthMethod")
+	method, err := m.extra(oc, "tokenEndpointAuthMethod")
+	if err != nil {
+		return ca, err
+	}
 	if method == "" && keyPEM != "" {
 		method = authJWT
 	}
@@ -101,7 +105,11 @@ func (m *Manager) machineClientAuth(ctx context.Context, srv model.Server, oc mo
 		if err != nil {
 			return ca, fmt.Errorf("%w: %w", ErrConfig, err)
 		}
-		alg, err := keyAlg(key, extraString(oc, "signingAlgorithm"))
+		want, err := m.extra(oc, "signingAlgorithm")
+		if err != nil {
+			return ca, err
+		}
+		alg, err := keyAlg(key, want)
 		if err != nil {
 			return ca, err
 		}
@@ -127,14 +135,22 @@ func (m *Manager) machineClientAuth(ctx context.Context, srv model.Server, oc mo
 	return ca, nil
 }
 
-// privateKey is the PEM for private_key_jwt: keychain, oauth.privateKeyFile,
+// privateKey is the PEM for private_key_jwt: keychain, oauth.privateKeyFile
+// (${VAR} expanded, relative to the config file that names it),
 // or MCPDECK_CLIENT_PRIVATE_KEY.
 func (m *Manager) privateKey(ctx context.Context, srv model.Server, oc model.OAuthConfig) (string, error) {
 	k, err := m.secret(ctx, srv, kindPrivateKey)
 	if err != nil || k != "" {
 		return k, err
 	}
-	if p := extraString(oc, "privateKeyFile"); p != "" {
+	p, err := m.extra(oc, "privateKeyFile")
+	if err != nil {
+		return "", err
+	}
+	if p != "" {
+		if !filepath.IsAbs(p) && filepath.IsAbs(srv.Source) {
+			p = filepath.Join(filepath.Dir(srv.Source), p) // like headersHelper: next to the config file
+		}
 		b, err := os.ReadFile(p)
 		if err != nil {
 			return "", fmt.Errorf("%w: reading oauth.privateKeyFile: %w", ErrConfig, err)
@@ -157,9 +173,15 @@ func (m *Manager) idJAG(ctx context.Context, srv model.Server, oc model.OAuthCon
 	if idToken == "" {
 		return "", fmt.Errorf("%w: cross-app access needs an IdP ID token (keychain or MCPDECK_IDP_ID_TOKEN)", ErrConfig)
 	}
-	endpoint := extraString(oc, "idpTokenEndpoint")
+	endpoint, err := m.extra(oc, "idpTokenEndpoint")
+	if err != nil {
+		return "", err
+	}
 	if endpoint == "" {
-		iss := extraString(oc, "idpIssuer")
+		iss, err := m.extra(oc, "idpIssuer")
+		if err != nil {
+			return "", err
+		}
 		if iss == "" {
 			return "", fmt.Errorf("%w: cross-app access needs oauth.idpTokenEndpoint or oauth.idpIssuer", ErrConfig)
 		}
@@ -176,7 +198,11 @@ func (m *Manager) idJAG(ctx context.Context, srv model.Server, oc model.OAuthCon
 	if err != nil {
 		return "", err
 	}
-	ca := clientAuth{ClientID: extraString(oc, "idpClientId"), Secret: idpSecret, Method: authNone}
+	idpClient, err := m.extra(oc, "idpClientId")
+	if err != nil {
+		return "", err
+	}
+	ca := clientAuth{ClientID: idpClient, Secret: idpSecret, Method: authNone}
 	if idpSecret != "" {
 		ca.Method = authBasic
 	}

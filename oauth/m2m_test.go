@@ -10,6 +10,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/mcpdeck/mcpdeck/model"
@@ -64,6 +65,44 @@ func TestClientCredentialsPrivateKeyJWT(t *testing.T) {
 	}
 	if code, _ := e.get(srv, ""); code != 200 {
 		t.Errorf("got %d", code)
+	}
+}
+
+// oauth.Extra settings expand ${VAR} like the named fields, and a relative
+// privateKeyFile is found next to the config file that names it.
+func TestExtraSettingsExpandedAndRelativeKeyFile(t *testing.T) {
+	dir := t.TempDir()
+	env := map[string]string{"KEY_DIR": "keys", "ALG": "ES256"}
+	e := newEnv(t, func(o *Options) {
+		o.LookupEnv = func(k string) (string, bool) { v, ok := env[k]; return v, ok }
+	})
+	key, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
+	if err != nil {
+		t.Fatal(err)
+	}
+	der, _ := x509.MarshalPKCS8PrivateKey(key)
+	if err := os.MkdirAll(filepath.Join(dir, "keys"), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "keys", "key.pem"), pem.EncodeToMemory(&pem.Block{Type: "PRIVATE KEY", Bytes: der}), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	e.fake.PreClientID = "jwt-client"
+	e.fake.ClientPublicKey = &key.PublicKey
+	srv := e.server()
+	srv.Source = filepath.Join(dir, ".mcp.json")
+	srv.Config.OAuth = &model.OAuthConfig{
+		ClientID: "jwt-client", Grant: GrantClientCredentials,
+		Extra: map[string]json.RawMessage{"privateKeyFile": mustJSON("${KEY_DIR}/key.pem"), "signingAlgorithm": mustJSON("${ALG}")},
+	}
+	if err := e.authenticate(srv); err != nil {
+		t.Fatalf("Authenticate: %v", err)
+	}
+	srv.Config.OAuth.Extra["privateKeyFile"] = mustJSON("${NOT_SET_ANYWHERE}/key.pem")
+	srv.Hash = "another-definition"
+	err = e.authenticate(srv)
+	if !errors.Is(err, ErrConfig) || !strings.Contains(err.Error(), "oauth.privateKeyFile: ${NOT_SET_ANYWHERE} is not set") {
+		t.Errorf("unset variable: %v", err)
 	}
 }
 

@@ -52,8 +52,9 @@ type Options struct {
 	// when a server's config names none.
 	ClientMetadataURL string
 	// LookupEnv reads MCPDECK_CLIENT_SECRET, MCPDECK_CLIENT_PRIVATE_KEY and
-	// MCPDECK_IDP_ID_TOKEN as fallbacks for secrets not in the keychain;
-	// nil = no environment fallback.
+	// MCPDECK_IDP_ID_TOKEN as fallbacks for secrets not in the keychain, and
+	// expands ${VAR} in oauth.Extra settings such as privateKeyFile;
+	// nil = no environment.
 	LookupEnv func(string) (string, bool)
 	// StepUpLimit caps step-up re-authorizations per request; default 2.
 	StepUpLimit int
