@@ -2,6 +2,7 @@ package model
 
 import (
 	"sort"
+	"strconv"
 	"strings"
 )
 
@@ -107,7 +108,7 @@ func expandConfig(cfg ServerConfig, lookup func(string) (string, bool)) (ServerC
 		}
 		out := make([]string, len(in))
 		for i, s := range in {
-			out[i] = one(field+"["+itoa(i)+"]", s)
+			out[i] = one(field+"["+strconv.Itoa(i)+"]", s)
 		}
 		return out
 	}

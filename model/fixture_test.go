@@ -3,6 +3,7 @@ package model
 import (
 	"os"
 	"path/filepath"
+	"strconv"
 	"testing"
 )
 
@@ -102,7 +103,7 @@ func servers(kv ...string) string {
 		if i > 0 {
 			s += ","
 		}
-		s += "\n  " + quote(kv[i]) + ": " + kv[i+1]
+		s += "\n  " + strconv.Quote(kv[i]) + ": " + kv[i+1]
 	}
 	return s + "\n}}\n"
 }

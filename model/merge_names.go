@@ -1,6 +1,9 @@
 package model
 
-import "sort"
+import (
+	"sort"
+	"strconv"
+)
 
 // nameClashes reports servers whose names differ but normalize alike
 // ("my.server" and "my_server"): their tools share the exposed prefix
@@ -27,7 +30,7 @@ func nameClashes(servers []Server) []Problem {
 			if i > 0 {
 				names += ", "
 			}
-			names += quote(s.Name) + " (" + s.Scope.String() + ")"
+			names += strconv.Quote(s.Name) + " (" + s.Scope.String() + ")"
 		}
 		probs = append(probs, Problem{
 			File:    g[len(g)-1].Source,

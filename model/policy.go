@@ -2,6 +2,7 @@ package model
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 )
 
@@ -20,13 +21,13 @@ type policyRule struct {
 func (r policyRule) describe() string {
 	switch r.kind {
 	case "serverName":
-		return "serverName " + quote(r.name)
+		return "serverName " + strconv.Quote(r.name)
 	case "serverUrl":
-		return "serverUrl " + quote(r.url)
+		return "serverUrl " + strconv.Quote(r.url)
 	}
 	q := make([]string, len(r.command))
 	for i, a := range r.command {
-		q[i] = quote(a)
+		q[i] = strconv.Quote(a)
 	}
 	return "serverCommand [" + strings.Join(q, ", ") + "]"
 }

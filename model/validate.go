@@ -2,6 +2,7 @@ package model
 
 import (
 	"net/url"
+	"strconv"
 	"strings"
 )
 
@@ -29,7 +30,7 @@ func validate(cfg ServerConfig) []Problem {
 			bad("name", "an sdk server needs the name of a built-in server")
 		}
 	default:
-		bad("type", "unknown transport "+quote(string(t))+" (use stdio, sse, http, ws or sdk)")
+		bad("type", "unknown transport "+strconv.Quote(string(t))+" (use stdio, sse, http, ws or sdk)")
 	}
 	return probs
 }
@@ -42,7 +43,7 @@ func checkURL(raw string, schemes []string, bad func(field, msg string)) {
 	}
 	u, err := url.Parse(raw)
 	if err != nil || u.Host == "" {
-		bad("url", quote(raw)+" is not an absolute URL")
+		bad("url", strconv.Quote(raw)+" is not an absolute URL")
 		return
 	}
 	for _, s := range schemes {
@@ -50,5 +51,5 @@ func checkURL(raw string, schemes []string, bad func(field, msg string)) {
 			return
 		}
 	}
-	bad("url", "the URL scheme must be "+strings.Join(schemes, " or ")+", got "+quote(u.Scheme))
+	bad("url", "the URL scheme must be "+strings.Join(schemes, " or ")+", got "+strconv.Quote(u.Scheme))
 }
