@@ -108,9 +108,7 @@ func (m *Manager) register(ctx context.Context, d *discovery, redirectURI string
 		if d.Defaults && resp.StatusCode == http.StatusNotFound {
 			return nil, ErrNoClient
 		}
-		var eb oauthErrorBody
-		_ = json.Unmarshal(b, &eb)
-		return nil, &OAuthError{Op: "dynamic client registration", Status: resp.StatusCode, Code: eb.Error, Description: eb.Description}
+		return nil, answerError("dynamic client registration", resp.StatusCode, b, nil, clientAuth{})
 	}
 	var r registration
 	if err := json.Unmarshal(b, &r); err != nil || r.ClientID == "" {

@@ -3,8 +3,10 @@ package oauth
 import (
 	"context"
 	"errors"
+	"io"
 	"net"
 	"net/http"
+	"net/url"
 	"slices"
 	"strconv"
 	"strings"
@@ -473,4 +475,39 @@ func TestAuthenticateRefusesUnapprovedProjectServer(t *testing.T) {
 	if err := e.authenticate(srv); err != nil {
 		t.Fatalf("approved: %v", err)
 	}
+}
+
+// An authorization server that quotes the refused token in its error
+// description must not get it into our error text.
+func TestErrorDescriptionNeverEchoesSentCredentials(t *testing.T) {
+	var echo atomic.Bool
+	e := newEnv(t, func(o *Options) {
+		base := o.Transport
+		o.Transport = roundTripFunc(func(r *http.Request) (*http.Response, error) {
+			if !echo.Load() || r.URL.Path != "/token" {
+				return base.RoundTrip(r)
+			}
+			b, _ := io.ReadAll(r.Body)
+			form, _ := url.ParseQuery(string(b))
+			body := `{"error":"invalid_grant","error_description":"refresh token ` + form.Get("refresh_token") + ` is unknown"}`
+			return &http.Response{
+				StatusCode: http.StatusBadRequest, Header: http.Header{"Content-Type": {"application/json"}},
+				Body: io.NopCloser(strings.NewReader(body)), Request: r,
+			}, nil
+		})
+	})
+	e.fake.ExpiresIn = 60
+	srv := e.server()
+	if err := e.authenticate(srv); err != nil {
+		t.Fatal(err)
+	}
+	echo.Store(true)
+	e.clock.Advance(2 * time.Minute)
+	st := e.m.state(srv)
+	_, err := e.m.refreshShared(context.Background(), srv, st, st.tok)
+	e.note(err)
+	if err == nil || !strings.Contains(err.Error(), "refresh token [redacted] is unknown") {
+		t.Errorf("got %v, want the description with the token cut out", err)
+	}
+	// checkSecrecy (cleanup) fails the test if the token itself shows up.
 }

@@ -126,9 +126,7 @@ func (m *Manager) tokenRequest(ctx context.Context, endpoint string, form url.Va
 		return nil, fmt.Errorf("%s: reading the answer: %w", op, err)
 	}
 	if resp.StatusCode != http.StatusOK {
-		var eb oauthErrorBody
-		_ = json.Unmarshal(b, &eb)
-		return nil, &OAuthError{Op: op, Status: resp.StatusCode, Code: eb.Error, Description: eb.Description}
+		return nil, answerError(op, resp.StatusCode, b, form, ca)
 	}
 	var tr tokenResponse
 	if err := json.Unmarshal(b, &tr); err != nil {
@@ -186,9 +184,29 @@ func (m *Manager) revoke(ctx context.Context, endpoint, token, hint string, ca c
 	defer resp.Body.Close()
 	b, _ := io.ReadAll(io.LimitReader(resp.Body, 64<<10))
 	if resp.StatusCode != http.StatusOK {
-		var eb oauthErrorBody
-		_ = json.Unmarshal(b, &eb)
-		return &OAuthError{Op: "revocation", Status: resp.StatusCode, Code: eb.Error, Description: eb.Description}
+		return answerError("revocation", resp.StatusCode, b, form, ca)
 	}
 	return nil
+}
+
+// secretParams are the form fields that carry credentials.
+var secretParams = []string{"code", "code_verifier", "refresh_token", "token", "client_secret", "client_assertion", "subject_token", "assertion"}
+
+// answerError is an authorization server's error answer as an OAuthError.
+// Some servers quote the offending token in error_description; whatever we
+// sent as a credential is cut out of the code and description.
+func answerError(op string, status int, body []byte, form url.Values, ca clientAuth) *OAuthError {
+	var eb oauthErrorBody
+	_ = json.Unmarshal(body, &eb)
+	secrets := []string{ca.Secret}
+	for _, k := range secretParams {
+		secrets = append(secrets, form.Get(k))
+	}
+	for _, s := range secrets {
+		if len(s) >= 4 {
+			eb.Error = strings.ReplaceAll(eb.Error, s, "[redacted]")
+			eb.Description = strings.ReplaceAll(eb.Description, s, "[redacted]")
+		}
+	}
+	return &OAuthError{Op: op, Status: status, Code: eb.Error, Description: eb.Description}
 }
