@@ -4,8 +4,11 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"io/fs"
 	"log/slog"
 	"net/http"
+	"os"
+	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
@@ -237,10 +240,21 @@ func (e *testEnv) get(srv model.Server, needScope string) (int, error) {
 	return resp.StatusCode, nil
 }
 
+// checkSecrecy looks for every secret in the logs, the errors, the
+// warnings, the URLs shown to the person and every file in the cache dir
+// (needs-auth.json). Only the keychain and its 0600 fallback file may hold them.
 func (e *testEnv) checkSecrecy() {
 	e.mu.Lock()
-	text := e.logs.String() + "\n" + strings.Join(e.errs, "\n") + "\n" + strings.Join(e.m.Warnings(), "\n")
+	text := e.logs.String() + "\n" + strings.Join(e.errs, "\n") + "\n" + strings.Join(e.m.Warnings(), "\n") +
+		"\n" + strings.Join(e.shown, "\n")
 	e.mu.Unlock()
+	_ = filepath.WalkDir(e.opts.CacheDir, func(path string, d fs.DirEntry, err error) error {
+		if err == nil && !d.IsDir() {
+			b, _ := os.ReadFile(path)
+			text += "\n" + string(b)
+		}
+		return nil
+	})
 	for _, s := range e.fake.Issued() {
 		if strings.Contains(text, s) {
 			e.t.Errorf("a secret issued by the fake AS (%.6s…) appears in logs, errors or warnings", s)
