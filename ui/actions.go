@@ -45,7 +45,7 @@ func needsApproval(s engine.ServerSnapshot) bool {
 // words the footer shows ("reconnect: server is disabled").
 func available(a action, s engine.ServerSnapshot) (bool, string) {
 	why := func(reason string) (bool, string) { return false, a.String() + ": " + reason }
-	blocked := !s.Policy.Allowed && s.Policy.Rule != ""
+	blocked := isBlocked(s)
 	switch a {
 	case actEnable:
 		if blocked {

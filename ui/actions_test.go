@@ -285,11 +285,20 @@ func TestWhyNotRunning(t *testing.T) {
 		h.keys("esc")
 		h.selectServer("blocked")
 		h.keys("enter")
-		h.wantView("blocked by managed policy rule deniedMcpServers")
+		h.wantView("blocked by managed policy rule deniedMcpServers", "⊘ blocked  dynamic · stdio · blocked by policy",
+			"State      blocked by policy")
+		h.keys("esc")
+		h.selectServer("fresh")
+		h.keys("enter")
+		// pending for the engine, but waiting for the person, not connecting
+		h.wantView("? fresh  project · stdio · awaiting approval", "State      awaiting approval")
+		if strings.Contains(h.view(), "connecting") {
+			t.Fatalf("an unapproved server is shown as connecting:\n%s", h.view())
+		}
 		h.keys("esc")
 		h.selectServer("repo-tools")
 		h.keys("enter")
-		h.wantView("Awaiting your approval again", "+ args: [-y repo-tools --port 9000]")
+		h.wantView("Awaiting your approval again", "+ args: [-y repo-tools --port 9000]", "changed since approval")
 		if n := strings.Count(h.view(), "+ args: [-y repo-tools --port 9000]"); n != 1 {
 			t.Fatalf("the diff is shown %d times:\n%s", n, h.view())
 		}

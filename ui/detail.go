@@ -197,10 +197,7 @@ func (d *detailView) Update(msg tea.Msg) (bool, tea.Cmd) {
 func (d *detailView) View() string {
 	var b strings.Builder
 	s := &d.srv
-	state := s.State.String()
-	if s.State == model.StatePending {
-		state = pendingText(s, d.now())
-	}
+	state := stateText(s, d.now())
 	b.WriteString(glyph(d.st, s) + " " + d.st.Title.Render(s.Name) + d.st.Muted.Render(fmt.Sprintf("  %s · %s · %s", s.Scope, s.Transport, state)))
 	b.WriteByte('\n')
 	for t := range numTabs {

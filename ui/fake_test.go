@@ -203,7 +203,7 @@ func fixture() engine.Snapshot {
 	}
 	fresh := engine.ServerSnapshot{
 		Name: "fresh", Scope: model.ScopeProject, Source: "/work/.mcp.json", Transport: model.TransportStdio,
-		Target: "python -m fresh_server", Hash: "h3", State: model.StateDisabled, Enabled: true,
+		Target: "python -m fresh_server", Hash: "h3", State: model.StatePending, Enabled: true,
 		Policy: model.PolicyDecision{Allowed: true}, Approval: model.Approval{Status: model.ApprovalPending},
 		Why: []string{"awaiting your approval"},
 	}

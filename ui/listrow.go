@@ -16,8 +16,11 @@ import (
 
 // glyph returns the state glyph and its style.
 func glyph(st *styles.Styles, s *engine.ServerSnapshot) string {
-	if needsApproval(*s) && s.State != model.StateConnected {
+	switch {
+	case needsApproval(*s) && s.State != model.StateConnected:
 		return st.Warn.Render("?")
+	case isBlocked(*s) && s.State != model.StateConnected:
+		return st.Off.Render("⊘")
 	}
 	switch s.State {
 	case model.StateConnected:
@@ -71,7 +74,7 @@ func rowStatus(st *styles.Styles, s *engine.ServerSnapshot, now time.Time) (stri
 		}
 		return "needs authentication · a to sign in", st.Auth
 	case model.StateDisabled:
-		if !s.Policy.Allowed && s.Policy.Rule != "" {
+		if isBlocked(*s) {
 			return "blocked by policy: " + s.Policy.Rule, st.Off
 		}
 		if len(s.Why) > 0 {
@@ -80,6 +83,34 @@ func rowStatus(st *styles.Styles, s *engine.ServerSnapshot, now time.Time) (stri
 		return "disabled", st.Off
 	}
 	return s.State.String(), st.Text
+}
+
+// isBlocked reports whether a managed policy rule forbids the server.
+func isBlocked(s engine.ServerSnapshot) bool { return !s.Policy.Allowed && s.Policy.Rule != "" }
+
+// stateWord is the state in words, saying what the bare state would hide:
+// an unapproved project server is "pending" for the engine but waits for the
+// person, not for a connection; a blocked one is "disabled" by policy, not by you.
+func stateWord(s *engine.ServerSnapshot) string {
+	if s.State != model.StateConnected {
+		switch {
+		case needsApproval(*s) && s.Approval.Status == model.ApprovalChanged:
+			return "changed since approval"
+		case needsApproval(*s):
+			return "awaiting approval"
+		case isBlocked(*s):
+			return "blocked by policy"
+		}
+	}
+	return s.State.String()
+}
+
+// stateText is stateWord with the live countdown of a pending retry.
+func stateText(s *engine.ServerSnapshot, now time.Time) string {
+	if w := stateWord(s); w != s.State.String() || s.State != model.StatePending {
+		return w
+	}
+	return pendingText(s, now)
 }
 
 // countsText is "3 tools · 2 resources · 1 prompt".

@@ -46,6 +46,7 @@ type Model struct {
 	snap     engine.Snapshot
 	counts   [model.StateDisabled + 1]int
 	awaiting int
+	blocked  int
 	retrying bool // some server has a scheduled retry: the countdown ticks
 
 	list   serverList
@@ -157,12 +158,14 @@ func (m *Model) bodyHeight() int { return max(m.height-3, 1) }
 func (m *Model) applySnapshot(s engine.Snapshot) {
 	m.snap = s
 	m.counts = [model.StateDisabled + 1]int{}
-	m.awaiting, m.retrying = 0, false
+	m.awaiting, m.blocked, m.retrying = 0, 0, false
 	for i := range s.Servers {
 		sv := &s.Servers[i]
 		switch {
 		case needsApproval(*sv) && sv.State != model.StateConnected:
 			m.awaiting++ // counted once, as the list shows it
+		case isBlocked(*sv) && sv.State != model.StateConnected:
+			m.blocked++
 		case sv.State >= 0 && int(sv.State) < len(m.counts):
 			m.counts[sv.State]++
 		}

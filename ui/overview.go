@@ -31,7 +31,7 @@ func overviewLines(st *styles.Styles, s *engine.ServerSnapshot, width int) []str
 			out = append(out, st.Muted.Render(fmt.Sprintf("%-10s", k))+" "+v)
 		}
 	}
-	kv("State", s.State.String()+stateSince(s))
+	kv("State", stateWord(s)+stateSince(s))
 	kv("Target", s.Target)
 	kv("Sign-in", authLine(s))
 	kv("Source", s.Source+" ("+s.Scope.String()+")")

@@ -2,9 +2,12 @@ package ui
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 
 	"github.com/charmbracelet/bubbles/key"
+	"github.com/charmbracelet/lipgloss"
+	"github.com/charmbracelet/x/ansi"
 
 	"github.com/mcpdeck/mcpdeck/model"
 )
@@ -33,26 +36,43 @@ func (m *Model) View() string {
 	return fitLines(b.String(), m.width, m.height)
 }
 
+// header is the title and the count of servers per state, in words when
+// they fit and as glyph and number when they do not.
 func (m *Model) header() string {
 	st := &m.st
 	c := m.counts
-	part := func(glyph string, style func(...string) string, n int, label string) string {
-		if n == 0 {
-			return ""
-		}
-		if m.width < 100 {
-			return "  " + style(glyph) + " " + fmt.Sprint(n)
-		}
-		return "  " + style(glyph) + fmt.Sprintf(" %d %s", n, label)
+	parts := []struct {
+		glyph string
+		style lipgloss.Style
+		n     int
+		label string
+	}{
+		{"●", st.Good, c[model.StateConnected], "connected"},
+		{"◌", st.Warn, c[model.StatePending], "pending"},
+		{"✗", st.Bad, c[model.StateFailed], "failed"},
+		{"◆", st.Auth, c[model.StateNeedsAuth], "needs auth"},
+		{"○", st.Off, c[model.StateDisabled], "disabled"},
+		{"⊘", st.Off, m.blocked, "blocked"},
+		{"?", st.Warn, m.awaiting, "awaiting approval"},
 	}
-	s := st.Title.Render(m.title) +
-		part("●", st.Good.Render, c[model.StateConnected], "connected") +
-		part("◌", st.Warn.Render, c[model.StatePending], "pending") +
-		part("✗", st.Bad.Render, c[model.StateFailed], "failed") +
-		part("◆", st.Auth.Render, c[model.StateNeedsAuth], "needs auth") +
-		part("○", st.Off.Render, c[model.StateDisabled], "disabled") +
-		part("?", st.Warn.Render, m.awaiting, "awaiting approval")
-	return s
+	render := func(words bool) string {
+		var b strings.Builder
+		b.WriteString(st.Title.Render(m.title))
+		for _, p := range parts {
+			if p.n == 0 {
+				continue
+			}
+			b.WriteString("  " + p.style.Render(p.glyph) + " " + strconv.Itoa(p.n))
+			if words {
+				b.WriteString(" " + p.label)
+			}
+		}
+		return b.String()
+	}
+	if s := render(true); ansi.StringWidth(s) <= m.width {
+		return s
+	}
+	return render(false)
 }
 
 func (m *Model) statusLine() string {
