@@ -7,9 +7,9 @@ import (
 	"unicode/utf8"
 )
 
-// writableScopes are the scopes mcpdeck edits, in the order RemoveServer
-// searches when no scope is given.
-var writableScopes = []Scope{ScopeLocal, ScopeProject, ScopeUser}
+// WritableScopes returns the scopes mcpdeck edits (AddServer, RemoveServer),
+// in the order RemoveServer searches when no scope is given.
+func WritableScopes() []Scope { return []Scope{ScopeLocal, ScopeProject, ScopeUser} }
 
 // AddServer writes a new definition to the file of scope (local, user or
 // project; project creates .mcp.json at the project root when there is none)
@@ -53,7 +53,7 @@ func RemoveServer(opts LoadOptions, scope Scope, name string) (string, error) {
 	l := discover(opts)
 	if scope == 0 {
 		var found []Scope
-		for _, s := range writableScopes {
+		for _, s := range WritableScopes() {
 			p, _ := l.scopeFile(s)
 			if f, _ := readJSONFile(p); f != nil && f.root.get(keyServers).get(name) != nil {
 				found = append(found, s)

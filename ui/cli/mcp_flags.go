@@ -35,9 +35,6 @@ func (e *enumFlag) Set(s string) error {
 	return nil
 }
 
-// writableScopeNames are the scopes the config commands write to.
-var writableScopeNames = []string{"local", "user", "project"}
-
 // addScopeFlag adds -s/--scope and returns a func giving the chosen scope:
 // the default when the flag was not given (0 for "wherever it is").
 func addScopeFlag(cmd *cobra.Command, def model.Scope, usage string) func() model.Scope {
@@ -45,7 +42,11 @@ func addScopeFlag(cmd *cobra.Command, def model.Scope, usage string) func() mode
 	if def != 0 {
 		name = def.String()
 	}
-	cmd.Flags().VarP(newEnumFlag(&name, writableScopeNames...), "scope", "s", usage)
+	var names []string
+	for _, s := range model.WritableScopes() {
+		names = append(names, s.String())
+	}
+	cmd.Flags().VarP(newEnumFlag(&name, names...), "scope", "s", usage)
 	return func() model.Scope {
 		s, ok := model.ParseScope(name)
 		if !ok {

@@ -10,7 +10,7 @@ import (
 
 func newMCPRemoveCmd(g *globalOpts) *cobra.Command {
 	cmd := &cobra.Command{
-		Use:     "remove NAME [-s local|user|project]",
+		Use:     "remove NAME [-s local|project|user]",
 		Aliases: []string{"rm"},
 		Short:   "Remove a server from the config file of its scope",
 		Example: "  mcpdeck mcp remove github\n  mcpdeck mcp remove github -s user   # when it is defined in several scopes",
@@ -39,7 +39,7 @@ func scopeOfPath(opts model.LoadOptions, given model.Scope, path string) model.S
 	if given != 0 {
 		return given
 	}
-	for _, sc := range []model.Scope{model.ScopeLocal, model.ScopeProject, model.ScopeUser} {
+	for _, sc := range model.WritableScopes() {
 		if p, err := model.ScopePath(opts, sc); err == nil && p == path {
 			return sc
 		}
