@@ -42,7 +42,13 @@ func newMCPApproveCmd(g *globalOpts, approve bool) *cobra.Command {
 				fmt.Fprintf(g.stdout, "No project servers to %s.\n", verb)
 				return nil
 			}
-			if err := model.SetApproval(opts, args[0], approve, ""); err != nil {
+			// Approve exactly the definition read above (and shown as a diff
+			// below): if the file changes in between, the model refuses.
+			hash := ""
+			if args[0] != "all" && len(targets) == 1 {
+				hash = targets[0].Hash
+			}
+			if err := model.SetApproval(opts, args[0], approve, hash); err != nil {
 				return explainNotFound(g, args[0], err)
 			}
 			names := make([]string, len(targets))
