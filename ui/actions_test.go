@@ -408,3 +408,23 @@ func TestStderrEscapeSequencesAreNotDrawn(t *testing.T) {
 		h.wantView("evil", "line    with tab")
 	})
 }
+
+// TestLongTextIsWrappedNotCut: the last error is shown in full and a long
+// stderr line can be read to its end, on a narrow terminal too.
+func TestLongTextIsWrappedNotCut(t *testing.T) {
+	inBubble(t, func(t *testing.T) {
+		s := fixture()
+		long := strings.Repeat("the server said something rather long ", 4) + "END-OF-ERROR"
+		s.Servers[4].ErrorDetail = long // broken
+		s.Servers[5].StderrTail = []string{strings.Repeat("noisy ", 15) + "END-OF-STDERR"}
+		h := newHarness(t, newFakeEngine(s), 60, 40)
+		h.keys("esc")
+		h.selectServer("broken")
+		h.keys("enter")
+		h.wantView("END-OF-ERROR", "/home/me/.config/mcpdeck/settings.json (user)")
+		h.keys("esc")
+		h.selectServer("notes")
+		h.keys("enter", "5")
+		h.wantView("END-OF-STDERR")
+	})
+}

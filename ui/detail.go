@@ -61,6 +61,7 @@ func (d *detailView) Init() tea.Cmd { return nil }
 func (d *detailView) SetSize(w, h int) {
 	d.width, d.height = w, h
 	d.overview = nil
+	d.wrapStderr()
 	d.clamp()
 }
 
@@ -68,14 +69,20 @@ func (d *detailView) SetSize(w, h int) {
 func (d *detailView) SetServer(s engine.ServerSnapshot) {
 	d.srv = s
 	d.overview = nil
+	d.wrapStderr()
+	d.clamp()
+}
+
+// wrapStderr cleans and wraps the stderr tail (a long line is read in full,
+// not cut at the edge) and keeps the view at the bottom while following.
+func (d *detailView) wrapStderr() {
 	d.stderr = d.stderr[:0]
-	for _, l := range s.StderrTail {
-		d.stderr = append(d.stderr, clean(l))
+	for _, l := range d.srv.StderrTail {
+		d.stderr = append(d.stderr, wrapLines(clean(l), d.width)...)
 	}
 	if d.follow {
-		d.offset[tabStderr] = len(s.StderrTail)
+		d.offset[tabStderr] = len(d.stderr)
 	}
-	d.clamp()
 }
 
 // bodyHeight is the number of rows below the title and tab bar.

@@ -26,9 +26,15 @@ func joinNonEmpty(sep string, parts ...string) string {
 // approval and policy, why it is not running, last error, config, history.
 func overviewLines(st *styles.Styles, s *engine.ServerSnapshot, width int) []string {
 	var out []string
+	// a value too long for one line (a path, a URL) continues under itself
 	kv := func(k, v string) {
-		if v != "" {
-			out = append(out, st.Muted.Render(fmt.Sprintf("%-10s", k))+" "+v)
+		if v == "" {
+			return
+		}
+		vs := wrapLines(v, width-11)
+		out = append(out, st.Muted.Render(fmt.Sprintf("%-10s", k))+" "+vs[0])
+		for _, l := range vs[1:] {
+			out = append(out, "           "+l)
 		}
 	}
 	kv("State", stateWord(s)+stateSince(s))
@@ -70,10 +76,11 @@ func overviewLines(st *styles.Styles, s *engine.ServerSnapshot, width int) []str
 			out = append(out, fmt.Sprintf("%s  %s → %s  %s", h.At.Format(time.TimeOnly), h.From, h.To, st.Muted.Render(h.Reason)))
 		}
 	}
-	// a long line (a diff, an error) is wrapped, never cut mid-screen
+	// a long line (an error, a history reason) is wrapped, never cut at the
+	// screen's edge: the last error is shown in full
 	var wrapped []string
 	for _, l := range out {
-		wrapped = append(wrapped, strings.Split(l, "\n")...)
+		wrapped = append(wrapped, wrapLines(l, width)...)
 	}
 	return wrapped
 }
