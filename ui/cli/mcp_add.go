@@ -51,8 +51,8 @@ func newMCPAddCmd(g *globalOpts) *cobra.Command {
 		if err != nil {
 			return err
 		}
-		if err := model.CheckServerName(name); err != nil {
-			return usagef("%s", sentence(err))
+		if err := checkNewName(name); err != nil {
+			return err
 		}
 		opts, err := g.loadOptions()
 		if err != nil {
@@ -187,4 +187,18 @@ func parseHeaders(vals []string) (map[string]string, error) {
 		h[k] = strings.TrimSpace(val)
 	}
 	return h, nil
+}
+
+// checkNewName is what `mcp add` and `mcp add-json` accept as a server name:
+// the model's rules plus the reference tool's [A-Za-z0-9_-], so a name typed
+// here needs no quoting later and is its own tool prefix mcp__NAME__ (names
+// in files written by hand or imported are normalized instead).
+func checkNewName(name string) error {
+	if err := model.CheckServerName(name); err != nil {
+		return usagef("%s", sentence(err))
+	}
+	if model.NormalizeName(name) != name {
+		return usagef("server name %q may contain only letters, digits, _ and -", name)
+	}
+	return nil
 }

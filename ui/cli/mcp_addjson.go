@@ -20,8 +20,8 @@ func newMCPAddJSONCmd(g *globalOpts) *cobra.Command {
 	scope := addScopeFlag(cmd, model.ScopeLocal, "where to save it: local, user or project")
 	cmd.RunE = func(_ *cobra.Command, args []string) error {
 		name := args[0]
-		if err := model.CheckServerName(name); err != nil {
-			return usagef("%s", sentence(err))
+		if err := checkNewName(name); err != nil {
+			return err
 		}
 		cfg, err := parseServerJSON(name, args[1])
 		if err != nil {

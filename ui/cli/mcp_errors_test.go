@@ -45,6 +45,8 @@ func TestUsageErrorsExit2(t *testing.T) {
 		{"mcp", "add", "n", "--callback-port", "70000", "https://h/x"},
 		{"mcp", "add", "n", "--callback-port", "many", "https://h/x"},
 		{"mcp", "add", "all", "--", "cmd"},
+		{"mcp", "add", "my server", "--", "cmd"},
+		{"mcp", "add-json", "my.server", `{"command": "cmd"}`},
 		{"mcp", "add-json", "n"},
 		{"mcp", "enable"},
 		{"mcp", "approve"},
