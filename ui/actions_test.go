@@ -246,6 +246,25 @@ func TestFilterTypedInOneBurst(t *testing.T) {
 	})
 }
 
+// TestKeysTypedInOneBurst: "jj" read from the terminal at once moves twice,
+// in the list and in a picker; in a form the same burst is text.
+func TestKeysTypedInOneBurst(t *testing.T) {
+	inBubble(t, func(t *testing.T) {
+		h := newHarness(t, newFakeEngine(fixture()), 120, 30)
+		h.keys("esc", "g")
+		h.send(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("jj")})
+		if s := h.m.list.Selected(); s == nil || s.Name != "repo-tools" {
+			t.Fatalf("after jj selected %v, want repo-tools", s)
+		}
+		h.selectServer("notes")
+		h.send(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("cjj")})
+		h.wantView("› search")
+		h.keys("enter")
+		h.send(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("jj")})
+		h.wantView("> jj")
+	})
+}
+
 func TestDetailView(t *testing.T) {
 	inBubble(t, func(t *testing.T) {
 		h := newHarness(t, newFakeEngine(fixture()), 100, 30)

@@ -42,6 +42,15 @@ func (m *Model) onKey(msg tea.KeyMsg) tea.Cmd {
 	if msg.Type == tea.KeyCtrlC {
 		return m.quit()
 	}
+	if msg.Type == tea.KeyRunes && len(msg.Runes) > 1 && !msg.Paste && !m.typesText() {
+		// keys typed faster than the terminal is read ("jj", "/calc") arrive
+		// as one message: take them one at a time, as they were meant
+		cmds := make([]tea.Cmd, 0, len(msg.Runes))
+		for _, r := range msg.Runes {
+			cmds = append(cmds, m.onKey(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune{r}, Alt: msg.Alt}))
+		}
+		return tea.Batch(cmds...)
+	}
 	if n := len(m.modals); n > 0 {
 		switch m.modals[n-1].(type) {
 		case *helpModal, *resultModal, *pickerModal: // no text input: q still quits
@@ -85,6 +94,15 @@ func (m *Model) onKey(msg tea.KeyMsg) tea.Cmd {
 	}
 	_, cmd := m.current().Update(msg)
 	return cmd
+}
+
+// typesText reports whether keys go to a text field: a form or the filter.
+func (m *Model) typesText() bool {
+	if n := len(m.modals); n > 0 {
+		_, ok := m.modals[n-1].(*formModal)
+		return ok
+	}
+	return m.detail == nil && m.list.filtering
 }
 
 // current is the component under the modals: the detail view or the list.

@@ -205,14 +205,6 @@ func (l *serverList) Update(msg tea.Msg) (bool, tea.Cmd) {
 			return true, cmd
 		}
 	}
-	if km.Type == tea.KeyRunes && len(km.Runes) > 1 && km.Runes[0] == '/' && !km.Paste {
-		// a fast typist's (or a script's) "/abc" arrives as one message
-		l.filtering = true
-		l.filter.SetValue(string(km.Runes[1:]))
-		l.filter.CursorEnd()
-		l.rebuild(l.Selected())
-		return true, l.filter.Focus()
-	}
 	k := l.keys
 	switch {
 	case key.Matches(km, k.Up):
