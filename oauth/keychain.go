@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode/utf8"
 )
 
 // keychainService is the service name of every mcpdeck keychain entry.
@@ -113,11 +114,17 @@ func (k *keychainStore) Set(ctx context.Context, key, value string) error {
 		return nil
 	}
 	n := 0
-	for off := 0; off < len(value); off += chunkSize {
+	for off := 0; off < len(value); {
+		end := min(off+chunkSize, len(value))
+		// Never split a UTF-8 sequence: Secret Service strings must be valid UTF-8.
+		for end < len(value) && end > off+1 && !utf8.RuneStart(value[end]) {
+			end--
+		}
 		n++
-		if err := k.set(ctx, chunkUser(key, n), value[off:min(off+chunkSize, len(value))]); err != nil {
+		if err := k.set(ctx, chunkUser(key, n), value[off:end]); err != nil {
 			return err
 		}
+		off = end
 	}
 	if err := k.set(ctx, key, chunkMarker+strconv.Itoa(n)); err != nil {
 		return err

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 	"time"
+	"unicode/utf8"
 
 	"github.com/zalando/go-keyring"
 )
@@ -29,6 +30,22 @@ func TestKeychainChunksLargeValues(t *testing.T) {
 	got, err := s.Get(ctx, "k")
 	if err != nil || got != big {
 		t.Fatalf("round trip failed: %v", err)
+	}
+	// Multi-byte text is cut between characters: every entry stays valid UTF-8.
+	text := strings.Repeat("é€😀", 600)
+	if err := s.Set(ctx, "u", text); err != nil {
+		t.Fatal(err)
+	}
+	for key, v := range kr.m {
+		if !utf8.ValidString(v) || len(v) > chunkSize {
+			t.Errorf("entry %s: %d bytes, valid UTF-8 %v", key, len(v), utf8.ValidString(v))
+		}
+	}
+	if got, err := s.Get(ctx, "u"); err != nil || got != text {
+		t.Fatalf("UTF-8 round trip failed: %v", err)
+	}
+	if err := s.Delete(ctx, "u"); err != nil {
+		t.Fatal(err)
 	}
 	// Shrinking removes the old chunks.
 	if err := s.Set(ctx, "k", "small"); err != nil {
