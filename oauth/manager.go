@@ -40,7 +40,9 @@ type Options struct {
 	// InlineAuth lets HTTPClient run the interactive flow itself on a 401
 	// it cannot fix by refreshing, and on 403 insufficient_scope (step-up),
 	// then retry the request. Meant for the CLI; the TUI leaves it off and
-	// shows needs-auth instead.
+	// shows needs-auth instead. The flow runs under the request's context,
+	// so a sign-in slower than the caller's deadline (the engine's
+	// MCP_TIMEOUT) ends as needs-auth; Authenticate has no such limit.
 	InlineAuth bool
 	// ShowURL receives the authorization URL of inline flows.
 	ShowURL func(string)

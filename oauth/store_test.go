@@ -241,3 +241,14 @@ func TestFileStoreConcurrentWritersKeepEveryEntry(t *testing.T) {
 		t.Errorf("%d entries survived, want 40", len(m))
 	}
 }
+
+// The promised limits are the defaults: keychain calls 3 s, headersHelper
+// 10 s, needs-auth 15 min, two step-ups per request.
+func TestDefaults(t *testing.T) {
+	o := New(Options{Store: newMapStore()}).opts
+	if o.KeyringTimeout != 3*time.Second || o.HelperTimeout != 10*time.Second ||
+		o.NeedsAuthTTL != 15*time.Minute || o.StepUpLimit != 2 || o.CallbackTimeout != 5*time.Minute {
+		t.Errorf("defaults: keychain %s, helper %s, needs-auth %s, step-ups %d, callback %s",
+			o.KeyringTimeout, o.HelperTimeout, o.NeedsAuthTTL, o.StepUpLimit, o.CallbackTimeout)
+	}
+}
