@@ -331,7 +331,8 @@ func TestHelp(t *testing.T) {
 	inBubble(t, func(t *testing.T) {
 		h := newHarness(t, newFakeEngine(fixture()), 120, 30)
 		h.keys("esc", "?")
-		h.wantView("enable", "reconnect", "call tool", "read resource", "get prompt", "approve all", "open in browser")
+		h.wantView("enable", "reconnect", "call tool", "read resource", "get prompt", "approve all", "open in browser",
+			"Servers", "In prompts")
 		golden(t, "help", h.view())
 		h.keys("esc")
 		if len(h.m.modals) != 0 {

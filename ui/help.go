@@ -26,27 +26,39 @@ func newHelp(st *styles.Styles) help.Model {
 // fullHelp renders every group of keys (via bubbles/help, one group per
 // column) and wraps the columns to the width instead of dropping them, so a
 // 60-column terminal still shows every key.
-func fullHelp(st *styles.Styles, groups [][]key.Binding, width, height int) string {
-	if out := helpColumns(st, groups, width); lipgloss.Height(out) <= height {
+func fullHelp(st *styles.Styles, titles []string, groups [][]key.Binding, width, height int) string {
+	if out := helpColumns(st, titles, groups, width); lipgloss.Height(out) <= height {
 		return out
 	}
-	// too short for columns: one flowing paragraph, wrapped
-	var parts []string
-	for _, g := range groups {
+	// too short for columns: one wrapped paragraph per group, an entry never
+	// split between two lines
+	var paras []string
+	for i, g := range groups {
+		var parts []string
 		for _, b := range g {
 			if b.Enabled() {
-				parts = append(parts, st.Key.Render(b.Help().Key)+" "+st.Muted.Render(b.Help().Desc))
+				desc := strings.ReplaceAll(b.Help().Desc, " ", "\u00a0")
+				parts = append(parts, st.Key.Render(b.Help().Key)+"\u00a0"+st.Muted.Render(desc))
 			}
 		}
+		p := strings.Join(parts, "\u00a0· ")
+		if i < len(titles) {
+			p = st.Heading.Render(titles[i]+":") + " " + p
+		}
+		paras = append(paras, wordwrap(p, width))
 	}
-	return wordwrap(strings.Join(parts, " · "), width)
+	return strings.Join(paras, "\n")
 }
 
-func helpColumns(st *styles.Styles, groups [][]key.Binding, width int) string {
+func helpColumns(st *styles.Styles, titles []string, groups [][]key.Binding, width int) string {
 	h := newHelp(st)
 	var blocks []string
-	for _, g := range groups {
-		blocks = append(blocks, h.FullHelpView([][]key.Binding{g}))
+	for i, g := range groups {
+		b := h.FullHelpView([][]key.Binding{g})
+		if i < len(titles) {
+			b = st.Heading.Render(titles[i]) + "\n" + b
+		}
+		blocks = append(blocks, b)
 	}
 	var rows []string
 	var row []string

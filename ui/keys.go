@@ -64,6 +64,13 @@ func DefaultKeyMap() KeyMap {
 // ShortHelp is the footer when no component supplies its own keys.
 func (k KeyMap) ShortHelp() []key.Binding { return []key.Binding{k.Open, k.Filter, k.Help, k.Quit} }
 
+// HelpGroupTitles name the groups of FullHelp, in the same order: the
+// prompt keys reuse letters (a, A, x) with another meaning, so each column
+// says where its keys apply.
+func (k KeyMap) HelpGroupTitles() []string {
+	return []string{"Move", "Servers", "Use", "In prompts"}
+}
+
 // FullHelp is the help screen (?), one column per group of keys.
 func (k KeyMap) FullHelp() [][]key.Binding {
 	return [][]key.Binding{

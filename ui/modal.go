@@ -6,6 +6,7 @@ import (
 
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/lipgloss"
 
 	"github.com/mcpdeck/mcpdeck/ui/styles"
 )
@@ -142,7 +143,12 @@ func (h *helpModal) Update(msg tea.Msg) (modal, tea.Cmd) {
 }
 
 func (h *helpModal) View(width, height int) string {
-	return h.env.st.Heading.Render("Keys") + "\n\n" + fullHelp(h.env.st, h.env.keys.FullHelp(), width, height-2)
+	k := h.env.keys
+	keys := fullHelp(h.env.st, k.HelpGroupTitles(), k.FullHelp(), width, height-2)
+	if lipgloss.Height(keys) > height-2 { // a short terminal: every key matters more than the title
+		return fullHelp(h.env.st, k.HelpGroupTitles(), k.FullHelp(), width, height)
+	}
+	return h.env.st.Heading.Render("Keys") + "\n\n" + keys
 }
 
 // panel draws lines in a bordered box that fits width×height: lines are
