@@ -95,7 +95,7 @@ func SetApproval(opts LoadOptions, name string, approved bool, hash string) erro
 			return nil, err
 		}
 		if n := f.root.get(keyApproved); n != nil && n.kind != '{' && n.kind != 'z' {
-			return nil, fmt.Errorf("%w: %s: %s is not an object (the file was not changed)", ErrInvalid, f.path, keyApproved)
+			return nil, errFileUnusable("%s: %s is not an object", f.path, keyApproved)
 		}
 		doc := f.doc
 		for _, s := range targets {
@@ -160,7 +160,7 @@ func stringList(f *jsonFile, key string) ([]string, error) {
 	v, ferr := decoder{f.doc}.strs(n, key)
 	if ferr != nil {
 		p := f.problemAt("", ferr)
-		return nil, fmt.Errorf("%w: %s (the file was not changed)", ErrInvalid, p.Error())
+		return nil, errFileUnusable("%s", p.Error())
 	}
 	return v, nil
 }

@@ -2,7 +2,6 @@ package model
 
 import (
 	"bytes"
-	"fmt"
 	"io/fs"
 	"os"
 )
@@ -21,7 +20,7 @@ func editFile(path string, newMode fs.FileMode, edit func(f *jsonFile) ([]byte, 
 	hadBOM := rerr == nil && bytes.HasPrefix(raw, utf8BOM)
 	f, prob := readJSONFile(path)
 	if prob != nil {
-		return fmt.Errorf("%w: %s (the file was not changed)", ErrInvalid, prob.Error())
+		return errFileUnusable("%s", prob.Error())
 	}
 	isNew := f == nil
 	if isNew {

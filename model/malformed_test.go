@@ -77,8 +77,8 @@ func TestMalformedConfigs(t *testing.T) {
 			// A write to a file that cannot be parsed is refused and leaves it untouched.
 			_, err := AddServer(f.opts(), ScopeUser, "new", ServerConfig{Command: "x"})
 			if len(tc.want) > 0 {
-				if !errors.Is(err, ErrInvalid) || !strings.Contains(err.Error(), broken) {
-					t.Errorf("AddServer on a broken file: %v, want ErrInvalid naming the file", err)
+				if !errors.Is(err, ErrInvalid) || !errors.Is(err, ErrFileUnusable) || !strings.Contains(err.Error(), broken) {
+					t.Errorf("AddServer on a broken file: %v, want ErrInvalid and ErrFileUnusable naming the file", err)
 				}
 				if f.read(broken) != tc.content {
 					t.Error("the broken file was modified")

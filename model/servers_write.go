@@ -31,7 +31,7 @@ func AddServer(opts LoadOptions, scope Scope, name string, cfg ServerConfig) (st
 	}
 	err := editFile(path, newFileMode(scope), func(f *jsonFile) ([]byte, error) {
 		if ms := f.root.get(keyServers); ms != nil && ms.kind != 'z' && ms.kind != '{' {
-			return nil, fmt.Errorf("%w: %s: mcpServers is not an object (the file was not changed)", ErrInvalid, path)
+			return nil, errFileUnusable("%s: mcpServers is not an object", path)
 		}
 		if f.root.get(keyServers).get(name) != nil {
 			return nil, fmt.Errorf("%w: server %s is already defined in %s", ErrExists, name, path)

@@ -54,8 +54,8 @@ func TestAddServerEachScope(t *testing.T) {
 		{ScopeLocal, "x", ServerConfig{Type: TransportHTTP}},
 		{ScopeLocal, "x", ServerConfig{Type: "carrier-pigeon", URL: "x"}},
 	} {
-		if _, err := AddServer(opts, bad.scope, bad.name, bad.cfg); !errors.Is(err, ErrInvalid) {
-			t.Errorf("AddServer(%s, %q, %+v) = %v, want ErrInvalid", bad.scope, bad.name, bad.cfg, err)
+		if _, err := AddServer(opts, bad.scope, bad.name, bad.cfg); !errors.Is(err, ErrInvalid) || errors.Is(err, ErrFileUnusable) {
+			t.Errorf("AddServer(%s, %q, %+v) = %v, want ErrInvalid (the definition's fault, not the file's)", bad.scope, bad.name, bad.cfg, err)
 		}
 	}
 	// A URL made of a variable is accepted; it is checked when loaded.
@@ -223,7 +223,7 @@ func TestSetEnabled(t *testing.T) {
 		t.Errorf("unknown server: %v", err)
 	}
 	f.write(f.localFile(), `{"disabledMcpServers": "a"}`)
-	if err := SetEnabled(opts, "a", false); !errors.Is(err, ErrInvalid) || f.read(f.localFile()) != `{"disabledMcpServers": "a"}` {
+	if err := SetEnabled(opts, "a", false); !errors.Is(err, ErrFileUnusable) || !errors.Is(err, ErrInvalid) || f.read(f.localFile()) != `{"disabledMcpServers": "a"}` {
 		t.Errorf("wrong-typed list: %v", err)
 	}
 }
