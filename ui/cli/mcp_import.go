@@ -146,6 +146,8 @@ func importEntries(opts model.LoadOptions, scope model.Scope, found imports.Resu
 			case err == nil:
 				o.Status = importImported
 				imported[model.NormalizeName(e.Name)] = e.Source
+			case errors.Is(err, model.ErrFileUnusable): // no server can be written: say so once
+				return rep, fmt.Errorf("cannot import into the %s scope: %s", scope, strings.TrimSuffix(sentence(err), "."))
 			case errors.Is(err, model.ErrExists):
 				o.Status, o.Reason = importSkipped, sentence(err)
 			case errors.Is(err, model.ErrInvalid):

@@ -191,3 +191,21 @@ func TestImportBrokenFileIsReported(t *testing.T) {
 		t.Fatalf("a broken file must be reported (exit 1) while the other is imported: %s", r)
 	}
 }
+
+// TestImportIntoBrokenFileFails: when the file to import into cannot be
+// parsed, import stops with one sentence naming it (exit 1) instead of
+// reporting every server as "not converted", and leaves the file as it was.
+func TestImportIntoBrokenFileFails(t *testing.T) {
+	t.Parallel()
+	e := newCLIEnv(t)
+	e.placeFixture("claude-desktop/claude_desktop_config.json", filepath.Join(e.config, "Claude", "claude_desktop_config.json"))
+	const broken = `{"mcpServers": {`
+	e.write(e.scopeFile("local"), broken)
+	r := e.fails(1, "mcp", "import", "--from", "claude-desktop")
+	if want := "mcpdeck: cannot import into the local scope: " + e.scopeFile("local") + ":1:17: invalid JSON"; !strings.HasPrefix(r.stderr, want) || r.stdout != "" {
+		t.Errorf("got %s\nwant stderr starting %q and no report", r, want)
+	}
+	if got := e.read(e.scopeFile("local")); got != broken {
+		t.Errorf("the broken file was changed: %q", got)
+	}
+}
