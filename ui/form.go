@@ -43,7 +43,7 @@ func (m *formModal) build() {
 		WithShowHelp(false).
 		WithShowErrors(false).
 		WithKeyMap(km).
-		WithTheme(formTheme(m.env.st)).
+		WithTheme(m.env.st.Form()).
 		WithLayout(huh.LayoutStack)
 	m.resize()
 }
@@ -124,6 +124,3 @@ func (m *formModal) introLines(width int) []string {
 func (m *formModal) View(width, height int) string {
 	return strings.Join(m.introLines(width), "\n") + "\n\n" + m.form.View()
 }
-
-// formTheme is huh's 16-colour theme, or its plain one without colour.
-func formTheme(_ any) *huh.Theme { return huh.ThemeBase16() }

@@ -7,6 +7,7 @@ package styles
 import (
 	"os"
 
+	"github.com/charmbracelet/huh"
 	"github.com/charmbracelet/lipgloss"
 )
 
@@ -99,3 +100,9 @@ func New(p Palette, noColor bool) Styles {
 func Default() Styles {
 	return New(DefaultPalette(), os.Getenv("NO_COLOR") != "")
 }
+
+// Form is the theme of the forms (tool arguments, elicitation): huh's
+// 16-colour theme, so that forms follow the terminal's own palette like the
+// rest of the screen. Under NO_COLOR the program's colour profile (set to
+// ASCII by the CLI) drops its colours and keeps its text markers (┃, ← →).
+func (s Styles) Form() *huh.Theme { return huh.ThemeBase16() }
