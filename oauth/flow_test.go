@@ -6,6 +6,7 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"net/http/httptest"
 	"net/url"
 	"slices"
 	"strconv"
@@ -510,4 +511,45 @@ func TestErrorDescriptionNeverEchoesSentCredentials(t *testing.T) {
 		t.Errorf("got %v, want the description with the token cut out", err)
 	}
 	// checkSecrecy (cleanup) fails the test if the token itself shows up.
+}
+
+// A redirect to another origin (or any request elsewhere through the
+// server's client) never carries the server's token.
+func TestTokenNotSentToAnotherOrigin(t *testing.T) {
+	e := newEnv(t, nil)
+	srv := e.server()
+	if err := e.authenticate(srv); err != nil {
+		t.Fatal(err)
+	}
+	var leaked atomic.Value
+	leaked.Store("")
+	elsewhere := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		leaked.Store(r.Header.Get("Authorization"))
+	}))
+	defer elsewhere.Close()
+	redirector := httptest.NewServer(http.RedirectHandler(elsewhere.URL+"/steal", http.StatusTemporaryRedirect))
+	defer redirector.Close()
+	srv.Config.URL = redirector.URL + "/mcp"
+	// Same name and hash: the same token, now for a server that redirects.
+	req, _ := http.NewRequestWithContext(context.Background(), http.MethodGet, srv.Config.URL, nil)
+	resp, err := e.m.HTTPClient(srv).Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if got := leaked.Load().(string); got != "" {
+		t.Errorf("the token went to another origin: %.12s…", got)
+	}
+	if got := portOrigin(mustURL(t, "HTTPS://Example.com/x")); got != portOrigin(mustURL(t, "https://example.com:443/y")) {
+		t.Errorf("default port not normalized: %s", got)
+	}
+}
+
+func mustURL(t *testing.T, s string) *url.URL {
+	t.Helper()
+	u, err := url.Parse(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return u
 }

@@ -6,9 +6,11 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net"
 	"net/http"
 	"net/url"
 	"slices"
+	"strings"
 
 	"github.com/mcpdeck/mcpdeck/model"
 )
@@ -24,18 +26,28 @@ const maxAuthRetries = 3
 // without Authorization so that the server's 401 surfaces. It has no
 // overall timeout: GET SSE streams are long-lived.
 func (m *Manager) HTTPClient(srv model.Server) *http.Client {
-	return &http.Client{Transport: &authTransport{m: m, srv: srv, st: m.state(srv), base: m.opts.Transport}}
+	t := &authTransport{m: m, srv: srv, st: m.state(srv), base: m.opts.Transport}
+	if u, err := url.Parse(srv.Config.URL); err == nil {
+		t.origin = portOrigin(u)
+	}
+	return &http.Client{Transport: t}
 }
 
 type authTransport struct {
-	m    *Manager
-	srv  model.Server
-	st   *serverState
-	base http.RoundTripper
+	m      *Manager
+	srv    model.Server
+	st     *serverState
+	base   http.RoundTripper
+	origin string // the server's origin; tokens go nowhere else
 }
 
 // RoundTrip implements http.RoundTripper.
 func (t *authTransport) RoundTrip(req *http.Request) (*http.Response, error) {
+	if !t.forServer(req.URL) {
+		// A redirect elsewhere (or any other host): the token is the
+		// server's alone, so nothing of ours goes along.
+		return t.base.RoundTrip(req)
+	}
 	ctx := req.Context()
 	if err := bufferBody(req); err != nil {
 		return nil, err
@@ -94,6 +106,31 @@ func (t *authTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 		}
 		resp, err = t.send(req, tok)
 	}
+}
+
+// forServer reports whether u is on the server's own origin (scheme, host
+// and port), the only place its token may be sent.
+func (t *authTransport) forServer(u *url.URL) bool {
+	return t.origin != "" && portOrigin(u) == t.origin
+}
+
+// portOrigin is scheme://host:port with the default port spelled out, so
+// that https://h and https://h:443 are one origin.
+func portOrigin(u *url.URL) string {
+	scheme := strings.ToLower(u.Scheme)
+	port := u.Port()
+	if port == "" {
+		switch scheme {
+		case "https", "wss":
+			port = "443"
+		case "http", "ws":
+			port = "80"
+		}
+	}
+	if u.Hostname() == "" {
+		return ""
+	}
+	return scheme + "://" + net.JoinHostPort(strings.ToLower(u.Hostname()), port)
 }
 
 // recover401 tries, in order: a token another caller already refreshed or
