@@ -105,11 +105,12 @@ func progressLine(p *engine.Progress, width int) string {
 
 // resultModal shows a finished call's result, scrollable; esc closes it.
 type resultModal struct {
-	env    *env
-	title  string
-	lines  []string
-	isErr  bool
-	offset int
+	env       *env
+	title     string
+	lines     []string
+	isErr     bool
+	cancelled bool // the person cancelled it: not the server's error
+	offset    int
 
 	wrapW   int
 	wrapped []string
@@ -119,10 +120,10 @@ func newResultModal(e *env, title string, msg callDoneMsg, cancelled bool) *resu
 	m := &resultModal{env: e, title: title, lines: msg.lines, isErr: msg.isErr}
 	if msg.err != nil {
 		m.isErr = true
-		switch {
-		case cancelled && errors.Is(msg.err, context.Canceled):
-			m.lines = []string{"cancelled"}
-		default:
+		if cancelled && errors.Is(msg.err, context.Canceled) {
+			m.cancelled = true
+			m.lines = []string{"you cancelled the request before it finished"}
+		} else {
 			m.lines = []string{msg.err.Error()}
 		}
 	}
@@ -176,9 +177,12 @@ func (m *resultModal) Update(msg tea.Msg) (modal, tea.Cmd) {
 func (m *resultModal) View(width, height int) string {
 	st := m.env.st
 	head := st.Heading.Render(m.title)
-	if m.isErr {
+	switch {
+	case m.cancelled:
+		head += "  " + st.Warn.Render("cancelled")
+	case m.isErr:
 		head += "  " + st.Bad.Render("✗ error")
-	} else {
+	default:
 		head += "  " + st.Good.Render("✓ done")
 	}
 	lines := m.view(width)

@@ -68,7 +68,10 @@ func TestCallToolFromDetailAndCancel(t *testing.T) {
 		h.wantView("running…", "50%", "halfway")
 		golden(t, "tool_running", h.view())
 		h.keys("esc")
-		h.wantView("✗ error", "cancelled")
+		h.wantView("list_notes  cancelled", "you cancelled the request")
+		if strings.Contains(h.view(), "✗ error") {
+			t.Fatalf("a cancel by the person is shown as an error:\n%s", h.view())
+		}
 		h.keys("esc", "c")
 		h.keys("enter")
 		close(release)
