@@ -30,7 +30,7 @@ func (m *Manager) Authenticate(ctx context.Context, srv model.Server, showURL fu
 	}
 	if untrusted(srv) {
 		// Discovery would contact a server the person has not approved.
-		return fmt.Errorf("not signing in to %s: %w", srv.Name, ErrUntrusted)
+		return ErrUntrusted // callers name the server
 	}
 	st := m.state(srv)
 	st.flowMu.Lock()
