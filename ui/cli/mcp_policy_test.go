@@ -57,3 +57,17 @@ func TestUnknownNameNamesTheReason(t *testing.T) {
 		}
 	}
 }
+
+// TestHiddenPluginServerIsExplained: a plugin server hidden because it
+// duplicates another is not "unknown": get says what hides it.
+func TestHiddenPluginServerIsExplained(t *testing.T) {
+	t.Parallel()
+	e := newCLIEnv(t)
+	plugin := filepath.Join(e.config, "mcpdeck", "plugins", "gh", ".mcp.json")
+	e.write(plugin, `{"mcpServers": {"gh-plugin": {"command": "npx", "args": ["-y", "gh"]}}}`)
+	e.ok("mcp", "add", "github", "--", "npx", "-y", "gh")
+	r := e.fails(1, "mcp", "get", "gh-plugin")
+	if want := "mcpdeck: server gh-plugin from the plugin scope (" + plugin + ") is hidden: it runs the same command as github.\n"; r.stderr != want {
+		t.Errorf("got %q\nwant %q", r.stderr, want)
+	}
+}

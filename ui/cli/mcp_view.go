@@ -95,14 +95,31 @@ func commandLine(cmd string, args []string) string {
 	return strings.Join(parts, " ")
 }
 
-// errNoServer is the error for a name no configured server has. Under
-// managed-mcp.json it says why a server the person added is not there.
+// errNoServer is the error for a name no configured server has. It says why
+// when it can: managed-mcp.json in effect, or a plugin server hidden as a
+// duplicate of another (SPEC §2.2).
 func errNoServer(res *model.Resolved, name string) error {
 	if res != nil && res.Enterprise {
 		return fmt.Errorf("%w: no server named %s: %s in the managed directory is in effect, so only the servers it defines exist",
 			model.ErrNotFound, clean(name), model.ManagedMCPFile)
 	}
+	if res != nil {
+		for _, d := range res.Suppressed {
+			if d.Name == name {
+				return fmt.Errorf("%w: server %s from the %s scope (%s) is hidden: it runs the same %s as %s",
+					model.ErrNotFound, clean(name), d.Origin.Scope, clean(d.Origin.Source), sameWhat(d.Signature), clean(d.By))
+			}
+		}
+	}
 	return fmt.Errorf("%w: no server named %s (see 'mcpdeck mcp list')", model.ErrNotFound, clean(name))
+}
+
+// sameWhat names what two deduplicated servers share, from the signature.
+func sameWhat(signature string) string {
+	if strings.HasPrefix(signature, "url:") {
+		return "URL"
+	}
+	return "command"
 }
 
 // explainNotFound replaces the model's bare "no server named X" (from
