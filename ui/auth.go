@@ -50,9 +50,9 @@ func (m *authModal) View(width, height int) string {
 	lines := []string{
 		st.Heading.Render("Sign in to " + m.server), "",
 		"Finish signing in in your browser. If it did not open, visit:", "",
-		st.Accent.Render(m.url), "",
-		st.Key.Render("o") + " open in browser  " + st.Key.Render("esc") + " hide (signing in goes on)",
 	}
+	lines = append(lines, urlLines(st, m.url, width-4)...)
+	lines = append(lines, "", st.Key.Render("o")+" open in browser  "+st.Key.Render("esc")+" hide (signing in goes on)")
 	if m.status != "" {
 		lines = append(lines, st.Muted.Render(m.status))
 	}

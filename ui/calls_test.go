@@ -228,7 +228,7 @@ func TestURLElicitation(t *testing.T) {
 		h := newHarness(t, newFakeEngine(fixture()), 100, 30)
 		h.keys("esc")
 		got := elicitAsync(h, t.Context(), req)
-		h.wantView("remote-api needs you to visit a page", req.URL, "o open in browser")
+		h.wantView("remote-api needs you to visit a page", "It leads to auth.example.com:", req.URL, "o open in browser")
 		golden(t, "elicit_url", h.view())
 		h.keys("o")
 		if !slices.Equal(h.opened, []string{req.URL}) {
@@ -237,6 +237,26 @@ func TestURLElicitation(t *testing.T) {
 		h.wantView("opened in your browser")
 		h.keys("enter")
 		if r := <-got; r.Action != "accept" {
+			t.Fatalf("got %v", r)
+		}
+	})
+}
+
+// TestURLElicitationControlCharacters: the URL is the server's text; escape
+// sequences in it are not drawn, the browser gets it as sent (it refuses
+// anything but http(s)).
+func TestURLElicitationControlCharacters(t *testing.T) {
+	req := engine.ElicitRequest{Server: "remote-api", Mode: "url", Message: "Sign in", URL: "https://evil.example/\x1b[2J\x1b]0;pwned\x07x"}
+	inBubble(t, func(t *testing.T) {
+		h := newHarness(t, newFakeEngine(fixture()), 100, 30)
+		h.keys("esc")
+		got := elicitAsync(h, t.Context(), req)
+		h.wantView("It leads to evil.example:")
+		if v := h.view(); strings.ContainsRune(v, 0x1b) || strings.ContainsRune(v, 0x07) {
+			t.Fatalf("control characters reached the screen: %q", v)
+		}
+		h.keys("esc")
+		if r := <-got; r.Action != "cancel" {
 			t.Fatalf("got %v", r)
 		}
 	})

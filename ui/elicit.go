@@ -1,12 +1,14 @@
 package ui
 
 import (
+	"net/url"
 	"strings"
 
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/mcpdeck/mcpdeck/engine"
+	"github.com/mcpdeck/mcpdeck/ui/styles"
 )
 
 // newElicitModal returns the prompt for an elicitation request.
@@ -89,11 +91,22 @@ func (m *urlModal) View(width, height int) string {
 	lines = append(lines, st.Heading.Render(m.el.req.Server+" needs you to visit a page"), "")
 	lines = append(lines, strings.Split(wordwrap(m.el.req.Message, max(width-4, 10)), "\n")...)
 	lines = append(lines, "")
-	// the URL is hard-wrapped with no ellipsis so it can be copied whole
-	lines = append(lines, strings.Split(wordwrap(st.Accent.Render(m.el.req.URL), max(width-4, 10)), "\n")...)
+	lines = append(lines, urlLines(st, m.el.req.URL, width-4)...)
 	lines = append(lines, "", st.Key.Render("o")+" open in browser  "+st.Key.Render("enter")+" done  "+st.Key.Render("ctrl+d")+" decline  "+st.Key.Render("esc")+" cancel")
 	if m.status != "" {
 		lines = append(lines, st.Muted.Render(m.status))
 	}
 	return panel(st, lines, width, height)
+}
+
+// urlLines shows a URL a server sent: cleaned of control characters (it is
+// the server's text), hard-wrapped with no ellipsis so it can be copied
+// whole, and preceded by the site it leads to, which a long URL can hide.
+func urlLines(st *styles.Styles, raw string, width int) []string {
+	u := clean(raw)
+	var out []string
+	if p, err := url.Parse(u); err == nil && p.Host != "" {
+		out = append(out, "It leads to "+st.Heading.Render(p.Host)+":")
+	}
+	return append(out, strings.Split(wordwrap(st.Accent.Render(u), max(width, 10)), "\n")...)
 }
