@@ -185,8 +185,10 @@ func (m *Manager) chooseScopes(srv model.Server, st *serverState, d *discovery) 
 
 func buildAuthorizeURL(d *discovery, clientID, redirectURI, state, challenge string, scopes []string) (string, error) {
 	u, err := url.Parse(d.AS.AuthorizationEndpoint)
-	if err != nil || u.Host == "" {
-		return "", fmt.Errorf("the authorization endpoint %q is not a URL", d.AS.AuthorizationEndpoint)
+	// Only web URLs reach the browser opener: metadata naming file:, smb:
+	// or a custom scheme must not start some other handler on this machine.
+	if err != nil || u.Host == "" || (u.Scheme != "https" && u.Scheme != "http") {
+		return "", fmt.Errorf("the authorization endpoint %q is not an http(s) URL", d.AS.AuthorizationEndpoint)
 	}
 	q := u.Query()
 	q.Set("response_type", "code")

@@ -553,3 +553,17 @@ func mustURL(t *testing.T, s string) *url.URL {
 	}
 	return u
 }
+
+func TestAuthorizeURLMustBeWeb(t *testing.T) {
+	for _, ep := range []string{"file://host/etc/passwd", "smb://attacker/share", "vscode://x/y", "/relative"} {
+		d := &discovery{AS: asMetadata{AuthorizationEndpoint: ep}}
+		if _, err := buildAuthorizeURL(d, "c", "http://127.0.0.1:1/callback", "s", "ch", nil); err == nil {
+			t.Errorf("%s accepted as an authorization endpoint", ep)
+		}
+	}
+	d := &discovery{AS: asMetadata{AuthorizationEndpoint: "https://as.example.com/authorize?tenant=a"}, Resource: "https://mcp.example.com/mcp"}
+	u, err := buildAuthorizeURL(d, "c", "http://127.0.0.1:1/callback", "s", "ch", []string{"a", "b"})
+	if err != nil || !strings.Contains(u, "tenant=a") || !strings.Contains(u, "scope=a+b") {
+		t.Errorf("got %s, %v", u, err)
+	}
+}
