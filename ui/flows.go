@@ -81,6 +81,21 @@ func openResource(e *env, s *engine.ServerSnapshot, i int) (modal, tea.Cmd) {
 		return read(s.Resources[i].URI)
 	}
 	t := s.Templates[i-len(s.Resources)]
+	if tpl, sf := templateForm(t.URITemplate); tpl != nil {
+		intro := []string{joinNonEmpty(" · ", t.URITemplate, t.Description)}
+		fm := newFormModal(e, "Read "+name+" › "+t.Name, intro, sf)
+		fm.cancel = func() (modal, tea.Cmd) { return nil, nil }
+		fm.submit = func(args map[string]any) (modal, tea.Cmd) {
+			uri, err := expandTemplate(tpl, args)
+			if err != nil {
+				fm.err = "the template " + t.URITemplate + " cannot be filled in: " + err.Error()
+				return fm, nil
+			}
+			return read(uri)
+		}
+		return fm, fm.init()
+	}
+	// not a template we can read: the URI is edited whole
 	schema, _ := json.Marshal(map[string]any{
 		"type": "object", "required": []string{"uri"},
 		"properties": map[string]any{"uri": map[string]any{

@@ -1,0 +1,68 @@
+package ui
+
+import (
+	"encoding/json"
+	"regexp"
+	"strings"
+
+	"github.com/yosida95/uritemplate/v3"
+)
+
+// queryExpr matches the RFC 6570 expressions whose variables may be left
+// out ({?q,lang}, {&page}): an empty value there just drops the parameter.
+var queryExpr = regexp.MustCompile(`\{[?&]([^}]*)\}`)
+
+// templateForm is the form for a resource template: one field per variable
+// of the URI template, so the person types "welcome", not
+// "notes://{title}" edited by hand. It returns nil when the template cannot
+// be parsed or has no variables (then the URI is edited whole).
+func templateForm(raw string) (*uritemplate.Template, *schemaForm) {
+	tpl, err := uritemplate.New(raw)
+	if err != nil || len(tpl.Varnames()) == 0 {
+		return nil, nil
+	}
+	optional := map[string]bool{}
+	for _, m := range queryExpr.FindAllStringSubmatch(raw, -1) {
+		for _, v := range strings.Split(m[1], ",") {
+			optional[strings.TrimRight(strings.SplitN(v, ":", 2)[0], "*")] = true
+		}
+	}
+	var b strings.Builder
+	b.WriteString(`{"type":"object","properties":{`)
+	var req []string
+	for i, name := range tpl.Varnames() {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		k, _ := json.Marshal(name)
+		b.Write(k)
+		b.WriteString(`:{"type":"string"}`)
+		if !optional[name] {
+			req = append(req, name)
+		}
+	}
+	b.WriteString(`}`)
+	if len(req) > 0 {
+		r, _ := json.Marshal(req)
+		b.WriteString(`,"required":`)
+		b.Write(r)
+	}
+	b.WriteString(`}`)
+	sf, err := newSchemaForm(json.RawMessage(b.String()))
+	if err != nil {
+		return nil, nil
+	}
+	return tpl, sf
+}
+
+// expandTemplate fills tpl with the form's values (percent-encoded as the
+// template's operators say).
+func expandTemplate(tpl *uritemplate.Template, args map[string]any) (string, error) {
+	vals := uritemplate.Values{}
+	for k, v := range args {
+		if s, ok := v.(string); ok {
+			vals.Set(k, uritemplate.String(s))
+		}
+	}
+	return tpl.Expand(vals)
+}
