@@ -48,10 +48,12 @@ func available(a action, s engine.ServerSnapshot) (bool, string) {
 	blocked := isBlocked(s)
 	switch a {
 	case actEnable:
-		if blocked {
+		// a blocked server you also disabled can be enabled: that undoes
+		// your choice (it stays blocked), so you are not stuck with it
+		switch {
+		case s.Enabled && blocked:
 			return why("blocked by policy rule " + s.Policy.Rule)
-		}
-		if s.Enabled {
+		case s.Enabled:
 			return why("server is already enabled")
 		}
 	case actDisable:
@@ -98,21 +100,21 @@ func available(a action, s engine.ServerSnapshot) (bool, string) {
 		}
 	case actCallTool:
 		if s.State != model.StateConnected {
-			return why("server is " + s.State.String())
+			return why("server is not connected (" + stateWord(&s) + ")")
 		}
 		if len(s.Tools) == 0 {
 			return why("server has no tools")
 		}
 	case actReadResource:
 		if s.State != model.StateConnected {
-			return why("server is " + s.State.String())
+			return why("server is not connected (" + stateWord(&s) + ")")
 		}
 		if len(s.Resources)+len(s.Templates) == 0 {
 			return why("server has no resources")
 		}
 	case actGetPrompt:
 		if s.State != model.StateConnected {
-			return why("server is " + s.State.String())
+			return why("server is not connected (" + stateWord(&s) + ")")
 		}
 		if len(s.Prompts) == 0 {
 			return why("server has no prompts")

@@ -48,7 +48,8 @@ func TestDisabledActionsSayWhy(t *testing.T) {
 		{"notes", "e", "enable: server is already enabled"},
 		{"notes", "a", "authenticate: sdk servers do not use OAuth"},
 		{"notes", "A", "approve: only project (.mcp.json) servers need approval"},
-		{"broken", "c", "call tool: server is failed"},
+		{"broken", "c", "call tool: server is not connected (failed)"},
+		{"fresh", "p", "get prompt: server is not connected (awaiting approval)"},
 		{"blocked", "e", "enable: blocked by policy rule"},
 		{"fresh", "r", "reconnect: server is awaiting approval"},
 		{"notes", "s", "stop retrying: no retry is scheduled"},
@@ -68,6 +69,23 @@ func TestDisabledActionsSayWhy(t *testing.T) {
 			})
 		})
 	}
+}
+
+// TestEnableBlockedServerYouDisabled: your own "disable" of a blocked
+// server can be undone (it stays blocked); the footer offers it.
+func TestEnableBlockedServerYouDisabled(t *testing.T) {
+	inBubble(t, func(t *testing.T) {
+		s := fixture()
+		s.Servers[0].Enabled = false // blocked, and disabled by you
+		h := newHarness(t, newFakeEngine(s), 140, 30)
+		h.keys("esc")
+		h.selectServer("blocked")
+		h.wantView("e enable")
+		h.keys("e")
+		if got := h.eng.Actions(); !slices.Equal(got, []string{"enable blocked"}) {
+			t.Fatalf("engine got %v", got)
+		}
+	})
 }
 
 func TestAuthNotAvailableIsShown(t *testing.T) {
