@@ -543,6 +543,9 @@ func TestTokenNotSentToAnotherOrigin(t *testing.T) {
 	if got := portOrigin(mustURL(t, "HTTPS://Example.com/x")); got != portOrigin(mustURL(t, "https://example.com:443/y")) {
 		t.Errorf("default port not normalized: %s", got)
 	}
+	if got := portOrigin(mustURL(t, "wss://example.com/ws")); got != portOrigin(mustURL(t, "https://example.com/ws")) {
+		t.Errorf("a WebSocket handshake is not on the server's origin: %s", got)
+	}
 }
 
 func mustURL(t *testing.T, s string) *url.URL {

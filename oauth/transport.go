@@ -115,15 +115,22 @@ func (t *authTransport) forServer(u *url.URL) bool {
 }
 
 // portOrigin is scheme://host:port with the default port spelled out, so
-// that https://h and https://h:443 are one origin.
+// that https://h and https://h:443 are one origin; ws and wss count as
+// http and https (a WebSocket handshake is an HTTP request).
 func portOrigin(u *url.URL) string {
 	scheme := strings.ToLower(u.Scheme)
+	switch scheme {
+	case "ws":
+		scheme = "http"
+	case "wss":
+		scheme = "https"
+	}
 	port := u.Port()
 	if port == "" {
 		switch scheme {
-		case "https", "wss":
+		case "https":
 			port = "443"
-		case "http", "ws":
+		case "http":
 			port = "80"
 		}
 	}
