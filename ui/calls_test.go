@@ -64,7 +64,7 @@ func TestCallToolFromDetailAndCancel(t *testing.T) {
 		h.keys("esc")
 		h.selectServer("notes")
 		h.keys("enter", "tab", "j", "enter") // Tools tab, list_notes, enter = call
-		h.wantView("Call notes › list_notes", "No arguments")
+		h.wantView("Call notes › list_notes", "No arguments", "enter call • esc cancel")
 		h.keys("enter")
 		h.wantView("running…", "50%", "halfway")
 		golden(t, "tool_running", h.view())
@@ -184,7 +184,9 @@ func TestFormElicitation(t *testing.T) {
 			got := elicitAsync(h, t.Context(), req)
 			h.wantView("Request from notes", "Who is asking?", "Your name (name) *", "ctrl+d decline")
 			golden(t, "elicit_form", h.view())
-			h.keys("Ada", "enter", "enter", "enter")
+			h.keys("Ada", "enter", "enter")
+			h.wantView("enter accept • shift+tab previous • ctrl+d decline") // on the last field
+			h.keys("enter")
 			r := <-got
 			want := engine.ElicitResponse{Action: "accept", Content: map[string]any{"name": "Ada", "count": int64(2), "ok": true}}
 			if !reflect.DeepEqual(r, want) {

@@ -24,6 +24,7 @@ func newElicitModal(e *env, el *elicitation) (modal, tea.Cmd) {
 	intro := []string{e.st.Muted.Render(el.req.Server + " asks:"), el.req.Message}
 	fm := newFormModal(e, "Request from "+el.req.Server, intro, sf)
 	fm.elicit = el
+	fm.verb = "accept"
 	fm.submit = func(args map[string]any) (modal, tea.Cmd) {
 		el.answer(engine.ElicitResponse{Action: "accept", Content: args})
 		return nil, nil

@@ -34,6 +34,7 @@ func openToolCall(e *env, srv string, t engine.Tool) (modal, tea.Cmd) {
 		intro = append(intro, strings.TrimSpace(b))
 	}
 	fm := newFormModal(e, title, intro, sf)
+	fm.verb = "call"
 	fm.cancel = func() (modal, tea.Cmd) { return nil, nil }
 	fm.submit = func(args map[string]any) (modal, tea.Cmd) {
 		if sf.schema == nil { // raw-JSON fallback
@@ -84,6 +85,7 @@ func openResource(e *env, s *engine.ServerSnapshot, i int) (modal, tea.Cmd) {
 	if tpl, sf := templateForm(t.URITemplate); tpl != nil {
 		intro := []string{joinNonEmpty(" · ", t.URITemplate, t.Description)}
 		fm := newFormModal(e, "Read "+name+" › "+t.Name, intro, sf)
+		fm.verb = "read"
 		fm.cancel = func() (modal, tea.Cmd) { return nil, nil }
 		fm.submit = func(args map[string]any) (modal, tea.Cmd) {
 			uri, err := expandTemplate(tpl, args)
@@ -105,6 +107,7 @@ func openResource(e *env, s *engine.ServerSnapshot, i int) (modal, tea.Cmd) {
 	})
 	sf, _ := newSchemaForm(schema)
 	fm := newFormModal(e, "Read "+name+" › "+t.Name, []string{t.Description}, sf)
+	fm.verb = "read"
 	fm.cancel = func() (modal, tea.Cmd) { return nil, nil }
 	fm.submit = func(args map[string]any) (modal, tea.Cmd) { return read(fmt.Sprint(args["uri"])) }
 	return fm, fm.init()
@@ -140,6 +143,7 @@ func openPrompt(e *env, srv string, p engine.Prompt) (modal, tea.Cmd) {
 	sf, _ := newSchemaForm(promptSchema(order, props, req))
 	title := "Get prompt " + srv + " › " + p.Name
 	fm := newFormModal(e, title, []string{p.Description}, sf)
+	fm.verb = "get prompt"
 	fm.cancel = func() (modal, tea.Cmd) { return nil, nil }
 	fm.submit = func(map[string]any) (modal, tea.Cmd) {
 		args, err := sf.StringValues()

@@ -23,6 +23,7 @@ type formModal struct {
 	cancel  func() (modal, tea.Cmd)
 	decline func() (modal, tea.Cmd) // nil: no decline action
 	elicit  *elicitation            // set for elicitation forms
+	verb    string                  // what enter on the last field does: "call", "read", "accept"
 }
 
 // newFormModal builds the form; call init() for its first Cmd.
@@ -57,9 +58,14 @@ func (m *formModal) init() tea.Cmd { return m.form.Init() }
 
 func (m *formModal) Help() []key.Binding {
 	k := m.env.keys
-	b := []key.Binding{
-		key.NewBinding(key.WithKeys("tab"), key.WithHelp("enter/tab", "next")),
-		key.NewBinding(key.WithKeys("shift+tab"), key.WithHelp("shift+tab", "previous")),
+	var b []key.Binding
+	if fields := m.sf.fields; len(fields) == 0 || isFocused(m.form, fields[len(fields)-1].name) {
+		b = append(b, key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", orDefault(m.verb, "submit"))))
+	} else {
+		b = append(b, key.NewBinding(key.WithKeys("tab"), key.WithHelp("enter/tab", "next")))
+	}
+	if len(m.sf.fields) > 1 {
+		b = append(b, key.NewBinding(key.WithKeys("shift+tab"), key.WithHelp("shift+tab", "previous")))
 	}
 	if m.decline != nil {
 		b = append(b, k.Decline)
@@ -123,4 +129,10 @@ func (m *formModal) introLines(width int) []string {
 
 func (m *formModal) View(width, height int) string {
 	return strings.Join(m.introLines(width), "\n") + "\n\n" + m.form.View()
+}
+
+// isFocused reports whether the field named key has the focus.
+func isFocused(f *huh.Form, key string) bool {
+	ff := f.GetFocusedField()
+	return ff != nil && ff.GetKey() == key
 }
