@@ -54,9 +54,6 @@ func newDetailView(st *styles.Styles, keys *KeyMap, now func() time.Time, s engi
 	return d
 }
 
-// Init starts nothing: the view is filled by SetServer.
-func (d *detailView) Init() tea.Cmd { return nil }
-
 // SetSize sets the area of the view.
 func (d *detailView) SetSize(w, h int) {
 	d.width, d.height = w, h
@@ -150,11 +147,11 @@ func (d *detailView) clamp() {
 	}
 }
 
-// Update handles tab switching and scrolling; it reports whether it used msg.
-func (d *detailView) Update(msg tea.Msg) (bool, tea.Cmd) {
+// Update handles tab switching and scrolling.
+func (d *detailView) Update(msg tea.Msg) tea.Cmd {
 	km, ok := msg.(tea.KeyMsg)
 	if !ok {
-		return false, nil
+		return nil
 	}
 	k := d.keys
 	h := d.bodyHeight()
@@ -191,13 +188,13 @@ func (d *detailView) Update(msg tea.Msg) (bool, tea.Cmd) {
 			d.tab = detailTab(km.Runes[0] - '1')
 			break
 		}
-		return false, nil
+		return nil
 	}
 	d.clamp()
 	if d.tab == tabStderr {
 		d.follow = d.offset[tabStderr] >= len(d.textLines(tabStderr))-d.bodyHeight()
 	}
-	return true, nil
+	return nil
 }
 
 // View renders title, tab bar and the current tab.

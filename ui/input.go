@@ -63,8 +63,7 @@ func (m *Model) onKey(msg tea.KeyMsg) tea.Cmd {
 		return cmd
 	}
 	if m.detail == nil && m.list.filtering {
-		_, cmd := m.list.Update(msg)
-		return cmd
+		return m.list.Update(msg)
 	}
 	m.status, m.statusErr = "", false
 	switch {
@@ -92,8 +91,7 @@ func (m *Model) onKey(msg tea.KeyMsg) tea.Cmd {
 	if a, ok := m.actionFor(msg); ok {
 		return m.do(a)
 	}
-	_, cmd := m.current().Update(msg)
-	return cmd
+	return m.current().Update(msg)
 }
 
 // typesText reports whether keys go to a text field: a form or the filter.

@@ -52,9 +52,6 @@ func newServerList(st *styles.Styles, keys *KeyMap, now func() time.Time) server
 	return serverList{st: st, keys: keys, now: now, cursor: -1, filter: ti}
 }
 
-// Init starts nothing: the list is filled by SetServers.
-func (l *serverList) Init() tea.Cmd { return nil }
-
 // SetSize sets the list's area (rows of servers, headings included).
 func (l *serverList) SetSize(w, h int) {
 	l.width, l.height = w, max(h, 1)
@@ -173,36 +170,36 @@ func (l *serverList) ensureVisible() {
 	l.offset = max(0, min(l.offset, len(l.rows)-h))
 }
 
-// Update handles movement and the filter; it reports whether it used msg.
-func (l *serverList) Update(msg tea.Msg) (bool, tea.Cmd) {
+// Update handles movement and the filter.
+func (l *serverList) Update(msg tea.Msg) tea.Cmd {
 	km, ok := msg.(tea.KeyMsg)
 	if !ok {
 		if l.filtering {
 			var cmd tea.Cmd
 			l.filter, cmd = l.filter.Update(msg)
-			return false, cmd
+			return cmd
 		}
-		return false, nil
+		return nil
 	}
 	if l.filtering {
 		switch km.Type { //nolint:exhaustive // every other key edits the filter
 		case tea.KeyEnter:
 			l.filtering = false
 			l.filter.Blur()
-			return true, nil
+			return nil
 		case tea.KeyEsc:
 			l.filtering = false
 			l.filter.Blur()
 			l.filter.SetValue("")
 			l.rebuild(l.Selected())
-			return true, nil
+			return nil
 		case tea.KeyUp, tea.KeyDown:
 			// fall through to movement below
 		default:
 			var cmd tea.Cmd
 			l.filter, cmd = l.filter.Update(msg)
 			l.rebuild(l.Selected())
-			return true, cmd
+			return cmd
 		}
 	}
 	k := l.keys
@@ -221,14 +218,14 @@ func (l *serverList) Update(msg tea.Msg) (bool, tea.Cmd) {
 		l.move(max(l.height-1, 1))
 	case key.Matches(km, k.Filter):
 		l.filtering = true
-		return true, l.filter.Focus()
+		return l.filter.Focus()
 	case key.Matches(km, k.Back) && l.filter.Value() != "":
 		l.filter.SetValue("")
 		l.rebuild(l.Selected())
 	default:
-		return false, nil
+		return nil
 	}
-	return true, nil
+	return nil
 }
 
 // View renders the visible rows (and the filter line when in use).

@@ -26,9 +26,7 @@ type modal interface {
 // view. The root model sizes them, gives them the keys it does not handle
 // itself, and draws them.
 type component interface {
-	Init() tea.Cmd
-	// Update reports whether the component used msg.
-	Update(msg tea.Msg) (bool, tea.Cmd)
+	Update(msg tea.Msg) tea.Cmd
 	View() string
 	SetSize(width, height int)
 }

@@ -225,8 +225,7 @@ func (m *Model) updateTop(msg tea.Msg) tea.Cmd {
 		m.setTop(nm)
 		return cmd
 	}
-	_, cmd := m.list.Update(msg)
-	return cmd
+	return m.list.Update(msg)
 }
 
 func (m *Model) setTop(nm modal) {
