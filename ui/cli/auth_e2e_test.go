@@ -4,12 +4,16 @@ import (
 	"bytes"
 	"context"
 	"crypto/rand"
+	"crypto/sha256"
+	"encoding/base64"
 	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"net/http"
 	"net/http/httptest"
+	"net/url"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -29,7 +33,8 @@ type e2eAS struct {
 	secret string
 
 	mu      sync.Mutex
-	issued  []string
+	issued  []string          // every secret handed out
+	codes   map[string]string // authorization code → PKCE challenge
 	revoked int
 }
 
@@ -56,19 +61,22 @@ func newE2EAS(t *testing.T) *e2eAS {
 		case "/.well-known/oauth-authorization-server":
 			writeJSONTest(w, 200, map[string]any{
 				"issuer": base, "authorization_endpoint": base + "/authorize", "token_endpoint": base + "/token",
-				"revocation_endpoint": base + "/revoke", "token_endpoint_auth_methods_supported": []string{"client_secret_basic"},
+				"revocation_endpoint": base + "/revoke", "registration_endpoint": base + "/register",
+				"token_endpoint_auth_methods_supported": []string{"client_secret_basic", "none"},
+				"code_challenge_methods_supported":      []string{"S256"},
 			})
-		case "/token":
-			id, secret, _ := r.BasicAuth()
-			if id != "good" || secret != f.secret {
-				writeJSONTest(w, 401, map[string]any{"error": "invalid_client", "error_description": "client secret " + secret + " is wrong"})
-				return
+		case "/register":
+			var reg struct {
+				RedirectURIs []string `json:"redirect_uris"`
 			}
-			tok := "at-" + randHex(t)
-			f.mu.Lock()
-			f.issued = append(f.issued, tok)
-			f.mu.Unlock()
-			writeJSONTest(w, 200, map[string]any{"access_token": tok, "token_type": "Bearer", "expires_in": 3600})
+			_ = json.NewDecoder(r.Body).Decode(&reg)
+			writeJSONTest(w, 201, map[string]any{"client_id": "dyn", "redirect_uris": reg.RedirectURIs, "token_endpoint_auth_method": "none"})
+		case "/authorize":
+			q := r.URL.Query()
+			code := f.remember("code-", q.Get("code_challenge"))
+			http.Redirect(w, r, q.Get("redirect_uri")+"?code="+code+"&state="+url.QueryEscape(q.Get("state")), http.StatusFound)
+		case "/token":
+			f.token(t, w, r)
 		case "/revoke":
 			f.mu.Lock()
 			f.revoked++
@@ -88,11 +96,58 @@ func newE2EAS(t *testing.T) *e2eAS {
 	return f
 }
 
+// remember issues a secret with prefix, keeping what it stands for.
+func (f *e2eAS) remember(prefix, meaning string) string {
+	b := make([]byte, 16)
+	_, _ = rand.Read(b)
+	s := prefix + hex.EncodeToString(b)
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if f.codes == nil {
+		f.codes = map[string]string{}
+	}
+	f.codes[s] = meaning
+	f.issued = append(f.issued, s)
+	return s
+}
+
+// token grants client_credentials to "good" (basic, its secret), and
+// authorization_code (PKCE) and refresh_token to the registered public client.
+func (f *e2eAS) token(t *testing.T, w http.ResponseWriter, r *http.Request) {
+	_ = r.ParseForm()
+	form := r.PostForm
+	switch form.Get("grant_type") {
+	case "client_credentials":
+		if id, secret, _ := r.BasicAuth(); id != "good" || secret != f.secret {
+			writeJSONTest(w, 401, map[string]any{"error": "invalid_client", "error_description": "client secret " + secret + " is wrong"})
+			return
+		}
+	case "authorization_code":
+		sum := sha256.Sum256([]byte(form.Get("code_verifier")))
+		f.mu.Lock()
+		challenge, ok := f.codes[form.Get("code")]
+		delete(f.codes, form.Get("code"))
+		f.mu.Unlock()
+		if !ok || challenge != base64.RawURLEncoding.EncodeToString(sum[:]) {
+			writeJSONTest(w, 400, map[string]any{"error": "invalid_grant"})
+			return
+		}
+	default:
+		writeJSONTest(w, 400, map[string]any{"error": "unsupported_grant_type"})
+		return
+	}
+	resp := map[string]any{"access_token": f.remember("at-", ""), "token_type": "Bearer", "expires_in": 3600}
+	if form.Get("grant_type") == "authorization_code" {
+		resp["refresh_token"] = f.remember("rt-", "")
+	}
+	writeJSONTest(w, 200, resp)
+}
+
 func (f *e2eAS) valid(tok string) bool {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	for _, s := range f.issued {
-		if s == tok {
+		if s == tok && strings.HasPrefix(s, "at-") {
 			return true
 		}
 	}
@@ -126,7 +181,13 @@ func TestAuthEndToEndKeepsSecretsOut(t *testing.T) {
 	t.Setenv("XDG_CONFIG_HOME", filepath.Join(home, ".config"))
 	t.Setenv("XDG_CACHE_HOME", filepath.Join(home, ".cache"))
 	t.Setenv("MCPDECK_MANAGED_DIR", filepath.Join(root, "managed"))
-	t.Setenv("BROWSER", "false") // never a real browser
+	curl, err := exec.LookPath("curl")
+	if err != nil {
+		t.Skip("curl stands in for the browser")
+	}
+	// The browser: fetch the authorization URL and follow the redirect to
+	// mcpdeck's loopback callback.
+	t.Setenv("BROWSER", curl+" -fsSL -o /dev/null")
 	proj := filepath.Join(home, "proj")
 	if err := os.MkdirAll(proj, 0o755); err != nil {
 		t.Fatal(err)
@@ -137,6 +198,7 @@ func TestAuthEndToEndKeepsSecretsOut(t *testing.T) {
 	cfg, _ := json.Marshal(map[string]any{"mcpServers": map[string]any{
 		"api":   map[string]any{"type": "http", "url": f.srv.URL + "/mcp", "oauth": map[string]any{"clientId": "good", "grant": "client_credentials"}},
 		"leaky": map[string]any{"type": "http", "url": f.srv.URL + "/mcp", "oauth": map[string]any{"clientId": "other", "grant": "client_credentials"}},
+		"web":   map[string]any{"type": "http", "url": f.srv.URL + "/mcp"},
 	}})
 	cfgPath := filepath.Join(root, "servers.json")
 	if err := os.WriteFile(cfgPath, cfg, 0o600); err != nil {
@@ -159,6 +221,14 @@ func TestAuthEndToEndKeepsSecretsOut(t *testing.T) {
 	wrong := "wrong-" + randHex(t)
 	if code, _, errOut := mcpdeck(wrong+"\n", "auth", "--client-secret", "leaky"); code == 0 || !strings.Contains(errOut, "invalid_client") {
 		t.Errorf("auth leaky: exit %d: %s", code, errOut)
+	}
+
+	// The code flow: registration, browser, callback, PKCE, code exchange.
+	if code, out, errOut := mcpdeck("", "auth", "web"); code != 0 || !strings.Contains(errOut, "/authorize?") {
+		t.Fatalf("auth web: exit %d\n%s\n%s", code, out, errOut)
+	}
+	if code, out, errOut := mcpdeck("", "--json", "call", "web", "whoami", "{}"); code != 0 || !strings.Contains(out, "a machine") {
+		t.Errorf("call web: exit %d\n%s\n%s", code, out, errOut)
 	}
 
 	code, out, errOut := mcpdeck("", "mcp", "list")
@@ -209,8 +279,8 @@ func TestAuthEndToEndKeepsSecretsOut(t *testing.T) {
 		return nil
 	})
 	secrets := append(f.secrets(), wrong)
-	if len(secrets) < 3 {
-		t.Fatalf("only %d secrets issued: the scan would prove little", len(secrets))
+	if n := strings.Count(strings.Join(secrets, " "), "code-"); n != 1 || len(secrets) < 6 {
+		t.Fatalf("%d secrets (%d codes) issued: the scan would prove little", len(secrets), n)
 	}
 	for _, s := range secrets {
 		if strings.Contains(all.String(), s) {
