@@ -1,0 +1,96 @@
+package ui
+
+import (
+	"strings"
+
+	"github.com/mcpdeck/mcpdeck/engine"
+	"github.com/mcpdeck/mcpdeck/model"
+)
+
+// viewItems draws the list tabs (tools, resources, prompts): a name line
+// with badges and a description line per item, from the scroll offset.
+func (d *detailView) viewItems(b *strings.Builder, h int) {
+	n := d.itemCount(d.tab)
+	if n == 0 {
+		b.WriteByte('\n')
+		what := strings.ToLower(tabNames[d.tab])
+		if d.srv.State != model.StateConnected {
+			b.WriteString(d.st.Muted.Render("no " + what + ": the server is not connected (" + stateWord(&d.srv) + ")"))
+		} else {
+			b.WriteString(d.st.Muted.Render("the server has no " + what))
+		}
+		return
+	}
+	per := max(h/2, 1)
+	off := d.offset[d.tab]
+	for i := off; i < min(off+per, n); i++ {
+		title, desc := d.item(i)
+		prefix := "  "
+		if i == d.cursor[d.tab] {
+			prefix = "› "
+			title = d.st.Selected.Render(title)
+		}
+		b.WriteByte('\n')
+		b.WriteString(prefix + title)
+		if h >= 2 {
+			b.WriteByte('\n')
+			b.WriteString("    " + d.st.Muted.Render(firstLine(desc)))
+		}
+	}
+}
+
+// item returns the two lines describing item i of the current list tab.
+func (d *detailView) item(i int) (string, string) {
+	switch d.tab {
+	case tabTools:
+		t := &d.srv.Tools[i]
+		return t.Name + toolBadges(t), orDefault(t.Description, t.ExposedName)
+	case tabResources:
+		if i < len(d.srv.Resources) {
+			r := &d.srv.Resources[i]
+			return r.Name + "  " + r.URI, joinNonEmpty(" · ", r.MIMEType, r.Description)
+		}
+		t := &d.srv.Templates[i-len(d.srv.Resources)]
+		return t.Name + "  " + t.URITemplate + "  (template)", joinNonEmpty(" · ", t.MIMEType, t.Description)
+	case tabPrompts:
+		p := &d.srv.Prompts[i]
+		var args []string
+		for _, a := range p.Arguments {
+			n := a.Name
+			if !a.Required {
+				n += "?"
+			}
+			args = append(args, n)
+		}
+		return p.Name + "(" + strings.Join(args, ", ") + ")", p.Description
+	case tabOverview, tabStderr, tabInstructions, numTabs:
+	}
+	return "", ""
+}
+
+// Selection returns the cursor index of a list tab.
+func (d *detailView) Selection(t detailTab) int { return d.cursor[t] }
+
+// toolBadges lists a tool's annotations: title, read-only, destructive, open-world, denied.
+func toolBadges(t *engine.Tool) string {
+	var b []string
+	if t.Title != "" && t.Title != t.Name {
+		b = append(b, "“"+t.Title+"”")
+	}
+	if t.ReadOnly {
+		b = append(b, "read-only")
+	}
+	if t.Destructive && !t.ReadOnly { // the hint means nothing for a read-only tool (MCP spec)
+		b = append(b, "destructive")
+	}
+	if t.OpenWorld {
+		b = append(b, "open-world")
+	}
+	if t.Denied {
+		b = append(b, "denied by permissions")
+	}
+	if len(b) == 0 {
+		return ""
+	}
+	return "  [" + strings.Join(b, ", ") + "]"
+}
