@@ -30,6 +30,34 @@ type Authenticator interface {
 	Warnings() []string
 }
 
+// needsAuthLocked moves en to needs-auth after a 401 and tells the
+// Authenticator, whose record of it is a file write: that runs on its own
+// goroutine so that no I/O happens under e.mu. Callers hold e.mu and have
+// checked that the engine is not closed.
+func (e *Engine) needsAuthLocked(en *entry) {
+	if a := e.opts.Auth; a != nil {
+		srv := en.srv
+		e.wg.Go(func() { a.MarkNeedsAuth(srv) })
+	}
+	e.transition(en, model.StateNeedsAuth, en.s.Error)
+}
+
+// cachedNeedsAuth asks the Authenticator which of the runnable remote
+// servers in desired are known to need authentication (a cache file read per
+// server), so that Reload can do it before taking e.mu.
+func (e *Engine) cachedNeedsAuth(desired []model.Server) map[string]bool {
+	if e.opts.Auth == nil {
+		return nil
+	}
+	out := map[string]bool{}
+	for _, srv := range desired {
+		if srv.Runnable() && srv.Config.EffectiveType().IsRemote() && e.opts.Auth.NeedsAuth(srv) {
+			out[srv.Name] = true
+		}
+	}
+	return out
+}
+
 // trusted reports whether the server's definition may run helper scripts:
 // not an unapproved project server.
 func trusted(srv model.Server) bool {

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"net/http"
+	"runtime"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -271,14 +272,29 @@ type fakeAuth struct {
 	needs  atomic.Bool
 	marked atomic.Int32
 	url    string
+	// io stands for the cache file I/O of NeedsAuth and MarkNeedsAuth.
+	io func()
 }
 
 func (a *fakeAuth) HTTPClient(model.Server) *http.Client { return nil }
 func (a *fakeAuth) Headers(context.Context, model.Server) (map[string]string, error) {
 	return nil, nil
 }
-func (a *fakeAuth) NeedsAuth(model.Server) bool                { return a.needs.Load() }
-func (a *fakeAuth) MarkNeedsAuth(model.Server)                 { a.marked.Add(1); a.needs.Store(true) }
+
+func (a *fakeAuth) NeedsAuth(model.Server) bool {
+	if a.io != nil {
+		a.io()
+	}
+	return a.needs.Load()
+}
+
+func (a *fakeAuth) MarkNeedsAuth(model.Server) {
+	if a.io != nil {
+		a.io()
+	}
+	a.marked.Add(1)
+	a.needs.Store(true)
+}
 func (a *fakeAuth) Logout(context.Context, model.Server) error { return nil }
 func (a *fakeAuth) Warnings() []string                         { return []string{"tokens stored in a file"} }
 
@@ -406,4 +422,80 @@ func mustServer(t *testing.T, s Snapshot, name string) ServerSnapshot {
 		t.Fatalf("no server %s", name)
 	}
 	return x
+}
+
+// TestAuthCacheIOOutsideEngineLock checks that the Authenticator's
+// needs-auth cache (file I/O) is never consulted or written while the
+// engine's mutex is held: the fake's "I/O" probes that mutex. It also covers a 401
+// answered to a tool call (needs-auth, not a reconnect) and a terminal call
+// error (reconnect at once).
+func TestAuthCacheIOOutsideEngineLock(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		n := newFakeNet()
+		n.fail["r"] = authErr{}
+		n.servers["c"] = toolServer(map[string]server.ToolHandlerFunc{
+			"t401": func(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+				return nil, errors.New("HTTP 401 unauthorized")
+			},
+		})
+		n.servers["d"] = toolServer(map[string]server.ToolHandlerFunc{
+			"gone": func(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+				return nil, errors.New("connection refused")
+			},
+		})
+		remote := func(name string) model.Server {
+			s := stdioServer(name)
+			s.Config = model.ServerConfig{Type: model.TransportHTTP, URL: "https://example.com/" + name}
+			return s
+		}
+		r, c, d := remote("r"), remote("c"), stdioServer("d")
+		e := newTestEngine(t, n, r, c, d)
+		auth := &fakeAuth{}
+		var underLock atomic.Int32
+		auth.io = func() {
+			// sync.Mutex blocking is invisible to synctest, so probe
+			// instead of blocking: a mutex held by our caller never frees.
+			for range 10000 {
+				if e.mu.TryLock() {
+					e.mu.Unlock()
+					return
+				}
+				runtime.Gosched()
+			}
+			underLock.Add(1)
+		}
+		e.opts.Auth = auth
+		mustStart(t, e)
+		if s := current(t, e, "r"); s.State != model.StateNeedsAuth || auth.marked.Load() != 1 {
+			t.Fatalf("r: state %s, marked %d", s.State, auth.marked.Load())
+		}
+		current(t, e, "c")
+		// A 401 on a call: needs-auth, recorded, connection closed.
+		if _, err := e.CallTool(context.Background(), "c", "t401", nil, nil); err == nil {
+			t.Fatal("t401: no error")
+		}
+		if s := current(t, e, "c"); s.State != model.StateNeedsAuth || auth.marked.Load() != 2 || !n.last("c").isClosed() {
+			t.Fatalf("c after 401: state %s, marked %d, closed %v", s.State, auth.marked.Load(), n.last("c").isClosed())
+		}
+		// A terminal error on a call: reconnect at once (not after three).
+		time.Sleep(time.Minute) // not a crash loop
+		if _, err := e.CallTool(context.Background(), "d", "gone", nil, nil); err == nil {
+			t.Fatal("gone: no error")
+		}
+		if s := current(t, e, "d"); s.State != model.StatePending || s.Attempt != 1 {
+			t.Fatalf("d after a terminal error: state %s attempt %d", s.State, s.Attempt)
+		}
+		// The cached verdict is read on reload, outside the lock too.
+		r.Hash = "changed"
+		setServers(e, &model.Resolved{Servers: []model.Server{r, c, d}})
+		if err := e.Reload(context.Background()); err != nil {
+			t.Fatal(err)
+		}
+		if s := current(t, e, "r"); s.State != model.StateNeedsAuth || n.opened("r") != 1 {
+			t.Fatalf("r after reload: state %s, opens %d", s.State, n.opened("r"))
+		}
+		if k := underLock.Load(); k > 0 {
+			t.Errorf("%d needs-auth cache calls made while holding the engine mutex", k)
+		}
+	})
 }

@@ -156,10 +156,7 @@ func (e *Engine) failLocked(en *entry, err error) {
 	cls, _ := e.errs.classify(err)
 	e.log.Info("server failed", "server", en.srv.Name, "err", err, "class", cls)
 	if cls == classAuth {
-		if e.opts.Auth != nil {
-			e.opts.Auth.MarkNeedsAuth(en.srv)
-		}
-		e.transition(en, model.StateNeedsAuth, en.s.Error)
+		e.needsAuthLocked(en)
 		return
 	}
 	if en.attempt > 0 {

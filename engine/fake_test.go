@@ -202,6 +202,10 @@ func testErrorOps() errorOps {
 				return classSessionExpired, "session-expired"
 			case strings.Contains(msg, "connection reset"):
 				return classTransient, "transient"
+			case strings.Contains(msg, "connection refused"):
+				return classTerminal, "terminal"
+			case strings.Contains(msg, "401"):
+				return classAuth, "auth"
 			}
 			return classOther, "error"
 		},

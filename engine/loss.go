@@ -78,10 +78,7 @@ func (e *Engine) lostLocked(en *entry, err error) {
 	}
 	cls, _ := e.errs.classify(err)
 	if cls == classAuth {
-		if e.opts.Auth != nil {
-			e.opts.Auth.MarkNeedsAuth(en.srv)
-		}
-		e.transition(en, model.StateNeedsAuth, en.s.Error)
+		e.needsAuthLocked(en)
 		return
 	}
 	en.attempt = 0

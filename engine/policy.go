@@ -86,11 +86,8 @@ func (e *Engine) noteFailure(t callTarget, err error, cls errClass) {
 		e.lostLocked(en, err)
 	case classAuth:
 		e.stopLocked(en)
-		if e.opts.Auth != nil {
-			e.opts.Auth.MarkNeedsAuth(en.srv)
-		}
 		e.setError(en, err)
-		e.transition(en, model.StateNeedsAuth, en.s.Error)
+		e.needsAuthLocked(en)
 	case classOther, classSessionExpired:
 		en.transient = 0
 	}

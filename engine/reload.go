@@ -22,12 +22,18 @@ func (e *Engine) Reload(ctx context.Context) error {
 		return fmt.Errorf("loading configuration: %w", err)
 	}
 	e.mu.Lock()
+	desired := e.desiredLocked(res)
+	e.mu.Unlock()
+	// The needs-auth cache is a file: read it before taking e.mu. The
+	// desired list cannot go stale meanwhile: reloads are serialized and
+	// whatever changes overEn reloads again.
+	needsAuth := e.cachedNeedsAuth(desired)
+	e.mu.Lock()
 	defer e.mu.Unlock()
 	if e.closed {
 		return ErrClosed
 	}
 	e.res = res
-	desired := e.desiredLocked(res)
 	have := make(map[string]runInfo, len(e.byName))
 	for name, en := range e.byName {
 		have[name] = runInfo{Hash: en.srv.Hash, Runnable: en.runnable, Active: en.active()}
@@ -36,7 +42,7 @@ func (e *Engine) Reload(ctx context.Context) error {
 	// servers that is the difference between 1 and 500 copies of the list.
 	e.batching = true
 	for _, a := range reconcile(desired, have) {
-		e.applyLocked(a)
+		e.applyLocked(a, needsAuth[a.Name])
 	}
 	for _, en := range e.byName {
 		e.applyPermissionsLocked(en)
@@ -86,8 +92,9 @@ func (e *Engine) desiredLocked(res *model.Resolved) []model.Server {
 	return out
 }
 
-// applyLocked carries out one reconcile action.
-func (e *Engine) applyLocked(a action) {
+// applyLocked carries out one reconcile action; needsAuth says the
+// Authenticator remembers a recent 401 from this server.
+func (e *Engine) applyLocked(a action, needsAuth bool) {
 	en := e.byName[a.Name]
 	if a.Kind == actRemove {
 		if en != nil {
@@ -107,7 +114,7 @@ func (e *Engine) applyLocked(a action) {
 		if a.Kind == actRestart {
 			reason = "configuration changed"
 		}
-		if e.opts.Auth != nil && a.Server.Config.EffectiveType().IsRemote() && e.opts.Auth.NeedsAuth(a.Server) {
+		if needsAuth {
 			e.stopLocked(en)
 			en.s.Error = "The server needs you to sign in."
 			e.transition(en, model.StateNeedsAuth, "needs auth (cached)")
