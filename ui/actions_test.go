@@ -1,7 +1,6 @@
 package ui
 
 import (
-	"fmt"
 	"slices"
 	"strings"
 	"testing"
@@ -283,68 +282,6 @@ func TestKeysTypedInOneBurst(t *testing.T) {
 	})
 }
 
-func TestDetailView(t *testing.T) {
-	inBubble(t, func(t *testing.T) {
-		h := newHarness(t, newFakeEngine(fixture()), 100, 30)
-		h.keys("esc")
-		h.selectServer("notes")
-		h.keys("enter")
-		h.wantView("Overview", "Tools 3", "/home/me/.config/mcpdeck/settings.json", "initialized")
-		golden(t, "detail_overview", h.view())
-		h.keys("tab")
-		h.wantView("add_note  [destructive]", "list_notes  [“List notes”, read-only]", "search  [open-world]")
-		golden(t, "detail_tools", h.view())
-		h.keys("tab")
-		h.wantView("notes://all", "notes://{id}  (template)")
-		h.keys("tab")
-		h.wantView("summarize(topic, style?)")
-		h.keys("tab")
-		h.wantView("notes: ready")
-		h.keys("tab")
-		h.wantView("Use add_note to store notes")
-		h.keys("esc")
-		if h.m.detail != nil {
-			t.Fatal("esc did not go back")
-		}
-	})
-}
-
-func TestWhyNotRunning(t *testing.T) {
-	inBubble(t, func(t *testing.T) {
-		h := newHarness(t, newFakeEngine(fixture()), 100, 30)
-		h.keys("esc")
-		h.selectServer("broken")
-		h.keys("enter")
-		h.wantView("Why isn't this running?", "command nosuchcmd not found on PATH",
-			"settings.json:4:7: server broken, field env.TOKEN: ${TOKEN} is not", "exited with code 127",
-			"executable file not found")
-		golden(t, "why_not_running", h.view())
-		h.keys("esc")
-		h.selectServer("blocked")
-		h.keys("enter")
-		h.wantView("blocked by managed policy rule deniedMcpServers", "⊘ blocked  dynamic · stdio · blocked by policy",
-			"State      blocked by policy")
-		h.keys("esc")
-		h.selectServer("fresh")
-		h.keys("enter")
-		// pending for the engine, but waiting for the person, not connecting
-		h.wantView("? fresh  project · stdio · awaiting approval", "State      awaiting approval")
-		if strings.Contains(h.view(), "connecting") {
-			t.Fatalf("an unapproved server is shown as connecting:\n%s", h.view())
-		}
-		h.keys("esc")
-		h.selectServer("repo-tools")
-		h.keys("enter")
-		h.wantView("Awaiting your approval again", "+ args: [-y repo-tools --port 9000]", "changed since approval")
-		if n := strings.Count(h.view(), "+ args: [-y repo-tools --port 9000]"); n != 1 {
-			t.Fatalf("the diff is shown %d times:\n%s", n, h.view())
-		}
-		if n := strings.Count(h.view(), "│ • "); n != 1 { // the engine's reason says it all
-			t.Fatalf("%d reasons, want 1:\n%s", n, h.view())
-		}
-	})
-}
-
 func TestHelp(t *testing.T) {
 	inBubble(t, func(t *testing.T) {
 		h := newHarness(t, newFakeEngine(fixture()), 120, 30)
@@ -363,59 +300,6 @@ func TestHelp(t *testing.T) {
 	})
 }
 
-func TestStderrFollowsLive(t *testing.T) {
-	inBubble(t, func(t *testing.T) {
-		f := newFakeEngine(fixture())
-		h := newHarness(t, f, 100, 20)
-		h.keys("esc")
-		h.selectServer("notes")
-		lines := func(n int) []string {
-			out := make([]string, n)
-			for i := range out {
-				out[i] = fmt.Sprintf("log line %03d", i+1)
-			}
-			return out
-		}
-		s := fixture()
-		s.Servers[5].StderrTail = lines(100)
-		f.publish(s)
-		h.settle()
-		h.keys("enter", "5") // Stderr tab
-		h.wantView("log line 100")
-		s.Servers[5].StderrTail = lines(120)
-		f.publish(s)
-		h.settle()
-		h.wantView("log line 120") // following
-		h.keys("up", "up", "up")
-		s.Servers[5].StderrTail = lines(130)
-		f.publish(s)
-		h.settle()
-		if v := h.view(); strings.Contains(v, "log line 130") || !strings.Contains(v, "log line 117") {
-			t.Fatalf("scrolled-up view moved:\n%s", v)
-		}
-		h.keys("G")
-		h.wantView("log line 130")
-	})
-}
-
-func TestRemovedServerClosesItsDetail(t *testing.T) {
-	inBubble(t, func(t *testing.T) {
-		f := newFakeEngine(fixture())
-		h := newHarness(t, f, 100, 30)
-		h.keys("esc")
-		h.selectServer("off")
-		h.keys("enter")
-		s := fixture()
-		s.Servers = append(s.Servers[:6:6], s.Servers[7:]...) // without "off"
-		f.publish(s)
-		h.settle()
-		if h.m.detail != nil {
-			t.Fatal("detail of a removed server still open")
-		}
-		h.wantView("off is no longer in the configuration")
-	})
-}
-
 func TestApprovalPromptForgetsServersDecidedElsewhere(t *testing.T) {
 	inBubble(t, func(t *testing.T) {
 		f := newFakeEngine(fixture())
@@ -428,41 +312,5 @@ func TestApprovalPromptForgetsServersDecidedElsewhere(t *testing.T) {
 		if len(h.m.modals) != 0 {
 			t.Fatalf("still asking about fresh:\n%s", h.view())
 		}
-	})
-}
-
-func TestStderrEscapeSequencesAreNotDrawn(t *testing.T) {
-	inBubble(t, func(t *testing.T) {
-		s := fixture()
-		s.Servers[5].StderrTail = []string{"evil \x1b[2J\x1b]0;pwned\x07 line\twith tab"}
-		h := newHarness(t, newFakeEngine(s), 100, 20)
-		h.keys("esc")
-		h.selectServer("notes")
-		h.keys("enter", "5")
-		v := h.view()
-		if strings.ContainsRune(v, 0x1b) || strings.ContainsRune(v, 0x07) || strings.ContainsRune(v, '\t') {
-			t.Fatalf("control characters reached the screen: %q", v)
-		}
-		h.wantView("evil", "line    with tab")
-	})
-}
-
-// TestLongTextIsWrappedNotCut: the last error is shown in full and a long
-// stderr line can be read to its end, on a narrow terminal too.
-func TestLongTextIsWrappedNotCut(t *testing.T) {
-	inBubble(t, func(t *testing.T) {
-		s := fixture()
-		long := strings.Repeat("the server said something rather long ", 4) + "END-OF-ERROR"
-		s.Servers[4].ErrorDetail = long // broken
-		s.Servers[5].StderrTail = []string{strings.Repeat("noisy ", 15) + "END-OF-STDERR"}
-		h := newHarness(t, newFakeEngine(s), 60, 40)
-		h.keys("esc")
-		h.selectServer("broken")
-		h.keys("enter")
-		h.wantView("END-OF-ERROR", "/home/me/.config/mcpdeck/settings.json (user)")
-		h.keys("esc")
-		h.selectServer("notes")
-		h.keys("enter", "5")
-		h.wantView("END-OF-STDERR")
 	})
 }

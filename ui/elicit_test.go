@@ -1,0 +1,167 @@
+package ui
+
+import (
+	"context"
+	"encoding/json"
+	"reflect"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/mcpdeck/mcpdeck/engine"
+)
+
+var elicitSchema = json.RawMessage(`{"type":"object","properties":{
+	"name":{"type":"string","title":"Your name"},
+	"count":{"type":"integer","default":2},
+	"ok":{"type":"boolean","default":true}},"required":["name"]}`)
+
+func elicitAsync(h *harness, ctx context.Context, req engine.ElicitRequest) <-chan engine.ElicitResponse {
+	out := make(chan engine.ElicitResponse, 1)
+	go func() {
+		r, _ := h.bridge.Elicit(ctx, req)
+		out <- r
+	}()
+	h.settle()
+	return out
+}
+
+func TestFormElicitation(t *testing.T) {
+	req := engine.ElicitRequest{Server: "notes", Mode: "form", Message: "Who is asking?", Schema: elicitSchema}
+	t.Run("accept", func(t *testing.T) {
+		inBubble(t, func(t *testing.T) {
+			h := newHarness(t, newFakeEngine(fixture()), 100, 30)
+			h.keys("esc")
+			got := elicitAsync(h, t.Context(), req)
+			h.wantView("Request from notes", "Who is asking?", "Your name (name) *", "ctrl+d decline")
+			golden(t, "elicit_form", h.view())
+			h.keys("Ada", "enter", "enter")
+			h.wantView("enter accept • shift+tab previous • ctrl+d decline") // on the last field
+			h.keys("enter")
+			r := <-got
+			want := engine.ElicitResponse{Action: "accept", Content: map[string]any{"name": "Ada", "count": int64(2), "ok": true}}
+			if !reflect.DeepEqual(r, want) {
+				t.Fatalf("got %#v", r)
+			}
+		})
+	})
+	for _, c := range []struct{ key, action string }{{"ctrl+d", "decline"}, {"esc", "cancel"}} {
+		t.Run(c.action, func(t *testing.T) {
+			inBubble(t, func(t *testing.T) {
+				h := newHarness(t, newFakeEngine(fixture()), 100, 30)
+				h.keys("esc")
+				got := elicitAsync(h, t.Context(), req)
+				h.keys(c.key)
+				if r := <-got; r.Action != c.action {
+					t.Fatalf("got %v", r)
+				}
+			})
+		})
+	}
+	t.Run("server gives up", func(t *testing.T) {
+		inBubble(t, func(t *testing.T) {
+			h := newHarness(t, newFakeEngine(fixture()), 100, 30)
+			h.keys("esc")
+			ctx, cancel := context.WithCancel(t.Context())
+			got := elicitAsync(h, ctx, req)
+			cancel()
+			h.settle()
+			<-got
+			if len(h.m.modals) != 0 {
+				t.Fatal("prompt still shown after the request ended")
+			}
+			h.wantView("notes withdrew its request")
+		})
+	})
+	t.Run("over a running call", func(t *testing.T) {
+		inBubble(t, func(t *testing.T) {
+			f := newFakeEngine(fixture())
+			h := newHarness(t, f, 100, 30)
+			f.callTool = func(ctx context.Context, _, _ string, _ map[string]any, _ func(engine.Progress)) (engine.ToolResult, error) {
+				r, err := h.bridge.Elicit(ctx, req)
+				if err != nil {
+					return engine.ToolResult{}, err
+				}
+				return engine.ToolResult{Content: []engine.Content{{Kind: "text", Text: "hello " + r.Content["name"].(string)}}}, nil
+			}
+			h.keys("esc")
+			h.selectServer("notes")
+			h.keys("c", "j", "enter", "enter")
+			h.wantView("Who is asking?")
+			h.keys("Bob", "enter", "enter", "enter")
+			h.wantView("hello Bob")
+		})
+	})
+}
+
+func TestURLElicitation(t *testing.T) {
+	req := engine.ElicitRequest{
+		Server: "remote-api", Mode: "url", Message: "Sign in to continue",
+		URL: "https://auth.example.com/authorize?client_id=mcpdeck&state=abc123",
+	}
+	inBubble(t, func(t *testing.T) {
+		h := newHarness(t, newFakeEngine(fixture()), 100, 30)
+		h.keys("esc")
+		got := elicitAsync(h, t.Context(), req)
+		h.wantView("remote-api needs you to visit a page", "It leads to auth.example.com:", req.URL, "o open in browser")
+		golden(t, "elicit_url", h.view())
+		h.keys("o")
+		if !slices.Equal(h.opened, []string{req.URL}) {
+			t.Fatalf("opened %v", h.opened)
+		}
+		h.wantView("opened in your browser")
+		h.keys("enter")
+		if r := <-got; r.Action != "accept" {
+			t.Fatalf("got %v", r)
+		}
+	})
+}
+
+// TestURLElicitationControlCharacters: the URL is the server's text; escape
+// sequences in it are not drawn, the browser gets it as sent (it refuses
+// anything but http(s)).
+func TestURLElicitationControlCharacters(t *testing.T) {
+	req := engine.ElicitRequest{Server: "remote-api", Mode: "url", Message: "Sign in", URL: "https://evil.example/\x1b[2J\x1b]0;pwned\x07x"}
+	inBubble(t, func(t *testing.T) {
+		h := newHarness(t, newFakeEngine(fixture()), 100, 30)
+		h.keys("esc")
+		got := elicitAsync(h, t.Context(), req)
+		h.wantView("It leads to evil.example:")
+		if v := h.view(); strings.ContainsRune(v, 0x1b) || strings.ContainsRune(v, 0x07) {
+			t.Fatalf("control characters reached the screen: %q", v)
+		}
+		h.keys("esc")
+		if r := <-got; r.Action != "cancel" {
+			t.Fatalf("got %v", r)
+		}
+	})
+}
+
+func TestURLElicitationDeclineAndCancel(t *testing.T) {
+	req := engine.ElicitRequest{Server: "remote-api", Mode: "url", Message: "Sign in", URL: "https://example.com/x"}
+	for _, c := range []struct{ key, action string }{{"ctrl+d", "decline"}, {"esc", "cancel"}} {
+		t.Run(c.action, func(t *testing.T) {
+			inBubble(t, func(t *testing.T) {
+				h := newHarness(t, newFakeEngine(fixture()), 100, 30)
+				h.keys("esc")
+				got := elicitAsync(h, t.Context(), req)
+				h.keys(c.key)
+				if r := <-got; r.Action != c.action {
+					t.Fatalf("got %v", r)
+				}
+				if len(h.opened) != 0 {
+					t.Fatal("a browser was opened")
+				}
+			})
+		})
+	}
+}
+
+func TestElicitBridgeClose(t *testing.T) {
+	b := NewElicitBridge()
+	b.Close()
+	r, err := b.Elicit(context.Background(), engine.ElicitRequest{Mode: "form"})
+	if err != nil || r.Action != "cancel" {
+		t.Fatalf("got %v, %v", r, err)
+	}
+}
