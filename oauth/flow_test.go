@@ -533,10 +533,22 @@ func TestTokenNotSentToAnotherOrigin(t *testing.T) {
 	// Same name and hash: the same token, now for a server that redirects.
 	req, _ := http.NewRequestWithContext(context.Background(), http.MethodGet, srv.Config.URL, nil)
 	resp, err := e.m.HTTPClient(srv).Do(req)
-	if err != nil {
-		t.Fatal(err)
+	if err == nil {
+		resp.Body.Close()
+		t.Error("a redirect to another origin was followed")
+	} else if !strings.Contains(err.Error(), "redirected to another site") {
+		t.Errorf("got %v", err)
 	}
-	resp.Body.Close()
+	if got := leaked.Load().(string); got != "" {
+		t.Errorf("the token went to another origin: %.12s…", got)
+	}
+	// Even a client that follows every redirect sends the token only home.
+	follow := e.m.HTTPClient(srv)
+	follow.CheckRedirect = nil
+	req, _ = http.NewRequestWithContext(context.Background(), http.MethodGet, srv.Config.URL, nil)
+	if resp, err := follow.Do(req); err == nil {
+		resp.Body.Close()
+	}
 	if got := leaked.Load().(string); got != "" {
 		t.Errorf("the token went to another origin: %.12s…", got)
 	}

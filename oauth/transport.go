@@ -22,7 +22,8 @@ const maxAuthRetries = 3
 
 // HTTPClient returns a client for srv that adds the bearer token, refreshes
 // it on expiry or 401 (one refresh shared by concurrent callers), and marks
-// step-up on 403 insufficient_scope. With no token the request goes out
+// step-up on 403 insufficient_scope. It follows no redirect to another
+// origin. With no token the request goes out
 // without Authorization so that the server's 401 surfaces. It has no
 // overall timeout: GET SSE streams are long-lived.
 func (m *Manager) HTTPClient(srv model.Server) *http.Client {
@@ -30,7 +31,21 @@ func (m *Manager) HTTPClient(srv model.Server) *http.Client {
 	if u, err := url.Parse(srv.Config.URL); err == nil {
 		t.origin = portOrigin(u)
 	}
-	return &http.Client{Transport: t}
+	return &http.Client{Transport: t, CheckRedirect: t.checkRedirect}
+}
+
+// checkRedirect follows redirects on the server's own origin only. Layers
+// above (static headers, headersHelper output) and this one add credentials
+// inside RoundTrip, after http.Client's redirect header stripping, so a
+// redirect elsewhere would carry them all.
+func (t *authTransport) checkRedirect(req *http.Request, via []*http.Request) error {
+	if len(via) >= 10 {
+		return errors.New("stopped after 10 redirects")
+	}
+	if !t.forServer(req.URL) {
+		return fmt.Errorf("the server redirected to another site (%s); not following it with the server's credentials", req.URL.Redacted())
+	}
+	return nil
 }
 
 type authTransport struct {
