@@ -153,22 +153,11 @@ func (m *resultModal) Update(msg tea.Msg) (modal, tea.Cmd) {
 	}
 	k := m.env.keys
 	_, h := m.env.bodySize()
-	h -= 2
-	switch {
-	case key.Matches(km, k.Back), key.Matches(km, k.Open):
+	if key.Matches(km, k.Back) || key.Matches(km, k.Open) {
 		return nil, nil
-	case key.Matches(km, k.Up):
-		m.offset--
-	case key.Matches(km, k.Down):
-		m.offset++
-	case key.Matches(km, k.PageUp):
-		m.offset -= h
-	case key.Matches(km, k.PageDown):
-		m.offset += h
-	case key.Matches(km, k.Top):
-		m.offset = 0
-	case key.Matches(km, k.Bottom):
-		m.offset = len(m.lines) * 4
+	}
+	if delta, ok := k.scrollBy(km, max(h-2, 1)); ok {
+		m.offset += delta // View clamps it to the text
 	}
 	m.offset = max(0, m.offset)
 	return m, nil

@@ -153,40 +153,22 @@ func (d *detailView) Update(msg tea.Msg) tea.Cmd {
 		return nil
 	}
 	k := d.keys
-	h := d.bodyHeight()
-	step := 1
+	page := d.bodyHeight()
 	if isListTab(d.tab) {
-		h = max(h/2, 1)
+		page = max(page/2, 1) // two lines per item
 	}
-	move := func(delta int) {
-		if isListTab(d.tab) {
-			d.cursor[d.tab] += delta
-		} else {
-			d.offset[d.tab] += delta
-		}
-	}
-	switch {
+	switch delta, scroll := k.scrollBy(km, page); {
+	case scroll && isListTab(d.tab):
+		d.cursor[d.tab] += delta
+	case scroll:
+		d.offset[d.tab] += delta
 	case key.Matches(km, k.NextTab):
 		d.tab = (d.tab + 1) % numTabs
 	case key.Matches(km, k.PrevTab):
 		d.tab = (d.tab + numTabs - 1) % numTabs
-	case key.Matches(km, k.Up):
-		move(-step)
-	case key.Matches(km, k.Down):
-		move(step)
-	case key.Matches(km, k.PageUp):
-		move(-h)
-	case key.Matches(km, k.PageDown):
-		move(h)
-	case key.Matches(km, k.Top):
-		move(-1 << 30)
-	case key.Matches(km, k.Bottom):
-		move(1 << 30)
+	case key.Matches(km, k.JumpTab):
+		d.tab = min(detailTab(km.Runes[0]-'1'), numTabs-1)
 	default:
-		if len(km.Runes) == 1 && km.Runes[0] >= '1' && km.Runes[0] < '1'+rune(numTabs) {
-			d.tab = detailTab(km.Runes[0] - '1')
-			break
-		}
 		return nil
 	}
 	d.clamp()

@@ -39,7 +39,7 @@ func (m *Model) push(nm modal, cmd tea.Cmd) tea.Cmd {
 // global keys, the server actions and finally the current component.
 func (m *Model) onKey(msg tea.KeyMsg) tea.Cmd {
 	k := &m.keys
-	if msg.Type == tea.KeyCtrlC {
+	if key.Matches(msg, k.ForceQuit) {
 		return m.quit()
 	}
 	if msg.Type == tea.KeyRunes && len(msg.Runes) > 1 && !msg.Paste && !m.typesText() {

@@ -1,17 +1,24 @@
 package ui
 
-import "github.com/charmbracelet/bubbles/key"
+import (
+	"github.com/charmbracelet/bubbles/key"
+	tea "github.com/charmbracelet/bubbletea"
+)
 
 // KeyMap is every key the TUI understands, with the help text shown by the
 // footer and by the full help (?). Components match keys with key.Matches
 // against these bindings only.
 type KeyMap struct {
 	Up, Down, Top, Bottom, PageUp, PageDown key.Binding
-	Open, Back, NextTab, PrevTab            key.Binding
+	Open, Back, NextTab, PrevTab, JumpTab   key.Binding
 
 	Enable, Disable, Reconnect, CancelRetry, Authenticate, Approve, Reject key.Binding
 	CallTool, ReadResource, GetPrompt, Reload                              key.Binding
-	Filter, Help, Quit                                                     key.Binding
+	Filter, Help, Quit, ForceQuit                                          key.Binding
+
+	// While typing a filter: keep it, clear it, move with the arrows (letters
+	// are text then).
+	FilterKeep, FilterClear, FilterUp, FilterDown key.Binding
 
 	// Prompt keys: approval prompt and elicitation.
 	ApproveOne, ApproveAll, RejectOne, Later key.Binding
@@ -34,6 +41,7 @@ func DefaultKeyMap() KeyMap {
 		Back:     b("esc", "back", "esc"),
 		NextTab:  b("tab/→", "next tab", "tab", "right", "l"),
 		PrevTab:  b("shift+tab/←", "prev tab", "shift+tab", "left", "h"),
+		JumpTab:  b("1–6", "go to tab", "1", "2", "3", "4", "5", "6"),
 
 		Enable:       b("e", "enable", "e"),
 		Disable:      b("d", "disable", "d"),
@@ -49,6 +57,12 @@ func DefaultKeyMap() KeyMap {
 		Filter:       b("/", "filter", "/"),
 		Help:         b("?", "help", "?"),
 		Quit:         b("q", "quit", "q", "ctrl+c"),
+		ForceQuit:    b("ctrl+c", "quit from anywhere", "ctrl+c"),
+
+		FilterKeep:  b("enter", "keep filter", "enter"),
+		FilterClear: b("esc", "clear filter", "esc"),
+		FilterUp:    b("↑", "up", "up"),
+		FilterDown:  b("↓", "down", "down"),
 
 		ApproveOne: b("a/enter", "approve", "a", "enter"),
 		ApproveAll: b("A", "approve all", "A"),
@@ -74,9 +88,29 @@ func (k KeyMap) HelpGroupTitles() []string {
 // FullHelp is the help screen (?), one column per group of keys.
 func (k KeyMap) FullHelp() [][]key.Binding {
 	return [][]key.Binding{
-		{k.Up, k.Down, k.Top, k.Bottom, k.PageUp, k.PageDown, k.Open, k.Back, k.NextTab, k.PrevTab},
+		{k.Up, k.Down, k.Top, k.Bottom, k.PageUp, k.PageDown, k.Open, k.Back, k.NextTab, k.PrevTab, k.JumpTab},
 		{k.Enable, k.Disable, k.Reconnect, k.CancelRetry, k.Authenticate, k.Approve, k.Reject, k.Reload},
-		{k.CallTool, k.ReadResource, k.GetPrompt, k.Filter, k.Help, k.Quit},
+		{k.CallTool, k.ReadResource, k.GetPrompt, k.Filter, k.Help, k.Quit, k.ForceQuit},
 		{k.ApproveOne, k.ApproveAll, k.RejectOne, k.Later, k.Submit, k.Decline, k.Cancel, k.OpenURL},
 	}
+}
+
+// scrollBy is how far a movement key moves a cursor or a scroll offset:
+// one line, one page, or to either end (a large number the caller clamps).
+func (k *KeyMap) scrollBy(km tea.KeyMsg, page int) (int, bool) {
+	switch {
+	case key.Matches(km, k.Up):
+		return -1, true
+	case key.Matches(km, k.Down):
+		return 1, true
+	case key.Matches(km, k.PageUp):
+		return -page, true
+	case key.Matches(km, k.PageDown):
+		return page, true
+	case key.Matches(km, k.Top):
+		return -1 << 30, true
+	case key.Matches(km, k.Bottom):
+		return 1 << 30, true
+	}
+	return 0, false
 }

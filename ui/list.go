@@ -182,18 +182,18 @@ func (l *serverList) Update(msg tea.Msg) tea.Cmd {
 		return nil
 	}
 	if l.filtering {
-		switch km.Type { //nolint:exhaustive // every other key edits the filter
-		case tea.KeyEnter:
+		switch {
+		case key.Matches(km, l.keys.FilterKeep):
 			l.filtering = false
 			l.filter.Blur()
 			return nil
-		case tea.KeyEsc:
+		case key.Matches(km, l.keys.FilterClear):
 			l.filtering = false
 			l.filter.Blur()
 			l.filter.SetValue("")
 			l.rebuild(l.Selected())
 			return nil
-		case tea.KeyUp, tea.KeyDown:
+		case key.Matches(km, l.keys.FilterUp), key.Matches(km, l.keys.FilterDown):
 			// fall through to movement below
 		default:
 			var cmd tea.Cmd
@@ -203,19 +203,10 @@ func (l *serverList) Update(msg tea.Msg) tea.Cmd {
 		}
 	}
 	k := l.keys
+	delta, scroll := k.scrollBy(km, max(l.height-1, 1))
 	switch {
-	case key.Matches(km, k.Up):
-		l.move(-1)
-	case key.Matches(km, k.Down):
-		l.move(1)
-	case key.Matches(km, k.Top):
-		l.moveTo(0, 1)
-	case key.Matches(km, k.Bottom):
-		l.moveTo(len(l.rows)-1, -1)
-	case key.Matches(km, k.PageUp):
-		l.move(-max(l.height-1, 1))
-	case key.Matches(km, k.PageDown):
-		l.move(max(l.height-1, 1))
+	case scroll:
+		l.move(delta)
 	case key.Matches(km, k.Filter):
 		l.filtering = true
 		return l.filter.Focus()

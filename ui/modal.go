@@ -82,23 +82,14 @@ func (p *pickerModal) Update(msg tea.Msg) (modal, tea.Cmd) {
 	k := p.env.keys
 	_, h := p.env.bodySize()
 	per := max((h-2)/2, 1)
+	delta, scroll := k.scrollBy(km, per)
 	switch {
 	case key.Matches(km, k.Back):
 		return nil, nil
 	case key.Matches(km, k.Open):
 		return p.pick(p.cursor)
-	case key.Matches(km, k.Up):
-		p.cursor--
-	case key.Matches(km, k.Down):
-		p.cursor++
-	case key.Matches(km, k.PageUp):
-		p.cursor -= per
-	case key.Matches(km, k.PageDown):
-		p.cursor += per
-	case key.Matches(km, k.Top):
-		p.cursor = 0
-	case key.Matches(km, k.Bottom):
-		p.cursor = len(p.items) - 1
+	case scroll:
+		p.cursor += delta
 	}
 	p.cursor = max(0, min(p.cursor, len(p.items)-1))
 	if p.cursor < p.offset {

@@ -96,10 +96,7 @@ func (m *Model) footerKeys() []key.Binding {
 		return m.modals[n-1].Help()
 	}
 	if m.detail == nil && m.list.filtering {
-		return []key.Binding{
-			key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "keep filter")),
-			key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "clear filter")),
-		}
+		return []key.Binding{k.FilterKeep, k.FilterClear}
 	}
 	var out []key.Binding
 	if m.detail != nil {
