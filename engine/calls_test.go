@@ -145,6 +145,26 @@ func TestSessionExpiredReinitAndRetryOnce(t *testing.T) {
 	})
 }
 
+func TestSessionExpiredRetriedOnlyOnce(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		var calls atomic.Int32
+		n := newFakeNet()
+		n.servers["s"] = toolServer(map[string]server.ToolHandlerFunc{
+			"t": func(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+				calls.Add(1)
+				return nil, errors.New("session expired")
+			},
+		})
+		e := newTestEngine(t, n, stdioServer("s"))
+		mustStart(t, e)
+		current(t, e, "s")
+		_, err := e.CallTool(context.Background(), "s", "t", nil, nil)
+		if err == nil || calls.Load() != 2 || n.last("s").reinit != 1 {
+			t.Fatalf("err %v, calls %d, reinit %d; want an error after exactly one retry", err, calls.Load(), n.last("s").reinit)
+		}
+	})
+}
+
 func TestSessionExpiredWithoutReinitReconnectsAndRetries(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		var calls atomic.Int32
@@ -220,9 +240,8 @@ func TestCallTimeoutCancelAndDenied(t *testing.T) {
 				return mcp.NewToolResultText("removed"), nil
 			},
 		})
-		e := newTestEngine(t, n, stdioServer("s"))
+		e := newTestEngineEnv(t, n, map[string]string{"MCP_TOOL_TIMEOUT": "5000"}, stdioServer("s"))
 		setServers(e, &model.Resolved{Servers: []model.Server{stdioServer("s")}, Permissions: model.Permissions{Deny: []string{"mcp__s__rm"}}})
-		e.set.toolTimeout = 5 * time.Second
 		mustStart(t, e)
 		current(t, e, "s")
 		start := time.Now()

@@ -270,6 +270,50 @@ func TestBatchLimits(t *testing.T) {
 	})
 }
 
+func TestBatchLimitsFromEnv(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		n := newFakeNet()
+		var servers []model.Server
+		for i := range 10 {
+			s := stdioServer(fmt.Sprintf("local%02d", i))
+			n.servers[s.Name] = demoServer
+			servers = append(servers, s)
+		}
+		for i := range 40 {
+			s := stdioServer(fmt.Sprintf("remote%02d", i))
+			s.Config = model.ServerConfig{Type: model.TransportHTTP, URL: "https://example.com/" + s.Name}
+			n.servers[s.Name] = demoServer
+			servers = append(servers, s)
+		}
+		var local, remote atomic.Int32
+		release := make(chan struct{})
+		n.hook = func(name string) {
+			c := &local
+			if strings.HasPrefix(name, "remote") {
+				c = &remote
+			}
+			c.Add(1)
+			<-release
+		}
+		e := newTestEngineEnv(t, n, map[string]string{
+			"MCP_SERVER_CONNECTION_BATCH_SIZE": "5", "MCP_REMOTE_SERVER_CONNECTION_BATCH_SIZE": "25",
+		}, servers...)
+		mustStart(t, e)
+		synctest.Wait()
+		// Each kind fills its own slots: remote servers never wait for local ones.
+		if local.Load() != 5 || remote.Load() != 25 {
+			t.Fatalf("in flight: %d local, %d remote; want 5 and 25", local.Load(), remote.Load())
+		}
+		close(release)
+		synctest.Wait()
+		for _, s := range e.Snapshot().Servers {
+			if s.State != model.StateConnected {
+				t.Errorf("%s: %s", s.Name, s.State)
+			}
+		}
+	})
+}
+
 func TestIdleStatesAndWhy(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		n := newFakeNet()

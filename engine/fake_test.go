@@ -240,7 +240,14 @@ func stdioServer(name string) model.Server {
 // newTestEngine builds an engine over fake config and network.
 func newTestEngine(t *testing.T, n *fakeNet, servers ...model.Server) *Engine {
 	t.Helper()
-	e := newEngine(Options{CacheDir: t.TempDir(), Rand: func() float64 { return 0 }})
+	return newTestEngineEnv(t, n, nil, servers...)
+}
+
+// newTestEngineEnv is newTestEngine with environment variables.
+func newTestEngineEnv(t *testing.T, n *fakeNet, env map[string]string, servers ...model.Server) *Engine {
+	t.Helper()
+	lookup := func(k string) (string, bool) { v, ok := env[k]; return v, ok }
+	e := newEngine(Options{CacheDir: t.TempDir(), Rand: func() float64 { return 0 }, Load: model.LoadOptions{LookupEnv: lookup}})
 	e.open = n.open
 	e.errs = testErrorOps()
 	e.lookPath = func(s string) (string, error) { return "/bin/" + s, nil }

@@ -207,9 +207,14 @@ func TestSettingsFromEnv(t *testing.T) {
 		"MCP_SERVER_CONNECTION_BATCH_SIZE": "7", "MCP_REMOTE_SERVER_CONNECTION_BATCH_SIZE": "50",
 		"MCP_TIMEOUT": "1500", "MCP_TOOL_TIMEOUT": "nonsense",
 	}
-	s := readSettings(func(k string) (string, bool) { v, ok := env[k]; return v, ok })
+	lookup := func(k string) (string, bool) { v, ok := env[k]; return v, ok }
+	s := readSettings(lookup)
 	if s.localBatch != 7 || s.remoteBatch != 50 || s.connectTimeout != 1500*time.Millisecond || s.toolTimeout != 100000000*time.Millisecond {
 		t.Errorf("settings %+v", s)
+	}
+	env["MCP_TOOL_TIMEOUT"], env["MCP_TIMEOUT"], env["MCP_SERVER_CONNECTION_BATCH_SIZE"] = "2500", "-5", "0"
+	if s := readSettings(lookup); s.toolTimeout != 2500*time.Millisecond || s.connectTimeout != 30*time.Second || s.localBatch != 3 {
+		t.Errorf("tool timeout / bad values: %+v", s)
 	}
 	d := readSettings(func(string) (string, bool) { return "", false })
 	if d.localBatch != 3 || d.remoteBatch != 20 || d.connectTimeout != 30*time.Second {
