@@ -37,7 +37,7 @@ func newAuthCmd(g *globalOpts) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			srv, err := authServer(lo, args[0])
+			srv, err := authServer(lo, args[0], logout)
 			if err != nil {
 				return err
 			}
@@ -74,8 +74,10 @@ func newAuthCmd(g *globalOpts) *cobra.Command {
 }
 
 // authServer finds a server that may be signed in to: remote, allowed by
-// policy, and approved if it came from a project.
-func authServer(lo model.LoadOptions, name string) (model.Server, error) {
+// policy, and approved if it came from a project. Signing out needs only a
+// remote server: it talks to the revocation endpoint recorded at sign-in,
+// never to the server, so a blocked or unapproved one can still be left.
+func authServer(lo model.LoadOptions, name string, logout bool) (model.Server, error) {
 	r, err := model.Load(lo)
 	if err != nil {
 		return model.Server{}, err
@@ -86,6 +88,9 @@ func authServer(lo model.LoadOptions, name string) (model.Server, error) {
 	}
 	if !srv.Config.EffectiveType().IsRemote() || srv.Config.EffectiveType() == model.TransportWS {
 		return model.Server{}, fmt.Errorf("server %s uses %s: sign-in applies to sse and http servers", name, srv.Config.EffectiveType())
+	}
+	if logout {
+		return srv, nil
 	}
 	if !srv.Policy.Allowed {
 		return model.Server{}, fmt.Errorf("server %s is blocked by managed policy (%s)", name, srv.Policy.Rule)

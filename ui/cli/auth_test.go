@@ -3,6 +3,8 @@ package cli
 import (
 	"bytes"
 	"context"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -74,5 +76,36 @@ func TestAuthCommandRefusals(t *testing.T) {
 	}
 	if _, _, err := runAuth(t, servers); err == nil {
 		t.Error("no argument accepted")
+	}
+}
+
+// Signing out needs no approval: it never contacts the server. Signing in
+// to an unapproved project server is refused.
+func TestAuthLogoutOfUnapprovedProjectServer(t *testing.T) {
+	keyring.MockInit()
+	t.Setenv("XDG_CACHE_HOME", t.TempDir())
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, ".mcp.json"), []byte(`{"mcpServers":{"p":{"type":"http","url":"http://127.0.0.1:1/mcp"}}}`), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	auth := func(args ...string) (string, error) {
+		var stdout, stderr bytes.Buffer
+		g := &globalOpts{
+			stdin: strings.NewReader(""), stdout: &stdout, stderr: &stderr,
+			newLoadOptions: func(dyn []string) (model.LoadOptions, error) {
+				return model.LoadOptions{Cwd: dir, Home: dir, ConfigDir: dir + "/config", ManagedDir: dir + "/managed", Dynamic: dyn}, nil
+			},
+		}
+		cmd := newAuthCmd(g)
+		cmd.SetArgs(args)
+		cmd.SilenceUsage, cmd.SilenceErrors = true, true
+		err := cmd.ExecuteContext(context.Background())
+		return stdout.String(), err
+	}
+	if _, err := auth("p"); err == nil || !strings.Contains(err.Error(), "not approved") {
+		t.Errorf("sign-in: %v", err)
+	}
+	if out, err := auth("--logout", "p"); err != nil || !strings.HasPrefix(out, "Signed out of p") {
+		t.Errorf("logout: %q, %v", out, err)
 	}
 }
