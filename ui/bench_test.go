@@ -123,3 +123,34 @@ func TestIdleFramesDoNotGrow(t *testing.T) {
 		t.Fatalf("allocations per idle frame grew from %.0f to %.0f", first, later)
 	}
 }
+
+// TestSnapshotBurstDoesNotFreezeInput: 1 000 snapshots published while the
+// person types reach Update as at most two messages (the one the single
+// reader already took, then the latest), so a key press waits for at most
+// two snapshots' work (BenchmarkSnapshotBurst1000
+// measures that work), and the screen shows the last snapshot.
+func TestSnapshotBurstDoesNotFreezeInput(t *testing.T) {
+	inBubble(t, func(t *testing.T) {
+		f := newFakeEngine(bigSnapshot(500, 0))
+		h := newHarness(t, f, 120, 40)
+		h.keys("esc", "g")
+		before := h.snapshots
+		last := bigSnapshot(500, 0)
+		for i := range 1000 {
+			s := last
+			s.Seq = uint64(i + 2)
+			f.publish(s)
+		}
+		last.Servers = append([]engine.ServerSnapshot(nil), last.Servers...)
+		last.Servers[3].Name = "server-003-renamed" // first of the dynamic group, on screen
+		f.publish(last)
+		h.keys("j")
+		if got := h.snapshots - before; got > 2 {
+			t.Fatalf("Update got %d snapshot messages for a burst of 1 001, want at most 2", got)
+		}
+		if s := h.m.list.Selected(); s == nil {
+			t.Fatal("the key press was lost")
+		}
+		h.wantView("server-003-renamed")
+	})
+}

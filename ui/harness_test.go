@@ -38,6 +38,8 @@ type harness struct {
 	out    chan tea.Msg
 	opened []string
 	quit   bool
+	// snapshots counts the snapshot messages Update was given.
+	snapshots int
 }
 
 var cmdSliceType = reflect.TypeOf([]tea.Cmd(nil))
@@ -96,6 +98,9 @@ func (h *harness) deliver(msg tea.Msg) {
 	if _, ok := msg.(tea.QuitMsg); ok {
 		h.quit = true
 		return
+	}
+	if _, ok := msg.(snapshotMsg); ok {
+		h.snapshots++
 	}
 	_, cmd := h.m.Update(msg)
 	h.exec(cmd)
