@@ -82,11 +82,21 @@ func TestDemoInARealTerminal(t *testing.T) {
 	s.waitFor("New project server", "reviewer", "demo-server reviewer", "a approve")
 	s.keys("a")
 	scr := s.waitFor("● reviewer", "● calculator", "● notes", "● weather-sim", "● survey")
-	for _, want := range []string{"blocked by policy", "dynamic", "project", "user", "mcpdeck demo"} {
+	for _, want := range []string{"⊘ blocked", "blocked by policy", "dynamic", "project", "user", "mcpdeck demo"} {
 		if !strings.Contains(scr, want) {
 			t.Fatalf("list lacks %q:\n%s", want, scr)
 		}
 	}
+
+	// Browse with the vi keys and the arrows.
+	s.keys("j")
+	s.waitFor("› ● notes")
+	s.keys("Down")
+	s.waitFor("› ● survey")
+	s.keys("k")
+	s.waitFor("› ● notes")
+	s.keys("g")
+	s.waitFor("› ● calculator")
 
 	// Filter to the calculator, open it, go to its tools, call calculate.
 	s.keys("/")
