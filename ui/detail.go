@@ -2,11 +2,13 @@ package ui
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 	"time"
 
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/x/ansi"
 
 	"github.com/mcpdeck/mcpdeck/engine"
 	"github.com/mcpdeck/mcpdeck/ui/styles"
@@ -25,7 +27,11 @@ const (
 	numTabs
 )
 
-var tabNames = [numTabs]string{"Overview", "Tools", "Resources", "Prompts", "Stderr", "Instructions"}
+var (
+	tabNames = [numTabs]string{"Overview", "Tools", "Resources", "Prompts", "Stderr", "Instructions"}
+	// tabShort are the names when the full ones do not fit (60 columns).
+	tabShort = [numTabs]string{"Info", "Tools", "Res", "Prompts", "Stderr", "Instr"}
+)
 
 // detailView shows one server: overview (config, source, history, errors,
 // why it is not running), its tools, resources, prompts, stderr and
@@ -178,6 +184,34 @@ func (d *detailView) Update(msg tea.Msg) tea.Cmd {
 	return nil
 }
 
+// tabBar names the tabs with their item counts. The current one is in
+// brackets as well as styled, so it shows without colour (NO_COLOR drops
+// bold and underline too); short names are used when the full ones do not fit.
+func (d *detailView) tabBar() string {
+	bar := func(names *[numTabs]string) string {
+		var b strings.Builder
+		for t := range numTabs {
+			name := names[t]
+			if isListTab(t) {
+				name += " " + strconv.Itoa(d.itemCount(t))
+			}
+			if t > 0 {
+				b.WriteByte(' ')
+			}
+			if t == d.tab {
+				b.WriteString(d.st.TabActive.Render("[" + name + "]"))
+			} else {
+				b.WriteString(d.st.Tab.Render(" " + name + " "))
+			}
+		}
+		return b.String()
+	}
+	if s := bar(&tabNames); ansi.StringWidth(s) <= d.width {
+		return s
+	}
+	return bar(&tabShort)
+}
+
 // View renders title, tab bar and the current tab.
 func (d *detailView) View() string {
 	var b strings.Builder
@@ -185,18 +219,7 @@ func (d *detailView) View() string {
 	state := stateText(s, d.now())
 	b.WriteString(glyph(d.st, s) + " " + d.st.Title.Render(s.Name) + d.st.Muted.Render(fmt.Sprintf("  %s · %s · %s", s.Scope, s.Transport, state)))
 	b.WriteByte('\n')
-	for t := range numTabs {
-		name := tabNames[t]
-		if n := d.itemCount(t); isListTab(t) {
-			name = fmt.Sprintf("%s %d", name, n)
-		}
-		if t == d.tab {
-			b.WriteString(d.st.TabActive.Render(name))
-		} else {
-			b.WriteString(d.st.Tab.Render(name))
-		}
-		b.WriteString("  ")
-	}
+	b.WriteString(d.tabBar())
 	h := d.bodyHeight()
 	if isListTab(d.tab) {
 		d.viewItems(&b, h)

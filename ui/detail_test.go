@@ -149,7 +149,8 @@ func TestLongTextIsWrappedNotCut(t *testing.T) {
 		h.keys("esc")
 		h.selectServer("broken")
 		h.keys("enter")
-		h.wantView("END-OF-ERROR", "/home/me/.config/mcpdeck/settings.json (user)")
+		h.wantView("END-OF-ERROR", "/home/me/.config/mcpdeck/settings.json (user)",
+			"[Info]", " Instr ") // the short tab names, every tab on screen
 		h.keys("esc")
 		h.selectServer("notes")
 		h.keys("enter", "5")
