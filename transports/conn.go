@@ -100,6 +100,17 @@ func (c *Conn) StderrTail(n int) []string {
 	return c.stderr.stderrTail(n)
 }
 
+// StderrChanged receives a value after new stderr lines arrived (one value
+// stands for any number of lines since the last receive), so that a reader
+// of StderrTail need not poll. nil (never ready) for transports without
+// stderr.
+func (c *Conn) StderrChanged() <-chan struct{} {
+	if c.stderr == nil {
+		return nil
+	}
+	return c.stderr.stderrChanged()
+}
+
 // Close ends the session and releases everything: stdio sends SIGINT →
 // 100 ms → SIGTERM → 400 ms → SIGKILL to the process group; HTTP ends the
 // session with a DELETE bounded by ctx. Safe to call more than once.

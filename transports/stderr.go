@@ -28,6 +28,9 @@ type stderrRing struct {
 	mu    sync.Mutex
 	lines []string // oldest first
 	bytes int
+	// changed gets a token after new lines arrive; its one slot coalesces
+	// a burst into one wake-up, so a reader is never flooded.
+	changed chan struct{}
 
 	logPath string
 	log     *os.File
@@ -35,7 +38,7 @@ type stderrRing struct {
 }
 
 func newStderrRing(logDir, name string) *stderrRing {
-	r := &stderrRing{}
+	r := &stderrRing{changed: make(chan struct{}, 1)}
 	if logDir == "" {
 		return r
 	}
@@ -160,6 +163,10 @@ func (r *stderrRing) addMem(b []byte) {
 	}
 	if cap(r.lines) > 4*stderrMaxLines {
 		r.lines = append([]string(nil), r.lines...)
+	}
+	select {
+	case r.changed <- struct{}{}:
+	default: // a wake-up is already pending
 	}
 }
 

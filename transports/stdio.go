@@ -203,8 +203,13 @@ func (t *stdioTransport) readLines() (eof bool) {
 }
 
 // stderrSink is satisfied by transports that capture a process's stderr.
-type stderrSink interface{ stderrTail(n int) []string }
+type stderrSink interface {
+	stderrTail(n int) []string
+	stderrChanged() <-chan struct{}
+}
 
 func (t *stdioTransport) stderrTail(n int) []string { return t.ring.tail(n) }
+
+func (t *stdioTransport) stderrChanged() <-chan struct{} { return t.ring.changed }
 
 var _ io.Closer = (*stdioTransport)(nil)
