@@ -138,8 +138,7 @@ func (e *Engine) connect(ctx context.Context, srv model.Server, gen uint64) {
 	}
 	en.s.StderrTail = conn.StderrTail(stderrTailLines)
 	e.transition(en, model.StateConnected, "connected")
-	stdio := srv.Config.EffectiveType() == model.TransportStdio
-	e.wg.Go(func() { e.monitor(ctx, srv.Name, gen, conn, stdio) })
+	e.wg.Go(func() { e.monitor(ctx, srv.Name, gen, conn) })
 }
 
 // ErrConnectTimeout marks a connect that took longer than MCP_TIMEOUT.

@@ -571,13 +571,19 @@ func TestStderrTailThrottled(t *testing.T) {
 		if snaps := e.Snapshot().Seq - seq0; snaps > uint64(time.Second/stderrPoll)+2 {
 			t.Errorf("%d snapshots for one second of stderr", snaps)
 		}
-		// A server quiet for a minute is polled slowly, yet a new line
-		// still shows within stderrIdlePoll.
+		// A quiet server costs nothing (no snapshots, no polling), and a
+		// new line shows at once, without any time passing.
+		synctest.Wait()
+		seq1 := e.Snapshot().Seq
 		time.Sleep(time.Minute)
+		synctest.Wait()
+		if n := e.Snapshot().Seq - seq1; n != 0 {
+			t.Errorf("%d snapshots while stderr was quiet", n)
+		}
+		at := time.Now()
 		sess.addStderr("late line")
-		time.Sleep(stderrIdlePoll)
-		if s := current(t, e, "s"); s.StderrTail[len(s.StderrTail)-1] != "late line" {
-			t.Errorf("late line not shown: %v", s.StderrTail[len(s.StderrTail)-1])
+		if s := current(t, e, "s"); s.StderrTail[len(s.StderrTail)-1] != "late line" || time.Since(at) != 0 {
+			t.Errorf("late line not shown at once: %v after %s", s.StderrTail[len(s.StderrTail)-1], time.Since(at))
 		}
 	})
 }

@@ -17,15 +17,16 @@ import (
 // fakeSession is an in-process mcp-go connection whose loss the test
 // controls.
 type fakeSession struct {
-	c      *client.Client
-	init   *mcp.InitializeResult
-	done   chan struct{}
-	once   sync.Once
-	mu     sync.Mutex
-	err    error
-	closed bool
-	stderr []string
-	reinit int
+	c       *client.Client
+	init    *mcp.InitializeResult
+	done    chan struct{}
+	changed chan struct{} // one slot: stderr lines arrived
+	once    sync.Once
+	mu      sync.Mutex
+	err     error
+	closed  bool
+	stderr  []string
+	reinit  int
 	// reinitErr makes Reinit fail, like legacy SSE.
 	reinitErr error
 }
@@ -39,11 +40,18 @@ func (f *fakeSession) StderrTail(n int) []string {
 	return f.stderr
 }
 
+// StderrChanged is signalled by addStderr, like transports' stderr ring.
+func (f *fakeSession) StderrChanged() <-chan struct{} { return f.changed }
+
 // addStderr appends a stderr line, as a chatty child would.
 func (f *fakeSession) addStderr(line string) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	f.stderr = append(f.stderr[:len(f.stderr):len(f.stderr)], line)
+	select {
+	case f.changed <- struct{}{}:
+	default:
+	}
 }
 
 func (f *fakeSession) Reinit(ctx context.Context) error {
@@ -104,7 +112,7 @@ func openInProcess(ctx context.Context, srv *server.MCPServer, o connOptions) (*
 		_ = c.Close()
 		return nil, err
 	}
-	return &fakeSession{c: c, init: init, done: make(chan struct{})}, nil
+	return &fakeSession{c: c, init: init, done: make(chan struct{}), changed: make(chan struct{}, 1)}, nil
 }
 
 type elicitAdapter func(ctx context.Context, req mcp.ElicitationRequest) (*mcp.ElicitationResult, error)

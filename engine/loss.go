@@ -11,32 +11,32 @@ import (
 )
 
 // monitor waits for the connection to end and starts the reconnect policy.
-// For stdio servers it also copies new stderr lines into snapshots, at most
-// every stderrPoll, so a chatty server cannot flood the UI with snapshots.
-func (e *Engine) monitor(ctx context.Context, name string, gen uint64, conn session, stdio bool) {
-	var tick <-chan time.Time
-	var t *time.Timer
-	interval := stderrPoll
-	if stdio {
-		t = time.NewTimer(interval)
-		defer t.Stop()
-		tick = t.C
-	}
-	for done := false; !done; {
+// It also copies new stderr lines into snapshots when the transport signals
+// them, at most once per stderrPoll, so a chatty server cannot flood the UI
+// with snapshots and a quiet one costs nothing.
+func (e *Engine) monitor(ctx context.Context, name string, gen uint64, conn session) {
+	changed := conn.StderrChanged()
+	wait := time.NewTimer(stderrPoll)
+	wait.Stop()
+	defer wait.Stop()
+loop:
+	for {
 		select {
 		case <-conn.Done():
-			done = true
+			break loop
 		case <-ctx.Done():
 			return
-		case <-tick:
-			// Poll fast while the server writes, slowly when it is quiet,
-			// so idle servers cost almost nothing.
-			if e.refreshStderr(name, gen, conn) {
-				interval = stderrPoll
-			} else {
-				interval = min(2*interval, stderrIdlePoll)
+		case <-changed:
+			e.refreshStderr(name, gen, conn)
+			// Lines arriving meanwhile leave one token in changed.
+			wait.Reset(stderrPoll)
+			select {
+			case <-wait.C:
+			case <-conn.Done():
+				break loop
+			case <-ctx.Done():
+				return
 			}
-			t.Reset(interval)
 		}
 	}
 	e.mu.Lock()
@@ -85,24 +85,18 @@ func (e *Engine) lostLocked(en *entry, err error) {
 	e.retryLocked(en, err)
 }
 
-// refreshStderr publishes the stderr tail if it changed, and says whether
-// it did.
-func (e *Engine) refreshStderr(name string, gen uint64, conn session) bool {
+// refreshStderr publishes the stderr tail if it changed.
+func (e *Engine) refreshStderr(name string, gen uint64, conn session) {
 	tail := conn.StderrTail(stderrTailLines)
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	en := e.byName[name]
 	if e.closed || en == nil || en.gen != gen || slices.Equal(tail, en.s.StderrTail) {
-		return false
+		return
 	}
 	en.s.StderrTail = tail
 	e.publishLocked()
-	return true
 }
 
-// stderrPoll bounds stderr-driven snapshots to 5 a second per server;
-// stderrIdlePoll is the slowest poll of a quiet server.
-const (
-	stderrPoll     = 200 * time.Millisecond
-	stderrIdlePoll = 3200 * time.Millisecond
-)
+// stderrPoll bounds stderr-driven snapshots to 5 a second per server.
+const stderrPoll = 200 * time.Millisecond

@@ -19,6 +19,7 @@ type session interface {
 	Done() <-chan struct{}
 	Err() error
 	StderrTail(n int) []string
+	StderrChanged() <-chan struct{} // nil when there is no stderr
 	Close(ctx context.Context) error
 	Reinit(ctx context.Context) error
 }
