@@ -69,6 +69,18 @@ func Load(opts LoadOptions) (*Resolved, error) {
 		}
 		return f
 	}
+	// Settings files that exist but cannot be parsed: their permission
+	// rules are unknown (see Permissions.Unreadable).
+	var unreadable []string
+	readSettings := func(path string) *jsonFile {
+		r.Files = append(r.Files, path)
+		f, p := readJSONFile(path)
+		if p != nil {
+			probs = append(probs, *p)
+			unreadable = append(unreadable, path)
+		}
+		return f
+	}
 	addDefs := func(f *jsonFile, scope Scope, source string) []definition {
 		if f == nil {
 			return nil
@@ -82,6 +94,9 @@ func Load(opts LoadOptions) (*Resolved, error) {
 	pf, pprob := readJSONFile(l.managedSettings)
 	pol, pp := readPolicy(pf, pprob, l.managedSettings)
 	probs = append(probs, pp...)
+	if pprob != nil {
+		unreadable = append(unreadable, l.managedSettings)
+	}
 
 	// Enterprise is exclusive when managed-mcp.json exists, even when it is
 	// broken: failing open would start servers the administrator excluded.
@@ -91,8 +106,8 @@ func Load(opts LoadOptions) (*Resolved, error) {
 		probs = append(probs, *eprob)
 	}
 	r.Enterprise = ef != nil || eprob != nil
-	uf := read(l.user)
-	lf := read(l.local)
+	uf := readSettings(l.user)
+	lf := readSettings(l.local)
 	var st localState
 	if lf != nil {
 		var sp []Problem
@@ -100,6 +115,7 @@ func Load(opts LoadOptions) (*Resolved, error) {
 		probs = append(probs, sp...)
 	}
 	r.Permissions = mergePermissions(pf, uf, lf, &probs)
+	r.Permissions.Unreadable = strings.Join(unreadable, ", ")
 
 	var defs []definition
 	if r.Enterprise {

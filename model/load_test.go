@@ -290,3 +290,34 @@ func TestLoadResolvesRelativeCwd(t *testing.T) {
 		t.Errorf("Raw must keep what was written: %q", s.Raw.Cwd)
 	}
 }
+
+// A settings file that exists but cannot be parsed may hold deny rules:
+// rather than let them silently stop applying, every tool is denied, the
+// rule naming the file. The servers themselves still load.
+func TestLoadPermissionsFailClosedOnUnreadableSettings(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		path func(f *fixture) string
+	}{
+		{"user", func(f *fixture) string { return f.userFile() }},
+		{"local", func(f *fixture) string { return f.localFile() }},
+		{"managed", func(f *fixture) string { return filepath.Join(f.managed, ManagedSettingsFile) }},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			f := newFixture(t)
+			f.write(f.projectFile(), servers("repo", `{"command":"x"}`))
+			broken := f.write(tc.path(f), `{"permissions": {"deny": ["mcp__repo__rm"]`)
+			r := f.load()
+			mustServer(t, r, "repo")
+			ok, rule := r.Permissions.Check("mcp__repo__ls")
+			if want := "deny: every tool while " + broken + " cannot be read"; ok || rule != want {
+				t.Errorf("Check = %v %q, want false %q", ok, rule, want)
+			}
+		})
+	}
+	f := newFixture(t)
+	f.write(f.localFile(), `{"permissions": {"deny": ["mcp__repo__rm"]}}`)
+	if p := f.load().Permissions; p.Unreadable != "" {
+		t.Errorf("readable settings marked unreadable: %q", p.Unreadable)
+	}
+}

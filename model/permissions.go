@@ -8,12 +8,20 @@ import "strings"
 type Permissions struct {
 	Allow []string `json:"allow,omitempty"`
 	Deny  []string `json:"deny,omitempty"`
+	// Unreadable names a settings file that exists but cannot be parsed: its
+	// deny rules are unknown, so Check denies every tool (naming the file)
+	// rather than let a rule the person wrote silently stop applying.
+	Unreadable string `json:"unreadable,omitempty"`
 }
 
 // Check decides a tool call by its exposed name. It returns allowed=false with
 // the deny rule that matched; allowed=true with the allow rule; or
 // allowed=false with rule "" when no rule matches, meaning "ask the person".
+// With Unreadable set it denies everything.
 func (p Permissions) Check(exposedToolName string) (allowed bool, rule string) {
+	if p.Unreadable != "" {
+		return false, "deny: every tool while " + p.Unreadable + " cannot be read"
+	}
 	for _, r := range p.Deny {
 		if ruleMatches(r, exposedToolName) {
 			return false, "deny: " + r
