@@ -32,7 +32,10 @@
 // A file that cannot be read or parsed is a Resolved.Problems entry naming
 // file:line:col; only its servers are missing. A bad entry (wrong type, unset
 // ${VAR}, missing command) stays listed with Server.Problems and cannot run.
-// Writes refuse to touch a file they cannot parse.
+// Writes refuse to touch a file they cannot parse. What such a file decides
+// fails closed: a broken managed-settings.json blocks every server, a broken
+// settings file denies every tool (Permissions.Unreadable), a broken local
+// settings file leaves project servers unapproved.
 //
 // # Writes
 //
