@@ -130,7 +130,7 @@ func (e *Engine) connect(ctx context.Context, srv model.Server, gen uint64) {
 	en.attempt = 0
 	en.transient = 0
 	e.setError(en, nil)
-	e.applyLists(en, lists, conn)
+	e.applyLists(en, lists)
 	if init := conn.Init(); init != nil {
 		en.s.ServerInfo = Implementation{Name: sanitize(init.ServerInfo.Name), Version: sanitize(init.ServerInfo.Version)}
 		en.s.ProtocolVersion = init.ProtocolVersion

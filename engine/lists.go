@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"strings"
 	"sync"
 
 	"github.com/mark3labs/mcp-go/client"
@@ -76,7 +77,7 @@ func (e *Engine) fetchAll(ctx context.Context, srv model.Server, conn session) l
 			continue
 		}
 		wg.Go(func() {
-			one := fetchList(ctx, srv.Name, conn.Client(), k)
+			one := e.fetchList(ctx, srv.Name, conn.Client(), k)
 			mu.Lock()
 			defer mu.Unlock()
 			mergeList(&out, one, k)
@@ -110,8 +111,8 @@ func mergeList(dst *lists, src lists, k listKind) {
 var errTooMany = errors.New("too many items")
 
 // fetchList pages through one list, bounded by maxListItems and guarded
-// against cursors that repeat.
-func fetchList(ctx context.Context, server string, c *client.Client, k listKind) lists {
+// against cursors that repeat. Problems are sentences, not raw errors.
+func (e *Engine) fetchList(ctx context.Context, server string, c *client.Client, k listKind) lists {
 	var out lists
 	seen := map[mcp.Cursor]bool{}
 	var cursor mcp.Cursor
@@ -122,7 +123,7 @@ func fetchList(ctx context.Context, server string, c *client.Client, k listKind)
 			return out
 		}
 		if err != nil {
-			out.problems = append(out.problems, fmt.Sprintf("Listing %s failed: %v", k, err))
+			out.problems = append(out.problems, fmt.Sprintf("Listing %s failed: %s.", k, e.errs.humanize(err)))
 			return out
 		}
 		if next == "" {
@@ -251,8 +252,7 @@ func capText(s string) string {
 
 // applyLists stores freshly fetched lists on en: permission flags, exposed
 // name collisions, and list problems become visible. Callers hold e.mu.
-func (e *Engine) applyLists(en *entry, l lists, conn session) {
-	_ = conn
+func (e *Engine) applyLists(en *entry, l lists) {
 	if l.fetched[listTools] {
 		tools := l.tools
 		seen := make(map[string]string, len(tools))
@@ -285,17 +285,6 @@ func (e *Engine) applyLists(en *entry, l lists, conn session) {
 	if len(l.problems) > 0 {
 		e.log.Warn("server lists", "server", en.srv.Name, "problems", l.problems)
 		en.s.Error = l.problems[0]
-		en.s.ErrorDetail = joinLines(l.problems)
+		en.s.ErrorDetail = strings.Join(l.problems, "\n")
 	}
-}
-
-func joinLines(ss []string) string {
-	out := ""
-	for i, s := range ss {
-		if i > 0 {
-			out += "\n"
-		}
-		out += s
-	}
-	return out
 }

@@ -11,8 +11,9 @@ import (
 
 const masked = "••••"
 
-// secretArg matches args that carry a secret inline: --token=x, --api-key x is
-// handled by maskArgs looking at the previous flag.
+// secretName matches names (flags, query parameters) whose value is a
+// secret: --token=x inline, or --api-key x where maskArgs looks at the flag
+// before the value.
 var secretName = regexp.MustCompile(`(?i)(token|secret|password|passwd|api[-_]?key|auth|credential|bearer)`)
 
 // maskConfig returns cfg with secrets replaced: every env and header value,

@@ -158,7 +158,7 @@ func (e *Engine) refetch(server string, k listKind) {
 	e.wg.Go(func() {
 		for {
 			ctx, cancel := context.WithTimeout(e.ctx, e.set.connectTimeout)
-			one := fetchList(ctx, srv.Name, conn.Client(), k)
+			one := e.fetchList(ctx, srv.Name, conn.Client(), k)
 			cancel()
 			var l lists
 			mergeList(&l, one, k)
@@ -168,7 +168,7 @@ func (e *Engine) refetch(server string, k listKind) {
 				e.mu.Unlock()
 				return
 			}
-			e.applyLists(en, l, conn)
+			e.applyLists(en, l)
 			e.publishLocked()
 			again := en.dirty[k]
 			en.dirty[k] = false

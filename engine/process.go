@@ -74,8 +74,8 @@ func (w resultWriter) text(kind, s, mimeType, uri string) (Content, error) {
 		return Content{}, err
 	}
 	c.Path = path
-	c.Text = fmt.Sprintf("%s\n... [%d characters; full text saved to %s]",
-		model.Sanitize(s[:2000]), len(s), path)
+	c.Text = fmt.Sprintf("%s\n... [%d bytes; full text saved to %s]",
+		model.Sanitize(strings.ToValidUTF8(s[:2000], "")), len(s), path)
 	return c, nil
 }
 
