@@ -2,7 +2,7 @@ package transports
 
 import (
 	"context"
-	"errors"
+	"fmt"
 	"sync"
 
 	"github.com/mark3labs/mcp-go/client"
@@ -138,7 +138,7 @@ func (c *Conn) Close(ctx context.Context) error {
 // reconnect.
 func (c *Conn) Reinit(ctx context.Context) error {
 	if c.kind == model.TransportSSE {
-		return &Error{Class: ClassSessionExpired, Err: errors.New("sse sessions cannot be re-initialized: " + ErrSessionExpired.Error())}
+		return &Error{Class: ClassSessionExpired, Err: fmt.Errorf("sse sessions cannot be re-initialized: %w", ErrSessionExpired)}
 	}
 	select {
 	case <-c.done:

@@ -181,11 +181,12 @@ func errAddr(err error) string {
 	return ""
 }
 
-// innermost returns the text of the error at the bottom of the wrap chain,
-// stripped of mcp-go's "transport error:" style prefixes.
+// innermost returns the text of err stripped of mcp-go's wrapping prefixes
+// ("transport error: failed to send request: ..."), which mean nothing to a
+// person.
 func innermost(err error) string {
 	s := err.Error()
-	for _, p := range []string{"transport error: ", "failed to send request: ", "failed to send request: "} {
+	for _, p := range []string{"transport error: ", "failed to send request: "} {
 		s = strings.TrimPrefix(s, p)
 	}
 	return s
