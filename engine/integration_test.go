@@ -403,3 +403,37 @@ func TestIntegrationBuiltinSDK(t *testing.T) {
 		t.Fatalf("%+v %v", res, err)
 	}
 }
+
+// TestIntegrationCloseStubbornServersWithinOneSecond closes servers that
+// ignore SIGINT and SIGTERM (so only SIGKILL, 500 ms in, ends them), one
+// with a grandchild, and one still in its handshake: Close must stay within
+// its one-second budget and leave no process behind.
+func TestIntegrationCloseStubbornServersWithinOneSecond(t *testing.T) {
+	bin := needFaultServer(t)
+	servers := map[string]any{"hang": map[string]any{"command": bin, "args": []string{"-hang-init"}}}
+	for i := range 4 {
+		servers[fmt.Sprint("stubborn", i)] = map[string]any{"command": bin, "args": []string{"-ignore-signals", "-spawn-grandchild"}}
+	}
+	e := realEngine(t, servers, map[string]string{"MCP_SERVER_CONNECTION_BATCH_SIZE": "5"}, nil)
+	if err := e.Start(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	for i := range 4 {
+		await(t, e, fmt.Sprint("stubborn", i), "connected", inState(model.StateConnected))
+	}
+	if len(processesOf(bin)) < 9 { // 4 servers, 4 grandchildren, the hanging one
+		t.Fatalf("only %d faultserver processes before Close", len(processesOf(bin)))
+	}
+	start := time.Now()
+	if err := e.Close(); err != nil {
+		t.Logf("close: %v", err)
+	}
+	d := time.Since(start)
+	t.Logf("Close took %s", d)
+	if d > closeTimeout+200*time.Millisecond { // the budget plus scheduling slack under -race
+		t.Errorf("Close took %s, want about %s at most", d, closeTimeout)
+	}
+	if left := processesOf(bin); len(left) > 0 {
+		t.Errorf("processes survived Close: %v", left)
+	}
+}
