@@ -98,29 +98,29 @@ func available(a action, s engine.ServerSnapshot) (bool, string) {
 		if s.Approval.Status == model.ApprovalRejected {
 			return why("server is already rejected")
 		}
-	case actCallTool:
+	case actCallTool, actReadResource, actGetPrompt:
 		if s.State != model.StateConnected {
 			return why("server is not connected (" + stateWord(&s) + ")")
 		}
-		if len(s.Tools) == 0 {
-			return why("server has no tools")
-		}
-	case actReadResource:
-		if s.State != model.StateConnected {
-			return why("server is not connected (" + stateWord(&s) + ")")
-		}
-		if len(s.Resources)+len(s.Templates) == 0 {
-			return why("server has no resources")
-		}
-	case actGetPrompt:
-		if s.State != model.StateConnected {
-			return why("server is not connected (" + stateWord(&s) + ")")
-		}
-		if len(s.Prompts) == 0 {
-			return why("server has no prompts")
+		if n, what := itemsFor(a, &s); n == 0 {
+			return why("server has no " + what)
 		}
 	}
 	return true, ""
+}
+
+// itemsFor is how many things the action can be used on, and their name.
+func itemsFor(a action, s *engine.ServerSnapshot) (int, string) {
+	switch a {
+	case actCallTool:
+		return len(s.Tools), "tools"
+	case actReadResource:
+		return len(s.Resources) + len(s.Templates), "resources"
+	case actGetPrompt:
+		return len(s.Prompts), "prompts"
+	case actEnable, actDisable, actReconnect, actCancelRetry, actAuthenticate, actApprove, actReject:
+	}
+	return 0, ""
 }
 
 // engineAction returns the Cmd that runs a server action in the engine.
