@@ -41,7 +41,7 @@ func canonicalJSON(cfg ServerConfig) []byte {
 	put("headersHelper", cfg.HeadersHelper, cfg.HeadersHelper != "")
 	put("name", cfg.Name, cfg.Name != "")
 	put("protocolVersion", cfg.ProtocolVersion, cfg.ProtocolVersion != "")
-	addExtra(m, cfg.Extra, serverKeys)
+	addExtra(m, cfg.Extra, isServerKey)
 	if o := cfg.OAuth; o != nil {
 		om := map[string]any{}
 		if o.ClientID != "" {
@@ -62,7 +62,7 @@ func canonicalJSON(cfg ServerConfig) []byte {
 		if o.Grant != "" {
 			om["grant"] = o.Grant
 		}
-		addExtra(om, o.Extra, oauthKeys)
+		addExtra(om, o.Extra, isOAuthKey)
 		m["oauth"] = om
 	}
 	b, err := marshalNoEscape(m)
@@ -74,9 +74,9 @@ func canonicalJSON(cfg ServerConfig) []byte {
 
 // addExtra decodes unknown fields into m. A value that is not valid JSON
 // (possible only when a caller built Extra by hand) is kept as its text.
-func addExtra(m map[string]any, extra map[string]json.RawMessage, known map[string]bool) {
+func addExtra(m map[string]any, extra map[string]json.RawMessage, known func(string) bool) {
 	for k, raw := range extra {
-		if known[k] {
+		if known(k) {
 			continue
 		}
 		dec := json.NewDecoder(bytes.NewReader(raw))

@@ -2,14 +2,23 @@ package model
 
 import "encoding/json"
 
-var serverKeys = map[string]bool{
-	"type": true, "command": true, "args": true, "env": true, "cwd": true, "url": true,
-	"headers": true, "headersHelper": true, "oauth": true, "name": true, "protocolVersion": true,
+// isServerKey reports whether k is a field ServerConfig decodes itself (an
+// Extra entry of that name must not be written or hashed twice).
+func isServerKey(k string) bool {
+	switch k {
+	case "type", "command", "args", "env", "cwd", "url", "headers", "headersHelper", "oauth", "name", "protocolVersion":
+		return true
+	}
+	return false
 }
 
-var oauthKeys = map[string]bool{
-	"clientId": true, "callbackPort": true, "authServerMetadataUrl": true, "scopes": true,
-	"clientMetadataUrl": true, "grant": true,
+// isOAuthKey is isServerKey for OAuthConfig.
+func isOAuthKey(k string) bool {
+	switch k {
+	case "clientId", "callbackPort", "authServerMetadataUrl", "scopes", "clientMetadataUrl", "grant":
+		return true
+	}
+	return false
 }
 
 // MarshalJSON writes the known fields in the documented order, then the Extra
@@ -41,7 +50,7 @@ func (c ServerConfig) MarshalJSON() ([]byte, error) {
 			}
 		}
 	}
-	if err := w.extra(c.Extra, func(k string) bool { return serverKeys[k] }); err != nil {
+	if err := w.extra(c.Extra, isServerKey); err != nil {
 		return nil, err
 	}
 	return w.bytes(), nil
@@ -69,7 +78,7 @@ func (o OAuthConfig) MarshalJSON() ([]byte, error) {
 			}
 		}
 	}
-	if err := w.extra(o.Extra, func(k string) bool { return oauthKeys[k] }); err != nil {
+	if err := w.extra(o.Extra, isOAuthKey); err != nil {
 		return nil, err
 	}
 	return w.bytes(), nil

@@ -40,11 +40,19 @@ type importReport struct {
 	Problems []string        `json:"problems"` // files that could not be read
 }
 
-var clientTitles = map[imports.Client]string{
-	imports.ClaudeDesktop: "Claude Desktop",
-	imports.ClaudeCode:    "Claude Code",
-	imports.VSCode:        "VS Code",
-	imports.Cursor:        "Cursor",
+// clientTitle is how reports name a client.
+func clientTitle(c imports.Client) string {
+	switch c {
+	case imports.ClaudeDesktop:
+		return "Claude Desktop"
+	case imports.ClaudeCode:
+		return "Claude Code"
+	case imports.VSCode:
+		return "VS Code"
+	case imports.Cursor:
+		return "Cursor"
+	}
+	return string(c)
 }
 
 func newMCPImportCmd(g *globalOpts) *cobra.Command {
@@ -89,7 +97,7 @@ func newMCPImportCmd(g *globalOpts) *cobra.Command {
 			return err
 		}
 		if len(found.Read) == 0 {
-			return fmt.Errorf("%w: no %s configuration found (looked in %s)", model.ErrNotFound, clientTitles[client], strings.Join(found.Files, ", "))
+			return fmt.Errorf("%w: no %s configuration found (looked in %s)", model.ErrNotFound, clientTitle(client), strings.Join(found.Files, ", "))
 		}
 		rep, err := importEntries(opts, scope(), found)
 		if err != nil {
@@ -101,7 +109,7 @@ func newMCPImportCmd(g *globalOpts) *cobra.Command {
 				return err
 			}
 		} else {
-			writeImportReport(g.stdout, rep, clientTitles[client])
+			writeImportReport(g.stdout, rep, clientTitle(client))
 		}
 		for _, p := range rep.Problems {
 			fmt.Fprintln(g.stderr, "mcpdeck: "+p)
