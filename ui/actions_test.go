@@ -148,7 +148,7 @@ func TestApprovalPrompt(t *testing.T) {
 				"+ args: [-y repo-tools --port 9000]", "(1 of 2)")
 			golden(t, "approval_diff", h.view())
 			h.keys("a")
-			h.wantView("New project server", "python -m fresh_server")
+			h.wantView("New project server", "It will run:", "python -m fresh_server")
 			h.keys("x")
 			want := []string{"approve repo-tools", "reject fresh"}
 			if got := h.eng.Actions(); !slices.Equal(got, want) {
@@ -157,6 +157,15 @@ func TestApprovalPrompt(t *testing.T) {
 			if len(h.m.modals) != 0 {
 				t.Fatal("prompt still open")
 			}
+		})
+	})
+	t.Run("a remote server is connected to, not run", func(t *testing.T) {
+		inBubble(t, func(t *testing.T) {
+			s := fixture()
+			s.Servers[3].Transport, s.Servers[3].Target = model.TransportHTTP, "https://mcp.example.com/mcp"
+			h := newHarness(t, newFakeEngine(s), 100, 30)
+			h.keys("a")
+			h.wantView("New project server", "It will connect to:", "https://mcp.example.com/mcp")
 		})
 	})
 	t.Run("approve all", func(t *testing.T) {

@@ -80,7 +80,13 @@ func (m *approvalModal) View(width, height int) string {
 	}
 	lines = append(lines, st.Heading.Render(title), "")
 	lines = append(lines, st.Title.Render(s.Name)+st.Muted.Render(" · "+string(s.Transport)+" · from "+s.Source))
-	lines = append(lines, "", "It will run:")
+	verb := "It will run:"
+	switch s.Transport {
+	case model.TransportHTTP, model.TransportSSE, model.TransportWS:
+		verb = "It will connect to:"
+	case model.TransportStdio, model.TransportSDK:
+	}
+	lines = append(lines, "", verb)
 	lines = append(lines, strings.Split(wordwrap(st.Code.Render(s.Target), max(width-4, 10)), "\n")...)
 	if s.Approval.Status == model.ApprovalChanged && s.Approval.Diff != "" {
 		lines = append(lines, "", "What changed:")

@@ -36,7 +36,7 @@ func newFormModal(e *env, title string, intro []string, sf *schemaForm) *formMod
 func (m *formModal) build() {
 	fields := m.sf.Fields()
 	if len(fields) == 0 {
-		fields = []huh.Field{huh.NewNote().Title("No arguments").Description("press enter to continue")}
+		fields = []huh.Field{huh.NewNote().Title("No arguments").Description("nothing to fill in")}
 	}
 	km := huh.NewDefaultKeyMap()
 	km.Quit = key.NewBinding(key.WithKeys("ctrl+c")) // the root model quits on ctrl+c first
