@@ -42,3 +42,52 @@ func maskMap(m map[string]string) map[string]string {
 	}
 	return out
 }
+
+// maskURL hides the secrets a server URL may carry as written: the password
+// of user:password@ and the values of query parameters whose names look like
+// credentials (api_key, token, secret, password, auth, sig, ...), unless the
+// value is only ${VAR} references. Everything else is shown as written so the
+// person can still recognise the server.
+func maskURL(raw string) string {
+	out := raw
+	if i := strings.Index(out, "://"); i >= 0 {
+		rest := out[i+3:]
+		end := strings.IndexAny(rest, "/?#")
+		if end < 0 {
+			end = len(rest)
+		}
+		if at := strings.LastIndexByte(rest[:end], '@'); at >= 0 {
+			if user, pass, ok := strings.Cut(rest[:at], ":"); ok && maskValue(pass) == maskedValue {
+				out = out[:i+3] + user + ":" + maskedValue + rest[at:]
+			}
+		}
+	}
+	q := strings.IndexByte(out, '?')
+	if q < 0 {
+		return out
+	}
+	query, frag, _ := strings.Cut(out[q+1:], "#")
+	parts := strings.Split(query, "&")
+	for i, part := range parts {
+		k, v, ok := strings.Cut(part, "=")
+		if ok && v != "" && secretParam(k) && maskValue(v) == maskedValue {
+			parts[i] = k + "=" + maskedValue
+		}
+	}
+	out = out[:q+1] + strings.Join(parts, "&")
+	if frag != "" || strings.Contains(raw[q:], "#") {
+		out += "#" + frag
+	}
+	return out
+}
+
+// secretParam reports whether a query parameter name looks like a credential.
+func secretParam(name string) bool {
+	n := strings.ToLower(name)
+	for _, s := range []string{"key", "token", "secret", "pass", "auth", "sig", "cred", "session"} {
+		if strings.Contains(n, s) {
+			return true
+		}
+	}
+	return false
+}
