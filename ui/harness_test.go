@@ -13,6 +13,7 @@ import (
 
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/lipgloss"
+	"github.com/charmbracelet/x/ansi"
 	"github.com/muesli/termenv"
 
 	"github.com/mcpdeck/mcpdeck/ui/styles"
@@ -197,3 +198,6 @@ func golden(t *testing.T, name, got string) {
 
 // inBubble runs f in a synctest bubble.
 func inBubble(t *testing.T, f func(t *testing.T)) { synctest.Test(t, f) }
+
+// screenWidth is how many terminal columns s takes (escape sequences excluded).
+func screenWidth(s string) int { return ansi.StringWidth(s) }

@@ -26,7 +26,7 @@ func TestViewFitsSmallTerminal(t *testing.T) {
 				t.Fatalf("%s: %d lines, want 15", what, len(lines))
 			}
 			for _, l := range lines {
-				if w := lipglossWidth(l); w > 60 {
+				if w := screenWidth(l); w > 60 {
 					t.Fatalf("%s: line of width %d: %q", what, w, l)
 				}
 			}

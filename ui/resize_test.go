@@ -44,7 +44,7 @@ func TestEveryScreenFitsEverySize(t *testing.T) {
 							t.Fatalf("%dx%d: %d lines", w, ht, len(lines))
 						}
 						for i, l := range lines {
-							if lw := lipglossWidth(l); lw > w {
+							if lw := screenWidth(l); lw > w {
 								t.Fatalf("%dx%d: line %d is %d wide: %q", w, ht, i, lw, l)
 							}
 						}
