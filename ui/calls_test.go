@@ -186,7 +186,7 @@ func TestFormsFitSmallTerminal(t *testing.T) {
 		_ = elicitAsync(h, t.Context(), engine.ElicitRequest{Server: "notes", Mode: "form", Message: "Who is asking?", Schema: elicitSchema})
 		golden(t, "small_elicit_form_60x15", h.view())
 		for _, l := range strings.Split(h.view(), "\n") {
-			if lipglossWidth(l) > 60 {
+			if screenWidth(l) > 60 {
 				t.Fatalf("line too wide: %q", l)
 			}
 		}
