@@ -166,7 +166,28 @@ func importEntries(opts model.LoadOptions, scope model.Scope, found imports.Resu
 		}
 		rep.Servers = append(rep.Servers, o)
 	}
+	noteWontRun(opts, &rep)
 	return rep, nil
+}
+
+// noteWontRun adds a note to each imported server that will not run as the
+// configuration stands: managed-mcp.json in effect, or a managed-policy block.
+func noteWontRun(opts model.LoadOptions, rep *importReport) {
+	after, err := model.Load(opts)
+	if err != nil {
+		return
+	}
+	for i, o := range rep.Servers {
+		if o.Status != importImported {
+			continue
+		}
+		switch s, ok := after.Server(o.Name); {
+		case after.Enterprise:
+			rep.Servers[i].Notes = append(rep.Servers[i].Notes, model.ManagedMCPFile+" is in effect, so mcpdeck ignores this server while that file exists")
+		case ok && !s.Policy.Allowed:
+			rep.Servers[i].Notes = append(rep.Servers[i].Notes, "managed policy blocks it ("+s.Policy.Rule+"), so it will not run")
+		}
+	}
 }
 
 // writeImportReport prints one line per server and a summary.

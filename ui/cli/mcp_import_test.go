@@ -209,3 +209,31 @@ func TestImportIntoBrokenFileFails(t *testing.T) {
 		t.Errorf("the broken file was changed: %q", got)
 	}
 }
+
+// TestImportNotesServersThatWillNotRun: an imported server that managed
+// policy blocks (or that managed-mcp.json hides) carries a note saying so.
+func TestImportNotesServersThatWillNotRun(t *testing.T) {
+	t.Parallel()
+	e := newCLIEnv(t)
+	e.placeFixture("claude-desktop/claude_desktop_config.json", filepath.Join(e.config, "Claude", "claude_desktop_config.json"))
+	e.write(filepath.Join(e.managed, "managed-settings.json"), `{"deniedMcpServers": [{"serverUrl": "https://docs.example.com/*"}]}`)
+	_, _, doc := e.importJSON("--from", "claude-desktop")
+	notes := map[string][]string{}
+	for _, s := range doc.Servers {
+		notes[s.Name] = s.Notes
+	}
+	if want := `managed policy blocks it (deniedMcpServers: serverUrl "https://docs.example.com/*"), so it will not run`; len(notes["docs"]) != 1 || notes["docs"][0] != want {
+		t.Errorf("docs notes = %q, want [%q]", notes["docs"], want)
+	}
+	if len(notes["github"]) != 0 {
+		t.Errorf("github notes = %q, want none", notes["github"])
+	}
+
+	f := newCLIEnv(t)
+	f.placeFixture("claude-desktop/claude_desktop_config.json", filepath.Join(f.config, "Claude", "claude_desktop_config.json"))
+	f.write(filepath.Join(f.managed, "managed-mcp.json"), `{"mcpServers": {}}`)
+	r := f.ok("mcp", "import", "--from", "claude-desktop")
+	if !strings.Contains(r.stdout, "✓ github: imported") || !strings.Contains(r.stdout, "note: managed-mcp.json is in effect") {
+		t.Errorf("import under managed-mcp.json:\n%s", r)
+	}
+}
