@@ -94,7 +94,10 @@ func TestCallToolValidatesAgainstSchema(t *testing.T) {
 		h.keys("esc")
 		h.selectServer("notes")
 		h.keys("c", "enter", "abc", "enter")
-		h.wantView("the arguments do not match the schema")
+		h.wantView("the arguments do not match the schema: code: 'abc' does not match pattern '^[A-Z]{3}$'")
+		if strings.Contains(h.view(), "mcpdeck:input.json") {
+			t.Fatalf("the validator's internals are shown:\n%s", h.view())
+		}
 		if slices.Contains(h.eng.Actions(), "call notes code") {
 			t.Fatal("invalid arguments were sent")
 		}

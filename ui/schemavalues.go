@@ -10,6 +10,8 @@ import (
 	"strings"
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
+	"golang.org/x/text/language"
+	"golang.org/x/text/message"
 )
 
 // errUnset marks an optional field left empty: it is not sent.
@@ -177,7 +179,7 @@ func (f *schemaForm) Validate(args map[string]any) error {
 	if err := sch.Validate(inst); err != nil {
 		var ve *jsonschema.ValidationError
 		if errors.As(err, &ve) {
-			return fmt.Errorf("the arguments do not match the schema: %s", strings.ReplaceAll(ve.Error(), "\n", " "))
+			return fmt.Errorf("the arguments do not match the schema: %s", schemaProblems(ve))
 		}
 		return fmt.Errorf("the arguments do not match the schema: %w", err)
 	}
@@ -195,4 +197,28 @@ func (f *schemaForm) StringValues() (map[string]string, error) {
 		out[k] = fmt.Sprint(v)
 	}
 	return out, nil
+}
+
+// schemaProblems says what is wrong, field by field ("code: does not match
+// pattern '^[A-Z]{3}$'"), instead of the validator's schema URLs and
+// keyword paths.
+func schemaProblems(ve *jsonschema.ValidationError) string {
+	p := message.NewPrinter(language.English)
+	var out []string
+	var walk func(e *jsonschema.ValidationError)
+	walk = func(e *jsonschema.ValidationError) {
+		if len(e.Causes) > 0 {
+			for _, c := range e.Causes {
+				walk(c)
+			}
+			return
+		}
+		msg := e.ErrorKind.LocalizedString(p)
+		if len(e.InstanceLocation) > 0 {
+			msg = strings.Join(e.InstanceLocation, ".") + ": " + msg
+		}
+		out = append(out, msg)
+	}
+	walk(ve)
+	return strings.Join(out, "; ")
 }
