@@ -77,6 +77,9 @@ func rowStatus(st *styles.Styles, s *engine.ServerSnapshot, now time.Time) (stri
 		if isBlocked(*s) {
 			return "blocked by policy: " + s.Policy.Rule, st.Off
 		}
+		if s.Approval.Status == model.ApprovalRejected {
+			return "rejected by you · A approve", st.Off
+		}
 		if len(s.Why) > 0 {
 			return firstLine(s.Why[0]), st.Off
 		}

@@ -3,6 +3,8 @@ package ui
 import (
 	"strings"
 	"testing"
+
+	"github.com/mcpdeck/mcpdeck/model"
 )
 
 func TestListShowsEveryState(t *testing.T) {
@@ -43,5 +45,16 @@ func TestViewFitsSmallTerminal(t *testing.T) {
 		check("help")
 		h.wantView("Move:", "In prompts:", "browser") // every key, the last one (o open in browser) too
 		golden(t, "small_help_60x15", h.view())
+	})
+}
+
+func TestRejectedServerSaysHowToApprove(t *testing.T) {
+	inBubble(t, func(t *testing.T) {
+		s := fixture()
+		s.Servers[3].State, s.Servers[3].Approval.Status = model.StateDisabled, model.ApprovalRejected // fresh
+		s.Servers[3].Why = []string{"Rejected by you."}
+		h := newHarness(t, newFakeEngine(s), 120, 30)
+		h.keys("esc")
+		h.wantView("○ fresh       stdio  rejected by you · A approve")
 	})
 }
