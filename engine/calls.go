@@ -8,7 +8,6 @@ import (
 	"time"
 
 	"github.com/mark3labs/mcp-go/mcp"
-	"github.com/santhosh-tekuri/jsonschema/v6"
 )
 
 // progressGrace is how long progress for a finished call is still delivered.
@@ -88,7 +87,7 @@ func (e *Engine) CallTool(ctx context.Context, server, tool string, args map[str
 			e.mu.Unlock()
 		})
 	}
-	if err := validateArgs(sch, name, args); err != nil {
+	if err := sch.validate(name, args); err != nil {
 		return ToolResult{}, err
 	}
 
@@ -148,16 +147,16 @@ func (e *Engine) elicitURLs(ctx context.Context, server string, ue mcp.URLElicit
 }
 
 // schemaLocked compiles and caches the tool's input schema.
-func (e *Engine) schemaLocked(en *entry, def *Tool) (*jsonschema.Schema, error) {
+func (e *Engine) schemaLocked(en *entry, def *Tool) (*inputSchema, error) {
 	if s, ok := en.schemas[def.Name]; ok {
 		return s, nil
 	}
-	s, err := compileSchema(def.InputSchema)
+	s, err := newInputSchema(def.InputSchema)
 	if err != nil {
 		return nil, err
 	}
 	if en.schemas == nil {
-		en.schemas = map[string]*jsonschema.Schema{}
+		en.schemas = map[string]*inputSchema{}
 	}
 	en.schemas[def.Name] = s
 	return s, nil

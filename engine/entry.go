@@ -5,8 +5,6 @@ import (
 	"math/rand/v2"
 	"time"
 
-	"github.com/santhosh-tekuri/jsonschema/v6"
-
 	"github.com/mcpdeck/mcpdeck/model"
 )
 
@@ -29,8 +27,8 @@ type entry struct {
 	transient   int // transient call errors in a row
 	quickCrash  int // crashes within crashWindow of connecting, in a row
 	connectedAt time.Time
-	schemas     map[string]*jsonschema.Schema // compiled input schemas by tool name
-	why         []string                      // whyNot(srv), computed once per definition
+	schemas     map[string]*inputSchema // compiled input schemas by tool name
+	why         []string                // whyNot(srv), computed once per definition
 	whyOK       bool
 	refetching  [numLists]bool // a list refetch is running
 	dirty       [numLists]bool // list_changed arrived during the refetch
