@@ -56,5 +56,7 @@ func TestRejectedServerSaysHowToApprove(t *testing.T) {
 		h := newHarness(t, newFakeEngine(s), 120, 30)
 		h.keys("esc")
 		h.wantView("○ fresh       stdio  rejected by you · A approve")
+		h.selectServer("fresh")
+		h.wantView("enter open • A approve • d disable") // the footer offers it too
 	})
 }

@@ -126,8 +126,9 @@ func (m *Model) footerKeys() []key.Binding {
 			if a.a == actAuthenticate && s.State != model.StateNeedsAuth {
 				continue // offered everywhere would be noise; the key still works
 			}
-			if (a.a == actApprove || a.a == actReject) && !needsApproval(*s) {
-				continue
+			rejected := s.Approval.Status == model.ApprovalRejected
+			if (a.a == actApprove && !needsApproval(*s) && !rejected) || (a.a == actReject && !needsApproval(*s)) {
+				continue // approved or not a project server: noise
 			}
 			b := a.b
 			if a.a == actReconnect && s.State == model.StatePending && !s.NextRetry.IsZero() {
