@@ -323,3 +323,18 @@ func TestApprovalPromptForgetsServersDecidedElsewhere(t *testing.T) {
 		}
 	})
 }
+
+// TestEveryNoticeIsReachable guards the keychain warning: with a config
+// problem and several warnings, the status line counts them and ? lists all.
+func TestEveryNoticeIsReachable(t *testing.T) {
+	inBubble(t, func(t *testing.T) {
+		s := fixture()
+		s.Problems = []model.Problem{{File: "/p/.mcp.json", Line: 2, Col: 3, Message: "unexpected end of JSON"}}
+		s.Warnings = []string{"config watcher could not start", "no keychain: tokens stored in /c/credentials.json (0600)"}
+		h := newHarness(t, newFakeEngine(s), 160, 40)
+		h.keys("esc")
+		h.wantView("config problem: /p/.mcp.json:2:3: unexpected end of JSON", "(+2 more: ? lists them)")
+		h.keys("?")
+		h.wantView("Notices", "config watcher could not start", "no keychain: tokens stored in /c/credentials.json (0600)")
+	})
+}

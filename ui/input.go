@@ -70,7 +70,7 @@ func (m *Model) onKey(msg tea.KeyMsg) tea.Cmd {
 	case key.Matches(msg, k.Quit):
 		return m.quit()
 	case key.Matches(msg, k.Help):
-		m.modals = append(m.modals, &helpModal{env: m.env})
+		m.modals = append(m.modals, &helpModal{env: m.env, notices: m.notices()})
 		return nil
 	case key.Matches(msg, k.Reload):
 		eng, ctx := m.env.eng, m.env.ctx

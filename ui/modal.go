@@ -119,8 +119,12 @@ func (p *pickerModal) View(width, height int) string {
 	return b.String()
 }
 
-// helpModal is the full help (?).
-type helpModal struct{ env *env }
+// helpModal is the full help (?), followed by every notice (config
+// problems and warnings) the status line could only count.
+type helpModal struct {
+	env     *env
+	notices []string
+}
 
 func (h *helpModal) Help() []key.Binding { return []key.Binding{h.env.keys.Back, h.env.keys.Quit} }
 
@@ -137,7 +141,16 @@ func (h *helpModal) View(width, height int) string {
 	if lipgloss.Height(keys) > height-2 { // a short terminal: every key matters more than the title
 		return fullHelp(h.env.st, k.HelpGroupTitles(), k.FullHelp(), width, height)
 	}
-	return h.env.st.Heading.Render("Keys") + "\n\n" + keys
+	out := h.env.st.Heading.Render("Keys") + "\n\n" + keys
+	if len(h.notices) > 0 {
+		var b strings.Builder
+		b.WriteString("\n\n" + h.env.st.Heading.Render("Notices"))
+		for _, n := range h.notices {
+			b.WriteString("\n" + wordwrap("• "+clean(n), max(width-2, 10)))
+		}
+		out += b.String()
+	}
+	return out
 }
 
 // panel draws lines in a bordered box that fits width×height: lines are

@@ -81,12 +81,31 @@ func (m *Model) statusLine() string {
 		return m.st.Bad.Render(m.status)
 	case m.status != "":
 		return m.st.Muted.Render(m.status)
-	case len(m.snap.Problems) > 0:
-		return m.st.Bad.Render(fmt.Sprintf("⚠ %d config problem(s): %s", len(m.snap.Problems), m.snap.Problems[0].Error()))
-	case len(m.snap.Warnings) > 0:
-		return m.st.Warn.Render("⚠ " + m.snap.Warnings[0])
 	}
-	return ""
+	n := m.notices()
+	if len(n) == 0 {
+		return ""
+	}
+	line := "⚠ " + n[0]
+	if len(n) > 1 {
+		line += fmt.Sprintf(" (+%d more: ? lists them)", len(n)-1)
+	}
+	if len(m.snap.Problems) > 0 {
+		return m.st.Bad.Render(line)
+	}
+	return m.st.Warn.Render(line)
+}
+
+// notices are the config problems and engine warnings (such as tokens kept
+// in a file for want of a keychain), problems first: the status line shows
+// the first and counts the rest, and the help screen lists them all, so
+// that one notice never hides another.
+func (m *Model) notices() []string {
+	out := make([]string, 0, len(m.snap.Problems)+len(m.snap.Warnings))
+	for _, p := range m.snap.Problems {
+		out = append(out, "config problem: "+p.Error())
+	}
+	return append(out, m.snap.Warnings...)
 }
 
 // footerKeys are the keys valid for what is on screen.
