@@ -473,8 +473,10 @@ func TestAuthCacheIOOutsideEngineLock(t *testing.T) {
 		var underLock atomic.Int32
 		auth.io = func() {
 			// sync.Mutex blocking is invisible to synctest, so probe
-			// instead of blocking: a mutex held by our caller never frees.
-			for range 10000 {
+			// instead of blocking: a mutex held by our caller never frees,
+			// one held by another goroutine frees within microseconds; two
+			// million yields (seconds on a loaded machine) tell them apart.
+			for range 2_000_000 {
 				if e.mu.TryLock() {
 					e.mu.Unlock()
 					return
