@@ -520,3 +520,26 @@ func TestAuthCacheIOOutsideEngineLock(t *testing.T) {
 		}
 	})
 }
+
+func TestCallErrorIsASentence(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		n := newFakeNet()
+		n.servers["s"] = toolServer(map[string]server.ToolHandlerFunc{
+			"boom": func(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+				return nil, errors.New("database is on fire")
+			},
+		})
+		e := newTestEngine(t, n, stdioServer("s"))
+		e.errs = transportErrorOps()
+		mustStart(t, e)
+		current(t, e, "s")
+		_, err := e.CallTool(context.Background(), "s", "boom", nil, nil)
+		var ce *CallError
+		if !errors.As(err, &ce) || err.Error() != "calling boom on s: the server answered with an error: internal error: database is on fire" {
+			t.Fatalf("err = %q (%T)", err, err)
+		}
+		if !strings.Contains(ce.Err.Error(), "database is on fire") {
+			t.Errorf("cause lost: %v", ce.Err)
+		}
+	})
+}

@@ -8,19 +8,36 @@ import (
 	"github.com/mcpdeck/mcpdeck/model"
 )
 
-// callError turns a call failure into a sentence naming the server.
+// callError turns a call failure into a sentence naming the server. The
+// transport's own text (mcp-go's "transport error: failed to send request:
+// ...") is left out of the message; errors.Is and errors.As still reach it.
 func (e *Engine) callError(ctx context.Context, server, what string, err error) error {
 	if cerr := ctx.Err(); cerr != nil && !errors.Is(err, cerr) {
 		err = fmt.Errorf("%w (%w)", cerr, err)
 	}
-	if errors.Is(err, context.DeadlineExceeded) {
-		return fmt.Errorf("%s on %s: no answer within %s (MCP_TOOL_TIMEOUT): %w", what, server, e.set.toolTimeout, err)
+	var why string
+	switch {
+	case errors.Is(err, context.DeadlineExceeded):
+		why = fmt.Sprintf("no answer within %s (MCP_TOOL_TIMEOUT)", e.set.toolTimeout)
+	case errors.Is(err, context.Canceled):
+		why = "cancelled"
+	default:
+		why = e.errs.humanize(err)
 	}
-	if errors.Is(err, context.Canceled) {
-		return fmt.Errorf("%s on %s: cancelled: %w", what, server, err)
-	}
-	return fmt.Errorf("%s on %s: %s: %w", what, server, e.errs.humanize(err), err)
+	return &CallError{Message: fmt.Sprintf("%s on %s: %s", what, server, why), Err: err}
 }
+
+// CallError is a failed tool call, resource read or prompt get, worded for
+// a person; Err is the cause (a transport or JSON-RPC error).
+type CallError struct {
+	Message string
+	Err     error
+}
+
+func (c *CallError) Error() string { return c.Message }
+
+// Unwrap returns the cause.
+func (c *CallError) Unwrap() error { return c.Err }
 
 // do runs one request and applies SPEC §3's error classes: an expired
 // session is re-initialized and the request retried once; transient errors
