@@ -32,7 +32,7 @@ func toolServer(tools map[string]server.ToolHandlerFunc) func() *server.MCPServe
 
 func TestURLElicitationRetried(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		var calls atomic.Int32
+		var calls, always atomic.Int32
 		urlErr := mcp.URLElicitationRequiredError{Elicitations: []mcp.ElicitationParams{{
 			Mode: "url", Message: "sign in", URL: "https://example.com/consent", ElicitationID: "e1",
 		}}}
@@ -44,7 +44,10 @@ func TestURLElicitationRetried(t *testing.T) {
 				}
 				return mcp.NewToolResultText("ok"), nil
 			},
-			"always": func(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error) { return nil, urlErr },
+			"always": func(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+				always.Add(1)
+				return nil, urlErr
+			},
 		})
 		e := newTestEngine(t, n, stdioServer("s"))
 		var asked []ElicitRequest
@@ -65,8 +68,8 @@ func TestURLElicitationRetried(t *testing.T) {
 		if _, err := e.CallTool(context.Background(), "s", "always", nil, nil); err == nil {
 			t.Fatal("always: no error")
 		}
-		if len(asked) != maxURLElicitRetry {
-			t.Errorf("always: asked %d times, want %d", len(asked), maxURLElicitRetry)
+		if len(asked) != maxURLElicitRetry || always.Load() != 1+maxURLElicitRetry {
+			t.Errorf("always: asked %d times, called %d times; want %d retries after the first call", len(asked), always.Load(), maxURLElicitRetry)
 		}
 		e.opts.Elicit = nil // no handler: declined with a clear message
 		_, err = e.CallTool(context.Background(), "s", "always", nil, nil)

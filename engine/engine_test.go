@@ -204,7 +204,6 @@ func TestCrashLoopGuard(t *testing.T) {
 		e := newTestEngine(t, n, stdioServer("c"))
 		var crashes atomic.Int32
 		// Every connection crashes 2 s after it is made.
-		n.hook = func(string) {}
 		mustStart(t, e)
 		for i := 0; i < 20; i++ {
 			s := current(t, e, "c")
@@ -225,6 +224,28 @@ func TestCrashLoopGuard(t *testing.T) {
 		}
 		if s.ExitCode == nil || *s.ExitCode != 1 || !strings.Contains(strings.Join(s.Why, " "), "exited with code 1") {
 			t.Errorf("exit code not shown: %v %v", s.ExitCode, s.Why)
+		}
+	})
+}
+
+// TestSlowCrashesAreNotALoop: a server that runs longer than crashWindow
+// before each crash is restarted every time, however often it happens.
+func TestSlowCrashesAreNotALoop(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		n := newFakeNet()
+		n.servers["c"] = demoServer
+		e := newTestEngine(t, n, stdioServer("c"))
+		mustStart(t, e)
+		for i := range 2 * crashLoopLimit {
+			if s := current(t, e, "c"); s.State != model.StateConnected {
+				t.Fatalf("crash %d: state %s %q", i, s.State, s.Error)
+			}
+			time.Sleep(crashWindow + time.Second)
+			n.last("c").kill(exitErr(1))
+			if s := current(t, e, "c"); s.State != model.StatePending || s.Attempt != 1 {
+				t.Fatalf("crash %d: state %s attempt %d, want a restart under backoff", i, s.State, s.Attempt)
+			}
+			time.Sleep(e.backoff.Delay(1, nil))
 		}
 	})
 }
