@@ -130,6 +130,19 @@ func (e *Engine) Reconnect(ctx context.Context, name string) error {
 	if err != nil {
 		return err
 	}
+	// A manual reconnect re-checks PATH (the person may have installed the
+	// command): the lookups happen before taking e.mu.
+	e.mu.Lock()
+	var srvs []model.Server
+	hash := map[string]string{}
+	for _, n := range list {
+		if en := e.byName[n]; en != nil {
+			srvs = append(srvs, en.srv)
+			hash[n] = en.srv.Hash
+		}
+	}
+	e.mu.Unlock()
+	why := e.whyAll(srvs)
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	for _, n := range list {
@@ -137,8 +150,11 @@ func (e *Engine) Reconnect(ctx context.Context, name string) error {
 		if en == nil {
 			continue
 		}
+		if w, ok := why[n]; ok && hash[n] == en.srv.Hash { // not redefined meanwhile
+			en.why = w
+		}
 		if !en.runnable {
-			return fmt.Errorf("server %s cannot run: %s", n, strings.Join(whyNot(en.srv, e.lookPath), " "))
+			return fmt.Errorf("server %s cannot run: %s", n, strings.Join(en.why, " "))
 		}
 		if en.timer != nil {
 			en.stopRetry()

@@ -204,7 +204,7 @@ func BenchmarkSnapshotPublish500(b *testing.B) {
 	}
 	for i := range 500 {
 		en := &entry{srv: stdioServer(fmt.Sprintf("s%03d", i))}
-		e.configure(en, en.srv)
+		e.configure(en, en.srv, nil)
 		en.s.Tools = tools
 		e.byName[en.srv.Name] = en
 		e.order = append(e.order, en)

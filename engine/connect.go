@@ -13,7 +13,6 @@ import (
 // startup, on enable/approve/reload and for a manual reconnect.
 func (e *Engine) startLocked(en *entry, reason string) {
 	e.stopLocked(en)
-	en.whyOK = false // a manual reconnect re-checks PATH
 	en.attempt = 0
 	en.s.Attempt, en.s.MaxAttempts = 0, 0
 	en.quickCrash = 0

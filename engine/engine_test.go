@@ -608,3 +608,50 @@ func TestStderrTailThrottled(t *testing.T) {
 		}
 	})
 }
+
+// TestWhyPathLookupsOutsideLockAndRecheckedOnReconnect: "command not found
+// on PATH" is found without holding the engine mutex (PATH lookups are file
+// system I/O), and a manual reconnect looks again.
+func TestWhyPathLookupsOutsideLockAndRecheckedOnReconnect(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		n := newFakeNet()
+		n.fail["s"] = errors.New("exec: not found")
+		e := newTestEngine(t, n, stdioServer("s"))
+		var installed atomic.Bool
+		var underLock, lookups atomic.Int32
+		e.lookPath = func(s string) (string, error) {
+			lookups.Add(1)
+			if !e.mu.TryLock() {
+				underLock.Add(1) // nothing else runs at this point in the bubble
+			} else {
+				e.mu.Unlock()
+			}
+			if installed.Load() {
+				return "/bin/" + s, nil
+			}
+			return "", errors.New("not found")
+		}
+		mustStart(t, e)
+		s := current(t, e, "s")
+		if s.State != model.StateFailed || !strings.Contains(strings.Join(s.Why, " "), "not found on PATH") {
+			t.Fatalf("state %s why %v", s.State, s.Why)
+		}
+		installed.Store(true)
+		n.set(func() { delete(n.fail, "s"); n.servers["s"] = demoServer })
+		if err := e.Reconnect(context.Background(), "s"); err != nil {
+			t.Fatal(err)
+		}
+		if s := current(t, e, "s"); s.State != model.StateConnected {
+			t.Fatalf("after reconnect: %s", s.State)
+		}
+		e.mu.Lock()
+		why := e.byName["s"].why
+		e.mu.Unlock()
+		if len(why) != 0 {
+			t.Errorf("PATH not re-checked: why %v", why)
+		}
+		if lookups.Load() < 2 || underLock.Load() != 0 {
+			t.Errorf("%d PATH lookups, %d of them under the engine mutex", lookups.Load(), underLock.Load())
+		}
+	})
+}

@@ -28,10 +28,9 @@ type entry struct {
 	quickCrash  int // crashes within crashWindow of connecting, in a row
 	connectedAt time.Time
 	schemas     map[string]*inputSchema // compiled input schemas by tool name
-	why         []string                // whyNot(srv), computed once per definition
-	whyOK       bool
-	refetching  [numLists]bool // a list refetch is running
-	dirty       [numLists]bool // list_changed arrived during the refetch
+	why         []string                // whyNot(srv): PATH lookups, so computed outside e.mu (Reload, Reconnect)
+	refetching  [numLists]bool          // a list refetch is running
+	dirty       [numLists]bool          // list_changed arrived during the refetch
 }
 
 // stopRetry cancels a scheduled retry.

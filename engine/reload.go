@@ -27,7 +27,7 @@ func (e *Engine) Reload(ctx context.Context) error {
 	// The needs-auth cache is a file: read it before taking e.mu. The
 	// desired list cannot go stale meanwhile: reloads are serialized and
 	// whatever changes overEn reloads again.
-	needsAuth := e.cachedNeedsAuth(desired)
+	pre := preloaded{needsAuth: e.cachedNeedsAuth(desired), why: e.whyAll(desired)}
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	if e.closed {
@@ -42,7 +42,7 @@ func (e *Engine) Reload(ctx context.Context) error {
 	// servers that is the difference between 1 and 500 copies of the list.
 	e.batching = true
 	for _, a := range reconcile(desired, have) {
-		e.applyLocked(a, needsAuth[a.Name])
+		e.applyLocked(a, pre)
 	}
 	for _, en := range e.byName {
 		e.applyPermissionsLocked(en)
@@ -92,9 +92,25 @@ func (e *Engine) desiredLocked(res *model.Resolved) []model.Server {
 	return out
 }
 
-// applyLocked carries out one reconcile action; needsAuth says the
-// Authenticator remembers a recent 401 from this server.
-func (e *Engine) applyLocked(a action, needsAuth bool) {
+// preloaded is what Reload learns by I/O (the needs-auth cache file, PATH
+// lookups) before it takes e.mu, by server name.
+type preloaded struct {
+	needsAuth map[string]bool
+	why       map[string][]string
+}
+
+// whyAll runs whyNot (which searches PATH) for every server; callers do not
+// hold e.mu.
+func (e *Engine) whyAll(servers []model.Server) map[string][]string {
+	out := make(map[string][]string, len(servers))
+	for _, srv := range servers {
+		out[srv.Name] = whyNot(srv, e.lookPath)
+	}
+	return out
+}
+
+// applyLocked carries out one reconcile action.
+func (e *Engine) applyLocked(a action, pre preloaded) {
 	en := e.byName[a.Name]
 	if a.Kind == actRemove {
 		if en != nil {
@@ -107,14 +123,14 @@ func (e *Engine) applyLocked(a action, needsAuth bool) {
 		en = &entry{}
 		e.byName[a.Name] = en
 	}
-	e.configure(en, a.Server)
+	e.configure(en, a.Server, pre.why[a.Name])
 	switch a.Kind {
 	case actStart, actRestart:
 		reason := "starting"
 		if a.Kind == actRestart {
 			reason = "configuration changed"
 		}
-		if needsAuth {
+		if pre.needsAuth[a.Name] {
 			e.stopLocked(en)
 			en.s.Error = "The server needs you to sign in."
 			e.transition(en, model.StateNeedsAuth, "needs auth (cached)")
@@ -133,11 +149,12 @@ func (e *Engine) applyLocked(a action, needsAuth bool) {
 	}
 }
 
-// configure stores the definition and the static snapshot fields.
-func (e *Engine) configure(en *entry, srv model.Server) {
+// configure stores the definition, its why-not sentences and the static
+// snapshot fields.
+func (e *Engine) configure(en *entry, srv model.Server, why []string) {
 	en.srv = srv
 	en.runnable = srv.Runnable()
-	en.why, en.whyOK = nil, false
+	en.why = why
 	cfg := maskConfig(srv.Config)
 	en.s.Name, en.s.Scope, en.s.Source = srv.Name, srv.Scope, srv.Source
 	en.s.Overrides = srv.Overrides

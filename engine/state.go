@@ -57,10 +57,6 @@ func (e *Engine) refreshWhy(en *entry) {
 		en.s.Why = nil
 		return
 	}
-	if !en.whyOK {
-		// Cached per definition: whyNot may search PATH.
-		en.why, en.whyOK = whyNot(en.srv, e.lookPath), true
-	}
 	why := slices.Clip(en.why)
 	switch en.s.State {
 	case model.StateNeedsAuth:
