@@ -68,3 +68,15 @@ func TestUnknownTransport(t *testing.T) {
 		t.Fatalf("%v (%v): %s", err, Classify(err), Humanize(err))
 	}
 }
+
+func TestProtocolVersionPerServerOverride(t *testing.T) {
+	cfg := stdioCfg()
+	cfg.ProtocolVersion = "2025-06-18"
+	c := open(t, cfg, Options{ProtocolVersion: "2025-03-26"})
+	if got := c.Init().ProtocolVersion; got != "2025-06-18" {
+		t.Fatalf("negotiated %q, want the server's own setting 2025-06-18 over Options' 2025-03-26", got)
+	}
+	if got := open(t, stdioCfg(), Options{}).Init().ProtocolVersion; got != DefaultProtocolVersion {
+		t.Fatalf("default: negotiated %q, want %q", got, DefaultProtocolVersion)
+	}
+}
