@@ -202,6 +202,20 @@ func TestWhyNot(t *testing.T) {
 	}
 }
 
+func TestSentence(t *testing.T) {
+	for in, want := range map[string]string{
+		"connection refused at 127.0.0.1:1: is the server running?": "Connection refused at 127.0.0.1:1: is the server running?",
+		"the server process exited with code 3":                     "The server process exited with code 3.",
+		"Reconnect cancelled.":                                      "Reconnect cancelled.",
+		" élan ":                                                    "Élan.",
+		"":                                                          "",
+	} {
+		if got := sentence(in); got != want {
+			t.Errorf("sentence(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
 func TestSettingsFromEnv(t *testing.T) {
 	env := map[string]string{
 		"MCP_SERVER_CONNECTION_BATCH_SIZE": "7", "MCP_REMOTE_SERVER_CONNECTION_BATCH_SIZE": "50",

@@ -66,7 +66,7 @@ func (e *Engine) refreshWhy(en *entry) {
 			why = append(why, fmt.Sprintf("Last crash: exited with code %d.", *en.s.ExitCode))
 		}
 		if en.s.State == model.StateFailed && en.s.Error != "" {
-			why = append(why, en.s.Error)
+			why = append(why, sentence(en.s.Error))
 		}
 	case model.StateConnected, model.StateDisabled:
 	}

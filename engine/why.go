@@ -5,6 +5,8 @@ import (
 	"os"
 	"os/exec"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/mcpdeck/mcpdeck/model"
 )
@@ -38,7 +40,7 @@ func whyNot(srv model.Server, lookPath func(string) (string, error)) []string {
 	case model.ApprovalNotNeeded, model.ApprovalApproved:
 	}
 	for _, p := range srv.Problems {
-		why = append(why, p.Error()+".")
+		why = append(why, sentence(p.Error()))
 	}
 	if srv.Config.EffectiveType() == model.TransportStdio && srv.Config.Command != "" && lookPath != nil {
 		if msg := commandProblem(srv.Config, lookPath); msg != "" {
@@ -46,6 +48,21 @@ func whyNot(srv model.Server, lookPath func(string) (string, error)) []string {
 		}
 	}
 	return why
+}
+
+// sentence makes s (an error text, usually lowercase and unpunctuated) read
+// as a sentence: capital first letter, final full stop.
+func sentence(s string) string {
+	s = strings.TrimSpace(s)
+	if s == "" {
+		return s
+	}
+	r, n := utf8.DecodeRuneInString(s)
+	s = string(unicode.ToUpper(r)) + s[n:]
+	if !strings.ContainsRune(".!?", rune(s[len(s)-1])) {
+		s += "."
+	}
+	return s
 }
 
 // commandProblem reports a stdio command that cannot be found.
