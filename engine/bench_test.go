@@ -151,20 +151,8 @@ func heapBytes() uint64 {
 func BenchmarkToolCall(b *testing.B) {
 	args := map[string]any{"a": 2, "b": 3}
 	b.Run("direct", func(b *testing.B) {
-		c, err := client.NewInProcessClient(demoServer())
-		if err != nil {
-			b.Fatal(err)
-		}
-		defer c.Close()
+		c := directDemoClient(b)
 		ctx := context.Background()
-		if err := c.Start(ctx); err != nil {
-			b.Fatal(err)
-		}
-		init := mcp.InitializeRequest{}
-		init.Params.ProtocolVersion = mcp.ProtocolVersion20251125
-		if _, err := c.Initialize(ctx, init); err != nil {
-			b.Fatal(err)
-		}
 		for b.Loop() {
 			req := mcp.CallToolRequest{}
 			req.Params.Name = "add"
@@ -175,15 +163,7 @@ func BenchmarkToolCall(b *testing.B) {
 		}
 	})
 	b.Run("engine", func(b *testing.B) {
-		cfg := model.ServerConfig{Type: model.TransportSDK, Name: "demo"}
-		e := realEngine(b, map[string]any{}, nil, func(o *Options) {
-			o.Builtins = map[string]func() *server.MCPServer{"demo": demoServer}
-			o.Extra = []model.Server{{Name: "demo", Raw: cfg, Config: cfg}}
-		})
-		if err := e.Start(context.Background()); err != nil {
-			b.Fatal(err)
-		}
-		awaitAll(b, e, 1)
+		e := demoEngine(b)
 		ctx := context.Background()
 		for b.Loop() {
 			if _, err := e.CallTool(ctx, "demo", "add", args, nil); err != nil {
@@ -201,28 +181,8 @@ func BenchmarkToolCall(b *testing.B) {
 func BenchmarkToolCallInterleaved(b *testing.B) {
 	args := map[string]any{"a": 2, "b": 3}
 	ctx := context.Background()
-	c, err := client.NewInProcessClient(demoServer())
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer c.Close()
-	if err := c.Start(ctx); err != nil {
-		b.Fatal(err)
-	}
-	init := mcp.InitializeRequest{}
-	init.Params.ProtocolVersion = mcp.ProtocolVersion20251125
-	if _, err := c.Initialize(ctx, init); err != nil {
-		b.Fatal(err)
-	}
-	cfg := model.ServerConfig{Type: model.TransportSDK, Name: "demo"}
-	e := realEngine(b, map[string]any{}, nil, func(o *Options) {
-		o.Builtins = map[string]func() *server.MCPServer{"demo": demoServer}
-		o.Extra = []model.Server{{Name: "demo", Raw: cfg, Config: cfg}}
-	})
-	if err := e.Start(ctx); err != nil {
-		b.Fatal(err)
-	}
-	awaitAll(b, e, 1)
+	c := directDemoClient(b)
+	e := demoEngine(b)
 	var direct, engine time.Duration
 	for b.Loop() {
 		t0 := time.Now()
@@ -242,6 +202,41 @@ func BenchmarkToolCallInterleaved(b *testing.B) {
 	b.ReportMetric(float64(direct.Nanoseconds())/float64(b.N), "direct-ns/call")
 	b.ReportMetric(float64(engine.Nanoseconds())/float64(b.N), "engine-ns/call")
 	b.ReportMetric(100*(float64(engine)/float64(direct)-1), "overhead-%")
+}
+
+// directDemoClient is mcp-go's in-process client on demoServer, initialized.
+func directDemoClient(b *testing.B) *client.Client {
+	b.Helper()
+	ctx := context.Background()
+	c, err := client.NewInProcessClient(demoServer())
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() { _ = c.Close() })
+	if err := c.Start(ctx); err != nil {
+		b.Fatal(err)
+	}
+	init := mcp.InitializeRequest{}
+	init.Params.ProtocolVersion = mcp.ProtocolVersion20251125
+	if _, err := c.Initialize(ctx, init); err != nil {
+		b.Fatal(err)
+	}
+	return c
+}
+
+// demoEngine is a real engine with demoServer built in, connected.
+func demoEngine(b *testing.B) *Engine {
+	b.Helper()
+	cfg := model.ServerConfig{Type: model.TransportSDK, Name: "demo"}
+	e := realEngine(b, map[string]any{}, nil, func(o *Options) {
+		o.Builtins = map[string]func() *server.MCPServer{"demo": demoServer}
+		o.Extra = []model.Server{{Name: "demo", Raw: cfg, Config: cfg}}
+	})
+	if err := e.Start(context.Background()); err != nil {
+		b.Fatal(err)
+	}
+	awaitAll(b, e, 1)
+	return e
 }
 
 // BenchmarkSnapshotPublish500 measures building and publishing one
