@@ -166,6 +166,10 @@ func engCallErr(f *engFlags, what string, err error) error {
 	if errors.Is(err, context.Canceled) {
 		return fmt.Errorf("%s: cancelled", what)
 	}
+	var ce *engine.CallError
+	if errors.As(err, &ce) {
+		return err // it already names the request and the server
+	}
 	return fmt.Errorf("%s: %w", what, err)
 }
 

@@ -171,6 +171,12 @@ func TestEngCallErrors(t *testing.T) {
 	if r.code != 1 || !strings.Contains(r.stderr, "division by zero") {
 		t.Errorf("tool error: %s", r)
 	}
+	// A request the server refuses: one sentence naming it once, without
+	// mcp-go's wrapping.
+	r = e.fails(1, "--mcp-config", cfg, "read", "notes", "note://no-such-note")
+	if strings.Count(r.stderr, "notes") != 1 || strings.Contains(r.stderr, "transport error") || !strings.Contains(r.stderr, "reading note://no-such-note on notes: ") {
+		t.Errorf("refused read: %s", r)
+	}
 }
 
 func TestEngElicitation(t *testing.T) {
