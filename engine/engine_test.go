@@ -194,6 +194,9 @@ func TestConnectTimeout(t *testing.T) {
 		if s.State != model.StateFailed || !strings.Contains(s.ErrorDetail, "MCP_TIMEOUT") || time.Since(start) != 30*time.Second {
 			t.Fatalf("slow after 30s: %s %q", s.State, s.ErrorDetail)
 		}
+		if want := "the server did not finish connecting within 30s (raise MCP_TIMEOUT, in ms, for slow servers)"; s.Error != want {
+			t.Errorf("error %q, want %q", s.Error, want)
+		}
 	})
 }
 

@@ -2,6 +2,7 @@ package engine
 
 import (
 	"cmp"
+	"errors"
 	"fmt"
 	"slices"
 	"time"
@@ -44,6 +45,9 @@ func (e *Engine) setError(en *entry, err error) {
 	}
 	_, name := e.errs.classify(err)
 	en.s.Error = e.errs.humanize(err)
+	if errors.Is(err, ErrConnectTimeout) { // say which limit, and how to raise it
+		en.s.Error = fmt.Sprintf("the server did not finish connecting within %s (raise MCP_TIMEOUT, in ms, for slow servers)", e.set.connectTimeout)
+	}
 	en.s.ErrorDetail = err.Error()
 	en.s.ErrorClass = name
 	if code, ok := e.errs.exitCode(err); ok {
