@@ -182,7 +182,7 @@ func (e *Engine) retryLocked(en *entry, cause error) {
 	gen := en.gen
 	name := en.srv.Name
 	en.timer = e.clock.AfterFunc(delay, func() { e.retryNow(name, gen) })
-	e.transition(en, model.StatePending, fmt.Sprintf("reconnect attempt %d/%d in %s", en.attempt, e.backoff.MaxAttempts, delay))
+	e.transition(en, model.StatePending, fmt.Sprintf("reconnect attempt %d/%d in %s", en.attempt, e.backoff.MaxAttempts, delay.Round(100*time.Millisecond)))
 }
 
 // retryNow runs a scheduled retry if it is still current.

@@ -111,7 +111,7 @@ func engListLine(srv engine.ServerSnapshot) string {
 	case ocNeedsAuth:
 		line += " (run: mcpdeck auth " + srv.Name + ")"
 	case ocApproval:
-		line += " (approve it in the TUI: mcpdeck)"
+		line += " (run: mcpdeck mcp approve " + srv.Name + ")"
 	case ocFailed, ocDisabled, ocPending:
 		if r := engReason(srv); r != "" {
 			line += ": " + r

@@ -58,7 +58,8 @@ func TestEngMCPListShowsPendingApproval(t *testing.T) {
 		t.Fatal(err)
 	}
 	r := e.ok("mcp", "list")
-	if !strings.HasPrefix(r.stdout, "… repo: ") || !strings.Contains(r.stdout, "pending approval") {
+	if !strings.HasPrefix(r.stdout, "… repo: ") || !strings.Contains(r.stdout, "pending approval") ||
+		!strings.Contains(r.stdout, "(run: mcpdeck mcp approve repo)") {
 		t.Errorf("unapproved project server: %s", r)
 	}
 	r = e.fails(1, "call", "repo", "review", `{}`)
