@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"bufio"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -21,7 +20,7 @@ import (
 // the server's machine-to-machine grant) and `mcpdeck auth --logout SERVER`
 // (revoke and delete the tokens).
 func newAuthCmd(g *globalOpts) *cobra.Command {
-	var logout, withSecret bool
+	var logout, withSecret, withKey, withIDToken, withIDPSecret bool
 	cmd := &cobra.Command{
 		Use:   "auth SERVER",
 		Short: "Sign in to a remote server (OAuth), or sign out with --logout",
@@ -43,13 +42,15 @@ func newAuthCmd(g *globalOpts) *cobra.Command {
 			}
 			m := newOAuthManager(lo, g.stderr, false)
 			defer printAuthWarnings(g.stderr, m)
-			if withSecret && !logout {
-				secret, err := readClientSecret(g)
-				if err != nil {
-					return err
-				}
-				if err := m.SetClientSecret(srv, secret); err != nil {
-					return fmt.Errorf("storing the client secret: %w", err)
+			if !logout {
+				for _, c := range storableSecrets(m, withSecret, withKey, withIDToken, withIDPSecret) {
+					v, err := readSecret(g, c.env, c.what)
+					if err != nil {
+						return err
+					}
+					if err := c.set(srv, v); err != nil {
+						return fmt.Errorf("storing the %s: %w", c.what, err)
+					}
 				}
 			}
 			if logout {
@@ -70,6 +71,12 @@ func newAuthCmd(g *globalOpts) *cobra.Command {
 	cmd.Flags().BoolVar(&logout, "logout", false, "revoke and delete the server's tokens")
 	cmd.Flags().BoolVar(&withSecret, "client-secret", false,
 		"store the pre-registered client's secret (from MCPDECK_CLIENT_SECRET or a hidden prompt) before signing in")
+	cmd.Flags().BoolVar(&withKey, "private-key", false,
+		"store the PEM private key for private_key_jwt client authentication (from MCPDECK_CLIENT_PRIVATE_KEY or standard input)")
+	cmd.Flags().BoolVar(&withIDToken, "id-token", false,
+		"store the enterprise IdP ID token for cross-app access (from MCPDECK_IDP_ID_TOKEN or a hidden prompt)")
+	cmd.Flags().BoolVar(&withIDPSecret, "idp-client-secret", false,
+		"store mcpdeck's client secret at the enterprise IdP for cross-app access (from MCPDECK_IDP_CLIENT_SECRET or a hidden prompt)")
 	return cmd
 }
 
@@ -130,29 +137,70 @@ func newOAuthManager(lo model.LoadOptions, stderr io.Writer, inline bool) *oauth
 	})
 }
 
-// readClientSecret takes MCPDECK_CLIENT_SECRET, else asks without echo on a
-// terminal, else reads one line of standard input.
+// storableSecret is a credential `mcpdeck auth` can put in the keychain
+// before signing in, so that it never has to live in a config file.
+type storableSecret struct {
+	what, env string
+	set       func(model.Server, string) error
+}
+
+// storableSecrets lists the credentials whose flags were given, in the
+// order they are asked for.
+func storableSecrets(m *oauth.Manager, secret, key, idToken, idpSecret bool) []storableSecret {
+	var out []storableSecret
+	for _, c := range []struct {
+		on bool
+		s  storableSecret
+	}{
+		{secret, storableSecret{"client secret", "MCPDECK_CLIENT_SECRET", m.SetClientSecret}},
+		{key, storableSecret{"private key", "MCPDECK_CLIENT_PRIVATE_KEY", m.SetPrivateKey}},
+		{idToken, storableSecret{"IdP ID token", "MCPDECK_IDP_ID_TOKEN", m.SetIDToken}},
+		{idpSecret, storableSecret{"IdP client secret", "MCPDECK_IDP_CLIENT_SECRET", m.SetIDPClientSecret}},
+	} {
+		if c.on {
+			out = append(out, c.s)
+		}
+	}
+	return out
+}
+
+// readClientSecret reads the client secret as readSecret does.
 func readClientSecret(g *globalOpts) (string, error) {
-	if s := os.Getenv("MCPDECK_CLIENT_SECRET"); s != "" {
+	return readSecret(g, "MCPDECK_CLIENT_SECRET", "client secret")
+}
+
+// readSecret takes the environment variable env, else asks without echo on
+// a terminal, else reads standard input (all of it, so a PEM key can be
+// piped in).
+func readSecret(g *globalOpts, env, what string) (string, error) {
+	if s := os.Getenv(env); s != "" {
 		return s, nil
 	}
 	if f, ok := g.stdin.(*os.File); ok && term.IsTerminal(f.Fd()) {
-		fmt.Fprint(g.stderr, "Client secret: ")
+		fmt.Fprintf(g.stderr, "%s: ", what)
 		b, err := term.ReadPassword(f.Fd())
 		fmt.Fprintln(g.stderr)
 		if err != nil {
-			return "", fmt.Errorf("reading the client secret: %w", err)
+			return "", fmt.Errorf("reading the %s: %w", what, err)
 		}
 		return strings.TrimSpace(string(b)), nil
 	}
-	line, err := bufio.NewReader(g.stdin).ReadString('\n')
-	if err != nil && !errors.Is(err, io.EOF) {
-		return "", fmt.Errorf("reading the client secret: %w", err)
+	var in string
+	var err error
+	if strings.HasSuffix(env, "PRIVATE_KEY") { // a PEM block spans lines: take the rest of stdin
+		var b []byte
+		b, err = io.ReadAll(g.input())
+		in = string(b)
+	} else {
+		in, err = g.input().ReadString('\n')
 	}
-	if s := strings.TrimSpace(line); s != "" {
+	if err != nil && !errors.Is(err, io.EOF) {
+		return "", fmt.Errorf("reading the %s: %w", what, err)
+	}
+	if s := strings.TrimSpace(in); s != "" {
 		return s, nil
 	}
-	return "", usagef("--client-secret needs MCPDECK_CLIENT_SECRET or the secret on standard input")
+	return "", usagef("no %s given: set %s or pass it on standard input", what, env)
 }
 
 func printAuthResult(g *globalOpts, name, status, text string) error {

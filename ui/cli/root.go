@@ -3,6 +3,7 @@
 package cli
 
 import (
+	"bufio"
 	"context"
 	"errors"
 	"fmt"
@@ -45,6 +46,18 @@ type globalOpts struct {
 	// values; it is model.DefaultLoadOptions (working directory, HOME, XDG
 	// config dir, MCPDECK_MANAGED_DIR). Use g.loadOptions() to call it.
 	newLoadOptions func(dynamic []string) (model.LoadOptions, error)
+
+	// stdinBuf buffers stdin once, so that several reads (one secret after
+	// another) do not lose what an earlier reader buffered.
+	stdinBuf *bufio.Reader
+}
+
+// input returns stdin behind one shared buffer.
+func (g *globalOpts) input() *bufio.Reader {
+	if g.stdinBuf == nil {
+		g.stdinBuf = bufio.NewReader(g.stdin)
+	}
+	return g.stdinBuf
 }
 
 // loadOptions returns the LoadOptions every command reads config with.

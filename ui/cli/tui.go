@@ -14,6 +14,7 @@ import (
 	"github.com/muesli/termenv"
 
 	"github.com/mcpdeck/mcpdeck/engine"
+	"github.com/mcpdeck/mcpdeck/model"
 	"github.com/mcpdeck/mcpdeck/oauth"
 	"github.com/mcpdeck/mcpdeck/transports"
 	"github.com/mcpdeck/mcpdeck/ui"
@@ -72,6 +73,7 @@ func runTUI(ctx context.Context, g *globalOpts, eo engine.Options, title string)
 	if err := eng.Start(ctx); err != nil {
 		return err
 	}
+	checkKeychainEarly(ctx, eo.Auth, eng.Snapshot())
 	m := ui.New(eng, ui.Options{Context: ctx, Elicit: bridge, Title: title})
 	p := tea.NewProgram(m, tea.WithAltScreen(), tea.WithContext(ctx), tea.WithInput(in), tea.WithOutput(out))
 	if _, err := p.Run(); err != nil && !errors.Is(err, tea.ErrProgramKilled) && !errors.Is(err, context.Canceled) {
@@ -85,5 +87,24 @@ func runTUI(ctx context.Context, g *globalOpts, eo engine.Options, title string)
 func printWarnings(w io.Writer, s engine.Snapshot) {
 	for _, msg := range s.Warnings {
 		fmt.Fprintln(w, "mcpdeck: "+msg)
+	}
+}
+
+// checkKeychainEarly touches the keychain in the background when a remote
+// server is configured, so that "no keychain: tokens go to a file" shows at
+// start rather than at the first sign-in. Servers without OAuth never cause
+// a keychain prompt.
+func checkKeychainEarly(ctx context.Context, auth engine.Authenticator, s engine.Snapshot) {
+	c, ok := auth.(interface {
+		CheckStore(context.Context) []string
+	})
+	if !ok {
+		return
+	}
+	for _, srv := range s.Servers {
+		if srv.Transport == model.TransportSSE || srv.Transport == model.TransportHTTP {
+			go c.CheckStore(ctx) // bounded by the manager's keychain timeout
+			return
+		}
 	}
 }
