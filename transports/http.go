@@ -2,6 +2,7 @@ package transports
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"log/slog"
 	"net/http"
@@ -42,7 +43,25 @@ func httpClientFor(c *Conn, cfg model.ServerConfig, opts Options, legacySSE bool
 	}
 	hc.Transport = c.rt
 	hc.Timeout = 0
+	if hc.CheckRedirect == nil {
+		hc.CheckRedirect = sameOriginRedirects
+	}
 	return hc, idle
+}
+
+// sameOriginRedirects follows a server's redirects only within its own
+// origin: the round tripper adds the static and helper headers (API keys,
+// bearer tokens) to every request, so a redirect elsewhere would hand them
+// to another host.
+func sameOriginRedirects(req *http.Request, via []*http.Request) error {
+	if len(via) >= 10 {
+		return errors.New("stopped after 10 redirects")
+	}
+	if from := via[0].URL; req.URL.Scheme != from.Scheme || req.URL.Host != from.Host {
+		return fmt.Errorf("refused a redirect from %s to %s://%s: the server's headers are not sent to another origin",
+			from.Host, req.URL.Scheme, req.URL.Host)
+	}
+	return nil
 }
 
 // openHTTP builds a streamable HTTP client with continuous listening, so
