@@ -29,7 +29,10 @@ const (
 	// ClassTerminal is a refused or unreachable address, a DNS failure or a
 	// missing command: close at once.
 	ClassTerminal
-	// ClassAuth is HTTP 401: the server needs the person to log in.
+	// ClassAuth is HTTP 401 (the server needs the person to log in) or 403
+	// (the sign-in lacks a permission: OAuth step-up asks for more scope).
+	// A 403 is about credentials, not the connection, so reconnecting
+	// cannot help.
 	ClassAuth
 	// ClassSessionExpired is HTTP 404 / -32001 / session terminated: re-initialize.
 	ClassSessionExpired
@@ -175,7 +178,7 @@ func classifyRPC(err error) (Class, bool) {
 
 func classifyStatus(code string) Class {
 	switch n, _ := strconv.Atoi(code); {
-	case n == 401:
+	case n == 401 || n == 403:
 		return ClassAuth
 	case n == 404:
 		return ClassSessionExpired

@@ -41,6 +41,8 @@ func TestClassifyAndHumanize(t *testing.T) {
 		{"eof", fmt.Errorf("read: %w", io.ErrUnexpectedEOF), ClassTransient, "the connection to the server was lost"},
 		{"401", wrap(&transport.AuthorizationRequiredError{}), ClassAuth, "the server needs you to log in (HTTP 401)"},
 		{"oauth", transport.ErrOAuthAuthorizationRequired, ClassAuth, "the server needs you to log in (HTTP 401)"},
+		{"status403", errors.New("request failed with status 403: insufficient_scope"), ClassAuth, "the server refused the request (HTTP 403): your sign-in lacks a permission it needs; sign in again to grant it"},
+		{"own403", &HTTPStatusError{Method: "GET", URL: "http://h/mcp", Status: 403}, ClassAuth, "the server refused the request (HTTP 403): your sign-in lacks a permission it needs; sign in again to grant it"},
 		{"expired", wrap(transport.ErrSessionTerminated), ClassSessionExpired, "the server ended the session (it may have restarted); a new session is needed"},
 		{"status404", errors.New("request failed with status 404: session not found"), ClassSessionExpired, "the server ended the session (it may have restarted); a new session is needed"},
 		{"status503", errors.New("request failed with status 503: busy"), ClassTransient, "the server answered HTTP 503: busy"},

@@ -7,6 +7,7 @@ import (
 	"net/url"
 	"os"
 	"os/exec"
+	"strconv"
 	"strings"
 	"syscall"
 	"unicode"
@@ -51,6 +52,9 @@ func humanize(err error) string {
 	}
 	switch class {
 	case ClassAuth:
+		if httpStatus(err) == 403 {
+			return "the server refused the request (HTTP 403): your sign-in lacks a permission it needs; sign in again to grant it"
+		}
 		return "the server needs you to log in (HTTP 401)"
 	case ClassSessionExpired:
 		return "the server ended the session (it may have restarted); a new session is needed"
@@ -207,4 +211,18 @@ func clip(s string) string {
 		s = string(r[:maxHumanLen-1]) + "…"
 	}
 	return s
+}
+
+// httpStatus is the HTTP status carried by err (ours or mcp-go's "request
+// failed with status N"), or 0.
+func httpStatus(err error) int {
+	var se *HTTPStatusError
+	if errors.As(err, &se) {
+		return se.Status
+	}
+	if m := statusRe.FindStringSubmatch(err.Error()); m != nil {
+		n, _ := strconv.Atoi(m[1])
+		return n
+	}
+	return 0
 }
