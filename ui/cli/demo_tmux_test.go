@@ -139,7 +139,7 @@ func TestDemoInARealTerminal(t *testing.T) {
 	s.keys("Enter")
 	s.waitFor("How is the demo going?", "Your name")
 	s.keys("Ada", "Enter", "Enter", "Enter")
-	s.waitFor("✓ done", "thanks! you said", "name:Ada")
+	s.waitFor("✓ done", `Thanks, Ada! You rated the demo "great" (no newsletter).`)
 	s.keys("Escape")
 	s.waitFor("/survey")
 	s.keys("q")

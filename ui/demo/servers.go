@@ -252,7 +252,18 @@ func Survey() *server.MCPServer {
 			if res.Action != mcp.ElicitationResponseActionAccept {
 				return mcp.NewToolResultText("you chose to " + string(res.Action)), nil
 			}
-			return mcp.NewToolResultText(fmt.Sprintf("thanks! you said: %v", res.Content)), nil
+			var name, rating string
+			var subscribe bool
+			if c, ok := res.Content.(map[string]any); ok {
+				name, _ = c["name"].(string)
+				rating, _ = c["rating"].(string)
+				subscribe, _ = c["subscribe"].(bool)
+			}
+			news := "no newsletter"
+			if subscribe {
+				news = "subscribed to the newsletter"
+			}
+			return mcp.NewToolResultText(fmt.Sprintf("Thanks, %s! You rated the demo %q (%s).", name, rating, news)), nil
 		})
 	return s
 }
