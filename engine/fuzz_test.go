@@ -3,10 +3,7 @@ package engine
 import (
 	"context"
 	"encoding/json"
-	"strings"
 	"testing"
-
-	"github.com/mcpdeck/mcpdeck/model"
 )
 
 // FuzzAcceptDefaults feeds server-supplied elicitation schemas to the
@@ -53,20 +50,5 @@ func FuzzValidateArgs(f *testing.F) {
 			return
 		}
 		_ = validateArgs(sch, "t", a)
-	})
-}
-
-// FuzzMaskConfig checks that no env or header value survives masking.
-func FuzzMaskConfig(f *testing.F) {
-	f.Add("TOKEN", "s3cret-value", "--api-key=abc123", "https://u:p4ss@example.com/x?token=zzz")
-	f.Fuzz(func(t *testing.T, key, value, arg, url string) {
-		if len(value) < 6 || strings.Contains(masked, value) {
-			return
-		}
-		cfg := model.ServerConfig{Command: "c", Args: []string{arg}, Env: map[string]string{key: value}, Headers: map[string]string{key: value}, URL: url}
-		m := maskConfig(cfg)
-		if m.Env[key] != masked || m.Headers[key] != masked {
-			t.Fatalf("value kept: %+v", m)
-		}
 	})
 }

@@ -155,12 +155,12 @@ func (e *Engine) configure(en *entry, srv model.Server, why []string) {
 	en.srv = srv
 	en.runnable = srv.Runnable()
 	en.why = why
-	cfg := maskConfig(srv.Config)
+	cfg := model.Redact(srv.Raw)
 	en.s.Name, en.s.Scope, en.s.Source = srv.Name, srv.Scope, srv.Source
 	en.s.Overrides = srv.Overrides
 	en.s.Transport = srv.Config.EffectiveType()
 	en.s.Config = cfg
-	en.s.Target = target(cfg)
+	en.s.Target = model.RedactTarget(cfg)
 	en.s.Hash = srv.Hash
 	en.s.Enabled, en.s.Approval, en.s.Policy, en.s.Problems = srv.Enabled, srv.Approval, srv.Policy, srv.Problems
 }

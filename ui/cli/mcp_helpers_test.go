@@ -12,45 +12,6 @@ import (
 	"github.com/mcpdeck/mcpdeck/model"
 )
 
-func TestMaskValue(t *testing.T) {
-	t.Parallel()
-	tests := map[string]string{
-		"":                           "",
-		"literal-secret":             maskedValue,
-		"${TOKEN}":                   "${TOKEN}",
-		"Bearer ${API_TOKEN}":        "Bearer ${API_TOKEN}",
-		"basic ${A}${B}":             "basic ${A}${B}",
-		"${HOST:-localhost}":         "${HOST:-localhost}",
-		"Bearer hardcoded":           maskedValue,
-		"prefix-${VAR}-suffix":       maskedValue,
-		"Bearer ${TOKEN} sk-live123": maskedValue,
-	}
-	for in, want := range tests {
-		if got := maskValue(in); got != want {
-			t.Errorf("maskValue(%q) = %q, want %q", in, got, want)
-		}
-	}
-}
-
-func TestMaskURL(t *testing.T) {
-	t.Parallel()
-	for in, want := range map[string]string{
-		"":                        "",
-		"https://example.com/mcp": "https://example.com/mcp",
-		"https://example.com/mcp?transport=sse&v=2":            "https://example.com/mcp?transport=sse&v=2",
-		"https://x.example/mcp?api_key=sk-live-123&profile=me": "https://x.example/mcp?api_key=****&profile=me",
-		"https://x.example/mcp?token=${TOKEN}":                 "https://x.example/mcp?token=${TOKEN}",
-		"https://x.example/mcp?accessToken=abc#frag":           "https://x.example/mcp?accessToken=****#frag",
-		"https://bob:hunter2@x.example/mcp":                    "https://bob:****@x.example/mcp",
-		"https://bob:${PW}@x.example/mcp":                      "https://bob:${PW}@x.example/mcp",
-		"wss://x.example/ws?Authorization=Bearer%20abc":        "wss://x.example/ws?Authorization=****",
-	} {
-		if got := maskURL(in); got != want {
-			t.Errorf("maskURL(%q) = %q, want %q", in, got, want)
-		}
-	}
-}
-
 func TestParseEnvAndHeaders(t *testing.T) {
 	t.Parallel()
 	env, err := parseEnv([]string{"A=1", "B=x=y", "EMPTY="})

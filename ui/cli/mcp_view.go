@@ -9,8 +9,8 @@ import (
 )
 
 // serverView is one server as `mcp list --json` and `mcp get --json` print it:
-// the definition as written (not expanded) with env and header values and
-// URL credentials masked (see maskValue, maskURL), and everything that decides whether it may run. The
+// the definition as written (not expanded) with its secrets masked by
+// model.Redact, and everything that decides whether it may run. The
 // connecting `mcp list` of the engine embeds it and adds the live state.
 type serverView struct {
 	Name          string               `json:"name"`
@@ -37,11 +37,11 @@ type serverView struct {
 
 // newServerView builds the view of s.
 func newServerView(s model.Server) serverView {
-	c := s.Raw
+	c := model.Redact(s.Raw)
 	return serverView{
 		Name: s.Name, Scope: s.Scope, Source: s.Source, Overrides: s.Overrides,
-		Transport: c.EffectiveType(), Command: c.Command, Args: c.Args, Cwd: c.Cwd, URL: maskURL(c.URL),
-		Env: maskMap(c.Env), Headers: maskMap(c.Headers), HeadersHelper: c.HeadersHelper,
+		Transport: c.EffectiveType(), Command: c.Command, Args: c.Args, Cwd: c.Cwd, URL: c.URL,
+		Env: c.Env, Headers: c.Headers, HeadersHelper: c.HeadersHelper,
 		OAuth: c.OAuth, Builtin: c.Name, Hash: s.Hash, Enabled: s.Enabled,
 		Approval: s.Approval, Policy: s.Policy, Runnable: s.Runnable(), Problems: s.Problems,
 	}

@@ -1,0 +1,89 @@
+package model
+
+import (
+	"maps"
+	"regexp"
+	"strings"
+)
+
+// Masked is what a secret is shown as, wherever a server definition is
+// displayed. It has a fixed length so that it does not reveal the secret's.
+const Masked = "****"
+
+// varRef matches a ${VAR} or ${VAR:-default} reference.
+var varRef = regexp.MustCompile(`\$\{[^}]*\}`)
+
+// secretFlag matches command-line flag names whose value is a secret:
+// --token=x inline, or --api-key x where the value is the next argument.
+// Narrower than secretParam, so that ordinary flags (--key-file, --signal)
+// stay readable.
+var secretFlag = regexp.MustCompile(`(?i)(token|secret|password|passwd|api[-_]?key|auth|credential|bearer)`)
+
+// Redact returns raw, a server definition as written (before ${VAR}
+// expansion), with its secrets replaced by Masked, ready to be shown: env
+// and header values, the URL's userinfo and secret-looking query
+// parameters, and arguments that follow or carry a secret-looking flag.
+// Values made only of ${VAR} references (optionally after an auth scheme
+// such as "Bearer ") hold no secret and are kept, so the person can see
+// which variable feeds them. Unknown fields (Extra) are dropped. raw is not
+// modified. Never pass an expanded config: its secrets are literal text and
+// would all be masked, hiding which variable they came from.
+func Redact(raw ServerConfig) ServerConfig {
+	out := raw
+	out.Env = redactMap(raw.Env)
+	out.Headers = redactMap(raw.Headers)
+	out.URL = redactURL(raw.URL)
+	out.Args = redactArgs(raw.Args)
+	out.Extra = nil
+	if raw.OAuth != nil {
+		o := *raw.OAuth
+		o.Scopes = append([]string(nil), raw.OAuth.Scopes...)
+		o.Extra = nil
+		out.OAuth = &o
+	}
+	return out
+}
+
+// RedactTarget is the one-line command line or URL shown in lists for cfg,
+// which must already have been through Redact.
+func RedactTarget(cfg ServerConfig) string {
+	switch cfg.EffectiveType() {
+	case TransportStdio:
+		return strings.TrimSpace(cfg.Command + " " + strings.Join(cfg.Args, " "))
+	case TransportSDK:
+		return "built-in " + cfg.Name
+	case TransportSSE, TransportHTTP, TransportWS:
+		return cfg.URL
+	}
+	return cfg.URL
+}
+
+// redactValue hides an env, header, URL or argument value as written.
+// Empty stays empty, a value of only ${VAR} references (after an optional
+// Bearer/Basic/Token scheme) is kept, anything with literal text is masked.
+func redactValue(raw string) string {
+	if raw == "" {
+		return ""
+	}
+	if !strings.Contains(raw, "${") {
+		return Masked
+	}
+	rest := strings.TrimSpace(varRef.ReplaceAllString(raw, ""))
+	switch strings.ToLower(rest) {
+	case "", "bearer", "basic", "token":
+		return raw
+	}
+	return Masked
+}
+
+// redactMap applies redactValue to a copy of m.
+func redactMap(m map[string]string) map[string]string {
+	if len(m) == 0 {
+		return nil
+	}
+	out := maps.Clone(m)
+	for k, v := range out {
+		out[k] = redactValue(v)
+	}
+	return out
+}
