@@ -155,7 +155,11 @@ func (e *Engine) configure(en *entry, srv model.Server, why []string) {
 	en.srv = srv
 	en.runnable = srv.Runnable()
 	en.why = why
-	cfg := model.Redact(srv.Raw)
+	raw := srv.Raw
+	if raw.Command == "" && raw.URL == "" && raw.Name == "" {
+		raw = srv.Config // a server injected through Options.Extra may carry only its expanded definition
+	}
+	cfg := model.Redact(raw)
 	en.s.Name, en.s.Scope, en.s.Source = srv.Name, srv.Scope, srv.Source
 	en.s.Overrides = srv.Overrides
 	en.s.Transport = srv.Config.EffectiveType()

@@ -28,8 +28,9 @@ type ServerSnapshot struct {
 	Source    string          `json:"source"`
 	Overrides []model.Origin  `json:"overrides,omitempty"`
 	Transport model.Transport `json:"transport"`
-	// Config is the definition with secrets (env values, header values,
-	// credentials in URLs, tokens in args) masked.
+	// Config is the definition as written, redacted by model.Redact: literal
+	// env and header values, URL credentials and secret-flag args masked,
+	// ${VAR} references left visible (they name a variable, not a secret).
 	Config model.ServerConfig `json:"config"`
 	// Target is the command line or URL, redacted, for one-line display.
 	Target string `json:"target"`

@@ -43,3 +43,20 @@ func TestSnapshotShowsRedactedRaw(t *testing.T) {
 		}
 	})
 }
+
+// TestSnapshotRedactsInjectedServers covers servers given through
+// Options.Extra with only their expanded definition: still shown, still
+// redacted.
+func TestSnapshotRedactsInjectedServers(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		srv := stdioServer("x")
+		srv.Raw = model.ServerConfig{}
+		srv.Config = model.ServerConfig{Command: "srv", Env: map[string]string{"KEY": "literal-secret"}}
+		e := newTestEngine(t, newFakeNet(), srv)
+		mustStart(t, e)
+		s := current(t, e, "x")
+		if s.Target != "srv" || s.Config.Env["KEY"] != model.Masked {
+			t.Errorf("target %q, env %v", s.Target, s.Config.Env)
+		}
+	})
+}

@@ -148,5 +148,5 @@ func TestOnTheRealEngine(t *testing.T) {
 	h.keys("enter")
 	h.until("┃ subscribe")
 	h.keys("enter")
-	h.until("✓ done", "name:Ada")
+	h.until("✓ done", "Thanks, Ada!")
 }
