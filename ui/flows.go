@@ -140,7 +140,7 @@ func openPrompt(e *env, srv string, p engine.Prompt) (modal, tea.Cmd) {
 		}
 		order = append(order, a.Name)
 	}
-	sf, _ := newSchemaForm(promptSchema(order, props, req))
+	sf, _ := newSchemaForm(orderedObjectSchema(order, props, req))
 	title := "Get prompt " + srv + " › " + p.Name
 	fm := newFormModal(e, title, []string{p.Description}, sf)
 	fm.verb = "get prompt"
@@ -162,8 +162,10 @@ func openPrompt(e *env, srv string, p engine.Prompt) (modal, tea.Cmd) {
 	return fm, fm.init()
 }
 
-// promptSchema builds an object schema keeping the arguments' order.
-func promptSchema(order []string, props map[string]any, req []string) json.RawMessage {
+// orderedObjectSchema builds an object schema whose properties keep the
+// given order (a Go map would lose it), for forms made from prompt
+// arguments and URI template variables.
+func orderedObjectSchema(order []string, props map[string]any, req []string) json.RawMessage {
 	var b strings.Builder
 	b.WriteString(`{"type":"object","properties":{`)
 	for i, n := range order {

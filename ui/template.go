@@ -1,7 +1,6 @@
 package ui
 
 import (
-	"encoding/json"
 	"regexp"
 	"strings"
 
@@ -27,28 +26,16 @@ func templateForm(raw string) (*uritemplate.Template, *schemaForm) {
 			optional[strings.TrimRight(strings.SplitN(v, ":", 2)[0], "*")] = true
 		}
 	}
-	var b strings.Builder
-	b.WriteString(`{"type":"object","properties":{`)
+	names := tpl.Varnames()
+	props := make(map[string]any, len(names))
 	var req []string
-	for i, name := range tpl.Varnames() {
-		if i > 0 {
-			b.WriteByte(',')
-		}
-		k, _ := json.Marshal(name)
-		b.Write(k)
-		b.WriteString(`:{"type":"string"}`)
+	for _, name := range names {
+		props[name] = map[string]any{"type": "string"}
 		if !optional[name] {
 			req = append(req, name)
 		}
 	}
-	b.WriteString(`}`)
-	if len(req) > 0 {
-		r, _ := json.Marshal(req)
-		b.WriteString(`,"required":`)
-		b.Write(r)
-	}
-	b.WriteString(`}`)
-	sf, err := newSchemaForm(json.RawMessage(b.String()))
+	sf, err := newSchemaForm(orderedObjectSchema(names, props, req))
 	if err != nil {
 		return nil, nil
 	}
