@@ -125,25 +125,33 @@ func (m *Model) openFromDetail() tea.Cmd {
 	return nil
 }
 
-// actionFor maps a key to a server action.
-func (m *Model) actionFor(msg tea.KeyMsg) (action, bool) {
+// actionKey pairs a key with the server action it runs.
+type actionKey struct {
+	b key.Binding
+	a action
+}
+
+// actionKeys lists every server action's key, in the order the footer
+// shows them; both key matching and the footer read this one table.
+func (m *Model) actionKeys() []actionKey {
 	k := &m.keys
-	pairs := []struct {
-		b key.Binding
-		a action
-	}{
+	return []actionKey{
+		{k.Approve, actApprove},
+		{k.Reject, actReject},
 		{k.Enable, actEnable},
 		{k.Disable, actDisable},
 		{k.Reconnect, actReconnect},
 		{k.CancelRetry, actCancelRetry},
 		{k.Authenticate, actAuthenticate},
-		{k.Approve, actApprove},
-		{k.Reject, actReject},
 		{k.CallTool, actCallTool},
 		{k.ReadResource, actReadResource},
 		{k.GetPrompt, actGetPrompt},
 	}
-	for _, p := range pairs {
+}
+
+// actionFor maps a key to a server action.
+func (m *Model) actionFor(msg tea.KeyMsg) (action, bool) {
+	for _, p := range m.actionKeys() {
 		if key.Matches(msg, p.b) {
 			return p.a, true
 		}

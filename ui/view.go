@@ -124,21 +124,7 @@ func (m *Model) footerKeys() []key.Binding {
 		out = append(out, k.Open)
 	}
 	if s := m.selected(); s != nil {
-		for _, a := range []struct {
-			b key.Binding
-			a action
-		}{
-			{k.Approve, actApprove},
-			{k.Reject, actReject},
-			{k.Enable, actEnable},
-			{k.Disable, actDisable},
-			{k.Reconnect, actReconnect},
-			{k.CancelRetry, actCancelRetry},
-			{k.Authenticate, actAuthenticate},
-			{k.CallTool, actCallTool},
-			{k.ReadResource, actReadResource},
-			{k.GetPrompt, actGetPrompt},
-		} {
+		for _, a := range m.actionKeys() {
 			if ok, _ := available(a.a, *s); !ok {
 				continue
 			}
