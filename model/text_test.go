@@ -6,25 +6,6 @@ import (
 	"unicode/utf8"
 )
 
-func TestSanitize(t *testing.T) {
-	for _, tc := range []struct{ in, want string }{
-		{"plain text", "plain text"},
-		{"keep\nnew\tlines", "keep\nnew\tlines"},
-		{"bell\x07 esc\x1b[31m red", "bell esc[31m red"},
-		{"cr\rlf", "crlf"},
-		{"rtl \u202Eevil\u202C override", "rtl evil override"},
-		{"isolate \u2066x\u2069", "isolate x"},
-		{"zero\u200Bwidth\uFEFF", "zerowidth"},
-		{"c1 \u0085 next", "c1  next"},
-		{"bad \xff utf8", "bad \uFFFD utf8"},
-		{"日本語 ok", "日本語 ok"},
-	} {
-		if got := Sanitize(tc.in); got != tc.want {
-			t.Errorf("Sanitize(%q) = %q, want %q", tc.in, got, tc.want)
-		}
-	}
-}
-
 func TestTruncate(t *testing.T) {
 	long := strings.Repeat("é", 3000)
 	got := Truncate(long, MaxDescriptionLen)
