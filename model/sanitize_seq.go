@@ -15,8 +15,7 @@ func escapeSequenceLen(s string) int {
 	}
 	var kind byte
 	intro := 0
-	switch {
-	case s[0] == 0x1b:
+	if s[0] == 0x1b {
 		if len(s) == 1 {
 			return 1
 		}
@@ -26,7 +25,7 @@ func escapeSequenceLen(s string) int {
 		default:
 			return escTail(s)
 		}
-	default:
+	} else {
 		r, size := utf8.DecodeRuneInString(s)
 		switch r {
 		case 0x9b:
