@@ -1,72 +1,37 @@
 package model
 
 import (
-	"errors"
 	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
-	"syscall"
+	"strings"
+	"time"
 )
 
-// lockFile takes an exclusive flock on the sidecar "<path>.lock" and returns
-// the function that releases it. Another mcpdeck process doing a
-// read-modify-write of the same file waits here, so neither loses the other's
-// edit. The sidecar (not the file itself) is locked because the file is
-// replaced by rename and a lock on the old inode would protect nothing.
-//
-// The holder deletes the sidecar before unlocking so no ".lock" file is left
-// next to a project's .mcp.json. A waiter may therefore wake up holding a lock
-// on a deleted sidecar; it checks that the path still names the inode it
-// locked and starts over otherwise.
-func lockFile(path string) (unlock func(), err error) {
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		return nil, fmt.Errorf("cannot create %s: %w", filepath.Dir(path), err)
-	}
-	lockPath := path + ".lock"
-	for {
-		lf, err := os.OpenFile(lockPath, os.O_RDWR|os.O_CREATE, 0o600)
-		if err != nil {
-			return nil, fmt.Errorf("cannot lock %s: %w", path, err)
-		}
-		if err := flock(lf, syscall.LOCK_EX); err != nil {
-			lf.Close()
-			return nil, fmt.Errorf("cannot lock %s: %w", path, err)
-		}
-		held, herr := lf.Stat()
-		named, nerr := os.Stat(lockPath)
-		if herr == nil && nerr == nil && os.SameFile(held, named) {
-			return func() {
-				_ = os.Remove(lockPath)
-				_ = flock(lf, syscall.LOCK_UN)
-				lf.Close()
-			}, nil
-		}
-		lf.Close() // the sidecar was replaced while we waited: retry
-	}
-}
+// staleTempAge is how old a leftover temporary file must be before a later
+// write removes it. Under the lock no other mcpdeck is writing, so any
+// temporary file is an interrupted write's; the age also spares one being
+// written where there is no lock (see filelock_other.go) or by a process
+// that did not take it. Our writes take milliseconds.
+const staleTempAge = time.Minute
 
-// flock is syscall.Flock, retried when a signal interrupts the wait.
-func flock(f *os.File, how int) error {
-	for {
-		err := syscall.Flock(int(f.Fd()), how)
-		if !errors.Is(err, syscall.EINTR) {
-			return err
-		}
-	}
-}
+// tempPrefix is the name prefix of writeFileAtomic's temporary files for path;
+// os.CreateTemp appends decimal digits.
+func tempPrefix(path string) string { return "." + filepath.Base(path) + ".tmp-" }
 
 // writeFileAtomic replaces path with data so that a reader sees either the old
 // or the new file, never a mix, even after a crash: temp file in the same
 // directory, fsync, rename, fsync of the directory. The mode of an existing
-// file is kept (newMode applies to a new file).
+// file is kept (newMode applies to a new file). path must be the real file
+// (see writeTarget): a symlink there would be replaced by a regular file.
 func writeFileAtomic(path string, data []byte, newMode fs.FileMode) error {
 	dir := filepath.Dir(path)
 	mode := newMode
 	if st, err := os.Stat(path); err == nil {
 		mode = st.Mode().Perm()
 	}
-	tmp, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp-*")
+	tmp, err := os.CreateTemp(dir, tempPrefix(path)+"*")
 	if err != nil {
 		return fmt.Errorf("cannot write %s: %w", path, err)
 	}
@@ -98,4 +63,40 @@ func writeFileAtomic(path string, data []byte, newMode fs.FileMode) error {
 		d.Close()
 	}
 	return nil
+}
+
+// removeStaleTemps deletes the temporary files an interrupted
+// writeFileAtomic of path left behind: regular files named exactly like ours
+// (prefix, then digits only) and older than staleTempAge. Call it holding
+// path's lock. Failures are ignored: a leftover file harms nothing.
+func removeStaleTemps(path string, now time.Time) {
+	dir := filepath.Dir(path)
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return
+	}
+	prefix := tempPrefix(path)
+	for _, e := range entries {
+		digits, ok := strings.CutPrefix(e.Name(), prefix)
+		if !ok || !allDigits(digits) || !e.Type().IsRegular() {
+			continue
+		}
+		info, err := e.Info()
+		if err != nil || now.Sub(info.ModTime()) < staleTempAge {
+			continue
+		}
+		_ = os.Remove(filepath.Join(dir, e.Name()))
+	}
+}
+
+func allDigits(s string) bool {
+	if s == "" {
+		return false
+	}
+	for _, c := range s {
+		if c < '0' || c > '9' {
+			return false
+		}
+	}
+	return true
 }

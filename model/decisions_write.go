@@ -27,7 +27,7 @@ func SetEnabled(opts LoadOptions, name string, enabled bool) error {
 		}
 		names = []string{s.Name}
 	}
-	return editLocal(r.LocalSettings, func(f *jsonFile) ([]byte, error) {
+	return editLocal(r, func(f *jsonFile) ([]byte, error) {
 		list, err := stringList(f, keyDisabled)
 		if err != nil {
 			return nil, err
@@ -85,7 +85,7 @@ func SetApproval(opts LoadOptions, name string, approved bool, hash string) erro
 		}
 		targets = []Server{s}
 	}
-	return editLocal(r.LocalSettings, func(f *jsonFile) ([]byte, error) {
+	return editLocal(r, func(f *jsonFile) ([]byte, error) {
 		enabledList, err := stringList(f, keyEnabledMcpjson)
 		if err != nil {
 			return nil, err
@@ -166,9 +166,10 @@ func stringList(f *jsonFile, key string) ([]string, error) {
 }
 
 // editLocal edits the local settings file, creating .mcpdeck when needed.
-func editLocal(path string, edit func(f *jsonFile) ([]byte, error)) error {
+func editLocal(r *Resolved, edit func(f *jsonFile) ([]byte, error)) error {
+	path := r.LocalSettings
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return fmt.Errorf("cannot create %s: %w", filepath.Dir(path), err)
 	}
-	return editFile(path, newFileMode(ScopeLocal), edit)
+	return editFile(path, writeRules{newMode: newFileMode(ScopeLocal), within: r.ProjectRoot}, edit)
 }

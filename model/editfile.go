@@ -4,22 +4,35 @@ import (
 	"bytes"
 	"io/fs"
 	"os"
+	"time"
 )
 
-// editFile is the one read-modify-write path for configuration files: lock,
-// read, refuse a broken file (it is left exactly as it is), let edit compute
-// the new bytes, and replace the file atomically when they differ. A missing
-// file starts as {} and is created with newMode.
-func editFile(path string, newMode fs.FileMode, edit func(f *jsonFile) ([]byte, error)) error {
-	unlock, err := lockFile(path)
+// editFile is the one read-modify-write path for configuration files: find
+// the real file behind any symlinks (refusing a project file that leads out
+// of rules.within, see writeTarget), lock it, clear temporary files an
+// interrupted write left, read, refuse a broken file (it is left exactly as
+// it is), let edit compute the new bytes, and replace the real file
+// atomically when they differ, so a symlink stays a symlink. A missing file
+// starts as {} and is created with rules.newMode.
+func editFile(path string, rules writeRules, edit func(f *jsonFile) ([]byte, error)) error {
+	target, err := writeTarget(path, rules)
+	if err != nil {
+		return err
+	}
+	if st, err := os.Stat(target); err == nil {
+		if p := notRegularProblem(path, st.Mode()); p != nil {
+			return errFileUnusable("%s", p.Error())
+		}
+	}
+	unlock, err := lockFile(target)
 	if err != nil {
 		return err
 	}
 	defer unlock()
-	raw, rerr := os.ReadFile(path)
-	hadBOM := rerr == nil && bytes.HasPrefix(raw, utf8BOM)
-	f, prob := readJSONFile(path)
+	removeStaleTemps(target, time.Now())
+	f, prob := readJSONFile(target)
 	if prob != nil {
+		prob.File = path
 		return errFileUnusable("%s", prob.Error())
 	}
 	isNew := f == nil
@@ -27,6 +40,7 @@ func editFile(path string, newMode fs.FileMode, edit func(f *jsonFile) ([]byte, 
 		f = &jsonFile{path: path, doc: []byte("{}\n")}
 		f.root, _ = parseTree(f.doc)
 	}
+	f.path = path // problems name the file the person knows
 	out, err := edit(f)
 	if err != nil {
 		return err
@@ -34,10 +48,10 @@ func editFile(path string, newMode fs.FileMode, edit func(f *jsonFile) ([]byte, 
 	if !isNew && bytes.Equal(out, f.doc) {
 		return nil
 	}
-	if hadBOM {
+	if f.bom {
 		out = append(append([]byte(nil), utf8BOM...), out...)
 	}
-	return writeFileAtomic(path, out, newMode)
+	return writeFileAtomic(target, out, rules.newMode)
 }
 
 // newFileMode is the mode of a configuration file mcpdeck creates: the

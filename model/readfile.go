@@ -7,6 +7,7 @@ import (
 	"io"
 	"io/fs"
 	"os"
+	"path/filepath"
 )
 
 // MaxConfigSize bounds every configuration file we read: a 10 MB settings file
@@ -20,23 +21,19 @@ type jsonFile struct {
 	path string
 	doc  []byte
 	root *node
+	bom  bool // the file began with a UTF-8 byte order mark (kept on rewrite)
 }
 
 // readJSONFile reads and parses path. A missing file returns (nil, nil). Any
 // other failure is a Problem naming the file (and line/column for syntax
 // errors); the file itself is never modified. An empty file counts as {}.
+// Only a regular file is read (see openRegular).
 func readJSONFile(path string) (*jsonFile, *Problem) {
-	f, err := os.Open(path)
-	if errors.Is(err, fs.ErrNotExist) {
-		return nil, nil
-	}
-	if err != nil {
-		return nil, &Problem{File: path, Message: "cannot read the file: " + describeIOError(err)}
+	f, prob := openRegular(path)
+	if f == nil {
+		return nil, prob
 	}
 	defer f.Close()
-	if st, err := f.Stat(); err == nil && st.IsDir() {
-		return nil, &Problem{File: path, Message: "cannot read the file: it is a directory"}
-	}
 	doc, err := io.ReadAll(io.LimitReader(f, MaxConfigSize+1))
 	if err != nil {
 		return nil, &Problem{File: path, Message: "cannot read the file: " + describeIOError(err)}
@@ -44,7 +41,77 @@ func readJSONFile(path string) (*jsonFile, *Problem) {
 	if len(doc) > MaxConfigSize {
 		return nil, &Problem{File: path, Message: fmt.Sprintf("the file is larger than %d MB; refusing to read it", MaxConfigSize>>20)}
 	}
-	return parseJSONDoc(path, doc)
+	jf, prob := parseJSONDoc(path, doc)
+	if jf != nil {
+		jf.bom = bytes.HasPrefix(doc, utf8BOM)
+	}
+	return jf, prob
+}
+
+// openRegular opens path for reading if it is a regular file (after
+// symlinks). A missing file is (nil, nil). A directory, named pipe, socket or
+// device is a Problem saying so, and is never read: reading a pipe or a
+// terminal (.mcp.json linked to /dev/tty) would wait forever for input. The
+// type is checked before opening, then again on the opened file, which
+// openNonBlocking opened without waiting for a pipe's writer, so a file
+// swapped in between is caught too.
+func openRegular(path string) (*os.File, *Problem) {
+	st, err := os.Stat(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, &Problem{File: path, Message: "cannot read the file: " + describeIOError(err)}
+	}
+	if p := notRegularProblem(path, st.Mode()); p != nil {
+		return nil, p
+	}
+	f, err := openNonBlocking(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, &Problem{File: path, Message: "cannot read the file: " + describeIOError(err)}
+	}
+	if st, err = f.Stat(); err != nil {
+		f.Close()
+		return nil, &Problem{File: path, Message: "cannot read the file: " + describeIOError(err)}
+	}
+	if p := notRegularProblem(path, st.Mode()); p != nil {
+		f.Close()
+		return nil, p
+	}
+	return f, nil
+}
+
+// notRegularProblem names what path is when it is not a regular file, and
+// where it leads when it is a symlink; nil for a regular file.
+func notRegularProblem(path string, m fs.FileMode) *Problem {
+	var what string
+	switch {
+	case m.IsRegular():
+		return nil
+	case m.IsDir():
+		what = "a directory"
+	case m&fs.ModeNamedPipe != 0:
+		what = "a named pipe"
+	case m&fs.ModeSocket != 0:
+		what = "a socket"
+	case m&fs.ModeDevice != 0:
+		what = "a device"
+	default:
+		what = "not a regular file"
+	}
+	msg := "it is " + what
+	if lst, err := os.Lstat(path); err == nil && lst.Mode()&fs.ModeSymlink != 0 {
+		if dest, err := filepath.EvalSymlinks(path); err == nil {
+			msg = "it is a symlink to " + dest + ", which is " + what
+		}
+	}
+	if what != "not a regular file" {
+		msg += ", not a file"
+	}
+	return &Problem{File: path, Message: "cannot read the file: " + msg}
 }
 
 // parseJSONDoc parses doc (a file's bytes or inline JSON) that must hold an

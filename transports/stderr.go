@@ -2,6 +2,8 @@ package transports
 
 import (
 	"bufio"
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"io"
 	"os"
@@ -182,11 +184,15 @@ func truncateUTF8(s string, n int) string {
 
 // LogPath returns the stderr log file of server name in logDir (the file
 // rotated at 5 MB keeps one predecessor at LogPath+".1"); "" if logDir is "".
+// The name is cleaned to something every filesystem accepts, which maps
+// different names ("a/b", "a_b", or "A" and "a" on a case-insensitive
+// filesystem) to one string; a hash of the exact name keeps their logs apart.
 func LogPath(logDir, name string) string {
 	if logDir == "" {
 		return ""
 	}
-	return filepath.Join(logDir, safeFileName(name)+".log")
+	sum := sha256.Sum256([]byte(name))
+	return filepath.Join(logDir, safeFileName(name)+"-"+hex.EncodeToString(sum[:6])+".log")
 }
 
 // safeFileName maps a server name to a file name.

@@ -1,6 +1,7 @@
 package transports
 
 import (
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -55,5 +56,27 @@ func TestConnStderrChanged(t *testing.T) {
 	builtins := map[string]func() *server.MCPServer{"echo": echoServer}
 	if sdk := open(t, model.ServerConfig{Type: model.TransportSDK, Name: "echo"}, Options{Builtins: builtins}); sdk.StderrChanged() != nil {
 		t.Error("an sdk connection offers a stderr signal")
+	}
+}
+
+// Names that clean to the same file name, or differ only in case (one file
+// on macOS and Windows), get different log files, each inside logDir.
+func TestLogPathKeepsCleanedNamesApart(t *testing.T) {
+	dir := t.TempDir()
+	names := []string{"a/b", "a_b", "a b", "a\\b", "A_B", "a_B", "é", "ü", "", ".", "..", "server"}
+	seen := map[string]string{}
+	for _, n := range names {
+		p := LogPath(dir, n)
+		if filepath.Dir(p) != dir || !strings.HasSuffix(p, ".log") {
+			t.Errorf("LogPath(%q) = %q, want a .log file in %s", n, p, dir)
+		}
+		if p != LogPath(dir, n) {
+			t.Errorf("LogPath(%q) is not stable", n)
+		}
+		key := strings.ToLower(filepath.Base(p))
+		if other, dup := seen[key]; dup {
+			t.Errorf("%q and %q share the log file %s", other, n, filepath.Base(p))
+		}
+		seen[key] = n
 	}
 }
