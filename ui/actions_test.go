@@ -163,6 +163,7 @@ func TestApprovalPrompt(t *testing.T) {
 		inBubble(t, func(t *testing.T) {
 			s := fixture()
 			s.Servers[3].Transport, s.Servers[3].Target = model.TransportHTTP, "https://mcp.example.com/mcp"
+			s.Servers[3].Written = &model.ServerConfig{Type: model.TransportHTTP, URL: "https://mcp.example.com/mcp"}
 			h := newHarness(t, newFakeEngine(s), 100, 30)
 			h.keys("a")
 			h.wantView("New project server", "It will connect to:", "https://mcp.example.com/mcp")
