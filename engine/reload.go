@@ -165,28 +165,13 @@ func (e *Engine) configure(en *entry, srv model.Server, why []string) {
 	en.s.Transport = srv.Config.EffectiveType()
 	en.s.Config = cfg
 	en.s.Written = nil
-	if awaitsApproval(srv) {
+	if srv.AwaitsApproval() {
 		written := srv.Raw
 		en.s.Written = &written
 	}
 	en.s.Target = model.RedactTarget(cfg)
 	en.s.Hash = srv.Hash
 	en.s.Enabled, en.s.Approval, en.s.Policy, en.s.Problems = srv.Enabled, srv.Approval, srv.Policy, srv.Problems
-}
-
-// awaitsApproval reports whether srv is a project server the person has
-// not approved at its current definition, whose definition as written the
-// snapshot therefore carries unmasked.
-func awaitsApproval(srv model.Server) bool {
-	if srv.Scope != model.ScopeProject {
-		return false
-	}
-	switch srv.Approval.Status {
-	case model.ApprovalPending, model.ApprovalChanged, model.ApprovalRejected:
-		return true
-	case model.ApprovalNotNeeded, model.ApprovalApproved:
-	}
-	return false
 }
 
 // idleLocked puts a server that may not run into the state that explains
