@@ -166,3 +166,21 @@ func assertPrintable(t *testing.T, s string) {
 		t.Errorf("unescaped control or invisible character in %q", s)
 	}
 }
+
+// FuzzApprovalView checks that whatever a file holds, every line of the
+// approval view is one line with nothing that could drive a terminal.
+func FuzzApprovalView(f *testing.F) {
+	f.Add("node", "a\rb", "K", "\x1b[2K", "https://h/${T}", "Bearer ${T}", "/r/.mcp.json")
+	f.Add("\u202e", "\x1b]52;c;x\x07", "\xff", "${A:-\x9b}", "h://u@\x1b/", "\U000e0041", "\n")
+	f.Fuzz(func(t *testing.T, cmd, arg, key, val, url, header, source string) {
+		raw := ServerConfig{
+			Command: cmd, Args: []string{arg, val}, Cwd: arg, Env: map[string]string{key: val},
+			URL: url, Headers: map[string]string{key: header}, HeadersHelper: header,
+			OAuth: &OAuthConfig{ClientID: val, Scopes: []string{arg}, Grant: key},
+			Extra: map[string]json.RawMessage{key: json.RawMessage(`"` + val + `"`)},
+		}
+		for _, l := range ApprovalView(raw, source) {
+			assertPrintable(t, l.Label+l.Value)
+		}
+	})
+}

@@ -62,7 +62,8 @@ func assertTerminalSafe(t *testing.T, view string) {
 		if width < 0 {
 			width = ansi.StringWidth(l)
 		}
-		if w := ansi.StringWidth(l); w != width || !(strings.HasSuffix(l, "│") || strings.HasSuffix(l, "╮") || strings.HasSuffix(l, "╯")) {
+		closed := strings.HasSuffix(l, "│") || strings.HasSuffix(l, "╮") || strings.HasSuffix(l, "╯")
+		if w := ansi.StringWidth(l); w != width || !closed {
 			t.Fatalf("the frame is broken (width %d, want %d): %q", w, width, l)
 		}
 	}
