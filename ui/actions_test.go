@@ -21,7 +21,7 @@ func TestServerActionsGoToTheEngine(t *testing.T) {
 		{"flaky", "r", "reconnect flaky"}, // retry now while pending
 		{"flaky", "s", "stop retrying flaky"},
 		{"remote-api", "a", "authenticate remote-api"},
-		{"fresh", "A", "approve fresh"},
+		{"fresh", "AA", "approve fresh"}, // A shows the definition, A again approves it
 		{"repo-tools", "x", "reject repo-tools"},
 	}
 	for _, c := range cases {

@@ -22,10 +22,16 @@ type approvalModal struct {
 	// offset is the first line of the server's details on screen, when
 	// they are taller than the prompt.
 	offset int
+	// one is set when the person asked to approve this one server from the
+	// list: A (pressed again) or a approves it, never all of them.
+	one bool
 }
 
 func (m *approvalModal) Help() []key.Binding {
 	k := m.env.keys
+	if m.one {
+		return []key.Binding{k.ApproveOne, k.RejectOne, k.Later}
+	}
 	return []key.Binding{k.ApproveOne, k.ApproveAll, k.RejectOne, k.Later}
 }
 
@@ -62,6 +68,8 @@ func (m *approvalModal) Update(msg tea.Msg) (modal, tea.Cmd) {
 	case key.Matches(km, k.ApproveOne):
 		nm, _ := m.next()
 		return nm, engineAction(m.env.ctx, m.env.eng, actApprove, cur)
+	case key.Matches(km, k.ApproveAll) && m.one:
+		return nil, engineAction(m.env.ctx, m.env.eng, actApprove, cur)
 	case key.Matches(km, k.ApproveAll):
 		return nil, engineAction(m.env.ctx, m.env.eng, actApprove, "all")
 	case key.Matches(km, k.RejectOne):
@@ -95,9 +103,13 @@ func (m *approvalModal) View(width, height int) string {
 	case model.TransportStdio, model.TransportSDK:
 	}
 	head := []string{st.Heading.Render(title), "", st.Title.Render(model.Escape(s.Name)) + st.Muted.Render(" · "+string(s.Transport)), "", verb}
+	keys := st.Key.Render("a") + " approve  " + st.Key.Render("A") + " approve all  "
+	if m.one {
+		keys = st.Key.Render("a/A") + " approve  "
+	}
 	foot := []string{
 		"", "Only approve servers from repositories you trust.",
-		st.Key.Render("a") + " approve  " + st.Key.Render("A") + " approve all  " + st.Key.Render("x") + " reject  " + st.Key.Render("esc") + " decide later",
+		keys + st.Key.Render("x") + " reject  " + st.Key.Render("esc") + " decide later",
 	}
 	head, foot = wrapAll(head, inner), wrapAll(foot, inner)
 	body := wrapAll(m.body(s, inner), inner)

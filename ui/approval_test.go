@@ -109,3 +109,23 @@ func TestApprovalPromptScrollsLongDefinitions(t *testing.T) {
 		}
 	})
 }
+
+func TestApproveFromListShowsTheDefinitionFirst(t *testing.T) {
+	inBubble(t, func(t *testing.T) {
+		s := hostileSnapshot()
+		s.Servers[3].Approval.Status = model.ApprovalRejected // rejected earlier, e.g. with mcp reject
+		h := newHarness(t, newFakeEngine(s), 110, 50)
+		h.keys("esc")
+		h.selectServer("fresh")
+		h.keys("A")
+		if got := h.eng.Actions(); len(got) != 0 {
+			t.Fatalf("A approved without showing the definition: %v", got)
+		}
+		h.wantView("NODE_OPTIONS=--require ./x.js", "LD_PRELOAD=./evil.so", `$'\x1b[2Kerased'`, "a/A approve")
+		assertTerminalSafe(t, h.view())
+		h.keys("A") // again: this server only, never all
+		if got := h.eng.Actions(); len(got) != 1 || got[0] != "approve fresh" {
+			t.Fatalf("actions %v, want [approve fresh]", got)
+		}
+	})
+}
