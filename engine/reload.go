@@ -164,6 +164,11 @@ func (e *Engine) configure(en *entry, srv model.Server, why []string) {
 	en.s.Overrides = srv.Overrides
 	en.s.Transport = srv.Config.EffectiveType()
 	en.s.Config = cfg
+	en.s.Written = nil
+	if srv.AwaitsApproval() {
+		written := srv.Raw
+		en.s.Written = &written
+	}
 	en.s.Target = model.RedactTarget(cfg)
 	en.s.Hash = srv.Hash
 	en.s.Enabled, en.s.Approval, en.s.Policy, en.s.Problems = srv.Enabled, srv.Approval, srv.Policy, srv.Problems

@@ -32,6 +32,13 @@ type ServerSnapshot struct {
 	// env and header values, URL credentials and secret-flag args masked,
 	// ${VAR} references left visible (they name a variable, not a secret).
 	Config model.ServerConfig `json:"config"`
+	// Written is the definition exactly as written in Source, not masked,
+	// only for a project server the person has not approved (pending,
+	// changed or rejected): its values come from the repository, and the
+	// approval prompt shows them all (model.ApprovalView). Nil for every
+	// other server, so the literal secrets of the person's own servers
+	// never leave the engine unmasked. Not in JSON output.
+	Written *model.ServerConfig `json:"-"`
 	// Target is the command line or URL, redacted, for one-line display.
 	Target string `json:"target"`
 	Hash   string `json:"hash"`

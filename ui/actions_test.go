@@ -21,7 +21,7 @@ func TestServerActionsGoToTheEngine(t *testing.T) {
 		{"flaky", "r", "reconnect flaky"}, // retry now while pending
 		{"flaky", "s", "stop retrying flaky"},
 		{"remote-api", "a", "authenticate remote-api"},
-		{"fresh", "A", "approve fresh"},
+		{"fresh", "AA", "approve fresh"}, // A shows the definition, A again approves it
 		{"repo-tools", "x", "reject repo-tools"},
 	}
 	for _, c := range cases {
@@ -163,6 +163,7 @@ func TestApprovalPrompt(t *testing.T) {
 		inBubble(t, func(t *testing.T) {
 			s := fixture()
 			s.Servers[3].Transport, s.Servers[3].Target = model.TransportHTTP, "https://mcp.example.com/mcp"
+			s.Servers[3].Written = &model.ServerConfig{Type: model.TransportHTTP, URL: "https://mcp.example.com/mcp"}
 			h := newHarness(t, newFakeEngine(s), 100, 30)
 			h.keys("a")
 			h.wantView("New project server", "It will connect to:", "https://mcp.example.com/mcp")

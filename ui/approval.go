@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"fmt"
 	"strconv"
 	"strings"
 
@@ -12,15 +13,25 @@ import (
 )
 
 // approvalModal asks about project servers that are new or changed since
-// approval, one at a time, showing the full command or URL and the diff.
+// approval, one at a time, showing every field of the definition as written
+// (model.ApprovalView) and the diff, scrolling when they do not fit.
 type approvalModal struct {
 	env     *env
 	servers []engine.ServerSnapshot
 	i       int
+	// offset is the first line of the server's details on screen, when
+	// they are taller than the prompt.
+	offset int
+	// one is set when the person asked to approve this one server from the
+	// list: A (pressed again) or a approves it, never all of them.
+	one bool
 }
 
 func (m *approvalModal) Help() []key.Binding {
 	k := m.env.keys
+	if m.one {
+		return []key.Binding{k.ApproveOne, k.RejectOne, k.Later}
+	}
 	return []key.Binding{k.ApproveOne, k.ApproveAll, k.RejectOne, k.Later}
 }
 
@@ -39,6 +50,7 @@ func (m *approvalModal) prune(find func(string) *engine.ServerSnapshot) {
 
 func (m *approvalModal) next() (modal, tea.Cmd) {
 	m.i++
+	m.offset = 0
 	if m.i >= len(m.servers) {
 		return nil, nil
 	}
@@ -56,6 +68,8 @@ func (m *approvalModal) Update(msg tea.Msg) (modal, tea.Cmd) {
 	case key.Matches(km, k.ApproveOne):
 		nm, _ := m.next()
 		return nm, engineAction(m.env.ctx, m.env.eng, actApprove, cur)
+	case key.Matches(km, k.ApproveAll) && m.one:
+		return nil, engineAction(m.env.ctx, m.env.eng, actApprove, cur)
 	case key.Matches(km, k.ApproveAll):
 		return nil, engineAction(m.env.ctx, m.env.eng, actApprove, "all")
 	case key.Matches(km, k.RejectOne):
@@ -64,13 +78,17 @@ func (m *approvalModal) Update(msg tea.Msg) (modal, tea.Cmd) {
 	case key.Matches(km, k.Later):
 		return nil, nil
 	}
+	_, h := m.env.bodySize()
+	if delta, ok := k.scrollBy(km, max(h-8, 1)); ok {
+		m.offset = max(0, m.offset+delta) // View clamps the end
+	}
 	return m, nil
 }
 
 func (m *approvalModal) View(width, height int) string {
 	st := m.env.st
 	s := &m.servers[m.i]
-	var lines []string
+	inner := max(width-4, 10)
 	title := "New project server"
 	if s.Approval.Status == model.ApprovalChanged {
 		title = "Project server changed since you approved it"
@@ -78,23 +96,98 @@ func (m *approvalModal) View(width, height int) string {
 	if len(m.servers) > 1 {
 		title += st.Muted.Render(" (" + itoa(m.i+1) + " of " + itoa(len(m.servers)) + ")")
 	}
-	lines = append(lines, st.Heading.Render(title), "")
-	lines = append(lines, st.Title.Render(s.Name)+st.Muted.Render(" · "+string(s.Transport)+" · from "+s.Source))
 	verb := "It will run:"
 	switch s.Transport {
 	case model.TransportHTTP, model.TransportSSE, model.TransportWS:
 		verb = "It will connect to:"
 	case model.TransportStdio, model.TransportSDK:
 	}
-	lines = append(lines, "", verb)
-	lines = append(lines, strings.Split(wordwrap(st.Code.Render(s.Target), max(width-4, 10)), "\n")...)
-	if s.Approval.Status == model.ApprovalChanged && s.Approval.Diff != "" {
-		lines = append(lines, "", "What changed:")
-		lines = append(lines, diffLines(st, s.Approval.Diff)...)
+	head := []string{st.Heading.Render(title), "", st.Title.Render(model.Escape(s.Name)) + st.Muted.Render(" · "+string(s.Transport)), "", verb}
+	keys := st.Key.Render("a") + " approve  " + st.Key.Render("A") + " approve all  "
+	if m.one {
+		keys = st.Key.Render("a/A") + " approve  "
 	}
-	lines = append(lines, "", "Only approve servers from repositories you trust.")
-	lines = append(lines, st.Key.Render("a")+" approve  "+st.Key.Render("A")+" approve all  "+st.Key.Render("x")+" reject  "+st.Key.Render("esc")+" decide later")
-	return panel(st, lines, width, height)
+	foot := []string{
+		"", "Only approve servers from repositories you trust.",
+		keys + st.Key.Render("x") + " reject  " + st.Key.Render("esc") + " decide later",
+	}
+	head, foot = wrapAll(head, inner), wrapAll(foot, inner)
+	body := wrapAll(m.body(s, inner), inner)
+	if len(head)+len(body)+len(foot) > height-2 { // short of room: the details matter more than spacing
+		head, foot = dropBlank(head), dropBlank(foot)
+	}
+	room := max(height-2-len(head)-len(foot), 3)
+	if len(body) > room {
+		room-- // the scroll line
+		m.offset = max(0, min(m.offset, len(body)-room))
+		end := m.offset + room
+		more := st.Muted.Render("↑/↓ scroll · lines " + itoa(m.offset+1) + "–" + itoa(end) + " of " + itoa(len(body)))
+		body = append(body[m.offset:end:end], more)
+	}
+	return panel(st, append(append(head, body...), foot...), width, height)
+}
+
+// body is what the server will run or send, every field as written, in
+// lines of at most width columns (values wrap under their value column),
+// and for a changed definition what changed since it was approved.
+func (m *approvalModal) body(s *engine.ServerSnapshot, width int) []string {
+	st := m.env.st
+	written := s.Config // redacted; only when the engine did not give the definition as written
+	if s.Written != nil {
+		written = *s.Written
+	}
+	view := model.ApprovalView(written, s.Source)
+	col := 0
+	for _, l := range view {
+		col = max(col, len(l.Label)+2)
+	}
+	if width-col < 20 { // too narrow for a column of labels: each label above its value
+		col = 2
+	}
+	var lines []string
+	for _, l := range view {
+		label := l.Label
+		if label != "" {
+			label += ":"
+		}
+		if col == 2 && label != "" {
+			lines = append(lines, st.Muted.Render(label))
+			label = ""
+		}
+		for _, part := range strings.Split(wordwrap(l.Value, width-col), "\n") {
+			lines = append(lines, st.Muted.Render(fmt.Sprintf("%-*s", col, label))+st.Code.Render(part))
+			label = ""
+		}
+	}
+	if s.Approval.Status == model.ApprovalChanged && s.Approval.Diff != "" {
+		diff := strings.Split(strings.TrimRight(s.Approval.Diff, "\n"), "\n")
+		for i, d := range diff {
+			diff[i] = model.Escape(d)
+		}
+		lines = append(lines, "", "What changed:")
+		lines = append(lines, diffLines(st, strings.Join(diff, "\n"))...)
+	}
+	return lines
+}
+
+// dropBlank returns lines without the empty ones.
+func dropBlank(lines []string) []string {
+	out := lines[:0:0]
+	for _, l := range lines {
+		if strings.TrimSpace(l) != "" {
+			out = append(out, l)
+		}
+	}
+	return out
+}
+
+// wrapAll wraps every line to width columns, one screen line per element.
+func wrapAll(lines []string, width int) []string {
+	var out []string
+	for _, l := range lines {
+		out = append(out, strings.Split(wordwrap(l, width), "\n")...)
+	}
+	return out
 }
 
 func itoa(i int) string { return strconv.Itoa(i) }

@@ -193,7 +193,8 @@ func fixture() engine.Snapshot {
 	changed := engine.ServerSnapshot{
 		Name: "repo-tools", Scope: model.ScopeProject, Source: "/work/.mcp.json", Transport: model.TransportStdio,
 		Target: "npx -y repo-tools --port 9000", Hash: "h2", State: model.StateDisabled, Enabled: true,
-		Policy: model.PolicyDecision{Allowed: true},
+		Written: &model.ServerConfig{Command: "npx", Args: []string{"-y", "repo-tools", "--port", "9000"}},
+		Policy:  model.PolicyDecision{Allowed: true},
 		Approval: model.Approval{
 			Status: model.ApprovalChanged, ApprovedHash: "h1",
 			Diff: "  command: npx\n- args: [-y repo-tools]\n+ args: [-y repo-tools --port 9000]",
@@ -204,7 +205,8 @@ func fixture() engine.Snapshot {
 	fresh := engine.ServerSnapshot{
 		Name: "fresh", Scope: model.ScopeProject, Source: "/work/.mcp.json", Transport: model.TransportStdio,
 		Target: "python -m fresh_server", Hash: "h3", State: model.StatePending, Enabled: true,
-		Policy: model.PolicyDecision{Allowed: true}, Approval: model.Approval{Status: model.ApprovalPending},
+		Written: &model.ServerConfig{Command: "python", Args: []string{"-m", "fresh_server"}},
+		Policy:  model.PolicyDecision{Allowed: true}, Approval: model.Approval{Status: model.ApprovalPending},
 		Why: []string{"awaiting your approval"},
 	}
 	return engine.Snapshot{Seq: 1, At: t0, Servers: []engine.ServerSnapshot{blocked, flaky, changed, fresh, broken, notes, off, remote}}

@@ -181,12 +181,14 @@ func (m *Model) do(a action) tea.Cmd {
 			return m.push(openResource(m.env, s, m.detail.Selection(tabResources)))
 		}
 		return m.push(openResourcePicker(m.env, s))
+	case actApprove: // never unseen: the prompt shows the definition and asks once more
+		return m.push(&approvalModal{env: m.env, servers: []engine.ServerSnapshot{*s}, one: true}, nil)
 	case actGetPrompt:
 		if m.detail != nil && m.detail.tab == tabPrompts {
 			return m.push(openPrompt(m.env, s.Name, s.Prompts[m.detail.Selection(tabPrompts)]))
 		}
 		return m.push(openPromptPicker(m.env, s))
-	case actEnable, actDisable, actReconnect, actCancelRetry, actAuthenticate, actApprove, actReject:
+	case actEnable, actDisable, actReconnect, actCancelRetry, actAuthenticate, actReject:
 	}
 	verb := a.String()
 	if a == actReconnect && s.State == model.StatePending && !s.NextRetry.IsZero() {

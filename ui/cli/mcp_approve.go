@@ -1,8 +1,13 @@
 package cli
 
 import (
+	"errors"
 	"fmt"
+	"io"
+	"os"
 	"strings"
+
+	"github.com/charmbracelet/x/term"
 
 	"github.com/spf13/cobra"
 
@@ -42,6 +47,11 @@ func newMCPApproveCmd(g *globalOpts, approve bool) *cobra.Command {
 				fmt.Fprintf(g.stdout, "No project servers to %s.\n", verb)
 				return nil
 			}
+			if approve && onTerminal(g) {
+				if shown := awaiting(targets); len(shown) > 0 {
+					return confirmApproval(g, opts, shown)
+				}
+			}
 			// Approve exactly the definition read above (and shown as a diff
 			// below): if the file changes in between, the model refuses.
 			hash := ""
@@ -68,4 +78,59 @@ func newMCPApproveCmd(g *globalOpts, approve bool) *cobra.Command {
 			return nil
 		},
 	}
+}
+
+// onTerminal reports whether a person is at the keyboard: standard input
+// and output are both terminals.
+func onTerminal(g *globalOpts) bool {
+	in, inOK := g.stdin.(*os.File)
+	out, outOK := g.stdout.(*os.File)
+	return inOK && outOK && term.IsTerminal(in.Fd()) && term.IsTerminal(out.Fd())
+}
+
+// awaiting keeps the servers of targets that are not approved yet.
+func awaiting(targets []model.Server) []model.Server {
+	var out []model.Server
+	for _, s := range targets {
+		if s.AwaitsApproval() {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// confirmApproval shows the person everything each server will run or
+// send, as written (model.ApprovalView), asks once, and approves exactly
+// the definitions shown: each by its hash, so a file changed in between is
+// refused rather than approved unseen.
+func confirmApproval(g *globalOpts, opts model.LoadOptions, servers []model.Server) error {
+	names := make([]string, len(servers))
+	for i, s := range servers {
+		names[i] = model.Escape(s.Name)
+		fmt.Fprintf(g.stdout, "%s: everything it would run or send, as written in its file:\n", names[i])
+		writeApprovalView(g.stdout, s, "  ")
+		if s.Approval.Diff != "" {
+			fmt.Fprintln(g.stdout, "  Changed since you last approved it:")
+			for _, d := range strings.Split(strings.TrimRight(s.Approval.Diff, "\n"), "\n") {
+				fmt.Fprintln(g.stdout, "    "+model.Escape(d))
+			}
+		}
+		fmt.Fprintln(g.stdout)
+	}
+	fmt.Fprintf(g.stdout, "Only approve servers from repositories you trust. Approve %s? [y/N] ", strings.Join(names, ", "))
+	answer, err := g.input().ReadString('\n')
+	if err != nil && !errors.Is(err, io.EOF) {
+		return fmt.Errorf("reading your answer: %w", err)
+	}
+	if a := strings.ToLower(strings.TrimSpace(answer)); a != "y" && a != "yes" {
+		fmt.Fprintln(g.stdout, "Nothing approved.")
+		return nil
+	}
+	for _, s := range servers {
+		if err := model.SetApproval(opts, s.Name, true, s.Hash); err != nil {
+			return explainNotFound(g, s.Name, err)
+		}
+	}
+	fmt.Fprintf(g.stdout, "Approved %s.\n", strings.Join(names, ", "))
+	return nil
 }

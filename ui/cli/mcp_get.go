@@ -46,6 +46,37 @@ func writeServerDetails(w io.Writer, s model.Server) {
 	for _, o := range s.Overrides {
 		line("Overrides", fmt.Sprintf("%s (%s)", o.Scope, clean(o.Source)))
 	}
+	if s.AwaitsApproval() {
+		fmt.Fprintln(w, "  Not approved yet. Everything it would run or send, as written in its file:")
+		writeApprovalView(w, s, "    ")
+	} else {
+		writeDefinition(v, line)
+	}
+	line("Enabled", yesNo(s.Enabled))
+	if s.Approval.Status == model.ApprovalNotNeeded {
+		line("Approval", "not needed (not a project server)")
+	} else {
+		line("Approval", approvalText(s.Approval))
+	}
+	if s.Approval.Diff != "" {
+		fmt.Fprintln(w, "  Changed since approval:")
+		for _, d := range strings.Split(strings.TrimRight(s.Approval.Diff, "\n"), "\n") {
+			fmt.Fprintln(w, "    "+clean(d))
+		}
+	}
+	line("Policy", clean(policyText(s.Policy)))
+	line("Config hash", s.Hash)
+	if len(s.Problems) == 0 {
+		line("Problems", "none")
+	}
+	for _, p := range s.Problems {
+		line("Problem", clean(p.Error()))
+	}
+	line("Runs", whyNot(s))
+}
+
+// writeDefinition prints the definition of v, secrets masked, with line.
+func writeDefinition(v serverView, line func(label, value string)) {
 	line("Transport", clean(string(v.Transport)))
 	if v.Command != "" {
 		line("Command", commandLine(v.Command, v.Args))
@@ -84,27 +115,6 @@ func writeServerDetails(w io.Writer, s model.Server) {
 		}
 		line("OAuth", clean(strings.Join(parts, ", ")))
 	}
-	line("Enabled", yesNo(s.Enabled))
-	if s.Approval.Status == model.ApprovalNotNeeded {
-		line("Approval", "not needed (not a project server)")
-	} else {
-		line("Approval", approvalText(s.Approval))
-	}
-	if s.Approval.Diff != "" {
-		fmt.Fprintln(w, "  Changed since approval:")
-		for _, d := range strings.Split(strings.TrimRight(s.Approval.Diff, "\n"), "\n") {
-			fmt.Fprintln(w, "    "+clean(d))
-		}
-	}
-	line("Policy", clean(policyText(s.Policy)))
-	line("Config hash", s.Hash)
-	if len(s.Problems) == 0 {
-		line("Problems", "none")
-	}
-	for _, p := range s.Problems {
-		line("Problem", clean(p.Error()))
-	}
-	line("Runs", whyNot(s))
 }
 
 // whyNot says whether the server may run and, if not, the first reason.

@@ -3,6 +3,7 @@ package cli
 import (
 	"errors"
 	"fmt"
+	"io"
 	"strings"
 
 	"github.com/mcpdeck/mcpdeck/model"
@@ -44,6 +45,24 @@ func newServerView(s model.Server) serverView {
 		Env: c.Env, Headers: c.Headers, HeadersHelper: c.HeadersHelper,
 		OAuth: c.OAuth, Builtin: c.Name, Hash: s.Hash, Enabled: s.Enabled,
 		Approval: s.Approval, Policy: s.Policy, Runnable: s.Runnable(), Problems: s.Problems,
+	}
+}
+
+// writeApprovalView prints model.ApprovalView of s, the definition as
+// written with nothing masked, one labelled line each after indent: what
+// the person approves. `mcp get` and `mcp approve` print it.
+func writeApprovalView(w io.Writer, s model.Server, indent string) {
+	view := model.ApprovalView(s.Raw, s.Source)
+	col := 0
+	for _, l := range view {
+		col = max(col, len(l.Label)+1)
+	}
+	for _, l := range view {
+		label := l.Label
+		if label != "" {
+			label += ":"
+		}
+		fmt.Fprintf(w, "%s%-*s %s\n", indent, col, label, l.Value)
 	}
 }
 
