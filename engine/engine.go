@@ -61,6 +61,10 @@ type Options struct {
 	Extra []model.Server
 	// Backoff overrides the reconnect policy (zero = DefaultBackoff).
 	Backoff Backoff
+	// MaxMessageSize bounds one message from a server and the total size of
+	// each of its lists (0 = transports.MaxMessageSize); a server going over
+	// it fails.
+	MaxMessageSize int
 }
 
 // ErrClosed is returned by actions after Close.
@@ -149,6 +153,9 @@ func newEngine(opts Options) *Engine {
 	}
 	if e.log == nil {
 		e.log = slog.New(slog.NewTextHandler(io.Discard, nil))
+	}
+	if e.opts.MaxMessageSize <= 0 {
+		e.opts.MaxMessageSize = transports.MaxMessageSize
 	}
 	if e.backoff.MaxAttempts == 0 {
 		e.backoff = DefaultBackoff()
