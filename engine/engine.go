@@ -20,6 +20,9 @@
 // crashes. Call errors follow transports.Classify: transient errors are
 // counted (3 in a row reconnect), terminal ones reconnect at once, 401 means
 // needs-auth, an expired session is re-initialized and the call retried once.
+// A message over Options.MaxMessageSize, or a list whose pages together keep
+// more than that, fails the server with no automatic retry: the server would
+// send the same again.
 package engine
 
 import (

@@ -41,7 +41,7 @@ func httpClientFor(c *Conn, cfg model.ServerConfig, opts Options, legacySSE bool
 		legacySSE:  legacySSE,
 		onLost:     c.lost,
 	}
-	hc.Transport = limitBodies(c.rt, c.name, opts.MaxMessageSize, c.lost)
+	hc.Transport = limitBodies(c.rt, c.name, opts.maxMessage(), c.lost)
 	hc.Timeout = 0
 	if hc.CheckRedirect == nil {
 		hc.CheckRedirect = sameOriginRedirects

@@ -41,6 +41,15 @@ func (e *MessageTooLargeError) Is(target error) bool { return target == ErrMessa
 // Unwrap returns the underlying error.
 func (e *MessageTooLargeError) Unwrap() error { return e.Err }
 
+// maxMessage is o.MaxMessageSize, or the default when unset (callers that
+// skip withDefaults must not end up with a limit of zero).
+func (o Options) maxMessage() int {
+	if o.MaxMessageSize > 0 {
+		return o.MaxMessageSize
+	}
+	return MaxMessageSize
+}
+
 // FormatSize renders a byte count the way limits are spoken of: "32 MB",
 // "64 KB", or "1000 bytes" when it is not a whole number of either.
 func FormatSize(n int) string {

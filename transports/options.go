@@ -54,9 +54,7 @@ func (o Options) withDefaults(cfgVersion string) Options {
 	if o.RequestTimeout <= 0 {
 		o.RequestTimeout = DefaultRequestTimeout
 	}
-	if o.MaxMessageSize <= 0 {
-		o.MaxMessageSize = MaxMessageSize
-	}
+	o.MaxMessageSize = o.maxMessage()
 	if o.PingInterval == 0 {
 		o.PingInterval = DefaultPingInterval
 	}

@@ -107,7 +107,7 @@ func startStdio(name string, cfg model.ServerConfig, opts Options) (*stdioTransp
 		pid:        cmd.Process.Pid,
 		ring:       newStderrRing(opts.LogDir, name),
 		name:       name,
-		maxLine:    opts.MaxMessageSize,
+		maxLine:    opts.maxMessage(),
 		stdin:      inW,
 		stdout:     outR,
 		stderr:     errR,

@@ -71,8 +71,8 @@ func dialWS(ctx context.Context, name string, cfg model.ServerConfig, opts Optio
 		}
 		return nil, fmt.Errorf("websocket handshake: %w", err)
 	}
-	conn.SetReadLimit(int64(opts.MaxMessageSize))
-	t := &wsTransport{conn: conn, name: name, limit: opts.MaxMessageSize, readDone: make(chan struct{}), pingDone: make(chan struct{})}
+	conn.SetReadLimit(int64(opts.maxMessage()))
+	t := &wsTransport{conn: conn, name: name, limit: opts.maxMessage(), readDone: make(chan struct{}), pingDone: make(chan struct{})}
 	t.rpcPeer = newRPCPeer(func(ctx context.Context, msg []byte) error {
 		return conn.Write(ctx, websocket.MessageText, msg)
 	})
