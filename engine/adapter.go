@@ -19,6 +19,7 @@ func factoryOpener(f transports.Factory) opener {
 			HeaderFunc:     o.HeaderFunc,
 			LogDir:         o.LogDir,
 			Builtins:       o.Builtins,
+			MaxMessageSize: o.MaxMessageSize,
 		})
 		if err != nil {
 			return nil, err
@@ -60,6 +61,8 @@ func fromTransportClass(c transports.Class) errClass {
 		return classExited
 	case transports.ClassTimeout:
 		return classTimeout
+	case transports.ClassTooLarge:
+		return classTooLarge
 	case transports.ClassUnknown, transports.ClassProtocol, transports.ClassCanceled, transports.ClassRPC:
 		return classOther
 	}

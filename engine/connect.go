@@ -145,7 +145,8 @@ var ErrConnectTimeout = errors.New("connect timed out")
 
 // failLocked handles a failed attempt: auth errors go to needs-auth, a
 // failure during a reconnect sequence schedules the next try, a first
-// failure is final until the person acts.
+// failure is final until the person acts, and so is a message over the
+// size limit at any attempt (the server would send it again).
 func (e *Engine) failLocked(en *entry, err error) {
 	e.setError(en, err)
 	if code, ok := e.errs.exitCode(err); ok {
@@ -157,7 +158,7 @@ func (e *Engine) failLocked(en *entry, err error) {
 		e.needsAuthLocked(en)
 		return
 	}
-	if en.attempt > 0 {
+	if en.attempt > 0 && cls != classTooLarge {
 		e.retryLocked(en, err)
 		return
 	}

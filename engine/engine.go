@@ -20,6 +20,9 @@
 // crashes. Call errors follow transports.Classify: transient errors are
 // counted (3 in a row reconnect), terminal ones reconnect at once, 401 means
 // needs-auth, an expired session is re-initialized and the call retried once.
+// A message over Options.MaxMessageSize, or a list whose pages together keep
+// more than that, fails the server with no automatic retry: the server would
+// send the same again.
 package engine
 
 import (
@@ -61,6 +64,10 @@ type Options struct {
 	Extra []model.Server
 	// Backoff overrides the reconnect policy (zero = DefaultBackoff).
 	Backoff Backoff
+	// MaxMessageSize bounds one message from a server and the total size of
+	// each of its lists (0 = transports.MaxMessageSize); a server going over
+	// it fails.
+	MaxMessageSize int
 }
 
 // ErrClosed is returned by actions after Close.
@@ -149,6 +156,9 @@ func newEngine(opts Options) *Engine {
 	}
 	if e.log == nil {
 		e.log = slog.New(slog.NewTextHandler(io.Discard, nil))
+	}
+	if e.opts.MaxMessageSize <= 0 {
+		e.opts.MaxMessageSize = transports.MaxMessageSize
 	}
 	if e.backoff.MaxAttempts == 0 {
 		e.backoff = DefaultBackoff()

@@ -12,6 +12,7 @@ import (
 	"github.com/mark3labs/mcp-go/server"
 
 	"github.com/mcpdeck/mcpdeck/model"
+	"github.com/mcpdeck/mcpdeck/transports"
 )
 
 // fakeSession is an in-process mcp-go connection whose loss the test
@@ -204,6 +205,8 @@ func testErrorOps() errorOps {
 		classify: func(err error) (errClass, string) {
 			var ae authErr
 			switch msg := err.Error(); {
+			case errors.Is(err, transports.ErrMessageTooLarge):
+				return classTooLarge, "too-large"
 			case errors.As(err, &ae):
 				return classAuth, "auth"
 			case strings.Contains(msg, "session expired"):

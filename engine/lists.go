@@ -12,6 +12,7 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 
 	"github.com/mcpdeck/mcpdeck/model"
+	"github.com/mcpdeck/mcpdeck/transports"
 )
 
 // listKind names one of the lists a server offers.
@@ -48,7 +49,10 @@ type lists struct {
 	templates []ResourceTemplate
 	prompts   []Prompt
 	problems  []string // non-fatal: one list failed or was cut short
-	fatal     error    // the connect deadline passed while listing
+	// fatal ends the connection: the connect deadline passed while listing,
+	// or a list (one page, or all pages together) exceeded the size limit.
+	fatal error
+	size  int // bytes kept from the list being fetched, cursors included
 }
 
 // offered reports which lists the server declares.
@@ -84,6 +88,19 @@ func (e *Engine) fetchAll(ctx context.Context, srv model.Server, conn session) l
 		})
 	}
 	wg.Wait()
+	if out.fatal != nil {
+		return out
+	}
+	select {
+	case <-conn.Done(): // e.g. a page over the limit, which ended the connection
+		if err := conn.Err(); err != nil {
+			if cls, _ := e.errs.classify(err); cls == classTooLarge {
+				out.fatal = err
+				return out
+			}
+		}
+	default:
+	}
 	if ctx.Err() != nil && len(out.problems) > 0 {
 		out.fatal = fmt.Errorf("listing capabilities: %w", ctx.Err())
 	}
@@ -94,6 +111,9 @@ func (e *Engine) fetchAll(ctx context.Context, srv model.Server, conn session) l
 func mergeList(dst *lists, src lists, k listKind) {
 	dst.fetched[k] = true
 	dst.problems = append(dst.problems, src.problems...)
+	if dst.fatal == nil {
+		dst.fatal = src.fatal
+	}
 	switch k {
 	case listTools:
 		dst.tools = src.tools
@@ -111,7 +131,10 @@ func mergeList(dst *lists, src lists, k listKind) {
 var errTooMany = errors.New("too many items")
 
 // fetchList pages through one list, bounded by maxListItems and guarded
-// against cursors that repeat. Problems are sentences, not raw errors.
+// against cursors that repeat. Problems are sentences, not raw errors. A
+// list over the size limit is fatal: a page the transport refused, or pages
+// that together keep more than Options.MaxMessageSize bytes, so a server
+// cannot pile up memory a page at a time.
 func (e *Engine) fetchList(ctx context.Context, server string, c *client.Client, k listKind) lists {
 	var out lists
 	seen := map[mcp.Cursor]bool{}
@@ -123,7 +146,15 @@ func (e *Engine) fetchList(ctx context.Context, server string, c *client.Client,
 			return out
 		}
 		if err != nil {
+			if cls, _ := e.errs.classify(err); cls == classTooLarge {
+				out.fatal = err
+				return out
+			}
 			out.problems = append(out.problems, fmt.Sprintf("Listing %s failed: %s.", k, e.errs.humanize(err)))
+			return out
+		}
+		if out.size += len(next); out.size > e.opts.MaxMessageSize {
+			out.fatal = &transports.MessageTooLargeError{Server: server, Limit: e.opts.MaxMessageSize, What: "a " + k.String() + " list"}
 			return out
 		}
 		if next == "" {
@@ -153,7 +184,9 @@ func fetchPage(ctx context.Context, server string, c *client.Client, k listKind,
 			if full(len(out.tools)) {
 				return "", errTooMany
 			}
-			out.tools = append(out.tools, convertTool(server, t))
+			ct := convertTool(server, t)
+			out.size += len(ct.Name) + len(ct.ExposedName) + len(ct.Title) + len(ct.Description) + len(ct.InputSchema)
+			out.tools = append(out.tools, ct)
 		}
 		return r.NextCursor, nil
 	case listResources:
@@ -167,9 +200,9 @@ func fetchPage(ctx context.Context, server string, c *client.Client, k listKind,
 			if full(len(out.resources)) {
 				return "", errTooMany
 			}
-			out.resources = append(out.resources, Resource{
-				URI: x.URI, Name: sanitize(x.Name), Description: capText(x.Description), MIMEType: x.MIMEType,
-			})
+			r := Resource{URI: x.URI, Name: sanitize(x.Name), Description: capText(x.Description), MIMEType: x.MIMEType}
+			out.size += len(r.URI) + len(r.Name) + len(r.Description) + len(r.MIMEType)
+			out.resources = append(out.resources, r)
 		}
 		return r.NextCursor, nil
 	case listTemplates:
@@ -187,9 +220,9 @@ func fetchPage(ctx context.Context, server string, c *client.Client, k listKind,
 			if x.URITemplate != nil {
 				tmpl = x.URITemplate.Raw()
 			}
-			out.templates = append(out.templates, ResourceTemplate{
-				URITemplate: tmpl, Name: sanitize(x.Name), Description: capText(x.Description), MIMEType: x.MIMEType,
-			})
+			rt := ResourceTemplate{URITemplate: tmpl, Name: sanitize(x.Name), Description: capText(x.Description), MIMEType: x.MIMEType}
+			out.size += len(rt.URITemplate) + len(rt.Name) + len(rt.Description) + len(rt.MIMEType)
+			out.templates = append(out.templates, rt)
 		}
 		return r.NextCursor, nil
 	case listPrompts:
@@ -204,8 +237,11 @@ func fetchPage(ctx context.Context, server string, c *client.Client, k listKind,
 				return "", errTooMany
 			}
 			p := Prompt{Name: sanitize(x.Name), Description: capText(x.Description)}
+			out.size += len(p.Name) + len(p.Description)
 			for _, a := range x.Arguments {
-				p.Arguments = append(p.Arguments, PromptArgument{Name: a.Name, Description: capText(a.Description), Required: a.Required})
+				pa := PromptArgument{Name: a.Name, Description: capText(a.Description), Required: a.Required}
+				out.size += len(pa.Name) + len(pa.Description)
+				p.Arguments = append(p.Arguments, pa)
 			}
 			out.prompts = append(out.prompts, p)
 		}

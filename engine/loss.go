@@ -53,7 +53,8 @@ loop:
 }
 
 // lostLocked handles a connection that ended: caches dropped, crash-loop
-// guard checked, reconnect scheduled.
+// guard checked, reconnect scheduled. A message over the size limit fails
+// the server instead: reconnecting would fetch the same message again.
 func (e *Engine) lostLocked(en *entry, err error) {
 	conn := en.conn
 	if conn != nil {
@@ -63,6 +64,12 @@ func (e *Engine) lostLocked(en *entry, err error) {
 	e.stopLocked(en)
 	e.setError(en, err)
 	e.log.Info("connection lost", "server", en.srv.Name, "err", err)
+	cls, _ := e.errs.classify(err)
+	if cls == classTooLarge {
+		en.quickCrash = 0
+		e.transition(en, model.StateFailed, en.s.Error)
+		return
+	}
 	if quick {
 		en.quickCrash++
 	} else {
@@ -76,7 +83,6 @@ func (e *Engine) lostLocked(en *entry, err error) {
 		e.transition(en, model.StateFailed, msg)
 		return
 	}
-	cls, _ := e.errs.classify(err)
 	if cls == classAuth {
 		e.needsAuthLocked(en)
 		return

@@ -18,9 +18,10 @@ func (e *Engine) connOptions(srv model.Server) connOptions {
 		Elicit: func(ctx context.Context, req mcp.ElicitationRequest) (*mcp.ElicitationResult, error) {
 			return e.elicit(ctx, srv.Name, req)
 		},
-		Roots:    e.roots,
-		LogDir:   filepath.Join(e.opts.CacheDir, "logs"),
-		Builtins: e.opts.Builtins,
+		Roots:          e.roots,
+		LogDir:         filepath.Join(e.opts.CacheDir, "logs"),
+		Builtins:       e.opts.Builtins,
+		MaxMessageSize: e.opts.MaxMessageSize,
 	}
 	name := srv.Name
 	o.OnNotification = func(n mcp.JSONRPCNotification) { e.onNotification(name, n) }
@@ -165,6 +166,12 @@ func (e *Engine) refetch(server string, k listKind) {
 			e.mu.Lock()
 			if e.closed || en.gen != gen || en.conn != conn {
 				en.refetching[k], en.dirty[k] = false, false
+				e.mu.Unlock()
+				return
+			}
+			if one.fatal != nil { // the list grew over the size limit
+				en.refetching[k], en.dirty[k] = false, false
+				e.lostLocked(en, one.fatal)
 				e.mu.Unlock()
 				return
 			}

@@ -70,7 +70,7 @@ func (e *Engine) do(ctx context.Context, t callTarget, f func(session) error) er
 			return nil
 		}
 		cls, _ = e.errs.classify(err)
-	case classOther, classTransient, classTerminal, classAuth, classExited, classTimeout:
+	case classOther, classTransient, classTerminal, classAuth, classExited, classTimeout, classTooLarge:
 	}
 	e.noteFailure(t, err, cls)
 	return err
@@ -99,7 +99,7 @@ func (e *Engine) noteFailure(t callTarget, err error, cls errClass) {
 		if en.transient >= transientLimit {
 			e.lostLocked(en, fmt.Errorf("%d errors in a row: %w", en.transient, err))
 		}
-	case classTerminal, classExited:
+	case classTerminal, classExited, classTooLarge:
 		e.lostLocked(en, err)
 	case classAuth:
 		e.stopLocked(en)

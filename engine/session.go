@@ -33,6 +33,7 @@ type connOptions struct {
 	HeaderFunc     func(ctx context.Context) (map[string]string, error)
 	LogDir         string
 	Builtins       map[string]func() *server.MCPServer
+	MaxMessageSize int // bytes per message; 0 = transports.MaxMessageSize
 }
 
 // opener opens and initializes one connection.
@@ -49,6 +50,9 @@ const (
 	classSessionExpired
 	classExited
 	classTimeout
+	// classTooLarge is a message or list over the size limit: the server
+	// fails with no automatic retry, as it would send the same again.
+	classTooLarge
 )
 
 func (c errClass) String() string {
@@ -67,6 +71,8 @@ func (c errClass) String() string {
 		return "exited"
 	case classTimeout:
 		return "timeout"
+	case classTooLarge:
+		return "too-large"
 	}
 	return "error"
 }

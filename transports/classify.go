@@ -46,11 +46,15 @@ const (
 	ClassCanceled
 	// ClassRPC is a JSON-RPC error answered by the server: the connection is fine.
 	ClassRPC
+	// ClassTooLarge is a message over the size limit (ErrMessageTooLarge):
+	// the connection was ended, and reconnecting would only fetch the same
+	// message again.
+	ClassTooLarge
 )
 
 var classNames = [...]string{
 	"unknown", "transient", "terminal", "auth", "session-expired",
-	"protocol", "exited", "timeout", "canceled", "rpc",
+	"protocol", "exited", "timeout", "canceled", "rpc", "too-large",
 }
 
 // String returns the class name used in logs and JSON.
@@ -98,6 +102,8 @@ func classifyOwn(err error) (Class, bool) {
 	var unsup mcp.UnsupportedProtocolVersionError
 	var status *HTTPStatusError
 	switch {
+	case errors.Is(err, ErrMessageTooLarge):
+		return ClassTooLarge, true
 	case errors.As(err, &exit):
 		return ClassExited, true
 	case errors.As(err, &status):

@@ -7,10 +7,15 @@
 // against older servers), declares elicitation and roots only when the
 // caller handles them, and runs Initialize under the caller's context.
 //
+// Every transport holds a server to Options.MaxMessageSize (32 MB) per
+// message: a stdio line, a websocket message, an HTTP body, one event of an
+// event stream (limit.go wraps the bodies mcp-go reads). Going over ends the
+// connection with a *MessageTooLargeError (ClassTooLarge) naming the limit.
+//
 // What each transport gives (and what mcp-go prevents):
 //   - stdio: our own process management and JSON-RPC framing (process group,
 //     bounded stderr ring and log file, SIGINT→SIGTERM→SIGKILL shutdown, exit
-//     detected at once, 32 MB message cap, malformed output = protocol error).
+//     detected at once, message size limit, malformed output = protocol error).
 //     Server→client requests (elicitation, roots, ping) are answered.
 //   - http (streamable): mcp-go's transport with continuous listening (the
 //     standalone GET stream carries list_changed between requests). Requests
@@ -30,7 +35,7 @@
 //     with ErrSessionExpired and the caller reconnects.
 //   - ws: our own transport on github.com/coder/websocket, subprotocol "mcp",
 //     ping keepalive (Options.PingInterval; an unanswered ping closes Done),
-//     close handling, 32 MB message limit; bidirectional. Headers (static and
+//     close handling, message size limit; bidirectional. Headers (static and
 //     HeaderFunc) are sent once, on the handshake.
 //   - sdk: mcp-go's in-process transport over Options.Builtins[cfg.Name];
 //     elicitation and roots go through the in-process session.

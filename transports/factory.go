@@ -62,7 +62,7 @@ func (factory) Open(ctx context.Context, name string, cfg model.ServerConfig, op
 		}
 		var exit *ExitError
 		var perr *ProtocolError
-		if errors.As(lostErr, &exit) || errors.As(lostErr, &perr) {
+		if errors.As(lostErr, &exit) || errors.As(lostErr, &perr) || errors.Is(lostErr, ErrMessageTooLarge) {
 			err = lostErr // the real reason behind "transport closed"
 		}
 		e := &Error{Class: Classify(err), Err: err}

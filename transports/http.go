@@ -20,8 +20,8 @@ import (
 const noResponseTimeout = 100 * 365 * 24 * time.Hour
 
 // httpClientFor returns a copy of opts.HTTPClient (or a fresh client with its
-// own connection pool) whose transport is our roundTripper. The copy's
-// Timeout is zero: a client-wide timeout would cut SSE streams.
+// own connection pool) whose transport is our roundTripper, its bodies held
+// to the message size limit (limitBodies). The copy's Timeout is zero: a client-wide timeout would cut SSE streams.
 func httpClientFor(c *Conn, cfg model.ServerConfig, opts Options, legacySSE bool) (*http.Client, func()) {
 	hc := &http.Client{}
 	idle := func() {}
@@ -41,7 +41,7 @@ func httpClientFor(c *Conn, cfg model.ServerConfig, opts Options, legacySSE bool
 		legacySSE:  legacySSE,
 		onLost:     c.lost,
 	}
-	hc.Transport = c.rt
+	hc.Transport = limitBodies(c.rt, c.name, opts.maxMessage(), c.lost)
 	hc.Timeout = 0
 	if hc.CheckRedirect == nil {
 		hc.CheckRedirect = sameOriginRedirects

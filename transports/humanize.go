@@ -77,6 +77,11 @@ func humanize(err error) string {
 		return "the request was cancelled"
 	case ClassRPC:
 		return "the server answered with an error: " + innermost(err)
+	case ClassTooLarge:
+		var tl *MessageTooLargeError
+		if errors.As(err, &tl) {
+			return tl.Error()
+		}
 	case ClassTerminal:
 		if errors.Is(err, ErrNoBuiltin) || errors.Is(err, errors.ErrUnsupported) {
 			return innermost(err)

@@ -15,8 +15,9 @@ const (
 	DefaultRequestTimeout  = 60 * time.Second
 	DefaultPingInterval    = 30 * time.Second
 	DefaultClientName      = "mcpdeck"
-	// MaxMessageSize bounds one JSON-RPC message from a server (stdio line,
-	// websocket message) so a hostile server cannot exhaust our memory.
+	// MaxMessageSize bounds one message from a server (a stdio line, a
+	// websocket message, an HTTP body, one event of an event stream) so a
+	// hostile server cannot exhaust our memory.
 	MaxMessageSize = 32 << 20
 )
 
@@ -34,6 +35,7 @@ type Options struct {
 	Builtins                  map[string]func() *server.MCPServer                                                   // sdk servers by ServerConfig.Name
 	RequestTimeout            time.Duration                                                                         // per HTTP request, default 60 s, not for SSE streams
 	PingInterval              time.Duration                                                                         // websocket keepalive, default 30 s; <0 disables
+	MaxMessageSize            int                                                                                   // bytes per message from the server, default MaxMessageSize
 }
 
 func (o Options) withDefaults(cfgVersion string) Options {
@@ -52,6 +54,7 @@ func (o Options) withDefaults(cfgVersion string) Options {
 	if o.RequestTimeout <= 0 {
 		o.RequestTimeout = DefaultRequestTimeout
 	}
+	o.MaxMessageSize = o.maxMessage()
 	if o.PingInterval == 0 {
 		o.PingInterval = DefaultPingInterval
 	}

@@ -1,7 +1,6 @@
 package transports
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -131,23 +130,13 @@ type timedBody struct {
 	timer      *time.Timer
 	timeoutErr *RequestTimeoutError
 	streaming  bool
-	lineLen    int
 	once       sync.Once
 }
 
-// Read enforces MaxMessageSize per line (a JSON body is one line, an SSE
-// event's data is a line), so a hostile server cannot make mcp-go buffer
-// without bound.
+// Read reports our timeout instead of the context's cancellation. The
+// message size limit is applied around this body (limitBodies).
 func (b *timedBody) Read(p []byte) (int, error) {
 	n, err := b.rc.Read(p)
-	if i := bytes.LastIndexByte(p[:n], '\n'); i >= 0 {
-		b.lineLen = n - i - 1
-	} else {
-		b.lineLen += n
-	}
-	if b.lineLen > MaxMessageSize {
-		return n, &ProtocolError{Reason: "message larger than 32 MB"}
-	}
 	if err != nil && !errors.Is(err, io.EOF) && errors.Is(context.Cause(b.ctx), b.timeoutErr) {
 		err = b.timeoutErr
 	}

@@ -37,6 +37,9 @@ type stdioTransport struct {
 	pid  int
 	ring *stderrRing
 
+	name    string // server name, for errors
+	maxLine int    // Options.MaxMessageSize
+
 	stdin   *os.File
 	writeMu sync.Mutex
 	stdout  *os.File
@@ -103,6 +106,8 @@ func startStdio(name string, cfg model.ServerConfig, opts Options) (*stdioTransp
 		cmd:        cmd,
 		pid:        cmd.Process.Pid,
 		ring:       newStderrRing(opts.LogDir, name),
+		name:       name,
+		maxLine:    opts.maxMessage(),
 		stdin:      inW,
 		stdout:     outR,
 		stderr:     errR,
@@ -173,14 +178,14 @@ func (t *stdioTransport) readStdout() {
 // readLines reads and dispatches lines. Blank lines are skipped; lines that
 // do not start like JSON are kept as noise in the stderr ring (servers that
 // log to stdout); anything else malformed is a protocol error that ends the
-// connection. It reports whether stdout simply ended.
+// connection, and so does a line over the size limit (whatever it holds). It reports whether stdout simply ended.
 func (t *stdioTransport) readLines() (eof bool) {
-	lr := newLineReader(bufio.NewReaderSize(t.stdout, 64<<10), MaxMessageSize)
+	lr := newLineReader(bufio.NewReaderSize(t.stdout, 64<<10), t.maxLine)
 	for {
 		line, err := lr.next()
 		if err != nil {
 			if errors.Is(err, errLineTooLong) {
-				t.fail(&ProtocolError{Reason: "message larger than 32 MB", Err: err})
+				t.fail(&MessageTooLargeError{Server: t.name, Limit: t.maxLine, Err: err})
 				t.killGroup(syscall.SIGKILL)
 				return false
 			}

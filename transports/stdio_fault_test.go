@@ -287,15 +287,16 @@ func TestStdioManyToolsWithControlCharacters(t *testing.T) {
 	}
 }
 
-func TestStdioOversizedMessageIsProtocolError(t *testing.T) {
+// TestStdioOversizedMessageAtTheDefaultLimit: the default limit is 32 MB
+// and going over it costs no more than the limit in memory.
+func TestStdioOversizedMessageAtTheDefaultLimit(t *testing.T) {
 	c := open(t, stdioCfg(), Options{})
 	var before, after runtime.MemStats
 	runtime.GC()
 	runtime.ReadMemStats(&before)
 	_, _ = call(t.Context(), c, "huge", map[string]any{"mb": 40})
 	<-c.Done()
-	var pe *ProtocolError
-	if !errors.As(c.Err(), &pe) || !strings.Contains(pe.Reason, "32 MB") {
+	if !errors.Is(c.Err(), ErrMessageTooLarge) || !strings.Contains(Humanize(c.Err()), "larger than 32 MB") {
 		t.Fatalf("Err = %v", c.Err())
 	}
 	runtime.GC()

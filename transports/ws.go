@@ -26,13 +26,15 @@ const wsCloseGrace = 500 * time.Millisecond
 type wsTransport struct {
 	*rpcPeer
 	conn     *websocket.Conn
+	name     string // server name, for errors
+	limit    int    // Options.MaxMessageSize
 	readDone chan struct{}
 	pingDone chan struct{}
 	once     sync.Once
 }
 
 // dialWS connects and starts the read and keepalive loops.
-func dialWS(ctx context.Context, cfg model.ServerConfig, opts Options) (*wsTransport, error) {
+func dialWS(ctx context.Context, name string, cfg model.ServerConfig, opts Options) (*wsTransport, error) {
 	header := http.Header{}
 	for k, v := range cfg.Headers {
 		header.Set(k, v)
@@ -69,8 +71,8 @@ func dialWS(ctx context.Context, cfg model.ServerConfig, opts Options) (*wsTrans
 		}
 		return nil, fmt.Errorf("websocket handshake: %w", err)
 	}
-	conn.SetReadLimit(MaxMessageSize)
-	t := &wsTransport{conn: conn, readDone: make(chan struct{}), pingDone: make(chan struct{})}
+	conn.SetReadLimit(int64(opts.maxMessage()))
+	t := &wsTransport{conn: conn, name: name, limit: opts.maxMessage(), readDone: make(chan struct{}), pingDone: make(chan struct{})}
 	t.rpcPeer = newRPCPeer(func(ctx context.Context, msg []byte) error {
 		return conn.Write(ctx, websocket.MessageText, msg)
 	})
@@ -84,7 +86,10 @@ func (t *wsTransport) read() {
 	for {
 		typ, msg, err := t.conn.Read(t.ctx)
 		if err != nil {
-			if websocket.CloseStatus(err) != -1 {
+			switch {
+			case errors.Is(err, websocket.ErrMessageTooBig):
+				err = &MessageTooLargeError{Server: t.name, Limit: t.limit, Err: err}
+			case websocket.CloseStatus(err) != -1:
 				err = fmt.Errorf("%w: websocket closed by server: %w", ErrConnectionLost, err)
 			}
 			t.fail(err)
@@ -164,7 +169,7 @@ func (t *wsTransport) shutdown(ctx context.Context) error {
 }
 
 func openWS(ctx context.Context, c *Conn, cfg model.ServerConfig, opts Options) error {
-	t, err := dialWS(ctx, cfg, opts)
+	t, err := dialWS(ctx, c.name, cfg, opts)
 	if err != nil {
 		return err
 	}
