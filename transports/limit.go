@@ -22,11 +22,16 @@ type MessageTooLargeError struct {
 	Server string
 	Limit  int    // bytes
 	What   string // what was too large; "" = "a message"
+	Lines  int    // set when an event had too many lines rather than too many bytes
 	Err    error  // the underlying error, if any (e.g. the websocket's)
 }
 
 // Error is a sentence a person understands.
 func (e *MessageTooLargeError) Error() string {
+	if e.Lines > 0 {
+		return fmt.Sprintf("server %s sent an event of more than %d lines; mcpdeck closed the connection",
+			model.SanitizeLine(e.Server), e.Lines)
+	}
 	what := e.What
 	if what == "" {
 		what = "a message"
@@ -90,6 +95,12 @@ func (l *limitTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 	return resp, nil
 }
 
+// maxEventLines bounds the lines of one event-stream event. mcp-go joins an
+// event's data lines by string concatenation, so the CPU an event costs
+// grows with lines × size: a 32 MB event in short lines would take hours.
+// Servers send a JSON-RPC message as one data line (plus id/event lines).
+const maxEventLines = 1024
+
 // limitedBody counts the bytes of the current message. It never reads more
 // than limit+1 bytes of one message from the network.
 type limitedBody struct {
@@ -98,6 +109,7 @@ type limitedBody struct {
 	events bool // text/event-stream: a blank line ends a message
 
 	n         int  // bytes of the current message so far
+	lines     int  // events: lines of the current event so far
 	lineStart bool // events: the last byte ended a line
 	lastCR    bool // events: the last byte was a CR (a LF may follow)
 	err       error
@@ -120,7 +132,11 @@ func (b *limitedBody) Read(p []byte) (int, error) {
 		ok = b.n <= b.t.limit
 	}
 	if !ok {
-		b.err = &MessageTooLargeError{Server: b.t.server, Limit: b.t.limit}
+		e := &MessageTooLargeError{Server: b.t.server, Limit: b.t.limit}
+		if b.lines > maxEventLines {
+			e.Lines = maxEventLines
+		}
+		b.err = e
 		if b.t.onExceeded != nil {
 			b.t.onExceeded(b.err)
 		}
@@ -155,7 +171,9 @@ func (b *limitedBody) scan(p []byte) bool {
 		}
 		b.lastCR = c == '\r'
 		if b.lineStart { // a blank line: the event ended
-			b.n = 0
+			b.n, b.lines = 0, 0
+		} else if b.lines++; b.lines > maxEventLines {
+			return false
 		}
 		b.lineStart = true
 	}

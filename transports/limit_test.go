@@ -109,6 +109,26 @@ func TestLimitBodiesCountsEventStreamsPerEvent(t *testing.T) {
 	}
 }
 
+// TestLimitBodiesBoundsEventLines: an event of many short lines ends the
+// stream long before its byte limit, since mcp-go's parser costs lines ×
+// size; an event of a few lines is fine.
+func TestLimitBodiesBoundsEventLines(t *testing.T) {
+	few := "id: 1\nevent: message\n" + strings.Repeat("data: x\n", 50) + "\n"
+	read, err, exceeded := readLimited(t, "text/event-stream", strings.NewReader(strings.Repeat(few, 40)))
+	if err != nil || exceeded != nil || read != int64(40*len(few)) {
+		t.Fatalf("events of 52 lines: %v, %v, read %d", err, exceeded, read)
+	}
+	many := "data: {\n" + strings.Repeat("data: 1\n", 2*maxEventLines) + "\n"
+	_, err, _ = readLimited(t, "text/event-stream", strings.NewReader(many))
+	var tl *MessageTooLargeError
+	if !errors.As(err, &tl) || tl.Lines != maxEventLines {
+		t.Fatalf("event of %d lines: %v", 2*maxEventLines, err)
+	}
+	if want := fmt.Sprintf("more than %d lines", maxEventLines); !strings.Contains(err.Error(), want) {
+		t.Fatalf("error %q does not say %q", err, want)
+	}
+}
+
 func TestFormatSize(t *testing.T) {
 	for n, want := range map[int]string{32 << 20: "32 MB", 64 << 10: "64 KB", 1536 << 10: "1536 KB", 1000: "1000 bytes"} {
 		if got := FormatSize(n); got != want {

@@ -108,7 +108,8 @@ func expectTooLarge(t *testing.T, c *Conn, read *atomic.Int64) error {
 	if !errors.Is(c.Err(), ErrMessageTooLarge) || Classify(c.Err()) != ClassTooLarge {
 		t.Fatalf("Err = %v (%v); list error %v", c.Err(), Classify(c.Err()), err)
 	}
-	if h := Humanize(c.Err()); !strings.Contains(h, "larger than 64 KB") || !strings.Contains(h, t.Name()) {
+	h := Humanize(c.Err())
+	if limit := strings.Contains(h, "larger than 64 KB") || strings.Contains(h, "more than 1024 lines"); !limit || !strings.Contains(h, t.Name()) {
 		t.Fatalf("Humanize = %q", h)
 	}
 	got := read.Load() - before
