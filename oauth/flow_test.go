@@ -1,7 +1,9 @@
 package oauth
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"io"
 	"net"
@@ -537,6 +539,60 @@ func TestErrorDescriptionNeverEchoesSentCredentials(t *testing.T) {
 		t.Errorf("got %v, want the description with the token cut out", err)
 	}
 	// checkSecrecy (cleanup) fails the test if the token itself shows up.
+}
+
+// The token endpoint's error answer reaches our error as one clean line,
+// and whatever it quotes of what we sent (the code, the verifier, the
+// client secret in the form or the Basic header) is cut out.
+func TestTokenErrorCarriesNoSecretsOrControls(t *testing.T) {
+	for _, method := range []string{authPost, authBasic} {
+		t.Run(method, func(t *testing.T) {
+			var sent atomic.Value
+			sent.Store([]string(nil))
+			e := newEnv(t, func(o *Options) {
+				base := o.Transport
+				o.Transport = roundTripFunc(func(r *http.Request) (*http.Response, error) {
+					if r.URL.Path != "/token" {
+						return base.RoundTrip(r)
+					}
+					b, _ := io.ReadAll(r.Body)
+					form, _ := url.ParseQuery(string(b))
+					basic := strings.TrimPrefix(r.Header.Get("Authorization"), "Basic ")
+					creds := []string{form.Get("code"), form.Get("code_verifier"), form.Get("client_secret"), basic}
+					sent.Store(creds)
+					desc := "bad \x1b]52;c;aGk=\x07grant\r\n\u202e code=" + form.Get("code") + " verifier=" + form.Get("code_verifier") +
+						" secret=" + form.Get("client_secret") + " basic=" + basic + " " + strings.Repeat("x", 2000)
+					body, _ := json.Marshal(map[string]string{"error": "invalid_grant\x1b[2J\u009b31m", "error_description": desc})
+					return &http.Response{
+						StatusCode: http.StatusBadRequest, Header: http.Header{"Content-Type": {"application/json"}},
+						Body: io.NopCloser(bytes.NewReader(body)), Request: r,
+					}, nil
+				})
+			})
+			e.fake.PreClientID, e.fake.PreClientSecret = "pre-client", "pre-secret-"+randomID()
+			e.fake.AuthMethods = []string{method}
+			srv := e.server()
+			srv.Config.OAuth = &model.OAuthConfig{ClientID: "pre-client"}
+			if err := e.m.SetClientSecret(srv, e.fake.PreClientSecret); err != nil {
+				t.Fatal(err)
+			}
+			err := e.authenticate(srv)
+			var oe *OAuthError
+			if !errors.As(err, &oe) || oe.Code != "invalid_grant" {
+				t.Fatalf("got %v, want the token endpoint's invalid_grant", err)
+			}
+			msg := err.Error()
+			assertCleanText(t, msg)
+			for _, c := range sent.Load().([]string) {
+				if c != "" && strings.Contains(msg, c) {
+					t.Errorf("the error quotes a credential we sent (%.6s…)", c)
+				}
+			}
+			if !strings.Contains(msg, "[redacted]") || len(msg) > 600 {
+				t.Errorf("want the description kept short with credentials redacted: %q", msg)
+			}
+		})
+	}
 }
 
 // A redirect to another origin (or any request elsewhere through the
