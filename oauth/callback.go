@@ -10,6 +10,7 @@ import (
 	"net/http"
 	"strconv"
 	"sync"
+	"sync/atomic"
 	"syscall"
 	"time"
 )
@@ -21,8 +22,11 @@ type callbackResult struct {
 	Err  error
 }
 
-// callbackServer is the loopback redirect target: 127.0.0.1 only, one
-// callback accepted, state checked before anything is believed.
+// callbackServer is the loopback redirect target: 127.0.0.1 only, state
+// checked before anything is believed. A callback with the wrong state (or
+// none) gets an error page and is otherwise ignored, so a forged one cannot
+// end the person's sign-in; the first callback with our state, code or
+// error, is the one answer.
 type callbackServer struct {
 	ln          net.Listener
 	srv         *http.Server
@@ -31,6 +35,8 @@ type callbackServer struct {
 	result      chan callbackResult
 	once        sync.Once
 	served      chan struct{}
+	// ignored counts callbacks whose state was not ours.
+	ignored atomic.Int32
 }
 
 // listenCallback binds 127.0.0.1 on port (0 = a free one) for a flow whose
@@ -79,12 +85,22 @@ func (cs *callbackServer) close() {
 
 func (cs *callbackServer) handle(w http.ResponseWriter, r *http.Request) {
 	q := r.URL.Query()
+	w.Header().Set("Content-Type", "text/html; charset=utf-8")
+	w.Header().Set("Cache-Control", "no-store")
+	if subtle.ConstantTimeCompare([]byte(q.Get("state")), []byte(cs.state)) != 1 {
+		// Not an answer to our request: nothing in it (code, error,
+		// error_description, iss) is believed, and the sign-in goes on.
+		cs.ignored.Add(1)
+		w.WriteHeader(http.StatusBadRequest)
+		writePage(w, "Not the sign-in in progress",
+			"This callback does not carry the state of the sign-in mcpdeck started, so it was ignored. "+
+				"If you are signing in, finish it in the page mcpdeck opened.")
+		return
+	}
 	var res callbackResult
 	switch {
-	case subtle.ConstantTimeCompare([]byte(q.Get("state")), []byte(cs.state)) != 1:
-		res.Err = ErrStateMismatch
 	case q.Get("error") != "":
-		res.Err = &OAuthError{Op: "authorization", Status: http.StatusFound, Code: q.Get("error"), Description: q.Get("error_description")}
+		res.Err = &OAuthError{Op: "authorization", Status: http.StatusFound, Code: serverText(q.Get("error")), Description: serverText(q.Get("error_description"))}
 	case q.Get("code") == "":
 		res.Err = errors.New("the authorization callback carried no code")
 	default:
@@ -95,8 +111,6 @@ func (cs *callbackServer) handle(w http.ResponseWriter, r *http.Request) {
 		first = true
 		cs.result <- res
 	})
-	w.Header().Set("Content-Type", "text/html; charset=utf-8")
-	w.Header().Set("Cache-Control", "no-store")
 	switch {
 	case !first:
 		w.WriteHeader(http.StatusGone)

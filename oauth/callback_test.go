@@ -8,6 +8,7 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"net/url"
 	"strings"
 	"testing"
 )
@@ -72,17 +73,67 @@ func TestCallbackWithoutStateRejected(t *testing.T) {
 	}
 	go cs.serve()
 	defer cs.close()
-	if code, _ := getStatus(t, cs.redirectURI+"?code=evil"); code != http.StatusBadRequest {
-		t.Errorf("stateless callback answered %d, want 400", code)
+	for _, q := range []string{"?code=evil", "?state=t&code=evil", "?state=&error=access_denied", "?state=S&code=evil"} {
+		if code, body := getStatus(t, cs.redirectURI+q); code != http.StatusBadRequest || !strings.Contains(body, "ignored") {
+			t.Errorf("%s answered %d %q, want 400 and a page saying it was ignored", q, code, body)
+		}
 	}
-	if r := <-cs.result; !errors.Is(r.Err, ErrStateMismatch) || r.Code != "" {
-		t.Errorf("result %+v, want ErrStateMismatch and no code", r)
+	// The handler has answered: anything it delivered is in the channel.
+	select {
+	case r := <-cs.result:
+		t.Fatalf("a callback without our state was delivered: %+v", r)
+	default:
+	}
+	if n := cs.ignored.Load(); n != 4 {
+		t.Errorf("ignored = %d, want 4", n)
+	}
+	if code, _ := getStatus(t, cs.redirectURI+"?state=s&code=good"); code != http.StatusOK {
+		t.Errorf("the real callback answered %d", code)
+	}
+	if r := <-cs.result; r.Err != nil || r.Code != "good" {
+		t.Errorf("result %+v, want the real code", r)
+	}
+}
+
+// An error from the authorization server (with our state) ends the flow,
+// but its code and description reach the error cleaned for the terminal.
+func TestCallbackErrorIsCleaned(t *testing.T) {
+	cs, err := listenCallback(context.Background(), 0, "s")
+	if err != nil {
+		t.Fatal(err)
+	}
+	go cs.serve()
+	defer cs.close()
+	q := url.Values{"state": {"s"}, "error": {"access_denied\x1b]52;c;aGk=\x07"}, "error_description": {"no\r\n\x1b[2Jway \u202e"}}
+	if code, _ := getStatus(t, cs.redirectURI+"?"+q.Encode()); code != http.StatusBadRequest {
+		t.Errorf("error callback answered %d", code)
+	}
+	r := <-cs.result
+	var oe *OAuthError
+	if !errors.As(r.Err, &oe) {
+		t.Fatalf("result %+v, want an OAuthError", r)
+	}
+	assertCleanText(t, r.Err.Error())
+	if !strings.Contains(oe.Code, "access_denied") || !strings.Contains(oe.Description, "way") {
+		t.Errorf("the error lost its words: %q", r.Err.Error())
+	}
+}
+
+// assertCleanText fails when s holds a control character, an escape or a
+// bidi override: text that could drive a terminal.
+func assertCleanText(t *testing.T, s string) {
+	t.Helper()
+	for _, r := range s {
+		if r < 0x20 || r == 0x7f || (r >= 0x80 && r < 0xa0) || r == '\u202e' {
+			t.Errorf("error text holds %U: %q", r, s)
+			return
+		}
 	}
 }
 
 // A forgery that reaches the callback while the client is still being
-// registered (before any state went to the browser) must meet the real
-// state check, not an empty one.
+// registered (before any state went to the browser) meets the real state
+// check, not an empty one: it is refused and the sign-in completes.
 func TestForgedCallbackDuringRegistrationRejected(t *testing.T) {
 	var forged int
 	e := newEnv(t, func(o *Options) {
@@ -99,14 +150,13 @@ func TestForgedCallbackDuringRegistrationRejected(t *testing.T) {
 			return base.RoundTrip(r)
 		})
 	})
-	err := e.authenticate(e.server())
-	if !errors.Is(err, ErrStateMismatch) {
-		t.Fatalf("got %v, want ErrStateMismatch", err)
+	if err := e.authenticate(e.server()); err != nil {
+		t.Fatalf("the forgery ended the sign-in: %v", err)
 	}
 	if forged != http.StatusBadRequest {
 		t.Errorf("forged callback answered %d, want 400", forged)
 	}
-	if n := e.fake.calls("authorization_code"); n != 0 {
-		t.Errorf("a forged code was exchanged %d times", n)
+	if n := e.fake.calls("authorization_code"); n != 1 {
+		t.Errorf("code exchanges = %d, want 1 (the real code only)", n)
 	}
 }

@@ -17,7 +17,7 @@ import (
 func (m *Manager) clientIdentity(ctx context.Context, srv model.Server, d *discovery, redirectURI string) (*clientRecord, error) {
 	oc := oauthConfig(srv)
 	if oc.ClientID != "" {
-		secret, err := m.clientSecret(ctx, srv)
+		secret, err := m.boundClientSecret(ctx, srv, d.AS.Issuer)
 		if err != nil {
 			return nil, err
 		}
@@ -33,7 +33,7 @@ func (m *Manager) clientIdentity(ctx context.Context, srv model.Server, d *disco
 	if err != nil {
 		m.log.Warn("stored client registration unreadable; registering again", "server", srv.Name)
 	}
-	if ok && saved.Issuer == d.AS.Issuer && (saved.RedirectURI == "" || saved.RedirectURI == redirectURI) {
+	if ok && saved.Issuer != "" && saved.Issuer == d.AS.Issuer && (saved.RedirectURI == "" || saved.RedirectURI == redirectURI) {
 		return &saved, nil
 	}
 	if cimd := firstNonEmpty(oc.ClientMetadataURL, m.opts.ClientMetadataURL); cimd != "" && d.AS.ClientIDMetadataDocumentSupported {

@@ -34,8 +34,8 @@ type asMetadata struct {
 	ScopesSupported                   []string `json:"scopes_supported,omitempty"`
 	GrantTypesSupported               []string `json:"grant_types_supported,omitempty"`
 	TokenEndpointAuthMethodsSupported []string `json:"token_endpoint_auth_methods_supported,omitempty"`
-	// CodeChallengeMethodsSupported is nil when absent (acceptable) and
-	// non-nil but without S256 when the server cannot do PKCE S256.
+	// CodeChallengeMethodsSupported must list S256 for an authorization
+	// code flow; nil when the document leaves it out (see requirePKCE).
 	CodeChallengeMethodsSupported     *[]string `json:"code_challenge_methods_supported,omitempty"`
 	ClientIDMetadataDocumentSupported bool      `json:"client_id_metadata_document_supported,omitempty"`
 	AuthorizationResponseIssParameter bool      `json:"authorization_response_iss_parameter_supported,omitempty"`
@@ -51,8 +51,21 @@ type discovery struct {
 
 // discover finds the protected-resource and authorization-server metadata
 // of srv, using the hints of the last 401 when there are some and probing
-// the server for them when there are none.
+// the server for them when there are none. It refuses metadata that would
+// send credentials over plain http to another machine (see secureEndpoint).
 func (m *Manager) discover(ctx context.Context, srv model.Server, st *serverState) (*discovery, error) {
+	d, err := m.findMetadata(ctx, srv, st)
+	if err != nil {
+		return nil, err
+	}
+	if err := d.checkEndpoints(srv.Name); err != nil {
+		return nil, err
+	}
+	return d, nil
+}
+
+// findMetadata is discover without the endpoint check.
+func (m *Manager) findMetadata(ctx context.Context, srv model.Server, st *serverState) (*discovery, error) {
 	serverURL, err := url.Parse(srv.Config.URL)
 	if err != nil || serverURL.Host == "" {
 		return nil, fmt.Errorf("%w: server URL %q is not absolute", ErrConfig, srv.Config.URL)
@@ -86,7 +99,8 @@ func (m *Manager) discover(ctx context.Context, srv model.Server, st *serverStat
 		}
 		if prm.Resource != "" {
 			if !resourceMatches(prm.Resource, serverURL) {
-				return nil, fmt.Errorf("%w: metadata at %s is for %s, not %s", ErrResourceMismatch, u, prm.Resource, srv.Config.URL)
+				return nil, fmt.Errorf("%w: metadata at %s is for %s, not %s", ErrResourceMismatch,
+					shownURL(u), shownURL(prm.Resource), shownURL(srv.Config.URL))
 			}
 			d.Resource = prm.Resource
 		}
@@ -101,15 +115,29 @@ func (m *Manager) discover(ctx context.Context, srv model.Server, st *serverStat
 	issuer := originOf(serverURL)
 	if d.PRM != nil {
 		issuer = d.PRM.AuthorizationServers[0]
+		// Checked before it is asked anything: its metadata decides where
+		// codes and secrets go.
+		if err := secureEndpoint("authorization server named in "+srv.Name+"'s protected-resource metadata", issuer); err != nil {
+			return nil, err
+		}
 	}
-	if oc.AuthServerMetadataURL != "" {
+	if mdURL := oc.AuthServerMetadataURL; mdURL != "" {
+		if err := secureEndpoint("oauth.authServerMetadataUrl of "+srv.Name, mdURL); err != nil {
+			return nil, err
+		}
 		var md asMetadata
-		status, err := m.getJSON(ctx, oc.AuthServerMetadataURL, &md)
+		status, err := m.getJSON(ctx, mdURL, &md)
 		if err != nil {
-			return nil, fmt.Errorf("authorization server metadata at %s: %w", oc.AuthServerMetadataURL, err)
+			return nil, fmt.Errorf("authorization server metadata at %s: %w", shownURL(mdURL), err)
 		}
 		if status != http.StatusOK || md.TokenEndpoint == "" {
-			return nil, fmt.Errorf("authorization server metadata at %s: HTTP %d or no token_endpoint", oc.AuthServerMetadataURL, status)
+			return nil, fmt.Errorf("authorization server metadata at %s: HTTP %d or no token_endpoint", shownURL(mdURL), status)
+		}
+		if md.Issuer == "" {
+			// Client registrations and secrets are bound to the issuer
+			// (see secretbinding.go): never leave it empty.
+			mu, _ := url.Parse(mdURL)
+			md.Issuer = originOf(mu)
 		}
 		d.AS = md
 		return d, nil
@@ -158,7 +186,7 @@ func (m *Manager) fetchASMetadata(ctx context.Context, issuer string, strict boo
 			continue
 		}
 		if strict && md.Issuer != "" && strings.TrimSuffix(md.Issuer, "/") != strings.TrimSuffix(issuer, "/") {
-			return md, false, fmt.Errorf("%w: metadata at %s says %s, expected %s", ErrIssuerMismatch, u, md.Issuer, issuer)
+			return md, false, fmt.Errorf("%w: metadata at %s says %s, expected %s", ErrIssuerMismatch, shownURL(u), shownURL(md.Issuer), shownURL(issuer))
 		}
 		if md.Issuer == "" {
 			md.Issuer = issuer
@@ -256,7 +284,7 @@ func (m *Manager) getJSON(ctx context.Context, u string, v any) (int, error) {
 		return resp.StatusCode, nil
 	}
 	if err := json.NewDecoder(io.LimitReader(resp.Body, 1<<20)).Decode(v); err != nil {
-		return resp.StatusCode, fmt.Errorf("%s is not valid JSON metadata", u)
+		return resp.StatusCode, fmt.Errorf("%s is not valid JSON metadata", shownURL(u))
 	}
 	return resp.StatusCode, nil
 }
@@ -284,7 +312,10 @@ func (m *Manager) probe(ctx context.Context, srv model.Server) (challenge, bool)
 		return challenge{}, false
 	}
 	req.Header.Set("MCP-Protocol-Version", protocolVersion)
-	resp, err := m.http.Do(req)
+	// It carries no credentials: follow redirects as any client would.
+	c := *m.http
+	c.CheckRedirect = nil
+	resp, err := c.Do(req)
 	if err != nil {
 		return challenge{}, false
 	}
@@ -296,11 +327,15 @@ func (m *Manager) probe(ctx context.Context, srv model.Server) (challenge, bool)
 	return parseWWWAuthenticate(resp.Header)
 }
 
-// humanNetErr keeps the URL and cause of a transport error readable.
+// humanNetErr keeps the URL and cause of a transport error readable, and
+// clean: the URL may come from an authorization server.
 func humanNetErr(err error) error {
 	var ue *url.Error
 	if errors.As(err, &ue) {
-		return fmt.Errorf("cannot reach %s: %w", ue.URL, ue.Err)
+		return &cleanError{
+			msg: "cannot reach " + shownURL(ue.URL) + ": " + model.SanitizeLine(ue.Err.Error()),
+			err: ue.Err,
+		}
 	}
 	return err
 }

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"net/url"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/mcpdeck/mcpdeck/model"
@@ -73,6 +74,31 @@ func TestPKCEWithoutS256Refused(t *testing.T) {
 	}
 	if len(e.fake.Authorizes) != 0 {
 		t.Error("authorization was requested anyway")
+	}
+}
+
+// Metadata that does not say it supports S256 (the field left out, or
+// only "plain") is refused before any registration or authorization.
+func TestPKCEFieldMissingRefused(t *testing.T) {
+	for _, c := range []struct {
+		name  string
+		setup func(f *fakeAS)
+	}{
+		{"absent", func(f *fakeAS) { f.NoPKCEField = true }},
+		{"plain only", func(f *fakeAS) { f.PKCEMethods = &[]string{"plain"} }},
+		{"absent, 2025-03-26 root metadata", func(f *fakeAS) { f.NoPKCEField, f.NoPRM = true, true }},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			e := newEnv(t, nil)
+			c.setup(e.fake)
+			err := e.authenticate(e.server())
+			if !errors.Is(err, ErrNoPKCE) || !strings.Contains(err.Error(), "code_challenge_methods_supported") {
+				t.Fatalf("got %v, want ErrNoPKCE naming the field", err)
+			}
+			if len(e.fake.Authorizes) != 0 || e.fake.Registrations != 0 || len(e.shown) != 0 {
+				t.Error("the flow went on without PKCE S256")
+			}
+		})
 	}
 }
 

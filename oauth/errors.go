@@ -3,6 +3,9 @@ package oauth
 import (
 	"errors"
 	"fmt"
+	"unicode/utf8"
+
+	"github.com/mcpdeck/mcpdeck/model"
 )
 
 // Sentinel errors; wrap-checked with errors.Is by callers that need to tell
@@ -10,8 +13,10 @@ import (
 var (
 	// ErrNeedsAuth means the server wants a token we do not have.
 	ErrNeedsAuth = errors.New("the server needs authentication: run mcpdeck auth")
-	// ErrStateMismatch means a callback arrived whose state was not ours.
-	ErrStateMismatch = errors.New("the authorization callback did not carry our state (possible forgery); nothing was accepted")
+	// ErrStateMismatch means callbacks arrived whose state was not ours.
+	// They are answered with an error page and ignored; the error only
+	// explains a sign-in that then timed out.
+	ErrStateMismatch = errors.New("authorization callbacks without our state arrived (possible forgery) and were ignored")
 	// ErrCallbackTimeout means the browser never came back to the callback.
 	ErrCallbackTimeout = errors.New("timed out waiting for the browser to finish the authorization")
 	// ErrPortBusy means the callback port is taken by another program.
@@ -35,6 +40,12 @@ var (
 	ErrKeychainTimeout = errors.New("the keychain did not answer in time")
 	// ErrNotFound means no secret is stored under that key.
 	ErrNotFound = errors.New("no stored secret")
+	// ErrInsecureEndpoint means an authorization-server URL is plain http
+	// to another machine; the error is an *InsecureEndpointError.
+	ErrInsecureEndpoint = errors.New("the authorization server endpoint does not use https")
+	// ErrSecretIssuer means a stored client secret belongs to another
+	// authorization server than the one the metadata names now.
+	ErrSecretIssuer = errors.New("the client secret was registered with another authorization server")
 	// ErrConfig means the server's oauth section cannot work as written.
 	ErrConfig = errors.New("invalid oauth configuration")
 )
@@ -60,3 +71,29 @@ func (e *OAuthError) Error() string {
 	}
 	return msg
 }
+
+// maxServerText caps a string an authorization server sent (an error
+// description, a metadata value) in our messages.
+const maxServerText = 300
+
+// serverText is a string from an authorization server or a callback as it
+// may appear in an error: one line, no control or escape sequences, and no
+// longer than maxServerText.
+func serverText(s string) string {
+	s = model.SanitizeLine(s)
+	if utf8.RuneCountInString(s) <= maxServerText {
+		return s
+	}
+	r := []rune(s)
+	return string(r[:maxServerText]) + "…"
+}
+
+// cleanError is an error whose text was built from sanitized parts while
+// errors.Is/As still reach the cause.
+type cleanError struct {
+	msg string
+	err error
+}
+
+func (e *cleanError) Error() string { return e.msg }
+func (e *cleanError) Unwrap() error { return e.err }

@@ -6,6 +6,7 @@ import (
 	"encoding/base64"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"math/big"
 	"net/http"
 	"net/http/httptest"
@@ -69,6 +70,12 @@ type fakeAS struct {
 	// NoMetadata (with NoPRM) serves no metadata at all: the client must
 	// fall back to /authorize, /token and /register on the server's origin.
 	NoMetadata bool
+	// NoPKCEField leaves code_challenge_methods_supported out of the metadata.
+	NoPKCEField bool
+	// MetadataPatch overrides fields of every metadata document served.
+	MetadataPatch map[string]any
+	// PRMAuthServer, when set, is the authorization server the PRM names.
+	PRMAuthServer string
 
 	mu            sync.Mutex
 	clients       map[string]fakeClient
@@ -199,9 +206,11 @@ func (f *fakeAS) metadata() map[string]any {
 	if f.ScopesSupported != nil {
 		md["scopes_supported"] = f.ScopesSupported
 	}
-	if f.PKCEMethods != nil {
+	switch {
+	case f.NoPKCEField:
+	case f.PKCEMethods != nil:
 		md["code_challenge_methods_supported"] = *f.PKCEMethods
-	} else {
+	default:
 		md["code_challenge_methods_supported"] = []string{"S256"}
 	}
 	if f.CIMD {
@@ -216,6 +225,7 @@ func (f *fakeAS) metadata() map[string]any {
 	if f.AuthMethods != nil {
 		md["token_endpoint_auth_methods_supported"] = f.AuthMethods
 	}
+	maps.Copy(md, f.MetadataPatch)
 	return md
 }
 
@@ -489,6 +499,9 @@ func (f *fakeAS) rsLocked(w http.ResponseWriter, r *http.Request) bool {
 		if f.MovedTo != nil {
 			asURL = f.MovedTo.as.URL
 		}
+		if f.PRMAuthServer != "" {
+			asURL = f.PRMAuthServer
+		}
 		doc := map[string]any{"resource": res, "authorization_servers": []string{asURL}}
 		if f.PRMScopes != nil {
 			doc["scopes_supported"] = f.PRMScopes
@@ -514,6 +527,7 @@ func (f *fakeAS) rsLocked(w http.ResponseWriter, r *http.Request) bool {
 		if f.NoPRM && !f.NoMetadata { // 2025-03-26: the MCP server's origin is the AS
 			md := f.metadata()
 			md["issuer"] = f.rs.URL + "/oauth" // a path issuer, as the conformance suite has
+			maps.Copy(md, f.MetadataPatch)
 			writeJSON(w, 200, md)
 			return false
 		}

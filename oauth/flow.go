@@ -73,8 +73,8 @@ func (m *Manager) codeFlow(ctx context.Context, srv model.Server, st *serverStat
 	if err != nil {
 		return nil, err
 	}
-	if p := d.AS.CodeChallengeMethodsSupported; p != nil && !slices.Contains(*p, "S256") {
-		return nil, ErrNoPKCE
+	if err := requirePKCE(d); err != nil {
+		return nil, err
 	}
 	scopes := m.chooseScopes(srv, st, d)
 
@@ -100,6 +100,11 @@ func (m *Manager) codeFlow(ctx context.Context, srv model.Server, st *serverStat
 	}
 	go cs.serve()
 	defer cs.close()
+	defer func() {
+		if n := cs.ignored.Load(); n > 0 {
+			m.log.Warn("ignored OAuth callbacks without our state (possible forgery)", "server", srv.Name, "count", n)
+		}
+	}()
 
 	client, err := m.clientIdentity(ctx, srv, d, cs.redirectURI)
 	if err != nil {
@@ -122,6 +127,9 @@ func (m *Manager) codeFlow(ctx context.Context, srv model.Server, st *serverStat
 	select {
 	case res = <-cs.result:
 	case <-timer.C:
+		if n := cs.ignored.Load(); n > 0 {
+			return nil, fmt.Errorf("%w (%s); %d callback(s) with a wrong state: %w", ErrCallbackTimeout, m.opts.CallbackTimeout, n, ErrStateMismatch)
+		}
 		return nil, fmt.Errorf("%w (%s)", ErrCallbackTimeout, m.opts.CallbackTimeout)
 	case <-ctx.Done():
 		return nil, ctx.Err()
@@ -130,7 +138,7 @@ func (m *Manager) codeFlow(ctx context.Context, srv model.Server, st *serverStat
 		return nil, res.Err
 	}
 	if res.Iss != "" && res.Iss != d.AS.Issuer { // RFC 9207: simple string comparison
-		return nil, fmt.Errorf("%w: the callback names %s, expected %s", ErrIssuerMismatch, res.Iss, d.AS.Issuer)
+		return nil, fmt.Errorf("%w: the callback names %s, expected %s", ErrIssuerMismatch, serverText(res.Iss), shownURL(d.AS.Issuer))
 	}
 	if res.Iss == "" && d.AS.AuthorizationResponseIssParameter {
 		return nil, fmt.Errorf("%w: the callback carries no iss although the server promises one", ErrIssuerMismatch)
@@ -155,6 +163,29 @@ func (m *Manager) codeFlow(ctx context.Context, srv model.Server, st *serverStat
 	st.stepUpScopes = nil
 	st.mu.Unlock()
 	return rec, nil
+}
+
+// requirePKCE refuses an authorization code flow unless the metadata lists
+// S256 in code_challenge_methods_supported. A document that leaves the
+// field out is refused too: the MCP authorization specification has the
+// client check it, since a server that does not say it does PKCE may
+// ignore the challenge. Only the default endpoints of a 2025-03-26 server
+// with no metadata document at all pass without it: there is no document
+// to check, that revision makes PKCE mandatory for the server, and we
+// always send S256.
+func requirePKCE(d *discovery) error {
+	if d.Defaults {
+		return nil
+	}
+	p := d.AS.CodeChallengeMethodsSupported
+	switch {
+	case p == nil:
+		return fmt.Errorf("%w: the metadata of %s has no code_challenge_methods_supported", ErrNoPKCE, shownURL(d.AS.Issuer))
+	case !slices.Contains(*p, "S256"):
+		return fmt.Errorf("%w: %s lists only %q in code_challenge_methods_supported", ErrNoPKCE,
+			shownURL(d.AS.Issuer), serverText(strings.Join(*p, " ")))
+	}
+	return nil
 }
 
 // chooseScopes follows the MCP scope selection strategy: a pending step-up

@@ -1,7 +1,9 @@
 package oauth
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"io"
 	"net"
@@ -176,52 +178,78 @@ func TestLogoutWithoutRevocationEndpointStillDeletes(t *testing.T) {
 	}
 }
 
+// An authorization server that answers with another state is not
+// believed: its code is never exchanged, and the sign-in ends by timing
+// out with a word about the ignored callback.
 func TestStateMismatchRejected(t *testing.T) {
-	e := newEnv(t, nil)
+	e := newEnv(t, func(o *Options) { o.CallbackTimeout = 50 * time.Millisecond })
 	e.fake.TamperState = true
 	err := e.authenticate(e.server())
-	if !errors.Is(err, ErrStateMismatch) {
-		t.Fatalf("got %v, want ErrStateMismatch", err)
+	if !errors.Is(err, ErrStateMismatch) || !errors.Is(err, ErrCallbackTimeout) {
+		t.Fatalf("got %v, want ErrCallbackTimeout that mentions ErrStateMismatch", err)
 	}
 	if n := e.fake.calls("authorization_code"); n != 0 {
 		t.Errorf("the code was exchanged %d times despite the bad state", n)
 	}
 }
 
-func TestForgedCallbackRejected(t *testing.T) {
+// A forged callback (wrong state, with a code or with an error) is answered
+// with an error page and ignored: the person's sign-in goes on, and the
+// real callback that follows completes it.
+func TestForgedCallbackIgnored(t *testing.T) {
 	e := newEnv(t, nil)
-	var forgedStatus, lateStatus int
+	var forged []int
+	lateStatus := 0
 	e.browser = func(ctx context.Context, u string) error {
-		// An attacker's page hits the callback first, with its own code.
-		redirect := strings.Split(strings.Split(u, "redirect_uri=")[1], "&")[0]
-		redirect = strings.ReplaceAll(strings.ReplaceAll(redirect, "%3A", ":"), "%2F", "/")
-		c := &http.Client{Transport: &http.Transport{DisableKeepAlives: true}}
-		req, _ := http.NewRequestWithContext(ctx, http.MethodGet, redirect+"?code=evil&state=guess", nil)
-		resp, err := c.Do(req)
+		au, err := url.Parse(u)
 		if err != nil {
 			return err
 		}
-		resp.Body.Close()
-		forgedStatus = resp.StatusCode
-		req, _ = http.NewRequestWithContext(ctx, http.MethodGet, redirect+"?code=evil2&state=guess2", nil)
-		if resp, err := c.Do(req); err == nil {
+		redirect := au.Query().Get("redirect_uri")
+		get := func(target string) int {
+			c := &http.Client{Transport: &http.Transport{DisableKeepAlives: true}}
+			req, _ := http.NewRequestWithContext(ctx, http.MethodGet, target, nil)
+			resp, err := c.Do(req)
+			if err != nil {
+				return 0
+			}
 			resp.Body.Close()
-			lateStatus = resp.StatusCode
+			return resp.StatusCode
 		}
+		// An attacker's page hits the callback first: its own code, then an
+		// error meant to end the sign-in, then no state at all.
+		forged = append(forged,
+			get(redirect+"?code=evil&state=guess"),
+			get(redirect+"?error=access_denied&error_description=denied&state=guess2"),
+			get(redirect+"?code=evil3"),
+		)
+		// The person's browser then goes through the real authorization.
+		if err := e.followBrowser(ctx, u); err != nil {
+			return err
+		}
+		lateStatus = get(redirect + "?code=evil4&state=" + url.QueryEscape(au.Query().Get("state")))
 		return nil
 	}
-	err := e.authenticate(e.server())
-	if !errors.Is(err, ErrStateMismatch) {
-		t.Fatalf("got %v, want ErrStateMismatch", err)
+	srv := e.server()
+	if err := e.authenticate(srv); err != nil {
+		t.Fatalf("the forged callbacks ended the sign-in: %v", err)
 	}
-	if forgedStatus != http.StatusBadRequest {
-		t.Errorf("forged callback answered %d, want 400", forgedStatus)
+	for i, st := range forged {
+		if st != http.StatusBadRequest {
+			t.Errorf("forged callback %d answered %d, want 400", i, st)
+		}
 	}
 	if lateStatus != http.StatusGone {
-		t.Errorf("second callback answered %d, want 410 (one-shot)", lateStatus)
+		t.Errorf("a callback after the real one answered %d, want 410 (one answer only)", lateStatus)
 	}
-	if n := e.fake.calls("authorization_code"); n != 0 {
-		t.Errorf("a forged code was exchanged")
+	if n := e.fake.calls("authorization_code"); n != 1 {
+		t.Errorf("code exchanges = %d, want 1 (the real code only)", n)
+	}
+	if code, err := e.get(srv, ""); err != nil || code != http.StatusOK {
+		t.Errorf("after the sign-in: %d, %v", code, err)
+	}
+	if !strings.Contains(e.logs.String(), "ignored OAuth callbacks") {
+		t.Error("the ignored callbacks were not logged")
 	}
 }
 
@@ -511,6 +539,60 @@ func TestErrorDescriptionNeverEchoesSentCredentials(t *testing.T) {
 		t.Errorf("got %v, want the description with the token cut out", err)
 	}
 	// checkSecrecy (cleanup) fails the test if the token itself shows up.
+}
+
+// The token endpoint's error answer reaches our error as one clean line,
+// and whatever it quotes of what we sent (the code, the verifier, the
+// client secret in the form or the Basic header) is cut out.
+func TestTokenErrorCarriesNoSecretsOrControls(t *testing.T) {
+	for _, method := range []string{authPost, authBasic} {
+		t.Run(method, func(t *testing.T) {
+			var sent atomic.Value
+			sent.Store([]string(nil))
+			e := newEnv(t, func(o *Options) {
+				base := o.Transport
+				o.Transport = roundTripFunc(func(r *http.Request) (*http.Response, error) {
+					if r.URL.Path != "/token" {
+						return base.RoundTrip(r)
+					}
+					b, _ := io.ReadAll(r.Body)
+					form, _ := url.ParseQuery(string(b))
+					basic := strings.TrimPrefix(r.Header.Get("Authorization"), "Basic ")
+					creds := []string{form.Get("code"), form.Get("code_verifier"), form.Get("client_secret"), basic}
+					sent.Store(creds)
+					desc := "bad \x1b]52;c;aGk=\x07grant\r\n\u202e code=" + form.Get("code") + " verifier=" + form.Get("code_verifier") +
+						" secret=" + form.Get("client_secret") + " basic=" + basic + " " + strings.Repeat("x", 2000)
+					body, _ := json.Marshal(map[string]string{"error": "invalid_grant\x1b[2J\u009b31m", "error_description": desc})
+					return &http.Response{
+						StatusCode: http.StatusBadRequest, Header: http.Header{"Content-Type": {"application/json"}},
+						Body: io.NopCloser(bytes.NewReader(body)), Request: r,
+					}, nil
+				})
+			})
+			e.fake.PreClientID, e.fake.PreClientSecret = "pre-client", "pre-secret-"+randomID()
+			e.fake.AuthMethods = []string{method}
+			srv := e.server()
+			srv.Config.OAuth = &model.OAuthConfig{ClientID: "pre-client"}
+			if err := e.m.SetClientSecret(srv, e.fake.PreClientSecret); err != nil {
+				t.Fatal(err)
+			}
+			err := e.authenticate(srv)
+			var oe *OAuthError
+			if !errors.As(err, &oe) || oe.Code != "invalid_grant" {
+				t.Fatalf("got %v, want the token endpoint's invalid_grant", err)
+			}
+			msg := err.Error()
+			assertCleanText(t, msg)
+			for _, c := range sent.Load().([]string) {
+				if c != "" && strings.Contains(msg, c) {
+					t.Errorf("the error quotes a credential we sent (%.6s…)", c)
+				}
+			}
+			if !strings.Contains(msg, "[redacted]") || len(msg) > 600 {
+				t.Errorf("want the description kept short with credentials redacted: %q", msg)
+			}
+		})
+	}
 }
 
 // A redirect to another origin (or any request elsewhere through the

@@ -123,7 +123,7 @@ func (m *Manager) machineClientAuth(ctx context.Context, srv model.Server, oc mo
 		}
 		return ca, nil
 	}
-	secret, err := m.clientSecret(ctx, srv)
+	secret, err := m.boundClientSecret(ctx, srv, d.AS.Issuer)
 	if err != nil {
 		return ca, err
 	}

@@ -141,7 +141,7 @@ func New(opts Options) *Manager {
 	}
 	m := &Manager{
 		opts:    opts,
-		http:    &http.Client{Transport: opts.Transport, Timeout: 30 * time.Second},
+		http:    &http.Client{Transport: opts.Transport, Timeout: 30 * time.Second, CheckRedirect: checkRedirect},
 		log:     opts.Logger,
 		servers: map[string]*serverState{},
 	}

@@ -15,9 +15,11 @@ const (
 	kindToken        = "token"
 	kindClient       = "client"        // dynamically registered client
 	kindClientSecret = "client-secret" // secret of a pre-registered client
-	kindPrivateKey   = "private-key"   // PEM for private_key_jwt
-	kindIDToken      = "idp-id-token"  // enterprise IdP ID token for cross-app access
-	kindIDPSecret    = "idp-client-secret"
+	// kindSecretBinding is the issuer the client secret is bound to (secretbinding.go).
+	kindSecretBinding = "client-secret-issuer"
+	kindPrivateKey    = "private-key"  // PEM for private_key_jwt
+	kindIDToken       = "idp-id-token" // enterprise IdP ID token for cross-app access
+	kindIDPSecret     = "idp-client-secret"
 )
 
 // storeKey names an entry by server name and config hash, so that a changed
@@ -74,7 +76,11 @@ type clientRecord struct {
 	ClientSecret string `json:"client_secret,omitempty"`
 	AuthMethod   string `json:"token_endpoint_auth_method,omitempty"`
 	RedirectURI  string `json:"redirect_uri,omitempty"`
-	Issuer       string `json:"issuer,omitempty"`
+	// Issuer is the authorization server the client was registered with.
+	// The client (and its secret) is used with that issuer only; a record
+	// without one (stored before it was kept, or by hand) is never
+	// used: the client registers again (clientIdentity).
+	Issuer string `json:"issuer,omitempty"`
 }
 
 // String never shows the secret.
@@ -133,8 +139,14 @@ func (m *Manager) setSecret(srv model.Server, kind, value string) error {
 }
 
 // SetClientSecret keeps the client secret of a pre-registered client
-// (oauth.clientId) in the keychain; "" deletes it.
+// (oauth.clientId) in the keychain; "" deletes it. Either way the binding
+// of the old secret to an issuer is forgotten: the person giving the
+// secret is what may move it to another authorization server, and its
+// next use binds it again (secretbinding.go).
 func (m *Manager) SetClientSecret(srv model.Server, secret string) error {
+	if err := m.setSecret(srv, kindSecretBinding, ""); err != nil {
+		return err
+	}
 	return m.setSecret(srv, kindClientSecret, secret)
 }
 

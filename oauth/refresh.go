@@ -119,9 +119,16 @@ func (m *Manager) doRefresh(ctx context.Context, srv model.Server, st *serverSta
 	}
 	endpoint := used.TokenEndpoint
 	if endpoint == "" {
+		// A record without its token endpoint: the refresh token and the
+		// client secret may go only to the issuer they came from, never
+		// to whatever the metadata names now.
 		d, err := m.discover(ctx, srv, st)
 		if err != nil {
 			return nil, err
+		}
+		if used.Issuer == "" || used.Issuer != d.AS.Issuer {
+			return nil, fmt.Errorf("%w: the stored token of %s was issued by %s, not %s: %w",
+				ErrNeedsAuth, srv.Name, shownURL(used.Issuer), shownURL(d.AS.Issuer), ErrSecretIssuer)
 		}
 		endpoint = d.AS.TokenEndpoint
 	}

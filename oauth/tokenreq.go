@@ -11,6 +11,8 @@ import (
 	"slices"
 	"strings"
 	"time"
+
+	"github.com/mcpdeck/mcpdeck/model"
 )
 
 // Token endpoint client authentication methods.
@@ -68,8 +70,7 @@ func chooseAuthMethod(supported []string, hasSecret bool, registered string) str
 func applyClientAuth(req *http.Request, form url.Values, ca clientAuth) error {
 	switch ca.Method {
 	case authBasic:
-		cred := url.QueryEscape(ca.ClientID) + ":" + url.QueryEscape(ca.Secret)
-		req.Header.Set("Authorization", "Basic "+base64.StdEncoding.EncodeToString([]byte(cred)))
+		req.Header.Set("Authorization", "Basic "+basicCredential(ca))
 	case authPost:
 		form.Set("client_id", ca.ClientID)
 		form.Set("client_secret", ca.Secret)
@@ -92,8 +93,21 @@ func applyClientAuth(req *http.Request, form url.Values, ca clientAuth) error {
 	return nil
 }
 
-// postForm sends an authenticated form to an authorization-server endpoint.
-func (m *Manager) postForm(ctx context.Context, endpoint string, form url.Values, ca clientAuth) (*http.Response, error) {
+// basicCredential is the client_secret_basic credential of ca: both parts
+// form-encoded, then base64.
+func basicCredential(ca clientAuth) string {
+	cred := url.QueryEscape(ca.ClientID) + ":" + url.QueryEscape(ca.Secret)
+	return base64.StdEncoding.EncodeToString([]byte(cred))
+}
+
+// postForm sends an authenticated form to an authorization-server endpoint;
+// role names the endpoint in the refusal of a plain-http one. Discovery
+// refuses such metadata already; this covers endpoints remembered in
+// token records and configured ones (oauth.idpTokenEndpoint).
+func (m *Manager) postForm(ctx context.Context, role, endpoint string, form url.Values, ca clientAuth) (*http.Response, error) {
+	if err := secureEndpoint(role, endpoint); err != nil {
+		return nil, err
+	}
 	req, err := http.NewRequestWithContext(ctx, http.MethodPost, endpoint, nil)
 	if err != nil {
 		return nil, fmt.Errorf("bad endpoint %q: %w", endpoint, err)
@@ -116,7 +130,7 @@ func (m *Manager) postForm(ctx context.Context, endpoint string, form url.Values
 // tokenRequest calls the token endpoint. Errors carry the OAuth error code
 // and description only, never the body (it could hold a token).
 func (m *Manager) tokenRequest(ctx context.Context, endpoint string, form url.Values, ca clientAuth, op string) (*tokenResponse, error) {
-	resp, err := m.postForm(ctx, endpoint, form, ca)
+	resp, err := m.postForm(ctx, "token endpoint ("+op+")", endpoint, form, ca)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", op, err)
 	}
@@ -177,7 +191,7 @@ func (m *Manager) record(tr *tokenResponse, requested []string, old *tokenRecord
 // revoke asks the authorization server to forget a token (RFC 7009).
 func (m *Manager) revoke(ctx context.Context, endpoint, token, hint string, ca clientAuth) error {
 	form := url.Values{"token": {token}, "token_type_hint": {hint}}
-	resp, err := m.postForm(ctx, endpoint, form, ca)
+	resp, err := m.postForm(ctx, "revocation endpoint", endpoint, form, ca)
 	if err != nil {
 		return fmt.Errorf("revocation: %w", err)
 	}
@@ -194,11 +208,15 @@ var secretParams = []string{"code", "code_verifier", "refresh_token", "token", "
 
 // answerError is an authorization server's error answer as an OAuthError.
 // Some servers quote the offending token in error_description; whatever we
-// sent as a credential is cut out of the code and description.
+// sent as a credential is cut out of the code and description, which are
+// cleaned for the terminal (serverText).
 func answerError(op string, status int, body []byte, form url.Values, ca clientAuth) *OAuthError {
 	var eb oauthErrorBody
 	_ = json.Unmarshal(body, &eb)
-	secrets := []string{ca.Secret}
+	// Clean first: a control character inside a quoted token must not keep
+	// it from being recognised below.
+	eb.Error, eb.Description = model.SanitizeLine(eb.Error), model.SanitizeLine(eb.Description)
+	secrets := []string{ca.Secret, url.QueryEscape(ca.Secret), basicCredential(ca)}
 	for _, k := range secretParams {
 		secrets = append(secrets, form.Get(k))
 	}
@@ -208,5 +226,5 @@ func answerError(op string, status int, body []byte, form url.Values, ca clientA
 			eb.Description = strings.ReplaceAll(eb.Description, s, "[redacted]")
 		}
 	}
-	return &OAuthError{Op: op, Status: status, Code: eb.Error, Description: eb.Description}
+	return &OAuthError{Op: op, Status: status, Code: serverText(eb.Error), Description: serverText(eb.Description)}
 }
