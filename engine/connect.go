@@ -171,7 +171,7 @@ func (e *Engine) retryLocked(en *entry, cause error) {
 	en.attempt++
 	if en.attempt > e.backoff.MaxAttempts {
 		en.attempt = 0
-		msg := fmt.Sprintf("Gave up after %d reconnect attempts: %s", e.backoff.MaxAttempts, e.errs.humanize(cause))
+		msg := fmt.Sprintf("Gave up after %d reconnect attempts: %s", e.backoff.MaxAttempts, e.errText(en, cause))
 		en.s.Error = msg
 		e.transition(en, model.StateFailed, msg)
 		return

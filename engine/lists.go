@@ -320,7 +320,7 @@ func (e *Engine) applyLists(en *entry, l lists) {
 	}
 	if len(l.problems) > 0 {
 		e.log.Warn("server lists", "server", en.srv.Name, "problems", l.problems)
-		en.s.Error = l.problems[0]
-		en.s.ErrorDetail = strings.Join(l.problems, "\n")
+		en.s.Error = en.redact(l.problems[0])
+		en.s.ErrorDetail = en.redact(strings.Join(l.problems, "\n"))
 	}
 }

@@ -78,7 +78,7 @@ func (e *Engine) lostLocked(en *entry, err error) {
 	if en.quickCrash >= crashLoopLimit {
 		en.quickCrash = 0
 		msg := fmt.Sprintf("Crash loop: the server stopped within %s of connecting %d times in a row; not restarting (last: %s)",
-			crashWindow, crashLoopLimit, e.errs.humanize(err))
+			crashWindow, crashLoopLimit, e.errText(en, err))
 		en.s.Error = msg
 		e.transition(en, model.StateFailed, msg)
 		return

@@ -24,6 +24,13 @@ func (e *Engine) callError(ctx context.Context, server, what string, err error) 
 	default:
 		why = e.errs.humanize(err)
 	}
+	e.mu.Lock()
+	if en := e.byName[server]; en != nil {
+		why = en.redact(why)
+	} else {
+		why = model.RedactText(why)
+	}
+	e.mu.Unlock()
 	return &CallError{Message: fmt.Sprintf("%s on %s: %s", what, server, why), Err: err}
 }
 

@@ -153,6 +153,7 @@ func (e *Engine) applyLocked(a action, pre preloaded) {
 // snapshot fields.
 func (e *Engine) configure(en *entry, srv model.Server, why []string) {
 	en.srv = srv
+	en.secrets = model.SecretValues(srv.Config)
 	en.runnable = srv.Runnable()
 	en.why = why
 	raw := srv.Raw
@@ -194,7 +195,7 @@ func (e *Engine) idleLocked(en *entry) {
 	case srv.Approval.Status == model.ApprovalPending || srv.Approval.Status == model.ApprovalChanged:
 		to, reason = model.StatePending, "awaiting approval"
 	case len(srv.Problems) > 0:
-		to, reason = model.StateFailed, srv.Problems[0].Error()
+		to, reason = model.StateFailed, en.redact(srv.Problems[0].Error())
 		en.s.Error, en.s.ErrorDetail, en.s.ErrorClass = reason, reason, "config"
 	default:
 		e.refreshWhy(en)

@@ -2,6 +2,7 @@ package engine
 
 import (
 	"encoding/json"
+	"fmt"
 	"strings"
 	"testing"
 	"testing/synctest"
@@ -57,6 +58,36 @@ func TestSnapshotRedactsInjectedServers(t *testing.T) {
 		s := current(t, e, "x")
 		if s.Target != "srv" || s.Config.Env["KEY"] != model.Masked {
 			t.Errorf("target %q, env %v", s.Target, s.Config.Env)
+		}
+	})
+}
+
+// TestSnapshotErrorsShowNoSecrets checks the error text the TUI and mcp
+// list show for a failed server: a transport error naming the URL with its
+// credentials and echoing the configured header loses every secret, and
+// still says what went wrong.
+func TestSnapshotErrorsShowNoSecrets(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		const url = "http://user:pw-SECRET0@127.0.0.1:1/mcp?api_key=SECRET1-key&access_token=SECRET2-token"
+		srv := stdioServer("remote")
+		srv.Raw = model.ServerConfig{Type: model.TransportHTTP, URL: url, Headers: map[string]string{"Authorization": "Bearer ${TOKEN}"}}
+		srv.Config = model.ServerConfig{Type: model.TransportHTTP, URL: url, Headers: map[string]string{"Authorization": "Bearer SECRET3-bearer"}}
+		n := newFakeNet()
+		n.fail["remote"] = fmt.Errorf(`Post %q: server said "bad credentials SECRET3-bearer": connection refused`, url)
+		e := newTestEngine(t, n, srv)
+		mustStart(t, e)
+		s := current(t, e, "remote")
+		all, err := json.Marshal(s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, secret := range []string{"pw-SECRET0", "SECRET1-key", "SECRET2-token", "SECRET3-bearer"} {
+			if strings.Contains(string(all), secret) {
+				t.Errorf("snapshot shows %q: %s", secret, all)
+			}
+		}
+		if s.State != model.StateFailed || !strings.Contains(s.Error, "connection refused") || !strings.Contains(s.ErrorDetail, "api_key=****") {
+			t.Errorf("state %s, error %q, detail %q", s.State, s.Error, s.ErrorDetail)
 		}
 	})
 }

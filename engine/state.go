@@ -44,11 +44,11 @@ func (e *Engine) setError(en *entry, err error) {
 		return
 	}
 	_, name := e.errs.classify(err)
-	en.s.Error = e.errs.humanize(err)
+	en.s.Error = e.errText(en, err)
 	if errors.Is(err, ErrConnectTimeout) { // say which limit, and how to raise it
 		en.s.Error = fmt.Sprintf("the server did not finish connecting within %s (raise MCP_TIMEOUT, in ms, for slow servers)", e.set.connectTimeout)
 	}
-	en.s.ErrorDetail = err.Error()
+	en.s.ErrorDetail = en.redact(err.Error())
 	en.s.ErrorClass = name
 	if code, ok := e.errs.exitCode(err); ok {
 		en.s.ExitCode = &code

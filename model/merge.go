@@ -44,7 +44,7 @@ func merge(defs []definition, opts LoadOptions, pol policy, st localState) ([]Se
 		if s.Scope == ScopeProject {
 			s.Approval = decideApproval(s.Name, s.Raw, s.Hash, st)
 		}
-		s.Policy = pol.decide(s.Name, s.Config)
+		s.Policy = pol.decide(s.Name, s.Config, commandResolver{getenv: opts.lookup(), cwd: opts.Cwd})
 		s.Enabled = !containsName(st.disabled, s.Name)
 		out = append(out, s)
 	}

@@ -14,7 +14,7 @@ type LoadOptions struct {
 	ConfigDir  string                      // <os.UserConfigDir()>/mcpdeck : settings.json, plugins/
 	ManagedDir string                      // /etc/mcpdeck unless MCPDECK_MANAGED_DIR
 	Dynamic    []string                    // --mcp-config values: a file path or inline JSON
-	LookupEnv  func(string) (string, bool) // for ${VAR}; nil = os.LookupEnv
+	LookupEnv  func(string) (string, bool) // for ${VAR} and the PATH policy rules search; nil = os.LookupEnv
 }
 
 // DefaultManagedDir is where administrators put managed-mcp.json and

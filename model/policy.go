@@ -7,11 +7,13 @@ import (
 )
 
 // policyRule is one entry of allowedMcpServers / deniedMcpServers: exactly one
-// of serverName, serverUrl (with * wildcards) or serverCommand (argv, each
-// element with * wildcards).
+// of serverName, serverUrl (with * wildcards, compared part by part, see
+// urlPattern) or serverCommand (argv, each element with * wildcards; the
+// first compared as a program, see commandResolver).
 type policyRule struct {
 	name    string
 	url     string
+	urlPat  urlPattern
 	command []string
 	kind    string // "serverName", "serverUrl" or "serverCommand"
 }
@@ -44,13 +46,15 @@ type policy struct {
 }
 
 // decide applies the policy to a server (expanded config). Deny wins over
-// allow; the returned Rule names the list and the entry that decided.
-func (p policy) decide(name string, cfg ServerConfig) PolicyDecision {
+// allow; the returned Rule names the list and the entry that decided. res
+// finds the program a stdio server runs.
+func (p policy) decide(name string, cfg ServerConfig, res commandResolver) PolicyDecision {
 	if p.broken != "" {
 		return PolicyDecision{Allowed: false, Rule: p.broken}
 	}
+	m := ruleMatcher{name: name, cfg: cfg, res: res}
 	for _, r := range p.deny {
-		if r.matches(name, cfg) {
+		if m.matches(r, true) {
 			return PolicyDecision{Allowed: false, Rule: "deniedMcpServers: " + r.describe()}
 		}
 	}
@@ -58,32 +62,72 @@ func (p policy) decide(name string, cfg ServerConfig) PolicyDecision {
 		return PolicyDecision{Allowed: true}
 	}
 	for _, r := range p.allow {
-		if r.matches(name, cfg) {
+		if m.matches(r, false) {
 			return PolicyDecision{Allowed: true, Rule: "allowedMcpServers: " + r.describe()}
 		}
 	}
 	return PolicyDecision{Allowed: false, Rule: "allowedMcpServers: not listed"}
 }
 
-// matches compares a rule to a server. Names compare normalized; a URL rule
-// never matches a stdio server and a command rule never matches a remote one.
-func (r policyRule) matches(name string, cfg ServerConfig) bool {
+// ruleMatcher compares rules to one server, resolving its URL and program
+// once, on first need.
+type ruleMatcher struct {
+	name     string
+	cfg      ServerConfig
+	res      commandResolver
+	url      *urlParts
+	urlOK    bool
+	prog     *program
+	resolved bool
+}
+
+// matches compares a rule to the server. Names compare normalized; a URL
+// rule never matches a stdio server and a command rule never matches a
+// remote one. deny says which list the rule is in: what cannot be
+// understood (a URL that does not parse) satisfies every deny rule of its
+// kind and no allow rule, so doubt always blocks.
+func (m *ruleMatcher) matches(r policyRule, deny bool) bool {
 	switch r.kind {
 	case "serverName":
-		return NormalizeName(r.name) == NormalizeName(name)
+		return NormalizeName(r.name) == NormalizeName(m.name)
 	case "serverUrl":
-		return cfg.EffectiveType().IsRemote() && globMatch(r.url, cfg.URL)
-	case "serverCommand":
-		if cfg.EffectiveType() != TransportStdio {
+		if !m.cfg.EffectiveType().IsRemote() {
 			return false
 		}
-		return argvMatch(r.command, append([]string{cfg.Command}, cfg.Args...))
+		if m.url == nil {
+			u, ok := parseServerURL(m.cfg.URL)
+			m.url, m.urlOK = &u, ok
+		}
+		if !m.urlOK {
+			return deny
+		}
+		return r.urlPat.match(*m.url)
+	case "serverCommand":
+		if m.cfg.EffectiveType() != TransportStdio {
+			return false
+		}
+		if len(r.command) == 1 && r.command[0] == "*" {
+			return true // any program with any arguments
+		}
+		if !m.resolved {
+			p := m.res.resolve(m.cfg)
+			m.prog, m.resolved = &p, true
+		}
+		if deny {
+			if !m.res.denyProgram(r.command[0], *m.prog) {
+				return false
+			}
+		} else if !m.res.allowProgram(r.command[0], *m.prog) {
+			return false
+		}
+		return argvMatch(r.command[1:], m.cfg.Args)
 	}
 	return false
 }
 
-// argvMatch matches argv element by element. A final pattern element that is
-// exactly "*" also matches any number (zero or more) of remaining arguments.
+// argvMatch matches arguments element by element. A final pattern element
+// that is exactly "*" also matches any number (zero or more) of remaining
+// arguments.
 func argvMatch(pat, argv []string) bool {
 	for i, p := range pat {
 		if i == len(pat)-1 && p == "*" {
@@ -97,7 +141,9 @@ func argvMatch(pat, argv []string) bool {
 }
 
 // globMatch matches s against a pattern whose only wildcard is '*' (any run
-// of characters, including '/'). Iterative, so hostile patterns stay linear.
+// of characters). Callers give it one part of a URL or one argument, so a
+// '*' never reaches past that part. Iterative, so hostile patterns stay
+// linear.
 func globMatch(pattern, s string) bool {
 	p, i := 0, 0
 	star, mark := -1, 0
@@ -178,6 +224,12 @@ func (d decoder) policyRules(n *node, field string) ([]policyRule, *fieldError) 
 			r.name, err = d.str(m.val, f+".serverName")
 		case "serverUrl":
 			r.url, err = d.str(m.val, f+".serverUrl")
+			if err == nil {
+				var perr error
+				if r.urlPat, perr = parseURLPattern(r.url); perr != nil {
+					err = &fieldError{f + ".serverUrl", m.val.start, perr.Error()}
+				}
+			}
 		case "serverCommand":
 			r.command, err = d.strs(m.val, f+".serverCommand")
 			if err == nil && len(r.command) == 0 {

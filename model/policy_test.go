@@ -80,6 +80,11 @@ func TestPolicy(t *testing.T) {
 			want:   map[string]string{"github": "deny: managed-settings.json cannot be used"},
 		},
 		{
+			name:   "a serverUrl pattern with a query fails closed",
+			policy: `{"deniedMcpServers": [{"serverUrl": "https://*.evil.com/*?x=*"}]}`,
+			want:   map[string]string{"github": "deny: managed-settings.json cannot be used"},
+		},
+		{
 			name:   "broken policy file fails closed",
 			policy: `{"deniedMcpServers": [`,
 			want:   map[string]string{"corp": "deny: managed-settings.json cannot be used"},
@@ -116,7 +121,6 @@ func TestGlobMatch(t *testing.T) {
 	}{
 		{"https://*.company.com/*", "https://api.company.com/mcp", true},
 		{"https://*.company.com/*", "https://company.com/mcp", false},
-		{"https://*.company.com/*", "https://evil.com/?x=.company.com/", true}, // * spans '/', as in the reference
 		{"*", "", true},
 		{"a*b*c", "aXbYc", true},
 		{"a*b*c", "aXbY", false},
@@ -126,6 +130,54 @@ func TestGlobMatch(t *testing.T) {
 	} {
 		if got := globMatch(tc.pat, tc.s); got != tc.want {
 			t.Errorf("globMatch(%q, %q) = %v, want %v", tc.pat, tc.s, got, tc.want)
+		}
+	}
+}
+
+// TestPolicyURLAttacks loads servers whose URLs dodged a deny or slipped
+// through an allow when serverUrl was one glob over the whole string.
+func TestPolicyURLAttacks(t *testing.T) {
+	f := newFixture(t)
+	f.write(f.userFile(), servers(
+		"path-trick", `{"type":"http","url":"https://attacker.example/x.corp.example/mcp"}`,
+		"query-trick", `{"type":"http","url":"https://attacker.example/?x=.corp.example/"}`,
+		"user-trick", `{"type":"http","url":"https://a.corp.example@attacker.example/mcp"}`,
+		"garbled", `{"type":"http","url":"https://a.corp.example\\@evil.example/"}`,
+		"corp", `{"type":"http","url":"https://api.corp.example/mcp"}`,
+		"corp-deep", `{"type":"sse","url":"https://a.b.corp.example/sse"}`,
+		"corp-user", `{"type":"http","url":"https://me:pw@api.corp.example/mcp"}`,
+		"evil", `{"type":"http","url":"https://a.evil.example/mcp"}`,
+		"upper", `{"type":"http","url":"https://a.EVIL.example/mcp"}`,
+		"port", `{"type":"http","url":"https://a.evil.example:443/mcp"}`,
+		"dot", `{"type":"http","url":"https://a.evil.example./mcp"}`,
+		"scheme", `{"type":"http","url":"HTTPS://a.evil.example/mcp"}`,
+		"other", `{"type":"http","url":"https://other.example/mcp"}`,
+	))
+	for _, tc := range []struct {
+		policy string
+		want   map[string]bool
+	}{
+		{
+			policy: `{"allowedMcpServers": [{"serverUrl": "https://*.corp.example/*"}]}`,
+			want: map[string]bool{
+				"path-trick": false, "query-trick": false, "user-trick": false, "garbled": false,
+				"corp": true, "corp-deep": true, "corp-user": true,
+			},
+		},
+		{
+			policy: `{"deniedMcpServers": [{"serverUrl": "https://*.evil.example/*"}]}`,
+			want: map[string]bool{
+				"evil": false, "upper": false, "port": false, "dot": false, "scheme": false, "garbled": false,
+				"other": true, "corp": true,
+			},
+		},
+	} {
+		f.write(filepath.Join(f.managed, ManagedSettingsFile), tc.policy)
+		r := f.load()
+		for name, want := range tc.want {
+			if s := mustServer(t, r, name); s.Policy.Allowed != want {
+				t.Errorf("%s: %s (%s): allowed = %v, want %v (%s)", tc.policy, name, s.Config.URL, s.Policy.Allowed, want, s.Policy.Rule)
+			}
 		}
 	}
 }
