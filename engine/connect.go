@@ -52,7 +52,7 @@ func (e *Engine) goClose(c session) {
 		ctx, cancel := context.WithTimeout(context.WithoutCancel(e.ctx), closeTimeout)
 		defer cancel()
 		if err := c.Close(ctx); err != nil {
-			e.log.Debug("closing connection", "err", err)
+			e.log.Debug("closing connection", "err", model.RedactText(err.Error()))
 		}
 	})
 }
@@ -153,7 +153,7 @@ func (e *Engine) failLocked(en *entry, err error) {
 		en.s.ExitCode = &code
 	}
 	cls, _ := e.errs.classify(err)
-	e.log.Info("server failed", "server", en.srv.Name, "err", err, "class", cls)
+	e.log.Info("server failed", "server", en.srv.Name, "err", en.redact(err.Error()), "class", cls)
 	if cls == classAuth {
 		e.needsAuthLocked(en)
 		return

@@ -63,7 +63,7 @@ func (e *Engine) lostLocked(en *entry, err error) {
 	quick := e.clock.Now().Sub(en.connectedAt) < crashWindow
 	e.stopLocked(en)
 	e.setError(en, err)
-	e.log.Info("connection lost", "server", en.srv.Name, "err", err)
+	e.log.Info("connection lost", "server", en.srv.Name, "err", en.redact(err.Error()))
 	cls, _ := e.errs.classify(err)
 	if cls == classTooLarge {
 		en.quickCrash = 0

@@ -1,8 +1,10 @@
 package engine
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
+	"log/slog"
 	"strings"
 	"testing"
 	"testing/synctest"
@@ -75,6 +77,8 @@ func TestSnapshotErrorsShowNoSecrets(t *testing.T) {
 		n := newFakeNet()
 		n.fail["remote"] = fmt.Errorf(`Post %q: server said "bad credentials SECRET3-bearer": connection refused`, url)
 		e := newTestEngine(t, n, srv)
+		var logged bytes.Buffer
+		e.log = slog.New(slog.NewTextHandler(&logged, &slog.HandlerOptions{Level: slog.LevelDebug}))
 		mustStart(t, e)
 		s := current(t, e, "remote")
 		all, err := json.Marshal(s)
@@ -85,6 +89,12 @@ func TestSnapshotErrorsShowNoSecrets(t *testing.T) {
 			if strings.Contains(string(all), secret) {
 				t.Errorf("snapshot shows %q: %s", secret, all)
 			}
+			if strings.Contains(logged.String(), secret) {
+				t.Errorf("log shows %q: %s", secret, logged.String())
+			}
+		}
+		if !strings.Contains(logged.String(), "server failed") {
+			t.Errorf("the failure was not logged: %s", logged.String())
 		}
 		if s.State != model.StateFailed || !strings.Contains(s.Error, "connection refused") || !strings.Contains(s.ErrorDetail, "api_key=****") {
 			t.Errorf("state %s, error %q, detail %q", s.State, s.Error, s.ErrorDetail)
