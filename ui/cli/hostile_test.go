@@ -69,12 +69,27 @@ func TestCLIOutputIsTerminalSafe(t *testing.T) {
 	}
 	uri := "file:///evil" + hostile
 	runs := [][]string{
-		{"tools"}, {"tools", "h"}, {"resources"}, {"resources", "h"}, {"prompts"}, {"prompts", "h"},
-		{"call", "h", "hostile"}, {"call", "h", "hostile_structured"}, {"call", "h", "hostile_error"},
-		{"call", "h", "evil" + hostile}, {"call", evil, "hostile"}, {"call", "web", "x"},
-		{"read", "h", uri}, {"read", "h", "file:///missing" + hostile},
-		{"prompt", "h", "hostile", `{"arg` + hostile + `":"x"}`}, {"prompt", "h", "nope" + hostile},
-		{"mcp", "list"}, {"mcp", "list", "--no-connect"}, {"mcp", "get", evil}, {"mcp", "get", "web"}, {"mcp", "get", "h"},
+		{"tools"},
+		{"tools", "h"},
+		{"resources"},
+		{"resources", "h"},
+		{"prompts"},
+		{"prompts", "h"},
+		{"call", "h", "hostile"},
+		{"call", "h", "hostile_structured"},
+		{"call", "h", "hostile_error"},
+		{"call", "h", "evil" + hostile},
+		{"call", evil, "hostile"},
+		{"call", "web", "x"},
+		{"read", "h", uri},
+		{"read", "h", "file:///missing" + hostile},
+		{"prompt", "h", "hostile", `{"arg` + hostile + `":"x"}`},
+		{"prompt", "h", "nope" + hostile},
+		{"mcp", "list"},
+		{"mcp", "list", "--no-connect"},
+		{"mcp", "get", evil},
+		{"mcp", "get", "web"},
+		{"mcp", "get", "h"},
 		{"mcp", "get", "nope" + hostile},
 	}
 	sawStructured := false
