@@ -11,6 +11,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/mcpdeck/mcpdeck/engine"
+	"github.com/mcpdeck/mcpdeck/model"
 )
 
 // callDoneMsg ends call id with its rendered result.
@@ -82,9 +83,10 @@ func (m *runningModal) Update(msg tea.Msg) (modal, tea.Cmd) {
 
 func (m *runningModal) View(width, height int) string {
 	st := m.env.st
-	s := st.Heading.Render(m.title) + "\n\n" + m.spin.View() + " running…"
+	title := st.Heading.Render(model.SanitizeLine(m.title))
+	s := title + "\n\n" + m.spin.View() + " running…"
 	if m.stopping {
-		s = st.Heading.Render(m.title) + "\n\n" + m.spin.View() + " cancelling…"
+		s = title + "\n\n" + m.spin.View() + " cancelling…"
 	}
 	if p := m.progress; p != nil {
 		s += "\n" + progressLine(p, width)
@@ -98,9 +100,9 @@ func progressLine(p *engine.Progress, width int) string {
 		frac := max(0, min(p.Progress/p.Total, 1))
 		barW := max(min(width-20, 30), 5)
 		n := int(frac * float64(barW))
-		return fmt.Sprintf("[%s%s] %3.0f%%  %s", strings.Repeat("#", n), strings.Repeat(".", barW-n), frac*100, p.Message)
+		return fmt.Sprintf("[%s%s] %3.0f%%  %s", strings.Repeat("#", n), strings.Repeat(".", barW-n), frac*100, model.SanitizeLine(p.Message))
 	}
-	return fmt.Sprintf("progress %v  %s", p.Progress, p.Message)
+	return fmt.Sprintf("progress %v  %s", p.Progress, model.SanitizeLine(p.Message))
 }
 
 // resultModal shows a finished call's result, scrollable; esc closes it.
@@ -140,7 +142,7 @@ func (m *resultModal) view(width int) []string {
 		m.wrapW = width
 		m.wrapped = m.wrapped[:0]
 		for _, l := range m.lines {
-			m.wrapped = append(m.wrapped, strings.Split(wordwrap(l, max(width, 10)), "\n")...)
+			m.wrapped = append(m.wrapped, strings.Split(wordwrap(clean(l), max(width, 10)), "\n")...)
 		}
 	}
 	return m.wrapped
@@ -165,7 +167,7 @@ func (m *resultModal) Update(msg tea.Msg) (modal, tea.Cmd) {
 
 func (m *resultModal) View(width, height int) string {
 	st := m.env.st
-	head := st.Heading.Render(m.title)
+	head := st.Heading.Render(model.SanitizeLine(m.title))
 	switch {
 	case m.cancelled:
 		head += "  " + st.Warn.Render("cancelled")

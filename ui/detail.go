@@ -11,6 +11,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/mcpdeck/mcpdeck/engine"
+	"github.com/mcpdeck/mcpdeck/model"
 	"github.com/mcpdeck/mcpdeck/ui/styles"
 )
 
@@ -122,7 +123,7 @@ func (d *detailView) textLines(t detailTab) []string {
 		if d.srv.Instructions == "" {
 			return []string{d.st.Muted.Render("the server gave no instructions")}
 		}
-		return wrapLines(d.srv.Instructions, d.width)
+		return wrapLines(clean(d.srv.Instructions), d.width)
 	case tabTools, tabResources, tabPrompts, numTabs:
 	}
 	return nil
@@ -217,7 +218,7 @@ func (d *detailView) View() string {
 	var b strings.Builder
 	s := &d.srv
 	state := stateText(s, d.now())
-	b.WriteString(glyph(d.st, s) + " " + d.st.Title.Render(s.Name) + d.st.Muted.Render(fmt.Sprintf("  %s · %s · %s", s.Scope, s.Transport, state)))
+	b.WriteString(glyph(d.st, s) + " " + d.st.Title.Render(model.SanitizeLine(s.Name)) + d.st.Muted.Render(fmt.Sprintf("  %s · %s · %s", s.Scope, s.Transport, state)))
 	b.WriteByte('\n')
 	b.WriteString(d.tabBar())
 	h := d.bodyHeight()

@@ -25,6 +25,7 @@ func (d *detailView) viewItems(b *strings.Builder, h int) {
 	off := d.offset[d.tab]
 	for i := off; i < min(off+per, n); i++ {
 		title, desc := d.item(i)
+		title, desc = model.SanitizeLine(title), model.SanitizeLine(firstLine(desc))
 		prefix := "  "
 		if i == d.cursor[d.tab] {
 			prefix = "› "

@@ -8,6 +8,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/mcpdeck/mcpdeck/engine"
+	"github.com/mcpdeck/mcpdeck/model"
 	"github.com/mcpdeck/mcpdeck/ui/styles"
 )
 
@@ -21,7 +22,7 @@ func newElicitModal(e *env, el *elicitation) (modal, tea.Cmd) {
 		el.answer(engine.ElicitResponse{Action: "decline"})
 		return nil, nil
 	}
-	intro := []string{e.st.Muted.Render(el.req.Server + " asks:"), el.req.Message}
+	intro := []string{e.st.Muted.Render(model.SanitizeLine(el.req.Server) + " asks:"), el.req.Message}
 	fm := newFormModal(e, "Request from "+el.req.Server, intro, sf)
 	fm.elicit = el
 	fm.verb = "accept"
@@ -89,13 +90,13 @@ func (m *urlModal) Update(msg tea.Msg) (modal, tea.Cmd) {
 func (m *urlModal) View(width, height int) string {
 	st := m.env.st
 	var lines []string
-	lines = append(lines, st.Heading.Render(m.el.req.Server+" needs you to visit a page"), "")
-	lines = append(lines, strings.Split(wordwrap(m.el.req.Message, max(width-4, 10)), "\n")...)
+	lines = append(lines, st.Heading.Render(model.SanitizeLine(m.el.req.Server)+" needs you to visit a page"), "")
+	lines = append(lines, strings.Split(wordwrap(clean(m.el.req.Message), max(width-4, 10)), "\n")...)
 	lines = append(lines, "")
 	lines = append(lines, urlLines(st, m.el.req.URL, width-4)...)
 	lines = append(lines, "", st.Key.Render("o")+" open in browser  "+st.Key.Render("enter")+" done  "+st.Key.Render("ctrl+d")+" decline  "+st.Key.Render("esc")+" cancel")
 	if m.status != "" {
-		lines = append(lines, st.Muted.Render(m.status))
+		lines = append(lines, st.Muted.Render(model.SanitizeLine(m.status)))
 	}
 	return panel(st, lines, width, height)
 }

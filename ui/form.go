@@ -6,6 +6,8 @@ import (
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/huh"
+
+	"github.com/mcpdeck/mcpdeck/model"
 )
 
 // formModal edits a schemaForm with huh. enter moves through the fields and
@@ -110,9 +112,9 @@ func (m *formModal) Update(msg tea.Msg) (modal, tea.Cmd) {
 
 func (m *formModal) introLines(width int) []string {
 	var out []string
-	out = append(out, m.env.st.Heading.Render(m.title))
+	out = append(out, m.env.st.Heading.Render(model.SanitizeLine(m.title)))
 	for _, l := range m.intro {
-		out = append(out, strings.Split(wordwrap(l, max(width, 10)), "\n")...)
+		out = append(out, strings.Split(wordwrap(clean(l), max(width, 10)), "\n")...)
 	}
 	errs := []string{}
 	if m.err != "" {
@@ -122,7 +124,7 @@ func (m *formModal) introLines(width int) []string {
 		errs = append(errs, e.Error())
 	}
 	for _, e := range errs {
-		out = append(out, strings.Split(wordwrap(m.env.st.Bad.Render("✗ "+e), max(width, 10)), "\n")...)
+		out = append(out, strings.Split(wordwrap(m.env.st.Bad.Render("✗ "+model.SanitizeLine(e)), max(width, 10)), "\n")...)
 	}
 	return out
 }

@@ -88,7 +88,7 @@ func (l *serverList) rebuild(sel *engine.ServerSnapshot) {
 			continue
 		}
 		buckets[s.Scope] = append(buckets[s.Scope], i)
-		l.nameW = max(l.nameW, ansi.StringWidth(s.Name))
+		l.nameW = max(l.nameW, ansi.StringWidth(model.SanitizeLine(s.Name)))
 	}
 	l.nameW = min(l.nameW, 28)
 	l.rows = l.rows[:0]

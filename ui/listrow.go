@@ -38,9 +38,10 @@ func glyph(st *styles.Styles, s *engine.ServerSnapshot) string {
 }
 
 func (l *serverList) renderRow(s *engine.ServerSnapshot, selected bool) string {
-	name := ansi.Truncate(s.Name, l.nameW, "…")
+	name := ansi.Truncate(model.SanitizeLine(s.Name), l.nameW, "…")
 	name += strings.Repeat(" ", max(0, l.nameW-ansi.StringWidth(name)))
 	status, style := rowStatus(l.st, s, l.now())
+	status = model.SanitizeLine(status) // errors, reasons and rules are outside text
 	transport := fmt.Sprintf("%-5s", s.Transport)
 	if selected {
 		// plain text under one style: inner resets would cut the highlight

@@ -9,6 +9,8 @@ import (
 	"github.com/charmbracelet/lipgloss"
 
 	"github.com/mcpdeck/mcpdeck/ui/styles"
+
+	"github.com/mcpdeck/mcpdeck/model"
 )
 
 // modal is a screen drawn over the list or detail view: a picker, a form, a
@@ -104,10 +106,10 @@ func (p *pickerModal) Update(msg tea.Msg) (modal, tea.Cmd) {
 func (p *pickerModal) View(width, height int) string {
 	st := p.env.st
 	var b strings.Builder
-	b.WriteString(st.Heading.Render(p.title))
+	b.WriteString(st.Heading.Render(model.SanitizeLine(p.title)))
 	per := max((height-2)/2, 1)
 	for i := p.offset; i < min(p.offset+per, len(p.items)); i++ {
-		it := p.items[i]
+		it := pickItem{label: model.SanitizeLine(p.items[i].label), desc: model.SanitizeLine(firstLine(p.items[i].desc))}
 		b.WriteString("\n")
 		if i == p.cursor {
 			b.WriteString("› " + st.Selected.Render(it.label))

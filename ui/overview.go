@@ -31,7 +31,7 @@ func overviewLines(st *styles.Styles, s *engine.ServerSnapshot, width int) []str
 		if v == "" {
 			return
 		}
-		vs := wrapLines(v, width-11)
+		vs := wrapLines(model.SanitizeLine(v), width-11)
 		out = append(out, st.Muted.Render(fmt.Sprintf("%-10s", k))+" "+vs[0])
 		for _, l := range vs[1:] {
 			out = append(out, "           "+l)
@@ -62,18 +62,18 @@ func overviewLines(st *styles.Styles, s *engine.ServerSnapshot, width int) []str
 		out = append(out, why...)
 	}
 	if s.Error != "" || s.ErrorDetail != "" {
-		out = append(out, "", st.Heading.Render("Last error")+st.Muted.Render(joinNonEmpty("", " (", s.ErrorClass, ")")))
+		out = append(out, "", st.Heading.Render("Last error")+st.Muted.Render(joinNonEmpty("", " (", model.SanitizeLine(s.ErrorClass), ")")))
 		out = append(out, st.Bad.Render(clean(orDefault(s.ErrorDetail, s.Error))))
 	}
 	out = append(out, "", st.Heading.Render("Config")+st.Muted.Render(" (secrets masked)"))
 	if cfg, err := json.MarshalIndent(s.Config, "", "  "); err == nil {
-		out = append(out, strings.Split(string(cfg), "\n")...)
+		out = append(out, strings.Split(string(model.EscapeJSON(cfg)), "\n")...) // \r, \u202e… shown, not obeyed
 	}
 	if len(s.History) > 0 {
 		out = append(out, "", st.Heading.Render("History"))
 		for i := len(s.History) - 1; i >= 0 && i >= len(s.History)-10; i-- {
 			h := s.History[i]
-			out = append(out, fmt.Sprintf("%s  %s → %s  %s", h.At.Format(time.TimeOnly), h.From, h.To, st.Muted.Render(h.Reason)))
+			out = append(out, fmt.Sprintf("%s  %s → %s  %s", h.At.Format(time.TimeOnly), h.From, h.To, st.Muted.Render(model.SanitizeLine(h.Reason))))
 		}
 	}
 	// a long line (an error, a history reason) is wrapped, never cut at the

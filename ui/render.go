@@ -9,6 +9,7 @@ import (
 	"github.com/dustin/go-humanize"
 
 	"github.com/mcpdeck/mcpdeck/engine"
+	"github.com/mcpdeck/mcpdeck/model"
 )
 
 // contentLines renders processed content: text as is, binary and large
@@ -26,15 +27,15 @@ func contentLines(cs []engine.Content) []string {
 		switch c.Kind {
 		case "text":
 		case "image", "audio":
-			head = fmt.Sprintf("%s %s, %s", c.Kind, c.MIMEType, humanize.Bytes(uint64(max(c.Size, 0))))
+			head = fmt.Sprintf("%s %s, %s", c.Kind, model.SanitizeLine(c.MIMEType), humanize.Bytes(uint64(max(c.Size, 0))))
 		default:
-			head = joinNonEmpty(" ", c.Kind, c.URI, c.MIMEType)
+			head = model.SanitizeLine(joinNonEmpty(" ", c.Kind, c.URI, c.MIMEType))
 		}
 		if head != "" {
 			out = append(out, "["+head+"]")
 		}
 		if c.Path != "" {
-			out = append(out, "saved to "+c.Path)
+			out = append(out, "saved to "+model.SanitizeLine(c.Path))
 		}
 		if c.Text != "" {
 			out = append(out, strings.Split(clean(c.Text), "\n")...)
@@ -54,7 +55,7 @@ func toolResultLines(r engine.ToolResult) []string {
 				out = append(out, "")
 			}
 			out = append(out, "structured content:")
-			out = append(out, strings.Split(buf.String(), "\n")...)
+			out = append(out, strings.Split(string(model.EscapeJSON(buf.Bytes())), "\n")...) // \u202e… shown, not obeyed
 		}
 	}
 	if len(out) == 0 {
@@ -76,7 +77,7 @@ func resourceLines(r engine.ResourceResult) []string {
 func promptLines(r engine.PromptResult) []string {
 	var out []string
 	if r.Description != "" {
-		out = append(out, r.Description, "")
+		out = append(out, clean(r.Description), "")
 	}
 	out = append(out, contentLines(r.Messages)...)
 	if len(out) == 0 {

@@ -33,7 +33,7 @@ func (m *Model) View() string {
 	h := newHelp(&m.st)
 	h.Width = m.width
 	b.WriteString(h.ShortHelpView(m.footerKeys()))
-	return fitLines(b.String(), m.width, m.height)
+	return fitLines(safeFrame(b.String()), m.width, m.height)
 }
 
 // header is the title and the count of servers per state, in words when
@@ -76,17 +76,17 @@ func (m *Model) header() string {
 }
 
 func (m *Model) statusLine() string {
-	switch {
-	case m.status != "" && m.statusErr:
-		return m.st.Bad.Render(m.status)
-	case m.status != "":
-		return m.st.Muted.Render(m.status)
+	switch status := model.SanitizeLine(m.status); {
+	case status != "" && m.statusErr:
+		return m.st.Bad.Render(status)
+	case status != "":
+		return m.st.Muted.Render(status)
 	}
 	n := m.notices()
 	if len(n) == 0 {
 		return ""
 	}
-	line := "⚠ " + n[0]
+	line := "⚠ " + model.SanitizeLine(n[0])
 	if len(n) > 1 {
 		line += fmt.Sprintf(" (+%d more: ? lists them)", len(n)-1)
 	}

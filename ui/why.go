@@ -24,7 +24,7 @@ func whyLines(st *styles.Styles, s *engine.ServerSnapshot) []string {
 	diffShown := false
 	for _, w := range s.Why {
 		first, rest, hasRest := strings.Cut(w, "\n")
-		out = append(out, "• "+first)
+		out = append(out, "• "+model.SanitizeLine(first))
 		said.WriteString(strings.ToLower(first) + "\n")
 		if hasRest {
 			out = append(out, diffLines(st, rest)...)
@@ -44,7 +44,7 @@ func whyLines(st *styles.Styles, s *engine.ServerSnapshot) []string {
 		if line == "" || (len(unlessMentioned) > 0 && mentioned(unlessMentioned...)) {
 			return
 		}
-		out = append(out, "• "+line)
+		out = append(out, "• "+model.SanitizeLine(line))
 		said.WriteString(strings.ToLower(line) + "\n")
 	}
 	if !s.Policy.Allowed {
@@ -88,6 +88,7 @@ func whyLines(st *styles.Styles, s *engine.ServerSnapshot) []string {
 func diffLines(st *styles.Styles, diff string) []string {
 	lines := strings.Split(strings.TrimRight(diff, "\n"), "\n")
 	for i, l := range lines {
+		l = model.SanitizeLine(l)
 		switch {
 		case strings.HasPrefix(l, "+"):
 			lines[i] = st.DiffAdd.Render(l)

@@ -18,6 +18,16 @@ func clean(s string) string {
 	return strings.ReplaceAll(model.Sanitize(s), "\t", "    ")
 }
 
+// safeFrame is the TUI's last line of defence: the whole frame passes
+// model.SanitizeStyled, which keeps the program's own SGR colours and
+// removes every other escape, control, bidi and tag character, and tabs
+// become spaces. Renderers still clean each field (model.SanitizeLine for
+// one-line fields, clean for blocks) so that layout is right; this makes a
+// forgotten field harmless. docs/ARCHITECTURE.md lists the choke points.
+func safeFrame(s string) string {
+	return strings.ReplaceAll(model.SanitizeStyled(s), "\t", " ")
+}
+
 // fitLines cuts every line to width columns and the text to exactly height
 // lines, so nothing a component draws can spill past the terminal.
 func fitLines(s string, width, height int) string {

@@ -27,6 +27,7 @@
 //	-spawn-grandchild   start a child process (same group) that sleeps; logs "grandchild pid N"
 //	-sleep              do nothing but sleep (used for the grandchild)
 //	-stateless          HTTP: stateless streamable server (no session id)
+//	-hostile            serve names, URIs, results and stderr full of terminal escapes (hostile.go)
 //
 // Tools: pids{} ({"pid":N,"grandchild":M}), echo{text}, add{a,b}, env{name}, cwd{}, progress{steps} (progress
 // notifications to the call's token), elicit{message} (form elicitation,
@@ -66,6 +67,7 @@ type config struct {
 	spawnGrandchild           bool
 	sleep                     bool
 	stateless                 bool
+	hostile                   bool
 }
 
 // grandchildPID is the pid started by -spawn-grandchild (0 if none).
@@ -91,6 +93,7 @@ func main() {
 	flag.BoolVar(&c.spawnGrandchild, "spawn-grandchild", false, "spawn a sleeping child")
 	flag.BoolVar(&c.sleep, "sleep", false, "just sleep")
 	flag.BoolVar(&c.stateless, "stateless", false, "stateless streamable HTTP")
+	flag.BoolVar(&c.hostile, "hostile", false, "serve hostile strings everywhere")
 	flag.Parse()
 	os.Exit(run(c))
 }

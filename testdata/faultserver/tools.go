@@ -31,6 +31,9 @@ func newServer(c config, h hooks) *server.MCPServer {
 	if c.tools > 0 {
 		opts = append(opts, server.WithPaginationLimit(100))
 	}
+	if c.hostile {
+		opts = append(opts, hostileOptions()...)
+	}
 	s := server.NewMCPServer("faultserver", "1.0.0", opts...)
 	var added atomic.Int64
 
@@ -170,6 +173,9 @@ func newServer(c config, h hooks) *server.MCPServer {
 			return text("wrote a huge line"), nil
 		})
 	addGenerated(s, c.tools, c.descKB)
+	if c.hostile {
+		addHostile(s)
+	}
 	return s
 }
 

@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -205,7 +204,7 @@ func readSecret(g *globalOpts, env, what string) (string, error) {
 
 func printAuthResult(g *globalOpts, name, status, text string) error {
 	if g.json {
-		return json.NewEncoder(g.stdout).Encode(map[string]string{"server": name, "status": status})
+		return writeJSON(g.stdout, map[string]string{"server": name, "status": status})
 	}
 	_, err := fmt.Fprintf(g.stdout, text, name)
 	return err

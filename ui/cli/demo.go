@@ -44,14 +44,14 @@ func newDemoCmd(g *globalOpts) *cobra.Command {
 
 // newDemoServerCmd is the hidden `mcpdeck demo-server NAME`: the demo's
 // stdio servers, served by the same binary.
-func newDemoServerCmd() *cobra.Command {
+func newDemoServerCmd(g *globalOpts) *cobra.Command {
 	return &cobra.Command{
 		Use:    "demo-server NAME",
 		Short:  "Serve one demo server over stdio (used by mcpdeck demo)",
 		Hidden: true,
 		Args:   exactArgs(1, "NAME"),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			err := demo.Serve(cmd.Context(), args[0], os.Getenv(demo.StateEnv), cmd.InOrStdin(), cmd.OutOrStdout(), cmd.ErrOrStderr())
+			err := demo.Serve(cmd.Context(), args[0], os.Getenv(demo.StateEnv), cmd.InOrStdin(), g.rawStdout, g.rawStderr)
 			if errors.Is(err, demo.ErrUnknownServer) {
 				return usagef("%v", err)
 			}

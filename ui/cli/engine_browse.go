@@ -8,6 +8,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/mcpdeck/mcpdeck/engine"
+	"github.com/mcpdeck/mcpdeck/model"
 )
 
 // engListing is one of `mcpdeck tools|resources|prompts [SERVER]`.
@@ -75,7 +76,7 @@ func runEngListing(ctx context.Context, f *engFlags, l engListing, args []string
 		if g.json {
 			return
 		}
-		fmt.Fprintf(g.stdout, "%s (%s)\n", engSanitize(srv.Name), engPlural(n, strings.TrimSuffix(l.use, "s")))
+		fmt.Fprintf(g.stdout, "%s (%s)\n", model.SanitizeLine(srv.Name), engPlural(n, strings.TrimSuffix(l.use, "s")))
 		for _, line := range lines {
 			fmt.Fprintln(g.stdout, "  "+line)
 		}
@@ -84,7 +85,7 @@ func runEngListing(ctx context.Context, f *engFlags, l engListing, args []string
 		return err
 	}
 	if g.json {
-		if err := writeEngJSON(g.stdout, results); err != nil {
+		if err := writeJSON(g.stdout, results); err != nil {
 			return err
 		}
 	}
@@ -110,7 +111,7 @@ func engToolItems(srv engine.ServerSnapshot) (any, []string, int) {
 		if t.Denied {
 			tags = append(tags, "denied by permissions")
 		}
-		line := engSanitize(t.Name)
+		line := model.SanitizeLine(t.Name)
 		if len(tags) > 0 {
 			line += " [" + strings.Join(tags, ", ") + "]"
 		}
@@ -129,14 +130,14 @@ func engToolItems(srv engine.ServerSnapshot) (any, []string, int) {
 func engResourceItems(srv engine.ServerSnapshot) (any, []string, int) {
 	var lines []string
 	for _, r := range srv.Resources {
-		line := engSanitize(r.URI)
+		line := model.SanitizeLine(r.URI)
 		if d := engSummary(r.Name, r.Description); d != "" {
 			line += " — " + d
 		}
 		lines = append(lines, line)
 	}
 	for _, t := range srv.Templates {
-		line := engSanitize(t.URITemplate) + " (template)"
+		line := model.SanitizeLine(t.URITemplate) + " (template)"
 		if d := engSummary(t.Name, t.Description); d != "" {
 			line += " — " + d
 		}
@@ -159,7 +160,7 @@ func engResourceItems(srv engine.ServerSnapshot) (any, []string, int) {
 func engPromptItems(srv engine.ServerSnapshot) (any, []string, int) {
 	var lines []string
 	for _, p := range srv.Prompts {
-		line := engSanitize(p.Name)
+		line := model.SanitizeLine(p.Name)
 		var args []string
 		for _, a := range p.Arguments {
 			if a.Required {
@@ -169,7 +170,7 @@ func engPromptItems(srv engine.ServerSnapshot) (any, []string, int) {
 			}
 		}
 		if len(args) > 0 {
-			line += " " + engSanitize(strings.Join(args, " "))
+			line += " " + model.SanitizeLine(strings.Join(args, " "))
 		}
 		if d := engSummary("", p.Description); d != "" {
 			line += " — " + d
@@ -190,7 +191,7 @@ func engSummary(title, desc string) string {
 	if s == "" {
 		s = engFirstLine(strings.TrimSpace(desc))
 	}
-	s = engSanitize(s)
+	s = model.SanitizeLine(s)
 	if r := []rune(s); len(r) > 100 {
 		s = string(r[:99]) + "…"
 	}

@@ -49,7 +49,7 @@ func newEngCallCmds(g *globalOpts) []*cobra.Command {
 					return engCallErr(f, fmt.Sprintf("read %s from %s", args[1], args[0]), err)
 				}
 				if g.json {
-					return writeEngJSON(g.stdout, res)
+					return writeJSON(g.stdout, res)
 				}
 				return printEngContents(g.stdout, res.Contents)
 			}))
@@ -83,10 +83,10 @@ func newEngCallCmds(g *globalOpts) []*cobra.Command {
 					return engCallErr(f, fmt.Sprintf("get prompt %s from %s", args[1], args[0]), err)
 				}
 				if g.json {
-					return writeEngJSON(g.stdout, res)
+					return writeJSON(g.stdout, res)
 				}
 				if res.Description != "" {
-					fmt.Fprintln(g.stdout, "# "+engSanitize(res.Description))
+					fmt.Fprintln(g.stdout, "# "+model.SanitizeLine(res.Description))
 				}
 				return printEngContents(g.stdout, res.Messages)
 			}))
@@ -107,14 +107,14 @@ func runEngCall(ctx context.Context, f *engFlags, server, tool string, params ma
 			if p.Message != "" {
 				line += " " + p.Message
 			}
-			fmt.Fprintln(g.stderr, engSanitize(line))
+			fmt.Fprintln(g.stderr, model.SanitizeLine(line))
 		}
 		res, err := s.eng.CallTool(ctx, server, tool, params, progress)
 		if err != nil {
 			return engCallErr(f, fmt.Sprintf("call %s on %s", tool, server), err)
 		}
 		if g.json {
-			if err := writeEngJSON(g.stdout, res); err != nil {
+			if err := writeJSON(g.stdout, res); err != nil {
 				return err
 			}
 		} else {
@@ -128,7 +128,7 @@ func runEngCall(ctx context.Context, f *engFlags, server, tool string, params ma
 			if len(res.Structured) > 0 && !engHasText(res.Content) {
 				var buf bytes.Buffer
 				if json.Indent(&buf, res.Structured, "", "  ") == nil {
-					fmt.Fprintln(out, buf.String())
+					fmt.Fprintln(out, string(model.EscapeJSON(buf.Bytes()))) // U+202E and the like shown as \u escapes
 				}
 			}
 		}
@@ -136,7 +136,7 @@ func runEngCall(ctx context.Context, f *engFlags, server, tool string, params ma
 			if err := f.asked.explain(); err != nil {
 				return err
 			}
-			fmt.Fprintf(g.stderr, "mcpdeck: tool %s on %s reported an error.\n", engSanitize(tool), server)
+			fmt.Fprintf(g.stderr, "mcpdeck: tool %s on %s reported an error.\n", model.SanitizeLine(tool), server)
 			return silentError{}
 		}
 		return nil

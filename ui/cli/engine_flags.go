@@ -7,6 +7,7 @@ import (
 	"sync"
 
 	"github.com/mcpdeck/mcpdeck/engine"
+	"github.com/mcpdeck/mcpdeck/model"
 	"github.com/mcpdeck/mcpdeck/transports"
 )
 
@@ -57,7 +58,7 @@ func (l *engElicitLog) explain() error {
 	if r.Mode == "url" {
 		what = r.URL
 	}
-	return fmt.Errorf("server %s asked for input (%s), but %w", r.Server, engSanitize(what), errEngElicitHeadless)
+	return fmt.Errorf("server %s asked for input (%s), but %w", r.Server, model.SanitizeLine(what), errEngElicitHeadless)
 }
 
 // engineOptions builds the engine the CLI runs on: the TUI's engine options

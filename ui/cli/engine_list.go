@@ -2,9 +2,7 @@ package cli
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
-	"io"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -59,11 +57,11 @@ func runEngList(ctx context.Context, f *engFlags, names []string, reconnect ...b
 	defer s.Close()
 	out := g.stdout
 	for _, p := range s.last.Problems {
-		fmt.Fprintln(g.stderr, "warning: "+engSanitize(p.Error()))
+		fmt.Fprintln(g.stderr, "warning: "+model.SanitizeLine(p.Error()))
 	}
 	if len(s.last.Servers) == 0 {
 		if g.json {
-			return writeEngJSON(out, engListJSON{Servers: []engine.ServerSnapshot{}, Problems: engNonNil(s.last.Problems), Warnings: engNonNil(s.last.Warnings)})
+			return writeJSON(out, engListJSON{Servers: []engine.ServerSnapshot{}, Problems: engNonNil(s.last.Problems), Warnings: engNonNil(s.last.Warnings)})
 		}
 		fmt.Fprintln(out, "No MCP servers configured. Add one with: mcpdeck mcp add NAME -- COMMAND [ARGS...]")
 		return nil
@@ -103,11 +101,11 @@ func runEngList(ctx context.Context, f *engFlags, names []string, reconnect ...b
 		}
 	}
 	for _, w := range s.last.Warnings {
-		fmt.Fprintln(g.stderr, "warning: "+engSanitize(w))
+		fmt.Fprintln(g.stderr, "warning: "+model.SanitizeLine(w))
 	}
 	if g.json {
 		doc := engListJSON{Servers: results, Problems: engNonNil(s.last.Problems), Warnings: engNonNil(s.last.Warnings)}
-		if err := writeEngJSON(out, doc); err != nil {
+		if err := writeJSON(out, doc); err != nil {
 			return err
 		}
 	}
@@ -137,12 +135,4 @@ func engNonNil[T any](s []T) []T {
 		return []T{}
 	}
 	return s
-}
-
-// writeEngJSON prints v as indented JSON.
-func writeEngJSON(w io.Writer, v any) error {
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	enc.SetEscapeHTML(false)
-	return enc.Encode(v)
 }

@@ -117,7 +117,7 @@ func engListLine(srv engine.ServerSnapshot) string {
 			line += ": " + r
 		}
 	}
-	return engSanitize(line)
+	return model.SanitizeLine(line)
 }
 
 func engPlural(n int, what string) string {
@@ -132,10 +132,4 @@ func engFirstLine(s string) string {
 		return s[:i]
 	}
 	return s
-}
-
-// engSanitize strips control characters a server may have sent, so one
-// line stays one line and cannot drive the terminal.
-func engSanitize(s string) string {
-	return strings.ReplaceAll(model.Sanitize(s), "\n", " ")
 }

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -156,9 +157,18 @@ func reportFileProblems(w io.Writer, probs []model.Problem) error {
 	return nil
 }
 
-// writeJSON writes v indented, with a final newline.
+// writeJSON writes v indented, with a final newline: every --json output
+// goes through it. encoding/json leaves U+202E, C1 controls, DEL and tag
+// characters raw inside strings, so model.EscapeJSON turns them into \u
+// escapes: the value is the same for a program, and inert on a terminal.
 func writeJSON(w io.Writer, v any) error {
-	enc := json.NewEncoder(w)
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
 	enc.SetIndent("", "  ")
-	return enc.Encode(v)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return err
+	}
+	_, err := w.Write(model.EscapeJSON(buf.Bytes()))
+	return err
 }

@@ -96,11 +96,9 @@ func yesNo(b bool) string {
 	return "no"
 }
 
-// clean makes config text safe to print: no control or bidi characters and
-// one line.
-func clean(s string) string {
-	return strings.ReplaceAll(model.Sanitize(s), "\n", " ")
-}
+// clean is model.SanitizeLine, under the short name the config commands
+// use: config text printed as one line, with no control or bidi characters.
+func clean(s string) string { return model.SanitizeLine(s) }
 
 // commandLine renders command and args, quoting the ones with spaces.
 func commandLine(cmd string, args []string) string {

@@ -39,8 +39,11 @@ type globalOpts struct {
 	json bool
 
 	stdin  io.Reader
-	stdout io.Writer // command output
-	stderr io.Writer // errors, warnings and notes
+	stdout io.Writer // command output, sanitized (see terminalWriter)
+	stderr io.Writer // errors, warnings and notes, sanitized
+	// rawStdout is the process's stdout itself, for the TUI (which draws
+	// sanitized frames with colours of its own) and demo-server (JSON-RPC).
+	rawStdout, rawStderr io.Writer
 
 	// newLoadOptions builds the model's LoadOptions for the given --mcp-config
 	// values; it is model.DefaultLoadOptions (working directory, HOME, XDG
@@ -80,9 +83,14 @@ func Execute(args []string) int {
 	return run(ctx, args, os.Stdin, os.Stdout, os.Stderr)
 }
 
-// run is Execute with explicit I/O.
-func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	g := &globalOpts{stdin: stdin, stdout: stdout, stderr: stderr, newLoadOptions: model.DefaultLoadOptions}
+// run is Execute with explicit I/O. Commands print through terminalWriter,
+// so no outside text reaches the terminal unsanitized.
+func run(ctx context.Context, args []string, stdin io.Reader, rawStdout, rawStderr io.Writer) int {
+	stdout, stderr := &terminalWriter{w: rawStdout}, &terminalWriter{w: rawStderr}
+	g := &globalOpts{
+		stdin: stdin, stdout: stdout, stderr: stderr, rawStdout: rawStdout, rawStderr: rawStderr,
+		newLoadOptions: model.DefaultLoadOptions,
+	}
 	root := newRootCmd(g)
 	root.SetArgs(args)
 	root.SetIn(stdin)

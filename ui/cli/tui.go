@@ -55,7 +55,7 @@ func tuiEngineOptions(g *globalOpts) (engine.Options, error) {
 // quits; the engine's servers are closed on the way out.
 func runTUI(ctx context.Context, g *globalOpts, eo engine.Options, title string) error {
 	in, inOK := g.stdin.(*os.File)
-	out, outOK := g.stdout.(*os.File)
+	out, outOK := g.rawStdout.(*os.File)
 	if !inOK || !outOK || !term.IsTerminal(in.Fd()) || !term.IsTerminal(out.Fd()) {
 		return errNoTerminal
 	}

@@ -16,5 +16,5 @@ func addTUICommands(root *cobra.Command, g *globalOpts) {
 		}
 		return runTUI(cmd.Context(), g, eo, "mcpdeck")
 	}
-	root.AddCommand(newDemoCmd(g), newDemoServerCmd())
+	root.AddCommand(newDemoCmd(g), newDemoServerCmd(g))
 }
