@@ -21,13 +21,25 @@ GOLANGCI := $(if $(GOLANGCI_OK),$(GOLANGCI_PATH),$(CURDIR)/$(GOLANGCI_LOCAL))
 CONFORMANCE_SCENARIOS ?= initialize tools_call elicitation-sep1034-client-defaults sse-retry
 CONFORMANCE_OUT ?= $(CURDIR)/.cache/conformance
 
-.PHONY: help build test test-go lint bench demo npm-deps conformance conformance-auth tools-check clean
+# Platforms besides linux/amd64 that the code and its tests must build for;
+# OS-specific code lives in _unix.go / _windows.go files.
+CROSS_TARGETS ?= windows/amd64 darwin/arm64 linux/arm64
+
+.PHONY: help build cross test test-go lint bench demo npm-deps conformance conformance-auth tools-check clean
 
 help: ## show the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-17s %s\n", $$1, $$2}'
 
 build: ## build bin/mcpdeck
 	$(GO) build -o $(BIN) .
+
+cross: ## build for windows/amd64, darwin/arm64, linux/arm64 (tests compiled too) and go vet for windows
+	@set -e; for t in $(CROSS_TARGETS); do \
+		echo "GOOS=$${t%/*} GOARCH=$${t#*/} go build, go test -c"; \
+		GOOS=$${t%/*} GOARCH=$${t#*/} $(GO) build ./...; \
+		GOOS=$${t%/*} GOARCH=$${t#*/} $(GO) test -c -o /dev/null ./... >/dev/null; \
+	done
+	GOOS=windows GOARCH=amd64 $(GO) vet ./...
 
 test: npm-deps tools-check ## run every test (race detector on), real servers included
 	$(GO) test -race -count=1 ./...

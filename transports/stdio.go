@@ -63,7 +63,7 @@ func startStdio(name string, cfg model.ServerConfig, opts Options) (*stdioTransp
 	cmd := exec.CommandContext(context.Background(), cfg.Command, cfg.Args...)
 	cmd.Env = mergeEnv(os.Environ(), cfg.Env)
 	cmd.Dir = cfg.Cwd
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	setProcessGroup(cmd)
 	resolveWithEnvPath(cmd, cfg)
 
 	var files []*os.File // every pipe end, for cleanup on failure

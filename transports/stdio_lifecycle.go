@@ -6,8 +6,6 @@ import (
 	"os"
 	"syscall"
 	"time"
-
-	"golang.org/x/sys/unix"
 )
 
 // wait reaps the process, kills what is left of its group, lets the readers
@@ -44,19 +42,7 @@ func (t *stdioTransport) wait() {
 }
 
 func (t *stdioTransport) exitError(state *os.ProcessState) *ExitError {
-	e := &ExitError{Code: state.ExitCode(), StderrTail: t.ring.tail(exitTailLines)}
-	if ws, ok := state.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
-		e.Signal = unix.SignalName(ws.Signal())
-		if e.Signal == "" {
-			e.Signal = ws.Signal().String()
-		}
-	}
-	return e
-}
-
-// killGroup signals the whole process group; ESRCH (already gone) is fine.
-func (t *stdioTransport) killGroup(sig syscall.Signal) {
-	_ = syscall.Kill(-t.pid, sig)
+	return &ExitError{Code: state.ExitCode(), Signal: exitSignal(state), StderrTail: t.ring.tail(exitTailLines)}
 }
 
 // shutdown runs SIGINT → 100 ms → SIGTERM → 400 ms → SIGKILL on the group,

@@ -9,13 +9,13 @@ import (
 	"strconv"
 	"strings"
 	"sync"
-	"syscall"
 	"testing"
 	"time"
 )
 
 // background is a server process a test runs (server-everything over
-// HTTP, supergateway), in its own process group so the whole tree dies.
+// HTTP, supergateway), in its own process group so the whole tree dies
+// (process_unix_test.go / process_windows_test.go).
 type background struct {
 	cmd    *exec.Cmd
 	mu     sync.Mutex
@@ -36,7 +36,7 @@ func startBackground(t *testing.T, ctx context.Context, readyLine string, env []
 	cmd := exec.Command(argv[0], argv[1:]...)
 	cmd.Env = append(os.Environ(), env...)
 	cmd.Stdout, cmd.Stderr = w, w
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	ownGroup(cmd)
 	if err := cmd.Start(); err != nil {
 		r.Close()
 		w.Close()
@@ -71,15 +71,15 @@ func startBackground(t *testing.T, ctx context.Context, readyLine string, env []
 		if t.Failed() {
 			t.Logf("output of %s:\n%s", strings.Join(argv, " "), b.tail())
 		}
-		_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGTERM)
+		stopGroup(cmd)
 		select {
 		case <-b.exited:
 		case <-time.After(3 * time.Second):
-			_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
+			killGroup(cmd)
 			<-b.exited
 		}
 		// the pipe's write end may be held by a grandchild until it dies too
-		_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
+		killGroup(cmd)
 		<-scanned
 		r.Close()
 	})
