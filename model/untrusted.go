@@ -74,6 +74,20 @@ func contentHash(doc []byte) string {
 	return hex.EncodeToString(sum[:])
 }
 
+// FindUntrusted is Resolved.Untrusted without loading every scope: the
+// project's .mcpdeck/settings.local.json, or nil when there is none.
+func FindUntrusted(opts LoadOptions) (*UntrustedLocal, error) {
+	if err := opts.check(); err != nil {
+		return nil, err
+	}
+	l := discover(opts)
+	var private *jsonFile
+	if l.local != "" {
+		private, _ = readJSONFile(l.local)
+	}
+	return findUntrusted(l.untrusted, private), nil
+}
+
 // MarkUntrustedTold records in the private state that the person was told
 // about u, so the notice is not repeated until the file's content changes.
 func MarkUntrustedTold(opts LoadOptions, u UntrustedLocal) error {
