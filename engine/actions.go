@@ -74,10 +74,10 @@ func (e *Engine) setEnabled(ctx context.Context, name string, on bool) error {
 	return errors.Join(errs...)
 }
 
-// Enable turns a server (or "all") on, persisted in local settings.
+// Enable turns a server (or "all") on, persisted in the private state of the project.
 func (e *Engine) Enable(ctx context.Context, name string) error { return e.setEnabled(ctx, name, true) }
 
-// Disable turns a server (or "all") off, persisted in local settings.
+// Disable turns a server (or "all") off, persisted in the private state of the project.
 func (e *Engine) Disable(ctx context.Context, name string) error {
 	return e.setEnabled(ctx, name, false)
 }

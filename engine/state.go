@@ -95,9 +95,12 @@ func (e *Engine) publishLocked() {
 		s.Problems = e.res.Problems
 	}
 	s.Warnings = e.warnings
+	if e.res != nil && e.res.Untrusted != nil && !e.res.Untrusted.Told {
+		s.Warnings = append(slices.Clip(s.Warnings), e.res.Untrusted.Notice())
+	}
 	if e.opts.Auth != nil {
 		if w := e.opts.Auth.Warnings(); len(w) > 0 {
-			s.Warnings = append(slices.Clip(e.warnings), w...)
+			s.Warnings = append(slices.Clip(s.Warnings), w...)
 		}
 	}
 	e.last = s

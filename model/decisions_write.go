@@ -1,6 +1,7 @@
 package model
 
 import (
+	"bytes"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -27,7 +28,7 @@ func SetEnabled(opts LoadOptions, name string, enabled bool) error {
 		}
 		names = []string{s.Name}
 	}
-	return editLocal(r, func(f *jsonFile) ([]byte, error) {
+	return editLocal(r.LocalSettings, r.ProjectRoot, func(f *jsonFile) ([]byte, error) {
 		list, err := stringList(f, keyDisabled)
 		if err != nil {
 			return nil, err
@@ -85,7 +86,7 @@ func SetApproval(opts LoadOptions, name string, approved bool, hash string) erro
 		}
 		targets = []Server{s}
 	}
-	return editLocal(r, func(f *jsonFile) ([]byte, error) {
+	return editLocal(r.LocalSettings, r.ProjectRoot, func(f *jsonFile) ([]byte, error) {
 		enabledList, err := stringList(f, keyEnabledMcpjson)
 		if err != nil {
 			return nil, err
@@ -165,11 +166,21 @@ func stringList(f *jsonFile, key string) ([]string, error) {
 	return v, nil
 }
 
-// editLocal edits the local settings file, creating .mcpdeck when needed.
-func editLocal(r *Resolved, edit func(f *jsonFile) ([]byte, error)) error {
-	path := r.LocalSettings
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+// editLocal edits the person's private state of a project (see
+// privateStatePath), creating the projects directory (private to the person)
+// when needed. A new file starts by naming the project it belongs to.
+func editLocal(path, root string, edit func(f *jsonFile) ([]byte, error)) error {
+	if path == "" {
+		return fmt.Errorf("%w: no absolute user config directory is known, so mcpdeck has nowhere private to save this", ErrInvalid)
+	}
+	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
 		return fmt.Errorf("cannot create %s: %w", filepath.Dir(path), err)
 	}
-	return editFile(path, writeRules{newMode: newFileMode(ScopeLocal), within: r.ProjectRoot}, edit)
+	return editFile(path, writeRules{newMode: newFileMode(ScopeLocal)}, func(f *jsonFile) ([]byte, error) {
+		out, err := edit(f)
+		if err != nil || f.root.get(keyProject) != nil || bytes.Equal(out, f.doc) {
+			return out, err
+		}
+		return setMember(out, []string{keyProject}, canonicalDir(root))
+	})
 }

@@ -8,14 +8,23 @@
 //	plugin      <ConfigDir>/plugins/<plugin>/.mcp.json   (plugins in name order)
 //	user        <ConfigDir>/settings.json                 "mcpServers"
 //	project     nearest .mcp.json walking up from Cwd, stopping at Home
-//	local       <ProjectRoot>/.mcpdeck/settings.local.json "mcpServers"
+//	local       <ConfigDir>/projects/<name>-<hash>.json      "mcpServers" (private.go)
 //	dynamic     each --mcp-config value: inline JSON ({"mcpServers": ...}) or a file
 //	enterprise  <ManagedDir>/managed-mcp.json — when present, the only source
 //	policy      <ManagedDir>/managed-settings.json allowedMcpServers / deniedMcpServers
 //
 // ProjectRoot is the nearest directory (from Cwd up to Home) holding a
-// .mcp.json or a .mcpdeck directory, else Cwd. Only the nearest .mcp.json is
-// read: a repository nested in another does not inherit the outer servers.
+// .mcp.json, else Cwd. Only the nearest .mcp.json is read: a repository
+// nested in another does not inherit the outer servers.
+//
+// # Trust
+//
+// Files inside a working tree are only ever project scope: their servers
+// need the person's approval, and nothing in them approves, enables or
+// permits. Every decision lives in the person's private state of the
+// project, in the config dir. A .mcpdeck/settings.local.json at the project
+// root (where older versions kept that state) is never loaded; see
+// untrusted.go and MigrateLocal.
 //
 // # Merge
 //

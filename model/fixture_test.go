@@ -63,7 +63,11 @@ func (f *fixture) read(path string) string {
 
 func (f *fixture) userFile() string    { return filepath.Join(f.cfg, "settings.json") }
 func (f *fixture) projectFile() string { return filepath.Join(f.proj, ".mcp.json") }
-func (f *fixture) localFile() string   { return filepath.Join(f.proj, ".mcpdeck", "settings.local.json") }
+
+// localFile is the person's private state of the project (outside it).
+func (f *fixture) localFile() string {
+	return privateStatePath(filepath.Join(f.cfg, ProjectsDir), f.proj)
+}
 
 func (f *fixture) pluginFile(name string) string {
 	return filepath.Join(f.cfg, "plugins", name, ".mcp.json")

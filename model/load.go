@@ -15,13 +15,18 @@ type Resolved struct {
 	Servers     []Server  // sorted by name, includes disabled/unapproved/blocked ones
 	Problems    []Problem // file-level problems (broken JSON etc.)
 	Files       []string  // every config file path consulted (existing or not) — for fsnotify
-	ProjectRoot string    // dir of the nearest .mcp.json or .mcpdeck, else Cwd
+	ProjectRoot string    // dir of the nearest .mcp.json, else Cwd
 	Enterprise  bool
 	Permissions Permissions
 	// Suppressed lists plugin servers hidden by signature dedup (SPEC §2.2).
 	Suppressed []Suppressed
-	// LocalSettings is the local settings file of ProjectRoot (may not exist).
+	// LocalSettings is the person's private state of ProjectRoot, in the
+	// config dir (may not exist): local servers and decisions.
 	LocalSettings string
+	// Untrusted is a .mcpdeck/settings.local.json found at ProjectRoot: an
+	// older mcpdeck kept private state there, but a repository can ship one,
+	// so nothing in it applies. Nil when there is none.
+	Untrusted *UntrustedLocal
 }
 
 // Suppressed is a plugin server that duplicates another server (same command
@@ -107,13 +112,19 @@ func Load(opts LoadOptions) (*Resolved, error) {
 	}
 	r.Enterprise = ef != nil || eprob != nil
 	uf := readSettings(l.user)
-	lf := readSettings(l.local)
+	var lf *jsonFile
+	if l.local != "" {
+		r.Files = append(r.Files, l.projectsDir) // noticed when the first decision creates it
+		lf = readSettings(l.local)
+	}
 	var st localState
 	if lf != nil {
 		var sp []Problem
 		st, sp = readLocalState(lf)
 		probs = append(probs, sp...)
 	}
+	r.Files = append(r.Files, l.untrusted)
+	r.Untrusted = findUntrusted(l.untrusted, lf)
 	r.Permissions = mergePermissions(pf, uf, lf, &probs)
 	r.Permissions.Unreadable = strings.Join(unreadable, ", ")
 
@@ -134,7 +145,10 @@ func Load(opts LoadOptions) (*Resolved, error) {
 			}
 			defs = append(defs, addDefs(f, ScopeProject, l.project)...)
 		}
-		defs = append(defs, addDefs(lf, ScopeLocal, l.local)...)
+		for _, d := range addDefs(lf, ScopeLocal, l.local) {
+			d.dir = l.root // a relative cwd means the project's directory
+			defs = append(defs, d)
+		}
 		for _, v := range opts.Dynamic {
 			f, src := readDynamic(opts.Cwd, v, &probs, r)
 			defs = append(defs, addDefs(f, ScopeDynamic, src)...)

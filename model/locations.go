@@ -13,9 +13,15 @@ const (
 	ManagedSettingsFile = "managed-settings.json"
 	UserSettingsFile    = "settings.json"
 	ProjectFile         = ".mcp.json"
-	LocalDir            = ".mcpdeck"
-	LocalSettingsFile   = "settings.local.json"
 	PluginsDir          = "plugins"
+	// ProjectsDir (in the config dir) holds the person's private state of
+	// each project: see privateStatePath.
+	ProjectsDir = "projects"
+	// UntrustedLocalDir and UntrustedLocalFile name the file inside a project
+	// where older mcpdeck versions kept local settings. A repository can ship
+	// it, so it is never trusted: see untrusted.go.
+	UntrustedLocalDir  = ".mcpdeck"
+	UntrustedLocalFile = "settings.local.json"
 )
 
 // locations are the configuration paths for one LoadOptions.
@@ -28,22 +34,27 @@ type locations struct {
 	walked          []string // every .mcp.json candidate looked at, nearest first
 	project         string   // nearest existing .mcp.json, "" if none
 	root            string   // project root
-	local           string
+	projectsDir     string   // <ConfigDir>/projects
+	local           string   // the person's private state of this project
+	untrusted       string   // <root>/.mcpdeck/settings.local.json, never trusted
 }
 
 type pluginFile struct{ plugin, path string }
 
 // discover finds the files. The project file is the nearest .mcp.json walking
 // up from Cwd, stopping at Home (inclusive) or the filesystem root. The
-// project root — where local settings live — is the nearest directory holding
-// a .mcp.json or a .mcpdeck directory, else Cwd; so a `mcp add -s local` run
-// in a subdirectory without either creates .mcpdeck there.
+// project root is the directory of that file, else Cwd. Nothing else inside
+// the working tree or above it (a .mcpdeck directory, say) changes the root:
+// a file someone else can put there must not decide whose state applies. The
+// person's private state of the project lives in the config dir, keyed by the
+// root's canonical path.
 func discover(o LoadOptions) locations {
 	l := locations{
 		managedMCP:      filepath.Join(o.ManagedDir, ManagedMCPFile),
 		managedSettings: filepath.Join(o.ManagedDir, ManagedSettingsFile),
 		pluginsDir:      filepath.Join(o.ConfigDir, PluginsDir),
 		user:            filepath.Join(o.ConfigDir, UserSettingsFile),
+		projectsDir:     filepath.Join(o.ConfigDir, ProjectsDir),
 	}
 	home := filepath.Clean(o.Home)
 	for dir := filepath.Clean(o.Cwd); ; {
@@ -53,11 +64,7 @@ func discover(o LoadOptions) locations {
 		hasProject := err == nil
 		if hasProject && l.project == "" {
 			l.project = cand
-		}
-		if l.root == "" {
-			if hasProject || isDir(filepath.Join(dir, LocalDir)) {
-				l.root = dir
-			}
+			l.root = dir
 		}
 		parent := filepath.Dir(dir)
 		if l.project != "" || (o.Home != "" && dir == home) || parent == dir {
@@ -68,7 +75,8 @@ func discover(o LoadOptions) locations {
 	if l.root == "" {
 		l.root = filepath.Clean(o.Cwd)
 	}
-	l.local = filepath.Join(l.root, LocalDir, LocalSettingsFile)
+	l.local = privateStatePath(l.projectsDir, l.root)
+	l.untrusted = filepath.Join(l.root, UntrustedLocalDir, UntrustedLocalFile)
 	l.plugins = listPlugins(l.pluginsDir)
 	return l
 }
@@ -116,6 +124,8 @@ func (l locations) scopeFile(s Scope) (string, bool) {
 
 // ScopePath returns the file AddServer and RemoveServer use for a writable
 // scope (local, project, user), so a UI can say where a definition will go.
+// For local it is the person's private state of the project, outside the
+// working tree.
 func ScopePath(opts LoadOptions, scope Scope) (string, error) {
 	if err := opts.check(); err != nil {
 		return "", err
@@ -125,4 +135,14 @@ func ScopePath(opts LoadOptions, scope Scope) (string, error) {
 		return "", fmt.Errorf("%w: the %s scope is not stored in a file mcpdeck edits (use local, user or project)", ErrInvalid, scope)
 	}
 	return p, nil
+}
+
+// edit is the read-modify-write of a writable scope's file: the private
+// state of the project goes through editLocal, the others through editFile.
+func (l locations) edit(s Scope, fn func(f *jsonFile) ([]byte, error)) error {
+	if s == ScopeLocal {
+		return editLocal(l.local, l.root, fn)
+	}
+	path, _ := l.scopeFile(s)
+	return editFile(path, l.writeRules(s), fn)
 }

@@ -77,7 +77,11 @@ func build(d definition, opts LoadOptions) Server {
 		Approval: Approval{Status: ApprovalNotNeeded},
 	}
 	cfg, probs := expandConfig(d.raw, opts.lookup())
-	cfg.Cwd = resolveCwd(cfg.Cwd, d.origin.Source, opts)
+	dir := d.dir
+	if dir == "" && d.origin.Source != InlineSource && d.origin.Source != "" {
+		dir = filepath.Dir(d.origin.Source)
+	}
+	cfg.Cwd = resolveCwd(cfg.Cwd, dir, opts)
 	s.Config = cfg
 	if len(d.problems) == 0 && len(probs) == 0 {
 		probs = validate(cfg)
@@ -153,10 +157,10 @@ func dedup(built []Server) (keep []bool, suppressed []Suppressed) {
 
 // resolveCwd makes a server's working directory absolute so it does not
 // depend on where mcpdeck was started: "~/x" is under Home, a relative path
-// is relative to the directory of the file that defines it (a repository's
-// .mcp.json saying "cwd": "tools" means its own tools/), or to Cwd for
-// inline --mcp-config JSON.
-func resolveCwd(cwd, source string, opts LoadOptions) string {
+// is relative to dir: the directory of the file that defines it (a
+// repository's .mcp.json saying "cwd": "tools" means its own tools/), the
+// project root for local servers, or "" meaning Cwd (inline --mcp-config).
+func resolveCwd(cwd, dir string, opts LoadOptions) string {
 	switch {
 	case cwd == "" || filepath.IsAbs(cwd):
 		return cwd
@@ -164,8 +168,8 @@ func resolveCwd(cwd, source string, opts LoadOptions) string {
 		return opts.Home
 	case strings.HasPrefix(cwd, "~/") && opts.Home != "":
 		return filepath.Join(opts.Home, cwd[2:])
-	case source == InlineSource || source == "":
+	case dir == "":
 		return filepath.Join(opts.Cwd, cwd)
 	}
-	return filepath.Join(filepath.Dir(source), cwd)
+	return filepath.Join(dir, cwd)
 }

@@ -50,7 +50,8 @@ func TestScopePath(t *testing.T) {
 	if _, err := ScopePath(f.opts(), ScopePlugin); !errors.Is(err, ErrInvalid) {
 		t.Errorf("plugin scope: %v", err)
 	}
-	// A .mcp.json above a nearer .mcpdeck stays the project file.
+	// A .mcp.json above a nearer .mcpdeck stays the project file, and its
+	// directory the project whose private state applies.
 	g := newFixture(t)
 	g.write(g.projectFile(), "{}")
 	g.cwd = filepath.Join(g.proj, "sub")
@@ -58,7 +59,7 @@ func TestScopePath(t *testing.T) {
 	if got, _ := ScopePath(g.opts(), ScopeProject); got != g.projectFile() {
 		t.Errorf("project file = %q, want %q", got, g.projectFile())
 	}
-	if got, _ := ScopePath(g.opts(), ScopeLocal); got != filepath.Join(g.cwd, ".mcpdeck", "settings.local.json") {
+	if got, _ := ScopePath(g.opts(), ScopeLocal); got != g.localFile() {
 		t.Errorf("local file = %q", got)
 	}
 }

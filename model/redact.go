@@ -76,6 +76,43 @@ func redactValue(raw string) string {
 	return Masked
 }
 
+// IsLiteralSecret reports whether an env or header value, as written under
+// key, puts a secret into a file as literal text: Redact would mask it (it
+// is not only ${VAR} references) and either the key names a credential
+// (TOKEN, API_KEY, Authorization...) or the value looks like a token. Used
+// to warn before such a value goes into a shared file such as .mcp.json.
+func IsLiteralSecret(key, value string) bool {
+	if redactValue(value) != Masked {
+		return false
+	}
+	return secretFlag.MatchString(key) || looksLikeToken(value)
+}
+
+// looksLikeToken is a long run of letters and digits, possibly after an auth
+// scheme, with both present: generated keys look like that, words and paths
+// do not.
+func looksLikeToken(v string) bool {
+	if _, rest, ok := strings.Cut(v, " "); ok && !strings.Contains(rest, " ") {
+		v = rest
+	}
+	if len(v) < 20 {
+		return false
+	}
+	var letters, digits bool
+	for _, r := range v {
+		switch {
+		case r >= 'a' && r <= 'z', r >= 'A' && r <= 'Z':
+			letters = true
+		case r >= '0' && r <= '9':
+			digits = true
+		case r == '-', r == '_', r == '.', r == '+', r == '=', r == '/':
+		default:
+			return false
+		}
+	}
+	return letters && digits
+}
+
 // redactMap applies redactValue to a copy of m.
 func redactMap(m map[string]string) map[string]string {
 	if len(m) == 0 {

@@ -13,6 +13,7 @@ type definition struct {
 	problems []Problem
 	file     *jsonFile // where it was read, to locate later problems
 	node     *node
+	dir      string // what a relative cwd is relative to; "" = the source's directory
 }
 
 // serversIn extracts the "mcpServers" object of a parsed file. A malformed

@@ -30,7 +30,7 @@ func AddServer(opts LoadOptions, scope Scope, name string, cfg ServerConfig) (st
 	if !ok {
 		return "", fmt.Errorf("%w: cannot add servers to the %s scope (use local, user or project)", ErrInvalid, scope)
 	}
-	err := editFile(path, l.writeRules(scope), func(f *jsonFile) ([]byte, error) {
+	err := l.edit(scope, func(f *jsonFile) ([]byte, error) {
 		if ms := f.root.get(keyServers); ms != nil && ms.kind != 'z' && ms.kind != '{' {
 			return nil, errFileUnusable("%s: mcpServers is not an object", path)
 		}
@@ -78,7 +78,7 @@ func RemoveServer(opts LoadOptions, scope Scope, name string) (string, error) {
 	if !ok {
 		return "", fmt.Errorf("%w: cannot remove servers from the %s scope (edit local, user or project)", ErrInvalid, scope)
 	}
-	err := editFile(path, l.writeRules(scope), func(f *jsonFile) ([]byte, error) {
+	err := l.edit(scope, func(f *jsonFile) ([]byte, error) {
 		out, found, err := deleteMember(f.doc, []string{keyServers, name})
 		if err == nil && !found {
 			err = fmt.Errorf("%w: server %s is not defined in the %s scope (%s)", ErrNotFound, name, scope, path)

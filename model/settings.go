@@ -1,9 +1,11 @@
 package model
 
-// Local settings (.mcpdeck/settings.local.json at the project root) hold,
+// Local settings — the person's private state of one project, kept in the
+// config dir (see privateStatePath), never in the working tree — hold,
 // besides "mcpServers" of the local scope, the person's decisions:
 //
 //	{
+//	  "project": "/home/me/src/app",                // canonical project root
 //	  "mcpServers": { ... },
 //	  "enabledMcpjsonServers": ["github"],          // approved project servers
 //	  "disabledMcpjsonServers": ["sketchy"],        // rejected project servers
@@ -12,7 +14,8 @@ package model
 //	    "github": {"hash": "<ConfigHash>", "config": { ...definition as approved... }}
 //	  },
 //	  "disabledMcpServers": ["slack"],              // servers the person disabled
-//	  "permissions": {"allow": ["mcp__github__*"], "deny": []}
+//	  "permissions": {"allow": ["mcp__github__*"], "deny": []},
+//	  "untrustedLocalNotice": {"path": "...", "hash": "..."} // see untrusted.go
 //	}
 //
 // User settings (settings.json in the config dir) may also hold "permissions".

@@ -27,7 +27,7 @@ type writeRules struct {
 // the project root are bounded by it; user settings may link anywhere.
 func (l locations) writeRules(s Scope) writeRules {
 	r := writeRules{newMode: newFileMode(s)}
-	if s == ScopeProject || s == ScopeLocal {
+	if s == ScopeProject { // local scope is private state in the config dir
 		r.within = l.root
 	}
 	return r

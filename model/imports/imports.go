@@ -63,6 +63,11 @@ type Entry struct {
 	Reason string
 	// Notes list what was dropped without stopping the conversion.
 	Notes []string
+	// Shared reports that Source is a file inside a project (a repository's
+	// .mcp.json, .vscode/ or .cursor/ file, or any file under Env.Cwd): whoever
+	// can commit to the repository wrote it, so the server may only become a
+	// project server that waits for the person's approval.
+	Shared bool
 }
 
 // Result is everything read for one client. Entries are ordered from the most
@@ -98,7 +103,7 @@ func Read(c Client, env Env) (Result, error) {
 			res.Problems = append(res.Problems, err)
 			continue
 		}
-		res.Entries = append(res.Entries, entries...)
+		res.Entries = append(res.Entries, markShared(entries, src.path, env)...)
 	}
 	if len(res.Files) == 0 {
 		return res, fmt.Errorf("%w %q", ErrUnknownClient, c)
@@ -140,36 +145,38 @@ func ReadFile(c Client, path string, env Env) (Result, error) {
 	if err != nil {
 		return res, err
 	}
-	res.Entries = entries
+	res.Entries = markShared(entries, path, env)
 	return res, nil
 }
 
 // source is one place a client keeps servers, with the parser for its format.
+// user marks the client's user-level files, which only the person writes.
 type source struct {
 	path  string
 	parse func(data []byte, path string, env Env) ([]Entry, error)
+	user  bool
 }
 
 func locations(c Client, env Env) []source {
 	switch c {
 	case ClaudeDesktop:
-		return []source{{filepath.Join(env.ConfigDir, "Claude", "claude_desktop_config.json"), parseClaudeDesktop}}
+		return []source{{filepath.Join(env.ConfigDir, "Claude", "claude_desktop_config.json"), parseClaudeDesktop, true}}
 	case ClaudeCode:
 		return []source{
-			{filepath.Join(env.Home, ".claude.json"), parseClaudeCodeUser},
-			{filepath.Join(env.Cwd, ".mcp.json"), parseClaudeCodeProject},
+			{filepath.Join(env.Home, ".claude.json"), parseClaudeCodeUser, true},
+			{filepath.Join(env.Cwd, ".mcp.json"), parseClaudeCodeProject, false},
 		}
 	case VSCode:
 		return []source{
-			{filepath.Join(env.Cwd, ".vscode", "mcp.json"), workspaceVSCode(env.Cwd)},
-			{filepath.Join(env.Cwd, ".vscode", "settings.json"), workspaceVSCode(env.Cwd)},
-			{filepath.Join(env.ConfigDir, "Code", "User", "mcp.json"), parseVSCode},
-			{filepath.Join(env.ConfigDir, "Code", "User", "settings.json"), parseVSCode},
+			{filepath.Join(env.Cwd, ".vscode", "mcp.json"), workspaceVSCode(env.Cwd), false},
+			{filepath.Join(env.Cwd, ".vscode", "settings.json"), workspaceVSCode(env.Cwd), false},
+			{filepath.Join(env.ConfigDir, "Code", "User", "mcp.json"), parseVSCode, true},
+			{filepath.Join(env.ConfigDir, "Code", "User", "settings.json"), parseVSCode, true},
 		}
 	case Cursor:
 		return []source{
-			{filepath.Join(env.Cwd, ".cursor", "mcp.json"), workspaceCursor(env.Cwd)},
-			{filepath.Join(env.Home, ".cursor", "mcp.json"), parseCursor},
+			{filepath.Join(env.Cwd, ".cursor", "mcp.json"), workspaceCursor(env.Cwd), false},
+			{filepath.Join(env.Home, ".cursor", "mcp.json"), parseCursor, true},
 		}
 	}
 	return nil

@@ -68,6 +68,7 @@ func newMCPAddCmd(g *globalOpts) *cobra.Command {
 		if err != nil {
 			return err
 		}
+		warnLiteralSecrets(g.stderr, scope(), name, cfg)
 		reportAdded(g, opts, scope(), name, cfg, path)
 		if f.clientSecret {
 			return storeClientSecret(g, opts, name, secret)

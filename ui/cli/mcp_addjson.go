@@ -35,6 +35,7 @@ func newMCPAddJSONCmd(g *globalOpts) *cobra.Command {
 		if err != nil {
 			return err
 		}
+		warnLiteralSecrets(g.stderr, scope(), name, cfg)
 		reportAdded(g, opts, scope(), name, cfg, path)
 		return nil
 	}

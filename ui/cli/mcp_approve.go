@@ -4,10 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"strings"
-
-	"github.com/charmbracelet/x/term"
 
 	"github.com/spf13/cobra"
 
@@ -78,14 +75,6 @@ func newMCPApproveCmd(g *globalOpts, approve bool) *cobra.Command {
 			return nil
 		},
 	}
-}
-
-// onTerminal reports whether a person is at the keyboard: standard input
-// and output are both terminals.
-func onTerminal(g *globalOpts) bool {
-	in, inOK := g.stdin.(*os.File)
-	out, outOK := g.stdout.(*os.File)
-	return inOK && outOK && term.IsTerminal(in.Fd()) && term.IsTerminal(out.Fd())
 }
 
 // awaiting keeps the servers of targets that are not approved yet.

@@ -11,7 +11,7 @@ import (
 func newMCPCmd(g *globalOpts) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "mcp",
-		Short: "Configure MCP servers (add, remove, list, enable, approve, import)",
+		Short: "Configure MCP servers (add, remove, list, enable, approve, import, migrate-local)",
 		Args:  noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			var names []string
@@ -34,6 +34,7 @@ func newMCPCmd(g *globalOpts) *cobra.Command {
 		newMCPApproveCmd(g, true),
 		newMCPApproveCmd(g, false),
 		newMCPImportCmd(g),
+		newMCPMigrateLocalCmd(g),
 	)
 	return cmd
 }

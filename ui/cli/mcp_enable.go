@@ -9,7 +9,8 @@ import (
 )
 
 // newMCPEnableCmd is `mcp enable` (enable true) or `mcp disable`: the choice
-// is saved in the project's local settings and survives restarts.
+// is saved in the person's private state of the project (in the config
+// dir, outside the working tree) and survives restarts.
 func newMCPEnableCmd(g *globalOpts, enable bool) *cobra.Command {
 	verb, done := "disable", "Disabled"
 	if enable {
@@ -17,7 +18,7 @@ func newMCPEnableCmd(g *globalOpts, enable bool) *cobra.Command {
 	}
 	return &cobra.Command{
 		Use:     verb + " NAME|all",
-		Short:   fmt.Sprintf("%s a server, or every server with all (saved in local settings)", done[:len(done)-1]),
+		Short:   fmt.Sprintf("%s a server, or every server with all (saved in your private settings for this project)", done[:len(done)-1]),
 		Example: fmt.Sprintf("  mcpdeck mcp %s github\n  mcpdeck mcp %s all", verb, verb),
 		Args:    exactArgs(1, "one server NAME or all"),
 		RunE: func(_ *cobra.Command, args []string) error {

@@ -26,9 +26,14 @@ type importOutcome struct {
 	Status    string          `json:"status"`
 	Reason    string          `json:"reason,omitempty"`
 	Transport model.Transport `json:"transport,omitempty"`
-	Source    string          `json:"source"`
-	Origin    string          `json:"origin,omitempty"`
-	Notes     []string        `json:"notes,omitempty"`
+	// Scope and File say where an imported server was written; a project
+	// server needs approval before it runs.
+	Scope         model.Scope `json:"scope,omitempty"`
+	File          string      `json:"file,omitempty"`
+	NeedsApproval bool        `json:"needsApproval,omitempty"`
+	Source        string      `json:"source"`
+	Origin        string      `json:"origin,omitempty"`
+	Notes         []string    `json:"notes,omitempty"`
 }
 
 // importReport is the document `mcp import --json` prints.
@@ -66,12 +71,14 @@ func newMCPImportCmd(g *globalOpts) *cobra.Command {
 		Short: "Copy the servers another MCP client knows into mcpdeck's config",
 		Long: "Reads the other client's config from its usual places (or --file) and adds each server\n" +
 			"to the chosen scope, reporting per server: imported, skipped (the name exists) or not\n" +
-			"converted (and why, e.g. a VS Code ${input:...} prompt).\n\n" +
+			"converted (and why, e.g. a VS Code ${input:...} prompt). Servers read from a file inside a\n" +
+			"repository (.mcp.json, .vscode/, .cursor/ or any file under this directory) always go to\n" +
+			"the project scope (.mcp.json) and run only once approved, whatever -s says.\n\n" +
 			"  claude-desktop  <config dir>/Claude/claude_desktop_config.json (mcpServers)\n" +
 			"  claude-code     ~/.claude.json (mcpServers, projects[<this dir>].mcpServers), ./.mcp.json\n" +
 			"  vscode          ./.vscode/mcp.json, ./.vscode/settings.json, <config dir>/Code/User/{mcp,settings}.json\n" +
 			"  cursor          ./.cursor/mcp.json, ~/.cursor/mcp.json",
-		Example: "  mcpdeck mcp import --from claude-desktop\n  mcpdeck mcp import --from vscode -s user --file ~/work/app/.vscode/mcp.json",
+		Example: "  mcpdeck mcp import --from claude-desktop\n  mcpdeck mcp import --from cursor -s user --file ~/backup/cursor-mcp.json",
 		Args:    exactArgs(0, "no arguments (name the client with --from)"),
 	}
 	cmd.Flags().Var(newEnumFlag(&from, names...), "from", "the client to import from")
@@ -99,7 +106,7 @@ func newMCPImportCmd(g *globalOpts) *cobra.Command {
 		if len(found.Read) == 0 {
 			return fmt.Errorf("%w: no %s configuration found (looked in %s)", model.ErrNotFound, clientTitle(client), strings.Join(found.Files, ", "))
 		}
-		rep, err := importEntries(opts, scope(), found)
+		rep, err := importEntries(opts, scope(), found, g.stderr)
 		if err != nil {
 			return err
 		}
@@ -124,7 +131,9 @@ func newMCPImportCmd(g *globalOpts) *cobra.Command {
 
 // importEntries adds every converted entry that does not clash with an
 // existing server (in any scope) or with one imported earlier in this run.
-func importEntries(opts model.LoadOptions, scope model.Scope, found imports.Result) (importReport, error) {
+// An entry from a file a repository can ship goes to the project scope, so
+// it waits for approval however it was defined there.
+func importEntries(opts model.LoadOptions, scope model.Scope, found imports.Result, stderr io.Writer) (importReport, error) {
 	rep := importReport{Scope: scope, Files: found.Read, Servers: []importOutcome{}, Problems: []string{}}
 	for _, p := range found.Problems {
 		rep.Problems = append(rep.Problems, sentence(p))
@@ -149,13 +158,24 @@ func importEntries(opts model.LoadOptions, scope model.Scope, found imports.Resu
 				break
 			}
 			o.Transport = e.Config.EffectiveType()
-			_, err := model.AddServer(opts, scope, e.Name, e.Config)
+			target := scope
+			if e.Shared {
+				target = model.ScopeProject
+			}
+			path, err := model.AddServer(opts, target, e.Name, e.Config)
 			switch {
 			case err == nil:
-				o.Status = importImported
+				o.Status, o.Scope, o.File = importImported, target, path
+				o.NeedsApproval = target == model.ScopeProject
+				if !e.Shared { // a repository's own values are already shared
+					warnLiteralSecrets(stderr, target, e.Name, e.Config)
+				}
+				if target != scope {
+					o.Notes = append(o.Notes, "it comes from a file inside a repository, so it went to the project scope and runs only once approved")
+				}
 				imported[model.NormalizeName(e.Name)] = e.Source
 			case errors.Is(err, model.ErrFileUnusable): // no server can be written: say so once
-				return rep, fmt.Errorf("cannot import into the %s scope: %s", scope, strings.TrimSuffix(sentence(err), "."))
+				return rep, fmt.Errorf("cannot import into the %s scope: %s", target, strings.TrimSuffix(sentence(err), "."))
 			case errors.Is(err, model.ErrExists):
 				o.Status, o.Reason = importSkipped, sentence(err)
 			case errors.Is(err, model.ErrInvalid):
@@ -203,6 +223,9 @@ func writeImportReport(w io.Writer, rep importReport, title string) {
 				from += ", " + o.Origin
 			}
 			fmt.Fprintf(w, "  ✓ %s: imported (%s, from %s)\n", clean(o.Name), o.Transport, clean(from))
+			if o.NeedsApproval {
+				fmt.Fprintf(w, "      into the %s scope (%s), awaiting approval\n", o.Scope, clean(o.File))
+			}
 		case importSkipped:
 			fmt.Fprintf(w, "  - %s: skipped: %s\n", clean(o.Name), clean(o.Reason))
 		default:
@@ -217,7 +240,10 @@ func writeImportReport(w io.Writer, rep importReport, title string) {
 	}
 	fmt.Fprintf(w, "Imported %d, skipped %d, not converted %d.\n",
 		counts[importImported], counts[importSkipped], counts[importNotConverted])
-	if rep.Scope == model.ScopeProject && counts[importImported] > 0 {
-		fmt.Fprintln(w, "Project servers run only once approved: mcpdeck mcp approve NAME|all")
+	for _, o := range rep.Servers {
+		if o.Status == importImported && o.NeedsApproval {
+			fmt.Fprintln(w, "Project servers run only once approved: mcpdeck mcp approve NAME|all")
+			break
+		}
 	}
 }

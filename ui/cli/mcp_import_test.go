@@ -125,14 +125,41 @@ func TestImportVSCode(t *testing.T) {
 	if f.Env["FETCH_TOKEN"] != "${FETCH_TOKEN}" {
 		t.Errorf("${env:VAR} not converted: %+v", f.Env)
 	}
-	if !strings.Contains(e.read(e.scopeFile("local")), `"cwd": "`+e.proj+`"`) {
-		t.Errorf("${workspaceFolder} not replaced by the project dir:\n%s", e.read(e.scopeFile("local")))
+	if !strings.Contains(e.read(e.scopeFile("project")), `"cwd": "`+e.proj+`"`) {
+		t.Errorf("${workspaceFolder} not replaced by the project dir:\n%s", e.read(e.scopeFile("project")))
 	}
 	if s := e.get("legacy"); s.Transport != "sse" {
 		t.Errorf("legacy = %+v", s)
 	}
 	if s := e.get("time"); s.Args[1] != "--local-timezone=${TZ}" {
 		t.Errorf("time = %+v", s)
+	}
+}
+
+// A repository's own editor files define servers that anyone who can commit
+// to it wrote: importing them must not make them run without approval, even
+// into the default (local) or user scope.
+func TestImportOfRepositoryFilesAwaitsApproval(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct{ from, file string }{
+		{"vscode", filepath.Join(".vscode", "mcp.json")},
+		{"cursor", filepath.Join(".cursor", "mcp.json")},
+	} {
+		for _, scope := range []string{"local", "user"} {
+			e := newCLIEnv(t)
+			e.write(filepath.Join(e.proj, c.file), `{"servers": {"repo-tool": {"command": "sh", "args": ["-c", "id"]}},
+				"mcpServers": {"repo-tool": {"command": "sh", "args": ["-c", "id"]}}}`)
+			r := e.ok("mcp", "import", "--from", c.from, "-s", scope)
+			s := e.get("repo-tool")
+			if s.Scope != "project" || s.Approval.Status != "pending" {
+				t.Errorf("%s -s %s: repo-tool has scope %s, approval %s\n%s", c.from, scope, s.Scope, s.Approval.Status, r)
+			}
+			for _, want := range []string{"into the project scope (" + e.scopeFile("project") + "), awaiting approval", "mcpdeck mcp approve"} {
+				if !strings.Contains(r.stdout, want) {
+					t.Errorf("%s -s %s: report lacks %q:\n%s", c.from, scope, want, r.stdout)
+				}
+			}
+		}
 	}
 }
 
@@ -175,9 +202,14 @@ func TestImportFromFile(t *testing.T) {
 	if status["fetch"] != "imported" || len(doc.Files) != 1 || doc.Files[0] != elsewhere {
 		t.Fatalf("import --file: %v %+v", status, doc)
 	}
-	// ${workspaceFolder} is the folder holding .vscode, not the working directory.
-	if !strings.Contains(e.read(e.scopeFile("local")), filepath.Join(e.home, "other")) {
-		t.Errorf("workspace of --file not used:\n%s", e.read(e.scopeFile("local")))
+	// ${workspaceFolder} is the folder holding .vscode, not the working
+	// directory; another repository's file is shared too, so its servers
+	// wait for approval in this project's .mcp.json.
+	if !strings.Contains(e.read(e.scopeFile("project")), filepath.Join(e.home, "other")) {
+		t.Errorf("workspace of --file not used:\n%s", e.read(e.scopeFile("project")))
+	}
+	if s := e.get("fetch"); s.Scope != "project" || s.Approval.Status != "pending" {
+		t.Errorf("fetch from another repository: scope %s approval %s", s.Scope, s.Approval.Status)
 	}
 }
 

@@ -12,6 +12,8 @@ import (
 	"testing"
 
 	"go.uber.org/goleak"
+
+	"github.com/mcpdeck/mcpdeck/model"
 )
 
 // binary is the mcpdeck executable built once by TestMain for the CLI tests.
@@ -224,5 +226,14 @@ func (e *cliEnv) scopeFile(scope string) string {
 	case "project":
 		return filepath.Join(e.proj, ".mcp.json")
 	}
-	return filepath.Join(e.proj, ".mcpdeck", "settings.local.json")
+	p, err := model.ScopePath(e.loadOptions(), model.ScopeLocal)
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	return p
+}
+
+// loadOptions are the model's options of a run in the project directory.
+func (e *cliEnv) loadOptions() model.LoadOptions {
+	return model.LoadOptions{Cwd: e.proj, Home: e.home, ConfigDir: filepath.Join(e.config, "mcpdeck"), ManagedDir: e.managed}
 }

@@ -128,6 +128,7 @@ func newRootCmd(g *globalOpts) *cobra.Command {
 		SilenceErrors: true,
 		// Flags may come before or after the subcommand.
 		TraverseChildren: true,
+		PersistentPreRun: func(cmd *cobra.Command, _ []string) { tellUntrustedOnce(g, cmd) },
 	}
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error {
 		return &usageError{msg: err.Error()}

@@ -10,7 +10,6 @@ import (
 
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/lipgloss"
-	"github.com/charmbracelet/x/term"
 	"github.com/muesli/termenv"
 
 	"github.com/mcpdeck/mcpdeck/engine"
@@ -54,9 +53,7 @@ func tuiEngineOptions(g *globalOpts) (engine.Options, error) {
 // runTUI starts an engine with eo and runs the TUI on it until the person
 // quits; the engine's servers are closed on the way out.
 func runTUI(ctx context.Context, g *globalOpts, eo engine.Options, title string) error {
-	in, inOK := g.stdin.(*os.File)
-	out, outOK := g.rawStdout.(*os.File)
-	if !inOK || !outOK || !term.IsTerminal(in.Fd()) || !term.IsTerminal(out.Fd()) {
+	if !onTerminal(g) {
 		return errNoTerminal
 	}
 	if os.Getenv("NO_COLOR") != "" {
@@ -75,7 +72,7 @@ func runTUI(ctx context.Context, g *globalOpts, eo engine.Options, title string)
 	}
 	checkKeychainEarly(ctx, eo.Auth, eng.Snapshot())
 	m := ui.New(eng, ui.Options{Context: ctx, Elicit: bridge, Title: title})
-	p := tea.NewProgram(m, tea.WithAltScreen(), tea.WithContext(ctx), tea.WithInput(in), tea.WithOutput(out))
+	p := tea.NewProgram(m, tea.WithAltScreen(), tea.WithContext(ctx), tea.WithInput(g.stdin), tea.WithOutput(g.rawStdout))
 	if _, err := p.Run(); err != nil && !errors.Is(err, tea.ErrProgramKilled) && !errors.Is(err, context.Canceled) {
 		return fmt.Errorf("the TUI stopped: %w", err)
 	}

@@ -2,6 +2,8 @@ package cli
 
 import (
 	"github.com/spf13/cobra"
+
+	"github.com/mcpdeck/mcpdeck/model"
 )
 
 // addTUICommands wires the interactive side of mcpdeck into the root command:
@@ -14,7 +16,15 @@ func addTUICommands(root *cobra.Command, g *globalOpts) {
 		if err != nil {
 			return err
 		}
-		return runTUI(cmd.Context(), g, eo, "mcpdeck")
+		if err := runTUI(cmd.Context(), g, eo, "mcpdeck"); err != nil {
+			return err
+		}
+		// The TUI listed the untrusted-file notice (an engine warning) and
+		// printed it again on exit: the person has been told.
+		if u, err := model.FindUntrusted(eo.Load); err == nil && u != nil && !u.Told {
+			markUntrustedTold(g, eo.Load, *u)
+		}
+		return nil
 	}
 	root.AddCommand(newDemoCmd(g), newDemoServerCmd(g))
 }

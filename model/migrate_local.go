@@ -1,0 +1,224 @@
+package model
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+)
+
+// LocalMigration is what MigrateLocal moves from the project's untrusted
+// .mcpdeck/settings.local.json into the person's private state. Everything
+// in it takes effect without a prompt once moved, so a UI shows all of it
+// before the person agrees.
+type LocalMigration struct {
+	From    string                  `json:"from"` // the untrusted file
+	To      string                  `json:"to"`   // the private state file
+	Hash    string                  `json:"hash"` // sha256 of From's bytes, as shown
+	Servers map[string]ServerConfig `json:"servers,omitempty"`
+	// Approved names the project servers it approves by hash.
+	Approved        []string    `json:"approved,omitempty"`
+	EnabledMcpjson  []string    `json:"enabledMcpjsonServers,omitempty"`
+	DisabledMcpjson []string    `json:"disabledMcpjsonServers,omitempty"`
+	EnableAll       bool        `json:"enableAllProjectMcpServers,omitempty"`
+	Disabled        []string    `json:"disabledMcpServers,omitempty"`
+	Permissions     Permissions `json:"permissions"`
+	// Skipped lists servers and approvals already in the private state: the
+	// private one is kept. Filled by MigrateLocal.
+	Skipped []string `json:"skipped,omitempty"`
+	// Problems are fields of the wrong type; they are not moved.
+	Problems []Problem `json:"problems,omitempty"`
+}
+
+// ServerNames returns the names of Servers, sorted.
+func (m LocalMigration) ServerNames() []string {
+	names := make([]string, 0, len(m.Servers))
+	for n := range m.Servers {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	return names
+}
+
+// ReadUntrustedLocal reads the project's .mcpdeck/settings.local.json for
+// MigrateLocal to show; ErrNotFound when there is none, ErrFileUnusable when
+// it is not a JSON object.
+func ReadUntrustedLocal(opts LoadOptions) (LocalMigration, error) {
+	if err := opts.check(); err != nil {
+		return LocalMigration{}, err
+	}
+	m, _, err := readMigration(discover(opts))
+	return m, err
+}
+
+func readMigration(l locations) (LocalMigration, *jsonFile, error) {
+	m := LocalMigration{From: l.untrusted, To: l.local}
+	doc, ok := readRegular(l.untrusted)
+	if !ok {
+		return m, nil, fmt.Errorf("%w: there is no %s to migrate", ErrNotFound, l.untrusted)
+	}
+	m.Hash = contentHash(doc)
+	f, p := parseJSONDoc(l.untrusted, doc)
+	if p != nil {
+		return m, nil, errFileUnusable("%s", p.Error())
+	}
+	st, probs := readLocalState(f)
+	m.Problems = probs
+	m.EnabledMcpjson, m.DisabledMcpjson, m.Disabled = st.enabledMcpjson, st.disabledMcpjson, st.disabled
+	m.EnableAll, m.Permissions = st.enableAll, st.permissions
+	m.Approved = f.root.get(keyApproved).keys()
+	defs, sp := serversIn(f, ScopeLocal, l.untrusted)
+	m.Problems = append(m.Problems, sp...)
+	if len(defs) > 0 {
+		m.Servers = map[string]ServerConfig{}
+	}
+	for _, d := range defs {
+		m.Servers[d.name] = d.raw
+	}
+	return m, f, nil
+}
+
+// keys returns the member names of an object node, in file order.
+func (n *node) keys() []string {
+	if n == nil || n.kind != '{' {
+		return nil
+	}
+	out := make([]string, len(n.members))
+	for i, m := range n.members {
+		out[i] = m.key
+	}
+	return out
+}
+
+// MigrateLocal moves the project's .mcpdeck/settings.local.json into the
+// person's private state and deletes it (and .mcpdeck when that leaves it
+// empty). hash must be the Hash the person was shown (ReadUntrustedLocal):
+// if the file changed since, nothing moves (ErrInvalid). Servers and
+// approvals are copied as written unless the private state already has one
+// of that name (Skipped); lists and permission rules are merged. Only a
+// person's explicit command may call this: it turns content from the
+// working tree into trusted state.
+func MigrateLocal(opts LoadOptions, hash string) (LocalMigration, error) {
+	if err := opts.check(); err != nil {
+		return LocalMigration{}, err
+	}
+	l := discover(opts)
+	m, src, err := readMigration(l)
+	if err != nil {
+		return m, err
+	}
+	if m.Hash != hash {
+		return m, fmt.Errorf("%w: %s changed since it was shown; run the migration again to review it", ErrInvalid, m.From)
+	}
+	err = editLocal(l.local, l.root, func(f *jsonFile) ([]byte, error) {
+		var skipped []string
+		doc, err := copyMembers(f, src, keyServers, f.doc, &skipped)
+		if err != nil {
+			return nil, err
+		}
+		if doc, err = copyMembers(f, src, keyApproved, doc, &skipped); err != nil {
+			return nil, err
+		}
+		m.Skipped = skipped
+		return mergeDecisions(f, doc, m)
+	})
+	if err != nil {
+		return m, err
+	}
+	if err := os.Remove(m.From); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return m, fmt.Errorf("moved %s into %s but could not delete it: %w", m.From, m.To, err)
+	}
+	_ = os.Remove(filepath.Dir(m.From)) // only succeeds when empty
+	return m, nil
+}
+
+// copyMembers copies each member of src's object key into doc, byte for
+// byte, unless dst already has a member of that name (recorded in skipped).
+func copyMembers(dst, src *jsonFile, key string, doc []byte, skipped *[]string) ([]byte, error) {
+	from := src.root.get(key)
+	if from == nil || from.kind != '{' {
+		return doc, nil
+	}
+	if to := dst.root.get(key); to != nil && to.kind != '{' && to.kind != 'z' {
+		return nil, errFileUnusable("%s: %s is not an object", dst.path, key)
+	}
+	var err error
+	for _, mem := range from.members {
+		if len(dst.root.get(key).membersNamed(mem.key)) > 0 {
+			*skipped = append(*skipped, key+"."+mem.key)
+			continue
+		}
+		raw := json.RawMessage(src.doc[mem.val.start:mem.val.end])
+		if doc, err = setMember(doc, []string{key, mem.key}, raw); err != nil {
+			return nil, err
+		}
+	}
+	return doc, nil
+}
+
+// mergeDecisions adds m's lists, enable-all and permission rules to those
+// already in the private state f (whose current bytes are doc).
+func mergeDecisions(f *jsonFile, doc []byte, m LocalMigration) ([]byte, error) {
+	lists := []struct {
+		key   string
+		names []string
+	}{{keyEnabledMcpjson, m.EnabledMcpjson}, {keyDisabledMcpjson, m.DisabledMcpjson}, {keyDisabled, m.Disabled}}
+	for _, li := range lists {
+		if len(li.names) == 0 {
+			continue
+		}
+		cur, err := stringList(f, li.key)
+		if err != nil {
+			return nil, err
+		}
+		for _, n := range li.names {
+			cur = withName(cur, n)
+		}
+		if doc, err = setMember(doc, []string{li.key}, cur); err != nil {
+			return nil, err
+		}
+	}
+	var err error
+	if m.EnableAll {
+		if doc, err = setMember(doc, []string{keyEnableAll}, true); err != nil {
+			return nil, err
+		}
+	}
+	if len(m.Permissions.Allow)+len(m.Permissions.Deny) == 0 {
+		return doc, nil
+	}
+	cur, probs := readPermissions(f, nil)
+	if len(probs) > 0 {
+		return nil, errFileUnusable("%s", probs[0].Error())
+	}
+	for _, r := range m.Permissions.Allow {
+		cur.Allow = withRule(cur.Allow, r)
+	}
+	for _, r := range m.Permissions.Deny {
+		cur.Deny = withRule(cur.Deny, r)
+	}
+	if doc, err = setMember(doc, []string{keyPermissions, "allow"}, nonNil(cur.Allow)); err != nil {
+		return nil, err
+	}
+	return setMember(doc, []string{keyPermissions, "deny"}, nonNil(cur.Deny))
+}
+
+// withRule appends rule unless list already holds it exactly.
+func withRule(list []string, rule string) []string {
+	for _, r := range list {
+		if r == rule {
+			return list
+		}
+	}
+	return append(list, rule)
+}
+
+func nonNil(s []string) []string {
+	if s == nil {
+		return []string{}
+	}
+	return s
+}

@@ -1,0 +1,104 @@
+package model
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"io"
+	"os"
+)
+
+// MigrateLocalCommand moves an untrusted .mcpdeck/settings.local.json into
+// the person's private state, after showing what it holds.
+const MigrateLocalCommand = "mcpdeck mcp migrate-local"
+
+// keyUntrustedNotice records, in the private state, which untrusted file
+// (path and content hash) the person was already told about, so the notice
+// is shown once per content rather than on every run.
+const keyUntrustedNotice = "untrustedLocalNotice"
+
+// UntrustedLocal is a .mcpdeck/settings.local.json at the project root.
+// Older mcpdeck versions kept the person's local servers and approvals there,
+// but any file in the working tree can come from the repository, so mcpdeck
+// never loads it: it only tells the person once how to move it.
+type UntrustedLocal struct {
+	Path string `json:"path"`
+	Hash string `json:"hash"` // sha256 of the file's bytes
+	Told bool   `json:"told"` // the person was told about this path and content
+}
+
+// Notice is the sentence telling the person what moved and what to do.
+func (u UntrustedLocal) Notice() string {
+	return fmt.Sprintf("%s is inside the project, so mcpdeck no longer trusts it (a repository could ship it): "+
+		"its servers, approvals and permissions are ignored; your private settings now live outside the project — "+
+		"if you wrote that file, move it there with: %s", u.Path, MigrateLocalCommand)
+}
+
+// findUntrusted describes the untrusted file at path, nil when there is no
+// regular file there. private is the person's private state, which says
+// whether they were already told about this content.
+func findUntrusted(path string, private *jsonFile) *UntrustedLocal {
+	doc, ok := readRegular(path)
+	if !ok {
+		return nil
+	}
+	u := &UntrustedLocal{Path: path, Hash: contentHash(doc)}
+	if private != nil {
+		if n := private.root.get(keyUntrustedNotice); n != nil && n.kind == '{' {
+			p, h := n.get("path"), n.get("hash")
+			u.Told = p != nil && h != nil && p.str == u.Path && h.str == u.Hash
+		}
+	}
+	return u
+}
+
+// readRegular reads a regular file of at most MaxConfigSize bytes (following
+// a symlink); anything else — missing, a directory, a FIFO or device that
+// could block or never end — is reported as absent.
+func readRegular(path string) ([]byte, bool) {
+	st, err := os.Stat(path)
+	if err != nil || !st.Mode().IsRegular() || st.Size() > MaxConfigSize {
+		return nil, false
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, false
+	}
+	defer f.Close()
+	doc, err := io.ReadAll(io.LimitReader(f, MaxConfigSize))
+	return doc, err == nil
+}
+
+func contentHash(doc []byte) string {
+	sum := sha256.Sum256(doc)
+	return hex.EncodeToString(sum[:])
+}
+
+// FindUntrusted is Resolved.Untrusted without loading every scope: the
+// project's .mcpdeck/settings.local.json, or nil when there is none.
+func FindUntrusted(opts LoadOptions) (*UntrustedLocal, error) {
+	if err := opts.check(); err != nil {
+		return nil, err
+	}
+	l := discover(opts)
+	var private *jsonFile
+	if l.local != "" {
+		private, _ = readJSONFile(l.local)
+	}
+	return findUntrusted(l.untrusted, private), nil
+}
+
+// MarkUntrustedTold records in the private state that the person was told
+// about u, so the notice is not repeated until the file's content changes.
+func MarkUntrustedTold(opts LoadOptions, u UntrustedLocal) error {
+	if err := opts.check(); err != nil {
+		return err
+	}
+	l := discover(opts)
+	if u.Path != l.untrusted {
+		return fmt.Errorf("%w: %s is not this project's %s/%s", ErrInvalid, u.Path, UntrustedLocalDir, UntrustedLocalFile)
+	}
+	return editLocal(l.local, l.root, func(f *jsonFile) ([]byte, error) {
+		return setMember(f.doc, []string{keyUntrustedNotice}, map[string]string{"path": u.Path, "hash": u.Hash})
+	})
+}

@@ -1,0 +1,101 @@
+package cli
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"golang.org/x/sys/unix"
+)
+
+// openPTY opens a pseudo-terminal pair: what the test writes to master the
+// process reads from its terminal, the slave.
+func openPTY(t *testing.T) (master, slave *os.File) {
+	t.Helper()
+	m, err := os.OpenFile("/dev/ptmx", os.O_RDWR|unix.O_NOCTTY, 0)
+	if err != nil {
+		t.Skip("no pseudo-terminals:", err)
+	}
+	if err := unix.IoctlSetPointerInt(int(m.Fd()), unix.TIOCSPTLCK, 0); err != nil {
+		m.Close()
+		t.Skip("cannot unlock the pseudo-terminal:", err)
+	}
+	n, err := unix.IoctlGetUint32(int(m.Fd()), unix.TIOCGPTN)
+	if err != nil {
+		m.Close()
+		t.Skip("no pseudo-terminal number:", err)
+	}
+	s, err := os.OpenFile(fmt.Sprintf("/dev/pts/%d", n), os.O_RDWR|unix.O_NOCTTY, 0)
+	if err != nil {
+		m.Close()
+		t.Skip("cannot open the pseudo-terminal:", err)
+	}
+	t.Cleanup(func() { s.Close(); m.Close() })
+	return m, s
+}
+
+// runAtTerminal runs mcpdeck in the project with a terminal as stdin, typing
+// input into it; stdout and stderr are captured as usual.
+func (e *cliEnv) runAtTerminal(input string, args ...string) result {
+	e.t.Helper()
+	master, slave := openPTY(e.t)
+	cmd := exec.Command(binary, args...)
+	cmd.Dir = e.proj
+	cmd.Env = []string{
+		"HOME=" + e.home, "XDG_CONFIG_HOME=" + e.config, "MCPDECK_MANAGED_DIR=" + e.managed,
+		"XDG_CACHE_HOME=" + filepath.Join(e.home, ".cache"), "PATH=" + os.Getenv("PATH"),
+	}
+	var out, errb bytes.Buffer
+	cmd.Stdin, cmd.Stdout, cmd.Stderr = slave, &out, &errb
+	if err := cmd.Start(); err != nil {
+		e.t.Fatal(err)
+	}
+	if _, err := master.WriteString(input); err != nil { // the line discipline keeps it until read
+		e.t.Fatal(err)
+	}
+	err := cmd.Wait()
+	code := 0
+	var ee *exec.ExitError
+	switch {
+	case errors.As(err, &ee):
+		code = ee.ExitCode()
+	case err != nil:
+		e.t.Fatal(err)
+	}
+	return result{stdout: out.String(), stderr: errb.String(), code: code}
+}
+
+func TestMigrateLocalAtATerminal(t *testing.T) {
+	t.Parallel()
+	e := newCLIEnv(t)
+	e.write(filepath.Join(e.proj, ".mcp.json"), `{"mcpServers": {"gh": {"command": "gh-server"}}}`)
+	old := filepath.Join(e.proj, ".mcpdeck", "settings.local.json")
+	e.write(old, hostileLocal)
+
+	r := e.runAtTerminal("n\n", "mcp", "migrate-local")
+	if r.code != 0 || !strings.Contains(r.stdout, "Nothing was moved.") || e.read(old) != hostileLocal {
+		t.Fatalf("answering no: %s", r)
+	}
+	r = e.runAtTerminal("y\n", "mcp", "migrate-local")
+	if r.code != 0 || !strings.Contains(r.stdout, "Moved into "+e.scopeFile("local")) {
+		t.Fatalf("answering yes: %s", r)
+	}
+	if _, err := os.Stat(filepath.Dir(old)); !os.IsNotExist(err) {
+		t.Errorf(".mcpdeck is still in the project: %v", err)
+	}
+	servers, _ := e.list()
+	if s := servers["backdoor"]; s.Scope != "local" {
+		t.Errorf("the moved server: %+v", s)
+	}
+	if s := servers["gh"]; s.Approval.Status != "approved" {
+		t.Errorf("the moved approval: %+v", s.Approval)
+	}
+	if r := e.ok("mcp", "migrate-local"); !strings.Contains(r.stdout, "Nothing to migrate") {
+		t.Errorf("again: %s", r)
+	}
+}
