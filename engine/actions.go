@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
+	"slices"
 	"strings"
 
 	"github.com/mcpdeck/mcpdeck/model"
@@ -116,6 +118,42 @@ func (e *Engine) setApproval(ctx context.Context, name string, ok bool) error {
 // Approve lets a project server (or "all" awaiting approval) run.
 func (e *Engine) Approve(ctx context.Context, name string) error {
 	return e.setApproval(ctx, name, true)
+}
+
+// ErrChangedSinceShown refuses an approval whose definition is no longer
+// the one the person saw.
+var ErrChangedSinceShown = errors.New("its definition changed since it was shown to you; look at it again before approving")
+
+// ApproveShown approves exactly the definitions the person was shown:
+// shown maps each server name to the config hash on screen. A server whose
+// definition changed since (a reload between drawing and the key press) is
+// not approved, and the error says so; servers not in shown are untouched,
+// so "approve all" in a prompt never approves one that was never listed.
+func (e *Engine) ApproveShown(ctx context.Context, shown map[string]string) error {
+	var errs []error
+	for _, n := range slices.Sorted(maps.Keys(shown)) {
+		e.mu.Lock()
+		en := e.byName[n]
+		var srv model.Server
+		if en != nil {
+			srv = en.srv
+		}
+		e.mu.Unlock()
+		switch {
+		case en == nil:
+			errs = append(errs, fmt.Errorf("server %s: %w", n, ErrUnknownServer))
+		case srv.Hash != shown[n]:
+			errs = append(errs, fmt.Errorf("server %s: %w", n, ErrChangedSinceShown))
+		default:
+			if err := model.SetApproval(e.opts.Load, n, true, shown[n]); err != nil {
+				errs = append(errs, fmt.Errorf("server %s: %w", n, err))
+			}
+		}
+	}
+	if err := e.Reload(ctx); err != nil {
+		errs = append(errs, err)
+	}
+	return errors.Join(errs...)
 }
 
 // Reject refuses a project server (or "all" awaiting approval).

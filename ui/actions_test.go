@@ -21,7 +21,7 @@ func TestServerActionsGoToTheEngine(t *testing.T) {
 		{"flaky", "r", "reconnect flaky"}, // retry now while pending
 		{"flaky", "s", "stop retrying flaky"},
 		{"remote-api", "a", "authenticate remote-api"},
-		{"fresh", "AA", "approve fresh"}, // A shows the definition, A again approves it
+		{"fresh", "AA", "approve fresh@h3"}, // A shows the definition, A again approves exactly it
 		{"repo-tools", "x", "reject repo-tools"},
 	}
 	for _, c := range cases {
@@ -34,7 +34,8 @@ func TestServerActionsGoToTheEngine(t *testing.T) {
 				if got := h.eng.Actions(); !slices.Equal(got, []string{c.want}) {
 					t.Fatalf("engine got %v, want [%s]", got, c.want)
 				}
-				h.wantView(c.want + ": done")
+				done, _, _ := strings.Cut(c.want, "@") // the status line names the server, not the hash
+				h.wantView(done + ": done")
 			})
 		})
 	}
@@ -150,7 +151,7 @@ func TestApprovalPrompt(t *testing.T) {
 			h.keys("a")
 			h.wantView("New project server", "It will run:", "python -m fresh_server")
 			h.keys("x")
-			want := []string{"approve repo-tools", "reject fresh"}
+			want := []string{"approve repo-tools@h2", "reject fresh"}
 			if got := h.eng.Actions(); !slices.Equal(got, want) {
 				t.Fatalf("got %v, want %v", got, want)
 			}
@@ -173,7 +174,8 @@ func TestApprovalPrompt(t *testing.T) {
 		inBubble(t, func(t *testing.T) {
 			h := newHarness(t, newFakeEngine(fixture()), 100, 30)
 			h.keys("A")
-			if got := h.eng.Actions(); !slices.Equal(got, []string{"approve all"}) {
+			// every server the prompt lists, each by the hash it was listed with
+			if got := h.eng.Actions(); !slices.Equal(got, []string{"approve fresh@h3", "approve repo-tools@h2"}) {
 				t.Fatalf("got %v", got)
 			}
 		})

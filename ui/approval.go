@@ -2,6 +2,8 @@ package ui
 
 import (
 	"fmt"
+	"maps"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -57,6 +59,25 @@ func (m *approvalModal) next() (modal, tea.Cmd) {
 	return m, nil
 }
 
+// shown maps the prompt's servers i..j-1 to the definition hashes they
+// were listed with, so the engine approves exactly those definitions.
+func (m *approvalModal) shown(i, j int) map[string]string {
+	out := make(map[string]string, j-i)
+	for _, s := range m.servers[i:j] {
+		out[s.Name] = s.Hash
+	}
+	return out
+}
+
+// approve asks the engine to approve the shown definitions.
+func (m *approvalModal) approve(shown map[string]string) tea.Cmd {
+	ctx, eng := m.env.ctx, m.env.eng
+	names := strings.Join(slices.Sorted(maps.Keys(shown)), ", ")
+	return func() tea.Msg {
+		return actionMsg{verb: actApprove.String(), server: names, err: eng.ApproveShown(ctx, shown)}
+	}
+}
+
 func (m *approvalModal) Update(msg tea.Msg) (modal, tea.Cmd) {
 	km, ok := msg.(tea.KeyMsg)
 	if !ok {
@@ -66,12 +87,13 @@ func (m *approvalModal) Update(msg tea.Msg) (modal, tea.Cmd) {
 	cur := m.servers[m.i].Name
 	switch {
 	case key.Matches(km, k.ApproveOne):
+		shown := m.shown(m.i, m.i+1)
 		nm, _ := m.next()
-		return nm, engineAction(m.env.ctx, m.env.eng, actApprove, cur)
+		return nm, m.approve(shown)
 	case key.Matches(km, k.ApproveAll) && m.one:
-		return nil, engineAction(m.env.ctx, m.env.eng, actApprove, cur)
+		return nil, m.approve(m.shown(m.i, m.i+1))
 	case key.Matches(km, k.ApproveAll):
-		return nil, engineAction(m.env.ctx, m.env.eng, actApprove, "all")
+		return nil, m.approve(m.shown(m.i, len(m.servers)))
 	case key.Matches(km, k.RejectOne):
 		nm, _ := m.next()
 		return nm, engineAction(m.env.ctx, m.env.eng, actReject, cur)

@@ -124,8 +124,8 @@ func TestApproveFromListShowsTheDefinitionFirst(t *testing.T) {
 		h.wantView("NODE_OPTIONS=--require ./x.js", "LD_PRELOAD=./evil.so", `$'\x1b[2Kerased'`, "a/A approve")
 		assertTerminalSafe(t, h.view())
 		h.keys("A") // again: this server only, never all
-		if got := h.eng.Actions(); len(got) != 1 || got[0] != "approve fresh" {
-			t.Fatalf("actions %v, want [approve fresh]", got)
+		if got := h.eng.Actions(); len(got) != 1 || got[0] != "approve fresh@h-hostile" {
+			t.Fatalf("actions %v, want [approve fresh@h-hostile] (the definition shown)", got)
 		}
 	})
 }

@@ -20,6 +20,7 @@ type Engine interface {
 	Reconnect(ctx context.Context, name string) error
 	CancelReconnect(ctx context.Context, name string) error
 	Approve(ctx context.Context, name string) error
+	ApproveShown(ctx context.Context, shown map[string]string) error
 	Reject(ctx context.Context, name string) error
 	Authenticate(ctx context.Context, name string) error
 	Reload(ctx context.Context) error

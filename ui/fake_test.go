@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
+	"slices"
 	"sync"
 	"time"
 
@@ -76,7 +78,14 @@ func (f *fakeEngine) CancelReconnect(_ context.Context, n string) error {
 	return f.record("stop retrying", n)
 }
 func (f *fakeEngine) Approve(_ context.Context, n string) error { return f.record("approve", n) }
-func (f *fakeEngine) Reject(_ context.Context, n string) error  { return f.record("reject", n) }
+func (f *fakeEngine) ApproveShown(_ context.Context, shown map[string]string) error {
+	var err error
+	for _, n := range slices.Sorted(maps.Keys(shown)) {
+		err = errors.Join(err, f.record("approve", n+"@"+shown[n]))
+	}
+	return err
+}
+func (f *fakeEngine) Reject(_ context.Context, n string) error { return f.record("reject", n) }
 func (f *fakeEngine) Authenticate(_ context.Context, n string) error {
 	return f.record("authenticate", n)
 }
