@@ -15,7 +15,7 @@ type Backoff struct {
 	Jitter float64
 }
 
-// DefaultBackoff is SPEC §3's policy: 5 attempts, 1 s doubling, capped at 30 s.
+// DefaultBackoff is the reconnect policy: 5 attempts, 1 s doubling, capped at 30 s.
 func DefaultBackoff() Backoff {
 	return Backoff{MaxAttempts: 5, Base: time.Second, Cap: 30 * time.Second, Jitter: 0.25}
 }

@@ -40,7 +40,7 @@ func (e *Engine) connected(server string) (callTarget, *entry, error) {
 
 // CallTool validates args against the tool's input schema, checks the
 // permission rules, calls the tool (retrying after an expired session or a
-// URL elicitation) and processes the result (SPEC §4). progress, if not
+// URL elicitation) and processes the result. progress, if not
 // nil, receives the server's progress notifications.
 func (e *Engine) CallTool(ctx context.Context, server, tool string, args map[string]any, progress func(Progress)) (ToolResult, error) {
 	e.mu.Lock()

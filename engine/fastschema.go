@@ -10,7 +10,7 @@ import (
 // inputSchema is a tool's compiled input schema and, when the schema is
 // simple enough, a check that confirms the common valid case without the
 // general validator's allocations (it costs about a microsecond per call,
-// SPEC §9 gives the engine 10 % over a bare in-process call).
+// the performance target gives the engine 10 % over a bare in-process call).
 type inputSchema struct {
 	full   *jsonschema.Schema // nil: accepts anything
 	simple *simpleSchema      // nil: always validate with full

@@ -46,7 +46,7 @@ func (c *CallError) Error() string { return c.Message }
 // Unwrap returns the cause.
 func (c *CallError) Unwrap() error { return c.Err }
 
-// do runs one request and applies SPEC §3's error classes: an expired
+// do runs one request and applies the error classes: an expired
 // session is re-initialized and the request retried once; transient errors
 // are counted and three in a row reconnect; terminal errors reconnect at
 // once; auth errors move the server to needs-auth.

@@ -14,7 +14,7 @@ import (
 	"github.com/mcpdeck/mcpdeck/model"
 )
 
-// resultWriter turns raw MCP content into Content values (SPEC §4): text
+// resultWriter turns raw MCP content into Content values: text
 // over maxInlineText characters and every binary payload are written to files
 // under dir so that screens and --json output stay small.
 type resultWriter struct {

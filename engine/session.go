@@ -39,7 +39,7 @@ type connOptions struct {
 // opener opens and initializes one connection.
 type opener func(ctx context.Context, name string, cfg model.ServerConfig, o connOptions) (session, error)
 
-// errClass is the engine's view of an error class (SPEC §3).
+// errClass is the engine's view of an error class.
 type errClass int
 
 const (

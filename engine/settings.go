@@ -6,7 +6,7 @@ import (
 	"time"
 )
 
-// settings are the environment-tunable limits of SPEC §3, read once in New.
+// settings are the environment-tunable connection limits, read once in New.
 type settings struct {
 	localBatch     int           // MCP_SERVER_CONNECTION_BATCH_SIZE, default 3
 	remoteBatch    int           // MCP_REMOTE_SERVER_CONNECTION_BATCH_SIZE, default 20

@@ -1,6 +1,6 @@
 package model
 
-// decideApproval applies SPEC §2.3 to a project server. Rejection wins; an
+// decideApproval applies the approval rules to a project server. Rejection wins; an
 // approval recorded with a hash holds only while the definition still hashes
 // the same, otherwise the status is Changed with a diff from the approved
 // definition; enableAllProjectMcpServers approves everything not rejected; a

@@ -3,7 +3,7 @@
 // library only, no network, no goroutines — so the engine, the CLI and the
 // TUI all see the same answer, and tests can build any situation from files.
 //
-// # Files (SPEC §2.2), lowest to highest priority
+// # Files, lowest to highest priority
 //
 //	plugin      <ConfigDir>/plugins/<plugin>/.mcp.json   (plugins in name order)
 //	user        <ConfigDir>/settings.json                 "mcpServers"

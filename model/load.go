@@ -18,7 +18,7 @@ type Resolved struct {
 	ProjectRoot string    // dir of the nearest .mcp.json, else Cwd
 	Enterprise  bool
 	Permissions Permissions
-	// Suppressed lists plugin servers hidden by signature dedup (SPEC §2.2).
+	// Suppressed lists plugin servers hidden by signature dedup.
 	Suppressed []Suppressed
 	// LocalSettings is the person's private state of ProjectRoot, in the
 	// config dir (may not exist): local servers and decisions.
@@ -55,7 +55,7 @@ func (r *Resolved) Server(name string) (Server, bool) {
 	return Server{}, false
 }
 
-// Load reads every scope of SPEC §2.2 and merges them. Broken files, bad
+// Load reads every scope and merges them. Broken files, bad
 // entries and unset variables never make Load fail: they are Problems, on
 // the file or on the one server concerned, so everything else still loads.
 // The error is only for unusable options.

@@ -7,7 +7,7 @@ import (
 	"sort"
 )
 
-// File names of SPEC §2.2, relative to their directories.
+// File names of the scopes, relative to their directories.
 const (
 	ManagedMCPFile      = "managed-mcp.json"
 	ManagedSettingsFile = "managed-settings.json"

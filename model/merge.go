@@ -112,7 +112,7 @@ func signature(cfg ServerConfig) string {
 	return ""
 }
 
-// dedup applies SPEC §2.2: a plugin (or connector) server whose signature
+// dedup hides duplicates: a plugin (or connector) server whose signature
 // equals a manually configured server's is suppressed (manual wins); between
 // plugins the first loaded wins.
 func dedup(built []Server) (keep []bool, suppressed []Suppressed) {

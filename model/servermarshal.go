@@ -22,7 +22,7 @@ func isOAuthKey(k string) bool {
 }
 
 // MarshalJSON writes the known fields in the documented order, then the Extra
-// fields sorted by key, so new entries look like the SPEC §2.1 example and the
+// fields sorted by key, so new entries look like README's example and the
 // output is deterministic. Empty fields are omitted.
 func (c ServerConfig) MarshalJSON() ([]byte, error) {
 	w := newObjWriter()

@@ -154,7 +154,7 @@ func readPermissions(f *jsonFile, probs []Problem) (Permissions, []Problem) {
 }
 
 // containsName reports whether list holds name, comparing normalized names
-// (SPEC §2.3: "my.server" and "my_server" are the same decision).
+// ("my.server" and "my_server" are the same decision).
 func containsName(list []string, name string) bool {
 	n := NormalizeName(name)
 	for _, s := range list {

@@ -39,7 +39,7 @@ func (s *State) UnmarshalText(b []byte) error {
 	return fmt.Errorf("unknown server state %q", b)
 }
 
-// allowedTransitions is the state machine of SPEC §3. Pending→pending is a new
+// allowedTransitions is the server state machine. Pending→pending is a new
 // attempt (reconnect n+1); disabled leaves only through pending (enable).
 var allowedTransitions = map[State][]State{
 	StatePending:   {StatePending, StateConnected, StateFailed, StateNeedsAuth, StateDisabled},

@@ -2,7 +2,7 @@ package model
 
 import "unicode/utf8"
 
-// MaxDescriptionLen caps tool descriptions and server instructions (SPEC §4):
+// MaxDescriptionLen caps tool descriptions and server instructions:
 // a hostile server must not flood the screen or a model's context.
 const MaxDescriptionLen = 2048
 

@@ -17,7 +17,7 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 )
 
-// Class says what the engine should do about an error (SPEC §3).
+// Class says what the engine should do about an error.
 type Class int
 
 const (

@@ -17,7 +17,7 @@ import (
 	"github.com/mcpdeck/mcpdeck/model"
 )
 
-// Shutdown schedule of a stdio server (SPEC §3): SIGINT, then SIGTERM after
+// Shutdown schedule of a stdio server: SIGINT, then SIGTERM after
 // interruptGrace, then SIGKILL after terminateGrace more; 600 ms at most.
 const (
 	interruptGrace = 100 * time.Millisecond

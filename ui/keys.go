@@ -25,7 +25,7 @@ type KeyMap struct {
 	Submit, Decline, Cancel, OpenURL         key.Binding
 }
 
-// DefaultKeyMap returns the keys of SPEC §7.1.
+// DefaultKeyMap returns the TUI's keys.
 func DefaultKeyMap() KeyMap {
 	b := func(help, desc string, keys ...string) key.Binding {
 		return key.NewBinding(key.WithKeys(keys...), key.WithHelp(help, desc))

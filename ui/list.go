@@ -14,7 +14,7 @@ import (
 	"github.com/mcpdeck/mcpdeck/ui/styles"
 )
 
-// scopeOrder is the order of the list's groups (SPEC §7.1).
+// scopeOrder is the order of the list's groups.
 var scopeOrder = []model.Scope{
 	model.ScopeEnterprise, model.ScopeDynamic, model.ScopeLocal, model.ScopeProject,
 	model.ScopeUser, model.ScopePlugin, model.ScopeConnector,

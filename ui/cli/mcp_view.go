@@ -114,7 +114,7 @@ func commandLine(cmd string, args []string) string {
 
 // errNoServer is the error for a name no configured server has. It says why
 // when it can: managed-mcp.json in effect, or a plugin server hidden as a
-// duplicate of another (SPEC §2.2).
+// duplicate of another.
 func errNoServer(res *model.Resolved, name string) error {
 	if res != nil && res.Enterprise {
 		return fmt.Errorf("%w: no server named %s: %s in the managed directory is in effect, so only the servers it defines exist",
