@@ -1,9 +1,7 @@
 package cli
 
 import (
-	"errors"
 	"fmt"
-	"io"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -106,12 +104,11 @@ func confirmApproval(g *globalOpts, opts model.LoadOptions, servers []model.Serv
 		}
 		fmt.Fprintln(g.stdout)
 	}
-	fmt.Fprintf(g.stdout, "Only approve servers from repositories you trust. Approve %s? [y/N] ", strings.Join(names, ", "))
-	answer, err := g.input().ReadString('\n')
-	if err != nil && !errors.Is(err, io.EOF) {
-		return fmt.Errorf("reading your answer: %w", err)
+	yes, err := confirm(g, fmt.Sprintf("Only approve servers from repositories you trust. Approve %s?", strings.Join(names, ", ")))
+	if err != nil {
+		return err
 	}
-	if a := strings.ToLower(strings.TrimSpace(answer)); a != "y" && a != "yes" {
+	if !yes {
 		fmt.Fprintln(g.stdout, "Nothing approved.")
 		return nil
 	}

@@ -47,12 +47,11 @@ func newMCPMigrateLocalCmd(g *globalOpts) *cobra.Command {
 			if !ok || !term.IsTerminal(in.Fd()) {
 				return fmt.Errorf("%w: nothing was moved: confirming the move needs a terminal, so run %s in one", model.ErrInvalid, model.MigrateLocalCommand)
 			}
-			fmt.Fprintf(g.stdout, "Move this into %s and delete it from the project? [y/N] ", clean(m.To))
-			answer, err := g.input().ReadString('\n')
-			if err != nil && !errors.Is(err, io.EOF) {
-				return fmt.Errorf("reading the answer: %w", err)
+			yes, err := confirm(g, fmt.Sprintf("Move this into %s and delete it from the project?", clean(m.To)))
+			if err != nil {
+				return err
 			}
-			if a := strings.ToLower(strings.TrimSpace(answer)); a != "y" && a != "yes" {
+			if !yes {
 				fmt.Fprintln(g.stdout, "Nothing was moved.")
 				return nil
 			}

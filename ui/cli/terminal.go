@@ -1,7 +1,11 @@
 package cli
 
 import (
+	"errors"
+	"fmt"
+	"io"
 	"os"
+	"strings"
 
 	"github.com/charmbracelet/x/term"
 )
@@ -14,4 +18,16 @@ func onTerminal(g *globalOpts) bool {
 	in, inOK := g.stdin.(*os.File)
 	out, outOK := g.rawStdout.(*os.File)
 	return inOK && outOK && term.IsTerminal(in.Fd()) && term.IsTerminal(out.Fd())
+}
+
+// confirm asks question on stdout and reports whether the person typed y
+// or yes; anything else, or end of input, is no.
+func confirm(g *globalOpts, question string) (bool, error) {
+	fmt.Fprint(g.stdout, question+" [y/N] ")
+	answer, err := g.input().ReadString('\n')
+	if err != nil && !errors.Is(err, io.EOF) {
+		return false, fmt.Errorf("reading your answer: %w", err)
+	}
+	a := strings.ToLower(strings.TrimSpace(answer))
+	return a == "y" || a == "yes", nil
 }
