@@ -33,6 +33,8 @@ type connOptions struct {
 	HeaderFunc     func(ctx context.Context) (map[string]string, error)
 	LogDir         string
 	Builtins       map[string]func() *server.MCPServer
+	// ProtocolVersion is the version the server negotiated last time.
+	ProtocolVersion string
 }
 
 // opener opens and initializes one connection.
