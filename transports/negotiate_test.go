@@ -260,3 +260,54 @@ func TestRefusedHandshakeSaysStatusAndMessage(t *testing.T) {
 		})
 	}
 }
+
+// TestEmptyDiscoverAnswerFallsBackToInitialize: an older server that answers
+// every method it does not know with an empty result is not taken for a
+// 2026-07-28 server.
+func TestEmptyDiscoverAnswerFallsBackToInitialize(t *testing.T) {
+	v := newVersionServer(t, "2025")
+	var mu sync.Mutex
+	inits := 0
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		body, _ := io.ReadAll(r.Body)
+		var msg struct {
+			ID     json.RawMessage `json:"id"`
+			Method string          `json:"method"`
+		}
+		_ = json.Unmarshal(body, &msg)
+		if msg.Method == "server/discover" {
+			w.Header().Set("Content-Type", "application/json")
+			_, _ = io.WriteString(w, `{"jsonrpc":"2.0","id":`+string(msg.ID)+`,"result":{}}`)
+			return
+		}
+		if msg.Method == "initialize" {
+			mu.Lock()
+			inits++
+			mu.Unlock()
+		}
+		// everything else goes to an ordinary older server
+		req, _ := http.NewRequestWithContext(r.Context(), r.Method, v.url, bytes.NewReader(body))
+		req.Header = r.Header.Clone()
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			http.Error(w, err.Error(), http.StatusBadGateway)
+			return
+		}
+		defer resp.Body.Close()
+		for k, vs := range resp.Header {
+			w.Header()[k] = vs
+		}
+		w.WriteHeader(resp.StatusCode)
+		_, _ = io.Copy(w, resp.Body)
+	}))
+	t.Cleanup(srv.Close)
+	c := open(t, httpCfg(srv.URL), Options{})
+	if got := c.Init().ProtocolVersion; got != mcp.ProtocolVersion20251125 {
+		t.Fatalf("negotiated %q", got)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if inits != 1 {
+		t.Fatalf("%d initialize requests", inits)
+	}
+}

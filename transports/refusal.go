@@ -80,7 +80,11 @@ type refusal struct {
 // RoundTrip implements http.RoundTripper.
 func (r *refusalRecorder) RoundTrip(req *http.Request) (*http.Response, error) {
 	isInit := req.Method == http.MethodPost && req.Header.Get(initializeMarker) != ""
+	isDiscover := req.Method == http.MethodPost && req.Header.Get("Mcp-Method") == string(mcp.MethodServerDiscover)
 	resp, err := r.next.RoundTrip(req)
+	if err == nil && isDiscover && resp.StatusCode == http.StatusOK {
+		return notDiscoverAnswer(resp), nil
+	}
 	if err != nil || !isInit || resp.StatusCode < 400 || resp.StatusCode >= 500 {
 		return resp, err
 	}
@@ -164,4 +168,38 @@ func humanizeRefusal(err error) (string, bool) {
 		return refused.Error(), true
 	}
 	return "", false
+}
+
+// notDiscoverAnswer turns a JSON success answer to server/discover that
+// names no supported versions into a JSON-RPC error. Some older servers
+// answer every method they do not know with an empty result; mcp-go would
+// take that for a 2026-07-28 server and never send initialize.
+func notDiscoverAnswer(resp *http.Response) *http.Response {
+	if mt, _, _ := mime.ParseMediaType(resp.Header.Get("Content-Type")); mt != "application/json" {
+		return resp
+	}
+	body, err := io.ReadAll(io.LimitReader(resp.Body, maxRefusalBody+1))
+	_ = resp.Body.Close()
+	resp.Body = io.NopCloser(bytes.NewReader(body))
+	if err != nil || len(body) > maxRefusalBody {
+		return resp
+	}
+	var msg struct {
+		ID     json.RawMessage `json:"id"`
+		Result *struct {
+			SupportedVersions []string `json:"supportedVersions"`
+		} `json:"result"`
+	}
+	if json.Unmarshal(body, &msg) != nil || msg.Result == nil || len(msg.Result.SupportedVersions) > 0 {
+		return resp
+	}
+	id := msg.ID
+	if len(id) == 0 {
+		id = json.RawMessage("null")
+	}
+	body = []byte(`{"jsonrpc":"2.0","id":` + string(id) + `,"error":{"code":-32601,"message":"the answer to server/discover names no supported versions"}}`)
+	resp.Body = io.NopCloser(bytes.NewReader(body))
+	resp.ContentLength = int64(len(body))
+	resp.Header.Del("Content-Length")
+	return resp
 }
