@@ -32,6 +32,7 @@ type Conn struct {
 	shutdown func(context.Context) error // transport-specific close
 	reason   func() error                // the transport's own failure (stdio, ws), if any
 	rt       *roundTripper               // http/sse only
+	refusals *refusalRecorder            // streamable http only
 	closeMu  sync.Mutex
 	closed   bool
 	closeErr error
