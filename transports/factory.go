@@ -71,6 +71,7 @@ func (factory) Open(ctx context.Context, name string, cfg model.ServerConfig, op
 		}
 		return nil, e
 	}
+	c.startListening(c.Init())
 	return c, nil
 }
 

@@ -67,7 +67,8 @@ func sameOriginRedirects(req *http.Request, via []*http.Request) error {
 // openHTTP builds a streamable HTTP client with continuous listening, so
 // that on a session older than 2026-07-28 list_changed notifications arrive
 // between requests on the GET stream (mcp-go opens it only after the
-// handshake, and not on a 2026-07-28 session).
+// handshake, and not on a 2026-07-28 session, where the subscriptions/listen
+// stream of listen.go takes its place).
 func openHTTP(ctx context.Context, c *Conn, cfg model.ServerConfig, opts Options) error {
 	hc, idle := httpClientFor(c, cfg, opts, false)
 	c.refusals = &refusalRecorder{next: hc.Transport, hc: hc, url: cfg.URL}
