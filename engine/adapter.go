@@ -12,14 +12,15 @@ import (
 func factoryOpener(f transports.Factory) opener {
 	return func(ctx context.Context, name string, cfg model.ServerConfig, o connOptions) (session, error) {
 		c, err := f.Open(ctx, name, cfg, transports.Options{
-			Elicit:         o.Elicit,
-			Roots:          o.Roots,
-			OnNotification: o.OnNotification,
-			HTTPClient:     o.HTTPClient,
-			HeaderFunc:     o.HeaderFunc,
-			LogDir:         o.LogDir,
-			Builtins:       o.Builtins,
-			MaxMessageSize: o.MaxMessageSize,
+			Elicit:          o.Elicit,
+			Roots:           o.Roots,
+			OnNotification:  o.OnNotification,
+			HTTPClient:      o.HTTPClient,
+			HeaderFunc:      o.HeaderFunc,
+			LogDir:          o.LogDir,
+			Builtins:        o.Builtins,
+			ProtocolVersion: o.ProtocolVersion,
+			MaxMessageSize:  o.MaxMessageSize,
 		})
 		if err != nil {
 			return nil, err

@@ -86,11 +86,16 @@ func (e *Engine) connect(ctx context.Context, srv model.Server, gen uint64) {
 	// MCP_TIMEOUT bounds the handshake; listing gets its own budget of the
 	// same length, so 10 000 tools on a slow link do not fail the connect.
 	cctx, cancel := context.WithTimeout(ctx, e.set.connectTimeout)
-	conn, err := e.open(cctx, srv.Name, srv.Config, e.connOptions(srv))
+	opts := e.connOptions(srv)
+	opts.ProtocolVersion = e.rememberedVersion(srv)
+	conn, err := e.open(cctx, srv.Name, srv.Config, opts)
 	timedOut := cctx.Err() == context.DeadlineExceeded && ctx.Err() == nil
 	cancel()
 	var lists lists
 	if err == nil {
+		if init := conn.Init(); init != nil {
+			e.rememberVersion(srv, opts.ProtocolVersion, init.ProtocolVersion)
+		}
 		lctx, lcancel := context.WithTimeout(ctx, e.set.connectTimeout)
 		lists = e.fetchAll(lctx, srv, conn)
 		if lists.fatal != nil {

@@ -34,6 +34,8 @@ type connOptions struct {
 	LogDir         string
 	Builtins       map[string]func() *server.MCPServer
 	MaxMessageSize int // bytes per message; 0 = transports.MaxMessageSize
+	// ProtocolVersion is the version the server negotiated last time.
+	ProtocolVersion string
 }
 
 // opener opens and initializes one connection.

@@ -101,11 +101,17 @@ func classifyOwn(err error) (Class, bool) {
 	var typ *json.UnmarshalTypeError
 	var unsup mcp.UnsupportedProtocolVersionError
 	var status *HTTPStatusError
+	var version *VersionError
+	var refused *RefusedError
 	switch {
 	case errors.Is(err, ErrMessageTooLarge):
 		return ClassTooLarge, true
 	case errors.As(err, &exit):
 		return ClassExited, true
+	case errors.As(err, &version):
+		return ClassProtocol, true
+	case errors.As(err, &refused):
+		return refused.class(), true
 	case errors.As(err, &status):
 		return classifyStatus(strconv.Itoa(status.Status)), true
 	case errors.Is(err, ErrAuthRequired),

@@ -26,15 +26,18 @@ type Conn struct {
 	done     chan struct{}
 	doneOnce sync.Once
 
-	stderr   stderrSink                  // stdio only
-	pid      int                         // stdio only
-	logPath  string                      // stdio only
-	shutdown func(context.Context) error // transport-specific close
-	reason   func() error                // the transport's own failure (stdio, ws), if any
-	rt       *roundTripper               // http/sse only
-	closeMu  sync.Mutex
-	closed   bool
-	closeErr error
+	stderr     stderrSink                  // stdio only
+	pid        int                         // stdio only
+	logPath    string                      // stdio only
+	shutdown   func(context.Context) error // transport-specific close
+	reason     func() error                // the transport's own failure (stdio, ws), if any
+	rt         *roundTripper               // http/sse only
+	refusals   *refusalRecorder            // streamable http only
+	listenStop context.CancelFunc          // ends the subscriptions/listen loop (listen.go), if one runs
+	listenDone chan struct{}               // closed when that loop returned
+	closeMu    sync.Mutex
+	closed     bool
+	closeErr   error
 }
 
 func newConn(name string, kind model.Transport) *Conn {
@@ -124,10 +127,16 @@ func (c *Conn) Close(ctx context.Context) error {
 	if c.rt != nil {
 		c.rt.closing.Store(&ctx)
 	}
+	if c.listenStop != nil {
+		c.listenStop() // before shutdown: the stream ending then is no loss
+	}
 	if c.shutdown != nil {
 		c.closeErr = c.shutdown(ctx)
 	}
 	c.lost(ErrClosed)
+	if c.listenDone != nil {
+		<-c.listenDone // shutdown failed the request if cancelling did not
+	}
 	return c.closeErr
 }
 

@@ -18,7 +18,9 @@
 //     detected at once, message size limit, malformed output = protocol error).
 //     Server→client requests (elicitation, roots, ping) are answered.
 //   - http (streamable): mcp-go's transport with continuous listening (the
-//     standalone GET stream carries list_changed between requests). Requests
+//     standalone GET stream carries list_changed between requests; on a
+//     2026-07-28 session, which has no GET stream, a subscriptions/listen
+//     request does, and its failing counts like the GET stream's). Requests
 //     go through our round tripper: static and dynamic headers, a per-request
 //     timeout that stops at the response headers for SSE bodies, loss
 //     detection (mcp-go reports no loss for this transport): any request

@@ -71,12 +71,13 @@ func (factory) Open(ctx context.Context, name string, cfg model.ServerConfig, op
 		}
 		return nil, e
 	}
+	c.startListening(c.Init())
 	return c, nil
 }
 
 // clientOptions builds the mcp-go client options common to every transport.
 func clientOptions(opts Options, bidirectional bool) []client.ClientOption {
-	o := []client.ClientOption{client.WithProtocolVersion(opts.ProtocolVersion)}
+	o := []client.ClientOption{client.WithDiscoverTimeout(opts.DiscoverTimeout)}
 	var caps mcp.ClientCapabilities
 	if bidirectional && opts.Elicit != nil {
 		caps.Elicitation = &mcp.ElicitationCapability{Form: &struct{}{}, URL: &struct{}{}}
@@ -86,25 +87,6 @@ func clientOptions(opts Options, bidirectional bool) []client.ClientOption {
 		o = append(o, client.WithRootsHandler(rootsFunc(opts.Roots)))
 	}
 	return append(o, client.WithClientCapabilities(caps))
-}
-
-// initialize runs the handshake and records the result.
-func (c *Conn) initialize(ctx context.Context, opts Options) error {
-	if opts.OnNotification != nil {
-		c.client.OnNotification(opts.OnNotification)
-	}
-	c.initReq = mcp.InitializeRequest{}
-	c.initReq.Params.ProtocolVersion = opts.ProtocolVersion
-	c.initReq.Params.ClientInfo = mcp.Implementation{Name: opts.ClientName, Version: opts.ClientVersion}
-	c.initReq.Params.Capabilities = c.client.GetClientCapabilities()
-	res, err := c.client.Initialize(ctx, c.initReq)
-	if err != nil {
-		return err
-	}
-	c.mu.Lock()
-	c.init = res
-	c.mu.Unlock()
-	return nil
 }
 
 type elicitFunc func(context.Context, mcp.ElicitationRequest) (*mcp.ElicitationResult, error)

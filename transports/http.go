@@ -65,20 +65,25 @@ func sameOriginRedirects(req *http.Request, via []*http.Request) error {
 }
 
 // openHTTP builds a streamable HTTP client with continuous listening, so
-// list_changed notifications arrive between requests on the GET stream.
+// that on a session older than 2026-07-28 list_changed notifications arrive
+// between requests on the GET stream (mcp-go opens it only after the
+// handshake, and not on a 2026-07-28 session, where the subscriptions/listen
+// stream of listen.go takes its place).
 func openHTTP(ctx context.Context, c *Conn, cfg model.ServerConfig, opts Options) error {
 	hc, idle := httpClientFor(c, cfg, opts, false)
+	c.refusals = &refusalRecorder{next: hc.Transport, hc: hc, url: cfg.URL}
+	hc.Transport = c.refusals
 	tr, err := transport.NewStreamableHTTP(cfg.URL,
 		transport.WithHTTPBasicClient(hc),
-		// Deprecated for 2026-07-28, but we pin 2025-11-25 (see Options), where
-		// the standalone GET stream is how list_changed arrives between calls.
+		// Deprecated for 2026-07-28, whose sessions mcp-go keeps off the GET
+		// stream; older sessions need it (see above).
 		transport.WithContinuousListening(), //nolint:staticcheck // see above
 		transport.WithHTTPLogger(quietLogger()),
 	)
 	if err != nil {
 		return err
 	}
-	c.client = client.NewClient(&sessionCodeTransport{HTTPConnection: tr, bidi: tr, legacy: tr}, clientOptions(opts, true)...)
+	c.client = client.NewClient(&sessionCodeTransport{HTTPConnection: tr, bidi: tr}, clientOptions(opts, true)...)
 	life, cancel := context.WithCancel(context.WithoutCancel(ctx))
 	c.shutdown = func(context.Context) error {
 		err := c.client.Close() // DELETE, bounded by the Close context via rt.closing
@@ -131,8 +136,7 @@ func openSSE(ctx context.Context, c *Conn, cfg model.ServerConfig, opts Options)
 // client looks for.
 type sessionCodeTransport struct {
 	transport.HTTPConnection
-	bidi   transport.BidirectionalInterface // nil for SSE
-	legacy interface{ RequiresLegacyProtocol() bool }
+	bidi transport.BidirectionalInterface // nil for SSE
 }
 
 // initializeMarker tells our round tripper that a POST carries initialize,
@@ -164,10 +168,10 @@ func (s *sessionCodeTransport) SetRequestHandler(h transport.RequestHandler) {
 	}
 }
 
-// RequiresLegacyProtocol forwards mcp-go's continuous-listening constraint.
-func (s *sessionCodeTransport) RequiresLegacyProtocol() bool {
-	return s.legacy != nil && s.legacy.RequiresLegacyProtocol()
-}
+// RequiresLegacyProtocol hides mcp-go's continuous-listening constraint,
+// which would skip the server/discover probe and so never reach 2026-07-28:
+// the transport itself opens the GET stream only on an older session.
+func (s *sessionCodeTransport) RequiresLegacyProtocol() bool { return false }
 
 // quietLogger drops mcp-go's transport logs: what matters reaches us as
 // errors, and its logs would scribble over the TUI.

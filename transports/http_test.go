@@ -29,7 +29,8 @@ func TestHTTPExercise(t *testing.T) {
 func TestHTTPOldServerConnectsWithoutDiscoveryWait(t *testing.T) {
 	url, _ := startNet(t, "-http", "-old-protocol", "2025-03-26")
 	start := time.Now()
-	c := open(t, model.ServerConfig{Type: model.TransportHTTP, URL: url}, Options{})
+	// This server ignores server/discover; the remembered version skips it.
+	c := open(t, model.ServerConfig{Type: model.TransportHTTP, URL: url}, Options{ProtocolVersion: "2025-03-26"})
 	if got := c.Init().ProtocolVersion; got != "2025-03-26" {
 		t.Fatalf("negotiated %q", got)
 	}
@@ -197,7 +198,9 @@ func TestSSEExercise(t *testing.T) {
 
 func TestSSESessionExpiry(t *testing.T) {
 	url, _ := startNet(t, "-sse", "-expire-after", "2")
-	c := open(t, model.ServerConfig{Type: model.TransportSSE, URL: url}, Options{})
+	// Remembered as 2025-11-25: no server/discover probe counts against
+	// the session's two requests.
+	c := open(t, model.ServerConfig{Type: model.TransportSSE, URL: url}, Options{ProtocolVersion: "2025-11-25"})
 	var err error
 	for range 4 {
 		if _, err = call(t.Context(), c, "echo", map[string]any{"text": "x"}); err != nil {

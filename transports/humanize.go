@@ -44,6 +44,9 @@ func humanize(err error) string {
 	if s, ok := humanizeNet(err); ok {
 		return s
 	}
+	if s, ok := humanizeRefusal(err); ok {
+		return s
+	}
 	class := Classify(err)
 	if class != ClassAuth && class != ClassSessionExpired {
 		if s, ok := humanizeStatus(err); ok {

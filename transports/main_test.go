@@ -219,8 +219,9 @@ func exercise(t *testing.T, c *Conn, rec *recorder, bidirectional bool) {
 	if got := c.Init().ServerInfo.Name; got != "faultserver" {
 		t.Fatalf("server name %q", got)
 	}
-	if got := c.Init().ProtocolVersion; got != DefaultProtocolVersion {
-		t.Fatalf("protocol version %q, want %q", got, DefaultProtocolVersion)
+	// The faultserver acts like a 2025-11-25 server unless run with -modern.
+	if got := c.Init().ProtocolVersion; got != mcp.LATEST_LEGACY_PROTOCOL_VERSION {
+		t.Fatalf("protocol version %q, want %q", got, mcp.LATEST_LEGACY_PROTOCOL_VERSION)
 	}
 	ctx, cancel := context.WithTimeout(t.Context(), 20*time.Second)
 	defer cancel()

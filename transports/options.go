@@ -11,7 +11,8 @@ import (
 
 // Defaults used when the corresponding Options field is zero.
 const (
-	DefaultProtocolVersion = mcp.ProtocolVersion20251125
+	// DefaultProtocolVersion is offered first when nothing is remembered.
+	DefaultProtocolVersion = mcp.LATEST_PROTOCOL_VERSION
 	DefaultRequestTimeout  = 60 * time.Second
 	DefaultPingInterval    = 30 * time.Second
 	DefaultClientName      = "mcpdeck"
@@ -24,7 +25,7 @@ const (
 // Options configure one Open. The zero value works (no elicitation, no roots,
 // default client, no log file).
 type Options struct {
-	ProtocolVersion           string // default "2025-11-25"; cfg.ProtocolVersion overrides
+	ProtocolVersion           string // the version the server negotiated last time, offered first; default 2026-07-28; cfg.ProtocolVersion pins one instead (see negotiate.go)
 	ClientName, ClientVersion string
 	Elicit                    func(ctx context.Context, req mcp.ElicitationRequest) (*mcp.ElicitationResult, error) // nil = no capability
 	Roots                     func(ctx context.Context) ([]mcp.Root, error)                                         // nil = no capability
@@ -36,11 +37,14 @@ type Options struct {
 	RequestTimeout            time.Duration                                                                         // per HTTP request, default 60 s, not for SSE streams
 	PingInterval              time.Duration                                                                         // websocket keepalive, default 30 s; <0 disables
 	MaxMessageSize            int                                                                                   // bytes per message from the server, default MaxMessageSize
+	DiscoverTimeout           time.Duration                                                                         // wait for a server/discover answer before trying initialize; default mcp-go's 5 s
+
+	pinned bool // ProtocolVersion comes from the server's definition
 }
 
 func (o Options) withDefaults(cfgVersion string) Options {
 	if cfgVersion != "" {
-		o.ProtocolVersion = cfgVersion
+		o.ProtocolVersion, o.pinned = cfgVersion, true
 	}
 	if o.ProtocolVersion == "" {
 		o.ProtocolVersion = DefaultProtocolVersion

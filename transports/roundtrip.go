@@ -11,6 +11,8 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"github.com/mark3labs/mcp-go/mcp"
 )
 
 // roundTripper wraps the HTTP transport of SSE and streamable HTTP
@@ -32,6 +34,10 @@ type roundTripper struct {
 	// streamFailures counts event-stream GETs that failed in a row; mcp-go
 	// retries them every second forever, we call it lost at maxStreamFailures.
 	streamFailures atomic.Int32
+
+	// listenStatus is the HTTP status of the last subscriptions/listen POST
+	// (see listen.go), 0 before one was answered.
+	listenStatus atomic.Int32
 }
 
 // maxStreamFailures failed event-stream reconnects in a row mean the
@@ -100,6 +106,9 @@ func (rt *roundTripper) RoundTrip(req *http.Request) (*http.Response, error) {
 		return nil, err
 	}
 	rt.noteStream(req, resp.StatusCode, nil)
+	if req.Header.Get(mcp.HeaderMethod) == string(mcp.MethodSubscriptionsListen) {
+		rt.listenStatus.Store(int32(resp.StatusCode)) //nolint:gosec // an HTTP status fits
+	}
 	if rt.legacySSE && req.Method == http.MethodPost && resp.StatusCode == http.StatusNotFound {
 		timer.Stop()
 		_ = resp.Body.Close()

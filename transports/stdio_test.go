@@ -38,12 +38,14 @@ func TestStdioEnvMergedAndCwd(t *testing.T) {
 func TestStdioOldServerConnectsWithoutDiscoveryWait(t *testing.T) {
 	for _, v := range []string{"2025-06-18", "2025-03-26"} {
 		t.Run(v, func(t *testing.T) {
+			// This server ignores server/discover: mcp-go's probe would wait
+			// for it. The version remembered from an earlier connect skips
+			// the probe.
 			start := time.Now()
-			c := open(t, stdioCfg("-old-protocol", v), Options{})
+			c := open(t, stdioCfg("-old-protocol", v), Options{ProtocolVersion: v})
 			if got := c.Init().ProtocolVersion; got != v {
 				t.Fatalf("negotiated %q, want %q", got, v)
 			}
-			// mcp-go's server/discover probe would wait 5 s for this server.
 			if d := time.Since(start); d > 3*time.Second {
 				t.Fatalf("connect took %s", d)
 			}
@@ -76,7 +78,7 @@ func TestProtocolVersionPerServerOverride(t *testing.T) {
 	if got := c.Init().ProtocolVersion; got != "2025-06-18" {
 		t.Fatalf("negotiated %q, want the server's own setting 2025-06-18 over Options' 2025-03-26", got)
 	}
-	if got := open(t, stdioCfg(), Options{}).Init().ProtocolVersion; got != DefaultProtocolVersion {
-		t.Fatalf("default: negotiated %q, want %q", got, DefaultProtocolVersion)
+	if got := open(t, stdioCfg(), Options{}).Init().ProtocolVersion; got != "2025-11-25" {
+		t.Fatalf("default: negotiated %q with a 2025-11-25 server", got)
 	}
 }

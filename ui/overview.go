@@ -46,6 +46,8 @@ func overviewLines(st *styles.Styles, s *engine.ServerSnapshot, width int) []str
 	}
 	if s.ServerInfo.Name != "" {
 		kv("Server", joinNonEmpty(" ", s.ServerInfo.Name, s.ServerInfo.Version)+joinNonEmpty("", " · protocol ", s.ProtocolVersion))
+	} else {
+		kv("Protocol", s.ProtocolVersion) // negotiated with a server that gave no name
 	}
 	if s.Approval.Status != model.ApprovalNotNeeded {
 		kv("Approval", s.Approval.Status.String())

@@ -84,6 +84,18 @@ func faults(c config, next http.Handler, sessionHeader string) http.Handler {
 					return
 				}
 			}
+		case msg.Method == "server/discover" && !c.modern && sessionHeader != "":
+			// An older streamable HTTP server (the TypeScript SDK's) refuses
+			// a request without a session.
+			w.Header().Set("Content-Type", "application/json")
+			w.WriteHeader(http.StatusBadRequest)
+			_, _ = io.WriteString(w, `{"jsonrpc":"2.0","error":{"code":-32000,"message":"Bad Request: Server not initialized"},"id":null}`)
+			return
+		case msg.Method == "server/discover" && !c.modern:
+			var m map[string]any
+			if json.Unmarshal(body, &m) == nil {
+				body = unknownMethod(m)
+			}
 		case msg.Method == "initialize" && c.oldProtocol != "":
 			body = rewriteVersion(body, c.oldProtocol)
 		}

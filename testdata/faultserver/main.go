@@ -63,6 +63,7 @@ type config struct {
 	malformedFirst            bool
 	tools, descKB             int
 	oldProtocol               string
+	modern                    bool
 	ignoreSignals             bool
 	spawnGrandchild           bool
 	sleep                     bool
@@ -88,7 +89,8 @@ func main() {
 	flag.BoolVar(&c.malformedFirst, "malformed-first", false, "write a malformed line first (stdio)")
 	flag.IntVar(&c.tools, "tools", 0, "number of generated tools")
 	flag.IntVar(&c.descKB, "desc-kb", 1, "description size of generated tools in KB")
-	flag.StringVar(&c.oldProtocol, "old-protocol", "", "act as an old server speaking this version")
+	flag.StringVar(&c.oldProtocol, "old-protocol", "", "act as an old server speaking this version (and ignoring server/discover)")
+	flag.BoolVar(&c.modern, "modern", false, "answer server/discover: speak 2026-07-28 too (otherwise act like a 2025-11-25 server, which does not know the method)")
 	flag.BoolVar(&c.ignoreSignals, "ignore-signals", false, "ignore SIGINT/SIGTERM")
 	flag.BoolVar(&c.spawnGrandchild, "spawn-grandchild", false, "spawn a sleeping child")
 	flag.BoolVar(&c.sleep, "sleep", false, "just sleep")

@@ -74,7 +74,7 @@ func filterInput(r io.Reader, w io.Writer, c config) error {
 
 // filterMessage decides what the server sees of one client message.
 func filterMessage(line []byte, c config) ([]byte, bool) {
-	if !c.hangInit && c.oldProtocol == "" {
+	if !c.hangInit && c.oldProtocol == "" && c.modern {
 		return line, true
 	}
 	var m map[string]any
@@ -86,6 +86,9 @@ func filterMessage(line []byte, c config) ([]byte, bool) {
 		if c.hangInit {
 			return nil, false
 		}
+		if c.oldProtocol == "" {
+			return line, true
+		}
 		if p, ok := m["params"].(map[string]any); ok {
 			p["protocolVersion"] = c.oldProtocol
 		}
@@ -93,8 +96,19 @@ func filterMessage(line []byte, c config) ([]byte, bool) {
 		return append(b, '\n'), true
 	case "server/discover":
 		if c.oldProtocol != "" {
-			return nil, false // old servers ignore methods they do not know
+			return nil, false // some old servers ignore methods they do not know
+		}
+		if !c.modern {
+			return unknownMethod(m), true
 		}
 	}
 	return line, true
+}
+
+// unknownMethod renames the method of a server/discover request, so the
+// server answers it like a 2025-11-25 server: method not found.
+func unknownMethod(m map[string]any) []byte {
+	m["method"] = "server/discover (unknown to this server)"
+	b, _ := json.Marshal(m)
+	return append(b, '\n')
 }

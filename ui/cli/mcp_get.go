@@ -29,17 +29,17 @@ func newMCPGetCmd(g *globalOpts) *cobra.Command {
 				return errNoServer(res, args[0])
 			}
 			if g.json {
-				return writeJSON(g.stdout, newServerView(s))
+				return writeJSON(g.stdout, newServerView(s).withProtocol(s, protocolMemory()))
 			}
-			writeServerDetails(g.stdout, s)
+			writeServerDetails(g.stdout, s, protocolMemory())
 			return nil
 		},
 	}
 }
 
 // writeServerDetails prints one server for people.
-func writeServerDetails(w io.Writer, s model.Server) {
-	v := newServerView(s)
+func writeServerDetails(w io.Writer, s model.Server, mem map[string]model.RememberedProtocol) {
+	v := newServerView(s).withProtocol(s, mem)
 	line := func(label, value string) { fmt.Fprintf(w, "  %-15s %s\n", label+":", value) }
 	fmt.Fprintln(w, clean(s.Name)+":")
 	line("Scope", fmt.Sprintf("%s (%s)", s.Scope, clean(s.Source)))
@@ -78,6 +78,7 @@ func writeServerDetails(w io.Writer, s model.Server) {
 // writeDefinition prints the definition of v, secrets masked, with line.
 func writeDefinition(v serverView, line func(label, value string)) {
 	line("Transport", clean(string(v.Transport)))
+	line("Protocol", protocolText(v))
 	if v.Command != "" {
 		line("Command", commandLine(v.Command, v.Args))
 	}

@@ -79,8 +79,9 @@ func printStaticList(g *globalOpts, res *model.Resolved) error {
 		if doc.Problems == nil {
 			doc.Problems = []model.Problem{}
 		}
+		mem := protocolMemory()
 		for _, s := range res.Servers {
-			doc.Servers = append(doc.Servers, newServerView(s))
+			doc.Servers = append(doc.Servers, newServerView(s).withProtocol(s, mem))
 		}
 		if err := writeJSON(g.stdout, doc); err != nil {
 			return err

@@ -34,6 +34,10 @@ type serverView struct {
 	Policy        model.PolicyDecision `json:"policy"`
 	Runnable      bool                 `json:"runnable"`
 	Problems      []model.Problem      `json:"problems,omitempty"`
+	// ProtocolVersion is pinned by the definition (ProtocolPinned) or was
+	// negotiated on the last connect; "" when not known yet.
+	ProtocolVersion string `json:"protocolVersion,omitempty"`
+	ProtocolPinned  bool   `json:"protocolPinned,omitempty"`
 }
 
 // newServerView builds the view of s.

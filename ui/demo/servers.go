@@ -225,29 +225,28 @@ func Weather() *server.MCPServer {
 	return s
 }
 
-// Survey's tool asks the person a question through a form elicitation.
+// Survey's tool asks the person a question through a form elicitation. It
+// asks for input the way 2026-07-28 does (an input_required result, answered
+// on the retry); mcp-go turns that into an elicitation/create request for a
+// client on an older protocol.
 func Survey() *server.MCPServer {
 	s := server.NewMCPServer("survey", "1.0.0", server.WithToolCapabilities(false), server.WithElicitation())
 	s.AddTool(mcp.NewTool("feedback", mcp.WithDescription("Ask you for feedback (form elicitation)"), hints(false, false, false)),
-		func(ctx context.Context, _ mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-			srv := server.ServerFromContext(ctx)
-			if srv == nil {
-				return mcp.NewToolResultError("no server in context"), nil
-			}
-			res, err := srv.RequestElicitation(ctx, mcp.ElicitationRequest{Params: mcp.ElicitationParams{
-				Message: "How is the demo going?",
-				RequestedSchema: map[string]any{
-					"type": "object",
-					"properties": map[string]any{
-						"name":      map[string]any{"type": "string", "title": "Your name"},
-						"rating":    map[string]any{"type": "string", "enum": []string{"great", "fine", "meh"}, "default": "great"},
-						"subscribe": map[string]any{"type": "boolean", "default": false},
+		func(_ context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			res := server.ElicitationResponse(req.Params.InputResponses, "feedback")
+			if res == nil {
+				return server.NewInputRequestBuilder("").Elicit("feedback", mcp.ElicitationParams{
+					Message: "How is the demo going?",
+					RequestedSchema: map[string]any{
+						"type": "object",
+						"properties": map[string]any{
+							"name":      map[string]any{"type": "string", "title": "Your name"},
+							"rating":    map[string]any{"type": "string", "enum": []string{"great", "fine", "meh"}, "default": "great"},
+							"subscribe": map[string]any{"type": "boolean", "default": false},
+						},
+						"required": []string{"name"},
 					},
-					"required": []string{"name"},
-				},
-			}})
-			if err != nil {
-				return mcp.NewToolResultError("elicitation failed: " + err.Error()), nil
+				}).ToolResult(), nil
 			}
 			if res.Action != mcp.ElicitationResponseActionAccept {
 				return mcp.NewToolResultText("you chose to " + string(res.Action)), nil
