@@ -57,7 +57,11 @@ func (e *Engine) CallTool(ctx context.Context, server, tool string, args map[str
 		}
 	}
 	if def == nil {
+		refused := e.toolsRefusedLocked(en)
 		e.mu.Unlock()
+		if refused != nil {
+			return ToolResult{}, fmt.Errorf("call %s on %s: %w", tool, server, refused)
+		}
 		return ToolResult{}, fmt.Errorf("%w: server %s has no tool %q", ErrUnknownTool, server, tool)
 	}
 	name := def.Name

@@ -32,6 +32,9 @@ type entry struct {
 	secrets     []string                // model.SecretValues(srv.Config), masked in error text (redact)
 	refetching  [numLists]bool          // a list refetch is running
 	dirty       [numLists]bool          // list_changed arrived during the refetch
+	// toolsAuthErr is the authorization refusal (401/403) of the last tools
+	// list, nil when it was given: a call then reports it, not "no such tool".
+	toolsAuthErr error
 }
 
 // stopRetry cancels a scheduled retry.

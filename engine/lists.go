@@ -53,6 +53,8 @@ type lists struct {
 	// or a list (one page, or all pages together) exceeded the size limit.
 	fatal error
 	size  int // bytes kept from the list being fetched, cursors included
+	// authErr is a list refused for lack of authorization (401/403)
+	authErr error
 }
 
 // offered reports which lists the server declares.
@@ -117,6 +119,7 @@ func mergeList(dst *lists, src lists, k listKind) {
 	switch k {
 	case listTools:
 		dst.tools = src.tools
+		dst.authErr = src.authErr
 	case listResources:
 		dst.resources = src.resources
 	case listTemplates:
@@ -146,9 +149,13 @@ func (e *Engine) fetchList(ctx context.Context, server string, c *client.Client,
 			return out
 		}
 		if err != nil {
-			if cls, _ := e.errs.classify(err); cls == classTooLarge {
+			switch cls, _ := e.errs.classify(err); cls {
+			case classTooLarge:
 				out.fatal = err
 				return out
+			case classAuth:
+				out.authErr = err
+			default:
 			}
 			out.problems = append(out.problems, fmt.Sprintf("Listing %s failed: %s.", k, e.errs.humanize(err)))
 			return out
@@ -307,6 +314,7 @@ func (e *Engine) applyLists(en *entry, l lists) {
 		}
 		en.s.Tools = tools
 		en.schemas = nil
+		en.toolsAuthErr = l.authErr
 		l.problems = append(l.problems, collisions...)
 	}
 	if l.fetched[listResources] {

@@ -27,6 +27,12 @@ func (e *Engine) callError(ctx context.Context, server, what string, err error) 
 	e.mu.Lock()
 	if en := e.byName[server]; en != nil {
 		why = en.redact(why)
+		if cls, _ := e.errs.classify(err); cls == classAuth {
+			if se := e.missingScopeLocked(en); se != nil {
+				e.mu.Unlock()
+				return &CallError{Message: fmt.Sprintf("%s on %s: %s", what, server, se), Err: errors.Join(se, err)}
+			}
+		}
 	} else {
 		why = model.RedactText(why)
 	}

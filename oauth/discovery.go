@@ -289,44 +289,6 @@ func (m *Manager) getJSON(ctx context.Context, u string, v any) (int, error) {
 	return resp.StatusCode, nil
 }
 
-// probe sends one unauthenticated request to learn the server's Bearer
-// challenge (resource_metadata and scope).
-func (m *Manager) probe(ctx context.Context, srv model.Server) (challenge, bool) {
-	var req *http.Request
-	var err error
-	if srv.Config.EffectiveType() == model.TransportSSE {
-		req, err = http.NewRequestWithContext(ctx, http.MethodGet, srv.Config.URL, nil)
-		if err == nil {
-			req.Header.Set("Accept", "text/event-stream")
-		}
-	} else {
-		body := `{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"` + protocolVersion +
-			`","capabilities":{},"clientInfo":{"name":"mcpdeck","version":"probe"}}}`
-		req, err = http.NewRequestWithContext(ctx, http.MethodPost, srv.Config.URL, strings.NewReader(body))
-		if err == nil {
-			req.Header.Set("Content-Type", "application/json")
-			req.Header.Set("Accept", "application/json, text/event-stream")
-		}
-	}
-	if err != nil {
-		return challenge{}, false
-	}
-	req.Header.Set("MCP-Protocol-Version", protocolVersion)
-	// It carries no credentials: follow redirects as any client would.
-	c := *m.http
-	c.CheckRedirect = nil
-	resp, err := c.Do(req)
-	if err != nil {
-		return challenge{}, false
-	}
-	// Only the headers matter; an open event stream must not be read.
-	resp.Body.Close()
-	if resp.StatusCode != http.StatusUnauthorized && resp.StatusCode != http.StatusForbidden {
-		return challenge{}, false
-	}
-	return parseWWWAuthenticate(resp.Header)
-}
-
 // humanNetErr keeps the URL and cause of a transport error readable, and
 // clean: the URL may come from an authorization server.
 func humanNetErr(err error) error {

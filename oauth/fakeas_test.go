@@ -1,11 +1,13 @@
 package oauth
 
 import (
+	"bytes"
 	"crypto/ecdsa"
 	"crypto/sha256"
 	"encoding/base64"
 	"encoding/json"
 	"fmt"
+	"io"
 	"maps"
 	"math/big"
 	"net/http"
@@ -76,6 +78,11 @@ type fakeAS struct {
 	MetadataPatch map[string]any
 	// PRMAuthServer, when set, is the authorization server the PRM names.
 	PRMAuthServer string
+	// OpenHandshake lets initialize and notifications through without a
+	// token, as servers that guard only the requests after the handshake do.
+	OpenHandshake bool
+	// Probes counts unauthenticated /mcp requests by JSON-RPC method.
+	Probes map[string]int
 
 	mu            sync.Mutex
 	clients       map[string]fakeClient
@@ -537,6 +544,24 @@ func (f *fakeAS) rsLocked(w http.ResponseWriter, r *http.Request) bool {
 	default:
 		http.NotFound(w, r)
 		return false
+	}
+	if f.OpenHandshake && r.Method == http.MethodPost && r.Header.Get("Authorization") == "" {
+		b, _ := io.ReadAll(r.Body)
+		r.Body = io.NopCloser(bytes.NewReader(b))
+		var msg struct {
+			Method string `json:"method"`
+		}
+		_ = json.Unmarshal(b, &msg)
+		if f.Probes == nil {
+			f.Probes = map[string]int{}
+		}
+		f.Probes[msg.Method]++
+		if msg.Method == "initialize" {
+			w.Header().Set("Mcp-Session-Id", "probe-session")
+		}
+		if msg.Method == "initialize" || strings.HasPrefix(msg.Method, "notifications/") {
+			return true
+		}
 	}
 	need := []string{"mcp:read"}
 	if n := r.Header.Get("X-Need-Scope"); n != "" {

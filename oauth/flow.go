@@ -61,6 +61,7 @@ func (m *Manager) adopt(ctx context.Context, srv model.Server, st *serverState, 
 	}
 	st.mu.Lock()
 	st.tok, st.loaded = rec, true
+	st.lacking = nil
 	st.mu.Unlock()
 	m.clearNeedsAuth(srv)
 	m.log.Info("authenticated", "server", srv.Name, "scopes", strings.Join(rec.Scopes, " "))

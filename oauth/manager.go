@@ -91,6 +91,9 @@ type serverState struct {
 	hintScopes   []string
 	// step-up: scopes the server asked for with 403 insufficient_scope
 	stepUpScopes []string
+	// lacking: scopes of a 403 insufficient_scope that reached the caller
+	// unresolved; cleared by the next sign-in (see MissingScopes)
+	lacking []string
 
 	// flowMu serializes interactive flows for one server.
 	flowMu sync.Mutex

@@ -103,15 +103,18 @@ func (t *authTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 			t.st.markStepUp(tok, c.Scopes)
 			if stepUps >= t.m.opts.StepUpLimit {
 				t.m.log.Warn("step-up retry limit reached", "server", t.srv.Name, "err", ErrStepUpLimit)
+				t.st.noteLacking(tok, c.Scopes)
 				return resp, nil
 			}
 			stepUps++
 			if !t.m.opts.InlineAuth && !isMachine(t.srv) {
+				t.st.noteLacking(tok, c.Scopes)
 				return resp, nil // the person re-authorizes; Authenticate asks for the union
 			}
 			next, ierr := t.m.inlineAuth(ctx, t.srv, t.st, tok)
 			if ierr != nil {
 				t.m.log.Warn("step-up authorization failed", "server", t.srv.Name, "err", ierr)
+				t.st.noteLacking(tok, c.Scopes)
 				return resp, nil
 			}
 			discard(resp)

@@ -1,0 +1,79 @@
+package oauth
+
+import (
+	"context"
+	"net/http"
+	"strings"
+
+	"github.com/mcpdeck/mcpdeck/model"
+)
+
+// probe sends unauthenticated requests to learn the server's Bearer
+// challenge (resource_metadata and scope). Some servers let the handshake
+// through and guard only the requests after it; for those the probe goes
+// on to tools/list in the session the handshake opened, whose challenge
+// names the scope the server wants first, and then ends that session.
+func (m *Manager) probe(ctx context.Context, srv model.Server) (challenge, bool) {
+	if srv.Config.EffectiveType() == model.TransportSSE {
+		req, err := http.NewRequestWithContext(ctx, http.MethodGet, srv.Config.URL, nil)
+		if err != nil {
+			return challenge{}, false
+		}
+		req.Header.Set("Accept", "text/event-stream")
+		c, _, ok := m.probeSend(req)
+		return c, ok
+	}
+	c, resp, ok := m.probeSend(m.probeRequest(ctx, srv, "", `{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"`+protocolVersion+
+		`","capabilities":{},"clientInfo":{"name":"mcpdeck","version":"probe"}}}`))
+	if ok || resp == nil || resp.StatusCode != http.StatusOK {
+		return c, ok
+	}
+	sid := resp.Header.Get("Mcp-Session-Id")
+	_, _, _ = m.probeSend(m.probeRequest(ctx, srv, sid, `{"jsonrpc":"2.0","method":"notifications/initialized"}`))
+	c, _, ok = m.probeSend(m.probeRequest(ctx, srv, sid, `{"jsonrpc":"2.0","id":1,"method":"tools/list"}`))
+	if sid != "" {
+		if req, err := http.NewRequestWithContext(ctx, http.MethodDelete, srv.Config.URL, nil); err == nil {
+			req.Header.Set("Mcp-Session-Id", sid)
+			req.Header.Set("MCP-Protocol-Version", protocolVersion)
+			_, _, _ = m.probeSend(req)
+		}
+	}
+	return c, ok
+}
+
+// probeRequest is a JSON-RPC POST of the probe, in session sid if not "".
+func (m *Manager) probeRequest(ctx context.Context, srv model.Server, sid, body string) *http.Request {
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, srv.Config.URL, strings.NewReader(body))
+	if err != nil {
+		return nil
+	}
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept", "application/json, text/event-stream")
+	req.Header.Set("MCP-Protocol-Version", protocolVersion)
+	if sid != "" {
+		req.Header.Set("Mcp-Session-Id", sid)
+	}
+	return req
+}
+
+// probeSend sends one probe request and returns the challenge of a 401 or
+// 403 answer. Only the headers matter: the body, perhaps an open event
+// stream, is closed unread. It carries no credentials, so it follows
+// redirects as any client would.
+func (m *Manager) probeSend(req *http.Request) (challenge, *http.Response, bool) {
+	if req == nil {
+		return challenge{}, nil, false
+	}
+	c := *m.http
+	c.CheckRedirect = nil
+	resp, err := c.Do(req)
+	if err != nil {
+		return challenge{}, nil, false
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusUnauthorized && resp.StatusCode != http.StatusForbidden {
+		return challenge{}, resp, false
+	}
+	ch, ok := parseWWWAuthenticate(resp.Header)
+	return ch, resp, ok
+}
