@@ -139,6 +139,8 @@ func oauthLines(o *OAuthConfig) []ApprovalLine {
 	add("OAuth metadata URL", o.AuthServerMetadataURL)
 	add("OAuth client metadata URL", o.ClientMetadataURL)
 	add("OAuth grant", o.Grant)
+	add("OAuth assertion file", o.AssertionFile)
+	add("OAuth assertion command", o.AssertionCommand)
 	out = append(out, extraLines("OAuth unknown field", o.Extra)...)
 	if len(out) == 0 {
 		out = append(out, ApprovalLine{Label: "OAuth", Value: "on, with default settings"})

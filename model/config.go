@@ -51,9 +51,15 @@ type OAuthConfig struct {
 	// when the authorization server supports it.
 	ClientMetadataURL string `json:"clientMetadataUrl,omitempty"`
 	// Grant selects a machine-to-machine flow: "" (authorization code),
-	// "client_credentials", or "xaa" (cross-app access).
-	Grant string                     `json:"grant,omitempty"`
-	Extra map[string]json.RawMessage `json:"-"`
+	// "client_credentials", "xaa" (cross-app access) or "jwt_bearer"
+	// (workload identity federation: a JWT from the platform).
+	Grant string `json:"grant,omitempty"`
+	// AssertionFile is the file holding the workload JWT of the jwt_bearer
+	// grant, read afresh for every token request (platforms rotate it).
+	AssertionFile string `json:"assertionFile,omitempty"`
+	// AssertionCommand prints the workload JWT of the jwt_bearer grant.
+	AssertionCommand string                     `json:"assertionCommand,omitempty"`
+	Extra            map[string]json.RawMessage `json:"-"`
 }
 
 // EffectiveType returns Type, defaulting to stdio when a command is set.

@@ -128,6 +128,8 @@ func expandConfig(cfg ServerConfig, lookup func(string) (string, bool)) (ServerC
 		o.AuthServerMetadataURL = one("oauth.authServerMetadataUrl", o.AuthServerMetadataURL)
 		o.ClientMetadataURL = one("oauth.clientMetadataUrl", o.ClientMetadataURL)
 		o.Grant = one("oauth.grant", o.Grant)
+		o.AssertionFile = one("oauth.assertionFile", o.AssertionFile)
+		o.AssertionCommand = one("oauth.assertionCommand", o.AssertionCommand)
 		o.Scopes = strs("oauth.scopes", o.Scopes)
 		out.OAuth = &o
 	}

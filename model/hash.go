@@ -62,6 +62,12 @@ func canonicalJSON(cfg ServerConfig) []byte {
 		if o.Grant != "" {
 			om["grant"] = o.Grant
 		}
+		if o.AssertionFile != "" {
+			om["assertionFile"] = o.AssertionFile
+		}
+		if o.AssertionCommand != "" {
+			om["assertionCommand"] = o.AssertionCommand
+		}
 		addExtra(om, o.Extra, isOAuthKey)
 		m["oauth"] = om
 	}

@@ -100,6 +100,10 @@ func (d decoder) oauth(n *node, prefix string) (*OAuthConfig, *fieldError) {
 			o.ClientMetadataURL, err = d.str(m.val, f)
 		case "grant":
 			o.Grant, err = d.str(m.val, f)
+		case "assertionFile":
+			o.AssertionFile, err = d.str(m.val, f)
+		case "assertionCommand":
+			o.AssertionCommand, err = d.str(m.val, f)
 		default:
 			if o.Extra == nil {
 				o.Extra = map[string]json.RawMessage{}

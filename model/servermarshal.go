@@ -15,7 +15,7 @@ func isServerKey(k string) bool {
 // isOAuthKey is isServerKey for OAuthConfig.
 func isOAuthKey(k string) bool {
 	switch k {
-	case "clientId", "callbackPort", "authServerMetadataUrl", "scopes", "clientMetadataUrl", "grant":
+	case "clientId", "callbackPort", "authServerMetadataUrl", "scopes", "clientMetadataUrl", "grant", "assertionFile", "assertionCommand":
 		return true
 	}
 	return false
@@ -70,6 +70,8 @@ func (o OAuthConfig) MarshalJSON() ([]byte, error) {
 		{"scopes", o.Scopes, len(o.Scopes) > 0},
 		{"clientMetadataUrl", o.ClientMetadataURL, o.ClientMetadataURL != ""},
 		{"grant", o.Grant, o.Grant != ""},
+		{"assertionFile", o.AssertionFile, o.AssertionFile != ""},
+		{"assertionCommand", o.AssertionCommand, o.AssertionCommand != ""},
 	}
 	for _, f := range fields {
 		if f.set {

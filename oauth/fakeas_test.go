@@ -78,6 +78,9 @@ type fakeAS struct {
 	MetadataPatch map[string]any
 	// PRMAuthServer, when set, is the authorization server the PRM names.
 	PRMAuthServer string
+	// WorkloadJWT is the workload assertion the JWT bearer grant accepts;
+	// WorkloadError, when set, is the error it answers instead.
+	WorkloadJWT, WorkloadError string
 	// OpenHandshake lets initialize and notifications through without a
 	// token, as servers that guard only the requests after the handshake do.
 	OpenHandshake bool
@@ -440,6 +443,18 @@ func (f *fakeAS) token(w http.ResponseWriter, r *http.Request) {
 	case "client_credentials":
 		f.issue(w, clientID, strings.Fields(form.Get("scope")), form.Get("resource"), false)
 	case grantJWTBearer:
+		if f.WorkloadJWT != "" {
+			if f.WorkloadError != "" {
+				oauthErr(w, 400, f.WorkloadError)
+				return
+			}
+			if form.Get("assertion") != f.WorkloadJWT {
+				oauthErr(w, 400, "invalid_grant")
+				return
+			}
+			f.issue(w, clientID, strings.Fields(form.Get("scope")), form.Get("resource"), false)
+			return
+		}
 		res, ok := f.jags[form.Get("assertion")]
 		if !ok || res != f.mcpURL() {
 			oauthErr(w, 400, "invalid_grant")

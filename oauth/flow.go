@@ -47,10 +47,10 @@ func (m *Manager) obtain(ctx context.Context, srv model.Server, st *serverState,
 	switch g := oauthConfig(srv).Grant; g {
 	case GrantAuthorizationCode:
 		return m.codeFlow(ctx, srv, st, showURL)
-	case GrantClientCredentials, GrantCrossApp:
+	case GrantClientCredentials, GrantCrossApp, GrantJWTBearer:
 		return m.machineGrant(ctx, srv, st)
 	default:
-		return nil, fmt.Errorf("%w: unknown oauth.grant %q (use client_credentials or xaa, or leave it out)", ErrConfig, g)
+		return nil, fmt.Errorf("%w: unknown oauth.grant %q (use client_credentials, xaa or jwt_bearer, or leave it out)", ErrConfig, g)
 	}
 }
 

@@ -70,43 +70,12 @@ func untrusted(srv model.Server) bool {
 }
 
 func (m *Manager) runHelper(ctx context.Context, srv model.Server, helper string) (map[string]string, error) {
-	ctx, cancel := context.WithTimeout(ctx, m.opts.HelperTimeout)
-	defer cancel()
-	var cmd *exec.Cmd
-	if runtime.GOOS == "windows" {
-		cmd = exec.CommandContext(ctx, "cmd", "/C", helper)
-	} else {
-		cmd = exec.CommandContext(ctx, "/bin/sh", "-c", helper)
-	}
-	cmd.Env = append(os.Environ(), "MCPDECK_SERVER_NAME="+srv.Name, "MCPDECK_SERVER_URL="+srv.Config.URL)
-	if filepath.IsAbs(srv.Source) {
-		cmd.Dir = filepath.Dir(srv.Source)
-	}
-	cmd.WaitDelay = 500 * time.Millisecond
-	setProcessGroup(cmd)
-	stdout := &capped{max: maxHelperOutput}
-	stderr := &capped{max: 2048}
-	cmd.Stdout, cmd.Stderr = stdout, stderr
-	err := cmd.Run()
-	if ctx.Err() != nil && errors.Is(ctx.Err(), context.DeadlineExceeded) {
-		return nil, fmt.Errorf("%w: it did not finish within %s", ErrHelper, m.opts.HelperTimeout)
-	}
+	out, err := m.runShell(ctx, srv, helper)
 	if err != nil {
-		var ee *exec.ExitError
-		msg := err.Error()
-		if errors.As(err, &ee) {
-			msg = fmt.Sprintf("it exited with status %d", ee.ExitCode())
-		}
-		if s := strings.TrimSpace(stderr.String()); s != "" {
-			msg += ": " + firstLine(s)
-		}
-		return nil, fmt.Errorf("%w: %s", ErrHelper, msg)
-	}
-	if stdout.over {
-		return nil, fmt.Errorf("%w: it printed more than %d KB", ErrHelper, maxHelperOutput>>10)
+		return nil, fmt.Errorf("%w: %w", ErrHelper, err)
 	}
 	var raw map[string]any
-	if err := json.Unmarshal(bytes.TrimSpace(stdout.Bytes()), &raw); err != nil {
+	if err := json.Unmarshal(out, &raw); err != nil {
 		// Never echo stdout: it holds credentials.
 		return nil, fmt.Errorf("%w: its output is not a JSON object of headers", ErrHelper)
 	}
@@ -150,4 +119,48 @@ func (c *capped) Write(p []byte) (int, error) {
 	}
 	c.Buffer.Write(p)
 	return n, nil
+}
+
+// runShell runs a configured command line (headersHelper,
+// oauth.assertionCommand) through the shell with MCPDECK_SERVER_NAME and
+// MCPDECK_SERVER_URL, in the directory of the config file that defined the
+// server, under the helper timeout, and returns its trimmed output. Errors
+// never quote the output: it holds credentials.
+func (m *Manager) runShell(ctx context.Context, srv model.Server, line string) ([]byte, error) {
+	ctx, cancel := context.WithTimeout(ctx, m.opts.HelperTimeout)
+	defer cancel()
+	var cmd *exec.Cmd
+	if runtime.GOOS == "windows" {
+		cmd = exec.CommandContext(ctx, "cmd", "/C", line)
+	} else {
+		cmd = exec.CommandContext(ctx, "/bin/sh", "-c", line)
+	}
+	cmd.Env = append(os.Environ(), "MCPDECK_SERVER_NAME="+srv.Name, "MCPDECK_SERVER_URL="+srv.Config.URL)
+	if filepath.IsAbs(srv.Source) {
+		cmd.Dir = filepath.Dir(srv.Source)
+	}
+	cmd.WaitDelay = 500 * time.Millisecond
+	setProcessGroup(cmd)
+	stdout := &capped{max: maxHelperOutput}
+	stderr := &capped{max: 2048}
+	cmd.Stdout, cmd.Stderr = stdout, stderr
+	err := cmd.Run()
+	if ctx.Err() != nil && errors.Is(ctx.Err(), context.DeadlineExceeded) {
+		return nil, fmt.Errorf("it did not finish within %s", m.opts.HelperTimeout)
+	}
+	if err != nil {
+		var ee *exec.ExitError
+		msg := err.Error()
+		if errors.As(err, &ee) {
+			msg = fmt.Sprintf("it exited with status %d", ee.ExitCode())
+		}
+		if s := strings.TrimSpace(stderr.String()); s != "" {
+			msg += ": " + firstLine(s)
+		}
+		return nil, errors.New(msg)
+	}
+	if stdout.over {
+		return nil, fmt.Errorf("it printed more than %d KB", maxHelperOutput>>10)
+	}
+	return bytes.TrimSpace(stdout.Bytes()), nil
 }

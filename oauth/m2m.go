@@ -30,7 +30,7 @@ const (
 // privateKeyFile, signingAlgorithm, idpTokenEndpoint, idpIssuer, idpClientId.
 func (m *Manager) machineGrant(ctx context.Context, srv model.Server, st *serverState) (*tokenRecord, error) {
 	oc := oauthConfig(srv)
-	if oc.ClientID == "" {
+	if oc.ClientID == "" && oc.Grant != GrantJWTBearer {
 		return nil, fmt.Errorf("%w: oauth.grant %q needs oauth.clientId", ErrConfig, oc.Grant)
 	}
 	d, err := m.discover(ctx, srv, st)
@@ -66,11 +66,21 @@ func (m *Manager) machineGrant(ctx context.Context, srv model.Server, st *server
 		}
 		form.Set("grant_type", grantJWTBearer)
 		form.Set("assertion", jag)
+	case GrantJWTBearer:
+		a, err := m.workloadAssertion(ctx, srv, oc)
+		if err != nil {
+			return nil, err
+		}
+		form.Set("grant_type", grantJWTBearer)
+		form.Set("assertion", a)
 	default:
 		form.Set("grant_type", "client_credentials")
 	}
 	tr, err := m.tokenRequest(ctx, d.AS.TokenEndpoint, form, ca, oc.Grant+" token request")
 	if err != nil {
+		if oc.Grant == GrantJWTBearer {
+			return nil, refusedAssertion(err)
+		}
 		return nil, err
 	}
 	rec := m.record(tr, scopes, nil)
@@ -126,6 +136,9 @@ func (m *Manager) machineClientAuth(ctx context.Context, srv model.Server, oc mo
 	secret, err := m.boundClientSecret(ctx, srv, d.AS.Issuer)
 	if err != nil {
 		return ca, err
+	}
+	if secret == "" && method == "" && oc.Grant == GrantJWTBearer {
+		method = authNone // the assertion is the credential
 	}
 	if secret == "" && method != authNone {
 		return ca, fmt.Errorf("%w: no client secret for %s: store one with mcpdeck mcp add --client-secret or set MCPDECK_CLIENT_SECRET", ErrConfig, oc.ClientID)

@@ -230,7 +230,7 @@ func discard(resp *http.Response) {
 
 func isMachine(srv model.Server) bool {
 	g := oauthConfig(srv).Grant
-	return g == GrantClientCredentials || g == GrantCrossApp
+	return g == GrantClientCredentials || g == GrantCrossApp || g == GrantJWTBearer
 }
 
 // noteChallenge remembers the hints of a Bearer challenge for discovery.

@@ -55,6 +55,8 @@ auth/*)
 		v=$(ctx client_secret) && [ -z "$v" ] || export MCPDECK_CLIENT_SECRET="$v"
 		v=$(ctx private_key_pem) && [ -z "$v" ] || export MCPDECK_CLIENT_PRIVATE_KEY="$v"
 		v=$(ctx idp_id_token) && [ -z "$v" ] || export MCPDECK_IDP_ID_TOKEN="$v"
+		# the workload JWT where the platform would put it (oauth.assertionFile)
+		v=$(ctx valid_jwt) && [ -z "$v" ] || (umask 077 && printf '%s\n' "$v" >"$HOME/workload.jwt")
 	fi
 	deck auth s
 	deck call s test-tool '{}'

@@ -22,6 +22,12 @@ if (raw) {
     if (ctx.idp_issuer) oauth.idpIssuer = ctx.idp_issuer;
     if (ctx.idp_client_id) oauth.idpClientId = ctx.idp_client_id;
   }
+  if (scenario.startsWith("auth/wif-")) {
+    // Workload identity federation: the platform's JWT in a file, as CI
+    // systems provide it (client.sh writes the scenario's JWT there).
+    oauth.grant = "jwt_bearer";
+    oauth.assertionFile = "${HOME}/workload.jwt";
+  }
   if (Object.keys(oauth).length > 0) server.oauth = oauth;
 }
 if (scenario === "auth/basic-cimd") {
