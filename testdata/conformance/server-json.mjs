@@ -16,7 +16,8 @@ if (raw) {
     oauth.tokenEndpointAuthMethod = ctx.private_key_pem ? "private_key_jwt" : "client_secret_basic";
   }
   if (ctx.signing_algorithm) oauth.signingAlgorithm = ctx.signing_algorithm;
-  if (scenario.includes("cross-app-access")) {
+  // enterprise-managed authorization is cross-app access under its new name
+  if (scenario.includes("cross-app-access") || scenario.includes("enterprise-managed-authorization")) {
     oauth.grant = "xaa";
     if (ctx.idp_token_endpoint) oauth.idpTokenEndpoint = ctx.idp_token_endpoint;
     if (ctx.idp_issuer) oauth.idpIssuer = ctx.idp_issuer;
