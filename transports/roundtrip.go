@@ -64,6 +64,7 @@ func (rt *roundTripper) noteStream(req *http.Request, status int, err error) {
 // RoundTrip implements http.RoundTripper.
 func (rt *roundTripper) RoundTrip(req *http.Request) (*http.Response, error) {
 	req = req.Clone(req.Context())
+	methodHeaders(req)
 	if req.Header.Get(initializeMarker) != "" {
 		req.Header.Del(initializeMarker)
 		req.Header.Del("Mcp-Session-Id")

@@ -44,6 +44,37 @@ sse-retry)
 	# retry: 500; the client must resume with GET + Last-Event-ID
 	deck call s test_reconnection '{}'
 	;;
+request-metadata)
+	# every request carries _meta (protocol version, client info and
+	# capabilities) and MCP-Protocol-Version; the server refuses the first one
+	# with -32022 and the client retries at the version it names
+	deck tools s
+	;;
+http-standard-headers)
+	# Mcp-Method on every request, Mcp-Name on tools/call, resources/read
+	# and prompts/get
+	deck tools s
+	deck call s test_headers '{}'
+	deck call s my-hyphenated-tool '{}'
+	deck resources s
+	deck read s 'file:///path/to/file%20name.txt'
+	deck prompts s
+	deck prompt s test_prompt
+	;;
+http-custom-headers)
+	# the tool calls the scenario data names, arguments as given: their
+	# x-mcp-header parameters travel as Mcp-Param-* headers too
+	calls=$(node -e 'for (const c of JSON.parse(process.env.MCP_CONFORMANCE_CONTEXT).toolCalls) console.log(c.name + "\t" + JSON.stringify(c.arguments))')
+	while IFS=$'\t' read -r tool args; do
+		deck call s "$tool" "$args"
+	done <<<"$calls"
+	;;
+http-invalid-tool-headers)
+	# tools with invalid x-mcp-header declarations are left out of the list
+	# and cannot be called; the valid one can
+	deck tools s
+	deck call s valid_tool '{"region":"us-west1"}'
+	;;
 auth/*)
 	# The suite's authorization server redirects at once, so a "browser" that
 	# fetches the URL and follows the redirects to our loopback callback

