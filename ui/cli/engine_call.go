@@ -61,21 +61,13 @@ func newEngCallCmds(g *globalOpts) []*cobra.Command {
 		Example: `  mcpdeck prompt everything args-prompt '{"city": "Lisbon"}'`,
 		Args:    rangeEngArgs(2, 3, "SERVER NAME [JSON]"),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			pargs := map[string]string{}
+			var raw map[string]any
 			if len(args) == 3 {
-				var raw map[string]any
 				if err := decodeEngObject(args[2], &raw); err != nil {
 					return usagef("the prompt arguments must be a JSON object: %v", err)
 				}
-				for k, v := range raw {
-					if s, ok := v.(string); ok {
-						pargs[k] = s
-						continue
-					}
-					b, _ := json.Marshal(v)
-					pargs[k] = string(b)
-				}
 			}
+			pargs := promptArgs(raw)
 			f := newEngFlagsInline(g)
 			return engCancelled(withEngServer(cmd.Context(), f, args[0], func(ctx context.Context, s *engSession) error {
 				res, err := s.eng.GetPrompt(ctx, args[0], args[1], pargs)
@@ -235,6 +227,21 @@ func decodeEngObject(s string, v *map[string]any) error {
 		return fmt.Errorf("unexpected data after the JSON object")
 	}
 	return nil
+}
+
+// promptArgs turns a JSON object into prompt arguments, which MCP defines
+// as strings: a string stays as it is, any other value becomes its JSON text.
+func promptArgs(raw map[string]any) map[string]string {
+	out := make(map[string]string, len(raw))
+	for k, v := range raw {
+		if s, ok := v.(string); ok {
+			out[k] = s
+			continue
+		}
+		b, _ := json.Marshal(v)
+		out[k] = string(b)
+	}
+	return out
 }
 
 // rangeEngArgs requires between lo and hi positional arguments.

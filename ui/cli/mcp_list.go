@@ -162,10 +162,16 @@ func reportFileProblems(w io.Writer, probs []model.Problem) error {
 // goes through it. encoding/json leaves U+202E, C1 controls, DEL and tag
 // characters raw inside strings, so model.EscapeJSON turns them into \u
 // escapes: the value is the same for a program, and inert on a terminal.
-func writeJSON(w io.Writer, v any) error {
+func writeJSON(w io.Writer, v any) error { return encodeJSON(w, v, "  ") }
+
+// writeJSONLine is writeJSON on one line, for outputs that print one JSON
+// object per line (batch --json).
+func writeJSONLine(w io.Writer, v any) error { return encodeJSON(w, v, "") }
+
+func encodeJSON(w io.Writer, v any, indent string) error {
 	var buf bytes.Buffer
 	enc := json.NewEncoder(&buf)
-	enc.SetIndent("", "  ")
+	enc.SetIndent("", indent)
 	enc.SetEscapeHTML(false)
 	if err := enc.Encode(v); err != nil {
 		return err
