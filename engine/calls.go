@@ -91,6 +91,7 @@ func (e *Engine) CallTool(ctx context.Context, server, tool string, args map[str
 			e.mu.Unlock()
 		})
 	}
+	args = sch.omitNulls(args)
 	if err := sch.validate(name, args); err != nil {
 		return ToolResult{}, err
 	}

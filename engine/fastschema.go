@@ -12,8 +12,9 @@ import (
 // general validator's allocations (it costs about a microsecond per call,
 // the performance target gives the engine 10 % over a bare in-process call).
 type inputSchema struct {
-	full   *jsonschema.Schema // nil: accepts anything
-	simple *simpleSchema      // nil: always validate with full
+	full     *jsonschema.Schema // nil: accepts anything
+	simple   *simpleSchema      // nil: always validate with full
+	required map[string]bool    // top-level required properties (nulls.go)
 }
 
 // newInputSchema compiles raw (see compileSchema) and recognizes a simple one.
@@ -22,7 +23,7 @@ func newInputSchema(raw json.RawMessage) (*inputSchema, error) {
 	if err != nil || full == nil {
 		return &inputSchema{full: full}, err
 	}
-	return &inputSchema{full: full, simple: parseSimpleSchema(raw)}, nil
+	return &inputSchema{full: full, simple: parseSimpleSchema(raw), required: requiredSet(raw)}, nil
 }
 
 // validate checks args: the simple check may only say "valid"; anything

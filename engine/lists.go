@@ -183,15 +183,17 @@ func fetchPage(ctx context.Context, server string, c *client.Client, k listKind,
 	case listTools:
 		req := mcp.ListToolsRequest{}
 		req.Params.Cursor = cursor
-		r, err := c.ListToolsByPage(ctx, req)
+		cctx, raw := transports.CaptureResult(ctx, string(mcp.MethodToolsList))
+		r, err := c.ListToolsByPage(cctx, req)
 		if err != nil {
 			return "", err
 		}
+		schemas := newRawSchemas(raw.Result())
 		for _, t := range r.Tools {
 			if full(len(out.tools)) {
 				return "", errTooMany
 			}
-			ct := convertTool(server, t)
+			ct := convertTool(server, t, schemas.next(t.Name))
 			out.size += len(ct.Name) + len(ct.ExposedName) + len(ct.Title) + len(ct.Description) + len(ct.InputSchema)
 			out.tools = append(out.tools, ct)
 		}
@@ -258,9 +260,14 @@ func fetchPage(ctx context.Context, server string, c *client.Client, k listKind,
 	return "", nil
 }
 
-// convertTool sanitizes a server's tool and computes its exposed name.
-func convertTool(server string, t mcp.Tool) Tool {
-	schema := t.RawInputSchema
+// convertTool sanitizes a server's tool and computes its exposed name. raw
+// is the input schema exactly as the server sent it (see rawschemas.go); nil
+// when the transport could not capture it, then mcp-go's decoded form is used.
+func convertTool(server string, t mcp.Tool, raw json.RawMessage) Tool {
+	schema := raw
+	if len(schema) == 0 {
+		schema = t.RawInputSchema
+	}
 	if len(schema) == 0 {
 		schema, _ = json.Marshal(t.InputSchema)
 	}

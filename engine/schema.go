@@ -17,7 +17,7 @@ import (
 var ErrInvalidArguments = errors.New("invalid arguments")
 
 // compileSchema compiles a tool's input schema. An empty schema accepts
-// anything (nil, nil). Remote $refs are not fetched.
+// anything (nil, nil). External $refs are not fetched (see noLoader).
 func compileSchema(raw json.RawMessage) (*jsonschema.Schema, error) {
 	if len(bytes.TrimSpace(raw)) == 0 || string(raw) == "null" {
 		return nil, nil
@@ -40,13 +40,13 @@ func compileSchema(raw json.RawMessage) (*jsonschema.Schema, error) {
 	return sch, nil
 }
 
-// noLoader refuses every external reference: a server's schema must not make
-// us fetch URLs or read files.
+// noLoader never dereferences an external reference: a server's schema must
+// not make us fetch URLs or read files. The referenced schema stands in as
+// `true` (accepts anything), so the rest of the schema is still checked and
+// the tool can be called; the server validates its own reference.
 type noLoader struct{}
 
-func (noLoader) Load(url string) (any, error) {
-	return nil, fmt.Errorf("external schema reference %s is not loaded", url)
-}
+func (noLoader) Load(string) (any, error) { return true, nil }
 
 // validateArgs checks args against sch and returns an ErrInvalidArguments
 // error naming each offending field.

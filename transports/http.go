@@ -147,7 +147,7 @@ type sessionCodeTransport struct {
 // still holds it).
 const initializeMarker = "X-Mcpdeck-Initialize"
 
-// SendRequest converts -32001 answers.
+// SendRequest converts -32001 answers and fills a ResultCapture (rawresult.go).
 func (s *sessionCodeTransport) SendRequest(ctx context.Context, req transport.JSONRPCRequest) (*transport.JSONRPCResponse, error) {
 	req = withStandardHeaders(req)
 	if req.Method == string(mcp.MethodInitialize) {
@@ -159,6 +159,9 @@ func (s *sessionCodeTransport) SendRequest(ctx context.Context, req transport.JS
 	}
 	if err == nil && resp != nil && resp.Error != nil && resp.Error.Code == SessionExpiredCode {
 		return nil, fmt.Errorf("%w: %s", ErrSessionExpired, resp.Error.Message)
+	}
+	if err == nil {
+		noteResult(ctx, req.Method, resp)
 	}
 	return resp, err
 }

@@ -75,6 +75,19 @@ http-invalid-tool-headers)
 	deck tools s
 	deck call s valid_tool '{"region":"us-west1"}'
 	;;
+json-schema-ref-no-deref)
+	# list the tools: the network $ref in lookup_user's schema is never fetched
+	deck tools s --json
+	;;
+json-schema-2020-12-preservation)
+	# pass the focal tool's input schema, as `tools --json` shows it, back to
+	# the echo tool
+	schema=$(deck tools s --json | node -e '
+		const out = JSON.parse(require("fs").readFileSync(0, "utf8"));
+		const t = out[0].items.find((t) => t.name === "json_schema_2020_12_tool");
+		process.stdout.write(JSON.stringify(t.inputSchema));')
+	deck call s json_schema_echo "{\"schema\": $schema}"
+	;;
 auth/*)
 	# The suite's authorization server redirects at once, so a "browser" that
 	# fetches the URL and follows the redirects to our loopback callback
