@@ -26,7 +26,7 @@ CONFORMANCE_OUT ?= $(CURDIR)/.cache/conformance
 # OS-specific code lives in _unix.go / _windows.go files.
 CROSS_TARGETS ?= windows/amd64 darwin/arm64 linux/arm64
 
-.PHONY: help build cross test test-go lint bench demo npm-deps conformance conformance-auth conformance-next conformance-2026 tools-check clean
+.PHONY: help build cross test test-go conformance-all lint bench demo npm-deps conformance conformance-auth conformance-next conformance-2026 tools-check clean
 
 help: ## show the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-17s %s\n", $$1, $$2}'
@@ -42,8 +42,17 @@ cross: ## build for windows/amd64, darwin/arm64, linux/arm64 (tests compiled too
 	done
 	GOOS=windows GOARCH=amd64 $(GO) vet ./...
 
-test: npm-deps tools-check ## run every test (race detector on), real servers included
+test: npm-deps tools-check ## every test: go test -race ./... (real servers included), then every conformance run
 	$(GO) test -race -count=1 ./...
+	@if [ -x "$(MCPDECK_NPM_DIR)/.bin/conformance" ] && [ -x "$(MCPDECK_NPM_DIR)/.bin/node" ]; then \
+		$(MAKE) --no-print-directory conformance-all; \
+	elif [ "$${CI:-}" = "true" ]; then \
+		echo "the conformance suites and Node 22 are required in CI ($(MCPDECK_NPM_DIR))"; exit 1; \
+	else \
+		echo "note: no conformance suite or Node 22 in $(MCPDECK_NPM_DIR) (npm-deps installs them on linux/amd64); conformance runs skipped"; \
+	fi
+
+conformance-all: conformance conformance-auth conformance-next conformance-2026 ## every conformance run (part of make test)
 
 test-go: ## only go test -race ./... (tests needing Node tools skip when they are missing)
 	$(GO) test -race -count=1 ./...
@@ -85,7 +94,7 @@ conformance: build npm-deps ## MCP conformance client scenarios with mcpdeck as 
 	MCPDECK_BIN=$(CURDIR)/$(BIN) CONFORMANCE_OUT=$(CONFORMANCE_OUT) \
 		testdata/conformance/run.sh $(CONFORMANCE_SCENARIOS)
 
-conformance-auth: build npm-deps ## the conformance suite's auth scenarios (issue 5), baseline in testdata/conformance
+conformance-auth: build npm-deps ## the conformance suite's auth scenarios, baseline in testdata/conformance
 	MCPDECK_BIN=$(CURDIR)/$(BIN) CONFORMANCE_OUT=$(CONFORMANCE_OUT)-auth \
 		CONFORMANCE_BASELINE=testdata/conformance/auth-expected-failures.txt \
 		testdata/conformance/run.sh $$(cat testdata/conformance/auth-scenarios.txt | grep -v '^#')
