@@ -95,22 +95,47 @@ func frontScalar(val string, more []string) (frontValue, error) {
 			parts = append(parts, strings.TrimSpace(m))
 		}
 		return frontValue{text: strings.Join(parts, " "), plain: true}, nil
-	case val[0] == '"':
-		s, err := strconv.Unquote(val)
-		if err != nil {
-			return frontValue{}, errors.New("the double-quoted text is not closed or has a bad escape")
-		}
-		return frontValue{text: s}, nil
-	case val[0] == '\'':
-		if len(val) < 2 || !strings.HasSuffix(val, "'") {
-			return frontValue{}, errors.New("the single-quoted text is not closed")
-		}
-		return frontValue{text: strings.ReplaceAll(val[1:len(val)-1], "''", "'")}, nil
+	case val[0] == '"' || val[0] == '\'':
+		return quotedScalar(val)
 	}
 	if i := strings.Index(val, " #"); i >= 0 {
 		val = strings.TrimSpace(val[:i])
 	}
 	return frontValue{text: val, plain: true}, nil
+}
+
+// quotedScalar reads a single- or double-quoted scalar that ends on its
+// line, optionally followed by a comment.
+func quotedScalar(val string) (frontValue, error) {
+	q := val[0]
+	end := -1
+	for i := 1; i < len(val); i++ {
+		switch {
+		case q == '"' && val[i] == '\\':
+			i++
+		case val[i] == q && q == '\'' && i+1 < len(val) && val[i+1] == '\'':
+			i++
+		case val[i] == q:
+			end = i
+		}
+		if end >= 0 {
+			break
+		}
+	}
+	if end < 0 {
+		return frontValue{}, errors.New("the quoted text is not closed")
+	}
+	if tail := strings.TrimSpace(val[end+1:]); tail != "" && tail[0] != '#' {
+		return frontValue{}, errors.New("text follows the closing quote")
+	}
+	if q == '\'' {
+		return frontValue{text: strings.ReplaceAll(val[1:end], "''", "'")}, nil
+	}
+	s, err := strconv.Unquote(val[:end+1])
+	if err != nil {
+		return frontValue{}, errors.New("the double-quoted text has an escape mcpdeck cannot read")
+	}
+	return frontValue{text: s}, nil
 }
 
 // blockScalar reads a | (literal) or > (folded) block with clip, strip (-)
