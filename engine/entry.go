@@ -55,7 +55,7 @@ func (en *entry) active() bool {
 // dropCaches forgets everything learned from a connection so that a
 // reconnect never shows stale lists.
 func (en *entry) dropCaches() {
-	en.s.Tools, en.s.Resources, en.s.Templates, en.s.Prompts = nil, nil, nil, nil
+	en.s.Tools, en.s.Resources, en.s.Templates, en.s.Prompts, en.s.Skills = nil, nil, nil, nil, nil
 	en.s.Instructions, en.s.ServerInfo, en.s.ProtocolVersion = "", Implementation{}, ""
 	en.schemas = nil
 }

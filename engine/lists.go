@@ -23,6 +23,7 @@ const (
 	listResources
 	listTemplates
 	listPrompts
+	listSkills
 	numLists
 )
 
@@ -36,6 +37,8 @@ func (k listKind) String() string {
 		return "resource templates"
 	case listPrompts:
 		return "prompts"
+	case listSkills:
+		return "skills"
 	case numLists:
 	}
 	return "lists"
@@ -48,6 +51,7 @@ type lists struct {
 	resources []Resource
 	templates []ResourceTemplate
 	prompts   []Prompt
+	skills    []Skill
 	problems  []string // non-fatal: one list failed or was cut short
 	// fatal ends the connection: the connect deadline passed while listing,
 	// or a list (one page, or all pages together) exceeded the size limit.
@@ -69,6 +73,7 @@ func offered(conn session) [numLists]bool {
 	k[listResources] = caps.Resources != nil
 	k[listTemplates] = caps.Resources != nil
 	k[listPrompts] = caps.Prompts != nil
+	k[listSkills] = offersSkills(init)
 	return k
 }
 
@@ -126,6 +131,8 @@ func mergeList(dst *lists, src lists, k listKind) {
 		dst.templates = src.templates
 	case listPrompts:
 		dst.prompts = src.prompts
+	case listSkills:
+		dst.skills = src.skills
 	case numLists:
 	}
 }
@@ -255,6 +262,8 @@ func fetchPage(ctx context.Context, server string, c *client.Client, k listKind,
 			out.prompts = append(out.prompts, p)
 		}
 		return r.NextCursor, nil
+	case listSkills:
+		return fetchSkillsPage(ctx, c, cursor, out)
 	case numLists:
 	}
 	return "", nil
@@ -332,6 +341,9 @@ func (e *Engine) applyLists(en *entry, l lists) {
 	}
 	if l.fetched[listPrompts] {
 		en.s.Prompts = l.prompts
+	}
+	if l.fetched[listSkills] {
+		en.s.Skills = l.skills
 	}
 	if len(l.problems) > 0 {
 		e.log.Warn("server lists", "server", en.srv.Name, "problems", l.problems)

@@ -71,6 +71,7 @@ type ServerSnapshot struct {
 	Resources       []Resource         `json:"resources,omitempty"`
 	Templates       []ResourceTemplate `json:"resourceTemplates,omitempty"`
 	Prompts         []Prompt           `json:"prompts,omitempty"`
+	Skills          []Skill            `json:"skills,omitempty"` // listed only; files are read on LoadSkill
 	StderrTail      []string           `json:"stderrTail,omitempty"`
 	History         []Transition       `json:"history,omitempty"` // most recent last, capped
 }

@@ -25,18 +25,20 @@ const (
 	tabPrompts
 	tabStderr
 	tabInstructions
+	tabSkills
 	numTabs
 )
 
 var (
-	tabNames = [numTabs]string{"Overview", "Tools", "Resources", "Prompts", "Stderr", "Instructions"}
+	tabNames = [numTabs]string{"Overview", "Tools", "Resources", "Prompts", "Stderr", "Instructions", "Skills"}
 	// tabShort are the names when the full ones do not fit (60 columns).
-	tabShort = [numTabs]string{"Info", "Tools", "Res", "Prompts", "Stderr", "Instr"}
+	tabShort = [numTabs]string{"Info", "Tools", "Res", "Prompts", "Stderr", "Instr", "Sk"}
 )
 
 // detailView shows one server: overview (config, source, history, errors,
-// why it is not running), its tools, resources, prompts, stderr and
-// instructions. Text tabs scroll by line; list tabs have a cursor.
+// why it is not running), its tools, resources, prompts, stderr,
+// instructions and skills (as listed: a skill's files are read only when
+// the person loads it, with `mcpdeck skill`). Text tabs scroll by line; list tabs have a cursor.
 type detailView struct {
 	st   *styles.Styles
 	keys *KeyMap
@@ -99,12 +101,16 @@ func (d *detailView) itemCount(t detailTab) int {
 		return len(d.srv.Resources) + len(d.srv.Templates)
 	case tabPrompts:
 		return len(d.srv.Prompts)
+	case tabSkills:
+		return len(d.srv.Skills)
 	case tabOverview, tabStderr, tabInstructions, numTabs:
 	}
 	return 0
 }
 
-func isListTab(t detailTab) bool { return t == tabTools || t == tabResources || t == tabPrompts }
+func isListTab(t detailTab) bool {
+	return t == tabTools || t == tabResources || t == tabPrompts || t == tabSkills
+}
 
 // textLines returns the lines of a text tab.
 func (d *detailView) textLines(t detailTab) []string {
@@ -124,7 +130,7 @@ func (d *detailView) textLines(t detailTab) []string {
 			return []string{d.st.Muted.Render("the server gave no instructions")}
 		}
 		return wrapLines(clean(d.srv.Instructions), d.width)
-	case tabTools, tabResources, tabPrompts, numTabs:
+	case tabTools, tabResources, tabPrompts, tabSkills, numTabs:
 	}
 	return nil
 }

@@ -1,7 +1,10 @@
 package ui
 
 import (
+	"fmt"
 	"strings"
+
+	"github.com/dustin/go-humanize"
 
 	"github.com/mcpdeck/mcpdeck/engine"
 	"github.com/mcpdeck/mcpdeck/model"
@@ -64,6 +67,13 @@ func (d *detailView) item(i int) (string, string) {
 			args = append(args, n)
 		}
 		return p.Name + "(" + strings.Join(args, ", ") + ")", p.Description
+	case tabSkills:
+		s := &d.srv.Skills[i]
+		title := fmt.Sprintf("%s  %d file(s), %s", s.Name, len(s.Files), humanize.IBytes(uint64(max(s.TotalSize(), 0))))
+		if s.Problem != "" {
+			return title, "cannot be loaded: " + s.Problem
+		}
+		return title, s.Description
 	case tabOverview, tabStderr, tabInstructions, numTabs:
 	}
 	return "", ""

@@ -120,7 +120,7 @@ func (m *Model) openFromDetail() tea.Cmd {
 		return m.do(actReadResource)
 	case tabPrompts:
 		return m.do(actGetPrompt)
-	case tabOverview, tabStderr, tabInstructions, numTabs:
+	case tabOverview, tabStderr, tabInstructions, tabSkills, numTabs:
 	}
 	return nil
 }

@@ -41,7 +41,7 @@ func DefaultKeyMap() KeyMap {
 		Back:     b("esc", "back", "esc"),
 		NextTab:  b("tab/→", "next tab", "tab", "right", "l"),
 		PrevTab:  b("shift+tab/←", "prev tab", "shift+tab", "left", "h"),
-		JumpTab:  b("1–6", "go to tab", "1", "2", "3", "4", "5", "6"),
+		JumpTab:  b("1–7", "go to tab", "1", "2", "3", "4", "5", "6", "7"),
 
 		Enable:       b("e", "enable", "e"),
 		Disable:      b("d", "disable", "d"),

@@ -88,6 +88,19 @@ json-schema-2020-12-preservation)
 		process.stdout.write(JSON.stringify(t.inputSchema));')
 	deck call s json_schema_echo "{\"schema\": $schema}"
 	;;
+sep-2640-client-no-prefetch)
+	# listing skills must read none of their files
+	deck skills s
+	;;
+sep-2640-client-verify-*)
+	# the server serves a SKILL.md that does not match its list entry: the
+	# load must fail and print nothing
+	deck skills s
+	if deck skill s pdf-processing; then
+		echo "client.sh: mcpdeck loaded a skill that does not match its list entry" >&2
+		exit 1
+	fi
+	;;
 auth/*)
 	# The suite's authorization server redirects at once, so a "browser" that
 	# fetches the URL and follows the redirects to our loopback callback

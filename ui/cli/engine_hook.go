@@ -20,6 +20,7 @@ func addEngineCommands(root *cobra.Command, g *globalOpts) {
 	root.AddCommand(newEngBrowseCmds(g)...)
 	root.AddCommand(newEngCallCmds(g)...)
 	root.AddCommand(newBatchCmd(g))
+	root.AddCommand(newEngSkillsCmds(g)...)
 	if !hasEngSubcommand(root, "auth") {
 		root.AddCommand(newAuthCmd(g)) // auth.go: sign in / --logout
 	}

@@ -1,0 +1,223 @@
+package engine
+
+import (
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"encoding/base64"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/mark3labs/mcp-go/mcp"
+)
+
+var (
+	// ErrUnknownSkill is a skill name the server does not list.
+	ErrUnknownSkill = errors.New("no such skill")
+	// ErrSkillRefused is a skill that was not loaded because it cannot be
+	// verified or a file does not match its list entry.
+	ErrSkillRefused = errors.New("skill refused")
+)
+
+// SkillError names the server, skill and file a load was refused for.
+type SkillError struct {
+	Server, Skill, File, Reason string
+}
+
+func (e *SkillError) Error() string {
+	where := fmt.Sprintf("skill %s on %s", e.Skill, e.Server)
+	if e.File != "" {
+		where += ", file " + e.File
+	}
+	return fmt.Sprintf("refusing to load %s: %s", where, e.Reason)
+}
+
+// Is makes errors.Is(err, ErrSkillRefused) hold.
+func (e *SkillError) Is(target error) bool { return target == ErrSkillRefused }
+
+// LoadedSkill is a skill whose every file matched its list entry.
+type LoadedSkill struct {
+	Skill
+	// Manifest is the SKILL.md text, as the server sent it.
+	Manifest string `json:"manifest"`
+	// Contents holds every listed file's bytes, by URI.
+	Contents map[string][]byte `json:"-"`
+}
+
+// LoadSkill reads the files of the named skill (its name, or the URI of its
+// SKILL.md) and verifies each against the entry the server listed: size,
+// then sha256 digest, and the SKILL.md frontmatter field by field. SKILL.md
+// is read first and nothing more is read once a file fails; on any mismatch
+// nothing is returned.
+func (e *Engine) LoadSkill(ctx context.Context, server, name string) (LoadedSkill, error) {
+	e.mu.Lock()
+	t, en, err := e.connected(server)
+	var matches []Skill
+	if err == nil {
+		for _, s := range en.s.Skills {
+			if s.Name == name || s.URI == name {
+				matches = append(matches, s)
+			}
+		}
+	}
+	e.mu.Unlock()
+	if err != nil {
+		return LoadedSkill{}, err
+	}
+	switch len(matches) {
+	case 0:
+		return LoadedSkill{}, fmt.Errorf("%w: %s does not list a skill named %s", ErrUnknownSkill, server, name)
+	case 1:
+	default:
+		return LoadedSkill{}, fmt.Errorf("%w: %s lists %d skills named %s; name one by the uri of its SKILL.md", ErrUnknownSkill, server, len(matches), name)
+	}
+	sk := matches[0]
+	refuse := func(file, reason string) error {
+		return &SkillError{Server: server, Skill: sk.Name, File: file, Reason: reason}
+	}
+	if sk.Problem != "" {
+		return LoadedSkill{}, refuse("", sk.Problem)
+	}
+	files := append([]SkillFile(nil), sk.Files...)
+	sort.SliceStable(files, func(i, j int) bool { return files[i].URI == sk.URI && files[j].URI != sk.URI })
+	ctx, cancel := e.withToolTimeout(ctx)
+	defer cancel()
+	out := LoadedSkill{Skill: sk, Contents: make(map[string][]byte, len(files))}
+	for _, f := range files {
+		body, err := e.readSkillFile(ctx, t, f.URI)
+		if err != nil {
+			return LoadedSkill{}, e.callError(ctx, server, "reading "+f.URI+" of skill "+sk.Name, err)
+		}
+		if reason := verifySkillFile(f, body); reason != "" {
+			return LoadedSkill{}, refuse(f.URI, reason)
+		}
+		if f.URI == sk.URI {
+			if reason := compareFrontmatter(sk.front, string(body)); reason != "" {
+				return LoadedSkill{}, refuse(f.URI, reason)
+			}
+			out.Manifest = string(body)
+		}
+		out.Contents[f.URI] = body
+	}
+	return out, nil
+}
+
+// readSkillFile reads one resource and returns its bytes: the text as
+// UTF-8, or the decoded blob.
+func (e *Engine) readSkillFile(ctx context.Context, t callTarget, uri string) ([]byte, error) {
+	var res *mcp.ReadResourceResult
+	err := e.do(ctx, t, func(c session) error {
+		req := mcp.ReadResourceRequest{}
+		req.Params.URI = uri
+		var err error
+		res, err = c.Client().ReadResource(ctx, req)
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	var found []byte
+	n := 0
+	for _, c := range res.Contents {
+		var b []byte
+		var u string
+		switch v := c.(type) {
+		case mcp.TextResourceContents:
+			b, u = []byte(v.Text), v.URI
+		case mcp.BlobResourceContents:
+			d, err := base64.StdEncoding.DecodeString(v.Blob)
+			if err != nil {
+				return nil, fmt.Errorf("the content of %s is not valid base64: %w", uri, err)
+			}
+			b, u = d, v.URI
+		default:
+			continue
+		}
+		if u == uri || u == "" {
+			found = b
+			n++
+		}
+	}
+	if n != 1 {
+		return nil, fmt.Errorf("the server sent %d contents for %s, not one", n, uri)
+	}
+	return found, nil
+}
+
+// verifySkillFile checks a file's bytes against its entry: the size first
+// (cheap, and a mismatch whatever the digest), then the sha256 digest.
+func verifySkillFile(f SkillFile, body []byte) string {
+	if int64(len(body)) != f.Size {
+		return fmt.Sprintf("it is %d bytes but the skill list says %d", len(body), f.Size)
+	}
+	sum := sha256.Sum256(body)
+	if got := "sha256:" + hex.EncodeToString(sum[:]); got != f.Digest {
+		return "its content does not match the digest in the skill list (got " + got + ", listed " + f.Digest + ")"
+	}
+	return ""
+}
+
+// compareFrontmatter compares the SKILL.md frontmatter with the entry's,
+// field by field: the same fields on both sides, scalars equal (a plain
+// YAML scalar may stand for the number, boolean or null of the entry),
+// nested values present on both sides.
+func compareFrontmatter(entry map[string]json.RawMessage, doc string) string {
+	file, err := parseFrontmatter(doc)
+	if err != nil {
+		return "its frontmatter cannot be read: " + err.Error()
+	}
+	for _, k := range []string{"name", "description"} {
+		if _, ok := file[k]; !ok {
+			return "its frontmatter has no " + k
+		}
+	}
+	keys := map[string]bool{}
+	for k := range entry {
+		keys[k] = true
+	}
+	for k := range file {
+		keys[k] = true
+	}
+	var diffs []string
+	for k := range keys {
+		if !sameFront(entry[k], file[k], entry != nil && entry[k] != nil, hasKey(file, k)) {
+			diffs = append(diffs, k)
+		}
+	}
+	if len(diffs) == 0 {
+		return ""
+	}
+	sort.Strings(diffs)
+	return "its frontmatter differs from the skill list in " + strings.Join(diffs, ", ")
+}
+
+func hasKey(m map[string]frontValue, k string) bool { _, ok := m[k]; return ok }
+
+// sameFront compares one field present in the entry (raw), the file (v), or both.
+func sameFront(raw json.RawMessage, v frontValue, inEntry, inFile bool) bool {
+	if !inEntry || !inFile {
+		return false
+	}
+	raw = bytes.TrimSpace(raw)
+	if len(raw) > 0 && (raw[0] == '{' || raw[0] == '[') {
+		return v.complex
+	}
+	if v.complex {
+		return false
+	}
+	var s string
+	if json.Unmarshal(raw, &s) == nil {
+		return s == v.text
+	}
+	if !v.plain {
+		return false
+	}
+	if string(raw) == "null" {
+		return v.text == "" || v.text == "~" || v.text == "null"
+	}
+	return string(raw) == v.text // numbers and booleans, as written
+}
