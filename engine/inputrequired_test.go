@@ -34,7 +34,7 @@ type askingServer struct {
 func newAskingServer(t *testing.T) *askingServer {
 	t.Helper()
 	a := &askingServer{ids: map[string][]string{}}
-	s := server.NewMCPServer("asking", "1", server.WithToolCapabilities(false))
+	s := server.NewMCPServer("asking", "1", server.WithToolCapabilities(false), server.WithPromptCapabilities(false))
 	form := func(msg string) mcp.ElicitationParams {
 		return mcp.ElicitationParams{Message: msg, RequestedSchema: map[string]any{
 			"type": "object", "properties": map[string]any{"answer": map[string]any{"type": "string"}},
@@ -85,6 +85,18 @@ func newAskingServer(t *testing.T) *askingServer {
 	// nag asks again whatever the answer.
 	s.AddTool(mcp.NewTool("nag"), func(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		return server.NewInputRequestBuilder("").Elicit("q", form("share your email?")).ToolResult(), nil
+	})
+	// the prompt "greeting" asks for a name first.
+	s.AddPrompt(mcp.NewPrompt("greeting"), func(_ context.Context, req mcp.GetPromptRequest) (*mcp.GetPromptResult, error) {
+		r := server.ElicitationResponse(req.Params.InputResponses, "name")
+		if r == nil {
+			return server.NewInputRequestBuilder("").Elicit("name", form("your name?")).PromptResult(), nil
+		}
+		c, _ := r.Content.(map[string]any)
+		name, _ := c["answer"].(string)
+		return mcp.NewGetPromptResult("greeting", []mcp.PromptMessage{
+			mcp.NewPromptMessage(mcp.RoleUser, mcp.NewTextContent("hello "+name)),
+		}), nil
 	})
 	next := server.NewStreamableHTTPServer(s, server.WithStreamableHTTPProtocolVersions(mcp.ProtocolVersion20260728))
 	a.http = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -280,5 +292,24 @@ func TestInputRequiredConcurrentCallsKeepTheirState(t *testing.T) {
 	}
 	if len(a.ids["twice"]) != 6 {
 		t.Errorf("server got %d requests, want 6", len(a.ids["twice"]))
+	}
+}
+
+// TestInputRequiredOnPromptGet: prompts/get may ask for input too; the
+// prompt names it.
+func TestInputRequiredOnPromptGet(t *testing.T) {
+	a := newAskingServer(t)
+	var asked []string
+	e := askingEngine(t, a, func(_ context.Context, r ElicitRequest) (ElicitResponse, error) {
+		asked = append(asked, r.Request)
+		return accept("ada"), nil
+	})
+	res, err := e.GetPrompt(t.Context(), "s", "greeting", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ := json.Marshal(res)
+	if !strings.Contains(string(b), "hello ada") || len(asked) != 1 || asked[0] != "prompts/get greeting" {
+		t.Fatalf("prompt %s, asked for %v", b, asked)
 	}
 }
