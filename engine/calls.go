@@ -98,6 +98,7 @@ func (e *Engine) CallTool(ctx context.Context, server, tool string, args map[str
 
 	ctx, cancel := e.withToolTimeout(ctx)
 	defer cancel()
+	ctx = withInputCall(ctx, "tools/call "+name)
 	req := mcp.CallToolRequest{}
 	req.Params.Name = name
 	req.Params.Arguments = args
@@ -177,6 +178,7 @@ func (e *Engine) ReadResource(ctx context.Context, server, uri string) (Resource
 	}
 	ctx, cancel := e.withToolTimeout(ctx)
 	defer cancel()
+	ctx = withInputCall(ctx, "resources/read "+uri)
 	var res *mcp.ReadResourceResult
 	err = e.do(ctx, t, func(c session) error {
 		req := mcp.ReadResourceRequest{}
@@ -217,6 +219,7 @@ func (e *Engine) GetPrompt(ctx context.Context, server, name string, args map[st
 	}
 	ctx, cancel := e.withToolTimeout(ctx)
 	defer cancel()
+	ctx = withInputCall(ctx, "prompts/get "+name)
 	var res *mcp.GetPromptResult
 	err = e.do(ctx, t, func(c session) error {
 		req := mcp.GetPromptRequest{}

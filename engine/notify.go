@@ -71,7 +71,12 @@ func (e *Engine) elicit(ctx context.Context, server string, req mcp.ElicitationR
 			r.Schema = raw
 		}
 	}
-	resp, err := e.answer(ctx, r)
+	answer := e.answer
+	if ic := inputCallFrom(ctx); ic != nil {
+		r.Request = ic.what
+		answer = func(ctx context.Context, r ElicitRequest) (ElicitResponse, error) { return ic.ask(ctx, r, e.answer) }
+	}
+	resp, err := answer(ctx, r)
 	if err != nil {
 		return nil, err
 	}

@@ -21,6 +21,8 @@ func (e *Engine) callError(ctx context.Context, server, what string, err error) 
 		why = fmt.Sprintf("no answer within %s (MCP_TOOL_TIMEOUT)", e.set.toolTimeout)
 	case errors.Is(err, context.Canceled):
 		why = "cancelled"
+	case inputWhy(err) != "":
+		why = inputWhy(err)
 	default:
 		why = e.errs.humanize(err)
 	}

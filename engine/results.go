@@ -49,6 +49,10 @@ type ElicitRequest struct {
 	Schema        json.RawMessage `json:"requestedSchema,omitempty"`
 	URL           string          `json:"url,omitempty"`
 	ElicitationID string          `json:"elicitationId,omitempty"`
+	// Request names the request the input is for ("tools/call NAME") when
+	// the server asked for it by answering that request "input required";
+	// empty for a server's own elicitation/create.
+	Request string `json:"request,omitempty"`
 }
 
 // ElicitResponse is the person's answer.

@@ -75,9 +75,17 @@ func (factory) Open(ctx context.Context, name string, cfg model.ServerConfig, op
 	return c, nil
 }
 
+// MaxInputRounds bounds the requests one call sends while its server keeps
+// answering "input required": the first request and its retries with the
+// gathered input.
+const MaxInputRounds = 10
+
 // clientOptions builds the mcp-go client options common to every transport.
 func clientOptions(opts Options, bidirectional bool) []client.ClientOption {
-	o := []client.ClientOption{client.WithDiscoverTimeout(opts.DiscoverTimeout)}
+	o := []client.ClientOption{
+		client.WithDiscoverTimeout(opts.DiscoverTimeout),
+		client.WithMaxInputRoundTrips(MaxInputRounds),
+	}
 	var caps mcp.ClientCapabilities
 	if bidirectional && opts.Elicit != nil {
 		caps.Elicitation = &mcp.ElicitationCapability{Form: &struct{}{}, URL: &struct{}{}}

@@ -12,6 +12,15 @@ import (
 	"github.com/mcpdeck/mcpdeck/ui/styles"
 )
 
+// forRequest names the request the input is for (" (for tools/call NAME)"),
+// so with several calls running the person knows which one asks.
+func forRequest(r engine.ElicitRequest) string {
+	if r.Request == "" {
+		return ""
+	}
+	return " (for " + model.SanitizeLine(r.Request) + ")"
+}
+
 // newElicitModal returns the prompt for an elicitation request.
 func newElicitModal(e *env, el *elicitation) (modal, tea.Cmd) {
 	if el.req.Mode == "url" {
@@ -22,7 +31,7 @@ func newElicitModal(e *env, el *elicitation) (modal, tea.Cmd) {
 		el.answer(engine.ElicitResponse{Action: "decline"})
 		return nil, nil
 	}
-	intro := []string{e.st.Muted.Render(model.SanitizeLine(el.req.Server) + " asks:"), el.req.Message}
+	intro := []string{e.st.Muted.Render(model.SanitizeLine(el.req.Server) + " asks" + forRequest(el.req) + ":"), el.req.Message}
 	fm := newFormModal(e, "Request from "+el.req.Server, intro, sf)
 	fm.elicit = el
 	fm.verb = "accept"
@@ -90,7 +99,7 @@ func (m *urlModal) Update(msg tea.Msg) (modal, tea.Cmd) {
 func (m *urlModal) View(width, height int) string {
 	st := m.env.st
 	var lines []string
-	lines = append(lines, st.Heading.Render(model.SanitizeLine(m.el.req.Server)+" needs you to visit a page"), "")
+	lines = append(lines, st.Heading.Render(model.SanitizeLine(m.el.req.Server)+" needs you to visit a page"+forRequest(m.el.req)), "")
 	lines = append(lines, strings.Split(wordwrap(clean(m.el.req.Message), max(width-4, 10)), "\n")...)
 	lines = append(lines, "")
 	lines = append(lines, urlLines(st, m.el.req.URL, width-4)...)

@@ -142,7 +142,7 @@ func TestOnTheRealEngine(t *testing.T) {
 	h.keys("esc", "esc", "/", "survey", "enter", "c", "enter")
 	h.until("No arguments")
 	h.keys("enter")
-	h.until("How is the demo going?", "┃ Your name")
+	h.until("survey asks (for tools/call feedback):", "How is the demo going?", "┃ Your name")
 	h.keys("Ada", "enter")
 	h.until("┃ rating")
 	h.keys("enter")

@@ -39,6 +39,14 @@ tools_call)
 elicitation-sep1034-client-defaults)
 	deck --elicit accept-defaults call s test_client_elicitation_defaults '{}'
 	;;
+sep-2322-client-request-state)
+	# each tool answers "input required" (or not) and the call retries with
+	# the gathered input; the unrelated call must carry none of it
+	deck --elicit accept-defaults call s test_mrtr_echo_state '{}'
+	deck --elicit accept-defaults call s test_mrtr_no_state '{}'
+	deck call s test_mrtr_unrelated '{}'
+	deck call s test_mrtr_no_result_type '{}'
+	;;
 sse-retry)
 	# the server closes the call's SSE stream after a priming event with
 	# retry: 500; the client must resume with GET + Last-Event-ID

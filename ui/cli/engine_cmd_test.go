@@ -185,7 +185,7 @@ func TestEngElicitation(t *testing.T) {
 	// headless without --elicit: a clear error, exit 1
 	r := e.run("--mcp-config", cfg, "call", "survey", "feedback")
 	if r.code != 1 || !strings.Contains(r.stderr, "elicitation needs the TUI or --elicit") ||
-		!strings.Contains(r.stderr, "How is the demo going?") {
+		!strings.Contains(r.stderr, "How is the demo going?, for tools/call feedback") {
 		t.Errorf("headless elicitation: %s", r)
 	}
 	r = e.ok("--mcp-config", cfg, "--elicit", "decline", "call", "survey", "feedback")
@@ -194,7 +194,8 @@ func TestEngElicitation(t *testing.T) {
 	}
 	// "name" is required and has no default: accept-defaults declines
 	r = e.ok("--mcp-config", cfg, "--elicit", "accept-defaults", "call", "survey", "feedback")
-	if !strings.Contains(r.stdout, "you chose to decline") {
+	if !strings.Contains(r.stdout, "you chose to decline") ||
+		!strings.Contains(r.stderr, "mcpdeck: declined (for tools/call feedback): server survey asks for name, which have no default") {
 		t.Errorf("--elicit accept-defaults without a default for a required field: %s", r)
 	}
 	e.fails(2, "--mcp-config", cfg, "--elicit", "maybe", "call", "survey", "feedback")

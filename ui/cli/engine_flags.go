@@ -58,6 +58,9 @@ func (l *engElicitLog) explain() error {
 	if r.Mode == "url" {
 		what = r.URL
 	}
+	if r.Request != "" {
+		what += ", for " + r.Request
+	}
 	return fmt.Errorf("server %s asked for input (%s), but %w", r.Server, model.SanitizeLine(what), errEngElicitHeadless)
 }
 
@@ -81,6 +84,9 @@ func (f *engFlags) engineOptions() (engine.Options, error) {
 			return engine.Options{}, usagef("%v", err)
 		}
 		o.Elicit = pol
+		if f.g.elicit == "accept-defaults" {
+			o.Elicit = f.sayWhyDeclined(pol)
+		}
 		return o, nil
 	}
 	o.Elicit = func(_ context.Context, req engine.ElicitRequest) (engine.ElicitResponse, error) {
@@ -88,4 +94,21 @@ func (f *engFlags) engineOptions() (engine.Options, error) {
 		return engine.ElicitResponse{}, fmt.Errorf("server %s: %w", req.Server, errEngElicitHeadless)
 	}
 	return o, nil
+}
+
+// sayWhyDeclined wraps the accept-defaults policy: when it cannot accept,
+// the reason (which fields have no default, a URL to open) goes to stderr,
+// since the server's own answer to a decline rarely says why.
+func (f *engFlags) sayWhyDeclined(pol engine.ElicitFunc) engine.ElicitFunc {
+	return func(ctx context.Context, req engine.ElicitRequest) (engine.ElicitResponse, error) {
+		resp, err := pol(ctx, req)
+		if err == nil && resp.Action != engine.ElicitAccept && resp.Reason != "" {
+			what := ""
+			if req.Request != "" {
+				what = " (for " + req.Request + ")"
+			}
+			fmt.Fprintln(f.g.stderr, clean("mcpdeck: declined"+what+": "+resp.Reason))
+		}
+		return resp, err
+	}
 }

@@ -1,0 +1,100 @@
+package engine
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sync"
+
+	"github.com/mark3labs/mcp-go/client"
+
+	"github.com/mcpdeck/mcpdeck/model"
+	"github.com/mcpdeck/mcpdeck/transports"
+)
+
+// A request on a 2026-07-28 session (tools/call, prompts/get,
+// resources/read) may answer "input required": mcp-go asks the elicitation
+// handler for each input the server wants and retries the request with the
+// answers and the server's request state, one JSON-RPC id per round, at most
+// transports.MaxInputRounds rounds. The loop and its state live in the call's
+// own stack in mcp-go, so two calls in flight never see each other's state;
+// what mcpdeck adds rides on the call's context: which request the input is
+// for (shown to the person) and whether the person already declined.
+
+// ErrInputDeclined ends a request whose server asked for input again after
+// the person declined or cancelled an earlier request for input.
+var ErrInputDeclined = errors.New("you declined the server's request for input")
+
+// inputCall is one request that may ask for input; it lives in the
+// request's context.
+type inputCall struct {
+	what string // "tools/call NAME", shown with the prompt
+
+	mu       sync.Mutex
+	declined *ElicitRequest // the request for input the person declined
+	action   string         // decline or cancel
+}
+
+type inputCallKey struct{}
+
+// withInputCall marks ctx as carrying the request what (e.g. "tools/call
+// feedback"), so requests for input it answers with are tied to it.
+func withInputCall(ctx context.Context, what string) context.Context {
+	return context.WithValue(ctx, inputCallKey{}, &inputCall{what: what})
+}
+
+// inputCallFrom returns the request ctx carries, nil for a server's own
+// elicitation/create (which arrives on the connection's context).
+func inputCallFrom(ctx context.Context) *inputCall {
+	ic, _ := ctx.Value(inputCallKey{}).(*inputCall)
+	return ic
+}
+
+// ask answers one request for input of the call: after a decline or cancel
+// of an earlier one the call ends (the retry told the server, and the person
+// is not asked again); otherwise the person is asked.
+func (ic *inputCall) ask(ctx context.Context, r ElicitRequest, answer func(context.Context, ElicitRequest) (ElicitResponse, error)) (ElicitResponse, error) {
+	ic.mu.Lock()
+	prev, action := ic.declined, ic.action
+	ic.mu.Unlock()
+	if prev != nil {
+		return ElicitResponse{}, &declinedError{message: prev.Message, action: action}
+	}
+	resp, err := answer(ctx, r)
+	if err == nil && (resp.Action == ElicitDecline || resp.Action == ElicitCancel) {
+		ic.mu.Lock()
+		if ic.declined == nil {
+			ic.declined, ic.action = &r, resp.Action
+		}
+		ic.mu.Unlock()
+	}
+	return resp, err
+}
+
+// inputWhy words the end of a request whose input loop did not finish, or
+// returns "" for any other error.
+func inputWhy(err error) string {
+	var d *declinedError
+	switch {
+	case errors.As(err, &d):
+		return d.Error()
+	case errors.Is(err, client.ErrMaxInputRoundTripsExceeded):
+		return fmt.Sprintf("the server kept asking for more input, and mcpdeck stops a request after %d rounds (%v)",
+			transports.MaxInputRounds, err)
+	}
+	return ""
+}
+
+// declinedError is ErrInputDeclined with what was declined.
+type declinedError struct {
+	message string // the declined request's message, sanitized
+	action  string // decline or cancel
+}
+
+func (d *declinedError) Error() string {
+	return fmt.Sprintf("you %sd the server's request for input (%s), and it asked for input again, so mcpdeck stopped the request",
+		d.action, model.SanitizeLine(d.message))
+}
+
+// Is makes errors.Is(err, ErrInputDeclined) hold.
+func (d *declinedError) Is(target error) bool { return target == ErrInputDeclined }
