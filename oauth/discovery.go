@@ -39,6 +39,9 @@ type asMetadata struct {
 	CodeChallengeMethodsSupported     *[]string `json:"code_challenge_methods_supported,omitempty"`
 	ClientIDMetadataDocumentSupported bool      `json:"client_id_metadata_document_supported,omitempty"`
 	AuthorizationResponseIssParameter bool      `json:"authorization_response_iss_parameter_supported,omitempty"`
+	// DPoPSigningAlgValuesSupported, when it lists ES256, makes us ask for
+	// DPoP-bound tokens (dpop.go).
+	DPoPSigningAlgValuesSupported []string `json:"dpop_signing_alg_values_supported,omitempty"`
 }
 
 // discovery is everything learned about where and how to authorize.

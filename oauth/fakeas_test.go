@@ -86,6 +86,23 @@ type fakeAS struct {
 	OpenHandshake bool
 	// Probes counts unauthenticated /mcp requests by JSON-RPC method.
 	Probes map[string]int
+	// DPoP makes the AS advertise ES256 DPoP and bind every token to the
+	// proof key; the resource then takes only DPoP-bound tokens with a
+	// valid proof (fakedpop_test.go). DPoPNonce, when set, is the nonce
+	// both demand.
+	DPoP      bool
+	DPoPNonce string
+	// RotateNonce makes the resource demand a new nonce after each refusal.
+	RotateNonce bool
+	// DPoPErrors are the proofs refused; NonceRefusals counts
+	// use_dpop_nonce answers by "as" and "rs".
+	DPoPErrors    []string
+	NonceRefusals map[string]int
+	// LastAuth and LastProof are the Authorization and DPoP headers of
+	// the last /mcp request.
+	LastAuth, LastProof string
+	jtis                map[string]bool
+	issueJKT            string // the key the token being issued is bound to
 
 	mu            sync.Mutex
 	clients       map[string]fakeClient
@@ -118,6 +135,7 @@ type fakeGrant struct {
 	scopes   []string
 	resource string
 	dead     bool
+	jkt      string // DPoP key thumbprint the token is bound to
 }
 
 func newFakeAS(t *testing.T) *fakeAS {
@@ -125,7 +143,7 @@ func newFakeAS(t *testing.T) *fakeAS {
 		t: t, ExpiresIn: 3600, ChallengeScope: "mcp:read",
 		clients: map[string]fakeClient{}, codes: map[string]fakeCode{},
 		access: map[string]fakeGrant{}, refresh: map[string]fakeGrant{},
-		TokenCalls: map[string]int{}, jags: map[string]string{},
+		TokenCalls: map[string]int{}, jags: map[string]string{}, NonceRefusals: map[string]int{},
 	}
 	f.as = httptest.NewServer(http.HandlerFunc(f.serveAS))
 	f.rs = httptest.NewServer(http.HandlerFunc(f.serveRS))
@@ -234,6 +252,9 @@ func (f *fakeAS) metadata() map[string]any {
 	}
 	if f.AuthMethods != nil {
 		md["token_endpoint_auth_methods_supported"] = f.AuthMethods
+	}
+	if f.DPoP {
+		md["dpop_signing_alg_values_supported"] = []string{"ES256"}
 	}
 	maps.Copy(md, f.MetadataPatch)
 	return md
@@ -398,11 +419,14 @@ func (f *fakeAS) verifyAssertion(jwt, clientID string) bool {
 
 func (f *fakeAS) issue(w http.ResponseWriter, clientID string, scopes []string, resource string, withRefresh bool) {
 	at := f.newToken("at")
-	f.access[at] = fakeGrant{clientID: clientID, scopes: scopes, resource: resource}
+	f.access[at] = fakeGrant{clientID: clientID, scopes: scopes, resource: resource, jkt: f.issueJKT}
 	resp := map[string]any{"access_token": at, "token_type": "Bearer", "expires_in": f.ExpiresIn, "scope": strings.Join(scopes, " ")}
+	if f.issueJKT != "" {
+		resp["token_type"] = "DPoP"
+	}
 	if withRefresh {
 		rt := f.newToken("rt")
-		f.refresh[rt] = fakeGrant{clientID: clientID, scopes: scopes, resource: resource}
+		f.refresh[rt] = fakeGrant{clientID: clientID, scopes: scopes, resource: resource, jkt: f.issueJKT}
 		resp["refresh_token"] = rt
 	}
 	writeJSON(w, 200, resp)
@@ -421,6 +445,14 @@ func (f *fakeAS) token(w http.ResponseWriter, r *http.Request) {
 		oauthErr(w, 401, "invalid_client")
 		return
 	}
+	if f.DPoP {
+		jkt, ok := f.tokenDPoP(w, r)
+		if !ok {
+			return
+		}
+		f.issueJKT = jkt
+		defer func() { f.issueJKT = "" }()
+	}
 	switch grant {
 	case "authorization_code":
 		c, ok := f.codes[form.Get("code")]
@@ -434,7 +466,7 @@ func (f *fakeAS) token(w http.ResponseWriter, r *http.Request) {
 		f.issue(w, clientID, c.scopes, c.resource, true)
 	case "refresh_token":
 		g, ok := f.refresh[form.Get("refresh_token")]
-		if !ok || g.clientID != clientID {
+		if !ok || g.clientID != clientID || g.jkt != f.issueJKT {
 			oauthErr(w, 400, "invalid_grant")
 			return
 		}
@@ -582,8 +614,13 @@ func (f *fakeAS) rsLocked(w http.ResponseWriter, r *http.Request) bool {
 	if n := r.Header.Get("X-Need-Scope"); n != "" {
 		need = strings.Fields(n)
 	}
+	scheme := "Bearer"
+	if f.DPoP {
+		scheme = "DPoP"
+	}
+	f.LastAuth, f.LastProof = r.Header.Get("Authorization"), r.Header.Get("DPoP")
 	challenge := func(status int, errCode string, scope string) {
-		v := fmt.Sprintf(`Bearer resource_metadata="%s/.well-known/oauth-protected-resource/mcp"`, f.rs.URL)
+		v := fmt.Sprintf(`%s resource_metadata="%s/.well-known/oauth-protected-resource/mcp"`, scheme, f.rs.URL)
 		if f.PRMAtRoot {
 			v = `Bearer realm="mcp"`
 		}
@@ -596,7 +633,7 @@ func (f *fakeAS) rsLocked(w http.ResponseWriter, r *http.Request) bool {
 		w.Header().Set("WWW-Authenticate", v)
 		w.WriteHeader(status)
 	}
-	tok, ok := strings.CutPrefix(r.Header.Get("Authorization"), "Bearer ")
+	tok, ok := strings.CutPrefix(r.Header.Get("Authorization"), scheme+" ")
 	g, known := f.access[tok]
 	if f.MovedTo != nil {
 		f.MovedTo.mu.Lock()
@@ -605,6 +642,9 @@ func (f *fakeAS) rsLocked(w http.ResponseWriter, r *http.Request) bool {
 	}
 	if !ok || !known || g.dead {
 		challenge(401, "invalid_token", f.ChallengeScope)
+		return false
+	}
+	if f.DPoP && !f.resourceDPoP(w, r, tok, g) {
 		return false
 	}
 	for _, s := range need {

@@ -153,11 +153,18 @@ func (m *Manager) codeFlow(ctx context.Context, srv model.Server, st *serverStat
 		"resource":      {d.Resource},
 	}
 	ca := clientAuth{ClientID: client.ClientID, Secret: client.ClientSecret, Method: client.AuthMethod}
+	var dpopPEM string
+	if wantsDPoP(d.AS) {
+		if ca.DPoP, dpopPEM, err = newDPoPKey(); err != nil {
+			return nil, err
+		}
+	}
 	tr, err := m.tokenRequest(ctx, d.AS.TokenEndpoint, form, ca, "token request")
 	if err != nil {
 		return nil, err
 	}
 	rec := m.record(tr, scopes, nil)
+	rec.DPoPKey = dpopPEM
 	rec.Issuer, rec.TokenEndpoint, rec.RevocationEndpoint = d.AS.Issuer, d.AS.TokenEndpoint, d.AS.RevocationEndpoint
 	rec.Resource, rec.ClientID, rec.ClientSecret, rec.AuthMethod = d.Resource, client.ClientID, client.ClientSecret, client.AuthMethod
 	st.mu.Lock()

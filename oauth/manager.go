@@ -76,6 +76,8 @@ type Manager struct {
 
 	mu      sync.Mutex
 	servers map[string]*serverState
+	// nonces are the latest DPoP nonces, by origin.
+	nonces dpopNonces
 }
 
 // serverState is what the Manager knows about one server (name + hash).

@@ -48,6 +48,9 @@ type tokenRecord struct {
 	ClientID           string    `json:"client_id,omitempty"`
 	ClientSecret       string    `json:"client_secret,omitempty"`
 	AuthMethod         string    `json:"auth_method,omitempty"`
+	// DPoPKey is the PEM private key the token is bound to (DPoP); the
+	// token is useless without it, so it lives and dies with the token.
+	DPoPKey string `json:"dpop_key,omitempty"`
 }
 
 // String never shows the token.

@@ -136,7 +136,7 @@ func (m *Manager) doRefresh(ctx context.Context, srv model.Server, st *serverSta
 	if used.Resource != "" {
 		form.Set("resource", used.Resource)
 	}
-	ca := clientAuth{ClientID: used.ClientID, Secret: used.ClientSecret, Method: used.AuthMethod}
+	ca := clientAuth{ClientID: used.ClientID, Secret: used.ClientSecret, Method: used.AuthMethod, DPoP: dpopKeyOf(used)}
 	tr, err := m.tokenRequest(ctx, endpoint, form, ca, "token refresh")
 	if err != nil {
 		var oe *OAuthError

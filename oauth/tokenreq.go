@@ -2,6 +2,7 @@ package oauth
 
 import (
 	"context"
+	"crypto/ecdsa"
 	"encoding/base64"
 	"encoding/json"
 	"fmt"
@@ -31,6 +32,9 @@ type clientAuth struct {
 	// Assertion builds a private_key_jwt client assertion for the audience.
 	Assertion func(aud string) (string, error)
 	Audience  string
+	// DPoP, when set, signs a DPoP proof for the request so that the
+	// token is bound to this key (dpop.go).
+	DPoP *ecdsa.PrivateKey
 }
 
 // tokenResponse is a successful token endpoint answer.
@@ -120,6 +124,13 @@ func (m *Manager) postForm(ctx context.Context, role, endpoint string, form url.
 	req.ContentLength = int64(len(body))
 	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
 	req.Header.Set("Accept", "application/json")
+	if ca.DPoP != nil {
+		proof, err := dpopProof(ca.DPoP, http.MethodPost, req.URL, "", m.nonces.get(req.URL), m.opts.Now())
+		if err != nil {
+			return nil, err
+		}
+		req.Header.Set("DPoP", proof)
+	}
 	resp, err := m.http.Do(req)
 	if err != nil {
 		return nil, humanNetErr(err)
@@ -129,18 +140,18 @@ func (m *Manager) postForm(ctx context.Context, role, endpoint string, form url.
 
 // tokenRequest calls the token endpoint. Errors carry the OAuth error code
 // and description only, never the body (it could hold a token).
+// With DPoP, a use_dpop_nonce refusal that brings a nonce is retried once
+// with it.
 func (m *Manager) tokenRequest(ctx context.Context, endpoint string, form url.Values, ca clientAuth, op string) (*tokenResponse, error) {
-	resp, err := m.postForm(ctx, "token endpoint ("+op+")", endpoint, form, ca)
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", op, err)
+	status, b, gotNonce, err := m.tokenAnswer(ctx, endpoint, form, ca, op)
+	if err == nil && ca.DPoP != nil && gotNonce && status == http.StatusBadRequest && oauthErrorCode(b) == "use_dpop_nonce" {
+		status, b, _, err = m.tokenAnswer(ctx, endpoint, form, ca, op)
 	}
-	defer resp.Body.Close()
-	b, err := io.ReadAll(io.LimitReader(resp.Body, 1<<20))
 	if err != nil {
-		return nil, fmt.Errorf("%s: reading the answer: %w", op, err)
+		return nil, err
 	}
-	if resp.StatusCode != http.StatusOK {
-		return nil, answerError(op, resp.StatusCode, b, form, ca)
+	if status != http.StatusOK {
+		return nil, answerError(op, status, b, form, ca)
 	}
 	var tr tokenResponse
 	if err := json.Unmarshal(b, &tr); err != nil {
@@ -158,6 +169,29 @@ func (m *Manager) tokenRequest(ctx context.Context, endpoint string, form url.Va
 		return nil, fmt.Errorf("%s: the authorization server sent no access_token", op)
 	}
 	return &tr, nil
+}
+
+// tokenAnswer sends one token request and reads the answer; gotNonce says
+// the answer carried a DPoP nonce (now remembered for its origin).
+func (m *Manager) tokenAnswer(ctx context.Context, endpoint string, form url.Values, ca clientAuth, op string) (status int, body []byte, gotNonce bool, err error) {
+	resp, err := m.postForm(ctx, "token endpoint ("+op+")", endpoint, form, ca)
+	if err != nil {
+		return 0, nil, false, fmt.Errorf("%s: %w", op, err)
+	}
+	defer resp.Body.Close()
+	gotNonce = ca.DPoP != nil && m.nonces.note(resp.Request.URL, resp.Header)
+	b, err := io.ReadAll(io.LimitReader(resp.Body, 1<<20))
+	if err != nil {
+		return 0, nil, false, fmt.Errorf("%s: reading the answer: %w", op, err)
+	}
+	return resp.StatusCode, b, gotNonce, nil
+}
+
+// oauthErrorCode is the error code of an OAuth error answer, "" if none.
+func oauthErrorCode(body []byte) string {
+	var eb oauthErrorBody
+	_ = json.Unmarshal(body, &eb)
+	return eb.Error
 }
 
 // record turns a token response into a stored record.
@@ -184,6 +218,7 @@ func (m *Manager) record(tr *tokenResponse, requested []string, old *tokenRecord
 		}
 		rec.Issuer, rec.TokenEndpoint, rec.RevocationEndpoint = old.Issuer, old.TokenEndpoint, old.RevocationEndpoint
 		rec.Resource, rec.ClientID, rec.ClientSecret, rec.AuthMethod = old.Resource, old.ClientID, old.ClientSecret, old.AuthMethod
+		rec.DPoPKey = old.DPoPKey
 	}
 	return rec
 }

@@ -3,6 +3,7 @@ package oauth
 import (
 	"bytes"
 	"context"
+	"crypto/ecdsa"
 	"errors"
 	"fmt"
 	"io"
@@ -185,27 +186,51 @@ func (t *authTransport) recover401(ctx context.Context, used *tokenRecord, mayRe
 	return next, false
 }
 
+// send sends req with tok: as a DPoP-bound token with a fresh proof when
+// the token is one (retried once when the server asks for a nonce), else
+// as a bearer token.
 func (t *authTransport) send(req *http.Request, tok *tokenRecord) (*http.Response, error) {
-	r := req.Clone(req.Context())
-	if req.GetBody != nil {
-		b, err := req.GetBody()
+	var key *ecdsa.PrivateKey
+	if tok != nil && strings.EqualFold(tok.TokenType, "DPoP") {
+		key = dpopKeyOf(tok)
+	}
+	for attempt := 0; ; attempt++ {
+		r := req.Clone(req.Context())
+		if req.GetBody != nil {
+			b, err := req.GetBody()
+			if err != nil {
+				return nil, err
+			}
+			r.Body = b
+		}
+		switch {
+		case key != nil:
+			proof, err := dpopProof(key, req.Method, req.URL, tok.AccessToken, t.m.nonces.get(req.URL), t.m.opts.Now())
+			if err != nil {
+				return nil, err
+			}
+			r.Header.Set("Authorization", "DPoP "+tok.AccessToken)
+			r.Header.Set("DPoP", proof)
+		case tok != nil:
+			r.Header.Set("Authorization", "Bearer "+tok.AccessToken)
+		}
+		resp, err := t.base.RoundTrip(r)
 		if err != nil {
-			return nil, err
+			var ue *url.Error
+			if errors.As(err, &ue) {
+				return nil, err
+			}
+			return nil, fmt.Errorf("%s %s: %w", req.Method, req.URL.Redacted(), err)
 		}
-		r.Body = b
-	}
-	if tok != nil {
-		r.Header.Set("Authorization", "Bearer "+tok.AccessToken)
-	}
-	resp, err := t.base.RoundTrip(r)
-	if err != nil {
-		var ue *url.Error
-		if errors.As(err, &ue) {
-			return nil, err
+		if key == nil {
+			return resp, nil
 		}
-		return nil, fmt.Errorf("%s %s: %w", req.Method, req.URL.Redacted(), err)
+		fresh := t.m.nonces.note(req.URL, resp.Header)
+		if attempt > 0 || !fresh || !resourceWantsNonce(resp) {
+			return resp, nil
+		}
+		discard(resp)
 	}
-	return resp, nil
 }
 
 // bufferBody makes the request body replayable for a retry.

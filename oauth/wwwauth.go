@@ -13,11 +13,20 @@ type challenge struct {
 	Error            string
 }
 
-// parseWWWAuthenticate finds the Bearer challenge among the header values.
-// It is tolerant: unknown schemes and malformed parameters are skipped.
+// parseWWWAuthenticate finds the Bearer challenge among the header values,
+// else the DPoP one (a server that takes DPoP-bound tokens only challenges
+// with that scheme, with the same parameters). It is tolerant: unknown
+// schemes and malformed parameters are skipped.
 func parseWWWAuthenticate(h http.Header) (challenge, bool) {
+	if c, ok := parseChallenge(h, "Bearer"); ok {
+		return c, true
+	}
+	return parseChallenge(h, "DPoP")
+}
+
+func parseChallenge(h http.Header, scheme string) (challenge, bool) {
 	for _, v := range h.Values("WWW-Authenticate") {
-		if params, ok := bearerParams(v); ok {
+		if params, ok := schemeParams(v, scheme); ok {
 			c := challenge{
 				ResourceMetadata: params["resource_metadata"],
 				Error:            params["error"],
@@ -31,9 +40,9 @@ func parseWWWAuthenticate(h http.Header) (challenge, bool) {
 	return challenge{}, false
 }
 
-// bearerParams returns the auth-params of the Bearer challenge in one header
-// value, which may hold several challenges.
-func bearerParams(v string) (map[string]string, bool) {
+// schemeParams returns the auth-params of the challenge with the given
+// scheme in one header value, which may hold several challenges.
+func schemeParams(v, scheme string) (map[string]string, bool) {
 	s := v
 	found := false
 	params := map[string]string{}
@@ -58,11 +67,11 @@ func bearerParams(v string) (map[string]string, bool) {
 			s = after
 			continue
 		}
-		// New scheme: stop if we already collected the Bearer one.
+		// New scheme: stop if we already collected the one asked for.
 		if found {
 			break
 		}
-		found = strings.EqualFold(tok, "Bearer")
+		found = strings.EqualFold(tok, scheme)
 		s = rest
 	}
 	return params, found
