@@ -86,6 +86,10 @@ type fakeAS struct {
 	OpenHandshake bool
 	// Probes counts unauthenticated /mcp requests by JSON-RPC method.
 	Probes map[string]int
+	// StatelessOnly makes the resource speak only protocol 2026-07-28: an
+	// unauthenticated initialize, or a request without that version's
+	// header, is answered 400 like such a server does.
+	StatelessOnly bool
 	// DPoP makes the AS advertise ES256 DPoP and bind every token to the
 	// proof key; the resource then takes only DPoP-bound tokens with a
 	// valid proof (fakedpop_test.go). DPoPNonce, when set, is the nonce
@@ -591,6 +595,22 @@ func (f *fakeAS) rsLocked(w http.ResponseWriter, r *http.Request) bool {
 	default:
 		http.NotFound(w, r)
 		return false
+	}
+	if f.StatelessOnly && r.Method == http.MethodPost && r.Header.Get("Authorization") == "" {
+		b, _ := io.ReadAll(r.Body)
+		r.Body = io.NopCloser(bytes.NewReader(b))
+		var msg struct {
+			Method string `json:"method"`
+		}
+		_ = json.Unmarshal(b, &msg)
+		if f.Probes == nil {
+			f.Probes = map[string]int{}
+		}
+		f.Probes[msg.Method]++
+		if msg.Method == "initialize" || r.Header.Get("MCP-Protocol-Version") != "2026-07-28" || r.Header.Get("Mcp-Method") != msg.Method {
+			http.Error(w, "Missing MCP-Protocol-Version header", http.StatusBadRequest)
+			return false
+		}
 	}
 	if f.OpenHandshake && r.Method == http.MethodPost && r.Header.Get("Authorization") == "" {
 		b, _ := io.ReadAll(r.Body)

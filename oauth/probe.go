@@ -5,14 +5,22 @@ import (
 	"net/http"
 	"strings"
 
+	"github.com/mark3labs/mcp-go/mcp"
+
 	"github.com/mcpdeck/mcpdeck/model"
 )
+
+// statelessVersion is the protocol version whose requests need no
+// handshake; the probe falls back to it when the handshake is refused.
+const statelessVersion = "2026-07-28"
 
 // probe sends unauthenticated requests to learn the server's Bearer
 // challenge (resource_metadata and scope). Some servers let the handshake
 // through and guard only the requests after it; for those the probe goes
 // on to tools/list in the session the handshake opened, whose challenge
-// names the scope the server wants first, and then ends that session.
+// names the scope the server wants first, and then ends that session. A
+// server that refuses the handshake (it speaks only the stateless
+// protocol) is asked for tools/list the stateless way instead.
 func (m *Manager) probe(ctx context.Context, srv model.Server) (challenge, bool) {
 	if srv.Config.EffectiveType() == model.TransportSSE {
 		req, err := http.NewRequestWithContext(ctx, http.MethodGet, srv.Config.URL, nil)
@@ -25,6 +33,12 @@ func (m *Manager) probe(ctx context.Context, srv model.Server) (challenge, bool)
 	}
 	c, resp, ok := m.probeSend(m.probeRequest(ctx, srv, "", `{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"`+protocolVersion+
 		`","capabilities":{},"clientInfo":{"name":"mcpdeck","version":"probe"}}}`))
+	if !ok && resp != nil && resp.StatusCode >= 400 && resp.StatusCode < 500 {
+		// A server of the stateless protocol refuses the handshake: ask it
+		// for its tools the stateless way, which is what it guards.
+		c, _, ok = m.probeSend(m.statelessProbe(ctx, srv))
+		return c, ok
+	}
 	if ok || resp == nil || resp.StatusCode != http.StatusOK {
 		return c, ok
 	}
@@ -52,6 +66,18 @@ func (m *Manager) probeRequest(ctx context.Context, srv model.Server, sid, body 
 	req.Header.Set("MCP-Protocol-Version", protocolVersion)
 	if sid != "" {
 		req.Header.Set("Mcp-Session-Id", sid)
+	}
+	return req
+}
+
+// statelessProbe is a tools/list of protocol 2026-07-28, which needs no
+// handshake: the version travels in the header and in _meta.
+func (m *Manager) statelessProbe(ctx context.Context, srv model.Server) *http.Request {
+	req := m.probeRequest(ctx, srv, "", `{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{"_meta":{"`+
+		mcp.MetaKeyProtocolVersion+`":"`+statelessVersion+`","`+mcp.MetaKeyClientInfo+`":{"name":"mcpdeck","version":"probe"}}}}`)
+	if req != nil {
+		req.Header.Set("MCP-Protocol-Version", statelessVersion)
+		req.Header.Set("Mcp-Method", "tools/list")
 	}
 	return req
 }

@@ -27,6 +27,26 @@ func TestProbeFindsChallengeBehindOpenHandshake(t *testing.T) {
 	}
 }
 
+// TestProbeAsksStatelessServerTheStatelessWay: a server of protocol
+// 2026-07-28 refuses the handshake with 400; the probe then asks for
+// tools/list the stateless way and signs in with the scope it challenges.
+func TestProbeAsksStatelessServerTheStatelessWay(t *testing.T) {
+	e := newEnv(t, nil)
+	e.fake.StatelessOnly = true
+	e.fake.ChallengeScope = "mcp:basic"
+	e.fake.PRMScopes = []string{"mcp:profile"}
+	srv := e.server()
+	if err := e.authenticate(srv); err != nil {
+		t.Fatal(err)
+	}
+	if got := e.fake.Authorizes[0].Get("scope"); got != "mcp:basic" {
+		t.Errorf("first authorization asked for %q, want the challenged mcp:basic", got)
+	}
+	if e.fake.Probes["initialize"] != 1 || e.fake.Probes["tools/list"] != 1 {
+		t.Errorf("probe requests %v: want the refused initialize, then one stateless tools/list", e.fake.Probes)
+	}
+}
+
 // TestStepUpAfterOpenHandshakeAsksUnion is the scope-step-up story: the
 // first requests pass with the basic scope, a later one is refused with 403
 // insufficient_scope, and the step-up asks for the union.
