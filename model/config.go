@@ -51,7 +51,8 @@ type OAuthConfig struct {
 	// when the authorization server supports it.
 	ClientMetadataURL string `json:"clientMetadataUrl,omitempty"`
 	// Grant selects a machine-to-machine flow: "" (authorization code),
-	// "client_credentials", "xaa" (cross-app access) or "jwt_bearer"
+	// "client_credentials", "enterprise_managed" (enterprise-managed
+	// authorization, formerly cross-app access, also spelled "xaa") or "jwt_bearer"
 	// (workload identity federation: a JWT from the platform).
 	Grant string `json:"grant,omitempty"`
 	// AssertionFile is the file holding the workload JWT of the jwt_bearer

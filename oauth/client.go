@@ -139,7 +139,11 @@ func oauthConfig(srv model.Server) model.OAuthConfig {
 	if srv.Config.OAuth == nil {
 		return model.OAuthConfig{}
 	}
-	return *srv.Config.OAuth
+	oc := *srv.Config.OAuth
+	if oc.Grant == GrantEnterpriseManaged {
+		oc.Grant = GrantCrossApp
+	}
+	return oc
 }
 
 // extra reads a string setting of OAuthConfig.Extra ("" when absent) with

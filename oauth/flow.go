@@ -18,6 +18,9 @@ const (
 	GrantAuthorizationCode = ""
 	GrantClientCredentials = "client_credentials"
 	GrantCrossApp          = "xaa"
+	// GrantEnterpriseManaged is the current name of cross-app access
+	// (enterprise-managed authorization); both names select the same grant.
+	GrantEnterpriseManaged = "enterprise_managed"
 )
 
 // Authenticate runs the full flow for srv: interactive authorization code
@@ -50,7 +53,7 @@ func (m *Manager) obtain(ctx context.Context, srv model.Server, st *serverState,
 	case GrantClientCredentials, GrantCrossApp, GrantJWTBearer:
 		return m.machineGrant(ctx, srv, st)
 	default:
-		return nil, fmt.Errorf("%w: unknown oauth.grant %q (use client_credentials, xaa or jwt_bearer, or leave it out)", ErrConfig, g)
+		return nil, fmt.Errorf("%w: unknown oauth.grant %q (use client_credentials, enterprise_managed (also called xaa) or jwt_bearer, or leave it out)", ErrConfig, g)
 	}
 }
 

@@ -116,13 +116,21 @@ func TestClientCredentialsWithoutSecretIsAClearError(t *testing.T) {
 	}
 }
 
+// TestCrossAppAccess runs enterprise-managed authorization under both its
+// names: the current enterprise_managed and the older xaa.
 func TestCrossAppAccess(t *testing.T) {
+	for _, grant := range []string{GrantEnterpriseManaged, GrantCrossApp} {
+		t.Run(grant, func(t *testing.T) { testCrossAppAccess(t, grant) })
+	}
+}
+
+func testCrossAppAccess(t *testing.T, grant string) {
 	e := newEnv(t, nil)
 	e.fake.PreClientID, e.fake.PreClientSecret = "xaa-client", "xaa-secret-"+randomID()
 	e.fake.IDToken = "idtoken-" + randomID()
 	srv := e.server()
 	srv.Config.OAuth = &model.OAuthConfig{
-		ClientID: "xaa-client", Grant: GrantCrossApp,
+		ClientID: "xaa-client", Grant: grant,
 		Extra: map[string]json.RawMessage{
 			"idpTokenEndpoint": mustJSON(e.fake.as.URL + "/idp/token"),
 			"idpClientId":      mustJSON("idp-client"),
