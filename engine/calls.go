@@ -179,14 +179,7 @@ func (e *Engine) ReadResource(ctx context.Context, server, uri string) (Resource
 	ctx, cancel := e.withToolTimeout(ctx)
 	defer cancel()
 	ctx = withInputCall(ctx, "resources/read "+uri)
-	var res *mcp.ReadResourceResult
-	err = e.do(ctx, t, func(c session) error {
-		req := mcp.ReadResourceRequest{}
-		req.Params.URI = uri
-		var err error
-		res, err = c.Client().ReadResource(ctx, req)
-		return err
-	})
+	res, err := e.readResource(ctx, t, uri)
 	if err != nil {
 		return ResourceResult{}, e.callError(ctx, server, "reading "+uri, err)
 	}
@@ -242,4 +235,18 @@ func (e *Engine) withToolTimeout(ctx context.Context) (context.Context, context.
 		return ctx, func() {}
 	}
 	return context.WithTimeout(ctx, e.set.toolTimeout)
+}
+
+// readResource sends resources/read for uri on t's session (with the
+// engine's session-expiry and error-class handling of do).
+func (e *Engine) readResource(ctx context.Context, t callTarget, uri string) (*mcp.ReadResourceResult, error) {
+	var res *mcp.ReadResourceResult
+	err := e.do(ctx, t, func(c session) error {
+		req := mcp.ReadResourceRequest{}
+		req.Params.URI = uri
+		var err error
+		res, err = c.Client().ReadResource(ctx, req)
+		return err
+	})
+	return res, err
 }

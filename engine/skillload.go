@@ -109,14 +109,7 @@ func (e *Engine) LoadSkill(ctx context.Context, server, name string) (LoadedSkil
 // readSkillFile reads one resource and returns its bytes: the text as
 // UTF-8, or the decoded blob.
 func (e *Engine) readSkillFile(ctx context.Context, t callTarget, uri string) ([]byte, error) {
-	var res *mcp.ReadResourceResult
-	err := e.do(ctx, t, func(c session) error {
-		req := mcp.ReadResourceRequest{}
-		req.Params.URI = uri
-		var err error
-		res, err = c.Client().ReadResource(ctx, req)
-		return err
-	})
+	res, err := e.readResource(ctx, t, uri)
 	if err != nil {
 		return nil, err
 	}

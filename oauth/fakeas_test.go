@@ -597,36 +597,18 @@ func (f *fakeAS) rsLocked(w http.ResponseWriter, r *http.Request) bool {
 		return false
 	}
 	if f.StatelessOnly && r.Method == http.MethodPost && r.Header.Get("Authorization") == "" {
-		b, _ := io.ReadAll(r.Body)
-		r.Body = io.NopCloser(bytes.NewReader(b))
-		var msg struct {
-			Method string `json:"method"`
-		}
-		_ = json.Unmarshal(b, &msg)
-		if f.Probes == nil {
-			f.Probes = map[string]int{}
-		}
-		f.Probes[msg.Method]++
-		if msg.Method == "initialize" || r.Header.Get("MCP-Protocol-Version") != "2026-07-28" || r.Header.Get("Mcp-Method") != msg.Method {
+		method := f.countProbe(r)
+		if method == "initialize" || r.Header.Get("MCP-Protocol-Version") != "2026-07-28" || r.Header.Get("Mcp-Method") != method {
 			http.Error(w, "Missing MCP-Protocol-Version header", http.StatusBadRequest)
 			return false
 		}
 	}
 	if f.OpenHandshake && r.Method == http.MethodPost && r.Header.Get("Authorization") == "" {
-		b, _ := io.ReadAll(r.Body)
-		r.Body = io.NopCloser(bytes.NewReader(b))
-		var msg struct {
-			Method string `json:"method"`
-		}
-		_ = json.Unmarshal(b, &msg)
-		if f.Probes == nil {
-			f.Probes = map[string]int{}
-		}
-		f.Probes[msg.Method]++
-		if msg.Method == "initialize" {
+		method := f.countProbe(r)
+		if method == "initialize" {
 			w.Header().Set("Mcp-Session-Id", "probe-session")
 		}
-		if msg.Method == "initialize" || strings.HasPrefix(msg.Method, "notifications/") {
+		if method == "initialize" || strings.HasPrefix(method, "notifications/") {
 			return true
 		}
 	}
@@ -674,4 +656,20 @@ func (f *fakeAS) rsLocked(w http.ResponseWriter, r *http.Request) bool {
 		}
 	}
 	return true
+}
+
+// countProbe counts an unauthenticated request in Probes by its JSON-RPC
+// method and returns the method; the body stays readable.
+func (f *fakeAS) countProbe(r *http.Request) string {
+	b, _ := io.ReadAll(r.Body)
+	r.Body = io.NopCloser(bytes.NewReader(b))
+	var msg struct {
+		Method string `json:"method"`
+	}
+	_ = json.Unmarshal(b, &msg)
+	if f.Probes == nil {
+		f.Probes = map[string]int{}
+	}
+	f.Probes[msg.Method]++
+	return msg.Method
 }
