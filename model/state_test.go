@@ -14,7 +14,7 @@ func TestCheckTransition(t *testing.T) {
 			allowed[[2]State{from, to}] = true
 		}
 	}
-	// Spot checks of SPEC §3 that must never regress.
+	// Spot checks of the state machine (model/state.go) that must never regress.
 	for _, must := range [][2]State{{StatePending, StateConnected}, {StateConnected, StatePending}, {StateDisabled, StatePending}, {StatePending, StatePending}} {
 		if !allowed[must] {
 			t.Errorf("%s → %s must be allowed", must[0], must[1])
