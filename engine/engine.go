@@ -118,6 +118,8 @@ type Engine struct {
 	tokens   uint64
 	watch    *watcher
 	overEn   map[string]bool // enable/disable of Extra servers, in memory
+
+	protocols protocolMemory // negotiated versions, read once
 }
 
 // New builds an engine; Start loads the config and begins connecting.

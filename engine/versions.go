@@ -2,12 +2,22 @@ package engine
 
 import (
 	"path/filepath"
+	"sync"
 
 	"github.com/mcpdeck/mcpdeck/model"
 )
 
-// protocolMemoryPath is the file remembering each definition's negotiated
-// protocol version (model.ProtocolMemoryFile in the cache directory).
+// protocolMemory is the engine's copy of the file remembering each
+// definition's negotiated protocol version (model.ProtocolMemoryFile in the
+// cache directory): read once, on the first connect, instead of on every
+// attempt of every server; kept in step with what this engine writes.
+type protocolMemory struct {
+	mu     sync.Mutex
+	loaded bool
+	m      map[string]model.RememberedProtocol
+}
+
+// protocolMemoryPath is the file behind protocolMemory.
 func (e *Engine) protocolMemoryPath() string {
 	return filepath.Join(e.opts.CacheDir, model.ProtocolMemoryFile)
 }
@@ -18,20 +28,34 @@ func (e *Engine) rememberedVersion(srv model.Server) string {
 	if srv.Config.ProtocolVersion != "" || srv.Hash == "" {
 		return ""
 	}
-	m, err := model.ReadProtocols(e.protocolMemoryPath())
-	if err != nil {
-		e.log.Debug("protocol memory", "err", err)
+	pm := &e.protocols
+	pm.mu.Lock()
+	defer pm.mu.Unlock()
+	if !pm.loaded {
+		m, err := model.ReadProtocols(e.protocolMemoryPath())
+		if err != nil {
+			e.log.Debug("protocol memory", "err", err)
+		}
+		pm.m, pm.loaded = m, true
 	}
-	return model.RememberedVersion(m, srv.Hash, e.clock.Now())
+	return model.RememberedVersion(pm.m, srv.Hash, e.clock.Now())
 }
 
 // rememberVersion records the version srv negotiated when it differs from
-// what was remembered (had).
+// what was remembered (had), in the file and in the engine's copy.
 func (e *Engine) rememberVersion(srv model.Server, had, got string) {
 	if got == "" || got == had || srv.Config.ProtocolVersion != "" || srv.Hash == "" {
 		return
 	}
-	if err := model.RememberProtocol(e.protocolMemoryPath(), srv.Hash, got, e.clock.Now()); err != nil {
+	now := e.clock.Now()
+	if err := model.RememberProtocol(e.protocolMemoryPath(), srv.Hash, got, now); err != nil {
 		e.log.Debug("protocol memory", "err", err)
 	}
+	pm := &e.protocols
+	pm.mu.Lock()
+	defer pm.mu.Unlock()
+	if pm.m == nil {
+		pm.m = map[string]model.RememberedProtocol{}
+	}
+	pm.m[srv.Hash] = model.RememberedProtocol{Version: got, At: now}
 }
