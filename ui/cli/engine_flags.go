@@ -107,7 +107,7 @@ func (f *engFlags) sayWhyDeclined(pol engine.ElicitFunc) engine.ElicitFunc {
 			if req.Request != "" {
 				what = " (for " + req.Request + ")"
 			}
-			fmt.Fprintln(f.g.stderr, clean("mcpdeck: declined"+what+": "+resp.Reason))
+			fmt.Fprintln(f.g.stderr, model.SanitizeLine("mcpdeck: declined"+what+": "+resp.Reason))
 		}
 		return resp, err
 	}

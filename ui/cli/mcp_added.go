@@ -12,7 +12,7 @@ import (
 // name, a managed-policy block, an unset ${VAR}, or approval still needed.
 // A person should not learn this only later from `mcp list`.
 func reportAdded(g *globalOpts, opts model.LoadOptions, scope model.Scope, name string, cfg model.ServerConfig, path string) {
-	fmt.Fprintf(g.stdout, "Added %s server %s to the %s scope (%s).\n", cfg.EffectiveType(), clean(name), scope, clean(path))
+	fmt.Fprintf(g.stdout, "Added %s server %s to the %s scope (%s).\n", cfg.EffectiveType(), model.SanitizeLine(name), scope, model.SanitizeLine(path))
 	res, err := model.Load(opts)
 	if err != nil {
 		return
@@ -20,7 +20,7 @@ func reportAdded(g *globalOpts, opts model.LoadOptions, scope model.Scope, name 
 	note := func(format string, a ...any) { fmt.Fprintf(g.stderr, "Note: "+format+"\n", a...) }
 	if res.Enterprise {
 		note("%s in the managed directory is in effect, so mcpdeck ignores %s (and every server outside it) while that file exists.",
-			model.ManagedMCPFile, clean(name))
+			model.ManagedMCPFile, model.SanitizeLine(name))
 		return
 	}
 	s, ok := res.Server(name)
@@ -28,19 +28,19 @@ func reportAdded(g *globalOpts, opts model.LoadOptions, scope model.Scope, name 
 		return
 	}
 	if s.Scope != scope {
-		note("the %s definition of %s (%s) takes precedence over this one.", s.Scope, clean(name), clean(s.Source))
+		note("the %s definition of %s (%s) takes precedence over this one.", s.Scope, model.SanitizeLine(name), model.SanitizeLine(s.Source))
 		return
 	}
 	switch {
 	case !s.Policy.Allowed && s.Policy.Rule != "":
-		note("managed policy blocks %s (%s), so it will not run.", clean(name), clean(s.Policy.Rule))
+		note("managed policy blocks %s (%s), so it will not run.", model.SanitizeLine(name), model.SanitizeLine(s.Policy.Rule))
 	case !s.Policy.Allowed:
-		note("managed policy blocks %s, so it will not run.", clean(name))
+		note("managed policy blocks %s, so it will not run.", model.SanitizeLine(name))
 	}
 	for _, p := range s.Problems {
 		note("%s", sentence(p))
 	}
 	if s.Scope == model.ScopeProject {
-		fmt.Fprintf(g.stdout, "Project servers run only once approved: mcpdeck mcp approve %s\n", clean(name))
+		fmt.Fprintf(g.stdout, "Project servers run only once approved: mcpdeck mcp approve %s\n", model.SanitizeLine(name))
 	}
 }

@@ -58,11 +58,11 @@ func newMCPApproveCmd(g *globalOpts, approve bool) *cobra.Command {
 			}
 			names := make([]string, len(targets))
 			for i, s := range targets {
-				names[i] = clean(s.Name)
+				names[i] = model.SanitizeLine(s.Name)
 				if approve && s.Approval.Diff != "" {
 					fmt.Fprintf(g.stdout, "%s changed since it was last approved:\n", names[i])
 					for _, d := range strings.Split(strings.TrimRight(s.Approval.Diff, "\n"), "\n") {
-						fmt.Fprintln(g.stdout, "    "+clean(d))
+						fmt.Fprintln(g.stdout, "    "+model.SanitizeLine(d))
 					}
 				}
 			}

@@ -41,10 +41,10 @@ func newMCPGetCmd(g *globalOpts) *cobra.Command {
 func writeServerDetails(w io.Writer, s model.Server, mem map[string]model.RememberedProtocol) {
 	v := newServerView(s).withProtocol(s, mem)
 	line := func(label, value string) { fmt.Fprintf(w, "  %-15s %s\n", label+":", value) }
-	fmt.Fprintln(w, clean(s.Name)+":")
-	line("Scope", fmt.Sprintf("%s (%s)", s.Scope, clean(s.Source)))
+	fmt.Fprintln(w, model.SanitizeLine(s.Name)+":")
+	line("Scope", fmt.Sprintf("%s (%s)", s.Scope, model.SanitizeLine(s.Source)))
 	for _, o := range s.Overrides {
-		line("Overrides", fmt.Sprintf("%s (%s)", o.Scope, clean(o.Source)))
+		line("Overrides", fmt.Sprintf("%s (%s)", o.Scope, model.SanitizeLine(o.Source)))
 	}
 	if s.AwaitsApproval() {
 		fmt.Fprintln(w, "  Not approved yet. Everything it would run or send, as written in its file:")
@@ -61,44 +61,44 @@ func writeServerDetails(w io.Writer, s model.Server, mem map[string]model.Rememb
 	if s.Approval.Diff != "" {
 		fmt.Fprintln(w, "  Changed since approval:")
 		for _, d := range strings.Split(strings.TrimRight(s.Approval.Diff, "\n"), "\n") {
-			fmt.Fprintln(w, "    "+clean(d))
+			fmt.Fprintln(w, "    "+model.SanitizeLine(d))
 		}
 	}
-	line("Policy", clean(policyText(s.Policy)))
+	line("Policy", model.SanitizeLine(policyText(s.Policy)))
 	line("Config hash", s.Hash)
 	if len(s.Problems) == 0 {
 		line("Problems", "none")
 	}
 	for _, p := range s.Problems {
-		line("Problem", clean(p.Error()))
+		line("Problem", model.SanitizeLine(p.Error()))
 	}
 	line("Runs", whyNot(s))
 }
 
 // writeDefinition prints the definition of v, secrets masked, with line.
 func writeDefinition(v serverView, line func(label, value string)) {
-	line("Transport", clean(string(v.Transport)))
+	line("Transport", model.SanitizeLine(string(v.Transport)))
 	line("Protocol", protocolText(v))
 	if v.Command != "" {
 		line("Command", commandLine(v.Command, v.Args))
 	}
 	if v.Cwd != "" {
-		line("Cwd", clean(v.Cwd))
+		line("Cwd", model.SanitizeLine(v.Cwd))
 	}
 	if v.URL != "" {
-		line("URL", clean(v.URL))
+		line("URL", model.SanitizeLine(v.URL))
 	}
 	if v.Builtin != "" {
-		line("Built-in", clean(v.Builtin))
+		line("Built-in", model.SanitizeLine(v.Builtin))
 	}
 	for _, k := range slices.Sorted(maps.Keys(v.Env)) {
-		line("Env", clean(k+"="+v.Env[k]))
+		line("Env", model.SanitizeLine(k+"="+v.Env[k]))
 	}
 	for _, k := range slices.Sorted(maps.Keys(v.Headers)) {
-		line("Header", clean(k+": "+v.Headers[k]))
+		line("Header", model.SanitizeLine(k+": "+v.Headers[k]))
 	}
 	if v.HeadersHelper != "" {
-		line("Headers helper", clean(v.HeadersHelper))
+		line("Headers helper", model.SanitizeLine(v.HeadersHelper))
 	}
 	if o := v.OAuth; o != nil {
 		var parts []string
@@ -114,7 +114,7 @@ func writeDefinition(v serverView, line func(label, value string)) {
 		if len(o.Scopes) > 0 {
 			parts = append(parts, "scopes "+strings.Join(o.Scopes, " "))
 		}
-		line("OAuth", clean(strings.Join(parts, ", ")))
+		line("OAuth", model.SanitizeLine(strings.Join(parts, ", ")))
 	}
 }
 
@@ -126,11 +126,11 @@ func whyNot(s model.Server) string {
 	case !s.Policy.Allowed:
 		return "no: blocked by managed policy"
 	case !s.Enabled:
-		return "no: disabled (mcpdeck mcp enable " + clean(s.Name) + ")"
+		return "no: disabled (mcpdeck mcp enable " + model.SanitizeLine(s.Name) + ")"
 	case s.Approval.Status == model.ApprovalPending, s.Approval.Status == model.ApprovalChanged:
-		return "no: waiting for approval (mcpdeck mcp approve " + clean(s.Name) + ")"
+		return "no: waiting for approval (mcpdeck mcp approve " + model.SanitizeLine(s.Name) + ")"
 	case s.Approval.Status == model.ApprovalRejected:
-		return "no: rejected (mcpdeck mcp approve " + clean(s.Name) + " to allow it)"
+		return "no: rejected (mcpdeck mcp approve " + model.SanitizeLine(s.Name) + " to allow it)"
 	}
 	return "yes"
 }

@@ -222,17 +222,17 @@ func writeImportReport(w io.Writer, rep importReport, title string) {
 			if o.Origin != "" {
 				from += ", " + o.Origin
 			}
-			fmt.Fprintf(w, "  ✓ %s: imported (%s, from %s)\n", clean(o.Name), o.Transport, clean(from))
+			fmt.Fprintf(w, "  ✓ %s: imported (%s, from %s)\n", model.SanitizeLine(o.Name), o.Transport, model.SanitizeLine(from))
 			if o.NeedsApproval {
-				fmt.Fprintf(w, "      into the %s scope (%s), awaiting approval\n", o.Scope, clean(o.File))
+				fmt.Fprintf(w, "      into the %s scope (%s), awaiting approval\n", o.Scope, model.SanitizeLine(o.File))
 			}
 		case importSkipped:
-			fmt.Fprintf(w, "  - %s: skipped: %s\n", clean(o.Name), clean(o.Reason))
+			fmt.Fprintf(w, "  - %s: skipped: %s\n", model.SanitizeLine(o.Name), model.SanitizeLine(o.Reason))
 		default:
-			fmt.Fprintf(w, "  ✗ %s: not converted: %s\n", clean(o.Name), clean(o.Reason))
+			fmt.Fprintf(w, "  ✗ %s: not converted: %s\n", model.SanitizeLine(o.Name), model.SanitizeLine(o.Reason))
 		}
 		for _, n := range o.Notes {
-			fmt.Fprintf(w, "      note: %s\n", clean(n))
+			fmt.Fprintf(w, "      note: %s\n", model.SanitizeLine(n))
 		}
 	}
 	if len(rep.Servers) == 0 {

@@ -117,10 +117,10 @@ func writeServerTable(w io.Writer, res *model.Resolved, extra []extraColumn) {
 	pending := 0
 	var probs []model.Problem
 	for _, s := range res.Servers {
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s", clean(s.Name), s.Scope, clean(string(s.Raw.EffectiveType())),
-			yesNo(s.Enabled), approvalText(s.Approval), clean(policyText(s.Policy)))
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s", model.SanitizeLine(s.Name), s.Scope, model.SanitizeLine(string(s.Raw.EffectiveType())),
+			yesNo(s.Enabled), approvalText(s.Approval), model.SanitizeLine(policyText(s.Policy)))
 		for _, c := range extra {
-			fmt.Fprint(tw, "\t"+clean(c.Value(s)))
+			fmt.Fprint(tw, "\t"+model.SanitizeLine(c.Value(s)))
 		}
 		fmt.Fprintln(tw)
 		probs = append(probs, s.Problems...)
@@ -130,12 +130,12 @@ func writeServerTable(w io.Writer, res *model.Resolved, extra []extraColumn) {
 	}
 	_ = tw.Flush()
 	for _, d := range res.Suppressed {
-		fmt.Fprintf(w, "Hidden: %s from %s (%s) duplicates %s.\n", clean(d.Name), d.Origin.Scope, clean(d.Origin.Source), clean(d.By))
+		fmt.Fprintf(w, "Hidden: %s from %s (%s) duplicates %s.\n", model.SanitizeLine(d.Name), d.Origin.Scope, model.SanitizeLine(d.Origin.Source), model.SanitizeLine(d.By))
 	}
 	if len(probs) > 0 {
 		fmt.Fprintln(w, "\nProblems (these servers cannot run):")
 		for _, p := range probs {
-			fmt.Fprintln(w, "  ! "+clean(p.Error()))
+			fmt.Fprintln(w, "  ! "+model.SanitizeLine(p.Error()))
 		}
 	}
 	switch {

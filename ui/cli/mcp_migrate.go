@@ -36,7 +36,7 @@ func newMCPMigrateLocalCmd(g *globalOpts) *cobra.Command {
 			}
 			m, err := model.ReadUntrustedLocal(opts)
 			if errors.Is(err, model.ErrNotFound) {
-				fmt.Fprintf(g.stdout, "Nothing to migrate: %s does not exist.\n", clean(m.From))
+				fmt.Fprintf(g.stdout, "Nothing to migrate: %s does not exist.\n", model.SanitizeLine(m.From))
 				return nil
 			}
 			if err != nil {
@@ -47,7 +47,7 @@ func newMCPMigrateLocalCmd(g *globalOpts) *cobra.Command {
 			if !ok || !term.IsTerminal(in.Fd()) {
 				return fmt.Errorf("%w: nothing was moved: confirming the move needs a terminal, so run %s in one", model.ErrInvalid, model.MigrateLocalCommand)
 			}
-			yes, err := confirm(g, fmt.Sprintf("Move this into %s and delete it from the project?", clean(m.To)))
+			yes, err := confirm(g, fmt.Sprintf("Move this into %s and delete it from the project?", model.SanitizeLine(m.To)))
 			if err != nil {
 				return err
 			}
@@ -60,9 +60,9 @@ func newMCPMigrateLocalCmd(g *globalOpts) *cobra.Command {
 				return err
 			}
 			for _, s := range done.Skipped {
-				fmt.Fprintf(g.stdout, "Kept your existing %s (the file's was not moved).\n", clean(s))
+				fmt.Fprintf(g.stdout, "Kept your existing %s (the file's was not moved).\n", model.SanitizeLine(s))
 			}
-			fmt.Fprintf(g.stdout, "Moved into %s; deleted %s.\n", clean(done.To), clean(done.From))
+			fmt.Fprintf(g.stdout, "Moved into %s; deleted %s.\n", model.SanitizeLine(done.To), model.SanitizeLine(done.From))
 			return nil
 		},
 	}
@@ -72,7 +72,7 @@ func newMCPMigrateLocalCmd(g *globalOpts) *cobra.Command {
 // like secrets are masked; everything else is shown exactly, with control
 // characters escaped, because the file may have come from a repository.
 func writeMigration(w io.Writer, m model.LocalMigration) {
-	fmt.Fprintf(w, "%s is inside the project, where a repository could have put it.\n", clean(m.From))
+	fmt.Fprintf(w, "%s is inside the project, where a repository could have put it.\n", model.SanitizeLine(m.From))
 	fmt.Fprintln(w, "Moving it makes all of the following trusted. Continue only if you wrote this file yourself.")
 	names := m.ServerNames()
 	if len(names) > 0 {
@@ -102,7 +102,7 @@ func writeMigration(w io.Writer, m model.LocalMigration) {
 		fmt.Fprintln(w, "Approves every project server (enableAllProjectMcpServers).")
 	}
 	for _, p := range m.Problems {
-		fmt.Fprintf(w, "Not moved: %s\n", clean(p.Error()))
+		fmt.Fprintf(w, "Not moved: %s\n", model.SanitizeLine(p.Error()))
 	}
 }
 

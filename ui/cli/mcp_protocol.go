@@ -35,9 +35,9 @@ func (v serverView) withProtocol(s model.Server, mem map[string]model.Remembered
 func protocolText(v serverView) string {
 	switch {
 	case v.ProtocolPinned:
-		return clean(v.ProtocolVersion) + " (pinned by protocolVersion)"
+		return model.SanitizeLine(v.ProtocolVersion) + " (pinned by protocolVersion)"
 	case v.ProtocolVersion != "":
-		return clean(v.ProtocolVersion) + " (negotiated last time; offered first)"
+		return model.SanitizeLine(v.ProtocolVersion) + " (negotiated last time; offered first)"
 	}
 	return "negotiated on connect: 2026-07-28, else what the server answers (2025-11-25, 2025-06-18, 2025-03-26)"
 }

@@ -23,7 +23,7 @@ func warnLiteralSecrets(w io.Writer, scope model.Scope, name string, cfg model.S
 			if model.IsLiteralSecret(k, m[k]) {
 				fmt.Fprintf(w, "Warning: %s %s of server %s is a literal value that looks like a secret, and the project scope is the shared .mcp.json: "+
 					"anyone with the repository can read it. Use a reference such as ${%s} (set in your environment) or add the server with -s local.\n",
-					kind, clean(k), clean(name), envName(k))
+					kind, model.SanitizeLine(k), model.SanitizeLine(name), envName(k))
 			}
 		}
 	}

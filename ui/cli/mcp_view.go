@@ -100,10 +100,6 @@ func yesNo(b bool) string {
 	return "no"
 }
 
-// clean is model.SanitizeLine, under the short name the config commands
-// use: config text printed as one line, with no control or bidi characters.
-func clean(s string) string { return model.SanitizeLine(s) }
-
 // commandLine renders command and args, quoting the ones with spaces.
 func commandLine(cmd string, args []string) string {
 	parts := make([]string, 0, 1+len(args))
@@ -111,7 +107,7 @@ func commandLine(cmd string, args []string) string {
 		if a == "" || strings.ContainsAny(a, " \t\"'") {
 			a = "'" + strings.ReplaceAll(a, "'", `'\''`) + "'"
 		}
-		parts = append(parts, clean(a))
+		parts = append(parts, model.SanitizeLine(a))
 	}
 	return strings.Join(parts, " ")
 }
@@ -122,17 +118,17 @@ func commandLine(cmd string, args []string) string {
 func errNoServer(res *model.Resolved, name string) error {
 	if res != nil && res.Enterprise {
 		return fmt.Errorf("%w: no server named %s: %s in the managed directory is in effect, so only the servers it defines exist",
-			model.ErrNotFound, clean(name), model.ManagedMCPFile)
+			model.ErrNotFound, model.SanitizeLine(name), model.ManagedMCPFile)
 	}
 	if res != nil {
 		for _, d := range res.Suppressed {
 			if d.Name == name {
 				return fmt.Errorf("%w: server %s from the %s scope (%s) is hidden: it runs the same %s as %s",
-					model.ErrNotFound, clean(name), d.Origin.Scope, clean(d.Origin.Source), sameWhat(d.Signature), clean(d.By))
+					model.ErrNotFound, model.SanitizeLine(name), d.Origin.Scope, model.SanitizeLine(d.Origin.Source), sameWhat(d.Signature), model.SanitizeLine(d.By))
 			}
 		}
 	}
-	return fmt.Errorf("%w: no server named %s (see 'mcpdeck mcp list')", model.ErrNotFound, clean(name))
+	return fmt.Errorf("%w: no server named %s (see 'mcpdeck mcp list')", model.ErrNotFound, model.SanitizeLine(name))
 }
 
 // sameWhat names what two deduplicated servers share, from the signature.

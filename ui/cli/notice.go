@@ -33,7 +33,7 @@ func tellUntrustedOnce(g *globalOpts, cmd *cobra.Command) {
 	if err != nil || u == nil || u.Told {
 		return
 	}
-	fmt.Fprintln(g.stderr, "mcpdeck: "+clean(u.Notice()))
+	fmt.Fprintln(g.stderr, "mcpdeck: "+model.SanitizeLine(u.Notice()))
 	markUntrustedTold(g, opts, *u)
 }
 
