@@ -61,6 +61,13 @@ type ServerSnapshot struct {
 	// disabled by you, blocked by policy rule, awaiting approval, ${VAR} not
 	// set, command not found on PATH, needs auth, last crash with exit code.
 	Why []string `json:"why,omitempty"`
+	// Reason is the structured cause of State (none when connected), chosen
+	// by the reducer in engine/step.go; Blockers are every standing reason
+	// the definition may not run (policy, disabled, approval, config
+	// problems, command not found), most decisive first. The UIs word both
+	// in one formatter; they never parse Error or Why.
+	Reason   model.Reason   `json:"reason,omitzero"`
+	Blockers []model.Reason `json:"blockers,omitempty"`
 	// AuthURL is the sign-in URL while Authenticate runs, to show or copy.
 	AuthURL string `json:"authUrl,omitempty"`
 
@@ -88,6 +95,8 @@ type Transition struct {
 	To     model.State `json:"to"`
 	At     time.Time   `json:"at"`
 	Reason string      `json:"reason,omitempty"`
+	// Cause is the structured reason for the move (see ServerSnapshot.Reason).
+	Cause model.Reason `json:"cause,omitzero"`
 }
 
 // Tool is a server's tool with sanitized text (control/bidi characters
