@@ -11,22 +11,6 @@ import (
 	"github.com/mcpdeck/mcpdeck/model"
 )
 
-// newEngMCPListCmd is `mcpdeck mcp list`: connect every server and print
-// one line per server as its result arrives, like a health check.
-func newEngMCPListCmd(g *globalOpts) *cobra.Command {
-	return &cobra.Command{
-		Use:   "list",
-		Short: "Connect to every configured server and show its state (✓ ✗ ! ○ …)",
-		Long: "Connects to every enabled, approved server and prints one line per server as its\n" +
-			"result arrives: ✓ connected, ✗ failed (with the reason), ! needs auth,\n" +
-			"○ disabled, … pending approval. Exits 1 if any enabled server failed.",
-		Args: exactArgs(0, "no arguments"),
-		RunE: func(cmd *cobra.Command, _ []string) error {
-			return engCancelled(runEngList(cmd.Context(), newEngFlags(g), nil))
-		},
-	}
-}
-
 // newEngReconnectCmd is `mcpdeck mcp reconnect NAME|all`.
 func newEngReconnectCmd(g *globalOpts) *cobra.Command {
 	return &cobra.Command{

@@ -7,7 +7,8 @@ import (
 )
 
 // newMCPCmd is `mcpdeck mcp`: the commands that read and edit server
-// configuration without connecting to anything.
+// configuration, plus `list` (which connects unless --no-connect) and
+// `reconnect`.
 func newMCPCmd(g *globalOpts) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "mcp",
@@ -29,6 +30,7 @@ func newMCPCmd(g *globalOpts) *cobra.Command {
 		newMCPRemoveCmd(g),
 		newMCPGetCmd(g),
 		newMCPListCmd(g),
+		newEngReconnectCmd(g),
 		newMCPEnableCmd(g, true),
 		newMCPEnableCmd(g, false),
 		newMCPApproveCmd(g, true),

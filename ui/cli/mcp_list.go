@@ -12,44 +12,34 @@ import (
 	"github.com/mcpdeck/mcpdeck/model"
 )
 
+// newMCPListCmd is `mcpdeck mcp list`: connect every server and print one
+// line per server as its result arrives, like a health check; with
+// --no-connect, print the listing from the config files alone, instantly and
+// without starting anything.
 func newMCPListCmd(g *globalOpts) *cobra.Command {
-	return &cobra.Command{
+	var noConnect bool
+	cmd := &cobra.Command{
 		Use:     "list",
 		Aliases: []string{"ls"},
-		Short:   "List every configured server with its scope, transport, approval, policy and enabled state",
+		Short:   "Connect to every configured server and show its state (✓ ✗ ! ○ …)",
+		Long: "Connects to every enabled, approved server and prints one line per server as its\n" +
+			"result arrives: ✓ connected, ✗ failed (with the reason), ! needs auth,\n" +
+			"○ disabled, … pending approval. Exits 1 if any enabled server failed.",
 		Example: "  mcpdeck mcp list\n  mcpdeck mcp list --json",
 		Args:    exactArgs(0, "no arguments"),
-		RunE: func(*cobra.Command, []string) error {
-			res, err := loadResolved(g)
-			if err != nil {
-				return err
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			if noConnect {
+				res, err := loadResolved(g)
+				if err != nil {
+					return err
+				}
+				return printStaticList(g, res)
 			}
-			return printStaticList(g, res)
+			return engCancelled(runEngList(cmd.Context(), newEngFlags(g), nil))
 		},
 	}
-}
-
-// keepStaticList gives `mcp list` (whichever RunE it has by now: the engine
-// makes it connect) a --no-connect flag that prints the static listing from
-// the config files alone, instantly and without starting anything.
-func keepStaticList(mcp *cobra.Command, g *globalOpts) {
-	list, _, err := mcp.Find([]string{"list"})
-	if err != nil || list == mcp || list.Flags().Lookup("no-connect") != nil {
-		return
-	}
-	var noConnect bool
-	list.Flags().BoolVar(&noConnect, "no-connect", false, "only read the config files: do not start or contact any server")
-	connecting := list.RunE
-	list.RunE = func(cmd *cobra.Command, args []string) error {
-		if noConnect || connecting == nil {
-			res, err := loadResolved(g)
-			if err != nil {
-				return err
-			}
-			return printStaticList(g, res)
-		}
-		return connecting(cmd, args)
-	}
+	cmd.Flags().BoolVar(&noConnect, "no-connect", false, "only read the config files: do not start or contact any server")
+	return cmd
 }
 
 // loadResolved loads the merged configuration with the global options.

@@ -25,9 +25,10 @@ const (
 )
 
 // globalOpts carries the persistent flags and the process's I/O to every
-// command. It is the only thing the command files share: root.go (config
-// commands), tui_hook.go (the TUI and demo) and engine_hook.go (commands that
-// connect to servers) all receive the same *globalOpts.
+// command. It is the only thing the command files share: every command's
+// constructor (the config commands under mcp_*.go, the commands that connect
+// to servers under engine_*.go, the TUI and demo in tui*.go and demo.go)
+// receives the same *globalOpts.
 type globalOpts struct {
 	// mcpConfig holds the --mcp-config values in order: file paths or inline
 	// JSON, passed to the model as LoadOptions.Dynamic.
@@ -115,7 +116,9 @@ func run(ctx context.Context, args []string, stdin io.Reader, rawStdout, rawStde
 	return exitFailure
 }
 
-// newRootCmd builds the whole command tree around one globalOpts.
+// newRootCmd builds the whole command tree around one globalOpts. Every
+// command is built complete by its own constructor, with its dependencies
+// passed in, and is never changed afterwards (tree_test.go checks this).
 func newRootCmd(g *globalOpts) *cobra.Command {
 	root := &cobra.Command{
 		Use:   "mcpdeck",
@@ -129,6 +132,7 @@ func newRootCmd(g *globalOpts) *cobra.Command {
 		// Flags may come before or after the subcommand.
 		TraverseChildren: true,
 		PersistentPreRun: func(cmd *cobra.Command, _ []string) { tellUntrustedOnce(g, cmd) },
+		RunE:             func(cmd *cobra.Command, _ []string) error { return runDefaultTUI(cmd, g) },
 	}
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error {
 		return &usageError{msg: err.Error()}
@@ -140,24 +144,14 @@ func newRootCmd(g *globalOpts) *cobra.Command {
 		"answer server elicitation requests without a TUI: accept-defaults, decline or cancel")
 	pf.BoolVar(&g.json, "json", false, "print machine-readable JSON")
 
-	mcp := newMCPCmd(g)
-	root.AddCommand(mcp)
-	addEngineCommands(root, g)
-	addTUICommands(root, g)
-	keepStaticList(mcp, g)
+	root.AddCommand(newMCPCmd(g))
+	root.AddCommand(newEngBrowseCmds(g)...) // tools, resources, prompts
+	root.AddCommand(newEngCallCmds(g)...)   // call, read, prompt
+	root.AddCommand(newBatchCmd(g))
+	root.AddCommand(newEngSkillsCmds(g)...)
+	root.AddCommand(newAuthCmd(g))
+	root.AddCommand(newDemoCmd(g), newDemoServerCmd(g))
 	return root
-}
-
-// replaceCommand adds cmd under parent, first removing any subcommand of the
-// same name: engine_hook.go uses it to swap the static `mcp list` for the
-// connecting one.
-func replaceCommand(parent, cmd *cobra.Command) {
-	for _, c := range parent.Commands() {
-		if c.Name() == cmd.Name() {
-			parent.RemoveCommand(c)
-		}
-	}
-	parent.AddCommand(cmd)
 }
 
 // usageError is a mistake in how a command was called: exit code 2.

@@ -1,0 +1,196 @@
+package cli
+
+import (
+	"bytes"
+	"fmt"
+	"go/ast"
+	"go/parser"
+	"go/token"
+	"path/filepath"
+	"reflect"
+	"regexp"
+	"runtime"
+	"strings"
+	"testing"
+
+	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
+
+	"github.com/mcpdeck/mcpdeck/model"
+)
+
+// constructorClosure matches the name Go gives a closure written inside a
+// command constructor (newXxxCmd or newXxxCmds in this package), e.g.
+// ".../ui/cli.newMCPListCmd.func1".
+var constructorClosure = regexp.MustCompile(`/ui/cli\.(new[A-Za-z]*Cmds?\.)+func[0-9.]+$`)
+
+// treeFingerprint describes every command of a tree: its path, aliases,
+// flags and the function its RunE is.
+func treeFingerprint(t *testing.T, root *cobra.Command) []string {
+	t.Helper()
+	var lines []string
+	seen := map[string]bool{}
+	var walk func(c *cobra.Command)
+	walk = func(c *cobra.Command) {
+		path := c.CommandPath()
+		if seen[path] {
+			t.Errorf("%s appears twice in the command tree", path)
+		}
+		seen[path] = true
+		var flags []string
+		c.LocalFlags().VisitAll(func(f *pflag.Flag) { flags = append(flags, f.Name) })
+		run := "-"
+		if c.Run != nil {
+			t.Errorf("%s uses Run; every command returns its error through RunE", path)
+		}
+		if c.RunE != nil {
+			run = runtime.FuncForPC(reflect.ValueOf(c.RunE).Pointer()).Name()
+			if !constructorClosure.MatchString(run) {
+				t.Errorf("%s runs %s: its RunE must be written in the command's constructor (newXxxCmd), not swapped in afterwards", path, run)
+			}
+		}
+		lines = append(lines, fmt.Sprintf("%s aliases=%v flags=%v run=%s", path, c.Aliases, flags, run))
+		for _, sub := range c.Commands() {
+			walk(sub)
+		}
+	}
+	walk(root)
+	return lines
+}
+
+// TestCommandTreeBuiltOnce checks that each command is built complete by one
+// constructor: its RunE is a closure of that constructor (not a wrapper
+// added by a later pass over the tree), no path appears twice, and building
+// the tree again gives the same tree.
+func TestCommandTreeBuiltOnce(t *testing.T) {
+	newG := func() *globalOpts {
+		return &globalOpts{
+			stdin: strings.NewReader(""), stdout: &bytes.Buffer{}, stderr: &bytes.Buffer{},
+			newLoadOptions: func([]string) (model.LoadOptions, error) { return model.LoadOptions{}, nil },
+		}
+	}
+	first := treeFingerprint(t, newRootCmd(newG()))
+	second := treeFingerprint(t, newRootCmd(newG()))
+	if !reflect.DeepEqual(first, second) {
+		t.Errorf("building the tree twice gave different trees:\n%s\n---\n%s", strings.Join(first, "\n"), strings.Join(second, "\n"))
+	}
+	// `mcp list` connects, and --no-connect (its own flag) reads the config.
+	var list string
+	for _, l := range first {
+		if strings.HasPrefix(l, "mcpdeck mcp list ") {
+			list = l
+		}
+	}
+	if !strings.Contains(list, "flags=[no-connect]") || !strings.Contains(list, "newMCPListCmd") {
+		t.Errorf("mcp list = %q, want one command with --no-connect built by newMCPListCmd", list)
+	}
+}
+
+// commandFields are the cobra.Command fields that decide what a command
+// does; only the function that creates the command may set them.
+var commandFields = map[string]bool{
+	"Run": true, "RunE": true, "PreRun": true, "PreRunE": true, "PostRun": true, "PostRunE": true,
+	"PersistentPreRun": true, "PersistentPreRunE": true, "PersistentPostRun": true, "PersistentPostRunE": true,
+	"Args": true, "Use": true, "Short": true, "Long": true,
+}
+
+// TestNoCommandChangedAfterConstruction reads this package's source: a
+// command's behaviour fields are assigned only in the function whose
+// &cobra.Command{...} literal created it, and no command is removed from or
+// looked up in the tree while building it, so nothing depends on the order
+// in which subtrees are added.
+func TestNoCommandChangedAfterConstruction(t *testing.T) {
+	files, err := filepath.Glob("*.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	fset := token.NewFileSet()
+	checked := 0
+	for _, name := range files {
+		if strings.HasSuffix(name, "_test.go") {
+			continue
+		}
+		f, err := parser.ParseFile(fset, name, nil, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		checked++
+		for _, d := range f.Decls {
+			fn, ok := d.(*ast.FuncDecl)
+			if !ok || fn.Body == nil {
+				continue
+			}
+			checkConstruction(t, fset, fn)
+		}
+	}
+	if checked == 0 {
+		t.Fatal("no source files read")
+	}
+}
+
+// checkConstruction reports, in fn, assignments to a command's behaviour
+// fields on a variable fn did not create from a cobra.Command literal, and
+// calls that edit or search a built tree.
+func checkConstruction(t *testing.T, fset *token.FileSet, fn *ast.FuncDecl) {
+	t.Helper()
+	created := map[string]bool{}
+	ast.Inspect(fn.Body, func(n ast.Node) bool {
+		as, ok := n.(*ast.AssignStmt)
+		if !ok {
+			return true
+		}
+		for i, rhs := range as.Rhs {
+			if isCommandLiteral(rhs) && i < len(as.Lhs) {
+				if id, ok := as.Lhs[i].(*ast.Ident); ok {
+					created[id.Name] = true
+				}
+			}
+		}
+		return true
+	})
+	ast.Inspect(fn.Body, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.AssignStmt:
+			for _, lhs := range n.Lhs {
+				sel, ok := lhs.(*ast.SelectorExpr)
+				if !ok || !commandFields[sel.Sel.Name] {
+					continue
+				}
+				if id, ok := sel.X.(*ast.Ident); !ok || !created[id.Name] {
+					t.Errorf("%s: %s sets %s on a command it did not create; set it in the command's constructor",
+						fset.Position(n.Pos()), fn.Name.Name, exprString(sel))
+				}
+			}
+		case *ast.CallExpr:
+			if sel, ok := n.Fun.(*ast.SelectorExpr); ok && (sel.Sel.Name == "RemoveCommand" || sel.Sel.Name == "Find") {
+				t.Errorf("%s: %s calls %s: build each subtree once instead of editing the tree", fset.Position(n.Pos()), fn.Name.Name, sel.Sel.Name)
+			}
+		}
+		return true
+	})
+}
+
+// isCommandLiteral reports whether e is &cobra.Command{...}.
+func isCommandLiteral(e ast.Expr) bool {
+	u, ok := e.(*ast.UnaryExpr)
+	if !ok || u.Op != token.AND {
+		return false
+	}
+	cl, ok := u.X.(*ast.CompositeLit)
+	if !ok {
+		return false
+	}
+	sel, ok := cl.Type.(*ast.SelectorExpr)
+	if !ok {
+		return false
+	}
+	pkg, ok := sel.X.(*ast.Ident)
+	return ok && pkg.Name == "cobra" && sel.Sel.Name == "Command"
+}
+
+func exprString(sel *ast.SelectorExpr) string {
+	if id, ok := sel.X.(*ast.Ident); ok {
+		return id.Name + "." + sel.Sel.Name
+	}
+	return sel.Sel.Name
+}

@@ -1,0 +1,26 @@
+package cli
+
+import (
+	"github.com/spf13/cobra"
+
+	"github.com/mcpdeck/mcpdeck/model"
+)
+
+// runDefaultTUI is what `mcpdeck` with no command does: open the TUI on the
+// person's configuration. (`mcpdeck demo` opens it on the built-in demo
+// servers, see demo.go.)
+func runDefaultTUI(cmd *cobra.Command, g *globalOpts) error {
+	eo, err := tuiEngineOptions(g)
+	if err != nil {
+		return err
+	}
+	if err := runTUI(cmd.Context(), g, eo, "mcpdeck"); err != nil {
+		return err
+	}
+	// The TUI listed the untrusted-file notice (an engine warning) and
+	// printed it again on exit: the person has been told.
+	if u, err := model.FindUntrusted(eo.Load); err == nil && u != nil && !u.Told {
+		markUntrustedTold(g, eo.Load, *u)
+	}
+	return nil
+}
