@@ -45,21 +45,3 @@ func ToolName(server, tool string) string {
 func ToolPrefix(server string) string {
 	return "mcp__" + NormalizeName(server) + "__"
 }
-
-// DetectCollisions returns, for each exposed name that two or more of the
-// server's tools map to, the original tool names in input order. Such tools
-// cannot be told apart by a model, so the engine reports them.
-func DetectCollisions(server string, tools []string) map[string][]string {
-	seen := make(map[string][]string, len(tools))
-	for _, t := range tools {
-		n := ToolName(server, t)
-		seen[n] = append(seen[n], t)
-	}
-	out := map[string][]string{}
-	for n, originals := range seen {
-		if len(originals) > 1 {
-			out[n] = originals
-		}
-	}
-	return out
-}

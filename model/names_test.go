@@ -1,7 +1,6 @@
 package model
 
 import (
-	"reflect"
 	"strings"
 	"testing"
 )
@@ -45,17 +44,6 @@ func TestToolName(t *testing.T) {
 	tool := strings.Repeat("y", MaxToolNameLen-len("mcp__s__"))
 	if exact := ToolName("s", tool); exact != "mcp__s__"+tool {
 		t.Errorf("a name of exactly 64 chars must be kept, got %q", exact)
-	}
-}
-
-func TestDetectCollisions(t *testing.T) {
-	got := DetectCollisions("srv", []string{"get.item", "get_item", "get item", "list", "x"})
-	want := map[string][]string{"mcp__srv__get_item": {"get.item", "get_item", "get item"}}
-	if !reflect.DeepEqual(got, want) {
-		t.Errorf("got %v, want %v", got, want)
-	}
-	if got := DetectCollisions("srv", []string{"a", "b"}); len(got) != 0 {
-		t.Errorf("no collisions expected, got %v", got)
 	}
 }
 

@@ -15,7 +15,7 @@ const (
 	ScopeEnterprise
 )
 
-// Scopes lists every scope from lowest to highest priority.
+// scopeNames holds each scope's name, indexed by its Scope value.
 var scopeNames = [...]string{"", "connector", "plugin", "user", "project", "local", "dynamic", "enterprise"}
 
 // String returns the lower-case name used in files, flags and on screen.
@@ -34,9 +34,4 @@ func ParseScope(name string) (Scope, bool) {
 		}
 	}
 	return 0, false
-}
-
-// AllScopes returns every scope from lowest to highest priority.
-func AllScopes() []Scope {
-	return []Scope{ScopeConnector, ScopePlugin, ScopeUser, ScopeProject, ScopeLocal, ScopeDynamic, ScopeEnterprise}
 }

@@ -105,13 +105,6 @@ func (r *stderrRing) tail(n int) []string {
 	return append([]string(nil), r.lines[len(r.lines)-n:]...)
 }
 
-// size returns lines and bytes held in memory.
-func (r *stderrRing) size() (lines, bytes int) {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	return len(r.lines), r.bytes
-}
-
 func (r *stderrRing) close() {
 	r.mu.Lock()
 	defer r.mu.Unlock()

@@ -80,3 +80,10 @@ func TestLogPathKeepsCleanedNamesApart(t *testing.T) {
 		seen[key] = n
 	}
 }
+
+// size returns lines and bytes held in memory.
+func (r *stderrRing) size() (lines, bytes int) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return len(r.lines), r.bytes
+}
