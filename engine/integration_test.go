@@ -1,47 +1,34 @@
 package engine
 
 import (
-	"bufio"
 	"context"
 	"encoding/json"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"runtime"
 	"strconv"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/mark3labs/mcp-go/server"
 
 	"github.com/mcpdeck/mcpdeck/model"
+	"github.com/mcpdeck/mcpdeck/testdata/faultlaunch"
 	"github.com/mcpdeck/mcpdeck/transports"
 )
 
-// faultBin builds testdata/faultserver once per test binary.
-var faultBin = sync.OnceValues(func() (string, error) {
-	dir, err := os.MkdirTemp("", "mcpdeck-engine-test")
-	if err != nil {
-		return "", err
-	}
-	faultDir = dir
-	bin := filepath.Join(dir, "faultserver")
-	cmd := exec.Command("go", "build", "-o", bin, "../testdata/faultserver")
-	if out, err := cmd.CombinedOutput(); err != nil {
-		return "", fmt.Errorf("building faultserver: %w\n%s", err, out)
-	}
-	return bin, nil
-})
+// faultBin is testdata/faultserver, built once per test binary (main_test.go
+// removes it).
+var faultBin faultlaunch.Binary
 
 func needFaultServer(t testing.TB) string {
 	t.Helper()
 	if testing.Short() {
 		t.Skip("integration test")
 	}
-	bin, err := faultBin()
+	bin, err := faultBin.Path()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -263,36 +250,7 @@ func httpFaultServer(t testing.TB, args ...string) string {
 // netFaultServer starts faultserver in a network mode (-http, -sse, -ws)
 // and returns the URL it listens on.
 func netFaultServer(t testing.TB, mode string, args ...string) string {
-	bin := needFaultServer(t)
-	ctx, cancel := context.WithCancel(context.Background())
-	cmd := exec.CommandContext(ctx, bin, append([]string{mode, "127.0.0.1:0"}, args...)...)
-	stderr, err := cmd.StderrPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	done := make(chan struct{})
-	t.Cleanup(func() {
-		cancel()
-		<-done
-	})
-	sc := bufio.NewScanner(stderr)
-	if !sc.Scan() {
-		t.Fatal("faultserver printed nothing")
-	}
-	line := sc.Text()
-	go func() {
-		for sc.Scan() {
-		}
-		_ = cmd.Wait()
-		close(done)
-	}()
-	u, ok := strings.CutPrefix(line, "listening on ")
-	if !ok {
-		t.Fatalf("faultserver said %q", line)
-	}
+	u, _ := faultlaunch.Start(t, needFaultServer(t), mode, args...)
 	return u
 }
 

@@ -9,14 +9,9 @@ import (
 	"go.uber.org/goleak"
 )
 
-// faultDir is where the faultserver test binary was built, removed at exit.
-var faultDir string
-
 func TestMain(m *testing.M) {
 	code := m.Run()
-	if faultDir != "" {
-		_ = os.RemoveAll(faultDir)
-	}
+	faultBin.Remove()
 	if code == 0 {
 		if err := goleak.Find(); err != nil {
 			fmt.Fprintln(os.Stderr, "goroutines leaked:", err)

@@ -1,13 +1,11 @@
 package transports
 
 import (
-	"bufio"
 	"context"
 	"encoding/json"
 	"fmt"
 	"os"
 	"os/exec"
-	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
@@ -17,23 +15,21 @@ import (
 	"go.uber.org/goleak"
 
 	"github.com/mcpdeck/mcpdeck/model"
+	"github.com/mcpdeck/mcpdeck/testdata/faultlaunch"
 )
 
 // faultBin is the faultserver binary built once for all tests.
 var faultBin string
 
 func TestMain(m *testing.M) {
-	dir, err := os.MkdirTemp("", "faultserver")
+	var fault faultlaunch.Binary
+	bin, err := fault.Path()
 	if err != nil {
-		panic(err)
-	}
-	faultBin = filepath.Join(dir, "faultserver")
-	build := exec.Command("go", "build", "-o", faultBin, "../testdata/faultserver")
-	build.Stdout, build.Stderr = os.Stdout, os.Stderr
-	if err := build.Run(); err != nil {
-		fmt.Fprintln(os.Stderr, "build faultserver:", err)
+		fmt.Fprintln(os.Stderr, err)
+		fault.Remove()
 		os.Exit(2)
 	}
+	faultBin = bin
 	code := m.Run()
 	if code == 0 {
 		if err := goleak.Find(); err != nil {
@@ -41,7 +37,7 @@ func TestMain(m *testing.M) {
 			code = 1
 		}
 	}
-	_ = os.RemoveAll(dir)
+	fault.Remove()
 	os.Exit(code)
 }
 
@@ -68,35 +64,8 @@ func open(t *testing.T, cfg model.ServerConfig, opts Options) *Conn {
 // cleanup.
 func startNet(t *testing.T, mode string, args ...string) (url string, cmd *exec.Cmd) {
 	t.Helper()
-	cmd = exec.Command(faultBin, append([]string{mode, "127.0.0.1:0"}, args...)...)
-	stderr, err := cmd.StderrPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	done := make(chan struct{})
-	t.Cleanup(func() {
-		_ = cmd.Process.Kill()
-		<-done
-	})
-	br := bufio.NewReader(stderr)
-	line, err := br.ReadString('\n')
-	if err != nil {
-		t.Fatalf("faultserver did not announce its address: %v", err)
-	}
-	go func() { // keep draining, then reap
-		_, _ = br.WriteTo(discard{})
-		_ = cmd.Wait()
-		close(done)
-	}()
-	return strings.TrimSpace(strings.TrimPrefix(line, "listening on ")), cmd
+	return faultlaunch.Start(t, faultBin, mode, args...)
 }
-
-type discard struct{}
-
-func (discard) Write(p []byte) (int, error) { return len(p), nil }
 
 // recorder collects notifications by method.
 type recorder struct {

@@ -1,0 +1,88 @@
+// Package faultlaunch builds and starts the fault server
+// (testdata/faultserver) for the transports and engine tests, so both test
+// the same way: one build per test binary, and network servers stopped and
+// reaped when the test ends.
+package faultlaunch
+
+import (
+	"bufio"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+)
+
+// Binary is the fault server built on first use. The zero value is ready;
+// a test package keeps one and calls Remove when its tests end.
+type Binary struct {
+	once sync.Once
+	dir  string
+	path string
+	err  error
+}
+
+// Path builds the fault server the first time and returns its executable.
+func (b *Binary) Path() (string, error) {
+	b.once.Do(func() {
+		b.dir, b.err = os.MkdirTemp("", "mcpdeck-faultserver-")
+		if b.err != nil {
+			return
+		}
+		b.path = filepath.Join(b.dir, "faultserver")
+		cmd := exec.Command("go", "build", "-o", b.path, "github.com/mcpdeck/mcpdeck/testdata/faultserver")
+		if out, err := cmd.CombinedOutput(); err != nil {
+			b.err = fmt.Errorf("building faultserver: %w\n%s", err, out)
+		}
+	})
+	return b.path, b.err
+}
+
+// Remove deletes the built executable, if any.
+func (b *Binary) Remove() {
+	if b.dir != "" {
+		_ = os.RemoveAll(b.dir)
+	}
+}
+
+// Start runs the fault server bin in a network mode ("-http", "-sse",
+// "-ws") on a free loopback port with the extra args, and returns the URL
+// it announced and its process. The process is killed and reaped when the
+// test ends; its stderr is drained until then.
+func Start(t testing.TB, bin, mode string, args ...string) (url string, cmd *exec.Cmd) {
+	t.Helper()
+	cmd = exec.Command(bin, append([]string{mode, "127.0.0.1:0"}, args...)...)
+	stderr, err := cmd.StderrPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan struct{})
+	t.Cleanup(func() {
+		_ = cmd.Process.Kill()
+		<-done
+	})
+	br := bufio.NewReader(stderr)
+	line, readErr := br.ReadString('\n')
+	go func() { // keep draining, then reap
+		_, _ = br.WriteTo(discard{})
+		_ = cmd.Wait()
+		close(done)
+	}()
+	if readErr != nil {
+		t.Fatalf("faultserver did not announce its address: %v", readErr)
+	}
+	u, ok := strings.CutPrefix(strings.TrimSpace(line), "listening on ")
+	if !ok {
+		t.Fatalf("faultserver said %q, want its address", line)
+	}
+	return u, cmd
+}
+
+type discard struct{}
+
+func (discard) Write(p []byte) (int, error) { return len(p), nil }
