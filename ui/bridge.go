@@ -7,6 +7,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/mcpdeck/mcpdeck/engine"
+	"github.com/mcpdeck/mcpdeck/engine/latest"
 )
 
 // snapshotMsg carries a new engine snapshot into Update.
@@ -119,36 +120,14 @@ func watchGone(e *elicitation) tea.Cmd {
 }
 
 // progressRelay hands a running call's progress notifications from the
-// engine's goroutine to the program, keeping only the latest.
-type progressRelay struct {
-	mu     sync.Mutex
-	ch     chan engine.Progress
-	closed bool
-}
+// engine's goroutine to the program, keeping only the latest (engine/latest).
+type progressRelay struct{ c *latest.Chan[engine.Progress] }
 
-func newProgressRelay() *progressRelay { return &progressRelay{ch: make(chan engine.Progress, 1)} }
+func newProgressRelay() *progressRelay { return &progressRelay{c: latest.New[engine.Progress]()} }
 
-func (r *progressRelay) send(p engine.Progress) {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	if r.closed {
-		return
-	}
-	select {
-	case <-r.ch:
-	default:
-	}
-	r.ch <- p
-}
+func (r *progressRelay) send(p engine.Progress) { r.c.Send(p) }
 
-func (r *progressRelay) close() {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	if !r.closed {
-		r.closed = true
-		close(r.ch)
-	}
-}
+func (r *progressRelay) close() { r.c.Close() }
 
 // progressMsg is one progress notification of call id.
 type progressMsg struct {
@@ -158,7 +137,7 @@ type progressMsg struct {
 
 func (r *progressRelay) wait(id int) tea.Cmd {
 	return func() tea.Msg {
-		p, ok := <-r.ch
+		p, ok := <-r.c.Out()
 		if !ok {
 			return nil
 		}
