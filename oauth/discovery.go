@@ -171,9 +171,11 @@ func (m *Manager) findMetadata(ctx context.Context, srv model.Server, st *server
 	return d, nil
 }
 
-// fetchASMetadata tries RFC 8414 and OpenID locations for issuer, in the
-// order the MCP specification gives (tenant paths included). With strict,
-// the document must name the same issuer (RFC 8414 §3.3).
+// fetchASMetadata tries the RFC 8414 and OpenID metadata locations for
+// issuer in the order asMetadataCandidates gives (tenant paths included)
+// and takes the first usable document. With strict, the document's issuer
+// must equal the one we asked for (ignoring a trailing slash), so a server
+// cannot hand us another authorization server's endpoints.
 func (m *Manager) fetchASMetadata(ctx context.Context, issuer string, strict bool) (asMetadata, bool, error) {
 	for _, u := range asMetadataCandidates(issuer) {
 		var md asMetadata

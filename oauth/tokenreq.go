@@ -211,7 +211,7 @@ func (m *Manager) record(tr *tokenResponse, requested []string, old *tokenRecord
 	}
 	if old != nil {
 		if rec.RefreshToken == "" {
-			rec.RefreshToken = old.RefreshToken // RFC 6749 §6: may be omitted on refresh
+			rec.RefreshToken = old.RefreshToken // a refresh answer may omit the refresh token: the old one stays valid
 		}
 		if tr.Scope == "" && len(requested) == 0 {
 			rec.Scopes = old.Scopes

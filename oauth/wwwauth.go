@@ -5,8 +5,9 @@ import (
 	"strings"
 )
 
-// challenge is the Bearer challenge of a WWW-Authenticate header (RFC 6750,
-// RFC 9728 §5.1): resource_metadata, scope and error are what we use.
+// challenge is the Bearer challenge of a WWW-Authenticate header (format of
+// RFC 6750, with the resource_metadata parameter of RFC 9728): the
+// protected-resource metadata URL, scope and error are what we use.
 type challenge struct {
 	ResourceMetadata string
 	Scopes           []string
