@@ -6,8 +6,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/mcpdeck/mcpdeck/engine/skilltest"
 	"github.com/mcpdeck/mcpdeck/model"
+	"github.com/mcpdeck/mcpdeck/testdata/skilltest"
 )
 
 // skillsEngine connects an engine to a fresh skills server as "sk".

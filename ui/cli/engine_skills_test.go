@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/mcpdeck/mcpdeck/engine/skilltest"
+	"github.com/mcpdeck/mcpdeck/testdata/skilltest"
 )
 
 func skillsConfig(t *testing.T, srv *skilltest.Server) string {
