@@ -1,6 +1,8 @@
 GO ?= go
 GOLANGCI_VERSION ?= v2.15.0
 GOFUMPT_VERSION ?= v0.12.0
+# golang.org/x/tools version whose cmd/deadcode `make lint` runs.
+DEADCODE_VERSION ?= v0.52.0
 BIN := bin/mcpdeck
 
 # Pinned Node tools (testdata/npm/package-lock.json): the real MCP servers the
@@ -74,10 +76,14 @@ $(NPM_STAMP): $(NPM_DIR)/package.json $(NPM_DIR)/package-lock.json
 		echo "note: npm not found; tests that need real MCP servers will skip"; \
 	fi
 
-lint: $(if $(GOLANGCI_OK),,$(GOLANGCI_LOCAL)) ## golangci-lint (pinned) and gofumpt
+lint: $(if $(GOLANGCI_OK),,$(GOLANGCI_LOCAL)) ## golangci-lint (pinned), gofumpt and deadcode
 	$(GOLANGCI) run ./...
 	@out=$$($(GO) run mvdan.cc/gofumpt@$(GOFUMPT_VERSION) -l .); \
 		if [ -n "$$out" ]; then echo "gofumpt would change:"; echo "$$out"; exit 1; fi
+	@# Functions the program never reaches fail lint; helpers only tests use
+	@# belong in _test.go files or packages under testdata/ (outside ./...).
+	@out=$$($(GO) run golang.org/x/tools/cmd/deadcode@$(DEADCODE_VERSION) ./...) || exit 1; \
+		if [ -n "$$out" ]; then echo "deadcode: nothing calls these (remove them, or move test-only helpers under testdata/):"; echo "$$out"; exit 1; fi
 
 $(GOLANGCI_LOCAL):
 	@mkdir -p bin
