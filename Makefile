@@ -76,7 +76,7 @@ $(NPM_STAMP): $(NPM_DIR)/package.json $(NPM_DIR)/package-lock.json
 		echo "note: npm not found; tests that need real MCP servers will skip"; \
 	fi
 
-lint: $(if $(GOLANGCI_OK),,$(GOLANGCI_LOCAL)) ## golangci-lint (pinned), gofumpt and deadcode
+lint: $(if $(GOLANGCI_OK),,$(GOLANGCI_LOCAL)) ## golangci-lint (pinned), gofumpt, deadcode and no § citations in comments
 	$(GOLANGCI) run ./...
 	@out=$$($(GO) run mvdan.cc/gofumpt@$(GOFUMPT_VERSION) -l .); \
 		if [ -n "$$out" ]; then echo "gofumpt would change:"; echo "$$out"; exit 1; fi
@@ -84,6 +84,9 @@ lint: $(if $(GOLANGCI_OK),,$(GOLANGCI_LOCAL)) ## golangci-lint (pinned), gofumpt
 	@# belong in _test.go files or packages under testdata/ (outside ./...).
 	@out=$$($(GO) run golang.org/x/tools/cmd/deadcode@$(DEADCODE_VERSION) ./...) || exit 1; \
 		if [ -n "$$out" ]; then echo "deadcode: nothing calls these (remove them, or move test-only helpers under testdata/):"; echo "$$out"; exit 1; fi
+	@# A comment states its rule; it does not cite a section of a document.
+	@if grep -rn --include='*.go' --exclude-dir=node_modules --exclude-dir=.git '§' .; then \
+		echo "these comments cite a section (§): state the rule instead"; exit 1; fi
 
 $(GOLANGCI_LOCAL):
 	@mkdir -p bin
