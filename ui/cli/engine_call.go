@@ -146,7 +146,13 @@ func withEngServer(ctx context.Context, f *engFlags, server string, fn func(cont
 	if _, err := s.ready(ctx, server); err != nil {
 		return err
 	}
-	return fn(ctx, s)
+	if err := fn(ctx, s); err != nil {
+		return err
+	}
+	if f.declined.Load() { // the reason is already on stderr
+		return silentError{}
+	}
+	return nil
 }
 
 // engCallErr explains a failed request: a refused elicitation first (the

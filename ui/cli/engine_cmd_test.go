@@ -192,8 +192,9 @@ func TestEngElicitation(t *testing.T) {
 	if !strings.Contains(r.stdout, "you chose to decline") {
 		t.Errorf("--elicit decline: %s", r)
 	}
-	// "name" is required and has no default: accept-defaults declines
-	r = e.ok("--mcp-config", cfg, "--elicit", "accept-defaults", "call", "survey", "feedback")
+	// "name" is required and has no default: accept-defaults declines,
+	// says which field on stderr, and fails: the person asked to accept
+	r = e.fails(1, "--mcp-config", cfg, "--elicit", "accept-defaults", "call", "survey", "feedback")
 	if !strings.Contains(r.stdout, "you chose to decline") ||
 		!strings.Contains(r.stderr, "mcpdeck: declined (for tools/call feedback): server survey asks for name, which have no default") {
 		t.Errorf("--elicit accept-defaults without a default for a required field: %s", r)
