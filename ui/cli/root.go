@@ -124,6 +124,7 @@ func newRootCmd(g *globalOpts) *cobra.Command {
 			"repository brought along, connects to them and lets you browse and call their tools.\n\n" +
 			"Without a command it opens the interactive TUI.",
 		Args:          noArgs,
+		Version:       buildVersion(),
 		SilenceUsage:  true,
 		SilenceErrors: true,
 		// Flags may come before or after the subcommand.
@@ -145,6 +146,7 @@ func newRootCmd(g *globalOpts) *cobra.Command {
 	addEngineCommands(root, g)
 	addTUICommands(root, g)
 	keepStaticList(mcp, g)
+	enableSuggestions(root)
 	return root
 }
 
@@ -180,8 +182,8 @@ func noArgs(cmd *cobra.Command, args []string) error {
 		return nil
 	}
 	msg := fmt.Sprintf("unknown command %q for %q", args[0], cmd.CommandPath())
-	if s := cmd.SuggestionsFor(args[0]); len(s) > 0 {
-		msg += fmt.Sprintf("; did you mean %q?", s[0])
+	if s, ok := bestSuggestion(cmd, args[0]); ok {
+		msg += fmt.Sprintf("; did you mean %q?", s)
 	}
 	return &usageError{msg: msg}
 }
