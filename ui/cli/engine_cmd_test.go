@@ -262,7 +262,7 @@ func TestEngProgressAndCtrlC(t *testing.T) {
 	}
 
 	// Ctrl-C while a call runs: the call is cancelled, the server stopped,
-	// and mcpdeck exits 1 at once with a one-line message.
+	// and mcpdeck exits 130 (128 + SIGINT) at once with a one-line message.
 	cmd := exec.Command(binary, "--mcp-config", cfg, "call", "calc", "slow_count", `{"n":100}`)
 	cmd.Dir = e.proj
 	cmd.Env = []string{
@@ -301,8 +301,8 @@ func TestEngProgressAndCtrlC(t *testing.T) {
 		t.Errorf("mcpdeck took %v to stop after Ctrl-C", took)
 	}
 	var exit *exec.ExitError
-	if !errors.As(err, &exit) || exit.ExitCode() != 1 {
-		t.Errorf("want exit 1 after Ctrl-C, got %v", err)
+	if !errors.As(err, &exit) || exit.ExitCode() != 130 {
+		t.Errorf("want exit 130 after Ctrl-C, got %v", err)
 	}
 	if !strings.Contains(got.String(), "cancelled") {
 		t.Errorf("stderr after Ctrl-C: %s", got.String())

@@ -22,6 +22,9 @@ const (
 	exitOK      = 0
 	exitFailure = 1
 	exitUsage   = 2
+	// exitInterrupted is the shell's convention for a command ended by
+	// Ctrl-C (128 + SIGINT), so scripts can tell "stopped" from "failed".
+	exitInterrupted = 130
 )
 
 // globalOpts carries the persistent flags and the process's I/O to every
@@ -76,7 +79,7 @@ const (
 )
 
 // Execute runs the command line (without the program name) and returns the
-// process exit code: 0 success, 1 failure, 2 usage error.
+// process exit code: 0 success, 1 failure, 2 usage error, 130 interrupted.
 func Execute(args []string) int {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
@@ -111,6 +114,9 @@ func run(ctx context.Context, args []string, stdin io.Reader, rawStdout, rawStde
 	var se silentError
 	if !errors.As(err, &se) {
 		fmt.Fprintln(stderr, "mcpdeck: "+sentence(err))
+	}
+	if ctx.Err() != nil { // Ctrl-C: the command stopped because it was asked to
+		return exitInterrupted
 	}
 	return exitFailure
 }
