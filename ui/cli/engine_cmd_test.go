@@ -129,7 +129,7 @@ func TestEngCallConnectsOnlyTheServerItNeeds(t *testing.T) {
 	r = e.ok("call", "calc", "calculate", `{"op":"add","a":1,"b":2}`, "--json", "--mcp-config", cfg)
 	var res struct {
 		Content []struct {
-			Kind string `json:"kind"`
+			Type string `json:"type"` // MCP's own field name
 			Text string `json:"text"`
 		} `json:"content"`
 		Structured map[string]any `json:"structuredContent"`
@@ -137,7 +137,7 @@ func TestEngCallConnectsOnlyTheServerItNeeds(t *testing.T) {
 	if err := json.Unmarshal([]byte(r.stdout), &res); err != nil {
 		t.Fatalf("call --json: %v\n%s", err, r)
 	}
-	if res.Structured["result"] != 3.0 || len(res.Content) != 1 || res.Content[0].Text != "3" {
+	if res.Structured["result"] != 3.0 || len(res.Content) != 1 || res.Content[0].Text != "3" || res.Content[0].Type != "text" {
 		t.Errorf("call --json: %+v", res)
 	}
 	if _, err := os.Stat(marker); err == nil {

@@ -108,12 +108,12 @@ func run(ctx context.Context, args []string, stdin io.Reader, rawStdout, rawStde
 		ue = &usageError{msg: err.Error()}
 	}
 	if ue != nil || errors.As(err, &ue) {
-		fmt.Fprintf(stderr, "mcpdeck: %s (run '%s --help' for usage).\n", strings.TrimSuffix(ue.msg, "."), cmd.CommandPath())
+		reportError(stderr, g.json, ue.msg, cmd.CommandPath())
 		return exitUsage
 	}
 	var se silentError
 	if !errors.As(err, &se) {
-		fmt.Fprintln(stderr, "mcpdeck: "+sentence(err))
+		reportError(stderr, g.json, sentence(err), "")
 	}
 	if ctx.Err() != nil { // Ctrl-C: the command stopped because it was asked to
 		return exitInterrupted
