@@ -44,6 +44,10 @@ func TestListOrderIsStableWhenPiped(t *testing.T) {
 	if strings.ContainsAny(r.stderr+r.stdout, "\r\x1b") {
 		t.Errorf("piped mcp list wrote terminal control: %q", r.stderr)
 	}
+	r = e.ok("--mcp-config", cfg, "tools")
+	if a, b, c := strings.Index(r.stdout, "calc ("), strings.Index(r.stdout, "notes ("), strings.Index(r.stdout, "survey ("); a < 0 || a > b || b > c {
+		t.Errorf("tools order: want calc, notes, survey:\n%s", r.stdout)
+	}
 	r = e.ok("--mcp-config", cfg, "--json", "mcp", "list")
 	var doc struct{ Servers []struct{ Name string } }
 	if err := json.Unmarshal([]byte(r.stdout), &doc); err != nil || len(doc.Servers) != 3 || doc.Servers[0].Name != "calc" || doc.Servers[2].Name != "survey" {
