@@ -153,6 +153,7 @@ func newRootCmd(g *globalOpts) *cobra.Command {
 	addTUICommands(root, g)
 	keepStaticList(mcp, g)
 	enableSuggestions(root)
+	addCompletions(root, g)
 	return root
 }
 
