@@ -341,3 +341,17 @@ func TestEveryNoticeIsReachable(t *testing.T) {
 		h.wantView("Notices", "config watcher could not start", "no keychain: tokens stored in /c/credentials.json (0600)")
 	})
 }
+
+// TestReloadOfABrokenFileShowsTheProblem: ctrl+r on a broken config file
+// must not end at "reload config: done" while the file's servers vanish:
+// the status line keeps the problem with its file:line:col beside it.
+func TestReloadOfABrokenFileShowsTheProblem(t *testing.T) {
+	inBubble(t, func(t *testing.T) {
+		s := fixture()
+		s.Problems = []model.Problem{{File: "/p/.mcp.json", Line: 6, Col: 104, Message: "invalid JSON: invalid character ','"}}
+		h := newHarness(t, newFakeEngine(s), 160, 40)
+		h.keys("esc") // the approval prompt of the fixture's project servers
+		h.keys("ctrl+r")
+		h.wantView("reload config: done", "config problem: /p/.mcp.json:6:104")
+	})
+}
