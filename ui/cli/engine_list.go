@@ -69,15 +69,9 @@ func runEngList(ctx context.Context, f *engFlags, names []string, reconnect ...b
 		fmt.Fprintln(out, "No MCP servers configured. Add one with: mcpdeck mcp add NAME -- COMMAND [ARGS...]")
 		return reportFileProblems(g.stderr, s.last.Problems)
 	}
-	prog := newListProgress(g, time.Now())
-	if prog != nil {
-		t := time.NewTicker(listProgressTick)
-		defer t.Stop()
-		s.tick = t.C
-		s.progress = func(done, total int, waiting []string) { prog.draw(time.Now(), done, total, waiting) }
-	}
+	stop := showProgress(g, s)
 	results, err := settleEngList(ctx, s, names, len(reconnect) > 0 && reconnect[0])
-	prog.clear()
+	stop()
 	if err != nil {
 		return err
 	}
