@@ -45,7 +45,6 @@ import (
 // other field has a working default.
 type Options struct {
 	Load     model.LoadOptions
-	Clock    Clock          // nil = wall clock
 	Rand     func() float64 // jitter source in [0,1); nil = math/rand
 	Logger   *slog.Logger   // nil = discard
 	Factory  transports.Factory
@@ -86,7 +85,6 @@ var ErrDenied = errors.New("tool call denied by permission rules")
 type Engine struct {
 	opts     Options
 	set      settings
-	clock    Clock
 	rnd      func() float64
 	log      *slog.Logger
 	backoff  Backoff
@@ -137,7 +135,6 @@ func newEngine(opts Options) *Engine {
 	e := &Engine{
 		opts:     opts,
 		set:      readSettings(opts.Load.LookupEnv),
-		clock:    opts.Clock,
 		rnd:      opts.Rand,
 		log:      opts.Logger,
 		backoff:  opts.Backoff,
@@ -149,9 +146,6 @@ func newEngine(opts Options) *Engine {
 		progress: map[string]func(Progress){},
 		overEn:   map[string]bool{},
 		changed:  make(chan struct{}),
-	}
-	if e.clock == nil {
-		e.clock = realClock{}
 	}
 	if e.rnd == nil {
 		e.rnd = defaultRand

@@ -309,29 +309,44 @@ func capText(s string) string {
 	return model.Truncate(model.Sanitize(s), maxTextLen)
 }
 
-// applyLists stores freshly fetched lists on en: permission flags, exposed
-// name collisions, and list problems become visible. Callers hold e.mu.
+// markLists flags the tools permission rules deny and adds a problem for
+// each exposed name two tools share. Callers hold e.mu.
+func (e *Engine) markLists(l *lists) {
+	if !l.fetched[listTools] {
+		return
+	}
+	seen := make(map[string]string, len(l.tools))
+	for i := range l.tools {
+		t := &l.tools[i]
+		if e.res != nil {
+			allowed, rule := e.res.Permissions.Check(t.ExposedName)
+			t.Denied = !allowed && rule != "" // no rule means "ask", not deny
+		}
+		if other, dup := seen[t.ExposedName]; dup {
+			l.problems = append(l.problems, fmt.Sprintf("Tools %q and %q both expose as %s.", other, t.Name, t.ExposedName))
+		} else {
+			seen[t.ExposedName] = t.Name
+		}
+	}
+}
+
+// listProblems is the first list problem and all of them, redacted with
+// en's secrets ("" when there are none). Callers hold e.mu.
+func (e *Engine) listProblems(en *entry, l lists) (first, all string) {
+	if len(l.problems) == 0 {
+		return "", ""
+	}
+	e.log.Warn("server lists", "server", en.srv.Name, "problems", l.problems)
+	return en.redact(l.problems[0]), en.redact(strings.Join(l.problems, "\n"))
+}
+
+// applyLists stores freshly fetched lists (marked by markLists) on en.
+// Callers hold e.mu.
 func (e *Engine) applyLists(en *entry, l lists) {
 	if l.fetched[listTools] {
-		tools := l.tools
-		seen := make(map[string]string, len(tools))
-		var collisions []string
-		for i := range tools {
-			t := &tools[i]
-			if e.res != nil {
-				allowed, rule := e.res.Permissions.Check(t.ExposedName)
-				t.Denied = !allowed && rule != "" // no rule means "ask", not deny
-			}
-			if other, dup := seen[t.ExposedName]; dup {
-				collisions = append(collisions, fmt.Sprintf("Tools %q and %q both expose as %s.", other, t.Name, t.ExposedName))
-			} else {
-				seen[t.ExposedName] = t.Name
-			}
-		}
-		en.s.Tools = tools
+		en.s.Tools = l.tools
 		en.schemas = nil
 		en.toolsAuthErr = l.authErr
-		l.problems = append(l.problems, collisions...)
 	}
 	if l.fetched[listResources] {
 		en.s.Resources = l.resources
@@ -344,10 +359,5 @@ func (e *Engine) applyLists(en *entry, l lists) {
 	}
 	if l.fetched[listSkills] {
 		en.s.Skills = l.skills
-	}
-	if len(l.problems) > 0 {
-		e.log.Warn("server lists", "server", en.srv.Name, "problems", l.problems)
-		en.s.Error = en.redact(l.problems[0])
-		en.s.ErrorDetail = en.redact(strings.Join(l.problems, "\n"))
 	}
 }
