@@ -75,16 +75,17 @@ func (e *Engine) perform(en *entry, f effect) {
 // redacted with en's secrets. Callers hold e.mu.
 func (e *Engine) describe(en *entry, err error) failure {
 	cls, name := e.errs.classify(err)
-	f := failure{class: cls, className: name, text: e.errText(en, err), detail: en.redact(err.Error())}
-	f.shown = f.text
+	text := e.errText(en, err)
+	shown, limit := text, time.Duration(0)
 	if errors.Is(err, ErrConnectTimeout) { // say which limit, and how to raise it
-		f.limit = e.set.connectTimeout
-		f.shown = fmt.Sprintf("the server did not finish connecting within %s (raise MCP_TIMEOUT, in ms, for slow servers)", f.limit)
+		limit = e.set.connectTimeout
+		shown = fmt.Sprintf("the server did not finish connecting within %s (raise MCP_TIMEOUT, in ms, for slow servers)", limit)
 	}
+	var exit *int
 	if code, ok := e.errs.exitCode(err); ok {
-		f.exitCode = &code
+		exit = &code
 	}
-	return f
+	return failure{class: cls, className: name, text: text, shown: shown, detail: en.redact(err.Error()), exitCode: exit, limit: limit}
 }
 
 // limits are the rules step applies to every server of this engine.
