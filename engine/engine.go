@@ -3,11 +3,17 @@
 // their tool/resource/prompt lists, runs calls, and publishes immutable
 // snapshots of it all for the TUI and the CLI.
 //
-// State lives behind one mutex; every change goes through transition (the
-// model's allowed-transition table), is recorded in the server's history and
-// published as a Snapshot on Updates (one-slot channel: latest wins, the
-// engine never blocks). Each connection attempt carries a generation number
-// and results of superseded attempts are dropped.
+// One pure function, step (engine/step.go), decides everything that happens
+// to a server: given its state and an event (configured, attempt succeeded
+// or failed, connection lost, retry due, call failed, the person's actions)
+// it returns the next state, with its structured reason, counters and
+// error, and the effects to carry out. The rest of the engine runs it: it
+// holds the one mutex, the goroutines and timers, feeds events to step,
+// performs the effects and publishes each change as a Snapshot on Updates
+// (one-slot channel: latest wins, the engine never blocks). Every state
+// change goes through the model's allowed-transition table and is recorded
+// in the server's history. Each connection attempt carries a generation
+// number and results of superseded attempts are dropped.
 //
 // Environment (read through Options.Load.LookupEnv):
 // MCP_SERVER_CONNECTION_BATCH_SIZE (3 stdio/sdk at a time),
