@@ -41,12 +41,6 @@ func blockers(srv model.Server, lookPath func(string) (string, error)) []model.R
 	return out
 }
 
-// whyNot explains, one sentence per blocker, why srv cannot run as
-// configured.
-func whyNot(srv model.Server, lookPath func(string) (string, error)) []string {
-	return whyWords(srv, blockers(srv, lookPath))
-}
-
 // whyWords words srv's blockers, one sentence each.
 func whyWords(srv model.Server, bs []model.Reason) []string {
 	var why []string
