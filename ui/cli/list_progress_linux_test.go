@@ -7,6 +7,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 )
@@ -36,7 +37,7 @@ func TestListShowsProgressOnATerminalAndPrintsInOrder(t *testing.T) {
 		"HOME=" + e.home, "XDG_CONFIG_HOME=" + e.config, "MCPDECK_MANAGED_DIR=" + e.managed,
 		"XDG_CACHE_HOME=" + filepath.Join(e.home, ".cache"), "PATH=" + os.Getenv("PATH"), "TERM=xterm",
 	}
-	var out bytes.Buffer
+	var out lockedBuffer // the command writes it while the test reads
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = nil, &out, slave
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
@@ -51,7 +52,7 @@ func TestListShowsProgressOnATerminalAndPrintsInOrder(t *testing.T) {
 		}
 		screen.Write(buf[:n])
 	}
-	if out.Len() != 0 {
+	if out.String() != "" {
 		t.Errorf("results printed before every server settled: %q", out.String())
 	}
 	f, err := os.OpenFile(gate, os.O_WRONLY, 0)
@@ -77,4 +78,22 @@ func TestListShowsProgressOnATerminalAndPrintsInOrder(t *testing.T) {
 	if !strings.HasSuffix(screen.String(), "\r\x1b[2K") {
 		t.Errorf("the progress line was not erased: %q", screen.String())
 	}
+}
+
+// lockedBuffer is a bytes.Buffer safe to read while exec copies into it.
+type lockedBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (l *lockedBuffer) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.Write(p)
+}
+
+func (l *lockedBuffer) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.String()
 }
