@@ -6,6 +6,7 @@ import (
 	"fmt"
 
 	"github.com/mcpdeck/mcpdeck/model"
+	"github.com/mcpdeck/mcpdeck/transports"
 )
 
 // attemptLocked launches the connection attempt of generation gen.
@@ -38,6 +39,9 @@ func (e *Engine) connect(ctx context.Context, srv model.Server, gen uint64) {
 		f := e.describe(en, err)
 		if gen == en.st.gen {
 			e.log.Info("server failed", "server", srv.Name, "err", f.detail, "class", f.class)
+			if tail := failedStderr(conn, err); len(tail) > 0 {
+				en.s.StderrTail = tail // often the only clue why it never connected
+			}
 		}
 		e.feed(en, evAttemptFailed{at: now(), gen: gen, fail: f, jitter: e.rnd()}, nil)
 		return
@@ -110,3 +114,17 @@ func (e *Engine) adopt(ctx context.Context, en *entry, gen uint64, conn session,
 
 // ErrConnectTimeout marks a connect that took longer than MCP_TIMEOUT.
 var ErrConnectTimeout = errors.New("connect timed out")
+
+// failedStderr is the stderr tail of an attempt that failed: the
+// transport's, kept with its error when the process ended before
+// connecting, else the half-open connection's.
+func failedStderr(conn session, err error) []string {
+	var te *transports.Error
+	if errors.As(err, &te) && len(te.StderrTail) > 0 {
+		return te.StderrTail
+	}
+	if conn != nil {
+		return conn.StderrTail(stderrTailLines)
+	}
+	return nil
+}
