@@ -250,7 +250,7 @@ func (e *Engine) Authenticate(ctx context.Context, name string) error {
 	en.s.AuthURL = ""
 	if err != nil {
 		e.publishLocked()
-		return fmt.Errorf("signing in to %s: %w", name, err)
+		return err // the caller names the server and the action: no second prefix
 	}
 	e.feed(en, evAuthDone{at: now()}, nil)
 	return nil
