@@ -336,7 +336,7 @@ func TestEveryNoticeIsReachable(t *testing.T) {
 		s.Warnings = []string{"config watcher could not start", "no keychain: tokens stored in /c/credentials.json (0600)"}
 		h := newHarness(t, newFakeEngine(s), 160, 40)
 		h.keys("esc")
-		h.wantView("config problem: /p/.mcp.json:2:3: unexpected end of JSON", "(+2 more: ? lists them)")
+		h.wantView("config problem: unexpected end of JSON (/p/.mcp.json:2:3)", "(+2 more: ? lists them)")
 		h.keys("?")
 		h.wantView("Notices", "config watcher could not start", "no keychain: tokens stored in /c/credentials.json (0600)")
 	})
@@ -352,6 +352,6 @@ func TestReloadOfABrokenFileShowsTheProblem(t *testing.T) {
 		h := newHarness(t, newFakeEngine(s), 160, 40)
 		h.keys("esc") // the approval prompt of the fixture's project servers
 		h.keys("ctrl+r")
-		h.wantView("reload config: done", "config problem: /p/.mcp.json:6:104")
+		h.wantView("reload config: done", "config problem: invalid JSON: invalid character ',' (/p/.mcp.json:6:104)")
 	})
 }
