@@ -28,13 +28,16 @@ CONFORMANCE_OUT ?= $(CURDIR)/.cache/conformance
 # OS-specific code lives in _unix.go / _windows.go files.
 CROSS_TARGETS ?= windows/amd64 darwin/arm64 linux/arm64
 
-.PHONY: help build cross test test-go conformance-all lint bench demo npm-deps conformance conformance-auth conformance-next conformance-2026 tools-check clean
+.PHONY: help build install cross test test-go conformance-all lint bench demo npm-deps conformance conformance-auth conformance-next conformance-2026 tools-check clean
 
 help: ## show the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-17s %s\n", $$1, $$2}'
 
 build: ## build bin/mcpdeck
-	$(GO) build -o $(BIN) .
+	$(GO) build -buildvcs=auto -o $(BIN) .
+
+install: ## install mcpdeck into $(go env GOBIN), or $(go env GOPATH)/bin
+	$(GO) install -buildvcs=auto .
 
 cross: ## build for windows/amd64, darwin/arm64, linux/arm64 (tests compiled too) and go vet for windows
 	@set -e; for t in $(CROSS_TARGETS); do \

@@ -164,7 +164,7 @@ func (e *Engine) Reject(ctx context.Context, name string) error {
 // Reconnect connects a server again now. While a retry is scheduled it runs
 // that retry at once ("retry now"), keeping the attempt count.
 func (e *Engine) Reconnect(ctx context.Context, name string) error {
-	list, err := e.names(name, func(en *entry) bool { return en.runnable })
+	list, err := e.names(name, func(en *entry) bool { return en.st.def.runnable })
 	if err != nil {
 		return err
 	}
@@ -180,7 +180,7 @@ func (e *Engine) Reconnect(ctx context.Context, name string) error {
 		}
 	}
 	e.mu.Unlock()
-	why := e.whyAll(srvs)
+	found := e.blockersAll(srvs)
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	for _, n := range list {
@@ -188,19 +188,13 @@ func (e *Engine) Reconnect(ctx context.Context, name string) error {
 		if en == nil {
 			continue
 		}
-		if w, ok := why[n]; ok && hash[n] == en.srv.Hash { // not redefined meanwhile
-			en.why = w
+		if w, ok := found[n]; ok && hash[n] == en.srv.Hash { // not redefined meanwhile
+			en.why, en.blockers = whyWords(en.srv, w), w
 		}
-		if !en.runnable {
+		if !en.st.def.runnable {
 			return fmt.Errorf("server %s cannot run: %s", n, strings.Join(en.why, " "))
 		}
-		if en.timer != nil {
-			en.stopRetry()
-			e.publishLocked()
-			e.attemptLocked(en)
-			continue
-		}
-		e.startLocked(en, "reconnect requested")
+		e.feed(en, evReconnect{at: now()}, nil)
 	}
 	return ctx.Err()
 }
@@ -214,13 +208,10 @@ func (e *Engine) CancelReconnect(_ context.Context, name string) error {
 	if en == nil {
 		return fmt.Errorf("%w: %s", ErrUnknownServer, name)
 	}
-	if en.s.State != model.StatePending || !en.active() {
+	if en.st.state != model.StatePending || !en.st.active() {
 		return fmt.Errorf("server %s is not reconnecting", name)
 	}
-	e.stopLocked(en)
-	en.attempt = 0
-	en.s.Error = "Reconnect cancelled."
-	e.transition(en, model.StateFailed, "reconnect cancelled")
+	e.feed(en, evStopRetrying{at: now()}, nil)
 	return nil
 }
 
@@ -259,10 +250,8 @@ func (e *Engine) Authenticate(ctx context.Context, name string) error {
 	en.s.AuthURL = ""
 	if err != nil {
 		e.publishLocked()
-		return fmt.Errorf("signing in to %s: %w", name, err)
+		return err // the caller names the server and the action: no second prefix
 	}
-	if en.runnable {
-		e.startLocked(en, "signed in")
-	}
+	e.feed(en, evAuthDone{at: now()}, nil)
 	return nil
 }

@@ -30,18 +30,6 @@ type Authenticator interface {
 	Warnings() []string
 }
 
-// needsAuthLocked moves en to needs-auth after a 401 and tells the
-// Authenticator, whose record of it is a file write: that runs on its own
-// goroutine so that no I/O happens under e.mu. Callers hold e.mu and have
-// checked that the engine is not closed.
-func (e *Engine) needsAuthLocked(en *entry) {
-	if a := e.opts.Auth; a != nil {
-		srv := en.srv
-		e.wg.Go(func() { a.MarkNeedsAuth(srv) })
-	}
-	e.transition(en, model.StateNeedsAuth, en.s.Error)
-}
-
 // cachedNeedsAuth asks the Authenticator which of the runnable remote
 // servers in desired are known to need authentication (a cache file read per
 // server), so that Reload can do it before taking e.mu.

@@ -35,7 +35,7 @@ func (e *Engine) connected(server string) (callTarget, *entry, error) {
 	if en.conn == nil {
 		return callTarget{}, nil, fmt.Errorf("%w: %s is %s", ErrNotConnected, server, en.s.State)
 	}
-	return callTarget{name: server, gen: en.gen, conn: en.conn}, en, nil
+	return callTarget{name: server, gen: en.st.gen, conn: en.conn}, en, nil
 }
 
 // CallTool validates args against the tool's input schema, checks the
@@ -85,7 +85,7 @@ func (e *Engine) CallTool(ctx context.Context, server, tool string, args map[str
 		// Servers may write progress after the result (mcp-go queues
 		// notifications apart from responses), so late ones are still
 		// delivered for a short while after the call returns.
-		defer e.clock.AfterFunc(progressGrace, func() {
+		defer time.AfterFunc(progressGrace, func() {
 			e.mu.Lock()
 			delete(e.progress, tok)
 			e.mu.Unlock()

@@ -189,6 +189,7 @@ func TestSessionExpiredWithoutReinitReconnectsAndRetries(t *testing.T) {
 		if err != nil || res.Content[0].Text != "ok" || calls.Load() != 2 {
 			t.Fatalf("res %+v err %v calls %d", res, err, calls.Load())
 		}
+		synctest.Wait() // the old connection is closed in the background
 		if n.opened("s") != 2 || !first.isClosed() {
 			t.Fatalf("opens %d, first closed %v", n.opened("s"), first.isClosed())
 		}
@@ -296,6 +297,8 @@ type fakeAuth struct {
 	url    string
 	// io stands for the cache file I/O of NeedsAuth and MarkNeedsAuth.
 	io func()
+	// fail, when set, is what Authenticate returns.
+	fail error
 }
 
 func (a *fakeAuth) HTTPClient(model.Server) *http.Client { return nil }
@@ -321,9 +324,32 @@ func (a *fakeAuth) Logout(context.Context, model.Server) error { return nil }
 func (a *fakeAuth) Warnings() []string                         { return []string{"tokens stored in a file"} }
 
 func (a *fakeAuth) Authenticate(_ context.Context, _ model.Server, show func(string)) error {
+	if a.fail != nil {
+		return a.fail
+	}
 	show(a.url)
 	a.needs.Store(false)
 	return nil
+}
+
+// TestAuthenticateErrorIsSaidOnce: a failed sign-in comes back as the
+// cause alone; the caller ("authenticate r: …" in the TUI, "signing in to
+// r: …" in the CLI) names the server once, not three times.
+func TestAuthenticateErrorIsSaidOnce(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		n := newFakeNet()
+		n.fail["r"] = authErr{}
+		srv := stdioServer("r")
+		srv.Config = model.ServerConfig{Type: model.TransportHTTP, URL: "https://example.com/mcp"}
+		e := newTestEngine(t, n, srv)
+		cause := errors.New("the server did not ask for sign-in")
+		e.opts.Auth = &fakeAuth{fail: cause}
+		mustStart(t, e)
+		err := e.Authenticate(context.Background(), "r")
+		if !errors.Is(err, cause) || err.Error() != cause.Error() {
+			t.Errorf("Authenticate = %q, want the cause alone", err)
+		}
+	})
 }
 
 func TestAuthenticateConnects(t *testing.T) {

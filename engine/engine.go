@@ -3,11 +3,17 @@
 // their tool/resource/prompt lists, runs calls, and publishes immutable
 // snapshots of it all for the TUI and the CLI.
 //
-// State lives behind one mutex; every change goes through transition (the
-// model's allowed-transition table), is recorded in the server's history and
-// published as a Snapshot on Updates (one-slot channel: latest wins, the
-// engine never blocks). Each connection attempt carries a generation number
-// and results of superseded attempts are dropped.
+// One pure function, step (engine/step.go), decides everything that happens
+// to a server: given its state and an event (configured, attempt succeeded
+// or failed, connection lost, retry due, call failed, the person's actions)
+// it returns the next state, with its structured reason, counters and
+// error, and the effects to carry out. The rest of the engine runs it: it
+// holds the one mutex, the goroutines and timers, feeds events to step,
+// performs the effects and publishes each change as a Snapshot on Updates
+// (one-slot channel: latest wins, the engine never blocks). Every state
+// change goes through the model's allowed-transition table and is recorded
+// in the server's history. Each connection attempt carries a generation
+// number and results of superseded attempts are dropped.
 //
 // Environment (read through Options.Load.LookupEnv):
 // MCP_SERVER_CONNECTION_BATCH_SIZE (3 stdio/sdk at a time),
@@ -45,7 +51,6 @@ import (
 // other field has a working default.
 type Options struct {
 	Load     model.LoadOptions
-	Clock    Clock          // nil = wall clock
 	Rand     func() float64 // jitter source in [0,1); nil = math/rand
 	Logger   *slog.Logger   // nil = discard
 	Factory  transports.Factory
@@ -86,7 +91,6 @@ var ErrDenied = errors.New("tool call denied by permission rules")
 type Engine struct {
 	opts     Options
 	set      settings
-	clock    Clock
 	rnd      func() float64
 	log      *slog.Logger
 	backoff  Backoff
@@ -137,7 +141,6 @@ func newEngine(opts Options) *Engine {
 	e := &Engine{
 		opts:     opts,
 		set:      readSettings(opts.Load.LookupEnv),
-		clock:    opts.Clock,
 		rnd:      opts.Rand,
 		log:      opts.Logger,
 		backoff:  opts.Backoff,
@@ -149,9 +152,6 @@ func newEngine(opts Options) *Engine {
 		progress: map[string]func(Progress){},
 		overEn:   map[string]bool{},
 		changed:  make(chan struct{}),
-	}
-	if e.clock == nil {
-		e.clock = realClock{}
 	}
 	if e.rnd == nil {
 		e.rnd = defaultRand

@@ -13,43 +13,33 @@ const closeTimeout = time.Second
 func defaultRand() float64 { return rand.Float64() }
 
 // entry is the engine's private record of one server. Guarded by Engine.mu.
+// Its lifecycle (state, reason, counters, error, generation) is st, which
+// only step changes; the rest is what the runner holds for it.
 type entry struct {
 	srv model.Server
 	s   ServerSnapshot // what the next snapshot shows
+	st  serverState
 
-	gen      uint64             // bumped per attempt; stale results are dropped
-	cancel   context.CancelFunc // ends the current attempt or connection
-	conn     session
-	timer    Timer // scheduled retry
-	runnable bool  // srv.Runnable() when last configured
-
-	attempt     int // retry attempt in progress (0 = first connect)
-	transient   int // transient call errors in a row
-	quickCrash  int // crashes within crashWindow of connecting, in a row
-	connectedAt time.Time
-	schemas     map[string]*inputSchema // compiled input schemas by tool name
-	why         []string                // whyNot(srv): PATH lookups, so computed outside e.mu (Reload, Reconnect)
-	secrets     []string                // model.SecretValues(srv.Config), masked in error text (redact)
-	refetching  [numLists]bool          // a list refetch is running
-	dirty       [numLists]bool          // list_changed arrived during the refetch
+	cancel     context.CancelFunc // ends the current attempt or connection
+	conn       session
+	timer      *time.Timer             // scheduled retry
+	schemas    map[string]*inputSchema // compiled input schemas by tool name
+	why        []string                // whyNot(srv): PATH lookups, so computed outside e.mu (Reload, Reconnect)
+	blockers   []model.Reason          // blockers(srv), found with why
+	secrets    []string                // model.SecretValues(srv.Config), masked in error text (redact)
+	refetching [numLists]bool          // a list refetch is running
+	dirty      [numLists]bool          // list_changed arrived during the refetch
 	// toolsAuthErr is the authorization refusal (401/403) of the last tools
 	// list, nil when it was given: a call then reports it, not "no such tool".
 	toolsAuthErr error
 }
 
-// stopRetry cancels a scheduled retry.
+// stopRetry stops the retry timer.
 func (en *entry) stopRetry() {
 	if en.timer != nil {
 		en.timer.Stop()
 		en.timer = nil
 	}
-	en.s.NextRetry = time.Time{}
-}
-
-// active reports whether the server is connected, connecting, or waiting
-// for a retry.
-func (en *entry) active() bool {
-	return en.conn != nil || en.cancel != nil || en.timer != nil
 }
 
 // dropCaches forgets everything learned from a connection so that a

@@ -3,11 +3,8 @@ package engine
 import (
 	"context"
 	"errors"
-	"fmt"
 	"slices"
 	"time"
-
-	"github.com/mcpdeck/mcpdeck/model"
 )
 
 // monitor waits for the connection to end and starts the reconnect policy.
@@ -42,53 +39,24 @@ loop:
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	en := e.byName[name]
-	if e.closed || en == nil || en.gen != gen || en.conn != conn {
+	if e.closed || en == nil || en.conn != conn {
 		return
 	}
 	err := conn.Err()
 	if err == nil {
 		err = errors.New("connection closed by the server")
 	}
-	e.lostLocked(en, err)
+	e.lostLocked(en, gen, err)
 }
 
-// lostLocked handles a connection that ended: caches dropped, crash-loop
-// guard checked, reconnect scheduled. A message over the size limit fails
-// the server instead: reconnecting would fetch the same message again.
-func (e *Engine) lostLocked(en *entry, err error) {
-	conn := en.conn
-	if conn != nil {
-		en.s.StderrTail = conn.StderrTail(stderrTailLines)
+// lostLocked reports a connection of generation gen that ended (or must
+// end). Callers hold e.mu.
+func (e *Engine) lostLocked(en *entry, gen uint64, err error) {
+	f := e.describe(en, err)
+	if gen == en.st.gen {
+		e.log.Info("connection lost", "server", en.srv.Name, "err", f.detail)
 	}
-	quick := e.clock.Now().Sub(en.connectedAt) < crashWindow
-	e.stopLocked(en)
-	e.setError(en, err)
-	e.log.Info("connection lost", "server", en.srv.Name, "err", en.redact(err.Error()))
-	cls, _ := e.errs.classify(err)
-	if cls == classTooLarge {
-		en.quickCrash = 0
-		e.transition(en, model.StateFailed, en.s.Error)
-		return
-	}
-	if quick {
-		en.quickCrash++
-	} else {
-		en.quickCrash = 0
-	}
-	if en.quickCrash >= crashLoopLimit {
-		en.quickCrash = 0
-		msg := fmt.Sprintf("Crash loop: the server stopped within %s of connecting %d times in a row; not restarting (last: %s)",
-			crashWindow, crashLoopLimit, e.errText(en, err))
-		en.s.Error = msg
-		e.transition(en, model.StateFailed, msg)
-		return
-	}
-	if cls == classAuth {
-		e.needsAuthLocked(en)
-		return
-	}
-	en.attempt = 0
-	e.retryLocked(en, err)
+	e.feed(en, evLost{at: now(), gen: gen, fail: f, jitter: e.rnd()}, nil)
 }
 
 // refreshStderr publishes the stderr tail if it changed.
@@ -97,7 +65,7 @@ func (e *Engine) refreshStderr(name string, gen uint64, conn session) {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	en := e.byName[name]
-	if e.closed || en == nil || en.gen != gen || slices.Equal(tail, en.s.StderrTail) {
+	if e.closed || en == nil || en.st.gen != gen || slices.Equal(tail, en.s.StderrTail) {
 		return
 	}
 	en.s.StderrTail = tail

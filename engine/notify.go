@@ -151,15 +151,20 @@ func (e *Engine) refetch(server string, k listKind) {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	en := e.byName[server]
-	if e.closed || en == nil || en.conn == nil {
+	if e.closed || en == nil {
 		return
 	}
+	e.feed(en, evListChanged{at: now(), list: k}, nil)
+}
+
+// refetchLocked runs the refetch of list k step asked for. Callers hold e.mu.
+func (e *Engine) refetchLocked(en *entry, k listKind) {
 	if en.refetching[k] {
 		en.dirty[k] = true
 		return
 	}
 	en.refetching[k] = true
-	conn, gen := en.conn, en.gen
+	conn, gen := en.conn, en.st.gen
 	srv := en.srv
 	e.wg.Go(func() {
 		for {
@@ -169,19 +174,21 @@ func (e *Engine) refetch(server string, k listKind) {
 			var l lists
 			mergeList(&l, one, k)
 			e.mu.Lock()
-			if e.closed || en.gen != gen || en.conn != conn {
+			if e.closed || en.st.gen != gen || en.conn != conn {
 				en.refetching[k], en.dirty[k] = false, false
 				e.mu.Unlock()
 				return
 			}
 			if one.fatal != nil { // the list grew over the size limit
 				en.refetching[k], en.dirty[k] = false, false
-				e.lostLocked(en, one.fatal)
+				e.lostLocked(en, gen, one.fatal)
 				e.mu.Unlock()
 				return
 			}
+			e.markLists(&l)
+			problem, detail := e.listProblems(en, l)
 			e.applyLists(en, l)
-			e.publishLocked()
+			e.feed(en, evListed{at: now(), gen: gen, problem: problem, detail: detail}, nil)
 			again := en.dirty[k]
 			en.dirty[k] = false
 			if !again {

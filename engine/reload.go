@@ -27,7 +27,7 @@ func (e *Engine) Reload(ctx context.Context) error {
 	// The needs-auth cache is a file: read it before taking e.mu. The
 	// desired list cannot go stale meanwhile: reloads are serialized and
 	// whatever changes overEn reloads again.
-	pre := preloaded{needsAuth: e.cachedNeedsAuth(desired), why: e.whyAll(desired)}
+	pre := preloaded{needsAuth: e.cachedNeedsAuth(desired), blockers: e.blockersAll(desired)}
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	if e.closed {
@@ -36,7 +36,7 @@ func (e *Engine) Reload(ctx context.Context) error {
 	e.res = res
 	have := make(map[string]runInfo, len(e.byName))
 	for name, en := range e.byName {
-		have[name] = runInfo{Hash: en.srv.Hash, Runnable: en.runnable, Active: en.active()}
+		have[name] = runInfo{Hash: en.srv.Hash, Runnable: en.st.def.runnable, Active: en.st.active()}
 	}
 	// One snapshot for the whole reload, not one per server: with 500
 	// servers that is the difference between 1 and 500 copies of the list.
@@ -96,66 +96,57 @@ func (e *Engine) desiredLocked(res *model.Resolved) []model.Server {
 // lookups) before it takes e.mu, by server name.
 type preloaded struct {
 	needsAuth map[string]bool
-	why       map[string][]string
+	blockers  map[string][]model.Reason
 }
 
-// whyAll runs whyNot (which searches PATH) for every server; callers do not
-// hold e.mu.
-func (e *Engine) whyAll(servers []model.Server) map[string][]string {
-	out := make(map[string][]string, len(servers))
+// blockersAll finds the blockers (PATH lookups) of every server; callers do
+// not hold e.mu.
+func (e *Engine) blockersAll(servers []model.Server) map[string][]model.Reason {
+	out := make(map[string][]model.Reason, len(servers))
 	for _, srv := range servers {
-		out[srv.Name] = whyNot(srv, e.lookPath)
+		out[srv.Name] = blockers(srv, e.lookPath)
 	}
 	return out
 }
 
-// applyLocked carries out one reconcile action.
+// applyLocked carries out one reconcile action: the runner stores the
+// definition, step decides what it means for the server.
 func (e *Engine) applyLocked(a action, pre preloaded) {
 	en := e.byName[a.Name]
 	if a.Kind == actRemove {
 		if en != nil {
-			e.stopLocked(en)
+			e.feed(en, evRemoved{at: now()}, nil)
 			delete(e.byName, a.Name)
 		}
 		return
 	}
 	if en == nil {
-		en = &entry{}
+		en = &entry{st: newServerState(e.limits())}
 		e.byName[a.Name] = en
 	}
-	e.configure(en, a.Server, pre.why[a.Name])
-	switch a.Kind {
-	case actStart, actRestart:
-		reason := "starting"
-		if a.Kind == actRestart {
-			reason = "configuration changed"
-		}
-		if pre.needsAuth[a.Name] {
-			e.stopLocked(en)
-			en.s.Error = "The server needs you to sign in."
-			e.transition(en, model.StateNeedsAuth, "needs auth (cached)")
-			return
-		}
-		e.startLocked(en, reason)
-	case actAdd, actStop:
-		e.stopLocked(en)
-		e.idleLocked(en)
-	case actUpdate:
-		if !en.runnable {
-			e.idleLocked(en)
-		}
-		e.refreshWhy(en)
-	case actRemove:
-	}
+	e.configure(en, a.Server, pre.blockers[a.Name])
+	e.feed(en, evConfigured{at: now(), def: e.definition(en), change: a.Kind, cachedAuth: pre.needsAuth[a.Name]}, nil)
 }
 
-// configure stores the definition, its why-not sentences and the static
-// snapshot fields.
-func (e *Engine) configure(en *entry, srv model.Server, why []string) {
+// definition is what step needs of en's definition. Callers hold e.mu.
+func (e *Engine) definition(en *entry) definition {
+	srv := en.srv
+	d := definition{
+		runnable: srv.Runnable(), allowed: srv.Policy.Allowed, rule: srv.Policy.Rule,
+		enabled: srv.Enabled, approval: srv.Approval.Status, problems: srv.Problems,
+	}
+	if len(srv.Problems) > 0 {
+		d.problemText = en.redact(srv.Problems[0].Error())
+	}
+	return d
+}
+
+// configure stores the definition, its blockers (and their sentences) and
+// the static snapshot fields.
+func (e *Engine) configure(en *entry, srv model.Server, bs []model.Reason) {
 	en.srv = srv
 	en.secrets = model.SecretValues(srv.Config)
-	en.runnable = srv.Runnable()
-	en.why = why
+	en.why, en.blockers = whyWords(srv, bs), bs
 	raw := srv.Raw
 	if raw.Command == "" && raw.URL == "" && raw.Name == "" {
 		raw = srv.Config // a server injected through Options.Extra may carry only its expanded definition
@@ -173,43 +164,6 @@ func (e *Engine) configure(en *entry, srv model.Server, why []string) {
 	en.s.Target = model.RedactTarget(cfg)
 	en.s.Hash = srv.Hash
 	en.s.Enabled, en.s.Approval, en.s.Policy, en.s.Problems = srv.Enabled, srv.Approval, srv.Policy, srv.Problems
-}
-
-// idleLocked puts a server that may not run into the state that explains
-// it: disabled (by you, by policy, rejected), pending approval, or failed
-// with its config problems.
-func (e *Engine) idleLocked(en *entry) {
-	srv := en.srv
-	var to model.State
-	var reason string
-	switch {
-	case !srv.Policy.Allowed:
-		to, reason = model.StateDisabled, "blocked by policy"
-		if srv.Policy.Rule != "" {
-			reason += " rule " + srv.Policy.Rule
-		}
-	case !srv.Enabled:
-		to, reason = model.StateDisabled, "disabled by you"
-	case srv.Approval.Status == model.ApprovalRejected:
-		to, reason = model.StateDisabled, "rejected by you"
-	case srv.Approval.Status == model.ApprovalPending || srv.Approval.Status == model.ApprovalChanged:
-		to, reason = model.StatePending, "awaiting approval"
-	case len(srv.Problems) > 0:
-		to, reason = model.StateFailed, en.redact(srv.Problems[0].Error())
-		en.s.Error, en.s.ErrorDetail, en.s.ErrorClass = reason, reason, "config"
-	default:
-		e.refreshWhy(en)
-		return
-	}
-	if en.s.State == to && len(en.s.History) > 0 {
-		e.refreshWhy(en)
-		return
-	}
-	if model.CheckTransition(en.s.State, to) != nil {
-		// e.g. disabled → failed is not allowed: go through pending.
-		e.transition(en, model.StatePending, "configuration changed")
-	}
-	e.transition(en, to, reason)
 }
 
 // applyPermissionsLocked re-flags denied tools after the permission rules

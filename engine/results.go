@@ -6,7 +6,10 @@ import "encoding/json"
 // text and all binary data are written to files under the cache dir; Path
 // then names the file and Text holds a summary.
 type Content struct {
-	Kind     string `json:"kind"` // text, image, audio, resource, resource_link
+	// Kind is MCP's content type (text, image, audio, resource,
+	// resource_link), named "type" in JSON as MCP names it, so --json output
+	// reads like the protocol.
+	Kind     string `json:"type"`
 	Text     string `json:"text,omitempty"`
 	MIMEType string `json:"mimeType,omitempty"`
 	URI      string `json:"uri,omitempty"`

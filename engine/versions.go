@@ -3,6 +3,7 @@ package engine
 import (
 	"path/filepath"
 	"sync"
+	"time"
 
 	"github.com/mcpdeck/mcpdeck/model"
 )
@@ -38,7 +39,7 @@ func (e *Engine) rememberedVersion(srv model.Server) string {
 		}
 		pm.m, pm.loaded = m, true
 	}
-	return model.RememberedVersion(pm.m, srv.Hash, e.clock.Now())
+	return model.RememberedVersion(pm.m, srv.Hash, time.Now())
 }
 
 // rememberVersion records the version srv negotiated when it differs from
@@ -47,7 +48,7 @@ func (e *Engine) rememberVersion(srv model.Server, had, got string) {
 	if got == "" || got == had || srv.Config.ProtocolVersion != "" || srv.Hash == "" {
 		return
 	}
-	now := e.clock.Now()
+	now := time.Now()
 	if err := model.RememberProtocol(e.protocolMemoryPath(), srv.Hash, got, now); err != nil {
 		e.log.Debug("protocol memory", "err", err)
 	}

@@ -22,7 +22,7 @@ type watcher struct {
 	mu    sync.Mutex
 	files map[string]bool
 	dirs  map[string]bool
-	timer Timer
+	timer *time.Timer
 }
 
 // startWatch begins watching the files of the current config.
@@ -102,7 +102,7 @@ func (e *Engine) watchLoop(w *watcher) {
 			if w.timer != nil {
 				w.timer.Stop()
 			}
-			w.timer = e.clock.AfterFunc(watchDebounce, func() { e.watchReload(w) })
+			w.timer = time.AfterFunc(watchDebounce, func() { e.watchReload(w) })
 			w.mu.Unlock()
 		case err, ok := <-w.fs.Errors:
 			if !ok {

@@ -209,7 +209,7 @@ func TestLoadExpansionProblems(t *testing.T) {
 	if len(x.Problems) != 1 || x.Runnable() {
 		t.Fatalf("x: problems %v", x.Problems)
 	}
-	want := f.userFile() + ":4:38: server x, field headers.Authorization: ${API_TOKEN} is not set"
+	want := "server x, field headers.Authorization: ${API_TOKEN} is not set (" + f.userFile() + ":4:38)"
 	if got := x.Problems[0].Error(); got != want {
 		t.Errorf("problem =\n %s\nwant\n %s", got, want)
 	}

@@ -18,28 +18,29 @@ func TestMalformedConfigs(t *testing.T) {
 		content string
 		// want: substrings of the file-level problem; "" means no file problem
 		want []string
-		// server: a server of the broken file that must still be listed with a problem
-		server, serverWant string
+		// server: a server of the broken file that must still be listed with a
+		// problem: serverWant, then where it is (at, after the file name)
+		server, serverWant, at string
 	}{
 		{name: "truncated", content: "{\"mcpServers\": {\n  \"a\": {\"command\": \"x\"", want: []string{":2:", "unexpected end of file"}},
 		{name: "syntax", content: "{\"mcpServers\": {\n  \"a\": {\"command\": \"x\",}\n}}", want: []string{":2:", "invalid character"}},
-		{name: "not-object", content: `["mcpServers"]`, want: []string{":1:1:", "must be a JSON object, got array"}},
-		{name: "servers-not-object", content: `{"mcpServers": ["a"]}`, want: []string{":1:16:", "field mcpServers: must be an object, got array"}},
-		{name: "dup-top-key", content: "{\"mcpServers\": {},\n \"mcpServers\": {}}", want: []string{":2:2:", `duplicate key "mcpServers"`}},
+		{name: "not-object", content: `["mcpServers"]`, want: []string{":1:1)", "must be a JSON object, got array"}},
+		{name: "servers-not-object", content: `{"mcpServers": ["a"]}`, want: []string{":1:16)", "field mcpServers: must be an object, got array"}},
+		{name: "dup-top-key", content: "{\"mcpServers\": {},\n \"mcpServers\": {}}", want: []string{":2:2)", `duplicate key "mcpServers"`}},
 		{name: "trailing", content: `{"mcpServers": {}} {}`, want: []string{"unexpected data after"}},
 		{name: "huge", content: huge, want: []string{"larger than 10 MB"}},
 		{name: "deep", content: `{"x": ` + strings.Repeat("[", 1_000_000) + strings.Repeat("]", 1_000_000) + "}", want: []string{":1:", "nesting deeper than 1000 levels"}},
 		{
 			name: "wrong-type", content: "{\"mcpServers\": {\n  \"bad\": {\"command\": \"x\", \"args\": \"-y\"},\n  \"fine\": {\"command\": \"y\"}\n}}",
-			server: "bad", serverWant: ":2:35: server bad, field args: must be an array of strings, got string",
+			server: "bad", serverWant: "server bad, field args: must be an array of strings, got string", at: ":2:35",
 		},
 		{
 			name: "dup-server", content: "{\"mcpServers\": {\n  \"bad\": {\"command\": \"x\"},\n  \"bad\": {\"command\": \"z\"}\n}}",
-			server: "bad", serverWant: `:3:3: server bad, duplicate key "bad": the server is defined twice in this file`,
+			server: "bad", serverWant: `server bad, duplicate key "bad": the server is defined twice in this file`, at: ":3:3",
 		},
 		{
 			name: "dup-field", content: "{\"mcpServers\": {\"bad\": {\"command\": \"x\",\n \"command\": \"y\"}}}",
-			server: "bad", serverWant: `:2:2: server bad, field command: duplicate key "command"`,
+			server: "bad", serverWant: `server bad, field command: duplicate key "command"`, at: ":2:2",
 		},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -65,8 +66,10 @@ func TestMalformedConfigs(t *testing.T) {
 			}
 			if tc.server != "" {
 				s := mustServer(t, r, tc.server)
-				if s.Runnable() || len(s.Problems) == 0 || s.Problems[0].Error() != broken+tc.serverWant {
-					t.Errorf("server problem = %v, want %s", s.Problems, broken+tc.serverWant)
+				// the cause first, then where: a narrow screen cuts the path, not the reason
+				want := tc.serverWant + " (" + broken + tc.at + ")"
+				if s.Runnable() || len(s.Problems) == 0 || s.Problems[0].Error() != want {
+					t.Errorf("server problem = %v, want %s", s.Problems, want)
 				}
 				if tc.name == "wrong-type" {
 					if fine := mustServer(t, r, "fine"); !fine.Runnable() {
@@ -114,7 +117,7 @@ func TestUnreadableFile(t *testing.T) {
 	}
 	r := f.load()
 	mustServer(t, r, "other")
-	if len(r.Problems) != 1 || !strings.Contains(r.Problems[0].Error(), f.userFile()+": cannot read the file: it is a directory") {
+	if len(r.Problems) != 1 || !strings.Contains(r.Problems[0].Error(), "cannot read the file: it is a directory, not a file ("+f.userFile()+")") {
 		t.Errorf("problems = %v", r.Problems)
 	}
 
@@ -147,10 +150,10 @@ func TestDynamicConfigProblems(t *testing.T) {
 	if len(r.Problems) != 2 {
 		t.Fatalf("problems = %v", r.Problems)
 	}
-	if want := filepath.Join(f.cwd, "missing.json") + ": --mcp-config file does not exist"; r.Problems[0].Error() != want {
+	if want := "--mcp-config file does not exist (" + filepath.Join(f.cwd, "missing.json") + ")"; r.Problems[0].Error() != want {
 		t.Errorf("got %q want %q", r.Problems[0].Error(), want)
 	}
-	if !strings.HasPrefix(r.Problems[1].Error(), InlineSource+":1:16: invalid JSON") {
+	if p := r.Problems[1].Error(); !strings.HasPrefix(p, "invalid JSON") || !strings.HasSuffix(p, "("+InlineSource+":1:16)") {
 		t.Errorf("inline problem = %q", r.Problems[1].Error())
 	}
 	a := mustServer(t, r, "a")

@@ -54,9 +54,9 @@ func TestNonFileConfigIsNotRead(t *testing.T) {
 	}
 	all := strings.Join(got, "\n")
 	for _, want := range []string{
-		f.projectFile() + ": cannot read the file: it is a symlink to " + fifo + ", which is a named pipe, not a file",
-		f.userFile() + ": cannot read the file: it is a symlink to " + os.DevNull + ", which is a device, not a file",
-		"add: invalid: " + f.userFile() + ": cannot read the file",
+		"cannot read the file: it is a symlink to " + fifo + ", which is a named pipe, not a file (" + f.projectFile() + ")",
+		"cannot read the file: it is a symlink to " + os.DevNull + ", which is a device, not a file (" + f.userFile() + ")",
+		"add: invalid: cannot read the file: it is a symlink to " + os.DevNull + ", which is a device, not a file (" + f.userFile() + ")",
 	} {
 		if !strings.Contains(all, want) {
 			t.Errorf("missing %q in:\n%s", want, all)

@@ -37,7 +37,9 @@ type Problem struct {
 	Message string `json:"message"`
 }
 
-// Error renders the problem as one sentence naming where it is. The text is
+// Error renders the problem as one sentence that leads with the cause and
+// ends with where it is, "server a, field args: … (.mcp.json:6:104)", so a
+// narrow screen cuts the path, not the reason. The text is
 // sanitized: names and values come from files a repository may have brought
 // along and must not smuggle terminal escapes onto the screen.
 func (p Problem) Error() string {
@@ -57,7 +59,7 @@ func (p Problem) render() string {
 		msg = "server " + p.Server + ", " + msg
 	}
 	if loc != "" {
-		return loc + ": " + msg
+		return msg + " (" + loc + ")"
 	}
 	return msg
 }

@@ -195,7 +195,7 @@ func TestEditRefusesNonFile(t *testing.T) {
 		t.Fatal(err)
 	}
 	_, err := AddServer(f.opts(), ScopeUser, "s", ServerConfig{Command: "x"})
-	if !errors.Is(err, ErrFileUnusable) || !strings.Contains(err.Error(), f.userFile()+": cannot read the file: it is a directory, not a file") {
+	if !errors.Is(err, ErrFileUnusable) || !strings.Contains(err.Error(), "cannot read the file: it is a directory, not a file ("+f.userFile()+")") {
 		t.Errorf("err = %v", err)
 	}
 }

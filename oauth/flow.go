@@ -40,7 +40,7 @@ func (m *Manager) Authenticate(ctx context.Context, srv model.Server, showURL fu
 	defer st.flowMu.Unlock()
 	rec, err := m.obtain(ctx, srv, st, showURL)
 	if err != nil {
-		return fmt.Errorf("authenticating %s: %w", srv.Name, err)
+		return err // the caller names the server ("authenticate X: …"), once
 	}
 	return m.adopt(ctx, srv, st, rec)
 }

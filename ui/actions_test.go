@@ -336,8 +336,22 @@ func TestEveryNoticeIsReachable(t *testing.T) {
 		s.Warnings = []string{"config watcher could not start", "no keychain: tokens stored in /c/credentials.json (0600)"}
 		h := newHarness(t, newFakeEngine(s), 160, 40)
 		h.keys("esc")
-		h.wantView("config problem: /p/.mcp.json:2:3: unexpected end of JSON", "(+2 more: ? lists them)")
+		h.wantView("config problem: unexpected end of JSON (/p/.mcp.json:2:3)", "(+2 more: ? lists them)")
 		h.keys("?")
 		h.wantView("Notices", "config watcher could not start", "no keychain: tokens stored in /c/credentials.json (0600)")
+	})
+}
+
+// TestReloadOfABrokenFileShowsTheProblem: ctrl+r on a broken config file
+// must not end at "reload config: done" while the file's servers vanish:
+// the status line keeps the problem with its file:line:col beside it.
+func TestReloadOfABrokenFileShowsTheProblem(t *testing.T) {
+	inBubble(t, func(t *testing.T) {
+		s := fixture()
+		s.Problems = []model.Problem{{File: "/p/.mcp.json", Line: 6, Col: 104, Message: "invalid JSON: invalid character ','"}}
+		h := newHarness(t, newFakeEngine(s), 160, 40)
+		h.keys("esc") // the approval prompt of the fixture's project servers
+		h.keys("ctrl+r")
+		h.wantView("reload config: done", "config problem: invalid JSON: invalid character ',' (/p/.mcp.json:6:104)")
 	})
 }

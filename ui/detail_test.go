@@ -39,7 +39,7 @@ func TestWhyNotRunning(t *testing.T) {
 		h.selectServer("broken")
 		h.keys("enter")
 		h.wantView("Why isn't this running?", "command nosuchcmd not found on PATH",
-			"settings.json:4:7: server broken, field env.TOKEN: ${TOKEN} is not", "exited with code 127",
+			"server broken, field env.TOKEN: ${TOKEN} is not", "exited with code 127",
 			"executable file not found")
 		golden(t, "why_not_running", h.view())
 		h.keys("esc")

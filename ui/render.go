@@ -34,7 +34,7 @@ func contentLines(cs []engine.Content) []string {
 		if head != "" {
 			out = append(out, "["+head+"]")
 		}
-		if c.Path != "" {
+		if c.Path != "" && !strings.Contains(c.Text, c.Path) { // the engine's summary may name the file already
 			out = append(out, "saved to "+model.SanitizeLine(c.Path))
 		}
 		if c.Text != "" {

@@ -75,11 +75,16 @@ func (m *Model) header() string {
 	return render(false)
 }
 
+// statusLine is the result of the last action, else the first notice. A
+// config problem is never hidden by a passing message: after ctrl+r on a
+// broken file the line says "reload config: done · ⚠ config problem: …",
+// not only "done" while the file's servers are gone.
 func (m *Model) statusLine() string {
-	switch status := model.SanitizeLine(m.status); {
+	status := model.SanitizeLine(m.status)
+	switch {
 	case status != "" && m.statusErr:
 		return m.st.Bad.Render(status)
-	case status != "":
+	case status != "" && len(m.snap.Problems) == 0:
 		return m.st.Muted.Render(status)
 	}
 	n := m.notices()
@@ -89,6 +94,9 @@ func (m *Model) statusLine() string {
 	line := "⚠ " + model.SanitizeLine(n[0])
 	if len(n) > 1 {
 		line += fmt.Sprintf(" (+%d more: ? lists them)", len(n)-1)
+	}
+	if status != "" {
+		line = status + " · " + line
 	}
 	if len(m.snap.Problems) > 0 {
 		return m.st.Bad.Render(line)

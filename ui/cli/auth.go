@@ -62,7 +62,7 @@ func newAuthCmd(g *globalOpts) *cobra.Command {
 				fmt.Fprintf(g.stderr, "Sign in to %s in your browser. If it did not open, visit:\n  %s\n", srv.Name, u)
 			}
 			if err := m.Authenticate(cmd.Context(), srv, show); err != nil {
-				return err
+				return fmt.Errorf("signing in to %s: %w", srv.Name, err)
 			}
 			return printAuthResult(g, srv.Name, "signed-in", "Signed in to %s.\n")
 		},

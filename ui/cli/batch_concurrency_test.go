@@ -201,7 +201,7 @@ func TestBatchSerialByDefault(t *testing.T) {
 }
 
 // TestBatchCtrlCCancelsInFlight: cancelling the command (Ctrl-C) cancels the
-// requests in flight on the server and mcpdeck exits 1 saying so.
+// requests in flight on the server and mcpdeck exits 130 saying so.
 func TestBatchCtrlCCancelsInFlight(t *testing.T) {
 	const n = 4
 	g := newGateServer(t, n)
@@ -212,7 +212,7 @@ func TestBatchCtrlCCancelsInFlight(t *testing.T) {
 	g.next(t, cancel)
 	cancel()
 	r := <-done
-	if r.code != 1 || !strings.Contains(r.stderr, "cancelled") {
+	if r.code != 130 || !strings.Contains(r.stderr, "cancelled") {
 		t.Errorf("after Ctrl-C: %s", r)
 	}
 	for range 2 {

@@ -49,6 +49,9 @@ type engServerItems struct {
 	Items  any    `json:"items"`
 }
 
+// runEngListing lists l for every server (or the one named), printed once
+// all have answered, in the configuration's order (scope, then name) so
+// the output does not depend on which server was quicker.
 func runEngListing(ctx context.Context, f *engFlags, l engListing, args []string) error {
 	g := f.g
 	s, err := startEngSession(ctx, f, args...)
@@ -56,33 +59,33 @@ func runEngListing(ctx context.Context, f *engFlags, l engListing, args []string
 		return err
 	}
 	defer s.Close()
+	var settled []engine.ServerSnapshot
+	if err := s.waitSettled(ctx, args, func(srv engine.ServerSnapshot) { settled = append(settled, srv) }); err != nil {
+		return err
+	}
+	sortLikeSnapshot(settled, s.last)
 	var results []engServerItems
 	problems := 0
-	report := func(srv engine.ServerSnapshot) {
+	for _, srv := range settled {
 		o := engOutcomeOf(srv)
 		if o != ocConnected {
 			if len(args) == 0 && o != ocFailed {
-				return // disabled, unapproved, needs auth: nothing to list, not an error
+				continue // disabled, unapproved, needs auth: nothing to list, not an error
 			}
-			if o == ocFailed || len(args) > 0 {
-				problems++
-			}
+			problems++
 			fmt.Fprintln(g.stderr, engListLine(srv))
 			results = append(results, engServerItems{Server: srv.Name, State: o.word(), Error: engReason(srv), Items: []any{}})
-			return
+			continue
 		}
 		js, lines, n := l.items(srv)
 		results = append(results, engServerItems{Server: srv.Name, State: o.word(), Items: js})
 		if g.json {
-			return
+			continue
 		}
 		fmt.Fprintf(g.stdout, "%s (%s)\n", model.SanitizeLine(srv.Name), engPlural(n, strings.TrimSuffix(l.use, "s")))
 		for _, line := range lines {
 			fmt.Fprintln(g.stdout, "  "+line)
 		}
-	}
-	if err := s.waitSettled(ctx, args, report); err != nil {
-		return err
 	}
 	if g.json {
 		if err := writeJSON(g.stdout, results); err != nil {

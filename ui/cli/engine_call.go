@@ -18,17 +18,18 @@ import (
 // newEngCallCmds builds call, read and prompt.
 func newEngCallCmds(g *globalOpts) []*cobra.Command {
 	call := &cobra.Command{
-		Use:   "call SERVER TOOL [JSON]",
+		Use:   "call SERVER TOOL [JSON|-]",
 		Short: "Call a tool with JSON object arguments and print its result",
 		Long: "Connects only SERVER, validates the arguments against the tool's input schema,\n" +
 			"calls the tool and prints its result (images and large results are saved to files).\n" +
 			"Progress is shown on stderr. A server's elicitation request needs --elicit here.",
-		Example: `  mcpdeck call everything get-sum '{"a": 2, "b": 3}'`,
-		Args:    rangeEngArgs(2, 3, "SERVER TOOL [JSON]"),
+		Example: `  mcpdeck call everything get-sum '{"a": 2, "b": 3}'
+  jq -n '{a: 2, b: 3}' | mcpdeck call everything get-sum -`,
+		Args: rangeEngArgs(2, 3, "SERVER TOOL [JSON|-]"),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			js := "{}"
-			if len(args) == 3 {
-				js = args[2]
+			js, err := jsonArg(g, args, 2)
+			if err != nil {
+				return err
 			}
 			var params map[string]any
 			if err := decodeEngObject(js, &params); err != nil {
@@ -56,16 +57,18 @@ func newEngCallCmds(g *globalOpts) []*cobra.Command {
 		},
 	}
 	prompt := &cobra.Command{
-		Use:     "prompt SERVER NAME [JSON]",
+		Use:     "prompt SERVER NAME [JSON|-]",
 		Short:   "Get a prompt, with its arguments as a JSON object of strings",
 		Example: `  mcpdeck prompt everything args-prompt '{"city": "Lisbon"}'`,
-		Args:    rangeEngArgs(2, 3, "SERVER NAME [JSON]"),
+		Args:    rangeEngArgs(2, 3, "SERVER NAME [JSON|-]"),
 		RunE: func(cmd *cobra.Command, args []string) error {
+			js, err := jsonArg(g, args, 2)
+			if err != nil {
+				return err
+			}
 			var raw map[string]any
-			if len(args) == 3 {
-				if err := decodeEngObject(args[2], &raw); err != nil {
-					return usagef("the prompt arguments must be a JSON object: %v", err)
-				}
+			if err := decodeEngObject(js, &raw); err != nil {
+				return usagef("the prompt arguments must be a JSON object: %v", err)
 			}
 			pargs := promptArgs(raw)
 			f := newEngFlagsInline(g)
@@ -146,7 +149,13 @@ func withEngServer(ctx context.Context, f *engFlags, server string, fn func(cont
 	if _, err := s.ready(ctx, server); err != nil {
 		return err
 	}
-	return fn(ctx, s)
+	if err := fn(ctx, s); err != nil {
+		return err
+	}
+	if f.declined.Load() { // the reason is already on stderr
+		return silentError{}
+	}
+	return nil
 }
 
 // engCallErr explains a failed request: a refused elicitation first (the
@@ -214,18 +223,22 @@ func engHasText(cs []engine.Content) bool {
 	return false
 }
 
-// decodeEngObject parses a JSON object (and nothing after it).
+// decodeEngObject parses a JSON object (and nothing after it). Its errors
+// are sentences about the text given, never Go's decoding internals.
 func decodeEngObject(s string, v *map[string]any) error {
 	dec := json.NewDecoder(strings.NewReader(s))
-	if err := dec.Decode(v); err != nil {
-		return err
+	var raw any
+	if err := dec.Decode(&raw); err != nil {
+		return jsonSyntaxProblem(err)
 	}
-	if *v == nil {
-		return fmt.Errorf("got null, want an object such as {}")
+	obj, ok := raw.(map[string]any)
+	if !ok {
+		return fmt.Errorf("got %s, want an object such as {\"name\": \"value\"}", jsonKindOf(raw))
 	}
 	if dec.More() {
-		return fmt.Errorf("unexpected data after the JSON object")
+		return errors.New("unexpected data after the JSON object")
 	}
+	*v = obj
 	return nil
 }
 

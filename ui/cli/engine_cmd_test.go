@@ -129,7 +129,7 @@ func TestEngCallConnectsOnlyTheServerItNeeds(t *testing.T) {
 	r = e.ok("call", "calc", "calculate", `{"op":"add","a":1,"b":2}`, "--json", "--mcp-config", cfg)
 	var res struct {
 		Content []struct {
-			Kind string `json:"kind"`
+			Type string `json:"type"` // MCP's own field name
 			Text string `json:"text"`
 		} `json:"content"`
 		Structured map[string]any `json:"structuredContent"`
@@ -137,7 +137,7 @@ func TestEngCallConnectsOnlyTheServerItNeeds(t *testing.T) {
 	if err := json.Unmarshal([]byte(r.stdout), &res); err != nil {
 		t.Fatalf("call --json: %v\n%s", err, r)
 	}
-	if res.Structured["result"] != 3.0 || len(res.Content) != 1 || res.Content[0].Text != "3" {
+	if res.Structured["result"] != 3.0 || len(res.Content) != 1 || res.Content[0].Text != "3" || res.Content[0].Type != "text" {
 		t.Errorf("call --json: %+v", res)
 	}
 	if _, err := os.Stat(marker); err == nil {
@@ -192,8 +192,9 @@ func TestEngElicitation(t *testing.T) {
 	if !strings.Contains(r.stdout, "you chose to decline") {
 		t.Errorf("--elicit decline: %s", r)
 	}
-	// "name" is required and has no default: accept-defaults declines
-	r = e.ok("--mcp-config", cfg, "--elicit", "accept-defaults", "call", "survey", "feedback")
+	// "name" is required and has no default: accept-defaults declines,
+	// says which field on stderr, and fails: the person asked to accept
+	r = e.fails(1, "--mcp-config", cfg, "--elicit", "accept-defaults", "call", "survey", "feedback")
 	if !strings.Contains(r.stdout, "you chose to decline") ||
 		!strings.Contains(r.stderr, "mcpdeck: declined (for tools/call feedback): server survey asks for name, which have no default") {
 		t.Errorf("--elicit accept-defaults without a default for a required field: %s", r)
@@ -261,7 +262,7 @@ func TestEngProgressAndCtrlC(t *testing.T) {
 	}
 
 	// Ctrl-C while a call runs: the call is cancelled, the server stopped,
-	// and mcpdeck exits 1 at once with a one-line message.
+	// and mcpdeck exits 130 (128 + SIGINT) at once with a one-line message.
 	cmd := exec.Command(binary, "--mcp-config", cfg, "call", "calc", "slow_count", `{"n":100}`)
 	cmd.Dir = e.proj
 	cmd.Env = []string{
@@ -300,8 +301,8 @@ func TestEngProgressAndCtrlC(t *testing.T) {
 		t.Errorf("mcpdeck took %v to stop after Ctrl-C", took)
 	}
 	var exit *exec.ExitError
-	if !errors.As(err, &exit) || exit.ExitCode() != 1 {
-		t.Errorf("want exit 1 after Ctrl-C, got %v", err)
+	if !errors.As(err, &exit) || exit.ExitCode() != 130 {
+		t.Errorf("want exit 130 after Ctrl-C, got %v", err)
 	}
 	if !strings.Contains(got.String(), "cancelled") {
 		t.Errorf("stderr after Ctrl-C: %s", got.String())

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"sync"
+	"sync/atomic"
 
 	"github.com/mcpdeck/mcpdeck/engine"
 	"github.com/mcpdeck/mcpdeck/model"
@@ -21,6 +22,10 @@ type engFlags struct {
 	// asked records elicitations refused for want of --elicit, so a failed
 	// call can say why.
 	asked engElicitLog
+	// declined is set when --elicit accept-defaults had to decline (a
+	// required field without a default): the command then fails, since the
+	// person asked to accept, not to decline.
+	declined atomic.Bool
 	// factory, when set, replaces the transports factory (tests).
 	factory transports.Factory
 	// inlineAuth lets a one-shot command (call, tools...) run the sign-in
@@ -84,7 +89,7 @@ func (f *engFlags) engineOptions() (engine.Options, error) {
 			return engine.Options{}, usagef("%v", err)
 		}
 		o.Elicit = pol
-		if f.g.elicit == "accept-defaults" {
+		if f.g.elicit == elicitAcceptDefaults {
 			o.Elicit = f.sayWhyDeclined(pol)
 		}
 		return o, nil
@@ -108,6 +113,7 @@ func (f *engFlags) sayWhyDeclined(pol engine.ElicitFunc) engine.ElicitFunc {
 				what = " (for " + req.Request + ")"
 			}
 			fmt.Fprintln(f.g.stderr, model.SanitizeLine("mcpdeck: declined"+what+": "+resp.Reason))
+			f.declined.Store(true)
 		}
 		return resp, err
 	}

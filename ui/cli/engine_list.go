@@ -3,6 +3,7 @@ package cli
 import (
 	"context"
 	"fmt"
+	"slices"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -30,8 +31,12 @@ func newEngReconnectCmd(g *globalOpts) *cobra.Command {
 }
 
 // runEngList connects the named servers (all when names is empty) and
-// reports each as it settles. With reconnect, a server that did not
-// connect is asked to reconnect once and reported again.
+// reports them once all have settled, in the configuration's order (scope,
+// then name) whatever order they connected in; on a terminal a progress
+// line shows the wait. With reconnect, a server that did not connect is
+// asked to reconnect once and reported again. A broken configuration file
+// is reported after the servers and fails the command (exit 1), connected
+// or not: some servers may be missing.
 func runEngList(ctx context.Context, f *engFlags, names []string, reconnect ...bool) error {
 	g := f.g
 	s, err := startEngSession(ctx, f, names...)
@@ -40,50 +45,20 @@ func runEngList(ctx context.Context, f *engFlags, names []string, reconnect ...b
 	}
 	defer s.Close()
 	out := g.stdout
-	for _, p := range s.last.Problems {
-		fmt.Fprintln(g.stderr, "warning: "+model.SanitizeLine(p.Error()))
-	}
 	if len(s.last.Servers) == 0 {
 		if g.json {
 			return writeJSON(out, engListJSON{Servers: []engine.ServerSnapshot{}, Problems: engNonNil(s.last.Problems), Warnings: engNonNil(s.last.Warnings)})
 		}
 		fmt.Fprintln(out, "No MCP servers configured. Add one with: mcpdeck mcp add NAME -- COMMAND [ARGS...]")
-		return nil
+		return reportFileProblems(g.stderr, s.last.Problems)
 	}
-	var results []engine.ServerSnapshot
-	var retry []string
-	report := func(srv engine.ServerSnapshot) {
-		o := engOutcomeOf(srv)
-		if len(reconnect) > 0 && reconnect[0] && (o == ocFailed || o == ocNeedsAuth) {
-			retry = append(retry, srv.Name)
-			return
-		}
-		results = append(results, srv)
-		if !g.json {
-			fmt.Fprintln(out, engListLine(srv))
-		}
-	}
-	if err := s.waitSettled(ctx, names, report); err != nil {
+	stop := showProgress(g, s)
+	results, err := settleEngList(ctx, s, names, len(reconnect) > 0 && reconnect[0])
+	stop()
+	if err != nil {
 		return err
 	}
-	if len(retry) > 0 {
-		mark := time.Now()
-		for _, n := range retry {
-			if err := s.eng.Reconnect(ctx, n); err != nil {
-				return fmt.Errorf("reconnect %s: %w", n, err)
-			}
-		}
-		report = func(srv engine.ServerSnapshot) {
-			results = append(results, srv)
-			if !g.json {
-				fmt.Fprintln(out, engListLine(srv))
-			}
-		}
-		// only the outcome of the new attempt counts
-		if err := s.waitSettledSince(ctx, retry, mark, report); err != nil {
-			return err
-		}
-	}
+	sortLikeSnapshot(results, s.last)
 	for _, w := range s.last.Warnings {
 		fmt.Fprintln(g.stderr, "warning: "+model.SanitizeLine(w))
 	}
@@ -92,22 +67,69 @@ func runEngList(ctx context.Context, f *engFlags, names []string, reconnect ...b
 		if err := writeJSON(out, doc); err != nil {
 			return err
 		}
-	}
-	failed := 0
-	for _, srv := range results {
-		if engOutcomeOf(srv) == ocFailed {
-			failed++
+	} else {
+		for _, srv := range results {
+			fmt.Fprintln(out, engListLine(srv))
 		}
 	}
-	if failed > 0 {
-		return silentError{}
+	if err := reportFileProblems(g.stderr, s.last.Problems); err != nil {
+		return err
+	}
+	for _, srv := range results {
+		if engOutcomeOf(srv) == ocFailed {
+			return silentError{}
+		}
 	}
 	return nil
 }
 
+// settleEngList waits for every server's outcome; with reconnect, the
+// failed and needs-auth ones are reconnected once and their new outcome
+// replaces the first.
+func settleEngList(ctx context.Context, s *engSession, names []string, reconnect bool) ([]engine.ServerSnapshot, error) {
+	var results []engine.ServerSnapshot
+	var retry []string
+	report := func(srv engine.ServerSnapshot) {
+		if o := engOutcomeOf(srv); reconnect && (o == ocFailed || o == ocNeedsAuth) {
+			retry = append(retry, srv.Name)
+			return
+		}
+		results = append(results, srv)
+	}
+	if err := s.waitSettled(ctx, names, report); err != nil {
+		return nil, err
+	}
+	if len(retry) == 0 {
+		return results, nil
+	}
+	mark := time.Now()
+	for _, n := range retry {
+		if err := s.eng.Reconnect(ctx, n); err != nil {
+			return nil, fmt.Errorf("reconnect %s: %w", n, err)
+		}
+	}
+	collect := func(srv engine.ServerSnapshot) { results = append(results, srv) }
+	// only the outcome of the new attempt counts
+	if err := s.waitSettledSince(ctx, retry, mark, collect); err != nil {
+		return nil, err
+	}
+	return results, nil
+}
+
+// sortLikeSnapshot orders results as the engine orders servers (scope high
+// to low, then name), so the output is the same whatever order they
+// connected in.
+func sortLikeSnapshot(results []engine.ServerSnapshot, snap engine.Snapshot) {
+	rank := make(map[string]int, len(snap.Servers))
+	for i, srv := range snap.Servers {
+		rank[srv.Name] = i
+	}
+	slices.SortStableFunc(results, func(a, b engine.ServerSnapshot) int { return rank[a.Name] - rank[b.Name] })
+}
+
 // engListJSON is what the connecting `mcp list --json` prints: the same
 // shape as the static listing ({"servers": [...], "problems": [...]}), each
-// server with its live state, error and lists, in the order results came.
+// server with its live state, error and lists, in the configuration's order.
 type engListJSON struct {
 	Servers  []engine.ServerSnapshot `json:"servers"`
 	Problems []model.Problem         `json:"problems"`

@@ -98,7 +98,19 @@ func engReason(srv engine.ServerSnapshot) string {
 // engListLine is the `mcp list` line for one server.
 func engListLine(srv engine.ServerSnapshot) string {
 	o := engOutcomeOf(srv)
-	line := fmt.Sprintf("%s %s: %s (%s) — %s", o.glyph(), srv.Name, srv.Target, srv.Transport, o.word())
+	return model.SanitizeLine(fmt.Sprintf("%s %s: %s (%s) — %s", o.glyph(), srv.Name, srv.Target, srv.Transport, engStatusBody(srv)))
+}
+
+// engStatusText is the `mcp get` Status line: the glyph and what
+// engListLine says after the dash.
+func engStatusText(srv engine.ServerSnapshot) string {
+	return model.SanitizeLine(engOutcomeOf(srv).glyph() + " " + engStatusBody(srv))
+}
+
+// engStatusBody is the outcome in words with its counts or reason.
+func engStatusBody(srv engine.ServerSnapshot) string {
+	o := engOutcomeOf(srv)
+	line := o.word()
 	switch o {
 	case ocConnected:
 		line += fmt.Sprintf(" · %s", engPlural(len(srv.Tools), "tool"))
@@ -117,7 +129,7 @@ func engListLine(srv engine.ServerSnapshot) string {
 			line += ": " + r
 		}
 	}
-	return model.SanitizeLine(line)
+	return line
 }
 
 func engPlural(n int, what string) string {

@@ -39,6 +39,10 @@ type engSession struct {
 	eng     *engine.Engine
 	updates <-chan engine.Snapshot
 	last    engine.Snapshot
+	// progress, when set, is told after every snapshot and every tick how
+	// many of the awaited servers have settled and which are still starting.
+	progress func(done, total int, waiting []string)
+	tick     <-chan time.Time
 }
 
 // startEngSession starts an engine on the configuration the global flags name.
@@ -98,6 +102,8 @@ func (s *engSession) next(ctx context.Context) error {
 			s.last = snap
 		}
 		return nil
+	case <-s.tick: // redraw the progress line (nil: never)
+		return nil
 	case <-ctx.Done():
 		return ctx.Err()
 	}
@@ -119,7 +125,7 @@ func (s *engSession) waitSettledSince(ctx context.Context, names []string, since
 	}
 	done := map[string]bool{}
 	for {
-		pending := 0
+		var waiting []string
 		for _, srv := range s.last.Servers {
 			if len(want) > 0 && !want[srv.Name] {
 				continue
@@ -128,7 +134,7 @@ func (s *engSession) waitSettledSince(ctx context.Context, names []string, since
 				continue
 			}
 			if engOutcomeOf(srv) == ocPending || !changedSince(srv, since) {
-				pending++
+				waiting = append(waiting, srv.Name)
 				continue
 			}
 			done[srv.Name] = true
@@ -136,8 +142,11 @@ func (s *engSession) waitSettledSince(ctx context.Context, names []string, since
 				report(srv)
 			}
 		}
-		if pending == 0 {
+		if len(waiting) == 0 {
 			return nil
+		}
+		if s.progress != nil {
+			s.progress(len(done), len(done)+len(waiting), waiting)
 		}
 		if err := s.next(ctx); err != nil {
 			return err

@@ -19,7 +19,7 @@ func TestAddSaysWhyTheServerWillNotRun(t *testing.T) {
 	}{
 		{[]string{"mcp", "add", "plain", "--", "x"}, ""},
 		{[]string{"mcp", "add", "bad", "--", "x"}, `Note: managed policy blocks bad (deniedMcpServers: serverName "bad"), so it will not run.`},
-		{[]string{"mcp", "add", "needs-var", "-e", "T=${MCPDECK_TEST_UNSET}", "--", "x"}, "field env.T: ${MCPDECK_TEST_UNSET} is not set."},
+		{[]string{"mcp", "add", "needs-var", "-e", "T=${MCPDECK_TEST_UNSET}", "--", "x"}, "field env.T: ${MCPDECK_TEST_UNSET} is not set ("},
 		{[]string{"mcp", "add", "-s", "user", "shadow", "--", "user-version"}, "Note: the local definition of shadow (" + e.scopeFile("local") + ") takes precedence over this one."},
 		{[]string{"mcp", "add-json", "-s", "user", "bad", `{"command": "y"}`}, "Note: the local definition of bad"},
 	} {

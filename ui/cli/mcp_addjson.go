@@ -47,8 +47,11 @@ func newMCPAddJSONCmd(g *globalOpts) *cobra.Command {
 func parseServerJSON(name, text string) (model.ServerConfig, error) {
 	var cfg model.ServerConfig
 	trimmed := strings.TrimSpace(text)
-	if !strings.HasPrefix(trimmed, "{") {
-		return cfg, fmt.Errorf("%w: the definition of server %s must be a JSON object like {\"command\": \"npx\", \"args\": [...]}", model.ErrInvalid, name)
+	// Text that is not a JSON object at all is a mistake in the command
+	// line (exit 2); an object with a wrong field is an invalid definition.
+	var obj map[string]any
+	if err := decodeEngObject(trimmed, &obj); err != nil {
+		return cfg, usagef("the definition of server %s must be a JSON object like {\"command\": \"npx\", \"args\": [...]}: %v", name, err)
 	}
 	if err := json.Unmarshal([]byte(trimmed), &cfg); err != nil {
 		return cfg, fmt.Errorf("%w: the JSON definition of server %s is not valid: %s", model.ErrInvalid, name, err.Error())

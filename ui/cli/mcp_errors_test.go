@@ -116,7 +116,7 @@ func TestMalformedConfigStillListsTheRest(t *testing.T) {
 			t.Errorf("%v: the servers of other files are not listed: %s", args, r)
 		}
 		lines := strings.Split(strings.TrimSpace(r.stderr), "\n")
-		if len(lines) != 1 || !strings.HasPrefix(lines[0], "mcpdeck: "+broken+":") {
+		if len(lines) != 1 || !strings.HasPrefix(lines[0], "mcpdeck: invalid JSON") || !strings.Contains(lines[0], "("+broken+":") {
 			t.Errorf("%v: want one error line naming %s with its line: %q", args, broken, r.stderr)
 		}
 	}

@@ -9,16 +9,21 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/mcpdeck/mcpdeck/engine"
 	"github.com/mcpdeck/mcpdeck/model"
 )
 
 func newMCPGetCmd(g *globalOpts) *cobra.Command {
-	return &cobra.Command{
-		Use:     "get NAME",
-		Short:   "Show everything about one server: source, overrides, definition (secrets masked), approval, policy",
-		Example: "  mcpdeck mcp get github\n  mcpdeck mcp get github --json",
+	var noConnect bool
+	cmd := &cobra.Command{
+		Use:   "get NAME",
+		Short: "Show everything about one server: source, overrides, definition (secrets masked), approval, policy, live status",
+		Long: "Shows the server's definition as configured and, when it may run, connects it (only\n" +
+			"that server) to show its live status: connected with its counts, or why not.\n" +
+			"--no-connect only reads the config files.",
+		Example: "  mcpdeck mcp get github\n  mcpdeck mcp get github --json\n  mcpdeck mcp get github --no-connect",
 		Args:    exactArgs(1, "one server NAME"),
-		RunE: func(_ *cobra.Command, args []string) error {
+		RunE: func(cmd *cobra.Command, args []string) error {
 			res, err := loadResolved(g)
 			if err != nil {
 				return err
@@ -28,13 +33,35 @@ func newMCPGetCmd(g *globalOpts) *cobra.Command {
 				_ = reportFileProblems(g.stderr, res.Problems)
 				return errNoServer(res, args[0])
 			}
+			var live *engine.ServerSnapshot
+			if !noConnect {
+				srv, ok, err := liveStatus(cmd.Context(), g, s)
+				if err != nil {
+					return engCancelled(err)
+				}
+				if ok {
+					live = &srv
+				}
+			}
 			if g.json {
-				return writeJSON(g.stdout, newServerView(s).withProtocol(s, protocolMemory()))
+				doc := struct {
+					serverView
+					Status *liveJSON `json:"status,omitempty"`
+				}{serverView: newServerView(s).withProtocol(s, protocolMemory())}
+				if live != nil {
+					doc.Status = newLiveJSON(*live)
+				}
+				return writeJSON(g.stdout, doc)
 			}
 			writeServerDetails(g.stdout, s, protocolMemory())
+			if live != nil {
+				fmt.Fprintf(g.stdout, "  %-15s %s\n", "Status:", engStatusText(*live))
+			}
 			return nil
 		},
 	}
+	cmd.Flags().BoolVar(&noConnect, "no-connect", false, "only read the config files: do not start or contact the server")
+	return cmd
 }
 
 // writeServerDetails prints one server for people.

@@ -13,18 +13,19 @@ import (
 )
 
 // newMCPListCmd is `mcpdeck mcp list`: connect every server and print one
-// line per server as its result arrives, like a health check; with
-// --no-connect, print the listing from the config files alone, instantly and
-// without starting anything.
+// line per server, like a health check (runEngList); with --no-connect,
+// print the listing from the config files alone, instantly and without
+// starting anything.
 func newMCPListCmd(g *globalOpts) *cobra.Command {
 	var noConnect bool
 	cmd := &cobra.Command{
 		Use:     "list",
 		Aliases: []string{"ls"},
 		Short:   "Connect to every configured server and show its state (✓ ✗ ! ○ …)",
-		Long: "Connects to every enabled, approved server and prints one line per server as its\n" +
-			"result arrives: ✓ connected, ✗ failed (with the reason), ! needs auth,\n" +
-			"○ disabled, … pending approval. Exits 1 if any enabled server failed.",
+		Long: "Connects to every enabled, approved server and prints one line per server, in a\n" +
+			"fixed order (scope, then name): ✓ connected, ✗ failed (with the reason), ! needs auth,\n" +
+			"○ disabled, … pending approval. On a terminal a progress line shows which servers\n" +
+			"are still starting. Exits 1 if any enabled server failed or a config file is broken.",
 		Example: "  mcpdeck mcp list\n  mcpdeck mcp list --json",
 		Args:    exactArgs(0, "no arguments"),
 		RunE: func(cmd *cobra.Command, _ []string) error {

@@ -187,10 +187,10 @@ func (e *cliEnv) list(args ...string) (map[string]listed, listDoc) {
 	return m, doc
 }
 
-// get runs `mcp get NAME --json`.
+// get runs `mcp get NAME --json --no-connect`: the definition as configured.
 func (e *cliEnv) get(name string) listed {
 	e.t.Helper()
-	r := e.ok("mcp", "get", name, "--json")
+	r := e.ok("mcp", "get", name, "--json", "--no-connect")
 	var s listed
 	if err := json.Unmarshal([]byte(r.stdout), &s); err != nil {
 		e.t.Fatalf("mcp get --json: %v\n%s", err, r)

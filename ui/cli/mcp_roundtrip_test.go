@@ -112,9 +112,18 @@ func TestAddJSON(t *testing.T) {
 	if s := e.get("tool"); s.Scope != "user" || s.Transport != "stdio" {
 		t.Errorf("tool = %+v", s)
 	}
+	// not JSON, or not an object: a usage error (exit 2) naming the mistake
 	for json, want := range map[string]string{
-		`{"type":"http"`:                        "not valid",
-		`["x"]`:                                 "JSON object",
+		`{"type":"http"`: "the JSON ends too early",
+		`["x"]`:          "got an array, want an object",
+		`{"a":1,}`:       "invalid JSON at character 8",
+	} {
+		r := e.fails(2, "mcp", "add-json", "bad", json)
+		if !strings.Contains(r.stderr, want) || !strings.Contains(r.stderr, "must be a JSON object") {
+			t.Errorf("add-json %s: error %q should mention %q", json, r.stderr, want)
+		}
+	}
+	for json, want := range map[string]string{
 		`{"command":"x","args":"-y"}`:           "args",
 		`{"type":"stdio"}`:                      "command",
 		`{"type":"ws","url":"https://h/x"}`:     "ws",

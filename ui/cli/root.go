@@ -22,6 +22,9 @@ const (
 	exitOK      = 0
 	exitFailure = 1
 	exitUsage   = 2
+	// exitInterrupted is the shell's convention for a command ended by
+	// Ctrl-C (128 + SIGINT), so scripts can tell "stopped" from "failed".
+	exitInterrupted = 130
 )
 
 // globalOpts carries the persistent flags and the process's I/O to every
@@ -77,7 +80,7 @@ const (
 )
 
 // Execute runs the command line (without the program name) and returns the
-// process exit code: 0 success, 1 failure, 2 usage error.
+// process exit code: 0 success, 1 failure, 2 usage error, 130 interrupted.
 func Execute(args []string) int {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
@@ -106,19 +109,24 @@ func run(ctx context.Context, args []string, stdin io.Reader, rawStdout, rawStde
 		ue = &usageError{msg: err.Error()}
 	}
 	if ue != nil || errors.As(err, &ue) {
-		fmt.Fprintf(stderr, "mcpdeck: %s (run '%s --help' for usage).\n", strings.TrimSuffix(ue.msg, "."), cmd.CommandPath())
+		reportError(stderr, g.json, ue.msg, cmd.CommandPath())
 		return exitUsage
 	}
 	var se silentError
 	if !errors.As(err, &se) {
-		fmt.Fprintln(stderr, "mcpdeck: "+sentence(err))
+		reportError(stderr, g.json, sentence(err), "")
+	}
+	if ctx.Err() != nil { // Ctrl-C: the command stopped because it was asked to
+		return exitInterrupted
 	}
 	return exitFailure
 }
 
 // newRootCmd builds the whole command tree around one globalOpts. Every
 // command is built complete by its own constructor, with its dependencies
-// passed in, and is never changed afterwards (tree_test.go checks this).
+// passed in; what it does (Run, Args, help text) is never changed afterwards
+// (tree_test.go checks this). The two passes at the end only add typo
+// suggestions and shell completion to the finished tree.
 func newRootCmd(g *globalOpts) *cobra.Command {
 	root := &cobra.Command{
 		Use:   "mcpdeck",
@@ -127,6 +135,7 @@ func newRootCmd(g *globalOpts) *cobra.Command {
 			"repository brought along, connects to them and lets you browse and call their tools.\n\n" +
 			"Without a command it opens the interactive TUI.",
 		Args:          noArgs,
+		Version:       buildVersion(),
 		SilenceUsage:  true,
 		SilenceErrors: true,
 		// Flags may come before or after the subcommand.
@@ -151,6 +160,8 @@ func newRootCmd(g *globalOpts) *cobra.Command {
 	root.AddCommand(newEngSkillsCmds(g)...)
 	root.AddCommand(newAuthCmd(g))
 	root.AddCommand(newDemoCmd(g), newDemoServerCmd(g))
+	enableSuggestions(root)
+	addCompletions(root, g)
 	return root
 }
 
@@ -174,8 +185,8 @@ func noArgs(cmd *cobra.Command, args []string) error {
 		return nil
 	}
 	msg := fmt.Sprintf("unknown command %q for %q", args[0], cmd.CommandPath())
-	if s := cmd.SuggestionsFor(args[0]); len(s) > 0 {
-		msg += fmt.Sprintf("; did you mean %q?", s[0])
+	if s, ok := bestSuggestion(cmd, args[0]); ok {
+		msg += fmt.Sprintf("; did you mean %q?", s)
 	}
 	return &usageError{msg: msg}
 }

@@ -73,7 +73,7 @@ func (e *Engine) do(ctx context.Context, t callTarget, f func(session) error) er
 		if rerr := t.conn.Reinit(ctx); rerr != nil {
 			// The transport cannot start a new session in place (legacy
 			// SSE): reconnect, then retry once on the new connection.
-			nt, cerr := e.reconnectFor(ctx, t, "session expired")
+			nt, cerr := e.reconnectFor(ctx, t)
 			if cerr != nil {
 				return fmt.Errorf("session expired and reconnecting failed: %w", cerr)
 			}
@@ -84,53 +84,39 @@ func (e *Engine) do(ctx context.Context, t callTarget, f func(session) error) er
 			e.noteSuccess(t)
 			return nil
 		}
-		cls, _ = e.errs.classify(err)
 	case classOther, classTransient, classTerminal, classAuth, classExited, classTimeout, classTooLarge:
 	}
-	e.noteFailure(t, err, cls)
+	e.noteFailure(t, err)
 	return err
 }
 
-// noteSuccess resets the transient error count.
+// noteSuccess tells step a request on t's connection worked.
 func (e *Engine) noteSuccess(t callTarget) {
 	e.mu.Lock()
 	defer e.mu.Unlock()
-	if en := e.byName[t.name]; en != nil && en.gen == t.gen {
-		en.transient = 0
+	if en := e.byName[t.name]; en != nil && !e.closed {
+		e.feed(en, evCallSucceeded{at: now(), gen: t.gen}, nil)
 	}
 }
 
-// noteFailure applies an error class to the connection it came from.
-func (e *Engine) noteFailure(t callTarget, err error, cls errClass) {
+// noteFailure tells step a request on t's connection failed.
+func (e *Engine) noteFailure(t callTarget, err error) {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	en := e.byName[t.name]
-	if e.closed || en == nil || en.gen != t.gen || en.conn != t.conn {
+	if e.closed || en == nil || en.conn != t.conn {
 		return
 	}
-	switch cls {
-	case classTransient, classTimeout:
-		en.transient++
-		if en.transient >= transientLimit {
-			e.lostLocked(en, fmt.Errorf("%d errors in a row: %w", en.transient, err))
-		}
-	case classTerminal, classExited, classTooLarge:
-		e.lostLocked(en, err)
-	case classAuth:
-		e.stopLocked(en)
-		e.setError(en, err)
-		e.needsAuthLocked(en)
-	case classOther, classSessionExpired:
-		en.transient = 0
-	}
+	burst := fmt.Errorf("%d errors in a row: %w", transientLimit, err)
+	e.feed(en, evCallFailed{at: now(), gen: t.gen, fail: e.describe(en, err), burst: e.describe(en, burst), jitter: e.rnd()}, nil)
 }
 
 // reconnectFor replaces t's connection (unless that already happened) and
 // waits until the server is connected again, or has failed.
-func (e *Engine) reconnectFor(ctx context.Context, t callTarget, reason string) (callTarget, error) {
+func (e *Engine) reconnectFor(ctx context.Context, t callTarget) (callTarget, error) {
 	e.mu.Lock()
-	if en := e.byName[t.name]; en != nil && !e.closed && en.gen == t.gen && en.conn == t.conn {
-		e.startLocked(en, reason)
+	if en := e.byName[t.name]; en != nil && !e.closed && en.conn == t.conn {
+		e.feed(en, evSessionExpired{at: now(), gen: t.gen}, nil)
 	}
 	e.mu.Unlock()
 	for {
@@ -146,7 +132,7 @@ func (e *Engine) reconnectFor(ctx context.Context, t callTarget, reason string) 
 		}
 		switch en.s.State {
 		case model.StateConnected:
-			nt := callTarget{name: t.name, gen: en.gen, conn: en.conn}
+			nt := callTarget{name: t.name, gen: en.st.gen, conn: en.conn}
 			e.mu.Unlock()
 			return nt, nil
 		case model.StateFailed, model.StateNeedsAuth, model.StateDisabled:

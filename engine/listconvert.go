@@ -1,0 +1,104 @@
+package engine
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+
+	"github.com/mark3labs/mcp-go/mcp"
+
+	"github.com/mcpdeck/mcpdeck/model"
+)
+
+// convertTool sanitizes a server's tool and computes its exposed name. raw
+// is the input schema exactly as the server sent it (see rawschemas.go); nil
+// when the transport could not capture it, then mcp-go's decoded form is used.
+func convertTool(server string, t mcp.Tool, raw json.RawMessage) Tool {
+	schema := raw
+	if len(schema) == 0 {
+		schema = t.RawInputSchema
+	}
+	if len(schema) == 0 {
+		schema, _ = json.Marshal(t.InputSchema)
+	}
+	title := t.Title
+	if title == "" {
+		title = t.Annotations.Title
+	}
+	return Tool{
+		Name:        t.Name,
+		ExposedName: model.ToolName(server, t.Name),
+		Title:       sanitize(title),
+		Description: capText(t.Description),
+		InputSchema: schema,
+		ReadOnly:    isTrue(t.Annotations.ReadOnlyHint),
+		Destructive: isTrue(t.Annotations.DestructiveHint),
+		OpenWorld:   isTrue(t.Annotations.OpenWorldHint),
+	}
+}
+
+func isTrue(b *bool) bool { return b != nil && *b }
+
+// sanitize strips control and bidi characters from server text.
+func sanitize(s string) string { return model.Sanitize(s) }
+
+// capText sanitizes and caps a description or instructions.
+func capText(s string) string {
+	if len(s) > 4*maxTextLen {
+		s = s[:4*maxTextLen] // bound the work on 60 KB descriptions
+	}
+	return model.Truncate(model.Sanitize(s), maxTextLen)
+}
+
+// markLists flags the tools permission rules deny and adds a problem for
+// each exposed name two tools share. Callers hold e.mu.
+func (e *Engine) markLists(l *lists) {
+	if !l.fetched[listTools] {
+		return
+	}
+	seen := make(map[string]string, len(l.tools))
+	for i := range l.tools {
+		t := &l.tools[i]
+		if e.res != nil {
+			allowed, rule := e.res.Permissions.Check(t.ExposedName)
+			t.Denied = !allowed && rule != "" // no rule means "ask", not deny
+		}
+		if other, dup := seen[t.ExposedName]; dup {
+			l.problems = append(l.problems, fmt.Sprintf("Tools %q and %q both expose as %s.", other, t.Name, t.ExposedName))
+		} else {
+			seen[t.ExposedName] = t.Name
+		}
+	}
+}
+
+// listProblems is the first list problem and all of them, redacted with
+// en's secrets ("" when there are none). Callers hold e.mu.
+func (e *Engine) listProblems(en *entry, l lists) (first, all string) {
+	if len(l.problems) == 0 {
+		return "", ""
+	}
+	e.log.Warn("server lists", "server", en.srv.Name, "problems", l.problems)
+	return en.redact(l.problems[0]), en.redact(strings.Join(l.problems, "\n"))
+}
+
+// applyLists stores freshly fetched lists (marked by markLists) on en.
+// Callers hold e.mu.
+func (e *Engine) applyLists(en *entry, l lists) {
+	if l.fetched[listTools] {
+		en.s.Tools = l.tools
+		en.schemas = nil
+		en.toolsAuthErr = l.authErr
+	}
+	if l.fetched[listResources] {
+		en.s.Resources = l.resources
+	}
+	if l.fetched[listTemplates] {
+		en.s.Templates = l.templates
+	}
+	if l.fetched[listPrompts] {
+		en.s.Prompts = l.prompts
+	}
+	if l.fetched[listSkills] {
+		en.s.Skills = l.skills
+	}
+}

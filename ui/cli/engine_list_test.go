@@ -1,0 +1,56 @@
+package cli
+
+import (
+	"encoding/json"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestListFailsOnABrokenConfigFileEvenWhenConnecting: a broken .mcp.json is
+// an error with file:line:col, and `mcp list` exits 1 with it whether it
+// connects or not, after listing the servers that did load.
+func TestListFailsOnABrokenConfigFileEvenWhenConnecting(t *testing.T) {
+	e := newCLIEnv(t)
+	e.write(filepath.Join(e.proj, ".mcp.json"), "{\"mcpServers\": {\n  \"a\": {\"command\": \"x\",}\n}}")
+	cfg := engServers(t, nil)
+	for _, args := range [][]string{
+		{"--mcp-config", cfg, "mcp", "list"},
+		{"--mcp-config", cfg, "mcp", "list", "--no-connect"},
+	} {
+		r := e.run(args...)
+		if r.code != 1 || !strings.Contains(r.stderr, ".mcp.json:2:") || !strings.Contains(r.stdout, "calc") {
+			t.Errorf("%v: want exit 1, the servers that loaded, and the broken file named with its line: %s", args, r)
+		}
+	}
+}
+
+// TestListOrderIsStableWhenPiped: servers are printed in the configuration's
+// order (scope, then name) whatever order they connect in, and a pipe gets
+// no progress line.
+func TestListOrderIsStableWhenPiped(t *testing.T) {
+	e := newCLIEnv(t)
+	cfg := engServers(t, nil)
+	r := e.ok("--mcp-config", cfg, "mcp", "list")
+	var names []string
+	for _, l := range strings.Split(strings.TrimSpace(r.stdout), "\n") {
+		if f := strings.Fields(l); len(f) > 1 {
+			names = append(names, strings.TrimSuffix(f[1], ":"))
+		}
+	}
+	if strings.Join(names, " ") != "calc notes survey" {
+		t.Errorf("mcp list order = %v, want calc notes survey\n%s", names, r)
+	}
+	if strings.ContainsAny(r.stderr+r.stdout, "\r\x1b") {
+		t.Errorf("piped mcp list wrote terminal control: %q", r.stderr)
+	}
+	r = e.ok("--mcp-config", cfg, "tools")
+	if a, b, c := strings.Index(r.stdout, "calc ("), strings.Index(r.stdout, "notes ("), strings.Index(r.stdout, "survey ("); a < 0 || a > b || b > c {
+		t.Errorf("tools order: want calc, notes, survey:\n%s", r.stdout)
+	}
+	r = e.ok("--mcp-config", cfg, "--json", "mcp", "list")
+	var doc struct{ Servers []struct{ Name string } }
+	if err := json.Unmarshal([]byte(r.stdout), &doc); err != nil || len(doc.Servers) != 3 || doc.Servers[0].Name != "calc" || doc.Servers[2].Name != "survey" {
+		t.Errorf("mcp list --json order: %v %s", err, r)
+	}
+}
