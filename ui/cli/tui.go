@@ -17,6 +17,7 @@ import (
 	"github.com/mcpdeck/mcpdeck/oauth"
 	"github.com/mcpdeck/mcpdeck/transports"
 	"github.com/mcpdeck/mcpdeck/ui"
+	"github.com/mcpdeck/mcpdeck/ui/styles"
 )
 
 // The TUI codes against ui.Engine; the real engine must satisfy it.
@@ -71,6 +72,7 @@ func runTUI(ctx context.Context, g *globalOpts, eo engine.Options, title string)
 		return err
 	}
 	checkKeychainEarly(ctx, eo.Auth, eng.Snapshot())
+	styles.DetectBackground(os.Getenv) // once, briefly, before Bubble Tea takes the terminal
 	m := ui.New(eng, ui.Options{Context: ctx, Elicit: bridge, Title: title})
 	p := tea.NewProgram(m, tea.WithAltScreen(), tea.WithContext(ctx), tea.WithInput(g.stdin), tea.WithOutput(g.rawStdout))
 	if _, err := p.Run(); err != nil && !errors.Is(err, tea.ErrProgramKilled) && !errors.Is(err, context.Canceled) {
