@@ -46,22 +46,16 @@ func (e *ExitError) Error() string {
 	} else {
 		fmt.Fprintf(&b, "server process exited with code %d", e.Code)
 	}
-	if last := e.LastLine(); last != "" {
+	if last := e.Telling(); last != "" {
 		b.WriteString(": ")
 		b.WriteString(last)
 	}
 	return b.String()
 }
 
-// LastLine returns the last non-blank stderr line, or "".
-func (e *ExitError) LastLine() string {
-	for i := len(e.StderrTail) - 1; i >= 0; i-- {
-		if s := strings.TrimSpace(e.StderrTail[i]); s != "" {
-			return s
-		}
-	}
-	return ""
-}
+// Telling returns the stderr line that best says why the process ended
+// (see TellingLine), or "".
+func (e *ExitError) Telling() string { return TellingLine(e.StderrTail) }
 
 // ProtocolError describes a malformed message from the server. It matches
 // ErrProtocol.

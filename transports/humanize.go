@@ -30,7 +30,7 @@ func Humanize(err error) string {
 	var e *Error
 	var exit *ExitError
 	if errors.As(err, &e) && !errors.As(err, &exit) {
-		if last := (&ExitError{StderrTail: e.StderrTail}).LastLine(); last != "" {
+		if last := TellingLine(e.StderrTail); last != "" {
 			s += " (stderr: " + last + ")"
 		}
 	}
@@ -108,7 +108,7 @@ func humanizeProcess(err error) (string, bool) {
 		} else {
 			s = fmt.Sprintf("the server process exited with code %d", exit.Code)
 		}
-		if last := exit.LastLine(); last != "" {
+		if last := exit.Telling(); last != "" {
 			s += ": " + last
 		}
 		return s, true

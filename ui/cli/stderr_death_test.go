@@ -29,4 +29,9 @@ func TestStderrOfAServerThatDiesBeforeConnectingIsKept(t *testing.T) {
 	if s.State != "failed" || !strings.Contains(strings.Join(s.StderrTail, "\n"), "Error: API_KEY is required") {
 		t.Errorf("stderr of a server that died before connecting: %+v", s)
 	}
+	// the one-line reason quotes the telling line, not the object's "}"
+	r = e.run("--mcp-config", string(cfg), "mcp", "list")
+	if !strings.Contains(r.stdout, "exited with code 1: Error: API_KEY is required") {
+		t.Errorf("mcp list reason: %s", r)
+	}
 }

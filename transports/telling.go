@@ -1,0 +1,59 @@
+package transports
+
+import (
+	"strings"
+	"unicode"
+)
+
+// tellingWords mark a stderr line that says what went wrong. Matched
+// case-insensitively, as words or word starts.
+var tellingWords = []string{"error", "required", "not found", "missing", "denied", "invalid", "cannot", "can't", "failed", "fatal", "panic", "exception", "refused", "unauthorized", "not set"}
+
+// maxTellingLine caps the line quoted in an error sentence.
+const maxTellingLine = 240
+
+// TellingLine picks, from the last lines a process wrote to stderr, the one
+// that best says why it ended: the last line naming an error ("Error:
+// API_KEY is required", a Python traceback's final "ModuleNotFoundError:
+// …"), else the last line with letters in it (the nearest to the end) —
+// never the closing "}" of an object printed after the message. The full
+// tail stays available (the detail view's Stderr tab); this is for the
+// one-line reason.
+func TellingLine(tail []string) string {
+	last := ""
+	for i := len(tail) - 1; i >= 0; i-- {
+		line := strings.TrimSpace(tail[i])
+		if !hasLetter(line) {
+			continue
+		}
+		if telling(line) {
+			return clipLine(line)
+		}
+		if last == "" {
+			last = line
+		}
+	}
+	return clipLine(last)
+}
+
+// telling reports whether line names a failure.
+func telling(line string) bool {
+	l := strings.ToLower(line)
+	for _, w := range tellingWords {
+		if strings.Contains(l, w) {
+			return true
+		}
+	}
+	return false
+}
+
+func hasLetter(s string) bool {
+	return strings.IndexFunc(s, unicode.IsLetter) >= 0
+}
+
+func clipLine(s string) string {
+	if r := []rune(s); len(r) > maxTellingLine {
+		return string(r[:maxTellingLine-1]) + "…"
+	}
+	return s
+}
