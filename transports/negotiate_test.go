@@ -187,7 +187,8 @@ func TestServerSpeakingBothNegotiatesNewestOnEveryTransport(t *testing.T) {
 }
 
 // TestRefusedHandshakeSaysStatusAndMessage: a 4xx to the handshake is
-// reported with its status and the server's message, and the SSE hint only
+// reported with its status and URL first ("HTTP 404 Not Found at …"), then
+// the server's message, and the SSE hint only
 // for a server that answers like an SSE-only one.
 func TestRefusedHandshakeSaysStatusAndMessage(t *testing.T) {
 	const sseHint = "older SSE transport"
@@ -203,7 +204,7 @@ func TestRefusedHandshakeSaysStatusAndMessage(t *testing.T) {
 		{
 			name: "403 text",
 			post: func(w http.ResponseWriter) { http.Error(w, "token lacks scope mcp:read", http.StatusForbidden) },
-			want: "the server answered HTTP 403: token lacks scope mcp:read", class: ClassAuth,
+			want: "HTTP 403 Forbidden at URL: token lacks scope mcp:read", class: ClassAuth,
 		},
 		{
 			name: "400 json-rpc",
@@ -212,12 +213,12 @@ func TestRefusedHandshakeSaysStatusAndMessage(t *testing.T) {
 				w.WriteHeader(http.StatusBadRequest)
 				_, _ = io.WriteString(w, `{"jsonrpc":"2.0","id":1,"error":{"code":-32600,"message":"missing header X-Tenant"}}`)
 			},
-			want: "the server answered HTTP 400: missing header X-Tenant", class: ClassTerminal,
+			want: "HTTP 400 Bad Request at URL: missing header X-Tenant", class: ClassTerminal,
 		},
 		{
 			name: "405",
 			post: func(w http.ResponseWriter) { w.WriteHeader(http.StatusMethodNotAllowed) },
-			want: "the server answered HTTP 405", sse: true, class: ClassTerminal, prefix: true,
+			want: "HTTP 405 Method Not Allowed at URL", sse: true, class: ClassTerminal, prefix: true,
 		},
 		{
 			name: "404 and an event stream on GET",
@@ -226,12 +227,12 @@ func TestRefusedHandshakeSaysStatusAndMessage(t *testing.T) {
 				w.Header().Set("Content-Type", "text/event-stream")
 				_, _ = io.WriteString(w, "event: endpoint\ndata: /messages\n\n")
 			},
-			want: "the server answered HTTP 404: 404 page not found", sse: true, class: ClassTerminal, prefix: true,
+			want: "HTTP 404 Not Found at URL: 404 page not found", sse: true, class: ClassTerminal, prefix: true,
 		},
 		{
 			name: "404 everywhere",
 			post: func(w http.ResponseWriter) { http.NotFound(w, nil) },
-			want: "the server answered HTTP 404: 404 page not found", class: ClassTerminal,
+			want: "HTTP 404 Not Found at URL: 404 page not found", class: ClassTerminal,
 		},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -248,6 +249,7 @@ func TestRefusedHandshakeSaysStatusAndMessage(t *testing.T) {
 			t.Cleanup(srv.Close)
 			err := openErr(t, httpCfg(srv.URL), Options{})
 			got := Humanize(err)
+			tc.want = strings.Replace(tc.want, "URL", srv.URL, 1) // the status and where come first
 			if tc.prefix && !strings.HasPrefix(got, tc.want) || !tc.prefix && got != tc.want {
 				t.Fatalf("Humanize = %q\nwant       %q", got, tc.want)
 			}

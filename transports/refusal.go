@@ -9,6 +9,7 @@ import (
 	"io"
 	"mime"
 	"net/http"
+	"net/url"
 	"strings"
 	"sync"
 	"time"
@@ -31,14 +32,19 @@ const sseProbeTimeout = 5 * time.Second
 // the POST, or an event stream to a GET of the same URL.
 type RefusedError struct {
 	Status  int
+	URL     string // where, credentials removed
 	Message string // the JSON-RPC error message or the body's text, one line
 	SSEOnly bool
 	Err     error // the JSON-RPC error the body carried, if any
 }
 
-// Error puts the status and the server's message first.
+// Error leads with the status and where ("HTTP 404 Not Found at
+// https://host/mcp"), then the server's message, then the hint.
 func (e *RefusedError) Error() string {
 	s := fmt.Sprintf("the server answered HTTP %d", e.Status)
+	if e.URL != "" {
+		s = strings.TrimSpace(fmt.Sprintf("HTTP %d %s", e.Status, http.StatusText(e.Status))) + " at " + e.URL
+	}
 	if e.Message != "" {
 		s += ": " + e.Message
 	}
@@ -116,7 +122,7 @@ func (r *refusalRecorder) explain(ctx context.Context, err error) error {
 	if f == nil || !errors.Is(err, transport.ErrLegacySSEServer) {
 		return err
 	}
-	e := &RefusedError{Status: f.status}
+	e := &RefusedError{Status: f.status, URL: redactedURL(r.url)}
 	var msg struct {
 		Error *mcp.JSONRPCErrorDetails `json:"error"`
 	}
@@ -202,4 +208,15 @@ func notDiscoverAnswer(resp *http.Response) *http.Response {
 	resp.ContentLength = int64(len(body))
 	resp.Header.Del("Content-Length")
 	return resp
+}
+
+// redactedURL is raw without user info, query or fragment (any of which
+// may carry a credential), for an error sentence.
+func redactedURL(raw string) string {
+	u, err := url.Parse(raw)
+	if err != nil {
+		return ""
+	}
+	u.User, u.RawQuery, u.ForceQuery, u.Fragment = nil, "", false, ""
+	return u.String()
 }
