@@ -77,13 +77,16 @@ func (m *Manager) findMetadata(ctx context.Context, srv model.Server, st *server
 	hint := st.hintMetadata
 	haveHint := st.challenged
 	st.mu.Unlock()
+	open := false // the probe got through without credentials
 	if !haveHint {
-		if c, ok := m.probe(ctx, srv); ok {
+		c, ok := m.probe(ctx, srv)
+		if ok {
 			st.mu.Lock()
 			st.hintMetadata, st.hintScopes, st.challenged = c.ResourceMetadata, c.Scopes, true
 			hint = c.ResourceMetadata
 			st.mu.Unlock()
 		}
+		open = c.Open
 	}
 
 	d := &discovery{Resource: canonicalResource(serverURL)}
@@ -154,6 +157,11 @@ func (m *Manager) findMetadata(ctx context.Context, srv model.Server, st *server
 	if found {
 		d.AS = md
 		return d, nil
+	}
+	if open && d.PRM == nil && oc.ClientID == "" {
+		// Nothing asked for sign-in and nothing describes one: guessing
+		// default endpoints would only end in a registration error.
+		return nil, fmt.Errorf("server %s: %w", srv.Name, ErrNotAsked)
 	}
 	// 2025-03-26 fallback: default endpoints at the authorization base URL.
 	iu, err := url.Parse(issuer)

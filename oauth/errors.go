@@ -34,6 +34,9 @@ var (
 	ErrNoPKCE = errors.New("the authorization server does not support PKCE S256; refusing to continue")
 	// ErrNoClient means we have no way to identify ourselves to the authorization server.
 	ErrNoClient = errors.New("no client identity: the server offers no dynamic registration; set oauth.clientId")
+	// ErrNotAsked means the server never asked for sign-in: it answered
+	// without credentials and publishes no OAuth metadata.
+	ErrNotAsked = errors.New("the server did not ask for sign-in: it answered without credentials and publishes no OAuth metadata, so there is nothing to sign in to")
 	// ErrIssuerMismatch means metadata or a callback named an unexpected issuer.
 	ErrIssuerMismatch = errors.New("the authorization server's issuer does not match")
 	// ErrKeychainTimeout means a keychain call did not answer in time.

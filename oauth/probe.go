@@ -28,7 +28,8 @@ func (m *Manager) probe(ctx context.Context, srv model.Server) (challenge, bool)
 			return challenge{}, false
 		}
 		req.Header.Set("Accept", "text/event-stream")
-		c, _, ok := m.probeSend(req)
+		c, resp, ok := m.probeSend(req)
+		c.Open = !ok && answeredOK(resp)
 		return c, ok
 	}
 	c, resp, ok := m.probeSend(m.probeRequest(ctx, srv, "", `{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"`+protocolVersion+
@@ -36,7 +37,8 @@ func (m *Manager) probe(ctx context.Context, srv model.Server) (challenge, bool)
 	if !ok && resp != nil && resp.StatusCode >= 400 && resp.StatusCode < 500 {
 		// A server of the stateless protocol refuses the handshake: ask it
 		// for its tools the stateless way, which is what it guards.
-		c, _, ok = m.probeSend(m.statelessProbe(ctx, srv))
+		c, resp, ok = m.probeSend(m.statelessProbe(ctx, srv))
+		c.Open = !ok && answeredOK(resp)
 		return c, ok
 	}
 	if ok || resp == nil || resp.StatusCode != http.StatusOK {
@@ -44,7 +46,8 @@ func (m *Manager) probe(ctx context.Context, srv model.Server) (challenge, bool)
 	}
 	sid := resp.Header.Get("Mcp-Session-Id")
 	_, _, _ = m.probeSend(m.probeRequest(ctx, srv, sid, `{"jsonrpc":"2.0","method":"notifications/initialized"}`))
-	c, _, ok = m.probeSend(m.probeRequest(ctx, srv, sid, `{"jsonrpc":"2.0","id":1,"method":"tools/list"}`))
+	c, resp, ok = m.probeSend(m.probeRequest(ctx, srv, sid, `{"jsonrpc":"2.0","id":1,"method":"tools/list"}`))
+	c.Open = !ok && answeredOK(resp)
 	if sid != "" {
 		if req, err := http.NewRequestWithContext(ctx, http.MethodDelete, srv.Config.URL, nil); err == nil {
 			req.Header.Set("Mcp-Session-Id", sid)
@@ -102,4 +105,10 @@ func (m *Manager) probeSend(req *http.Request) (challenge, *http.Response, bool)
 	}
 	ch, ok := parseWWWAuthenticate(resp.Header)
 	return ch, resp, ok
+}
+
+// answeredOK reports whether resp is a 2xx: the request went through
+// without credentials.
+func answeredOK(resp *http.Response) bool {
+	return resp != nil && resp.StatusCode >= 200 && resp.StatusCode < 300
 }

@@ -12,6 +12,9 @@ type challenge struct {
 	ResourceMetadata string
 	Scopes           []string
 	Error            string
+	// Open is set by the probe when the server answered its last request
+	// without asking for credentials (HTTP 2xx): it did not ask for sign-in.
+	Open bool
 }
 
 // parseWWWAuthenticate finds the Bearer challenge among the header values,

@@ -1,0 +1,45 @@
+package oauth
+
+import (
+	"context"
+	"errors"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+
+	"github.com/mcpdeck/mcpdeck/model"
+)
+
+// TestSignInToAServerThatNeverAsked: `mcpdeck auth` on a server that lets
+// every request through and publishes no OAuth metadata says the server
+// did not ask for sign-in, instead of "no client identity: the server
+// offers no dynamic registration".
+func TestSignInToAServerThatNeverAsked(t *testing.T) {
+	e := newEnv(t, nil)
+	open := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Method != http.MethodPost || strings.Contains(r.URL.Path, ".well-known") {
+			http.NotFound(w, r)
+			return
+		}
+		body, _ := io.ReadAll(r.Body)
+		w.Header().Set("Content-Type", "application/json")
+		if strings.Contains(string(body), `"initialize"`) {
+			w.Header().Set("Mcp-Session-Id", "s1")
+			io.WriteString(w, `{"jsonrpc":"2.0","id":0,"result":{"protocolVersion":"2025-06-18","capabilities":{"tools":{}},"serverInfo":{"name":"open","version":"1"}}}`)
+			return
+		}
+		io.WriteString(w, `{"jsonrpc":"2.0","id":1,"result":{"tools":[]}}`)
+	}))
+	t.Cleanup(open.Close)
+	srv := model.Server{
+		Name: "open", Scope: model.ScopeUser, Hash: "0123456789abcdef0123",
+		Config:  model.ServerConfig{Type: model.TransportHTTP, URL: open.URL + "/mcp"},
+		Enabled: true, Policy: model.PolicyDecision{Allowed: true},
+	}
+	err := e.m.Authenticate(context.Background(), srv, e.showURL)
+	if !errors.Is(err, ErrNotAsked) || errors.Is(err, ErrNoClient) || !strings.Contains(err.Error(), "did not ask for sign-in") {
+		t.Errorf("Authenticate = %v, want ErrNotAsked", err)
+	}
+}
