@@ -8,15 +8,17 @@ import (
 )
 
 // fallbackStore uses the keychain until it fails once (error or timeout),
-// then the 0600 file for the rest of the process, with a warning. Reads
-// also look in the file so that tokens saved by an earlier keychain-less run
-// are found.
+// then the 0600 file for the rest of the process. Reads also look in the
+// file so that tokens saved by an earlier keychain-less run are found. The
+// warning appears only once a secret is actually written to the file: a
+// missing keychain that never had to hold anything is nobody's concern.
 type fallbackStore struct {
 	kc   Store
 	file *fileStore
 
 	mu     sync.Mutex
 	broken bool
+	reason string // why the keychain failed
 	warn   string
 }
 
@@ -31,7 +33,17 @@ func (s *fallbackStore) fail(err error) {
 	defer s.mu.Unlock()
 	if !s.broken {
 		s.broken = true
-		s.warn = fmt.Sprintf("no keychain (%s): tokens stored in %s (0600)", keychainReason(err), s.file.path)
+		s.reason = keychainReason(err)
+	}
+}
+
+// stored records that a secret went to the file: from now on the warning
+// says so.
+func (s *fallbackStore) stored() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.warn == "" {
+		s.warn = fmt.Sprintf("no keychain (%s): tokens stored in %s (0600)", s.reason, s.file.path)
 	}
 }
 
@@ -43,7 +55,8 @@ func keychainReason(err error) string {
 	return err.Error()
 }
 
-// Warning is the fallback notice, or "" while the keychain works.
+// Warning is the fallback notice, or "" until a secret was stored in the
+// file.
 func (s *fallbackStore) Warning() string {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -86,7 +99,11 @@ func (s *fallbackStore) Set(ctx context.Context, key, value string) error {
 		}
 		s.fail(err)
 	}
-	return s.file.Set(ctx, key, value)
+	if err := s.file.Set(ctx, key, value); err != nil {
+		return err
+	}
+	s.stored()
+	return nil
 }
 
 // Delete removes key from both places.

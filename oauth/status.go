@@ -14,7 +14,8 @@ func (m *Manager) HasToken(ctx context.Context, srv model.Server) (bool, error) 
 }
 
 // CheckStore touches the keychain once so that a missing or hanging one is
-// noticed before the first token is needed, and returns Warnings. It can
+// noticed before the first token is needed, and returns Warnings (empty
+// until a token was stored in the file). It can
 // take up to KeyringTimeout: call it off the UI thread.
 func (m *Manager) CheckStore(ctx context.Context) []string {
 	_, _ = m.store.Get(ctx, "mcpdeck-keychain-check")

@@ -90,9 +90,10 @@ func printWarnings(w io.Writer, s engine.Snapshot) {
 }
 
 // checkKeychainEarly touches the keychain in the background when a remote
-// server is configured, so that "no keychain: tokens go to a file" shows at
-// start rather than at the first sign-in. Servers without OAuth never cause
-// a keychain prompt.
+// server is configured, so that a missing or hanging keychain is found
+// before the first sign-in has to wait for it (the warning itself appears
+// only once a token is stored in the file). Servers without OAuth never
+// cause a keychain prompt.
 func checkKeychainEarly(ctx context.Context, auth engine.Authenticator, s engine.Snapshot) {
 	c, ok := auth.(interface {
 		CheckStore(context.Context) []string
