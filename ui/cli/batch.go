@@ -11,6 +11,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/mcpdeck/mcpdeck/engine"
+	"github.com/mcpdeck/mcpdeck/ui/status"
 )
 
 // Limits of batch: requests in flight at once, and the longest input line.
@@ -142,7 +143,7 @@ func runBatch(ctx context.Context, f *engFlags, server string, parallel int) err
 		case ctx.Err() != nil:
 			return ctx.Err()
 		case p.failed > 0:
-			fmt.Fprintf(g.stderr, "mcpdeck: %s of the batch failed.\n", engPlural(p.failed, "request"))
+			fmt.Fprintf(g.stderr, "mcpdeck: %s of the batch failed.\n", status.Plural(p.failed, "request"))
 			return silentError{}
 		}
 		return nil

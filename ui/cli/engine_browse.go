@@ -9,6 +9,7 @@ import (
 
 	"github.com/mcpdeck/mcpdeck/engine"
 	"github.com/mcpdeck/mcpdeck/model"
+	"github.com/mcpdeck/mcpdeck/ui/status"
 )
 
 // engListing is one of `mcpdeck tools|resources|prompts [SERVER]`.
@@ -68,21 +69,25 @@ func runEngListing(ctx context.Context, f *engFlags, l engListing, args []string
 	problems := 0
 	for _, srv := range settled {
 		o := engOutcomeOf(srv)
-		if o != ocConnected {
-			if len(args) == 0 && o != ocFailed {
+		if o != status.OutcomeConnected {
+			if len(args) == 0 && o != status.OutcomeFailed {
 				continue // disabled, unapproved, needs auth: nothing to list, not an error
 			}
 			problems++
 			fmt.Fprintln(g.stderr, engListLine(srv))
-			results = append(results, engServerItems{Server: srv.Name, State: o.word(), Error: engReason(srv), Items: []any{}})
+			results = append(results, engServerItems{Server: srv.Name, State: o.Word(), Error: engReason(srv), Items: []any{}})
 			continue
 		}
 		js, lines, n := l.items(srv)
-		results = append(results, engServerItems{Server: srv.Name, State: o.word(), Items: js})
+		results = append(results, engServerItems{Server: srv.Name, State: o.Word(), Items: js})
 		if g.json {
 			continue
 		}
-		fmt.Fprintf(g.stdout, "%s (%s)\n", model.SanitizeLine(srv.Name), engPlural(n, strings.TrimSuffix(l.use, "s")))
+		count := status.Plural(n, strings.TrimSuffix(l.use, "s"))
+		if l.use == "resources" { // resources and templates counted apart, as everywhere
+			count = status.Plural(len(srv.Resources), "resource") + " · " + status.Plural(len(srv.Templates), "template")
+		}
+		fmt.Fprintf(g.stdout, "%s (%s)\n", model.SanitizeLine(srv.Name), count)
 		for _, line := range lines {
 			fmt.Fprintln(g.stdout, "  "+line)
 		}
@@ -197,6 +202,13 @@ func engSummary(title, desc string) string {
 	s = model.SanitizeLine(s)
 	if r := []rune(s); len(r) > 100 {
 		s = string(r[:99]) + "…"
+	}
+	return s
+}
+
+func engFirstLine(s string) string {
+	if i := strings.IndexByte(s, '\n'); i >= 0 {
+		return s[:i]
 	}
 	return s
 }

@@ -10,6 +10,7 @@ import (
 
 	"github.com/mcpdeck/mcpdeck/engine"
 	"github.com/mcpdeck/mcpdeck/model"
+	"github.com/mcpdeck/mcpdeck/ui/status"
 )
 
 // newEngReconnectCmd is `mcpdeck mcp reconnect NAME|all`.
@@ -76,7 +77,7 @@ func runEngList(ctx context.Context, f *engFlags, names []string, reconnect ...b
 		return err
 	}
 	for _, srv := range results {
-		if engOutcomeOf(srv) == ocFailed {
+		if engOutcomeOf(srv) == status.OutcomeFailed {
 			return silentError{}
 		}
 	}
@@ -90,7 +91,7 @@ func settleEngList(ctx context.Context, s *engSession, names []string, reconnect
 	var results []engine.ServerSnapshot
 	var retry []string
 	report := func(srv engine.ServerSnapshot) {
-		if o := engOutcomeOf(srv); reconnect && (o == ocFailed || o == ocNeedsAuth) {
+		if o := engOutcomeOf(srv); reconnect && (o == status.OutcomeFailed || o == status.OutcomeNeedsAuth) {
 			retry = append(retry, srv.Name)
 			return
 		}

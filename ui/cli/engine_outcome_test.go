@@ -10,36 +10,6 @@ import (
 	"github.com/mcpdeck/mcpdeck/model"
 )
 
-func TestEngOutcomeOf(t *testing.T) {
-	ok := model.PolicyDecision{Allowed: true}
-	cases := []struct {
-		name string
-		srv  engine.ServerSnapshot
-		want engOutcome
-	}{
-		{"connecting", engine.ServerSnapshot{State: model.StatePending, Enabled: true, Policy: ok}, ocPending},
-		{"connected", engine.ServerSnapshot{State: model.StateConnected, Enabled: true, Policy: ok}, ocConnected},
-		{"failed", engine.ServerSnapshot{State: model.StateFailed, Enabled: true, Policy: ok}, ocFailed},
-		{"first attempt failed, retrying", engine.ServerSnapshot{State: model.StatePending, Enabled: true, Policy: ok, Attempt: 1, Error: "reset"}, ocFailed},
-		{"needs auth", engine.ServerSnapshot{State: model.StateNeedsAuth, Enabled: true, Policy: ok}, ocNeedsAuth},
-		{"disabled", engine.ServerSnapshot{State: model.StateDisabled, Policy: ok}, ocDisabled},
-		{"blocked by policy", engine.ServerSnapshot{State: model.StatePending, Enabled: true}, ocDisabled},
-		{"awaiting approval", engine.ServerSnapshot{
-			State: model.StatePending, Enabled: true, Policy: ok,
-			Approval: model.Approval{Status: model.ApprovalPending},
-		}, ocApproval},
-		{"changed since approval", engine.ServerSnapshot{
-			State: model.StatePending, Enabled: true, Policy: ok,
-			Approval: model.Approval{Status: model.ApprovalChanged},
-		}, ocApproval},
-	}
-	for _, c := range cases {
-		if got := engOutcomeOf(c.srv); got != c.want {
-			t.Errorf("%s: %s, want %s", c.name, got.word(), c.want.word())
-		}
-	}
-}
-
 func TestEngListLineIsOneSafeLine(t *testing.T) {
 	srv := engine.ServerSnapshot{
 		Name: "x", Target: "evil\x1b[2J", Transport: model.TransportStdio, State: model.StateFailed,

@@ -11,6 +11,7 @@ import (
 	"github.com/mcpdeck/mcpdeck/engine"
 	"github.com/mcpdeck/mcpdeck/model"
 	"github.com/mcpdeck/mcpdeck/transports"
+	"github.com/mcpdeck/mcpdeck/ui/status"
 )
 
 // errEngNotNeeded is what engOnlyFactory answers for servers the running command
@@ -133,7 +134,7 @@ func (s *engSession) waitSettledSince(ctx context.Context, names []string, since
 			if done[srv.Name] {
 				continue
 			}
-			if engOutcomeOf(srv) == ocPending || !changedSince(srv, since) {
+			if engOutcomeOf(srv) == status.OutcomePending || !changedSince(srv, since) {
 				waiting = append(waiting, srv.Name)
 				continue
 			}
@@ -183,16 +184,16 @@ func (e *engServerError) Error() string {
 	name := e.srv.Name
 	var msg string
 	switch o := engOutcomeOf(e.srv); o {
-	case ocFailed:
+	case status.OutcomeFailed:
 		msg = "server " + name + " failed to connect"
-	case ocNeedsAuth:
+	case status.OutcomeNeedsAuth:
 		msg = "server " + name + " needs authentication (run: mcpdeck auth " + name + ")"
-	case ocDisabled:
+	case status.OutcomeDisabled:
 		msg = "server " + name + " is disabled"
-	case ocApproval:
+	case status.OutcomeApproval:
 		msg = "server " + name + " is awaiting approval (run: mcpdeck mcp approve " + name + ", or approve it in the TUI)"
-	case ocConnected, ocPending:
-		msg = "server " + name + " is " + o.word()
+	case status.OutcomeConnected, status.OutcomePending:
+		msg = "server " + name + " is " + o.Word()
 	}
 	if r := engReason(e.srv); r != "" && !strings.Contains(msg, "(") {
 		msg += ": " + r

@@ -10,6 +10,7 @@ import (
 
 	"github.com/mcpdeck/mcpdeck/engine"
 	"github.com/mcpdeck/mcpdeck/model"
+	"github.com/mcpdeck/mcpdeck/ui/status"
 )
 
 // newEngSkillsCmds builds skills (list) and skill (load one).
@@ -70,7 +71,7 @@ func engSkillItems(srv engine.ServerSnapshot) (any, []string, int) {
 		}
 		lines = append(lines, line)
 		for _, f := range s.Files {
-			lines = append(lines, fmt.Sprintf("    %s (%s)", model.SanitizeLine(f.URI), engPlural(int(f.Size), "byte")))
+			lines = append(lines, fmt.Sprintf("    %s (%s)", model.SanitizeLine(f.URI), status.Plural(int(f.Size), "byte")))
 		}
 		if s.Problem != "" {
 			lines = append(lines, "    cannot be loaded: "+model.SanitizeLine(s.Problem))

@@ -62,7 +62,7 @@ type liveJSON struct {
 
 func newLiveJSON(srv engine.ServerSnapshot) *liveJSON {
 	return &liveJSON{
-		State: engOutcomeOf(srv).word(), Error: engReason(srv), ServerInfo: srv.ServerInfo, ProtocolVersion: srv.ProtocolVersion,
+		State: engOutcomeOf(srv).Word(), Error: engReason(srv), ServerInfo: srv.ServerInfo, ProtocolVersion: srv.ProtocolVersion,
 		Tools: len(srv.Tools), Resources: len(srv.Resources), Templates: len(srv.Templates), Prompts: len(srv.Prompts),
 	}
 }

@@ -1,0 +1,82 @@
+package status
+
+import (
+	"fmt"
+
+	"github.com/mcpdeck/mcpdeck/engine"
+	"github.com/mcpdeck/mcpdeck/model"
+)
+
+// Outcome is what a one-shot CLI command makes of a server: the engine
+// keeps retrying, but a health check reports the first result.
+type Outcome int
+
+// The outcomes.
+const (
+	OutcomePending   Outcome = iota // still connecting
+	OutcomeConnected                // ✓
+	OutcomeFailed                   // ✗ (includes "failed, retrying")
+	OutcomeNeedsAuth                // !
+	OutcomeDisabled                 // ○ disabled, rejected or blocked by policy
+	OutcomeApproval                 // … project server awaiting approval
+)
+
+// OutcomeOf classifies s for the CLI.
+func OutcomeOf(s *engine.ServerSnapshot) Outcome {
+	switch s.State {
+	case model.StateConnected:
+		return OutcomeConnected
+	case model.StateFailed:
+		return OutcomeFailed
+	case model.StateNeedsAuth:
+		return OutcomeNeedsAuth
+	case model.StateDisabled:
+		return OutcomeDisabled
+	case model.StatePending:
+	}
+	switch s.Reason.Kind {
+	case model.ReasonAwaitingApproval:
+		return OutcomeApproval
+	case model.ReasonRetryScheduled: // the first attempt failed and a retry waits
+		return OutcomeFailed
+	}
+	return OutcomePending
+}
+
+var (
+	outcomeGlyphs = [...]string{"…", "✓", "✗", "!", "○", "…"}
+	outcomeWords  = [...]string{"pending", "connected", "failed", "needs auth", "disabled", "pending approval"}
+)
+
+// Glyph is the outcome's mark in `mcp list`.
+func (o Outcome) Glyph() string { return outcomeGlyphs[o] }
+
+// Word is the outcome in words.
+func (o Outcome) Word() string { return outcomeWords[o] }
+
+// Reason is the one-line why for a server that is not connected, for the
+// CLI: the failure's first line (with the retry under way), else the first
+// standing reason.
+func Reason(s *engine.ServerSnapshot) string {
+	if f := Failure(s); f != "" && s.State != model.StateConnected {
+		r := firstLine(f)
+		if s.State == model.StatePending && s.Reason.Attempt > 0 {
+			r += fmt.Sprintf(" (retrying, attempt %d/%d)", s.Reason.Attempt, s.Reason.MaxAttempts)
+		}
+		return r
+	}
+	if s.State == model.StatePending && len(s.Blockers) == 0 {
+		return "" // connecting: nothing to explain yet
+	}
+	if lines := Why(s); len(lines) > 0 {
+		return trimStop(firstLine(lines[0]))
+	}
+	return ""
+}
+
+func trimStop(s string) string {
+	if n := len(s); n > 0 && s[n-1] == '.' {
+		return s[:n-1]
+	}
+	return s
+}
