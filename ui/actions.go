@@ -8,6 +8,7 @@ import (
 
 	"github.com/mcpdeck/mcpdeck/engine"
 	"github.com/mcpdeck/mcpdeck/model"
+	"github.com/mcpdeck/mcpdeck/ui/status"
 )
 
 // action is something the person can ask the engine to do with one server.
@@ -36,16 +37,11 @@ type actionMsg struct {
 	err          error
 }
 
-// needsApproval reports whether a project server waits for the person.
-func needsApproval(s engine.ServerSnapshot) bool {
-	return s.Approval.Status == model.ApprovalPending || s.Approval.Status == model.ApprovalChanged
-}
-
 // available says whether a can be done to s now and, when not, why — in the
 // words the footer shows ("reconnect: server is disabled").
 func available(a action, s engine.ServerSnapshot) (bool, string) {
 	why := func(reason string) (bool, string) { return false, a.String() + ": " + reason }
-	blocked := isBlocked(s)
+	blocked := status.IsBlocked(&s)
 	switch a {
 	case actEnable:
 		// a blocked server you also disabled can be enabled: that undoes
@@ -66,7 +62,7 @@ func available(a action, s engine.ServerSnapshot) (bool, string) {
 			return why("blocked by policy rule " + s.Policy.Rule)
 		case !s.Enabled:
 			return why("server is disabled")
-		case needsApproval(s):
+		case status.AwaitsApproval(&s):
 			return why("server is awaiting approval")
 		case s.Approval.Status == model.ApprovalRejected:
 			return why("server was rejected")
@@ -100,7 +96,7 @@ func available(a action, s engine.ServerSnapshot) (bool, string) {
 		}
 	case actCallTool, actReadResource, actGetPrompt:
 		if s.State != model.StateConnected {
-			return why("server is not connected (" + stateWord(&s) + ")")
+			return why("server is not connected (" + status.Word(&s) + ")")
 		}
 		if n, what := itemsFor(a, &s); n == 0 {
 			return why("server has no " + what)

@@ -233,6 +233,7 @@ func TestCountdownTicksOnlyWhilePending(t *testing.T) {
 		s := fixture()
 		s.Servers[1].State = model.StateConnected
 		s.Servers[1].NextRetry = time.Time{}
+		s.Servers[1].Reason = model.Reason{} // connected: no reason
 		f.publish(s)
 		h.settle()
 		time.Sleep(2 * time.Second) // fake time: let the pending tick fire

@@ -12,6 +12,7 @@ import (
 
 	"github.com/mcpdeck/mcpdeck/engine"
 	"github.com/mcpdeck/mcpdeck/model"
+	"github.com/mcpdeck/mcpdeck/ui/status"
 )
 
 // approvalModal asks about project servers that are new or changed since
@@ -43,7 +44,7 @@ func (m *approvalModal) Help() []key.Binding {
 func (m *approvalModal) prune(find func(string) *engine.ServerSnapshot) {
 	kept := m.servers[:m.i+1]
 	for _, s := range m.servers[m.i+1:] {
-		if cur := find(s.Name); cur != nil && needsApproval(*cur) {
+		if cur := find(s.Name); cur != nil && status.AwaitsApproval(cur) {
 			kept = append(kept, *cur)
 		}
 	}
@@ -224,7 +225,7 @@ func (m *Model) askApprovals() tea.Cmd {
 	}
 	var ask []engine.ServerSnapshot
 	for _, s := range m.snap.Servers {
-		if needsApproval(s) && m.asked[s.Name] != s.Hash+s.Approval.Status.String() {
+		if status.AwaitsApproval(&s) && m.asked[s.Name] != s.Hash+s.Approval.Status.String() {
 			m.asked[s.Name] = s.Hash + s.Approval.Status.String()
 			ask = append(ask, s)
 		}

@@ -12,6 +12,7 @@ import (
 
 	"github.com/mcpdeck/mcpdeck/engine"
 	"github.com/mcpdeck/mcpdeck/model"
+	"github.com/mcpdeck/mcpdeck/ui/status"
 	"github.com/mcpdeck/mcpdeck/ui/styles"
 )
 
@@ -223,7 +224,7 @@ func (d *detailView) tabBar() string {
 func (d *detailView) View() string {
 	var b strings.Builder
 	s := &d.srv
-	state := stateText(s, d.now())
+	state := status.WordNow(s, d.now())
 	b.WriteString(glyph(d.st, s) + " " + d.st.Title.Render(model.SanitizeLine(s.Name)) + d.st.Muted.Render(fmt.Sprintf("  %s · %s · %s", s.Scope, s.Transport, state)))
 	b.WriteByte('\n')
 	b.WriteString(d.tabBar())

@@ -38,14 +38,14 @@ func TestWhyNotRunning(t *testing.T) {
 		h.keys("esc")
 		h.selectServer("broken")
 		h.keys("enter")
-		h.wantView("Why isn't this running?", "command nosuchcmd not found on PATH",
-			"server broken, field env.TOKEN: ${TOKEN} is not", "exited with code 127",
+		h.wantView("Why isn't this running?", "Command nosuchcmd not found on PATH.",
+			"Server broken, field env.TOKEN: ${TOKEN} is not", "exited with code 127",
 			"executable file not found")
 		golden(t, "why_not_running", h.view())
 		h.keys("esc")
 		h.selectServer("blocked")
 		h.keys("enter")
-		h.wantView("blocked by managed policy rule deniedMcpServers", "⊘ blocked  dynamic · stdio · blocked by policy",
+		h.wantView("Blocked by policy rule deniedMcpServers", "⊘ blocked  dynamic · stdio · blocked by policy",
 			"State      blocked by policy")
 		h.keys("esc")
 		h.selectServer("fresh")

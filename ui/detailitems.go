@@ -8,6 +8,7 @@ import (
 
 	"github.com/mcpdeck/mcpdeck/engine"
 	"github.com/mcpdeck/mcpdeck/model"
+	"github.com/mcpdeck/mcpdeck/ui/status"
 )
 
 // viewItems draws the list tabs (tools, resources, prompts): a name line
@@ -18,7 +19,7 @@ func (d *detailView) viewItems(b *strings.Builder, h int) {
 		b.WriteByte('\n')
 		what := strings.ToLower(tabNames[d.tab])
 		if d.srv.State != model.StateConnected {
-			b.WriteString(d.st.Muted.Render("no " + what + ": the server is not connected (" + stateWord(&d.srv) + ")"))
+			b.WriteString(d.st.Muted.Render("no " + what + ": the server is not connected (" + status.Word(&d.srv) + ")"))
 		} else {
 			b.WriteString(d.st.Muted.Render("the server has no " + what))
 		}

@@ -174,30 +174,36 @@ func fixture() engine.Snapshot {
 		Name: "flaky", Scope: model.ScopeLocal, Source: "/work/.mcpdeck/settings.local.json", Transport: model.TransportStdio,
 		Target: "mcpdeck demo-server flaky", State: model.StatePending, Enabled: true, Attempt: 2, MaxAttempts: 5,
 		NextRetry: t0.Add(7 * time.Second), Policy: model.PolicyDecision{Allowed: true}, ExitCode: intp(1),
-		Error: "the server exited (code 1)",
+		Error:  "the server exited (code 1)",
+		Reason: model.Reason{Kind: model.ReasonRetryScheduled, Attempt: 2, MaxAttempts: 5, At: t0.Add(7 * time.Second), Error: "the server exited (code 1)"},
 	}
+	brokenProblem := model.Problem{File: "/home/me/.config/mcpdeck/settings.json", Line: 4, Col: 7, Server: "broken", Field: "env.TOKEN", Message: "${TOKEN} is not set"}
 	broken := engine.ServerSnapshot{
 		Name: "broken", Scope: model.ScopeUser, Source: "/home/me/.config/mcpdeck/settings.json", Transport: model.TransportStdio,
 		Target: "nosuchcmd --flag", State: model.StateFailed, Enabled: true, Policy: model.PolicyDecision{Allowed: true},
 		Error: "command nosuchcmd not found on PATH", ErrorDetail: "exec: \"nosuchcmd\": executable file not found in $PATH",
-		ErrorClass: "terminal", Why: []string{"command nosuchcmd not found on PATH"}, ExitCode: intp(127),
-		Problems: []model.Problem{{File: "/home/me/.config/mcpdeck/settings.json", Line: 4, Col: 7, Server: "broken", Field: "env.TOKEN", Message: "${TOKEN} is not set"}},
+		ErrorClass: "terminal", ExitCode: intp(127),
+		Problems: []model.Problem{brokenProblem},
+		Reason:   model.Reason{Kind: model.ReasonConfigProblem, Problem: &brokenProblem, Error: brokenProblem.Error()},
+		Blockers: []model.Reason{{Kind: model.ReasonConfigProblem, Problem: &brokenProblem}, {Kind: model.ReasonCommandNotFound, Command: "nosuchcmd"}},
 	}
 	remote := engine.ServerSnapshot{
 		Name: "remote-api", Scope: model.ScopeUser, Source: "/home/me/.config/mcpdeck/settings.json", Transport: model.TransportHTTP,
 		Target: "https://api.example.com/mcp", State: model.StateNeedsAuth, Enabled: true, Policy: model.PolicyDecision{Allowed: true},
-		Why: []string{"needs authentication: the server answered 401"},
+		Error:  "the server needs you to log in (HTTP 401)",
+		Reason: model.Reason{Kind: model.ReasonAuthNeeded, Error: "the server needs you to log in (HTTP 401)"},
 	}
 	off := engine.ServerSnapshot{
 		Name: "off", Scope: model.ScopeUser, Source: "/home/me/.config/mcpdeck/settings.json", Transport: model.TransportStdio,
 		Target: "off-server", State: model.StateDisabled, Enabled: false, Policy: model.PolicyDecision{Allowed: true},
-		Why: []string{"disabled by you"},
+		Reason: model.Reason{Kind: model.ReasonDisabledByYou}, Blockers: []model.Reason{{Kind: model.ReasonDisabledByYou}},
 	}
 	blocked := engine.ServerSnapshot{
 		Name: "blocked", Scope: model.ScopeDynamic, Source: "--mcp-config", Transport: model.TransportStdio,
 		Target: "evil-tool", State: model.StateDisabled, Enabled: true,
-		Policy: model.PolicyDecision{Allowed: false, Rule: `deniedMcpServers: {"serverName":"blocked"}`},
-		Why:    []string{`blocked by managed policy rule deniedMcpServers: {"serverName":"blocked"}`},
+		Policy:   model.PolicyDecision{Allowed: false, Rule: `deniedMcpServers: {"serverName":"blocked"}`},
+		Reason:   model.Reason{Kind: model.ReasonBlockedByPolicy, Rule: `deniedMcpServers: {"serverName":"blocked"}`},
+		Blockers: []model.Reason{{Kind: model.ReasonBlockedByPolicy, Rule: `deniedMcpServers: {"serverName":"blocked"}`}},
 	}
 	changed := engine.ServerSnapshot{
 		Name: "repo-tools", Scope: model.ScopeProject, Source: "/work/.mcp.json", Transport: model.TransportStdio,
@@ -208,15 +214,15 @@ func fixture() engine.Snapshot {
 			Status: model.ApprovalChanged, ApprovedHash: "h1",
 			Diff: "  command: npx\n- args: [-y repo-tools]\n+ args: [-y repo-tools --port 9000]",
 		},
-		Why: []string{"Awaiting your approval again: the definition changed since you approved it.\n" +
-			"  command: npx\n- args: [-y repo-tools]\n+ args: [-y repo-tools --port 9000]"},
+		Reason:   model.Reason{Kind: model.ReasonAwaitingApproval, Changed: true},
+		Blockers: []model.Reason{{Kind: model.ReasonAwaitingApproval, Changed: true}},
 	}
 	fresh := engine.ServerSnapshot{
 		Name: "fresh", Scope: model.ScopeProject, Source: "/work/.mcp.json", Transport: model.TransportStdio,
 		Target: "python -m fresh_server", Hash: "h3", State: model.StatePending, Enabled: true,
 		Written: &model.ServerConfig{Command: "python", Args: []string{"-m", "fresh_server"}},
 		Policy:  model.PolicyDecision{Allowed: true}, Approval: model.Approval{Status: model.ApprovalPending},
-		Why: []string{"awaiting your approval"},
+		Reason: model.Reason{Kind: model.ReasonAwaitingApproval}, Blockers: []model.Reason{{Kind: model.ReasonAwaitingApproval}},
 	}
 	return engine.Snapshot{Seq: 1, At: t0, Servers: []engine.ServerSnapshot{blocked, flaky, changed, fresh, broken, notes, off, remote}}
 }

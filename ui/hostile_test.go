@@ -51,19 +51,28 @@ func hostileFixture() engine.Snapshot {
 		StderrTail: []string{hx("stderr "), hx("\tmore ")},
 		History:    []engine.Transition{{From: model.StatePending, To: model.StateConnected, At: t0, Reason: hx("reason ")}},
 	}
+	webProblem := model.Problem{File: hx("/f"), Server: hx("web"), Field: hx("url"), Message: hx("bad ")}
 	failed := engine.ServerSnapshot{
 		Name: hx("web"), Scope: model.ScopeProject, Source: hx("/work/.mcp.json"), Transport: model.TransportHTTP,
 		Target: "https://x.example/mcp\x1b]52;c;ZXZpbA==\x07", State: model.StateFailed, Enabled: true,
 		Config: model.ServerConfig{Type: model.TransportHTTP, URL: "https://x.example/mcp\x1b]52;c;ZXZpbA==\x07", Headers: map[string]string{hx("X-"): hx("h")}},
 		Policy: model.PolicyDecision{Allowed: false, Rule: hx("rule ")}, Approval: model.Approval{Status: model.ApprovalChanged, Diff: hx("+ args: ")},
-		Error: hx("error "), ErrorDetail: hx("detail "), ErrorClass: hx("class"), Why: []string{hx("why "), hx("why2 ") + "\n" + hx("- diff ")},
-		Problems: []model.Problem{{File: hx("/f"), Server: hx("web"), Field: hx("url"), Message: hx("bad ")}},
+		Error: hx("error "), ErrorDetail: hx("detail "), ErrorClass: hx("class"),
+		Problems: []model.Problem{webProblem},
+		// every reason with outside text, as the engine would fill them
+		Reason: model.Reason{Kind: model.ReasonGaveUp, MaxAttempts: 5, Error: hx("cause ")},
+		Blockers: []model.Reason{
+			{Kind: model.ReasonBlockedByPolicy, Rule: hx("rule ")},
+			{Kind: model.ReasonAwaitingApproval, Changed: true},
+			{Kind: model.ReasonConfigProblem, Problem: &webProblem},
+			{Kind: model.ReasonCommandNotFound, Command: hx("cmd ")},
+		},
 	}
 	pending := engine.ServerSnapshot{
 		Name: hx("proj"), Scope: model.ScopeProject, Source: hx("/work/.mcp.json"), Transport: model.TransportStdio,
 		Target: hx("python "), State: model.StatePending, Enabled: true, Config: cfg,
 		Policy: model.PolicyDecision{Allowed: true}, Approval: model.Approval{Status: model.ApprovalPending},
-		Why: []string{hx("awaiting ")},
+		Reason: model.Reason{Kind: model.ReasonAwaitingApproval}, Blockers: []model.Reason{{Kind: model.ReasonAwaitingApproval}},
 	}
 	return engine.Snapshot{
 		Seq: 1, At: t0, Servers: []engine.ServerSnapshot{evil, failed, pending},

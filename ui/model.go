@@ -9,6 +9,7 @@ import (
 
 	"github.com/mcpdeck/mcpdeck/engine"
 	"github.com/mcpdeck/mcpdeck/model"
+	"github.com/mcpdeck/mcpdeck/ui/status"
 	"github.com/mcpdeck/mcpdeck/ui/styles"
 )
 
@@ -44,10 +45,8 @@ type Model struct {
 	title  string
 
 	snap     engine.Snapshot
-	counts   [model.StateDisabled + 1]int
-	awaiting int
-	blocked  int
-	retrying bool // some server has a scheduled retry: the countdown ticks
+	counts   [status.NumKinds]int // servers per kind, for the header
+	retrying bool                 // some server has a scheduled retry: the countdown ticks
 
 	list   serverList
 	detail *detailView
@@ -157,19 +156,12 @@ func (m *Model) bodyHeight() int { return max(m.height-3, 1) }
 
 func (m *Model) applySnapshot(s engine.Snapshot) {
 	m.snap = s
-	m.counts = [model.StateDisabled + 1]int{}
-	m.awaiting, m.blocked, m.retrying = 0, 0, false
+	m.counts = [status.NumKinds]int{}
+	m.retrying = false
 	for i := range s.Servers {
 		sv := &s.Servers[i]
-		switch {
-		case needsApproval(*sv) && sv.State != model.StateConnected:
-			m.awaiting++ // counted once, as the list shows it
-		case isBlocked(*sv) && sv.State != model.StateConnected:
-			m.blocked++
-		case sv.State >= 0 && int(sv.State) < len(m.counts):
-			m.counts[sv.State]++
-		}
-		if sv.State == model.StatePending && !sv.NextRetry.IsZero() {
+		m.counts[status.KindOf(sv)]++ // each counted once, as the list shows it
+		if sv.Reason.Kind == model.ReasonRetryScheduled {
 			m.retrying = true
 		}
 	}

@@ -11,8 +11,8 @@ func TestListShowsEveryState(t *testing.T) {
 	inBubble(t, func(t *testing.T) {
 		h := newHarness(t, newFakeEngine(fixture()), 120, 30)
 		h.keys("esc") // decide the approvals later
-		h.wantView("notes", "3 tools · 2 resources · 1 prompt", "attempt 2/5 · retry in 7s",
-			"command nosuchcmd not found on PATH", "needs authentication", "disabled by you",
+		h.wantView("notes", "3 tools · 1 resource · 1 template · 1 prompt", "attempt 2/5 · retry in 7s",
+			"server broken, field env.TOKEN: ${TOKEN} is not set", "needs authentication", "Disabled by you",
 			"blocked by policy", "awaiting approval", "changed since approval")
 		golden(t, "list_all_states", h.view())
 	})

@@ -8,6 +8,7 @@ import (
 
 	"github.com/mcpdeck/mcpdeck/engine"
 	"github.com/mcpdeck/mcpdeck/model"
+	"github.com/mcpdeck/mcpdeck/ui/status"
 	"github.com/mcpdeck/mcpdeck/ui/styles"
 )
 
@@ -37,7 +38,7 @@ func overviewLines(st *styles.Styles, s *engine.ServerSnapshot, width int) []str
 			out = append(out, "           "+l)
 		}
 	}
-	kv("State", stateWord(s)+stateSince(s))
+	kv("State", status.Word(s)+stateSince(s))
 	kv("Target", s.Target)
 	kv("Sign-in", authLine(s))
 	kv("Source", s.Source+" ("+s.Scope.String()+")")

@@ -10,6 +10,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/mcpdeck/mcpdeck/model"
+	"github.com/mcpdeck/mcpdeck/ui/status"
 )
 
 // View draws header, body (modal, detail or list), status line and footer,
@@ -40,20 +41,16 @@ func (m *Model) View() string {
 // they fit and as glyph and number when they do not.
 func (m *Model) header() string {
 	st := &m.st
-	c := m.counts
-	parts := []struct {
+	labels := [status.NumKinds]string{"connected", "pending", "failed", "needs auth", "disabled", "blocked", "awaiting approval"}
+	type part struct {
 		glyph string
 		style lipgloss.Style
 		n     int
 		label string
-	}{
-		{"●", st.Good, c[model.StateConnected], "connected"},
-		{"◌", st.Warn, c[model.StatePending], "pending"},
-		{"✗", st.Bad, c[model.StateFailed], "failed"},
-		{"◆", st.Auth, c[model.StateNeedsAuth], "needs auth"},
-		{"○", st.Off, c[model.StateDisabled], "disabled"},
-		{"⊘", st.Off, m.blocked, "blocked"},
-		{"?", st.Warn, m.awaiting, "awaiting approval"},
+	}
+	parts := make([]part, 0, status.NumKinds)
+	for k := range status.Kind(status.NumKinds) {
+		parts = append(parts, part{k.Glyph(), toneStyle(st, k.Tone()), m.counts[k], labels[k]})
 	}
 	render := func(words bool) string {
 		var b strings.Builder
@@ -140,7 +137,7 @@ func (m *Model) footerKeys() []key.Binding {
 				continue // offered everywhere would be noise; the key still works
 			}
 			rejected := s.Approval.Status == model.ApprovalRejected
-			if (a.a == actApprove && !needsApproval(*s) && !rejected) || (a.a == actReject && !needsApproval(*s)) {
+			if (a.a == actApprove && !status.AwaitsApproval(s) && !rejected) || (a.a == actReject && !status.AwaitsApproval(s)) {
 				continue // approved or not a project server: noise
 			}
 			b := a.b

@@ -39,8 +39,9 @@ func OutcomeOf(s *engine.ServerSnapshot) Outcome {
 		return OutcomeApproval
 	case model.ReasonRetryScheduled: // the first attempt failed and a retry waits
 		return OutcomeFailed
+	default:
+		return OutcomePending
 	}
-	return OutcomePending
 }
 
 var (
@@ -69,7 +70,7 @@ func Reason(s *engine.ServerSnapshot) string {
 		return "" // connecting: nothing to explain yet
 	}
 	if lines := Why(s); len(lines) > 0 {
-		return trimStop(firstLine(lines[0]))
+		return trimStop(lines[0].Text)
 	}
 	return ""
 }

@@ -10,17 +10,23 @@ import (
 	"github.com/mcpdeck/mcpdeck/model"
 )
 
+// Line is one sentence of Why, with the diff that goes under it (an
+// approval asked again because the definition changed).
+type Line struct {
+	Text string
+	Diff string
+}
+
 // Why explains, one sentence each, why s is not connected: every standing
 // reason of its definition (Blockers, most decisive first), then what its
-// state adds (needs sign-in, the last crash, the failure). A sentence may
-// carry a diff after a newline (an approval asked again). One fact is said
+// state adds (needs sign-in, the last crash, the failure). One fact is said
 // once: a failed start of a command that is not found is that blocker, not
 // a second sentence. nil for a connected server.
-func Why(s *engine.ServerSnapshot) []string {
+func Why(s *engine.ServerSnapshot) []Line {
 	if s.State == model.StateConnected {
 		return nil
 	}
-	var out []string
+	var out []Line
 	commandMissing := false
 	for _, b := range s.Blockers {
 		out = append(out, blocker(s, b))
@@ -28,57 +34,52 @@ func Why(s *engine.ServerSnapshot) []string {
 	}
 	switch s.State {
 	case model.StateNeedsAuth:
-		out = append(out, "Needs authentication: run authenticate for this server.")
+		out = append(out, Line{Text: "Needs authentication: run authenticate for this server."})
 	case model.StateFailed, model.StatePending:
 		if s.ExitCode != nil {
-			out = append(out, fmt.Sprintf("Last crash: exited with code %d.", *s.ExitCode))
+			out = append(out, Line{Text: fmt.Sprintf("Last crash: exited with code %d.", *s.ExitCode)})
 		}
-		if f := Failure(s); s.State == model.StateFailed && f != "" && !(commandMissing && s.Reason.Kind == model.ReasonFailed) {
-			out = append(out, Sentence(f))
+		if f := Failure(s); s.State == model.StateFailed && f != "" && !saidByBlockers(s.Reason.Kind, commandMissing) {
+			out = append(out, Line{Text: Sentence(f)})
 		}
 	case model.StateConnected, model.StateDisabled:
 	}
 	if len(out) == 0 && s.State == model.StatePending {
-		out = append(out, "Still connecting.")
+		out = append(out, Line{Text: "Still connecting."})
 	}
 	return out
 }
 
 // blocker words one standing reason of s's definition.
-func blocker(s *engine.ServerSnapshot, b model.Reason) string {
+func blocker(s *engine.ServerSnapshot, b model.Reason) Line {
 	switch b.Kind {
 	case model.ReasonBlockedByPolicy:
 		if b.Rule != "" {
-			return fmt.Sprintf("Blocked by policy rule %s.", b.Rule)
+			return Line{Text: fmt.Sprintf("Blocked by policy rule %s.", b.Rule)}
 		}
-		return "Blocked by managed policy."
+		return Line{Text: "Blocked by managed policy."}
 	case model.ReasonDisabledByYou:
-		return "Disabled by you (enable it to connect)."
+		return Line{Text: "Disabled by you (enable it to connect)."}
 	case model.ReasonAwaitingApproval:
 		if !b.Changed {
-			return "Awaiting your approval: this server comes from the project's .mcp.json."
+			return Line{Text: "Awaiting your approval: this server comes from the project's .mcp.json."}
 		}
-		msg := "Awaiting your approval again: the definition changed since you approved it."
-		if s.Approval.Diff != "" {
-			msg += "\n" + s.Approval.Diff
-		}
-		return msg
+		return Line{Text: "Awaiting your approval again: the definition changed since you approved it.", Diff: s.Approval.Diff}
 	case model.ReasonRejectedByYou:
-		return "Rejected by you."
+		return Line{Text: "Rejected by you."}
 	case model.ReasonConfigProblem:
 		if b.Problem != nil {
-			return Sentence(b.Problem.Error())
+			return Line{Text: Sentence(b.Problem.Error())}
 		}
-		return Sentence(b.Error)
 	case model.ReasonCommandNotFound:
 		if b.Missing {
-			return fmt.Sprintf("Command %s does not exist.", b.Command)
+			return Line{Text: fmt.Sprintf("Command %s does not exist.", b.Command)}
 		}
-		return fmt.Sprintf("Command %s not found on PATH.", b.Command)
+		return Line{Text: fmt.Sprintf("Command %s not found on PATH.", b.Command)}
 	case model.ReasonNone, model.ReasonConnecting, model.ReasonRetryScheduled, model.ReasonCrashed, model.ReasonCrashLoop,
 		model.ReasonGaveUp, model.ReasonRetryCancelled, model.ReasonAuthNeeded, model.ReasonTooLarge, model.ReasonTimedOut, model.ReasonFailed:
 	}
-	return Sentence(orDefault(b.Error, string(b.Kind)))
+	return Line{Text: Sentence(orDefault(b.Error, string(b.Kind)))}
 }
 
 // Sentence makes s (an error text, usually lowercase and unpunctuated) read
@@ -94,4 +95,11 @@ func Sentence(s string) string {
 		s += "."
 	}
 	return s
+}
+
+// saidByBlockers reports whether a failure of this kind is a blocker said
+// already: a config problem is its first blocker, and a start that failed
+// while the command is not found failed because of it.
+func saidByBlockers(k model.ReasonKind, commandMissing bool) bool {
+	return k == model.ReasonConfigProblem || (commandMissing && k == model.ReasonFailed)
 }

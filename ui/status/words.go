@@ -96,7 +96,7 @@ func Row(s *engine.ServerSnapshot, now time.Time, h Hints) (string, Tone) {
 			return "rejected by you" + hint(h.Approve, "approve"), ToneOff
 		}
 		if lines := Why(s); len(lines) > 0 {
-			return firstLine(lines[0]), ToneOff
+			return lines[0].Text, ToneOff
 		}
 		return "disabled", ToneOff
 	case numKinds:
