@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"maps"
 	"slices"
-	"strings"
 
 	"github.com/mcpdeck/mcpdeck/model"
 )
@@ -189,10 +188,10 @@ func (e *Engine) Reconnect(ctx context.Context, name string) error {
 			continue
 		}
 		if w, ok := found[n]; ok && hash[n] == en.srv.Hash { // not redefined meanwhile
-			en.why, en.blockers = whyWords(en.srv, w), w
+			en.blockers = w
 		}
 		if !en.st.def.runnable {
-			return fmt.Errorf("server %s cannot run: %s", n, strings.Join(en.why, " "))
+			return fmt.Errorf("%w: %s (%s)", ErrCannotRun, n, blockerKinds(en.blockers))
 		}
 		e.feed(en, evReconnect{at: now()}, nil)
 	}

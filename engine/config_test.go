@@ -80,8 +80,8 @@ func TestIntegrationConfigActions(t *testing.T) {
 	p := await(t, e, "p", "awaiting approval", func(s ServerSnapshot) bool {
 		return s.State == model.StatePending && s.Approval.Status == model.ApprovalPending
 	})
-	if !strings.Contains(strings.Join(p.Why, " "), "approval") || p.Scope != model.ScopeProject {
-		t.Fatalf("p: why %v scope %s", p.Why, p.Scope)
+	if !strings.Contains(reasonsText(p), "awaiting-approval") || p.Scope != model.ScopeProject {
+		t.Fatalf("p: why %v scope %s", reasonsText(p), p.Scope)
 	}
 	if err := e.Approve(ctx, "p"); err != nil {
 		t.Fatal(err)
@@ -94,8 +94,8 @@ func TestIntegrationConfigActions(t *testing.T) {
 	p = await(t, e, "p", "approval changed", func(s ServerSnapshot) bool {
 		return s.State == model.StatePending && s.Approval.Status == model.ApprovalChanged
 	})
-	if !strings.Contains(strings.Join(p.Why, "\n"), "-delay") {
-		t.Errorf("changed approval shows no diff: %v", p.Why)
+	if !strings.Contains(reasonsText(p), "-delay") {
+		t.Errorf("changed approval shows no diff: %v", reasonsText(p))
 	}
 	if u, _ := serverSnap(e.Snapshot(), "u"); u.State != model.StateConnected || len(u.History) != 1 {
 		t.Errorf("u was disturbed: %s, %d transitions", u.State, len(u.History))
@@ -113,8 +113,8 @@ func TestIntegrationConfigActions(t *testing.T) {
 		t.Fatal(err)
 	}
 	u := await(t, e, "u", "disabled", inState(model.StateDisabled))
-	if !strings.Contains(strings.Join(u.Why, " "), "Disabled by you") {
-		t.Errorf("u why %v", u.Why)
+	if !strings.Contains(reasonsText(u), "disabled-by-you") {
+		t.Errorf("u why %v", reasonsText(u))
 	}
 	if err := e.Close(); err != nil {
 		t.Fatal(err)

@@ -24,8 +24,7 @@ type entry struct {
 	conn       session
 	timer      *time.Timer             // scheduled retry
 	schemas    map[string]*inputSchema // compiled input schemas by tool name
-	why        []string                // whyNot(srv): PATH lookups, so computed outside e.mu (Reload, Reconnect)
-	blockers   []model.Reason          // blockers(srv), found with why
+	blockers   []model.Reason          // blockers(srv): PATH lookups, so found outside e.mu (Reload, Reconnect)
 	secrets    []string                // model.SecretValues(srv.Config), masked in error text (redact)
 	refetching [numLists]bool          // a list refetch is running
 	dirty      [numLists]bool          // list_changed arrived during the refetch

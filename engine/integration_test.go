@@ -91,7 +91,7 @@ func await(t testing.TB, e *Engine, name string, what string, ok func(ServerSnap
 			}
 		case <-deadline:
 			s, _ := serverSnap(e.Snapshot(), name)
-			t.Fatalf("%s: timed out waiting for %s; state %s error %q why %v", name, what, s.State, s.Error, s.Why)
+			t.Fatalf("%s: timed out waiting for %s; state %s error %q why %v", name, what, s.State, s.Error, reasonsText(s))
 		}
 	}
 }
@@ -131,7 +131,7 @@ func TestIntegrationFaults(t *testing.T) {
 	await(t, e, "slow", "connected", inState(model.StateConnected))
 
 	crash := await(t, e, "crash", "crash loop", inState(model.StateFailed))
-	if !strings.Contains(crash.Error, "Crash loop") || crash.ExitCode == nil || *crash.ExitCode != 7 {
+	if crash.Reason.Kind != model.ReasonCrashLoop || crash.ExitCode == nil || *crash.ExitCode != 7 {
 		t.Errorf("crash: %q exit %v", crash.Error, crash.ExitCode)
 	}
 	mal := await(t, e, "malformed", "settled", func(s ServerSnapshot) bool { return s.State != model.StatePending })
@@ -153,12 +153,12 @@ func TestIntegrationFaults(t *testing.T) {
 		t.Errorf("noisy: stderr tail %d lines", len(noisy.StderrTail))
 	}
 	missing := await(t, e, "missing", "failed", inState(model.StateFailed))
-	if !strings.Contains(strings.Join(missing.Why, " "), "not found on PATH") {
-		t.Errorf("missing: why %v", missing.Why)
+	if !strings.Contains(reasonsText(missing), "command-not-found") {
+		t.Errorf("missing: why %v", reasonsText(missing))
 	}
 	unset := await(t, e, "unset", "failed", inState(model.StateFailed))
-	if !strings.Contains(strings.Join(unset.Why, " "), "MCPDECK_TEST_UNSET_VAR") {
-		t.Errorf("unset: why %v", unset.Why)
+	if !strings.Contains(reasonsText(unset), "MCPDECK_TEST_UNSET_VAR") {
+		t.Errorf("unset: why %v", reasonsText(unset))
 	}
 
 	// The healthy server keeps working through all of that.

@@ -47,8 +47,8 @@ func expectFailedForGood(t *testing.T, e *Engine, n *fakeNet, name, what string)
 	if s.State != model.StateFailed || !strings.Contains(s.Error, what+" larger than 8 KB") || s.ErrorClass != "too-large" {
 		t.Fatalf("state %s, error %q (%s)", s.State, s.Error, s.ErrorClass)
 	}
-	if !strings.Contains(strings.Join(s.Why, " "), "larger than 8 KB") {
-		t.Errorf("why %v does not name the limit", s.Why)
+	if !strings.Contains(reasonsText(s), "larger than 8 KB") {
+		t.Errorf("why %v does not name the limit", reasonsText(s))
 	}
 	if len(s.Tools) != 0 || s.Attempt != 0 || !s.NextRetry.IsZero() {
 		t.Errorf("%d tools, attempt %d, next retry %v", len(s.Tools), s.Attempt, s.NextRetry)

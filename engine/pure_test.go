@@ -171,33 +171,25 @@ func TestElicitPolicy(t *testing.T) {
 	}
 }
 
-func TestWhyNot(t *testing.T) {
+func TestBlockers(t *testing.T) {
 	srv := stdioServer("s")
 	srv.Enabled = false
 	srv.Policy = model.PolicyDecision{Allowed: false, Rule: "deniedMcpServers[0]"}
 	srv.Approval = model.Approval{Status: model.ApprovalChanged, Diff: "- a\n+ b"}
 	srv.Problems = []model.Problem{{Server: "s", Field: "env.K", Message: "${TOKEN} is not set"}}
 	srv.Config.Command = "no-such-cmd"
-	why := whyNot(srv, func(string) (string, error) { return "", errors.New("nope") })
-	all := strings.Join(why, "\n")
-	for _, want := range []string{"policy rule deniedMcpServers[0]", "Disabled by you", "changed since you approved", "+ b", "${TOKEN} is not set", "no-such-cmd not found on PATH"} {
-		if !strings.Contains(all, want) {
-			t.Errorf("why lacks %q:\n%s", want, all)
+	bs := blockers(srv, func(string) (string, error) { return "", errors.New("nope") })
+	want := []model.ReasonKind{model.ReasonBlockedByPolicy, model.ReasonDisabledByYou, model.ReasonAwaitingApproval, model.ReasonConfigProblem, model.ReasonCommandNotFound}
+	if len(bs) != len(want) {
+		t.Fatalf("blockers %+v", bs)
+	}
+	for i, b := range bs {
+		if b.Kind != want[i] {
+			t.Errorf("blocker %d = %s, want %s", i, b.Kind, want[i])
 		}
 	}
-}
-
-func TestSentence(t *testing.T) {
-	for in, want := range map[string]string{
-		"connection refused at 127.0.0.1:1: is the server running?": "Connection refused at 127.0.0.1:1: is the server running?",
-		"the server process exited with code 3":                     "The server process exited with code 3.",
-		"Reconnect cancelled.":                                      "Reconnect cancelled.",
-		" élan ":                                                    "Élan.",
-		"":                                                          "",
-	} {
-		if got := sentence(in); got != want {
-			t.Errorf("sentence(%q) = %q, want %q", in, got, want)
-		}
+	if bs[0].Rule != "deniedMcpServers[0]" || !bs[2].Changed || bs[3].Problem.Message != "${TOKEN} is not set" || bs[4].Command != "no-such-cmd" || bs[4].Missing {
+		t.Errorf("blocker facts %+v", bs)
 	}
 }
 

@@ -141,12 +141,12 @@ func (e *Engine) definition(en *entry) definition {
 	return d
 }
 
-// configure stores the definition, its blockers (and their sentences) and
-// the static snapshot fields.
+// configure stores the definition, its blockers and the static snapshot
+// fields.
 func (e *Engine) configure(en *entry, srv model.Server, bs []model.Reason) {
 	en.srv = srv
 	en.secrets = model.SecretValues(srv.Config)
-	en.why, en.blockers = whyWords(srv, bs), bs
+	en.blockers = bs
 	raw := srv.Raw
 	if raw.Command == "" && raw.URL == "" && raw.Name == "" {
 		raw = srv.Config // a server injected through Options.Extra may carry only its expanded definition

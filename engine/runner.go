@@ -4,7 +4,6 @@ import (
 	"cmp"
 	"context"
 	"errors"
-	"fmt"
 	"slices"
 	"time"
 
@@ -18,7 +17,7 @@ func (e *Engine) feed(en *entry, ev event, keep func()) {
 	from := en.st.state
 	next, effs := step(en.st, ev)
 	en.st = next
-	en.st.show(&en.s, en.why, en.blockers)
+	en.st.show(&en.s, en.blockers)
 	if en.st.state != from {
 		e.log.Debug("server state", "server", en.srv.Name, "from", from, "to", en.st.state)
 	}
@@ -76,16 +75,15 @@ func (e *Engine) perform(en *entry, f effect) {
 func (e *Engine) describe(en *entry, err error) failure {
 	cls, name := e.errs.classify(err)
 	text := e.errText(en, err)
-	shown, limit := text, time.Duration(0)
-	if errors.Is(err, ErrConnectTimeout) { // say which limit, and how to raise it
+	var limit time.Duration
+	if errors.Is(err, ErrConnectTimeout) { // which limit ran out (ui/status says how to raise it)
 		limit = e.set.connectTimeout
-		shown = fmt.Sprintf("the server did not finish connecting within %s (raise MCP_TIMEOUT, in ms, for slow servers)", limit)
 	}
 	var exit *int
 	if code, ok := e.errs.exitCode(err); ok {
 		exit = &code
 	}
-	return failure{class: cls, className: name, text: text, shown: shown, detail: en.redact(err.Error()), exitCode: exit, limit: limit}
+	return failure{class: cls, className: name, text: text, detail: en.redact(err.Error()), exitCode: exit, limit: limit}
 }
 
 // limits are the rules step applies to every server of this engine.

@@ -47,7 +47,10 @@ type ServerSnapshot struct {
 	Attempt     int         `json:"attempt,omitempty"` // reconnect attempt n of MaxAttempts while pending
 	MaxAttempts int         `json:"maxAttempts,omitempty"`
 	NextRetry   time.Time   `json:"nextRetry,omitzero"` // zero unless a retry is scheduled
-	// Error is a sentence a person understands; ErrorDetail the full text.
+	// Error is the cause of the last failure in words (what Reason.Error
+	// says, or a list problem of a connected server); ErrorDetail the full
+	// text. How the state words it ("Gave up after 5 reconnect attempts:
+	// …") is ui/status's business.
 	Error       string `json:"error,omitempty"`
 	ErrorDetail string `json:"errorDetail,omitempty"`
 	ErrorClass  string `json:"errorClass,omitempty"`
@@ -57,15 +60,11 @@ type ServerSnapshot struct {
 	Approval model.Approval       `json:"approval"`
 	Policy   model.PolicyDecision `json:"policy"`
 	Problems []model.Problem      `json:"problems,omitempty"`
-	// Why explains, one sentence per reason, why a server is not connected:
-	// disabled by you, blocked by policy rule, awaiting approval, ${VAR} not
-	// set, command not found on PATH, needs auth, last crash with exit code.
-	Why []string `json:"why,omitempty"`
 	// Reason is the structured cause of State (none when connected), chosen
 	// by the reducer in engine/step.go; Blockers are every standing reason
 	// the definition may not run (policy, disabled, approval, config
 	// problems, command not found), most decisive first. The UIs word both
-	// in one formatter; they never parse Error or Why.
+	// in one formatter (ui/status); they never parse Error.
 	Reason   model.Reason   `json:"reason,omitzero"`
 	Blockers []model.Reason `json:"blockers,omitempty"`
 	// AuthURL is the sign-in URL while Authenticate runs, to show or copy.
@@ -91,10 +90,13 @@ type Implementation struct {
 
 // Transition is one entry of a server's state history.
 type Transition struct {
-	From   model.State `json:"from"`
-	To     model.State `json:"to"`
-	At     time.Time   `json:"at"`
-	Reason string      `json:"reason,omitempty"`
+	From model.State `json:"from"`
+	To   model.State `json:"to"`
+	At   time.Time   `json:"at"`
+	// Reason is a short log label of what triggered the move ("session
+	// expired", "configuration changed", the error): a record for logs and
+	// --json, not a sentence for the UIs, which word Cause.
+	Reason string `json:"reason,omitempty"`
 	// Cause is the structured reason for the move (see ServerSnapshot.Reason).
 	Cause model.Reason `json:"cause,omitzero"`
 }

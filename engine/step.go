@@ -1,7 +1,6 @@
 package engine
 
 import (
-	"slices"
 	"time"
 
 	"github.com/mcpdeck/mcpdeck/model"
@@ -134,7 +133,7 @@ func (r *reducer) person(ev event) {
 		if r.st.state == model.StatePending && r.st.active() {
 			r.stop(false)
 			r.st.attempt = 0
-			r.st.err.text = "Reconnect cancelled."
+			r.st.err.text = ""
 			r.move(model.StateFailed, "reconnect cancelled", model.Reason{Kind: model.ReasonRetryCancelled})
 		}
 	case evAuthDone:
@@ -180,33 +179,11 @@ func (r *reducer) move(to model.State, text string, cause model.Reason) bool {
 	return true
 }
 
-// show copies the reducer's state into the server's snapshot. why and
-// blockers are the standing reasons of the definition (whyNot, blockers).
-func (st serverState) show(s *ServerSnapshot, why []string, blockers []model.Reason) {
+// show copies the reducer's state into the server's snapshot, with the
+// definition's standing reasons (blockers). The UIs word both (ui/status).
+func (st serverState) show(s *ServerSnapshot, blockers []model.Reason) {
 	s.State, s.Reason, s.History = st.state, st.reason, st.history
 	s.Attempt, s.MaxAttempts, s.NextRetry = st.shown, st.shownMax, st.retryAt
 	s.Error, s.ErrorDetail, s.ErrorClass, s.ExitCode = st.err.text, st.err.detail, st.err.class, st.err.exitCode
 	s.Blockers = blockers
-	s.Why = st.why(why)
-}
-
-// why adds to the definition's why-not sentences those of the state.
-func (st serverState) why(standing []string) []string {
-	if st.state == model.StateConnected {
-		return nil
-	}
-	why := slices.Clip(standing)
-	switch st.state {
-	case model.StateNeedsAuth:
-		why = append(why, "Needs authentication: run authenticate for this server.")
-	case model.StateFailed, model.StatePending:
-		if st.err.exitCode != nil {
-			why = append(why, lastCrash(*st.err.exitCode))
-		}
-		if st.state == model.StateFailed && st.err.text != "" {
-			why = append(why, sentence(st.err.text))
-		}
-	case model.StateConnected, model.StateDisabled:
-	}
-	return why
 }

@@ -2,7 +2,6 @@ package engine
 
 import (
 	"slices"
-	"strings"
 	"testing"
 	"time"
 
@@ -79,7 +78,7 @@ func (d *driver) connected() *driver {
 }
 
 func fail(class errClass, text string) failure {
-	return failure{class: class, className: class.String(), text: text, shown: text, detail: text}
+	return failure{class: class, className: class.String(), text: text, detail: text}
 }
 
 func TestStepBackoffScheduleThenGiveUp(t *testing.T) {
@@ -110,7 +109,7 @@ func TestStepBackoffScheduleThenGiveUp(t *testing.T) {
 	}
 	d.want(model.StateFailed, model.ReasonGaveUp)
 	if d.st.reason.MaxAttempts != 5 || d.st.reason.Error != "connection refused" ||
-		d.st.err.text != "Gave up after 5 reconnect attempts: connection refused" || d.st.active() {
+		d.st.err.text != "connection refused" || d.st.active() { // the cause alone: ui/status says "Gave up"
 		t.Errorf("gave up: reason %+v error %q", d.st.reason, d.st.err.text)
 	}
 }
@@ -153,11 +152,11 @@ func TestStepCrashLoopGuard(t *testing.T) {
 			d.want(model.StateFailed, model.ReasonCrashLoop)
 			r := d.st.reason
 			if r.Count != crashLoopLimit || r.Window != crashWindow || r.Error != "server process exited" ||
-				!strings.HasPrefix(d.st.err.text, "Crash loop: the server stopped within 10s of connecting 5 times") {
+				d.st.err.text != "server process exited" {
 				t.Errorf("reason %+v error %q", r, d.st.err.text)
 			}
-			if *d.st.err.exitCode != 3 || !slices.Contains(d.st.why(nil), "Last crash: exited with code 3.") {
-				t.Errorf("exit code %v why %v", *d.st.err.exitCode, d.st.why(nil))
+			if *d.st.err.exitCode != 3 {
+				t.Errorf("exit code %v reason %+v", *d.st.err.exitCode, d.st.reason)
 			}
 		})
 	}
@@ -168,7 +167,7 @@ func TestStepFirstFailureIsFinal(t *testing.T) {
 	exited := fail(classExited, "exited")
 	exited.exitCode = &code
 	timeout := fail(classTimeout, "no answer")
-	timeout.limit, timeout.shown = 30*time.Second, "the server did not finish connecting within 30s"
+	timeout.limit = 30 * time.Second
 	for _, tc := range []struct {
 		fail  failure
 		kind  model.ReasonKind
@@ -176,7 +175,7 @@ func TestStepFirstFailureIsFinal(t *testing.T) {
 	}{
 		{fail(classOther, "boom"), model.ReasonFailed, "boom"},
 		{exited, model.ReasonCrashed, "exited"},
-		{timeout, model.ReasonTimedOut, "the server did not finish connecting within 30s"},
+		{timeout, model.ReasonTimedOut, "no answer"},
 		{fail(classTooLarge, "too big"), model.ReasonTooLarge, "too big"},
 		{fail(classAuth, "401"), model.ReasonAuthNeeded, "401"},
 	} {
@@ -297,7 +296,7 @@ func TestStepCachedNeedsAuthAtReload(t *testing.T) {
 	d := newDriver(t)
 	d.feed(evConfigured{at: d.at(), def: runnableDef(), change: actStart, cachedAuth: true})
 	d.want(model.StateNeedsAuth, model.ReasonAuthNeeded)
-	if !d.st.reason.Cached || d.st.err.text != "The server needs you to sign in." || slices.Contains(d.kinds(), effStart) {
+	if !d.st.reason.Cached || d.st.err.text != "" || slices.Contains(d.kinds(), effStart) {
 		t.Errorf("reason %+v error %q effects %v", d.st.reason, d.st.err.text, d.kinds())
 	}
 }
@@ -393,7 +392,7 @@ func TestStepRetryNowAndStopRetrying(t *testing.T) {
 	}
 	d.feed(evStopRetrying{at: d.at()})
 	d.want(model.StateFailed, model.ReasonRetryCancelled)
-	if d.st.err.text != "Reconnect cancelled." || d.st.active() {
+	if d.st.err.text != "" || d.st.active() {
 		t.Errorf("error %q", d.st.err.text)
 	}
 	d.feed(evStopRetrying{at: d.at()})

@@ -13,7 +13,7 @@ func (r *reducer) configured(ev evConfigured) {
 	case actStart, actRestart:
 		if ev.cachedAuth {
 			r.stop(false)
-			r.st.err.text = "The server needs you to sign in."
+			r.st.err.text = ""
 			r.move(model.StateNeedsAuth, "needs auth (cached)", model.Reason{Kind: model.ReasonAuthNeeded, Cached: true})
 			return
 		}

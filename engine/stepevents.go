@@ -17,8 +17,7 @@ func (a at) when() time.Time { return a.now }
 type failure struct {
 	class     errClass
 	className string
-	text      string // the cause in words, redacted (Reason.Error)
-	shown     string // the snapshot's Error: text, or the MCP_TIMEOUT advice
+	text      string // the cause in words, redacted (Reason.Error and the snapshot's Error)
 	detail    string // the full error text, redacted
 	exitCode  *int
 	limit     time.Duration // the connect timeout, when it ran out

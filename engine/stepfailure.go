@@ -44,7 +44,7 @@ func failedCause(f failure) model.Reason {
 
 // setError records a failure's sentences and exit code.
 func (r *reducer) setError(f failure) {
-	r.st.err.text, r.st.err.detail, r.st.err.class = f.shown, f.detail, f.className
+	r.st.err.text, r.st.err.detail, r.st.err.class = f.text, f.detail, f.className
 	if f.exitCode != nil {
 		r.st.err.exitCode = f.exitCode
 	}
@@ -64,9 +64,8 @@ func (r *reducer) retry(f failure, jitter float64) {
 	r.st.attempt++
 	if r.st.attempt > b.MaxAttempts {
 		r.st.attempt = 0
-		msg := fmt.Sprintf("Gave up after %d reconnect attempts: %s", b.MaxAttempts, f.text)
-		r.st.err.text = msg
-		r.move(model.StateFailed, msg, model.Reason{Kind: model.ReasonGaveUp, MaxAttempts: b.MaxAttempts, Error: f.text})
+		r.st.err.text = f.text
+		r.move(model.StateFailed, "gave up", model.Reason{Kind: model.ReasonGaveUp, MaxAttempts: b.MaxAttempts, Error: f.text})
 		return
 	}
 	delay := b.Delay(r.st.attempt, func() float64 { return jitter })
@@ -107,10 +106,8 @@ func (r *reducer) lost(f failure, jitter float64) {
 	l := r.st.limits
 	if r.st.quickCrash >= l.crashLoop {
 		r.st.quickCrash = 0
-		msg := fmt.Sprintf("Crash loop: the server stopped within %s of connecting %d times in a row; not restarting (last: %s)",
-			l.crashWindow, l.crashLoop, f.text)
-		r.st.err.text = msg
-		r.move(model.StateFailed, msg, model.Reason{Kind: model.ReasonCrashLoop, Count: l.crashLoop, Window: l.crashWindow, Error: f.text})
+		r.st.err.text = f.text
+		r.move(model.StateFailed, "crash loop", model.Reason{Kind: model.ReasonCrashLoop, Count: l.crashLoop, Window: l.crashWindow, Error: f.text})
 		return
 	}
 	if f.class == classAuth {

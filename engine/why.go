@@ -1,12 +1,10 @@
 package engine
 
 import (
-	"fmt"
+	"errors"
 	"os"
 	"os/exec"
 	"strings"
-	"unicode"
-	"unicode/utf8"
 
 	"github.com/mcpdeck/mcpdeck/model"
 )
@@ -41,64 +39,17 @@ func blockers(srv model.Server, lookPath func(string) (string, error)) []model.R
 	return out
 }
 
-// whyWords words srv's blockers, one sentence each.
-func whyWords(srv model.Server, bs []model.Reason) []string {
-	var why []string
-	for _, b := range bs {
-		why = append(why, blockerSentence(srv, b))
-	}
-	return why
-}
+// ErrCannotRun refuses to connect a server whose definition may not run;
+// the error lists the blockers' kinds (ui/status words them).
+var ErrCannotRun = errors.New("the server cannot run")
 
-// blockerSentence words one blocker of srv.
-func blockerSentence(srv model.Server, b model.Reason) string {
-	switch b.Kind {
-	case model.ReasonBlockedByPolicy:
-		if b.Rule != "" {
-			return fmt.Sprintf("Blocked by policy rule %s.", b.Rule)
-		}
-		return "Blocked by managed policy."
-	case model.ReasonDisabledByYou:
-		return "Disabled by you (enable it to connect)."
-	case model.ReasonAwaitingApproval:
-		if !b.Changed {
-			return "Awaiting your approval: this server comes from the project's .mcp.json."
-		}
-		msg := "Awaiting your approval again: the definition changed since you approved it."
-		if srv.Approval.Diff != "" {
-			msg += "\n" + srv.Approval.Diff
-		}
-		return msg
-	case model.ReasonRejectedByYou:
-		return "Rejected by you."
-	case model.ReasonConfigProblem:
-		return sentence(b.Problem.Error())
-	case model.ReasonCommandNotFound:
-		if b.Missing {
-			return fmt.Sprintf("Command %s does not exist.", b.Command)
-		}
-		return fmt.Sprintf("Command %s not found on PATH.", b.Command)
-	default:
-		return sentence(string(b.Kind))
+// blockerKinds lists the kinds of bs for an error: "disabled-by-you, …".
+func blockerKinds(bs []model.Reason) string {
+	kinds := make([]string, len(bs))
+	for i, b := range bs {
+		kinds[i] = string(b.Kind)
 	}
-}
-
-// lastCrash words the exit code of the last crash.
-func lastCrash(code int) string { return fmt.Sprintf("Last crash: exited with code %d.", code) }
-
-// sentence makes s (an error text, usually lowercase and unpunctuated) read
-// as a sentence: capital first letter, final full stop.
-func sentence(s string) string {
-	s = strings.TrimSpace(s)
-	if s == "" {
-		return s
-	}
-	r, n := utf8.DecodeRuneInString(s)
-	s = string(unicode.ToUpper(r)) + s[n:]
-	if !strings.ContainsRune(".!?", rune(s[len(s)-1])) {
-		s += "."
-	}
-	return s
+	return strings.Join(kinds, ", ")
 }
 
 // findCommand reports whether a stdio command can be found; missing is set

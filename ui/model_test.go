@@ -52,7 +52,8 @@ func TestRejectedServerSaysHowToApprove(t *testing.T) {
 	inBubble(t, func(t *testing.T) {
 		s := fixture()
 		s.Servers[3].State, s.Servers[3].Approval.Status = model.StateDisabled, model.ApprovalRejected // fresh
-		s.Servers[3].Why = []string{"Rejected by you."}
+		s.Servers[3].Reason = model.Reason{Kind: model.ReasonRejectedByYou}
+		s.Servers[3].Blockers = []model.Reason{{Kind: model.ReasonRejectedByYou}}
 		h := newHarness(t, newFakeEngine(s), 120, 30)
 		h.keys("esc")
 		h.wantView("○ fresh       stdio  rejected by you · A approve")
