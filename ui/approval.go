@@ -75,7 +75,7 @@ func (m *approvalModal) approve(shown map[string]string) tea.Cmd {
 	ctx, eng := m.env.ctx, m.env.eng
 	names := strings.Join(slices.Sorted(maps.Keys(shown)), ", ")
 	return func() tea.Msg {
-		return actionMsg{verb: actApprove.String(), server: names, err: eng.ApproveShown(ctx, shown)}
+		return actionMsg{verb: "approve", server: names, err: eng.ApproveShown(ctx, shown)}
 	}
 }
 
@@ -97,7 +97,8 @@ func (m *approvalModal) Update(msg tea.Msg) (modal, tea.Cmd) {
 		return nil, m.approve(m.shown(m.i, len(m.servers)))
 	case key.Matches(km, k.RejectOne):
 		nm, _ := m.next()
-		return nm, engineAction(m.env.ctx, m.env.eng, actReject, cur)
+		eng := m.env.eng
+		return nm, func() tea.Msg { return actionMsg{verb: "reject", server: cur, err: eng.Reject(m.env.ctx, cur)} }
 	case key.Matches(km, k.Later):
 		return nil, nil
 	}

@@ -47,10 +47,16 @@ var cmdSliceType = reflect.TypeOf([]tea.Cmd(nil))
 
 func newHarness(t *testing.T, eng *fakeEngine, w, h int) *harness {
 	t.Helper()
+	return newHarnessKeys(t, eng, w, h, nil)
+}
+
+// newHarnessKeys is newHarness with a key map of the test's own.
+func newHarnessKeys(t *testing.T, eng *fakeEngine, w, h int, keys *KeyMap) *harness {
+	t.Helper()
 	hs := &harness{t: t, eng: eng, bridge: NewElicitBridge(), out: make(chan tea.Msg, 4096)}
 	st := styles.New(styles.DefaultPalette(), true)
 	hs.m = New(eng, Options{
-		Now: func() time.Time { return t0 }, Elicit: hs.bridge, Styles: &st,
+		Now: func() time.Time { return t0 }, Elicit: hs.bridge, Styles: &st, Keys: keys,
 		OpenURL: func(_ context.Context, u string) error { hs.opened = append(hs.opened, u); return nil },
 	})
 	t.Cleanup(hs.close)

@@ -5,7 +5,6 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/mcpdeck/mcpdeck/engine"
-	"github.com/mcpdeck/mcpdeck/model"
 )
 
 // selected is the server the actions apply to.
@@ -113,87 +112,33 @@ func (m *Model) current() component {
 
 // openFromDetail: enter on a tools/resources/prompts tab acts on the item.
 func (m *Model) openFromDetail() tea.Cmd {
-	switch m.detail.tab {
-	case tabTools:
-		return m.do(actCallTool)
-	case tabResources:
-		return m.do(actReadResource)
-	case tabPrompts:
-		return m.do(actGetPrompt)
-	case tabOverview, tabStderr, tabInstructions, tabSkills, numTabs:
+	verbs := map[detailTab]string{tabTools: "call tool", tabResources: "read resource", tabPrompts: "get prompt"}
+	if a, ok := actionByVerb(verbs[m.detail.tab]); ok {
+		return m.do(a)
 	}
 	return nil
 }
 
-// actionKey pairs a key with the server action it runs.
-type actionKey struct {
-	b key.Binding
-	a action
-}
-
-// actionKeys lists every server action's key, in the order the footer
-// shows them; both key matching and the footer read this one table.
-func (m *Model) actionKeys() []actionKey {
-	k := &m.keys
-	return []actionKey{
-		{k.Approve, actApprove},
-		{k.Reject, actReject},
-		{k.Enable, actEnable},
-		{k.Disable, actDisable},
-		{k.Reconnect, actReconnect},
-		{k.CancelRetry, actCancelRetry},
-		{k.Authenticate, actAuthenticate},
-		{k.CallTool, actCallTool},
-		{k.ReadResource, actReadResource},
-		{k.GetPrompt, actGetPrompt},
-	}
-}
-
-// actionFor maps a key to a server action.
-func (m *Model) actionFor(msg tea.KeyMsg) (action, bool) {
-	for _, p := range m.actionKeys() {
-		if key.Matches(msg, p.b) {
-			return p.a, true
+// actionFor maps a key to the server action it runs (the table's keys).
+func (m *Model) actionFor(msg tea.KeyMsg) (serverAction, bool) {
+	for _, a := range serverActions() {
+		if key.Matches(msg, a.key(&m.keys)) {
+			return a, true
 		}
 	}
-	return 0, false
+	return serverAction{}, false
 }
 
 // do runs an action on the selected server, or says why it cannot.
-func (m *Model) do(a action) tea.Cmd {
+func (m *Model) do(a serverAction) tea.Cmd {
 	s := m.selected()
 	if s == nil {
-		m.status, m.statusErr = a.String()+": no server selected", true
+		m.status, m.statusErr = a.verb+": no server selected", true
 		return nil
 	}
-	if ok, why := available(a, *s); !ok {
+	if ok, why := a.check(s); !ok {
 		m.status, m.statusErr = why, true
 		return nil
 	}
-	switch a {
-	case actCallTool:
-		if m.detail != nil && m.detail.tab == tabTools {
-			return m.push(openToolCall(m.env, s.Name, s.Tools[m.detail.Selection(tabTools)]))
-		}
-		return m.push(openToolPicker(m.env, s))
-	case actReadResource:
-		if m.detail != nil && m.detail.tab == tabResources {
-			return m.push(openResource(m.env, s, m.detail.Selection(tabResources)))
-		}
-		return m.push(openResourcePicker(m.env, s))
-	case actApprove: // never unseen: the prompt shows the definition and asks once more
-		return m.push(&approvalModal{env: m.env, servers: []engine.ServerSnapshot{*s}, one: true}, nil)
-	case actGetPrompt:
-		if m.detail != nil && m.detail.tab == tabPrompts {
-			return m.push(openPrompt(m.env, s.Name, s.Prompts[m.detail.Selection(tabPrompts)]))
-		}
-		return m.push(openPromptPicker(m.env, s))
-	case actEnable, actDisable, actReconnect, actCancelRetry, actAuthenticate, actReject:
-	}
-	verb := a.String()
-	if a == actReconnect && s.State == model.StatePending && !s.NextRetry.IsZero() {
-		verb = "retry now"
-	}
-	m.status = verb + " " + s.Name + "…"
-	return engineAction(m.env.ctx, m.env.eng, a, s.Name)
+	return a.run(m, s, a)
 }

@@ -89,8 +89,8 @@ func (k KeyMap) HelpGroupTitles() []string {
 func (k KeyMap) FullHelp() [][]key.Binding {
 	return [][]key.Binding{
 		{k.Up, k.Down, k.Top, k.Bottom, k.PageUp, k.PageDown, k.Open, k.Back, k.NextTab, k.PrevTab, k.JumpTab},
-		{k.Enable, k.Disable, k.Reconnect, k.CancelRetry, k.Authenticate, k.Approve, k.Reject, k.Reload},
-		{k.CallTool, k.ReadResource, k.GetPrompt, k.Filter, k.Help, k.Quit, k.ForceQuit},
+		append(actionKeys(&k, false), k.Reload),
+		append(actionKeys(&k, true), k.Filter, k.Help, k.Quit, k.ForceQuit),
 		{k.ApproveOne, k.ApproveAll, k.RejectOne, k.Later, k.Submit, k.Decline, k.Cancel, k.OpenURL},
 	}
 }
@@ -113,4 +113,17 @@ func (k *KeyMap) scrollBy(km tea.KeyMsg, page int) (int, bool) {
 		return 1 << 30, true
 	}
 	return 0, false
+}
+
+// actionKeys are the keys of the server actions that open a form (use)
+// or not, in the table's order (actiontable.go): the help screen lists
+// exactly what the footer offers.
+func actionKeys(k *KeyMap, use bool) []key.Binding {
+	var out []key.Binding
+	for _, a := range serverActions() {
+		if a.use == use {
+			out = append(out, a.key(k))
+		}
+	}
+	return out
 }

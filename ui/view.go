@@ -129,22 +129,11 @@ func (m *Model) footerKeys() []key.Binding {
 		out = append(out, k.Open)
 	}
 	if s := m.selected(); s != nil {
-		for _, a := range m.actionKeys() {
-			if ok, _ := available(a.a, *s); !ok {
+		for _, a := range serverActions() {
+			if ok, _ := a.enabled(s); !ok || (a.offered != nil && !a.offered(s)) {
 				continue
 			}
-			if a.a == actAuthenticate && s.State != model.StateNeedsAuth {
-				continue // offered everywhere would be noise; the key still works
-			}
-			rejected := s.Approval.Status == model.ApprovalRejected
-			if (a.a == actApprove && !status.AwaitsApproval(s) && !rejected) || (a.a == actReject && !status.AwaitsApproval(s)) {
-				continue // approved or not a project server: noise
-			}
-			b := a.b
-			if a.a == actReconnect && s.State == model.StatePending && !s.NextRetry.IsZero() {
-				b.SetHelp("r", "retry now")
-			}
-			out = append(out, b)
+			out = append(out, a.footerBinding(k, s))
 		}
 	}
 	if m.detail == nil {

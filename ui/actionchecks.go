@@ -1,0 +1,148 @@
+package ui
+
+import (
+	tea "github.com/charmbracelet/bubbletea"
+
+	"github.com/mcpdeck/mcpdeck/engine"
+	"github.com/mcpdeck/mcpdeck/model"
+	"github.com/mcpdeck/mcpdeck/ui/status"
+)
+
+// The checks of the action table (actiontable.go): whether an action can
+// run on a server now and, if not, why, in the words after "verb: ".
+
+func canEnable(s *engine.ServerSnapshot) (bool, string) {
+	// a blocked server you also disabled can be enabled: that undoes your
+	// choice (it stays blocked), so you are not stuck with it
+	switch {
+	case s.Enabled && status.IsBlocked(s):
+		return false, "blocked by policy rule " + s.Policy.Rule
+	case s.Enabled:
+		return false, "server is already enabled"
+	}
+	return true, ""
+}
+
+func canDisable(s *engine.ServerSnapshot) (bool, string) {
+	if !s.Enabled {
+		return false, "server is already disabled"
+	}
+	return true, ""
+}
+
+func canReconnect(s *engine.ServerSnapshot) (bool, string) {
+	switch {
+	case status.IsBlocked(s):
+		return false, "blocked by policy rule " + s.Policy.Rule
+	case !s.Enabled:
+		return false, "server is disabled"
+	case status.AwaitsApproval(s):
+		return false, "server is awaiting approval"
+	case s.Approval.Status == model.ApprovalRejected:
+		return false, "server was rejected"
+	case len(s.Problems) > 0:
+		return false, "the config has problems: " + s.Problems[0].Message
+	}
+	return true, ""
+}
+
+func canStopRetrying(s *engine.ServerSnapshot) (bool, string) {
+	if !retryWaits(s) {
+		return false, "no retry is scheduled"
+	}
+	return true, ""
+}
+
+func canAuthenticate(s *engine.ServerSnapshot) (bool, string) {
+	switch {
+	case s.Transport != model.TransportHTTP && s.Transport != model.TransportSSE:
+		return false, string(s.Transport) + " servers do not use OAuth"
+	case !s.Enabled:
+		return false, "server is disabled"
+	}
+	return true, ""
+}
+
+func canApprove(s *engine.ServerSnapshot) (bool, string) {
+	switch s.Approval.Status {
+	case model.ApprovalNotNeeded:
+		return false, "only project (.mcp.json) servers need approval"
+	case model.ApprovalApproved:
+		return false, "server is already approved"
+	case model.ApprovalPending, model.ApprovalChanged, model.ApprovalRejected:
+	}
+	return true, ""
+}
+
+func canReject(s *engine.ServerSnapshot) (bool, string) {
+	switch s.Approval.Status {
+	case model.ApprovalNotNeeded:
+		return false, "only project (.mcp.json) servers need approval"
+	case model.ApprovalRejected:
+		return false, "server is already rejected"
+	case model.ApprovalPending, model.ApprovalChanged, model.ApprovalApproved:
+	}
+	return true, ""
+}
+
+// hasItems is the check of call tool, read resource and get prompt: the
+// server is connected and lists something of that kind.
+func hasItems(t detailTab) func(*engine.ServerSnapshot) (bool, string) {
+	return func(s *engine.ServerSnapshot) (bool, string) {
+		if s.State != model.StateConnected {
+			return false, "server is not connected (" + status.Word(s) + ")"
+		}
+		if n, what := itemsOn(t, s); n == 0 {
+			return false, "server has no " + what
+		}
+		return true, ""
+	}
+}
+
+// itemsOn is how many things of a list tab s offers, and their name.
+func itemsOn(t detailTab, s *engine.ServerSnapshot) (int, string) {
+	switch t {
+	case tabTools:
+		return len(s.Tools), "tools"
+	case tabResources:
+		return len(s.Resources) + len(s.Templates), "resources"
+	case tabPrompts:
+		return len(s.Prompts), "prompts"
+	case tabOverview, tabStderr, tabInstructions, tabSkills, numTabs:
+	}
+	return 0, ""
+}
+
+// The footer's "worth offering" tests: these actions always work by key,
+// but shown everywhere they would be noise.
+func awaiting(s *engine.ServerSnapshot) bool { return status.AwaitsApproval(s) }
+
+func approvalOpen(s *engine.ServerSnapshot) bool {
+	return status.AwaitsApproval(s) || s.Approval.Status == model.ApprovalRejected
+}
+
+func needsSignIn(s *engine.ServerSnapshot) bool { return s.State == model.StateNeedsAuth }
+
+// The actions that open a form: on the detail view's own tab they act on
+// the selected item, elsewhere they open a picker.
+
+func openCallTool(m *Model, s *engine.ServerSnapshot, _ serverAction) tea.Cmd {
+	if m.detail != nil && m.detail.tab == tabTools {
+		return m.push(openToolCall(m.env, s.Name, s.Tools[m.detail.Selection(tabTools)]))
+	}
+	return m.push(openToolPicker(m.env, s))
+}
+
+func openReadResource(m *Model, s *engine.ServerSnapshot, _ serverAction) tea.Cmd {
+	if m.detail != nil && m.detail.tab == tabResources {
+		return m.push(openResource(m.env, s, m.detail.Selection(tabResources)))
+	}
+	return m.push(openResourcePicker(m.env, s))
+}
+
+func openGetPrompt(m *Model, s *engine.ServerSnapshot, _ serverAction) tea.Cmd {
+	if m.detail != nil && m.detail.tab == tabPrompts {
+		return m.push(openPrompt(m.env, s.Name, s.Prompts[m.detail.Selection(tabPrompts)]))
+	}
+	return m.push(openPromptPicker(m.env, s))
+}

@@ -1,0 +1,70 @@
+package ui
+
+import (
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/charmbracelet/bubbles/key"
+)
+
+// TestActionTableIsComplete: every action has a verb, a key the help can
+// name, a check and a handler; verbs and keys are unique.
+func TestActionTableIsComplete(t *testing.T) {
+	k := DefaultKeyMap()
+	verbs, keys := map[string]bool{}, map[string]string{}
+	for _, a := range serverActions() {
+		b := a.key(&k)
+		if a.verb == "" || len(b.Keys()) == 0 || b.Help().Key == "" || b.Help().Desc == "" || a.enabled == nil || a.run == nil {
+			t.Errorf("incomplete action %q: keys %v help %+v", a.verb, b.Keys(), b.Help())
+		}
+		if verbs[a.verb] {
+			t.Errorf("verb %q twice", a.verb)
+		}
+		verbs[a.verb] = true
+		for _, kk := range b.Keys() {
+			if other, dup := keys[kk]; dup {
+				t.Errorf("key %q runs both %q and %q", kk, other, a.verb)
+			}
+			keys[kk] = a.verb
+		}
+	}
+	help := k.FullHelp()
+	for _, a := range serverActions() {
+		found := false
+		for _, g := range help {
+			found = found || slices.ContainsFunc(g, func(b key.Binding) bool { return b.Help().Key == a.key(&k).Help().Key })
+		}
+		if !found {
+			t.Errorf("help does not list %q", a.verb)
+		}
+	}
+}
+
+// TestRemappedKeyIsUsedEverywhere: remap approve and enable; the footer,
+// the help screen and the list's hints name the new keys, the new keys act
+// and the old ones do nothing.
+func TestRemappedKeyIsUsedEverywhere(t *testing.T) {
+	inBubble(t, func(t *testing.T) {
+		k := DefaultKeyMap()
+		k.Approve = key.NewBinding(key.WithKeys("Y"), key.WithHelp("Y", "approve"))
+		k.Enable = key.NewBinding(key.WithKeys("E"), key.WithHelp("E", "enable"))
+		h := newHarnessKeys(t, newFakeEngine(fixture()), 140, 30, &k)
+		h.keys("esc")
+		h.wantView("awaiting approval · Y approve · x reject") // the list's hint
+		h.selectServer("off")
+		h.wantView("E enable") // the footer
+		h.keys("e")
+		if got := h.eng.Actions(); len(got) != 0 {
+			t.Fatalf("the old key still enables: %v", got)
+		}
+		h.keys("E")
+		if got := h.eng.Actions(); !slices.Equal(got, []string{"enable off"}) {
+			t.Fatalf("the new key: engine got %v", got)
+		}
+		h.keys("?")
+		if v := h.view(); !strings.Contains(v, "Y      approve") && !strings.Contains(v, "Y approve") {
+			t.Errorf("help does not name the remapped key:\n%s", v)
+		}
+	})
+}
