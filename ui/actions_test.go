@@ -148,7 +148,7 @@ func TestApprovalPrompt(t *testing.T) {
 			h.wantView("Project server changed since you approved it", "npx -y repo-tools --port 9000",
 				"+ args: [-y repo-tools --port 9000]", "(1 of 2)")
 			golden(t, "approval_diff", h.view())
-			h.keys("a")
+			h.keys("A") // A approves, in the prompt as in the list
 			h.wantView("New project server", "It will run:", "python -m fresh_server")
 			h.keys("x")
 			want := []string{"approve repo-tools@h2", "reject fresh"}
@@ -166,14 +166,14 @@ func TestApprovalPrompt(t *testing.T) {
 			s.Servers[3].Transport, s.Servers[3].Target = model.TransportHTTP, "https://mcp.example.com/mcp"
 			s.Servers[3].Written = &model.ServerConfig{Type: model.TransportHTTP, URL: "https://mcp.example.com/mcp"}
 			h := newHarness(t, newFakeEngine(s), 100, 30)
-			h.keys("a")
+			h.keys("A")
 			h.wantView("New project server", "It will connect to:", "https://mcp.example.com/mcp")
 		})
 	})
 	t.Run("approve all", func(t *testing.T) {
 		inBubble(t, func(t *testing.T) {
 			h := newHarness(t, newFakeEngine(fixture()), 100, 30)
-			h.keys("A")
+			h.keys("*")
 			// every server the prompt lists, each by the hash it was listed with
 			if got := h.eng.Actions(); !slices.Equal(got, []string{"approve fresh@h3", "approve repo-tools@h2"}) {
 				t.Fatalf("got %v", got)
@@ -321,7 +321,7 @@ func TestApprovalPromptForgetsServersDecidedElsewhere(t *testing.T) {
 		s.Servers[3].Approval.Status = model.ApprovalApproved // fresh, approved with the CLI
 		f.publish(s)
 		h.settle()
-		h.keys("a") // approve repo-tools, the one on screen
+		h.keys("A") // approve repo-tools, the one on screen
 		if len(h.m.modals) != 0 {
 			t.Fatalf("still asking about fresh:\n%s", h.view())
 		}

@@ -68,3 +68,31 @@ func TestRemappedKeyIsUsedEverywhere(t *testing.T) {
 		}
 	})
 }
+
+// TestLettersMeanOneThing: a letter does the same in the approval prompt
+// as in the list (A approves, x rejects), and the list's sign-in key means
+// nothing else in the prompt.
+func TestLettersMeanOneThing(t *testing.T) {
+	k := DefaultKeyMap()
+	has := func(b key.Binding, want string) bool { return slices.Contains(b.Keys(), want) }
+	for _, kk := range k.Approve.Keys() {
+		if !has(k.ApproveOne, kk) {
+			t.Errorf("%q approves in the list but not in the prompt", kk)
+		}
+	}
+	for _, kk := range k.Reject.Keys() {
+		if !has(k.RejectOne, kk) {
+			t.Errorf("%q rejects in the list but not in the prompt", kk)
+		}
+	}
+	prompt := []key.Binding{k.ApproveOne, k.ApproveAll, k.RejectOne, k.Later}
+	for _, a := range serverActions() {
+		for _, kk := range a.key(&k).Keys() {
+			for _, p := range prompt {
+				if has(p, kk) && p.Help().Desc != a.key(&k).Help().Desc {
+					t.Errorf("%q is %q in the list but %q in the prompt", kk, a.verb, p.Help().Desc)
+				}
+			}
+		}
+	}
+}

@@ -72,7 +72,7 @@ func assertTerminalSafe(t *testing.T, view string) {
 func TestApprovalPromptShowsEverythingEscaped(t *testing.T) {
 	inBubble(t, func(t *testing.T) {
 		h := newHarness(t, newFakeEngine(hostileSnapshot()), 110, 50)
-		h.keys("a") // repo-tools first; then the hostile one
+		h.keys("A") // repo-tools first; then the hostile one
 		h.wantView("New project server",
 			"Cwd:", "./.tools",
 			"Env:", "NODE_OPTIONS=--require ./x.js", "LD_PRELOAD=./evil.so",
@@ -91,7 +91,7 @@ func TestApprovalPromptShowsEverythingEscaped(t *testing.T) {
 func TestApprovalPromptScrollsLongDefinitions(t *testing.T) {
 	inBubble(t, func(t *testing.T) {
 		h := newHarness(t, newFakeEngine(hostileSnapshot()), 60, 20)
-		h.keys("a")
+		h.keys("A")
 		assertTerminalSafe(t, h.view())
 		h.wantView("Type:", "↑/↓ scroll · lines 1–")
 		if strings.Contains(h.view(), "Source:") {

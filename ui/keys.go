@@ -64,8 +64,8 @@ func DefaultKeyMap() KeyMap {
 		FilterUp:    b("↑", "up", "up"),
 		FilterDown:  b("↓", "down", "down"),
 
-		ApproveOne: b("a/enter", "approve", "a", "enter"),
-		ApproveAll: b("A", "approve all", "A"),
+		ApproveOne: b("A/enter", "approve", "A", "enter"),
+		ApproveAll: b("*", "approve all", "*"),
 		RejectOne:  b("x", "reject", "x"),
 		Later:      b("esc", "decide later", "esc"),
 		Submit:     b("enter", "accept", "enter"),
@@ -78,9 +78,10 @@ func DefaultKeyMap() KeyMap {
 // ShortHelp is the footer when no component supplies its own keys.
 func (k KeyMap) ShortHelp() []key.Binding { return []key.Binding{k.Open, k.Filter, k.Help, k.Quit} }
 
-// HelpGroupTitles name the groups of FullHelp, in the same order: the
-// prompt keys reuse letters (a, A, x) with another meaning, so each column
-// says where its keys apply.
+// HelpGroupTitles name the groups of FullHelp, in the same order. A
+// letter means one thing everywhere: A approves and x rejects in the list
+// and in the approval prompt alike, a signs in; the prompt's own keys (*
+// approve all, esc decide later) have their column.
 func (k KeyMap) HelpGroupTitles() []string {
 	return []string{"Move", "Servers", "Use", "In prompts"}
 }
