@@ -39,16 +39,18 @@ type serverAction struct {
 // serverActions is the table, in the order the footer shows the actions.
 func serverActions() []serverAction {
 	return []serverAction{
-		{verb: "approve", key: func(k *KeyMap) key.Binding { return k.Approve }, enabled: canApprove, offered: approvalOpen,
+		{
+			verb: "approve", key: func(k *KeyMap) key.Binding { return k.Approve }, enabled: canApprove, offered: approvalOpen,
 			run: func(m *Model, s *engine.ServerSnapshot, _ serverAction) tea.Cmd { // never unseen: the prompt shows the definition first
 				return m.push(&approvalModal{env: m.env, servers: []engine.ServerSnapshot{*s}, one: true}, nil)
-			}},
-		{verb: "reject", key: func(k *KeyMap) key.Binding { return k.Reject }, enabled: canReject, offered: awaiting, run: engineRun((Engine).Reject)},
-		{verb: "enable", key: func(k *KeyMap) key.Binding { return k.Enable }, enabled: canEnable, run: engineRun((Engine).Enable)},
-		{verb: "disable", key: func(k *KeyMap) key.Binding { return k.Disable }, enabled: canDisable, run: engineRun((Engine).Disable)},
-		{verb: "reconnect", key: func(k *KeyMap) key.Binding { return k.Reconnect }, enabled: canReconnect, label: reconnectLabel, run: engineRun((Engine).Reconnect)},
-		{verb: "stop retrying", key: func(k *KeyMap) key.Binding { return k.CancelRetry }, enabled: canStopRetrying, run: engineRun((Engine).CancelReconnect)},
-		{verb: "authenticate", key: func(k *KeyMap) key.Binding { return k.Authenticate }, enabled: canAuthenticate, offered: needsSignIn, run: engineRun((Engine).Authenticate)},
+			},
+		},
+		{verb: "reject", key: func(k *KeyMap) key.Binding { return k.Reject }, enabled: canReject, offered: awaiting, run: engineRun(Engine.Reject)},
+		{verb: "enable", key: func(k *KeyMap) key.Binding { return k.Enable }, enabled: canEnable, run: engineRun(Engine.Enable)},
+		{verb: "disable", key: func(k *KeyMap) key.Binding { return k.Disable }, enabled: canDisable, run: engineRun(Engine.Disable)},
+		{verb: "reconnect", key: func(k *KeyMap) key.Binding { return k.Reconnect }, enabled: canReconnect, label: reconnectLabel, run: engineRun(Engine.Reconnect)},
+		{verb: "stop retrying", key: func(k *KeyMap) key.Binding { return k.CancelRetry }, enabled: canStopRetrying, run: engineRun(Engine.CancelReconnect)},
+		{verb: "authenticate", key: func(k *KeyMap) key.Binding { return k.Authenticate }, enabled: canAuthenticate, offered: needsSignIn, run: engineRun(Engine.Authenticate)},
 		{verb: "call tool", use: true, key: func(k *KeyMap) key.Binding { return k.CallTool }, enabled: hasItems(tabTools), run: openCallTool},
 		{verb: "read resource", use: true, key: func(k *KeyMap) key.Binding { return k.ReadResource }, enabled: hasItems(tabResources), run: openReadResource},
 		{verb: "get prompt", use: true, key: func(k *KeyMap) key.Binding { return k.GetPrompt }, enabled: hasItems(tabPrompts), run: openGetPrompt},
