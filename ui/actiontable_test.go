@@ -96,3 +96,36 @@ func TestLettersMeanOneThing(t *testing.T) {
 		}
 	}
 }
+
+// TestHelpFromAnywhere: ? opens help inside the approval prompt, listing
+// that prompt's keys first; f1 does inside a form, where ? is typed; and at
+// 60×15 the footer keeps "? help" however many actions a server offers.
+func TestHelpFromAnywhere(t *testing.T) {
+	inBubble(t, func(t *testing.T) {
+		h := newHarness(t, newFakeEngine(fixture()), 100, 30)
+		h.wantView("? help") // the approval prompt's footer
+		h.keys("?")
+		h.wantView("This prompt", "approve all", "decide later")
+		h.keys("esc")
+		h.wantView("Project server changed since you approved it") // back in the prompt, nothing decided
+		if got := h.eng.Actions(); len(got) != 0 {
+			t.Fatalf("help decided something: %v", got)
+		}
+		h.keys("esc", "esc")
+		h.selectServer("notes")
+		h.keys("c", "enter") // the tool picker, then the first tool's form
+		h.wantView("f1 help")
+		h.keys("?")
+		if strings.Contains(h.view(), "This prompt") {
+			t.Fatal("? in a form opened help instead of typing")
+		}
+		h.keys("f1")
+		h.wantView("This prompt")
+	})
+	inBubble(t, func(t *testing.T) {
+		h := newHarness(t, newFakeEngine(fixture()), 60, 15)
+		h.keys("esc")
+		h.selectServer("repo-tools") // approve, reject, enable… more than 60 columns of hints
+		h.wantView("? help", "q quit")
+	})
+}

@@ -127,14 +127,11 @@ func (m *approvalModal) View(width, height int) string {
 	case model.TransportStdio, model.TransportSDK:
 	}
 	head := []string{st.Heading.Render(title), "", st.Title.Render(model.Escape(s.Name)) + st.Muted.Render(" · "+string(s.Transport)), "", verb}
-	keys := st.Key.Render("a") + " approve  " + st.Key.Render("A") + " approve all  "
-	if m.one {
-		keys = st.Key.Render("a/A") + " approve  "
+	var keys []string // from the key map: a remapped key shows as remapped
+	for _, b := range m.Help() {
+		keys = append(keys, st.Key.Render(b.Help().Key)+" "+b.Help().Desc)
 	}
-	foot := []string{
-		"", "Only approve servers from repositories you trust.",
-		keys + st.Key.Render("x") + " reject  " + st.Key.Render("esc") + " decide later",
-	}
+	foot := []string{"", "Only approve servers from repositories you trust.", strings.Join(keys, "  ")}
 	head, foot = wrapAll(head, inner), wrapAll(foot, inner)
 	body := wrapAll(m.body(s, inner), inner)
 	if len(head)+len(body)+len(foot) > height-2 { // short of room: the details matter more than spacing

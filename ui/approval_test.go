@@ -121,7 +121,7 @@ func TestApproveFromListShowsTheDefinitionFirst(t *testing.T) {
 		if got := h.eng.Actions(); len(got) != 0 {
 			t.Fatalf("A approved without showing the definition: %v", got)
 		}
-		h.wantView("NODE_OPTIONS=--require ./x.js", "LD_PRELOAD=./evil.so", `$'\x1b[2Kerased'`, "a/A approve")
+		h.wantView("NODE_OPTIONS=--require ./x.js", "LD_PRELOAD=./evil.so", `$'\x1b[2Kerased'`, "A/enter approve")
 		assertTerminalSafe(t, h.view())
 		h.keys("A") // again: this server only, never all
 		if got := h.eng.Actions(); len(got) != 1 || got[0] != "approve fresh@h-hostile" {

@@ -57,6 +57,10 @@ func (m *Model) onKey(msg tea.KeyMsg) tea.Cmd {
 				return m.quit()
 			}
 		}
+		if wantsHelp(m.modals[n-1], msg, k) {
+			m.modals = append(m.modals, &helpModal{env: m.env, notices: m.notices(), prompt: m.modals[n-1].Help()})
+			return nil
+		}
 		nm, cmd := m.modals[n-1].Update(msg)
 		m.setTop(nm)
 		return cmd
@@ -141,4 +145,14 @@ func (m *Model) do(a serverAction) tea.Cmd {
 		return nil
 	}
 	return a.run(m, s, a)
+}
+
+// wantsHelp reports whether msg asks for help inside the prompt md: ? where
+// keys are not text, f1 anywhere (in a form ? is a character).
+func wantsHelp(md modal, msg tea.KeyMsg, k *KeyMap) bool {
+	if _, isHelp := md.(*helpModal); isHelp || !key.Matches(msg, k.Help) {
+		return false
+	}
+	_, isForm := md.(*formModal)
+	return !isForm || msg.String() != "?"
 }

@@ -55,7 +55,7 @@ func DefaultKeyMap() KeyMap {
 		GetPrompt:    b("p", "get prompt", "p"),
 		Reload:       b("ctrl+r", "reload config", "ctrl+r"),
 		Filter:       b("/", "filter", "/"),
-		Help:         b("?", "help", "?"),
+		Help:         b("?", "help", "?", "f1"), // f1 where ? is text (a form)
 		Quit:         b("q", "quit", "q", "ctrl+c"),
 		ForceQuit:    b("ctrl+c", "quit from anywhere", "ctrl+c"),
 

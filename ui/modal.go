@@ -126,6 +126,9 @@ func (p *pickerModal) View(width, height int) string {
 type helpModal struct {
 	env     *env
 	notices []string
+	// prompt are the keys of the prompt under the help, when it was asked
+	// for inside one: they come first, as "This prompt".
+	prompt []key.Binding
 }
 
 func (h *helpModal) Help() []key.Binding { return []key.Binding{h.env.keys.Back, h.env.keys.Quit} }
@@ -139,9 +142,13 @@ func (h *helpModal) Update(msg tea.Msg) (modal, tea.Cmd) {
 
 func (h *helpModal) View(width, height int) string {
 	k := h.env.keys
-	keys := fullHelp(h.env.st, k.HelpGroupTitles(), k.FullHelp(), width, height-2)
+	titles, groups := k.HelpGroupTitles(), k.FullHelp()
+	if len(h.prompt) > 0 {
+		titles, groups = append([]string{"This prompt"}, titles...), append([][]key.Binding{h.prompt}, groups...)
+	}
+	keys := fullHelp(h.env.st, titles, groups, width, height-2)
 	if lipgloss.Height(keys) > height-2 { // a short terminal: every key matters more than the title
-		return fullHelp(h.env.st, k.HelpGroupTitles(), k.FullHelp(), width, height)
+		return fullHelp(h.env.st, titles, groups, width, height)
 	}
 	out := h.env.st.Heading.Render("Keys") + "\n\n" + keys
 	if len(h.notices) > 0 {

@@ -31,9 +31,7 @@ func (m *Model) View() string {
 	b.WriteByte('\n')
 	b.WriteString(m.statusLine())
 	b.WriteByte('\n')
-	h := newHelp(&m.st)
-	h.Width = m.width
-	b.WriteString(h.ShortHelpView(m.footerKeys()))
+	b.WriteString(footerView(newHelp(&m.st), m.withHelpKey(m.footerKeys()), m.width))
 	return fitLines(safeFrame(b.String()), m.width, m.height)
 }
 
