@@ -47,7 +47,7 @@ func (m *formModal) build() {
 		WithShowErrors(false).
 		WithKeyMap(km).
 		WithTheme(m.env.st.Form()).
-		WithLayout(huh.LayoutStack)
+		WithLayout(huh.LayoutDefault) // the group's viewport keeps the focused field on screen
 	m.resize()
 }
 
