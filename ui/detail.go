@@ -55,10 +55,13 @@ type detailView struct {
 
 	overview []string // cached overview lines, rebuilt on change
 	stderr   []string // the stderr tail, cleaned
+
+	filter filterBox // "/" on the tools, resources and prompts tabs
+	shown  []int     // the current tab's items matching the filter; nil: all
 }
 
 func newDetailView(st *styles.Styles, keys *KeyMap, now func() time.Time, s engine.ServerSnapshot) *detailView {
-	d := &detailView{st: st, keys: keys, now: now, follow: true}
+	d := &detailView{st: st, keys: keys, now: now, follow: true, filter: newFilterBox(keys, "filter by name or description")}
 	d.SetServer(s)
 	return d
 }
@@ -76,6 +79,7 @@ func (d *detailView) SetServer(s engine.ServerSnapshot) {
 	d.srv = s
 	d.overview = nil
 	d.wrapStderr()
+	d.refilter()
 	d.clamp()
 }
 
@@ -140,7 +144,7 @@ func (d *detailView) clamp() {
 	h := d.bodyHeight()
 	for t := range numTabs {
 		if isListTab(t) {
-			n := d.itemCount(t)
+			n := d.count(t)
 			d.cursor[t] = max(0, min(d.cursor[t], n-1))
 			per := max(h/2, 1)
 			if d.cursor[t] < d.offset[t] {
@@ -162,6 +166,17 @@ func (d *detailView) clamp() {
 
 // Update handles tab switching and scrolling.
 func (d *detailView) Update(msg tea.Msg) tea.Cmd {
+	if d.filter.Active() {
+		changed, used, cmd := d.filter.Update(msg)
+		if changed {
+			d.refilter()
+			d.cursor[d.tab], d.offset[d.tab] = 0, 0
+			d.clamp()
+		}
+		if used {
+			return cmd
+		}
+	}
 	km, ok := msg.(tea.KeyMsg)
 	if !ok {
 		return nil
@@ -176,15 +191,21 @@ func (d *detailView) Update(msg tea.Msg) tea.Cmd {
 		d.cursor[d.tab] += delta
 	case scroll:
 		d.offset[d.tab] += delta
+	case key.Matches(km, k.Filter) && isFilterTab(d.tab):
+		return d.filter.Start()
 	case key.Matches(km, k.NextTab):
+		d.filter.Clear()
 		d.tab = (d.tab + 1) % numTabs
 	case key.Matches(km, k.PrevTab):
+		d.filter.Clear()
 		d.tab = (d.tab + numTabs - 1) % numTabs
 	case key.Matches(km, k.JumpTab):
+		d.filter.Clear()
 		d.tab = min(detailTab(km.Runes[0]-'1'), numTabs-1)
 	default:
 		return nil
 	}
+	d.refilter()
 	d.clamp()
 	if d.tab == tabStderr {
 		d.follow = d.offset[tabStderr] >= len(d.textLines(tabStderr))-d.bodyHeight()

@@ -14,7 +14,17 @@ import (
 // viewItems draws the list tabs (tools, resources, prompts): a name line
 // with badges and a description line per item, from the scroll offset.
 func (d *detailView) viewItems(b *strings.Builder, h int) {
-	n := d.itemCount(d.tab)
+	if d.filter.Shown() {
+		b.WriteByte('\n')
+		b.WriteString(d.filter.View())
+		h--
+	}
+	n := d.count(d.tab)
+	if n == 0 && d.shown != nil {
+		b.WriteByte('\n')
+		b.WriteString(d.st.Muted.Render("nothing matches the filter"))
+		return
+	}
 	if n == 0 {
 		b.WriteByte('\n')
 		what := strings.ToLower(tabNames[d.tab])
@@ -28,7 +38,7 @@ func (d *detailView) viewItems(b *strings.Builder, h int) {
 	per := max(h/2, 1)
 	off := d.offset[d.tab]
 	for i := off; i < min(off+per, n); i++ {
-		title, desc := d.item(i)
+		title, desc := d.item(d.index(d.tab, i))
 		title, desc = model.SanitizeLine(title), model.SanitizeLine(firstLine(desc))
 		prefix := "  "
 		if i == d.cursor[d.tab] {
@@ -81,7 +91,7 @@ func (d *detailView) item(i int) (string, string) {
 }
 
 // Selection returns the cursor index of a list tab.
-func (d *detailView) Selection(t detailTab) int { return d.cursor[t] }
+func (d *detailView) Selection(t detailTab) int { return d.index(t, d.cursor[t]) }
 
 // toolBadges lists a tool's annotations: title, read-only, destructive, open-world, denied.
 func toolBadges(t *engine.Tool) string {

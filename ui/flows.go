@@ -62,9 +62,9 @@ func openToolPicker(e *env, s *engine.ServerSnapshot) (modal, tea.Cmd) {
 		items[i] = pickItem{label: tools[i].Name + toolBadges(&tools[i]), desc: tools[i].Description}
 	}
 	name := s.Name
-	return &pickerModal{env: e, title: "Call a tool of " + name, items: items, pick: func(i int) (modal, tea.Cmd) {
+	return newPicker(e, "Call a tool of "+name, items, func(i int) (modal, tea.Cmd) {
 		return openToolCall(e, name, tools[i])
-	}}, nil
+	}), nil
 }
 
 // openResource reads a listed resource, or asks for the URI of a template.
@@ -124,9 +124,9 @@ func openResourcePicker(e *env, s *engine.ServerSnapshot) (modal, tea.Cmd) {
 		items = append(items, pickItem{label: t.Name + "  " + t.URITemplate + "  (template)", desc: t.Description})
 	}
 	snap := *s
-	return &pickerModal{env: e, title: "Read a resource of " + s.Name, items: items, pick: func(i int) (modal, tea.Cmd) {
+	return newPicker(e, "Read a resource of "+s.Name, items, func(i int) (modal, tea.Cmd) {
 		return openResource(e, &snap, i)
-	}}, nil
+	}), nil
 }
 
 // openPrompt asks for a prompt's arguments and gets it.
@@ -197,7 +197,7 @@ func openPromptPicker(e *env, s *engine.ServerSnapshot) (modal, tea.Cmd) {
 		items[i] = pickItem{label: p.Name, desc: p.Description}
 	}
 	name := s.Name
-	return &pickerModal{env: e, title: "Get a prompt of " + name, items: items, pick: func(i int) (modal, tea.Cmd) {
+	return newPicker(e, "Get a prompt of "+name, items, func(i int) (modal, tea.Cmd) {
 		return openPrompt(e, name, prompts[i])
-	}}, nil
+	}), nil
 }

@@ -53,11 +53,11 @@ func (m *Model) onKey(msg tea.KeyMsg) tea.Cmd {
 	if n := len(m.modals); n > 0 {
 		switch m.modals[n-1].(type) {
 		case *helpModal, *resultModal, *pickerModal: // no text input: q still quits
-			if key.Matches(msg, k.Quit) {
+			if key.Matches(msg, k.Quit) && !m.typesText() {
 				return m.quit()
 			}
 		}
-		if wantsHelp(m.modals[n-1], msg, k) {
+		if wantsHelp(m.modals[n-1], msg, k, m.typesText()) {
 			m.modals = append(m.modals, &helpModal{env: m.env, notices: m.notices(), prompt: m.modals[n-1].Help()})
 			return nil
 		}
@@ -65,8 +65,11 @@ func (m *Model) onKey(msg tea.KeyMsg) tea.Cmd {
 		m.setTop(nm)
 		return cmd
 	}
-	if m.detail == nil && m.list.filtering {
+	if m.detail == nil && m.list.filter.Active() {
 		return m.list.Update(msg)
+	}
+	if m.detail != nil && m.detail.filter.Active() {
+		return m.detail.Update(msg)
 	}
 	m.status, m.statusErr = "", false
 	switch {
@@ -80,7 +83,9 @@ func (m *Model) onKey(msg tea.KeyMsg) tea.Cmd {
 		m.status = "reloading the configuration…"
 		return func() tea.Msg { return actionMsg{verb: "reload", server: "config", err: eng.Reload(ctx)} }
 	case m.detail != nil && key.Matches(msg, k.Back):
-		m.detail = nil
+		if !m.detail.clearFilter() { // esc clears a kept filter first
+			m.detail = nil
+		}
 		return nil
 	case m.detail == nil && key.Matches(msg, k.Open):
 		if s := m.list.Selected(); s != nil {
@@ -100,10 +105,18 @@ func (m *Model) onKey(msg tea.KeyMsg) tea.Cmd {
 // typesText reports whether keys go to a text field: a form or the filter.
 func (m *Model) typesText() bool {
 	if n := len(m.modals); n > 0 {
-		_, ok := m.modals[n-1].(*formModal)
-		return ok
+		switch md := m.modals[n-1].(type) {
+		case *formModal:
+			return true
+		case *pickerModal:
+			return md.filter.Active()
+		}
+		return false
 	}
-	return m.detail == nil && m.list.filtering
+	if m.detail != nil {
+		return m.detail.filter.Active()
+	}
+	return m.list.filter.Active()
 }
 
 // current is the component under the modals: the detail view or the list.
@@ -148,11 +161,10 @@ func (m *Model) do(a serverAction) tea.Cmd {
 }
 
 // wantsHelp reports whether msg asks for help inside the prompt md: ? where
-// keys are not text, f1 anywhere (in a form ? is a character).
-func wantsHelp(md modal, msg tea.KeyMsg, k *KeyMap) bool {
+// keys are not text, f1 anywhere (where keys are typed, ? is a character).
+func wantsHelp(md modal, msg tea.KeyMsg, k *KeyMap, typing bool) bool {
 	if _, isHelp := md.(*helpModal); isHelp || !key.Matches(msg, k.Help) {
 		return false
 	}
-	_, isForm := md.(*formModal)
-	return !isForm || msg.String() != "?"
+	return !typing || msg.String() != "?"
 }

@@ -5,7 +5,6 @@ import (
 	"time"
 
 	"github.com/charmbracelet/bubbles/key"
-	"github.com/charmbracelet/bubbles/textinput"
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/x/ansi"
 
@@ -41,21 +40,17 @@ type serverList struct {
 	height  int
 	nameW   int
 
-	filter    textinput.Model
-	filtering bool
+	filter filterBox
 }
 
 func newServerList(st *styles.Styles, keys *KeyMap, now func() time.Time) serverList {
-	ti := textinput.New()
-	ti.Prompt = "/"
-	ti.Placeholder = "filter by name"
-	return serverList{st: st, keys: keys, now: now, cursor: -1, filter: ti}
+	return serverList{st: st, keys: keys, now: now, cursor: -1, filter: newFilterBox(keys, "filter by name")}
 }
 
 // SetSize sets the list's area (rows of servers, headings included).
 func (l *serverList) SetSize(w, h int) {
 	l.width, l.height = w, max(h, 1)
-	l.filter.Width = max(w-2, 1)
+	l.filter.SetWidth(w)
 	l.ensureVisible()
 }
 
@@ -79,12 +74,11 @@ func (l *serverList) rebuild(sel *engine.ServerSnapshot) {
 	if sel != nil {
 		selName = sel.Name
 	}
-	q := strings.ToLower(l.filter.Value())
 	buckets := make(map[model.Scope][]int, len(scopeOrder))
 	l.nameW = 4
 	for i := range l.servers {
 		s := &l.servers[i]
-		if q != "" && !strings.Contains(strings.ToLower(s.Name), q) {
+		if !l.filter.Matches(s.Name) {
 			continue
 		}
 		buckets[s.Scope] = append(buckets[s.Scope], i)
@@ -172,35 +166,18 @@ func (l *serverList) ensureVisible() {
 
 // Update handles movement and the filter.
 func (l *serverList) Update(msg tea.Msg) tea.Cmd {
+	if l.filter.Active() {
+		changed, used, cmd := l.filter.Update(msg)
+		if changed {
+			l.rebuild(l.Selected())
+		}
+		if used {
+			return cmd
+		}
+	}
 	km, ok := msg.(tea.KeyMsg)
 	if !ok {
-		if l.filtering {
-			var cmd tea.Cmd
-			l.filter, cmd = l.filter.Update(msg)
-			return cmd
-		}
 		return nil
-	}
-	if l.filtering {
-		switch {
-		case key.Matches(km, l.keys.FilterKeep):
-			l.filtering = false
-			l.filter.Blur()
-			return nil
-		case key.Matches(km, l.keys.FilterClear):
-			l.filtering = false
-			l.filter.Blur()
-			l.filter.SetValue("")
-			l.rebuild(l.Selected())
-			return nil
-		case key.Matches(km, l.keys.FilterUp), key.Matches(km, l.keys.FilterDown):
-			// fall through to movement below
-		default:
-			var cmd tea.Cmd
-			l.filter, cmd = l.filter.Update(msg)
-			l.rebuild(l.Selected())
-			return cmd
-		}
 	}
 	k := l.keys
 	delta, scroll := k.scrollBy(km, max(l.height-1, 1))
@@ -208,10 +185,9 @@ func (l *serverList) Update(msg tea.Msg) tea.Cmd {
 	case scroll:
 		l.move(delta)
 	case key.Matches(km, k.Filter):
-		l.filtering = true
-		return l.filter.Focus()
-	case key.Matches(km, k.Back) && l.filter.Value() != "":
-		l.filter.SetValue("")
+		return l.filter.Start()
+	case key.Matches(km, k.Back) && l.filter.Shown():
+		l.filter.Clear()
 		l.rebuild(l.Selected())
 	default:
 		return nil
@@ -223,13 +199,13 @@ func (l *serverList) Update(msg tea.Msg) tea.Cmd {
 func (l *serverList) View() string {
 	var b strings.Builder
 	h := l.height
-	if l.filtering || l.filter.Value() != "" {
+	if l.filter.Shown() {
 		b.WriteString(l.filter.View())
 		b.WriteByte('\n')
 		h--
 	}
 	if len(l.rows) == 0 {
-		if l.filter.Value() != "" {
+		if l.filter.Shown() {
 			b.WriteString(l.st.Muted.Render("no server matches the filter"))
 		} else {
 			b.WriteString(l.st.Muted.Render("no MCP servers configured — add one with `mcpdeck mcp add`"))

@@ -9,8 +9,6 @@ import (
 	"github.com/charmbracelet/lipgloss"
 
 	"github.com/mcpdeck/mcpdeck/ui/styles"
-
-	"github.com/mcpdeck/mcpdeck/model"
 )
 
 // modal is a screen drawn over the list or detail view: a picker, a form, a
@@ -57,69 +55,6 @@ func (e *env) nextID() int {
 
 // bodySize is the area a modal may draw in (the screen minus header and footer).
 func (e *env) bodySize() (int, int) { return e.width, max(e.height-3, 1) }
-
-// pickItem is one choice of a picker.
-type pickItem struct{ label, desc string }
-
-// pickerModal chooses a tool, resource or prompt.
-type pickerModal struct {
-	env    *env
-	title  string
-	items  []pickItem
-	cursor int
-	offset int
-	pick   func(i int) (modal, tea.Cmd)
-}
-
-func (p *pickerModal) Help() []key.Binding {
-	k := p.env.keys
-	return []key.Binding{k.Up, k.Down, k.Open, k.Back, k.Quit}
-}
-
-func (p *pickerModal) Update(msg tea.Msg) (modal, tea.Cmd) {
-	km, ok := msg.(tea.KeyMsg)
-	if !ok {
-		return p, nil
-	}
-	k := p.env.keys
-	_, h := p.env.bodySize()
-	per := max((h-2)/2, 1)
-	delta, scroll := k.scrollBy(km, per)
-	switch {
-	case key.Matches(km, k.Back):
-		return nil, nil
-	case key.Matches(km, k.Open):
-		return p.pick(p.cursor)
-	case scroll:
-		p.cursor += delta
-	}
-	p.cursor = max(0, min(p.cursor, len(p.items)-1))
-	if p.cursor < p.offset {
-		p.offset = p.cursor
-	}
-	if p.cursor >= p.offset+per {
-		p.offset = p.cursor - per + 1
-	}
-	return p, nil
-}
-
-func (p *pickerModal) View(width, height int) string {
-	st := p.env.st
-	var b strings.Builder
-	b.WriteString(st.Heading.Render(model.SanitizeLine(p.title)))
-	per := max((height-2)/2, 1)
-	for i := p.offset; i < min(p.offset+per, len(p.items)); i++ {
-		it := pickItem{label: model.SanitizeLine(p.items[i].label), desc: model.SanitizeLine(firstLine(p.items[i].desc))}
-		b.WriteString("\n")
-		if i == p.cursor {
-			b.WriteString("› " + st.Selected.Render(it.label))
-		} else {
-			b.WriteString("  " + it.label)
-		}
-		b.WriteString("\n    " + st.Muted.Render(firstLine(it.desc)))
-	}
-	return b.String()
-}
 
 // helpModal is the full help (?), followed by every notice (config
 // problems and warnings) the status line could only count.

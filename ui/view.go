@@ -117,7 +117,7 @@ func (m *Model) footerKeys() []key.Binding {
 	if n := len(m.modals); n > 0 {
 		return m.modals[n-1].Help()
 	}
-	if m.detail == nil && m.list.filtering {
+	if (m.detail == nil && m.list.filter.Active()) || (m.detail != nil && m.detail.filter.Active()) {
 		return []key.Binding{k.FilterKeep, k.FilterClear}
 	}
 	var out []key.Binding
@@ -134,7 +134,7 @@ func (m *Model) footerKeys() []key.Binding {
 			out = append(out, a.footerBinding(k, s))
 		}
 	}
-	if m.detail == nil {
+	if m.detail == nil || isFilterTab(m.detail.tab) {
 		out = append(out, k.Filter)
 	}
 	return append(out, k.Help, k.Quit)

@@ -1,0 +1,46 @@
+package ui
+
+// isFilterTab reports whether "/" filters tab t: tools, resources, prompts.
+func isFilterTab(t detailTab) bool { return t == tabTools || t == tabResources || t == tabPrompts }
+
+// refilter recomputes which items of the current tab match the filter;
+// shown is nil when nothing is filtered.
+func (d *detailView) refilter() {
+	d.shown = nil
+	if !d.filter.Shown() || !isFilterTab(d.tab) {
+		return
+	}
+	d.shown = []int{}
+	for i := range d.itemCount(d.tab) {
+		if title, desc := d.item(i); d.filter.Matches(title, desc) {
+			d.shown = append(d.shown, i)
+		}
+	}
+}
+
+// count is how many items of tab t are on offer (after the filter).
+func (d *detailView) count(t detailTab) int {
+	if t == d.tab && d.shown != nil {
+		return len(d.shown)
+	}
+	return d.itemCount(t)
+}
+
+// index is the item at position pos of tab t (after the filter).
+func (d *detailView) index(t detailTab, pos int) int {
+	if t == d.tab && d.shown != nil && pos >= 0 && pos < len(d.shown) {
+		return d.shown[pos]
+	}
+	return pos
+}
+
+// clearFilter drops the filter; it reports whether there was one.
+func (d *detailView) clearFilter() bool {
+	if !d.filter.Shown() {
+		return false
+	}
+	d.filter.Clear()
+	d.refilter()
+	d.clamp()
+	return true
+}

@@ -1,0 +1,139 @@
+package ui
+
+import (
+	"strings"
+
+	"github.com/charmbracelet/bubbles/key"
+	tea "github.com/charmbracelet/bubbletea"
+
+	"github.com/mcpdeck/mcpdeck/model"
+)
+
+// pickItem is one choice of a picker.
+type pickItem struct{ label, desc string }
+
+// pickerModal chooses a tool, resource or prompt; "/" filters the choices
+// with the TUI's one filter (filterBox).
+type pickerModal struct {
+	env    *env
+	title  string
+	items  []pickItem
+	cursor int // position among the shown items
+	offset int
+	pick   func(i int) (modal, tea.Cmd) // i indexes items
+	filter filterBox
+	shown  []int // items matching the filter, nil: all
+}
+
+// newPicker is a picker of items for e; pick receives the chosen item's
+// index in items.
+func newPicker(e *env, title string, items []pickItem, pick func(i int) (modal, tea.Cmd)) *pickerModal {
+	return &pickerModal{env: e, title: title, items: items, pick: pick, filter: newFilterBox(e.keys, "filter by name or description")}
+}
+
+func (p *pickerModal) Help() []key.Binding {
+	k := p.env.keys
+	if p.filter.Active() {
+		return []key.Binding{k.FilterKeep, k.FilterClear}
+	}
+	return []key.Binding{k.Up, k.Down, k.Open, k.Filter, k.Back, k.Quit}
+}
+
+func (p *pickerModal) count() int {
+	if p.shown != nil {
+		return len(p.shown)
+	}
+	return len(p.items)
+}
+
+func (p *pickerModal) index(pos int) int {
+	if p.shown != nil {
+		return p.shown[pos]
+	}
+	return pos
+}
+
+func (p *pickerModal) refilter() {
+	p.shown = nil
+	if p.filter.Shown() {
+		p.shown = []int{}
+		for i, it := range p.items {
+			if p.filter.Matches(it.label, it.desc) {
+				p.shown = append(p.shown, i)
+			}
+		}
+	}
+	p.cursor, p.offset = 0, 0
+}
+
+func (p *pickerModal) Update(msg tea.Msg) (modal, tea.Cmd) {
+	if p.filter.Active() {
+		changed, used, cmd := p.filter.Update(msg)
+		if changed {
+			p.refilter()
+		}
+		if used {
+			return p, cmd
+		}
+	}
+	km, ok := msg.(tea.KeyMsg)
+	if !ok {
+		return p, nil
+	}
+	k := p.env.keys
+	_, h := p.env.bodySize()
+	per := max((h-2)/2, 1)
+	delta, scroll := k.scrollBy(km, per)
+	switch {
+	case key.Matches(km, k.Filter):
+		return p, p.filter.Start()
+	case key.Matches(km, k.Back) && p.filter.Shown():
+		p.filter.Clear()
+		p.refilter()
+		return p, nil
+	case key.Matches(km, k.Back):
+		return nil, nil
+	case key.Matches(km, k.Open):
+		if p.count() == 0 {
+			return p, nil
+		}
+		return p.pick(p.index(p.cursor))
+	case scroll:
+		p.cursor += delta
+	}
+	p.cursor = max(0, min(p.cursor, p.count()-1))
+	if p.cursor < p.offset {
+		p.offset = p.cursor
+	}
+	if p.cursor >= p.offset+per {
+		p.offset = p.cursor - per + 1
+	}
+	return p, nil
+}
+
+func (p *pickerModal) View(width, height int) string {
+	st := p.env.st
+	var b strings.Builder
+	b.WriteString(st.Heading.Render(model.SanitizeLine(p.title)))
+	if p.filter.Shown() {
+		b.WriteString("\n" + p.filter.View())
+		height--
+	}
+	if p.count() == 0 {
+		b.WriteString("\n" + st.Muted.Render("nothing matches the filter"))
+		return b.String()
+	}
+	per := max((height-2)/2, 1)
+	for pos := p.offset; pos < min(p.offset+per, p.count()); pos++ {
+		item := p.items[p.index(pos)]
+		it := pickItem{label: model.SanitizeLine(item.label), desc: model.SanitizeLine(firstLine(item.desc))}
+		b.WriteString("\n")
+		if pos == p.cursor {
+			b.WriteString("› " + st.Selected.Render(it.label))
+		} else {
+			b.WriteString("  " + it.label)
+		}
+		b.WriteString("\n    " + st.Muted.Render(firstLine(it.desc)))
+	}
+	return b.String()
+}
