@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -282,6 +283,19 @@ func TestEverything(t *testing.T) {
 				}
 				if got := text(res.Messages); !strings.Contains(got, "Lisbon") {
 					t.Errorf("args-prompt: %q", got)
+				}
+			})
+
+			t.Run("completions", func(t *testing.T) {
+				ref := engine.CompletionRef{Prompt: "completable-prompt"}
+				got, err := h.eng.Complete(h.ctx, serverName, ref, "department", "S", nil)
+				if err != nil || !slices.Equal(got, []string{"Sales", "Support"}) {
+					t.Fatalf("department S: %v %v", got, err)
+				}
+				// the second argument depends on the first, given as context
+				got, err = h.eng.Complete(h.ctx, serverName, ref, "name", "", map[string]string{"department": "Sales"})
+				if err != nil || !slices.Equal(got, []string{"David", "Eve", "Frank"}) {
+					t.Fatalf("name in Sales: %v %v", got, err)
 				}
 			})
 
