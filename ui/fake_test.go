@@ -226,3 +226,18 @@ func fixture() engine.Snapshot {
 	}
 	return engine.Snapshot{Seq: 1, At: t0, Servers: []engine.ServerSnapshot{blocked, flaky, changed, fresh, broken, notes, off, remote}}
 }
+
+// Complete suggests departments, then names in the chosen one (like
+// server-everything's completable-prompt).
+func (f *fakeEngine) Complete(_ context.Context, server string, ref engine.CompletionRef, arg, value string, others map[string]string) ([]string, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.actions = append(f.actions, fmt.Sprintf("complete %s %s %s %v", server, ref.Prompt+ref.Template, arg, others))
+	switch {
+	case arg == "topic":
+		return []string{"groceries", "garden", "work"}, nil
+	case arg == "style" && others["topic"] == "garden":
+		return []string{"haiku", "list"}, nil
+	}
+	return nil, nil
+}

@@ -87,6 +87,7 @@ func openResource(e *env, s *engine.ServerSnapshot, i int) (modal, tea.Cmd) {
 		intro := []string{joinNonEmpty(" · ", t.URITemplate, t.Description)}
 		fm := newFormModal(e, "Read "+name+" › "+t.Name, intro, sf)
 		fm.verb = "read"
+		fm.complete = completeFrom(e, name, engine.CompletionRef{Template: t.URITemplate})
 		fm.cancel = func() (modal, tea.Cmd) { return nil, nil }
 		fm.submit = func(args map[string]any) (modal, tea.Cmd) {
 			uri, err := expandTemplate(tpl, args)
@@ -145,6 +146,7 @@ func openPrompt(e *env, srv string, p engine.Prompt) (modal, tea.Cmd) {
 	title := "Get prompt " + srv + " › " + p.Name
 	fm := newFormModal(e, title, []string{p.Description}, sf)
 	fm.verb = "get prompt"
+	fm.complete = completeFrom(e, srv, engine.CompletionRef{Prompt: p.Name})
 	fm.cancel = func() (modal, tea.Cmd) { return nil, nil }
 	fm.submit = func(map[string]any) (modal, tea.Cmd) {
 		args, err := sf.StringValues()

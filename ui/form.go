@@ -26,6 +26,13 @@ type formModal struct {
 	decline func() (modal, tea.Cmd) // nil: no decline action
 	elicit  *elicitation            // set for elicitation forms
 	verb    string                  // what enter on the last field does: "call", "read", "accept"
+
+	// complete, when set, asks the server for suggestions for the focused
+	// field (completion.go); focus and seq track what was asked last.
+	complete  completer
+	focus     string
+	seq       int
+	suggested map[string][]string
 }
 
 // newFormModal builds the form; call init() for its first Cmd.
@@ -56,7 +63,7 @@ func (m *formModal) resize() {
 	m.form = m.form.WithWidth(max(w-2, 20)).WithHeight(max(h-len(m.introLines(w))-4, 3))
 }
 
-func (m *formModal) init() tea.Cmd { return m.form.Init() }
+func (m *formModal) init() tea.Cmd { return tea.Batch(m.form.Init(), m.askCompletions()) }
 
 func (m *formModal) Help() []key.Binding {
 	k := m.env.keys
@@ -77,6 +84,9 @@ func (m *formModal) Help() []key.Binding {
 
 func (m *formModal) Update(msg tea.Msg) (modal, tea.Cmd) {
 	switch msg := msg.(type) {
+	case completionMsg:
+		m.takeCompletions(msg)
+		return m, nil
 	case tea.KeyMsg:
 		if key.Matches(msg, m.env.keys.Cancel) {
 			return m.cancel()
@@ -100,14 +110,15 @@ func (m *formModal) Update(msg tea.Msg) (modal, tea.Cmd) {
 		if err != nil {
 			m.err = err.Error()
 			m.build() // values live in sf, so the new form keeps them
-			return m, m.form.Init()
+			m.focus = ""
+			return m, tea.Batch(m.form.Init(), m.askCompletions())
 		}
 		return m.submit(args)
 	case huh.StateAborted:
 		return m.cancel()
 	case huh.StateNormal:
 	}
-	return m, cmd
+	return m, tea.Batch(cmd, m.askCompletions())
 }
 
 func (m *formModal) introLines(width int) []string {
@@ -130,7 +141,11 @@ func (m *formModal) introLines(width int) []string {
 }
 
 func (m *formModal) View(width, height int) string {
-	return strings.Join(m.introLines(width), "\n") + "\n\n" + m.form.View()
+	out := strings.Join(m.introLines(width), "\n") + "\n\n" + m.form.View()
+	if s := m.suggestionLine(); s != "" {
+		out += "\n" + s
+	}
+	return out
 }
 
 // isFocused reports whether the field named key has the focus.

@@ -136,7 +136,7 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, nil
 	case tea.KeyMsg:
 		return m, m.onKey(msg)
-	case callDoneMsg, progressMsg, openedMsg, spinner.TickMsg:
+	case callDoneMsg, progressMsg, openedMsg, spinner.TickMsg, completionMsg:
 		return m, m.broadcast(msg)
 	}
 	return m, m.updateTop(msg)

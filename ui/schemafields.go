@@ -64,6 +64,7 @@ func (ff *formField) huhField() huh.Field {
 	if ff.kind == kindList {
 		in = in.Placeholder("comma-separated " + ff.node.Items.typ() + "s")
 	}
+	ff.input = in
 	return in
 }
 

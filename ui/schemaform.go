@@ -6,6 +6,8 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+
+	"github.com/charmbracelet/huh"
 )
 
 // schemaNode is the part of a JSON Schema the form generator understands.
@@ -66,6 +68,7 @@ type formField struct {
 	boolv    bool
 	choice   int // index into node.Enum, or -1 for "not set"
 	multi    []int
+	input    *huh.Input // the text field, when it is one: completions go there
 }
 
 // schemaForm turns a JSON Schema (tool input or elicitation request) into
