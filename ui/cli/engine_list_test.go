@@ -3,6 +3,7 @@ package cli
 import (
 	"encoding/json"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 )
@@ -52,5 +53,23 @@ func TestListOrderIsStableWhenPiped(t *testing.T) {
 	var doc struct{ Servers []struct{ Name string } }
 	if err := json.Unmarshal([]byte(r.stdout), &doc); err != nil || len(doc.Servers) != 3 || doc.Servers[0].Name != "calc" || doc.Servers[2].Name != "survey" {
 		t.Errorf("mcp list --json order: %v %s", err, r)
+	}
+}
+
+// TestResourceCountsAgree: mcp list and the resources command count
+// resources and templates apart, in the same words.
+func TestResourceCountsAgree(t *testing.T) {
+	e := newCLIEnv(t)
+	cfg := engServers(t, nil)
+	count := regexp.MustCompile(`\d+ resources? · \d+ templates?`)
+	var list string
+	for _, l := range strings.Split(e.ok("--mcp-config", cfg, "mcp", "list").stdout, "\n") {
+		if strings.Contains(l, " notes: ") {
+			list = count.FindString(l)
+		}
+	}
+	header := count.FindString(e.ok("--mcp-config", cfg, "resources", "notes").stdout)
+	if list == "" || list != header {
+		t.Errorf("mcp list says %q, resources says %q", list, header)
 	}
 }
