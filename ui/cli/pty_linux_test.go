@@ -3,41 +3,17 @@ package cli
 import (
 	"bytes"
 	"errors"
-	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
 
-	"golang.org/x/sys/unix"
+	"github.com/mcpdeck/mcpdeck/testdata/ptytest"
 )
 
-// openPTY opens a pseudo-terminal pair: what the test writes to master the
-// process reads from its terminal, the slave.
-func openPTY(t *testing.T) (master, slave *os.File) {
-	t.Helper()
-	m, err := os.OpenFile("/dev/ptmx", os.O_RDWR|unix.O_NOCTTY, 0)
-	if err != nil {
-		t.Skip("no pseudo-terminals:", err)
-	}
-	if err := unix.IoctlSetPointerInt(int(m.Fd()), unix.TIOCSPTLCK, 0); err != nil {
-		m.Close()
-		t.Skip("cannot unlock the pseudo-terminal:", err)
-	}
-	n, err := unix.IoctlGetUint32(int(m.Fd()), unix.TIOCGPTN)
-	if err != nil {
-		m.Close()
-		t.Skip("no pseudo-terminal number:", err)
-	}
-	s, err := os.OpenFile(fmt.Sprintf("/dev/pts/%d", n), os.O_RDWR|unix.O_NOCTTY, 0)
-	if err != nil {
-		m.Close()
-		t.Skip("cannot open the pseudo-terminal:", err)
-	}
-	t.Cleanup(func() { s.Close(); m.Close() })
-	return m, s
-}
+// openPTY opens a pseudo-terminal pair (testdata/ptytest).
+func openPTY(t *testing.T) (master, slave *os.File) { return ptytest.Open(t) }
 
 // runAtTerminal runs mcpdeck in the project with a terminal as stdin, typing
 // input into it; stdout and stderr are captured as usual.

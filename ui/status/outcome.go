@@ -2,6 +2,7 @@ package status
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/mcpdeck/mcpdeck/engine"
 	"github.com/mcpdeck/mcpdeck/model"
@@ -60,7 +61,7 @@ func (o Outcome) Word() string { return outcomeWords[o] }
 // standing reason.
 func Reason(s *engine.ServerSnapshot) string {
 	if f := Failure(s); f != "" && s.State != model.StateConnected {
-		r := firstLine(f)
+		r, _, _ := strings.Cut(f, "\n")
 		if s.State == model.StatePending && s.Reason.Attempt > 0 {
 			r += fmt.Sprintf(" (retrying, attempt %d/%d)", s.Reason.Attempt, s.Reason.MaxAttempts)
 		}

@@ -79,7 +79,10 @@ func blocker(s *engine.ServerSnapshot, b model.Reason) Line {
 	case model.ReasonNone, model.ReasonConnecting, model.ReasonRetryScheduled, model.ReasonCrashed, model.ReasonCrashLoop,
 		model.ReasonGaveUp, model.ReasonRetryCancelled, model.ReasonAuthNeeded, model.ReasonTooLarge, model.ReasonTimedOut, model.ReasonFailed:
 	}
-	return Line{Text: Sentence(orDefault(b.Error, string(b.Kind)))}
+	if b.Error != "" {
+		return Line{Text: Sentence(b.Error)}
+	}
+	return Line{Text: Sentence(string(b.Kind))}
 }
 
 // Sentence makes s (an error text, usually lowercase and unpunctuated) read

@@ -83,7 +83,11 @@ func Row(s *engine.ServerSnapshot, now time.Time, h Hints) (string, Tone) {
 	case Pending:
 		return Progress(s, now, h), ToneWarn
 	case Failed:
-		return firstLine(orDefault(Failure(s), "failed")), ToneBad
+		f, _, _ := strings.Cut(Failure(s), "\n")
+		if f == "" {
+			f = "failed"
+		}
+		return f, ToneBad
 	case NeedsAuth:
 		if s.AuthURL != "" {
 			return "signing in… finish in your browser", ToneAuth
@@ -121,18 +125,4 @@ func Plural(n int, one string) string {
 		return "1 " + one
 	}
 	return fmt.Sprintf("%d %ss", n, one)
-}
-
-func firstLine(s string) string {
-	if i := strings.IndexByte(s, '\n'); i >= 0 {
-		return s[:i]
-	}
-	return s
-}
-
-func orDefault(s, d string) string {
-	if s == "" {
-		return d
-	}
-	return s
 }
