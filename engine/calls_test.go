@@ -337,10 +337,7 @@ func (a *fakeAuth) Authenticate(_ context.Context, _ model.Server, show func(str
 // r: …" in the CLI) names the server once, not three times.
 func TestAuthenticateErrorIsSaidOnce(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		n := newFakeNet()
-		n.fail["r"] = authErr{}
-		srv := stdioServer("r")
-		srv.Config = model.ServerConfig{Type: model.TransportHTTP, URL: "https://example.com/mcp"}
+		n, srv := signInNet()
 		e := newTestEngine(t, n, srv)
 		cause := errors.New("the server did not ask for sign-in")
 		e.opts.Auth = &fakeAuth{fail: cause}
@@ -354,10 +351,7 @@ func TestAuthenticateErrorIsSaidOnce(t *testing.T) {
 
 func TestAuthenticateConnects(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		n := newFakeNet()
-		n.fail["r"] = authErr{}
-		srv := stdioServer("r")
-		srv.Config = model.ServerConfig{Type: model.TransportHTTP, URL: "https://example.com/mcp"}
+		n, srv := signInNet()
 		e := newTestEngine(t, n, srv)
 		auth := &fakeAuth{url: "https://auth.example.com/authorize?x"}
 		e.opts.Auth = auth
@@ -571,4 +565,14 @@ func TestCallErrorIsASentence(t *testing.T) {
 			t.Errorf("cause lost: %v", ce.Err)
 		}
 	})
+}
+
+// signInNet is a network where the remote server "r" answers 401 until
+// signed in, and r's definition.
+func signInNet() (*fakeNet, model.Server) {
+	n := newFakeNet()
+	n.fail["r"] = authErr{}
+	srv := stdioServer("r")
+	srv.Config = model.ServerConfig{Type: model.TransportHTTP, URL: "https://example.com/mcp"}
+	return n, srv
 }

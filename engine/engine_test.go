@@ -436,10 +436,7 @@ func TestHistoryCapAndTransitions(t *testing.T) {
 
 func TestAuthErrorNeedsAuth(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		n := newFakeNet()
-		n.fail["r"] = authErr{}
-		srv := stdioServer("r")
-		srv.Config = model.ServerConfig{Type: model.TransportHTTP, URL: "https://example.com/mcp"}
+		n, srv := signInNet()
 		e := newTestEngine(t, n, srv)
 		mustStart(t, e)
 		s := current(t, e, "r")
