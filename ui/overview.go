@@ -76,7 +76,7 @@ func overviewLines(st *styles.Styles, s *engine.ServerSnapshot, width int) []str
 		out = append(out, "", st.Heading.Render("History"))
 		for i := len(s.History) - 1; i >= 0 && i >= len(s.History)-10; i-- {
 			h := s.History[i]
-			out = append(out, fmt.Sprintf("%s  %s → %s  %s", h.At.Format(time.TimeOnly), h.From, h.To, st.Muted.Render(model.SanitizeLine(h.Reason))))
+			out = append(out, fmt.Sprintf("%s  %s → %s  %s", h.At.Format(time.TimeOnly), h.From, h.To, st.Muted.Render(model.SanitizeLine(status.Move(h)))))
 		}
 	}
 	// a long line (an error, a history reason) is wrapped, never cut at the
