@@ -106,22 +106,23 @@ type Engine struct {
 	local  chan struct{}  // connection batch slots, stdio and sdk
 	remote chan struct{}  // connection batch slots, network
 
-	reloadMu sync.Mutex // serializes Reload (held before mu)
-	mu       sync.Mutex
-	closed   bool
-	started  bool
-	batching bool     // inside Reload: publish once at the end
-	warnings []string // the engine's own warnings, shown once in snapshots
-	seq      uint64
-	res      *model.Resolved
-	order    []*entry // display order: scope high→low, then name
-	byName   map[string]*entry
-	last     Snapshot
-	changed  chan struct{}             // closed and replaced on every publish
-	progress map[string]func(Progress) // progress token → callback
-	tokens   uint64
-	watch    *watcher
-	overEn   map[string]bool // enable/disable of Extra servers, in memory
+	reloadMu   sync.Mutex // serializes Reload (held before mu)
+	mu         sync.Mutex
+	closed     bool
+	started    bool
+	batching   bool     // inside Reload: publish once at the end
+	toolsDirty bool     // a tool list changed since the last publish (collisions.go)
+	warnings   []string // the engine's own warnings, shown once in snapshots
+	seq        uint64
+	res        *model.Resolved
+	order      []*entry // display order: scope high→low, then name
+	byName     map[string]*entry
+	last       Snapshot
+	changed    chan struct{}             // closed and replaced on every publish
+	progress   map[string]func(Progress) // progress token → callback
+	tokens     uint64
+	watch      *watcher
+	overEn     map[string]bool // enable/disable of Extra servers, in memory
 
 	protocols protocolMemory // negotiated versions, read once
 }

@@ -86,6 +86,7 @@ func (e *Engine) listProblems(en *entry, l lists) (first, all string) {
 func (e *Engine) applyLists(en *entry, l lists) {
 	if l.fetched[listTools] {
 		en.s.Tools = l.tools
+		e.toolsDirty = true
 		en.schemas = nil
 		en.toolsAuthErr = l.authErr
 	}

@@ -52,6 +52,7 @@ func (e *Engine) Reload(ctx context.Context) error {
 		e.order = append(e.order, en)
 	}
 	sortEntries(e.order)
+	e.toolsDirty = true // servers may have gone, and their tools with them
 	e.batching = false
 	e.publishLocked()
 	return nil

@@ -112,6 +112,7 @@ func (e *Engine) stopLocked(en *entry, keepStderr bool) {
 		e.goClose(c)
 	}
 	en.dropCaches()
+	e.toolsDirty = true
 }
 
 // goClose closes a connection without holding up the caller.
@@ -144,6 +145,10 @@ func (e *Engine) publishLocked() {
 	}
 	if e.batching {
 		return // Reload publishes once at the end
+	}
+	if e.toolsDirty { // lists changed since the last publish: collisions may have too
+		e.markCollisionsLocked()
+		e.toolsDirty = false
 	}
 	e.seq++
 	s := Snapshot{Seq: e.seq, At: time.Now(), Servers: make([]ServerSnapshot, len(e.order))}

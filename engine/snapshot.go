@@ -114,6 +114,9 @@ type Tool struct {
 	OpenWorld   bool            `json:"openWorld,omitempty"`
 	// Denied is set when permission rules forbid calling this tool.
 	Denied bool `json:"denied,omitempty"`
+	// Collision names the other tools with the same ExposedName (after
+	// name normalization two tools can meet), "" when there are none.
+	Collision string `json:"collision,omitempty"`
 }
 
 // Resource is a listed resource.

@@ -157,3 +157,17 @@ func TestLongTextIsWrappedNotCut(t *testing.T) {
 		h.wantView("END-OF-STDERR")
 	})
 }
+
+// TestToolCollisionIsMarked: a tool whose exposed name another tool also
+// has says so in the tools tab.
+func TestToolCollisionIsMarked(t *testing.T) {
+	inBubble(t, func(t *testing.T) {
+		s := fixture()
+		s.Servers[5].Tools[1].Collision = "the same exposed name as other/list_notes"
+		h := newHarness(t, newFakeEngine(s), 140, 30)
+		h.keys("esc")
+		h.selectServer("notes")
+		h.keys("enter", "2")
+		h.wantView("⚠ the same exposed name as other/list_notes")
+	})
+}

@@ -111,6 +111,9 @@ func toolBadges(t *engine.Tool) string {
 	if t.Denied {
 		b = append(b, "denied by permissions")
 	}
+	if t.Collision != "" {
+		b = append(b, "⚠ "+t.Collision)
+	}
 	if len(b) == 0 {
 		return ""
 	}

@@ -119,6 +119,9 @@ func engToolItems(srv engine.ServerSnapshot) (any, []string, int) {
 		if t.Denied {
 			tags = append(tags, "denied by permissions")
 		}
+		if t.Collision != "" {
+			tags = append(tags, t.Collision)
+		}
 		line := model.SanitizeLine(t.Name)
 		if len(tags) > 0 {
 			line += " [" + strings.Join(tags, ", ") + "]"
