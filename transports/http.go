@@ -72,7 +72,9 @@ func sameOriginRedirects(req *http.Request, via []*http.Request) error {
 func openHTTP(ctx context.Context, c *Conn, cfg model.ServerConfig, opts Options) error {
 	hc, idle := httpClientFor(c, cfg, opts, false)
 	c.refusals = &refusalRecorder{next: hc.Transport, hc: hc, url: cfg.URL}
-	hc.Transport = c.refusals
+	life, cancel := context.WithCancel(context.WithoutCancel(ctx))
+	notifier := &cancelNotifier{next: c.refusals, life: life}
+	hc.Transport = notifier
 	tr, err := transport.NewStreamableHTTP(cfg.URL,
 		transport.WithHTTPBasicClient(hc),
 		// Deprecated for 2026-07-28, whose sessions mcp-go keeps off the GET
@@ -81,13 +83,14 @@ func openHTTP(ctx context.Context, c *Conn, cfg model.ServerConfig, opts Options
 		transport.WithHTTPLogger(quietLogger()),
 	)
 	if err != nil {
+		cancel()
 		return err
 	}
 	c.client = client.NewClient(&sessionCodeTransport{HTTPConnection: tr, bidi: tr}, clientOptions(opts, true)...)
-	life, cancel := context.WithCancel(context.WithoutCancel(ctx))
 	c.shutdown = func(context.Context) error {
 		err := c.client.Close() // DELETE, bounded by the Close context via rt.closing
 		cancel()
+		notifier.close()
 		idle()
 		return err
 	}

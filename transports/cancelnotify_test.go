@@ -1,0 +1,83 @@
+package transports
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"sync"
+	"testing"
+
+	"github.com/mark3labs/mcp-go/mcp"
+	"github.com/mark3labs/mcp-go/server"
+)
+
+// TestCancelledCallIsCancelledOnTheServerOverHTTP: a call cancelled by the
+// person over streamable HTTP (protocol 2025-11-25) reaches the server as
+// notifications/cancelled naming the request, and ends at once.
+func TestCancelledCallIsCancelledOnTheServerOverHTTP(t *testing.T) {
+	s := server.NewMCPServer("slow", "1", server.WithToolCapabilities(false))
+	started := make(chan struct{}, 1)
+	s.AddTool(mcp.NewTool("wait"), func(ctx context.Context, _ mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		started <- struct{}{}
+		<-ctx.Done() // until the server cancels it (or the test ends)
+		return nil, ctx.Err()
+	})
+	next := server.NewStreamableHTTPServer(s)
+	var mu sync.Mutex
+	var callID json.RawMessage
+	cancelled := make(chan json.RawMessage, 1)
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		body, _ := io.ReadAll(r.Body)
+		var msg struct {
+			ID     json.RawMessage `json:"id"`
+			Method string          `json:"method"`
+			Params struct {
+				RequestID json.RawMessage `json:"requestId"`
+			} `json:"params"`
+		}
+		_ = json.Unmarshal(body, &msg)
+		switch msg.Method {
+		case "server/discover": // an older server: it does not know the method
+			w.Header().Set("Content-Type", "application/json")
+			w.WriteHeader(http.StatusBadRequest)
+			_, _ = io.WriteString(w, `{"jsonrpc":"2.0","id":null,"error":{"code":-32000,"message":"Bad Request: Server not initialized"}}`)
+			return
+		case "tools/call":
+			mu.Lock()
+			callID = msg.ID
+			mu.Unlock()
+		case "notifications/cancelled":
+			cancelled <- msg.Params.RequestID
+		}
+		r.Body = io.NopCloser(bytes.NewReader(body))
+		next.ServeHTTP(w, r)
+	}))
+	t.Cleanup(srv.Close)
+
+	c := open(t, httpCfg(srv.URL), Options{})
+	if v := c.Init().ProtocolVersion; v >= mcp.ProtocolVersion20260728 {
+		t.Fatalf("negotiated %s; the test needs an older protocol", v)
+	}
+	ctx, cancel := context.WithCancel(t.Context())
+	errc := make(chan error, 1)
+	go func() {
+		req := mcp.CallToolRequest{}
+		req.Params.Name = "wait"
+		_, err := c.Client().CallTool(ctx, req)
+		errc <- err
+	}()
+	<-started
+	cancel()
+	if err := <-errc; err == nil {
+		t.Fatal("the cancelled call succeeded")
+	}
+	got := <-cancelled // blocks (and the test times out) if it is never sent
+	mu.Lock()
+	defer mu.Unlock()
+	if !bytes.Equal(got, callID) {
+		t.Errorf("notifications/cancelled names request %s, the call was %s", got, callID)
+	}
+}
