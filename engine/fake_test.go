@@ -30,6 +30,20 @@ type fakeSession struct {
 	reinit  int
 	// reinitErr makes Reinit fail, like legacy SSE.
 	reinitErr error
+	// deaf makes Ping go unanswered, like a hung server.
+	deaf bool
+}
+
+// Ping answers at once, or never while the session is deaf.
+func (f *fakeSession) Ping(ctx context.Context) error {
+	f.mu.Lock()
+	deaf := f.deaf
+	f.mu.Unlock()
+	if !deaf {
+		return nil
+	}
+	<-ctx.Done()
+	return ctx.Err()
 }
 
 func (f *fakeSession) Client() *client.Client      { return f.c }

@@ -16,6 +16,14 @@ func (e *Engine) monitor(ctx context.Context, name string, gen uint64, conn sess
 	wait := time.NewTimer(stderrPoll)
 	wait.Stop()
 	defer wait.Stop()
+	var pings <-chan time.Time // nil: the health check is off
+	health := newPinger(conn, e.set.pingInterval)
+	if e.set.pingInterval > 0 {
+		t := time.NewTicker(e.set.pingInterval)
+		defer t.Stop()
+		pings = t.C
+	}
+	var lost error // set when the server stopped answering
 loop:
 	for {
 		select {
@@ -23,6 +31,10 @@ loop:
 			break loop
 		case <-ctx.Done():
 			return
+		case <-pings:
+			if lost = health.tick(ctx); lost != nil {
+				break loop
+			}
 		case <-changed:
 			e.refreshStderr(name, gen, conn)
 			// Lines arriving meanwhile leave one token in changed.
@@ -43,7 +55,10 @@ loop:
 		return
 	}
 	err := conn.Err()
-	if err == nil {
+	switch {
+	case lost != nil:
+		err = lost // the step's effects close the connection
+	case err == nil:
 		err = errors.New("connection closed by the server")
 	}
 	e.lostLocked(en, gen, err)

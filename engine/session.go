@@ -22,6 +22,7 @@ type session interface {
 	StderrChanged() <-chan struct{} // nil when there is no stderr
 	Close(ctx context.Context) error
 	Reinit(ctx context.Context) error
+	Ping(ctx context.Context) error
 }
 
 // connOptions mirrors transports.Options for one server.

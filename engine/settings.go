@@ -12,6 +12,9 @@ type settings struct {
 	remoteBatch    int           // MCP_REMOTE_SERVER_CONNECTION_BATCH_SIZE, default 20
 	connectTimeout time.Duration // MCP_TIMEOUT ms, default 30 000
 	toolTimeout    time.Duration // MCP_TOOL_TIMEOUT ms, default 100 000 000
+	// pingInterval is how often an open session is pinged (health.go):
+	// MCPDECK_PING_INTERVAL ms, default 30 000, 0 = never.
+	pingInterval time.Duration
 }
 
 // Limits that keep a hostile server from flooding the engine.
@@ -47,5 +50,21 @@ func readSettings(lookup func(string) (string, bool)) settings {
 		remoteBatch:    num("MCP_REMOTE_SERVER_CONNECTION_BATCH_SIZE", 20),
 		connectTimeout: time.Duration(num("MCP_TIMEOUT", 30000)) * time.Millisecond,
 		toolTimeout:    time.Duration(num("MCP_TOOL_TIMEOUT", 100000000)) * time.Millisecond,
+		pingInterval:   pingSetting(lookup),
 	}
+}
+
+// pingSetting reads MCPDECK_PING_INTERVAL (ms): 0 turns the health check
+// off; anything unreadable or negative keeps the default, 30 s.
+func pingSetting(lookup func(string) (string, bool)) time.Duration {
+	const def = 30 * time.Second
+	v, ok := lookup("MCPDECK_PING_INTERVAL")
+	if !ok {
+		return def
+	}
+	n, err := strconv.Atoi(v)
+	if err != nil || n < 0 {
+		return def
+	}
+	return time.Duration(n) * time.Millisecond
 }

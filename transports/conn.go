@@ -163,3 +163,14 @@ func (c *Conn) Reinit(ctx context.Context) error {
 	c.mu.Unlock()
 	return nil
 }
+
+// Ping asks the server whether it is still there (MCP ping); the engine's
+// health check calls it on an open session.
+func (c *Conn) Ping(ctx context.Context) error {
+	select {
+	case <-c.done:
+		return Wrap(c.Err())
+	default:
+	}
+	return Wrap(c.client.Ping(ctx))
+}
