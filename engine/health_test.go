@@ -62,7 +62,7 @@ func TestPingSetting(t *testing.T) {
 // rpcPinger answers every ping with a JSON-RPC error.
 type rpcPinger struct{ fakeSession }
 
-func (rpcPinger) Ping(context.Context) error {
+func (*rpcPinger) Ping(context.Context) error {
 	return fmt.Errorf("%w: ping", mcp.ErrMethodNotFound)
 }
 

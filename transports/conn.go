@@ -165,12 +165,15 @@ func (c *Conn) Reinit(ctx context.Context) error {
 }
 
 // Ping asks the server whether it is still there (MCP ping); the engine's
-// health check calls it on an open session.
+// health check calls it on an open session. Protocols before 2026-07-28
+// have ping; on a 2026-07-28 session, which has none, mcp-go returns at
+// once without sending anything and liveness is the transport's (a closed
+// stream or pipe ends the connection).
 func (c *Conn) Ping(ctx context.Context) error {
 	select {
 	case <-c.done:
 		return Wrap(c.Err())
 	default:
 	}
-	return Wrap(c.client.Ping(ctx))
+	return Wrap(c.client.Ping(ctx)) //nolint:staticcheck // deprecated for 2026-07-28 only, where it is a no-op (see above)
 }
