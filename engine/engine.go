@@ -73,6 +73,10 @@ type Options struct {
 	// each of its lists (0 = transports.MaxMessageSize); a server going over
 	// it fails.
 	MaxMessageSize int
+	// OnLog, when set, receives every log message a server sends
+	// (notifications/message) as it arrives, off the engine's lock; the CLI
+	// prints them. The TUI reads them from snapshots (ServerSnapshot.Logs).
+	OnLog func(server string, entry LogEntry)
 }
 
 // ErrClosed is returned by actions after Close.

@@ -25,6 +25,8 @@ type entry struct {
 	timer      *time.Timer             // scheduled retry
 	schemas    map[string]*inputSchema // compiled input schemas by tool name
 	blockers   []model.Reason          // blockers(srv): PATH lookups, so found outside e.mu (Reload, Reconnect)
+	logBuf     []LogEntry              // log messages not yet in a snapshot (logs.go)
+	logTimer   *time.Timer             // the pending flush of logBuf
 	secrets    []string                // model.SecretValues(srv.Config), masked in error text (redact)
 	refetching [numLists]bool          // a list refetch is running
 	dirty      [numLists]bool          // list_changed arrived during the refetch

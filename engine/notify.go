@@ -122,6 +122,8 @@ func (e *Engine) onNotification(server string, n mcp.JSONRPCNotification) {
 		e.refetch(server, listPrompts)
 	case string(mcp.MethodNotificationProgress):
 		e.onProgress(n)
+	case string(mcp.MethodNotificationMessage):
+		e.onLogMessage(server, n)
 	}
 }
 

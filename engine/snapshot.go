@@ -79,7 +79,12 @@ type ServerSnapshot struct {
 	Prompts         []Prompt           `json:"prompts,omitempty"`
 	Skills          []Skill            `json:"skills,omitempty"` // listed only; files are read on LoadSkill
 	StderrTail      []string           `json:"stderrTail,omitempty"`
-	History         []Transition       `json:"history,omitempty"` // most recent last, capped
+	// Logs are the server's last log messages (notifications/message), at
+	// most 1 000, oldest first; LogErrors counts those at error or above
+	// since mcpdeck started.
+	Logs      []LogEntry   `json:"logs,omitempty"`
+	LogErrors int          `json:"logErrors,omitempty"`
+	History   []Transition `json:"history,omitempty"` // most recent last, capped
 }
 
 // Implementation is a server's name and version from initialize.

@@ -286,6 +286,27 @@ func TestEverything(t *testing.T) {
 				}
 			})
 
+			t.Run("log messages", func(t *testing.T) {
+				h.call(t, "toggle-simulated-logging", map[string]any{}, nil) // sends one at once, then one every 5 s
+				var logs []engine.LogEntry
+				for len(logs) == 0 {
+					select {
+					case s := <-h.eng.Updates():
+						for _, srv := range s.Servers {
+							if srv.Name == serverName {
+								logs = srv.Logs
+							}
+						}
+					case <-h.ctx.Done():
+						t.Fatal("no log message reached a snapshot")
+					}
+				}
+				if l := logs[0]; engine.LogLevelRank(l.Level) < 0 || !strings.Contains(l.Data, "message") {
+					t.Errorf("log entry %+v", l)
+				}
+				h.call(t, "toggle-simulated-logging", map[string]any{}, nil) // off again
+			})
+
 			t.Run("completions", func(t *testing.T) {
 				ref := engine.CompletionRef{Prompt: "completable-prompt"}
 				got, err := h.eng.Complete(h.ctx, serverName, ref, "department", "S", nil)

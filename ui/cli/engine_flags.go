@@ -80,6 +80,7 @@ func (f *engFlags) engineOptions() (engine.Options, error) {
 	}
 	o.Watch = false
 	o.Auth = newOAuthManager(o.Load, f.g.stderr, f.inlineAuth)
+	o.OnLog = f.printLog
 	if f.factory != nil {
 		o.Factory = f.factory
 	}
@@ -117,4 +118,18 @@ func (f *engFlags) sayWhyDeclined(pol engine.ElicitFunc) engine.ElicitFunc {
 		}
 		return resp, err
 	}
+}
+
+// printLog prints a server's log message on stderr, "SERVER level: text",
+// when it is at or above --log-level.
+func (f *engFlags) printLog(server string, l engine.LogEntry) {
+	want := engine.LogLevelRank(f.g.logLevel)
+	if want < 0 || engine.LogLevelRank(l.Level) < want {
+		return // "off", or below the level
+	}
+	text := l.Data
+	if l.Logger != "" {
+		text = l.Logger + ": " + text
+	}
+	fmt.Fprintln(f.g.stderr, model.SanitizeLine(server+" "+l.Level+": "+text))
 }

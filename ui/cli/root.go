@@ -54,6 +54,10 @@ type globalOpts struct {
 	// config dir, MCPDECK_MANAGED_DIR). Use g.loadOptions() to call it.
 	newLoadOptions func(dynamic []string) (model.LoadOptions, error)
 
+	// logLevel is --log-level: servers' log messages at or above it go
+	// to stderr ("off": none).
+	logLevel string
+
 	// stdinBuf buffers stdin once, so that several reads (one secret after
 	// another) do not lose what an earlier reader buffered.
 	stdinBuf *bufio.Reader
@@ -152,6 +156,9 @@ func newRootCmd(g *globalOpts) *cobra.Command {
 	pf.Var(newEnumFlag(&g.elicit, elicitAcceptDefaults, elicitDecline, elicitCancel), "elicit",
 		"answer server elicitation requests without a TUI: accept-defaults, decline or cancel")
 	pf.BoolVar(&g.json, "json", false, "print machine-readable JSON")
+	g.logLevel = "warning"
+	pf.Var(newEnumFlag(&g.logLevel, "debug", "info", "notice", "warning", "error", "critical", "alert", "emergency", "off"), "log-level",
+		"print servers' log messages at or above this level on stderr while a command runs")
 
 	root.AddCommand(newMCPCmd(g))
 	root.AddCommand(newEngBrowseCmds(g)...) // tools, resources, prompts

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"io"
+	"sync"
 	"unicode/utf8"
 
 	"github.com/mcpdeck/mcpdeck/model"
@@ -15,12 +16,17 @@ import (
 // its own frames, and demo-server, which speaks JSON-RPC, write to the raw
 // stdout. An incomplete UTF-8 character at the end of one Write is held
 // back for the next, so a character split across writes is not mangled.
+// Engine goroutines (progress, server log messages) write beside the
+// command, so a write holds the writer.
 type terminalWriter struct {
+	mu   sync.Mutex
 	w    io.Writer
 	tail []byte
 }
 
 func (t *terminalWriter) Write(p []byte) (int, error) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
 	buf := append(t.tail, p...)
 	cut := completeRunes(buf)
 	t.tail = append([]byte(nil), buf[cut:]...)

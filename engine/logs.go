@@ -1,0 +1,94 @@
+package engine
+
+import (
+	"encoding/json"
+	"slices"
+	"time"
+
+	"github.com/mark3labs/mcp-go/mcp"
+)
+
+// LogEntry is one message a server logged (notifications/message).
+type LogEntry struct {
+	At     time.Time `json:"at"`
+	Level  string    `json:"level"`            // debug … emergency
+	Logger string    `json:"logger,omitempty"` // the server's own logger name
+	Data   string    `json:"data"`             // text, or the data as JSON
+}
+
+// Bounds on what a server's logs may cost: entries kept per server, bytes
+// of one entry's data, and how often new entries reach a snapshot.
+const (
+	maxLogEntries = 1000
+	maxLogData    = 4096
+	logPublish    = 200 * time.Millisecond
+)
+
+// logLevels are MCP's levels, lowest first.
+var logLevels = []string{"debug", "info", "notice", "warning", "error", "critical", "alert", "emergency"}
+
+// LogLevelRank orders a level among logLevels (-1 for an unknown one), so
+// callers can filter at or above a level.
+func LogLevelRank(level string) int { return slices.Index(logLevels, level) }
+
+// onLogMessage keeps a server's log message: it goes to Options.OnLog at
+// once and into the server's snapshot (at most every logPublish), the
+// oldest dropped past maxLogEntries.
+func (e *Engine) onLogMessage(server string, n mcp.JSONRPCNotification) {
+	f := n.Params.AdditionalFields
+	entry := LogEntry{At: time.Now()}
+	entry.Level, _ = f["level"].(string)
+	entry.Logger, _ = f["logger"].(string)
+	switch d := f["data"].(type) {
+	case string:
+		entry.Data = d
+	default:
+		if b, err := json.Marshal(d); err == nil {
+			entry.Data = string(b)
+		}
+	}
+	if len(entry.Data) > maxLogData {
+		entry.Data = entry.Data[:maxLogData] + "…"
+	}
+	if LogLevelRank(entry.Level) < 0 {
+		entry.Level = "info"
+	}
+	if cb := e.opts.OnLog; cb != nil {
+		cb(server, entry)
+	}
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	en := e.byName[server]
+	if e.closed || en == nil {
+		return
+	}
+	en.logBuf = append(en.logBuf, entry)
+	if en.logTimer == nil {
+		en.logTimer = time.AfterFunc(logPublish, func() { e.flushLogs(server) })
+	}
+}
+
+// flushLogs moves the buffered entries of server into its snapshot and
+// publishes: one copy of the list per logPublish, however chatty the server.
+func (e *Engine) flushLogs(server string) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	en := e.byName[server]
+	if e.closed || en == nil {
+		return
+	}
+	en.logTimer = nil
+	buf := en.logBuf
+	en.logBuf = nil
+	keep := max(0, min(len(en.s.Logs), maxLogEntries-len(buf)))
+	logs := make([]LogEntry, 0, keep+len(buf))
+	logs = append(logs, en.s.Logs[len(en.s.Logs)-keep:]...)
+	logs = append(logs, buf[max(0, len(buf)-maxLogEntries):]...)
+	for _, l := range buf {
+		if LogLevelRank(l.Level) >= LogLevelRank("error") {
+			en.s.LogErrors++
+		}
+	}
+	en.s.Logs = logs
+	e.publishLocked()
+}
