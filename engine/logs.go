@@ -1,7 +1,9 @@
 package engine
 
 import (
+	"context"
 	"encoding/json"
+	"fmt"
 	"slices"
 	"time"
 
@@ -91,4 +93,35 @@ func (e *Engine) flushLogs(server string) {
 	}
 	en.s.Logs = logs
 	e.publishLocked()
+}
+
+// SetLogLevel asks server to send log messages at or above level
+// (logging/setLevel). It does nothing for a server that does not advertise
+// logging, or on protocol 2026-07-28, which has no such request (a level
+// travels with each request there).
+func (e *Engine) SetLogLevel(ctx context.Context, server, level string) error {
+	if LogLevelRank(level) < 0 {
+		return fmt.Errorf("%w: unknown log level %q", ErrInvalidArguments, level)
+	}
+	e.mu.Lock()
+	t, _, err := e.connected(server)
+	e.mu.Unlock()
+	if err != nil {
+		return err
+	}
+	init := t.conn.Init()
+	if init == nil || init.Capabilities.Logging == nil || init.ProtocolVersion >= mcp.ProtocolVersion20260728 {
+		return nil
+	}
+	ctx, cancel := context.WithTimeout(ctx, completeTimeout)
+	defer cancel()
+	err = e.do(ctx, t, func(c session) error {
+		req := mcp.SetLevelRequest{}
+		req.Params.Level = mcp.LoggingLevel(level)
+		return c.Client().SetLevel(ctx, req) //nolint:staticcheck // deprecated for 2026-07-28, which this skips (above); older servers have it
+	})
+	if err != nil {
+		return e.callError(ctx, server, "setting the log level", err)
+	}
+	return nil
 }

@@ -108,7 +108,7 @@ func itemsOn(t detailTab, s *engine.ServerSnapshot) (int, string) {
 		return len(s.Resources) + len(s.Templates), "resources"
 	case tabPrompts:
 		return len(s.Prompts), "prompts"
-	case tabOverview, tabStderr, tabInstructions, tabSkills, numTabs:
+	case tabOverview, tabStderr, tabInstructions, tabSkills, tabLogs, numTabs:
 	}
 	return 0, ""
 }

@@ -27,13 +27,14 @@ const (
 	tabStderr
 	tabInstructions
 	tabSkills
+	tabLogs
 	numTabs
 )
 
 var (
-	tabNames = [numTabs]string{"Overview", "Tools", "Resources", "Prompts", "Stderr", "Instructions", "Skills"}
+	tabNames = [numTabs]string{"Overview", "Tools", "Resources", "Prompts", "Stderr", "Instructions", "Skills", "Logs"}
 	// tabShort are the names when the full ones do not fit (60 columns).
-	tabShort = [numTabs]string{"Info", "Tools", "Res", "Prompts", "Stderr", "Instr", "Sk"}
+	tabShort = [numTabs]string{"Info", "Tools", "Res", "Prompts", "Stderr", "Instr", "Sk", "Logs"}
 )
 
 // detailView shows one server: overview (config, source, history, errors,
@@ -55,6 +56,7 @@ type detailView struct {
 
 	overview []string // cached overview lines, rebuilt on change
 	stderr   []string // the stderr tail, cleaned
+	logLevel string   // the Logs tab shows messages at or above it (L cycles)
 
 	filter filterBox // "/" on the tools, resources and prompts tabs
 	shown  []int     // the current tab's items matching the filter; nil: all
@@ -108,7 +110,7 @@ func (d *detailView) itemCount(t detailTab) int {
 		return len(d.srv.Prompts)
 	case tabSkills:
 		return len(d.srv.Skills)
-	case tabOverview, tabStderr, tabInstructions, numTabs:
+	case tabOverview, tabStderr, tabInstructions, tabLogs, numTabs:
 	}
 	return 0
 }
@@ -135,6 +137,8 @@ func (d *detailView) textLines(t detailTab) []string {
 			return []string{d.st.Muted.Render("the server gave no instructions")}
 		}
 		return wrapLines(clean(d.srv.Instructions), d.width)
+	case tabLogs:
+		return d.logLines()
 	case tabTools, tabResources, tabPrompts, tabSkills, numTabs:
 	}
 	return nil

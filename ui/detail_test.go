@@ -2,8 +2,11 @@ package ui
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
+
+	"github.com/mcpdeck/mcpdeck/engine"
 )
 
 func TestDetailView(t *testing.T) {
@@ -169,5 +172,33 @@ func TestToolCollisionIsMarked(t *testing.T) {
 		h.selectServer("notes")
 		h.keys("enter", "2")
 		h.wantView("⚠ the same exposed name as other/list_notes")
+	})
+}
+
+// TestLogsTab: the Logs tab shows a server's log messages at or above its
+// level, JSON data indented; L steps the level and asks the server for it;
+// a server that logged errors says so on its row.
+func TestLogsTab(t *testing.T) {
+	inBubble(t, func(t *testing.T) {
+		s := fixture()
+		s.Servers[5].Logs = []engine.LogEntry{
+			{At: t0, Level: "debug", Data: "starting"},
+			{At: t0, Level: "error", Logger: "db", Data: `{"code":7}`},
+		}
+		s.Servers[5].LogErrors = 1
+		h := newHarness(t, newFakeEngine(s), 120, 30)
+		h.keys("esc")
+		h.wantView("3 tools · 1 resource · 1 template · 1 prompt · ⚠ 1 error logged")
+		h.selectServer("notes")
+		h.keys("enter", "8")
+		h.wantView("showing debug and above", "debug starting", "error db: {", `"code": 7`)
+		h.keys("L")
+		h.wantView("showing info and above")
+		if strings.Contains(h.view(), "starting") {
+			t.Errorf("a debug message shown at info:\n%s", h.view())
+		}
+		if got := h.eng.Actions(); !slices.Contains(got, "log level notes info") {
+			t.Errorf("the server was not asked for the level: %v", got)
+		}
 	})
 }

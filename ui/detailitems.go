@@ -85,7 +85,7 @@ func (d *detailView) item(i int) (string, string) {
 			return title, "cannot be loaded: " + s.Problem
 		}
 		return title, s.Description
-	case tabOverview, tabStderr, tabInstructions, numTabs:
+	case tabOverview, tabStderr, tabInstructions, tabLogs, numTabs:
 	}
 	return "", ""
 }

@@ -28,5 +28,6 @@ type Engine interface {
 	ReadResource(ctx context.Context, server, uri string) (engine.ResourceResult, error)
 	GetPrompt(ctx context.Context, server, name string, args map[string]string) (engine.PromptResult, error)
 	Complete(ctx context.Context, server string, ref engine.CompletionRef, arg, value string, others map[string]string) ([]string, error)
+	SetLogLevel(ctx context.Context, server, level string) error
 	Close() error
 }

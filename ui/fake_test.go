@@ -241,3 +241,11 @@ func (f *fakeEngine) Complete(_ context.Context, server string, ref engine.Compl
 	}
 	return nil, nil
 }
+
+// SetLogLevel records the level asked for.
+func (f *fakeEngine) SetLogLevel(_ context.Context, server, level string) error {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.actions = append(f.actions, "log level "+server+" "+level)
+	return nil
+}

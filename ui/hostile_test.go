@@ -49,7 +49,12 @@ func hostileFixture() engine.Snapshot {
 			{Name: hx("arg"), Description: hx("adesc"), Required: true}, {Name: hx("opt")},
 		}}},
 		StderrTail: []string{hx("stderr "), hx("\tmore ")},
-		History:    []engine.Transition{{From: model.StatePending, To: model.StateConnected, At: t0, Reason: hx("reason ")}},
+		Logs: []engine.LogEntry{
+			{At: t0, Level: "error", Logger: hx("logger "), Data: hx("log ")},
+			{At: t0, Level: "info", Data: `{"k` + jsonEsc(hostile) + `":"v` + jsonEsc(hostile) + `"}`},
+		},
+		LogErrors: 1,
+		History:   []engine.Transition{{From: model.StatePending, To: model.StateConnected, At: t0, Reason: hx("reason ")}},
 	}
 	webProblem := model.Problem{File: hx("/f"), Server: hx("web"), Field: hx("url"), Message: hx("bad ")}
 	failed := engine.ServerSnapshot{
@@ -146,6 +151,9 @@ func TestEveryScreenIsTerminalSafe(t *testing.T) {
 			h.keys("tab")
 			check("detail " + tab)
 		}
+		h.keys("8")
+		check("detail logs")
+		h.keys("2")
 		h.keys("c")
 		check("tool picker")
 		h.keys("enter")

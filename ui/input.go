@@ -95,6 +95,8 @@ func (m *Model) onKey(msg tea.KeyMsg) tea.Cmd {
 		return nil
 	case m.detail != nil && key.Matches(msg, k.Open):
 		return m.openFromDetail()
+	case m.detail != nil && m.detail.tab == tabLogs && key.Matches(msg, k.LogLevel):
+		return m.cycleLogLevel()
 	}
 	if a, ok := m.actionFor(msg); ok {
 		return m.do(a)

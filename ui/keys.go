@@ -14,6 +14,7 @@ type KeyMap struct {
 
 	Enable, Disable, Reconnect, CancelRetry, Authenticate, Approve, Reject key.Binding
 	CallTool, ReadResource, GetPrompt, Reload                              key.Binding
+	LogLevel                                                               key.Binding // on the Logs tab
 	Filter, Help, Quit, ForceQuit                                          key.Binding
 
 	// While typing a filter: keep it, clear it, move with the arrows (letters
@@ -41,7 +42,7 @@ func DefaultKeyMap() KeyMap {
 		Back:     b("esc", "back", "esc"),
 		NextTab:  b("tab/→", "next tab", "tab", "right", "l"),
 		PrevTab:  b("shift+tab/←", "prev tab", "shift+tab", "left", "h"),
-		JumpTab:  b("1–7", "go to tab", "1", "2", "3", "4", "5", "6", "7"),
+		JumpTab:  b("1–8", "go to tab", "1", "2", "3", "4", "5", "6", "7", "8"),
 
 		Enable:       b("e", "enable", "e"),
 		Disable:      b("d", "disable", "d"),
@@ -54,6 +55,7 @@ func DefaultKeyMap() KeyMap {
 		ReadResource: b("R", "read resource", "R"),
 		GetPrompt:    b("p", "get prompt", "p"),
 		Reload:       b("ctrl+r", "reload config", "ctrl+r"),
+		LogLevel:     b("L", "log level (Logs tab)", "L"),
 		Filter:       b("/", "filter", "/"),
 		Help:         b("?", "help", "?", "f1"), // f1 where ? is text (a form)
 		Quit:         b("q", "quit", "q", "ctrl+c"),
@@ -91,7 +93,7 @@ func (k KeyMap) FullHelp() [][]key.Binding {
 	return [][]key.Binding{
 		{k.Up, k.Down, k.Top, k.Bottom, k.PageUp, k.PageDown, k.Open, k.Back, k.NextTab, k.PrevTab, k.JumpTab},
 		append(actionKeys(&k, false), k.Reload),
-		append(actionKeys(&k, true), k.Filter, k.Help, k.Quit, k.ForceQuit),
+		append(actionKeys(&k, true), k.LogLevel, k.Filter, k.Help, k.Quit, k.ForceQuit),
 		{k.ApproveOne, k.ApproveAll, k.RejectOne, k.Later, k.Submit, k.Decline, k.Cancel, k.OpenURL},
 	}
 }

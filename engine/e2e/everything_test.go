@@ -304,6 +304,12 @@ func TestEverything(t *testing.T) {
 				if l := logs[0]; engine.LogLevelRank(l.Level) < 0 || !strings.Contains(l.Data, "message") {
 					t.Errorf("log entry %+v", l)
 				}
+				if err := h.eng.SetLogLevel(h.ctx, serverName, "error"); err != nil { // logging/setLevel
+					t.Errorf("SetLogLevel: %v", err)
+				}
+				if err := h.eng.SetLogLevel(h.ctx, serverName, "loud"); err == nil {
+					t.Error("an unknown level was sent")
+				}
 				h.call(t, "toggle-simulated-logging", map[string]any{}, nil) // off again
 			})
 

@@ -79,6 +79,9 @@ func Row(s *engine.ServerSnapshot, now time.Time, h Hints) (string, Tone) {
 	case Awaiting:
 		return Word(s) + hint(h.Approve, "approve") + hint(h.Reject, "reject"), ToneWarn
 	case Connected:
+		if s.LogErrors > 0 { // the server logged errors: worth a look at its Logs tab
+			return Counts(s) + " · ⚠ " + Plural(s.LogErrors, "error") + " logged", ToneWarn
+		}
 		return Counts(s), ToneText
 	case Pending:
 		return Progress(s, now, h), ToneWarn
