@@ -41,6 +41,7 @@ var completedArgs = map[string][]argKind{
 	"mcpdeck skills":        {argServer},
 	"mcpdeck skill":         {argServer},
 	"mcpdeck batch":         {argServer},
+	"mcpdeck logs":          {argServer},
 }
 
 // addCompletions gives every command of the tree its dynamic completions:

@@ -24,3 +24,15 @@ func TestServerLogMessagesOnStderr(t *testing.T) {
 	}
 	e.fails(2, "--log-level", "loud", "mcp", "list")
 }
+
+// TestLogsCommand: `mcpdeck logs SERVER` connects that server, prints
+// nothing on stdout (messages go to stderr), and refuses an unknown level.
+func TestLogsCommand(t *testing.T) {
+	e := newCLIEnv(t)
+	cfg := engServers(t, nil)
+	r := e.ok("--mcp-config", cfg, "logs", "calc") // no --follow: connect, print what came, stop
+	if r.stdout != "" {
+		t.Errorf("logs printed on stdout: %q", r.stdout)
+	}
+	e.fails(2, "--mcp-config", cfg, "logs", "calc", "--level", "loud")
+}

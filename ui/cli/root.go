@@ -165,6 +165,7 @@ func newRootCmd(g *globalOpts) *cobra.Command {
 	root.AddCommand(newEngCallCmds(g)...)   // call, read, prompt
 	root.AddCommand(newBatchCmd(g))
 	root.AddCommand(newEngSkillsCmds(g)...)
+	root.AddCommand(newLogsCmd(g))
 	root.AddCommand(newAuthCmd(g))
 	root.AddCommand(newDemoCmd(g), newDemoServerCmd(g))
 	enableSuggestions(root)
