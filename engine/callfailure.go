@@ -59,6 +59,8 @@ func (c *CallError) Unwrap() error { return c.Err }
 // are counted and three in a row reconnect; terminal errors reconnect at
 // once; auth errors move the server to needs-auth.
 func (e *Engine) do(ctx context.Context, t callTarget, f func(session) error) error {
+	done := e.busy(t.name)
+	defer done()
 	err := f(t.conn)
 	if err == nil {
 		e.noteSuccess(t)

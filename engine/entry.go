@@ -26,6 +26,7 @@ type entry struct {
 	schemas    map[string]*inputSchema // compiled input schemas by tool name
 	blockers   []model.Reason          // blockers(srv): PATH lookups, so found outside e.mu (Reload, Reconnect)
 	logBuf     []LogEntry              // log messages not yet in a snapshot (logs.go)
+	inFlight   int                     // requests under way: the health check waits while any are (health.go)
 	logTimer   *time.Timer             // the pending flush of logBuf
 	secrets    []string                // model.SecretValues(srv.Config), masked in error text (redact)
 	refetching [numLists]bool          // a list refetch is running

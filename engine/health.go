@@ -21,8 +21,9 @@ const maxPingWait = 10 * time.Second
 // answering pings.
 var ErrUnresponsive = errors.New("the server stopped answering")
 
-// pinger is the health check of one open connection: monitor calls tick
-// every pingInterval; it reports the loss after missedPingLimit misses.
+// pinger is the health check of one idle open connection: monitor calls
+// tick every pingInterval while no request is under way; it reports the
+// loss after missedPingLimit misses in a row.
 type pinger struct {
 	conn   session
 	wait   time.Duration
@@ -49,4 +50,30 @@ func (p *pinger) tick(ctx context.Context) error {
 		return nil
 	}
 	return fmt.Errorf("%w: %d pings in a row went unanswered (last: %w)", ErrUnresponsive, p.missed, err)
+}
+
+// busy counts a request to server as under way until the returned func
+// runs: a server working on a long call (a single-threaded one cannot even
+// answer a ping meanwhile) is not idle, and is not pinged.
+func (e *Engine) busy(server string) func() {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	en := e.byName[server]
+	if en == nil {
+		return func() {}
+	}
+	en.inFlight++
+	return func() {
+		e.mu.Lock()
+		defer e.mu.Unlock()
+		en.inFlight--
+	}
+}
+
+// idle reports whether server has no request under way.
+func (e *Engine) idle(server string) bool {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	en := e.byName[server]
+	return en == nil || en.inFlight == 0
 }

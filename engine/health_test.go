@@ -76,3 +76,27 @@ func TestErrorAnswerToPingIsAnAnswer(t *testing.T) {
 		}
 	}
 }
+
+// TestBusyServerIsNotPinged: while a call is under way the server is not
+// pinged (a single-threaded server could not answer), so a long call on a
+// deaf session is not cut short by the health check.
+func TestBusyServerIsNotPinged(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		n := newFakeNet()
+		n.servers["s"] = demoServer
+		e := newTestEngine(t, n, stdioServer("s"))
+		mustStart(t, e)
+		current(t, e, "s") // connected
+		first := n.last("s")
+		first.mu.Lock()
+		first.deaf = true
+		first.mu.Unlock()
+		done := e.busy("s") // a long call
+		time.Sleep(3 * time.Minute)
+		synctest.Wait()
+		if n.opened("s") != 1 || current(t, e, "s").State != model.StateConnected {
+			t.Fatalf("a busy server was taken for lost: %d opens", n.opened("s"))
+		}
+		done()
+	})
+}

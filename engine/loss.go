@@ -32,6 +32,10 @@ loop:
 		case <-ctx.Done():
 			return
 		case <-pings:
+			if !e.idle(name) {
+				health.missed = 0 // a call is under way: its own timeout watches the server
+				continue
+			}
 			if lost = health.tick(ctx); lost != nil {
 				break loop
 			}

@@ -11,9 +11,12 @@ import (
 )
 
 // BackgroundTimeout bounds the TUI's one question to the terminal about its
-// background colour: a terminal that does not answer costs this, not the
-// five seconds termenv would wait.
-const BackgroundTimeout = 300 * time.Millisecond
+// background colour: a terminal that does not answer at all costs this, not
+// the five seconds termenv would wait. Every terminal answers the cursor
+// question that ends the wait, so this matters only for one that answers
+// nothing; it is long enough for a slow SSH link, whose late answer would
+// otherwise reach Bubble Tea as typed keys.
+const BackgroundTimeout = time.Second
 
 // backgroundQuery asks for the background colour (OSC 11), then for the
 // cursor position (DSR): every terminal answers the second, so its answer
