@@ -14,6 +14,7 @@ func factoryOpener(f transports.Factory) opener {
 		c, err := f.Open(ctx, name, cfg, transports.Options{
 			Elicit:          o.Elicit,
 			Roots:           o.Roots,
+			Sample:          o.Sample,
 			OnNotification:  o.OnNotification,
 			HTTPClient:      o.HTTPClient,
 			HeaderFunc:      o.HeaderFunc,

@@ -77,6 +77,14 @@ type Options struct {
 	// (notifications/message) as it arrives, off the engine's lock; the CLI
 	// prints them. The TUI reads them from snapshots (ServerSnapshot.Logs).
 	OnLog func(server string, entry LogEntry)
+	// Sample asks about servers' sampling requests (the TUI's prompt, the
+	// CLI's policy); nil declines them, and sampling is not declared to
+	// servers at all.
+	Sample SampleFunc
+	// SamplingCommand, when set, writes the reply to every server's
+	// sampling requests (--sampling-command), instead of the person or a
+	// server's own "sampling" setting.
+	SamplingCommand string
 }
 
 // ErrClosed is returned by actions after Close.
@@ -127,6 +135,8 @@ type Engine struct {
 	tokens     uint64
 	watch      *watcher
 	overEn     map[string]bool // enable/disable of Extra servers, in memory
+	// overSampling is the sampling decision on Extra servers, in memory.
+	overSampling map[string]model.SamplingDecision
 
 	protocols protocolMemory // negotiated versions, read once
 }
@@ -144,19 +154,20 @@ func New(opts Options) (*Engine, error) {
 // newEngine sets up everything but the opener (tests plug in fakes).
 func newEngine(opts Options) *Engine {
 	e := &Engine{
-		opts:     opts,
-		set:      readSettings(opts.Load.LookupEnv),
-		rnd:      opts.Rand,
-		log:      opts.Logger,
-		backoff:  opts.Backoff,
-		errs:     transportErrorOps(),
-		lookPath: defaultLookPath,
-		load:     model.Load,
-		pub:      newPublisher(),
-		byName:   map[string]*entry{},
-		progress: map[string]func(Progress){},
-		overEn:   map[string]bool{},
-		changed:  make(chan struct{}),
+		opts:         opts,
+		set:          readSettings(opts.Load.LookupEnv),
+		rnd:          opts.Rand,
+		log:          opts.Logger,
+		backoff:      opts.Backoff,
+		errs:         transportErrorOps(),
+		lookPath:     defaultLookPath,
+		load:         model.Load,
+		pub:          newPublisher(),
+		byName:       map[string]*entry{},
+		progress:     map[string]func(Progress){},
+		overEn:       map[string]bool{},
+		overSampling: map[string]model.SamplingDecision{},
+		changed:      make(chan struct{}),
 	}
 	if e.rnd == nil {
 		e.rnd = defaultRand

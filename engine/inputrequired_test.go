@@ -86,6 +86,21 @@ func newAskingServer(t *testing.T) *askingServer {
 	s.AddTool(mcp.NewTool("nag"), func(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		return server.NewInputRequestBuilder("").Elicit("q", form("share your email?")).ToolResult(), nil
 	})
+	// summarize asks for a model's reply (sampling in the input-required round).
+	s.AddTool(mcp.NewTool("summarize"), func(_ context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		r := server.SamplingResponse(req.Params.InputResponses, "llm")
+		if r == nil {
+			return server.NewInputRequestBuilder("").Sample("llm", mcp.CreateMessageParams{
+				Messages:     []mcp.SamplingMessage{{Role: mcp.RoleUser, Content: mcp.NewTextContent("summarize: the cat sat")}},
+				SystemPrompt: "be brief", MaxTokens: 50,
+			}).ToolResult(), nil
+		}
+		t, _ := r.Content.(mcp.TextContent)
+		if m, ok := r.Content.(map[string]any); ok {
+			t.Text, _ = m["text"].(string)
+		}
+		return mcp.NewToolResultText(r.Model + " said " + t.Text), nil
+	})
 	// the prompt "greeting" asks for a name first.
 	s.AddPrompt(mcp.NewPrompt("greeting"), func(_ context.Context, req mcp.GetPromptRequest) (*mcp.GetPromptResult, error) {
 		r := server.ElicitationResponse(req.Params.InputResponses, "name")

@@ -24,6 +24,11 @@ func (e *Engine) connOptions(srv model.Server) connOptions {
 		MaxMessageSize: e.opts.MaxMessageSize,
 	}
 	name := srv.Name
+	if e.opts.Sample != nil || e.opts.SamplingCommand != "" {
+		o.Sample = func(ctx context.Context, req mcp.CreateMessageRequest) (*mcp.CreateMessageResult, error) {
+			return e.sample(ctx, name, req)
+		}
+	}
 	o.OnNotification = func(n mcp.JSONRPCNotification) { e.onNotification(name, n) }
 	if e.opts.Auth != nil && srv.Config.EffectiveType().IsRemote() {
 		o.HTTPClient = e.opts.Auth.HTTPClient(srv)

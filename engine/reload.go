@@ -88,6 +88,7 @@ func (e *Engine) desiredLocked(res *model.Resolved) []model.Server {
 		if en, ok := e.overEn[x.Name]; ok {
 			x.Enabled = en
 		}
+		x.Sampling = e.overSampling[x.Name]
 		out = append(out, x)
 	}
 	return out
@@ -165,6 +166,7 @@ func (e *Engine) configure(en *entry, srv model.Server, bs []model.Reason) {
 	en.s.Target = model.RedactTarget(cfg)
 	en.s.Hash = srv.Hash
 	en.s.Enabled, en.s.Approval, en.s.Policy, en.s.Problems = srv.Enabled, srv.Approval, srv.Policy, srv.Problems
+	en.s.SamplingDecision = srv.Sampling
 }
 
 // applyPermissionsLocked re-flags denied tools after the permission rules

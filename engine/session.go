@@ -29,6 +29,7 @@ type session interface {
 type connOptions struct {
 	Elicit         func(ctx context.Context, req mcp.ElicitationRequest) (*mcp.ElicitationResult, error)
 	Roots          func(ctx context.Context) ([]mcp.Root, error)
+	Sample         func(ctx context.Context, req mcp.CreateMessageRequest) (*mcp.CreateMessageResult, error) // nil = not declared
 	OnNotification func(mcp.JSONRPCNotification)
 	HTTPClient     *http.Client
 	HeaderFunc     func(ctx context.Context) (map[string]string, error)

@@ -82,9 +82,14 @@ type ServerSnapshot struct {
 	// Logs are the server's last log messages (notifications/message), at
 	// most 1 000, oldest first; LogErrors counts those at error or above
 	// since mcpdeck started.
-	Logs      []LogEntry   `json:"logs,omitempty"`
-	LogErrors int          `json:"logErrors,omitempty"`
-	History   []Transition `json:"history,omitempty"` // most recent last, capped
+	Logs      []LogEntry `json:"logs,omitempty"`
+	LogErrors int        `json:"logErrors,omitempty"`
+	// Sampling is the server's last sampling requests and their answers
+	// (at most 50, oldest first); SamplingDecision the person's standing
+	// answer ("" = ask each time).
+	Sampling         []SampleRecord         `json:"sampling,omitempty"`
+	SamplingDecision model.SamplingDecision `json:"samplingDecision,omitempty"`
+	History          []Transition           `json:"history,omitempty"` // most recent last, capped
 }
 
 // Implementation is a server's name and version from initialize.

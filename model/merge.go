@@ -46,6 +46,7 @@ func merge(defs []definition, opts LoadOptions, pol policy, st localState) ([]Se
 		}
 		s.Policy = pol.decide(s.Name, s.Config, commandResolver{getenv: opts.lookup(), cwd: opts.Cwd})
 		s.Enabled = !containsName(st.disabled, s.Name)
+		s.Sampling = st.sampling[NormalizeName(s.Name)]
 		out = append(out, s)
 	}
 	return out, suppressed

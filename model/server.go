@@ -18,6 +18,9 @@ type Server struct {
 	Approval  Approval       `json:"approval"`
 	Policy    PolicyDecision `json:"policy"`
 	Enabled   bool           `json:"enabled"`
+	// Sampling is the person's standing answer to the server's sampling
+	// requests, from the project's private state.
+	Sampling SamplingDecision `json:"sampling,omitempty"`
 }
 
 // Origin names a definition: which scope and file.

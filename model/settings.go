@@ -15,6 +15,7 @@ package model
 //	  },
 //	  "disabledMcpServers": ["slack"],              // servers the person disabled
 //	  "permissions": {"allow": ["mcp__github__*"], "deny": []},
+//	  "samplingDecisions": {"github": "always"},   // see sampling.go
 //	  "untrustedLocalNotice": {"path": "...", "hash": "..."} // see untrusted.go
 //	}
 //
@@ -43,6 +44,7 @@ type localState struct {
 	approved        map[string]approvedEntry // by normalized name
 	disabled        []string
 	permissions     Permissions
+	sampling        map[string]SamplingDecision // by normalized name, see sampling.go
 }
 
 // readLocalState extracts the decisions. A field of the wrong type is a
@@ -78,6 +80,7 @@ func readLocalState(f *jsonFile) (localState, []Problem) {
 		}
 	}
 	st.permissions, probs = readPermissions(f, probs)
+	st.sampling, probs = readSamplingDecisions(f, probs)
 	if n := f.root.get(keyApproved); n != nil && n.kind != 'z' {
 		if n.kind != '{' {
 			report(want(n, keyApproved, "an object"))

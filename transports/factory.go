@@ -91,6 +91,10 @@ func clientOptions(opts Options, bidirectional bool) []client.ClientOption {
 		caps.Elicitation = &mcp.ElicitationCapability{Form: &struct{}{}, URL: &struct{}{}}
 		o = append(o, client.WithElicitationHandler(elicitFunc(opts.Elicit)))
 	}
+	if bidirectional && opts.Sample != nil {
+		caps.Sampling = &mcp.SamplingCapability{}
+		o = append(o, client.WithSamplingHandler(sampleFunc(opts.Sample)))
+	}
 	if bidirectional && opts.Roots != nil {
 		o = append(o, client.WithRootsHandler(rootsFunc(opts.Roots)))
 	}
@@ -100,6 +104,12 @@ func clientOptions(opts Options, bidirectional bool) []client.ClientOption {
 type elicitFunc func(context.Context, mcp.ElicitationRequest) (*mcp.ElicitationResult, error)
 
 func (f elicitFunc) Elicit(ctx context.Context, r mcp.ElicitationRequest) (*mcp.ElicitationResult, error) {
+	return f(ctx, r)
+}
+
+type sampleFunc func(context.Context, mcp.CreateMessageRequest) (*mcp.CreateMessageResult, error)
+
+func (f sampleFunc) CreateMessage(ctx context.Context, r mcp.CreateMessageRequest) (*mcp.CreateMessageResult, error) {
 	return f(ctx, r)
 }
 

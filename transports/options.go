@@ -27,17 +27,18 @@ const (
 type Options struct {
 	ProtocolVersion           string // the version the server negotiated last time, offered first; default 2026-07-28; cfg.ProtocolVersion pins one instead (see negotiate.go)
 	ClientName, ClientVersion string
-	Elicit                    func(ctx context.Context, req mcp.ElicitationRequest) (*mcp.ElicitationResult, error) // nil = no capability
-	Roots                     func(ctx context.Context) ([]mcp.Root, error)                                         // nil = no capability
-	OnNotification            func(mcp.JSONRPCNotification)                                                         // must not block for long
-	HTTPClient                *http.Client                                                                          // may be an oauth-wrapped client; nil = default; its Timeout is ignored
-	HeaderFunc                func(ctx context.Context) (map[string]string, error)                                  // dynamic headers (headersHelper), called per request
-	LogDir                    string                                                                                // per-server stderr log files; "" = none
-	Builtins                  map[string]func() *server.MCPServer                                                   // sdk servers by ServerConfig.Name
-	RequestTimeout            time.Duration                                                                         // per HTTP request, default 60 s, not for SSE streams
-	PingInterval              time.Duration                                                                         // websocket keepalive, default 30 s; <0 disables
-	MaxMessageSize            int                                                                                   // bytes per message from the server, default MaxMessageSize
-	DiscoverTimeout           time.Duration                                                                         // wait for a server/discover answer before trying initialize; default mcp-go's 5 s
+	Elicit                    func(ctx context.Context, req mcp.ElicitationRequest) (*mcp.ElicitationResult, error)     // nil = no capability
+	Roots                     func(ctx context.Context) ([]mcp.Root, error)                                             // nil = no capability
+	Sample                    func(ctx context.Context, req mcp.CreateMessageRequest) (*mcp.CreateMessageResult, error) // nil = no capability
+	OnNotification            func(mcp.JSONRPCNotification)                                                             // must not block for long
+	HTTPClient                *http.Client                                                                              // may be an oauth-wrapped client; nil = default; its Timeout is ignored
+	HeaderFunc                func(ctx context.Context) (map[string]string, error)                                      // dynamic headers (headersHelper), called per request
+	LogDir                    string                                                                                    // per-server stderr log files; "" = none
+	Builtins                  map[string]func() *server.MCPServer                                                       // sdk servers by ServerConfig.Name
+	RequestTimeout            time.Duration                                                                             // per HTTP request, default 60 s, not for SSE streams
+	PingInterval              time.Duration                                                                             // websocket keepalive, default 30 s; <0 disables
+	MaxMessageSize            int                                                                                       // bytes per message from the server, default MaxMessageSize
+	DiscoverTimeout           time.Duration                                                                             // wait for a server/discover answer before trying initialize; default mcp-go's 5 s
 
 	pinned bool // ProtocolVersion comes from the server's definition
 }

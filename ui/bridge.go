@@ -30,31 +30,70 @@ func waitSnapshot(ch <-chan engine.Snapshot) tea.Cmd {
 	}
 }
 
-// ElicitBridge carries the engine's elicitation requests into the TUI. The
+// ElicitBridge carries the engine's elicitation and sampling requests into
+// the TUI. The
 // engine calls Elicit from its own goroutine; Elicit hands the request to the
 // program and waits there (never in Update) for the person's answer, the
 // request's context, or Close.
 type ElicitBridge struct {
 	reqs      chan *elicitation
+	samples   chan *sampleAsk // sampling requests, see samplebridge.go
 	done      chan struct{}
 	closeOnce sync.Once
 }
 
-// elicitation is one request waiting for an answer.
-type elicitation struct {
+// asked is one request (elicitation, sampling) waiting for the person.
+type asked[Req, Resp any] struct {
 	ctx   context.Context
-	req   engine.ElicitRequest
-	reply chan engine.ElicitResponse // buffered(1): answering never blocks Update
+	req   Req
+	reply chan Resp // buffered(1): answering never blocks Update
 	once  sync.Once
 	gone  chan struct{} // closed once answered
 }
 
 // answer sends r unless an answer was already given.
-func (e *elicitation) answer(r engine.ElicitResponse) {
-	e.once.Do(func() {
-		e.reply <- r
-		close(e.gone)
+func (a *asked[Req, Resp]) answer(r Resp) {
+	a.once.Do(func() {
+		a.reply <- r
+		close(a.gone)
 	})
+}
+
+// elicitation is one elicitation request waiting for an answer.
+type elicitation = asked[engine.ElicitRequest, engine.ElicitResponse]
+
+// ask hands req to the program over ch and waits for the answer; ctx or
+// the bridge's Close end the wait with fallback.
+func ask[Req, Resp any](b *ElicitBridge, ch chan *asked[Req, Resp], ctx context.Context, req Req, fallback Resp) (Resp, error) {
+	a := &asked[Req, Resp]{ctx: ctx, req: req, reply: make(chan Resp, 1), gone: make(chan struct{})}
+	select {
+	case ch <- a:
+	case <-ctx.Done():
+		return fallback, ctx.Err()
+	case <-b.done:
+		return fallback, nil
+	}
+	select {
+	case r := <-a.reply:
+		return r, nil
+	case <-ctx.Done():
+		return fallback, ctx.Err()
+	case <-b.done:
+		return fallback, nil
+	}
+}
+
+// watchAsked reports, as gone(a), when the request's context ends before
+// the person answers.
+func watchAsked[Req, Resp any](a *asked[Req, Resp], gone func(*asked[Req, Resp]) tea.Msg) tea.Cmd {
+	return func() tea.Msg {
+		select {
+		case <-a.ctx.Done():
+			return gone(a)
+		case <-a.gone:
+			return nil
+		}
+	}
 }
 
 // elicitMsg delivers a request to Update.
@@ -66,29 +105,14 @@ type elicitGoneMsg struct{ e *elicitation }
 // NewElicitBridge returns a bridge; pass its Elicit method as the engine's
 // Options.Elicit and the bridge itself as the TUI's Options.Elicit.
 func NewElicitBridge() *ElicitBridge {
-	return &ElicitBridge{reqs: make(chan *elicitation), done: make(chan struct{})}
+	return &ElicitBridge{reqs: make(chan *elicitation), samples: make(chan *sampleAsk), done: make(chan struct{})}
 }
 
 // Elicit asks the person through the TUI and waits for the answer. It never
 // imposes a time limit of its own: only ctx or Close end the wait, and both
 // answer "cancel".
 func (b *ElicitBridge) Elicit(ctx context.Context, req engine.ElicitRequest) (engine.ElicitResponse, error) {
-	e := &elicitation{ctx: ctx, req: req, reply: make(chan engine.ElicitResponse, 1), gone: make(chan struct{})}
-	select {
-	case b.reqs <- e:
-	case <-ctx.Done():
-		return engine.ElicitResponse{Action: "cancel"}, ctx.Err()
-	case <-b.done:
-		return engine.ElicitResponse{Action: "cancel"}, nil
-	}
-	select {
-	case r := <-e.reply:
-		return r, nil
-	case <-ctx.Done():
-		return engine.ElicitResponse{Action: "cancel"}, ctx.Err()
-	case <-b.done:
-		return engine.ElicitResponse{Action: "cancel"}, nil
-	}
+	return ask(b, b.reqs, ctx, req, engine.ElicitResponse{Action: "cancel"})
 }
 
 // Close makes every waiting and future Elicit answer "cancel": call it when
@@ -101,6 +125,8 @@ func (b *ElicitBridge) wait() tea.Cmd {
 		select {
 		case e := <-b.reqs:
 			return elicitMsg{e: e}
+		case a := <-b.samples:
+			return sampleMsg{a: a}
 		case <-b.done:
 			return nil
 		}
@@ -109,14 +135,7 @@ func (b *ElicitBridge) wait() tea.Cmd {
 
 // watchGone reports when the request's context ends before the person answers.
 func watchGone(e *elicitation) tea.Cmd {
-	return func() tea.Msg {
-		select {
-		case <-e.ctx.Done():
-			return elicitGoneMsg{e: e}
-		case <-e.gone:
-			return nil
-		}
-	}
+	return watchAsked(e, func(e *elicitation) tea.Msg { return elicitGoneMsg{e: e} })
 }
 
 // progressRelay hands a running call's progress notifications from the

@@ -147,6 +147,7 @@ func keyMsg(k string) []tea.Msg {
 		"up": tea.KeyUp, "down": tea.KeyDown, "left": tea.KeyLeft, "right": tea.KeyRight,
 		"ctrl+c": tea.KeyCtrlC, "ctrl+d": tea.KeyCtrlD, "ctrl+r": tea.KeyCtrlR, "backspace": tea.KeyBackspace,
 		"space": tea.KeySpace, "pgdown": tea.KeyPgDown, "pgup": tea.KeyPgUp, "f1": tea.KeyF1, "ctrl+e": tea.KeyCtrlE,
+		"ctrl+s": tea.KeyCtrlS,
 	}
 	if t, ok := named[k]; ok {
 		return []tea.Msg{tea.KeyMsg{Type: t}}

@@ -112,6 +112,8 @@ func (m *Model) typesText() bool {
 			return true
 		case *pickerModal:
 			return md.filter.Active()
+		case *sampleModal:
+			return md.editor != nil
 		}
 		return false
 	}

@@ -24,6 +24,11 @@ type KeyMap struct {
 	// Prompt keys: approval prompt and elicitation.
 	ApproveOne, ApproveAll, RejectOne, Later key.Binding
 	Submit, Decline, Cancel, OpenURL         key.Binding
+
+	// Sampling prompt keys: A and x keep their meaning (allow, refuse).
+	// The help screen lists them as "This prompt" when asked from there
+	// (the sampling prompt's Help), not in every help screen.
+	SampleOnce, SampleAlways, SampleDecline, SampleNever, SendReply key.Binding
 }
 
 // DefaultKeyMap returns the TUI's keys.
@@ -74,6 +79,12 @@ func DefaultKeyMap() KeyMap {
 		Decline:    b("ctrl+d", "decline", "ctrl+d"),
 		Cancel:     b("esc", "cancel", "esc"),
 		OpenURL:    b("o", "open in browser", "o"),
+
+		SampleOnce:    b("enter", "reply once", "enter"),
+		SampleAlways:  b("A", "always allow this server", "A"),
+		SampleDecline: b("x", "decline", "x", "ctrl+d"),
+		SampleNever:   b("X", "never for this server", "X"),
+		SendReply:     b("ctrl+s", "send reply", "ctrl+s"),
 	}
 }
 

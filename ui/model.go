@@ -134,6 +134,13 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case elicitGoneMsg:
 		m.dropElicit(msg.e)
 		return m, nil
+	case sampleMsg:
+		nm, cmd := newSampleModal(m.env, msg.a)
+		m.modals = append(m.modals, nm)
+		return m, tea.Batch(cmd, m.bridge.wait(), watchSampleGone(msg.a))
+	case sampleGoneMsg:
+		m.dropSample(msg.a)
+		return m, nil
 	case tea.KeyMsg:
 		return m, m.onKey(msg)
 	case callDoneMsg, progressMsg, openedMsg, spinner.TickMsg, completionMsg:
@@ -242,13 +249,26 @@ func (m *Model) dropElicit(e *elicitation) {
 	m.status, m.statusErr = e.req.Server+" withdrew its request", false
 }
 
+// dropSample removes the prompt of a sampling request the server gave up on.
+func (m *Model) dropSample(a *sampleAsk) {
+	kept := m.modals[:0]
+	for _, md := range m.modals {
+		if sm, ok := md.(*sampleModal); ok && sm.a == a {
+			continue
+		}
+		kept = append(kept, md)
+	}
+	m.modals = kept
+	m.status, m.statusErr = a.req.Server+" withdrew its sampling request", false
+}
+
 func elicitOf(md modal) *elicitation {
 	switch v := md.(type) {
 	case *urlModal:
 		return v.el
 	case *formModal:
 		return v.elicit
-	case *pickerModal, *runningModal, *resultModal, *approvalModal, *helpModal, *authModal:
+	case *pickerModal, *runningModal, *resultModal, *approvalModal, *helpModal, *authModal, *sampleModal:
 	}
 	return nil
 }

@@ -53,6 +53,7 @@ func overviewLines(st *styles.Styles, s *engine.ServerSnapshot, width int) []str
 	if s.Approval.Status != model.ApprovalNotNeeded {
 		kv("Approval", s.Approval.Status.String())
 	}
+	kv("Sampling", samplingLine(s))
 	if s.Policy.Rule != "" {
 		verdict := "allowed by"
 		if !s.Policy.Allowed {
@@ -79,6 +80,13 @@ func overviewLines(st *styles.Styles, s *engine.ServerSnapshot, width int) []str
 			out = append(out, fmt.Sprintf("%s  %s → %s  %s", h.At.Format(time.TimeOnly), h.From, h.To, st.Muted.Render(model.SanitizeLine(status.Move(h)))))
 		}
 	}
+	if len(s.Sampling) > 0 {
+		out = append(out, "", st.Heading.Render("Sampling requests"))
+		for i := len(s.Sampling) - 1; i >= 0 && i >= len(s.Sampling)-10; i-- {
+			r := s.Sampling[i]
+			out = append(out, fmt.Sprintf("%s  %s  %s", r.At.Format(time.TimeOnly), model.SanitizeLine(r.Outcome), st.Muted.Render(model.SanitizeLine(r.Request))))
+		}
+	}
 	// a long line (an error, a history reason) is wrapped, never cut at the
 	// screen's edge: the last error is shown in full
 	var wrapped []string
@@ -86,6 +94,22 @@ func overviewLines(st *styles.Styles, s *engine.ServerSnapshot, width int) []str
 		wrapped = append(wrapped, wrapLines(l, width)...)
 	}
 	return wrapped
+}
+
+// samplingLine words the person's standing answer to the server's sampling
+// requests, "" when they are asked each time and none came yet.
+func samplingLine(s *engine.ServerSnapshot) string {
+	switch s.SamplingDecision {
+	case model.SamplingAlways:
+		return "always allowed (you chose this)"
+	case model.SamplingNever:
+		return "never (you chose this)"
+	case model.SamplingAsk:
+		if len(s.Sampling) > 0 {
+			return "you are asked each time"
+		}
+	}
+	return ""
 }
 
 func stateSince(s *engine.ServerSnapshot) string {

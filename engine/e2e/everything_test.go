@@ -79,6 +79,10 @@ type harness struct {
 	elicitMu sync.Mutex
 	elicits  []engine.ElicitRequest
 	elicited chan struct{} // signalled on each elicitation request
+
+	sampleMu     sync.Mutex
+	sampleChoice string // the person's answer to the next sampling request
+	samples      []engine.SampleRequest
 }
 
 const serverName = "everything"
@@ -115,6 +119,9 @@ func newHarness(t *testing.T, tc transportCase) *harness {
 		Factory:  transports.NewFactory(),
 		CacheDir: filepath.Join(base, "cache"),
 		Elicit:   h.answerElicitation,
+		Sample:   h.answerSampling,
+		// The reply echoes the request's text, read from the JSON on stdin.
+		SamplingCommand: `sed -n 's/.*"text":"\([^"]*\)".*/echo: \1/p'`,
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -143,6 +150,14 @@ func (h *harness) answerElicitation(_ context.Context, req engine.ElicitRequest)
 	return engine.ElicitResponse{Action: engine.ElicitAccept, Content: map[string]any{
 		"name": "Ada Lovelace", "check": true, "integer": 7, "number": 2.5,
 	}}, nil
+}
+
+// answerSampling plays the person answering a sampling prompt.
+func (h *harness) answerSampling(_ context.Context, req engine.SampleRequest) (engine.SampleResponse, error) {
+	h.sampleMu.Lock()
+	defer h.sampleMu.Unlock()
+	h.samples = append(h.samples, req)
+	return engine.SampleResponse{Choice: h.sampleChoice}, nil
 }
 
 // waitServer waits for a snapshot in which the server satisfies cond; it
@@ -369,7 +384,7 @@ func TestEverything(t *testing.T) {
 					// declare elicitation/roots: over this transport we must
 					// not declare them, or its requests would go unanswered.
 					now := h.waitServer(t, "current state", func(engine.ServerSnapshot) bool { return true })
-					for _, name := range []string{"trigger-elicitation-request", "get-roots-list"} {
+					for _, name := range []string{"trigger-elicitation-request", "get-roots-list", "trigger-sampling-request"} {
 						if hasTool(now, name) {
 							t.Errorf("%s listed: the client declared a capability it cannot serve over %s", name, tc.name)
 						}
@@ -383,7 +398,7 @@ func TestEverything(t *testing.T) {
 				// Tools that depend on client capabilities are registered
 				// after initialization and announced with list_changed.
 				h.waitServer(t, "conditional tools", func(s engine.ServerSnapshot) bool {
-					return hasTool(s, "trigger-elicitation-request") && hasTool(s, "get-roots-list")
+					return hasTool(s, "trigger-elicitation-request") && hasTool(s, "get-roots-list") && hasTool(s, "trigger-sampling-request")
 				})
 			})
 
@@ -423,6 +438,46 @@ func TestEverything(t *testing.T) {
 				req := h.elicits[0]
 				if req.Server != serverName || req.Mode != "form" || !strings.Contains(string(req.Schema), `"name"`) {
 					t.Errorf("elicitation request: %+v", req)
+				}
+			})
+
+			t.Run("sampling replied by a command", func(t *testing.T) {
+				h.sampleMu.Lock()
+				h.sampleChoice, h.samples = engine.SampleOnce, nil
+				h.sampleMu.Unlock()
+				res := h.call(t, "trigger-sampling-request", map[string]any{"prompt": "two plus two", "maxTokens": 20}, nil)
+				got := text(res.Content)
+				if !strings.Contains(got, "echo: Resource trigger-sampling-request context: two plus two") || !strings.Contains(got, `"model": "command"`) {
+					t.Errorf("the command's reply did not reach the server: %q", got)
+				}
+				h.sampleMu.Lock()
+				defer h.sampleMu.Unlock()
+				if len(h.samples) != 1 {
+					t.Fatalf("%d sampling prompts, want 1", len(h.samples))
+				}
+				req := h.samples[0]
+				if req.Server != serverName || req.MaxTokens != 20 || req.SystemPrompt != "You are a helpful test server." ||
+					req.Command == "" || req.FirstLine() != "Resource trigger-sampling-request context: two plus two" {
+					t.Errorf("sampling prompt: %+v", req)
+				}
+			})
+
+			t.Run("sampling declined", func(t *testing.T) {
+				h.sampleMu.Lock()
+				h.sampleChoice = engine.SampleDecline
+				h.sampleMu.Unlock()
+				ctx, cancel := context.WithTimeout(h.ctx, 30*time.Second)
+				defer cancel()
+				res, err := h.eng.CallTool(ctx, serverName, "trigger-sampling-request", map[string]any{"prompt": "no"}, nil)
+				if err == nil && !res.IsError {
+					t.Fatalf("a declined sampling request gave a result: %q", text(res.Content))
+				}
+				if msg := fmt.Sprint(err) + text(res.Content); !strings.Contains(msg, "declined") {
+					t.Errorf("the failure does not say it was declined: %s", msg)
+				}
+				s := h.waitServer(t, "sampling history", func(s engine.ServerSnapshot) bool { return len(s.Sampling) >= 2 })
+				if last := s.Sampling[len(s.Sampling)-1]; last.Outcome != "declined" || last.Request != "Resource trigger-sampling-request context: no" {
+					t.Errorf("history: %+v", s.Sampling)
 				}
 			})
 

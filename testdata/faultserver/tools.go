@@ -90,6 +90,22 @@ func newServer(c config, h hooks) *server.MCPServer {
 			b, _ := json.Marshal(res)
 			return text(string(b)), nil
 		})
+	s.AddTool(mcp.NewTool("sample", mcp.WithDescription("Ask the client's model for a reply (sampling)"), mcp.WithString("prompt")),
+		func(_ context.Context, r mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			if res := server.SamplingResponse(r.Params.InputResponses, "llm"); res != nil {
+				reply := fmt.Sprint(res.Content)
+				if t, ok := res.Content.(mcp.TextContent); ok {
+					reply = t.Text
+				} else if m, ok := res.Content.(map[string]any); ok {
+					reply = fmt.Sprint(m["text"])
+				}
+				return text(res.Model + ": " + reply), nil
+			}
+			return server.NewInputRequestBuilder("").Sample("llm", mcp.CreateMessageParams{
+				Messages:  []mcp.SamplingMessage{{Role: mcp.RoleUser, Content: mcp.NewTextContent(r.GetString("prompt", "hello"))}},
+				MaxTokens: 30,
+			}).ToolResult(), nil
+		})
 	s.AddTool(mcp.NewTool("roots", mcp.WithDescription("Ask the client for its roots")),
 		func(ctx context.Context, _ mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 			res, err := s.RequestRoots(ctx, mcp.ListRootsRequest{})

@@ -18,6 +18,7 @@ const (
 	argTool                       // a tool of the server before it
 	argPrompt                     // a prompt of the server before it
 	argResource                   // a resource URI of the server before it
+	argSampling                   // always, never or ask (mcp sampling)
 )
 
 // completedArgs says, by command path, what each positional argument names.
@@ -31,6 +32,7 @@ var completedArgs = map[string][]argKind{
 	"mcpdeck mcp approve":   {argServerOrAll},
 	"mcpdeck mcp reject":    {argServerOrAll},
 	"mcpdeck mcp reconnect": {argServerOrAll},
+	"mcpdeck mcp sampling":  {argServer, argSampling},
 	"mcpdeck auth":          {argServer},
 	"mcpdeck call":          {argServer, argTool},
 	"mcpdeck read":          {argServer, argResource},
@@ -78,6 +80,8 @@ func completeArg(cmd *cobra.Command, g *globalOpts, k argKind, args []string) []
 			out = append(out, "all\tevery server this applies to")
 		}
 		return out
+	case argSampling:
+		return []string{"always\treply without asking", "never\tdecline without asking", "ask\task each time"}
 	case argTool, argPrompt, argResource:
 		names, ok := serverNamesFor(cmd.Context(), g, args[0])
 		if !ok {

@@ -155,6 +155,9 @@ func withEngServer(ctx context.Context, f *engFlags, server string, fn func(cont
 	if f.declined.Load() { // the reason is already on stderr
 		return silentError{}
 	}
+	if note := f.asked.sampleDeclined(); note != "" {
+		fmt.Fprintln(f.g.stderr, "mcpdeck: note: "+note)
+	}
 	return nil
 }
 

@@ -39,10 +39,34 @@ func newEngFlags(g *globalOpts) *engFlags { return &engFlags{g: g} }
 // newEngFlagsInline is newEngFlags for commands that may sign in on demand.
 func newEngFlagsInline(g *globalOpts) *engFlags { return &engFlags{g: g, inlineAuth: true} }
 
-// engElicitLog remembers refused elicitation requests.
+// engElicitLog remembers refused elicitation and declined sampling
+// requests, so a failed request can say why.
 type engElicitLog struct {
-	mu   sync.Mutex
-	reqs []engine.ElicitRequest
+	mu      sync.Mutex
+	reqs    []engine.ElicitRequest
+	samples []engine.SampleRequest
+}
+
+func (l *engElicitLog) addSample(r engine.SampleRequest) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.samples = append(l.samples, r)
+}
+
+// sampleDeclined words the first declined sampling request, "" for none.
+func (l *engElicitLog) sampleDeclined() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if len(l.samples) == 0 {
+		return ""
+	}
+	r := l.samples[0]
+	what := ""
+	if r.Request != "" {
+		what = ", for " + r.Request
+	}
+	return model.SanitizeLine(fmt.Sprintf("server %s asked for a model's reply (%q%s), and mcpdeck declined: "+
+		"pass --sampling-command CMD, or set \"sampling\": {\"command\": …} for it in your user config", r.Server, r.FirstLine(), what))
 }
 
 func (l *engElicitLog) add(r engine.ElicitRequest) {
@@ -51,8 +75,12 @@ func (l *engElicitLog) add(r engine.ElicitRequest) {
 	l.reqs = append(l.reqs, r)
 }
 
-// explain returns an error naming the first refused elicitation, or nil.
+// explain returns an error naming the first refused elicitation or
+// declined sampling request, or nil.
 func (l *engElicitLog) explain() error {
+	if s := l.sampleDeclined(); s != "" {
+		return errors.New(s)
+	}
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	if len(l.reqs) == 0 {
@@ -81,6 +109,7 @@ func (f *engFlags) engineOptions() (engine.Options, error) {
 	o.Watch = false
 	o.Auth = newOAuthManager(o.Load, f.g.stderr, f.inlineAuth)
 	o.OnLog = f.printLog
+	o.Sample = f.sampleHeadless
 	if f.factory != nil {
 		o.Factory = f.factory
 	}
@@ -132,4 +161,17 @@ func (f *engFlags) printLog(server string, l engine.LogEntry) {
 		text = l.Logger + ": " + text
 	}
 	fmt.Fprintln(f.g.stderr, model.SanitizeLine(server+" "+l.Level+": "+text))
+}
+
+// sampleHeadless answers a sampling request without a person: a command the
+// person chose (--sampling-command, or the server's "sampling" setting in
+// their user config) replies; otherwise --sampling decline declines. The
+// decline is explained by the failed request's error, or by a note when the
+// server carried on without the reply.
+func (f *engFlags) sampleHeadless(_ context.Context, r engine.SampleRequest) (engine.SampleResponse, error) {
+	if r.Command != "" {
+		return engine.SampleResponse{Choice: engine.SampleOnce}, nil
+	}
+	f.asked.addSample(r)
+	return engine.SampleResponse{Choice: engine.SampleDecline}, nil
 }

@@ -48,3 +48,20 @@ func TestLogsCommand(t *testing.T) {
 	}
 	e.fails(2, "--mcp-config", cfg, "logs", "calc", "--level", "loud")
 }
+
+// TestSamplingFromTheCLI: without a command, a server's sampling request is
+// declined and stderr says how to reply; --sampling-command replies with the
+// command's output.
+func TestSamplingFromTheCLI(t *testing.T) {
+	e := newCLIEnv(t)
+	fault := buildFaultServer(t, t.TempDir())
+	cfg, _ := json.Marshal(map[string]any{"mcpServers": map[string]any{"f": map[string]any{"command": fault}}})
+	r := e.fails(1, "--mcp-config", string(cfg), "call", "f", "sample", `{"prompt":"say hi"}`)
+	if !strings.Contains(r.stderr, `server f asked for a model's reply ("say hi"), and mcpdeck declined: pass --sampling-command CMD`) {
+		t.Errorf("the decline is not explained:\n%s", r.stderr)
+	}
+	r = e.ok("--mcp-config", string(cfg), "--sampling-command", "cat >/dev/null; echo hi there", "call", "f", "sample", `{"prompt":"say hi"}`)
+	if !strings.Contains(r.stdout, "command: hi there") {
+		t.Errorf("the command's reply did not reach the server:\n%s\n%s", r.stdout, r.stderr)
+	}
+}

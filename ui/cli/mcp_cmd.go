@@ -35,6 +35,7 @@ func newMCPCmd(g *globalOpts) *cobra.Command {
 		newMCPEnableCmd(g, false),
 		newMCPApproveCmd(g, true),
 		newMCPApproveCmd(g, false),
+		newMCPSamplingCmd(g),
 		newMCPImportCmd(g),
 		newMCPMigrateLocalCmd(g),
 	)

@@ -54,6 +54,11 @@ type globalOpts struct {
 	// config dir, MCPDECK_MANAGED_DIR). Use g.loadOptions() to call it.
 	newLoadOptions func(dynamic []string) (model.LoadOptions, error)
 
+	// sampling is --sampling: what a command does with a server's sampling
+	// request when no command replies ("decline", the only way without a
+	// person); samplingCommand is --sampling-command, which replies.
+	sampling, samplingCommand string
+
 	// logLevel is --log-level: servers' log messages at or above it go
 	// to stderr ("off": none).
 	logLevel string
@@ -155,6 +160,11 @@ func newRootCmd(g *globalOpts) *cobra.Command {
 		"servers for this run only, from `FILE_OR_JSON`: a config file path or inline JSON (repeatable)")
 	pf.Var(newEnumFlag(&g.elicit, elicitAcceptDefaults, elicitDecline, elicitCancel), "elicit",
 		"answer server elicitation requests without a TUI: accept-defaults, decline or cancel")
+	g.sampling = "decline"
+	pf.Var(newEnumFlag(&g.sampling, "decline"), "sampling",
+		"answer servers' sampling requests that no command replies to: decline (the CLI has no one to ask)")
+	pf.StringVar(&g.samplingCommand, "sampling-command", "",
+		"reply to servers' sampling requests with `CMD` (run by the shell; the request as JSON on stdin, the reply text on stdout)")
 	pf.BoolVar(&g.json, "json", false, "print machine-readable JSON")
 	g.logLevel = "warning"
 	pf.Var(newEnumFlag(&g.logLevel, "debug", "info", "notice", "warning", "error", "critical", "alert", "emergency", "off"), "log-level",

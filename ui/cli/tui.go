@@ -33,7 +33,7 @@ func tuiEngineOptions(g *globalOpts) (engine.Options, error) {
 	if err != nil {
 		return engine.Options{}, err
 	}
-	o := engine.Options{Load: load, Factory: transports.NewFactory(), Watch: true}
+	o := engine.Options{Load: load, Factory: transports.NewFactory(), Watch: true, SamplingCommand: g.samplingCommand}
 	if dir, err := os.UserCacheDir(); err == nil {
 		o.CacheDir = filepath.Join(dir, "mcpdeck")
 	}
@@ -62,6 +62,7 @@ func runTUI(ctx context.Context, g *globalOpts, eo engine.Options, title string)
 	}
 	bridge := ui.NewElicitBridge()
 	eo.Elicit = bridge.Elicit
+	eo.Sample = bridge.Sample
 	eng, err := engine.New(eo)
 	if err != nil {
 		return err

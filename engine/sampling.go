@@ -1,0 +1,222 @@
+package engine
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/mark3labs/mcp-go/mcp"
+
+	"github.com/mcpdeck/mcpdeck/model"
+)
+
+// mcpdeck has no model of its own: a server's sampling/createMessage is
+// answered by the person (who types the reply) or by a command they chose
+// (see samplecmd.go), and only once they allowed it for that server. Their
+// standing decision ("always", "never") lives in the project's private
+// state (model.SamplingDecision), so nothing in a repository can allow it.
+
+// SampleFunc asks the person about a sampling request (the TUI's prompt, or
+// the CLI's fixed policy).
+type SampleFunc func(ctx context.Context, req SampleRequest) (SampleResponse, error)
+
+// The person's answers to a sampling request.
+const (
+	SampleOnce    = "once"    // reply this time
+	SampleAlways  = "always"  // reply, and do not ask again for this server
+	SampleDecline = "decline" // not this time
+	SampleNever   = "never"   // decline, and do not ask again for this server
+)
+
+// ErrSamplingDeclined is the answer a server gets when its sampling request
+// was declined.
+var ErrSamplingDeclined = errors.New("the person declined this sampling request")
+
+// SampleRequest is a server's sampling request as the person sees it: every
+// text sanitized, images and audio as their size.
+type SampleRequest struct {
+	Server string `json:"server"`
+	// Request is the call this is for, on a 2026-07-28 session ("tools/call
+	// NAME"); "" for a request the server sent on its own.
+	Request        string          `json:"request,omitempty"`
+	Messages       []SampleMessage `json:"messages"`
+	SystemPrompt   string          `json:"systemPrompt,omitempty"`
+	Preferences    string          `json:"preferences,omitempty"` // model hints and priorities, one line
+	MaxTokens      int             `json:"maxTokens"`
+	Temperature    float64         `json:"temperature,omitempty"`
+	StopSequences  []string        `json:"stopSequences,omitempty"`
+	IncludeContext string          `json:"includeContext,omitempty"`
+	Tools          []string        `json:"tools,omitempty"` // names of the tools offered to the model
+	// Command is the command that will write the reply; "" means the person
+	// types it.
+	Command string `json:"command,omitempty"`
+	// Allowed says the person already allowed sampling for this server
+	// ("always"): only the reply is wanted.
+	Allowed bool `json:"allowed,omitempty"`
+	// Raw is the request's params as the server sent them: the command's stdin.
+	Raw json.RawMessage `json:"-"`
+}
+
+// SampleMessage is one message of a sampling request.
+type SampleMessage struct {
+	Role string `json:"role"`
+	Text string `json:"text"` // the text, or "[image 12 KB png]" for media
+}
+
+// FirstLine is the request in one line, for a history or a status line.
+func (r SampleRequest) FirstLine() string {
+	for _, m := range r.Messages {
+		if t := strings.TrimSpace(m.Text); t != "" {
+			line, _, _ := strings.Cut(t, "\n")
+			return model.SanitizeLine(line)
+		}
+	}
+	return "(no text)"
+}
+
+// SampleResponse is the person's answer: a choice, and for a reply without
+// a command the text they typed.
+type SampleResponse struct {
+	Choice string `json:"choice"`
+	Text   string `json:"text,omitempty"`
+}
+
+// SampleRecord is one sampling request in a server's history.
+type SampleRecord struct {
+	At      time.Time `json:"at"`
+	Request string    `json:"request"` // first line of the request
+	Outcome string    `json:"outcome"` // "replied (you)", "declined", …
+}
+
+// maxSampleHistory bounds a server's sampling history.
+const maxSampleHistory = 50
+
+// sample answers server's sampling request: a standing "never" declines
+// without asking, "always" skips the question (a command then replies on its
+// own), otherwise Options.Sample asks. The answer goes to the history.
+func (e *Engine) sample(ctx context.Context, server string, req mcp.CreateMessageRequest) (*mcp.CreateMessageResult, error) {
+	e.mu.Lock()
+	en := e.byName[server]
+	var srv model.Server
+	if en != nil {
+		srv = en.srv
+	}
+	e.mu.Unlock()
+	if en == nil {
+		return nil, fmt.Errorf("%w: %s", ErrUnknownServer, server)
+	}
+	r := newSampleRequest(server, req.CreateMessageParams)
+	if ic := inputCallFrom(ctx); ic != nil {
+		r.Request = ic.what
+	}
+	r.Command = e.samplingCommand(srv)
+	res, outcome, err := e.sampleAnswer(ctx, srv, r)
+	e.recordSample(server, r.FirstLine(), outcome)
+	return res, err
+}
+
+// sampleAnswer decides and produces the answer, with the outcome worded
+// for the history.
+func (e *Engine) sampleAnswer(ctx context.Context, srv model.Server, r SampleRequest) (*mcp.CreateMessageResult, string, error) {
+	switch {
+	case srv.Sampling == model.SamplingNever:
+		return nil, "declined (never for this server)", ErrSamplingDeclined
+	case srv.Sampling == model.SamplingAlways && r.Command != "":
+		return e.replyByCommand(ctx, r)
+	}
+	r.Allowed = srv.Sampling == model.SamplingAlways
+	if e.opts.Sample == nil {
+		e.log.Warn("sampling declined: no one to ask (run the TUI or pass --sampling-command)", "server", r.Server)
+		return nil, "declined (no one to ask)", ErrSamplingDeclined
+	}
+	resp, err := e.opts.Sample(ctx, r)
+	if err != nil {
+		return nil, "failed: " + model.SanitizeLine(err.Error()), fmt.Errorf("sampling for %s: %w", r.Server, err)
+	}
+	switch resp.Choice {
+	case SampleDecline:
+		return nil, "declined", ErrSamplingDeclined
+	case SampleNever, SampleAlways:
+		d := model.SamplingNever
+		if resp.Choice == SampleAlways {
+			d = model.SamplingAlways
+		}
+		if err := e.rememberSampling(ctx, srv.Name, d); err != nil {
+			e.log.Warn("sampling decision not saved", "server", srv.Name, "err", err)
+		}
+		if d == model.SamplingNever {
+			return nil, "declined (never for this server)", ErrSamplingDeclined
+		}
+	case SampleOnce:
+	default:
+		return nil, "failed", fmt.Errorf("sampling for %s: unknown answer %q", r.Server, resp.Choice)
+	}
+	if r.Command != "" {
+		return e.replyByCommand(ctx, r)
+	}
+	res := &mcp.CreateMessageResult{Model: "human", StopReason: "endTurn"}
+	res.Role = mcp.RoleAssistant
+	res.Content = mcp.NewTextContent(resp.Text)
+	return res, "replied (you)", nil
+}
+
+// samplingCommand is the command that writes srv's replies: --sampling-command
+// for this run, else the server's user-scope "sampling" setting.
+func (e *Engine) samplingCommand(srv model.Server) string {
+	if e.opts.SamplingCommand != "" {
+		return e.opts.SamplingCommand
+	}
+	cmd, err := model.SamplingCommand(srv)
+	if err != nil {
+		e.log.Warn("sampling command ignored", "server", srv.Name, "err", err)
+		return ""
+	}
+	return cmd
+}
+
+// rememberSampling saves the person's standing decision and reloads, so the
+// server's snapshot shows it.
+func (e *Engine) rememberSampling(ctx context.Context, name string, d model.SamplingDecision) error {
+	e.mu.Lock()
+	extra := e.isExtra(name)
+	if extra {
+		e.overSampling[name] = d
+	}
+	e.mu.Unlock()
+	if !extra {
+		if err := model.SetSamplingDecision(e.opts.Load, name, d); err != nil {
+			return err
+		}
+	}
+	return e.Reload(ctx)
+}
+
+// SetSampling changes the standing decision on a server's sampling requests
+// (model.SamplingAsk forgets it).
+func (e *Engine) SetSampling(ctx context.Context, name string, d model.SamplingDecision) error {
+	e.mu.Lock()
+	_, ok := e.byName[name]
+	e.mu.Unlock()
+	if !ok {
+		return fmt.Errorf("%w: %s", ErrUnknownServer, name)
+	}
+	return e.rememberSampling(ctx, name, d)
+}
+
+// recordSample adds one request to the server's history (newest last).
+func (e *Engine) recordSample(server, request, outcome string) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	en := e.byName[server]
+	if e.closed || en == nil {
+		return
+	}
+	old := en.s.Sampling[max(0, len(en.s.Sampling)-maxSampleHistory+1):]
+	h := make([]SampleRecord, 0, len(old)+1) // a new array: published snapshots keep theirs
+	h = append(h, old...)
+	en.s.Sampling = append(h, SampleRecord{At: time.Now(), Request: request, Outcome: outcome})
+	e.publishLocked()
+}
