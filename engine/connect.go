@@ -106,10 +106,12 @@ func (e *Engine) adopt(ctx context.Context, en *entry, gen uint64, conn session,
 		en.s.ServerInfo = Implementation{Name: sanitize(init.ServerInfo.Name), Version: sanitize(init.ServerInfo.Version)}
 		en.s.ProtocolVersion = init.ProtocolVersion
 		en.s.Instructions = capText(init.Instructions)
+		en.s.Subscriptions = canSubscribe(init)
 	}
 	en.s.StderrTail = conn.StderrTail(stderrTailLines)
 	name := en.srv.Name
 	e.wg.Go(func() { e.monitor(ctx, name, gen, conn) })
+	e.renewWatchesLocked(en, gen, conn)
 }
 
 // ErrConnectTimeout marks a connect that took longer than MCP_TIMEOUT.

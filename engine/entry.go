@@ -31,6 +31,9 @@ type entry struct {
 	secrets    []string                // model.SecretValues(srv.Config), masked in error text (redact)
 	refetching [numLists]bool          // a list refetch is running
 	dirty      [numLists]bool          // list_changed arrived during the refetch
+	// watched are the resources the person watches (subscriptions.go), by
+	// URI: kept across reconnects, renewed on each new connection.
+	watched map[string]*watchState
 	// toolsAuthErr is the authorization refusal (401/403) of the last tools
 	// list, nil when it was given: a call then reports it, not "no such tool".
 	toolsAuthErr error
@@ -49,5 +52,6 @@ func (en *entry) stopRetry() {
 func (en *entry) dropCaches() {
 	en.s.Tools, en.s.Resources, en.s.Templates, en.s.Prompts, en.s.Skills = nil, nil, nil, nil, nil
 	en.s.Instructions, en.s.ServerInfo, en.s.ProtocolVersion = "", Implementation{}, ""
+	en.s.Subscriptions = false
 	en.schemas = nil
 }

@@ -46,6 +46,18 @@ func (f *fakeSession) Ping(ctx context.Context) error {
 	return ctx.Err()
 }
 
+// Subscribe sends resources/subscribe or unsubscribe to the in-process server.
+func (f *fakeSession) Subscribe(ctx context.Context, uri string, on bool) error {
+	if on {
+		req := mcp.SubscribeRequest{}
+		req.Params.URI = uri
+		return f.c.Subscribe(ctx, req) //nolint:staticcheck // the in-process server speaks the classic protocol
+	}
+	req := mcp.UnsubscribeRequest{}
+	req.Params.URI = uri
+	return f.c.Unsubscribe(ctx, req) //nolint:staticcheck // as Subscribe
+}
+
 func (f *fakeSession) Client() *client.Client      { return f.c }
 func (f *fakeSession) Init() *mcp.InitializeResult { return f.init }
 func (f *fakeSession) Done() <-chan struct{}       { return f.done }

@@ -129,6 +129,9 @@ func (e *Engine) onNotification(server string, n mcp.JSONRPCNotification) {
 		e.onProgress(n)
 	case string(mcp.MethodNotificationMessage):
 		e.onLogMessage(server, n)
+	case string(mcp.MethodNotificationResourceUpdated):
+		uri, _ := n.Params.AdditionalFields["uri"].(string)
+		e.onResourceUpdated(server, uri)
 	}
 }
 

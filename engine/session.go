@@ -23,6 +23,9 @@ type session interface {
 	Close(ctx context.Context) error
 	Reinit(ctx context.Context) error
 	Ping(ctx context.Context) error
+	// Subscribe starts (on) or stops notifications/resources/updated
+	// about uri.
+	Subscribe(ctx context.Context, uri string, on bool) error
 }
 
 // connOptions mirrors transports.Options for one server.

@@ -87,7 +87,13 @@ type ServerSnapshot struct {
 	// Sampling is the server's last sampling requests and their answers
 	// (at most 50, oldest first); SamplingDecision the person's standing
 	// answer ("" = ask each time).
-	Sampling         []SampleRecord         `json:"sampling,omitempty"`
+	Sampling []SampleRecord `json:"sampling,omitempty"`
+	// Watched are the resources the person subscribed to, by URI order,
+	// with their latest content.
+	Watched []WatchedResource `json:"watched,omitempty"`
+	// Subscriptions says the connected server offers resource
+	// subscriptions (Engine.Watch).
+	Subscriptions    bool                   `json:"subscriptions,omitempty"`
 	SamplingDecision model.SamplingDecision `json:"samplingDecision,omitempty"`
 	History          []Transition           `json:"history,omitempty"` // most recent last, capped
 }

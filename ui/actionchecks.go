@@ -1,6 +1,8 @@
 package ui
 
 import (
+	"context"
+
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/mcpdeck/mcpdeck/engine"
@@ -145,4 +147,43 @@ func openGetPrompt(m *Model, s *engine.ServerSnapshot, _ serverAction) tea.Cmd {
 		return m.push(openPrompt(m.env, s.Name, s.Prompts[m.detail.Selection(tabPrompts)]))
 	}
 	return m.push(openPromptPicker(m.env, s))
+}
+
+// canWatch is the check of watch resource: a connected server that offers
+// subscriptions and lists resources.
+func canWatch(s *engine.ServerSnapshot) (bool, string) {
+	if ok, why := hasItems(tabResources)(s); !ok {
+		return false, why
+	}
+	if !s.Subscriptions {
+		return false, "server does not offer resource subscriptions"
+	}
+	return true, ""
+}
+
+// toggleWatch watches the resource selected in the Resources tab, or stops
+// watching it.
+func toggleWatch(m *Model, s *engine.ServerSnapshot, a serverAction) tea.Cmd {
+	if m.detail == nil || m.detail.tab != tabResources || m.detail.Selection(tabResources) >= len(s.Resources) {
+		m.status, m.statusErr = a.verb+": select a resource (not a template) in the Resources tab", true
+		return nil
+	}
+	uri := s.Resources[m.detail.Selection(tabResources)].URI
+	eng := m.env.eng
+	if watchedOf(s, uri) != nil {
+		m.status = "unwatch " + uri + "…"
+		return m.engineCmd("unwatch "+uri+" on", s.Name, func(ctx context.Context, name string) error { return eng.Unwatch(ctx, name, uri) })
+	}
+	m.status = "watch " + uri + "…"
+	return m.engineCmd("watch "+uri+" on", s.Name, func(ctx context.Context, name string) error { return eng.Watch(ctx, name, uri) })
+}
+
+// watchedOf is the watched state of uri on s, nil when not watched.
+func watchedOf(s *engine.ServerSnapshot, uri string) *engine.WatchedResource {
+	for i := range s.Watched {
+		if s.Watched[i].URI == uri {
+			return &s.Watched[i]
+		}
+	}
+	return nil
 }

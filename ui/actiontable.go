@@ -53,6 +53,10 @@ func serverActions() []serverAction {
 		{verb: "authenticate", key: func(k *KeyMap) key.Binding { return k.Authenticate }, enabled: canAuthenticate, offered: needsSignIn, run: engineRun(Engine.Authenticate)},
 		{verb: "call tool", use: true, key: func(k *KeyMap) key.Binding { return k.CallTool }, enabled: hasItems(tabTools), run: openCallTool},
 		{verb: "read resource", use: true, key: func(k *KeyMap) key.Binding { return k.ReadResource }, enabled: hasItems(tabResources), run: openReadResource},
+		{
+			verb: "watch resource", use: true, key: func(k *KeyMap) key.Binding { return k.WatchResource },
+			enabled: canWatch, offered: func(*engine.ServerSnapshot) bool { return false }, run: toggleWatch,
+		},
 		{verb: "get prompt", use: true, key: func(k *KeyMap) key.Binding { return k.GetPrompt }, enabled: hasItems(tabPrompts), run: openGetPrompt},
 	}
 }

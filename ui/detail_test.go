@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/mcpdeck/mcpdeck/engine"
 )
@@ -200,5 +201,42 @@ func TestLogsTab(t *testing.T) {
 		if got := h.eng.Actions(); !slices.Contains(got, "log level notes info") {
 			t.Errorf("the server was not asked for the level: %v", got)
 		}
+	})
+}
+
+// TestWatchResource: w on a resource of a server offering subscriptions
+// asks the engine to watch it (again: to stop); the row then says it is
+// watched, when it changed and what it holds now; a template, or a server
+// without subscriptions, says why not.
+func TestWatchResource(t *testing.T) {
+	inBubble(t, func(t *testing.T) {
+		s := fixture()
+		s.Servers[5].Subscriptions = true
+		f := newFakeEngine(s)
+		h := newHarness(t, f, 120, 30)
+		h.keys("esc")
+		h.selectServer("notes")
+		h.keys("enter", "3", "w")
+		if got := h.eng.Actions(); !slices.Contains(got, "watch notes notes://all") {
+			t.Fatalf("not watched: %v", got)
+		}
+		s.Servers[5].Watched = []engine.WatchedResource{{
+			URI: "notes://all", Contents: []engine.Content{{Kind: "text", Text: "buy\nmilk"}},
+			ReadAt: t0.Add(time.Second), ChangedAt: t0, Updates: 2,
+		}}
+		f.publish(s)
+		h.settle()
+		h.wantView("all notes  notes://all  ◉ watching", "changed "+t0.Format(time.TimeOnly)+" (2 updates) · buy milk")
+		h.keys("w")
+		if got := h.eng.Actions(); !slices.Contains(got, "unwatch notes notes://all") {
+			t.Fatalf("not unwatched: %v", got)
+		}
+		h.keys("down", "w")
+		h.wantView("watch resource: select a resource (not a template) in the Resources tab")
+		s.Servers[5].Subscriptions = false
+		f.publish(s)
+		h.settle()
+		h.keys("up", "w")
+		h.wantView("watch resource: server does not offer resource subscriptions")
 	})
 }

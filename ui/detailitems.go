@@ -3,6 +3,7 @@ package ui
 import (
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/dustin/go-humanize"
 
@@ -63,6 +64,9 @@ func (d *detailView) item(i int) (string, string) {
 	case tabResources:
 		if i < len(d.srv.Resources) {
 			r := &d.srv.Resources[i]
+			if w := watchedOf(&d.srv, r.URI); w != nil {
+				return r.Name + "  " + r.URI + "  ◉ watching", watchLine(w)
+			}
 			return r.Name + "  " + r.URI, joinNonEmpty(" · ", r.MIMEType, r.Description)
 		}
 		t := &d.srv.Templates[i-len(d.srv.Resources)]
@@ -118,4 +122,27 @@ func toolBadges(t *engine.Tool) string {
 		return ""
 	}
 	return "  [" + strings.Join(b, ", ") + "]"
+}
+
+// watchLine is a watched resource's second line: when it last changed (or
+// was read), how many updates came, and the start of its latest content.
+func watchLine(w *engine.WatchedResource) string {
+	when := "read " + w.ReadAt.Format(time.TimeOnly)
+	if w.Updates > 0 {
+		when = fmt.Sprintf("changed %s (%d updates)", w.ChangedAt.Format(time.TimeOnly), w.Updates)
+	}
+	if w.ReadAt.IsZero() {
+		when = "reading…"
+	}
+	if w.ReadError != "" {
+		return when + " · " + w.ReadError
+	}
+	var text string
+	for _, c := range w.Contents {
+		if t := strings.TrimSpace(c.Text); t != "" {
+			text = strings.Join(strings.Fields(t), " ")
+			break
+		}
+	}
+	return joinNonEmpty(" · ", when, text)
 }

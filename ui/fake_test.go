@@ -112,6 +112,20 @@ func (f *fakeEngine) ReadResource(_ context.Context, server, uri string) (engine
 	return engine.ResourceResult{Contents: []engine.Content{{Kind: "text", Text: "contents of " + uri, MIMEType: "text/plain"}}}, nil
 }
 
+func (f *fakeEngine) Watch(_ context.Context, server, uri string) error {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.actions = append(f.actions, "watch "+server+" "+uri)
+	return nil
+}
+
+func (f *fakeEngine) Unwatch(_ context.Context, server, uri string) error {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.actions = append(f.actions, "unwatch "+server+" "+uri)
+	return nil
+}
+
 func (f *fakeEngine) GetPrompt(_ context.Context, server, name string, args map[string]string) (engine.PromptResult, error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()

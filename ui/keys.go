@@ -13,7 +13,7 @@ type KeyMap struct {
 	Open, Back, NextTab, PrevTab, JumpTab   key.Binding
 
 	Enable, Disable, Reconnect, CancelRetry, Authenticate, Approve, Reject key.Binding
-	CallTool, ReadResource, GetPrompt, Reload                              key.Binding
+	CallTool, ReadResource, WatchResource, GetPrompt, Reload               key.Binding
 	LogLevel                                                               key.Binding // on the Logs tab
 	Filter, Help, Quit, ForceQuit                                          key.Binding
 
@@ -49,22 +49,23 @@ func DefaultKeyMap() KeyMap {
 		PrevTab:  b("shift+tab/←", "prev tab", "shift+tab", "left", "h"),
 		JumpTab:  b("1–8", "go to tab", "1", "2", "3", "4", "5", "6", "7", "8"),
 
-		Enable:       b("e", "enable", "e"),
-		Disable:      b("d", "disable", "d"),
-		Reconnect:    b("r", "reconnect", "r"),
-		CancelRetry:  b("s", "stop retrying", "s"),
-		Authenticate: b("a", "authenticate", "a"),
-		Approve:      b("A", "approve", "A"),
-		Reject:       b("x", "reject", "x"),
-		CallTool:     b("c", "call tool", "c"),
-		ReadResource: b("R", "read resource", "R"),
-		GetPrompt:    b("p", "get prompt", "p"),
-		Reload:       b("ctrl+r", "reload config", "ctrl+r"),
-		LogLevel:     b("L", "log level (Logs tab)", "L"),
-		Filter:       b("/", "filter", "/"),
-		Help:         b("?", "help", "?", "f1"), // f1 where ? is text (a form)
-		Quit:         b("q", "quit", "q", "ctrl+c"),
-		ForceQuit:    b("ctrl+c", "quit from anywhere", "ctrl+c"),
+		Enable:        b("e", "enable", "e"),
+		Disable:       b("d", "disable", "d"),
+		Reconnect:     b("r", "reconnect", "r"),
+		CancelRetry:   b("s", "stop retrying", "s"),
+		Authenticate:  b("a", "authenticate", "a"),
+		Approve:       b("A", "approve", "A"),
+		Reject:        b("x", "reject", "x"),
+		CallTool:      b("c", "call tool", "c"),
+		ReadResource:  b("R", "read resource", "R"),
+		WatchResource: b("w", "watch resource", "w"),
+		GetPrompt:     b("p", "get prompt", "p"),
+		Reload:        b("ctrl+r", "reload config", "ctrl+r"),
+		LogLevel:      b("L", "log level (Logs tab)", "L"),
+		Filter:        b("/", "filter", "/"),
+		Help:          b("?", "help", "?", "f1"), // f1 where ? is text (a form)
+		Quit:          b("q", "quit", "q", "ctrl+c"),
+		ForceQuit:     b("ctrl+c", "quit from anywhere", "ctrl+c"),
 
 		FilterKeep:  b("enter", "keep filter", "enter"),
 		FilterClear: b("esc", "clear filter", "esc"),

@@ -378,6 +378,26 @@ func TestEverything(t *testing.T) {
 				})
 			})
 
+			t.Run("subscription", func(t *testing.T) {
+				const uri = "demo://resource/static/document/architecture.md"
+				if err := h.eng.Watch(h.ctx, serverName, uri); err != nil {
+					t.Fatal(err)
+				}
+				h.call(t, "toggle-subscriber-updates", map[string]any{}, nil) // the server starts announcing updates
+				defer h.call(t, "toggle-subscriber-updates", map[string]any{}, nil)
+				s := h.waitServer(t, "an update re-read", func(s engine.ServerSnapshot) bool {
+					return len(s.Watched) == 1 && s.Watched[0].Updates >= 1 && !s.Watched[0].ReadAt.Before(s.Watched[0].ChangedAt)
+				})
+				w := s.Watched[0]
+				if w.URI != uri || len(w.Contents) == 0 || strings.TrimSpace(w.Contents[0].Text) == "" || w.ReadError != "" {
+					t.Errorf("watched resource: %+v", w)
+				}
+				if err := h.eng.Unwatch(h.ctx, serverName, uri); err != nil {
+					t.Fatal(err)
+				}
+				h.waitServer(t, "unwatched", func(s engine.ServerSnapshot) bool { return len(s.Watched) == 0 })
+			})
+
 			if tc.noServerRequests != "" {
 				t.Run("server requests unavailable", func(t *testing.T) {
 					// The server registers these tools only for clients that

@@ -31,10 +31,13 @@ func newServer(c config, h hooks) *server.MCPServer {
 	if c.tools > 0 {
 		opts = append(opts, server.WithPaginationLimit(100))
 	}
+	tick := &ticker{}
+	opts = append(opts, tick.options()...)
 	if c.hostile {
 		opts = append(opts, hostileOptions()...)
 	}
 	s := server.NewMCPServer("faultserver", "1.0.0", opts...)
+	tick.add(s)
 	var added atomic.Int64
 
 	s.AddTool(mcp.NewTool("echo", mcp.WithDescription("Echo text back"), mcp.WithString("text", mcp.Required())),

@@ -38,13 +38,19 @@ func newEngCallCmds(g *globalOpts) []*cobra.Command {
 			return engCancelled(runEngCall(cmd.Context(), newEngFlagsInline(g), args[0], args[1], params))
 		},
 	}
+	var watch bool
 	read := &cobra.Command{
 		Use:   "read SERVER URI",
 		Short: "Read a resource and print it (binary contents are saved to files)",
-		Args:  rangeEngArgs(2, 2, "SERVER URI"),
+		Example: "  mcpdeck read notes file:///todo.md\n" +
+			"  mcpdeck read notes file:///todo.md --watch   # print it again on every change, until Ctrl-C",
+		Args: rangeEngArgs(2, 2, "SERVER URI"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			f := newEngFlagsInline(g)
 			return engCancelled(withEngServer(cmd.Context(), f, args[0], func(ctx context.Context, s *engSession) error {
+				if watch {
+					return watchResource(ctx, f, s, args[0], args[1])
+				}
 				res, err := s.eng.ReadResource(ctx, args[0], args[1])
 				if err != nil {
 					return engCallErr(f, fmt.Sprintf("read %s from %s", args[1], args[0]), err)
@@ -56,6 +62,7 @@ func newEngCallCmds(g *globalOpts) []*cobra.Command {
 			}))
 		},
 	}
+	read.Flags().BoolVarP(&watch, "watch", "w", false, "subscribe and print the resource again each time the server says it changed, until Ctrl-C")
 	prompt := &cobra.Command{
 		Use:     "prompt SERVER NAME [JSON|-]",
 		Short:   "Get a prompt, with its arguments as a JSON object of strings",

@@ -263,12 +263,7 @@ func TestEngProgressAndCtrlC(t *testing.T) {
 
 	// Ctrl-C while a call runs: the call is cancelled, the server stopped,
 	// and mcpdeck exits 130 (128 + SIGINT) at once with a one-line message.
-	cmd := exec.Command(binary, "--mcp-config", cfg, "call", "calc", "slow_count", `{"n":100}`)
-	cmd.Dir = e.proj
-	cmd.Env = []string{
-		"HOME=" + e.home, "XDG_CONFIG_HOME=" + e.config, "XDG_CACHE_HOME=" + filepath.Join(e.home, ".cache"),
-		"MCPDECK_MANAGED_DIR=" + e.managed, "PATH=" + os.Getenv("PATH"),
-	}
+	cmd := e.command("--mcp-config", cfg, "call", "calc", "slow_count", `{"n":100}`)
 	stderr, err := cmd.StderrPipe()
 	if err != nil {
 		t.Fatal(err)

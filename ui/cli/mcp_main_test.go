@@ -85,6 +85,18 @@ func (r result) String() string {
 }
 
 // run runs mcpdeck with args in the project directory.
+// command is mcpdeck with args in the test's isolated world, not started:
+// for tests that read its output as it comes or signal it.
+func (e *cliEnv) command(args ...string) *exec.Cmd {
+	cmd := exec.Command(binary, args...)
+	cmd.Dir = e.proj
+	cmd.Env = []string{
+		"HOME=" + e.home, "XDG_CONFIG_HOME=" + e.config, "XDG_CACHE_HOME=" + filepath.Join(e.home, ".cache"),
+		"MCPDECK_MANAGED_DIR=" + e.managed, "PATH=" + os.Getenv("PATH"),
+	}
+	return cmd
+}
+
 func (e *cliEnv) run(args ...string) result {
 	e.t.Helper()
 	return e.runIn(e.proj, args...)

@@ -1,0 +1,72 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/mcpdeck/mcpdeck/engine"
+	"github.com/mcpdeck/mcpdeck/model"
+)
+
+// watchResource is `read --watch`: subscribe to uri, then print its content
+// each time a new read of it arrives (the first read, then one per update
+// the server announces), until Ctrl-C. With --json each read is one JSON
+// line; otherwise a line on stderr says when it changed.
+func watchResource(ctx context.Context, f *engFlags, s *engSession, server, uri string) error {
+	g := f.g
+	if err := s.eng.Watch(ctx, server, uri); err != nil {
+		return engCallErr(f, fmt.Sprintf("watch %s on %s", uri, server), err)
+	}
+	var shown time.Time
+	snap := s.eng.Snapshot()
+	for {
+		if w, ok := watched(snap, server, uri); ok && w.ReadAt.After(shown) {
+			shown = w.ReadAt
+			if err := printWatched(g, w); err != nil {
+				return err
+			}
+		}
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case next, open := <-s.updates:
+			if !open {
+				return engine.ErrClosed
+			}
+			snap = next
+		}
+	}
+}
+
+// watched finds uri among server's watched resources in snap.
+func watched(snap engine.Snapshot, server, uri string) (engine.WatchedResource, bool) {
+	for _, sv := range snap.Servers {
+		if sv.Name != server {
+			continue
+		}
+		for _, w := range sv.Watched {
+			if w.URI == uri {
+				return w, true
+			}
+		}
+	}
+	return engine.WatchedResource{}, false
+}
+
+// printWatched prints one read of a watched resource.
+func printWatched(g *globalOpts, w engine.WatchedResource) error {
+	if g.json {
+		return writeJSONLine(g.stdout, w)
+	}
+	when := "read"
+	if w.Updates > 0 {
+		when = fmt.Sprintf("changed (update %d)", w.Updates)
+	}
+	fmt.Fprintln(g.stderr, model.SanitizeLine(fmt.Sprintf("mcpdeck: %s %s at %s", w.URI, when, w.ReadAt.Format(time.TimeOnly))))
+	if w.ReadError != "" {
+		fmt.Fprintln(g.stderr, "mcpdeck: "+model.SanitizeLine(w.ReadError))
+		return nil
+	}
+	return printEngContents(g.stdout, w.Contents)
+}
