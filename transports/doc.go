@@ -16,7 +16,7 @@
 //   - stdio: our own process management and JSON-RPC framing (process group,
 //     bounded stderr ring and log file, SIGINT→SIGTERM→SIGKILL shutdown, exit
 //     detected at once, message size limit, malformed output = protocol error).
-//     Server→client requests (elicitation, roots, ping) are answered.
+//     Server→client requests (elicitation, sampling, roots, ping) are answered.
 //   - http (streamable): mcp-go's transport with continuous listening (the
 //     standalone GET stream carries list_changed between requests; on a
 //     2026-07-28 session, which has no GET stream, a subscriptions/listen
@@ -30,9 +30,9 @@
 //     30 s (its handleIncomingRequest timeout): an elicitation form left open
 //     longer is answered with an error.
 //   - sse (legacy HTTP+SSE): mcp-go's transport; loss via OnConnectionLost.
-//     mcp-go's SSE client does not implement server→client requests (it has
-//     no request handler: a request arriving on the stream is dropped), so
-//     elicitation and roots are not declared over SSE. Session expiry cannot
+//     mcp-go's SSE client drops server→client requests, so sserequests.go
+//     takes them out of the event stream and answers them by POST to the
+//     session's endpoint: elicitation, sampling and roots work. Session expiry cannot
 //     be fixed by re-initializing (the session is the stream): Reinit fails
 //     with ErrSessionExpired and the caller reconnects.
 //   - ws: our own transport on github.com/coder/websocket, subprotocol "mcp",

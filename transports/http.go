@@ -102,6 +102,11 @@ func openHTTP(ctx context.Context, c *Conn, cfg model.ServerConfig, opts Options
 // the endpoint event.
 func openSSE(ctx context.Context, c *Conn, cfg model.ServerConfig, opts Options) error {
 	hc, idle := httpClientFor(c, cfg, opts, true)
+	life, cancel := context.WithCancel(context.WithoutCancel(ctx))
+	reqs := &sseRequests{next: hc.Transport, ctx: life, client: hc}
+	sseClient := *hc //nolint:govet // copying the struct is how one derives a client
+	sseClient.Transport = reqs
+	hc = &sseClient
 	tr, err := transport.NewSSE(cfg.URL,
 		transport.WithHTTPClient(hc),
 		transport.WithEndpointTimeout(opts.RequestTimeout),
@@ -109,16 +114,24 @@ func openSSE(ctx context.Context, c *Conn, cfg model.ServerConfig, opts Options)
 		transport.WithSSELogger(quietLogger()),
 	)
 	if err != nil {
+		cancel()
 		return err
 	}
-	c.client = client.NewClient(&sessionCodeTransport{HTTPConnection: tr}, clientOptions(opts, false)...)
+	reqs.mu.Lock()
+	reqs.endpoint = func() string {
+		if u := tr.GetEndpoint(); u != nil {
+			return u.String()
+		}
+		return ""
+	}
+	reqs.mu.Unlock()
+	c.client = client.NewClient(&sessionCodeTransport{HTTPConnection: tr, bidi: reqs}, clientOptions(opts, true)...)
 	tr.SetConnectionLostHandler(func(err error) {
 		c.lost(fmt.Errorf("%w: event stream ended: %w", ErrConnectionLost, err))
 		// mcp-go leaves requests in flight waiting for answers that can no
 		// longer come; closing the transport fails them at once.
 		_ = tr.Close()
 	})
-	life, cancel := context.WithCancel(context.WithoutCancel(ctx))
 	c.shutdown = func(context.Context) error {
 		err := c.client.Close()
 		cancel()
@@ -141,7 +154,7 @@ func openSSE(ctx context.Context, c *Conn, cfg model.ServerConfig, opts Options)
 // forwards the optional interfaces the client looks for.
 type sessionCodeTransport struct {
 	transport.HTTPConnection
-	bidi    transport.BidirectionalInterface // nil for SSE
+	bidi    requestHandlerSetter // takes the server→client request handler
 	version versionTracker
 }
 
@@ -180,7 +193,13 @@ func (s *sessionCodeTransport) SetProtocolVersion(v string) {
 	s.HTTPConnection.SetProtocolVersion(v)
 }
 
-// SetRequestHandler forwards to transports that accept server→client requests.
+// requestHandlerSetter is what answers server→client requests: mcp-go's
+// streamable HTTP transport, or sseRequests for legacy SSE.
+type requestHandlerSetter interface {
+	SetRequestHandler(transport.RequestHandler)
+}
+
+// SetRequestHandler forwards to whatever answers server→client requests.
 func (s *sessionCodeTransport) SetRequestHandler(h transport.RequestHandler) {
 	if s.bidi != nil {
 		s.bidi.SetRequestHandler(h)

@@ -23,9 +23,6 @@ type transportCase struct {
 	name string
 	// server starts what is needed and returns the mcpServers entry.
 	server func(t *testing.T, ctx context.Context, tools nodeTools) map[string]any
-	// noServerRequests, when set, says why server-to-client requests
-	// (elicitation, roots) cannot be answered on this transport.
-	noServerRequests string
 	// answersLost, when set, says why our answers to the server's requests
 	// never reach it although its requests reach us.
 	answersLost string
@@ -45,8 +42,6 @@ var transportCases = []transportCase{
 			startBackground(t, ctx, "running on port", []string{"PORT=" + itoa(port)}, tools.Node, tools.Everything, "sse")
 			return map[string]any{"type": "sse", "url": fmt.Sprintf("http://127.0.0.1:%d/sse", port)}
 		},
-		noServerRequests: "mcp-go v1.2.1's SSE client transport does not implement BidirectionalInterface " +
-			"(no SetRequestHandler), so a server's elicitation/create and roots/list requests over SSE cannot be answered",
 	},
 	{
 		name: "http",
@@ -397,22 +392,6 @@ func TestEverything(t *testing.T) {
 				}
 				h.waitServer(t, "unwatched", func(s engine.ServerSnapshot) bool { return len(s.Watched) == 0 })
 			})
-
-			if tc.noServerRequests != "" {
-				t.Run("server requests unavailable", func(t *testing.T) {
-					// The server registers these tools only for clients that
-					// declare elicitation/roots: over this transport we must
-					// not declare them, or its requests would go unanswered.
-					now := h.waitServer(t, "current state", func(engine.ServerSnapshot) bool { return true })
-					for _, name := range []string{"trigger-elicitation-request", "get-roots-list", "trigger-sampling-request"} {
-						if hasTool(now, name) {
-							t.Errorf("%s listed: the client declared a capability it cannot serve over %s", name, tc.name)
-						}
-					}
-					t.Skip(tc.noServerRequests)
-				})
-				return
-			}
 
 			t.Run("tools list_changed", func(t *testing.T) {
 				// Tools that depend on client capabilities are registered
