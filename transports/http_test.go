@@ -23,10 +23,7 @@ func TestHTTPExercise(t *testing.T) {
 	if c.Client().GetSessionId() == "" {
 		t.Fatal("no session id")
 	}
-	// mcp-go's SSE server (the fault server's) cannot send requests; that
-	// they are answered is tested against server-everything
-	// (engine/e2e.TestEverything/sse/elicitation) and TestSSERequestsAreTakenOutAndAnswered.
-	exercise(t, c, rec, false)
+	exercise(t, c, rec, true)
 }
 
 func TestHTTPOldServerConnectsWithoutDiscoveryWait(t *testing.T) {
@@ -183,7 +180,10 @@ func TestSSEExercise(t *testing.T) {
 	if c.Client().GetClientCapabilities().Elicitation == nil {
 		t.Fatal("elicitation not declared over SSE, which answers server requests (sserequests.go)")
 	}
-	exercise(t, c, rec, true)
+	// mcp-go's SSE server (the fault server's) cannot send requests; that
+	// they are answered is tested against server-everything
+	// (engine/e2e.TestEverything/sse/elicitation) and TestSSERequestsAreTakenOutAndAnswered.
+	exercise(t, c, rec, false)
 	ctx, cancel := context.WithTimeout(t.Context(), 10*time.Second)
 	defer cancel()
 	if _, err := call(ctx, c, "crash", nil); err == nil || ctx.Err() != nil {
