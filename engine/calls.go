@@ -18,9 +18,10 @@ var ErrUnknownTool = errors.New("no such tool")
 
 // callTarget is one connected server, captured for a call.
 type callTarget struct {
-	name string
-	gen  uint64
-	conn session
+	name     string
+	gen      uint64
+	conn     session
+	logLevel string // the level the person chose for the server's logs, "" for none
 }
 
 // connected returns the server's live connection.
@@ -35,7 +36,7 @@ func (e *Engine) connected(server string) (callTarget, *entry, error) {
 	if en.conn == nil {
 		return callTarget{}, nil, fmt.Errorf("%w: %s is %s", ErrNotConnected, server, en.s.State)
 	}
-	return callTarget{name: server, gen: en.st.gen, conn: en.conn}, en, nil
+	return callTarget{name: server, gen: en.st.gen, conn: en.conn, logLevel: en.logLevel}, en, nil
 }
 
 // CallTool validates args against the tool's input schema, checks the
@@ -105,6 +106,7 @@ func (e *Engine) CallTool(ctx context.Context, server, tool string, args map[str
 	if tok != "" {
 		req.Params.Meta = &mcp.Meta{ProgressToken: tok}
 	}
+	req.Params.Meta = t.withLogLevel(req.Params.Meta)
 	var res *mcp.CallToolResult
 	for round := 0; ; round++ {
 		err = e.do(ctx, t, func(c session) error {
@@ -218,6 +220,7 @@ func (e *Engine) GetPrompt(ctx context.Context, server, name string, args map[st
 		req := mcp.GetPromptRequest{}
 		req.Params.Name = name
 		req.Params.Arguments = args
+		req.Params.Meta = t.withLogLevel(nil)
 		var err error
 		res, err = c.Client().GetPrompt(ctx, req)
 		return err
@@ -244,6 +247,7 @@ func (e *Engine) readResource(ctx context.Context, t callTarget, uri string) (*m
 	err := e.do(ctx, t, func(c session) error {
 		req := mcp.ReadResourceRequest{}
 		req.Params.URI = uri
+		req.Params.Meta = t.withLogLevel(nil)
 		var err error
 		res, err = c.Client().ReadResource(ctx, req)
 		return err

@@ -112,6 +112,9 @@ func (e *Engine) adopt(ctx context.Context, en *entry, gen uint64, conn session,
 	name := en.srv.Name
 	e.wg.Go(func() { e.monitor(ctx, name, gen, conn) })
 	e.renewWatchesLocked(en, gen, conn)
+	if level := en.logLevel; level != "" { // a new session starts at the server's default level
+		e.wg.Go(func() { _ = e.SetLogLevel(e.ctx, name, level) })
+	}
 }
 
 // ErrConnectTimeout marks a connect that took longer than MCP_TIMEOUT.

@@ -34,6 +34,9 @@ type entry struct {
 	// watched are the resources the person watches (subscriptions.go), by
 	// URI: kept across reconnects, renewed on each new connection.
 	watched map[string]*watchState
+	// logLevel is the level the person chose for the server's log messages
+	// (logs.go), "" until they choose one.
+	logLevel string
 	// toolsAuthErr is the authorization refusal (401/403) of the last tools
 	// list, nil when it was given: a call then reports it, not "no such tool".
 	toolsAuthErr error

@@ -86,6 +86,10 @@ func newAskingServer(t *testing.T) *askingServer {
 	s.AddTool(mcp.NewTool("nag"), func(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		return server.NewInputRequestBuilder("").Elicit("q", form("share your email?")).ToolResult(), nil
 	})
+	// level answers the log level the request's _meta asks for.
+	s.AddTool(mcp.NewTool("level"), func(_ context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		return mcp.NewToolResultText("level=" + string(req.Params.Meta.LogLevel())), nil
+	})
 	// summarize asks for a model's reply (sampling in the input-required round).
 	s.AddTool(mcp.NewTool("summarize"), func(_ context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		r := server.SamplingResponse(req.Params.InputResponses, "llm")

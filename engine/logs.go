@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"slices"
 	"time"
 
@@ -104,6 +105,9 @@ func (e *Engine) SetLogLevel(ctx context.Context, server, level string) error {
 		return fmt.Errorf("%w: unknown log level %q", ErrInvalidArguments, level)
 	}
 	e.mu.Lock()
+	if en := e.byName[server]; en != nil {
+		en.logLevel = level // sent with every request on 2026-07-28 (withLogLevel)
+	}
 	t, _, err := e.connected(server)
 	e.mu.Unlock()
 	if err != nil {
@@ -124,4 +128,25 @@ func (e *Engine) SetLogLevel(ctx context.Context, server, level string) error {
 		return e.callError(ctx, server, "setting the log level", err)
 	}
 	return nil
+}
+
+// withLogLevel adds the person's log level to a request's _meta on a
+// 2026-07-28 session, where it replaces logging/setLevel; m is copied,
+// never changed.
+func (t callTarget) withLogLevel(m *mcp.Meta) *mcp.Meta {
+	if t.logLevel == "" {
+		return m
+	}
+	init := t.conn.Init()
+	if init == nil || !mcp.IsModernProtocol(init.ProtocolVersion) {
+		return m
+	}
+	out := &mcp.Meta{}
+	if m != nil {
+		cp := *m
+		out = &cp
+		out.AdditionalFields = maps.Clone(m.AdditionalFields)
+	}
+	out.SetLogLevel(mcp.LoggingLevel(t.logLevel))
+	return out
 }
