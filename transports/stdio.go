@@ -36,6 +36,10 @@ type stdioTransport struct {
 	cmd  *exec.Cmd
 	pid  int
 	ring *stderrRing
+	// tree holds the server's process tree (stdio_proc_*.go) until the
+	// server is reaped.
+	treeMu sync.Mutex
+	tree   processTree
 
 	name    string // server name, for errors
 	maxLine int    // Options.MaxMessageSize
@@ -114,6 +118,7 @@ func startStdio(name string, cfg model.ServerConfig, opts Options) (*stdioTransp
 		stdoutDone: make(chan struct{}),
 		stderrDone: make(chan struct{}),
 		exited:     make(chan struct{}),
+		tree:       newProcessTree(cmd.Process.Pid),
 	}
 	t.rpcPeer = newRPCPeer(t.write)
 	go t.readStdout()

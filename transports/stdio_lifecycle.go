@@ -15,6 +15,9 @@ func (t *stdioTransport) wait() {
 	state, werr := t.cmd.Process.Wait()
 	closedByUs := t.closing.Load() // else it died on its own, even if Close came since
 	t.killGroup(syscall.SIGKILL)   // grandchildren die with the server
+	t.treeMu.Lock()
+	t.tree.release()
+	t.treeMu.Unlock()
 	timer := time.NewTimer(drainGrace)
 	defer timer.Stop()
 	for _, ch := range []chan struct{}{t.stdoutDone, t.stderrDone} {

@@ -6,27 +6,78 @@ import (
 	"os"
 	"os/exec"
 	"syscall"
+	"unsafe"
 
 	"golang.org/x/sys/windows"
 )
 
 // setProcessGroup starts the server in a new console process group, the
 // only group Windows can address: CTRL_BREAK_EVENT then reaches it and not
-// mcpdeck. Its own children are not tracked; they may outlive it.
+// mcpdeck.
 func setProcessGroup(cmd *exec.Cmd) {
 	cmd.SysProcAttr = &syscall.SysProcAttr{CreationFlags: syscall.CREATE_NEW_PROCESS_GROUP}
+}
+
+// processTree is the server's process tree: a job object the server was
+// put in right after it started, so ending the job ends every process it
+// spawned (an npx server's node child too), and closing the last handle to
+// it (KILL_ON_JOB_CLOSE) does the same if mcpdeck itself goes away. A child
+// started in the instant before the assignment escapes; zero job means the
+// job could not be made and only the server itself is ended.
+type processTree struct{ job windows.Handle }
+
+// newProcessTree puts process pid in a new kill-on-close job.
+func newProcessTree(pid int) processTree {
+	job, err := windows.CreateJobObject(nil, nil)
+	if err != nil {
+		return processTree{}
+	}
+	info := windows.JOBOBJECT_EXTENDED_LIMIT_INFORMATION{}
+	info.BasicLimitInformation.LimitFlags = windows.JOB_OBJECT_LIMIT_KILL_ON_JOB_CLOSE
+	if _, err := windows.SetInformationJobObject(job, windows.JobObjectExtendedLimitInformation,
+		uintptr(unsafe.Pointer(&info)), uint32(unsafe.Sizeof(info))); err != nil {
+		_ = windows.CloseHandle(job)
+		return processTree{}
+	}
+	proc, err := windows.OpenProcess(windows.PROCESS_SET_QUOTA|windows.PROCESS_TERMINATE, false, uint32(pid))
+	if err != nil {
+		_ = windows.CloseHandle(job)
+		return processTree{}
+	}
+	defer func() { _ = windows.CloseHandle(proc) }()
+	if err := windows.AssignProcessToJobObject(job, proc); err != nil {
+		_ = windows.CloseHandle(job)
+		return processTree{}
+	}
+	return processTree{job: job}
+}
+
+// release closes the job, ending whatever is still in it.
+func (p *processTree) release() {
+	if p.job != 0 {
+		_ = windows.CloseHandle(p.job)
+		p.job = 0
+	}
 }
 
 // killGroup maps the unix shutdown steps onto Windows: SIGINT and SIGTERM
 // send CTRL_BREAK_EVENT to the server's console group (the graceful attempt;
 // it fails harmlessly when there is no shared console), SIGKILL terminates
-// the server process. Errors mean it is already gone.
+// the server's job (its whole tree), or the server alone without a job.
+// Errors mean it is already gone.
 func (t *stdioTransport) killGroup(sig syscall.Signal) {
-	if sig == syscall.SIGKILL {
-		_ = t.cmd.Process.Kill()
+	if sig != syscall.SIGKILL {
+		_ = windows.GenerateConsoleCtrlEvent(windows.CTRL_BREAK_EVENT, uint32(t.pid))
 		return
 	}
-	_ = windows.GenerateConsoleCtrlEvent(windows.CTRL_BREAK_EVENT, uint32(t.pid))
+	t.treeMu.Lock()
+	job := t.tree.job
+	t.treeMu.Unlock()
+	if job != 0 {
+		_ = windows.TerminateJobObject(job, 1)
+		return
+	}
+	_ = t.cmd.Process.Kill()
 }
 
 // exitSignal is always "": Windows processes end with an exit code only
