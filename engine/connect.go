@@ -62,16 +62,20 @@ func (e *Engine) connect(ctx context.Context, srv model.Server, gen uint64) {
 // within another MCP_TIMEOUT, so 10 000 tools on a slow link do not fail
 // the connect.
 func (e *Engine) open1(ctx context.Context, srv model.Server) (session, lists, error) {
-	slots := e.local
 	if srv.Config.EffectiveType().IsRemote() {
-		slots = e.remote
+		select {
+		case e.remote <- struct{}{}:
+		case <-ctx.Done():
+			return nil, lists{}, ctx.Err()
+		}
+		defer func() { <-e.remote }()
+	} else {
+		release, err := e.local.acquire(ctx)
+		if err != nil {
+			return nil, lists{}, err
+		}
+		defer release()
 	}
-	select {
-	case slots <- struct{}{}:
-	case <-ctx.Done():
-		return nil, lists{}, ctx.Err()
-	}
-	defer func() { <-slots }()
 	cctx, cancel := context.WithTimeout(ctx, e.set.connectTimeout)
 	opts := e.connOptions(srv)
 	opts.ProtocolVersion = e.rememberedVersion(srv)

@@ -16,7 +16,8 @@
 // number and results of superseded attempts are dropped.
 //
 // Environment (read through Options.Load.LookupEnv):
-// MCP_SERVER_CONNECTION_BATCH_SIZE (3 stdio/sdk at a time),
+// MCP_SERVER_CONNECTION_BATCH_SIZE (stdio/sdk connects at a time; unset:
+// 3, and more while those wait idle, see localgate.go),
 // MCP_REMOTE_SERVER_CONNECTION_BATCH_SIZE (20), MCP_TIMEOUT (30 000 ms for
 // the handshake, and again for listing), MCP_TOOL_TIMEOUT (100 000 000 ms).
 //
@@ -115,7 +116,7 @@ type Engine struct {
 	ctx    context.Context // ends at Close
 	cancel context.CancelFunc
 	wg     sync.WaitGroup // every goroutine the engine starts
-	local  chan struct{}  // connection batch slots, stdio and sdk
+	local  *localGate     // admits stdio and sdk connects (localgate.go)
 	remote chan struct{}  // connection batch slots, network
 
 	reloadMu   sync.Mutex // serializes Reload (held before mu)
@@ -189,7 +190,7 @@ func newEngine(opts Options) *Engine {
 		}
 	}
 	e.ctx, e.cancel = context.WithCancel(context.Background())
-	e.local = make(chan struct{}, e.set.localBatch)
+	e.local = newLocalGate(e.set.localBatch, newCPUMeter())
 	e.remote = make(chan struct{}, e.set.remoteBatch)
 	return e
 }

@@ -204,11 +204,11 @@ func TestSettingsFromEnv(t *testing.T) {
 		t.Errorf("settings %+v", s)
 	}
 	env["MCP_TOOL_TIMEOUT"], env["MCP_TIMEOUT"], env["MCP_SERVER_CONNECTION_BATCH_SIZE"] = "2500", "-5", "0"
-	if s := readSettings(lookup); s.toolTimeout != 2500*time.Millisecond || s.connectTimeout != 30*time.Second || s.localBatch != 3 {
+	if s := readSettings(lookup); s.toolTimeout != 2500*time.Millisecond || s.connectTimeout != 30*time.Second || s.localBatch != 0 {
 		t.Errorf("tool timeout / bad values: %+v", s)
 	}
 	d := readSettings(func(string) (string, bool) { return "", false })
-	if d.localBatch != 3 || d.remoteBatch != 20 || d.connectTimeout != 30*time.Second {
+	if d.localBatch != 0 /* the adaptive gate, localgate.go */ || d.remoteBatch != 20 || d.connectTimeout != 30*time.Second {
 		t.Errorf("defaults %+v", d)
 	}
 }

@@ -8,7 +8,7 @@ import (
 
 // settings are the environment-tunable connection limits, read once in New.
 type settings struct {
-	localBatch     int           // MCP_SERVER_CONNECTION_BATCH_SIZE, default 3
+	localBatch     int           // MCP_SERVER_CONNECTION_BATCH_SIZE; 0 (unset) = adaptive, see localgate.go
 	remoteBatch    int           // MCP_REMOTE_SERVER_CONNECTION_BATCH_SIZE, default 20
 	connectTimeout time.Duration // MCP_TIMEOUT ms, default 30 000
 	toolTimeout    time.Duration // MCP_TOOL_TIMEOUT ms, default 100 000 000
@@ -46,7 +46,7 @@ func readSettings(lookup func(string) (string, bool)) settings {
 		return n
 	}
 	return settings{
-		localBatch:     num("MCP_SERVER_CONNECTION_BATCH_SIZE", 3),
+		localBatch:     num("MCP_SERVER_CONNECTION_BATCH_SIZE", 0),
 		remoteBatch:    num("MCP_REMOTE_SERVER_CONNECTION_BATCH_SIZE", 20),
 		connectTimeout: time.Duration(num("MCP_TIMEOUT", 30000)) * time.Millisecond,
 		toolTimeout:    time.Duration(num("MCP_TOOL_TIMEOUT", 100000000)) * time.Millisecond,

@@ -67,6 +67,7 @@ type config struct {
 	ignoreSignals             bool
 	spawnGrandchild           bool
 	sleep                     bool
+	startDelay                time.Duration
 	stateless                 bool
 	hostile                   bool
 }
@@ -94,6 +95,7 @@ func main() {
 	flag.BoolVar(&c.ignoreSignals, "ignore-signals", false, "ignore SIGINT/SIGTERM")
 	flag.BoolVar(&c.spawnGrandchild, "spawn-grandchild", false, "spawn a sleeping child")
 	flag.BoolVar(&c.sleep, "sleep", false, "just sleep")
+	flag.DurationVar(&c.startDelay, "start-delay", 0, "wait this long before serving, idle (like an npx download)")
 	flag.BoolVar(&c.stateless, "stateless", false, "stateless streamable HTTP")
 	flag.BoolVar(&c.hostile, "hostile", false, "serve hostile strings everywhere")
 	flag.Parse()
@@ -104,6 +106,7 @@ func run(c config) int {
 	if c.sleep {
 		select {}
 	}
+	time.Sleep(c.startDelay)
 	if c.ignoreSignals {
 		ch := make(chan os.Signal, 4)
 		signal.Notify(ch, syscall.SIGINT, syscall.SIGTERM)
