@@ -139,9 +139,16 @@ type envelope struct {
 	JSONRPC string          `json:"jsonrpc"`
 	ID      json.RawMessage `json:"id"`
 	Method  string          `json:"method"`
-	Result  json.RawMessage `json:"result"`
-	Error   json.RawMessage `json:"error"`
+	Result  present         `json:"result"`
+	Error   present         `json:"error"`
 }
+
+// present records that a member is there without copying its value: a
+// result may be tens of megabytes, and the message is decoded again into
+// its real type.
+type present bool
+
+func (p *present) UnmarshalJSON([]byte) error { *p = true; return nil }
 
 // dispatch routes one received message. A message that is not JSON-RPC 2.0
 // returns a *ProtocolError; the caller decides to fail the peer.
@@ -185,7 +192,7 @@ func (p *rpcPeer) dispatch(msg []byte) error {
 			return protocolErr("invalid request", msg, err)
 		}
 		p.serve(r)
-	case hasID && (env.Result != nil || env.Error != nil):
+	case hasID && bool(env.Result || env.Error):
 		var r transport.JSONRPCResponse
 		if err := json.Unmarshal(msg, &r); err != nil {
 			return protocolErr("invalid response", msg, err)

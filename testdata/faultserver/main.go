@@ -61,7 +61,8 @@ type config struct {
 	expireJSONRPC             bool
 	stderrMB                  int
 	malformedFirst            bool
-	tools, descKB             int
+	tools, descKB, descBytes  int
+	onePage, plainDesc        bool
 	oldProtocol               string
 	modern                    bool
 	ignoreSignals             bool
@@ -90,6 +91,9 @@ func main() {
 	flag.BoolVar(&c.malformedFirst, "malformed-first", false, "write a malformed line first (stdio)")
 	flag.IntVar(&c.tools, "tools", 0, "number of generated tools")
 	flag.IntVar(&c.descKB, "desc-kb", 1, "description size of generated tools in KB")
+	flag.IntVar(&c.descBytes, "desc-bytes", 0, "description size of generated tools in bytes (overrides -desc-kb)")
+	flag.BoolVar(&c.onePage, "one-page", false, "list the generated tools in one page")
+	flag.BoolVar(&c.plainDesc, "plain-desc", false, "generated descriptions in plain words (else full of control characters)")
 	flag.StringVar(&c.oldProtocol, "old-protocol", "", "act as an old server speaking this version (and ignoring server/discover)")
 	flag.BoolVar(&c.modern, "modern", false, "answer server/discover: speak 2026-07-28 too (otherwise act like a 2025-11-25 server, which does not know the method)")
 	flag.BoolVar(&c.ignoreSignals, "ignore-signals", false, "ignore SIGINT/SIGTERM")

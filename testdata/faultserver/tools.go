@@ -28,7 +28,7 @@ func newServer(c config, h hooks) *server.MCPServer {
 		server.WithLogging(),
 		server.WithInstructions("faultserver: a test server that misbehaves on request"),
 	}
-	if c.tools > 0 {
+	if c.tools > 0 && !c.onePage {
 		opts = append(opts, server.WithPaginationLimit(100))
 	}
 	tick := &ticker{}
@@ -191,7 +191,11 @@ func newServer(c config, h hooks) *server.MCPServer {
 			}
 			return text("wrote a huge line"), nil
 		})
-	addGenerated(s, c.tools, c.descKB)
+	size := c.descKB * 1024
+	if c.descBytes > 0 {
+		size = c.descBytes
+	}
+	addGenerated(s, c.tools, size, c.plainDesc)
 	if c.hostile {
 		addHostile(s)
 	}
@@ -200,12 +204,15 @@ func newServer(c config, h hooks) *server.MCPServer {
 
 // addGenerated adds n tools whose descriptions are kb KB long and contain
 // control, escape and bidi characters.
-func addGenerated(s *server.MCPServer, n, kb int) {
+func addGenerated(s *server.MCPServer, n, size int, plain bool) {
 	if n <= 0 {
 		return
 	}
 	unit := "Bad\x1b[31m red\x07 bell\u202e reversed\u200f\x00 nul\ttab\n"
-	desc := strings.Repeat(unit, kb*1024/len(unit)+1)[:kb*1024]
+	if plain {
+		unit = "Lists the records that match a query, newest first. "
+	}
+	desc := strings.Repeat(unit, size/len(unit)+1)[:size]
 	tools := make([]server.ServerTool, n)
 	for i := range tools {
 		name := fmt.Sprintf("tool_%05d", i)

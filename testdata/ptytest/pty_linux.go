@@ -14,7 +14,7 @@ import (
 // Open opens a pseudo-terminal pair: what the test writes to master the
 // process reads from its terminal, the slave. It skips the test where the
 // system has none; both ends close at cleanup.
-func Open(t *testing.T) (master, slave *os.File) {
+func Open(t testing.TB) (master, slave *os.File) {
 	t.Helper()
 	m, err := os.OpenFile("/dev/ptmx", os.O_RDWR|unix.O_NOCTTY, 0)
 	if err != nil {

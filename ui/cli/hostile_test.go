@@ -34,7 +34,7 @@ func assertTerminalSafe(t *testing.T, what, out string) {
 }
 
 // buildFaultServer builds testdata/faultserver into dir.
-func buildFaultServer(t *testing.T, dir string) string {
+func buildFaultServer(t testing.TB, dir string) string {
 	t.Helper()
 	bin := filepath.Join(dir, "faultserver")
 	if out, err := exec.Command("go", "build", "-o", bin, "../../testdata/faultserver").CombinedOutput(); err != nil {

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"text/tabwriter"
+	"unicode/utf8"
 
 	"github.com/spf13/cobra"
 
@@ -167,6 +168,26 @@ func encodeJSON(w io.Writer, v any, indent string) error {
 	if err := enc.Encode(v); err != nil {
 		return err
 	}
-	_, err := w.Write(model.EscapeJSON(buf.Bytes()))
-	return err
+	return writeChunked(w, buf.Bytes())
+}
+
+// jsonChunk is how much encoded JSON is escaped and written at once: a
+// 25 MB listing then costs the writer (and its sanitizer) 64 KB at a time,
+// not another copy of the whole.
+const jsonChunk = 64 << 10
+
+// writeChunked writes b through model.EscapeJSON in pieces cut at
+// character boundaries.
+func writeChunked(w io.Writer, b []byte) error {
+	for len(b) > 0 {
+		n := min(len(b), jsonChunk)
+		for n < len(b) && !utf8.RuneStart(b[n]) {
+			n++
+		}
+		if _, err := w.Write(model.EscapeJSON(b[:n])); err != nil {
+			return err
+		}
+		b = b[n:]
+	}
+	return nil
 }

@@ -48,7 +48,7 @@ func TestMain(m *testing.M) {
 // cliEnv is a private machine for one test: its own HOME, XDG config dir,
 // managed dir and a project directory (under HOME, like a real checkout).
 type cliEnv struct {
-	t       *testing.T
+	t       testing.TB
 	home    string
 	config  string // XDG_CONFIG_HOME
 	managed string // MCPDECK_MANAGED_DIR
@@ -56,7 +56,7 @@ type cliEnv struct {
 	extra   []string
 }
 
-func newCLIEnv(t *testing.T) *cliEnv {
+func newCLIEnv(t testing.TB) *cliEnv {
 	t.Helper()
 	root := t.TempDir()
 	e := &cliEnv{

@@ -13,7 +13,7 @@ import (
 )
 
 // openPTY opens a pseudo-terminal pair (testdata/ptytest).
-func openPTY(t *testing.T) (master, slave *os.File) { return ptytest.Open(t) }
+func openPTY(t testing.TB) (master, slave *os.File) { return ptytest.Open(t) }
 
 // runAtTerminal runs mcpdeck in the project with a terminal as stdin, typing
 // input into it; stdout and stderr are captured as usual.
