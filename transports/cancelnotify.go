@@ -9,6 +9,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/mark3labs/mcp-go/client/transport"
 	"github.com/mark3labs/mcp-go/mcp"
 )
 
@@ -140,4 +141,22 @@ func (b *watchedBody) finish() {
 			close(b.done)
 		}
 	})
+}
+
+// sendCancelled tells the server, off the caller's path and within
+// cancelSendTimeout, that req was cancelled. The handshake is never
+// cancelled this way (a server must not be told to forget it).
+func (s *sessionCodeTransport) sendCancelled(ctx context.Context, req transport.JSONRPCRequest) {
+	if req.Method == string(mcp.MethodInitialize) || req.Method == string(mcp.MethodServerDiscover) {
+		return
+	}
+	n := mcp.JSONRPCNotification{JSONRPC: mcp.JSONRPC_VERSION, Notification: mcp.Notification{
+		Method: string(mcp.MethodNotificationCancelled),
+		Params: mcp.NotificationParams{AdditionalFields: map[string]any{"requestId": req.ID, "reason": ctx.Err().Error()}},
+	}}
+	go func() {
+		ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), cancelSendTimeout)
+		defer cancel()
+		_ = s.SendNotification(ctx, n)
+	}()
 }

@@ -12,6 +12,8 @@ import (
 
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
+
+	"github.com/mcpdeck/mcpdeck/model"
 )
 
 // TestCancelledCallIsCancelledOnTheServerOverHTTP: a call cancelled by the
@@ -61,6 +63,68 @@ func TestCancelledCallIsCancelledOnTheServerOverHTTP(t *testing.T) {
 	if v := c.Init().ProtocolVersion; v >= mcp.ProtocolVersion20260728 {
 		t.Fatalf("negotiated %s; the test needs an older protocol", v)
 	}
+	ctx, cancel := context.WithCancel(t.Context())
+	errc := make(chan error, 1)
+	go func() {
+		req := mcp.CallToolRequest{}
+		req.Params.Name = "wait"
+		_, err := c.Client().CallTool(ctx, req)
+		errc <- err
+	}()
+	<-started
+	cancel()
+	if err := <-errc; err == nil {
+		t.Fatal("the cancelled call succeeded")
+	}
+	got := <-cancelled // blocks (and the test times out) if it is never sent
+	mu.Lock()
+	defer mu.Unlock()
+	if !bytes.Equal(got, callID) {
+		t.Errorf("notifications/cancelled names request %s, the call was %s", got, callID)
+	}
+}
+
+// TestCancelledCallIsCancelledOnTheServerOverSSE: the same over legacy
+// SSE, where mcp-go sends nothing either.
+func TestCancelledCallIsCancelledOnTheServerOverSSE(t *testing.T) {
+	s := server.NewMCPServer("slow", "1", server.WithToolCapabilities(false))
+	started := make(chan struct{}, 1)
+	s.AddTool(mcp.NewTool("wait"), func(ctx context.Context, _ mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		started <- struct{}{}
+		<-ctx.Done()
+		return nil, ctx.Err()
+	})
+	var mu sync.Mutex
+	var callID json.RawMessage
+	cancelled := make(chan json.RawMessage, 1)
+	var next http.Handler
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Method == http.MethodPost {
+			body, _ := io.ReadAll(r.Body)
+			var msg struct {
+				ID     json.RawMessage `json:"id"`
+				Method string          `json:"method"`
+				Params struct {
+					RequestID json.RawMessage `json:"requestId"`
+				} `json:"params"`
+			}
+			_ = json.Unmarshal(body, &msg)
+			switch msg.Method {
+			case "tools/call":
+				mu.Lock()
+				callID = msg.ID
+				mu.Unlock()
+			case "notifications/cancelled":
+				cancelled <- msg.Params.RequestID
+			}
+			r.Body = io.NopCloser(bytes.NewReader(body))
+		}
+		next.ServeHTTP(w, r)
+	}))
+	t.Cleanup(srv.Close)
+	next = server.NewSSEServer(s, server.WithBaseURL(srv.URL))
+
+	c := open(t, model.ServerConfig{Type: model.TransportSSE, URL: srv.URL + "/sse"}, Options{})
 	ctx, cancel := context.WithCancel(t.Context())
 	errc := make(chan error, 1)
 	go func() {

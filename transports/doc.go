@@ -32,7 +32,9 @@
 //   - sse (legacy HTTP+SSE): mcp-go's transport; loss via OnConnectionLost.
 //     mcp-go's SSE client drops server→client requests, so sserequests.go
 //     takes them out of the event stream and answers them by POST to the
-//     session's endpoint: elicitation, sampling and roots work. Session expiry cannot
+//     session's endpoint: elicitation, sampling and roots work. A cancelled
+//     request is followed by notifications/cancelled (mcp-go sends none over
+//     HTTP transports; cancelnotify.go). Session expiry cannot
 //     be fixed by re-initializing (the session is the stream): Reinit fails
 //     with ErrSessionExpired and the caller reconnects.
 //   - ws: our own transport on github.com/coder/websocket, subprotocol "mcp",

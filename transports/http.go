@@ -125,7 +125,7 @@ func openSSE(ctx context.Context, c *Conn, cfg model.ServerConfig, opts Options)
 		return ""
 	}
 	reqs.mu.Unlock()
-	c.client = client.NewClient(&sessionCodeTransport{HTTPConnection: tr, bidi: reqs}, clientOptions(opts, true)...)
+	c.client = client.NewClient(&sessionCodeTransport{HTTPConnection: tr, bidi: reqs, cancels: true}, clientOptions(opts, true)...)
 	tr.SetConnectionLostHandler(func(err error) {
 		c.lost(fmt.Errorf("%w: event stream ended: %w", ErrConnectionLost, err))
 		// mcp-go leaves requests in flight waiting for answers that can no
@@ -156,6 +156,10 @@ type sessionCodeTransport struct {
 	transport.HTTPConnection
 	bidi    requestHandlerSetter // takes the server→client request handler
 	version versionTracker
+	// cancels says a request whose context ends before its answer must be
+	// followed by notifications/cancelled (legacy SSE: mcp-go sends none
+	// over any HTTP transport; streamable HTTP has cancelNotifier).
+	cancels bool
 }
 
 // initializeMarker tells our round tripper that a POST carries initialize,
@@ -170,6 +174,9 @@ func (s *sessionCodeTransport) SendRequest(ctx context.Context, req transport.JS
 		req.Header.Set(initializeMarker, "1")
 	}
 	resp, err := s.HTTPConnection.SendRequest(ctx, req)
+	if err != nil && ctx.Err() != nil && s.cancels {
+		s.sendCancelled(ctx, req)
+	}
 	if err == nil && refusedOwnVersion(req, resp, s.version.get()) {
 		resp, err = s.HTTPConnection.SendRequest(ctx, req)
 	}
