@@ -63,6 +63,19 @@ func TestCancelledCallIsCancelledOnTheServerOverHTTP(t *testing.T) {
 	if v := c.Init().ProtocolVersion; v >= mcp.ProtocolVersion20260728 {
 		t.Fatalf("negotiated %s; the test needs an older protocol", v)
 	}
+	cancelWait(t, c, started, cancelled, func() json.RawMessage {
+		mu.Lock()
+		defer mu.Unlock()
+		return callID
+	})
+}
+
+// cancelWait calls the tool "wait", cancels the call once the server has
+// it, and requires the call to end and notifications/cancelled to reach the
+// server naming the call's id (it blocks, and the test times out, if that
+// never comes).
+func cancelWait(t *testing.T, c *Conn, started <-chan struct{}, cancelled <-chan json.RawMessage, callID func() json.RawMessage) {
+	t.Helper()
 	ctx, cancel := context.WithCancel(t.Context())
 	errc := make(chan error, 1)
 	go func() {
@@ -76,11 +89,8 @@ func TestCancelledCallIsCancelledOnTheServerOverHTTP(t *testing.T) {
 	if err := <-errc; err == nil {
 		t.Fatal("the cancelled call succeeded")
 	}
-	got := <-cancelled // blocks (and the test times out) if it is never sent
-	mu.Lock()
-	defer mu.Unlock()
-	if !bytes.Equal(got, callID) {
-		t.Errorf("notifications/cancelled names request %s, the call was %s", got, callID)
+	if got, want := <-cancelled, callID(); !bytes.Equal(got, want) {
+		t.Errorf("notifications/cancelled names request %s, the call was %s", got, want)
 	}
 }
 
@@ -125,23 +135,9 @@ func TestCancelledCallIsCancelledOnTheServerOverSSE(t *testing.T) {
 	next = server.NewSSEServer(s, server.WithBaseURL(srv.URL))
 
 	c := open(t, model.ServerConfig{Type: model.TransportSSE, URL: srv.URL + "/sse"}, Options{})
-	ctx, cancel := context.WithCancel(t.Context())
-	errc := make(chan error, 1)
-	go func() {
-		req := mcp.CallToolRequest{}
-		req.Params.Name = "wait"
-		_, err := c.Client().CallTool(ctx, req)
-		errc <- err
-	}()
-	<-started
-	cancel()
-	if err := <-errc; err == nil {
-		t.Fatal("the cancelled call succeeded")
-	}
-	got := <-cancelled // blocks (and the test times out) if it is never sent
-	mu.Lock()
-	defer mu.Unlock()
-	if !bytes.Equal(got, callID) {
-		t.Errorf("notifications/cancelled names request %s, the call was %s", got, callID)
-	}
+	cancelWait(t, c, started, cancelled, func() json.RawMessage {
+		mu.Lock()
+		defer mu.Unlock()
+		return callID
+	})
 }
