@@ -28,7 +28,7 @@ type KeyMap struct {
 	// Sampling prompt keys: A and x keep their meaning (allow, refuse).
 	// The help screen lists them as "This prompt" when asked from there
 	// (the sampling prompt's Help), not in every help screen.
-	SampleOnce, SampleAlways, SampleDecline, SampleNever, SendReply key.Binding
+	SampleOnce, SampleAlways, SampleDecline, SampleNever, SendReply, ReplyDecline key.Binding
 }
 
 // DefaultKeyMap returns the TUI's keys.
@@ -86,6 +86,7 @@ func DefaultKeyMap() KeyMap {
 		SampleDecline: b("x", "decline", "x", "ctrl+d"),
 		SampleNever:   b("X", "never for this server", "X"),
 		SendReply:     b("ctrl+s", "send reply", "ctrl+s"),
+		ReplyDecline:  b("esc", "decline", "esc"),
 	}
 }
 

@@ -53,7 +53,7 @@ func (m *sampleModal) startReply(choice string) tea.Cmd {
 func (m *sampleModal) Help() []key.Binding {
 	k := m.env.keys
 	if m.editor != nil {
-		return []key.Binding{k.SendReply, k.Cancel}
+		return []key.Binding{k.SendReply, k.ReplyDecline}
 	}
 	return []key.Binding{k.SampleOnce, k.SampleAlways, k.SampleDecline, k.SampleNever, k.Down}
 }
@@ -74,7 +74,7 @@ func (m *sampleModal) Update(msg tea.Msg) (modal, tea.Cmd) {
 		case key.Matches(km, k.SendReply):
 			m.a.answer(engine.SampleResponse{Choice: m.choice, Text: m.editor.Value()})
 			return nil, nil
-		case key.Matches(km, k.Cancel):
+		case key.Matches(km, k.ReplyDecline):
 			m.a.answer(engine.SampleResponse{Choice: engine.SampleDecline})
 			return nil, nil
 		}
@@ -122,11 +122,11 @@ func (m *sampleModal) View(width, height int) string {
 		foot = append(foot, "", "Your reply (model \"human\"):", m.editor.View(), "",
 			st.Key.Render("ctrl+s")+" send  "+st.Key.Render("esc")+" decline")
 	default:
-		by := "you type the reply"
+		by := `You write the reply (sent as model "human").`
 		if r.Command != "" {
-			by = "the command " + st.Accent.Render(model.SanitizeLine(r.Command))
+			by = "The command " + st.Accent.Render(model.SanitizeLine(r.Command)) + " writes the reply."
 		}
-		foot = append(foot, "", "Reply written by "+by+".",
+		foot = append(foot, "", by,
 			st.Key.Render("enter")+" reply once  "+st.Key.Render("A")+" always allow for this server  "+
 				st.Key.Render("x")+" decline  "+st.Key.Render("X")+" never for this server")
 	}

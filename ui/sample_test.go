@@ -40,7 +40,7 @@ func TestSamplingPrompt(t *testing.T) {
 			got := sampleAsync(h, t.Context(), sampleReq)
 			h.wantView("Sampling request from notes (for tools/call summarize)", "system: You are terse.",
 				"user: Summarize this page please", "[image 12 KB png]", "max tokens 100 · temperature 0.7",
-				"prefers models like claude; cost 0.5", "tools offered: search", "Reply written by you type the reply",
+				"prefers models like claude; cost 0.5", "tools offered: search", `You write the reply (sent as model "human").`,
 				"enter reply once", "X never for this server")
 			if strings.Contains(h.view(), "\x1b[2J") {
 				t.Fatal("the server's escape sequence reached the screen")
@@ -78,7 +78,7 @@ func TestSamplingPrompt(t *testing.T) {
 			req := sampleReq
 			req.Command = "reply.sh"
 			got := sampleAsync(h, t.Context(), req)
-			h.wantView("Reply written by the command reply.sh")
+			h.wantView("The command reply.sh writes the reply.")
 			h.keys("A")
 			if r := <-got; r.Choice != engine.SampleAlways || r.Text != "" {
 				t.Fatalf("got %+v", r)
@@ -95,6 +95,19 @@ func TestSamplingPrompt(t *testing.T) {
 			h.wantView("Your reply (model \"human\")")
 			h.keys("ok", "ctrl+s")
 			if r := <-got; r.Choice != engine.SampleOnce || r.Text != "ok" {
+				t.Fatalf("got %+v", r)
+			}
+		})
+	})
+	t.Run("esc in the editor declines", func(t *testing.T) {
+		inBubble(t, func(t *testing.T) {
+			h := newHarness(t, newFakeEngine(fixture()), 100, 30)
+			h.keys("esc")
+			got := sampleAsync(h, t.Context(), sampleReq)
+			h.keys("enter", "half a reply")
+			h.wantView("esc decline")
+			h.keys("esc")
+			if r := <-got; r.Choice != engine.SampleDecline || r.Text != "" {
 				t.Fatalf("got %+v", r)
 			}
 		})
