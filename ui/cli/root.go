@@ -176,6 +176,7 @@ func newRootCmd(g *globalOpts) *cobra.Command {
 	root.AddCommand(newBatchCmd(g))
 	root.AddCommand(newEngSkillsCmds(g)...)
 	root.AddCommand(newLogsCmd(g))
+	root.AddCommand(newDoctorCmd(g))
 	root.AddCommand(newAuthCmd(g))
 	root.AddCommand(newDemoCmd(g), newDemoServerCmd(g))
 	enableSuggestions(root)

@@ -1,0 +1,192 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/mcpdeck/mcpdeck/model"
+	"github.com/mcpdeck/mcpdeck/ui/status"
+)
+
+// A doctor line's verdict.
+const (
+	docOK   = "✓"
+	docBad  = "✗" // something is wrong: doctor exits 1
+	docWarn = "!" // worth knowing, not wrong
+	docInfo = "•"
+)
+
+// docLine is one finding: a verdict and a sentence that says what to do.
+type docLine struct{ mark, text string }
+
+// newDoctorCmd is `mcpdeck doctor`: one line per thing that usually goes
+// wrong (config files, the programs servers are started with, the
+// keychain, each server, the clock against remote servers, proxies), and
+// exit 1 when something is wrong.
+func newDoctorCmd(g *globalOpts) *cobra.Command {
+	return &cobra.Command{
+		Use:   "doctor",
+		Short: "Check what usually goes wrong (config, programs on PATH, keychain, servers, clock, proxies)",
+		Long: "Prints one line per check: ✓ fine, ✗ wrong (with what to do), ! worth knowing, • for information.\n" +
+			"Servers are connected like `mcp list` does (only those that may run). Exits 1 when a check failed.",
+		Args: exactArgs(0, "no arguments"),
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			return engCancelled(runDoctor(cmd.Context(), newEngFlags(g)))
+		},
+	}
+}
+
+func runDoctor(ctx context.Context, f *engFlags) error {
+	g := f.g
+	res, err := loadResolved(g)
+	if err != nil {
+		return err
+	}
+	var lines []docLine
+	lines = append(lines, configChecks(res)...)
+	lines = append(lines, programChecks(ctx, res)...)
+	lines = append(lines, keychainCheck(ctx, g))
+	servers, err := doctorServers(ctx, f)
+	if err != nil {
+		return err
+	}
+	lines = append(lines, servers...)
+	lines = append(lines, clockChecks(ctx, res)...)
+	lines = append(lines, proxyChecks(os.Getenv)...)
+	bad := false
+	for _, l := range lines {
+		fmt.Fprintln(g.stdout, model.SanitizeLine(l.mark+" "+l.text))
+		bad = bad || l.mark == docBad
+	}
+	if bad {
+		return silentError{}
+	}
+	return nil
+}
+
+// configChecks: every config file that exists, and each file problem with
+// its place.
+func configChecks(res *model.Resolved) []docLine {
+	var out []docLine
+	broken := map[string]bool{}
+	for _, p := range res.Problems {
+		broken[p.File] = true
+		out = append(out, docLine{docBad, "config: " + p.Error() + " — fix the file; what it defines is not loaded"})
+	}
+	for _, f := range res.Files {
+		if st, err := os.Stat(f); err == nil && st.Mode().IsRegular() && !broken[f] {
+			out = append(out, docLine{docOK, "config: " + f + " parsed"})
+		}
+	}
+	if len(out) == 0 {
+		out = append(out, docLine{docInfo, "config: no config files yet (add a server with: mcpdeck mcp add NAME -- COMMAND)"})
+	}
+	return out
+}
+
+// launchers are the programs servers are commonly started with.
+var launchers = []string{"npx", "node", "uvx", "docker"}
+
+// programChecks: each launcher on PATH, needed or not, and Node's version.
+func programChecks(ctx context.Context, res *model.Resolved) []docLine {
+	needed := map[string][]string{}
+	for _, s := range res.Servers {
+		if s.Config.EffectiveType() != model.TransportStdio || !s.Runnable() {
+			continue
+		}
+		base := strings.TrimSuffix(filepath.Base(s.Config.Command), filepath.Ext(s.Config.Command))
+		needed[base] = append(needed[base], s.Name)
+		if base == "npx" {
+			needed["node"] = append(needed["node"], s.Name)
+		}
+	}
+	var out []docLine
+	for _, p := range launchers {
+		path, err := exec.LookPath(p)
+		users := needed[p]
+		switch {
+		case err != nil && len(users) > 0:
+			out = append(out, docLine{docBad, fmt.Sprintf("%s: not found on PATH, and %s need it — install it or fix PATH", p, strings.Join(users, ", "))})
+		case err != nil:
+			out = append(out, docLine{docInfo, p + ": not found on PATH (no server needs it)"})
+		case p == "node":
+			out = append(out, docLine{docOK, "node " + nodeVersion(ctx, path) + " (" + path + ")"})
+		default:
+			out = append(out, docLine{docOK, p + ": " + path})
+		}
+	}
+	return out
+}
+
+// nodeVersion asks node for its version, within 3 s.
+func nodeVersion(ctx context.Context, path string) string {
+	ctx, cancel := context.WithTimeout(ctx, 3*time.Second)
+	defer cancel()
+	b, err := exec.CommandContext(ctx, path, "--version").Output()
+	if err != nil {
+		return "(version unknown: " + err.Error() + ")"
+	}
+	return strings.TrimSpace(string(b))
+}
+
+// keychainCheck reports whether tokens can go to the system keychain.
+func keychainCheck(ctx context.Context, g *globalOpts) docLine {
+	lo, err := g.loadOptions()
+	if err != nil {
+		return docLine{docWarn, "keychain: not checked: " + err.Error()}
+	}
+	m := newOAuthManager(lo, g.stderr, false)
+	if w := m.CheckStore(ctx); len(w) > 0 {
+		return docLine{docWarn, "keychain: " + strings.Join(w, "; ")}
+	}
+	return docLine{docOK, "keychain: available"}
+}
+
+// doctorServers connects every server that may run, like `mcp list`, and
+// says how each ended.
+func doctorServers(ctx context.Context, f *engFlags) ([]docLine, error) {
+	s, err := startEngSession(ctx, f)
+	if err != nil {
+		return nil, err
+	}
+	defer s.Close()
+	results, err := settleEngList(ctx, s, nil, false)
+	if err != nil {
+		return nil, err
+	}
+	sortLikeSnapshot(results, s.last)
+	out := make([]docLine, 0, len(results))
+	for _, srv := range results {
+		mark := docOK
+		switch engOutcomeOf(srv) {
+		case status.OutcomeFailed:
+			mark = docBad
+		case status.OutcomeConnected:
+		default:
+			mark = docInfo
+		}
+		out = append(out, docLine{mark, "server " + strings.TrimSpace(strings.TrimPrefix(engListLine(srv), engOutcomeOf(srv).Glyph()))})
+	}
+	return out, nil
+}
+
+// proxyChecks names the proxy variables set (credentials masked).
+func proxyChecks(getenv func(string) string) []docLine {
+	var set []string
+	for _, k := range []string{"HTTPS_PROXY", "https_proxy", "HTTP_PROXY", "http_proxy", "ALL_PROXY", "all_proxy", "NO_PROXY", "no_proxy"} {
+		if v := getenv(k); v != "" {
+			set = append(set, k+"="+model.RedactText(v))
+		}
+	}
+	if len(set) == 0 {
+		return []docLine{{docInfo, "proxy: none set"}}
+	}
+	return []docLine{{docInfo, "proxy: " + strings.Join(set, " ") + " (remote servers are reached through it, except NO_PROXY hosts)"}}
+}
