@@ -44,6 +44,7 @@ var completedArgs = map[string][]argKind{
 	"mcpdeck skill":         {argServer},
 	"mcpdeck batch":         {argServer},
 	"mcpdeck logs":          {argServer},
+	"mcpdeck context":       {argServer, argServer, argServer, argServer, argServer, argServer, argServer, argServer},
 }
 
 // addCompletions gives every command of the tree its dynamic completions:

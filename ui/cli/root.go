@@ -177,6 +177,7 @@ func newRootCmd(g *globalOpts) *cobra.Command {
 	root.AddCommand(newEngSkillsCmds(g)...)
 	root.AddCommand(newLogsCmd(g))
 	root.AddCommand(newDoctorCmd(g))
+	root.AddCommand(newContextCmd(g))
 	root.AddCommand(newAuthCmd(g))
 	root.AddCommand(newDemoCmd(g), newDemoServerCmd(g))
 	enableSuggestions(root)

@@ -1,0 +1,67 @@
+package engine
+
+import (
+	"context"
+	"encoding/json"
+
+	"github.com/mark3labs/mcp-go/mcp"
+
+	"github.com/mcpdeck/mcpdeck/transports"
+)
+
+// ToolDefinition is a tool as its server defines it, description not
+// capped: what a model is sent (engine/contextcost counts it). Snapshots
+// keep a capped, sanitized copy instead; this is read afresh on demand.
+type ToolDefinition struct {
+	Name        string          `json:"name"`
+	Description string          `json:"description,omitempty"`
+	InputSchema json.RawMessage `json:"inputSchema,omitempty"`
+}
+
+// ToolDefinitions lists server's tools again and returns their definitions
+// as the server sent them (from the raw answer; mcp-go's decoded form when
+// the transport keeps none, as for built-in servers).
+func (e *Engine) ToolDefinitions(ctx context.Context, server string) ([]ToolDefinition, error) {
+	e.mu.Lock()
+	t, _, err := e.connected(server)
+	e.mu.Unlock()
+	if err != nil {
+		return nil, err
+	}
+	var out []ToolDefinition
+	var cursor mcp.Cursor
+	seen := map[mcp.Cursor]bool{}
+	for {
+		var r *mcp.ListToolsResult
+		cctx, raw := transports.CaptureResult(ctx, string(mcp.MethodToolsList))
+		err := e.do(ctx, t, func(c session) error {
+			req := mcp.ListToolsRequest{}
+			req.Params.Cursor = cursor
+			var err error
+			r, err = c.Client().ListToolsByPage(cctx, req)
+			return err
+		})
+		if err != nil {
+			return nil, e.callError(ctx, server, "listing tools", err)
+		}
+		var page struct {
+			Tools []ToolDefinition `json:"tools"`
+		}
+		if b := raw.Result(); len(b) > 0 && json.Unmarshal(b, &page) == nil {
+			out = append(out, page.Tools...)
+		} else {
+			for _, x := range r.Tools {
+				schema := x.RawInputSchema
+				if len(schema) == 0 {
+					schema, _ = json.Marshal(x.InputSchema)
+				}
+				out = append(out, ToolDefinition{Name: x.Name, Description: x.Description, InputSchema: schema})
+			}
+		}
+		if r.NextCursor == "" || seen[r.NextCursor] || len(out) >= maxListItems {
+			return out[:min(len(out), maxListItems)], nil
+		}
+		seen[r.NextCursor] = true
+		cursor = r.NextCursor
+	}
+}
