@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"encoding/json"
 	"fmt"
 	"slices"
 	"strings"
@@ -8,6 +9,7 @@ import (
 	"time"
 
 	"github.com/mcpdeck/mcpdeck/engine"
+	"github.com/mcpdeck/mcpdeck/model"
 )
 
 func TestDetailView(t *testing.T) {
@@ -238,5 +240,30 @@ func TestWatchResource(t *testing.T) {
 		h.settle()
 		h.keys("up", "w")
 		h.wantView("watch resource: server does not offer resource subscriptions")
+	})
+}
+
+// TestListShowsContextTokens: a connected server's row says what its tool
+// definitions cost in tokens, counted off the Update loop; over 10 000 it
+// is marked; a new tool list is counted again; a cut description makes the
+// count a lower bound.
+func TestListShowsContextTokens(t *testing.T) {
+	inBubble(t, func(t *testing.T) {
+		s := fixture()
+		f := newFakeEngine(s)
+		h := newHarness(t, f, 140, 30)
+		h.keys("esc")
+		h.wantView("3 tools · 1 resource · 1 template · 1 prompt · ~166 tokens")
+		var tools []engine.Tool
+		for i := range 60 {
+			tools = append(tools, engine.Tool{
+				Name: fmt.Sprintf("t%02d", i), Description: strings.Repeat("word ", 400) + model.TruncatedSuffix,
+				InputSchema: json.RawMessage(`{"type":"object"}`),
+			})
+		}
+		s.Servers[5].Tools = tools
+		f.publish(s)
+		h.settle()
+		h.wantView("60 tools", "≥25k tokens ⚠")
 	})
 }

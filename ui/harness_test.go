@@ -16,6 +16,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 	"github.com/muesli/termenv"
 
+	"github.com/mcpdeck/mcpdeck/engine/contextcost"
 	"github.com/mcpdeck/mcpdeck/ui/styles"
 )
 
@@ -56,7 +57,7 @@ func newHarnessKeys(t *testing.T, eng *fakeEngine, w, h int, keys *KeyMap) *harn
 	hs := &harness{t: t, eng: eng, bridge: NewElicitBridge(), out: make(chan tea.Msg, 4096)}
 	st := styles.New(styles.DefaultPalette(), true)
 	hs.m = New(eng, Options{
-		Now: func() time.Time { return t0 }, Elicit: hs.bridge, Styles: &st, Keys: keys,
+		Now: func() time.Time { return t0 }, Elicit: hs.bridge, Styles: &st, Keys: keys, Tokens: testTokens,
 		OpenURL: func(_ context.Context, u string) error { hs.opened = append(hs.opened, u); return nil },
 	})
 	t.Cleanup(hs.close)
@@ -208,3 +209,6 @@ func inBubble(t *testing.T, f func(t *testing.T)) { synctest.Test(t, f) }
 
 // screenWidth is how many terminal columns s takes (escape sequences excluded).
 func screenWidth(s string) int { return ansi.StringWidth(s) }
+
+// testTokens is one tokenizer for every test: loading it takes a while.
+var testTokens = &contextcost.Counter{}

@@ -41,6 +41,7 @@ type serverList struct {
 	nameW   int
 
 	filter filterBox
+	costs  *tokenCosts // what each server's tools cost in a model's context (tokencosts.go)
 }
 
 func newServerList(st *styles.Styles, keys *KeyMap, now func() time.Time) serverList {

@@ -43,6 +43,13 @@ func (l *serverList) renderRow(s *engine.ServerSnapshot, selected bool) string {
 	name += strings.Repeat(" ", max(0, l.nameW-ansi.StringWidth(name)))
 	text, style := rowStatus(l.st, s, l.now(), statusHints(l.keys))
 	text = model.SanitizeLine(text) // errors, reasons and rules are outside text
+	if cost, over := l.costs.label(s); cost != "" {
+		text += " · " + cost
+		if over {
+			text += " ⚠"
+			style = l.st.Warn
+		}
+	}
 	transport := fmt.Sprintf("%-5s", s.Transport)
 	if selected {
 		// plain text under one style: inner resets would cut the highlight

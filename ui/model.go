@@ -8,6 +8,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/mcpdeck/mcpdeck/engine"
+	"github.com/mcpdeck/mcpdeck/engine/contextcost"
 	"github.com/mcpdeck/mcpdeck/model"
 	"github.com/mcpdeck/mcpdeck/ui/status"
 	"github.com/mcpdeck/mcpdeck/ui/styles"
@@ -27,6 +28,9 @@ type Options struct {
 	Keys    *KeyMap
 	// Title is shown at the top left ("mcpdeck", "mcpdeck demo").
 	Title string
+	// Tokens counts tool definitions' tokens for the list (tokencosts.go);
+	// nil = the TUI's own (loaded on first count).
+	Tokens *contextcost.Counter
 }
 
 // tickMsg drives pending countdowns; it runs only while a retry is scheduled.
@@ -49,6 +53,7 @@ type Model struct {
 	retrying bool                 // some server has a scheduled retry: the countdown ticks
 
 	list   serverList
+	costs  *tokenCosts
 	detail *detailView
 	modals []modal
 	asked  map[string]string // approval prompts shown this session: name → hash
@@ -93,6 +98,8 @@ func New(eng Engine, opts Options) *Model {
 	}
 	m.env = &env{ctx: ctx, eng: eng, st: &m.st, keys: &m.keys, openURL: open}
 	m.list = newServerList(&m.st, &m.keys, m.now)
+	m.costs = newTokenCosts(opts.Tokens)
+	m.list.costs = m.costs
 	m.resize(80, 24)
 	m.applySnapshot(eng.Snapshot())
 	return m
@@ -101,7 +108,7 @@ func New(eng Engine, opts Options) *Model {
 // Init starts the snapshot bridge, the elicitation bridge, the countdown and
 // the approval prompt for project servers waiting for the person.
 func (m *Model) Init() tea.Cmd {
-	cmds := []tea.Cmd{waitSnapshot(m.env.eng.Updates()), m.maybeTick(), m.askApprovals()}
+	cmds := []tea.Cmd{waitSnapshot(m.env.eng.Updates()), m.maybeTick(), m.askApprovals(), m.costs.refresh(m.snap.Servers)}
 	if m.bridge != nil {
 		cmds = append(cmds, m.bridge.wait())
 	}
@@ -116,7 +123,10 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, m.broadcast(msg)
 	case snapshotMsg:
 		m.applySnapshot(msg.snap)
-		return m, tea.Batch(waitSnapshot(m.env.eng.Updates()), m.maybeTick(), m.askApprovals())
+		return m, tea.Batch(waitSnapshot(m.env.eng.Updates()), m.maybeTick(), m.askApprovals(), m.costs.refresh(msg.snap.Servers))
+	case costMsg:
+		m.costs.apply(msg)
+		return m, nil
 	case updatesClosedMsg:
 		return m, nil
 	case tickMsg:
