@@ -254,3 +254,19 @@ func (e *Engine) Authenticate(ctx context.Context, name string) error {
 	e.feed(en, evAuthDone{at: now()}, nil)
 	return nil
 }
+
+// SetToolDenied adds or removes the permission deny rule for one tool of
+// server (its exposed name), in the project's private state, and reloads
+// so the tool is marked at once.
+func (e *Engine) SetToolDenied(ctx context.Context, server, tool string, deny bool) error {
+	e.mu.Lock()
+	_, ok := e.byName[server]
+	e.mu.Unlock()
+	if !ok {
+		return fmt.Errorf("%w: %s", ErrUnknownServer, server)
+	}
+	if err := model.SetToolDenied(e.opts.Load, model.ToolName(server, tool), deny); err != nil {
+		return fmt.Errorf("server %s, tool %s: %w", server, tool, err)
+	}
+	return e.Reload(ctx)
+}

@@ -187,3 +187,23 @@ func watchedOf(s *engine.ServerSnapshot, uri string) *engine.WatchedResource {
 	}
 	return nil
 }
+
+// toggleDeny writes (or removes) the permission deny rule of the tool
+// selected in the Tools tab: one key to drop a tool from what agents see.
+func toggleDeny(m *Model, s *engine.ServerSnapshot, a serverAction) tea.Cmd {
+	if m.detail == nil || m.detail.tab != tabTools {
+		m.status, m.statusErr = a.verb+": select a tool in the Tools tab", true
+		return nil
+	}
+	t := s.Tools[m.detail.Selection(tabTools)]
+	deny := !t.Denied
+	verb := "deny"
+	if !deny {
+		verb = "allow"
+	}
+	m.status = verb + " " + t.ExposedName + "…"
+	eng, name := m.env.eng, t.Name
+	return m.engineCmd(verb+" tool "+name+" on", s.Name, func(ctx context.Context, server string) error {
+		return eng.SetToolDenied(ctx, server, name, deny)
+	})
+}

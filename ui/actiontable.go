@@ -57,6 +57,10 @@ func serverActions() []serverAction {
 			verb: "watch resource", use: true, key: func(k *KeyMap) key.Binding { return k.WatchResource },
 			enabled: canWatch, offered: func(*engine.ServerSnapshot) bool { return false }, run: toggleWatch,
 		},
+		{
+			verb: "deny tool", use: true, key: func(k *KeyMap) key.Binding { return k.DenyTool },
+			enabled: hasItems(tabTools), offered: func(*engine.ServerSnapshot) bool { return false }, run: toggleDeny,
+		},
 		{verb: "get prompt", use: true, key: func(k *KeyMap) key.Binding { return k.GetPrompt }, enabled: hasItems(tabPrompts), run: openGetPrompt},
 	}
 }

@@ -52,7 +52,8 @@ type detailView struct {
 	height int
 	offset [numTabs]int
 	cursor [numTabs]int
-	follow bool // stderr tab stays at the bottom as lines arrive
+	follow bool        // stderr tab stays at the bottom as lines arrive
+	costs  *tokenCosts // the Context line of the overview (tokencosts.go)
 
 	overview []string // cached overview lines, rebuilt on change
 	stderr   []string // the stderr tail, cleaned
@@ -124,7 +125,7 @@ func (d *detailView) textLines(t detailTab) []string {
 	switch t {
 	case tabOverview:
 		if d.overview == nil {
-			d.overview = overviewLines(d.st, &d.srv, d.width)
+			d.overview = overviewLines(d.st, &d.srv, d.width, d.costs.overview(&d.srv))
 		}
 		return d.overview
 	case tabStderr:

@@ -265,5 +265,14 @@ func TestListShowsContextTokens(t *testing.T) {
 		f.publish(s)
 		h.settle()
 		h.wantView("60 tools", "≥25k tokens ⚠")
+		h.selectServer("notes")
+		h.keys("enter")
+		h.wantView("Context", "≥25k tokens in a model's context", "over 10000: deny mcp__notes__t00")
+		h.keys("2", "D")
+		if got := h.eng.Actions(); !slices.Contains(got, "deny notes t00 true") {
+			t.Fatalf("D did not deny the tool: %v", got)
+		}
+		h.keys("1", "D")
+		h.wantView("deny tool: select a tool in the Tools tab")
 	})
 }

@@ -27,6 +27,7 @@ type Engine interface {
 	CallTool(ctx context.Context, server, tool string, args map[string]any, progress func(engine.Progress)) (engine.ToolResult, error)
 	ReadResource(ctx context.Context, server, uri string) (engine.ResourceResult, error)
 	Watch(ctx context.Context, server, uri string) error
+	SetToolDenied(ctx context.Context, server, tool string, deny bool) error
 	Unwatch(ctx context.Context, server, uri string) error
 	GetPrompt(ctx context.Context, server, name string, args map[string]string) (engine.PromptResult, error)
 	Complete(ctx context.Context, server string, ref engine.CompletionRef, arg, value string, others map[string]string) ([]string, error)

@@ -119,6 +119,13 @@ func (f *fakeEngine) Watch(_ context.Context, server, uri string) error {
 	return nil
 }
 
+func (f *fakeEngine) SetToolDenied(_ context.Context, server, tool string, deny bool) error {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.actions = append(f.actions, fmt.Sprintf("deny %s %s %v", server, tool, deny))
+	return nil
+}
+
 func (f *fakeEngine) Unwatch(_ context.Context, server, uri string) error {
 	f.mu.Lock()
 	defer f.mu.Unlock()

@@ -90,6 +90,7 @@ func (m *Model) onKey(msg tea.KeyMsg) tea.Cmd {
 	case m.detail == nil && key.Matches(msg, k.Open):
 		if s := m.list.Selected(); s != nil {
 			m.detail = newDetailView(&m.st, &m.keys, m.now, *s)
+			m.detail.costs = m.costs
 			m.detail.SetSize(m.width, m.bodyHeight())
 		}
 		return nil

@@ -13,7 +13,7 @@ type KeyMap struct {
 	Open, Back, NextTab, PrevTab, JumpTab   key.Binding
 
 	Enable, Disable, Reconnect, CancelRetry, Authenticate, Approve, Reject key.Binding
-	CallTool, ReadResource, WatchResource, GetPrompt, Reload               key.Binding
+	CallTool, ReadResource, WatchResource, DenyTool, GetPrompt, Reload     key.Binding
 	LogLevel                                                               key.Binding // on the Logs tab
 	Filter, Help, Quit, ForceQuit                                          key.Binding
 
@@ -59,6 +59,7 @@ func DefaultKeyMap() KeyMap {
 		CallTool:      b("c", "call tool", "c"),
 		ReadResource:  b("R", "read resource", "R"),
 		WatchResource: b("w", "watch resource", "w"),
+		DenyTool:      b("D", "deny/allow tool", "D"),
 		GetPrompt:     b("p", "get prompt", "p"),
 		Reload:        b("ctrl+r", "reload config", "ctrl+r"),
 		LogLevel:      b("L", "log level (Logs tab)", "L"),

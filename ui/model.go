@@ -126,6 +126,9 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, tea.Batch(waitSnapshot(m.env.eng.Updates()), m.maybeTick(), m.askApprovals(), m.costs.refresh(msg.snap.Servers))
 	case costMsg:
 		m.costs.apply(msg)
+		if m.detail != nil && m.detail.srv.Name == msg.server {
+			m.detail.overview = nil // its Context line changed
+		}
 		return m, nil
 	case updatesClosedMsg:
 		return m, nil

@@ -25,7 +25,7 @@ func joinNonEmpty(sep string, parts ...string) string {
 
 // overviewLines is the Overview tab: state, target, source, overrides,
 // approval and policy, why it is not running, last error, config, history.
-func overviewLines(st *styles.Styles, s *engine.ServerSnapshot, width int) []string {
+func overviewLines(st *styles.Styles, s *engine.ServerSnapshot, width int, context string) []string {
 	var out []string
 	// a value too long for one line (a path, a URL) continues under itself
 	kv := func(k, v string) {
@@ -53,6 +53,7 @@ func overviewLines(st *styles.Styles, s *engine.ServerSnapshot, width int) []str
 	if s.Approval.Status != model.ApprovalNotNeeded {
 		kv("Approval", s.Approval.Status.String())
 	}
+	kv("Context", context)
 	kv("Sampling", samplingLine(s))
 	if s.Policy.Rule != "" {
 		verdict := "allowed by"

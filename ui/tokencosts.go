@@ -3,6 +3,7 @@ package ui
 import (
 	"fmt"
 	"hash/fnv"
+	"slices"
 	"strings"
 
 	tea "github.com/charmbracelet/bubbletea"
@@ -29,6 +30,7 @@ type tokenCost struct {
 	fp      string
 	tokens  int
 	atLeast bool
+	disable []string // exposed names of the tools whose denial gets the server under the limit
 }
 
 // costMsg is a finished count.
@@ -48,7 +50,7 @@ func newTokenCosts(counter *contextcost.Counter) *tokenCosts {
 func fingerprint(s *engine.ServerSnapshot) string {
 	h := fnv.New64a()
 	for _, t := range s.Tools {
-		fmt.Fprintf(h, "%s\x00%d\x00%d\x00", t.Name, len(t.Description), len(t.InputSchema))
+		fmt.Fprintf(h, "%s\x00%d\x00%d\x00%t\x00", t.Name, len(t.Description), len(t.InputSchema), t.Denied)
 	}
 	return fmt.Sprintf("%d-%x", len(s.Tools), h.Sum64())
 }
@@ -69,23 +71,54 @@ func (c *tokenCosts) refresh(servers []engine.ServerSnapshot) tea.Cmd {
 		}
 		c.pending[s.Name] = fp
 		name, tools, counter := s.Name, s.Tools, c.counter // published tool slices are never changed
-		cmds = append(cmds, func() tea.Msg { return costMsg{server: name, cost: count(counter, fp, tools)} })
+		cmds = append(cmds, func() tea.Msg { return costMsg{server: name, cost: count(counter, name, fp, tools)} })
 	}
 	return tea.Batch(cmds...)
 }
 
 // count tokenizes the definitions; on a tokenizer error nothing is shown.
-func count(counter *contextcost.Counter, fp string, tools []engine.Tool) tokenCost {
+func count(counter *contextcost.Counter, server, fp string, tools []engine.Tool) tokenCost {
 	out := tokenCost{fp: fp}
+	sc := contextcost.ServerCost{}
+	exposed := map[string]string{}
 	for _, t := range tools {
+		if t.Denied {
+			continue // agents are not sent a denied tool
+		}
 		n, err := counter.ToolTokens(contextcost.Tool{Name: t.Name, Description: t.Description, InputSchema: t.InputSchema})
 		if err != nil {
 			return tokenCost{fp: fp, tokens: -1}
 		}
 		out.tokens += n
 		out.atLeast = out.atLeast || strings.HasSuffix(t.Description, model.TruncatedSuffix)
+		sc.Tools = append(sc.Tools, contextcost.ToolCost{Name: t.Name, Tokens: n})
+		exposed[t.Name] = orDefault(t.ExposedName, model.ToolName(server, t.Name))
+	}
+	sc.Tokens = out.tokens
+	slices.SortStableFunc(sc.Tools, func(a, b contextcost.ToolCost) int { return b.Tokens - a.Tokens })
+	for _, t := range contextcost.ToDisable(sc, contextcost.ServerLimit) {
+		out.disable = append(out.disable, exposed[t.Name])
 	}
 	return out
+}
+
+// overview is the server's Context line in its overview, "" before a count.
+func (c *tokenCosts) overview(s *engine.ServerSnapshot) string {
+	label, over := c.label(s)
+	if label == "" {
+		return ""
+	}
+	line := label + " in a model's context for its enabled tools (" + contextcost.Encoding + " estimate)"
+	if over {
+		d := c.done[s.Name].disable
+		shown := d[:min(len(d), 5)]
+		more := ""
+		if n := len(d) - len(shown); n > 0 {
+			more = fmt.Sprintf(" and %d more", n)
+		}
+		line += fmt.Sprintf("; over %d: deny %s%s (D on a tool in Tools) to get under", contextcost.ServerLimit, strings.Join(shown, ", "), more)
+	}
+	return line
 }
 
 // apply stores a finished count.
