@@ -102,8 +102,9 @@ func TestCompletionNeverStartsAnUnapprovedServer(t *testing.T) {
 func TestEveryServerArgumentCompletes(t *testing.T) {
 	root := newRootCmd(&globalOpts{})
 	first := regexp.MustCompile(`^\S+ \[?(SERVER|NAME)`)
-	// these name a new server, or a built-in demo server, not a configured one
-	creates := map[string]bool{"mcpdeck mcp add": true, "mcpdeck mcp add-json": true, "mcpdeck demo-server": true}
+	// these name a new server, a built-in demo server or a registry entry,
+	// not a configured one
+	creates := map[string]bool{"mcpdeck mcp add": true, "mcpdeck mcp add-json": true, "mcpdeck demo-server": true, "mcpdeck registry show": true}
 	walkCommands(root, func(cmd *cobra.Command) {
 		if !first.MatchString(cmd.Use) || creates[cmd.CommandPath()] {
 			return

@@ -178,6 +178,7 @@ func newRootCmd(g *globalOpts) *cobra.Command {
 	root.AddCommand(newLogsCmd(g))
 	root.AddCommand(newDoctorCmd(g))
 	root.AddCommand(newContextCmd(g))
+	root.AddCommand(newRegistryCmd(g))
 	root.AddCommand(newAuthCmd(g))
 	root.AddCommand(newDemoCmd(g), newDemoServerCmd(g))
 	enableSuggestions(root)
