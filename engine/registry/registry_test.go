@@ -13,7 +13,7 @@ import (
 func TestHostileRegistryAnswers(t *testing.T) {
 	for _, c := range []struct {
 		name, body, want string
-		status          int
+		status           int
 	}{
 		{"huge", `{"servers":[` + strings.Repeat(" ", maxAnswer) + `]}`, "larger than 4 MB", 200},
 		{"not json", `<html>`, "not the JSON expected", 200},
