@@ -39,7 +39,7 @@ func newContextCmd(g *globalOpts) *cobra.Command {
 		Short: "Show what each server's tool definitions cost in a model's context (tokens)",
 		Long: fmt.Sprintf("Connects the servers (all that may run, or those named), lists their tools as they define them and\n"+
 			"counts the tokens of each definition (name, description, input schema). A server above %d tokens and a\n"+
-			"total above %d are marked, with the tools whose deny rules would bring the server under.\n%s.",
+			"total above %d are marked, with the tools whose deny rules would bring the server under.\nTokens are %s.",
 			contextcost.ServerLimit, contextcost.TotalLimit, contextcost.Note),
 		Example: "  mcpdeck context\n  mcpdeck context github --json",
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -134,5 +134,5 @@ func printContext(g *globalOpts, rep contextReport, all []engine.ServerSnapshot)
 			fmt.Fprintln(out, model.SanitizeLine(fmt.Sprintf("%8d  %s", t.Tokens, model.ToolName(t.Server, t.Name))))
 		}
 	}
-	fmt.Fprintln(out, "\nNote: "+contextcost.Note+".")
+	fmt.Fprintln(out, "\nNote: tokens are "+contextcost.Note+".")
 }

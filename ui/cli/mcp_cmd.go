@@ -12,7 +12,7 @@ import (
 func newMCPCmd(g *globalOpts) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "mcp",
-		Short: "Configure MCP servers (add, remove, list, enable, approve, import, migrate-local)",
+		Short: "Configure MCP servers (add, remove, list, enable, approve, sampling, import, migrate-local)",
 		Args:  noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			var names []string
