@@ -10,17 +10,23 @@ import (
 	"github.com/mcpdeck/mcpdeck/model"
 )
 
-// convertTool sanitizes a server's tool and computes its exposed name. raw
-// is the input schema exactly as the server sent it (see rawschemas.go); nil
-// when the transport could not capture it, then mcp-go's decoded form is used.
-func convertTool(server string, t mcp.Tool, raw json.RawMessage) Tool {
-	schema := raw
-	if len(schema) == 0 {
-		schema = t.RawInputSchema
+// convertTool converts a tool as mcp-go decoded it, for the in-process
+// transport, which hands over no raw result to read (convertWire).
+func convertTool(server string, t mcp.Tool) Tool {
+	w := wireTool{Name: t.Name, Title: t.Title, Description: t.Description, InputSchema: t.RawInputSchema}
+	if len(w.InputSchema) == 0 {
+		w.InputSchema, _ = json.Marshal(t.InputSchema)
 	}
-	if len(schema) == 0 {
-		schema, _ = json.Marshal(t.InputSchema)
-	}
+	w.Annotations.Title = t.Annotations.Title
+	w.Annotations.ReadOnlyHint = t.Annotations.ReadOnlyHint
+	w.Annotations.DestructiveHint = t.Annotations.DestructiveHint
+	w.Annotations.OpenWorldHint = t.Annotations.OpenWorldHint
+	return convertWire(server, &w)
+}
+
+// convertWire sanitizes a server's tool, caps its description and computes
+// its exposed name; the input schema stays as the server sent it.
+func convertWire(server string, t *wireTool) Tool {
 	title := t.Title
 	if title == "" {
 		title = t.Annotations.Title
@@ -30,7 +36,7 @@ func convertTool(server string, t mcp.Tool, raw json.RawMessage) Tool {
 		ExposedName: model.ToolName(server, t.Name),
 		Title:       sanitize(title),
 		Description: capText(t.Description),
-		InputSchema: schema,
+		InputSchema: t.InputSchema,
 		ReadOnly:    isTrue(t.Annotations.ReadOnlyHint),
 		Destructive: isTrue(t.Annotations.DestructiveHint),
 		OpenWorld:   isTrue(t.Annotations.OpenWorldHint),

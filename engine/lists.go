@@ -2,6 +2,7 @@ package engine
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"sync"
@@ -188,17 +189,28 @@ func fetchPage(ctx context.Context, server string, c *client.Client, k listKind,
 	case listTools:
 		req := mcp.ListToolsRequest{}
 		req.Params.Cursor = cursor
-		cctx, raw := transports.CaptureResult(ctx, string(mcp.MethodToolsList))
+		var page pageTools
+		cctx := transports.TakeResult(ctx, string(mcp.MethodToolsList), func(raw json.RawMessage) json.RawMessage {
+			page = pageTools{}
+			slim, err := readToolsPage(raw, func(w *wireTool) { page.tools = append(page.tools, convertWire(server, w)) })
+			if err != nil {
+				page = pageTools{}
+				return raw // mcp-go decodes it as it is, and says what is wrong
+			}
+			return slim
+		})
 		r, err := c.ListToolsByPage(cctx, req)
 		if err != nil {
 			return "", err
 		}
-		schemas := newRawSchemas(raw.Result())
 		for _, t := range r.Tools {
 			if full(len(out.tools)) {
 				return "", errTooMany
 			}
-			ct := convertTool(server, t, schemas.next(t.Name))
+			ct, ok := page.next(t.Name)
+			if !ok {
+				ct = convertTool(server, t)
+			}
 			out.size += len(ct.Name) + len(ct.ExposedName) + len(ct.Title) + len(ct.Description) + len(ct.InputSchema)
 			out.tools = append(out.tools, ct)
 		}

@@ -33,7 +33,18 @@ func (e *Engine) ToolDefinitions(ctx context.Context, server string) ([]ToolDefi
 	seen := map[mcp.Cursor]bool{}
 	for {
 		var r *mcp.ListToolsResult
-		cctx, raw := transports.CaptureResult(ctx, string(mcp.MethodToolsList))
+		var page []ToolDefinition
+		read := false
+		cctx := transports.TakeResult(ctx, string(mcp.MethodToolsList), func(raw json.RawMessage) json.RawMessage {
+			page = page[:0]
+			slim, err := readToolsPage(raw, func(w *wireTool) {
+				page = append(page, ToolDefinition{Name: w.Name, Description: w.Description, InputSchema: w.InputSchema})
+			})
+			if read = err == nil; !read {
+				return raw // mcp-go decodes it as it is, and says what is wrong
+			}
+			return slim
+		})
 		err := e.do(ctx, t, func(c session) error {
 			req := mcp.ListToolsRequest{}
 			req.Params.Cursor = cursor
@@ -44,11 +55,8 @@ func (e *Engine) ToolDefinitions(ctx context.Context, server string) ([]ToolDefi
 		if err != nil {
 			return nil, e.callError(ctx, server, "listing tools", err)
 		}
-		var page struct {
-			Tools []ToolDefinition `json:"tools"`
-		}
-		if b := raw.Result(); len(b) > 0 && json.Unmarshal(b, &page) == nil {
-			out = append(out, page.Tools...)
+		if read {
+			out = append(out, page...)
 		} else {
 			for _, x := range r.Tools {
 				schema := x.RawInputSchema

@@ -9,10 +9,11 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 )
 
-// TestRPCPeerCapturesRawResult: the stdio/websocket peer keeps the result
-// bytes exactly as received for the method a ResultCapture asks for, and
-// nothing for other methods or requests made without a capture.
-func TestRPCPeerCapturesRawResult(t *testing.T) {
+// TestRPCPeerHandsOverRawResult: the stdio/websocket peer hands the result
+// bytes exactly as received to TakeResult's function for its method, and
+// the caller gets what that returns; other methods and requests made
+// without it are left alone.
+func TestRPCPeerHandsOverRawResult(t *testing.T) {
 	const result = `{"tools":[{"name":"t","inputSchema":{"$schema":"x", "if":{},"then":{}, "n":1.0}}]}`
 	var p *rpcPeer
 	p = newRPCPeer(func(_ context.Context, msg []byte) error {
@@ -28,24 +29,27 @@ func TestRPCPeerCapturesRawResult(t *testing.T) {
 		return nil
 	})
 	defer p.fail(ErrClosed)
-	send := func(ctx context.Context, id int64, method string) {
+	send := func(ctx context.Context, id int64, method string) string {
 		t.Helper()
 		req := transport.JSONRPCRequest{JSONRPC: mcp.JSONRPC_VERSION, ID: mcp.NewRequestId(id), Method: method}
-		if _, err := p.SendRequest(ctx, req); err != nil {
+		resp, err := p.SendRequest(ctx, req)
+		if err != nil {
 			t.Fatal(err)
 		}
+		return string(resp.Result)
 	}
-	ctx, c := CaptureResult(context.Background(), "tools/list")
-	send(ctx, 1, "ping")
-	if got := c.Result(); got != nil {
-		t.Fatalf("captured a ping result: %s", got)
+	var taken []string
+	ctx := TakeResult(context.Background(), "tools/list", func(raw json.RawMessage) json.RawMessage {
+		taken = append(taken, string(raw))
+		return json.RawMessage(`{"tools":[]}`)
+	})
+	if got := send(ctx, 1, "ping"); got != result || len(taken) != 0 {
+		t.Fatalf("a ping result was taken: %v", taken)
 	}
-	send(context.Background(), 2, "tools/list")
-	if got := c.Result(); got != nil {
-		t.Fatalf("captured a request made without the capture: %s", got)
+	if got := send(context.Background(), 2, "tools/list"); got != result || len(taken) != 0 {
+		t.Fatalf("a request made without TakeResult was taken: %v", taken)
 	}
-	send(ctx, 3, "tools/list")
-	if got := string(c.Result()); got != result {
-		t.Fatalf("captured %s, want %s", got, result)
+	if got := send(ctx, 3, "tools/list"); got != `{"tools":[]}` || len(taken) != 1 || taken[0] != result {
+		t.Fatalf("the caller got %s; taken %v, want %s", got, taken, result)
 	}
 }

@@ -150,7 +150,8 @@ type present bool
 
 func (p *present) UnmarshalJSON([]byte) error { *p = true; return nil }
 
-// dispatch routes one received message. A message that is not JSON-RPC 2.0
+// dispatch routes one received message, which it may keep: a response's
+// result refers into msg (decodeResponse), so the caller hands msg over. A message that is not JSON-RPC 2.0
 // returns a *ProtocolError; the caller decides to fail the peer.
 func (p *rpcPeer) dispatch(msg []byte) error {
 	msg = bytes.TrimSpace(msg)
@@ -193,8 +194,8 @@ func (p *rpcPeer) dispatch(msg []byte) error {
 		}
 		p.serve(r)
 	case hasID && bool(env.Result || env.Error):
-		var r transport.JSONRPCResponse
-		if err := json.Unmarshal(msg, &r); err != nil {
+		r, err := decodeResponse(msg)
+		if err != nil {
 			return protocolErr("invalid response", msg, err)
 		}
 		p.mu.Lock()
@@ -202,7 +203,7 @@ func (p *rpcPeer) dispatch(msg []byte) error {
 		delete(p.pending, r.ID.String())
 		p.mu.Unlock()
 		if ch != nil {
-			ch <- &r
+			ch <- r
 		}
 	default:
 		return protocolErr("message is neither request, response nor notification", msg, nil)
@@ -236,6 +237,27 @@ func (p *rpcPeer) serve(r transport.JSONRPCRequest) {
 		_ = p.send(p.ctx, b) // the peer may be gone; nothing else to do
 	}()
 }
+
+// decodeResponse decodes a response whose result stays where it is in msg
+// instead of being copied out: a tools list may be tens of megabytes.
+func decodeResponse(msg []byte) (*transport.JSONRPCResponse, error) {
+	var r struct {
+		transport.JSONRPCResponse
+		Result inPlace `json:"result"`
+	}
+	if err := json.Unmarshal(msg, &r); err != nil {
+		return nil, err
+	}
+	r.JSONRPCResponse.Result = json.RawMessage(r.Result)
+	return &r.JSONRPCResponse, nil
+}
+
+// inPlace is a JSON value left in the message it was decoded from, which
+// its owner no longer changes: encoding/json hands UnmarshalJSON a slice of
+// the input itself.
+type inPlace []byte
+
+func (p *inPlace) UnmarshalJSON(b []byte) error { *p = b; return nil }
 
 func protocolErr(reason string, msg []byte, err error) *ProtocolError {
 	const n = 120

@@ -1,12 +1,9 @@
 package cli
 
 import (
-	"bytes"
-	"encoding/json"
 	"fmt"
 	"io"
 	"text/tabwriter"
-	"unicode/utf8"
 
 	"github.com/spf13/cobra"
 
@@ -159,35 +156,3 @@ func writeJSON(w io.Writer, v any) error { return encodeJSON(w, v, "  ") }
 // writeJSONLine is writeJSON on one line, for outputs that print one JSON
 // object per line (batch --json).
 func writeJSONLine(w io.Writer, v any) error { return encodeJSON(w, v, "") }
-
-func encodeJSON(w io.Writer, v any, indent string) error {
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetIndent("", indent)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(v); err != nil {
-		return err
-	}
-	return writeChunked(w, buf.Bytes())
-}
-
-// jsonChunk is how much encoded JSON is escaped and written at once: a
-// 25 MB listing then costs the writer (and its sanitizer) 64 KB at a time,
-// not another copy of the whole.
-const jsonChunk = 64 << 10
-
-// writeChunked writes b through model.EscapeJSON in pieces cut at
-// character boundaries.
-func writeChunked(w io.Writer, b []byte) error {
-	for len(b) > 0 {
-		n := min(len(b), jsonChunk)
-		for n < len(b) && !utf8.RuneStart(b[n]) {
-			n++
-		}
-		if _, err := w.Write(model.EscapeJSON(b[:n])); err != nil {
-			return err
-		}
-		b = b[n:]
-	}
-	return nil
-}

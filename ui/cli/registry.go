@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -108,12 +107,7 @@ func newRegistryShowCmd(g *globalOpts) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			var buf bytes.Buffer
-			if err := json.Indent(&buf, e.Raw, "", "  "); err != nil {
-				return err
-			}
-			buf.WriteByte('\n')
-			return writeChunked(g.stdout, buf.Bytes())
+			return writeJSON(g.stdout, json.RawMessage(e.Raw))
 		},
 	}
 }

@@ -1,0 +1,29 @@
+package engine
+
+// pageTools holds one tools/list page as the engine read it from the raw
+// result (readToolsPage), converted, in the page's order. Reading the raw
+// result keeps each input schema byte for byte: mcp-go decodes a schema
+// into a struct that keeps only type, properties, required,
+// additionalProperties and $defs, so $schema, allOf/anyOf/oneOf,
+// if/then/else and everything else would be lost (and re-encoding changes
+// key order and number spelling).
+type pageTools struct {
+	tools []Tool
+	pos   int
+}
+
+// next returns the tool called name that follows the last one returned, in
+// page order. mcp-go may have dropped tools from its page (an invalid
+// x-mcp-header declaration), so entries before the match are skipped; a
+// name listed twice gets each entry in turn. ok is false when the page was
+// not read (the in-process transport hands over no raw result).
+func (p *pageTools) next(name string) (t Tool, ok bool) {
+	for i := p.pos; i < len(p.tools); i++ {
+		if p.tools[i].Name == name {
+			p.pos = i + 1
+			t, p.tools[i] = p.tools[i], Tool{} // the page keeps no second reference
+			return t, true
+		}
+	}
+	return Tool{}, false
+}

@@ -1,0 +1,129 @@
+package engine
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+)
+
+// wireTool is one tool of a tools/list result with the fields the engine
+// keeps: the input schema stays the bytes the server sent (mcp-go's struct
+// keeps only some keywords of a schema).
+type wireTool struct {
+	Name        string          `json:"name"`
+	Title       string          `json:"title"`
+	Description string          `json:"description"`
+	InputSchema json.RawMessage `json:"inputSchema"`
+	Annotations struct {
+		Title           string `json:"title"`
+		ReadOnlyHint    *bool  `json:"readOnlyHint"`
+		DestructiveHint *bool  `json:"destructiveHint"`
+		OpenWorldHint   *bool  `json:"openWorldHint"`
+	} `json:"annotations"`
+}
+
+// errToolsPage says a tools/list result is not the shape the stream reader
+// knows; the caller then lets mcp-go decode it as it is, and its error.
+var errToolsPage = errors.New("unexpected tools/list result")
+
+// readToolsPage reads a raw tools/list result one tool at a time, handing
+// each to keep, and returns the slim page mcp-go decodes in its place: each
+// tool's name and, only where it declares x-mcp-header parameters, its input
+// schema, which mcp-go needs to check those declarations and to mirror the
+// parameters into headers on calls. So a 26 MB listing is held once, as
+// what keep makes of it, instead of also as mcp-go's decoded tools, which
+// its client keeps for the connection's life. keep sees the tools in order;
+// mcp-go may still drop some from its page (an invalid x-mcp-header
+// declaration), which is why it gets every name.
+func readToolsPage(raw json.RawMessage, keep func(*wireTool)) (json.RawMessage, error) {
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	if err := expectDelim(dec, '{'); err != nil {
+		return nil, err
+	}
+	var slim bytes.Buffer
+	slim.WriteString(`{"tools":[`)
+	var cursor string
+	seenTools := false
+	for dec.More() {
+		key, err := dec.Token()
+		if err != nil {
+			return nil, err
+		}
+		switch key {
+		case "tools":
+			if seenTools {
+				return nil, fmt.Errorf("%w: tools given twice", errToolsPage)
+			}
+			seenTools = true
+			if err := readTools(dec, &slim, keep); err != nil {
+				return nil, err
+			}
+		case "nextCursor":
+			if err := dec.Decode(&cursor); err != nil {
+				return nil, fmt.Errorf("%w: nextCursor: %w", errToolsPage, err)
+			}
+		default:
+			var skip json.RawMessage
+			if err := dec.Decode(&skip); err != nil {
+				return nil, err
+			}
+		}
+	}
+	if err := expectDelim(dec, '}'); err != nil {
+		return nil, err
+	}
+	if _, err := dec.Token(); !errors.Is(err, io.EOF) {
+		return nil, fmt.Errorf("%w: more after the result", errToolsPage)
+	}
+	slim.WriteString(`]`)
+	if cursor != "" {
+		c, _ := json.Marshal(cursor)
+		slim.WriteString(`,"nextCursor":`)
+		slim.Write(c)
+	}
+	slim.WriteString(`}`)
+	return slim.Bytes(), nil
+}
+
+// readTools reads the tools array, appending each tool's slim form to slim.
+func readTools(dec *json.Decoder, slim *bytes.Buffer, keep func(*wireTool)) error {
+	if err := expectDelim(dec, '['); err != nil {
+		return err
+	}
+	for n := 0; dec.More(); n++ {
+		var t wireTool
+		if err := dec.Decode(&t); err != nil {
+			return fmt.Errorf("%w: tool %d: %w", errToolsPage, n, err)
+		}
+		if s := bytes.TrimSpace(t.InputSchema); len(s) > 0 && s[0] != '{' {
+			return fmt.Errorf("%w: tool %d: inputSchema is not an object", errToolsPage, n)
+		}
+		if n > 0 {
+			slim.WriteByte(',')
+		}
+		name, _ := json.Marshal(t.Name)
+		slim.WriteString(`{"name":`)
+		slim.Write(name)
+		if bytes.Contains(t.InputSchema, []byte(`x-mcp-header`)) {
+			slim.WriteString(`,"inputSchema":`)
+			slim.Write(t.InputSchema)
+		}
+		slim.WriteByte('}')
+		keep(&t)
+	}
+	return expectDelim(dec, ']')
+}
+
+// expectDelim reads one token and checks it is the delimiter d.
+func expectDelim(dec *json.Decoder, d json.Delim) error {
+	tok, err := dec.Token()
+	if err != nil {
+		return fmt.Errorf("%w: %w", errToolsPage, err)
+	}
+	if tok != d {
+		return fmt.Errorf("%w: %v where %v was expected", errToolsPage, tok, d)
+	}
+	return nil
+}
