@@ -178,10 +178,16 @@ func BenchmarkToolCall(b *testing.B) {
 // and the order of sub-benchmarks weigh on all alike (on a shared machine
 // separate sub-benchmarks drift by ±20 %): through the engine; through the
 // very mcp-go client the engine's connection holds (transports.Open with
-// the engine's options, tools listed), used raw; and through a plain mcp-go
-// in-process client with the same protocol and capabilities. overhead-% is
-// the engine's own cost over its client; client-% what mcpdeck's client
-// set-up costs over the plain one.
+// the engine's options, tools listed by mcp-go itself), used raw; and
+// through a plain mcp-go in-process client with the same protocol,
+// capabilities and identity, tools listed. overhead-% is the engine's cost
+// over the plain client (the figure the performance target is about);
+// client-% what mcpdeck's client set-up costs over it.
+//
+// Identity matters: on 2026-07-28 every request carries the client's name
+// in _meta, and mcp-go's server decodes it per request, about 11 % of an
+// in-process call; a plain client that sends none is not doing the same
+// work.
 func BenchmarkToolCallInterleaved(b *testing.B) {
 	args := map[string]any{"a": 2, "b": 3}
 	ctx := context.Background()
@@ -211,7 +217,7 @@ func BenchmarkToolCallInterleaved(b *testing.B) {
 	b.ReportMetric(float64(direct.Nanoseconds())/float64(b.N), "plain-ns/call")
 	b.ReportMetric(float64(raw.Nanoseconds())/float64(b.N), "client-ns/call")
 	b.ReportMetric(float64(engine.Nanoseconds())/float64(b.N), "engine-ns/call")
-	b.ReportMetric(100*(float64(engine)/float64(raw)-1), "overhead-%")
+	b.ReportMetric(100*(float64(engine)/float64(direct)-1), "overhead-%")
 	b.ReportMetric(100*(float64(raw)/float64(direct)-1), "client-%")
 }
 
@@ -260,6 +266,7 @@ func directDemoClient(b *testing.B, version string) *client.Client {
 	}
 	init := mcp.InitializeRequest{}
 	init.Params.ProtocolVersion = version
+	init.Params.ClientInfo = mcp.Implementation{Name: transports.DefaultClientName, Version: "dev"} // as the engine's connections
 	if _, err := c.Initialize(ctx, init); err != nil {
 		b.Fatal(err)
 	}

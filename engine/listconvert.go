@@ -10,8 +10,8 @@ import (
 	"github.com/mcpdeck/mcpdeck/model"
 )
 
-// convertTool converts a tool as mcp-go decoded it, for the in-process
-// transport, which hands over no raw result to read (convertWire).
+// convertTool converts a tool as mcp-go decoded it, for a page the stream
+// reader refused (readToolsPage) and left to mcp-go.
 func convertTool(server string, t mcp.Tool) Tool {
 	w := wireTool{Name: t.Name, Title: t.Title, Description: t.Description, InputSchema: t.RawInputSchema}
 	if len(w.InputSchema) == 0 {

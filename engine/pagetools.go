@@ -16,7 +16,7 @@ type pageTools struct {
 // page order. mcp-go may have dropped tools from its page (an invalid
 // x-mcp-header declaration), so entries before the match are skipped; a
 // name listed twice gets each entry in turn. ok is false when the page was
-// not read (the in-process transport hands over no raw result).
+// not read: the stream reader refused it and mcp-go decoded it instead.
 func (p *pageTools) next(name string) (t Tool, ok bool) {
 	for i := p.pos; i < len(p.tools); i++ {
 		if p.tools[i].Name == name {

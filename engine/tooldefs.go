@@ -19,8 +19,8 @@ type ToolDefinition struct {
 }
 
 // ToolDefinitions lists server's tools again and returns their definitions
-// as the server sent them (from the raw answer; mcp-go's decoded form when
-// the transport keeps none, as for built-in servers).
+// as the server sent them, read from the raw answer (mcp-go's decoded form
+// for a page the stream reader refused).
 func (e *Engine) ToolDefinitions(ctx context.Context, server string) ([]ToolDefinition, error) {
 	e.mu.Lock()
 	t, _, err := e.connected(server)

@@ -11,9 +11,7 @@ import (
 // context TakeResult returned to its take function. mcp-go decodes results
 // into structs that keep only the fields it knows (a tool's input schema
 // loses $schema, allOf, if/then/else…), so a caller that must see what the
-// server really sent reads the bytes there. The stdio, websocket,
-// streamable HTTP and SSE transports call it; the in-process transport of
-// built-in servers does not.
+// server really sent reads the bytes there. Every transport calls it.
 type resultTaker struct {
 	method string
 	take   func(json.RawMessage) json.RawMessage
