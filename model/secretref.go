@@ -30,6 +30,10 @@ type SecretRef struct {
 // server: "${secret:NAME}".
 func SecretReference(name string) string { return "${" + secretPrefix + name + "}" }
 
+// ValidSecretName reports whether name can be a ${secret:NAME}: letters,
+// digits and _, not starting with a digit.
+func ValidSecretName(name string) bool { return validVarName(name) }
+
 // MayUseSecrets reports whether definitions of scope may refer to secrets
 // in mcpdeck's store: only the person's own files (user settings and the
 // private state of a project) may. A repository's .mcp.json, a plugin, a
@@ -87,4 +91,44 @@ func (o LoadOptions) resolveSecret(ref SecretRef) (string, error) {
 		return "", fmt.Errorf("%s could not be read from the secret store: %w", refText, err)
 	}
 	return v, nil
+}
+
+// SecretsOf lists the secrets the definition of name refers to in the file
+// of a writable scope (0: the one scope that defines it, as RemoveServer
+// finds it), bound to that definition, so that removing the server can
+// delete them. A scope that may not use the store has none; a name
+// defined in several scopes and none given has none.
+func SecretsOf(opts LoadOptions, scope Scope, name string) []SecretRef {
+	if opts.check() != nil {
+		return nil
+	}
+	l := discover(opts)
+	var refs []SecretRef
+	defined := 0
+	for _, s := range WritableScopes() {
+		if scope != 0 && s != scope {
+			continue
+		}
+		path, _ := l.scopeFile(s)
+		f, _ := readJSONFile(path)
+		if f == nil {
+			continue
+		}
+		n := f.root.get(keyServers).get(name)
+		if n == nil {
+			continue
+		}
+		defined++
+		cfg, _ := decoder{f.doc}.server(n, "")
+		if !s.MayUseSecrets() {
+			continue
+		}
+		for _, secret := range SecretNames(cfg) {
+			refs = append(refs, SecretRef{Scope: s, File: path, Server: name, Name: secret})
+		}
+	}
+	if defined != 1 {
+		return nil
+	}
+	return refs
 }

@@ -38,8 +38,10 @@ func loadOptions(t *testing.T) model.LoadOptions {
 	if err := os.MkdirAll(proj, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	return model.LoadOptions{Cwd: proj, Home: home, ConfigDir: filepath.Join(home, ".config", "mcpdeck"), ManagedDir: filepath.Join(home, "managed"),
-		LookupEnv: func(string) (string, bool) { return "", false }}
+	return model.LoadOptions{
+		Cwd: proj, Home: home, ConfigDir: filepath.Join(home, ".config", "mcpdeck"), ManagedDir: filepath.Join(home, "managed"),
+		LookupEnv: func(string) (string, bool) { return "", false },
+	}
 }
 
 // TestInstallStoresSecretsForTheDefinition: the definition goes to the

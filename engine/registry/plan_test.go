@@ -195,7 +195,7 @@ func TestHostileServerJSON(t *testing.T) {
 		{"own port", `{"name":"io.example/evil","version":"1.0.0","packages":[{"registryType":"npm","identifier":"evil","version":"1.0.0","transport":{"type":"streamable-http","url":"http://localhost:8080/mcp"}}]}`, "stdio only"},
 		{"bundle", `{"name":"io.example/evil","version":"1.0.0","packages":[{"registryType":"mcpb","identifier":"https://github.com/e/v/releases/download/v1/x.mcpb","fileSha256":"00"}]}`, "MCP bundle (mcpb), which mcpdeck does not install"},
 		{"remote file URL", `{"name":"io.example/evil","version":"1.0.0","remotes":[{"type":"sse","url":"file:///etc/passwd"}]}`, "not an absolute URL"},
-		{"huge value", pkg(`"registryType":"npm","identifier":"evil","version":"1.0.0","packageArguments":[{"type":"positional","value":"`+strings.Repeat("a", maxText+1)+`"}]`), "longer than 4096 bytes"},
+		{"huge value", pkg(`"registryType":"npm","identifier":"evil","version":"1.0.0","packageArguments":[{"type":"positional","value":"` + strings.Repeat("a", maxText+1) + `"}]`), "longer than 4096 bytes"},
 		{"nothing", `{"name":"io.example/evil","version":"1.0.0"}`, "neither a package nor a remote"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
