@@ -3,6 +3,7 @@ package registry
 import (
 	"errors"
 	"fmt"
+	"maps"
 	"regexp"
 	"slices"
 	"strings"
@@ -261,4 +262,31 @@ func (b *builder) remote() (model.ServerConfig, error) {
 		}
 	}
 	return cfg, nil
+}
+
+// Lines shows a built definition for people before it is written: its
+// command line (arguments with spaces or quotes quoted) or URL, then each
+// environment variable and header, sorted. Secrets appear as the
+// references the definition holds. Callers sanitize the lines.
+func Lines(cfg model.ServerConfig) []string {
+	var out []string
+	if cfg.URL != "" {
+		out = append(out, "URL      "+cfg.URL)
+	} else {
+		parts := make([]string, 0, 1+len(cfg.Args))
+		for _, a := range append([]string{cfg.Command}, cfg.Args...) {
+			if a == "" || strings.ContainsAny(a, " \t\"'") {
+				a = "'" + strings.ReplaceAll(a, "'", `'\''`) + "'"
+			}
+			parts = append(parts, a)
+		}
+		out = append(out, "Command  "+strings.Join(parts, " "))
+	}
+	for _, k := range slices.Sorted(maps.Keys(cfg.Env)) {
+		out = append(out, "Env      "+k+"="+cfg.Env[k])
+	}
+	for _, k := range slices.Sorted(maps.Keys(cfg.Headers)) {
+		out = append(out, "Header   "+k+": "+cfg.Headers[k])
+	}
+	return out
 }

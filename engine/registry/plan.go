@@ -215,3 +215,20 @@ func (p *Plan) add(f Field) {
 	}
 	p.Fields = append(p.Fields, f)
 }
+
+// Runs says in a few words what the plan runs or reaches, before any field
+// is filled: "npx @x/y@1.0.0 (npm package)", "http https://host/mcp".
+func (p Plan) Runs() string {
+	if r := p.Remote; r != nil {
+		return remoteTypes[r.Type] + " " + r.URL
+	}
+	pk := p.Package
+	pinned := pk.Identifier + "@" + pk.Version
+	switch pk.RegistryType {
+	case "pypi":
+		pinned = pk.Identifier + "==" + pk.Version
+	case "oci":
+		pinned = image(pk)
+	}
+	return runtimes[pk.RegistryType] + " " + pinned + " (" + pk.RegistryType + " package)"
+}

@@ -224,16 +224,8 @@ func describeInstall(g *globalOpts, e registry.Entry, name string, scope model.S
 	w := g.stdout
 	fmt.Fprintf(w, "%s %s from the MCP Registry, as %s server %s in the %s scope (%s):\n",
 		model.SanitizeLine(e.Name), model.SanitizeLine(e.Version), cfg.EffectiveType(), model.SanitizeLine(name), scope, model.SanitizeLine(path))
-	if cfg.URL != "" {
-		fmt.Fprintf(w, "  URL      %s\n", model.SanitizeLine(cfg.URL))
-	} else {
-		fmt.Fprintf(w, "  Command  %s\n", commandLine(cfg.Command, cfg.Args))
-	}
-	for _, k := range slices.Sorted(maps.Keys(cfg.Env)) {
-		fmt.Fprintf(w, "  Env      %s\n", model.SanitizeLine(k+"="+cfg.Env[k]))
-	}
-	for _, k := range slices.Sorted(maps.Keys(cfg.Headers)) {
-		fmt.Fprintf(w, "  Header   %s\n", model.SanitizeLine(k+": "+cfg.Headers[k]))
+	for _, l := range registry.Lines(cfg) {
+		fmt.Fprintln(w, "  "+model.SanitizeLine(l))
 	}
 	if len(secrets) > 0 {
 		fmt.Fprintf(w, "  Secrets  %s go to mcpdeck's secret store (keychain), never into the file\n", secretNames(secrets))
