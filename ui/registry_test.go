@@ -65,7 +65,9 @@ func (r *fakeRegistry) Pinned(_ context.Context, name, version string) (registry
 	return registry.Entry{}, registry.ErrNotFound
 }
 
-func (r *fakeRegistry) Target(s model.Scope) (string, error) { return "/cfg/" + s.String() + ".json", nil }
+func (r *fakeRegistry) Target(s model.Scope) (string, error) {
+	return "/cfg/" + s.String() + ".json", nil
+}
 
 func (r *fakeRegistry) Install(_ context.Context, s model.Scope, name string, cfg model.ServerConfig, secrets []registry.Secret) (string, error) {
 	r.mu.Lock()
