@@ -125,7 +125,7 @@ func (b *builder) value(id string) (piece, error) {
 	if err := f.check(v); err != nil {
 		return piece{}, err
 	}
-	if f.Input.IsSecret && !(trusted && varOnly.MatchString(v)) {
+	if f.Input.IsSecret && (!trusted || !varOnly.MatchString(v)) {
 		name := b.secretName(f, true)
 		b.secrets = append(b.secrets, Secret{Name: name, Value: v, Field: f.Label()})
 		return piece{text: model.SecretReference(name), trusted: true, set: true}, nil
@@ -218,7 +218,7 @@ func (t *tainted) add(s string, trusted bool) {
 func (t *tainted) result(what string) (string, error) {
 	s := t.b.String()
 	for i := 0; i+1 < len(s); i++ {
-		if s[i] == '$' && s[i+1] == '{' && !(t.trusted[i] && t.trusted[i+1]) {
+		if s[i] == '$' && s[i+1] == '{' && (!t.trusted[i] || !t.trusted[i+1]) {
 			return "", fmt.Errorf("%w: %s would hold a ${...} reference made of the server.json's text, which would read your environment", ErrUnusable, what)
 		}
 	}
