@@ -303,3 +303,37 @@ func TestRegistryAddHostileServerJSON(t *testing.T) {
 }
 
 func equalStrings(a, b []string) bool { return strings.Join(a, "\x00") == strings.Join(b, "\x00") }
+
+// TestMCPSecretStoresAndDeletes: mcp secret stores the value a user
+// definition's ${secret:NAME} takes, bound to that server; deleting it
+// turns the reference into a problem that says how to store it again; the
+// project scope cannot use the store at all.
+func TestMCPSecretStoresAndDeletes(t *testing.T) {
+	m := newRegistryMachine(t)
+	m.write(m.scopeFile("user"), `{"mcpServers": {"gh": {"command": "gh-mcp", "env": {"GH_TOKEN": "${secret:GH_TOKEN}"}}}}`)
+	r := m.ok("mcp", "get", "gh", "--no-connect")
+	if !strings.Contains(r.stdout, "${secret:GH_TOKEN} is not in mcpdeck's secret store; store it with: mcpdeck mcp secret gh GH_TOKEN -s user") {
+		t.Fatalf("before storing:\n%s", r)
+	}
+	t.Setenv("MCPDECK_SECRET_VALUE", "gh-secret-0123456789")
+	r = m.ok("mcp", "secret", "gh", "GH_TOKEN", "-s", "user")
+	if !strings.Contains(r.stdout, "Stored the secret GH_TOKEN of gh (user scope); its definition refers to it as ${secret:GH_TOKEN}.") {
+		t.Errorf("store:\n%s", r)
+	}
+	if r := m.ok("mcp", "get", "gh", "--no-connect"); !strings.Contains(r.stdout, "Problems:       none") || strings.Contains(r.stdout, "gh-secret-0123456789") {
+		t.Errorf("after storing:\n%s", r)
+	}
+	if got := m.credentials()["secret:user::gh:GH_TOKEN"]; got != "gh-secret-0123456789" {
+		t.Errorf("stored %q", got)
+	}
+	m.ok("mcp", "secret", "gh", "GH_TOKEN", "-s", "user", "--delete")
+	if _, ok := m.credentials()["secret:user::gh:GH_TOKEN"]; ok {
+		t.Error("not deleted")
+	}
+	if r := m.mcpdeck("mcp", "secret", "gh", "GH_TOKEN", "-s", "project"); r.code != exitUsage || !strings.Contains(r.stderr, "the project scope cannot") {
+		t.Errorf("project scope: %s", r)
+	}
+	if r := m.mcpdeck("mcp", "secret", "gh", "bad-name", "-s", "user"); r.code != exitUsage {
+		t.Errorf("a bad name: %s", r)
+	}
+}
