@@ -78,12 +78,11 @@ func runRegistryAdd(cmd *cobra.Command, g *globalOpts, args []string, f addFlags
 		}
 	}
 	cfg, secrets, err := plan.Build(values, mode)
-	var missing *registry.MissingError
 	switch {
-	case errors.As(err, &missing), errors.Is(err, registry.ErrSecretInSharedFile):
+	case errors.Is(err, registry.ErrUnusable):
+		return fmt.Errorf("%s@%s %w", model.SanitizeLine(entry.Name), model.SanitizeLine(entry.Version), err)
+	case err != nil: // a value given is missing, not allowed or a literal secret for the shared file
 		return usagef("%s", sentence(err))
-	case err != nil:
-		return err
 	}
 	extra.apply(&cfg)
 	target, err := model.ScopePath(opts, scope)
