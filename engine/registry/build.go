@@ -235,6 +235,27 @@ func (b *builder) keyValue(kind FieldKind, kv KeyValueInput) (piece, error) {
 	return b.value(prefix + kv.Name)
 }
 
+// keyValues renders environment variables or headers: the map (nil when
+// none is set) and the names set, in the server.json's order.
+func (b *builder) keyValues(kind FieldKind, kvs []KeyValueInput) (map[string]string, []string, error) {
+	var out map[string]string
+	var names []string
+	for _, kv := range kvs {
+		v, err := b.keyValue(kind, kv)
+		if err != nil {
+			return nil, nil, err
+		}
+		if v.set {
+			if out == nil {
+				out = map[string]string{}
+			}
+			out[kv.Name] = v.text
+			names = append(names, kv.Name)
+		}
+	}
+	return out, names, nil
+}
+
 // remote builds an http or sse definition.
 func (b *builder) remote() (model.ServerConfig, error) {
 	r := b.plan.Remote
@@ -248,20 +269,8 @@ func (b *builder) remote() (model.ServerConfig, error) {
 			return model.ServerConfig{}, fmt.Errorf("%w: %w", ErrUnusable, err)
 		}
 	}
-	cfg := model.ServerConfig{Type: t, URL: u.text}
-	for _, h := range r.Headers {
-		v, err := b.keyValue(FieldHeader, h)
-		if err != nil {
-			return cfg, err
-		}
-		if v.set {
-			if cfg.Headers == nil {
-				cfg.Headers = map[string]string{}
-			}
-			cfg.Headers[h.Name] = v.text
-		}
-	}
-	return cfg, nil
+	headers, _, err := b.keyValues(FieldHeader, r.Headers)
+	return model.ServerConfig{Type: t, URL: u.text, Headers: headers}, err
 }
 
 // Lines shows a built definition for people before it is written: its

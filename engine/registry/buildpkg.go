@@ -21,21 +21,11 @@ func (b *builder) pkg() (model.ServerConfig, error) {
 	if err != nil {
 		return model.ServerConfig{}, err
 	}
-	cfg := model.ServerConfig{Type: model.TransportStdio, Command: runtimes[pk.RegistryType]}
-	var envNames []string
-	for _, kv := range pk.EnvironmentVariables {
-		v, err := b.keyValue(FieldEnv, kv)
-		if err != nil {
-			return cfg, err
-		}
-		if v.set {
-			if cfg.Env == nil {
-				cfg.Env = map[string]string{}
-			}
-			cfg.Env[kv.Name] = v.text
-			envNames = append(envNames, kv.Name)
-		}
+	env, envNames, err := b.keyValues(FieldEnv, pk.EnvironmentVariables)
+	if err != nil {
+		return model.ServerConfig{}, err
 	}
+	cfg := model.ServerConfig{Type: model.TransportStdio, Command: runtimes[pk.RegistryType], Env: env}
 	var args []string
 	switch pk.RegistryType {
 	case "npm":

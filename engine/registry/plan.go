@@ -76,6 +76,9 @@ func (p *Plan) remoteFields() error {
 		return err
 	}
 	p.addVariables(r.URL, r.Variables)
+	for i := range p.Fields { // a URL with a hole in it reaches nothing: its variables are required
+		p.Fields[i].Input.IsRequired = true
+	}
 	return p.keyValues(FieldHeader, r.Headers)
 }
 

@@ -239,3 +239,21 @@ func TestLocalName(t *testing.T) {
 		}
 	}
 }
+
+// TestRemoteURLVariables: a remote's {variables} are asked for, all
+// required, and fill its URL.
+func TestRemoteURLVariables(t *testing.T) {
+	e := entryOf(t, `{"name":"io.example/tenant","version":"2.0.0","remotes":[{"type":"sse","url":"https://{tenant}.example.com/sse",
+		"variables":{"tenant":{"description":"your tenant"}},"headers":[{"name":"X-Region","default":"eu","choices":["eu","us"]}]}]}`)
+	p, err := NewPlan(e, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := p.Build(nil, SecretsInStore); err == nil || !strings.Contains(err.Error(), "variable tenant (give it with --arg tenant='VALUE')") {
+		t.Errorf("no tenant: %v", err)
+	}
+	cfg, _ := build(t, e, "", map[string]string{"var:tenant": "acme"}, SecretsInStore)
+	if cfg.Type != model.TransportSSE || cfg.URL != "https://acme.example.com/sse" || cfg.Headers["X-Region"] != "eu" {
+		t.Errorf("%+v", cfg)
+	}
+}
