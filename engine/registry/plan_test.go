@@ -257,3 +257,14 @@ func TestRemoteURLVariables(t *testing.T) {
 		t.Errorf("%+v", cfg)
 	}
 }
+
+// TestNugetRunsWithDnx: a nuget package runs as dnx NAME@VERSION --yes,
+// its own arguments after "--".
+func TestNugetRunsWithDnx(t *testing.T) {
+	e := entryOf(t, `{"name":"io.github.joelverhagen/knapcode-samplemcpserver","version":"0.4.0-beta","packages":[{"registryType":"nuget","identifier":"Knapcode.SampleMcpServer","version":"0.4.0-beta",
+		"transport":{"type":"stdio"},"packageArguments":[{"type":"positional","value":"mcp"},{"type":"positional","value":"start"}]}]}`)
+	cfg, _ := build(t, e, "", nil, SecretsInStore)
+	if cfg.Command != "dnx" || strings.Join(cfg.Args, " ") != "Knapcode.SampleMcpServer@0.4.0-beta --yes -- mcp start" {
+		t.Errorf("%+v", cfg)
+	}
+}
