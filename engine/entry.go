@@ -28,7 +28,7 @@ type entry struct {
 	logBuf     []LogEntry              // log messages not yet in a snapshot (logs.go)
 	inFlight   int                     // requests under way: the health check waits while any are (health.go)
 	logTimer   *time.Timer             // the pending flush of logBuf
-	secrets    []string                // model.SecretValues(srv.Config), masked in error text (redact)
+	secrets    []string                // model.SecretValues(srv.Config) and srv.StoreSecrets, masked in error text (redact)
 	refetching [numLists]bool          // a list refetch is running
 	dirty      [numLists]bool          // list_changed arrived during the refetch
 	// watched are the resources the person watches (subscriptions.go), by

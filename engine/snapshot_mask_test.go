@@ -101,3 +101,27 @@ func TestSnapshotErrorsShowNoSecrets(t *testing.T) {
 		}
 	})
 }
+
+// TestStoreSecretsAreMaskedInErrors: a value the definition took from
+// mcpdeck's secret store is masked wherever an error quotes it, even as a
+// positional argument, which nothing else would take for a secret.
+func TestStoreSecretsAreMaskedInErrors(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		srv := stdioServer("local")
+		srv.Raw = model.ServerConfig{Command: "srv", Args: []string{"${secret:TOKEN}"}}
+		srv.Config = model.ServerConfig{Command: "srv", Args: []string{"store-SECRET4"}}
+		srv.StoreSecrets = []string{"store-SECRET4"}
+		n := newFakeNet()
+		n.fail["local"] = fmt.Errorf("srv: unknown project store-SECRET4: exit status 2")
+		e := newTestEngine(t, n, srv)
+		mustStart(t, e)
+		s := current(t, e, "local")
+		all, err := json.Marshal(s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if strings.Contains(string(all), "store-SECRET4") || !strings.Contains(s.Error+s.ErrorDetail, "unknown project ****") {
+			t.Errorf("error %q, detail %q, snapshot %s", s.Error, s.ErrorDetail, all)
+		}
+	})
+}

@@ -12,9 +12,19 @@ import (
 // consumed as a pair, so "$${VAR}" stays literally "$${VAR}". As in the shell,
 // ":-" uses the default when VAR is unset or empty. Missing lists, in order,
 // each "${VAR}" reference that is unset and has no default.
+// A ${secret:NAME} reference is left as written: only a definition's own
+// expansion (expandConfig) may resolve it, from the secret store.
 func Expand(s string, lookup func(string) (string, bool)) (out string, missing []string) {
+	out, missing, _ = expand(s, lookup, nil)
+	return out, missing
+}
+
+// expand is Expand that also resolves ${secret:NAME} through secret (nil:
+// left as written). A resolved value is inserted as it is, never expanded
+// again. secretErrs lists, in order, the references secret refused.
+func expand(s string, lookup func(string) (string, bool), secret func(name string) (string, error)) (out string, missing []string, secretErrs []error) {
 	if !strings.Contains(s, "${") {
-		return s, nil
+		return s, nil, nil
 	}
 	var b strings.Builder
 	b.Grow(len(s))
@@ -41,6 +51,15 @@ func Expand(s string, lookup func(string) (string, bool)) (out string, missing [
 			break
 		}
 		body := s[i+2 : i+2+end]
+		if ref, ok := strings.CutPrefix(body, secretPrefix); ok && secret != nil {
+			v, err := secret(ref)
+			if err != nil {
+				secretErrs = append(secretErrs, err)
+			}
+			b.WriteString(v)
+			i += 2 + end + 1
+			continue
+		}
 		name, def, hasDef := strings.Cut(body, ":-")
 		if !validVarName(name) {
 			b.WriteString("${")
@@ -58,7 +77,7 @@ func Expand(s string, lookup func(string) (string, bool)) (out string, missing [
 		}
 		i += 2 + end + 1
 	}
-	return b.String(), missing
+	return b.String(), missing, secretErrs
 }
 
 // validVarName reports whether name is a shell-style variable name.
@@ -76,14 +95,19 @@ func validVarName(name string) bool {
 }
 
 // expandConfig expands every string field of cfg (Extra excluded: we do not
-// know what it means). Each unset variable becomes a Problem naming the field
-// ("headers.Authorization") and the variable; the caller adds server and file.
-func expandConfig(cfg ServerConfig, lookup func(string) (string, bool)) (ServerConfig, []Problem) {
+// know what it means). Each unset variable, and each ${secret:NAME} that
+// secret refuses, becomes a Problem naming the field
+// ("headers.Authorization") and the variable or secret; the caller adds
+// server and file.
+func expandConfig(cfg ServerConfig, lookup func(string) (string, bool), secret func(string) (string, error)) (ServerConfig, []Problem) {
 	var probs []Problem
 	one := func(field, s string) string {
-		v, missing := Expand(s, lookup)
+		v, missing, secretErrs := expand(s, lookup, secret)
 		for _, m := range missing {
 			probs = append(probs, Problem{Field: field, Message: m + " is not set"})
+		}
+		for _, err := range secretErrs {
+			probs = append(probs, Problem{Field: field, Message: err.Error()})
 		}
 		return v
 	}

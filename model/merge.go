@@ -77,7 +77,14 @@ func build(d definition, opts LoadOptions) Server {
 		Problems: d.problems,
 		Approval: Approval{Status: ApprovalNotNeeded},
 	}
-	cfg, probs := expandConfig(d.raw, opts.lookup())
+	secret := func(name string) (string, error) {
+		v, err := opts.resolveSecret(SecretRef{Scope: d.origin.Scope, File: d.origin.Source, Server: d.name, Name: name})
+		if err == nil && v != "" {
+			s.StoreSecrets = append(s.StoreSecrets, v)
+		}
+		return v, err
+	}
+	cfg, probs := expandConfig(d.raw, opts.lookup(), secret)
 	dir := d.dir
 	if dir == "" && d.origin.Source != InlineSource && d.origin.Source != "" {
 		dir = filepath.Dir(d.origin.Source)

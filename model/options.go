@@ -15,6 +15,11 @@ type LoadOptions struct {
 	ManagedDir string                      // /etc/mcpdeck unless MCPDECK_MANAGED_DIR
 	Dynamic    []string                    // --mcp-config values: a file path or inline JSON
 	LookupEnv  func(string) (string, bool) // for ${VAR} and the PATH policy rules search; nil = os.LookupEnv
+	// LookupSecret reads a ${secret:NAME} of a user or local definition
+	// from mcpdeck's secret store (ErrSecretNotFound when absent); nil =
+	// no store, so such references are problems. Called only for
+	// definitions that hold one.
+	LookupSecret func(SecretRef) (string, error)
 }
 
 // DefaultManagedDir is where administrators put managed-mcp.json and

@@ -11,6 +11,9 @@ type Server struct {
 	// Raw is the definition as written; Config has ${VAR}s expanded.
 	Raw    ServerConfig `json:"-"`
 	Config ServerConfig `json:"-"`
+	// StoreSecrets are the values Config took from mcpdeck's secret store
+	// (${secret:NAME}), so that error text can mask them wherever they sit.
+	StoreSecrets []string `json:"-"`
 	// Hash is the config hash (SHA-256 of canonical Raw JSON, scope excluded).
 	Hash      string         `json:"hash"`
 	Overrides []Origin       `json:"overrides,omitempty"`

@@ -20,6 +20,7 @@ type fallbackStore struct {
 	broken bool
 	reason string // why the keychain failed
 	warn   string
+	what   string // what it holds, for the warning: "" = tokens
 }
 
 func (s *fallbackStore) useFile() bool {
@@ -43,7 +44,11 @@ func (s *fallbackStore) stored() {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.warn == "" {
-		s.warn = fmt.Sprintf("no keychain (%s): tokens stored in %s (0600)", s.reason, s.file.path)
+		what := s.what
+		if what == "" {
+			what = "tokens"
+		}
+		s.warn = fmt.Sprintf("no keychain (%s): %s stored in %s (0600)", s.reason, what, s.file.path)
 	}
 }
 

@@ -82,6 +82,8 @@ func (m *Model) onKey(msg tea.KeyMsg) tea.Cmd {
 		eng, ctx := m.env.eng, m.env.ctx
 		m.status = "reloading the configuration…"
 		return func() tea.Msg { return actionMsg{verb: "reload", server: "config", err: eng.Reload(ctx)} }
+	case m.detail == nil && key.Matches(msg, k.AddServer):
+		return m.openRegistrySearch()
 	case m.detail != nil && key.Matches(msg, k.Back):
 		if !m.detail.clearFilter() { // esc clears a kept filter first
 			m.detail = nil
@@ -115,6 +117,8 @@ func (m *Model) typesText() bool {
 			return md.filter.Active()
 		case *sampleModal:
 			return md.editor != nil
+		case *registrySearchModal:
+			return !md.inList
 		}
 		return false
 	}

@@ -14,6 +14,7 @@ type KeyMap struct {
 
 	Enable, Disable, Reconnect, CancelRetry, Authenticate, Approve, Reject key.Binding
 	CallTool, ReadResource, WatchResource, DenyTool, GetPrompt, Reload     key.Binding
+	AddServer                                                              key.Binding // + in the server list
 	LogLevel                                                               key.Binding // on the Logs tab
 	Filter, Help, Quit, ForceQuit                                          key.Binding
 
@@ -24,6 +25,10 @@ type KeyMap struct {
 	// Prompt keys: approval prompt and elicitation.
 	ApproveOne, ApproveAll, RejectOne, Later key.Binding
 	Submit, Decline, Cancel, OpenURL         key.Binding
+
+	// Adding from the MCP Registry (+): search, move between the query and
+	// the results, add the server shown, switch its scope.
+	Search, SwitchFocus, Install, SwitchScope key.Binding
 
 	// Sampling prompt keys: A and x keep their meaning (allow, refuse).
 	// The help screen lists them as "This prompt" when asked from there
@@ -62,6 +67,7 @@ func DefaultKeyMap() KeyMap {
 		DenyTool:      b("D", "deny/allow tool", "D"),
 		GetPrompt:     b("p", "get prompt", "p"),
 		Reload:        b("ctrl+r", "reload config", "ctrl+r"),
+		AddServer:     b("+", "add from MCP Registry", "+"),
 		LogLevel:      b("L", "log level (Logs tab)", "L"),
 		Filter:        b("/", "filter", "/"),
 		Help:          b("?", "help", "?", "f1"), // f1 where ? is text (a form)
@@ -81,6 +87,11 @@ func DefaultKeyMap() KeyMap {
 		Decline:    b("ctrl+d", "decline", "ctrl+d"),
 		Cancel:     b("esc", "cancel", "esc"),
 		OpenURL:    b("o", "open in browser", "o"),
+
+		Search:      b("enter", "search", "enter"),
+		SwitchFocus: b("tab", "query/results", "tab"),
+		Install:     b("enter", "add", "enter"),
+		SwitchScope: b("s", "user/local scope", "s"),
 
 		SampleOnce:    b("enter", "reply once", "enter"),
 		SampleAlways:  b("A", "always allow this server", "A"),
@@ -106,7 +117,7 @@ func (k KeyMap) HelpGroupTitles() []string {
 func (k KeyMap) FullHelp() [][]key.Binding {
 	return [][]key.Binding{
 		{k.Up, k.Down, k.Top, k.Bottom, k.PageUp, k.PageDown, k.Open, k.Back, k.NextTab, k.PrevTab, k.JumpTab},
-		append(actionKeys(&k, false), k.Reload),
+		append(actionKeys(&k, false), k.Reload, k.AddServer),
 		append(actionKeys(&k, true), k.LogLevel, k.Filter, k.Help, k.Quit, k.ForceQuit),
 		{k.ApproveOne, k.ApproveAll, k.RejectOne, k.Later, k.Submit, k.Decline, k.Cancel, k.OpenURL},
 	}

@@ -43,6 +43,7 @@ type env struct {
 	st      *styles.Styles
 	keys    *KeyMap
 	openURL func(ctx context.Context, url string) error
+	reg     Registry // nil: + is not available
 	width   int
 	height  int
 	lastID  int

@@ -31,6 +31,8 @@ type Options struct {
 	// Tokens counts tool definitions' tokens for the list (tokencosts.go);
 	// nil = the TUI's own (loaded on first count).
 	Tokens *contextcost.Counter
+	// Registry lets + add a server from the MCP Registry; nil turns it off.
+	Registry Registry
 }
 
 // tickMsg drives pending countdowns; it runs only while a retry is scheduled.
@@ -96,7 +98,7 @@ func New(eng Engine, opts Options) *Model {
 	if open == nil {
 		open = OpenBrowser
 	}
-	m.env = &env{ctx: ctx, eng: eng, st: &m.st, keys: &m.keys, openURL: open}
+	m.env = &env{ctx: ctx, eng: eng, st: &m.st, keys: &m.keys, openURL: open, reg: opts.Registry}
 	m.list = newServerList(&m.st, &m.keys, m.now)
 	m.costs = newTokenCosts(opts.Tokens)
 	m.list.costs = m.costs
@@ -156,7 +158,10 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, nil
 	case tea.KeyMsg:
 		return m, m.onKey(msg)
-	case callDoneMsg, progressMsg, openedMsg, spinner.TickMsg, completionMsg:
+	case registryInstalledMsg:
+		m.status, m.statusErr = installedStatus(msg)
+		return m, m.broadcast(msg)
+	case callDoneMsg, progressMsg, openedMsg, spinner.TickMsg, completionMsg, registryFoundMsg, registryPreparedMsg:
 		return m, m.broadcast(msg)
 	}
 	return m, m.updateTop(msg)

@@ -61,6 +61,9 @@ func (ff *formField) huhField() huh.Field {
 	}
 	in := huh.NewInput().Key(ff.name).Title(ff.title()).Description(desc).Value(&ff.str).
 		Validate(ff.check)
+	if ff.node.Format == "password" {
+		in = in.EchoMode(huh.EchoModePassword)
+	}
 	if ff.kind == kindList {
 		in = in.Placeholder("comma-separated " + ff.node.Items.typ() + "s")
 	}

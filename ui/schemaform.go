@@ -18,6 +18,7 @@ type schemaNode struct {
 	Enum        []any           `json:"enum"`
 	EnumNames   []string        `json:"enumNames"`
 	Default     any             `json:"default"`
+	Format      string          `json:"format"` // "password": typed hidden
 	Items       *schemaNode     `json:"items"`
 	Minimum     *float64        `json:"minimum"`
 	Maximum     *float64        `json:"maximum"`

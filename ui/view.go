@@ -134,6 +134,9 @@ func (m *Model) footerKeys() []key.Binding {
 			out = append(out, a.footerBinding(k, s))
 		}
 	}
+	if m.detail == nil && m.env.reg != nil {
+		out = append(out, k.AddServer)
+	}
 	if m.detail == nil || isFilterTab(m.detail.tab) {
 		out = append(out, k.Filter)
 	}

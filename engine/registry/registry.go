@@ -47,19 +47,6 @@ type Entry struct {
 	Raw         json.RawMessage `json:"-"`
 }
 
-// Package is one way to run the server locally.
-type Package struct {
-	RegistryType string `json:"registryType"`
-	Identifier   string `json:"identifier"`
-	Version      string `json:"version,omitempty"`
-}
-
-// Remote is one URL the server is hosted at.
-type Remote struct {
-	Type string `json:"type"`
-	URL  string `json:"url"`
-}
-
 // Kinds words how the server can be run: "npm", "oci", "remote"…
 func (e Entry) Kinds() []string {
 	var out []string

@@ -33,6 +33,7 @@ var completedArgs = map[string][]argKind{
 	"mcpdeck mcp reject":    {argServerOrAll},
 	"mcpdeck mcp reconnect": {argServerOrAll},
 	"mcpdeck mcp sampling":  {argServer, argSampling},
+	"mcpdeck mcp secret":    {argServer},
 	"mcpdeck auth":          {argServer},
 	"mcpdeck call":          {argServer, argTool},
 	"mcpdeck read":          {argServer, argResource},

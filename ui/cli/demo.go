@@ -37,7 +37,7 @@ func newDemoCmd(g *globalOpts) *cobra.Command {
 				Load: env.Load, Factory: transports.NewFactory(), Builtins: env.Builtins,
 				Extra: env.Extra, CacheDir: env.CacheDir,
 			}
-			return runTUI(cmd.Context(), g, eo, "mcpdeck demo")
+			return runTUI(cmd.Context(), g, eo, "mcpdeck demo", nil)
 		},
 	}
 }

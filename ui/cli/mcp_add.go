@@ -17,16 +17,22 @@ type addFlags struct {
 	clientID     string
 	clientSecret bool
 	callbackPort int
+	// --registry NAME[@VERSION] installs from the MCP Registry
+	// (mcp_add_registry.go), with --arg values and --yes.
+	registry string
+	args     []string
+	yes      bool
 }
 
 func newMCPAddCmd(g *globalOpts) *cobra.Command {
 	var f addFlags
 	cmd := &cobra.Command{
-		Use:   "add NAME [flags] -- COMMAND [ARGS...]\n  mcpdeck mcp add NAME [flags] URL",
-		Short: "Add a stdio server (command after --) or a remote server (URL)",
+		Use:   "add NAME [flags] -- COMMAND [ARGS...]\n  mcpdeck mcp add NAME [flags] URL\n  mcpdeck mcp add [NAME] --registry SERVER[@VERSION] [flags]",
+		Short: "Add a stdio server (command after --), a remote server (URL) or a server from the MCP Registry",
 		Example: "  mcpdeck mcp add github -e GITHUB_TOKEN='${GITHUB_TOKEN}' -- npx -y @modelcontextprotocol/server-github\n" +
 			"  mcpdeck mcp add -s user my-api https://example.com/mcp -H 'Authorization: Bearer ${API_TOKEN}'\n" +
-			"  mcpdeck mcp add events https://example.com/mcp/sse          # sse, detected from the URL",
+			"  mcpdeck mcp add events https://example.com/mcp/sse          # sse, detected from the URL\n" +
+			"  mcpdeck mcp add -s user --registry io.github.github/github-mcp-server   # asks for its token; kept in your keychain",
 		Args: cobra.ArbitraryArgs,
 	}
 	// `mcp add x npx -y pkg` (forgot the --) fails on "-y": say what to do.
@@ -46,7 +52,16 @@ func newMCPAddCmd(g *globalOpts) *cobra.Command {
 	fl.IntVar(&f.callbackPort, "callback-port", 0, "fixed port for the OAuth redirect on 127.0.0.1")
 	fl.BoolVar(&f.clientSecret, "client-secret", false,
 		"store a pre-registered client's OAuth secret (from MCPDECK_CLIENT_SECRET or a hidden prompt) in the keychain, never in config")
+	fl.StringVar(&f.registry, "registry", "", "install `SERVER[@VERSION]` from the MCP Registry (MCPDECK_REGISTRY_URL): its remote, else its package, pinned; -t stdio takes the package, -t http/sse a remote")
+	fl.StringArrayVar(&f.args, "arg", nil, "with --registry: a value for an argument or {variable} the server asks for, `KEY=VALUE` (repeatable)")
+	fl.BoolVar(&f.yes, "yes", false, "with --registry: do not ask to confirm at a terminal")
 	cmd.RunE = func(cmd *cobra.Command, args []string) error {
+		if f.registry != "" {
+			return runRegistryAdd(cmd, g, args, f, scope())
+		}
+		if len(f.args) > 0 || f.yes {
+			return usagef("--arg and --yes go with --registry")
+		}
 		name, cfg, err := addConfig(cmd, args, f)
 		if err != nil {
 			return err
@@ -158,19 +173,22 @@ func remoteConfig(url string, f addFlags) (model.ServerConfig, error) {
 }
 
 // parseEnv reads -e KEY=VALUE values.
-func parseEnv(vals []string) (map[string]string, error) {
+func parseEnv(vals []string) (map[string]string, error) { return parseKeyValues("-e", vals) }
+
+// parseKeyValues reads the KEY=VALUE values of flag; nil when none.
+func parseKeyValues(flag string, vals []string) (map[string]string, error) {
 	if len(vals) == 0 {
 		return nil, nil
 	}
-	env := make(map[string]string, len(vals))
+	out := make(map[string]string, len(vals))
 	for _, v := range vals {
 		k, val, ok := strings.Cut(v, "=")
 		if !ok || k == "" || strings.ContainsAny(k, " \t") {
-			return nil, usagef("-e %q: expected KEY=VALUE", v)
+			return nil, usagef("%s %q: expected KEY=VALUE", flag, v)
 		}
-		env[k] = val
+		out[k] = val
 	}
-	return env, nil
+	return out, nil
 }
 
 // parseHeaders reads -H 'Key: Value' values.

@@ -36,6 +36,7 @@ func newMCPCmd(g *globalOpts) *cobra.Command {
 		newMCPApproveCmd(g, true),
 		newMCPApproveCmd(g, false),
 		newMCPSamplingCmd(g),
+		newMCPSecretCmd(g),
 		newMCPImportCmd(g),
 		newMCPMigrateLocalCmd(g),
 	)

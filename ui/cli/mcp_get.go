@@ -127,6 +127,9 @@ func writeDefinition(v serverView, line func(label, value string)) {
 	if v.HeadersHelper != "" {
 		line("Headers helper", model.SanitizeLine(v.HeadersHelper))
 	}
+	if len(v.StoreSecrets) > 0 {
+		line("Secrets", strings.Join(v.StoreSecrets, ", ")+" from mcpdeck's secret store (values not shown)")
+	}
 	if o := v.OAuth; o != nil {
 		var parts []string
 		if o.ClientID != "" {

@@ -1,7 +1,10 @@
 package cli
 
 import (
+	"context"
+	"errors"
 	"fmt"
+	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -17,20 +20,57 @@ func newMCPRemoveCmd(g *globalOpts) *cobra.Command {
 		Args:    exactArgs(1, "one server NAME"),
 	}
 	scope := addScopeFlag(cmd, 0, "the scope to remove it from (needed when it is defined in several)")
-	cmd.RunE = func(_ *cobra.Command, args []string) error {
+	var keep bool
+	cmd.Flags().BoolVar(&keep, "keep-secrets", false, "keep the secrets its ${secret:NAME} references took from mcpdeck's secret store (deleted otherwise; asked at a terminal)")
+	cmd.RunE = func(cmd *cobra.Command, args []string) error {
 		opts, err := g.loadOptions()
 		if err != nil {
 			return err
 		}
 		s := scope()
+		refs := model.SecretsOf(opts, s, args[0])
 		path, err := model.RemoveServer(opts, s, args[0])
 		if err != nil {
 			return err
 		}
 		fmt.Fprintf(g.stdout, "Removed server %s from the %s scope (%s).\n", args[0], scopeOfPath(opts, s, path), path)
-		return nil
+		return removeSecrets(cmd.Context(), g, opts, refs, keep)
 	}
 	return cmd
+}
+
+// removeSecrets deletes the secrets a removed definition referred to: they
+// are bound to it, so nothing else can use them. At a terminal the person
+// is asked first; --keep-secrets keeps them.
+func removeSecrets(ctx context.Context, g *globalOpts, opts model.LoadOptions, refs []model.SecretRef, keep bool) error {
+	if len(refs) == 0 {
+		return nil
+	}
+	names := make([]string, len(refs))
+	for i, r := range refs {
+		names[i] = r.Name
+	}
+	list := strings.Join(names, ", ")
+	if !keep && onTerminal(g) {
+		ok, err := confirm(g, "Delete its secrets "+list+" from mcpdeck's secret store?")
+		if err != nil {
+			return err
+		}
+		keep = !ok
+	}
+	if keep {
+		fmt.Fprintf(g.stdout, "Kept its secrets %s in mcpdeck's secret store (mcpdeck mcp secret %s NAME -s %s --delete removes one).\n",
+			list, model.SanitizeLine(refs[0].Server), refs[0].Scope)
+		return nil
+	}
+	store := g.secretStore(opts.ConfigDir)
+	for _, r := range refs {
+		if err := store.Delete(ctx, r); err != nil && !errors.Is(err, model.ErrSecretNotFound) {
+			return fmt.Errorf("deleting the secret %s: %w", r.Name, err)
+		}
+	}
+	fmt.Fprintf(g.stdout, "Deleted its secrets %s from mcpdeck's secret store.\n", list)
+	return nil
 }
 
 // scopeOfPath names the writable scope whose file is path (the scope given,

@@ -38,6 +38,9 @@ type serverView struct {
 	// negotiated on the last connect; "" when not known yet.
 	ProtocolVersion string `json:"protocolVersion,omitempty"`
 	ProtocolPinned  bool   `json:"protocolPinned,omitempty"`
+	// StoreSecrets names the secrets the definition takes from mcpdeck's
+	// secret store (${secret:NAME}); their values are never shown.
+	StoreSecrets []string `json:"storeSecrets,omitempty"`
 }
 
 // newServerView builds the view of s.
@@ -49,6 +52,7 @@ func newServerView(s model.Server) serverView {
 		Env: c.Env, Headers: c.Headers, HeadersHelper: c.HeadersHelper,
 		OAuth: c.OAuth, Builtin: c.Name, Hash: s.Hash, Enabled: s.Enabled,
 		Approval: s.Approval, Policy: s.Policy, Runnable: s.Runnable(), Problems: s.Problems,
+		StoreSecrets: model.SecretNames(s.Raw),
 	}
 }
 

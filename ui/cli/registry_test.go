@@ -28,7 +28,7 @@ func TestRegistrySearchAndShow(t *testing.T) {
 		t.Errorf("one page of one:\n%s", r)
 	}
 	r = e.ok("registry", "search", "--limit", "1", "--all")
-	if strings.Count(r.stdout, "\n") != 3 || !strings.Contains(r.stdout, "[oci, remote]") || strings.Contains(r.stdout, "\x1b") || !strings.Contains(r.stdout, "Weather red") {
+	if strings.Count(r.stdout, "\n") != len(fakeregistry.Servers) || !strings.Contains(r.stdout, "[oci, remote]") || strings.Contains(r.stdout, "\x1b") || !strings.Contains(r.stdout, "Weather red") {
 		t.Errorf("all pages:\n%q", r.stdout)
 	}
 	r = e.ok("registry", "show", "io.github.github/github-mcp-server")

@@ -15,6 +15,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/mcpdeck/mcpdeck/model"
+	"github.com/mcpdeck/mcpdeck/oauth"
 )
 
 // Exit codes of the mcpdeck process.
@@ -66,6 +67,19 @@ type globalOpts struct {
 	// stdinBuf buffers stdin once, so that several reads (one secret after
 	// another) do not lose what an earlier reader buffered.
 	stdinBuf *bufio.Reader
+
+	// secrets is mcpdeck's secret store (${secret:NAME}), made on first use
+	// for the config dir it was made for.
+	secrets *oauth.SecretStore
+}
+
+// secretStore is the store of ${secret:NAME} values for configDir: the
+// keychain, or credentials.json there when there is none.
+func (g *globalOpts) secretStore(configDir string) *oauth.SecretStore {
+	if g.secrets == nil {
+		g.secrets = oauth.NewSecretStore(oauth.SecretStoreOptions{ConfigDir: configDir})
+	}
+	return g.secrets
 }
 
 // input returns stdin behind one shared buffer.
@@ -77,8 +91,14 @@ func (g *globalOpts) input() *bufio.Reader {
 }
 
 // loadOptions returns the LoadOptions every command reads config with.
+// A ${secret:NAME} of a user or local definition is read from the secret
+// store (each read bounded by the keychain's timeout).
 func (g *globalOpts) loadOptions() (model.LoadOptions, error) {
-	return g.newLoadOptions(g.mcpConfig)
+	o, err := g.newLoadOptions(g.mcpConfig)
+	if err == nil && o.LookupSecret == nil {
+		o.LookupSecret = g.secretStore(o.ConfigDir).Lookup(context.Background())
+	}
+	return o, err
 }
 
 // Elicitation policies accepted by --elicit.

@@ -52,8 +52,9 @@ func tuiEngineOptions(g *globalOpts) (engine.Options, error) {
 }
 
 // runTUI starts an engine with eo and runs the TUI on it until the person
-// quits; the engine's servers are closed on the way out.
-func runTUI(ctx context.Context, g *globalOpts, eo engine.Options, title string) error {
+// quits; the engine's servers are closed on the way out. reg, when not
+// nil, lets + add servers from the MCP Registry.
+func runTUI(ctx context.Context, g *globalOpts, eo engine.Options, title string, reg ui.Registry) error {
 	if !onTerminal(g) {
 		return errNoTerminal
 	}
@@ -74,7 +75,7 @@ func runTUI(ctx context.Context, g *globalOpts, eo engine.Options, title string)
 	}
 	checkKeychainEarly(ctx, eo.Auth, eng.Snapshot())
 	styles.DetectBackground(os.Getenv) // once, briefly, before Bubble Tea takes the terminal
-	m := ui.New(eng, ui.Options{Context: ctx, Elicit: bridge, Title: title})
+	m := ui.New(eng, ui.Options{Context: ctx, Elicit: bridge, Title: title, Registry: reg})
 	p := tea.NewProgram(m, tea.WithAltScreen(), tea.WithContext(ctx), tea.WithInput(g.stdin), tea.WithOutput(g.rawStdout))
 	if _, err := p.Run(); err != nil && !errors.Is(err, tea.ErrProgramKilled) && !errors.Is(err, context.Canceled) {
 		return fmt.Errorf("the TUI stopped: %w", err)

@@ -14,7 +14,7 @@ func runDefaultTUI(cmd *cobra.Command, g *globalOpts) error {
 	if err != nil {
 		return err
 	}
-	if err := runTUI(cmd.Context(), g, eo, "mcpdeck"); err != nil {
+	if err := runTUI(cmd.Context(), g, eo, "mcpdeck", newTUIRegistry(g, eo.Load)); err != nil {
 		return err
 	}
 	// The TUI listed the untrusted-file notice (an engine warning) and

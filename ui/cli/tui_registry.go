@@ -1,0 +1,41 @@
+package cli
+
+import (
+	"context"
+
+	"github.com/mcpdeck/mcpdeck/engine/registry"
+	"github.com/mcpdeck/mcpdeck/model"
+	"github.com/mcpdeck/mcpdeck/oauth"
+	"github.com/mcpdeck/mcpdeck/ui"
+)
+
+// tuiRegistry is the TUI's + : the MCP Registry (MCPDECK_REGISTRY_URL),
+// the person's config files and mcpdeck's secret store.
+type tuiRegistry struct {
+	client registry.Client
+	opts   model.LoadOptions
+	store  *oauth.SecretStore
+}
+
+var _ ui.Registry = tuiRegistry{}
+
+// newTUIRegistry is the registry for the TUI on the person's configuration.
+func newTUIRegistry(g *globalOpts, opts model.LoadOptions) tuiRegistry {
+	return tuiRegistry{client: registryClient(), opts: opts, store: g.secretStore(opts.ConfigDir)}
+}
+
+// Search lists the first page of servers matching query.
+func (r tuiRegistry) Search(ctx context.Context, query string) ([]registry.Entry, error) {
+	p, err := r.client.Search(ctx, query, 50, "")
+	return p.Servers, err
+}
+
+func (r tuiRegistry) Pinned(ctx context.Context, name, version string) (registry.Entry, error) {
+	return r.client.Pinned(ctx, name, version)
+}
+
+func (r tuiRegistry) Target(scope model.Scope) (string, error) { return model.ScopePath(r.opts, scope) }
+
+func (r tuiRegistry) Install(ctx context.Context, scope model.Scope, name string, cfg model.ServerConfig, secrets []registry.Secret) (string, error) {
+	return registry.Install(ctx, r.opts, scope, name, cfg, secrets, r.store)
+}

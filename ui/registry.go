@@ -1,0 +1,234 @@
+package ui
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/charmbracelet/bubbles/key"
+	"github.com/charmbracelet/bubbles/textinput"
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/mcpdeck/mcpdeck/engine/registry"
+	"github.com/mcpdeck/mcpdeck/model"
+)
+
+// Registry is what + in the server list needs: the MCP Registry, and a
+// place to install a server with its secrets. ui/cli provides it (the
+// registry client, the config files, mcpdeck's secret store); without one
+// + says it is not available.
+type Registry interface {
+	Search(ctx context.Context, query string) ([]registry.Entry, error)
+	// Pinned fetches a server.json at its version (registry.Client.Pinned).
+	Pinned(ctx context.Context, name, version string) (registry.Entry, error)
+	// Target is the file a scope's servers are written to.
+	Target(scope model.Scope) (string, error)
+	// Install writes the definition and stores its secrets (registry.Install).
+	Install(ctx context.Context, scope model.Scope, name string, cfg model.ServerConfig, secrets []registry.Secret) (string, error)
+}
+
+// Messages of the registry modals, each carrying the id of the request
+// it answers so that a late answer to an abandoned one is dropped.
+type (
+	registryFoundMsg struct {
+		id      int
+		entries []registry.Entry
+		err     error
+	}
+	registryPreparedMsg struct {
+		id      int
+		entry   registry.Entry
+		targets map[model.Scope]string
+		err     error
+	}
+	registryInstalledMsg struct {
+		id          int
+		name, path  string
+		scope       model.Scope
+		err         error
+		reloadError error
+	}
+)
+
+// registrySearchModal is + in the server list: a query, the registry's
+// answers under it; enter on one fetches its server.json and shows what
+// installing it means (registryPlanModal).
+type registrySearchModal struct {
+	env     *env
+	input   textinput.Model
+	results []registry.Entry
+	cursor  int
+	inList  bool   // keys move through the results, not the query
+	pending int    // id of the request under way, 0 = none
+	busy    string // what it is waiting for
+	err     string
+}
+
+// openRegistrySearch is + : the search, or why there is none.
+func (m *Model) openRegistrySearch() tea.Cmd {
+	if m.env.reg == nil {
+		m.status, m.statusErr = "add from the MCP Registry: not available here", true
+		return nil
+	}
+	ti := textinput.New()
+	ti.Prompt = "search: "
+	ti.Placeholder = "a name or a word of its description (enter with nothing lists all)"
+	r := &registrySearchModal{env: m.env, input: ti}
+	m.modals = append(m.modals, r)
+	return r.input.Focus()
+}
+
+func (r *registrySearchModal) Help() []key.Binding {
+	k := r.env.keys
+	if r.inList {
+		return []key.Binding{k.Up, k.Down, k.Open, k.SwitchFocus, k.Back}
+	}
+	return []key.Binding{k.Search, k.SwitchFocus, k.Cancel}
+}
+
+func (r *registrySearchModal) Update(msg tea.Msg) (modal, tea.Cmd) {
+	switch msg := msg.(type) {
+	case registryFoundMsg:
+		if msg.id == r.pending {
+			r.pending, r.busy = 0, ""
+			r.results, r.cursor, r.err = msg.entries, 0, errText(msg.err)
+			r.inList = len(r.results) > 0
+		}
+		return r, nil
+	case registryPreparedMsg:
+		if msg.id != r.pending {
+			return r, nil
+		}
+		r.pending, r.busy = 0, ""
+		if msg.err != nil {
+			r.err = errText(msg.err)
+			return r, nil
+		}
+		return newRegistryPlanModal(r.env, r, msg.entry, msg.targets), nil
+	case tea.KeyMsg:
+		return r.onKey(msg)
+	}
+	var cmd tea.Cmd
+	r.input, cmd = r.input.Update(msg)
+	return r, cmd
+}
+
+func (r *registrySearchModal) onKey(km tea.KeyMsg) (modal, tea.Cmd) {
+	k := r.env.keys
+	switch {
+	case key.Matches(km, k.Back):
+		if r.inList {
+			r.inList = false
+			return r, r.input.Focus()
+		}
+		return nil, nil
+	case key.Matches(km, k.SwitchFocus) || (!r.inList && key.Matches(km, k.FilterDown)):
+		r.inList = !r.inList && len(r.results) > 0
+		if !r.inList {
+			return r, r.input.Focus()
+		}
+		r.input.Blur()
+		return r, nil
+	case !r.inList && key.Matches(km, k.Search):
+		return r.search()
+	case key.Matches(km, k.Open):
+		return r.prepare(r.results[r.cursor])
+	case r.inList:
+		if delta, ok := k.scrollBy(km, 5); ok {
+			r.cursor = max(0, min(r.cursor+delta, len(r.results)-1))
+		}
+		return r, nil
+	}
+	var cmd tea.Cmd
+	r.input, cmd = r.input.Update(km)
+	return r, cmd
+}
+
+// search asks the registry in a Cmd.
+func (r *registrySearchModal) search() (modal, tea.Cmd) {
+	q := strings.TrimSpace(r.input.Value())
+	r.pending, r.busy, r.err = r.env.nextID(), "searching the MCP Registry…", ""
+	id, reg, ctx := r.pending, r.env.reg, r.env.ctx
+	return r, func() tea.Msg {
+		entries, err := reg.Search(ctx, q)
+		return registryFoundMsg{id: id, entries: entries, err: err}
+	}
+}
+
+// prepare fetches the chosen server's server.json at its version and the
+// files it could be written to, in a Cmd.
+func (r *registrySearchModal) prepare(e registry.Entry) (modal, tea.Cmd) {
+	r.pending, r.busy, r.err = r.env.nextID(), "fetching "+e.Name+"…", ""
+	id, reg, ctx := r.pending, r.env.reg, r.env.ctx
+	return r, func() tea.Msg {
+		pinned, err := reg.Pinned(ctx, e.Name, e.Version)
+		if err != nil {
+			return registryPreparedMsg{id: id, err: err}
+		}
+		targets := map[model.Scope]string{}
+		for _, s := range []model.Scope{model.ScopeUser, model.ScopeLocal} {
+			if targets[s], err = reg.Target(s); err != nil {
+				return registryPreparedMsg{id: id, err: err}
+			}
+		}
+		return registryPreparedMsg{id: id, entry: pinned, targets: targets}
+	}
+}
+
+func (r *registrySearchModal) View(width, height int) string {
+	st := r.env.st
+	r.input.Width = max(width-len(r.input.Prompt)-2, 10)
+	lines := []string{st.Heading.Render("Add a server from the MCP Registry"), r.input.View()}
+	switch {
+	case r.busy != "":
+		lines = append(lines, st.Muted.Render(model.SanitizeLine(r.busy)))
+	case r.err != "":
+		lines = append(lines, st.Bad.Render("✗ "+model.SanitizeLine(r.err)))
+	case r.pending == 0 && r.results != nil && len(r.results) == 0:
+		lines = append(lines, st.Muted.Render("no servers found"))
+	default:
+		lines = append(lines, "")
+	}
+	per := max((height-len(lines))/2, 1)
+	start := max(0, min(r.cursor-per+1, len(r.results)-per))
+	for i := start; i < min(start+per, len(r.results)); i++ {
+		e := r.results[i]
+		label := model.SanitizeLine(fmt.Sprintf("%s  %s  [%s]", e.Name, e.Version, strings.Join(e.Kinds(), ", ")))
+		if i == r.cursor && r.inList {
+			lines = append(lines, "› "+st.Selected.Render(label))
+		} else {
+			lines = append(lines, "  "+label)
+		}
+		lines = append(lines, "    "+st.Muted.Render(ansi.Truncate(model.SanitizeLine(firstLine(describe(e))), max(width-4, 10), "…")))
+	}
+	return strings.Join(lines, "\n")
+}
+
+// describe is an entry's title and description.
+func describe(e registry.Entry) string {
+	if e.Title != "" {
+		return e.Title + " — " + e.Description
+	}
+	return e.Description
+}
+
+// errText is err's sentence, "" for none.
+func errText(err error) string {
+	if err == nil {
+		return ""
+	}
+	return err.Error()
+}
+
+// installedStatus is the status line once an install finished: where the
+// server went, or why it did not.
+func installedStatus(msg registryInstalledMsg) (string, bool) {
+	switch {
+	case msg.err != nil:
+		return "add " + msg.name + ": " + msg.err.Error(), true
+	case msg.reloadError != nil:
+		return fmt.Sprintf("added %s to the %s scope (%s); reloading: %v", msg.name, msg.scope, msg.path, msg.reloadError), true
+	}
+	return fmt.Sprintf("added %s to the %s scope (%s)", msg.name, msg.scope, msg.path), false
+}

@@ -1,0 +1,233 @@
+package ui
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/charmbracelet/bubbles/key"
+	tea "github.com/charmbracelet/bubbletea"
+
+	"github.com/mcpdeck/mcpdeck/engine/registry"
+	"github.com/mcpdeck/mcpdeck/model"
+)
+
+// maxShownDescription caps a server.json's description on screen: it comes
+// from the registry and may be huge.
+const maxShownDescription = 600
+
+// registryPlanModal shows what installing one registry server means: what
+// it runs or reaches, what it asks for, which file it goes to. enter fills
+// in its fields (a form), s switches between the user and the local scope,
+// esc goes back to the search.
+type registryPlanModal struct {
+	env     *env
+	back    modal
+	entry   registry.Entry
+	plan    registry.Plan
+	planErr string
+	targets map[model.Scope]string
+	scope   model.Scope
+}
+
+func newRegistryPlanModal(e *env, back modal, entry registry.Entry, targets map[model.Scope]string) *registryPlanModal {
+	p, err := registry.NewPlan(entry, "")
+	return &registryPlanModal{env: e, back: back, entry: entry, plan: p, planErr: errText(err), targets: targets, scope: model.ScopeUser}
+}
+
+func (p *registryPlanModal) Help() []key.Binding {
+	k := p.env.keys
+	if p.planErr != "" {
+		return []key.Binding{k.Back}
+	}
+	return []key.Binding{k.Install, k.SwitchScope, k.Back}
+}
+
+func (p *registryPlanModal) Update(msg tea.Msg) (modal, tea.Cmd) {
+	km, ok := msg.(tea.KeyMsg)
+	k := p.env.keys
+	switch {
+	case !ok:
+		return p, nil
+	case key.Matches(km, k.Back):
+		return p.back, nil
+	case p.planErr != "":
+		return p, nil
+	case key.Matches(km, k.SwitchScope):
+		p.scope = map[model.Scope]model.Scope{model.ScopeUser: model.ScopeLocal, model.ScopeLocal: model.ScopeUser}[p.scope]
+		return p, nil
+	case key.Matches(km, k.Install):
+		return p.openForm()
+	}
+	return p, nil
+}
+
+func (p *registryPlanModal) View(width, _ int) string {
+	st := p.env.st
+	e := p.entry
+	lines := []string{st.Heading.Render(model.SanitizeLine(e.Name + " " + e.Version))}
+	desc := describe(e)
+	if r := []rune(desc); len(r) > maxShownDescription {
+		desc = string(r[:maxShownDescription]) + "…"
+	}
+	lines = append(lines, wordwrap(clean(desc), max(width, 10)), "")
+	if p.planErr != "" {
+		return strings.Join(append(lines, st.Bad.Render(wordwrap("✗ "+model.SanitizeLine(p.planErr), max(width-2, 10)))), "\n")
+	}
+	asks := "nothing"
+	if len(p.plan.Fields) > 0 {
+		var parts []string
+		for _, f := range p.plan.Fields {
+			parts = append(parts, f.Label()+fieldNotes(f))
+		}
+		asks = strings.Join(parts, ", ")
+	}
+	for _, kv := range [][2]string{
+		{"Runs", p.plan.Runs()},
+		{"Asks for", asks},
+		{"Saves to", fmt.Sprintf("the %s scope (%s)", p.scope, p.targets[p.scope])},
+	} {
+		lines = append(lines, wordwrap(fmt.Sprintf("%-9s %s", kv[0], model.SanitizeLine(kv[1])), max(width, 10)))
+	}
+	return strings.Join(lines, "\n")
+}
+
+// fieldNotes marks a field as required and/or secret.
+func fieldNotes(f registry.Field) string {
+	var n []string
+	if f.Input.IsRequired {
+		n = append(n, "required")
+	}
+	if f.Input.IsSecret {
+		n = append(n, "secret")
+	}
+	if len(n) == 0 {
+		return ""
+	}
+	return " (" + strings.Join(n, ", ") + ")"
+}
+
+// openForm asks for the server's name and fields; submitting builds the
+// definition and shows it for confirmation.
+func (p *registryPlanModal) openForm() (modal, tea.Cmd) {
+	nameField := registry.Field{ID: "name", Key: "server name", Input: registry.Input{
+		Description: "the name to save it under: letters, digits, _ and -", IsRequired: true, Default: registry.LocalName(p.entry.Name),
+	}}
+	fields := append([]registry.Field{nameField}, p.plan.Fields...)
+	sf, err := newSchemaForm(installSchema(fields))
+	if err != nil {
+		p.planErr = err.Error()
+		return p, nil
+	}
+	intro := []string{fmt.Sprintf("%s, into the %s scope. Secrets go to mcpdeck's secret store (keychain), never into the file.", p.plan.Runs(), p.scope)}
+	fm := newFormModal(p.env, "Add "+p.entry.Name, intro, sf)
+	fm.verb = "review"
+	fm.cancel = func() (modal, tea.Cmd) { return p, nil }
+	fm.submit = func(args map[string]any) (modal, tea.Cmd) {
+		byLabel := map[string]string{}
+		for k, v := range args {
+			byLabel[k] = fmt.Sprint(v)
+		}
+		values := installValues(fields, byLabel)
+		name := values["name"]
+		cfg, secrets, err := p.plan.Build(values, registry.SecretsInStore)
+		if err == nil {
+			err = model.CheckServerName(name)
+		}
+		if err == nil && model.NormalizeName(name) != name {
+			err = fmt.Errorf("the server name %q may contain only letters, digits, _ and -", name)
+		}
+		if err != nil {
+			fm.err = err.Error()
+			fm.build()
+			return fm, fm.init()
+		}
+		return &registryConfirmModal{env: p.env, back: p, name: name, scope: p.scope, path: p.targets[p.scope], cfg: cfg, secrets: secrets}, nil
+	}
+	return fm, fm.init()
+}
+
+// registryConfirmModal shows the definition that will be written and
+// where; enter writes it (and stores its secrets) in a Cmd, esc goes back.
+type registryConfirmModal struct {
+	env     *env
+	back    modal
+	name    string
+	scope   model.Scope
+	path    string
+	cfg     model.ServerConfig
+	secrets []registry.Secret
+	pending int
+	err     string
+}
+
+func (c *registryConfirmModal) Help() []key.Binding {
+	if c.pending != 0 {
+		return nil
+	}
+	return []key.Binding{c.env.keys.Install, c.env.keys.Back}
+}
+
+func (c *registryConfirmModal) Update(msg tea.Msg) (modal, tea.Cmd) {
+	switch msg := msg.(type) {
+	case registryInstalledMsg:
+		if msg.id != c.pending {
+			return c, nil
+		}
+		c.pending = 0
+		if msg.err != nil {
+			c.err = msg.err.Error()
+			return c, nil
+		}
+		return nil, nil
+	case tea.KeyMsg:
+		switch {
+		case c.pending != 0:
+		case key.Matches(msg, c.env.keys.Back):
+			return c.back, nil
+		case key.Matches(msg, c.env.keys.Install):
+			return c, c.install()
+		}
+	}
+	return c, nil
+}
+
+// install writes the definition and its secrets, then reloads the
+// configuration so that the engine sees both, in a Cmd.
+func (c *registryConfirmModal) install() tea.Cmd {
+	c.pending, c.err = c.env.nextID(), ""
+	id, reg, eng, ctx := c.pending, c.env.reg, c.env.eng, c.env.ctx
+	name, scope, cfg, secrets := c.name, c.scope, c.cfg, c.secrets
+	return func() tea.Msg {
+		path, err := reg.Install(ctx, scope, name, cfg, secrets)
+		msg := registryInstalledMsg{id: id, name: name, path: path, scope: scope, err: err}
+		if err == nil {
+			msg.reloadError = eng.Reload(ctx)
+		}
+		return msg
+	}
+}
+
+func (c *registryConfirmModal) View(width, _ int) string {
+	st := c.env.st
+	lines := []string{
+		st.Heading.Render("Add " + model.SanitizeLine(c.name) + "?"),
+		wordwrap(fmt.Sprintf("%s server %s, written to the %s scope (%s):", c.cfg.EffectiveType(), model.SanitizeLine(c.name), c.scope, model.SanitizeLine(c.path)), max(width, 10)),
+	}
+	for _, l := range registry.Lines(c.cfg) {
+		lines = append(lines, "  "+model.SanitizeLine(l))
+	}
+	if len(c.secrets) > 0 {
+		names := make([]string, len(c.secrets))
+		for i, s := range c.secrets {
+			names[i] = s.Name
+		}
+		lines = append(lines, "  Secrets  "+strings.Join(names, ", ")+" go to mcpdeck's secret store (keychain), never into the file")
+	}
+	switch {
+	case c.pending != 0:
+		lines = append(lines, "", st.Muted.Render("writing…"))
+	case c.err != "":
+		lines = append(lines, "", st.Bad.Render(wordwrap("✗ "+model.SanitizeLine(c.err), max(width-2, 10))))
+	}
+	return strings.Join(lines, "\n")
+}
