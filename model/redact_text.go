@@ -20,6 +20,11 @@ var textURL = regexp.MustCompile("[A-Za-z][A-Za-z0-9+.-]*://[^\\s\"'<>`]+")
 // credential") is left alone.
 var textBearer = regexp.MustCompile(`(?i)\b(bearer|basic)(\s+)([A-Za-z0-9._~+/=-]{8,})`)
 
+// textJWT finds a JSON Web Token written out anywhere (an access or ID
+// token a server logs or echoes): three base64url parts, the first two
+// starting as encoded JSON objects do ("eyJ" is `{"`).
+var textJWT = regexp.MustCompile(`eyJ[A-Za-z0-9_-]{4,}\.eyJ[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]*`)
+
 // minSecretLen is the shortest configured value RedactText replaces: a
 // shorter value ("1", "true", "dev") is ordinary text far more often than
 // it is a credential, and masking it would garble the sentence.
@@ -29,7 +34,8 @@ const minSecretLen = 6
 // secrets it may carry masked, so that errors can be shown and printed as
 // they are: every URL in it is redacted as a server definition's URL is
 // (user info and secret-looking query values), a credential after
-// "Bearer"/"Basic"/"Token" is masked, and every occurrence of one of
+// "Bearer"/"Basic"/"Token" is masked, so is anything shaped like a JSON Web
+// Token, and every occurrence of one of
 // secrets (the expanded values SecretValues lists) becomes Masked.
 func RedactText(s string, secrets ...string) string {
 	if s == "" {
@@ -44,6 +50,7 @@ func RedactText(s string, secrets ...string) string {
 			}
 		}
 	}
+	s = textJWT.ReplaceAllLiteralString(s, Masked)
 	s = textURL.ReplaceAllStringFunc(s, func(u string) string {
 		trimmed := strings.TrimRight(u, ".,;:)]}!")
 		return redactURL(trimmed) + u[len(trimmed):]
