@@ -9,11 +9,6 @@ import (
 	"strings"
 )
 
-// textURL finds URLs in free text: a scheme, "://", then everything up to
-// white space, a quote or an angle bracket (Go's *url.Error quotes the URL
-// it names).
-var textURL = regexp.MustCompile("[A-Za-z][A-Za-z0-9+.-]*://[^\\s\"'<>`]+")
-
 // textBearer finds an HTTP credential written out in free text, as a server
 // may echo the Authorization header it refused. Only a run holding a
 // character other than a letter counts, so that English ("bearer
@@ -38,23 +33,42 @@ const minSecretLen = 6
 // Token, and every occurrence of one of
 // secrets (the expanded values SecretValues lists) becomes Masked.
 func RedactText(s string, secrets ...string) string {
+	return redactText(s, longestFirst(secrets))
+}
+
+// longestFirst is secrets sorted longest first, so that a secret holding
+// another is masked whole.
+func longestFirst(secrets []string) []string {
+	if len(secrets) < 2 {
+		return secrets
+	}
+	sorted := slices.Clone(secrets)
+	slices.SortFunc(sorted, func(a, b string) int { return cmp.Compare(len(b), len(a)) })
+	return sorted
+}
+
+// redactText is RedactText with secrets already longest first. Each
+// pattern is only looked for when the text can hold it, so a long body
+// without URLs or credentials costs little more than the secrets' search.
+func redactText(s string, sorted []string) string {
 	if s == "" {
 		return s
 	}
-	if len(secrets) > 0 {
-		sorted := slices.Clone(secrets)
-		slices.SortFunc(sorted, func(a, b string) int { return cmp.Compare(len(b), len(a)) })
-		for _, v := range sorted {
-			if len(v) >= minSecretLen && v != Masked {
-				s = strings.ReplaceAll(s, v, Masked)
-			}
+	for _, v := range sorted {
+		if len(v) >= minSecretLen && v != Masked {
+			s = strings.ReplaceAll(s, v, Masked)
 		}
 	}
-	s = textJWT.ReplaceAllLiteralString(s, Masked)
-	s = textURL.ReplaceAllStringFunc(s, func(u string) string {
+	if strings.Contains(s, "eyJ") {
+		s = textJWT.ReplaceAllLiteralString(s, Masked)
+	}
+	s = replaceURLs(s, func(u string) string {
 		trimmed := strings.TrimRight(u, ".,;:)]}!")
 		return redactURL(trimmed) + u[len(trimmed):]
 	})
+	if !containsFold(s, "bearer") && !containsFold(s, "basic") {
+		return s
+	}
 	return textBearer.ReplaceAllStringFunc(s, func(m string) string {
 		sub := textBearer.FindStringSubmatch(m)
 		if !strings.ContainsFunc(sub[3], func(r rune) bool { return r < 'A' || r > 'z' || (r > 'Z' && r < 'a') }) {

@@ -52,7 +52,7 @@ type Frame struct {
 	// (or, for an answer mcpdeck gave, since the server's request arrived).
 	Duration time.Duration
 	Size     int    // bytes of the whole message
-	Body     string // the message with secrets masked (model.RedactDump), at most MaxFrameBody bytes
+	Body     string // the message with secrets masked (model.Masker), at most MaxFrameBody bytes
 	Cut      bool   // Body is the start of a longer message
 	Masked   int    // values masked in Body
 }
@@ -61,9 +61,9 @@ type Frame struct {
 // the server's own secrets (its expanded env, header, URL and argument
 // values) and whatever else RedactDump recognises.
 type frameRecorder struct {
-	emit    func(Frame)
-	secrets []string
-	window  int // bytes read before masking: MaxFrameBody + margin
+	emit   func(Frame)
+	mask   *model.Masker
+	window int // bytes read before masking: MaxFrameBody + margin
 }
 
 // newFrameRecorder returns nil when nobody listens: then no frame is built.
@@ -76,7 +76,7 @@ func newFrameRecorder(emit func(Frame), cfg model.ServerConfig) *frameRecorder {
 	for _, s := range secrets {
 		longest = max(longest, len(s))
 	}
-	return &frameRecorder{emit: emit, secrets: secrets, window: MaxFrameBody + max(frameMargin, longest)}
+	return &frameRecorder{emit: emit, mask: model.NewMasker(secrets...), window: MaxFrameBody + max(frameMargin, longest)}
 }
 
 // idText is a request id as JSON.
@@ -134,7 +134,7 @@ func (r *frameRecorder) response(dir Direction, method string, resp *transport.J
 // record masks window (the first bytes of a size-byte message), cuts it to
 // MaxFrameBody and hands the frame on.
 func (r *frameRecorder) record(f Frame, window []byte, size int) {
-	body, masked := model.RedactDump(string(window), r.secrets...)
+	body, masked := r.mask.Dump(string(window))
 	f.Size, f.Masked = size, masked
 	f.Cut = size > len(window) || len(body) > MaxFrameBody
 	f.Body = truncateUTF8(body, MaxFrameBody)
