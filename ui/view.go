@@ -134,6 +134,9 @@ func (m *Model) footerKeys() []key.Binding {
 			out = append(out, a.footerBinding(k, s))
 		}
 	}
+	if m.detail != nil && m.detail.tab == tabTraffic {
+		out = append(out, k.Open)
+	}
 	if m.detail == nil || isFilterTab(m.detail.tab) {
 		out = append(out, k.Filter)
 	}
