@@ -88,3 +88,16 @@ func (e *Engine) flushTraffic(server string) {
 	en.s.TrafficDropped = en.traffic.dropped
 	e.publishLocked()
 }
+
+// Traffic returns a copy of server's recent frames as they are now (a
+// snapshot's may be up to trafficPublish older) and how many older ones
+// were let go; nothing for an unknown server.
+func (e *Engine) Traffic(server string) ([]Frame, int) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	en := e.byName[server]
+	if en == nil {
+		return nil, 0
+	}
+	return slices.Clone(en.traffic.frames), en.traffic.dropped
+}

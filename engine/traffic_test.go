@@ -76,6 +76,10 @@ func TestTrafficKeptAcrossReconnects(t *testing.T) {
 	s := await(t, e, "s", "the second call's response", func(s ServerSnapshot) bool {
 		return countFrames(s.Traffic, transports.Received, "tools/call") == 2
 	})
+	now, _ := e.Traffic("s")
+	if len(now) < len(s.Traffic) || countFrames(now, transports.Received, "tools/call") != 2 {
+		t.Errorf("Traffic holds %d frames, the snapshot %d", len(now), len(s.Traffic))
+	}
 	for _, f := range s.Traffic {
 		if strings.Contains(f.Body, secret) {
 			t.Errorf("a frame shows the secret: %s", f.Body)

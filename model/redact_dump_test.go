@@ -39,6 +39,23 @@ func TestMaskerDump(t *testing.T) {
 	}
 }
 
+// TestTokenJudge: a long mix of letters and digits is flagged; words,
+// paths, URLs, what was masked and what the judge knows harmless are not.
+func TestTokenJudge(t *testing.T) {
+	j := NewTokenJudge("/tmp/TestDoctorBundleRun1898447186/settings.json")
+	for s, want := range map[string]bool{
+		"source /tmp/TestDoctorBundleRun1898447186/settings.json": false, "in /tmp/TestDoctorBundleRun1898447187/x": true,
+		"using key ghp_a1B2c3D4e5F6g7H8i9J0k":                                       true,
+		"digest 9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08":   true,
+		"plain words and a /long/path/to/file1.txt, https://example.com/abc/def123": false,
+		"key ****, short a1b2": false,
+	} {
+		if got := j.Flags(s); got != want {
+			t.Errorf("Flags(%q) = %v", s, got)
+		}
+	}
+}
+
 // FuzzMaskerDump: no panic, and a secret of at least 6 bytes never
 // survives, as written or as JSON would escape it.
 func FuzzMaskerDump(f *testing.F) {
