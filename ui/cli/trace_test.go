@@ -13,7 +13,8 @@ import (
 // writes every frame of the session as one JSON object a line (time,
 // server, direction, kind, method, id, duration_ms for answers, size,
 // body) to a 0600 file; the server's secret, echoed in a result, is
-// masked; a symbolic link at FILE is refused and its target left alone.
+// masked; completing such a command line writes nothing; a symbolic link
+// at FILE is refused and its target left alone.
 func TestTraceWritesEveryFrame(t *testing.T) {
 	e := newCLIEnv(t)
 	fault := buildFaultServer(t, t.TempDir())
@@ -62,6 +63,16 @@ func TestTraceWritesEveryFrame(t *testing.T) {
 	if lines < 5 { // discover, initialize (both ways), initialized, the call (both ways)
 		t.Errorf("only %d frames traced:\n%s", lines, raw)
 	}
+	// Completing a command line that holds --trace connects the server to
+	// learn its tools, but writes no trace: that is the command's, later.
+	completing := filepath.Join(t.TempDir(), "not-yet.jsonl")
+	if r := e.run("__complete", "--trace", completing, "--mcp-config", string(cfg), "call", "s", ""); !strings.Contains(r.stdout, "echo") {
+		t.Fatalf("completion did not connect the server: %s", r)
+	}
+	if _, err := os.Stat(completing); err == nil {
+		t.Error("completion wrote the trace file")
+	}
+
 	refusesLink(t, e, "--trace", linkArg, "--mcp-config", string(cfg), "call", "s", "echo", `{"text":"x"}`)
 }
 
