@@ -14,6 +14,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/mcpdeck/mcpdeck/engine"
 	"github.com/mcpdeck/mcpdeck/model"
 	"github.com/mcpdeck/mcpdeck/testdata/faultlaunch"
 )
@@ -192,4 +193,31 @@ func TestDoctorBundleMasksEverySecret(t *testing.T) {
 		t.Error("the existing bundle was changed")
 	}
 	refusesLink(t, e, "doctor", "--bundle", linkArg)
+}
+
+// TestBundleTrafficMasksToolResults: a tools/call result that carries a
+// stored token (opaque, in plain text and inside an escaped JSON string)
+// and a tool argument carrying a client secret are masked in the bundle's
+// traffic.jsonl, and the values masked when the frame was recorded count
+// among the bundle's masked values.
+func TestBundleTrafficMasksToolResults(t *testing.T) {
+	const token, client = "opaque-stored-token-7c1d", "client-secret-q9w8e7"
+	b := &bundle{mask: model.NewMasker(token, client), judge: model.NewTokenJudge()}
+	b.addTraffic("servers/01-s/traffic.jsonl", "s", []engine.Frame{
+		{
+			Dir: engine.FrameSent, Kind: engine.FrameRequest, Method: "tools/call", ID: "3",
+			Body: `{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"login","arguments":{"secret_ref":"` + client + `"}}}`,
+		},
+		{
+			Dir: engine.FrameReceived, Kind: engine.FrameResponse, Method: "tools/call", ID: "3", Masked: 1,
+			Body: `{"jsonrpc":"2.0","id":3,"result":{"content":[{"type":"text","text":"logged in as ` + token + `, {\"session\":\"` + token + `\",\"k\":\"****\"}"}]}}`,
+		},
+	})
+	got := b.files[0].body
+	if strings.Contains(got, token) || strings.Contains(got, client) || strings.Count(got, model.Masked) != 4 {
+		t.Fatalf("traffic not masked:\n%s", got)
+	}
+	if b.masked != 4 {
+		t.Errorf("masked %d values, want 4 (3 now, 1 when recorded)", b.masked)
+	}
 }
