@@ -22,6 +22,7 @@ func factoryOpener(f transports.Factory) opener {
 			Builtins:        o.Builtins,
 			ProtocolVersion: o.ProtocolVersion,
 			MaxMessageSize:  o.MaxMessageSize,
+			OnFrame:         o.OnFrame,
 		})
 		if err != nil {
 			return nil, err

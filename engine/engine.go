@@ -78,6 +78,11 @@ type Options struct {
 	// (notifications/message) as it arrives, off the engine's lock; the CLI
 	// prints them. The TUI reads them from snapshots (ServerSnapshot.Logs).
 	OnLog func(server string, entry LogEntry)
+	// OnFrame, when set, receives every JSON-RPC frame of every server as
+	// it passes (secrets masked), on the transport's goroutine: it must not
+	// block. The CLI's --trace writes them; snapshots carry each server's
+	// recent frames (ServerSnapshot.Traffic) either way.
+	OnFrame func(server string, f Frame)
 	// Sample asks about servers' sampling requests (the TUI's prompt, the
 	// CLI's policy); nil declines them, and sampling is not declared to
 	// servers at all.

@@ -20,17 +20,21 @@ type entry struct {
 	s   ServerSnapshot // what the next snapshot shows
 	st  serverState
 
-	cancel     context.CancelFunc // ends the current attempt or connection
-	conn       session
-	timer      *time.Timer             // scheduled retry
-	schemas    map[string]*inputSchema // compiled input schemas by tool name
-	blockers   []model.Reason          // blockers(srv): PATH lookups, so found outside e.mu (Reload, Reconnect)
-	logBuf     []LogEntry              // log messages not yet in a snapshot (logs.go)
-	inFlight   int                     // requests under way: the health check waits while any are (health.go)
-	logTimer   *time.Timer             // the pending flush of logBuf
-	secrets    []string                // model.SecretValues(srv.Config) and srv.StoreSecrets, masked in error text (redact)
-	refetching [numLists]bool          // a list refetch is running
-	dirty      [numLists]bool          // list_changed arrived during the refetch
+	cancel   context.CancelFunc // ends the current attempt or connection
+	conn     session
+	timer    *time.Timer             // scheduled retry
+	schemas  map[string]*inputSchema // compiled input schemas by tool name
+	blockers []model.Reason          // blockers(srv): PATH lookups, so found outside e.mu (Reload, Reconnect)
+	logBuf   []LogEntry              // log messages not yet in a snapshot (logs.go)
+	inFlight int                     // requests under way: the health check waits while any are (health.go)
+	logTimer *time.Timer             // the pending flush of logBuf
+	// traffic is the server's recent JSON-RPC frames (traffic.go), kept
+	// across reconnects; trafficTimer the pending copy into the snapshot.
+	traffic      trafficRing
+	trafficTimer *time.Timer
+	secrets      []string       // model.SecretValues(srv.Config) and srv.StoreSecrets, masked in error text (redact)
+	refetching   [numLists]bool // a list refetch is running
+	dirty        [numLists]bool // list_changed arrived during the refetch
 	// watched are the resources the person watches (subscriptions.go), by
 	// URI: kept across reconnects, renewed on each new connection.
 	watched map[string]*watchState

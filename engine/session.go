@@ -38,7 +38,8 @@ type connOptions struct {
 	HeaderFunc     func(ctx context.Context) (map[string]string, error)
 	LogDir         string
 	Builtins       map[string]func() *server.MCPServer
-	MaxMessageSize int // bytes per message; 0 = transports.MaxMessageSize
+	MaxMessageSize int         // bytes per message; 0 = transports.MaxMessageSize
+	OnFrame        func(Frame) // every JSON-RPC message of the connection
 	// ProtocolVersion is the version the server negotiated last time.
 	ProtocolVersion string
 }

@@ -84,6 +84,12 @@ type ServerSnapshot struct {
 	// since mcpdeck started.
 	Logs      []LogEntry `json:"logs,omitempty"`
 	LogErrors int        `json:"logErrors,omitempty"`
+	// Traffic is the server's last JSON-RPC frames both ways, oldest first:
+	// at most 500, their bodies together at most 4 MB, secrets masked, kept
+	// across reconnects; TrafficDropped counts older frames let go. Not in
+	// --json output: mcpdeck --trace FILE and doctor --bundle write them.
+	Traffic        []Frame `json:"-"`
+	TrafficDropped int     `json:"-"`
 	// Sampling is the server's last sampling requests and their answers
 	// (at most 50, oldest first); SamplingDecision the person's standing
 	// answer ("" = ask each time).

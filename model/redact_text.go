@@ -9,16 +9,16 @@ import (
 	"strings"
 )
 
-// textURL finds URLs in free text: a scheme, "://", then everything up to
-// white space, a quote or an angle bracket (Go's *url.Error quotes the URL
-// it names).
-var textURL = regexp.MustCompile("[A-Za-z][A-Za-z0-9+.-]*://[^\\s\"'<>`]+")
-
 // textBearer finds an HTTP credential written out in free text, as a server
 // may echo the Authorization header it refused. Only a run holding a
 // character other than a letter counts, so that English ("bearer
 // credential") is left alone.
 var textBearer = regexp.MustCompile(`(?i)\b(bearer|basic)(\s+)([A-Za-z0-9._~+/=-]{8,})`)
+
+// textJWT finds a JSON Web Token written out anywhere (an access or ID
+// token a server logs or echoes): three base64url parts, the first two
+// starting as encoded JSON objects do ("eyJ" is `{"`).
+var textJWT = regexp.MustCompile(`eyJ[A-Za-z0-9_-]{4,}\.eyJ[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]*`)
 
 // minSecretLen is the shortest configured value RedactText replaces: a
 // shorter value ("1", "true", "dev") is ordinary text far more often than
@@ -29,25 +29,46 @@ const minSecretLen = 6
 // secrets it may carry masked, so that errors can be shown and printed as
 // they are: every URL in it is redacted as a server definition's URL is
 // (user info and secret-looking query values), a credential after
-// "Bearer"/"Basic"/"Token" is masked, and every occurrence of one of
+// "Bearer"/"Basic"/"Token" is masked, so is anything shaped like a JSON Web
+// Token, and every occurrence of one of
 // secrets (the expanded values SecretValues lists) becomes Masked.
 func RedactText(s string, secrets ...string) string {
+	return redactText(s, longestFirst(secrets))
+}
+
+// longestFirst is secrets sorted longest first, so that a secret holding
+// another is masked whole.
+func longestFirst(secrets []string) []string {
+	if len(secrets) < 2 {
+		return secrets
+	}
+	sorted := slices.Clone(secrets)
+	slices.SortFunc(sorted, func(a, b string) int { return cmp.Compare(len(b), len(a)) })
+	return sorted
+}
+
+// redactText is RedactText with secrets already longest first. Each
+// pattern is only looked for when the text can hold it, so a long body
+// without URLs or credentials costs little more than the secrets' search.
+func redactText(s string, sorted []string) string {
 	if s == "" {
 		return s
 	}
-	if len(secrets) > 0 {
-		sorted := slices.Clone(secrets)
-		slices.SortFunc(sorted, func(a, b string) int { return cmp.Compare(len(b), len(a)) })
-		for _, v := range sorted {
-			if len(v) >= minSecretLen && v != Masked {
-				s = strings.ReplaceAll(s, v, Masked)
-			}
+	for _, v := range sorted {
+		if len(v) >= minSecretLen && v != Masked {
+			s = strings.ReplaceAll(s, v, Masked)
 		}
 	}
-	s = textURL.ReplaceAllStringFunc(s, func(u string) string {
+	if strings.Contains(s, "eyJ") {
+		s = textJWT.ReplaceAllLiteralString(s, Masked)
+	}
+	s = replaceURLs(s, func(u string) string {
 		trimmed := strings.TrimRight(u, ".,;:)]}!")
 		return redactURL(trimmed) + u[len(trimmed):]
 	})
+	if !containsFold(s, "bearer") && !containsFold(s, "basic") {
+		return s
+	}
 	return textBearer.ReplaceAllStringFunc(s, func(m string) string {
 		sub := textBearer.FindStringSubmatch(m)
 		if !strings.ContainsFunc(sub[3], func(r rune) bool { return r < 'A' || r > 'z' || (r > 'Z' && r < 'a') }) {

@@ -34,15 +34,30 @@ func echoServer() *server.MCPServer {
 	return s
 }
 
+// benchCallRecorded runs benchCall on a connection to cfg without and
+// with its traffic recorded (Options.OnFrame: two frames a call, the
+// request and its response, built and masked by the tap).
+func benchCallRecorded(b *testing.B, cfg model.ServerConfig, opts Options) {
+	for _, rec := range []struct {
+		name    string
+		onFrame func(Frame)
+	}{{"unrecorded", nil}, {"recorded", func(Frame) {}}} {
+		b.Run(rec.name, func(b *testing.B) {
+			opts.OnFrame = rec.onFrame
+			c, err := NewFactory().Open(b.Context(), "bench", cfg, opts)
+			if err != nil {
+				b.Fatal(err)
+			}
+			defer c.Close(context.Background())
+			benchCall(b, c.Client())
+		})
+	}
+}
+
 // BenchmarkSDKCallTool is a tool call through Conn's in-process client.
 func BenchmarkSDKCallTool(b *testing.B) {
-	c, err := NewFactory().Open(b.Context(), "bench", model.ServerConfig{Type: model.TransportSDK, Name: "echo"},
+	benchCallRecorded(b, model.ServerConfig{Type: model.TransportSDK, Name: "echo"},
 		Options{Builtins: map[string]func() *server.MCPServer{"echo": echoServer}})
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer c.Close(context.Background())
-	benchCall(b, c.Client())
 }
 
 // BenchmarkMCPGoInProcessCallTool is the same call on a bare mcp-go client,
@@ -67,12 +82,7 @@ func BenchmarkMCPGoInProcessCallTool(b *testing.B) {
 // BenchmarkStdioCallTool is a tool call round trip over our stdio transport
 // to the faultserver.
 func BenchmarkStdioCallTool(b *testing.B) {
-	c, err := NewFactory().Open(b.Context(), "bench", stdioCfg(), Options{})
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer c.Close(context.Background())
-	benchCall(b, c.Client())
+	benchCallRecorded(b, stdioCfg(), Options{})
 }
 
 // BenchmarkStdioOpenClose connects to and shuts down a stdio server (the

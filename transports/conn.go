@@ -32,6 +32,7 @@ type Conn struct {
 	shutdown   func(context.Context) error // transport-specific close
 	reason     func() error                // the transport's own failure (stdio, ws), if any
 	rt         *roundTripper               // http/sse only
+	rec        *frameRecorder              // records frames for Options.OnFrame; nil when none
 	refusals   *refusalRecorder            // streamable http only
 	listenStop context.CancelFunc          // ends the subscriptions/listen loop (listen.go), if one runs
 	listenDone chan struct{}               // closed when that loop returned

@@ -34,6 +34,7 @@ func (factory) Open(ctx context.Context, name string, cfg model.ServerConfig, op
 	opts = opts.withDefaults(cfg.ProtocolVersion)
 	kind := cfg.EffectiveType()
 	c := newConn(name, kind)
+	c.rec = newFrameRecorder(opts.OnFrame, cfg)
 	var err error
 	switch kind {
 	case model.TransportStdio:
@@ -138,7 +139,7 @@ func openStdio(c *Conn, name string, cfg model.ServerConfig, opts Options) error
 		<-t.done
 		c.lost(t.err())
 	}()
-	c.client = client.NewClient(t, clientOptions(opts, true)...)
+	c.client = client.NewClient(tapped(t, c.rec), clientOptions(opts, true)...)
 	return c.client.Start(context.Background())
 }
 

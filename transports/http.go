@@ -86,7 +86,7 @@ func openHTTP(ctx context.Context, c *Conn, cfg model.ServerConfig, opts Options
 		cancel()
 		return err
 	}
-	c.client = client.NewClient(&sessionCodeTransport{HTTPConnection: tr, bidi: tr}, clientOptions(opts, true)...)
+	c.client = client.NewClient(tapped(&sessionCodeTransport{HTTPConnection: tr, bidi: tr}, c.rec), clientOptions(opts, true)...)
 	c.shutdown = func(context.Context) error {
 		err := c.client.Close() // DELETE, bounded by the Close context via rt.closing
 		cancel()
@@ -125,7 +125,7 @@ func openSSE(ctx context.Context, c *Conn, cfg model.ServerConfig, opts Options)
 		return ""
 	}
 	reqs.mu.Unlock()
-	c.client = client.NewClient(&sessionCodeTransport{HTTPConnection: tr, bidi: reqs, cancels: true}, clientOptions(opts, true)...)
+	c.client = client.NewClient(tapped(&sessionCodeTransport{HTTPConnection: tr, bidi: reqs, cancels: true}, c.rec), clientOptions(opts, true)...)
 	tr.SetConnectionLostHandler(func(err error) {
 		c.lost(fmt.Errorf("%w: event stream ended: %w", ErrConnectionLost, err))
 		// mcp-go leaves requests in flight waiting for answers that can no
@@ -167,7 +167,7 @@ type sessionCodeTransport struct {
 // still holds it).
 const initializeMarker = "X-Mcpdeck-Initialize"
 
-// SendRequest converts -32001 answers and fills a ResultCapture (rawresult.go).
+// SendRequest converts -32001 answers.
 func (s *sessionCodeTransport) SendRequest(ctx context.Context, req transport.JSONRPCRequest) (*transport.JSONRPCResponse, error) {
 	req = withStandardHeaders(req)
 	if req.Method == string(mcp.MethodInitialize) {
@@ -182,9 +182,6 @@ func (s *sessionCodeTransport) SendRequest(ctx context.Context, req transport.JS
 	}
 	if err == nil && resp != nil && resp.Error != nil && resp.Error.Code == SessionExpiredCode {
 		return nil, fmt.Errorf("%w: %s", ErrSessionExpired, resp.Error.Message)
-	}
-	if err == nil {
-		noteResult(ctx, req.Method, resp)
 	}
 	return resp, err
 }

@@ -39,6 +39,10 @@ type Options struct {
 	PingInterval              time.Duration                                                                             // websocket keepalive, default 30 s; <0 disables
 	MaxMessageSize            int                                                                                       // bytes per message from the server, default MaxMessageSize
 	DiscoverTimeout           time.Duration                                                                             // wait for a server/discover answer before trying initialize; default mcp-go's 5 s
+	// OnFrame receives every JSON-RPC message of the session, both ways,
+	// as it passes (tap.go), secrets masked; it runs on the sending or
+	// reading goroutine, so it must not block. nil records nothing.
+	OnFrame func(Frame)
 
 	pinned bool // ProtocolVersion comes from the server's definition
 }

@@ -9,11 +9,11 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 )
 
-// TestRPCPeerHandsOverRawResult: the stdio/websocket peer hands the result
-// bytes exactly as received to TakeResult's function for its method, and
-// the caller gets what that returns; other methods and requests made
-// without it are left alone.
-func TestRPCPeerHandsOverRawResult(t *testing.T) {
+// TestTapHandsOverRawResult: the tap over a transport (here the
+// stdio/websocket peer) hands the result bytes exactly as received to
+// TakeResult's function for its method, and the caller gets what that
+// returns; other methods and requests made without it are left alone.
+func TestTapHandsOverRawResult(t *testing.T) {
 	const result = `{"tools":[{"name":"t","inputSchema":{"$schema":"x", "if":{},"then":{}, "n":1.0}}]}`
 	var p *rpcPeer
 	p = newRPCPeer(func(_ context.Context, msg []byte) error {
@@ -32,7 +32,7 @@ func TestRPCPeerHandsOverRawResult(t *testing.T) {
 	send := func(ctx context.Context, id int64, method string) string {
 		t.Helper()
 		req := transport.JSONRPCRequest{JSONRPC: mcp.JSONRPC_VERSION, ID: mcp.NewRequestId(id), Method: method}
-		resp, err := p.SendRequest(ctx, req)
+		resp, err := tapped(peerTransport{p}, nil).SendRequest(ctx, req)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -53,3 +53,10 @@ func TestRPCPeerHandsOverRawResult(t *testing.T) {
 		t.Fatalf("the caller got %s; taken %v, want %s", got, taken, result)
 	}
 }
+
+// peerTransport is an rpcPeer as a whole transport.
+type peerTransport struct{ *rpcPeer }
+
+func (peerTransport) Start(context.Context) error { return nil }
+
+func (p peerTransport) Close() error { p.fail(ErrClosed); return nil }

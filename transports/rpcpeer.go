@@ -90,12 +90,10 @@ func (p *rpcPeer) SendRequest(ctx context.Context, req transport.JSONRPCRequest)
 	}
 	select {
 	case resp := <-ch:
-		noteResult(ctx, req.Method, resp)
 		return resp, nil
 	case <-p.done:
 		select {
 		case resp := <-ch: // answered just before the stream ended
-			noteResult(ctx, req.Method, resp)
 			return resp, nil
 		default:
 		}

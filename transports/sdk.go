@@ -2,8 +2,9 @@ package transports
 
 import (
 	"context"
-	"errors"
+	"encoding/json"
 	"fmt"
+	"time"
 
 	"github.com/mark3labs/mcp-go/client"
 	"github.com/mark3labs/mcp-go/client/transport"
@@ -14,9 +15,8 @@ import (
 
 // openSDK connects in-process to the built-in server cfg.Name. A fresh server
 // instance is built per Open. Elicitation, sampling and roots reach our
-// handlers through mcp-go's in-process session. The client runs over
-// sdkTransport, so results go through TakeResult as on every other
-// transport.
+// handlers through mcp-go's in-process session; they pass no transport, so
+// they are recorded here (inProcessAnswer) rather than by the tap.
 func openSDK(ctx context.Context, c *Conn, cfg model.ServerConfig, opts Options) error {
 	build := opts.Builtins[cfg.Name]
 	if build == nil {
@@ -26,46 +26,55 @@ func openSDK(ctx context.Context, c *Conn, cfg model.ServerConfig, opts Options)
 	if srv == nil {
 		return fmt.Errorf("%w: %q built nothing", ErrNoBuiltin, cfg.Name)
 	}
-	var handlers []transport.InProcessOption
+	var topts []transport.InProcessOption
 	if opts.Elicit != nil {
-		handlers = append(handlers, transport.WithElicitationHandler(elicitFunc(func(ctx context.Context, r mcp.ElicitationRequest) (*mcp.ElicitationResult, error) {
-			return answered(opts.Elicit(ctx, r))
+		topts = append(topts, transport.WithElicitationHandler(elicitFunc(func(ctx context.Context, r mcp.ElicitationRequest) (*mcp.ElicitationResult, error) {
+			return inProcessAnswer(c.rec, string(mcp.MethodElicitationCreate), r, func() (*mcp.ElicitationResult, error) { return opts.Elicit(ctx, r) })
 		})))
 	}
 	if opts.Sample != nil {
-		handlers = append(handlers, transport.WithSamplingHandler(sampleFunc(func(ctx context.Context, r mcp.CreateMessageRequest) (*mcp.CreateMessageResult, error) {
-			return answered(opts.Sample(ctx, r))
+		topts = append(topts, transport.WithSamplingHandler(sampleFunc(func(ctx context.Context, r mcp.CreateMessageRequest) (*mcp.CreateMessageResult, error) {
+			return inProcessAnswer(c.rec, string(mcp.MethodSamplingCreateMessage), r, func() (*mcp.CreateMessageResult, error) { return opts.Sample(ctx, r) })
 		})))
 	}
 	if opts.Roots != nil {
-		handlers = append(handlers, transport.WithRootsHandler(rootsFunc(opts.Roots)))
+		roots := rootsFunc(opts.Roots)
+		topts = append(topts, transport.WithRootsHandler(rootsFunc(func(ctx context.Context) ([]mcp.Root, error) {
+			res, err := inProcessAnswer(c.rec, string(mcp.MethodListRoots), mcp.ListRootsRequest{}, func() (*mcp.ListRootsResult, error) {
+				return roots.ListRoots(ctx, mcp.ListRootsRequest{})
+			})
+			if err != nil {
+				return nil, err
+			}
+			return res.Roots, nil
+		})))
 	}
-	cl := client.NewClient(sdkTransport{transport.NewInProcessTransportWithOptions(srv, handlers...)}, clientOptions(opts, true)...)
+	cl := client.NewClient(tapped(transport.NewInProcessTransportWithOptions(srv, topts...), c.rec), clientOptions(opts, true)...)
 	c.client = cl
 	c.shutdown = func(context.Context) error { return cl.Close() }
 	return cl.Start(context.WithoutCancel(ctx))
 }
 
-// errNoAnswer is a handler's nil result without an error.
-var errNoAnswer = errors.New("the handler returned no result")
-
-// answered turns a handler's nil result into an error, as the server
-// expects one or the other.
-func answered[T any](r *T, err error) (*T, error) {
-	if err == nil && r == nil {
-		return nil, errNoAnswer
+// inProcessAnswer runs answer for an in-process server's request and
+// records both as frames (no id: nothing numbers them in process). A nil
+// result is an error, as mcp-go's own in-process adapters make it.
+func inProcessAnswer[Req any, Res any](rec *frameRecorder, method string, req Req, answer func() (*Res, error)) (*Res, error) {
+	start := time.Now()
+	if rec != nil {
+		rec.message(start, Received, KindRequest, method, "", req)
 	}
-	return r, err
-}
-
-// sdkTransport is mcp-go's in-process transport with results handed to
-// TakeResult.
-type sdkTransport struct{ transport.Interface }
-
-func (t sdkTransport) SendRequest(ctx context.Context, req transport.JSONRPCRequest) (*transport.JSONRPCResponse, error) {
-	resp, err := t.Interface.SendRequest(ctx, req)
-	if err == nil {
-		noteResult(ctx, req.Method, resp)
+	res, err := answer()
+	if err == nil && res == nil {
+		err = fmt.Errorf("%s: the handler gave no result", method)
 	}
-	return resp, err
+	if rec != nil {
+		resp := transport.NewJSONRPCErrorResponse(mcp.RequestId{}, mcp.INTERNAL_ERROR, "", nil)
+		if err != nil {
+			resp.Error.Message = err.Error()
+		} else if b, merr := json.Marshal(res); merr == nil {
+			resp = transport.NewJSONRPCResultResponse(mcp.RequestId{}, b)
+		}
+		rec.response(Sent, method, resp, time.Since(start))
+	}
+	return res, err
 }

@@ -26,6 +26,9 @@ func builtin() *server.MCPServer {
 		}
 		return mcp.NewToolResultText(res.Content.(map[string]any)["name"].(string) + " " + roots.Roots[0].URI), nil
 	})
+	s.AddTool(mcp.NewTool("echo", mcp.WithString("text")), func(_ context.Context, r mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		return mcp.NewToolResultText(r.GetString("text", "")), nil
+	})
 	s.AddTool(mcp.NewTool("ping_list"), func(ctx context.Context, _ mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		_ = s.SendNotificationToClient(ctx, "notifications/message", map[string]any{"level": "info", "data": "hi"})
 		return mcp.NewToolResultText("ok"), nil

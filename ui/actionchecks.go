@@ -110,7 +110,7 @@ func itemsOn(t detailTab, s *engine.ServerSnapshot) (int, string) {
 		return len(s.Resources) + len(s.Templates), "resources"
 	case tabPrompts:
 		return len(s.Prompts), "prompts"
-	case tabOverview, tabStderr, tabInstructions, tabSkills, tabLogs, numTabs:
+	case tabOverview, tabStderr, tabInstructions, tabSkills, tabLogs, tabTraffic, numTabs:
 	}
 	return 0, ""
 }

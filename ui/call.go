@@ -111,7 +111,8 @@ type resultModal struct {
 	title     string
 	lines     []string
 	isErr     bool
-	cancelled bool // the person cancelled it: not the server's error
+	cancelled bool   // the person cancelled it: not the server's error
+	tag       string // shown after the title instead of done or error (a traffic frame)
 	offset    int
 
 	wrapW   int
@@ -169,6 +170,8 @@ func (m *resultModal) View(width, height int) string {
 	st := m.env.st
 	head := st.Heading.Render(model.SanitizeLine(m.title))
 	switch {
+	case m.tag != "":
+		head += "  " + st.Muted.Render(m.tag)
 	case m.cancelled:
 		head += "  " + st.Warn.Render("cancelled")
 	case m.isErr:

@@ -28,19 +28,22 @@ const (
 	tabInstructions
 	tabSkills
 	tabLogs
+	tabTraffic
 	numTabs
 )
 
 var (
-	tabNames = [numTabs]string{"Overview", "Tools", "Resources", "Prompts", "Stderr", "Instructions", "Skills", "Logs"}
+	tabNames = [numTabs]string{"Overview", "Tools", "Resources", "Prompts", "Stderr", "Instructions", "Skills", "Logs", "Traffic"}
 	// tabShort are the names when the full ones do not fit (60 columns).
-	tabShort = [numTabs]string{"Info", "Tools", "Res", "Prompts", "Stderr", "Instr", "Sk", "Logs"}
+	tabShort = [numTabs]string{"Info", "Tools", "Res", "Prompts", "Stderr", "Instr", "Sk", "Logs", "Wire"}
 )
 
 // detailView shows one server: overview (config, source, history, errors,
 // why it is not running), its tools, resources, prompts, stderr,
 // instructions and skills (as listed: a skill's files are read only when
-// the person loads it, with `mcpdeck skill`). Text tabs scroll by line; list tabs have a cursor.
+// the person loads it, with `mcpdeck skill`), its log messages and its
+// JSON-RPC traffic. Text tabs scroll by line; list tabs and the traffic
+// tab have a cursor.
 type detailView struct {
 	st   *styles.Styles
 	keys *KeyMap
@@ -52,8 +55,11 @@ type detailView struct {
 	height int
 	offset [numTabs]int
 	cursor [numTabs]int
-	follow bool        // stderr tab stays at the bottom as lines arrive
-	costs  *tokenCosts // the Context line of the overview (tokencosts.go)
+	follow bool // stderr tab stays at the bottom as lines arrive
+	// followFrames keeps the traffic tab's cursor on the newest frame as
+	// frames arrive, until the person moves it up.
+	followFrames bool
+	costs        *tokenCosts // the Context line of the overview (tokencosts.go)
 
 	overview []string // cached overview lines, rebuilt on change
 	stderr   []string // the stderr tail, cleaned
@@ -64,7 +70,7 @@ type detailView struct {
 }
 
 func newDetailView(st *styles.Styles, keys *KeyMap, now func() time.Time, s engine.ServerSnapshot) *detailView {
-	d := &detailView{st: st, keys: keys, now: now, follow: true, filter: newFilterBox(keys, "filter by name or description")}
+	d := &detailView{st: st, keys: keys, now: now, follow: true, followFrames: true, filter: newFilterBox(keys, "filter by name or description")}
 	d.SetServer(s)
 	return d
 }
@@ -83,6 +89,7 @@ func (d *detailView) SetServer(s engine.ServerSnapshot) {
 	d.overview = nil
 	d.wrapStderr()
 	d.refilter()
+	d.followTraffic()
 	d.clamp()
 }
 
@@ -111,6 +118,8 @@ func (d *detailView) itemCount(t detailTab) int {
 		return len(d.srv.Prompts)
 	case tabSkills:
 		return len(d.srv.Skills)
+	case tabTraffic:
+		return len(d.srv.Traffic)
 	case tabOverview, tabStderr, tabInstructions, tabLogs, numTabs:
 	}
 	return 0
@@ -118,6 +127,20 @@ func (d *detailView) itemCount(t detailTab) int {
 
 func isListTab(t detailTab) bool {
 	return t == tabTools || t == tabResources || t == tabPrompts || t == tabSkills
+}
+
+// hasCursor reports whether tab t moves a cursor over items (the list
+// tabs, two lines an item, and the traffic tab, one line a frame) rather
+// than scrolling text.
+func hasCursor(t detailTab) bool { return isListTab(t) || t == tabTraffic }
+
+// itemsPerPage is how many items of tab t fit on screen.
+func (d *detailView) itemsPerPage(t detailTab) int {
+	h := d.bodyHeight()
+	if t == tabTraffic {
+		return max(h-d.trafficHeadLines(), 1)
+	}
+	return max(h/2, 1)
 }
 
 // textLines returns the lines of a text tab.
@@ -140,7 +163,7 @@ func (d *detailView) textLines(t detailTab) []string {
 		return wrapLines(clean(d.srv.Instructions), d.width)
 	case tabLogs:
 		return d.logLines()
-	case tabTools, tabResources, tabPrompts, tabSkills, numTabs:
+	case tabTools, tabResources, tabPrompts, tabSkills, tabTraffic, numTabs:
 	}
 	return nil
 }
@@ -148,10 +171,10 @@ func (d *detailView) textLines(t detailTab) []string {
 func (d *detailView) clamp() {
 	h := d.bodyHeight()
 	for t := range numTabs {
-		if isListTab(t) {
+		if hasCursor(t) {
 			n := d.count(t)
 			d.cursor[t] = max(0, min(d.cursor[t], n-1))
-			per := max(h/2, 1)
+			per := d.itemsPerPage(t)
 			if d.cursor[t] < d.offset[t] {
 				d.offset[t] = d.cursor[t]
 			}
@@ -188,15 +211,19 @@ func (d *detailView) Update(msg tea.Msg) tea.Cmd {
 	}
 	k := d.keys
 	page := d.bodyHeight()
-	if isListTab(d.tab) {
-		page = max(page/2, 1) // two lines per item
+	if hasCursor(d.tab) {
+		page = d.itemsPerPage(d.tab)
 	}
 	switch delta, scroll := k.scrollBy(km, page); {
-	case scroll && isListTab(d.tab):
+	case scroll && hasCursor(d.tab):
 		d.cursor[d.tab] += delta
 	case scroll:
 		d.offset[d.tab] += delta
 	case key.Matches(km, k.Filter) && isFilterTab(d.tab):
+		d.filter.input.Placeholder = "filter by name or description"
+		if d.tab == tabTraffic {
+			d.filter.input.Placeholder = "filter by method"
+		}
 		return d.filter.Start()
 	case key.Matches(km, k.NextTab):
 		d.filter.Clear()
@@ -214,6 +241,9 @@ func (d *detailView) Update(msg tea.Msg) tea.Cmd {
 	d.clamp()
 	if d.tab == tabStderr {
 		d.follow = d.offset[tabStderr] >= len(d.textLines(tabStderr))-d.bodyHeight()
+	}
+	if d.tab == tabTraffic {
+		d.followFrames = d.cursor[tabTraffic] >= d.count(tabTraffic)-1
 	}
 	return nil
 }
@@ -257,6 +287,10 @@ func (d *detailView) View() string {
 	h := d.bodyHeight()
 	if isListTab(d.tab) {
 		d.viewItems(&b, h)
+		return b.String()
+	}
+	if d.tab == tabTraffic {
+		d.viewTraffic(&b, h)
 		return b.String()
 	}
 	lines := d.textLines(d.tab)

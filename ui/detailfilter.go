@@ -1,7 +1,10 @@
 package ui
 
-// isFilterTab reports whether "/" filters tab t: tools, resources, prompts.
-func isFilterTab(t detailTab) bool { return t == tabTools || t == tabResources || t == tabPrompts }
+// isFilterTab reports whether "/" filters tab t: tools, resources,
+// prompts, and traffic (by method).
+func isFilterTab(t detailTab) bool {
+	return t == tabTools || t == tabResources || t == tabPrompts || t == tabTraffic
+}
 
 // refilter recomputes which items of the current tab match the filter;
 // shown is nil when nothing is filtered.
@@ -12,6 +15,12 @@ func (d *detailView) refilter() {
 	}
 	d.shown = []int{}
 	for i := range d.itemCount(d.tab) {
+		if d.tab == tabTraffic {
+			if d.filter.Matches(d.srv.Traffic[i].Method) {
+				d.shown = append(d.shown, i)
+			}
+			continue
+		}
 		if title, desc := d.item(i); d.filter.Matches(title, desc) {
 			d.shown = append(d.shown, i)
 		}

@@ -89,7 +89,7 @@ func (d *detailView) item(i int) (string, string) {
 			return title, "cannot be loaded: " + s.Problem
 		}
 		return title, s.Description
-	case tabOverview, tabStderr, tabInstructions, tabLogs, numTabs:
+	case tabOverview, tabStderr, tabInstructions, tabLogs, tabTraffic, numTabs:
 	}
 	return "", ""
 }

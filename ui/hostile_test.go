@@ -54,7 +54,17 @@ func hostileFixture() engine.Snapshot {
 			{At: t0, Level: "info", Data: `{"k` + jsonEsc(hostile) + `":"v` + jsonEsc(hostile) + `"}`},
 		},
 		LogErrors: 1,
-		History:   []engine.Transition{{From: model.StatePending, To: model.StateConnected, At: t0, Reason: hx("reason ")}},
+		Traffic: []engine.Frame{
+			{
+				At: t0, Dir: engine.FrameReceived, Kind: engine.FrameNotification, Method: hx("notifications/"), Size: 9,
+				Body: `{"jsonrpc":"2.0","method":"m` + jsonEsc(hostile) + "\u202e\u0085" + `","params":{"k` + jsonEsc(hostile) + `":1}}`,
+			},
+			{
+				At: t0, Dir: engine.FrameReceived, Kind: engine.FrameError, Method: hx("tools/call"), ID: hx(`"id`), Size: 9, Cut: true,
+				Body: hx(`{"jsonrpc":"2.0","error":{"message":"cut `),
+			},
+		},
+		History: []engine.Transition{{From: model.StatePending, To: model.StateConnected, At: t0, Reason: hx("reason ")}},
 	}
 	webProblem := model.Problem{File: hx("/f"), Server: hx("web"), Field: hx("url"), Message: hx("bad ")}
 	failed := engine.ServerSnapshot{
@@ -153,6 +163,13 @@ func TestEveryScreenIsTerminalSafe(t *testing.T) {
 		}
 		h.keys("8")
 		check("detail logs")
+		h.keys("9")
+		check("detail traffic")
+		h.keys("enter")
+		check("traffic frame, cut")
+		h.keys("esc", "k", "enter")
+		check("traffic frame, JSON")
+		h.keys("esc")
 		h.keys("2")
 		h.keys("c")
 		check("tool picker")

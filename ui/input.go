@@ -136,8 +136,13 @@ func (m *Model) current() component {
 	return &m.list
 }
 
-// openFromDetail: enter on a tools/resources/prompts tab acts on the item.
+// openFromDetail: enter on a tools/resources/prompts tab acts on the
+// item; on the traffic tab it shows the frame.
 func (m *Model) openFromDetail() tea.Cmd {
+	if m.detail.tab == tabTraffic {
+		m.openFrame()
+		return nil
+	}
 	verbs := map[detailTab]string{tabTools: "call tool", tabResources: "read resource", tabPrompts: "get prompt"}
 	if a, ok := actionByVerb(verbs[m.detail.tab]); ok {
 		return m.do(a)

@@ -52,7 +52,7 @@ func DefaultKeyMap() KeyMap {
 		Back:     b("esc", "back", "esc"),
 		NextTab:  b("tab/→", "next tab", "tab", "right", "l"),
 		PrevTab:  b("shift+tab/←", "prev tab", "shift+tab", "left", "h"),
-		JumpTab:  b("1–8", "go to tab", "1", "2", "3", "4", "5", "6", "7", "8"),
+		JumpTab:  b("1–9", "go to tab", "1", "2", "3", "4", "5", "6", "7", "8", "9"),
 
 		Enable:        b("e", "enable", "e"),
 		Disable:       b("d", "disable", "d"),

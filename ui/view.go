@@ -137,6 +137,9 @@ func (m *Model) footerKeys() []key.Binding {
 	if m.detail == nil && m.env.reg != nil {
 		out = append(out, k.AddServer)
 	}
+	if m.detail != nil && m.detail.tab == tabTraffic {
+		out = append(out, k.Open)
+	}
 	if m.detail == nil || isFilterTab(m.detail.tab) {
 		out = append(out, k.Filter)
 	}

@@ -28,6 +28,9 @@
 //	-sleep              do nothing but sleep (used for the grandchild)
 //	-stateless          HTTP: stateless streamable server (no session id)
 //	-hostile            serve names, URIs, results and stderr full of terminal escapes (hostile.go)
+//	-leak-env NAME      print the value of env NAME on stderr and put it in the description of a tool "leak" (leak.go)
+//	-stderr-file PATH   print the file's content on stderr before serving
+//	-leak-auth          HTTP: put the credential of the initialize request's Authorization header (scheme dropped) in the instructions
 //
 // Tools: pids{} ({"pid":N,"grandchild":M}), echo{text}, add{a,b}, env{name}, cwd{}, progress{steps} (progress
 // notifications to the call's token), elicit{message} (form elicitation,
@@ -71,6 +74,8 @@ type config struct {
 	startDelay                time.Duration
 	stateless                 bool
 	hostile                   bool
+	leakEnv, stderrFile       string
+	leakAuth                  bool
 }
 
 // grandchildPID is the pid started by -spawn-grandchild (0 if none).
@@ -102,6 +107,9 @@ func main() {
 	flag.DurationVar(&c.startDelay, "start-delay", 0, "wait this long before serving, idle (like an npx download)")
 	flag.BoolVar(&c.stateless, "stateless", false, "stateless streamable HTTP")
 	flag.BoolVar(&c.hostile, "hostile", false, "serve hostile strings everywhere")
+	flag.StringVar(&c.leakEnv, "leak-env", "", "print env NAME's value on stderr and in a tool's description")
+	flag.StringVar(&c.stderrFile, "stderr-file", "", "print this file's content on stderr before serving")
+	flag.BoolVar(&c.leakAuth, "leak-auth", false, "put the Authorization credential in the instructions (HTTP)")
 	flag.Parse()
 	os.Exit(run(c))
 }
@@ -138,6 +146,13 @@ func run(c config) int {
 	}
 	if c.stderrMB > 0 {
 		floodStderr(c.stderrMB)
+	}
+	if c.stderrFile != "" {
+		b, err := os.ReadFile(c.stderrFile)
+		if err != nil {
+			b = []byte(err.Error())
+		}
+		fmt.Fprintf(os.Stderr, "%s\n", b)
 	}
 	ctx := context.Background()
 	var err error

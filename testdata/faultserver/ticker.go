@@ -22,9 +22,8 @@ type ticker struct {
 }
 
 // options are the server options the ticker needs: subscribable resources,
-// and the hook that starts the ticks on subscribe.
-func (t *ticker) options() []server.ServerOption {
-	hooks := &server.Hooks{}
+// and (added to hooks) the hook that starts the ticks on subscribe.
+func (t *ticker) options(hooks *server.Hooks) []server.ServerOption {
 	hooks.AddAfterSubscribe(func(_ context.Context, _ any, req *mcp.SubscribeRequest, _ *mcp.EmptyResult) {
 		if req.Params.URI != tickerURI {
 			return
@@ -39,7 +38,7 @@ func (t *ticker) options() []server.ServerOption {
 			}
 		}()
 	})
-	return []server.ServerOption{server.WithResourceCapabilities(true, false), server.WithHooks(hooks)}
+	return []server.ServerOption{server.WithResourceCapabilities(true, false)}
 }
 
 // add registers the resource on s, the server the ticks go through.

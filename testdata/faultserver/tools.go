@@ -32,12 +32,16 @@ func newServer(c config, h hooks) *server.MCPServer {
 		opts = append(opts, server.WithPaginationLimit(100))
 	}
 	tick := &ticker{}
-	opts = append(opts, tick.options()...)
+	sh := &server.Hooks{}
+	opts = append(opts, tick.options(sh)...)
+	opts = append(opts, leakOptions(c, sh)...)
+	opts = append(opts, server.WithHooks(sh))
 	if c.hostile {
 		opts = append(opts, hostileOptions()...)
 	}
 	s := server.NewMCPServer("faultserver", "1.0.0", opts...)
 	tick.add(s)
+	addLeaks(s, c)
 	var added atomic.Int64
 
 	s.AddTool(mcp.NewTool("echo", mcp.WithDescription("Echo text back"), mcp.WithString("text", mcp.Required())),

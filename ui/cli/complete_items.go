@@ -39,6 +39,9 @@ func serverNamesFor(ctx context.Context, g *globalOpts, server string) (model.Se
 	}
 	ctx, cancel := context.WithTimeout(ctx, completeConnectTimeout)
 	defer cancel()
+	// A --trace on the line being completed is for the command once it
+	// runs, not for this look-up: the file is left alone.
+	g.tracePath = ""
 	sess, err := startEngSession(ctx, newEngFlags(g), server)
 	if err != nil {
 		return model.ServerNames{}, false

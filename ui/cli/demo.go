@@ -37,6 +37,9 @@ func newDemoCmd(g *globalOpts) *cobra.Command {
 				Load: env.Load, Factory: transports.NewFactory(), Builtins: env.Builtins,
 				Extra: env.Extra, CacheDir: env.CacheDir,
 			}
+			if err := g.traceInto(&eo); err != nil {
+				return err
+			}
 			return runTUI(cmd.Context(), g, eo, "mcpdeck demo", nil)
 		},
 	}

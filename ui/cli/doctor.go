@@ -11,6 +11,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/mcpdeck/mcpdeck/engine"
 	"github.com/mcpdeck/mcpdeck/model"
 	"github.com/mcpdeck/mcpdeck/ui/status"
 )
@@ -29,21 +30,28 @@ type docLine struct{ mark, text string }
 // newDoctorCmd is `mcpdeck doctor`: one line per thing that usually goes
 // wrong (config files, the programs servers are started with, the
 // keychain, each server, the clock against remote servers, proxies), and
-// exit 1 when something is wrong.
+// exit 1 when something is wrong. --bundle FILE also writes all of it, and
+// what the servers did, into one archive for a maintainer (doctor_bundle.go).
 func newDoctorCmd(g *globalOpts) *cobra.Command {
-	return &cobra.Command{
+	var bundle string
+	cmd := &cobra.Command{
 		Use:   "doctor",
 		Short: "Check what usually goes wrong (config, programs on PATH, keychain, servers, clock, proxies)",
 		Long: "Prints one line per check: ✓ fine, ✗ wrong (with what to do), ! worth knowing, • for information.\n" +
-			"Servers are connected like `mcp list` does (only those that may run). Exits 1 when a check failed.",
+			"Servers are connected like `mcp list` does (only those that may run). Exits 1 when a check failed.\n\n" +
+			"--bundle FILE also writes a tar.gz for a maintainer: mcpdeck's version and system, this report, the\n" +
+			"merged config (each server's scope and file), each server's state history, stderr tail and JSON-RPC\n" +
+			"traffic, with env, header, URL and stored secrets and tokens masked. It never replaces a file.",
 		Args: exactArgs(0, "no arguments"),
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			return engCancelled(runDoctor(cmd.Context(), newEngFlags(g)))
+			return engCancelled(runDoctor(cmd.Context(), newEngFlags(g), bundle))
 		},
 	}
+	cmd.Flags().StringVar(&bundle, "bundle", "", "also write everything, secrets masked, to the new tar.gz `FILE`")
+	return cmd
 }
 
-func runDoctor(ctx context.Context, f *engFlags) error {
+func runDoctor(ctx context.Context, f *engFlags, bundle string) error {
 	g := f.g
 	res, err := loadResolved(g)
 	if err != nil {
@@ -53,7 +61,7 @@ func runDoctor(ctx context.Context, f *engFlags) error {
 	lines = append(lines, configChecks(res)...)
 	lines = append(lines, programChecks(ctx, res)...)
 	lines = append(lines, keychainCheck(ctx, g))
-	servers, err := doctorServers(ctx, f)
+	servers, run, err := doctorServers(ctx, f)
 	if err != nil {
 		return err
 	}
@@ -64,6 +72,13 @@ func runDoctor(ctx context.Context, f *engFlags) error {
 	for _, l := range lines {
 		fmt.Fprintln(g.stdout, model.SanitizeLine(l.mark+" "+l.text))
 		bad = bad || l.mark == docBad
+	}
+	if bundle != "" {
+		rep, err := writeBundle(ctx, g, bundle, bundleInput{res: res, report: lines, run: run})
+		if err != nil {
+			return err
+		}
+		rep.print(g.stdout)
 	}
 	if bad {
 		return silentError{}
@@ -149,17 +164,29 @@ func keychainCheck(ctx context.Context, g *globalOpts) docLine {
 	return docLine{docOK, "keychain: available"}
 }
 
+// doctorRun is what the servers did while doctor connected them: the last
+// snapshot and each server's traffic, for a bundle.
+type doctorRun struct {
+	snap    engine.Snapshot
+	traffic map[string][]engine.Frame
+	dropped map[string]int
+}
+
 // doctorServers connects every server that may run, like `mcp list`, and
 // says how each ended.
-func doctorServers(ctx context.Context, f *engFlags) ([]docLine, error) {
+func doctorServers(ctx context.Context, f *engFlags) ([]docLine, doctorRun, error) {
 	s, err := startEngSession(ctx, f)
 	if err != nil {
-		return nil, err
+		return nil, doctorRun{}, err
 	}
 	defer s.Close()
 	results, err := settleEngList(ctx, s, nil, false)
 	if err != nil {
-		return nil, err
+		return nil, doctorRun{}, err
+	}
+	run := doctorRun{snap: s.eng.Snapshot(), traffic: map[string][]engine.Frame{}, dropped: map[string]int{}}
+	for _, srv := range run.snap.Servers {
+		run.traffic[srv.Name], run.dropped[srv.Name] = s.eng.Traffic(srv.Name)
 	}
 	sortLikeSnapshot(results, s.last)
 	out := make([]docLine, 0, len(results))
@@ -174,7 +201,7 @@ func doctorServers(ctx context.Context, f *engFlags) ([]docLine, error) {
 		}
 		out = append(out, docLine{mark, "server " + strings.TrimSpace(strings.TrimPrefix(engListLine(srv), engOutcomeOf(srv).Glyph()))})
 	}
-	return out, nil
+	return out, run, nil
 }
 
 // proxyChecks names the proxy variables set (credentials masked).

@@ -64,6 +64,10 @@ type globalOpts struct {
 	// to stderr ("off": none).
 	logLevel string
 
+	// tracePath is --trace FILE; trace the file, once an engine opened it.
+	tracePath string
+	trace     *traceFile
+
 	// stdinBuf buffers stdin once, so that several reads (one secret after
 	// another) do not lose what an earlier reader buffered.
 	stdinBuf *bufio.Reader
@@ -130,6 +134,7 @@ func run(ctx context.Context, args []string, stdin io.Reader, rawStdout, rawStde
 	root.SetOut(stdout)
 	root.SetErr(stderr)
 	cmd, err := root.ExecuteContextC(ctx)
+	g.closeTrace()
 	if err == nil {
 		return exitOK
 	}
@@ -186,6 +191,8 @@ func newRootCmd(g *globalOpts) *cobra.Command {
 	pf.StringVar(&g.samplingCommand, "sampling-command", "",
 		"reply to servers' sampling requests with `CMD` (run by the shell; the request as JSON on stdin, the reply text on stdout)")
 	pf.BoolVar(&g.json, "json", false, "print machine-readable JSON")
+	pf.StringVar(&g.tracePath, "trace", "",
+		"write every JSON-RPC message with every server to `FILE` as JSON lines (created 0600; secrets masked)")
 	g.logLevel = "warning"
 	pf.Var(newEnumFlag(&g.logLevel, "debug", "info", "notice", "warning", "error", "critical", "alert", "emergency", "off"), "log-level",
 		"print servers' log messages at or above this level on stderr while a command runs")

@@ -48,6 +48,9 @@ func tuiEngineOptions(g *globalOpts) (engine.Options, error) {
 		ConfigDir: load.ConfigDir, CacheDir: o.CacheDir, LookupEnv: lookup,
 		OpenBrowser: ui.OpenBrowser,
 	})
+	if err := g.traceInto(&o); err != nil {
+		return engine.Options{}, err
+	}
 	return o, nil
 }
 

@@ -1,0 +1,106 @@
+package cli
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"testing"
+)
+
+// TestTraceWritesEveryFrame: `--trace FILE` before or after the command
+// writes every frame of the session as one JSON object a line (time,
+// server, direction, kind, method, id, duration_ms for answers, size,
+// body) to a 0600 file; the server's secret, echoed in a result, is
+// masked; completing such a command line writes nothing; a symbolic link
+// at FILE is refused and its target left alone.
+func TestTraceWritesEveryFrame(t *testing.T) {
+	e := newCLIEnv(t)
+	fault := buildFaultServer(t, t.TempDir())
+	const secret = "sk-trace-91c3e7d2a0"
+	cfg, _ := json.Marshal(map[string]any{"mcpServers": map[string]any{
+		"s": map[string]any{"command": fault, "env": map[string]string{"API_KEY": secret}},
+	}})
+	trace := filepath.Join(t.TempDir(), "trace.jsonl")
+	e.ok("--mcp-config", string(cfg), "call", "s", "env", `{"name":"API_KEY"}`, "--trace", trace)
+	if st, err := os.Stat(trace); err != nil || (runtime.GOOS != "windows" && st.Mode().Perm() != 0o600) {
+		t.Fatalf("trace file: %v %v", st, err)
+	}
+	raw, err := os.ReadFile(trace)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(string(raw), secret) {
+		t.Fatalf("the trace holds the secret:\n%s", raw)
+	}
+	var call, answer map[string]any
+	var lines int
+	for l := range strings.SplitSeq(strings.TrimSpace(string(raw)), "\n") {
+		lines++
+		var m map[string]any
+		if err := json.Unmarshal([]byte(l), &m); err != nil {
+			t.Fatalf("line %d is not JSON: %v\n%s", lines, err, l)
+		}
+		for _, k := range []string{"time", "server", "direction", "kind", "size", "body"} {
+			if _, ok := m[k]; !ok {
+				t.Errorf("line %d has no %q: %s", lines, k, l)
+			}
+		}
+		if m["method"] == "tools/call" && m["direction"] == "sent" {
+			call = m
+		}
+		if m["method"] == "tools/call" && m["direction"] == "received" {
+			answer = m
+		}
+	}
+	if call == nil || answer == nil || call["id"] != answer["id"] || call["server"] != "s" || call["kind"] != "request" {
+		t.Fatalf("no tools/call request and its answer with the same id:\n%s", raw)
+	}
+	if d, ok := answer["duration_ms"].(float64); !ok || d <= 0 || !strings.Contains(answer["body"].(string), `"text":"****"`) {
+		t.Errorf("the answer has no duration or its secret is not masked: %v", answer)
+	}
+	if lines < 5 { // discover, initialize (both ways), initialized, the call (both ways)
+		t.Errorf("only %d frames traced:\n%s", lines, raw)
+	}
+	// Completing a command line that holds --trace connects the server to
+	// learn its tools, but writes no trace: that is the command's, later.
+	completing := filepath.Join(t.TempDir(), "not-yet.jsonl")
+	if r := e.run("__complete", "--trace", completing, "--mcp-config", string(cfg), "call", "s", ""); !strings.Contains(r.stdout, "echo") {
+		t.Fatalf("completion did not connect the server: %s", r)
+	}
+	if _, err := os.Stat(completing); err == nil {
+		t.Error("completion wrote the trace file")
+	}
+
+	refusesLink(t, e, "--trace", linkArg, "--mcp-config", string(cfg), "call", "s", "echo", `{"text":"x"}`)
+}
+
+// linkArg stands for the symbolic link in refusesLink's arguments.
+const linkArg = "LINK"
+
+// refusesLink runs mcpdeck with args, linkArg replaced by a symbolic link
+// to a file of the person's: the run must fail saying so, and leave the
+// file as it was.
+func refusesLink(t *testing.T, e *cliEnv, args ...string) {
+	t.Helper()
+	target := filepath.Join(t.TempDir(), "precious")
+	if err := os.WriteFile(target, []byte("keep"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	link := filepath.Join(t.TempDir(), "link")
+	if err := os.Symlink(target, link); err != nil {
+		t.Skip("no symlinks:", err)
+	}
+	for i, a := range args {
+		if a == linkArg {
+			args[i] = link
+		}
+	}
+	if r := e.run(args...); r.code != 1 || !strings.Contains(r.stderr, "symbolic link") {
+		t.Errorf("writing through a symbolic link was not refused: %s", r)
+	}
+	if b, _ := os.ReadFile(target); string(b) != "keep" {
+		t.Errorf("the link's target was written: %q", b)
+	}
+}
