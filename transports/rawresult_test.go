@@ -3,10 +3,13 @@ package transports
 import (
 	"context"
 	"encoding/json"
+	"strings"
 	"testing"
 
 	"github.com/mark3labs/mcp-go/client/transport"
 	"github.com/mark3labs/mcp-go/mcp"
+
+	"github.com/mcpdeck/mcpdeck/model"
 )
 
 // TestTapHandsOverRawResult: the tap over a transport (here the
@@ -15,6 +18,8 @@ import (
 // returns; other methods and requests made without it are left alone.
 func TestTapHandsOverRawResult(t *testing.T) {
 	const result = `{"tools":[{"name":"t","inputSchema":{"$schema":"x", "if":{},"then":{}, "n":1.0}}]}`
+	var recorded []Frame
+	rec := newFrameRecorder(func(f Frame) { recorded = append(recorded, f) }, model.ServerConfig{})
 	var p *rpcPeer
 	p = newRPCPeer(func(_ context.Context, msg []byte) error {
 		var req struct {
@@ -32,7 +37,7 @@ func TestTapHandsOverRawResult(t *testing.T) {
 	send := func(ctx context.Context, id int64, method string) string {
 		t.Helper()
 		req := transport.JSONRPCRequest{JSONRPC: mcp.JSONRPC_VERSION, ID: mcp.NewRequestId(id), Method: method}
-		resp, err := tapped(peerTransport{p}, nil).SendRequest(ctx, req)
+		resp, err := tapped(peerTransport{p}, rec).SendRequest(ctx, req)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -51,6 +56,9 @@ func TestTapHandsOverRawResult(t *testing.T) {
 	}
 	if got := send(ctx, 3, "tools/list"); got != `{"tools":[]}` || len(taken) != 1 || taken[0] != result {
 		t.Fatalf("the caller got %s; taken %v, want %s", got, taken, result)
+	}
+	if last := recorded[len(recorded)-1]; last.Kind != KindResponse || !strings.Contains(last.Body, `"if":{}`) {
+		t.Fatalf("the traffic shows %+v, not the result the server sent", last)
 	}
 }
 
