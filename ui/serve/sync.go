@@ -1,0 +1,102 @@
+package serve
+
+import (
+	"reflect"
+
+	"github.com/mark3labs/mcp-go/server"
+
+	"github.com/mcpdeck/mcpdeck/engine"
+	"github.com/mcpdeck/mcpdeck/ui/status"
+)
+
+// apply offers what snap holds. Only a list that changed is set again, and
+// setting it sends the agent that list's list_changed notification.
+func (g *Gateway) apply(snap engine.Snapshot) {
+	g.mu.Lock()
+	if snap.Seq < g.snap.Seq { // never step back to an older snapshot
+		g.mu.Unlock()
+		return
+	}
+	x := expose(snap, g.f)
+	old := g.x
+	g.snap, g.x = snap, x
+	notes := g.notesLocked(snap, x)
+	settled := g.settledLocked(snap)
+	g.mu.Unlock()
+
+	for _, n := range notes {
+		g.note(n)
+	}
+	if !reflect.DeepEqual(old.tools, x.tools) {
+		tools := make([]server.ServerTool, len(x.tools))
+		for i, t := range x.tools {
+			tools[i] = server.ServerTool{Tool: t, Handler: g.callTool}
+		}
+		g.srv.SetTools(tools...)
+	}
+	if !reflect.DeepEqual(old.prompts, x.prompts) {
+		prompts := make([]server.ServerPrompt, len(x.prompts))
+		for i, p := range x.prompts {
+			prompts[i] = server.ServerPrompt{Prompt: p, Handler: g.getPrompt}
+		}
+		g.srv.SetPrompts(prompts...)
+	}
+	if !reflect.DeepEqual(old.resources, x.resources) {
+		res := make([]server.ServerResource, len(x.resources))
+		for i, r := range x.resources {
+			res[i] = server.ServerResource{Resource: r, Handler: g.readResource}
+		}
+		g.srv.SetResources(res...)
+	}
+	if !reflect.DeepEqual(old.templates, x.templates) {
+		ts := make([]server.ServerResourceTemplate, len(x.templates))
+		for i, t := range x.templates {
+			ts[i] = server.ServerResourceTemplate{Template: t, Handler: g.readTemplate(t.URITemplate.Raw())}
+		}
+		g.srv.SetResourceTemplates(ts...)
+	}
+	if settled {
+		g.setReady()
+	}
+}
+
+// notesLocked are the lines to tell the person about this snapshot: an
+// offered server whose kind changed (connected, failed…), and each item
+// left out, once. Callers hold g.mu.
+func (g *Gateway) notesLocked(snap engine.Snapshot, x exposure) []string {
+	var out []string
+	for i := range snap.Servers {
+		s := &snap.Servers[i]
+		if !g.f.server(s.Name) {
+			continue
+		}
+		k := status.KindOf(s)
+		if old, seen := g.kinds[s.Name]; seen && old == k {
+			continue
+		}
+		g.kinds[s.Name] = k
+		if status.OutcomeOf(s) == status.OutcomePending && k == status.Pending {
+			continue // still connecting: say so once it settles
+		}
+		out = append(out, stateSentence(s))
+	}
+	for _, l := range x.left {
+		if !g.told[l] {
+			g.told[l] = true
+			out = append(out, l)
+		}
+	}
+	return out
+}
+
+// settledLocked reports whether every server the filter keeps has settled
+// (connected, failed, needs auth, or cannot run). Callers hold g.mu.
+func (g *Gateway) settledLocked(snap engine.Snapshot) bool {
+	for i := range snap.Servers {
+		s := &snap.Servers[i]
+		if g.f.exposes(s) && status.OutcomeOf(s) == status.OutcomePending {
+			return false
+		}
+	}
+	return true
+}
