@@ -74,6 +74,9 @@ type Gateway struct {
 	kinds    map[string]status.Kind // each offered server's last kind, for notes
 	calls    []*call                // agent requests in flight, oldest first
 	sessions map[string]server.ClientSession
+	// changed is closed and replaced whenever the above changes (a
+	// snapshot applied, a call begun or ended): it wakes waiters.
+	changed chan struct{}
 
 	ready     chan struct{} // closed once every server settled, or StartupWait passed
 	readyOnce sync.Once
@@ -93,7 +96,7 @@ func New(ctx context.Context, eo engine.Options, o Options) (*Gateway, error) {
 	}
 	g := &Gateway{
 		f: f, log: o.Log, told: map[string]bool{}, kinds: map[string]status.Kind{},
-		sessions: map[string]server.ClientSession{}, ready: make(chan struct{}),
+		sessions: map[string]server.ClientSession{}, ready: make(chan struct{}), changed: make(chan struct{}),
 	}
 	if g.log == nil {
 		g.log = io.Discard
@@ -163,6 +166,12 @@ func (g *Gateway) follow() {
 // note writes one line for the person, sanitized (it carries server text).
 func (g *Gateway) note(s string) {
 	fmt.Fprintln(g.log, model.SanitizeLine("mcpdeck serve: "+s))
+}
+
+// bumpLocked wakes whoever waits on changed. Callers hold g.mu.
+func (g *Gateway) bumpLocked() {
+	close(g.changed)
+	g.changed = make(chan struct{})
 }
 
 func (g *Gateway) setReady() { g.readyOnce.Do(func() { close(g.ready) }) }

@@ -58,6 +58,9 @@ func (g *Gateway) apply(snap engine.Snapshot) {
 	if settled {
 		g.setReady()
 	}
+	g.mu.Lock()
+	g.bumpLocked()
+	g.mu.Unlock()
 }
 
 // notesLocked are the lines to tell the person about this snapshot: an

@@ -30,11 +30,13 @@ func (g *Gateway) begin(ctx context.Context, server string) (context.Context, fu
 	c := &call{server: server, ctx: ctx}
 	g.mu.Lock()
 	g.calls = append(g.calls, c)
+	g.bumpLocked()
 	g.mu.Unlock()
 	return context.WithValue(ctx, callKey{}, c), func() {
 		g.mu.Lock()
 		defer g.mu.Unlock()
 		g.calls = slices.DeleteFunc(g.calls, func(x *call) bool { return x == c })
+		g.bumpLocked()
 	}
 }
 
