@@ -29,17 +29,8 @@ func (g *Gateway) failed(ctx context.Context, server string, err error) error {
 	return errors.New(model.SanitizeLine(err.Error()))
 }
 
-// lookup finds where a name leads in what is offered now; a name not (yet)
-// offered is looked up again once the servers settled, so a call an agent
-// sends right after starting mcpdeck serve waits for its server.
-func lookup[T any](ctx context.Context, g *Gateway, find func(*exposure) (T, bool)) (T, bool) {
-	g.mu.Lock()
-	v, ok := find(&g.x)
-	g.mu.Unlock()
-	if ok {
-		return v, true
-	}
-	g.waitReady(ctx)
+// lookup finds where a name leads in what is offered now.
+func lookup[T any](g *Gateway, find func(*exposure) (T, bool)) (T, bool) {
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	return find(&g.x)
@@ -49,7 +40,7 @@ func lookup[T any](ctx context.Context, g *Gateway, find func(*exposure) (T, boo
 // tool results with isError, so the agent's model reads them; a cancelled
 // call returns the cancellation (the agent wants no answer).
 func (g *Gateway) callTool(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-	r, ok := lookup(ctx, g, func(x *exposure) (route, bool) { r, ok := x.toolRoutes[req.Params.Name]; return r, ok })
+	r, ok := lookup(g, func(x *exposure) (route, bool) { r, ok := x.toolRoutes[req.Params.Name]; return r, ok })
 	if !ok {
 		return mcp.NewToolResultError(fmt.Sprintf("mcpdeck serve offers no tool %q now", req.Params.Name)), nil
 	}
@@ -89,7 +80,7 @@ func (g *Gateway) progress(ctx context.Context, meta *mcp.Meta) func(engine.Prog
 
 // getPrompt runs a prompts/get on the server the name leads to.
 func (g *Gateway) getPrompt(ctx context.Context, req mcp.GetPromptRequest) (*mcp.GetPromptResult, error) {
-	r, ok := lookup(ctx, g, func(x *exposure) (route, bool) { r, ok := x.promptRoutes[req.Params.Name]; return r, ok })
+	r, ok := lookup(g, func(x *exposure) (route, bool) { r, ok := x.promptRoutes[req.Params.Name]; return r, ok })
 	if !ok {
 		return nil, fmt.Errorf("mcpdeck serve offers no prompt %q now", req.Params.Name)
 	}
@@ -107,7 +98,7 @@ func (g *Gateway) getPrompt(ctx context.Context, req mcp.GetPromptRequest) (*mcp
 
 // readResource reads a listed resource from the server that offers it.
 func (g *Gateway) readResource(ctx context.Context, req mcp.ReadResourceRequest) ([]mcp.ResourceContents, error) {
-	server, ok := lookup(ctx, g, func(x *exposure) (string, bool) { s, ok := x.resourceRoutes[req.Params.URI]; return s, ok })
+	server, ok := lookup(g, func(x *exposure) (string, bool) { s, ok := x.resourceRoutes[req.Params.URI]; return s, ok })
 	if !ok {
 		return nil, fmt.Errorf("mcpdeck serve offers no resource %q now", req.Params.URI)
 	}
@@ -118,7 +109,7 @@ func (g *Gateway) readResource(ctx context.Context, req mcp.ReadResourceRequest)
 // the template.
 func (g *Gateway) readTemplate(template string) func(context.Context, mcp.ReadResourceRequest) ([]mcp.ResourceContents, error) {
 	return func(ctx context.Context, req mcp.ReadResourceRequest) ([]mcp.ResourceContents, error) {
-		server, ok := lookup(ctx, g, func(x *exposure) (string, bool) { s, ok := x.templateRoutes[template]; return s, ok })
+		server, ok := lookup(g, func(x *exposure) (string, bool) { s, ok := x.templateRoutes[template]; return s, ok })
 		if !ok {
 			return nil, fmt.Errorf("mcpdeck serve offers no resource template %q now", template)
 		}

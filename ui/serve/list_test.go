@@ -55,9 +55,9 @@ func TestListsAndCallsEveryServer(t *testing.T) {
 // characters of [a-zA-Z0-9_-].
 func TestNameCollisions(t *testing.T) {
 	r := newRig(t, map[string]any{
-		"f.a":     fault(nil, map[string]string{"WHO": "dot"}),
-		"f_a":     fault(nil, map[string]string{"WHO": "underscore"}),
-		"hostile": fault([]string{"-hostile"}, nil),
+		"f.a":                      fault(nil, map[string]string{"WHO": "dot"}),
+		"f_a":                      fault(nil, map[string]string{"WHO": "underscore"}),
+		"hostile":                  fault([]string{"-hostile"}, nil),
 		strings.Repeat("long", 20): fault(nil, nil),
 	}, Options{}, nil)
 	a := r.stdioAgent()

@@ -16,7 +16,8 @@ const instructions = "mcpdeck serve offers every MCP server mcpdeck manages for 
 
 // newMCPServer is the MCP server the agent talks to: list_changed declared
 // for tools, prompts and resources; logging; a first listing that waits
-// for servers still connecting; sessions tracked for log messages.
+// for servers still connecting (and so does a first call); sessions
+// tracked for log messages.
 func (g *Gateway) newMCPServer(version string) *server.MCPServer {
 	if version == "" {
 		version = "dev"
@@ -35,6 +36,10 @@ func (g *Gateway) newMCPServer(version string) *server.MCPServer {
 	hooks.AddBeforeListTools(func(ctx context.Context, _ any, _ *mcp.ListToolsRequest) { g.waitReady(ctx) })
 	hooks.AddBeforeListPrompts(func(ctx context.Context, _ any, _ *mcp.ListPromptsRequest) { g.waitReady(ctx) })
 	hooks.AddBeforeListResources(func(ctx context.Context, _ any, _ *mcp.ListResourcesRequest) { g.waitReady(ctx) })
+	// A call may come without a listing first (inspector-cli does that).
+	hooks.AddBeforeCallTool(func(ctx context.Context, _ any, _ *mcp.CallToolRequest) { g.waitReady(ctx) })
+	hooks.AddBeforeGetPrompt(func(ctx context.Context, _ any, _ *mcp.GetPromptRequest) { g.waitReady(ctx) })
+	hooks.AddBeforeReadResource(func(ctx context.Context, _ any, _ *mcp.ReadResourceRequest) { g.waitReady(ctx) })
 	hooks.AddAfterSetLevel(func(ctx context.Context, _ any, req *mcp.SetLevelRequest, _ *mcp.EmptyResult) {
 		g.setLevel(ctx, string(req.Params.Level))
 	})

@@ -251,8 +251,23 @@ func resultText(res *mcp.CallToolResult) string {
 	return strings.Join(parts, "\n")
 }
 
-// note waits for a notification with method, failing after waitLimit.
-func (a *agent) note(t *testing.T, method string) mcp.JSONRPCNotification {
+// waitTools lists the tools until cond holds, waiting for a
+// tools/list_changed between tries: the agent only learns of a change from
+// that notification.
+func (a *agent) waitTools(t *testing.T, what string, cond func([]string) bool) []string {
+	t.Helper()
+	for {
+		names := a.toolNames(t)
+		if cond(names) {
+			return names
+		}
+		a.note(t, string(mcp.MethodNotificationToolsListChanged), what)
+	}
+}
+
+// note waits for a notification with method (while waiting for what),
+// failing after waitLimit.
+func (a *agent) note(t *testing.T, method, what string) mcp.JSONRPCNotification {
 	t.Helper()
 	deadline := time.NewTimer(waitLimit)
 	defer deadline.Stop()
@@ -263,7 +278,16 @@ func (a *agent) note(t *testing.T, method string) mcp.JSONRPCNotification {
 				return n
 			}
 		case <-deadline.C:
-			t.Fatalf("no %s within %s", method, waitLimit)
+			t.Fatalf("no %s within %s, waiting for %s", method, waitLimit, what)
 		}
 	}
+}
+
+// snapOf is a snapshot listing servers by name only.
+func snapOf(names ...string) engine.Snapshot {
+	var s engine.Snapshot
+	for _, n := range names {
+		s.Servers = append(s.Servers, engine.ServerSnapshot{Name: n})
+	}
+	return s
 }

@@ -70,6 +70,7 @@ type Gateway struct {
 	mu       sync.Mutex
 	snap     engine.Snapshot
 	x        exposure
+	last     map[string]lists       // each offered server's lists when last connected
 	told     map[string]bool        // notes already written
 	kinds    map[string]status.Kind // each offered server's last kind, for notes
 	calls    []*call                // agent requests in flight, oldest first
@@ -95,7 +96,7 @@ func New(ctx context.Context, eo engine.Options, o Options) (*Gateway, error) {
 		return nil, err
 	}
 	g := &Gateway{
-		f: f, log: o.Log, told: map[string]bool{}, kinds: map[string]status.Kind{},
+		f: f, log: o.Log, told: map[string]bool{}, last: map[string]lists{}, kinds: map[string]status.Kind{},
 		sessions: map[string]server.ClientSession{}, ready: make(chan struct{}), changed: make(chan struct{}),
 	}
 	if g.log == nil {

@@ -3,6 +3,7 @@ package serve
 import (
 	"context"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/mcpdeck/mcpdeck/engine"
@@ -11,30 +12,43 @@ import (
 )
 
 // stateSentence says what state a server is in and why, in ui/status's
-// words: "server github is connected (12 tools · 0 resources · 0 prompts)",
-// "server api needs auth: The server needs you to sign in (sign in with:
-// mcpdeck auth api)".
+// words, with what to run where there is something to run: "server
+// github is connected (12 tools · 0 resources · 0 prompts)", "server fa is
+// not connected (attempt 1/5 · retry in 7s): the server process exited
+// with code 3", "server api needs authentication (sign in with: mcpdeck
+// auth api)".
 func stateSentence(s *engine.ServerSnapshot) string {
 	return stateSentenceAt(s, time.Now())
 }
 
 func stateSentenceAt(s *engine.ServerSnapshot, now time.Time) string {
-	k := status.KindOf(s)
-	if k == status.Connected {
-		return "server " + s.Name + " is connected (" + status.Counts(s) + ")"
-	}
-	msg := "server " + s.Name + " is " + status.WordNow(s, now)
-	if r := status.Reason(s); r != "" {
-		msg += ": " + r
-	}
-	switch k {
+	name := "server " + s.Name
+	failure, _, _ := strings.Cut(status.Failure(s), "\n")
+	var msg string
+	switch status.KindOf(s) {
+	case status.Connected:
+		return model.SanitizeLine(name + " is connected (" + status.Counts(s) + ")")
+	case status.Pending:
+		msg = name + " is not connected (" + status.Progress(s, now, status.Hints{}) + ")" + colon(failure)
+	case status.Failed:
+		msg = name + " failed" + colon(failure)
 	case status.NeedsAuth:
-		msg += " (sign in with: mcpdeck auth " + s.Name + ")"
+		msg = name + " needs authentication (sign in with: mcpdeck auth " + s.Name + ")"
 	case status.Awaiting:
-		msg += " (approve it with: mcpdeck mcp approve " + s.Name + ")"
-	case status.Connected, status.Pending, status.Failed, status.Disabled, status.Blocked:
+		msg = name + " is " + status.Word(s) + " (approve it with: mcpdeck mcp approve " + s.Name + ")"
+	case status.Disabled, status.Blocked:
+		msg = name + " is " + status.Word(s) + colon(status.Reason(s))
 	}
 	return model.SanitizeLine(msg)
+}
+
+// colon is ": why" without a closing full stop, or "" for no why.
+func colon(why string) string {
+	why = strings.TrimSuffix(strings.TrimSpace(why), ".")
+	if why == "" {
+		return ""
+	}
+	return ": " + why
 }
 
 // server returns the named server from the last snapshot.

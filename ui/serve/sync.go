@@ -2,10 +2,12 @@ package serve
 
 import (
 	"reflect"
+	"slices"
 
 	"github.com/mark3labs/mcp-go/server"
 
 	"github.com/mcpdeck/mcpdeck/engine"
+	"github.com/mcpdeck/mcpdeck/model"
 	"github.com/mcpdeck/mcpdeck/ui/status"
 )
 
@@ -17,7 +19,7 @@ func (g *Gateway) apply(snap engine.Snapshot) {
 		g.mu.Unlock()
 		return
 	}
-	x := expose(snap, g.f)
+	x := expose(g.viewLocked(snap), g.f)
 	old := g.x
 	g.snap, g.x = snap, x
 	notes := g.notesLocked(snap, x)
@@ -102,4 +104,44 @@ func (g *Gateway) settledLocked(snap engine.Snapshot) bool {
 		}
 	}
 	return true
+}
+
+// lists are a server's lists as last seen while it was connected.
+type lists struct {
+	tools     []engine.Tool
+	prompts   []engine.Prompt
+	resources []engine.Resource
+	templates []engine.ResourceTemplate
+}
+
+// viewLocked is snap with every offered server that is not connected given
+// the lists it had when it last was (the engine drops them on a lost
+// connection): its tools stay offered while the engine reconnects it, and a
+// call meanwhile says why it cannot run, rather than the agent's tools
+// leaving and coming back with every drop. A server that may no longer run
+// is forgotten. Callers hold g.mu.
+func (g *Gateway) viewLocked(snap engine.Snapshot) engine.Snapshot {
+	view := snap
+	view.Servers = slices.Clone(snap.Servers)
+	seen := map[string]bool{}
+	for i := range view.Servers {
+		s := &view.Servers[i]
+		seen[s.Name] = true
+		switch {
+		case !g.f.exposes(s):
+			delete(g.last, s.Name)
+		case s.State == model.StateConnected:
+			g.last[s.Name] = lists{s.Tools, s.Prompts, s.Resources, s.Templates}
+		default:
+			if l, ok := g.last[s.Name]; ok {
+				s.Tools, s.Prompts, s.Resources, s.Templates = l.tools, l.prompts, l.resources, l.templates
+			}
+		}
+	}
+	for n := range g.last {
+		if !seen[n] {
+			delete(g.last, n)
+		}
+	}
+	return view
 }
