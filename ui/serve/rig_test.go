@@ -162,11 +162,11 @@ func startAgent(t *testing.T, c *client.Client) *agent {
 		default:
 		}
 	})
-	ctx, cancel := context.WithTimeout(t.Context(), waitLimit)
-	defer cancel()
-	if err := c.Start(ctx); err != nil {
+	if err := c.Start(t.Context()); err != nil { // the transport keeps this context
 		t.Fatal(err)
 	}
+	ctx, cancel := context.WithTimeout(t.Context(), waitLimit)
+	defer cancel()
 	req := mcp.InitializeRequest{}
 	req.Params.ClientInfo = mcp.Implementation{Name: "serve-test", Version: "1"}
 	if _, err := c.Initialize(ctx, req); err != nil {
