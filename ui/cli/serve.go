@@ -5,7 +5,9 @@ import (
 	"errors"
 	"fmt"
 	"net"
+	"os/signal"
 	"runtime/debug"
+	"syscall"
 
 	"github.com/spf13/cobra"
 
@@ -49,6 +51,9 @@ func newServeCmd(g *globalOpts) *cobra.Command {
 // elicitation and sampling as the fallback), watching config files so an
 // approval or edit elsewhere reaches the agent, and serves it.
 func runServe(ctx context.Context, g *globalOpts, sf serveFlags) error {
+	interrupted := ctx.Err // Ctrl-C (run's context)
+	ctx, stop := signal.NotifyContext(ctx, syscall.SIGTERM) // an agent stopping its server: exit 0
+	defer stop()
 	var hopts serve.HTTPOptions
 	if sf.http != "" {
 		host, err := serve.CheckAddr(sf.http, sf.listen)
@@ -71,7 +76,13 @@ func runServe(ctx context.Context, g *globalOpts, sf serveFlags) error {
 		}
 		eo.Factory = engOnlyFactory{inner: eo.Factory, only: only}
 	}
-	if sf.http != "" {
+	var ln net.Listener
+	if sf.http != "" { // listen first: a port in use fails before any server starts
+		ln, err = (&net.ListenConfig{}).Listen(ctx, "tcp", sf.http)
+		if err != nil {
+			return fmt.Errorf("listening on %s: %w", sf.http, err)
+		}
+		defer ln.Close()
 		tok, path, created, err := serve.Token(eo.Load.LookupEnv, eo.Load.ConfigDir)
 		if err != nil {
 			return err
@@ -90,14 +101,15 @@ func runServe(ctx context.Context, g *globalOpts, sf serveFlags) error {
 	}
 	defer gw.Close()
 	if sf.http == "" {
-		return gw.ServeStdio(ctx, g.stdin, g.rawStdout)
+		err = gw.ServeStdio(ctx, g.stdin, g.rawStdout)
+	} else {
+		fmt.Fprintf(g.stderr, "mcpdeck serve: listening on http://%s/mcp\n", ln.Addr())
+		err = gw.ServeHTTP(ctx, ln, hopts)
 	}
-	ln, err := (&net.ListenConfig{}).Listen(ctx, "tcp", sf.http)
-	if err != nil {
-		return fmt.Errorf("listening on %s: %w", sf.http, err)
+	if err == nil && interrupted() != nil {
+		return silentError{} // Ctrl-C: exit 130, nothing to explain
 	}
-	fmt.Fprintf(g.stderr, "mcpdeck serve: listening on http://%s/mcp\n", ln.Addr())
-	return gw.ServeHTTP(ctx, ln, hopts)
+	return err
 }
 
 // moduleVersion is mcpdeck's module version alone ("(devel)" in a
