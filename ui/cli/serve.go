@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net"
 	"os/signal"
+	"path"
 	"runtime/debug"
 	"syscall"
 
@@ -94,7 +95,7 @@ func runServe(ctx context.Context, g *globalOpts, sf serveFlags) error {
 	}
 	gw, err := serve.New(ctx, eo, serve.Options{Servers: sf.servers, Tools: sf.tools, Version: moduleVersion(), Log: g.stderr})
 	if err != nil {
-		if errors.Is(err, serve.ErrUnknownServer) {
+		if errors.Is(err, serve.ErrUnknownServer) || errors.Is(err, path.ErrBadPattern) {
 			return usagef("%v", err)
 		}
 		return err
