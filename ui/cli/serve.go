@@ -52,7 +52,7 @@ func newServeCmd(g *globalOpts) *cobra.Command {
 // elicitation and sampling as the fallback), watching config files so an
 // approval or edit elsewhere reaches the agent, and serves it.
 func runServe(ctx context.Context, g *globalOpts, sf serveFlags) error {
-	interrupted := ctx.Err // Ctrl-C (run's context)
+	interrupted := ctx.Err                                  // Ctrl-C (run's context)
 	ctx, stop := signal.NotifyContext(ctx, syscall.SIGTERM) // an agent stopping its server: exit 0
 	defer stop()
 	var hopts serve.HTTPOptions

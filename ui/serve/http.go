@@ -31,13 +31,6 @@ type HTTPOptions struct {
 	Host   string
 }
 
-// Handler serves /mcp (streamable HTTP, bearer token required) and /health
-// (no token, no secrets), refusing with 403 any request whose Host or
-// Origin is not this machine (DNS rebinding).
-func (g *Gateway) Handler(h HTTPOptions) http.Handler {
-	return g.handler(h, g.streamable())
-}
-
 func (g *Gateway) streamable() *server.StreamableHTTPServer {
 	return server.NewStreamableHTTPServer(g.srv,
 		server.WithStateful(true),
@@ -47,6 +40,9 @@ func (g *Gateway) streamable() *server.StreamableHTTPServer {
 	)
 }
 
+// handler serves /mcp (mcpH: streamable HTTP, bearer token required) and
+// /health (no token, no secrets), refusing with 403 any request whose Host
+// or Origin is not this machine (DNS rebinding).
 func (g *Gateway) handler(h HTTPOptions, mcpH http.Handler) http.Handler {
 	want := sha256.Sum256([]byte(h.Token))
 	mux := http.NewServeMux()
@@ -98,7 +94,7 @@ func (g *Gateway) health(w http.ResponseWriter, _ *http.Request) {
 	_ = json.NewEncoder(w).Encode(map[string]any{"status": "ok", "servers": offered, "connected": connected})
 }
 
-// ServeHTTP serves Handler on ln until ctx is done, then closes the agents'
+// ServeHTTP serves /mcp and /health (see handler) on ln until ctx is done, then closes the agents'
 // sessions and stops within about two seconds.
 func (g *Gateway) ServeHTTP(ctx context.Context, ln net.Listener, h HTTPOptions) error {
 	st := g.streamable()

@@ -4,7 +4,6 @@ import (
 	"errors"
 	"io"
 	"net/http"
-	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -19,8 +18,7 @@ import (
 func TestHTTPSecurity(t *testing.T) {
 	r := newRig(t, map[string]any{"fa": fault(nil, nil)}, Options{}, nil)
 	const token = "the-right-token-0123456789"
-	srv := httptest.NewServer(r.gw.Handler(HTTPOptions{Token: token}))
-	defer srv.Close()
+	base := r.serveHTTP(HTTPOptions{Token: token})
 	initialize := `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}`
 	for _, tc := range []struct {
 		name, method, path, auth, host, origin string
@@ -42,7 +40,7 @@ func TestHTTPSecurity(t *testing.T) {
 			if tc.method == "POST" {
 				body = strings.NewReader(initialize)
 			}
-			req, err := http.NewRequestWithContext(t.Context(), tc.method, srv.URL+tc.path, body)
+			req, err := http.NewRequestWithContext(t.Context(), tc.method, base+tc.path, body)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -57,7 +55,7 @@ func TestHTTPSecurity(t *testing.T) {
 			if tc.origin != "" {
 				req.Header.Set("Origin", tc.origin)
 			}
-			resp, err := srv.Client().Do(req)
+			resp, err := http.DefaultClient.Do(req)
 			if err != nil {
 				t.Fatal(err)
 			}

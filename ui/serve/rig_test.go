@@ -5,7 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"io"
-	"net/http/httptest"
+	"net"
 	"os"
 	"path/filepath"
 	"strings"
@@ -179,17 +179,34 @@ func startAgent(t *testing.T, c *client.Client) *agent {
 func (r *rig) httpAgent(opts ...client.ClientOption) *agent {
 	r.t.Helper()
 	const token = "a-test-token-long-enough"
-	srv := httptest.NewServer(r.gw.Handler(HTTPOptions{Token: token}))
-	tr, err := transport.NewStreamableHTTP(srv.URL+"/mcp", transport.WithHTTPHeaders(map[string]string{"Authorization": "Bearer " + token}))
+	base := r.serveHTTP(HTTPOptions{Token: token})
+	tr, err := transport.NewStreamableHTTP(base+"/mcp", transport.WithHTTPHeaders(map[string]string{"Authorization": "Bearer " + token}))
 	if err != nil {
 		r.t.Fatal(err)
 	}
 	c := client.NewClient(tr, agentOptions(opts)...)
-	r.t.Cleanup(func() {
-		_ = c.Close()
-		srv.Close()
-	})
+	r.t.Cleanup(func() { _ = c.Close() }) // before the listener stops (cleanups run last first)
 	return startAgent(r.t, c)
+}
+
+// serveHTTP runs the gateway's HTTP listener on a free loopback port until
+// the test ends, and returns its base URL.
+func (r *rig) serveHTTP(h HTTPOptions) string {
+	r.t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		r.t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- r.gw.ServeHTTP(ctx, ln, h) }()
+	r.t.Cleanup(func() {
+		cancel()
+		if err := <-done; err != nil {
+			r.t.Errorf("ServeHTTP: %v", err)
+		}
+	})
+	return "http://" + ln.Addr().String()
 }
 
 // stdioAgent connects over a pipe pair, as an agent that started mcpdeck

@@ -78,12 +78,18 @@ func TestStateSentences(t *testing.T) {
 		s    engine.ServerSnapshot
 		want string
 	}{
-		{engine.ServerSnapshot{Name: "api", State: model.StateNeedsAuth, Reason: model.Reason{Kind: model.ReasonAuthNeeded, Cached: true}},
-			"server api needs authentication (sign in with: mcpdeck auth api)"},
-		{engine.ServerSnapshot{Name: "gh", State: model.StatePending, Reason: model.Reason{Kind: model.ReasonRetryScheduled, Attempt: 2, MaxAttempts: 5, At: now.Add(7 * time.Second), Error: "connection refused"}},
-			"server gh is not connected (attempt 2/5 · retry in 7s): connection refused"},
-		{engine.ServerSnapshot{Name: "p", State: model.StatePending, Approval: model.Approval{Status: model.ApprovalPending}, Reason: model.Reason{Kind: model.ReasonAwaitingApproval}},
-			"server p is awaiting approval (approve it with: mcpdeck mcp approve p)"},
+		{
+			engine.ServerSnapshot{Name: "api", State: model.StateNeedsAuth, Reason: model.Reason{Kind: model.ReasonAuthNeeded, Cached: true}},
+			"server api needs authentication (sign in with: mcpdeck auth api)",
+		},
+		{
+			engine.ServerSnapshot{Name: "gh", State: model.StatePending, Reason: model.Reason{Kind: model.ReasonRetryScheduled, Attempt: 2, MaxAttempts: 5, At: now.Add(7 * time.Second), Error: "connection refused"}},
+			"server gh is not connected (attempt 2/5 · retry in 7s): connection refused",
+		},
+		{
+			engine.ServerSnapshot{Name: "p", State: model.StatePending, Approval: model.Approval{Status: model.ApprovalPending}, Reason: model.Reason{Kind: model.ReasonAwaitingApproval}},
+			"server p is awaiting approval (approve it with: mcpdeck mcp approve p)",
+		},
 	} {
 		if got := stateSentenceAt(&tc.s, now); got != tc.want {
 			t.Errorf("got  %q\nwant %q", got, tc.want)
