@@ -4,6 +4,7 @@ import (
 	"reflect"
 	"slices"
 
+	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
 
 	"github.com/mcpdeck/mcpdeck/engine"
@@ -29,40 +30,37 @@ func (g *Gateway) apply(snap engine.Snapshot) {
 	for _, n := range notes {
 		g.note(n)
 	}
-	if !reflect.DeepEqual(old.tools, x.tools) {
-		tools := make([]server.ServerTool, len(x.tools))
-		for i, t := range x.tools {
-			tools[i] = server.ServerTool{Tool: t, Handler: g.callTool}
-		}
-		g.srv.SetTools(tools...)
-	}
-	if !reflect.DeepEqual(old.prompts, x.prompts) {
-		prompts := make([]server.ServerPrompt, len(x.prompts))
-		for i, p := range x.prompts {
-			prompts[i] = server.ServerPrompt{Prompt: p, Handler: g.getPrompt}
-		}
-		g.srv.SetPrompts(prompts...)
-	}
-	if !reflect.DeepEqual(old.resources, x.resources) {
-		res := make([]server.ServerResource, len(x.resources))
-		for i, r := range x.resources {
-			res[i] = server.ServerResource{Resource: r, Handler: g.readResource}
-		}
-		g.srv.SetResources(res...)
-	}
-	if !reflect.DeepEqual(old.templates, x.templates) {
-		ts := make([]server.ServerResourceTemplate, len(x.templates))
-		for i, t := range x.templates {
-			ts[i] = server.ServerResourceTemplate{Template: t, Handler: g.readTemplate(t.URITemplate.Raw())}
-		}
-		g.srv.SetResourceTemplates(ts...)
-	}
+	reset(old.tools, x.tools, g.srv.SetTools, func(t mcp.Tool) server.ServerTool {
+		return server.ServerTool{Tool: t, Handler: g.callTool}
+	})
+	reset(old.prompts, x.prompts, g.srv.SetPrompts, func(p mcp.Prompt) server.ServerPrompt {
+		return server.ServerPrompt{Prompt: p, Handler: g.getPrompt}
+	})
+	reset(old.resources, x.resources, g.srv.SetResources, func(r mcp.Resource) server.ServerResource {
+		return server.ServerResource{Resource: r, Handler: g.readResource}
+	})
+	reset(old.templates, x.templates, g.srv.SetResourceTemplates, func(t mcp.ResourceTemplate) server.ServerResourceTemplate {
+		return server.ServerResourceTemplate{Template: t, Handler: g.readTemplate(t.URITemplate.Raw())}
+	})
 	if settled {
 		g.setReady()
 	}
 	g.mu.Lock()
 	g.bumpLocked()
 	g.mu.Unlock()
+}
+
+// reset sets a list again, each item with its handler, when it differs
+// from what was offered (setting sends the list's list_changed).
+func reset[T, S any](old, cur []T, set func(...S), wrap func(T) S) {
+	if reflect.DeepEqual(old, cur) {
+		return
+	}
+	items := make([]S, len(cur))
+	for i, v := range cur {
+		items[i] = wrap(v)
+	}
+	set(items...)
 }
 
 // notesLocked are the lines to tell the person about this snapshot: an
