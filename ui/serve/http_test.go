@@ -77,6 +77,41 @@ func TestHTTPSecurity(t *testing.T) {
 	}
 }
 
+// TestHTTPBodyIsBounded: a request body over 32 MB is refused, not read
+// whole.
+func TestHTTPBodyIsBounded(t *testing.T) {
+	r := newRig(t, nil, Options{}, nil)
+	const token = "the-right-token-0123456789"
+	base := r.serveHTTP(HTTPOptions{Token: token})
+	body := io.MultiReader(strings.NewReader(`{"jsonrpc":"2.0","id":1,"method":"ping","params":{"pad":"`),
+		io.LimitReader(zeros{}, maxRequestBody+1), strings.NewReader(`"}}`))
+	req, err := http.NewRequestWithContext(t.Context(), "POST", base+"/mcp", body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	req.Header.Set("Authorization", "Bearer "+token)
+	req.Header.Set("Content-Type", "application/json")
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		return // the server may close the connection while the body is still being sent
+	}
+	b, _ := io.ReadAll(resp.Body)
+	_ = resp.Body.Close()
+	if !strings.Contains(string(b), "too large") {
+		t.Errorf("status %d: %s", resp.StatusCode, b)
+	}
+}
+
+// zeros reads as an endless run of '0'.
+type zeros struct{}
+
+func (zeros) Read(p []byte) (int, error) {
+	for i := range p {
+		p[i] = '0'
+	}
+	return len(p), nil
+}
+
 // TestHostAndOriginRules: without --listen only loopback names pass; with
 // it, also the --http host and IP literals, never another name.
 func TestHostAndOriginRules(t *testing.T) {

@@ -1,12 +1,18 @@
 package serve
 
 import (
+	"encoding/json"
+	"os"
+	"path/filepath"
 	"regexp"
 	"slices"
 	"strings"
 	"testing"
 
 	"github.com/mark3labs/mcp-go/mcp"
+	"github.com/mark3labs/mcp-go/server"
+
+	"github.com/mcpdeck/mcpdeck/engine"
 )
 
 // TestListsAndCallsEveryServer: two real servers are offered as one, their
@@ -89,5 +95,58 @@ func TestNameCollisions(t *testing.T) {
 	}
 	if long == 0 {
 		t.Errorf("the long-named server's tools are missing: %v", names)
+	}
+}
+
+// TestOnlyServersThatMayRunAreOffered: a repository's server awaiting
+// approval and a server the person disabled are not offered (nor started);
+// the person is told why, with what to run.
+func TestOnlyServersThatMayRunAreOffered(t *testing.T) {
+	r := newRig(t, map[string]any{"fa": fault(nil, nil)}, Options{}, func(eo *engine.Options) {
+		mcpJSON, _ := json.Marshal(map[string]any{"mcpServers": map[string]any{"repo": fault(nil, nil)}})
+		if err := os.WriteFile(filepath.Join(eo.Load.Cwd, ".mcp.json"), mcpJSON, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	})
+	a := r.httpAgent()
+	names := a.toolNames(t)
+	if !slices.Contains(names, "fa__echo") {
+		t.Fatalf("fa's tools are not offered: %v", names)
+	}
+	for _, n := range names {
+		if strings.HasPrefix(n, "repo__") {
+			t.Errorf("%s is offered before the person approved repo", n)
+		}
+	}
+	if want := "server repo is awaiting approval (approve it with: mcpdeck mcp approve repo)"; !strings.Contains(r.log.String(), want) {
+		t.Errorf("log lacks %q:\n%s", want, r.log)
+	}
+	if err := r.gw.eng.Disable(t.Context(), "fa"); err != nil {
+		t.Fatal(err)
+	}
+	a.waitTools(t, "fa's tools gone", func(n []string) bool { return !slices.Contains(n, "fa__echo") })
+}
+
+// TestExposeLeavesOutWhatTheLibraryRefuses: a server's tool whose schema
+// mcp-go would refuse to register (an x-mcp-header on an object: it
+// panics) is left out with a note, and an empty or non-object schema is
+// offered as an empty object; the other tools are offered.
+func TestExposeLeavesOutWhatTheLibraryRefuses(t *testing.T) {
+	snap := snapOf("s")
+	snap.Servers[0].Tools = []engine.Tool{
+		{Name: "bad", InputSchema: json.RawMessage(`{"type":"object","properties":{"o":{"type":"object","x-mcp-header":"X-O"}}}`)},
+		{Name: "bare"},
+		{Name: "odd", InputSchema: json.RawMessage(`"not a schema"`)},
+	}
+	x := expose(snap, filter{})
+	if len(x.tools) != 2 || x.tools[0].Name != "s__bare" || string(x.tools[1].RawInputSchema) != `{"type":"object"}` {
+		t.Errorf("tools = %+v", x.tools)
+	}
+	if len(x.left) != 1 || !strings.Contains(x.left[0], "tool s/bad is not offered: ") {
+		t.Errorf("left = %q", x.left)
+	}
+	srv := server.NewMCPServer("t", "1")
+	for _, tl := range x.tools {
+		srv.AddTool(tl, nil) // panics on a definition it refuses
 	}
 }
