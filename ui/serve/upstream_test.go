@@ -2,6 +2,7 @@ package serve
 
 import (
 	"context"
+	"errors"
 	"strings"
 	"testing"
 
@@ -9,6 +10,7 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 
 	"github.com/mcpdeck/mcpdeck/engine"
+	"github.com/mcpdeck/mcpdeck/model"
 )
 
 // elicitAnswer is an agent that answers every elicitation with its name
@@ -120,5 +122,37 @@ func TestLogMessagesReachTheAgent(t *testing.T) {
 		if f["logger"] != "fa/flood" || f["level"] != "info" || !strings.HasPrefix(f["data"].(string), "flood ") {
 			t.Errorf("log message %d = %v", i, f)
 		}
+	}
+}
+
+// TestThePersonsSamplingChoicesWin: a sampling command the person set
+// replies instead of the agent's model, and their standing "never" for a
+// server declines without asking the agent.
+func TestThePersonsSamplingChoicesWin(t *testing.T) {
+	r := newRig(t, map[string]any{"fa": fault(nil, nil)}, Options{}, func(eo *engine.Options) {
+		eo.SamplingCommand = "echo from the command"
+		eo.Sample = func(_ context.Context, req engine.SampleRequest) (engine.SampleResponse, error) {
+			if req.Command != "" { // the CLI's headless answer: let the command reply
+				return engine.SampleResponse{Choice: engine.SampleOnce}, nil
+			}
+			return engine.SampleResponse{Choice: engine.SampleDecline}, nil
+		}
+	})
+	asked := make(chan struct{}, 4)
+	a := r.stdioAgent(client.WithSamplingHandler(samplerFunc(func(context.Context, mcp.CreateMessageRequest) (*mcp.CreateMessageResult, error) {
+		asked <- struct{}{}
+		return nil, errors.New("the agent must not be asked")
+	})))
+	if got, isErr := a.call(t, "fa__sample", nil); isErr || !strings.Contains(got, "from the command") {
+		t.Errorf("with a sampling command: %q (error %v)", got, isErr)
+	}
+	if err := r.gw.eng.SetSampling(t.Context(), "fa", model.SamplingNever); err != nil {
+		t.Fatal(err)
+	}
+	if got, _ := a.call(t, "fa__sample", nil); !strings.Contains(got, "declined") {
+		t.Errorf("with never: %q", got)
+	}
+	if len(asked) > 0 {
+		t.Error("the agent was asked")
 	}
 }
