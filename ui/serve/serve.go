@@ -7,9 +7,11 @@
 // resources under their own URIs; a tool a permission rule denies, or that
 // --tools leaves out, is not offered. When what is offered changes (a server
 // connects, is disabled, changes its lists) the agent is sent
-// notifications/…/list_changed. Calls go through the engine, so approvals,
-// policy, permissions, sign-in and reconnects all hold; a server that is not
-// connected answers with a sentence naming it and its state.
+// notifications/…/list_changed. A server that drops keeps its last lists
+// offered while the engine reconnects it. Calls (and completions) go
+// through the engine, so approvals, policy, permissions, sign-in and
+// reconnects all hold; a server that is not connected answers at once with
+// a sentence naming it and its state.
 //
 // Going up: progress of a call reaches the agent under its progress token,
 // the agent's cancellation cancels the engine's call, servers' log messages
