@@ -26,7 +26,7 @@ func agentOptions(opts []client.ClientOption) []client.ClientOption {
 }
 
 // start initializes c and keeps every notification it gets.
-func startAgent(t *testing.T, c *client.Client) *agent {
+func startAgent(t testing.TB, c *client.Client) *agent {
 	t.Helper()
 	a := &agent{Client: c, notes: make(chan mcp.JSONRPCNotification, 1024)}
 	c.OnNotification(func(n mcp.JSONRPCNotification) {
@@ -106,7 +106,7 @@ func (r *rig) stdioAgent(opts ...client.ClientOption) *agent {
 }
 
 // names lists what tools/list offers.
-func (a *agent) toolNames(t *testing.T) []string {
+func (a *agent) toolNames(t testing.TB) []string {
 	t.Helper()
 	res, err := a.ListTools(t.Context(), mcp.ListToolsRequest{})
 	if err != nil {
@@ -120,7 +120,7 @@ func (a *agent) toolNames(t *testing.T) []string {
 }
 
 // call calls a tool and returns its text, and whether it was an error.
-func (a *agent) call(t *testing.T, name string, args map[string]any) (string, bool) {
+func (a *agent) call(t testing.TB, name string, args map[string]any) (string, bool) {
 	t.Helper()
 	req := mcp.CallToolRequest{}
 	req.Params.Name, req.Params.Arguments = name, args
@@ -144,7 +144,7 @@ func resultText(res *mcp.CallToolResult) string {
 // waitTools lists the tools until cond holds, waiting for a
 // tools/list_changed between tries: the agent only learns of a change from
 // that notification.
-func (a *agent) waitTools(t *testing.T, what string, cond func([]string) bool) []string {
+func (a *agent) waitTools(t testing.TB, what string, cond func([]string) bool) []string {
 	t.Helper()
 	for {
 		names := a.toolNames(t)
@@ -157,7 +157,7 @@ func (a *agent) waitTools(t *testing.T, what string, cond func([]string) bool) [
 
 // note waits for a notification with method (while waiting for what),
 // failing after waitLimit.
-func (a *agent) note(t *testing.T, method, what string) mcp.JSONRPCNotification {
+func (a *agent) note(t testing.TB, method, what string) mcp.JSONRPCNotification {
 	t.Helper()
 	deadline := time.NewTimer(waitLimit)
 	defer deadline.Stop()

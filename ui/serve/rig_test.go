@@ -21,7 +21,7 @@ const waitLimit = 60 * time.Second
 // rig is a gateway over a real engine whose servers are faultserver
 // processes, in a private home and config directory.
 type rig struct {
-	t    *testing.T
+	t    testing.TB
 	gw   *Gateway
 	log  *lockedBuffer
 	load model.LoadOptions
@@ -59,7 +59,7 @@ func fault(args []string, env map[string]string) map[string]any {
 
 // newRig starts a gateway on servers (name → definition), given as
 // --mcp-config would give them. edit may change the engine options.
-func newRig(t *testing.T, servers map[string]any, o Options, edit func(*engine.Options)) *rig {
+func newRig(t testing.TB, servers map[string]any, o Options, edit func(*engine.Options)) *rig {
 	t.Helper()
 	dir := t.TempDir()
 	cfg, err := json.Marshal(map[string]any{"mcpServers": servers})
