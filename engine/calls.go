@@ -44,11 +44,26 @@ func (e *Engine) connected(server string) (callTarget, *entry, error) {
 // URL elicitation) and processes the result. progress, if not
 // nil, receives the server's progress notifications.
 func (e *Engine) CallTool(ctx context.Context, server, tool string, args map[string]any, progress func(Progress)) (ToolResult, error) {
+	res, err := e.CallToolRaw(ctx, server, tool, args, progress)
+	if err != nil {
+		return ToolResult{}, err
+	}
+	out, err := newResultWriter(e.opts.CacheDir, server).toolResult(res)
+	if err != nil {
+		return ToolResult{}, fmt.Errorf("tool %s on %s: %w", tool, server, err)
+	}
+	return out, nil
+}
+
+// CallToolRaw is CallTool returning the server's result as it came (no
+// files, no sanitizing): for `mcpdeck serve`, which hands it on to an agent
+// as JSON.
+func (e *Engine) CallToolRaw(ctx context.Context, server, tool string, args map[string]any, progress func(Progress)) (*mcp.CallToolResult, error) {
 	e.mu.Lock()
 	t, en, err := e.connected(server)
 	if err != nil {
 		e.mu.Unlock()
-		return ToolResult{}, err
+		return nil, err
 	}
 	var def *Tool
 	for i := range en.s.Tools {
@@ -61,15 +76,15 @@ func (e *Engine) CallTool(ctx context.Context, server, tool string, args map[str
 		refused := e.toolsRefusedLocked(en)
 		e.mu.Unlock()
 		if refused != nil {
-			return ToolResult{}, fmt.Errorf("call %s on %s: %w", tool, server, refused)
+			return nil, fmt.Errorf("call %s on %s: %w", tool, server, refused)
 		}
-		return ToolResult{}, fmt.Errorf("%w: server %s has no tool %q", ErrUnknownTool, server, tool)
+		return nil, fmt.Errorf("%w: server %s has no tool %q", ErrUnknownTool, server, tool)
 	}
 	name := def.Name
 	if def.Denied {
 		_, rule := e.res.Permissions.Check(def.ExposedName)
 		e.mu.Unlock()
-		return ToolResult{}, fmt.Errorf("%w: %s (rule %s)", ErrDenied, def.ExposedName, rule)
+		return nil, fmt.Errorf("%w: %s (rule %s)", ErrDenied, def.ExposedName, rule)
 	}
 	sch, err := e.schemaLocked(en, def)
 	var tok string
@@ -80,7 +95,7 @@ func (e *Engine) CallTool(ctx context.Context, server, tool string, args map[str
 	}
 	e.mu.Unlock()
 	if err != nil {
-		return ToolResult{}, fmt.Errorf("tool %s: %w", tool, err)
+		return nil, fmt.Errorf("tool %s: %w", tool, err)
 	}
 	if tok != "" {
 		// Servers may write progress after the result (mcp-go queues
@@ -94,7 +109,7 @@ func (e *Engine) CallTool(ctx context.Context, server, tool string, args map[str
 	}
 	args = sch.omitNulls(args)
 	if err := sch.validate(name, args); err != nil {
-		return ToolResult{}, err
+		return nil, err
 	}
 
 	ctx, cancel := e.withToolTimeout(ctx)
@@ -119,17 +134,13 @@ func (e *Engine) CallTool(ctx context.Context, server, tool string, args map[str
 			break
 		}
 		if err := e.elicitURLs(ctx, server, urlErr); err != nil {
-			return ToolResult{}, err
+			return nil, err
 		}
 	}
 	if err != nil {
-		return ToolResult{}, e.callError(ctx, server, "calling "+tool, err)
+		return nil, e.callError(ctx, server, "calling "+tool, err)
 	}
-	out, err := newResultWriter(e.opts.CacheDir, server).toolResult(res)
-	if err != nil {
-		return ToolResult{}, fmt.Errorf("tool %s on %s: %w", tool, server, err)
-	}
-	return out, nil
+	return res, nil
 }
 
 // elicitURLs shows each URL a -32042 error names and waits for the person.
@@ -172,24 +183,44 @@ func (e *Engine) schemaLocked(en *entry, def *Tool) (*inputSchema, error) {
 
 // ReadResource reads a resource; text is shown, blobs go to files.
 func (e *Engine) ReadResource(ctx context.Context, server, uri string) (ResourceResult, error) {
+	res, err := e.ReadResourceRaw(ctx, server, uri)
+	if err != nil {
+		return ResourceResult{}, err
+	}
+	return newResultWriter(e.opts.CacheDir, server).resourceResult(res)
+}
+
+// ReadResourceRaw is ReadResource returning the server's result as it came
+// (for `mcpdeck serve`).
+func (e *Engine) ReadResourceRaw(ctx context.Context, server, uri string) (*mcp.ReadResourceResult, error) {
 	e.mu.Lock()
 	t, _, err := e.connected(server)
 	e.mu.Unlock()
 	if err != nil {
-		return ResourceResult{}, err
+		return nil, err
 	}
 	ctx, cancel := e.withToolTimeout(ctx)
 	defer cancel()
 	ctx = withInputCall(ctx, "resources/read "+uri)
 	res, err := e.readResource(ctx, t, uri)
 	if err != nil {
-		return ResourceResult{}, e.callError(ctx, server, "reading "+uri, err)
+		return nil, e.callError(ctx, server, "reading "+uri, err)
 	}
-	return newResultWriter(e.opts.CacheDir, server).resourceResult(res)
+	return res, nil
 }
 
 // GetPrompt gets a prompt with its arguments filled in.
 func (e *Engine) GetPrompt(ctx context.Context, server, name string, args map[string]string) (PromptResult, error) {
+	res, err := e.GetPromptRaw(ctx, server, name, args)
+	if err != nil {
+		return PromptResult{}, err
+	}
+	return newResultWriter(e.opts.CacheDir, server).promptResult(res)
+}
+
+// GetPromptRaw is GetPrompt returning the server's result as it came (for
+// `mcpdeck serve`).
+func (e *Engine) GetPromptRaw(ctx context.Context, server, name string, args map[string]string) (*mcp.GetPromptResult, error) {
 	e.mu.Lock()
 	t, en, err := e.connected(server)
 	var missing []string
@@ -207,10 +238,10 @@ func (e *Engine) GetPrompt(ctx context.Context, server, name string, args map[st
 	}
 	e.mu.Unlock()
 	if err != nil {
-		return PromptResult{}, err
+		return nil, err
 	}
 	if len(missing) > 0 {
-		return PromptResult{}, fmt.Errorf("%w for prompt %s: missing required argument(s) %v", ErrInvalidArguments, name, missing)
+		return nil, fmt.Errorf("%w for prompt %s: missing required argument(s) %v", ErrInvalidArguments, name, missing)
 	}
 	ctx, cancel := e.withToolTimeout(ctx)
 	defer cancel()
@@ -226,9 +257,9 @@ func (e *Engine) GetPrompt(ctx context.Context, server, name string, args map[st
 		return err
 	})
 	if err != nil {
-		return PromptResult{}, e.callError(ctx, server, "getting prompt "+name, err)
+		return nil, e.callError(ctx, server, "getting prompt "+name, err)
 	}
-	return newResultWriter(e.opts.CacheDir, server).promptResult(res)
+	return res, nil
 }
 
 // withToolTimeout applies MCP_TOOL_TIMEOUT unless the caller's deadline is

@@ -82,6 +82,10 @@ func (r SampleRequest) FirstLine() string {
 type SampleResponse struct {
 	Choice string `json:"choice"`
 	Text   string `json:"text,omitempty"`
+	// Reply, with Choice SampleOnce, is a whole reply written elsewhere:
+	// `mcpdeck serve` passes the request on to its agent's model and hands
+	// back what it answered. It wins over Text and a sampling command.
+	Reply *mcp.CreateMessageResult `json:"-"`
 }
 
 // SampleRecord is one sampling request in a server's history.
@@ -153,6 +157,9 @@ func (e *Engine) sampleAnswer(ctx context.Context, srv model.Server, r SampleReq
 	case SampleOnce:
 	default:
 		return nil, "failed", fmt.Errorf("sampling for %s: unknown answer %q", r.Server, resp.Choice)
+	}
+	if resp.Reply != nil {
+		return resp.Reply, "replied (" + model.SanitizeLine(resp.Reply.Model) + ", via mcpdeck serve)", nil
 	}
 	if r.Command != "" {
 		return e.replyByCommand(ctx, r)

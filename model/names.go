@@ -31,7 +31,20 @@ func NormalizeName(s string) string {
 // the full name, so the result is deterministic and two long names that share
 // a prefix still differ.
 func ToolName(server, tool string) string {
-	full := "mcp__" + NormalizeName(server) + "__" + NormalizeName(tool)
+	return cutName("mcp__" + NormalizeName(server) + "__" + NormalizeName(tool))
+}
+
+// ServeName builds the name `mcpdeck serve` gives a server's tool or prompt
+// when it offers every server as one: <server>__<name>, normalized and cut
+// to MaxToolNameLen like ToolName, so two names meet here exactly when their
+// ToolName meet (the collisions the engine marks).
+func ServeName(server, name string) string {
+	return cutName(NormalizeName(server) + "__" + NormalizeName(name))
+}
+
+// cutName keeps a name of at most MaxToolNameLen characters; a longer one is
+// cut and ends with '_' plus 8 hex digits of the SHA-256 of the full name.
+func cutName(full string) string {
 	if len(full) <= MaxToolNameLen {
 		return full
 	}

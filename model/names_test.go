@@ -47,6 +47,28 @@ func TestToolName(t *testing.T) {
 	}
 }
 
+// TestServeName: SERVER__TOOL, normalized and cut at 64 like ToolName, and
+// two names meet exactly when their ToolName meet.
+func TestServeName(t *testing.T) {
+	if got := ServeName("git hub", "create.issue"); got != "git_hub__create_issue" {
+		t.Errorf("got %q", got)
+	}
+	long := ServeName("server", strings.Repeat("x", 80))
+	if len(long) != MaxToolNameLen || !strings.HasPrefix(long, "server__xxx") {
+		t.Errorf("long name %q (%d chars)", long, len(long))
+	}
+	if a, b := ServeName("server", strings.Repeat("x", 80)+"a"), ServeName("server", strings.Repeat("x", 80)+"b"); a == b {
+		t.Errorf("long names sharing a prefix collide: %q", a)
+	}
+	exact := strings.Repeat("y", MaxToolNameLen-len("s__"))
+	if got := ServeName("s", exact); got != "s__"+exact {
+		t.Errorf("a name of exactly 64 chars must be kept, got %q", got)
+	}
+	if ServeName("a", "b__c") != ServeName("a__b", "c") || ToolName("a", "b__c") != ToolName("a__b", "c") {
+		t.Error("a/b__c and a__b/c must meet in both forms")
+	}
+}
+
 func TestCheckServerName(t *testing.T) {
 	for _, tc := range []struct {
 		name string

@@ -141,10 +141,24 @@ func (t *stdioTransport) Close() error { return t.shutdown(context.Background())
 func (t *stdioTransport) write(ctx context.Context, msg []byte) error {
 	t.writeMu.Lock()
 	defer t.writeMu.Unlock()
-	stop := context.AfterFunc(ctx, func() { _ = t.stdin.SetWriteDeadline(time.Now()) })
+	// The interrupting deadline is set on its own goroutine, which may run
+	// after this write returned: the reset below must come after it, or the
+	// stale deadline fails the next write at once.
+	var mu sync.Mutex
+	finished := false
+	stop := context.AfterFunc(ctx, func() {
+		mu.Lock()
+		defer mu.Unlock()
+		if !finished {
+			_ = t.stdin.SetWriteDeadline(time.Now())
+		}
+	})
 	defer func() {
 		if !stop() {
+			mu.Lock()
+			finished = true
 			_ = t.stdin.SetWriteDeadline(time.Time{})
+			mu.Unlock()
 		}
 	}()
 	line := make([]byte, 0, len(msg)+1)

@@ -221,3 +221,19 @@ func TestStdioOversizedMessageAtTheDefaultLimit(t *testing.T) {
 		t.Fatalf("heap grew by %d MB", grown>>20)
 	}
 }
+
+// TestStdioCancelledWriteLeavesNoDeadline: a request whose context ends
+// while it is being written must not leave the pipe's write deadline set
+// for the next one: the deadline that interrupts a write is set on another
+// goroutine, which may run after the write returned.
+func TestStdioCancelledWriteLeavesNoDeadline(t *testing.T) {
+	c := open(t, stdioCfg(), Options{})
+	for i := range 500 {
+		ctx, cancel := context.WithCancel(t.Context())
+		go cancel() // at some point of the write, or before or after it
+		_, _ = call(ctx, c, "echo", map[string]any{"text": "maybe"})
+		if got := mustCall(t, c, "echo", map[string]any{"text": "next"}); got != "next" {
+			t.Fatalf("round %d: %q", i, got)
+		}
+	}
+}

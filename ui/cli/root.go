@@ -207,6 +207,7 @@ func newRootCmd(g *globalOpts) *cobra.Command {
 	root.AddCommand(newContextCmd(g))
 	root.AddCommand(newRegistryCmd(g))
 	root.AddCommand(newAuthCmd(g))
+	root.AddCommand(newServeCmd(g))
 	root.AddCommand(newDemoCmd(g), newDemoServerCmd(g))
 	enableSuggestions(root)
 	addCompletions(root, g)

@@ -1,0 +1,53 @@
+package serve
+
+import (
+	"fmt"
+	"path"
+
+	"github.com/mcpdeck/mcpdeck/engine"
+)
+
+// filter narrows what is exposed: --servers and --tools.
+type filter struct {
+	servers map[string]bool // nil: every server
+	tools   []string        // globs on exposed tool names; none: every tool
+}
+
+// newFilter checks the globs (a malformed one is an error naming it).
+func newFilter(servers, tools []string) (filter, error) {
+	f := filter{tools: tools}
+	if len(servers) > 0 {
+		f.servers = map[string]bool{}
+		for _, s := range servers {
+			f.servers[s] = true
+		}
+	}
+	for _, p := range tools {
+		if _, err := path.Match(p, ""); err != nil {
+			return filter{}, fmt.Errorf("--tools pattern %q: %w", p, err)
+		}
+	}
+	return f, nil
+}
+
+func (f filter) server(name string) bool { return f.servers == nil || f.servers[name] }
+
+func (f filter) tool(name string) bool {
+	if len(f.tools) == 0 {
+		return true
+	}
+	for _, p := range f.tools {
+		if ok, _ := path.Match(p, name); ok {
+			return true
+		}
+	}
+	return false
+}
+
+// exposes reports whether the gateway offers srv's lists: it may run
+// (approved, enabled, allowed by policy, nothing else standing in its way)
+// and the filter keeps it. A server that dropped keeps its last lists while
+// the engine reconnects it; calls then say what state it is in.
+func (f filter) exposes(srv *engine.ServerSnapshot) bool {
+	return len(srv.Blockers) == 0 && f.server(srv.Name)
+}

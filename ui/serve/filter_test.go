@@ -1,0 +1,61 @@
+package serve
+
+import (
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/mark3labs/mcp-go/mcp"
+)
+
+// TestServersAndToolsFilters: --servers keeps one server of two, --tools
+// keeps the tools whose exposed name matches a glob.
+func TestServersAndToolsFilters(t *testing.T) {
+	r := newRig(t, map[string]any{"fa": fault(nil, nil), "fb": fault(nil, nil)},
+		Options{Servers: []string{"fb"}, Tools: []string{"*__echo", "fb__a?d"}}, nil)
+	a := r.httpAgent()
+	names := a.toolNames(t)
+	slices.Sort(names)
+	if want := []string{"fb__add", "fb__echo"}; !slices.Equal(names, want) {
+		t.Errorf("tools = %v, want %v", names, want)
+	}
+	req := mcp.CallToolRequest{}
+	req.Params.Name = "fa__echo"
+	if res, err := a.CallTool(t.Context(), req); err == nil {
+		t.Errorf("a filtered-out tool answered %+v", res)
+	}
+}
+
+// TestFilterChecks: an unknown --servers name is refused naming the
+// configured ones; a malformed glob is refused naming it.
+func TestFilterChecks(t *testing.T) {
+	if _, err := newFilter(nil, []string{"[a-"}); err == nil || !strings.Contains(err.Error(), `"[a-"`) {
+		t.Errorf("malformed glob: %v", err)
+	}
+	err := checkServers(snapOf("fa", "fb"), []string{"fa", "nope"})
+	if err == nil || !strings.Contains(err.Error(), `"nope" (configured: fa, fb)`) {
+		t.Errorf("unknown server: %v", err)
+	}
+}
+
+// TestDenyRuleHidesATool: a permission deny rule for a tool (written the
+// way the TUI's D key writes it) takes it out of tools/list, and the agent
+// is told the list changed; allowing it again brings it back.
+func TestDenyRuleHidesATool(t *testing.T) {
+	r := newRig(t, map[string]any{"fa": fault(nil, nil)}, Options{}, nil)
+	a := r.stdioAgent()
+	if !slices.Contains(a.toolNames(t), "fa__echo") {
+		t.Fatal("fa__echo is not offered before the deny rule")
+	}
+	if err := r.gw.eng.SetToolDenied(t.Context(), "fa", "echo", true); err != nil {
+		t.Fatal(err)
+	}
+	names := a.waitTools(t, "fa__echo hidden", func(n []string) bool { return !slices.Contains(n, "fa__echo") })
+	if !slices.Contains(names, "fa__add") {
+		t.Errorf("after denying echo: %v", names)
+	}
+	if err := r.gw.eng.SetToolDenied(t.Context(), "fa", "echo", false); err != nil {
+		t.Fatal(err)
+	}
+	a.waitTools(t, "fa__echo offered again", func(n []string) bool { return slices.Contains(n, "fa__echo") })
+}

@@ -1,0 +1,119 @@
+package serve
+
+import (
+	"context"
+	"crypto/sha256"
+	"crypto/subtle"
+	"encoding/json"
+	"errors"
+	"log/slog"
+	"net"
+	"net/http"
+	"strings"
+	"time"
+
+	"github.com/mark3labs/mcp-go/server"
+
+	"github.com/mcpdeck/mcpdeck/model"
+)
+
+// maxRequestBody bounds one request from the agent.
+const maxRequestBody = 32 << 20
+
+// HTTPOptions secure the HTTP listener.
+type HTTPOptions struct {
+	// Token is what every /mcp request must carry as
+	// "Authorization: Bearer TOKEN".
+	Token string
+	// Remote says --listen allowed an address other machines can reach;
+	// Host is the --http host, then accepted in Host and Origin headers.
+	Remote bool
+	Host   string
+}
+
+func (g *Gateway) streamable() *server.StreamableHTTPServer {
+	return server.NewStreamableHTTPServer(g.srv,
+		server.WithStateful(true),
+		// Host and Origin are checked once, in handler, with --listen in mind.
+		server.WithDisableLocalhostProtection(true),
+		server.WithStreamableHTTPLogger(slog.New(slog.NewTextHandler(g.log, &slog.HandlerOptions{Level: slog.LevelWarn}))),
+	)
+}
+
+// handler serves /mcp (mcpH: streamable HTTP, bearer token required) and
+// /health (no token, no secrets), refusing with 403 any request whose Host
+// or Origin is not this machine (DNS rebinding).
+func (g *Gateway) handler(h HTTPOptions, mcpH http.Handler) http.Handler {
+	want := sha256.Sum256([]byte(h.Token))
+	mux := http.NewServeMux()
+	mux.HandleFunc("GET /health", g.health)
+	mux.HandleFunc("/mcp", func(w http.ResponseWriter, r *http.Request) {
+		got := sha256.Sum256([]byte(bearer(r)))
+		if h.Token == "" || subtle.ConstantTimeCompare(got[:], want[:]) != 1 {
+			w.Header().Set("WWW-Authenticate", `Bearer realm="mcpdeck serve"`)
+			http.Error(w, "mcpdeck serve needs Authorization: Bearer with its token (MCPDECK_SERVE_TOKEN, or the one it stored and printed)", http.StatusUnauthorized)
+			return
+		}
+		r.Body = http.MaxBytesReader(w, r.Body, maxRequestBody)
+		mcpH.ServeHTTP(w, r)
+	})
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if !h.hostAllowed(r.Host) || !h.originAllowed(r.Header.Get("Origin")) {
+			http.Error(w, "mcpdeck serve answers only requests to this machine (Host and Origin must be localhost)", http.StatusForbidden)
+			return
+		}
+		mux.ServeHTTP(w, r)
+	})
+}
+
+// bearer is the token of an "Authorization: Bearer TOKEN" header, or "".
+func bearer(r *http.Request) string {
+	scheme, tok, ok := strings.Cut(r.Header.Get("Authorization"), " ")
+	if !ok || !strings.EqualFold(scheme, "Bearer") {
+		return ""
+	}
+	return strings.TrimSpace(tok)
+}
+
+// health says the gateway runs and how many servers it offers: counts
+// only, no names.
+func (g *Gateway) health(w http.ResponseWriter, _ *http.Request) {
+	g.mu.Lock()
+	offered, connected := 0, 0
+	for i := range g.snap.Servers {
+		s := &g.snap.Servers[i]
+		if g.f.exposes(s) {
+			offered++
+			if s.State == model.StateConnected {
+				connected++
+			}
+		}
+	}
+	g.mu.Unlock()
+	w.Header().Set("Content-Type", "application/json")
+	_ = json.NewEncoder(w).Encode(map[string]any{"status": "ok", "servers": offered, "connected": connected})
+}
+
+// ServeHTTP serves /mcp and /health (see handler) on ln until ctx is done, then closes the agents'
+// sessions and stops within about two seconds.
+func (g *Gateway) ServeHTTP(ctx context.Context, ln net.Listener, h HTTPOptions) error {
+	st := g.streamable()
+	hs := &http.Server{Handler: g.handler(h, st), ReadHeaderTimeout: 10 * time.Second}
+	errc := make(chan error, 1)
+	go func() { errc <- hs.Serve(ln) }()
+	select {
+	case err := <-errc:
+		return err
+	case <-ctx.Done():
+	}
+	sctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+	defer cancel()
+	st.CloseSessions(sctx)
+	if err := hs.Shutdown(sctx); err != nil {
+		_ = hs.Close()
+	}
+	if err := <-errc; !errors.Is(err, http.ErrServerClosed) {
+		return err
+	}
+	return nil
+}

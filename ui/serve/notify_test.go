@@ -1,0 +1,84 @@
+package serve
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"testing"
+	"time"
+
+	"github.com/mark3labs/mcp-go/mcp"
+
+	"github.com/mcpdeck/mcpdeck/model"
+)
+
+// TestListChangedWhenAServerConnects: an agent that listed before a slow
+// server connected is sent tools/list_changed, and the list then holds
+// the slow server's tools.
+func TestListChangedWhenAServerConnects(t *testing.T) {
+	r := newRig(t, map[string]any{
+		"fast": fault(nil, nil),
+		"slow": fault([]string{"-start-delay", "1500ms"}, nil),
+	}, Options{StartupWait: time.Millisecond}, nil)
+	a := r.stdioAgent()
+	r.waitFor("fast connected", func(g *Gateway) bool { return state(g, "fast") == model.StateConnected })
+	a.waitTools(t, "slow's tools", func(n []string) bool { return slices.Contains(n, "slow__echo") })
+}
+
+// TestFirstListWaitsForServersConnecting: the first tools/list waits (up
+// to StartupWait) for servers still connecting, so an agent that ignores
+// list_changed still gets every tool.
+func TestFirstListWaitsForServersConnecting(t *testing.T) {
+	r := newRig(t, map[string]any{"slow": fault([]string{"-start-delay", "500ms"}, nil)}, Options{}, nil)
+	a := r.httpAgent()
+	if names := a.toolNames(t); !slices.Contains(names, "slow__echo") {
+		t.Errorf("first list = %v, want slow's tools", names)
+	}
+}
+
+// TestProgressReachesTheAgent: the progress a server reports for a call
+// reaches the agent under the agent's own progress token.
+func TestProgressReachesTheAgent(t *testing.T) {
+	r := newRig(t, map[string]any{"fa": fault(nil, nil)}, Options{}, nil)
+	a := r.stdioAgent()
+	req := mcp.CallToolRequest{}
+	req.Params.Name, req.Params.Arguments = "fa__progress", map[string]any{"steps": 3}
+	req.Params.Meta = &mcp.Meta{ProgressToken: "agent-token-7"}
+	res, err := a.CallTool(t.Context(), req)
+	if err != nil || resultText(res) != "did 3 steps" {
+		t.Fatalf("fa__progress: %v %+v", err, res)
+	}
+	for i := 1; i <= 3; i++ {
+		n := a.note(t, string(mcp.MethodNotificationProgress), fmt.Sprintf("progress %d", i))
+		f := n.Params.AdditionalFields
+		if f["progressToken"] != "agent-token-7" || f["progress"] != float64(i) || f["total"] != float64(3) || f["message"] != fmt.Sprintf("step %d", i) {
+			t.Errorf("progress %d = %v", i, f)
+		}
+	}
+}
+
+// TestCancellationReachesTheEngine: the agent's notifications/cancelled
+// (sent over stdio when its request's context ends) cancels the engine's
+// call, which was waiting on a server that never answers.
+func TestCancellationReachesTheEngine(t *testing.T) {
+	r := newRig(t, map[string]any{"fa": fault(nil, nil)}, Options{}, nil)
+	a := r.stdioAgent()
+	a.toolNames(t)
+	ctx, cancel := context.WithCancel(t.Context())
+	done := make(chan error, 1)
+	go func() {
+		req := mcp.CallToolRequest{}
+		req.Params.Name = "fa__hang"
+		_, err := a.CallTool(ctx, req)
+		done <- err
+	}()
+	r.waitFor("the hang call in flight", func(g *Gateway) bool { return len(g.calls) == 1 })
+	cancel()
+	if err := <-done; err == nil {
+		t.Error("the cancelled call returned no error")
+	}
+	r.waitFor("the engine's call to end", func(g *Gateway) bool { return len(g.calls) == 0 })
+	if got, _ := a.call(t, "fa__echo", map[string]any{"text": "after"}); got != "after" {
+		t.Errorf("a call after the cancelled one = %q", got)
+	}
+}

@@ -1,0 +1,189 @@
+// Package serve is `mcpdeck serve`: every server mcpdeck manages, offered to
+// an agent as one MCP server (over stdio or streamable HTTP).
+//
+// A Gateway owns an engine and follows its snapshots: the servers that may
+// run (approved, enabled, allowed by policy) and that --servers keeps are
+// offered, their tools and prompts as SERVER__NAME (model.ServeName),
+// resources under their own URIs; a tool a permission rule denies, or that
+// --tools leaves out, is not offered. When what is offered changes (a server
+// connects, is disabled, changes its lists) the agent is sent
+// notifications/…/list_changed. A server that drops keeps its last lists
+// offered while the engine reconnects it. Calls (and completions) go
+// through the engine, so approvals, policy, permissions, sign-in and
+// reconnects all hold; a server that is not connected answers at once with
+// a sentence naming it and its state.
+//
+// Going up: progress of a call reaches the agent under its progress token,
+// the agent's cancellation cancels the engine's call, servers' log messages
+// become the agent's notifications/message, and a server's elicitation or
+// sampling request is put to the agent when it declared it can answer,
+// otherwise to the headless answers the engine was given.
+package serve
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"sort"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/mark3labs/mcp-go/server"
+
+	"github.com/mcpdeck/mcpdeck/engine"
+	"github.com/mcpdeck/mcpdeck/model"
+	"github.com/mcpdeck/mcpdeck/ui/status"
+)
+
+// defaultStartupWait bounds how long the first listing waits for servers
+// still connecting, so an agent that ignores list_changed still sees them.
+const defaultStartupWait = 10 * time.Second
+
+// Options say what a Gateway offers.
+type Options struct {
+	Servers []string // --servers: only these servers (none: every one)
+	Tools   []string // --tools: globs on exposed tool names (none: every tool)
+	Version string   // mcpdeck's version, given to agents as serverInfo
+	// Log receives notes for the person, one line each (a server's state,
+	// a name left out); nil discards them.
+	Log io.Writer
+	// StartupWait is how long the first tools/prompts/resources listing
+	// waits for servers still connecting (0: 10 s).
+	StartupWait time.Duration
+}
+
+// Gateway is one engine offered as one MCP server.
+type Gateway struct {
+	eng *engine.Engine
+	srv *server.MCPServer
+	f   filter
+	log io.Writer
+
+	// fallback answers what the agent cannot: the engine options' own
+	// callbacks (the CLI's headless policy).
+	fallback struct {
+		elicit engine.ElicitFunc
+		sample engine.SampleFunc
+		onLog  func(string, engine.LogEntry)
+	}
+
+	mu       sync.Mutex
+	snap     engine.Snapshot
+	x        exposure
+	last     map[string]lists       // each offered server's lists when last connected
+	told     map[string]bool        // notes already written
+	kinds    map[string]status.Kind // each offered server's last kind, for notes
+	calls    []*call                // agent requests in flight, oldest first
+	sessions map[string]server.ClientSession
+	// changed is closed and replaced whenever the above changes (a
+	// snapshot applied, a call begun or ended): it wakes waiters.
+	changed chan struct{}
+
+	ready     chan struct{} // closed once every server settled, or StartupWait passed
+	readyOnce sync.Once
+	readyT    *time.Timer
+	wg        sync.WaitGroup
+}
+
+// ErrUnknownServer is returned for a --servers name nothing configures.
+var ErrUnknownServer = errors.New("no such server")
+
+// New starts an engine with eo and offers its servers. eo's Elicit, Sample
+// and OnLog stay the answers for what the agent cannot take.
+func New(ctx context.Context, eo engine.Options, o Options) (*Gateway, error) {
+	f, err := newFilter(o.Servers, o.Tools)
+	if err != nil {
+		return nil, err
+	}
+	g := &Gateway{
+		f: f, log: o.Log, told: map[string]bool{}, last: map[string]lists{}, kinds: map[string]status.Kind{},
+		sessions: map[string]server.ClientSession{}, ready: make(chan struct{}), changed: make(chan struct{}),
+	}
+	if g.log == nil {
+		g.log = io.Discard
+	}
+	g.fallback.elicit, g.fallback.sample, g.fallback.onLog = eo.Elicit, eo.Sample, eo.OnLog
+	eo.Elicit, eo.Sample, eo.OnLog = g.elicit, g.sample, g.onLog
+	g.srv = g.newMCPServer(o.Version)
+	eng, err := engine.New(eo)
+	if err != nil {
+		return nil, err
+	}
+	if err := eng.Start(ctx); err != nil {
+		_ = eng.Close()
+		return nil, err
+	}
+	g.eng = eng
+	snap := eng.Snapshot()
+	if err := checkServers(snap, o.Servers); err != nil {
+		_ = eng.Close()
+		return nil, err
+	}
+	g.apply(snap)
+	wait := o.StartupWait
+	if wait <= 0 {
+		wait = defaultStartupWait
+	}
+	g.readyT = time.AfterFunc(wait, g.setReady)
+	g.wg.Go(g.follow)
+	return g, nil
+}
+
+// checkServers names the configured servers when --servers names another.
+func checkServers(snap engine.Snapshot, want []string) error {
+	have := map[string]bool{}
+	var names []string
+	for _, s := range snap.Servers {
+		have[s.Name] = true
+		names = append(names, s.Name)
+	}
+	sort.Strings(names)
+	for _, w := range want {
+		if !have[w] {
+			if len(names) == 0 {
+				return fmt.Errorf("%w %q: no MCP servers are configured", ErrUnknownServer, w)
+			}
+			return fmt.Errorf("%w %q (configured: %s)", ErrUnknownServer, w, strings.Join(names, ", "))
+		}
+	}
+	return nil
+}
+
+// Close stops the engine (every server) and the gateway's goroutines.
+func (g *Gateway) Close() error {
+	g.readyT.Stop()
+	err := g.eng.Close()
+	g.wg.Wait()
+	return err
+}
+
+// follow applies every snapshot the engine publishes, until it closes.
+func (g *Gateway) follow() {
+	for snap := range g.eng.Updates() {
+		g.apply(snap)
+	}
+}
+
+// note writes one line for the person, sanitized (it carries server text).
+func (g *Gateway) note(s string) {
+	fmt.Fprintln(g.log, model.SanitizeLine("mcpdeck serve: "+s))
+}
+
+// bumpLocked wakes whoever waits on changed. Callers hold g.mu.
+func (g *Gateway) bumpLocked() {
+	close(g.changed)
+	g.changed = make(chan struct{})
+}
+
+func (g *Gateway) setReady() { g.readyOnce.Do(func() { close(g.ready) }) }
+
+// waitReady holds a first listing until the servers settled (or
+// StartupWait passed, or the request ended).
+func (g *Gateway) waitReady(ctx context.Context) {
+	select {
+	case <-g.ready:
+	case <-ctx.Done():
+	}
+}

@@ -1,0 +1,89 @@
+package serve
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/mcpdeck/mcpdeck/engine"
+	"github.com/mcpdeck/mcpdeck/model"
+	"github.com/mcpdeck/mcpdeck/ui/status"
+)
+
+// stateSentence says what state a server is in and why, in ui/status's
+// words, with what to run where there is something to run: "server
+// github is connected (12 tools · 0 resources · 0 prompts)", "server fa is
+// not connected (attempt 1/5 · retry in 7s): the server process exited
+// with code 3", "server api needs authentication (sign in with: mcpdeck
+// auth api)".
+func stateSentence(s *engine.ServerSnapshot) string {
+	return stateSentenceAt(s, time.Now())
+}
+
+func stateSentenceAt(s *engine.ServerSnapshot, now time.Time) string {
+	name := "server " + s.Name
+	failure, _, _ := strings.Cut(status.Failure(s), "\n")
+	var msg string
+	switch status.KindOf(s) {
+	case status.Connected:
+		return model.SanitizeLine(name + " is connected (" + status.Counts(s) + ")")
+	case status.Pending:
+		msg = name + " is not connected (" + status.Progress(s, now, status.Hints{}) + ")" + colon(failure)
+	case status.Failed:
+		msg = name + " failed" + colon(failure)
+	case status.NeedsAuth:
+		msg = name + " needs authentication (sign in with: mcpdeck auth " + s.Name + ")"
+	case status.Awaiting:
+		msg = name + " is " + status.Word(s) + " (approve it with: mcpdeck mcp approve " + s.Name + ")"
+	case status.Disabled, status.Blocked:
+		msg = name + " is " + status.Word(s) + colon(status.Reason(s))
+	}
+	return model.SanitizeLine(msg)
+}
+
+// colon is ": why" without a closing full stop, or "" for no why.
+func colon(why string) string {
+	why = strings.TrimSuffix(strings.TrimSpace(why), ".")
+	if why == "" {
+		return ""
+	}
+	return ": " + why
+}
+
+// server returns the named server from the last snapshot.
+func (g *Gateway) server(name string) (engine.ServerSnapshot, bool) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	for _, s := range g.snap.Servers {
+		if s.Name == name {
+			return s, true
+		}
+	}
+	return engine.ServerSnapshot{}, false
+}
+
+// unavailable is the error for a call to a server that is not connected:
+// its state in words. A server that failed or needs sign-in is asked to
+// connect again (the person may have fixed it, or signed in with
+// `mcpdeck auth` meanwhile), so the agent's next try may succeed.
+func (g *Gateway) unavailable(ctx context.Context, name string) error {
+	s, ok := g.server(name)
+	if !ok {
+		return fmt.Errorf("%w: %s", engine.ErrUnknownServer, name)
+	}
+	msg := stateSentence(&s)
+	switch status.KindOf(&s) {
+	case status.Failed, status.NeedsAuth:
+		if err := g.eng.Reconnect(ctx, name); err == nil {
+			msg += "; mcpdeck is connecting it again, try again shortly"
+		}
+	case status.Connected, status.Pending, status.Disabled, status.Blocked, status.Awaiting:
+	}
+	return &unavailableError{msg: msg}
+}
+
+// unavailableError is a call refused because its server is not connected.
+type unavailableError struct{ msg string }
+
+func (e *unavailableError) Error() string { return e.msg }

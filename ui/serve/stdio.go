@@ -1,0 +1,23 @@
+package serve
+
+import (
+	"context"
+	"errors"
+	"io"
+	"log"
+
+	"github.com/mark3labs/mcp-go/server"
+)
+
+// ServeStdio speaks MCP on in and out (the agent started mcpdeck serve)
+// until in ends or ctx is done. out carries JSON-RPC only: notes go to
+// Options.Log.
+func (g *Gateway) ServeStdio(ctx context.Context, in io.Reader, out io.Writer) error {
+	s := server.NewStdioServer(g.srv)
+	s.SetErrorLogger(log.New(g.log, "mcpdeck serve: ", 0))
+	err := s.Listen(ctx, in, out)
+	if errors.Is(err, context.Canceled) && ctx.Err() != nil {
+		return nil
+	}
+	return err
+}

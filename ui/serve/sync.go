@@ -1,0 +1,145 @@
+package serve
+
+import (
+	"reflect"
+	"slices"
+
+	"github.com/mark3labs/mcp-go/mcp"
+	"github.com/mark3labs/mcp-go/server"
+
+	"github.com/mcpdeck/mcpdeck/engine"
+	"github.com/mcpdeck/mcpdeck/model"
+	"github.com/mcpdeck/mcpdeck/ui/status"
+)
+
+// apply offers what snap holds. Only a list that changed is set again, and
+// setting it sends the agent that list's list_changed notification.
+func (g *Gateway) apply(snap engine.Snapshot) {
+	g.mu.Lock()
+	if snap.Seq < g.snap.Seq { // never step back to an older snapshot
+		g.mu.Unlock()
+		return
+	}
+	x := expose(g.viewLocked(snap), g.f)
+	old := g.x
+	g.snap, g.x = snap, x
+	notes := g.notesLocked(snap, x)
+	settled := g.settledLocked(snap)
+	g.mu.Unlock()
+
+	for _, n := range notes {
+		g.note(n)
+	}
+	reset(old.tools, x.tools, g.srv.SetTools, func(t mcp.Tool) server.ServerTool {
+		return server.ServerTool{Tool: t, Handler: g.callTool}
+	})
+	reset(old.prompts, x.prompts, g.srv.SetPrompts, func(p mcp.Prompt) server.ServerPrompt {
+		return server.ServerPrompt{Prompt: p, Handler: g.getPrompt}
+	})
+	reset(old.resources, x.resources, g.srv.SetResources, func(r mcp.Resource) server.ServerResource {
+		return server.ServerResource{Resource: r, Handler: g.readResource}
+	})
+	reset(old.templates, x.templates, g.srv.SetResourceTemplates, func(t mcp.ResourceTemplate) server.ServerResourceTemplate {
+		return server.ServerResourceTemplate{Template: t, Handler: g.readTemplate(t.URITemplate.Raw())}
+	})
+	if settled {
+		g.setReady()
+	}
+	g.mu.Lock()
+	g.bumpLocked()
+	g.mu.Unlock()
+}
+
+// reset sets a list again, each item with its handler, when it differs
+// from what was offered (setting sends the list's list_changed).
+func reset[T, S any](old, cur []T, set func(...S), wrap func(T) S) {
+	if reflect.DeepEqual(old, cur) {
+		return
+	}
+	items := make([]S, len(cur))
+	for i, v := range cur {
+		items[i] = wrap(v)
+	}
+	set(items...)
+}
+
+// notesLocked are the lines to tell the person about this snapshot: an
+// offered server whose kind changed (connected, failed…), and each item
+// left out, once. Callers hold g.mu.
+func (g *Gateway) notesLocked(snap engine.Snapshot, x exposure) []string {
+	var out []string
+	for i := range snap.Servers {
+		s := &snap.Servers[i]
+		if !g.f.server(s.Name) {
+			continue
+		}
+		k := status.KindOf(s)
+		if old, seen := g.kinds[s.Name]; seen && old == k {
+			continue
+		}
+		g.kinds[s.Name] = k
+		if status.OutcomeOf(s) == status.OutcomePending && k == status.Pending {
+			continue // still connecting: say so once it settles
+		}
+		out = append(out, stateSentence(s))
+	}
+	for _, l := range x.left {
+		if !g.told[l] {
+			g.told[l] = true
+			out = append(out, l)
+		}
+	}
+	return out
+}
+
+// settledLocked reports whether every server the filter keeps has settled
+// (connected, failed, needs auth, or cannot run). Callers hold g.mu.
+func (g *Gateway) settledLocked(snap engine.Snapshot) bool {
+	for i := range snap.Servers {
+		s := &snap.Servers[i]
+		if g.f.exposes(s) && status.OutcomeOf(s) == status.OutcomePending {
+			return false
+		}
+	}
+	return true
+}
+
+// lists are a server's lists as last seen while it was connected.
+type lists struct {
+	tools     []engine.Tool
+	prompts   []engine.Prompt
+	resources []engine.Resource
+	templates []engine.ResourceTemplate
+}
+
+// viewLocked is snap with every offered server that is not connected given
+// the lists it had when it last was (the engine drops them on a lost
+// connection): its tools stay offered while the engine reconnects it, and a
+// call meanwhile says why it cannot run, rather than the agent's tools
+// leaving and coming back with every drop. A server that may no longer run
+// is forgotten. Callers hold g.mu.
+func (g *Gateway) viewLocked(snap engine.Snapshot) engine.Snapshot {
+	view := snap
+	view.Servers = slices.Clone(snap.Servers)
+	seen := map[string]bool{}
+	for i := range view.Servers {
+		s := &view.Servers[i]
+		seen[s.Name] = true
+		switch {
+		case !g.f.exposes(s):
+			delete(g.last, s.Name)
+		case s.State == model.StateConnected:
+			g.last[s.Name] = lists{s.Tools, s.Prompts, s.Resources, s.Templates}
+		default:
+			if l, ok := g.last[s.Name]; ok {
+				s.Tools, s.Prompts, s.Resources, s.Templates = l.tools, l.prompts, l.resources, l.templates
+			}
+		}
+	}
+	for n := range g.last {
+		if !seen[n] {
+			delete(g.last, n)
+		}
+	}
+	return view
+}
