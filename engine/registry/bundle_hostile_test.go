@@ -31,8 +31,8 @@ const runServer = `{"type":"binary","entry_point":"server/run","mcp_config":{"co
 // system) is refused saying why; nothing is left in the temporary
 // directory and nothing is written under the bundles' root.
 func TestHostileBundles(t *testing.T) {
-	ok := zipEntry{name: "manifest.json", body: manifestWith(runServer, "")}
-	run := zipEntry{name: "server/run", body: "x", mode: 0o755}
+	ok := zipEntry{Name: "manifest.json", Body: manifestWith(runServer, "")}
+	run := zipEntry{Name: "server/run", Body: "x", Mode: 0o755}
 	for _, c := range []struct {
 		name    string
 		entries []zipEntry
@@ -41,34 +41,34 @@ func TestHostileBundles(t *testing.T) {
 		want    string
 	}{
 		{name: "wrong sha", entries: []zipEntry{ok, run}, sha: strings.Repeat("ab", 32), want: "not the " + strings.Repeat("ab", 32) + " its server.json gives (fileSha256); it was not unpacked"},
-		{name: "too large a download", entries: []zipEntry{ok, run, {name: "big", body: strings.Repeat("x", 4096)}}, limits: Limits{Download: 256}, want: "larger than 256 bytes"},
+		{name: "too large a download", entries: []zipEntry{ok, run, {Name: "big", Body: strings.Repeat("x", 4096)}}, limits: Limits{Download: 256}, want: "larger than 256 bytes"},
 		{name: "not a zip", entries: nil, want: "is not a zip file"},
-		{name: "climbs out", entries: []zipEntry{ok, run, {name: "../evil", body: "x"}}, want: `holds the entry "../evil", which would land outside its directory`},
-		{name: "climbs out inside", entries: []zipEntry{ok, run, {name: "server/../../evil", body: "x"}}, want: "would land outside its directory"},
-		{name: "absolute", entries: []zipEntry{ok, run, {name: "/etc/cron.d/evil", body: "x"}}, want: "an absolute path"},
-		{name: "windows path", entries: []zipEntry{ok, run, {name: `..\evil`, body: "x"}}, want: "a backslash or a colon"},
-		{name: "drive", entries: []zipEntry{ok, run, {name: `C:/evil`, body: "x"}}, want: "a backslash or a colon"},
-		{name: "control character", entries: []zipEntry{ok, run, {name: "a\x1b[2Jb", body: "x"}}, want: "control character U+001B"},
-		{name: "symlink", entries: []zipEntry{ok, run, {name: "server/link", body: "/etc/passwd", mode: fs.ModeSymlink | 0o777}}, want: `holds "server/link", a symbolic link`},
-		{name: "fifo", entries: []zipEntry{ok, run, {name: "pipe", mode: fs.ModeNamedPipe | 0o644}}, want: "neither a file nor a directory"},
-		{name: "too large an entry", entries: []zipEntry{ok, run, {name: "big", body: strings.Repeat("x", 2048)}}, limits: Limits{File: 1024}, want: `holds "big", larger than 1 KB`},
-		{name: "too much in all", entries: []zipEntry{ok, run, {name: "a", body: strings.Repeat("x", 700)}, {name: "b", body: strings.Repeat("x", 700)}}, limits: Limits{Unpacked: 1024 + int64(len(ok.body))}, want: "unpacks to more than"},
-		{name: "too many entries", entries: []zipEntry{ok, run, {name: "a"}, {name: "b"}}, limits: Limits{Files: 3}, want: "more than 3 entries"},
-		{name: "the marker", entries: []zipEntry{ok, run, {name: markerName, body: strings.Repeat("0", 64)}}, want: "mcpdeck keeps for itself"},
+		{name: "climbs out", entries: []zipEntry{ok, run, {Name: "../evil", Body: "x"}}, want: `holds the entry "../evil", which would land outside its directory`},
+		{name: "climbs out inside", entries: []zipEntry{ok, run, {Name: "server/../../evil", Body: "x"}}, want: "would land outside its directory"},
+		{name: "absolute", entries: []zipEntry{ok, run, {Name: "/etc/cron.d/evil", Body: "x"}}, want: "an absolute path"},
+		{name: "windows path", entries: []zipEntry{ok, run, {Name: `..\evil`, Body: "x"}}, want: "a backslash or a colon"},
+		{name: "drive", entries: []zipEntry{ok, run, {Name: `C:/evil`, Body: "x"}}, want: "a backslash or a colon"},
+		{name: "control character", entries: []zipEntry{ok, run, {Name: "a\x1b[2Jb", Body: "x"}}, want: "control character U+001B"},
+		{name: "symlink", entries: []zipEntry{ok, run, {Name: "server/link", Body: "/etc/passwd", Mode: fs.ModeSymlink | 0o777}}, want: `holds "server/link", a symbolic link`},
+		{name: "fifo", entries: []zipEntry{ok, run, {Name: "pipe", Mode: fs.ModeNamedPipe | 0o644}}, want: "neither a file nor a directory"},
+		{name: "too large an entry", entries: []zipEntry{ok, run, {Name: "big", Body: strings.Repeat("x", 2048)}}, limits: Limits{File: 1024}, want: `holds "big", larger than 1 KB`},
+		{name: "too much in all", entries: []zipEntry{ok, run, {Name: "a", Body: strings.Repeat("x", 700)}, {Name: "b", Body: strings.Repeat("x", 700)}}, limits: Limits{Unpacked: 1024 + int64(len(ok.Body))}, want: "unpacks to more than"},
+		{name: "too many entries", entries: []zipEntry{ok, run, {Name: "a"}, {Name: "b"}}, limits: Limits{Files: 3}, want: "more than 3 entries"},
+		{name: "the marker", entries: []zipEntry{ok, run, {Name: markerName, Body: strings.Repeat("0", 64)}}, want: "mcpdeck keeps for itself"},
 		{name: "no manifest", entries: []zipEntry{run}, want: "has no manifest.json at its top"},
-		{name: "manifest not JSON", entries: []zipEntry{{name: "manifest.json", body: "{"}, run}, want: "not the JSON of a manifest"},
-		{name: "manifest too large", entries: []zipEntry{{name: "manifest.json", body: `{"x":"` + strings.Repeat("a", maxManifest) + `"}`}, run}, want: "manifest.json larger than 1 MB"},
-		{name: "other systems", entries: []zipEntry{{name: "manifest.json", body: manifestWith(runServer, `,"compatibility":{"platforms":["darwin","win32"]}`)}, run}, want: "is for darwin, win32, not linux"},
-		{name: "unknown type", entries: []zipEntry{{name: "manifest.json", body: manifestWith(`{"type":"ruby","mcp_config":{"command":"ruby"}}`, "")}}, want: `server type "ruby"`},
-		{name: "no mcp_config", entries: []zipEntry{{name: "manifest.json", body: manifestWith(`{"type":"uv","entry_point":"src/server.py"}`, "")}}, want: "gives no mcp_config"},
-		{name: "reads the environment", entries: []zipEntry{{name: "manifest.json", body: manifestWith(`{"type":"node","mcp_config":{"command":"node","env":{"K":"${AWS_SECRET_ACCESS_KEY}"}}}`, "")}}, want: "env K holds ${AWS_SECRET_ACCESS_KEY}, which mcpdeck would take from your environment"},
-		{name: "reads the store", entries: []zipEntry{{name: "manifest.json", body: manifestWith(`{"type":"node","mcp_config":{"command":"node","args":["${secret:TOKEN}"]}}`, "")}}, want: "argument 1 holds ${secret:TOKEN}"},
-		{name: "undeclared setting", entries: []zipEntry{{name: "manifest.json", body: manifestWith(`{"type":"node","mcp_config":{"command":"node","args":["${user_config.nope}"]}}`, "")}}, want: "holds ${user_config.nope}"},
-		{name: "reference in a default", entries: []zipEntry{{name: "manifest.json", body: manifestWith(`{"type":"node","mcp_config":{"command":"node"}}`, `,"user_config":{"k":{"type":"string","title":"t","description":"d","default":"${GITHUB_TOKEN}"}}`)}}, want: "setting k holds ${GITHUB_TOKEN}"},
-		{name: "escape in an argument", entries: []zipEntry{{name: "manifest.json", body: manifestWith(`{"type":"node","mcp_config":{"command":"node","args":["\u001b]0;pwned\u0007"]}}`, "")}}, want: "control character"},
-		{name: "bad env name", entries: []zipEntry{{name: "manifest.json", body: manifestWith(`{"type":"node","mcp_config":{"command":"node","env":{"A B":"x"}}}`, "")}}, want: "not a valid name for an environment variable"},
-		{name: "bad setting name", entries: []zipEntry{{name: "manifest.json", body: manifestWith(`{"type":"node","mcp_config":{"command":"node"}}`, `,"user_config":{"a}b":{"type":"string","title":"t","description":"d"}}`)}}, want: `a setting named "a}b"`},
-		{name: "setting declared twice", entries: []zipEntry{{name: "manifest.json", body: manifestWith(`{"type":"node","mcp_config":{"command":"node"}}`, `,"user_config":{"k":{"type":"string"},"k":{"type":"string"}}`)}}, want: `"k" is declared twice`},
+		{name: "manifest not JSON", entries: []zipEntry{{Name: "manifest.json", Body: "{"}, run}, want: "not the JSON of a manifest"},
+		{name: "manifest too large", entries: []zipEntry{{Name: "manifest.json", Body: `{"x":"` + strings.Repeat("a", maxManifest) + `"}`}, run}, want: "manifest.json larger than 1 MB"},
+		{name: "other systems", entries: []zipEntry{{Name: "manifest.json", Body: manifestWith(runServer, `,"compatibility":{"platforms":["darwin","win32"]}`)}, run}, want: "is for darwin, win32, not linux"},
+		{name: "unknown type", entries: []zipEntry{{Name: "manifest.json", Body: manifestWith(`{"type":"ruby","mcp_config":{"command":"ruby"}}`, "")}}, want: `server type "ruby"`},
+		{name: "no mcp_config", entries: []zipEntry{{Name: "manifest.json", Body: manifestWith(`{"type":"uv","entry_point":"src/server.py"}`, "")}}, want: "gives no mcp_config"},
+		{name: "reads the environment", entries: []zipEntry{{Name: "manifest.json", Body: manifestWith(`{"type":"node","mcp_config":{"command":"node","env":{"K":"${AWS_SECRET_ACCESS_KEY}"}}}`, "")}}, want: "env K holds ${AWS_SECRET_ACCESS_KEY}, which mcpdeck would take from your environment"},
+		{name: "reads the store", entries: []zipEntry{{Name: "manifest.json", Body: manifestWith(`{"type":"node","mcp_config":{"command":"node","args":["${secret:TOKEN}"]}}`, "")}}, want: "argument 1 holds ${secret:TOKEN}"},
+		{name: "undeclared setting", entries: []zipEntry{{Name: "manifest.json", Body: manifestWith(`{"type":"node","mcp_config":{"command":"node","args":["${user_config.nope}"]}}`, "")}}, want: "holds ${user_config.nope}"},
+		{name: "reference in a default", entries: []zipEntry{{Name: "manifest.json", Body: manifestWith(`{"type":"node","mcp_config":{"command":"node"}}`, `,"user_config":{"k":{"type":"string","title":"t","description":"d","default":"${GITHUB_TOKEN}"}}`)}}, want: "setting k holds ${GITHUB_TOKEN}"},
+		{name: "escape in an argument", entries: []zipEntry{{Name: "manifest.json", Body: manifestWith(`{"type":"node","mcp_config":{"command":"node","args":["\u001b]0;pwned\u0007"]}}`, "")}}, want: "control character"},
+		{name: "bad env name", entries: []zipEntry{{Name: "manifest.json", Body: manifestWith(`{"type":"node","mcp_config":{"command":"node","env":{"A B":"x"}}}`, "")}}, want: "not a valid name for an environment variable"},
+		{name: "bad setting name", entries: []zipEntry{{Name: "manifest.json", Body: manifestWith(`{"type":"node","mcp_config":{"command":"node"}}`, `,"user_config":{"a}b":{"type":"string","title":"t","description":"d"}}`)}}, want: `a setting named "a}b"`},
+		{name: "setting declared twice", entries: []zipEntry{{Name: "manifest.json", Body: manifestWith(`{"type":"node","mcp_config":{"command":"node"}}`, `,"user_config":{"k":{"type":"string"},"k":{"type":"string"}}`)}}, want: `"k" is declared twice`},
 		{name: "command not in the bundle", entries: []zipEntry{ok}, want: "runs server/run, which it does not hold"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
@@ -94,7 +94,7 @@ func TestHostileBundles(t *testing.T) {
 func TestStreamedDownloadIsBounded(t *testing.T) {
 	bs := testBundles(t)
 	bs.Limits = Limits{Download: 256}
-	e := bundleServer(t, makeZip(t, zipEntry{name: "manifest.json", body: manifestWith(runServer, "")}, zipEntry{name: "server/run", body: "x"}), "")
+	e := bundleServer(t, makeZip(t, zipEntry{Name: "manifest.json", Body: manifestWith(runServer, "")}, zipEntry{Name: "server/run", Body: "x"}), "")
 	e.Packages[0].Identifier += "?stream=1"
 	if _, err := fetch(t, bs, e); err == nil || !strings.Contains(err.Error(), "larger than 256 bytes") {
 		t.Fatalf("err %v", err)
@@ -113,9 +113,9 @@ func TestUnpackCountsRealBytes(t *testing.T) {
 	_ = fw.Close()
 	var buf bytes.Buffer
 	zw := zip.NewWriter(&buf)
-	for _, e := range []zipEntry{{name: "manifest.json", body: manifestWith(runServer, "")}, {name: "server/run", body: "x", mode: 0o755}} {
-		w, _ := zw.Create(e.name)
-		_, _ = w.Write([]byte(e.body))
+	for _, e := range []zipEntry{{Name: "manifest.json", Body: manifestWith(runServer, "")}, {Name: "server/run", Body: "x", Mode: 0o755}} {
+		w, _ := zw.Create(e.Name)
+		_, _ = w.Write([]byte(e.Body))
 	}
 	h := &zip.FileHeader{Name: "bomb", Method: zip.Deflate, CRC32: crc32.ChecksumIEEE(data), CompressedSize64: uint64(raw.Len()), UncompressedSize64: 10}
 	w, err := zw.CreateRaw(h)

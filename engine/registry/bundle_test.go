@@ -1,8 +1,6 @@
 package registry
 
 import (
-	"archive/zip"
-	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
@@ -15,38 +13,21 @@ import (
 	"runtime"
 	"strings"
 	"testing"
+
+	"github.com/mcpdeck/mcpdeck/testdata/mcpbtest"
 )
 
 // zipEntry is one entry of a test bundle.
-type zipEntry struct {
-	name, body string
-	mode       fs.FileMode // 0 = a 0644 file
-}
+type zipEntry = mcpbtest.File
 
-// makeZip builds a zip of entries.
+// makeZip builds a bundle of entries.
 func makeZip(t *testing.T, entries ...zipEntry) []byte {
 	t.Helper()
-	var buf bytes.Buffer
-	zw := zip.NewWriter(&buf)
-	for _, e := range entries {
-		h := &zip.FileHeader{Name: e.name, Method: zip.Deflate}
-		mode := e.mode
-		if mode == 0 {
-			mode = 0o644
-		}
-		h.SetMode(mode)
-		w, err := zw.CreateHeader(h)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if _, err := w.Write([]byte(e.body)); err != nil {
-			t.Fatal(err)
-		}
-	}
-	if err := zw.Close(); err != nil {
+	b, err := mcpbtest.Zip(entries...)
+	if err != nil {
 		t.Fatal(err)
 	}
-	return buf.Bytes()
+	return b
 }
 
 // testManifest is a binary bundle whose command is server/run, with a
@@ -128,11 +109,11 @@ func fetch(t *testing.T, bs Bundles, e Entry) (Plan, error) {
 func TestBundleFetchBuildUnpack(t *testing.T) {
 	bs := testBundles(t)
 	body := makeZip(t,
-		zipEntry{name: "manifest.json", body: testManifest},
-		zipEntry{name: "server/", mode: fs.ModeDir | 0o755},
-		zipEntry{name: "server/run", body: "#!/bin/sh\n"}, // made on a system without modes: 0644
-		zipEntry{name: "server/helper", body: "x", mode: 0o755},
-		zipEntry{name: "data/readme.txt", body: "hello"},
+		zipEntry{Name: "manifest.json", Body: testManifest},
+		zipEntry{Name: "server/", Mode: fs.ModeDir | 0o755},
+		zipEntry{Name: "server/run", Body: "#!/bin/sh\n"}, // made on a system without modes: 0644
+		zipEntry{Name: "server/helper", Body: "x", Mode: 0o755},
+		zipEntry{Name: "data/readme.txt", Body: "hello"},
 	)
 	p, err := fetch(t, bs, bundleServer(t, body, ""))
 	if err != nil {
@@ -240,7 +221,7 @@ func leftoversRoot(t *testing.T, bs Bundles) {
 // before the person is asked anything, and left as it was.
 func TestBundleDirectoryIsNeverOverwritten(t *testing.T) {
 	bs := testBundles(t)
-	body := makeZip(t, zipEntry{name: "manifest.json", body: testManifest}, zipEntry{name: "server/run", body: "x"})
+	body := makeZip(t, zipEntry{Name: "manifest.json", Body: testManifest}, zipEntry{Name: "server/run", Body: "x"})
 	e := bundleServer(t, body, "")
 	sum := sha256.Sum256(body)
 	dir := filepath.Join(bs.Root, "tiny@1.0.0-"+hex.EncodeToString(sum[:])[:12])

@@ -261,3 +261,13 @@ func (bd *Bundle) Unpack() (created bool, err error) {
 // Remove deletes the unpacked directory: for an install that failed after
 // Unpack created it.
 func (bd *Bundle) Remove() error { return os.RemoveAll(bd.Dir) }
+
+// Unpacked reports whether dir is a bundle directory mcpdeck unpacked:
+// right under Root, with its marker.
+func (bs Bundles) Unpacked(dir string) bool {
+	if dir == "" || filepath.Dir(filepath.Clean(dir)) != filepath.Clean(bs.Root) {
+		return false
+	}
+	fi, err := os.Lstat(filepath.Join(dir, markerName))
+	return err == nil && fi.Mode().IsRegular()
+}
