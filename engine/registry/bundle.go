@@ -15,6 +15,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/mcpdeck/mcpdeck/transports"
@@ -83,6 +84,7 @@ type Bundle struct {
 	// executable when unpacked, whatever the zip said.
 	Exec     string
 	files    map[string]bool // the zip's regular files
+	mu       sync.Mutex      // guards file: Close may come from another goroutine
 	file     string
 	limits   Limits
 	home     string
@@ -143,9 +145,15 @@ func (bd *Bundle) read(p Plan) (Plan, error) {
 	return p.withBundle(bd)
 }
 
-// Close removes the downloaded file (the unpacked directory stays).
+// Close removes the downloaded file (the unpacked directory stays). It
+// may be called more than once, from any goroutine.
 func (bd *Bundle) Close() error {
-	if bd == nil || bd.file == "" {
+	if bd == nil {
+		return nil
+	}
+	bd.mu.Lock()
+	defer bd.mu.Unlock()
+	if bd.file == "" {
 		return nil
 	}
 	err := os.Remove(bd.file)

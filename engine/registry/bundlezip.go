@@ -217,6 +217,8 @@ func (bd *Bundle) Unpack() (created bool, err error) {
 	if ok, err := bd.present(); err != nil || ok {
 		return false, err
 	}
+	bd.mu.Lock()
+	defer bd.mu.Unlock()
 	if bd.file == "" {
 		return false, errors.New("the bundle's download was already removed")
 	}
