@@ -14,6 +14,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/mcpdeck/mcpdeck/model"
 	"github.com/mcpdeck/mcpdeck/testdata/mcpbtest"
 )
 
@@ -243,5 +244,60 @@ func TestBundleDirectoryIsNeverOverwritten(t *testing.T) {
 	}
 	if tmp, _ := os.ReadDir(os.TempDir()); len(tmp) > 0 {
 		t.Errorf("downloads left behind: %v", tmp)
+	}
+}
+
+// TestBundleTextCannotFormAReference: a manifest's "$" next to a
+// setting's value cannot make a ${...} reference, whether the value is
+// its default or typed by the person.
+func TestBundleTextCannotFormAReference(t *testing.T) {
+	bs := testBundles(t)
+	body := makeZip(t, zipEntry{Name: "manifest.json", Body: manifestWith(`{"type":"node","mcp_config":{"command":"node","args":["$${user_config.k}"]}}`,
+		`,"user_config":{"k":{"type":"string","title":"t","description":"d","default":"{AWS_SECRET_ACCESS_KEY}"}}`)})
+	p, err := fetch(t, bs, bundleServer(t, body, ""))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer func() { _ = p.Bundle.Close() }()
+	for _, values := range []map[string]string{nil, {"user:k": "{AWS_SECRET_ACCESS_KEY}"}} {
+		if _, _, err := p.Build(values, SecretsInStore); err == nil || !strings.Contains(err.Error(), "would read your environment") {
+			t.Errorf("%v: %v", values, err)
+		}
+	}
+	if cfg, _, err := p.Build(map[string]string{"user:k": "plain"}, SecretsInStore); err != nil || cfg.Args[0] != "$plain" {
+		t.Errorf("a plain value: %v %v", cfg.Args, err)
+	}
+}
+
+// TestInstallBundleTakesItsDirectoryBack: when the definition cannot be
+// written (the name is taken), the directory this install unpacked is
+// removed again; a directory that was there before is left.
+func TestInstallBundleTakesItsDirectoryBack(t *testing.T) {
+	bs := testBundles(t)
+	opts := loadOptions(t)
+	body := makeZip(t, zipEntry{Name: "manifest.json", Body: manifestWith(runServer, "")}, zipEntry{Name: "server/run", Body: "x"})
+	cfg := model.ServerConfig{Command: "x"}
+	if _, err := Install(t.Context(), opts, model.ScopeUser, "taken", cfg, nil, nil); err != nil {
+		t.Fatal(err)
+	}
+	p, err := fetch(t, bs, bundleServer(t, body, ""))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer func() { _ = p.Bundle.Close() }()
+	if _, err := InstallBundle(t.Context(), opts, model.ScopeUser, "taken", cfg, nil, nil, p.Bundle); !errors.Is(err, model.ErrExists) {
+		t.Fatalf("err %v", err)
+	}
+	if _, err := os.Stat(p.Bundle.Dir); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("the directory stayed: %v", err)
+	}
+	if _, err := InstallBundle(t.Context(), opts, model.ScopeUser, "mine", cfg, nil, nil, p.Bundle); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := InstallBundle(t.Context(), opts, model.ScopeUser, "taken", cfg, nil, nil, p.Bundle); !errors.Is(err, model.ErrExists) {
+		t.Fatalf("again: %v", err)
+	}
+	if _, err := os.Stat(filepath.Join(p.Bundle.Dir, "server", "run")); err != nil {
+		t.Errorf("a directory another server runs went: %v", err)
 	}
 }
