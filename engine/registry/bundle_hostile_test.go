@@ -54,6 +54,7 @@ func TestHostileBundles(t *testing.T) {
 		{name: "too large an entry", entries: []zipEntry{ok, run, {Name: "big", Body: strings.Repeat("x", 2048)}}, limits: Limits{File: 1024}, want: `holds "big", larger than 1 KB`},
 		{name: "too much in all", entries: []zipEntry{ok, run, {Name: "a", Body: strings.Repeat("x", 700)}, {Name: "b", Body: strings.Repeat("x", 700)}}, limits: Limits{Unpacked: 1024 + int64(len(ok.Body))}, want: "unpacks to more than"},
 		{name: "too many entries", entries: []zipEntry{ok, run, {Name: "a"}, {Name: "b"}}, limits: Limits{Files: 3}, want: "more than 3 entries"},
+		{name: "a file twice", entries: []zipEntry{ok, run, {Name: "server/RUN", Body: "y"}}, want: `holds "server/RUN" twice`},
 		{name: "the marker", entries: []zipEntry{ok, run, {Name: markerName, Body: strings.Repeat("0", 64)}}, want: "mcpdeck keeps for itself"},
 		{name: "no manifest", entries: []zipEntry{run}, want: "has no manifest.json at its top"},
 		{name: "manifest not JSON", entries: []zipEntry{{Name: "manifest.json", Body: "{"}, run}, want: "not the JSON of a manifest"},

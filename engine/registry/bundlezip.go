@@ -57,14 +57,15 @@ func isDirEntry(f *zip.File) bool {
 
 // checkEntries refuses a zip holding too many entries, an entry whose
 // name is unsafe (entryPath), a symbolic link or other entry that is
-// neither a file nor a directory, or more bytes than the limits allow by
-// what its entries declare (unpack counts the real bytes too). It returns
-// the paths of its regular files.
+// neither a file nor a directory, a file twice (also in other letter
+// case, which would be one file on some systems), or more bytes than the
+// limits allow by what its entries declare (unpack counts the real bytes
+// too). It returns the paths of its regular files.
 func checkEntries(zr *zip.Reader, l Limits) (map[string]bool, error) {
 	if len(zr.File) > l.Files {
 		return nil, fmt.Errorf("holds more than %d entries", l.Files)
 	}
-	files := map[string]bool{}
+	files, folded := map[string]bool{}, map[string]bool{}
 	var total uint64
 	for _, f := range zr.File {
 		p, err := entryPath(f.Name)
@@ -86,7 +87,10 @@ func checkEntries(zr *zip.Reader, l Limits) (map[string]bool, error) {
 		if total > uint64(l.Unpacked) {
 			return nil, fmt.Errorf("unpacks to more than %s", size(l.Unpacked))
 		}
-		files[p] = true
+		if folded[strings.ToLower(p)] {
+			return nil, fmt.Errorf("holds %q twice (perhaps in other letter case)", p)
+		}
+		files[p], folded[strings.ToLower(p)] = true, true
 	}
 	return files, nil
 }
