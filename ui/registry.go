@@ -24,8 +24,14 @@ type Registry interface {
 	Pinned(ctx context.Context, name, version string) (registry.Entry, error)
 	// Target is the file a scope's servers are written to.
 	Target(scope model.Scope) (string, error)
-	// Install writes the definition and stores its secrets (registry.Install).
-	Install(ctx context.Context, scope model.Scope, name string, cfg model.ServerConfig, secrets []registry.Secret) (string, error)
+	// Fetch downloads and checks the MCP bundle a plan runs
+	// (registry.Bundles.Fetch): the plan comes back with the bundle and
+	// the settings it asks for. The download stays until the bundle is
+	// closed, or the program ends.
+	Fetch(ctx context.Context, plan registry.Plan) (registry.Plan, error)
+	// Install writes the definition and stores its secrets, after
+	// unpacking bundle when there is one (registry.InstallBundle).
+	Install(ctx context.Context, scope model.Scope, name string, cfg model.ServerConfig, secrets []registry.Secret, bundle *registry.Bundle) (string, error)
 }
 
 // Messages of the registry modals, each carrying the id of the request
@@ -41,6 +47,11 @@ type (
 		entry   registry.Entry
 		targets map[model.Scope]string
 		err     error
+	}
+	registryFetchedMsg struct {
+		id   int
+		plan registry.Plan
+		err  error
 	}
 	registryInstalledMsg struct {
 		id          int

@@ -1,9 +1,12 @@
 package ui
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
+	"io"
+	"net/http"
 	"strings"
 	"sync"
 	"testing"
@@ -18,10 +21,15 @@ import (
 type fakeRegistry struct {
 	entries []registry.Entry
 	fail    error
+	// bundles are the .mcpb files Fetch downloads, by URL, through an
+	// in-memory transport into root.
+	bundles map[string][]byte
+	root    string
 
 	mu        sync.Mutex
 	queries   []string
 	installed []fakeInstall
+	fetched   []*registry.Bundle
 }
 
 type fakeInstall struct {
@@ -29,6 +37,7 @@ type fakeInstall struct {
 	name    string
 	cfg     model.ServerConfig
 	secrets []registry.Secret
+	bundle  *registry.Bundle
 }
 
 func newFakeRegistry(t *testing.T, extra ...string) *fakeRegistry {
@@ -69,13 +78,34 @@ func (r *fakeRegistry) Target(s model.Scope) (string, error) {
 	return "/cfg/" + s.String() + ".json", nil
 }
 
-func (r *fakeRegistry) Install(_ context.Context, s model.Scope, name string, cfg model.ServerConfig, secrets []registry.Secret) (string, error) {
+func (r *fakeRegistry) Fetch(ctx context.Context, p registry.Plan) (registry.Plan, error) {
+	serve := func(req *http.Request) (*http.Response, error) {
+		b, ok := r.bundles[req.URL.String()]
+		if !ok {
+			return &http.Response{StatusCode: http.StatusNotFound, Body: io.NopCloser(strings.NewReader("")), Request: req}, nil
+		}
+		return &http.Response{StatusCode: http.StatusOK, ContentLength: int64(len(b)), Body: io.NopCloser(bytes.NewReader(b)), Request: req}, nil
+	}
+	bs := registry.Bundles{Root: r.root, Home: r.root, HTTP: &http.Client{Transport: roundTrip(serve)}}
+	got, err := bs.Fetch(ctx, p)
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.fetched = append(r.fetched, got.Bundle)
+	return got, err
+}
+
+// roundTrip is an http.RoundTripper that is a function.
+type roundTrip func(*http.Request) (*http.Response, error)
+
+func (f roundTrip) RoundTrip(req *http.Request) (*http.Response, error) { return f(req) }
+
+func (r *fakeRegistry) Install(_ context.Context, s model.Scope, name string, cfg model.ServerConfig, secrets []registry.Secret, bundle *registry.Bundle) (string, error) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if r.fail != nil {
 		return "", r.fail
 	}
-	r.installed = append(r.installed, fakeInstall{s, name, cfg, secrets})
+	r.installed = append(r.installed, fakeInstall{s, name, cfg, secrets, bundle})
 	return "/cfg/" + s.String() + ".json", nil
 }
 
@@ -162,7 +192,7 @@ func TestAddFromRegistryRefusesAndEscapes(t *testing.T) {
 			t.Fatalf("hostile title drawn raw:\n%q", v)
 		}
 		h.keys("enter")
-		h.wantView("✗ cannot be installed: io.example/bundle comes only as an MCP bundle (mcpb)", "esc back")
+		h.wantView("✗ cannot be installed: the bundle https://github.com/e/x/releases/download/v1/x.mcpb has the", `fileSha256 "00", not 64`, "esc back")
 		h.keys("enter") // nothing to add
 		h.wantView("mcpb")
 		h.keys("esc")

@@ -27,6 +27,8 @@ type registryPlanModal struct {
 	planErr string
 	targets map[model.Scope]string
 	scope   model.Scope
+	pending int    // id of the bundle's download under way, 0 = none
+	busy    string // what it is waiting for
 }
 
 func newRegistryPlanModal(e *env, back modal, entry registry.Entry, targets map[model.Scope]string) *registryPlanModal {
@@ -36,29 +38,72 @@ func newRegistryPlanModal(e *env, back modal, entry registry.Entry, targets map[
 
 func (p *registryPlanModal) Help() []key.Binding {
 	k := p.env.keys
-	if p.planErr != "" {
+	if p.planErr != "" || p.pending != 0 {
 		return []key.Binding{k.Back}
 	}
 	return []key.Binding{k.Install, k.SwitchScope, k.Back}
 }
 
 func (p *registryPlanModal) Update(msg tea.Msg) (modal, tea.Cmd) {
+	if f, ok := msg.(registryFetchedMsg); ok {
+		return p.fetched(f)
+	}
 	km, ok := msg.(tea.KeyMsg)
 	k := p.env.keys
 	switch {
 	case !ok:
 		return p, nil
 	case key.Matches(km, k.Back):
-		return p.back, nil
-	case p.planErr != "":
+		return p.back, closeBundle(p.plan.Bundle)
+	case p.planErr != "" || p.pending != 0:
 		return p, nil
 	case key.Matches(km, k.SwitchScope):
 		p.scope = map[model.Scope]model.Scope{model.ScopeUser: model.ScopeLocal, model.ScopeLocal: model.ScopeUser}[p.scope]
 		return p, nil
+	case key.Matches(km, k.Install) && p.plan.NeedsBundle():
+		return p.fetch()
 	case key.Matches(km, k.Install):
 		return p.openForm()
 	}
 	return p, nil
+}
+
+// fetch downloads and checks the plan's bundle in a Cmd: its settings are
+// known only from its manifest.
+func (p *registryPlanModal) fetch() (modal, tea.Cmd) {
+	p.pending, p.busy = p.env.nextID(), "downloading and checking the bundle…"
+	id, reg, ctx, plan := p.pending, p.env.reg, p.env.ctx, p.plan
+	return p, func() tea.Msg {
+		got, err := reg.Fetch(ctx, plan)
+		return registryFetchedMsg{id: id, plan: got, err: err}
+	}
+}
+
+// fetched takes the bundle's download: on to the form asking for its
+// settings, or the reason it cannot be installed. A download nobody waits
+// for any more is removed.
+func (p *registryPlanModal) fetched(msg registryFetchedMsg) (modal, tea.Cmd) {
+	if msg.id != p.pending || p.pending == 0 {
+		return p, closeBundle(msg.plan.Bundle)
+	}
+	p.pending, p.busy = 0, ""
+	if msg.err != nil {
+		p.planErr = msg.err.Error()
+		return p, nil
+	}
+	p.plan = msg.plan
+	return p.openForm()
+}
+
+// closeBundle removes a bundle's download in a Cmd (nil for none).
+func closeBundle(bd *registry.Bundle) tea.Cmd {
+	if bd == nil {
+		return nil
+	}
+	return func() tea.Msg {
+		_ = bd.Close()
+		return nil
+	}
 }
 
 func (p *registryPlanModal) View(width, _ int) string {
@@ -74,6 +119,9 @@ func (p *registryPlanModal) View(width, _ int) string {
 		return strings.Join(append(lines, st.Bad.Render(wordwrap("✗ "+model.SanitizeLine(p.planErr), max(width-2, 10)))), "\n")
 	}
 	asks := "nothing"
+	if p.plan.NeedsBundle() {
+		asks = "what its manifest says, read once the bundle is downloaded (enter)"
+	}
 	if len(p.plan.Fields) > 0 {
 		var parts []string
 		for _, f := range p.plan.Fields {
@@ -87,6 +135,12 @@ func (p *registryPlanModal) View(width, _ int) string {
 		{"Saves to", fmt.Sprintf("the %s scope (%s)", p.scope, p.targets[p.scope])},
 	} {
 		lines = append(lines, wordwrap(fmt.Sprintf("%-9s %s", kv[0], model.SanitizeLine(kv[1])), max(width, 10)))
+	}
+	for _, l := range p.plan.BundleLines() {
+		lines = append(lines, model.SanitizeLine(l))
+	}
+	if p.busy != "" {
+		lines = append(lines, "", st.Muted.Render(p.busy))
 	}
 	return strings.Join(lines, "\n")
 }
@@ -141,7 +195,7 @@ func (p *registryPlanModal) openForm() (modal, tea.Cmd) {
 			fm.build()
 			return fm, fm.init()
 		}
-		return &registryConfirmModal{env: p.env, back: p, name: name, scope: p.scope, path: p.targets[p.scope], cfg: cfg, secrets: secrets}, nil
+		return &registryConfirmModal{env: p.env, back: p, name: name, scope: p.scope, path: p.targets[p.scope], cfg: cfg, secrets: secrets, plan: p.plan}, nil
 	}
 	return fm, fm.init()
 }
@@ -156,6 +210,7 @@ type registryConfirmModal struct {
 	path    string
 	cfg     model.ServerConfig
 	secrets []registry.Secret
+	plan    registry.Plan // for its bundle
 	pending int
 	err     string
 }
@@ -196,11 +251,12 @@ func (c *registryConfirmModal) Update(msg tea.Msg) (modal, tea.Cmd) {
 func (c *registryConfirmModal) install() tea.Cmd {
 	c.pending, c.err = c.env.nextID(), ""
 	id, reg, eng, ctx := c.pending, c.env.reg, c.env.eng, c.env.ctx
-	name, scope, cfg, secrets := c.name, c.scope, c.cfg, c.secrets
+	name, scope, cfg, secrets, bundle := c.name, c.scope, c.cfg, c.secrets, c.plan.Bundle
 	return func() tea.Msg {
-		path, err := reg.Install(ctx, scope, name, cfg, secrets)
+		path, err := reg.Install(ctx, scope, name, cfg, secrets, bundle)
 		msg := registryInstalledMsg{id: id, name: name, path: path, scope: scope, err: err}
 		if err == nil {
+			_ = bundle.Close() // unpacked: its download is done with
 			msg.reloadError = eng.Reload(ctx)
 		}
 		return msg
@@ -213,7 +269,7 @@ func (c *registryConfirmModal) View(width, _ int) string {
 		st.Heading.Render("Add " + model.SanitizeLine(c.name) + "?"),
 		wordwrap(fmt.Sprintf("%s server %s, written to the %s scope (%s):", c.cfg.EffectiveType(), model.SanitizeLine(c.name), c.scope, model.SanitizeLine(c.path)), max(width, 10)),
 	}
-	for _, l := range registry.Lines(c.cfg) {
+	for _, l := range append(registry.Lines(c.cfg), c.plan.BundleLines()...) {
 		lines = append(lines, "  "+model.SanitizeLine(l))
 	}
 	if len(c.secrets) > 0 {

@@ -43,12 +43,17 @@ var varOnly = regexp.MustCompile(`^((Bearer|Basic|Token) +)?(\$\{[^}]+\})+$`)
 // values the definition refers to. A required field without a value is a
 // *MissingError listing every such field.
 func (p Plan) Build(values map[string]string, mode SecretMode) (model.ServerConfig, []Secret, error) {
-	b := &builder{plan: p, values: values, mode: mode, used: map[string]bool{}}
+	b := &builder{plan: p, values: values, mode: mode, used: map[string]bool{}, memo: map[string]piece{}}
 	var cfg model.ServerConfig
 	var err error
-	if p.Remote != nil {
+	switch {
+	case p.Remote != nil:
 		cfg, err = b.remote()
-	} else {
+	case p.Bundle != nil:
+		cfg, err = b.bundle()
+	case p.NeedsBundle():
+		err = errors.New("the MCP bundle was not fetched yet")
+	default:
 		cfg, err = b.pkg()
 	}
 	if err == nil && len(b.missing) > 0 {
@@ -68,6 +73,7 @@ type builder struct {
 	secrets []Secret
 	used    map[string]bool // secret and variable names already taken
 	missing []Field
+	memo    map[string]piece // value's answers: a field used twice is one secret
 }
 
 // piece is a field's text for the definition, with whether it came from
@@ -89,8 +95,20 @@ func (b *builder) fieldByID(id string) (Field, bool) {
 }
 
 // value is what field id contributes: the person's value, else the
-// default; a secret becomes a reference and its value a Secret.
+// default; a secret becomes a reference and its value a Secret. A field
+// used in several places contributes the same piece to each.
 func (b *builder) value(id string) (piece, error) {
+	if v, ok := b.memo[id]; ok {
+		return v, nil
+	}
+	v, err := b.valueOnce(id)
+	if err == nil {
+		b.memo[id] = v
+	}
+	return v, err
+}
+
+func (b *builder) valueOnce(id string) (piece, error) {
 	f, ok := b.fieldByID(id)
 	if !ok {
 		return piece{}, nil
@@ -274,7 +292,8 @@ func (b *builder) remote() (model.ServerConfig, error) {
 }
 
 // Lines shows a built definition for people before it is written: its
-// command line (arguments with spaces or quotes quoted) or URL, then each
+// command line (arguments with spaces or quotes quoted) or URL, its
+// working directory, then each
 // environment variable and header, sorted. Secrets appear as the
 // references the definition holds. Callers sanitize the lines.
 func Lines(cfg model.ServerConfig) []string {
@@ -290,6 +309,9 @@ func Lines(cfg model.ServerConfig) []string {
 			parts = append(parts, a)
 		}
 		out = append(out, "Command  "+strings.Join(parts, " "))
+	}
+	if cfg.Cwd != "" {
+		out = append(out, "Cwd      "+cfg.Cwd)
 	}
 	for _, k := range slices.Sorted(maps.Keys(cfg.Env)) {
 		out = append(out, "Env      "+k+"="+cfg.Env[k])

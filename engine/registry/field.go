@@ -3,6 +3,7 @@ package registry
 import (
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 )
 
@@ -11,23 +12,24 @@ type FieldKind int
 
 // Kinds of fields.
 const (
-	FieldEnv      FieldKind = iota + 1 // an environment variable (-e KEY=VALUE)
-	FieldHeader                        // an HTTP header (-H 'Key: Value')
-	FieldArg                           // a command-line argument (--arg KEY=VALUE)
-	FieldVariable                      // a {variable} inside a fixed value or URL (--arg KEY=VALUE)
+	FieldEnv        FieldKind = iota + 1 // an environment variable (-e KEY=VALUE)
+	FieldHeader                          // an HTTP header (-H 'Key: Value')
+	FieldArg                             // a command-line argument (--arg KEY=VALUE)
+	FieldVariable                        // a {variable} inside a fixed value or URL (--arg KEY=VALUE)
+	FieldUserConfig                      // a setting an MCP bundle's manifest asks for (--arg KEY=VALUE)
 )
 
 // Field is one value the person supplies to install a server: asked for
 // at a terminal, or given on the command line.
 type Field struct {
-	ID    string // unique in its plan: "env:TOKEN", "header:X-Api-Key", "arg:port", "var:region"
+	ID    string // unique in its plan: "env:TOKEN", "header:X-Api-Key", "arg:port", "var:region", "user:api_key"
 	Kind  FieldKind
 	Key   string // its name on the command line
 	Input Input
 }
 
 // Label names the field for people: "env GITHUB_TOKEN", "header
-// Authorization", "argument port", "variable region".
+// Authorization", "argument port", "variable region", "setting api_key".
 func (f Field) Label() string {
 	switch f.Kind {
 	case FieldEnv:
@@ -38,6 +40,8 @@ func (f Field) Label() string {
 		return "argument " + f.Key
 	case FieldVariable:
 		return "variable " + f.Key
+	case FieldUserConfig:
+		return "setting " + f.Key
 	}
 	return f.Key
 }
@@ -52,7 +56,7 @@ func (f Field) flagWith(value string) string {
 		return "-e " + f.Key + "='" + value + "'"
 	case FieldHeader:
 		return "-H '" + f.Key + ": " + value + "'"
-	case FieldArg, FieldVariable:
+	case FieldArg, FieldVariable, FieldUserConfig:
 	}
 	return "--arg " + f.Key + "='" + value + "'"
 }
@@ -80,6 +84,9 @@ func (f Field) check(v string) error {
 		if _, err := fmt.Sscan(v, &n); err != nil || strings.ContainsAny(v, " \t") {
 			return fmt.Errorf("%s must be a number, not %q", f.Label(), v)
 		}
+		if lo, hi := f.Input.Min, f.Input.Max; (lo != nil && n < *lo) || (hi != nil && n > *hi) {
+			return fmt.Errorf("%s must be a number from %s to %s, not %s", f.Label(), bound(lo, "-∞"), bound(hi, "∞"), v)
+		}
 	case "boolean":
 		if v != "true" && v != "false" {
 			return fmt.Errorf("%s must be true or false, not %q", f.Label(), v)
@@ -89,4 +96,12 @@ func (f Field) check(v string) error {
 		return fmt.Errorf("%s must be one line", f.Label())
 	}
 	return nil
+}
+
+// bound words a number's limit, or none.
+func bound(b *float64, none string) string {
+	if b == nil {
+		return none
+	}
+	return strconv.FormatFloat(*b, 'f', -1, 64)
 }

@@ -53,6 +53,28 @@ func Install(ctx context.Context, opts model.LoadOptions, scope model.Scope, nam
 	return path, nil
 }
 
+// InstallBundle is Install for a plan with an MCP bundle (bd; nil for
+// none): the bundle is unpacked first (Bundle.Unpack, which keeps a
+// directory already holding it), so that the definition never names a
+// directory that is not there; if Install fails, a directory this call
+// made is removed again.
+func InstallBundle(ctx context.Context, opts model.LoadOptions, scope model.Scope, name string, cfg model.ServerConfig, secrets []Secret, store SecretWriter, bd *Bundle) (string, error) {
+	if bd == nil {
+		return Install(ctx, opts, scope, name, cfg, secrets, store)
+	}
+	created, err := bd.Unpack()
+	if err != nil {
+		return "", err
+	}
+	path, err := Install(ctx, opts, scope, name, cfg, secrets, store)
+	if err != nil && created {
+		if rmErr := bd.Remove(); rmErr != nil {
+			return "", fmt.Errorf("%w; and removing the bundle's directory %s failed: %w", err, bd.Dir, rmErr)
+		}
+	}
+	return path, err
+}
+
 // LocalName is the server name a registry server gets by default: the
 // part after its namespace, kept to letters, digits, _ and -
 // ("io.github.github/github-mcp-server" → "github-mcp-server").

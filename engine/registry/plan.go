@@ -3,6 +3,7 @@ package registry
 import (
 	"fmt"
 	"maps"
+	"runtime"
 	"slices"
 	"strings"
 )
@@ -13,6 +14,7 @@ type Plan struct {
 	Entry   Entry
 	Remote  *Remote  // set when the server is reached at a URL
 	Package *Package // set when it runs locally
+	Bundle  *Bundle  // an mcpb package's bundle, once fetched (Bundles.Fetch)
 	Fields  []Field
 }
 
@@ -48,19 +50,28 @@ func NewPlan(e Entry, transport string) (Plan, error) {
 	var skipped []string
 	for i := range e.Packages {
 		pk := &e.Packages[i]
-		if _, ok := runtimes[pk.RegistryType]; ok {
+		_, ok := runtimes[pk.RegistryType]
+		if pk.RegistryType == "mcpb" {
+			ok = !forAnotherSystem(pk.Identifier, nodePlatform(runtime.GOOS)) || !laterBundleFits(e.Packages[i+1:])
+		}
+		if ok {
 			p.Package = pk
 			return p, p.packageFields()
 		}
 		skipped = append(skipped, pk.RegistryType)
 	}
-	switch {
-	case slices.Contains(skipped, "mcpb"):
-		return p, fmt.Errorf("%w: %s comes only as an MCP bundle (mcpb), which mcpdeck does not install: it would have to download the bundle, check its fileSha256 and unpack it", ErrUnusable, e.Name)
-	case len(skipped) > 0:
-		return p, fmt.Errorf("%w: %s comes only as a %s package; mcpdeck installs npm, pypi, oci and nuget packages and remotes", ErrUnusable, e.Name, strings.Join(skipped, ", "))
+	if len(skipped) > 0 {
+		return p, fmt.Errorf("%w: %s comes only as a %s package; mcpdeck installs npm, pypi, oci, nuget and mcpb packages and remotes", ErrUnusable, e.Name, strings.Join(skipped, ", "))
 	}
 	return p, fmt.Errorf("%w: %s lists neither a package nor a remote", ErrUnusable, e.Name)
+}
+
+// laterBundleFits reports whether one of pkgs is an mcpb package whose
+// file name does not say it is for another system.
+func laterBundleFits(pkgs []Package) bool {
+	return slices.ContainsFunc(pkgs, func(pk Package) bool {
+		return pk.RegistryType == "mcpb" && !forAnotherSystem(pk.Identifier, nodePlatform(runtime.GOOS))
+	})
 }
 
 // remoteFields checks the remote and lists its URL variables and headers.
@@ -87,18 +98,15 @@ func (p *Plan) remoteFields() error {
 func (p *Plan) packageFields() error {
 	pk := p.Package
 	what := pk.RegistryType + " package " + pk.Identifier
-	if err := checkIdentifier(pk.RegistryType, pk.Identifier); err != nil {
-		return err
-	}
-	if err := p.checkPackageVersion(what); err != nil {
+	if pk.RegistryType == "mcpb" {
+		if err := p.checkBundlePackage(); err != nil {
+			return err
+		}
+	} else if err := p.checkRunnablePackage(what); err != nil {
 		return err
 	}
 	if t := pk.Transport.Type; t != "" && t != "stdio" {
 		return fmt.Errorf("%w: the %s serves %s on a port of its own; mcpdeck starts local servers over stdio only", ErrUnusable, what, t)
-	}
-	run := runtimes[pk.RegistryType]
-	if h := pk.RuntimeHint; h != "" && h != run && len(pk.RuntimeArguments) > 0 {
-		return fmt.Errorf("%w: the %s is meant to run with %s; mcpdeck runs %s packages with %s and would pass %s's arguments to it", ErrUnusable, what, h, pk.RegistryType, run, h)
 	}
 	if len(pk.RuntimeArguments)+len(pk.PackageArguments) > maxFields {
 		return fmt.Errorf("%w: the %s has more than %d arguments", ErrUnusable, what, maxFields)
@@ -111,6 +119,23 @@ func (p *Plan) packageFields() error {
 		}
 	}
 	return p.keyValues(FieldEnv, pk.EnvironmentVariables)
+}
+
+// checkRunnablePackage checks a package its registry's runtime runs: its
+// name, a pinned version, and runtime arguments meant for that runtime.
+func (p *Plan) checkRunnablePackage(what string) error {
+	pk := p.Package
+	if err := checkIdentifier(pk.RegistryType, pk.Identifier); err != nil {
+		return err
+	}
+	if err := p.checkPackageVersion(what); err != nil {
+		return err
+	}
+	run := runtimes[pk.RegistryType]
+	if h := pk.RuntimeHint; h != "" && h != run && len(pk.RuntimeArguments) > 0 {
+		return fmt.Errorf("%w: the %s is meant to run with %s; mcpdeck runs %s packages with %s and would pass %s's arguments to it", ErrUnusable, what, h, pk.RegistryType, run, h)
+	}
+	return nil
 }
 
 // checkPackageVersion refuses a package that is not pinned. An OCI image
@@ -226,6 +251,9 @@ func (p Plan) Runs() string {
 		return remoteTypes[r.Type] + " " + r.URL
 	}
 	pk := p.Package
+	if pk.RegistryType == "mcpb" {
+		return "the MCP bundle " + pk.Identifier + " (mcpb, SHA-256 " + strings.ToLower(pk.FileSHA256[:min(12, len(pk.FileSHA256))]) + "…)"
+	}
 	pinned := pk.Identifier + "@" + pk.Version
 	switch pk.RegistryType {
 	case "pypi":

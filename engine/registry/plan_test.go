@@ -166,8 +166,8 @@ func TestVariablesFillFixedValues(t *testing.T) {
 // TestHostileServerJSON: a server.json cannot get mcpdeck to install an
 // unpinned version, fetch a package from a path or URL, run a runtime of
 // its choosing, put control characters or ${...} references (which would
-// read the person's environment) into the definition, or pass for an
-// installable bundle; shell metacharacters reach the server as one
+// read the person's environment) into the definition, or offer a bundle
+// without a SHA-256 to check it by; shell metacharacters reach the server as one
 // argument each, with no shell in between.
 func TestHostileServerJSON(t *testing.T) {
 	pkg := func(fields string) string {
@@ -193,7 +193,7 @@ func TestHostileServerJSON(t *testing.T) {
 		{"flag name", pkg(`"registryType":"npm","identifier":"evil","version":"1.0.0","packageArguments":[{"type":"named","name":"--x;rm -rf ~"}]`), "not a --flag"},
 		{"runtime of its choosing", pkg(`"registryType":"npm","identifier":"evil","version":"1.0.0","runtimeHint":"sh","runtimeArguments":[{"type":"positional","value":"-c"}]`), "meant to run with sh"},
 		{"own port", `{"name":"io.example/evil","version":"1.0.0","packages":[{"registryType":"npm","identifier":"evil","version":"1.0.0","transport":{"type":"streamable-http","url":"http://localhost:8080/mcp"}}]}`, "stdio only"},
-		{"bundle", `{"name":"io.example/evil","version":"1.0.0","packages":[{"registryType":"mcpb","identifier":"https://github.com/e/v/releases/download/v1/x.mcpb","fileSha256":"00"}]}`, "MCP bundle (mcpb), which mcpdeck does not install"},
+		{"bundle", `{"name":"io.example/evil","version":"1.0.0","packages":[{"registryType":"mcpb","identifier":"https://github.com/e/v/releases/download/v1/x.mcpb","fileSha256":"00"}]}`, `the fileSha256 "00", not 64 hexadecimal digits`},
 		{"remote file URL", `{"name":"io.example/evil","version":"1.0.0","remotes":[{"type":"sse","url":"file:///etc/passwd"}]}`, "not an absolute URL"},
 		{"huge value", pkg(`"registryType":"npm","identifier":"evil","version":"1.0.0","packageArguments":[{"type":"positional","value":"` + strings.Repeat("a", maxText+1) + `"}]`), "longer than 4096 bytes"},
 		{"nothing", `{"name":"io.example/evil","version":"1.0.0"}`, "neither a package nor a remote"},

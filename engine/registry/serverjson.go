@@ -17,6 +17,10 @@ type Input struct {
 	Placeholder string           `json:"placeholder,omitempty"`
 	Choices     []string         `json:"choices,omitempty"`
 	Variables   map[string]Input `json:"variables,omitempty"` // {name} in Value
+	// Min and Max bound a number (a bundle's settings say so; a
+	// server.json cannot).
+	Min *float64 `json:"-"`
+	Max *float64 `json:"-"`
 }
 
 // KeyValueInput is an environment variable or an HTTP header.

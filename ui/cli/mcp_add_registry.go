@@ -1,9 +1,11 @@
 package cli
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"maps"
+	"path/filepath"
 	"slices"
 	"strings"
 
@@ -64,6 +66,12 @@ func runRegistryAdd(cmd *cobra.Command, g *globalOpts, args []string, f addFlags
 	if err := checkNewName(name); err != nil {
 		return err
 	}
+	if plan.NeedsBundle() {
+		if plan, err = fetchBundle(cmd.Context(), g, opts, scope, plan); err != nil {
+			return err
+		}
+		defer func() { _ = plan.Bundle.Close() }()
+	}
 	values, extra, err := givenValues(plan, env, headers, argVals)
 	if err != nil {
 		return err
@@ -89,7 +97,7 @@ func runRegistryAdd(cmd *cobra.Command, g *globalOpts, args []string, f addFlags
 	if err != nil {
 		return err
 	}
-	describeInstall(g, entry, name, scope, target, cfg, secrets)
+	describeInstall(g, plan, name, scope, target, cfg, secrets)
 	if onTerminal(g) && !f.yes {
 		ok, err := confirm(g, "Add it?")
 		if err != nil {
@@ -101,12 +109,15 @@ func runRegistryAdd(cmd *cobra.Command, g *globalOpts, args []string, f addFlags
 		}
 	}
 	store := g.secretStore(opts.ConfigDir)
-	path, err := registry.Install(cmd.Context(), opts, scope, name, cfg, secrets, store)
+	path, err := registry.InstallBundle(cmd.Context(), opts, scope, name, cfg, secrets, store, plan.Bundle)
 	if err != nil {
 		return err
 	}
 	warnLiteralSecrets(g.stderr, scope, name, cfg)
 	reportAdded(g, opts, scope, name, cfg, path)
+	if bd := plan.Bundle; bd != nil && !bd.Reused {
+		fmt.Fprintf(g.stdout, "Unpacked the bundle into %s (mcp remove leaves it there).\n", model.SanitizeLine(bd.Dir))
+	}
 	if len(secrets) > 0 {
 		fmt.Fprintf(g.stdout, "Stored %s in mcpdeck's secret store, for %s in the %s scope only.\n", secretNames(secrets), model.SanitizeLine(name), scope)
 	}
@@ -151,7 +162,7 @@ func givenValues(plan registry.Plan, env, headers, argVals map[string]string) (m
 					delete(headers, k)
 				}
 			}
-		case registry.FieldArg, registry.FieldVariable:
+		case registry.FieldArg, registry.FieldVariable, registry.FieldUserConfig:
 			if v, ok := argVals[fl.Key]; ok {
 				values[fl.ID] = v
 			}
@@ -218,12 +229,12 @@ func askFields(g *globalOpts, plan registry.Plan, values map[string]string, mode
 }
 
 // describeInstall shows what will be written and where, secrets as their
-// references.
-func describeInstall(g *globalOpts, e registry.Entry, name string, scope model.Scope, path string, cfg model.ServerConfig, secrets []registry.Secret) {
-	w := g.stdout
+// references, and for a bundle what it is and where it is unpacked.
+func describeInstall(g *globalOpts, plan registry.Plan, name string, scope model.Scope, path string, cfg model.ServerConfig, secrets []registry.Secret) {
+	w, e := g.stdout, plan.Entry
 	fmt.Fprintf(w, "%s %s from the MCP Registry, as %s server %s in the %s scope (%s):\n",
 		model.SanitizeLine(e.Name), model.SanitizeLine(e.Version), cfg.EffectiveType(), model.SanitizeLine(name), scope, model.SanitizeLine(path))
-	for _, l := range registry.Lines(cfg) {
+	for _, l := range append(registry.Lines(cfg), plan.BundleLines()...) {
 		fmt.Fprintln(w, "  "+model.SanitizeLine(l))
 	}
 	if len(secrets) > 0 {
@@ -238,4 +249,29 @@ func secretNames(secrets []registry.Secret) string {
 		names[i] = s.Name
 	}
 	return strings.Join(names, ", ")
+}
+
+// fetchBundle downloads and checks the MCP bundle a plan runs, saying so
+// on stderr (it may take a while); the plan comes back with the bundle
+// and the settings its manifest asks for. A bundle is unpacked on this
+// machine, so the project's shared .mcp.json, which others read on
+// theirs, cannot point at it.
+func fetchBundle(ctx context.Context, g *globalOpts, opts model.LoadOptions, scope model.Scope, plan registry.Plan) (registry.Plan, error) {
+	e := plan.Entry
+	if !scope.MayUseSecrets() {
+		return plan, usagef("%s is an MCP bundle, unpacked on this machine, where the project's shared .mcp.json cannot point; add it with -s user or -s local", model.SanitizeLine(e.Name))
+	}
+	fmt.Fprintf(g.stderr, "Downloading the bundle %s…\n", model.SanitizeLine(plan.Package.Identifier))
+	got, err := bundleStore(opts).Fetch(ctx, plan)
+	if errors.Is(err, registry.ErrUnusable) {
+		return plan, fmt.Errorf("%s@%s %w", model.SanitizeLine(e.Name), model.SanitizeLine(e.Version), err)
+	}
+	return got, err
+}
+
+// bundleStore is where MCP bundles are unpacked: <user config dir>/mcpdeck/bundles,
+// next to the configuration that runs them (a cache may be emptied; a
+// server's program must not vanish).
+func bundleStore(opts model.LoadOptions) registry.Bundles {
+	return registry.Bundles{Root: filepath.Join(opts.ConfigDir, "bundles"), Home: opts.Home}
 }

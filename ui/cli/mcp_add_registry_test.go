@@ -264,8 +264,9 @@ func TestRegistryAddThenCallUsesTheStoredSecret(t *testing.T) {
 
 // TestRegistryAddHostileServerJSON: escape sequences in a server.json's
 // title, description and name reach the terminal inert; a huge description
-// is fine; an unpinned version, a path for a package name and an mcpb-only
-// server are refused saying why, with nothing written; shell syntax in an
+// is fine; an unpinned version, a path for a package name and a bundle
+// without a fileSha256 are refused saying why (before anything is
+// downloaded), with nothing written; shell syntax in an
 // argument is written as one argument.
 func TestRegistryAddHostileServerJSON(t *testing.T) {
 	huge := strings.Repeat("very long description \u202e ", 100_000) // ~2.3 MB, under the 4 MB bound
@@ -275,7 +276,7 @@ func TestRegistryAddHostileServerJSON(t *testing.T) {
 			"environmentVariables":[{"name":"MODE","description":"\u001b[31mred\u001b[0m","default":"a"}]}]}`,
 		`{"name":"io.example/latest","version":"1.0.0","packages":[{"registryType":"npm","identifier":"floating","version":"latest","transport":{"type":"stdio"}}]}`,
 		`{"name":"io.example/traversal","version":"1.0.0","packages":[{"registryType":"npm","identifier":"../../../../tmp/evil","version":"1.0.0","transport":{"type":"stdio"}}]}`,
-		`{"name":"io.example/bundle","version":"1.0.0","packages":[{"registryType":"mcpb","identifier":"https://github.com/e/x/releases/download/v1/x.mcpb","fileSha256":"fe333e598595000ae021bd27117db32ec69af6987f507ba7a63c90638ff633ce"}]}`,
+		`{"name":"io.example/bundle","version":"1.0.0","packages":[{"registryType":"mcpb","identifier":"https://github.com/e/x/releases/download/v1/x.mcpb","version":"1.0.0"}]}`,
 	)
 	r := m.ok("mcp", "add", "-s", "user", "--registry", "io.example/escapes")
 	if strings.ContainsAny(r.stdout+r.stderr, "\x1b\x07\u202e") {
@@ -290,7 +291,7 @@ func TestRegistryAddHostileServerJSON(t *testing.T) {
 	for name, want := range map[string]string{
 		"io.example/latest":    `version "latest", not one pinned release`,
 		"io.example/traversal": `"../../../../tmp/evil" is not a npm package name`,
-		"io.example/bundle":    "comes only as an MCP bundle (mcpb), which mcpdeck does not install",
+		"io.example/bundle":    "has no fileSha256; mcpdeck installs a bundle only when it can check what it downloaded",
 	} {
 		r := m.mcpdeck("mcp", "add", "-s", "user", "--registry", name)
 		if r.code != exitFailure || !strings.Contains(r.stderr, want) {

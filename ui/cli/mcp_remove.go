@@ -29,11 +29,15 @@ func newMCPRemoveCmd(g *globalOpts) *cobra.Command {
 		}
 		s := scope()
 		refs := model.SecretsOf(opts, s, args[0])
+		bundle := bundleDirOf(opts, s, args[0])
 		path, err := model.RemoveServer(opts, s, args[0])
 		if err != nil {
 			return err
 		}
 		fmt.Fprintf(g.stdout, "Removed server %s from the %s scope (%s).\n", args[0], scopeOfPath(opts, s, path), path)
+		if bundle != "" {
+			fmt.Fprintf(g.stdout, "Its MCP bundle stays in %s: servers in other scopes or projects may run it; delete that directory when none does.\n", model.SanitizeLine(bundle))
+		}
 		return removeSecrets(cmd.Context(), g, opts, refs, keep)
 	}
 	return cmd
@@ -85,4 +89,23 @@ func scopeOfPath(opts model.LoadOptions, given model.Scope, path string) model.S
 		}
 	}
 	return 0
+}
+
+// bundleDirOf is the directory of the MCP bundle the server name (of
+// scope, 0 = whichever defines it) runs from, when mcpdeck unpacked one
+// for it (mcp add --registry); "" otherwise. mcp remove leaves the
+// directory: a server of another scope or project may run the same
+// bundle, and mcpdeck does not search every project's private state for
+// one.
+func bundleDirOf(opts model.LoadOptions, scope model.Scope, name string) string {
+	r, err := model.Load(opts)
+	if err != nil {
+		return ""
+	}
+	for _, srv := range r.Servers {
+		if srv.Name == name && (scope == 0 || srv.Scope == scope) && bundleStore(opts).Unpacked(srv.Raw.Cwd) {
+			return srv.Raw.Cwd
+		}
+	}
+	return ""
 }

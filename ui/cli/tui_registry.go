@@ -2,6 +2,7 @@ package cli
 
 import (
 	"context"
+	"sync"
 
 	"github.com/mcpdeck/mcpdeck/engine/registry"
 	"github.com/mcpdeck/mcpdeck/model"
@@ -15,27 +16,55 @@ type tuiRegistry struct {
 	client registry.Client
 	opts   model.LoadOptions
 	store  *oauth.SecretStore
+
+	mu      sync.Mutex
+	fetched []*registry.Bundle // downloads to remove when the TUI ends
 }
 
-var _ ui.Registry = tuiRegistry{}
+var _ ui.Registry = (*tuiRegistry)(nil)
 
 // newTUIRegistry is the registry for the TUI on the person's configuration.
-func newTUIRegistry(g *globalOpts, opts model.LoadOptions) tuiRegistry {
-	return tuiRegistry{client: registryClient(), opts: opts, store: g.secretStore(opts.ConfigDir)}
+func newTUIRegistry(g *globalOpts, opts model.LoadOptions) *tuiRegistry {
+	return &tuiRegistry{client: registryClient(), opts: opts, store: g.secretStore(opts.ConfigDir)}
 }
 
 // Search lists the first page of servers matching query.
-func (r tuiRegistry) Search(ctx context.Context, query string) ([]registry.Entry, error) {
+func (r *tuiRegistry) Search(ctx context.Context, query string) ([]registry.Entry, error) {
 	p, err := r.client.Search(ctx, query, 50, "")
 	return p.Servers, err
 }
 
-func (r tuiRegistry) Pinned(ctx context.Context, name, version string) (registry.Entry, error) {
+func (r *tuiRegistry) Pinned(ctx context.Context, name, version string) (registry.Entry, error) {
 	return r.client.Pinned(ctx, name, version)
 }
 
-func (r tuiRegistry) Target(scope model.Scope) (string, error) { return model.ScopePath(r.opts, scope) }
+func (r *tuiRegistry) Target(scope model.Scope) (string, error) {
+	return model.ScopePath(r.opts, scope)
+}
 
-func (r tuiRegistry) Install(ctx context.Context, scope model.Scope, name string, cfg model.ServerConfig, secrets []registry.Secret) (string, error) {
-	return registry.Install(ctx, r.opts, scope, name, cfg, secrets, r.store)
+// Fetch downloads and checks a plan's bundle, and keeps it on the list
+// closeBundles empties when the TUI ends.
+func (r *tuiRegistry) Fetch(ctx context.Context, plan registry.Plan) (registry.Plan, error) {
+	got, err := bundleStore(r.opts).Fetch(ctx, plan)
+	if err == nil {
+		r.mu.Lock()
+		r.fetched = append(r.fetched, got.Bundle)
+		r.mu.Unlock()
+	}
+	return got, err
+}
+
+// closeBundles removes every bundle download still there: those the
+// person left without installing.
+func (r *tuiRegistry) closeBundles() {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	for _, bd := range r.fetched {
+		_ = bd.Close()
+	}
+	r.fetched = nil
+}
+
+func (r *tuiRegistry) Install(ctx context.Context, scope model.Scope, name string, cfg model.ServerConfig, secrets []registry.Secret, bundle *registry.Bundle) (string, error) {
+	return registry.InstallBundle(ctx, r.opts, scope, name, cfg, secrets, r.store, bundle)
 }

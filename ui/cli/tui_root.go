@@ -14,7 +14,9 @@ func runDefaultTUI(cmd *cobra.Command, g *globalOpts) error {
 	if err != nil {
 		return err
 	}
-	if err := runTUI(cmd.Context(), g, eo, "mcpdeck", newTUIRegistry(g, eo.Load)); err != nil {
+	reg := newTUIRegistry(g, eo.Load)
+	defer reg.closeBundles()
+	if err := runTUI(cmd.Context(), g, eo, "mcpdeck", reg); err != nil {
 		return err
 	}
 	// The TUI listed the untrusted-file notice (an engine warning) and
