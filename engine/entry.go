@@ -32,7 +32,7 @@ type entry struct {
 	// across reconnects; trafficTimer the pending copy into the snapshot.
 	traffic      trafficRing
 	trafficTimer *time.Timer
-	secrets      []string       // model.SecretValues(srv.Config) and srv.StoreSecrets, masked in error text (redact)
+	secrets      []string       // srv.Secrets(), masked in error text (redact)
 	refetching   [numLists]bool // a list refetch is running
 	dirty        [numLists]bool // list_changed arrived during the refetch
 	// watched are the resources the person watches (subscriptions.go), by

@@ -31,6 +31,7 @@ func (e *Engine) connOptions(srv model.Server) connOptions {
 	}
 	o.OnNotification = func(n mcp.JSONRPCNotification) { e.onNotification(name, n) }
 	o.OnFrame = func(f Frame) { e.onFrame(name, f) }
+	o.Secrets = srv.StoreSecrets
 	if e.opts.Auth != nil && srv.Config.EffectiveType().IsRemote() {
 		o.HTTPClient = e.opts.Auth.HTTPClient(srv)
 		if trusted(srv) && srv.Config.HeadersHelper != "" {

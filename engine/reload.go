@@ -147,7 +147,7 @@ func (e *Engine) definition(en *entry) definition {
 // fields.
 func (e *Engine) configure(en *entry, srv model.Server, bs []model.Reason) {
 	en.srv = srv
-	en.secrets = append(model.SecretValues(srv.Config), srv.StoreSecrets...)
+	en.secrets = srv.Secrets()
 	en.blockers = bs
 	raw := srv.Raw
 	if raw.Command == "" && raw.URL == "" && raw.Name == "" {

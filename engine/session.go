@@ -40,6 +40,7 @@ type connOptions struct {
 	Builtins       map[string]func() *server.MCPServer
 	MaxMessageSize int         // bytes per message; 0 = transports.MaxMessageSize
 	OnFrame        func(Frame) // every JSON-RPC message of the connection
+	Secrets        []string    // values from the secret store, masked in frames besides cfg's own
 	// ProtocolVersion is the version the server negotiated last time.
 	ProtocolVersion string
 }

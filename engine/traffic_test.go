@@ -1,7 +1,10 @@
 package engine
 
 import (
+	"encoding/json"
 	"fmt"
+	"os"
+	"path/filepath"
 	"runtime"
 	"slices"
 	"strings"
@@ -123,4 +126,48 @@ func BenchmarkTrafficRingFull(b *testing.B) {
 	}
 	b.ReportMetric(held, "MB/ring")
 	b.ReportMetric(float64(kept), "frames")
+}
+
+// TestTrafficMasksStoreSecrets: a value a user definition takes from
+// mcpdeck's secret store is masked in every recorded frame even where
+// nothing else would take it for a secret (a positional argument), when
+// the server echoes it back.
+func TestTrafficMasksStoreSecrets(t *testing.T) {
+	bin := needFaultServer(t)
+	const secret = "store-positional-3e9a71c5"
+	e := realEngine(t, map[string]any{}, nil, func(o *Options) {
+		o.Load.LookupSecret = func(ref model.SecretRef) (string, error) {
+			if ref.Server == "s" && ref.Name == "TOKEN" {
+				return secret, nil
+			}
+			return "", model.ErrSecretNotFound
+		}
+		user, err := model.ScopePath(o.Load, model.ScopeUser)
+		if err != nil {
+			t.Fatal(err)
+		}
+		def, _ := json.Marshal(map[string]any{"mcpServers": map[string]any{"s": map[string]any{"command": bin, "args": []string{"${secret:TOKEN}"}}}})
+		if err := os.MkdirAll(filepath.Dir(user), 0o700); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(user, def, 0o600); err != nil {
+			t.Fatal(err)
+		}
+	})
+	if err := e.Start(t.Context()); err != nil {
+		t.Fatal(err)
+	}
+	await(t, e, "s", "connected", inState(model.StateConnected))
+	if _, err := e.CallTool(t.Context(), "s", "echo", map[string]any{"text": "key " + secret}, nil); err != nil {
+		t.Fatal(err)
+	}
+	await(t, e, "s", "the call's response", func(s ServerSnapshot) bool {
+		return countFrames(s.Traffic, transports.Received, "tools/call") == 1
+	})
+	frames, _ := e.Traffic("s")
+	for _, f := range frames {
+		if strings.Contains(f.Body, secret) {
+			t.Errorf("a frame shows the stored secret: %s", f.Body)
+		}
+	}
 }

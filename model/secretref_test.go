@@ -2,6 +2,7 @@ package model
 
 import (
 	"errors"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -161,5 +162,19 @@ func TestSecretNamesAndExpandLeaveReferences(t *testing.T) {
 	}
 	if out, missing := Expand("Bearer ${secret:A}", func(string) (string, bool) { return "v", true }); out != "Bearer ${secret:A}" || missing != nil {
 		t.Errorf("Expand = %q %v", out, missing)
+	}
+}
+
+// TestServerSecretsHoldStoreValues: a value taken from the secret store is
+// among the values to mask even as a positional argument, which
+// SecretValues alone would not judge a secret.
+func TestServerSecretsHoldStoreValues(t *testing.T) {
+	s := Server{Config: ServerConfig{Command: "srv", Args: []string{"store-value-5c2e"}, Env: map[string]string{"K": "env-value-9a1b"}}, StoreSecrets: []string{"store-value-5c2e"}}
+	got := s.Secrets()
+	if !slices.Contains(got, "store-value-5c2e") || !slices.Contains(got, "env-value-9a1b") {
+		t.Errorf("Secrets() = %q", got)
+	}
+	if slices.Contains(SecretValues(s.Config), "store-value-5c2e") {
+		t.Error("SecretValues judges a positional argument secret: the test no longer shows why Secrets adds the store's values")
 	}
 }

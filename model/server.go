@@ -26,6 +26,15 @@ type Server struct {
 	Sampling SamplingDecision `json:"sampling,omitempty"`
 }
 
+// Secrets lists every value of the server that error text, recorded
+// traffic and support bundles must mask: those SecretValues judges secret
+// in its expanded definition, and every value it took from mcpdeck's
+// secret store, wherever in the definition it sits (a positional argument
+// is no secret to SecretValues).
+func (s Server) Secrets() []string {
+	return append(SecretValues(s.Config), s.StoreSecrets...)
+}
+
 // Origin names a definition: which scope and file.
 type Origin struct {
 	Scope  Scope  `json:"scope"`

@@ -59,7 +59,7 @@ type Frame struct {
 
 // frameRecorder turns messages into Frames for Options.OnFrame, masking
 // the server's own secrets (its expanded env, header, URL and argument
-// values) and whatever else RedactDump recognises.
+// values, and Options.Secrets) and whatever else Masker.Dump recognises.
 type frameRecorder struct {
 	emit   func(Frame)
 	mask   *model.Masker
@@ -67,11 +67,11 @@ type frameRecorder struct {
 }
 
 // newFrameRecorder returns nil when nobody listens: then no frame is built.
-func newFrameRecorder(emit func(Frame), cfg model.ServerConfig) *frameRecorder {
+func newFrameRecorder(emit func(Frame), cfg model.ServerConfig, extra []string) *frameRecorder {
 	if emit == nil {
 		return nil
 	}
-	secrets := model.SecretValues(cfg)
+	secrets := append(model.SecretValues(cfg), extra...)
 	longest := 0
 	for _, s := range secrets {
 		longest = max(longest, len(s))

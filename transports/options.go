@@ -43,6 +43,10 @@ type Options struct {
 	// as it passes (tap.go), secrets masked; it runs on the sending or
 	// reading goroutine, so it must not block. nil records nothing.
 	OnFrame func(Frame)
+	// Secrets are values OnFrame's bodies mask besides those
+	// model.SecretValues judges secret in the definition: the ones it took
+	// from mcpdeck's secret store, which may sit anywhere in it.
+	Secrets []string
 
 	pinned bool // ProtocolVersion comes from the server's definition
 }

@@ -19,7 +19,7 @@ import (
 func TestTapHandsOverRawResult(t *testing.T) {
 	const result = `{"tools":[{"name":"t","inputSchema":{"$schema":"x", "if":{},"then":{}, "n":1.0}}]}`
 	var recorded []Frame
-	rec := newFrameRecorder(func(f Frame) { recorded = append(recorded, f) }, model.ServerConfig{})
+	rec := newFrameRecorder(func(f Frame) { recorded = append(recorded, f) }, model.ServerConfig{}, nil)
 	var p *rpcPeer
 	p = newRPCPeer(func(_ context.Context, msg []byte) error {
 		var req struct {

@@ -85,12 +85,13 @@ func writeBundle(ctx context.Context, g *globalOpts, path string, in bundleInput
 }
 
 // bundleSecrets is every secret value the bundle must not show: each
-// server's expanded env, header, URL and argument secrets, and every
+// server's expanded env, header, URL and argument secrets and the values it
+// took from mcpdeck's secret store (model.Server.Secrets), and every
 // credential mcpdeck keeps (oauth.Manager.StoredSecrets).
 func bundleSecrets(ctx context.Context, g *globalOpts, res *model.Resolved) ([]string, error) {
 	var out []string
 	for _, s := range res.Servers {
-		out = append(out, model.SecretValues(s.Config)...)
+		out = append(out, s.Secrets()...)
 	}
 	lo, err := g.loadOptions()
 	if err != nil {
