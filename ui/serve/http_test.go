@@ -3,6 +3,7 @@ package serve
 import (
 	"errors"
 	"io"
+	"io/fs"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -194,6 +195,21 @@ func TestToken(t *testing.T) {
 		t.Errorf("short env token: %v", err)
 	}
 	if runtime.GOOS != "windows" {
+		// A link planted where the token goes is not written through.
+		linked := filepath.Join(t.TempDir(), "mcpdeck")
+		if err := os.MkdirAll(linked, 0o700); err != nil {
+			t.Fatal(err)
+		}
+		target := filepath.Join(t.TempDir(), "elsewhere")
+		if err := os.Symlink(target, filepath.Join(linked, "serve-token")); err != nil {
+			t.Fatal(err)
+		}
+		if _, _, created, err := Token(noEnv, linked); err == nil || created || !strings.Contains(err.Error(), "symbolic link") {
+			t.Errorf("Token through a dangling link: created %v, %v", created, err)
+		}
+		if _, err := os.Lstat(target); !errors.Is(err, fs.ErrNotExist) {
+			t.Errorf("the link's target was written: %v", err)
+		}
 		if err := os.Chmod(path, 0o644); err != nil {
 			t.Fatal(err)
 		}

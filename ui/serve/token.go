@@ -9,6 +9,8 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/mcpdeck/mcpdeck/model"
 )
 
 // TokenEnv is the variable that gives `mcpdeck serve --http` its bearer
@@ -74,7 +76,7 @@ func readToken(path string) (string, error) {
 }
 
 // newToken makes 32 random bytes and stores them, base64url, in a new
-// file (never through an existing file or link).
+// 0600 file (model.CreatePrivate: never through an existing file or link).
 func newToken(path string) (string, error) {
 	b := make([]byte, 32)
 	if _, err := rand.Read(b); err != nil {
@@ -84,7 +86,7 @@ func newToken(path string) (string, error) {
 	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
 		return "", fmt.Errorf("storing the serve token: %w", err)
 	}
-	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
+	f, err := model.CreatePrivate(path, true)
 	if err != nil {
 		return "", fmt.Errorf("storing the serve token: %w", err)
 	}
