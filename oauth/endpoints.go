@@ -3,7 +3,6 @@ package oauth
 import (
 	"errors"
 	"fmt"
-	"net"
 	"net/http"
 	"net/url"
 	"strings"
@@ -43,22 +42,11 @@ func secureEndpoint(role, raw string) error {
 	case "https":
 		return nil
 	case "http":
-		if isLoopbackHost(u.Hostname()) {
+		if model.IsLoopbackHost(u.Hostname()) {
 			return nil
 		}
 	}
 	return &InsecureEndpointError{Role: role, URL: raw}
-}
-
-// isLoopbackHost reports whether host (without port or brackets) is
-// localhost or a loopback IP address.
-func isLoopbackHost(host string) bool {
-	h := strings.TrimSuffix(strings.ToLower(host), ".")
-	if h == "localhost" {
-		return true
-	}
-	ip := net.ParseIP(h)
-	return ip != nil && ip.IsLoopback()
 }
 
 // checkEndpoints refuses authorization-server metadata that would make us

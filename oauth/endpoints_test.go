@@ -47,7 +47,7 @@ type recordingTransport struct {
 }
 
 func (rt *recordingTransport) RoundTrip(r *http.Request) (*http.Response, error) {
-	if !isLoopbackHost(r.URL.Hostname()) {
+	if !model.IsLoopbackHost(r.URL.Hostname()) {
 		rt.mu.Lock()
 		rt.away = append(rt.away, r.Method+" "+r.URL.String())
 		rt.mu.Unlock()

@@ -8,7 +8,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"net"
 	"net/http"
 	"net/url"
 	"os"
@@ -18,6 +17,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/mcpdeck/mcpdeck/model"
 	"github.com/mcpdeck/mcpdeck/transports"
 )
 
@@ -234,19 +234,10 @@ func checkBundleURL(u *url.URL) error {
 		return errors.New("the bundle's URL carries credentials")
 	case u.Scheme == "https" && u.Host != "":
 		return nil
-	case u.Scheme == "http" && isLoopback(u.Hostname()):
+	case u.Scheme == "http" && model.IsLoopbackHost(u.Hostname()):
 		return nil
 	}
 	return fmt.Errorf("the bundle's URL %s is not https", u.Redacted())
-}
-
-// isLoopback reports whether host is this machine.
-func isLoopback(host string) bool {
-	if strings.EqualFold(host, "localhost") {
-		return true
-	}
-	ip := net.ParseIP(host)
-	return ip != nil && ip.IsLoopback()
 }
 
 // nodePlatform is what Node's process.platform says on goos, the names a

@@ -7,6 +7,8 @@ import (
 	"net/netip"
 	"net/url"
 	"strings"
+
+	"github.com/mcpdeck/mcpdeck/model"
 )
 
 // ErrNotLoopback refuses a --http address other machines could reach when
@@ -21,21 +23,10 @@ func CheckAddr(addr string, remote bool) (string, error) {
 	if err != nil {
 		return "", fmt.Errorf("--http %q: want HOST:PORT, such as 127.0.0.1:8765 (%w)", addr, err)
 	}
-	if isLoopback(host) || remote {
+	if model.IsLoopbackHost(host) || remote {
 		return host, nil
 	}
 	return "", fmt.Errorf("--http %s %w: other machines could reach it; bind 127.0.0.1, or pass --listen to allow it", addr, ErrNotLoopback)
-}
-
-// isLoopback reports whether host (a name or IP, no port) is this machine
-// only: "localhost" or a loopback IP.
-func isLoopback(host string) bool {
-	host = strings.Trim(host, "[]")
-	if strings.EqualFold(host, "localhost") {
-		return true
-	}
-	ip, err := netip.ParseAddr(host)
-	return err == nil && ip.IsLoopback()
 }
 
 // hostAllowed is the DNS-rebinding check on a request's Host header (or
@@ -48,7 +39,7 @@ func (h HTTPOptions) hostAllowed(hostport string) bool {
 		host = hh
 	}
 	host = strings.Trim(host, "[]")
-	if isLoopback(host) {
+	if model.IsLoopbackHost(host) {
 		return true
 	}
 	if !h.Remote {
