@@ -96,8 +96,11 @@ func scopeOfPath(opts model.LoadOptions, given model.Scope, path string) model.S
 // for it (mcp add --registry); "" otherwise. mcp remove leaves the
 // directory: a server of another scope or project may run the same
 // bundle, and mcpdeck does not search every project's private state for
-// one.
+// one. Only the definitions as written are read: the secret store is not
+// asked for the ${secret:NAME} values of every server (keychain reads, each
+// bounded by its timeout) to learn one server's working directory.
 func bundleDirOf(opts model.LoadOptions, scope model.Scope, name string) string {
+	opts.LookupSecret = nil
 	r, err := model.Load(opts)
 	if err != nil {
 		return ""
