@@ -127,13 +127,15 @@ func (b *bundle) addText(name, text string) {
 	b.noteUnknown(name, strings.Split(b.add(name, text), "\n"), "line")
 }
 
-// addJSON adds v indented; hidden counts values v itself already masks
-// (model.Redact did), which count as masked too.
+// addJSON adds v indented and escaped as --json output is
+// (model.EscapeJSON: it holds servers' text); hidden counts values v
+// itself already masks (model.Redact did), which count as masked too.
 func (b *bundle) addJSON(name string, v any, hidden int) {
 	data, err := json.MarshalIndent(v, "", "  ")
 	if err != nil {
 		data = []byte(fmt.Sprintf("cannot encode: %v", err))
 	}
+	data = model.EscapeJSON(data)
 	b.masked += hidden
 	b.noteUnknown(name, strings.Split(b.add(name, string(data)), "\n"), "line")
 }

@@ -74,9 +74,9 @@ func (b *bundle) addState(name string, srv engine.ServerSnapshot, kept, dropped 
 	b.addJSON(name, bundleState{Server: srv, TrafficFramesKept: kept, TrafficFramesLetGo: dropped}, 0)
 }
 
-// addTraffic adds a server's frames as JSON lines, the --trace format.
-// Bodies were masked when recorded; they are masked again here with every
-// stored secret as well.
+// addTraffic adds a server's frames as JSON lines, the --trace format
+// (traceJSON, escaped alike). Bodies were masked when recorded; they are
+// masked again here with every stored secret as well.
 func (b *bundle) addTraffic(name, server string, frames []engine.Frame) {
 	lines := make([]string, 0, len(frames))
 	for _, f := range frames {
@@ -84,7 +84,7 @@ func (b *bundle) addTraffic(name, server string, frames []engine.Frame) {
 		var n int
 		f.Body, n = b.mask.Dump(f.Body)
 		b.masked += n
-		data, err := json.Marshal(newTraceLine(server, f))
+		data, err := traceJSON(server, f)
 		if err != nil {
 			continue
 		}

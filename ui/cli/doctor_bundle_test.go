@@ -221,3 +221,24 @@ func TestBundleTrafficMasksToolResults(t *testing.T) {
 		t.Errorf("masked %d values, want 4 (3 now, 1 when recorded)", b.masked)
 	}
 }
+
+// TestBundleFilesAreTerminalSafe: a --trace line, and the bundle's
+// traffic.jsonl and JSON files, hold servers' text escaped as --json
+// output is, so whoever prints one on a terminal cannot be driven by it.
+func TestBundleFilesAreTerminalSafe(t *testing.T) {
+	frame := engine.Frame{
+		Dir: engine.FrameReceived, Kind: engine.FrameResponse, Method: "tools/call" + hostile, ID: "1",
+		Body: `{"jsonrpc":"2.0","id":1,"result":{"content":[{"type":"text","text":"` + hostile + `"}]}}`,
+	}
+	line, err := traceJSON("s"+hostile, frame)
+	if err != nil {
+		t.Fatal(err)
+	}
+	assertTerminalSafe(t, "--trace line", string(line))
+	b := &bundle{mask: model.NewMasker(), judge: model.NewTokenJudge()}
+	b.addTraffic("servers/01-s/traffic.jsonl", "s", []engine.Frame{frame})
+	b.addState("servers/01-s/state.json", engine.ServerSnapshot{Name: "s", Error: hostile}, 1, 0)
+	for _, f := range b.files {
+		assertTerminalSafe(t, f.name, f.body)
+	}
+}

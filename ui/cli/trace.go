@@ -63,14 +63,24 @@ func openTrace(path string) (*traceFile, error) {
 	return &traceFile{path: path, f: f}, nil
 }
 
-// write appends one frame. The line is escaped as --json output is
-// (model.EscapeJSON), so a trace shown on a terminal cannot drive it.
-func (t *traceFile) write(server string, f engine.Frame) {
+// traceJSON is f of server as one trace line, without its newline,
+// escaped as --json output is (model.EscapeJSON), so a trace or a
+// bundle's traffic shown on a terminal cannot drive it.
+func traceJSON(server string, f engine.Frame) ([]byte, error) {
 	b, err := json.Marshal(newTraceLine(server, f))
+	if err != nil {
+		return nil, err
+	}
+	return model.EscapeJSON(b), nil
+}
+
+// write appends one frame (traceJSON).
+func (t *traceFile) write(server string, f engine.Frame) {
+	b, err := traceJSON(server, f)
 	if err != nil {
 		return
 	}
-	b = append(model.EscapeJSON(b), '\n')
+	b = append(b, '\n')
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	if t.err != nil || t.closed {
