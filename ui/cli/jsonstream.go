@@ -160,7 +160,9 @@ type plainField struct {
 
 // plainFields lists t's encoded fields when the struct is plain enough to
 // be written field by field exactly as encoding/json would: no embedded
-// fields and no tag options but omitempty. Others are marshalled whole.
+// fields, no tag options but omitempty, and names of letters, digits, "_",
+// "-" and "." (encoding/json escapes or refuses others in ways not worth
+// copying). Others are marshalled whole.
 func plainFields(t reflect.Type) ([]plainField, bool) {
 	var out []plainField
 	for i := range t.NumField() {
@@ -182,13 +184,17 @@ func plainFields(t reflect.Type) ([]plainField, bool) {
 		if name == "" {
 			name = f.Name
 		}
-		key, err := json.Marshal(name)
-		if err != nil || !json.Valid(key) || strings.ContainsAny(name, "\"\\") {
+		if strings.ContainsFunc(name, func(r rune) bool { return !plainKeyRune(r) }) {
 			return nil, false
 		}
-		out = append(out, plainField{index: i, key: string(key) + ":", omitEmpty: opts == "omitempty"})
+		out = append(out, plainField{index: i, key: `"` + name + `":`, omitEmpty: opts == "omitempty"})
 	}
 	return out, true
+}
+
+// plainKeyRune reports whether r may stand in a key written as it is.
+func plainKeyRune(r rune) bool {
+	return r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '_' || r == '-' || r == '.'
 }
 
 // isEmptyJSON is encoding/json's test for omitempty.

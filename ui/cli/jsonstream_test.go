@@ -41,6 +41,14 @@ type streamInner struct {
 	K int64  `json:"k,string"` // an option other than omitempty: marshalled whole
 }
 
+// streamOddKeys has names encoding/json escapes (HTML characters) or
+// refuses (a quote: the Go name is used instead).
+type streamOddKeys struct {
+	A int `json:"a<&>"`
+	B int `json:"b'c"`
+	C int `json:"d.e-f_g"`
+}
+
 type streamEmbed struct {
 	streamInner
 	Z int `json:"z"`
@@ -67,6 +75,7 @@ func TestEncodeJSONMatchesEncodingJSON(t *testing.T) {
 		"pointer":      &streamInner{E: "y"},
 		"embedded":     []streamEmbed{{Z: 1}},
 		"empty object": struct{}{},
+		"odd keys":     []streamOddKeys{{A: 1, B: 2, C: 3}},
 		"omitted all": struct {
 			A string `json:"a,omitempty"`
 		}{},
