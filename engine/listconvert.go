@@ -13,6 +13,13 @@ import (
 // convertTool converts a tool as mcp-go decoded it, for a page the stream
 // reader refused (readToolsPage) and left to mcp-go.
 func convertTool(server string, t mcp.Tool) Tool {
+	w := wireOf(t)
+	return convertWire(server, &w)
+}
+
+// wireOf is a tool as mcp-go decoded it in the stream reader's form: its
+// raw input schema, else mcp-go's decoded one encoded again.
+func wireOf(t mcp.Tool) wireTool {
 	w := wireTool{Name: t.Name, Title: t.Title, Description: t.Description, InputSchema: t.RawInputSchema}
 	if len(w.InputSchema) == 0 {
 		w.InputSchema, _ = json.Marshal(t.InputSchema)
@@ -21,7 +28,7 @@ func convertTool(server string, t mcp.Tool) Tool {
 	w.Annotations.ReadOnlyHint = t.Annotations.ReadOnlyHint
 	w.Annotations.DestructiveHint = t.Annotations.DestructiveHint
 	w.Annotations.OpenWorldHint = t.Annotations.OpenWorldHint
-	return convertWire(server, &w)
+	return w
 }
 
 // convertWire sanitizes a server's tool, caps its description and computes

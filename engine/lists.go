@@ -2,7 +2,6 @@ package engine
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"sync"
@@ -190,15 +189,7 @@ func fetchPage(ctx context.Context, server string, c *client.Client, k listKind,
 		req := mcp.ListToolsRequest{}
 		req.Params.Cursor = cursor
 		var page pageTools
-		cctx := transports.TakeResult(ctx, string(mcp.MethodToolsList), func(raw json.RawMessage) json.RawMessage {
-			page = pageTools{}
-			slim, err := readToolsPage(raw, func(w *wireTool) { page.tools = append(page.tools, convertWire(server, w)) })
-			if err != nil {
-				page = pageTools{}
-				return raw // mcp-go decodes it as it is, and says what is wrong
-			}
-			return slim
-		})
+		cctx, _ := takeToolsPage(ctx, func() { page = pageTools{} }, func(w *wireTool) { page.tools = append(page.tools, convertWire(server, w)) })
 		r, err := c.ListToolsByPage(cctx, req)
 		if err != nil {
 			return "", err

@@ -5,8 +5,6 @@ import (
 	"encoding/json"
 
 	"github.com/mark3labs/mcp-go/mcp"
-
-	"github.com/mcpdeck/mcpdeck/transports"
 )
 
 // ToolDefinition is a tool as its server defines it, description not
@@ -16,6 +14,11 @@ type ToolDefinition struct {
 	Name        string          `json:"name"`
 	Description string          `json:"description,omitempty"`
 	InputSchema json.RawMessage `json:"inputSchema,omitempty"`
+}
+
+// definitionOf is the definition of a tool as the stream reader read it.
+func definitionOf(w *wireTool) ToolDefinition {
+	return ToolDefinition{Name: w.Name, Description: w.Description, InputSchema: w.InputSchema}
 }
 
 // ToolDefinitions lists server's tools again and returns their definitions
@@ -34,17 +37,7 @@ func (e *Engine) ToolDefinitions(ctx context.Context, server string) ([]ToolDefi
 	for {
 		var r *mcp.ListToolsResult
 		var page []ToolDefinition
-		read := false
-		cctx := transports.TakeResult(ctx, string(mcp.MethodToolsList), func(raw json.RawMessage) json.RawMessage {
-			page = page[:0]
-			slim, err := readToolsPage(raw, func(w *wireTool) {
-				page = append(page, ToolDefinition{Name: w.Name, Description: w.Description, InputSchema: w.InputSchema})
-			})
-			if read = err == nil; !read {
-				return raw // mcp-go decodes it as it is, and says what is wrong
-			}
-			return slim
-		})
+		cctx, read := takeToolsPage(ctx, func() { page = page[:0] }, func(w *wireTool) { page = append(page, definitionOf(w)) })
 		err := e.do(ctx, t, func(c session) error {
 			req := mcp.ListToolsRequest{}
 			req.Params.Cursor = cursor
@@ -55,15 +48,12 @@ func (e *Engine) ToolDefinitions(ctx context.Context, server string) ([]ToolDefi
 		if err != nil {
 			return nil, e.callError(ctx, server, "listing tools", err)
 		}
-		if read {
+		if read() {
 			out = append(out, page...)
 		} else {
 			for _, x := range r.Tools {
-				schema := x.RawInputSchema
-				if len(schema) == 0 {
-					schema, _ = json.Marshal(x.InputSchema)
-				}
-				out = append(out, ToolDefinition{Name: x.Name, Description: x.Description, InputSchema: schema})
+				w := wireOf(x)
+				out = append(out, definitionOf(&w))
 			}
 		}
 		if r.NextCursor == "" || seen[r.NextCursor] || len(out) >= maxListItems {

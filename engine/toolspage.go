@@ -2,10 +2,15 @@ package engine
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
+
+	"github.com/mark3labs/mcp-go/mcp"
+
+	"github.com/mcpdeck/mcpdeck/transports"
 )
 
 // wireTool is one tool of a tools/list result with the fields the engine
@@ -85,6 +90,26 @@ func readToolsPage(raw json.RawMessage, keep func(*wireTool)) (json.RawMessage, 
 	}
 	slim.WriteString(`}`)
 	return slim.Bytes(), nil
+}
+
+// takeToolsPage returns a context under which every tools/list result is
+// read by readToolsPage before mcp-go decodes it: reset runs first (a
+// retried request reads again), each tool goes to keep, and mcp-go gets
+// the slim page. A result the reader refuses is reset again and left to
+// mcp-go whole, which says what is wrong with it; read reports whether the
+// last result was read. Both run on the goroutine that makes the request.
+func takeToolsPage(ctx context.Context, reset func(), keep func(*wireTool)) (tctx context.Context, read func() bool) {
+	ok := false
+	tctx = transports.TakeResult(ctx, string(mcp.MethodToolsList), func(raw json.RawMessage) json.RawMessage {
+		reset()
+		slim, err := readToolsPage(raw, keep)
+		if ok = err == nil; !ok {
+			reset()
+			return raw
+		}
+		return slim
+	})
+	return tctx, func() bool { return ok }
 }
 
 // readTools reads the tools array, appending each tool's slim form to slim.
