@@ -15,12 +15,6 @@ func (d *detailView) refilter() {
 	}
 	d.shown = []int{}
 	for i := range d.itemCount(d.tab) {
-		if d.tab == tabTraffic {
-			if d.filter.Matches(d.srv.Traffic[i].Method) {
-				d.shown = append(d.shown, i)
-			}
-			continue
-		}
 		if title, desc := d.item(i); d.filter.Matches(title, desc) {
 			d.shown = append(d.shown, i)
 		}

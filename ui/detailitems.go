@@ -55,7 +55,9 @@ func (d *detailView) viewItems(b *strings.Builder, h int) {
 	}
 }
 
-// item returns the two lines describing item i of the current list tab.
+// item returns the two lines describing item i of the current list tab,
+// which the filter matches; a traffic frame is its method alone (the tab
+// draws its frames itself, frameLine).
 func (d *detailView) item(i int) (string, string) {
 	switch d.tab {
 	case tabTools:
@@ -89,7 +91,9 @@ func (d *detailView) item(i int) (string, string) {
 			return title, "cannot be loaded: " + s.Problem
 		}
 		return title, s.Description
-	case tabOverview, tabStderr, tabInstructions, tabLogs, tabTraffic, numTabs:
+	case tabTraffic:
+		return d.srv.Traffic[i].Method, ""
+	case tabOverview, tabStderr, tabInstructions, tabLogs, numTabs:
 	}
 	return "", ""
 }
