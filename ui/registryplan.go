@@ -269,15 +269,8 @@ func (c *registryConfirmModal) View(width, _ int) string {
 		st.Heading.Render("Add " + model.SanitizeLine(c.name) + "?"),
 		wordwrap(fmt.Sprintf("%s server %s, written to the %s scope (%s):", c.cfg.EffectiveType(), model.SanitizeLine(c.name), c.scope, model.SanitizeLine(c.path)), max(width, 10)),
 	}
-	for _, l := range append(registry.Lines(c.cfg), c.plan.BundleLines()...) {
+	for _, l := range c.plan.InstallLines(c.cfg, c.secrets) {
 		lines = append(lines, "  "+model.SanitizeLine(l))
-	}
-	if len(c.secrets) > 0 {
-		names := make([]string, len(c.secrets))
-		for i, s := range c.secrets {
-			names[i] = s.Name
-		}
-		lines = append(lines, "  Secrets  "+strings.Join(names, ", ")+" go to mcpdeck's secret store (keychain), never into the file")
 	}
 	switch {
 	case c.pending != 0:

@@ -291,6 +291,27 @@ func (b *builder) remote() (model.ServerConfig, error) {
 	return model.ServerConfig{Type: t, URL: u.text, Headers: headers}, err
 }
 
+// InstallLines are what the person is shown before the definition cfg,
+// built from p with secrets, is written: Lines, the bundle's lines
+// (BundleLines), and the secrets that go to the store, by name. Callers
+// sanitize the lines.
+func (p Plan) InstallLines(cfg model.ServerConfig, secrets []Secret) []string {
+	out := append(Lines(cfg), p.BundleLines()...)
+	if len(secrets) > 0 {
+		out = append(out, "Secrets  "+SecretNames(secrets)+" go to mcpdeck's secret store (keychain), never into the file")
+	}
+	return out
+}
+
+// SecretNames lists secrets by name, comma-separated.
+func SecretNames(secrets []Secret) string {
+	names := make([]string, len(secrets))
+	for i, s := range secrets {
+		names[i] = s.Name
+	}
+	return strings.Join(names, ", ")
+}
+
 // Lines shows a built definition for people before it is written: its
 // command line (arguments with spaces or quotes quoted) or URL, its
 // working directory, then each

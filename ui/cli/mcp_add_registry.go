@@ -119,7 +119,7 @@ func runRegistryAdd(cmd *cobra.Command, g *globalOpts, args []string, f addFlags
 		fmt.Fprintf(g.stdout, "Unpacked the bundle into %s (mcp remove leaves it there).\n", model.SanitizeLine(bd.Dir))
 	}
 	if len(secrets) > 0 {
-		fmt.Fprintf(g.stdout, "Stored %s in mcpdeck's secret store, for %s in the %s scope only.\n", secretNames(secrets), model.SanitizeLine(name), scope)
+		fmt.Fprintf(g.stdout, "Stored %s in mcpdeck's secret store, for %s in the %s scope only.\n", registry.SecretNames(secrets), model.SanitizeLine(name), scope)
 	}
 	if w := store.Warning(); w != "" {
 		fmt.Fprintln(g.stderr, "mcpdeck: "+w)
@@ -234,21 +234,9 @@ func describeInstall(g *globalOpts, plan registry.Plan, name string, scope model
 	w, e := g.stdout, plan.Entry
 	fmt.Fprintf(w, "%s %s from the MCP Registry, as %s server %s in the %s scope (%s):\n",
 		model.SanitizeLine(e.Name), model.SanitizeLine(e.Version), cfg.EffectiveType(), model.SanitizeLine(name), scope, model.SanitizeLine(path))
-	for _, l := range append(registry.Lines(cfg), plan.BundleLines()...) {
+	for _, l := range plan.InstallLines(cfg, secrets) {
 		fmt.Fprintln(w, "  "+model.SanitizeLine(l))
 	}
-	if len(secrets) > 0 {
-		fmt.Fprintf(w, "  Secrets  %s go to mcpdeck's secret store (keychain), never into the file\n", secretNames(secrets))
-	}
-}
-
-// secretNames lists the secrets by name.
-func secretNames(secrets []registry.Secret) string {
-	names := make([]string, len(secrets))
-	for i, s := range secrets {
-		names[i] = s.Name
-	}
-	return strings.Join(names, ", ")
 }
 
 // fetchBundle downloads and checks the MCP bundle a plan runs, saying so
