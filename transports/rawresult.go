@@ -11,7 +11,8 @@ import (
 // context TakeResult returned to its take function. mcp-go decodes results
 // into structs that keep only the fields it knows (a tool's input schema
 // loses $schema, allOf, if/then/else…), so a caller that must see what the
-// server really sent reads the bytes there. Every transport calls it.
+// server really sent reads the bytes there. The tap (tap.go) hands it the
+// results of every transport.
 type resultTaker struct {
 	method string
 	take   func(json.RawMessage) json.RawMessage
