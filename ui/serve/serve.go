@@ -71,6 +71,7 @@ type Gateway struct {
 
 	mu       sync.Mutex
 	snap     engine.Snapshot
+	view     engine.Snapshot // snap with reconnecting servers' last lists (viewLocked), as x was built from
 	x        exposure
 	last     map[string]lists       // each offered server's lists when last connected
 	told     map[string]bool        // notes already written

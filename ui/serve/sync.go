@@ -13,16 +13,23 @@ import (
 )
 
 // apply offers what snap holds. Only a list that changed is set again, and
-// setting it sends the agent that list's list_changed notification.
+// setting it sends the agent that list's list_changed notification. Most
+// snapshots change nothing offered (a server's traffic or log messages,
+// published every 200 ms while they flow): then the exposure is kept, not
+// built again (which checks every tool's schema).
 func (g *Gateway) apply(snap engine.Snapshot) {
 	g.mu.Lock()
 	if snap.Seq < g.snap.Seq { // never step back to an older snapshot
 		g.mu.Unlock()
 		return
 	}
-	x := expose(g.viewLocked(snap), g.f)
+	view := g.viewLocked(snap)
+	x := g.x
+	if !sameOffer(g.view, view) {
+		x = expose(view, g.f)
+	}
 	old := g.x
-	g.snap, g.x = snap, x
+	g.snap, g.view, g.x = snap, view, x
 	notes := g.notesLocked(snap, x)
 	settled := g.settledLocked(snap)
 	g.mu.Unlock()
@@ -102,6 +109,30 @@ func (g *Gateway) settledLocked(snap engine.Snapshot) bool {
 		}
 	}
 	return true
+}
+
+// sameOffer reports whether views a and b offer the same: the same
+// servers in the same order, each as able to run, with the same lists.
+// Lists are compared by identity: the engine never changes a list it
+// published (a change is a new slice), and viewLocked hands back the same
+// last lists while a server reconnects.
+func sameOffer(a, b engine.Snapshot) bool {
+	if len(a.Servers) != len(b.Servers) || len(a.Servers) == 0 {
+		return false
+	}
+	for i := range a.Servers {
+		s, t := &a.Servers[i], &b.Servers[i]
+		if s.Name != t.Name || (len(s.Blockers) == 0) != (len(t.Blockers) == 0) ||
+			!same(s.Tools, t.Tools) || !same(s.Prompts, t.Prompts) || !same(s.Resources, t.Resources) || !same(s.Templates, t.Templates) {
+			return false
+		}
+	}
+	return true
+}
+
+// same reports whether a and b are one slice: same length, same array.
+func same[T any](a, b []T) bool {
+	return len(a) == len(b) && (len(a) == 0 || &a[0] == &b[0])
 }
 
 // lists are a server's lists as last seen while it was connected.
