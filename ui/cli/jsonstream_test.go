@@ -41,11 +41,12 @@ type streamInner struct {
 	K int64  `json:"k,string"` // an option other than omitempty: marshalled whole
 }
 
-// streamOddKeys has names encoding/json escapes (HTML characters) or
-// refuses (a quote: the Go name is used instead).
+// streamOddKeys has names beyond letters, digits, _ - and .: HTML
+// characters (which json.Marshal escapes, encoding/json's Encoder with
+// SetEscapeHTML(false) does not) and a letter outside ASCII.
 type streamOddKeys struct {
 	A int `json:"a<&>"`
-	B int `json:"b'c"`
+	B int `json:"bé"`
 	C int `json:"d.e-f_g"`
 }
 
