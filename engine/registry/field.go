@@ -74,22 +74,30 @@ func (e *MissingError) Error() string {
 }
 
 // check validates a value the field got against its choices and format.
+// The error quotes the value, unless the field is secret.
 func (f Field) check(v string) error {
+	shown := strconv.Quote(v)
+	if f.Input.IsSecret {
+		shown = "the secret value given"
+	}
 	if len(f.Input.Choices) > 0 && !slices.Contains(f.Input.Choices, v) {
-		return fmt.Errorf("%s must be one of %s, not %q", f.Label(), strings.Join(f.Input.Choices, ", "), v)
+		return fmt.Errorf("%s must be one of %s, not %s", f.Label(), strings.Join(f.Input.Choices, ", "), shown)
 	}
 	switch f.Input.Format {
 	case "number":
 		var n float64
 		if _, err := fmt.Sscan(v, &n); err != nil || strings.ContainsAny(v, " \t") {
-			return fmt.Errorf("%s must be a number, not %q", f.Label(), v)
+			return fmt.Errorf("%s must be a number, not %s", f.Label(), shown)
 		}
 		if lo, hi := f.Input.Min, f.Input.Max; (lo != nil && n < *lo) || (hi != nil && n > *hi) {
-			return fmt.Errorf("%s must be a number from %s to %s, not %s", f.Label(), bound(lo, "-∞"), bound(hi, "∞"), v)
+			if !f.Input.IsSecret {
+				shown = v
+			}
+			return fmt.Errorf("%s must be a number from %s to %s, not %s", f.Label(), bound(lo, "-∞"), bound(hi, "∞"), shown)
 		}
 	case "boolean":
 		if v != "true" && v != "false" {
-			return fmt.Errorf("%s must be true or false, not %q", f.Label(), v)
+			return fmt.Errorf("%s must be true or false, not %s", f.Label(), shown)
 		}
 	}
 	if f.Kind == FieldHeader && strings.ContainsAny(v, "\r\n") {

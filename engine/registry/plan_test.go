@@ -268,3 +268,26 @@ func TestNugetRunsWithDnx(t *testing.T) {
 		t.Errorf("%+v", cfg)
 	}
 }
+
+// TestCheckNeverQuotesASecret: a secret value refused for its choices,
+// its number format or range, or its boolean format is not repeated in the
+// error, which is printed; another field's value is.
+func TestCheckNeverQuotesASecret(t *testing.T) {
+	lo := 1.0
+	for _, f := range []Field{
+		{Kind: FieldEnv, Key: "PIN", Input: Input{IsSecret: true, Format: "number", Min: &lo}},
+		{Kind: FieldEnv, Key: "MODE", Input: Input{IsSecret: true, Choices: []string{"a", "b"}}},
+		{Kind: FieldUserConfig, Key: "flag", Input: Input{IsSecret: true, Format: "boolean"}},
+	} {
+		for _, v := range []string{"sekrit-value-1", "-5"} {
+			err := f.check(v)
+			if err == nil || strings.Contains(err.Error(), v) {
+				t.Errorf("%s given %q: %v", f.Label(), v, err)
+			}
+		}
+		f.Input.IsSecret = false
+		if err := f.check("-5"); err == nil || !strings.Contains(err.Error(), "-5") {
+			t.Errorf("%s (not secret) given -5: %v", f.Label(), err)
+		}
+	}
+}
