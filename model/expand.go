@@ -1,6 +1,7 @@
 package model
 
 import (
+	"errors"
 	"sort"
 	"strconv"
 	"strings"
@@ -53,7 +54,10 @@ func expand(s string, lookup func(string) (string, bool), secret func(name strin
 		body := s[i+2 : i+2+end]
 		if ref, ok := strings.CutPrefix(body, secretPrefix); ok && secret != nil {
 			v, err := secret(ref)
-			if err != nil {
+			switch {
+			case errors.Is(err, ErrSecretUnread):
+				v = s[i : i+2+end+1] // left as written
+			case err != nil:
 				secretErrs = append(secretErrs, err)
 			}
 			b.WriteString(v)

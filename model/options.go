@@ -16,7 +16,8 @@ type LoadOptions struct {
 	Dynamic    []string                    // --mcp-config values: a file path or inline JSON
 	LookupEnv  func(string) (string, bool) // for ${VAR} and the PATH policy rules search; nil = os.LookupEnv
 	// LookupSecret reads a ${secret:NAME} of a user or local definition
-	// from mcpdeck's secret store (ErrSecretNotFound when absent); nil =
+	// from mcpdeck's secret store (ErrSecretNotFound when absent;
+	// SkipSecrets for a command that runs no server and reads none); nil =
 	// no store, so such references are problems. Called only for
 	// definitions that hold one.
 	LookupSecret func(SecretRef) (string, error)

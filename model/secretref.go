@@ -16,6 +16,17 @@ const secretPrefix = "secret:"
 // the store does not hold.
 var ErrSecretNotFound = errors.New("not in the secret store")
 
+// ErrSecretUnread is what a LoadOptions.LookupSecret returns when the
+// command reads no secrets (it only shows or edits definitions): the
+// reference stays as written and is not a problem, and the store (a
+// keychain read each, maybe a prompt) is never asked. The scope rule
+// still holds: a reference where secrets may not be used is a problem.
+var ErrSecretUnread = errors.New("secrets are not read by this command")
+
+// SkipSecrets is a LoadOptions.LookupSecret that reads nothing
+// (ErrSecretUnread).
+func SkipSecrets(SecretRef) (string, error) { return "", ErrSecretUnread }
+
 // SecretRef names one secret in mcpdeck's store and the definition it
 // belongs to. A secret is bound to the scope, file and server it was stored
 // for (Key), so a definition elsewhere naming the same NAME reads nothing.
@@ -85,6 +96,8 @@ func (o LoadOptions) resolveSecret(ref SecretRef) (string, error) {
 	}
 	v, err := o.LookupSecret(ref)
 	switch {
+	case errors.Is(err, ErrSecretUnread):
+		return "", err
 	case errors.Is(err, ErrSecretNotFound):
 		return "", fmt.Errorf("%s is not in mcpdeck's secret store; store it with: mcpdeck mcp secret %s %s -s %s", refText, ref.Server, ref.Name, ref.Scope)
 	case err != nil:

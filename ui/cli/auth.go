@@ -31,7 +31,7 @@ func newAuthCmd(g *globalOpts) *cobra.Command {
 		Example: "  mcpdeck auth my-api\n  mcpdeck auth --client-secret my-api\n  mcpdeck auth --logout my-api",
 		Args:    exactArgs(1, "a server name"),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			lo, err := g.loadOptions()
+			lo, err := g.secretLoadOptions() // the server's headers may hold a ${secret:NAME}
 			if err != nil {
 				return err
 			}

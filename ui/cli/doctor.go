@@ -53,7 +53,11 @@ func newDoctorCmd(g *globalOpts) *cobra.Command {
 
 func runDoctor(ctx context.Context, f *engFlags, bundle string) error {
 	g := f.g
-	res, err := loadResolved(g)
+	lo, err := g.secretLoadOptions() // as the servers it connects will have them (and the bundle masks them)
+	if err != nil {
+		return err
+	}
+	res, err := model.Load(lo)
 	if err != nil {
 		return err
 	}

@@ -60,6 +60,9 @@ func startEngSession(ctx context.Context, f *engFlags, names ...string) (*engSes
 			only[n] = true
 		}
 		eo.Factory = engOnlyFactory{inner: eo.Factory, only: only}
+		if eo.Load.LookupSecret != nil { // the others are not opened: their secrets stay unread
+			eo.Load.LookupSecret = secretsOnlyOf(eo.Load.LookupSecret, names)
+		}
 	}
 	eng, err := engine.New(eo)
 	if err != nil {

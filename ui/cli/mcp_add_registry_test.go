@@ -338,3 +338,28 @@ func TestMCPSecretStoresAndDeletes(t *testing.T) {
 		t.Errorf("a bad name: %s", r)
 	}
 }
+
+// TestOnlyCommandsThatNeedSecretsReadTheStore: with a store that fails on
+// every read (a broken credentials file, no keychain), commands that only
+// show or edit definitions read nothing and report nothing, `mcp get NAME`
+// reads that one server's secrets (and says the read failed), and a
+// command that connects one server reads only its secrets.
+func TestOnlyCommandsThatNeedSecretsReadTheStore(t *testing.T) {
+	m := newRegistryMachine(t)
+	m.write(m.scopeFile("user"), `{"mcpServers": {
+		"gh": {"command": "gh-mcp", "env": {"GH_TOKEN": "${secret:GH_TOKEN}"}},
+		"db": {"command": "db-mcp", "env": {"DB_PASSWORD": "${secret:PASSWORD}"}}}}`)
+	m.write(filepath.Join(m.config, "mcpdeck", "credentials.json"), "this is not JSON")
+	const failed = "could not be read from the secret store"
+	if r := m.ok("mcp", "list", "--no-connect"); strings.Contains(r.stdout+r.stderr, failed) {
+		t.Errorf("mcp list --no-connect read the store:\n%s", r)
+	}
+	m.ok("mcp", "disable", "db")
+	if r := m.ok("mcp", "get", "gh", "--no-connect"); !strings.Contains(r.stdout, "${secret:GH_TOKEN} "+failed) || strings.Contains(r.stdout, "PASSWORD") {
+		t.Errorf("mcp get gh --no-connect:\n%s", r)
+	}
+	r := m.mcpdeck("call", "gh", "anything", "{}")
+	if !strings.Contains(r.stderr, "${secret:GH_TOKEN} "+failed) || strings.Contains(r.stderr, "PASSWORD") {
+		t.Errorf("call gh:\n%s", r)
+	}
+}

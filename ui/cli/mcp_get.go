@@ -24,7 +24,11 @@ func newMCPGetCmd(g *globalOpts) *cobra.Command {
 		Example: "  mcpdeck mcp get github\n  mcpdeck mcp get github --json\n  mcpdeck mcp get github --no-connect",
 		Args:    exactArgs(1, "one server NAME"),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			res, err := loadResolved(g)
+			lo, err := g.secretLoadOptions(args[0]) // this one server's: a missing one is named with how to store it
+			if err != nil {
+				return err
+			}
+			res, err := model.Load(lo)
 			if err != nil {
 				return err
 			}

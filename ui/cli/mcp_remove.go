@@ -100,7 +100,7 @@ func scopeOfPath(opts model.LoadOptions, given model.Scope, path string) model.S
 // asked for the ${secret:NAME} values of every server (keychain reads, each
 // bounded by its timeout) to learn one server's working directory.
 func bundleDirOf(opts model.LoadOptions, scope model.Scope, name string) string {
-	opts.LookupSecret = nil
+	opts.LookupSecret = model.SkipSecrets
 	r, err := model.Load(opts)
 	if err != nil {
 		return ""

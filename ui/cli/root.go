@@ -10,6 +10,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"slices"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -94,15 +95,43 @@ func (g *globalOpts) input() *bufio.Reader {
 	return g.stdinBuf
 }
 
-// loadOptions returns the LoadOptions every command reads config with.
-// A ${secret:NAME} of a user or local definition is read from the secret
-// store (each read bounded by the keychain's timeout).
+// loadOptions returns the LoadOptions every command reads config with. A
+// ${secret:NAME} stays as written (model.SkipSecrets): a command that only
+// shows or edits definitions, or completes a word at each TAB, has no use
+// for the values and must not make the keychain answer (or prompt) for
+// every server. Commands that run servers use secretLoadOptions.
 func (g *globalOpts) loadOptions() (model.LoadOptions, error) {
+	o, err := g.newLoadOptions(g.mcpConfig)
+	if err == nil && o.LookupSecret == nil {
+		o.LookupSecret = model.SkipSecrets
+	}
+	return o, err
+}
+
+// secretLoadOptions is loadOptions for commands that run servers: a
+// ${secret:NAME} of a user or local definition is read from the secret
+// store (each read bounded by the keychain's timeout); with names, only
+// those servers' secrets are read.
+func (g *globalOpts) secretLoadOptions(names ...string) (model.LoadOptions, error) {
 	o, err := g.newLoadOptions(g.mcpConfig)
 	if err == nil && o.LookupSecret == nil {
 		o.LookupSecret = g.secretStore(o.ConfigDir).Lookup(context.Background())
 	}
+	if err == nil && len(names) > 0 {
+		o.LookupSecret = secretsOnlyOf(o.LookupSecret, names)
+	}
 	return o, err
+}
+
+// secretsOnlyOf is read for the secrets of the servers named, and
+// model.SkipSecrets for every other server's.
+func secretsOnlyOf(read func(model.SecretRef) (string, error), names []string) func(model.SecretRef) (string, error) {
+	return func(ref model.SecretRef) (string, error) {
+		if !slices.Contains(names, ref.Server) {
+			return model.SkipSecrets(ref)
+		}
+		return read(ref)
+	}
 }
 
 // Elicitation policies accepted by --elicit.

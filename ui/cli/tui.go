@@ -29,7 +29,7 @@ var errNoTerminal = errors.New("the TUI needs a terminal; for scripts use 'mcpde
 // tuiEngineOptions is the engine the plain `mcpdeck` runs on: the person's
 // configuration, watched for changes.
 func tuiEngineOptions(g *globalOpts) (engine.Options, error) {
-	load, err := g.loadOptions()
+	load, err := g.secretLoadOptions()
 	if err != nil {
 		return engine.Options{}, err
 	}
