@@ -105,6 +105,22 @@ func (r *rig) serveHTTP(h HTTPOptions) string {
 // serve would.
 func (r *rig) stdioAgent(opts ...client.ClientOption) *agent {
 	r.t.Helper()
+	return startAgent(r.t, r.stdioClient(agentOptions(opts)))
+}
+
+// modernStdioAgent is stdioAgent on protocol 2026-07-28.
+func (r *rig) modernStdioAgent(opts ...client.ClientOption) *agent {
+	r.t.Helper()
+	a := startAgent(r.t, r.stdioClient(opts))
+	if v := a.ProtocolVersion(); v != mcp.ProtocolVersion20260728 {
+		r.t.Fatalf("negotiated %q, want 2026-07-28", v)
+	}
+	return a
+}
+
+// stdioClient is a client with opts on a new pipe pair to the gateway.
+func (r *rig) stdioClient(opts []client.ClientOption) *client.Client {
+	r.t.Helper()
 	toGW, fromAgent := io.Pipe()
 	toAgent, fromGW := io.Pipe()
 	done := make(chan error, 1)
@@ -113,7 +129,7 @@ func (r *rig) stdioAgent(opts ...client.ClientOption) *agent {
 		_ = fromGW.Close()
 		done <- err
 	}()
-	c := client.NewClient(transport.NewIO(toAgent, fromAgent, nil), agentOptions(opts)...)
+	c := client.NewClient(transport.NewIO(toAgent, fromAgent, nil), opts...)
 	r.t.Cleanup(func() {
 		_ = c.Close() // closes fromAgent: the gateway reads EOF
 		if err := <-done; err != nil {
@@ -121,7 +137,7 @@ func (r *rig) stdioAgent(opts ...client.ClientOption) *agent {
 		}
 		_ = toAgent.Close()
 	})
-	return startAgent(r.t, c)
+	return c
 }
 
 // names lists what tools/list offers.

@@ -44,13 +44,15 @@ type relay struct {
 
 	mu    sync.Mutex
 	caps  mcp.ClientCapabilities // what the latest request declared
-	att   *attachment            // the agent request waiting now, nil between rounds
+	att   *attachment            // the latest agent request: progress goes to it
 	asked map[string]*question   // put to the agent, not answered yet
 	n     int                    // questions asked so far, for their ids
 }
 
-// attachment is the agent request currently waiting on a relay: progress
-// goes to it.
+// attachment is the latest agent request of a relay. Progress goes to it,
+// also after it got its answer: a server's progress may come after its
+// result, and over stdio it still reaches the agent (as for a call that is
+// not relayed).
 type attachment struct {
 	ctx   context.Context
 	token mcp.ProgressToken
@@ -144,7 +146,6 @@ func (g *Gateway) resume(ctx context.Context, key requestKey, meta *mcp.Meta, p 
 // cancelled and its end says why). The agent cancelling the request
 // cancels the call.
 func (g *Gateway) round(ctx context.Context, r *relay) step {
-	defer r.detach()
 	if !r.unanswered() {
 		select {
 		case o := <-r.final:
@@ -213,12 +214,6 @@ func (r *relay) attach(ctx context.Context, meta *mcp.Meta) {
 	r.att = a
 }
 
-func (r *relay) detach() {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	r.att = nil
-}
-
 // capabilities are what the agent's latest request declared.
 func (r *relay) capabilities() mcp.ClientCapabilities {
 	r.mu.Lock()
@@ -226,8 +221,8 @@ func (r *relay) capabilities() mcp.ClientCapabilities {
 	return r.caps
 }
 
-// progress sends the call's progress to the agent request waiting on it,
-// under the token that request gave.
+// progress sends the call's progress to the latest agent request, under
+// the token that request gave.
 func (r *relay) progress(g *Gateway) func(engine.Progress) {
 	return func(p engine.Progress) {
 		r.mu.Lock()

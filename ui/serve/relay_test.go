@@ -94,40 +94,55 @@ func (r *rig) waitSettled() {
 // declared elicitation answers a server's questions during a tools/call,
 // a prompts/get and a resources/read, each through input-required rounds;
 // the tool that asks twice takes two rounds in one call, and the result is
-// built from both answers. Whichever protocol the server speaks.
+// built from both answers. Whichever protocol the server speaks, over HTTP
+// and stdio.
 func TestModernAgentAnswersThroughInputRequired(t *testing.T) {
 	for _, d := range downstreams {
-		t.Run(d.name, func(t *testing.T) {
-			r := newRig(t, map[string]any{"fa": fault(d.args, nil)}, Options{}, nil)
-			f := newFormAnswers(false)
-			a := r.modernAgent(client.WithElicitationHandler(f))
-			if got, isErr := a.call(t, "fa__interview", nil); isErr || got != "Grace likes green" {
-				t.Errorf("fa__interview = %q (error %v)", got, isErr)
-			}
-			if got, want := strings.Join(f.messages(), " | "), "fa: Your name? | fa: Grace, your favourite colour?"; got != want {
-				t.Errorf("the agent was asked %q, want %q", got, want)
-			}
-			res, err := a.GetPrompt(t.Context(), mcp.GetPromptRequest{Params: mcp.GetPromptParams{Name: "fa__greet"}})
-			if err != nil {
-				t.Fatal(err)
-			}
-			if len(res.Messages) != 1 || res.Messages[0].Content.(mcp.TextContent).Text != "Hello Grace" {
-				t.Errorf("fa__greet = %+v", res.Messages)
-			}
-			if got := f.messages(); len(got) != 1 || got[0] != "fa: Whom to greet?" {
-				t.Errorf("for the prompt the agent was asked %q", got)
-			}
-			if d.name == "server on 2025-11-25" { // only such a session lets a resource read ask
-				rr, err := a.ReadResource(t.Context(), mcp.ReadResourceRequest{Params: mcp.ReadResourceParams{URI: "fault://ask"}})
-				if err != nil {
-					t.Fatal(err)
+		for _, over := range []string{"http", "stdio"} {
+			t.Run(d.name+"/"+over, func(t *testing.T) {
+				r := newRig(t, map[string]any{"fa": fault(d.args, nil)}, Options{}, nil)
+				f := newFormAnswers(false)
+				a := r.modernAgent
+				if over == "stdio" {
+					a = r.modernStdioAgent
 				}
-				if len(rr.Contents) != 1 || rr.Contents[0].(mcp.TextResourceContents).Text != "resource for Grace" {
-					t.Errorf("fault://ask = %+v", rr.Contents)
-				}
-			}
-			r.waitSettled()
-		})
+				answersThroughInputRequired(t, a(client.WithElicitationHandler(f)), f, d.name == "server on 2025-11-25")
+				r.waitSettled()
+			})
+		}
+	}
+}
+
+// answersThroughInputRequired calls the -ask tool, prompt and (readAsks:
+// when the server can ask during a read) resource as agent a, which answers
+// with f.
+func answersThroughInputRequired(t *testing.T, a *agent, f formAnswers, readAsks bool) {
+	t.Helper()
+	if got, isErr := a.call(t, "fa__interview", nil); isErr || got != "Grace likes green" {
+		t.Errorf("fa__interview = %q (error %v)", got, isErr)
+	}
+	if got, want := strings.Join(f.messages(), " | "), "fa: Your name? | fa: Grace, your favourite colour?"; got != want {
+		t.Errorf("the agent was asked %q, want %q", got, want)
+	}
+	res, err := a.GetPrompt(t.Context(), mcp.GetPromptRequest{Params: mcp.GetPromptParams{Name: "fa__greet"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Messages) != 1 || res.Messages[0].Content.(mcp.TextContent).Text != "Hello Grace" {
+		t.Errorf("fa__greet = %+v", res.Messages)
+	}
+	if got := f.messages(); len(got) != 1 || got[0] != "fa: Whom to greet?" {
+		t.Errorf("for the prompt the agent was asked %q", got)
+	}
+	if !readAsks {
+		return
+	}
+	rr, err := a.ReadResource(t.Context(), mcp.ReadResourceRequest{Params: mcp.ReadResourceParams{URI: "fault://ask"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rr.Contents) != 1 || rr.Contents[0].(mcp.TextResourceContents).Text != "resource for Grace" {
+		t.Errorf("fault://ask = %+v", rr.Contents)
 	}
 }
 
