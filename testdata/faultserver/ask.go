@@ -39,12 +39,24 @@ func askAnswer(res *mcp.ElicitationResult, property string) (string, string) {
 	return v, ""
 }
 
+// askURL is the page the -ask tool visit asks the user to open.
+const askURL = "https://example.test/sign-in"
+
 // addAsk adds what -ask serves: the tool interview (two questions, one per
 // input-required round, the first answer kept in the request state), the
-// prompt greet (one question, input-required) and the resource fault://ask
-// (a server-to-client elicitation/create, so only on a session before
-// 2026-07-28).
+// tool visit (a URL elicitation), the prompt greet (one question,
+// input-required) and the resource fault://ask (a server-to-client
+// elicitation/create, so only on a session before 2026-07-28).
 func addAsk(s *server.MCPServer) {
+	s.AddTool(mcp.NewTool("visit", mcp.WithDescription("Ask the user to open a page (URL elicitation)")),
+		func(_ context.Context, r mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			if res := server.ElicitationResponse(r.Params.InputResponses, "visit"); res != nil {
+				return text("visit: " + string(res.Action)), nil
+			}
+			return server.NewInputRequestBuilder("").Elicit("visit", mcp.ElicitationParams{
+				Mode: mcp.ElicitationModeURL, Message: "Sign in, please", URL: askURL, ElicitationID: "visit-1",
+			}).ToolResult(), nil
+		})
 	s.AddTool(mcp.NewTool("interview", mcp.WithDescription("Ask for a name, then a colour (two rounds of input)")),
 		func(_ context.Context, r mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 			state, in := r.Params.RequestState, r.Params.InputResponses

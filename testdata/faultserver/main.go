@@ -32,7 +32,8 @@
 //	-stderr-file PATH   print the file's content on stderr before serving
 //	-leak-auth          HTTP: put the credential of the initialize request's Authorization header (scheme dropped) in the instructions
 //	-ask                add what asks for input: tool interview{} (two input-required rounds: name, then colour;
-//	                    "NAME likes COLOUR"), prompt greet (one round: "Hello NAME"), resource fault://ask
+//	                    "NAME likes COLOUR"), tool visit{} (URL elicitation: "visit: ACTION"),
+//	                    prompt greet (one round: "Hello NAME"), resource fault://ask
 //	                    (elicitation/create during the read: "resource for NAME"; sessions before 2026-07-28 only)
 //
 // Tools: pids{} ({"pid":N,"grandchild":M}), echo{text}, add{a,b}, env{name}, cwd{}, progress{steps} (progress

@@ -92,13 +92,6 @@ func (p *pending) take(state, agent string, key requestKey) (*relay, error) {
 	return w.r, nil
 }
 
-// count is how many calls wait.
-func (p *pending) count() int {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	return len(p.byState)
-}
-
 // close abandons every waiting call and parks no more.
 func (p *pending) close() {
 	p.mu.Lock()

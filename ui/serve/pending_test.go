@@ -81,3 +81,10 @@ func TestPendingBoundsAndExpiry(t *testing.T) {
 		}
 	})
 }
+
+// count is how many calls wait.
+func (p *pending) count() int {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return len(p.byState)
+}

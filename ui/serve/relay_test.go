@@ -42,7 +42,11 @@ func newFormAnswers(decline bool) formAnswers {
 }
 
 func (f formAnswers) Elicit(_ context.Context, req mcp.ElicitationRequest) (*mcp.ElicitationResult, error) {
-	f.asked <- req.Params.Message
+	if req.Params.Mode == mcp.ElicitationModeURL {
+		f.asked <- req.Params.Message + " <" + req.Params.URL + ">"
+	} else {
+		f.asked <- req.Params.Message
+	}
 	res := &mcp.ElicitationResult{}
 	if f.decline {
 		res.Action = mcp.ElicitationResponseActionDecline
@@ -144,6 +148,31 @@ func answersThroughInputRequired(t *testing.T, a *agent, f formAnswers, readAsks
 	if len(rr.Contents) != 1 || rr.Contents[0].(mcp.TextResourceContents).Text != "resource for Grace" {
 		t.Errorf("fault://ask = %+v", rr.Contents)
 	}
+}
+
+// TestModernAgentOpensURLsItDeclared: a server's URL elicitation goes to
+// an agent on 2026-07-28 only when it declared URL mode; one that declared
+// forms only gets the fallback's answer (here none: declined).
+func TestModernAgentOpensURLsItDeclared(t *testing.T) {
+	r := newRig(t, map[string]any{"fa": fault([]string{"-ask", "-modern"}, nil)}, Options{}, nil)
+	forms, urls := newFormAnswers(false), newFormAnswers(false)
+	formsOnly := r.modernAgent(client.WithElicitationHandler(forms))
+	if got, _ := formsOnly.call(t, "fa__visit", nil); got != "visit: decline" {
+		t.Errorf("fa__visit for an agent without URL mode = %q", got)
+	}
+	if got := forms.messages(); len(got) > 0 {
+		t.Errorf("an agent without URL mode was asked %q", got)
+	}
+	withURL := r.modernAgent(client.WithElicitationHandler(urls), client.WithClientCapabilities(mcp.ClientCapabilities{
+		Elicitation: &mcp.ElicitationCapability{Form: &struct{}{}, URL: &struct{}{}},
+	}))
+	if got, _ := withURL.call(t, "fa__visit", nil); got != "visit: accept" {
+		t.Errorf("fa__visit = %q", got)
+	}
+	if got := urls.messages(); len(got) != 1 || got[0] != "fa: Sign in, please <https://example.test/sign-in>" {
+		t.Errorf("the agent was asked %q", got)
+	}
+	r.waitSettled()
 }
 
 // TestModernAgentSamples: a server's sampling request during a call goes
