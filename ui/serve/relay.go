@@ -139,11 +139,16 @@ func (g *Gateway) resume(ctx context.Context, key requestKey, meta *mcp.Meta, p 
 }
 
 // round waits for the call's next event while the agent request in ctx
-// waits: the end, or questions (with those still unanswered), which park
-// the call under a new request state (too many parked: the call is
-// cancelled and its end says why). The agent cancelling the request
-// cancels the call.
+// waits: the end (also when questions were left unanswered: they are moot),
+// or questions (with those still unanswered), which park the call under a
+// new request state (too many parked: the call is cancelled and its end
+// says why). The agent cancelling the request cancels the call.
 func (g *Gateway) round(ctx context.Context, r *relay) step {
+	select {
+	case o := <-r.final:
+		return step{outcome: o}
+	default:
+	}
 	if !r.unanswered() {
 		select {
 		case o := <-r.final:
@@ -151,8 +156,6 @@ func (g *Gateway) round(ctx context.Context, r *relay) step {
 		case q := <-r.asks:
 			r.add(q)
 		case <-ctx.Done():
-			r.abandon(context.Cause(ctx))
-			return step{outcome: outcome{err: ctx.Err()}}
 		}
 	}
 	for more := true; more; {
@@ -162,6 +165,10 @@ func (g *Gateway) round(ctx context.Context, r *relay) step {
 		default:
 			more = false
 		}
+	}
+	if ctx.Err() != nil {
+		r.abandon(context.Cause(ctx))
+		return step{outcome: outcome{err: ctx.Err()}}
 	}
 	state, err := g.pending.park(r)
 	if err != nil {

@@ -382,3 +382,26 @@ func TestAbandonedCallIsCancelled(t *testing.T) {
 	}
 	r.waitSettled()
 }
+
+// TestTooManyWaitingCallsAreRefused: past the bound on calls waiting for
+// answers (here 1), a call that asks is cancelled and the agent told why;
+// the waiting one is unharmed, and closing the gateway cancels it.
+func TestTooManyWaitingCallsAreRefused(t *testing.T) {
+	r := newRig(t, map[string]any{"fa": fault([]string{"-ask"}, nil)}, Options{}, nil)
+	r.gw.pending = newPending(pendingTTL, 1)
+	a := &rawAgent{agent: r.modernAgent()}
+	res, err := a.round(t.Context(), t, mcp.MethodToolsCall, map[string]any{"name": "fa__elicit"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	askRound(t, res)
+	res, err = a.round(t.Context(), t, mcp.MethodToolsCall, map[string]any{"name": "fa__interview"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var refused mcp.CallToolResult
+	if err := json.Unmarshal(res, &refused); err != nil || !refused.IsError || !strings.Contains(string(res), "too many calls are waiting for answers (1)") {
+		t.Errorf("the second call = %s (%v)", res, err)
+	}
+	r.waitFor("only the first call to wait", func(g *Gateway) bool { return len(g.calls) == 1 && g.pending.count() == 1 })
+}
