@@ -31,10 +31,15 @@
 //	-leak-env NAME      print the value of env NAME on stderr and put it in the description of a tool "leak" (leak.go)
 //	-stderr-file PATH   print the file's content on stderr before serving
 //	-leak-auth          HTTP: put the credential of the initialize request's Authorization header (scheme dropped) in the instructions
+//	-ask                add what asks for input: tool interview{} (two input-required rounds: name, then colour;
+//	                    "NAME likes COLOUR"), tool visit{} (URL elicitation: "visit: ACTION"),
+//	                    prompt greet (one round: "Hello NAME"), resource fault://ask
+//	                    (elicitation/create during the read: "resource for NAME"; sessions before 2026-07-28 only)
 //
 // Tools: pids{} ({"pid":N,"grandchild":M}), echo{text}, add{a,b}, env{name}, cwd{}, progress{steps} (progress
 // notifications to the call's token), elicit{message} (form elicitation,
-// returns the answer as JSON), roots{} (asks the client for roots),
+// returns the answer as JSON), sample{prompt} (asks for the client's model's
+// reply in an input-required round, returns "MODEL: REPLY"), roots{} (asks the client for roots),
 // list_changed{} (adds a tool, so tools/list_changed is sent), crash{code},
 // hang{}, slow{ms}, drop{} (closes the connection mid-call: HTTP hijack and
 // close, stdio closes stdout), flood{count} (count log notifications),
@@ -76,6 +81,7 @@ type config struct {
 	hostile                   bool
 	leakEnv, stderrFile       string
 	leakAuth                  bool
+	ask                       bool
 }
 
 // grandchildPID is the pid started by -spawn-grandchild (0 if none).
@@ -110,6 +116,7 @@ func main() {
 	flag.StringVar(&c.leakEnv, "leak-env", "", "print env NAME's value on stderr and in a tool's description")
 	flag.StringVar(&c.stderrFile, "stderr-file", "", "print this file's content on stderr before serving")
 	flag.BoolVar(&c.leakAuth, "leak-auth", false, "put the Authorization credential in the instructions (HTTP)")
+	flag.BoolVar(&c.ask, "ask", false, "serve the tool interview, the prompt greet and the resource fault://ask, which ask for input (ask.go)")
 	flag.Parse()
 	os.Exit(run(c))
 }

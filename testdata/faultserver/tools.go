@@ -39,6 +39,9 @@ func newServer(c config, h hooks) *server.MCPServer {
 	if c.hostile {
 		opts = append(opts, hostileOptions()...)
 	}
+	if c.ask {
+		opts = append(opts, askOptions()...)
+	}
 	s := server.NewMCPServer("faultserver", "1.0.0", opts...)
 	tick.add(s)
 	addLeaks(s, c)
@@ -202,6 +205,9 @@ func newServer(c config, h hooks) *server.MCPServer {
 	addGenerated(s, c.tools, size, c.plainDesc)
 	if c.hostile {
 		addHostile(s)
+	}
+	if c.ask {
+		addAsk(s)
 	}
 	return s
 }

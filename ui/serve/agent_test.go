@@ -51,15 +51,34 @@ func startAgent(t testing.TB, c *client.Client) *agent {
 // httpAgent connects over streamable HTTP (httptest) with the token.
 func (r *rig) httpAgent(opts ...client.ClientOption) *agent {
 	r.t.Helper()
-	const token = "a-test-token-long-enough"
-	base := r.serveHTTP(HTTPOptions{Token: token})
-	tr, err := transport.NewStreamableHTTP(base+"/mcp", transport.WithHTTPHeaders(map[string]string{"Authorization": "Bearer " + token}))
+	return startAgent(r.t, r.httpClient(agentOptions(opts)))
+}
+
+// modernAgent connects over streamable HTTP on protocol 2026-07-28, which
+// the client negotiates when nothing pins an older one.
+func (r *rig) modernAgent(opts ...client.ClientOption) *agent {
+	r.t.Helper()
+	a := startAgent(r.t, r.httpClient(opts))
+	if v := a.ProtocolVersion(); v != mcp.ProtocolVersion20260728 {
+		r.t.Fatalf("negotiated %q, want 2026-07-28", v)
+	}
+	return a
+}
+
+// testToken is the bearer token of the rig's HTTP listeners.
+const testToken = "a-test-token-long-enough"
+
+// httpClient is a client with opts for a new HTTP listener of the gateway.
+func (r *rig) httpClient(opts []client.ClientOption) *client.Client {
+	r.t.Helper()
+	base := r.serveHTTP(HTTPOptions{Token: testToken})
+	tr, err := transport.NewStreamableHTTP(base+"/mcp", transport.WithHTTPHeaders(map[string]string{"Authorization": "Bearer " + testToken}))
 	if err != nil {
 		r.t.Fatal(err)
 	}
-	c := client.NewClient(tr, agentOptions(opts)...)
+	c := client.NewClient(tr, opts...)
 	r.t.Cleanup(func() { _ = c.Close() }) // before the listener stops (cleanups run last first)
-	return startAgent(r.t, c)
+	return c
 }
 
 // serveHTTP runs the gateway's HTTP listener on a free loopback port until
@@ -86,6 +105,22 @@ func (r *rig) serveHTTP(h HTTPOptions) string {
 // serve would.
 func (r *rig) stdioAgent(opts ...client.ClientOption) *agent {
 	r.t.Helper()
+	return startAgent(r.t, r.stdioClient(agentOptions(opts)))
+}
+
+// modernStdioAgent is stdioAgent on protocol 2026-07-28.
+func (r *rig) modernStdioAgent(opts ...client.ClientOption) *agent {
+	r.t.Helper()
+	a := startAgent(r.t, r.stdioClient(opts))
+	if v := a.ProtocolVersion(); v != mcp.ProtocolVersion20260728 {
+		r.t.Fatalf("negotiated %q, want 2026-07-28", v)
+	}
+	return a
+}
+
+// stdioClient is a client with opts on a new pipe pair to the gateway.
+func (r *rig) stdioClient(opts []client.ClientOption) *client.Client {
+	r.t.Helper()
 	toGW, fromAgent := io.Pipe()
 	toAgent, fromGW := io.Pipe()
 	done := make(chan error, 1)
@@ -94,7 +129,7 @@ func (r *rig) stdioAgent(opts ...client.ClientOption) *agent {
 		_ = fromGW.Close()
 		done <- err
 	}()
-	c := client.NewClient(transport.NewIO(toAgent, fromAgent, nil), agentOptions(opts)...)
+	c := client.NewClient(transport.NewIO(toAgent, fromAgent, nil), opts...)
 	r.t.Cleanup(func() {
 		_ = c.Close() // closes fromAgent: the gateway reads EOF
 		if err := <-done; err != nil {
@@ -102,7 +137,7 @@ func (r *rig) stdioAgent(opts ...client.ClientOption) *agent {
 		}
 		_ = toAgent.Close()
 	})
-	return startAgent(r.t, c)
+	return c
 }
 
 // names lists what tools/list offers.

@@ -38,8 +38,17 @@ func lookup[T any](g *Gateway, find func(*exposure) (T, bool)) (T, bool) {
 
 // callTool runs a tools/call on the server the name leads to. Failures are
 // tool results with isError, so the agent's model reads them; a cancelled
-// call returns the cancellation (the agent wants no answer).
+// call returns the cancellation (the agent wants no answer). A retry with a
+// requestState continues the call waiting for its answers (relay.go).
 func (g *Gateway) callTool(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+	key := requestKey{mcp.MethodToolsCall, req.Params.Name}
+	if req.Params.RequestState != "" {
+		s, srv, err := g.resume(ctx, key, req.Params.Meta, req.Params.MultiRoundTripParams)
+		if err != nil {
+			return nil, err
+		}
+		return g.toolStep(ctx, srv, s)
+	}
 	r, ok := lookup(g, func(x *exposure) (route, bool) { r, ok := x.toolRoutes[req.Params.Name]; return r, ok })
 	if !ok {
 		return mcp.NewToolResultError(fmt.Sprintf("mcpdeck serve offers no tool %q now", req.Params.Name)), nil
@@ -47,16 +56,37 @@ func (g *Gateway) callTool(ctx context.Context, req mcp.CallToolRequest) (*mcp.C
 	if err := g.connected(ctx, r.server); err != nil {
 		return mcp.NewToolResultError(err.Error()), nil
 	}
-	ctx, end := g.begin(ctx, r.server)
-	defer end()
-	res, err := g.eng.CallToolRaw(ctx, r.server, r.name, req.GetArguments(), g.progress(ctx, req.Params.Meta))
-	if err != nil {
+	s := dispatch(g, ctx, key, r.server, req.Params.Meta, func(ctx context.Context, p func(engine.Progress)) (*mcp.CallToolResult, error) {
+		return g.eng.CallToolRaw(ctx, r.server, r.name, req.GetArguments(), p)
+	})
+	return g.toolStep(ctx, r.server, s)
+}
+
+// toolStep is the tools/call answer for step s of a call on srv.
+func (g *Gateway) toolStep(ctx context.Context, srv string, s step) (*mcp.CallToolResult, error) {
+	switch {
+	case s.ask != nil:
+		return &mcp.CallToolResult{Result: mcp.Result{ResultType: mcp.ResultTypeInputRequired}, MultiRoundTripResult: *s.ask}, nil
+	case s.err != nil:
 		if ctx.Err() != nil {
 			return nil, ctx.Err()
 		}
-		return mcp.NewToolResultError(g.failed(ctx, r.server, err).Error()), nil
+		return mcp.NewToolResultError(g.failed(ctx, srv, s.err).Error()), nil
 	}
-	return res, nil
+	return s.res.(*mcp.CallToolResult), nil
+}
+
+// dispatch runs the engine call run for the agent request in ctx: relayed
+// when the agent is on 2026-07-28 and can answer input, else within the
+// request.
+func dispatch[T any](g *Gateway, ctx context.Context, key requestKey, srv string, meta *mcp.Meta, run func(context.Context, func(engine.Progress)) (T, error)) step {
+	if relayable(ctx) {
+		return g.startRelay(ctx, key, srv, meta, func(ctx context.Context, p func(engine.Progress)) (any, error) { return run(ctx, p) })
+	}
+	ctx, end := g.begin(ctx, srv, nil)
+	defer end()
+	res, err := run(ctx, g.progress(ctx, meta))
+	return step{outcome: outcome{res: res, err: err}}
 }
 
 // progress forwards a call's progress to the agent under the token it
@@ -66,20 +96,31 @@ func (g *Gateway) progress(ctx context.Context, meta *mcp.Meta) func(engine.Prog
 		return nil
 	}
 	tok := meta.ProgressToken
-	return func(p engine.Progress) {
-		params := map[string]any{"progressToken": tok, "progress": p.Progress}
-		if p.Total > 0 {
-			params["total"] = p.Total
-		}
-		if p.Message != "" {
-			params["message"] = p.Message
-		}
-		_ = g.srv.SendNotificationToClient(ctx, string(mcp.MethodNotificationProgress), params)
+	return func(p engine.Progress) { g.sendProgress(ctx, tok, p) }
+}
+
+// sendProgress sends one progress notification on the agent request in ctx.
+func (g *Gateway) sendProgress(ctx context.Context, tok mcp.ProgressToken, p engine.Progress) {
+	params := map[string]any{"progressToken": tok, "progress": p.Progress}
+	if p.Total > 0 {
+		params["total"] = p.Total
 	}
+	if p.Message != "" {
+		params["message"] = p.Message
+	}
+	_ = g.srv.SendNotificationToClient(ctx, string(mcp.MethodNotificationProgress), params)
 }
 
 // getPrompt runs a prompts/get on the server the name leads to.
 func (g *Gateway) getPrompt(ctx context.Context, req mcp.GetPromptRequest) (*mcp.GetPromptResult, error) {
+	key := requestKey{mcp.MethodPromptsGet, req.Params.Name}
+	if req.Params.RequestState != "" {
+		s, srv, err := g.resume(ctx, key, req.Params.Meta, req.Params.MultiRoundTripParams)
+		if err != nil {
+			return nil, err
+		}
+		return g.promptStep(ctx, srv, s)
+	}
 	r, ok := lookup(g, func(x *exposure) (route, bool) { r, ok := x.promptRoutes[req.Params.Name]; return r, ok })
 	if !ok {
 		return nil, fmt.Errorf("mcpdeck serve offers no prompt %q now", req.Params.Name)
@@ -87,45 +128,19 @@ func (g *Gateway) getPrompt(ctx context.Context, req mcp.GetPromptRequest) (*mcp
 	if err := g.connected(ctx, r.server); err != nil {
 		return nil, err
 	}
-	ctx, end := g.begin(ctx, r.server)
-	defer end()
-	res, err := g.eng.GetPromptRaw(ctx, r.server, r.name, req.Params.Arguments)
-	if err != nil {
-		return nil, g.failed(ctx, r.server, err)
-	}
-	return res, nil
+	s := dispatch(g, ctx, key, r.server, req.Params.Meta, func(ctx context.Context, _ func(engine.Progress)) (*mcp.GetPromptResult, error) {
+		return g.eng.GetPromptRaw(ctx, r.server, r.name, req.Params.Arguments)
+	})
+	return g.promptStep(ctx, r.server, s)
 }
 
-// readResource reads a listed resource from the server that offers it.
-func (g *Gateway) readResource(ctx context.Context, req mcp.ReadResourceRequest) ([]mcp.ResourceContents, error) {
-	server, ok := lookup(g, func(x *exposure) (string, bool) { s, ok := x.resourceRoutes[req.Params.URI]; return s, ok })
-	if !ok {
-		return nil, fmt.Errorf("mcpdeck serve offers no resource %q now", req.Params.URI)
+// promptStep is the prompts/get answer for step s of a call on srv.
+func (g *Gateway) promptStep(ctx context.Context, srv string, s step) (*mcp.GetPromptResult, error) {
+	switch {
+	case s.ask != nil:
+		return &mcp.GetPromptResult{Result: mcp.Result{ResultType: mcp.ResultTypeInputRequired}, MultiRoundTripResult: *s.ask}, nil
+	case s.err != nil:
+		return nil, g.failed(ctx, srv, s.err)
 	}
-	return g.read(ctx, server, req.Params.URI)
-}
-
-// readTemplate reads a URI that matched template from the server offering
-// the template.
-func (g *Gateway) readTemplate(template string) func(context.Context, mcp.ReadResourceRequest) ([]mcp.ResourceContents, error) {
-	return func(ctx context.Context, req mcp.ReadResourceRequest) ([]mcp.ResourceContents, error) {
-		server, ok := lookup(g, func(x *exposure) (string, bool) { s, ok := x.templateRoutes[template]; return s, ok })
-		if !ok {
-			return nil, fmt.Errorf("mcpdeck serve offers no resource template %q now", template)
-		}
-		return g.read(ctx, server, req.Params.URI)
-	}
-}
-
-func (g *Gateway) read(ctx context.Context, server, uri string) ([]mcp.ResourceContents, error) {
-	if err := g.connected(ctx, server); err != nil {
-		return nil, err
-	}
-	ctx, end := g.begin(ctx, server)
-	defer end()
-	res, err := g.eng.ReadResourceRaw(ctx, server, uri)
-	if err != nil {
-		return nil, g.failed(ctx, server, err)
-	}
-	return res.Contents, nil
+	return s.res.(*mcp.GetPromptResult), nil
 }

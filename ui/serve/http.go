@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/sha256"
 	"crypto/subtle"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"log/slog"
@@ -37,6 +38,11 @@ func (g *Gateway) streamable() *server.StreamableHTTPServer {
 		// Host and Origin are checked once, in handler, with --listen in mind.
 		server.WithDisableLocalhostProtection(true),
 		server.WithStreamableHTTPLogger(slog.New(slog.NewTextHandler(g.log, &slog.HandlerOptions{Level: slog.LevelWarn}))),
+		// A call waiting for answers is continued only with the token it began with.
+		server.WithHTTPContextFunc(func(ctx context.Context, r *http.Request) context.Context {
+			d := sha256.Sum256([]byte(bearer(r)))
+			return context.WithValue(ctx, agentKey{}, hex.EncodeToString(d[:]))
+		}),
 	)
 }
 

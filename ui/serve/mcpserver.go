@@ -40,6 +40,7 @@ func (g *Gateway) newMCPServer(version string) *server.MCPServer {
 	hooks.AddBeforeCallTool(func(ctx context.Context, _ any, _ *mcp.CallToolRequest) { g.waitReady(ctx) })
 	hooks.AddBeforeGetPrompt(func(ctx context.Context, _ any, _ *mcp.GetPromptRequest) { g.waitReady(ctx) })
 	hooks.AddBeforeReadResource(func(ctx context.Context, _ any, _ *mcp.ReadResourceRequest) { g.waitReady(ctx) })
+	hooks.AddAfterReadResource(asInputRequired)
 	hooks.AddAfterSetLevel(func(ctx context.Context, _ any, req *mcp.SetLevelRequest, _ *mcp.EmptyResult) {
 		g.setLevel(ctx, string(req.Params.Level))
 	})

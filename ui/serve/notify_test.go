@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mark3labs/mcp-go/client"
 	"github.com/mark3labs/mcp-go/mcp"
 
 	"github.com/mcpdeck/mcpdeck/model"
@@ -36,24 +37,41 @@ func TestFirstListWaitsForServersConnecting(t *testing.T) {
 	}
 }
 
+// agentKinds are the agents progress and cancellation must reach alike:
+// one on 2025-11-25, and one on 2026-07-28 that can answer input, whose
+// calls are relayed (relay.go) on their own goroutine.
+var agentKinds = []struct {
+	name  string
+	start func(*rig) *agent
+}{
+	{"2025-11-25", func(r *rig) *agent { return r.stdioAgent() }},
+	{"2026-07-28 relayed", func(r *rig) *agent {
+		return r.modernStdioAgent(client.WithElicitationHandler(newFormAnswers(false)))
+	}},
+}
+
 // TestProgressReachesTheAgent: the progress a server reports for a call
 // reaches the agent under the agent's own progress token.
 func TestProgressReachesTheAgent(t *testing.T) {
-	r := newRig(t, map[string]any{"fa": fault(nil, nil)}, Options{}, nil)
-	a := r.stdioAgent()
-	req := mcp.CallToolRequest{}
-	req.Params.Name, req.Params.Arguments = "fa__progress", map[string]any{"steps": 3}
-	req.Params.Meta = &mcp.Meta{ProgressToken: "agent-token-7"}
-	res, err := a.CallTool(t.Context(), req)
-	if err != nil || resultText(res) != "did 3 steps" {
-		t.Fatalf("fa__progress: %v %+v", err, res)
-	}
-	for i := 1; i <= 3; i++ {
-		n := a.note(t, string(mcp.MethodNotificationProgress), fmt.Sprintf("progress %d", i))
-		f := n.Params.AdditionalFields
-		if f["progressToken"] != "agent-token-7" || f["progress"] != float64(i) || f["total"] != float64(3) || f["message"] != fmt.Sprintf("step %d", i) {
-			t.Errorf("progress %d = %v", i, f)
-		}
+	for _, k := range agentKinds {
+		t.Run(k.name, func(t *testing.T) {
+			r := newRig(t, map[string]any{"fa": fault(nil, nil)}, Options{}, nil)
+			a := k.start(r)
+			req := mcp.CallToolRequest{}
+			req.Params.Name, req.Params.Arguments = "fa__progress", map[string]any{"steps": 3}
+			req.Params.Meta = &mcp.Meta{ProgressToken: "agent-token-7"}
+			res, err := a.CallTool(t.Context(), req)
+			if err != nil || resultText(res) != "did 3 steps" {
+				t.Fatalf("fa__progress: %v %+v", err, res)
+			}
+			for i := 1; i <= 3; i++ {
+				n := a.note(t, string(mcp.MethodNotificationProgress), fmt.Sprintf("progress %d", i))
+				f := n.Params.AdditionalFields
+				if f["progressToken"] != "agent-token-7" || f["progress"] != float64(i) || f["total"] != float64(3) || f["message"] != fmt.Sprintf("step %d", i) {
+					t.Errorf("progress %d = %v", i, f)
+				}
+			}
+		})
 	}
 }
 
@@ -61,24 +79,28 @@ func TestProgressReachesTheAgent(t *testing.T) {
 // (sent over stdio when its request's context ends) cancels the engine's
 // call, which was waiting on a server that never answers.
 func TestCancellationReachesTheEngine(t *testing.T) {
-	r := newRig(t, map[string]any{"fa": fault(nil, nil)}, Options{}, nil)
-	a := r.stdioAgent()
-	a.toolNames(t)
-	ctx, cancel := context.WithCancel(t.Context())
-	done := make(chan error, 1)
-	go func() {
-		req := mcp.CallToolRequest{}
-		req.Params.Name = "fa__hang"
-		_, err := a.CallTool(ctx, req)
-		done <- err
-	}()
-	r.waitFor("the hang call in flight", func(g *Gateway) bool { return len(g.calls) == 1 })
-	cancel()
-	if err := <-done; err == nil {
-		t.Error("the cancelled call returned no error")
-	}
-	r.waitFor("the engine's call to end", func(g *Gateway) bool { return len(g.calls) == 0 })
-	if got, _ := a.call(t, "fa__echo", map[string]any{"text": "after"}); got != "after" {
-		t.Errorf("a call after the cancelled one = %q", got)
+	for _, k := range agentKinds {
+		t.Run(k.name, func(t *testing.T) {
+			r := newRig(t, map[string]any{"fa": fault(nil, nil)}, Options{}, nil)
+			a := k.start(r)
+			a.toolNames(t)
+			ctx, cancel := context.WithCancel(t.Context())
+			done := make(chan error, 1)
+			go func() {
+				req := mcp.CallToolRequest{}
+				req.Params.Name = "fa__hang"
+				_, err := a.CallTool(ctx, req)
+				done <- err
+			}()
+			r.waitFor("the hang call in flight", func(g *Gateway) bool { return len(g.calls) == 1 })
+			cancel()
+			if err := <-done; err == nil {
+				t.Error("the cancelled call returned no error")
+			}
+			r.waitFor("the engine's call to end", func(g *Gateway) bool { return len(g.calls) == 0 })
+			if got, _ := a.call(t, "fa__echo", map[string]any{"text": "after"}); got != "after" {
+				t.Errorf("a call after the cancelled one = %q", got)
+			}
+		})
 	}
 }

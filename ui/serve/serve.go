@@ -17,7 +17,9 @@
 // the agent's cancellation cancels the engine's call, servers' log messages
 // become the agent's notifications/message, and a server's elicitation or
 // sampling request is put to the agent when it declared it can answer,
-// otherwise to the headless answers the engine was given.
+// otherwise to the headless answers the engine was given. An agent on
+// protocol 2026-07-28 is asked by an input-required answer to its request,
+// whose retry carries the answer back to the waiting call (relay.go).
 package serve
 
 import (
@@ -82,6 +84,12 @@ type Gateway struct {
 	// snapshot applied, a call begun or ended): it wakes waiters.
 	changed chan struct{}
 
+	// base is the context of relayed calls (relay.go), cancelled by Close;
+	// pending holds those waiting for their agent's answers.
+	base    context.Context
+	stop    context.CancelFunc
+	pending *pending
+
 	ready     chan struct{} // closed once every server settled, or StartupWait passed
 	readyOnce sync.Once
 	readyT    *time.Timer
@@ -101,7 +109,9 @@ func New(ctx context.Context, eo engine.Options, o Options) (*Gateway, error) {
 	g := &Gateway{
 		f: f, log: o.Log, told: map[string]bool{}, last: map[string]lists{}, kinds: map[string]status.Kind{},
 		sessions: map[string]server.ClientSession{}, ready: make(chan struct{}), changed: make(chan struct{}),
+		pending: newPending(pendingTTL, maxPending),
 	}
+	g.base, g.stop = context.WithCancel(context.Background())
 	if g.log == nil {
 		g.log = io.Discard
 	}
@@ -110,15 +120,18 @@ func New(ctx context.Context, eo engine.Options, o Options) (*Gateway, error) {
 	g.srv = g.newMCPServer(o.Version)
 	eng, err := engine.New(eo)
 	if err != nil {
+		g.stop()
 		return nil, err
 	}
 	if err := eng.Start(ctx); err != nil {
+		g.stop()
 		_ = eng.Close()
 		return nil, err
 	}
 	g.eng = eng
 	snap := eng.Snapshot()
 	if err := checkServers(snap, o.Servers); err != nil {
+		g.stop()
 		_ = eng.Close()
 		return nil, err
 	}
@@ -152,9 +165,12 @@ func checkServers(snap engine.Snapshot, want []string) error {
 	return nil
 }
 
-// Close stops the engine (every server) and the gateway's goroutines.
+// Close cancels the calls waiting for an agent's answers, stops the engine
+// (every server) and the gateway's goroutines.
 func (g *Gateway) Close() error {
 	g.readyT.Stop()
+	g.pending.close()
+	g.stop()
 	err := g.eng.Close()
 	g.wg.Wait()
 	return err

@@ -2,9 +2,6 @@ package serve
 
 import (
 	"context"
-	"encoding/json"
-	"errors"
-	"fmt"
 	"slices"
 
 	"github.com/mark3labs/mcp-go/mcp"
@@ -15,19 +12,22 @@ import (
 
 // call is one agent request in flight on a server. A server's elicitation
 // or sampling request during it goes to the agent on the request's own
-// context: its session, and over HTTP the request's event stream.
+// context (its session, and over HTTP the request's event stream), or, for
+// an agent on 2026-07-28, through its relay as an input-required answer.
 type call struct {
 	server string
 	ctx    context.Context
+	relay  *relay // nil: not relayed
 }
 
 type callKey struct{}
 
-// begin records an agent request on server until end is called; the
-// returned context carries it, so a request for input the engine raises
-// inside the call (protocol 2026-07-28) finds it directly.
-func (g *Gateway) begin(ctx context.Context, server string) (context.Context, func()) {
-	c := &call{server: server, ctx: ctx}
+// begin records an agent request on server (relayed through r, or nil)
+// until end is called; the returned context carries it, so a request for
+// input the engine raises inside the call (a server on 2026-07-28) finds it
+// directly.
+func (g *Gateway) begin(ctx context.Context, server string, r *relay) (context.Context, func()) {
+	c := &call{server: server, ctx: ctx, relay: r}
 	g.mu.Lock()
 	g.calls = append(g.calls, c)
 	g.bumpLocked()
@@ -59,7 +59,7 @@ func (g *Gateway) callFor(ctx context.Context, server string) *call {
 
 // capabilities are what the agent of c declared, and whether a request may
 // be sent to it at all: protocol 2026-07-28 has no server-to-client
-// requests (a modern agent would need them as input-required results).
+// requests (a modern agent that can answer is asked through a relay).
 func capabilities(c *call) (mcp.ClientCapabilities, server.ClientSession, bool) {
 	if c == nil {
 		return mcp.ClientCapabilities{}, nil, false
@@ -81,72 +81,6 @@ func upstreamCtx(ctx context.Context, c *call) (context.Context, func()) {
 	up, cancel := context.WithCancel(c.ctx)
 	stop := context.AfterFunc(ctx, cancel)
 	return up, func() { stop(); cancel() }
-}
-
-// elicit puts a server's elicitation to the agent when it declared it can
-// answer (URL mode only when it declared that too), else to the fallback.
-func (g *Gateway) elicit(ctx context.Context, req engine.ElicitRequest) (engine.ElicitResponse, error) {
-	c := g.callFor(ctx, req.Server)
-	caps, s, ok := capabilities(c)
-	es, can := s.(server.SessionWithElicitation)
-	if !ok || !can || caps.Elicitation == nil || (req.Mode == string(mcp.ElicitationModeURL) && caps.Elicitation.URL == nil) {
-		if g.fallback.elicit == nil {
-			return engine.ElicitResponse{Action: engine.ElicitDecline, Reason: "the agent cannot answer elicitation"}, nil
-		}
-		return g.fallback.elicit(ctx, req)
-	}
-	p := mcp.ElicitationParams{Message: req.Server + ": " + req.Message, URL: req.URL, ElicitationID: req.ElicitationID}
-	if req.Mode == string(mcp.ElicitationModeURL) {
-		p.Mode = mcp.ElicitationModeURL
-	}
-	if len(req.Schema) > 0 {
-		var schema any
-		if err := json.Unmarshal(req.Schema, &schema); err != nil {
-			return engine.ElicitResponse{}, fmt.Errorf("server %s asked with a schema that is not JSON: %w", req.Server, err)
-		}
-		p.RequestedSchema = schema
-	}
-	up, done := upstreamCtx(ctx, c)
-	defer done()
-	res, err := es.RequestElicitation(up, mcp.ElicitationRequest{Request: mcp.Request{Method: string(mcp.MethodElicitationCreate)}, Params: p})
-	if err != nil {
-		return engine.ElicitResponse{}, fmt.Errorf("asking the agent: %w", err)
-	}
-	out := engine.ElicitResponse{Action: string(res.Action)}
-	if m, ok := res.Content.(map[string]any); ok {
-		out.Content = m
-	}
-	return out, nil
-}
-
-// sample puts a server's sampling request to the agent's model when it
-// declared sampling, unless the person chose a command to reply (their
-// choice wins); else to the fallback. The person's standing "never" for a
-// server is applied by the engine before this is asked.
-func (g *Gateway) sample(ctx context.Context, r engine.SampleRequest) (engine.SampleResponse, error) {
-	c := g.callFor(ctx, r.Server)
-	caps, s, ok := capabilities(c)
-	ss, can := s.(server.SessionWithSampling)
-	if r.Command != "" || !ok || !can || caps.Sampling == nil {
-		if g.fallback.sample == nil {
-			return engine.SampleResponse{Choice: engine.SampleDecline}, nil
-		}
-		return g.fallback.sample(ctx, r)
-	}
-	var p mcp.CreateMessageParams
-	if err := json.Unmarshal(r.Raw, &p); err != nil {
-		return engine.SampleResponse{}, fmt.Errorf("server %s sent a sampling request mcpdeck cannot pass on: %w", r.Server, err)
-	}
-	up, done := upstreamCtx(ctx, c)
-	defer done()
-	res, err := ss.RequestSampling(up, mcp.CreateMessageRequest{Request: mcp.Request{Method: string(mcp.MethodSamplingCreateMessage)}, CreateMessageParams: p})
-	if err != nil {
-		return engine.SampleResponse{}, fmt.Errorf("asking the agent: %w", err)
-	}
-	if res == nil {
-		return engine.SampleResponse{}, errors.New("the agent answered the sampling request with nothing")
-	}
-	return engine.SampleResponse{Choice: engine.SampleOnce, Reply: res}, nil
 }
 
 // onLog passes a server's log message to every agent session (each gets

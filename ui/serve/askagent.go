@@ -1,0 +1,183 @@
+package serve
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+
+	"github.com/mark3labs/mcp-go/mcp"
+	"github.com/mark3labs/mcp-go/server"
+
+	"github.com/mcpdeck/mcpdeck/engine"
+)
+
+// A server's elicitation or sampling request during an agent's call (call,
+// upstream.go) is put to that agent when it declared it can answer: as a
+// request on its session, or for an agent on 2026-07-28 through the call's
+// relay; otherwise the engine's own answers (the CLI's headless policy)
+// reply.
+
+// elicit puts a server's elicitation to the agent when it declared it can
+// answer (URL mode only when it declared that too), else to the fallback.
+func (g *Gateway) elicit(ctx context.Context, req engine.ElicitRequest) (engine.ElicitResponse, error) {
+	c := g.callFor(ctx, req.Server)
+	if !agentCan(c, mcp.MethodElicitationCreate, func(caps mcp.ClientCapabilities) bool { return canElicit(caps, req.Mode) }) {
+		return g.elicitFallback(ctx, req)
+	}
+	p, err := elicitParams(req)
+	if err != nil {
+		return engine.ElicitResponse{}, err
+	}
+	a, err := askAgent(ctx, c, mcp.NewElicitationInputRequest(p))
+	if err != nil {
+		return engine.ElicitResponse{}, err
+	}
+	return elicitResponse(a.Elicitation), nil
+}
+
+// canElicit says whether an agent that declared caps can answer an
+// elicitation in mode.
+func canElicit(caps mcp.ClientCapabilities, mode string) bool {
+	return caps.Elicitation != nil && (mode != string(mcp.ElicitationModeURL) || caps.Elicitation.URL != nil)
+}
+
+// elicitFallback answers an elicitation the agent cannot.
+func (g *Gateway) elicitFallback(ctx context.Context, req engine.ElicitRequest) (engine.ElicitResponse, error) {
+	if g.fallback.elicit == nil {
+		return engine.ElicitResponse{Action: engine.ElicitDecline, Reason: "the agent cannot answer elicitation"}, nil
+	}
+	return g.fallback.elicit(ctx, req)
+}
+
+// elicitParams is a server's elicitation as it goes to the agent, the
+// server named in the message.
+func elicitParams(req engine.ElicitRequest) (mcp.ElicitationParams, error) {
+	p := mcp.ElicitationParams{Message: req.Server + ": " + req.Message, URL: req.URL, ElicitationID: req.ElicitationID}
+	if req.Mode == string(mcp.ElicitationModeURL) {
+		p.Mode = mcp.ElicitationModeURL
+	}
+	if len(req.Schema) > 0 {
+		var schema any
+		if err := json.Unmarshal(req.Schema, &schema); err != nil {
+			return p, fmt.Errorf("server %s asked with a schema that is not JSON: %w", req.Server, err)
+		}
+		p.RequestedSchema = schema
+	}
+	return p, nil
+}
+
+// elicitResponse is the agent's answer as the engine takes it.
+func elicitResponse(res *mcp.ElicitationResult) engine.ElicitResponse {
+	out := engine.ElicitResponse{Action: string(res.Action)}
+	if m, ok := res.Content.(map[string]any); ok {
+		out.Content = m
+	}
+	return out
+}
+
+// sample puts a server's sampling request to the agent's model when it
+// declared sampling, unless the person chose a command to reply (their
+// choice wins); else to the fallback. The person's standing "never" for a
+// server is applied by the engine before this is asked.
+func (g *Gateway) sample(ctx context.Context, r engine.SampleRequest) (engine.SampleResponse, error) {
+	c := g.callFor(ctx, r.Server)
+	if r.Command != "" || !agentCan(c, mcp.MethodSamplingCreateMessage, func(caps mcp.ClientCapabilities) bool { return caps.Sampling != nil }) {
+		return g.sampleFallback(ctx, r)
+	}
+	p, err := sampleParams(r)
+	if err != nil {
+		return engine.SampleResponse{}, err
+	}
+	a, err := askAgent(ctx, c, mcp.NewSamplingInputRequest(p))
+	if err != nil {
+		return engine.SampleResponse{}, err
+	}
+	return engine.SampleResponse{Choice: engine.SampleOnce, Reply: a.Sampling}, nil
+}
+
+// sampleFallback answers a sampling request the agent may not.
+func (g *Gateway) sampleFallback(ctx context.Context, r engine.SampleRequest) (engine.SampleResponse, error) {
+	if g.fallback.sample == nil {
+		return engine.SampleResponse{Choice: engine.SampleDecline}, nil
+	}
+	return g.fallback.sample(ctx, r)
+}
+
+// sampleParams is a server's sampling request as it goes to the agent.
+func sampleParams(r engine.SampleRequest) (mcp.CreateMessageParams, error) {
+	var p mcp.CreateMessageParams
+	if err := json.Unmarshal(r.Raw, &p); err != nil {
+		return p, fmt.Errorf("server %s sent a sampling request mcpdeck cannot pass on: %w", r.Server, err)
+	}
+	return p, nil
+}
+
+// agentCan says whether the agent of c may be asked for method: it
+// declared what want checks, and its call is relayed or its session takes
+// such requests.
+func agentCan(c *call, method mcp.MCPMethod, want func(mcp.ClientCapabilities) bool) bool {
+	if c != nil && c.relay != nil {
+		return want(c.relay.capabilities())
+	}
+	caps, s, ok := capabilities(c)
+	if !ok || !want(caps) {
+		return false
+	}
+	switch method {
+	case mcp.MethodElicitationCreate:
+		_, ok = s.(server.SessionWithElicitation)
+	case mcp.MethodSamplingCreateMessage:
+		_, ok = s.(server.SessionWithSampling)
+	default:
+		ok = false
+	}
+	return ok
+}
+
+// askAgent puts req to the agent of c (agentCan said it may be asked):
+// through the call's relay, or as a request on the agent's session, on the
+// call's own context.
+func askAgent(ctx context.Context, c *call, req mcp.InputRequest) (mcp.InputResponse, error) {
+	var a mcp.InputResponse
+	var err error
+	if c.relay != nil {
+		a, err = c.relay.ask(ctx, req)
+	} else {
+		a, err = askSession(ctx, c, req)
+	}
+	if err != nil {
+		return a, fmt.Errorf("asking the agent: %w", err)
+	}
+	if err := a.DecodeFor(req.Method); err != nil {
+		return a, fmt.Errorf("the agent's answer to %s cannot be read: %w", req.Method, err)
+	}
+	if a.Elicitation == nil && a.Sampling == nil {
+		return a, fmt.Errorf("the agent answered %s with nothing", req.Method)
+	}
+	return a, nil
+}
+
+// askSession sends req to the agent's session, on the request's context.
+func askSession(ctx context.Context, c *call, req mcp.InputRequest) (mcp.InputResponse, error) {
+	up, done := upstreamCtx(ctx, c)
+	defer done()
+	s := server.ClientSessionFromContext(c.ctx)
+	switch req.Method {
+	case mcp.MethodElicitationCreate:
+		res, err := s.(server.SessionWithElicitation).RequestElicitation(up,
+			mcp.ElicitationRequest{Request: mcp.Request{Method: string(req.Method)}, Params: *req.Elicitation})
+		if err != nil || res == nil {
+			return mcp.InputResponse{}, err
+		}
+		return mcp.NewElicitationInputResponse(*res), nil
+	case mcp.MethodSamplingCreateMessage:
+		res, err := s.(server.SessionWithSampling).RequestSampling(up,
+			mcp.CreateMessageRequest{Request: mcp.Request{Method: string(req.Method)}, CreateMessageParams: *req.Sampling})
+		if err != nil || res == nil {
+			return mcp.InputResponse{}, err
+		}
+		return mcp.NewSamplingInputResponse(*res), nil
+	default:
+		return mcp.InputResponse{}, fmt.Errorf("mcpdeck serve does not pass %s on", req.Method)
+	}
+}

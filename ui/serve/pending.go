@@ -1,0 +1,105 @@
+package serve
+
+import (
+	"crypto/rand"
+	"errors"
+	"fmt"
+	"sync"
+	"time"
+)
+
+// pendingTTL is how long a call waits for its agent to continue it after an
+// input-required answer; maxPending is how many calls may wait at once.
+// Past either, a call is cancelled: its engine call (and the server's
+// request) are released.
+const (
+	pendingTTL = 10 * time.Minute
+	maxPending = 32
+)
+
+// Errors a retry with a requestState can get, as JSON-RPC errors.
+var (
+	ErrUnknownRequestState = errors.New("mcpdeck serve has no call waiting for this requestState")
+	ErrOtherRequestState   = errors.New("this requestState belongs to another request")
+	ErrTooManyWaiting      = errors.New("too many calls are waiting for answers")
+)
+
+// pending holds the calls waiting for their agent's answers, each under an
+// unguessable request state that one retry consumes.
+type pending struct {
+	ttl time.Duration
+	max int
+
+	mu      sync.Mutex
+	byState map[string]*parked
+	closed  bool
+}
+
+// parked is one waiting call and the timer that abandons it.
+type parked struct {
+	r     *relay
+	timer *time.Timer
+}
+
+func newPending(ttl time.Duration, limit int) *pending {
+	return &pending{ttl: ttl, max: limit, byState: map[string]*parked{}}
+}
+
+// park files r under a fresh request state until take returns it, or the
+// TTL passes and r is abandoned. At the limit (or once closed) r is not
+// parked and the error says why; the caller abandons it.
+func (p *pending) park(r *relay) (string, error) {
+	state := rand.Text() // 128 bits from crypto/rand
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.closed {
+		return "", errors.New("mcpdeck serve is stopping")
+	}
+	if len(p.byState) >= p.max {
+		return "", fmt.Errorf("%w (%d): answer or cancel one first", ErrTooManyWaiting, p.max)
+	}
+	p.byState[state] = &parked{r: r, timer: time.AfterFunc(p.ttl, func() { p.expire(state) })}
+	return state, nil
+}
+
+// expire abandons the call under state if it is still waiting.
+func (p *pending) expire(state string) {
+	p.mu.Lock()
+	w, ok := p.byState[state]
+	delete(p.byState, state)
+	p.mu.Unlock()
+	if ok {
+		w.r.abandon(fmt.Errorf("the agent did not continue it within %v", p.ttl))
+	}
+}
+
+// take removes and returns the call under state when it was parked for
+// this agent and request; a state that names nothing, or another agent's
+// call, is unknown. A state for another request stays parked.
+func (p *pending) take(state, agent string, key requestKey) (*relay, error) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	w, ok := p.byState[state]
+	if !ok || w.r.agent != agent {
+		return nil, fmt.Errorf("%w (answered already, cancelled, or not continued within %v): send the request again without requestState",
+			ErrUnknownRequestState, p.ttl)
+	}
+	if w.r.key != key {
+		return nil, fmt.Errorf("%w (%s), not %s", ErrOtherRequestState, w.r.key, key)
+	}
+	w.timer.Stop()
+	delete(p.byState, state)
+	return w.r, nil
+}
+
+// close abandons every waiting call and parks no more.
+func (p *pending) close() {
+	p.mu.Lock()
+	all := p.byState
+	p.byState, p.closed = map[string]*parked{}, true
+	p.mu.Unlock()
+	for _, w := range all {
+		w.timer.Stop()
+		w.r.abandon(errors.New("mcpdeck serve stopped"))
+	}
+}

@@ -1,0 +1,114 @@
+package serve
+
+import (
+	"context"
+	"fmt"
+	"strconv"
+
+	"github.com/mark3labs/mcp-go/mcp"
+	"github.com/mark3labs/mcp-go/server"
+
+	"github.com/mcpdeck/mcpdeck/engine"
+)
+
+// The relay's two sides: the engine's callbacks ask (and wait), the
+// agent's requests attach, take the questions and deliver the answers.
+
+// ask puts one request for input to the agent and waits for the answer;
+// called by the engine's callbacks during the call.
+func (r *relay) ask(ctx context.Context, req mcp.InputRequest) (mcp.InputResponse, error) {
+	q := &question{req: req, answer: make(chan mcp.InputResponse, 1)}
+	select {
+	case r.asks <- q:
+	case <-ctx.Done():
+		return mcp.InputResponse{}, ctx.Err()
+	case <-r.ctx.Done():
+		return mcp.InputResponse{}, context.Cause(r.ctx)
+	}
+	select {
+	case a := <-q.answer:
+		return a, nil
+	case <-ctx.Done():
+		return mcp.InputResponse{}, ctx.Err()
+	case <-r.ctx.Done():
+		return mcp.InputResponse{}, context.Cause(r.ctx)
+	}
+}
+
+// abandon cancels the call (its questions get why).
+func (r *relay) abandon(why error) {
+	r.cancel(fmt.Errorf("%w: %w", errAbandoned, why))
+}
+
+// attach records the agent request now waiting: its capabilities decide
+// what the call's next questions may ask, and progress goes to it.
+func (r *relay) attach(ctx context.Context, meta *mcp.Meta) {
+	a := &attachment{ctx: ctx}
+	if meta != nil {
+		a.token = meta.ProgressToken
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if info := server.RequestProtocolInfoFromContext(ctx); info != nil && info.ClientCapabilities != nil {
+		r.caps = *info.ClientCapabilities
+	}
+	r.att = a
+}
+
+// capabilities are what the agent's latest request declared.
+func (r *relay) capabilities() mcp.ClientCapabilities {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.caps
+}
+
+// progress sends the call's progress to the latest agent request, under
+// the token that request gave.
+func (r *relay) progress(g *Gateway) func(engine.Progress) {
+	return func(p engine.Progress) {
+		r.mu.Lock()
+		a := r.att
+		r.mu.Unlock()
+		if a != nil && a.token != nil {
+			g.sendProgress(a.ctx, a.token, p)
+		}
+	}
+}
+
+// add gives q an id and records it as put to the agent.
+func (r *relay) add(q *question) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.n++
+	r.asked["input-"+strconv.Itoa(r.n)] = q
+}
+
+func (r *relay) unanswered() bool {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return len(r.asked) > 0
+}
+
+// questions are the requests for input still unanswered, by id.
+func (r *relay) questions() mcp.InputRequests {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	out := make(mcp.InputRequests, len(r.asked))
+	for id, q := range r.asked {
+		out[id] = q.req
+	}
+	return out
+}
+
+// deliver hands each answer to the question it names; a question left
+// unanswered is asked again in the next round, an unknown id is ignored.
+func (r *relay) deliver(answers mcp.InputResponses) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	for id, a := range answers {
+		if q, ok := r.asked[id]; ok {
+			q.answer <- a
+			delete(r.asked, id)
+		}
+	}
+}
