@@ -58,7 +58,12 @@ func (r *rig) httpAgent(opts ...client.ClientOption) *agent {
 // the client negotiates when nothing pins an older one.
 func (r *rig) modernAgent(opts ...client.ClientOption) *agent {
 	r.t.Helper()
-	a := startAgent(r.t, r.httpClient(opts))
+	return r.modern(startAgent(r.t, r.httpClient(opts)))
+}
+
+// modern checks that a negotiated protocol 2026-07-28.
+func (r *rig) modern(a *agent) *agent {
+	r.t.Helper()
 	if v := a.ProtocolVersion(); v != mcp.ProtocolVersion20260728 {
 		r.t.Fatalf("negotiated %q, want 2026-07-28", v)
 	}
@@ -111,11 +116,7 @@ func (r *rig) stdioAgent(opts ...client.ClientOption) *agent {
 // modernStdioAgent is stdioAgent on protocol 2026-07-28.
 func (r *rig) modernStdioAgent(opts ...client.ClientOption) *agent {
 	r.t.Helper()
-	a := startAgent(r.t, r.stdioClient(opts))
-	if v := a.ProtocolVersion(); v != mcp.ProtocolVersion20260728 {
-		r.t.Fatalf("negotiated %q, want 2026-07-28", v)
-	}
-	return a
+	return r.modern(startAgent(r.t, r.stdioClient(opts)))
 }
 
 // stdioClient is a client with opts on a new pipe pair to the gateway.

@@ -3,12 +3,11 @@ package serve
 import (
 	"fmt"
 	"os"
-	"os/exec"
-	"path/filepath"
-	"runtime"
 	"testing"
 
 	"go.uber.org/goleak"
+
+	"github.com/mcpdeck/mcpdeck/testdata/faultlaunch"
 )
 
 // faultBin is testdata/faultserver, built once by TestMain: the real
@@ -18,20 +17,14 @@ var faultBin string
 // TestMain builds the fault server and fails the run if a goroutine
 // outlives the tests (every gateway, engine and client was closed).
 func TestMain(m *testing.M) {
-	dir, err := os.MkdirTemp("", "mcpdeck-serve-test-")
+	var fault faultlaunch.Binary
+	bin, err := fault.Path()
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
+		fault.Remove()
 		os.Exit(1)
 	}
-	faultBin = filepath.Join(dir, "faultserver")
-	if runtime.GOOS == "windows" {
-		faultBin += ".exe"
-	}
-	if out, err := exec.Command("go", "build", "-o", faultBin, "../../testdata/faultserver").CombinedOutput(); err != nil {
-		fmt.Fprintf(os.Stderr, "building faultserver: %v\n%s", err, out)
-		_ = os.RemoveAll(dir)
-		os.Exit(1)
-	}
+	faultBin = bin
 	code := m.Run()
 	if code == 0 {
 		if err := goleak.Find(); err != nil {
@@ -39,6 +32,6 @@ func TestMain(m *testing.M) {
 			code = 1
 		}
 	}
-	_ = os.RemoveAll(dir)
+	fault.Remove()
 	os.Exit(code)
 }

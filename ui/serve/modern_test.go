@@ -30,18 +30,7 @@ func TestModernAgent(t *testing.T) {
 	if got, isErr := a.call(t, "fa__echo", map[string]any{"text": "modern"}); isErr || got != "modern" {
 		t.Errorf("fa__echo = %q (error %v)", got, isErr)
 	}
-	got, isErr := a.call(t, "fa__elicit", map[string]any{"message": "Who are you?"})
-	if isErr || !strings.Contains(got, `"action":"accept"`) || !strings.Contains(got, "Grace") {
-		t.Errorf("fa__elicit = %q (error %v), want the agent's answer Grace", got, isErr)
-	}
-	select {
-	case msg := <-h.asked:
-		if msg != "fa: Who are you?" {
-			t.Errorf("the agent was asked %q", msg)
-		}
-	default:
-		t.Error("the agent was not asked")
-	}
+	agentAnswersElicit(t, a, h)
 	r.waitSettled()
 
 	plain := r.modernAgent()

@@ -32,18 +32,7 @@ func TestElicitationGoesToTheAgent(t *testing.T) {
 	r := newRig(t, map[string]any{"fa": fault(nil, nil)}, Options{}, nil)
 	h := elicitAnswer{asked: make(chan string, 1)}
 	a := r.httpAgent(client.WithElicitationHandler(h))
-	got, isErr := a.call(t, "fa__elicit", map[string]any{"message": "Who are you?"})
-	if isErr || !strings.Contains(got, `"action":"accept"`) || !strings.Contains(got, "Grace") {
-		t.Errorf("fa__elicit = %q (error %v)", got, isErr)
-	}
-	select {
-	case msg := <-h.asked:
-		if msg != "fa: Who are you?" {
-			t.Errorf("the agent was asked %q", msg)
-		}
-	default:
-		t.Error("the agent was not asked")
-	}
+	agentAnswersElicit(t, a, h)
 }
 
 // TestElicitationWithoutTheCapabilityUsesTheFallback: an agent that did
@@ -154,5 +143,24 @@ func TestThePersonsSamplingChoicesWin(t *testing.T) {
 	}
 	if len(asked) > 0 {
 		t.Error("the agent was asked")
+	}
+}
+
+// agentAnswersElicit calls fa__elicit through a and checks that the agent's
+// handler h was asked, with the server named, and that its answer (Grace)
+// reached the server.
+func agentAnswersElicit(t *testing.T, a *agent, h elicitAnswer) {
+	t.Helper()
+	got, isErr := a.call(t, "fa__elicit", map[string]any{"message": "Who are you?"})
+	if isErr || !strings.Contains(got, `"action":"accept"`) || !strings.Contains(got, "Grace") {
+		t.Errorf("fa__elicit = %q (error %v), want the agent's answer Grace", got, isErr)
+	}
+	select {
+	case msg := <-h.asked:
+		if msg != "fa: Who are you?" {
+			t.Errorf("the agent was asked %q", msg)
+		}
+	default:
+		t.Error("the agent was not asked")
 	}
 }
