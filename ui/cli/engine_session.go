@@ -55,14 +55,7 @@ func startEngSession(ctx context.Context, f *engFlags, names ...string) (*engSes
 		return nil, err
 	}
 	if len(names) > 0 {
-		only := map[string]bool{}
-		for _, n := range names {
-			only[n] = true
-		}
-		eo.Factory = engOnlyFactory{inner: eo.Factory, only: only}
-		if eo.Load.LookupSecret != nil { // the others are not opened: their secrets stay unread
-			eo.Load.LookupSecret = secretsOnlyOf(eo.Load.LookupSecret, names)
-		}
+		onlyServers(&eo, names)
 	}
 	eng, err := engine.New(eo)
 	if err != nil {
@@ -81,6 +74,19 @@ func startEngSession(ctx context.Context, f *engFlags, names ...string) (*engSes
 		}
 	}
 	return s, nil
+}
+
+// onlyServers makes eo open only the servers named (engOnlyFactory) and
+// read only their secrets: the others stay in the snapshot, not started.
+func onlyServers(eo *engine.Options, names []string) {
+	only := map[string]bool{}
+	for _, n := range names {
+		only[n] = true
+	}
+	eo.Factory = engOnlyFactory{inner: eo.Factory, only: only}
+	if eo.Load.LookupSecret != nil {
+		eo.Load.LookupSecret = secretsOnlyOf(eo.Load.LookupSecret, names)
+	}
 }
 
 // Close shuts the engine down (every server, within about a second).

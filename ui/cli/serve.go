@@ -71,11 +71,7 @@ func runServe(ctx context.Context, g *globalOpts, sf serveFlags) error {
 	}
 	eo.Watch = true
 	if len(sf.servers) > 0 {
-		only := map[string]bool{}
-		for _, n := range sf.servers {
-			only[n] = true
-		}
-		eo.Factory = engOnlyFactory{inner: eo.Factory, only: only}
+		onlyServers(&eo, sf.servers)
 	}
 	var ln net.Listener
 	if sf.http != "" { // listen first: a port in use fails before any server starts
