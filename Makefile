@@ -33,10 +33,18 @@ CROSS_TARGETS ?= windows/amd64 darwin/arm64 linux/arm64
 help: ## show the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-17s %s\n", $$1, $$2}'
 
+# FIRST_BUILD_NOTE says what a build on a cold module cache is doing before
+# it goes quiet for a minute or two: it asks the cache, offline, for one
+# module every build needs.
+FIRST_BUILD_NOTE = @GOFLAGS=-mod=mod GOPROXY=off $(GO) list -m -f '{{.Dir}}' github.com/charmbracelet/bubbletea 2>/dev/null | grep -q . || \
+	echo "building mcpdeck (the first build downloads modules and takes a minute or two)"
+
 build: ## build bin/mcpdeck
+	$(FIRST_BUILD_NOTE)
 	$(GO) build -buildvcs=auto -o $(BIN) .
 
 install: ## install mcpdeck into $(go env GOBIN), or $(go env GOPATH)/bin
+	$(FIRST_BUILD_NOTE)
 	$(GO) install -buildvcs=auto .
 
 cross: ## build for windows/amd64, darwin/arm64, linux/arm64 (tests compiled too) and go vet for windows

@@ -78,7 +78,7 @@ func TestHeadersHelperSlowTimesOut(t *testing.T) {
 
 func TestHeadersHelperNotRunForUnapprovedProject(t *testing.T) {
 	marker := filepath.Join(t.TempDir(), "ran")
-	srv := helperServer(t, `touch `+marker+`; echo '{}'`)
+	srv := helperServer(t, `touch `+model.QuoteArg(marker)+`; echo '{}'`)
 	srv.Scope = model.ScopeProject
 	srv.Approval.Status = model.ApprovalPending
 	m := New(Options{Store: newMapStore()})
@@ -108,7 +108,7 @@ func TestHeadersWithoutHelper(t *testing.T) {
 
 func TestHeadersHelperCachedAndRerunAfterNeedsAuth(t *testing.T) {
 	count := filepath.Join(t.TempDir(), "count")
-	srv := helperServer(t, `echo x >> `+count+`; echo '{"X-N":"1"}'`)
+	srv := helperServer(t, `echo x >> `+model.QuoteArg(count)+`; echo '{"X-N":"1"}'`)
 	clock := newFakeClock()
 	m := New(Options{Store: newMapStore(), Now: clock.Now, HelperCacheTTL: time.Minute})
 	runs := func() int {

@@ -99,9 +99,16 @@ func cancelWait(t *testing.T, c *Conn, started <-chan struct{}, cancelled <-chan
 func TestCancelledCallIsCancelledOnTheServerOverSSE(t *testing.T) {
 	s := server.NewMCPServer("slow", "1", server.WithToolCapabilities(false))
 	started := make(chan struct{}, 1)
+	// mcp-go's SSE server may end the handler's context only after the test
+	// (the cancellation travels on its own goroutine): the handler also
+	// ends with the test, so goleak never sees it waiting.
+	testDone := make(chan struct{})
 	s.AddTool(mcp.NewTool("wait"), func(ctx context.Context, _ mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		started <- struct{}{}
-		<-ctx.Done()
+		select {
+		case <-ctx.Done():
+		case <-testDone:
+		}
 		return nil, ctx.Err()
 	})
 	var mu sync.Mutex
@@ -132,6 +139,7 @@ func TestCancelledCallIsCancelledOnTheServerOverSSE(t *testing.T) {
 		next.ServeHTTP(w, r)
 	}))
 	t.Cleanup(srv.Close)
+	t.Cleanup(func() { close(testDone) })
 	next = server.NewSSEServer(s, server.WithBaseURL(srv.URL))
 
 	c := open(t, model.ServerConfig{Type: model.TransportSSE, URL: srv.URL + "/sse"}, Options{})

@@ -78,7 +78,7 @@ func runDoctor(ctx context.Context, f *engFlags, bundle string) error {
 		bad = bad || l.mark == docBad
 	}
 	if bundle != "" {
-		rep, err := writeBundle(ctx, g, bundle, bundleInput{res: res, report: lines, run: run})
+		rep, err := writeBundle(ctx, g, bundle, bundleInput{res: res, report: lines, run: run, version: buildVersion()})
 		if err != nil {
 			return err
 		}

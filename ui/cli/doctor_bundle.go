@@ -21,9 +21,10 @@ import (
 // bundleInput is what `doctor --bundle` puts in the archive: the loaded
 // configuration, the report doctor printed, and what the servers did.
 type bundleInput struct {
-	res    *model.Resolved
-	report []docLine
-	run    doctorRun
+	res     *model.Resolved
+	report  []docLine
+	run     doctorRun
+	version string // buildVersion(): what version.txt says this binary is
 }
 
 // bundleRoot is the directory every file of the archive lies in.
@@ -57,11 +58,22 @@ type bundleReport struct {
 // file behind.
 func writeBundle(ctx context.Context, g *globalOpts, path string, in bundleInput) (bundleReport, error) {
 	secrets, serr := bundleSecrets(ctx, g, in.res)
-	b := &bundle{mask: model.NewMasker(secrets...), judge: model.NewTokenJudge(harmless(in.res)...)}
+	b := assembleBundle(in, secrets, serr)
+	size, err := b.write(path)
+	if err != nil {
+		return bundleReport{}, err
+	}
+	return bundleReport{path: path, files: len(b.files), size: size, masked: b.masked, unsure: b.unsure}, nil
+}
+
+// assembleBundle builds every file of the archive from in, masking
+// secrets; serr is why the stored credentials could not all be read.
+func assembleBundle(in bundleInput, secrets []string, serr error) *bundle {
+	b := &bundle{mask: model.NewMasker(secrets...), judge: model.NewTokenJudge(ownValues(in)...)}
 	if serr != nil {
 		b.unsure = append(b.unsure, "stored credentials could not all be read ("+model.RedactText(serr.Error())+"): one a server echoed would not be masked")
 	}
-	b.addText("version.txt", fmt.Sprintf("mcpdeck %s\nos/arch %s/%s\nwritten %s\n", buildVersion(), runtime.GOOS, runtime.GOARCH, time.Now().UTC().Format(time.RFC3339)))
+	b.addText("version.txt", fmt.Sprintf("mcpdeck %s\nos/arch %s/%s\nwritten %s\n", in.version, runtime.GOOS, runtime.GOARCH, time.Now().UTC().Format(time.RFC3339)))
 	var report strings.Builder
 	for _, l := range in.report {
 		report.WriteString(l.mark + " " + l.text + "\n")
@@ -77,11 +89,7 @@ func writeBundle(ctx context.Context, g *globalOpts, path string, in bundleInput
 	}
 	// mcpdeck's own words about the other files: nothing to mask in them.
 	b.files = append(b.files, bundleFile{name: "REDACTION.txt", body: b.summary()})
-	size, err := b.write(path)
-	if err != nil {
-		return bundleReport{}, err
-	}
-	return bundleReport{path: path, files: len(b.files), size: size, masked: b.masked, unsure: b.unsure}, nil
+	return b
 }
 
 // bundleSecrets is every secret value the bundle must not show: each
@@ -101,13 +109,24 @@ func bundleSecrets(ctx context.Context, g *globalOpts, res *model.Resolved) ([]s
 	return append(out, stored...), err
 }
 
-// harmless are texts whose words look like tokens but are not secrets:
-// config file paths, servers' sources, commands and working directories,
-// and the hashes mcpdeck computed of their definitions.
-func harmless(res *model.Resolved) []string {
-	out := append([]string{res.ProjectRoot, res.LocalSettings}, res.Files...)
+// ownValues are the texts mcpdeck itself produced or found, whose words
+// may look like tokens but are not secrets: its own version and commit,
+// the config files it read and the directories it keeps state in, the
+// servers' sources, commands and working directories, and the hashes it
+// computed of their definitions (in the loaded config and in the engine's
+// snapshot, approved hashes included). The judge passes their words, so
+// what a bundle reports as unjudged is only text that came from outside.
+func ownValues(in bundleInput) []string {
+	res := in.res
+	out := append([]string{in.version, res.ProjectRoot, res.LocalSettings}, res.Files...)
 	for _, s := range res.Servers {
 		out = append(out, s.Source, s.Raw.Command, s.Config.Command, s.Config.Cwd, s.Hash, s.Approval.ApprovedHash)
+		for _, o := range s.Overrides {
+			out = append(out, o.Source)
+		}
+	}
+	for _, s := range in.run.snap.Servers {
+		out = append(out, s.Source, s.Hash, s.Approval.ApprovedHash, s.Config.Command, s.Config.Cwd)
 		for _, o := range s.Overrides {
 			out = append(out, o.Source)
 		}

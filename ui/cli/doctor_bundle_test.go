@@ -242,3 +242,42 @@ func TestBundleFilesAreTerminalSafe(t *testing.T) {
 		assertTerminalSafe(t, f.name, f.body)
 	}
 }
+
+// TestBundleJudgesOnlyOutsideText: what mcpdeck wrote itself — a version
+// stamped from a git checkout (as `make install` builds it), the hashes it
+// computed of each definition in the loaded config and in the engine's
+// snapshot (also an approved hash the loaded config does not hold), the
+// files and directories it read — is never listed as "could not judge";
+// a key a server printed is, alone.
+func TestBundleJudgesOnlyOutsideText(t *testing.T) {
+	const (
+		stamped  = "v0.0.0-20261125094618-ca7c7d2c4f0c+dirty (commit ca7c7d2c4f0c, 2026-11-25T09:46:18Z, with uncommitted changes) go1.26.8"
+		hash     = "9f2c4e1a7b3d5f6e8a0c2b4d6f8e1a3c5b7d9f0e2a4c6b8d0f1e3a5c7b9d2f4e"
+		approved = "1a3c5e7b9d2f4a6c8e0b1d3f5a7c9e2b4d6f8a0c1e3b5d7f9a2c4e6b8d0f1a3c"
+		outside  = "zq8Xw2Lp9Rt4Vb7Nm3Kc6Hd1"
+	)
+	dir := filepath.Join(t.TempDir(), "Application Support", "mcpdeck-4f1a9c3e7b2d8e6a")
+	srv := model.Server{Name: "local", Scope: model.ScopeUser, Source: filepath.Join(dir, "settings.json"), Hash: hash}
+	res := &model.Resolved{ProjectRoot: dir, Files: []string{srv.Source}, Servers: []model.Server{srv}}
+	snap := engine.ServerSnapshot{
+		Name: "local", Source: srv.Source, Hash: hash, State: model.StateConnected,
+		Approval:   model.Approval{Status: model.ApprovalApproved, ApprovedHash: approved},
+		StderrTail: []string{"starting", "key " + outside},
+	}
+	b := assembleBundle(bundleInput{
+		res: res, version: stamped, report: []docLine{{docOK, "config: " + srv.Source + " parsed"}},
+		run: doctorRun{snap: engine.Snapshot{Servers: []engine.ServerSnapshot{snap}}},
+	}, nil, nil)
+	files := map[string]string{}
+	for _, f := range b.files {
+		files[f.name] = f.body
+	}
+	for name, want := range map[string]string{"version.txt": "ca7c7d2c4f0c", "servers/01-local/state.json": approved, "config.json": hash} {
+		if !strings.Contains(files[name], want) {
+			t.Fatalf("%s lacks %q:\n%s", name, want, files[name])
+		}
+	}
+	if len(b.unsure) != 1 || !strings.HasPrefix(b.unsure[0], bundleRoot+"servers/01-local/stderr.txt: 1 line") {
+		t.Errorf("could not judge, want only the server's stderr line:\n%s", strings.Join(b.unsure, "\n"))
+	}
+}

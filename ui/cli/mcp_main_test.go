@@ -19,8 +19,10 @@ import (
 // binary is the mcpdeck executable built once by TestMain for the CLI tests.
 var binary string
 
-// TestMain builds the real binary once (the CLI tests run it as a person
-// would) and checks that no goroutine outlives the tests.
+// TestMain builds the real binary once, as `make build` and `make install`
+// do (stamped with the commit when the tree is a git checkout, whatever
+// GOFLAGS this machine sets), so the CLI tests run what a person runs; it
+// then checks that no goroutine outlives the tests.
 func TestMain(m *testing.M) {
 	dir, err := os.MkdirTemp("", "mcpdeck-cli-test-")
 	if err != nil {
@@ -28,7 +30,7 @@ func TestMain(m *testing.M) {
 		os.Exit(1)
 	}
 	binary = filepath.Join(dir, "mcpdeck")
-	build := exec.Command("go", "build", "-o", binary, "github.com/mcpdeck/mcpdeck")
+	build := exec.Command("go", "build", "-buildvcs=auto", "-o", binary, "github.com/mcpdeck/mcpdeck")
 	if out, err := build.CombinedOutput(); err != nil {
 		fmt.Fprintf(os.Stderr, "building mcpdeck: %v\n%s", err, out)
 		_ = os.RemoveAll(dir)
@@ -46,27 +48,31 @@ func TestMain(m *testing.M) {
 }
 
 // cliEnv is a private machine for one test: its own HOME, XDG config dir,
-// managed dir and a project directory (under HOME, like a real checkout).
+// managed dir, temporary dir and a project directory (under HOME, like a
+// real checkout). Every path holds a space ("Application Support"), so
+// every CLI test also checks that nothing breaks on one.
 type cliEnv struct {
 	t       testing.TB
 	home    string
 	config  string // XDG_CONFIG_HOME
 	managed string // MCPDECK_MANAGED_DIR
 	proj    string // working directory of every run
+	tmp     string // TMPDIR
 	extra   []string
 }
 
 func newCLIEnv(t testing.TB) *cliEnv {
 	t.Helper()
-	root := t.TempDir()
+	root := filepath.Join(t.TempDir(), "Application Support")
 	e := &cliEnv{
 		t:       t,
 		home:    filepath.Join(root, "home"),
 		config:  filepath.Join(root, "home", ".config"),
 		managed: filepath.Join(root, "managed"),
 		proj:    filepath.Join(root, "home", "proj"),
+		tmp:     filepath.Join(root, "tmp dir"),
 	}
-	for _, d := range []string{e.config, e.managed, e.proj} {
+	for _, d := range []string{e.config, e.managed, e.proj, e.tmp} {
 		if err := os.MkdirAll(d, 0o755); err != nil {
 			t.Fatal(err)
 		}
@@ -90,11 +96,22 @@ func (r result) String() string {
 func (e *cliEnv) command(args ...string) *exec.Cmd {
 	cmd := exec.Command(binary, args...)
 	cmd.Dir = e.proj
-	cmd.Env = []string{
-		"HOME=" + e.home, "XDG_CONFIG_HOME=" + e.config, "XDG_CACHE_HOME=" + filepath.Join(e.home, ".cache"),
-		"MCPDECK_MANAGED_DIR=" + e.managed, "PATH=" + os.Getenv("PATH"),
-	}
+	cmd.Env = e.env()
 	return cmd
+}
+
+// env is the isolated world's environment: its HOME, XDG directories,
+// managed directory and TMPDIR (all under a path with a space, as on many
+// Macs), the test's PATH, then e.extra.
+func (e *cliEnv) env() []string {
+	return append([]string{
+		"HOME=" + e.home,
+		"XDG_CONFIG_HOME=" + e.config,
+		"XDG_CACHE_HOME=" + filepath.Join(e.home, ".cache"),
+		"MCPDECK_MANAGED_DIR=" + e.managed,
+		"TMPDIR=" + e.tmp,
+		"PATH=" + os.Getenv("PATH"),
+	}, e.extra...)
 }
 
 func (e *cliEnv) run(args ...string) result {
@@ -106,13 +123,7 @@ func (e *cliEnv) runIn(dir string, args ...string) result {
 	e.t.Helper()
 	cmd := exec.Command(binary, args...)
 	cmd.Dir = dir
-	cmd.Env = append([]string{
-		"HOME=" + e.home,
-		"XDG_CONFIG_HOME=" + e.config,
-		"XDG_CACHE_HOME=" + filepath.Join(e.home, ".cache"),
-		"MCPDECK_MANAGED_DIR=" + e.managed,
-		"PATH=" + os.Getenv("PATH"),
-	}, e.extra...)
+	cmd.Env = e.env()
 	var out, errb bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &errb
 	err := cmd.Run()

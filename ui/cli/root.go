@@ -238,6 +238,7 @@ func newRootCmd(g *globalOpts) *cobra.Command {
 	root.AddCommand(newAuthCmd(g))
 	root.AddCommand(newServeCmd(g))
 	root.AddCommand(newDemoCmd(g), newDemoServerCmd(g))
+	root.AddCommand(newCompletionCmd())
 	enableSuggestions(root)
 	addCompletions(root, g)
 	return root
