@@ -93,10 +93,7 @@ func build(d definition, opts LoadOptions, root string) Server {
 	cfg.Cwd = workDir(cfg.Cwd, dir, root, d.origin.Scope, opts)
 	s.Config = cfg
 	s.HomeRelative = homeRelative(d.raw, cfg, d.origin.Scope, opts.Cwd)
-	if !mayOptIntoProject(d.origin.Scope) && namesProjectDir(d.raw.Cwd) {
-		probs = append(probs, Problem{Field: "cwd", Message: "${" + ProjectDirVar + "} is for your own definitions, not a plugin's: " +
-			"copy the server to your user scope to run it in the project"})
-	}
+	probs = append(probs, optInProblems(d.raw.Cwd, d.origin.Scope)...)
 	if len(d.problems) == 0 && len(probs) == 0 {
 		probs = validate(cfg)
 	}

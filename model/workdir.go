@@ -28,10 +28,16 @@ const ProjectRedirects = "node_modules and .npmrc (npm, npx), uv.toml and pyproj
 // server they did not define runs.
 func definedByProject(s Scope) bool { return s == ScopeProject || s == ScopeLocal }
 
-// mayOptIntoProject reports whether a definition of scope s may name
-// ${PROJECT_DIR} in its cwd: every scope but plugins (and connectors),
-// whose files the person did not write.
-func mayOptIntoProject(s Scope) bool { return s != ScopePlugin && s != ScopeConnector }
+// optInProblems refuses ${PROJECT_DIR} in the cwd of a definition of
+// scope s the person did not write: a plugin's (or a connector's). Every
+// other scope may name it.
+func optInProblems(cwd string, s Scope) []Problem {
+	if (s != ScopePlugin && s != ScopeConnector) || !namesProjectDir(cwd) {
+		return nil
+	}
+	return []Problem{{Field: "cwd", Message: "${" + ProjectDirVar + "} is for your own definitions, not a plugin's: " +
+		"copy the server to your user scope to run it in the project"}}
+}
 
 // cwdLookup is the variable lookup of a cwd field: ${PROJECT_DIR} is the
 // project root, every other variable is lookup's.
