@@ -337,9 +337,20 @@ func TestIntegrationElicitAndRoots(t *testing.T) {
 			t.Errorf("%s elicit: %+v %v", name, res, err)
 		}
 		res, err = e.CallTool(context.Background(), name, "roots", nil, nil)
-		if err != nil || res.IsError || !strings.Contains(res.Content[0].Text, "file://") || !strings.Contains(res.Content[0].Text, "proj") {
-			t.Errorf("%s roots: %+v %v", name, res, err)
+		want := `[{"uri":"file://` + filepath.ToSlash(e.opts.Load.Cwd) + `","name":"proj"}]`
+		if err != nil || res.IsError || res.Content[0].Text != want {
+			t.Errorf("%s roots: %+v %v, want the project %s", name, res, err, e.opts.Load.Cwd)
 		}
+	}
+	// The stdio server (from --mcp-config, not the project) runs in home, and
+	// learns the project through roots alone.
+	home := e.opts.Load.Home
+	if s, _ := serverSnap(e.Snapshot(), "stdio"); s.RunsIn != home {
+		t.Errorf("stdio RunsIn = %q, want %q", s.RunsIn, home)
+	}
+	res, err := e.CallTool(context.Background(), "stdio", "cwd", nil, nil)
+	if err != nil || res.IsError || res.Content[0].Text != home {
+		t.Errorf("stdio cwd: %+v %v, want %s", res, err, home)
 	}
 }
 

@@ -163,6 +163,7 @@ func (e *Engine) configure(en *entry, srv model.Server, bs []model.Reason) {
 		written := srv.Raw
 		en.s.Written = &written
 	}
+	en.s.RunsIn = en.redact(srv.RunsIn())
 	en.s.Target = model.RedactTarget(cfg)
 	en.s.Hash = srv.Hash
 	en.s.Enabled, en.s.Approval, en.s.Policy, en.s.Problems = srv.Enabled, srv.Approval, srv.Policy, srv.Problems

@@ -39,6 +39,9 @@ type ServerSnapshot struct {
 	// other server, so the literal secrets of the person's own servers
 	// never leave the engine unmasked. Not in JSON output.
 	Written *model.ServerConfig `json:"-"`
+	// RunsIn is the directory a stdio server starts in (model.Server.RunsIn),
+	// which the approval prompt shows.
+	RunsIn string `json:"runsIn,omitempty"`
 	// Target is the command line or URL, redacted, for one-line display.
 	Target string `json:"target"`
 	Hash   string `json:"hash"`

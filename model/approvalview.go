@@ -42,15 +42,16 @@ const commandLineMax = 72
 // ApprovalView lists everything in raw, a server definition as written in
 // source (before ${VAR} expansion), that changes what runs or what is sent,
 // so that the person approves exactly that: type, command and every
-// argument, cwd, every env variable and header with its value as written,
-// the headers helper, OAuth settings, URL, protocol version, fields this
-// version does not know, which of the person's environment variables go
-// where, and the source file. Values are not masked: a definition awaiting
+// argument, cwd, the directory it runs in (runsIn: Server.RunsIn, "" for
+// a server mcpdeck starts no process for), every env variable and header
+// with its value as written, the headers helper, OAuth settings, URL,
+// protocol version, fields this version does not know, which of the
+// person's environment variables go where, and the source file. Values are not masked: a definition awaiting
 // approval comes from a repository, so its values are the repository's,
 // and masking them would hide exactly what a hostile one relies on
 // (NODE_OPTIONS, LD_PRELOAD). The TUI's approval prompt, `mcp get` and
 // `mcp approve` all show this list.
-func ApprovalView(raw ServerConfig, source string) []ApprovalLine {
+func ApprovalView(raw ServerConfig, runsIn, source string) []ApprovalLine {
 	var out []ApprovalLine
 	add := func(label, value string) { out = append(out, ApprovalLine{Label: label, Value: value}) }
 	add("Type", Escape(string(raw.EffectiveType())))
@@ -62,6 +63,9 @@ func ApprovalView(raw ServerConfig, source string) []ApprovalLine {
 	}
 	if raw.Cwd != "" {
 		add("Cwd", Escape(raw.Cwd))
+	}
+	if runsIn != "" {
+		add("Runs in", Escape(runsIn))
 	}
 	for _, k := range slices.Sorted(maps.Keys(raw.Env)) {
 		add("Env", Escape(k)+"="+Escape(raw.Env[k]))
@@ -166,12 +170,12 @@ func extraLines(label string, extra map[string]json.RawMessage) []ApprovalLine {
 // variableLines says which of the person's environment variables the
 // definition would hand out, and to whom: ${VAR} references in the URL and
 // headers go to the server's host, those in the command, arguments, env
-// and cwd to the program it starts, those in the headers helper to that
-// helper, those in OAuth settings to the authorization server.
+// and cwd to the program it starts (${PROJECT_DIR} in cwd is mcpdeck's,
+// not the person's), those in the headers helper to that helper, those in
+// OAuth settings to the authorization server.
 func variableLines(raw ServerConfig) []ApprovalLine {
 	var out []ApprovalLine
-	say := func(to string, values ...string) {
-		names := referencedVars(values...)
+	say := func(to string, names []string) {
 		if len(names) == 0 {
 			return
 		}
@@ -180,26 +184,29 @@ func variableLines(raw ServerConfig) []ApprovalLine {
 		}
 		out = append(out, ApprovalLine{Label: "Sends", Value: "your " + strings.Join(names, ", ") + " to " + to})
 	}
-	say(Escape(urlHost(raw.URL)), append([]string{raw.URL}, slices.Collect(maps.Values(raw.Headers))...)...)
-	program := append([]string{raw.Command, raw.Cwd}, raw.Args...)
-	say("the program it runs", append(program, slices.Collect(maps.Values(raw.Env))...)...)
-	say("the headers helper", raw.HeadersHelper)
+	say(Escape(urlHost(raw.URL)), referencedVars("", append([]string{raw.URL}, slices.Collect(maps.Values(raw.Headers))...)...))
+	program := append([]string{raw.Command}, raw.Args...)
+	say("the program it runs", referencedVars(raw.Cwd, append(program, slices.Collect(maps.Values(raw.Env))...)...))
+	say("the headers helper", referencedVars("", raw.HeadersHelper))
 	if o := raw.OAuth; o != nil {
-		say("the authorization server", append([]string{o.ClientID, o.AuthServerMetadataURL, o.ClientMetadataURL, o.Grant}, o.Scopes...)...)
+		say("the authorization server", referencedVars("", append([]string{o.ClientID, o.AuthServerMetadataURL, o.ClientMetadataURL, o.Grant}, o.Scopes...)...))
 	}
 	return out
 }
 
-// referencedVars lists, sorted and once each, the variables that Expand
-// would look up in values.
-func referencedVars(values ...string) []string {
+// referencedVars lists, sorted and once each, the variables of the
+// person's environment that expansion would look up in values, and in cwd
+// (where ${PROJECT_DIR} is mcpdeck's: cwdLookup).
+func referencedVars(cwd string, values ...string) []string {
 	seen := map[string]bool{}
-	for _, v := range values {
-		Expand(v, func(name string) (string, bool) {
-			seen[name] = true
-			return "", true
-		})
+	record := func(name string) (string, bool) {
+		seen[name] = true
+		return "", true
 	}
+	for _, v := range values {
+		Expand(v, record)
+	}
+	Expand(cwd, cwdLookup(record, ""))
 	return slices.Sorted(maps.Keys(seen))
 }
 

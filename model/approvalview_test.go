@@ -11,12 +11,14 @@ func TestApprovalView(t *testing.T) {
 	t.Parallel()
 	const src = "/repo/.mcp.json"
 	tests := []struct {
-		name string
-		raw  ServerConfig
-		want []ApprovalLine
+		name   string
+		raw    ServerConfig
+		runsIn string
+		want   []ApprovalLine
 	}{
 		{
-			name: "stdio with env as written, never masked",
+			name:   "stdio with env as written, never masked",
+			runsIn: "/repo/tools",
 			raw: ServerConfig{
 				Command: "node", Args: []string{"server.js"}, Cwd: "./tools",
 				Env: map[string]string{"NODE_OPTIONS": "--require ./x.js", "LD_PRELOAD": "/tmp/evil.so", "API_KEY": "sk-literal"},
@@ -25,6 +27,7 @@ func TestApprovalView(t *testing.T) {
 				{"Type", "stdio"},
 				{"Command", "node server.js"},
 				{"Cwd", "./tools"},
+				{"Runs in", "/repo/tools"},
 				{"Env", "API_KEY=sk-literal"},
 				{"Env", "LD_PRELOAD=/tmp/evil.so"},
 				{"Env", "NODE_OPTIONS=--require ./x.js"},
@@ -97,7 +100,31 @@ func TestApprovalView(t *testing.T) {
 			},
 		},
 		{
-			name: "terminal escapes shown escaped everywhere",
+			name:   "the project directory is mcpdeck's variable, not one of yours",
+			runsIn: "/repo",
+			raw:    ServerConfig{Command: "npx", Args: []string{"-y", "pkg@1.0.0"}, Cwd: "${PROJECT_DIR}/${SUB}"},
+			want: []ApprovalLine{
+				{"Type", "stdio"},
+				{"Command", "npx -y pkg@1.0.0"},
+				{"Cwd", "${PROJECT_DIR}/${SUB}"},
+				{"Runs in", "/repo"},
+				{"Sends", "your $SUB to the program it runs"},
+				{"Source", src},
+			},
+		},
+		{
+			name: "a ${PROJECT_DIR} outside cwd is an ordinary variable",
+			raw:  ServerConfig{Command: "srv", Args: []string{"${PROJECT_DIR}"}},
+			want: []ApprovalLine{
+				{"Type", "stdio"},
+				{"Command", "srv '${PROJECT_DIR}'"},
+				{"Sends", "your $PROJECT_DIR to the program it runs"},
+				{"Source", src},
+			},
+		},
+		{
+			name:   "terminal escapes shown escaped everywhere",
+			runsIn: "/repo/\u009b2J\x1b]0;x\x07",
 			raw: ServerConfig{
 				Command: "srv\r", Args: []string{"a\rb", "\x1b[2Kc", "\x1b]52;c;aGk=\x07", "┌─┐", "it's"},
 				Env:  map[string]string{"K\x1b[31m": "v\u202e"},
@@ -108,6 +135,7 @@ func TestApprovalView(t *testing.T) {
 				{"Type", "stdio"},
 				{"Command", `$'srv\r' $'a\rb' $'\x1b[2Kc' $'\x1b]52;c;aGk=\x07' ┌─┐ 'it'\''s'`},
 				{"Cwd", `\u009b2J`},
+				{"Runs in", `/repo/\u009b2J\x1b]0;x\x07`},
 				{"Env", `K\x1b[31m=v\u202e`},
 				{"Source", src},
 			},
@@ -127,7 +155,7 @@ func TestApprovalView(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			got := ApprovalView(tt.raw, src)
+			got := ApprovalView(tt.raw, tt.runsIn, src)
 			if !reflect.DeepEqual(got, tt.want) {
 				t.Errorf("got\n%q\nwant\n%q", got, tt.want)
 			}
@@ -179,7 +207,7 @@ func FuzzApprovalView(f *testing.F) {
 			OAuth: &OAuthConfig{ClientID: val, Scopes: []string{arg}, Grant: key},
 			Extra: map[string]json.RawMessage{key: json.RawMessage(`"` + val + `"`)},
 		}
-		for _, l := range ApprovalView(raw, source) {
+		for _, l := range ApprovalView(raw, arg, source) {
 			assertPrintable(t, l.Label+l.Value)
 		}
 	})

@@ -17,6 +17,13 @@
 // .mcp.json, else Cwd. Only the nearest .mcp.json is read: a repository
 // nested in another does not inherit the outer servers.
 //
+// # Where servers run
+//
+// A stdio server of the project (.mcp.json) or the local scope starts in
+// ProjectRoot; every other one starts in Home unless its definition sets
+// cwd, where ${PROJECT_DIR} names ProjectRoot (workdir.go). Config.Cwd is
+// always absolute after Load.
+//
 // # Trust
 //
 // Files inside a working tree are only ever project scope: their servers

@@ -99,13 +99,13 @@ func validVarName(name string) bool {
 }
 
 // expandConfig expands every string field of cfg (Extra excluded: we do not
-// know what it means). Each unset variable, and each ${secret:NAME} that
-// secret refuses, becomes a Problem naming the field
-// ("headers.Authorization") and the variable or secret; the caller adds
-// server and file.
-func expandConfig(cfg ServerConfig, lookup func(string) (string, bool), secret func(string) (string, error)) (ServerConfig, []Problem) {
+// know what it means); in cwd, ${PROJECT_DIR} is root (cwdLookup). Each
+// unset variable, and each ${secret:NAME} that secret refuses, becomes a
+// Problem naming the field ("headers.Authorization") and the variable or
+// secret; the caller adds server and file.
+func expandConfig(cfg ServerConfig, lookup func(string) (string, bool), secret func(string) (string, error), root string) (ServerConfig, []Problem) {
 	var probs []Problem
-	one := func(field, s string) string {
+	oneWith := func(lookup func(string) (string, bool), field, s string) string {
 		v, missing, secretErrs := expand(s, lookup, secret)
 		for _, m := range missing {
 			probs = append(probs, Problem{Field: field, Message: m + " is not set"})
@@ -115,6 +115,7 @@ func expandConfig(cfg ServerConfig, lookup func(string) (string, bool), secret f
 		}
 		return v
 	}
+	one := func(field, s string) string { return oneWith(lookup, field, s) }
 	strMap := func(field string, m map[string]string) map[string]string {
 		if m == nil {
 			return nil
@@ -144,7 +145,7 @@ func expandConfig(cfg ServerConfig, lookup func(string) (string, bool), secret f
 	out.Command = one("command", cfg.Command)
 	out.Args = strs("args", cfg.Args)
 	out.Env = strMap("env", cfg.Env)
-	out.Cwd = one("cwd", cfg.Cwd)
+	out.Cwd = oneWith(cwdLookup(lookup, root), "cwd", cfg.Cwd)
 	out.URL = one("url", cfg.URL)
 	out.Headers = strMap("headers", cfg.Headers)
 	out.HeadersHelper = one("headersHelper", cfg.HeadersHelper)

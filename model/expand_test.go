@@ -56,7 +56,7 @@ func TestExpandConfigEveryField(t *testing.T) {
 			Grant: "${V}", Scopes: []string{"${V}"},
 		},
 	}
-	out, probs := expandConfig(in, lookup, nil)
+	out, probs := expandConfig(in, lookup, nil, "")
 	want := ServerConfig{
 		Type: TransportHTTP, Command: "x", Args: []string{"x", ""},
 		Env: map[string]string{"K": "x"}, Cwd: "x", URL: "https://x/mcp",

@@ -155,7 +155,7 @@ func Load(opts LoadOptions) (*Resolved, error) {
 		}
 	}
 	r.Problems = probs
-	r.Servers, r.Suppressed = merge(defs, opts, pol, st)
+	r.Servers, r.Suppressed = merge(defs, opts, l.root, pol, st)
 	r.Problems = append(r.Problems, nameClashes(r.Servers)...)
 	return r, nil
 }

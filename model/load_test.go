@@ -1,6 +1,7 @@
 package model
 
 import (
+	"errors"
 	"path/filepath"
 	"reflect"
 	"slices"
@@ -261,8 +262,13 @@ func TestLoadPermissionsMerged(t *testing.T) {
 }
 
 func TestLoadRejectsRelativeCwd(t *testing.T) {
-	if _, err := Load(LoadOptions{Cwd: "relative"}); err == nil {
+	if _, err := Load(LoadOptions{Cwd: "relative", Home: "/home/me"}); err == nil {
 		t.Error("want an error for a relative Cwd")
+	}
+	for _, home := range []string{"", "home"} {
+		if _, err := Load(LoadOptions{Cwd: "/work", Home: home}); !errors.Is(err, ErrInvalid) {
+			t.Errorf("Home %q: err = %v, want ErrInvalid (servers outside the project start there)", home, err)
+		}
 	}
 }
 
@@ -280,7 +286,7 @@ func TestLoadResolvesRelativeCwd(t *testing.T) {
 		"rel":    filepath.Join(f.proj, "tools", "bin"),
 		"home":   filepath.Join(f.home, "work"),
 		"abs":    "/opt/srv",
-		"none":   "",
+		"none":   f.proj,
 		"inline": filepath.Join(f.cwd, "here"),
 	} {
 		if s := mustServer(t, r, name); s.Config.Cwd != want {

@@ -8,13 +8,14 @@ import (
 )
 
 // merge turns definitions (in load order: plugins, user, project, local,
-// dynamic — or enterprise alone) into servers: expand and validate each,
+// dynamic — or enterprise alone) of the project at root into servers:
+// expand, place (workDir) and validate each,
 // drop plugin duplicates by signature, let the highest scope win per name,
 // then apply approval, policy and the enabled state.
-func merge(defs []definition, opts LoadOptions, pol policy, st localState) ([]Server, []Suppressed) {
+func merge(defs []definition, opts LoadOptions, root string, pol policy, st localState) ([]Server, []Suppressed) {
 	built := make([]Server, len(defs))
 	for i, d := range defs {
-		built[i] = build(d, opts)
+		built[i] = build(d, opts, root)
 	}
 	keep, suppressed := dedup(built)
 
@@ -66,8 +67,8 @@ func winner(built []Server, idx []int) int {
 	return w
 }
 
-// build expands and validates one definition into a Server.
-func build(d definition, opts LoadOptions) Server {
+// build expands, places and validates one definition into a Server.
+func build(d definition, opts LoadOptions, root string) Server {
 	s := Server{
 		Name:     d.name,
 		Scope:    d.origin.Scope,
@@ -84,13 +85,15 @@ func build(d definition, opts LoadOptions) Server {
 		}
 		return v, err
 	}
-	cfg, probs := expandConfig(d.raw, opts.lookup(), secret)
+	cfg, probs := expandConfig(d.raw, opts.lookup(), secret, root)
 	dir := d.dir
 	if dir == "" && d.origin.Source != InlineSource && d.origin.Source != "" {
 		dir = filepath.Dir(d.origin.Source)
 	}
-	cfg.Cwd = resolveCwd(cfg.Cwd, dir, opts)
+	cfg.Cwd = workDir(cfg.Cwd, dir, root, d.origin.Scope, opts)
 	s.Config = cfg
+	s.HomeRelative = homeRelative(d.raw, cfg, d.origin.Scope, opts.Cwd)
+	probs = append(probs, optInProblems(d.raw.Cwd, d.origin.Scope)...)
 	if len(d.problems) == 0 && len(probs) == 0 {
 		probs = validate(cfg)
 	}
@@ -161,23 +164,4 @@ func dedup(built []Server) (keep []bool, suppressed []Suppressed) {
 		plugins[sig] = i
 	}
 	return keep, suppressed
-}
-
-// resolveCwd makes a server's working directory absolute so it does not
-// depend on where mcpdeck was started: "~/x" is under Home, a relative path
-// is relative to dir: the directory of the file that defines it (a
-// repository's .mcp.json saying "cwd": "tools" means its own tools/), the
-// project root for local servers, or "" meaning Cwd (inline --mcp-config).
-func resolveCwd(cwd, dir string, opts LoadOptions) string {
-	switch {
-	case cwd == "" || filepath.IsAbs(cwd):
-		return cwd
-	case cwd == "~" && opts.Home != "":
-		return opts.Home
-	case strings.HasPrefix(cwd, "~/") && opts.Home != "":
-		return filepath.Join(opts.Home, cwd[2:])
-	case dir == "":
-		return filepath.Join(opts.Cwd, cwd)
-	}
-	return filepath.Join(dir, cwd)
 }

@@ -10,7 +10,7 @@ import (
 // tests (and the CLI's --json snapshots) never depend on the real machine.
 type LoadOptions struct {
 	Cwd        string                      // working directory (project discovery starts here)
-	Home       string                      // home dir: the .mcp.json walk stops here
+	Home       string                      // home dir: the .mcp.json walk stops here; servers the project did not define start here
 	ConfigDir  string                      // <os.UserConfigDir()>/mcpdeck : settings.json, plugins/
 	ManagedDir string                      // /etc/mcpdeck unless MCPDECK_MANAGED_DIR
 	Dynamic    []string                    // --mcp-config values: a file path or inline JSON
@@ -65,10 +65,15 @@ func (o LoadOptions) lookup() func(string) (string, bool) {
 }
 
 // check rejects options that would make discovery read arbitrary places
-// (a relative Cwd would depend on the process's own working directory).
+// (a relative Cwd would depend on the process's own working directory),
+// or leave servers the working tree did not define nowhere to start but
+// there (they start in Home: workDir).
 func (o LoadOptions) check() error {
 	if o.Cwd == "" || !filepath.IsAbs(o.Cwd) {
 		return fmt.Errorf("%w: working directory %q must be an absolute path", ErrInvalid, o.Cwd)
+	}
+	if o.Home == "" || !filepath.IsAbs(o.Home) {
+		return fmt.Errorf("%w: home directory %q must be an absolute path", ErrInvalid, o.Home)
 	}
 	return nil
 }

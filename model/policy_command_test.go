@@ -22,7 +22,8 @@ func TestPolicyCommandIsTheProgram(t *testing.T) {
 	node := writeProgram(t, filepath.Join(bin, "node"))
 	fake := writeProgram(t, filepath.Join(f.proj, "npx"))
 	writeProgram(t, filepath.Join(f.proj, "evil", "npx"))
-	if err := os.Symlink(npx, filepath.Join(f.proj, "tool")); err != nil {
+	writeProgram(t, filepath.Join(f.home, "npx")) // "./npx" of a user server, which starts in home
+	if err := os.Symlink(npx, filepath.Join(f.home, "tool")); err != nil {
 		t.Fatal(err)
 	}
 	f.env["PATH"] = "relative/dir" + string(os.PathListSeparator) + bin

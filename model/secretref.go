@@ -77,7 +77,7 @@ func SecretNames(raw ServerConfig) []string {
 			out = append(out, name)
 		}
 		return "", nil
-	})
+	}, "")
 	return out
 }
 

@@ -24,6 +24,12 @@ type Server struct {
 	// Sampling is the person's standing answer to the server's sampling
 	// requests, from the project's private state.
 	Sampling SamplingDecision `json:"sampling,omitempty"`
+	// HomeRelative lists the command and arguments (as written, secrets
+	// masked) that are relative paths although the server starts in the
+	// home directory only because its definition sets no cwd: before, they
+	// named something in the directory mcpdeck was started in. The UIs name
+	// them and suggest "cwd": "${PROJECT_DIR}" (see homeRelative).
+	HomeRelative []string `json:"-"`
 }
 
 // Secrets lists every value of the server that error text, recorded

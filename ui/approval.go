@@ -157,7 +157,7 @@ func (m *approvalModal) body(s *engine.ServerSnapshot, width int) []string {
 	if s.Written != nil {
 		written = *s.Written
 	}
-	view := model.ApprovalView(written, s.Source)
+	view := model.ApprovalView(written, s.RunsIn, s.Source)
 	col := 0
 	for _, l := range view {
 		col = max(col, len(l.Label)+2)

@@ -63,6 +63,7 @@ func runDoctor(ctx context.Context, f *engFlags, bundle string) error {
 	}
 	var lines []docLine
 	lines = append(lines, configChecks(res)...)
+	lines = append(lines, workDirChecks(res)...)
 	lines = append(lines, programChecks(ctx, res)...)
 	lines = append(lines, keychainCheck(ctx, g))
 	servers, run, err := doctorServers(ctx, f)
@@ -106,6 +107,21 @@ func configChecks(res *model.Resolved) []docLine {
 	}
 	if len(out) == 0 {
 		out = append(out, docLine{docInfo, "config: no config files yet (add a server with: mcpdeck mcp add NAME -- COMMAND)"})
+	}
+	return out
+}
+
+// workDirChecks: each server outside the project whose relative paths now
+// name something under home, and each that opted in to run in the project.
+func workDirChecks(res *model.Resolved) []docLine {
+	var out []docLine
+	for _, s := range res.Servers {
+		if len(s.HomeRelative) > 0 {
+			out = append(out, docLine{docWarn, homeRelativeText(s)})
+		}
+		if s.OptsIntoProject() {
+			out = append(out, docLine{docInfo, "server " + model.SanitizeLine(s.Name) + ": " + optInText()})
+		}
 	}
 	return out
 }

@@ -7,7 +7,6 @@ import (
 	"errors"
 	"net/http/httptest"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -194,20 +193,10 @@ func toStrings(v any) []string {
 // A repository's .mcp.json that shadows the server's name, or names the
 // secret, gets nothing even when approved; mcp remove deletes the secret.
 func TestRegistryAddThenCallUsesTheStoredSecret(t *testing.T) {
-	npmDir := os.Getenv("MCPDECK_NPM_DIR")
-	if npmDir == "" {
-		npmDir, _ = filepath.Abs("../../testdata/npm/node_modules")
-	}
-	_, npxErr := exec.LookPath("npx")
-	if _, err := os.Stat(filepath.Join(npmDir, "@modelcontextprotocol", "server-everything", "package.json")); err != nil || npxErr != nil {
-		msg := "needs npx and server-everything from testdata/npm (make npm-deps, or MCPDECK_NPM_DIR)"
-		if os.Getenv("CI") == "true" {
-			t.Fatal(msg)
-		}
-		t.Skip(msg)
-	}
+	npmDir := needNpxEverything(t)
 	m := newRegistryMachine(t)
-	if err := os.Symlink(npmDir, filepath.Join(m.proj, "node_modules")); err != nil {
+	// npx finds the package installed where the user server starts: home.
+	if err := os.Symlink(npmDir, filepath.Join(m.home, "node_modules")); err != nil {
 		t.Fatal(err)
 	}
 	t.Setenv("npm_config_offline", "true")

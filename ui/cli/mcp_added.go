@@ -9,7 +9,8 @@ import (
 // reportAdded confirms what `mcp add` / `mcp add-json` wrote and, reading the
 // configuration back, says at once why the new server will not run as it
 // stands: managed-mcp.json in effect, a higher scope's definition of the same
-// name, a managed-policy block, an unset ${VAR}, or approval still needed.
+// name, a managed-policy block, an unset ${VAR}, relative paths that name
+// something under home (it runs there), or approval still needed.
 // A person should not learn this only later from `mcp list`.
 func reportAdded(g *globalOpts, opts model.LoadOptions, scope model.Scope, name string, cfg model.ServerConfig, path string) {
 	fmt.Fprintf(g.stdout, "Added %s server %s to the %s scope (%s).\n", cfg.EffectiveType(), model.SanitizeLine(name), scope, model.SanitizeLine(path))
@@ -39,6 +40,9 @@ func reportAdded(g *globalOpts, opts model.LoadOptions, scope model.Scope, name 
 	}
 	for _, p := range s.Problems {
 		note("%s", sentence(p))
+	}
+	if len(s.HomeRelative) > 0 {
+		note("%s.", homeRelativeText(s))
 	}
 	if s.Scope == model.ScopeProject {
 		fmt.Fprintf(g.stdout, "Project servers run only once approved: mcpdeck mcp approve %s\n", model.SanitizeLine(name))

@@ -83,6 +83,12 @@ func writeServerDetails(w io.Writer, s model.Server, mem map[string]model.Rememb
 	} else {
 		writeDefinition(v, line)
 	}
+	if s.OptsIntoProject() {
+		line("In the project", optInText())
+	}
+	if len(s.HomeRelative) > 0 {
+		line("Warning", homeRelativeText(s))
+	}
 	line("Enabled", yesNo(s.Enabled))
 	if s.Approval.Status == model.ApprovalNotNeeded {
 		line("Approval", "not needed (not a project server)")
@@ -115,6 +121,9 @@ func writeDefinition(v serverView, line func(label, value string)) {
 	}
 	if v.Cwd != "" {
 		line("Cwd", model.SanitizeLine(v.Cwd))
+	}
+	if v.RunsIn != "" {
+		line("Runs in", model.SanitizeLine(v.RunsIn))
 	}
 	if v.URL != "" {
 		line("URL", model.SanitizeLine(v.URL))

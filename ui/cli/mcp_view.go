@@ -14,14 +14,18 @@ import (
 // model.Redact, and everything that decides whether it may run. The
 // connecting `mcp list` of the engine embeds it and adds the live state.
 type serverView struct {
-	Name          string               `json:"name"`
-	Scope         model.Scope          `json:"scope"`
-	Source        string               `json:"source"`
-	Overrides     []model.Origin       `json:"overrides,omitempty"`
-	Transport     model.Transport      `json:"transport"`
-	Command       string               `json:"command,omitempty"`
-	Args          []string             `json:"args,omitempty"`
-	Cwd           string               `json:"cwd,omitempty"`
+	Name      string          `json:"name"`
+	Scope     model.Scope     `json:"scope"`
+	Source    string          `json:"source"`
+	Overrides []model.Origin  `json:"overrides,omitempty"`
+	Transport model.Transport `json:"transport"`
+	Command   string          `json:"command,omitempty"`
+	Args      []string        `json:"args,omitempty"`
+	Cwd       string          `json:"cwd,omitempty"`
+	// RunsIn is the directory a stdio server starts in (model.Server.RunsIn);
+	// HomeRelative its relative paths that now name something under home.
+	RunsIn        string               `json:"runsIn,omitempty"`
+	HomeRelative  []string             `json:"homeRelative,omitempty"`
 	URL           string               `json:"url,omitempty"`
 	Env           map[string]string    `json:"env,omitempty"`
 	Headers       map[string]string    `json:"headers,omitempty"`
@@ -49,6 +53,7 @@ func newServerView(s model.Server) serverView {
 	return serverView{
 		Name: s.Name, Scope: s.Scope, Source: s.Source, Overrides: s.Overrides,
 		Transport: c.EffectiveType(), Command: c.Command, Args: c.Args, Cwd: c.Cwd, URL: c.URL,
+		RunsIn: shownRunsIn(s), HomeRelative: s.HomeRelative,
 		Env: c.Env, Headers: c.Headers, HeadersHelper: c.HeadersHelper,
 		OAuth: c.OAuth, Builtin: c.Name, Hash: s.Hash, Enabled: s.Enabled,
 		Approval: s.Approval, Policy: s.Policy, Runnable: s.Runnable(), Problems: s.Problems,
@@ -60,7 +65,7 @@ func newServerView(s model.Server) serverView {
 // written with nothing masked, one labelled line each after indent: what
 // the person approves. `mcp get` and `mcp approve` print it.
 func writeApprovalView(w io.Writer, s model.Server, indent string) {
-	view := model.ApprovalView(s.Raw, s.Source)
+	view := model.ApprovalView(s.Raw, s.RunsIn(), s.Source)
 	col := 0
 	for _, l := range view {
 		col = max(col, len(l.Label)+1)
