@@ -38,8 +38,6 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
-	"os"
-	"path/filepath"
 	"sync"
 
 	"github.com/mark3labs/mcp-go/server"
@@ -60,7 +58,7 @@ type Options struct {
 	// policy); nil declines them with a log line.
 	Elicit ElicitFunc
 	Auth   Authenticator // nil = no OAuth: a 401 means needs-auth
-	// CacheDir holds large results, images and stderr logs; "" = user cache dir.
+	// CacheDir holds large results, images and stderr logs; "" = defaultCacheDir.
 	CacheDir string
 	Watch    bool // watch config files and reload on change
 	// Extra are servers injected by the program (the demo): dynamic scope,
@@ -152,6 +150,13 @@ func New(opts Options) (*Engine, error) {
 	if opts.Factory == nil {
 		return nil, errors.New("engine: Options.Factory is required")
 	}
+	if opts.CacheDir == "" {
+		dir, err := defaultCacheDir()
+		if err != nil {
+			return nil, err
+		}
+		opts.CacheDir = dir
+	}
 	e := newEngine(opts)
 	e.open = factoryOpener(opts.Factory)
 	return e, nil
@@ -186,13 +191,6 @@ func newEngine(opts Options) *Engine {
 	}
 	if e.backoff.MaxAttempts == 0 {
 		e.backoff = DefaultBackoff()
-	}
-	if e.opts.CacheDir == "" {
-		if dir, err := os.UserCacheDir(); err == nil {
-			e.opts.CacheDir = filepath.Join(dir, "mcpdeck")
-		} else {
-			e.opts.CacheDir = filepath.Join(os.TempDir(), "mcpdeck")
-		}
 	}
 	e.ctx, e.cancel = context.WithCancel(context.Background())
 	e.local = newLocalGate(e.set.localBatch, newCPUMeter())

@@ -15,6 +15,7 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 
 	"github.com/mcpdeck/mcpdeck/model"
+	"github.com/mcpdeck/mcpdeck/model/platform"
 )
 
 // Bounds on a sampling command: how long it may think, and how much of its
@@ -41,9 +42,8 @@ func (e *Engine) replyByCommand(ctx context.Context, r SampleRequest) (*mcp.Crea
 	cmd.Env = append(os.Environ(), "MCPDECK_SERVER_NAME="+r.Server)
 	cmd.Stdin = bytes.NewReader(r.Raw)
 	cmd.WaitDelay = time.Second
-	var stdout, stderr limitedBuffer
-	stdout.max, stderr.max = maxSampleReply, 2048
-	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	stdout, stderr := platform.NewCappedBuffer(maxSampleReply), platform.NewCappedBuffer(2048)
+	cmd.Stdout, cmd.Stderr = stdout, stderr
 	err := cmd.Run()
 	switch {
 	case errors.Is(ctx.Err(), context.DeadlineExceeded):
@@ -59,7 +59,7 @@ func (e *Engine) replyByCommand(ctx context.Context, r SampleRequest) (*mcp.Crea
 			line, _, _ := strings.Cut(s, "\n")
 			err = fmt.Errorf("%w: %s", err, model.SanitizeLine(line))
 		}
-	case stdout.over:
+	case stdout.Over():
 		err = fmt.Errorf("it printed more than %d KB", maxSampleReply>>10)
 	}
 	if err != nil {
@@ -100,22 +100,4 @@ func parseReply(out []byte) (*mcp.CreateMessageResult, error) {
 	res.Role = mcp.RoleAssistant
 	res.Content = mcp.NewTextContent(string(out))
 	return res, nil
-}
-
-// limitedBuffer keeps at most max bytes and notes that more came.
-type limitedBuffer struct {
-	bytes.Buffer
-	max  int
-	over bool
-}
-
-func (b *limitedBuffer) Write(p []byte) (int, error) {
-	if room := b.max - b.Len(); room < len(p) {
-		b.over = true
-		if room > 0 {
-			b.Buffer.Write(p[:room])
-		}
-		return len(p), nil
-	}
-	return b.Buffer.Write(p)
 }

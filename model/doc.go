@@ -1,7 +1,8 @@
 // Package model is mcpdeck's configuration model: which MCP servers exist,
 // where each was defined, and whether it may run. It is pure — standard
-// library only, no network, no goroutines — so the engine, the CLI and the
-// TUI all see the same answer, and tests can build any situation from files.
+// library and its OS plumbing (model/platform) only, no network, no
+// goroutines — so the engine, the CLI and the TUI all see the same answer,
+// and tests can build any situation from files.
 //
 // # Files, lowest to highest priority
 //

@@ -5,6 +5,8 @@ import (
 	"io/fs"
 	"os"
 	"time"
+
+	"github.com/mcpdeck/mcpdeck/model/platform"
 )
 
 // editFile is the one read-modify-write path for configuration files: find
@@ -24,12 +26,12 @@ func editFile(path string, rules writeRules, edit func(f *jsonFile) ([]byte, err
 			return errFileUnusable("%s", p.Error())
 		}
 	}
-	unlock, err := lockFile(target)
+	unlock, err := platform.Lock(target)
 	if err != nil {
 		return err
 	}
 	defer unlock()
-	removeStaleTemps(target, time.Now())
+	platform.RemoveStaleTemps(target, time.Now())
 	f, prob := readJSONFile(target)
 	if prob != nil {
 		prob.File = path
@@ -51,7 +53,7 @@ func editFile(path string, rules writeRules, edit func(f *jsonFile) ([]byte, err
 	if f.bom {
 		out = append(append([]byte(nil), utf8BOM...), out...)
 	}
-	return writeFileAtomic(target, out, rules.newMode)
+	return writeFile(target, out, rules)
 }
 
 // newFileMode is the mode of a configuration file mcpdeck creates: the

@@ -6,6 +6,8 @@ import (
 	"os"
 	"path/filepath"
 	"time"
+
+	"github.com/mcpdeck/mcpdeck/model/platform"
 )
 
 // NameCacheDir, under the cache directory, holds what shell completion
@@ -71,5 +73,5 @@ func WriteServerNames(cacheDir string, n ServerNames) error {
 	if err != nil {
 		return err
 	}
-	return writeFileAtomic(nameCachePath(cacheDir, n.Hash), b, 0o600)
+	return platform.WriteFile(nameCachePath(cacheDir, n.Hash), b, platform.WriteOptions{NewMode: 0o600})
 }

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+
+	"github.com/mcpdeck/mcpdeck/model/platform"
 )
 
 // LoadOptions says where to look for configuration. Every path is explicit so
@@ -11,7 +13,7 @@ import (
 type LoadOptions struct {
 	Cwd        string                      // working directory (project discovery starts here)
 	Home       string                      // home dir: the .mcp.json walk stops here; servers the project did not define start here
-	ConfigDir  string                      // <os.UserConfigDir()>/mcpdeck : settings.json, plugins/
+	ConfigDir  string                      // platform.ConfigDir(): settings.json, plugins/
 	ManagedDir string                      // /etc/mcpdeck unless MCPDECK_MANAGED_DIR
 	Dynamic    []string                    // --mcp-config values: a file path or inline JSON
 	LookupEnv  func(string) (string, bool) // for ${VAR} and the PATH policy rules search; nil = os.LookupEnv
@@ -39,9 +41,9 @@ func DefaultLoadOptions(dynamic []string) (LoadOptions, error) {
 	if err != nil {
 		return LoadOptions{}, fmt.Errorf("cannot determine the home directory: %w", err)
 	}
-	cfg, err := os.UserConfigDir()
+	cfg, err := platform.ConfigDir()
 	if err != nil {
-		return LoadOptions{}, fmt.Errorf("cannot determine the user config directory: %w", err)
+		return LoadOptions{}, err
 	}
 	managed := os.Getenv("MCPDECK_MANAGED_DIR")
 	if managed == "" {
@@ -50,7 +52,7 @@ func DefaultLoadOptions(dynamic []string) (LoadOptions, error) {
 	return LoadOptions{
 		Cwd:        cwd,
 		Home:       home,
-		ConfigDir:  filepath.Join(cfg, "mcpdeck"),
+		ConfigDir:  cfg,
 		ManagedDir: managed,
 		Dynamic:    dynamic,
 	}, nil

@@ -7,6 +7,8 @@ import (
 	"io/fs"
 	"os"
 	"time"
+
+	"github.com/mcpdeck/mcpdeck/model/platform"
 )
 
 // ProtocolMemoryFile, in the cache directory, remembers the MCP protocol
@@ -60,7 +62,7 @@ func RememberedVersion(m map[string]RememberedProtocol, hash string, now time.Ti
 // atomically under a lock, so concurrent mcpdeck processes keep each
 // other's entries.
 func RememberProtocol(path, hash, version string, now time.Time) error {
-	unlock, err := lockFile(path)
+	unlock, err := platform.Lock(path)
 	if err != nil {
 		return err
 	}
@@ -79,5 +81,5 @@ func RememberProtocol(path, hash, version string, now time.Time) error {
 	if err != nil {
 		return err
 	}
-	return writeFileAtomic(path, append(b, '\n'), 0o600)
+	return platform.WriteFile(path, append(b, '\n'), platform.WriteOptions{NewMode: 0o600})
 }

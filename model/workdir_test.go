@@ -111,7 +111,7 @@ func TestRelativeArg(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
 	for _, p := range []string{"data/file", "src", "mcp"} {
-		writeFile(t, filepath.Join(dir, p))
+		touchFile(t, filepath.Join(dir, p))
 	}
 	for a, want := range map[string]bool{
 		".":                 true,
@@ -154,7 +154,7 @@ func TestRelativeArg(t *testing.T) {
 // with a cwd of their own list nothing.
 func TestHomeRelativeNamesWhatChangesMeaning(t *testing.T) {
 	f := newFixture(t)
-	writeFile(t, filepath.Join(f.proj, "data", "db.sqlite"))
+	touchFile(t, filepath.Join(f.proj, "data", "db.sqlite"))
 	f.env["DATA"] = "./data"
 	f.write(f.userFile(), servers(
 		"fs", `{"command":"npx","args":["-y","@modelcontextprotocol/server-filesystem@1.0.0",".","${DATA}","data/db.sqlite","/abs"]}`,
@@ -178,7 +178,7 @@ func TestHomeRelativeNamesWhatChangesMeaning(t *testing.T) {
 	}
 }
 
-func writeFile(t *testing.T, path string) {
+func touchFile(t *testing.T, path string) {
 	t.Helper()
 	f := &fixture{t: t}
 	f.write(path, "")

@@ -1,15 +1,11 @@
 package model
 
 import (
-	"fmt"
+	"errors"
 	"io/fs"
-	"os"
-	"path/filepath"
-	"strings"
-)
 
-// maxLinkHops bounds symlink chains, as the kernel's ELOOP limit does.
-const maxLinkHops = 40
+	"github.com/mcpdeck/mcpdeck/model/platform"
+)
 
 // writeRules say how editFile may write one configuration file.
 type writeRules struct {
@@ -33,82 +29,28 @@ func (l locations) writeRules(s Scope) writeRules {
 	return r
 }
 
-// writeTarget returns the file a write of path really changes: path with
-// every symlink resolved, its own and its directories', even a final link
-// to a file that does not exist yet. Writing there, rather than replacing
-// path, keeps a link (a dotfiles repository) a link. A path lying inside
-// rules.within whose target lies outside is refused: ErrFileUnusable, as no
-// write to that file can succeed.
+// writeTarget returns the file a write of path really changes
+// (platform.WriteTarget: every symlink resolved, so a link stays a link).
+// A path lying inside rules.within whose target lies outside is refused:
+// ErrFileUnusable, as no write to that file can succeed.
 func writeTarget(path string, rules writeRules) (string, error) {
-	abs, err := filepath.Abs(path)
-	if err != nil {
-		return "", fmt.Errorf("cannot write %s: %w", path, err)
-	}
-	target, err := resolveLinks(abs, 0)
-	if err != nil {
-		return "", fmt.Errorf("cannot write %s: %w", path, err)
-	}
-	if rules.within == "" {
-		return target, nil
-	}
-	root, err := filepath.Abs(rules.within)
-	if err != nil {
-		return "", fmt.Errorf("cannot write %s: %w", path, err)
-	}
-	if !isUnder(root, abs) {
-		return target, nil // not a project file (e.g. settings kept in the user config dir)
-	}
-	realRoot, err := resolveLinks(root, 0)
-	if err != nil {
-		return "", fmt.Errorf("cannot write %s: %w", path, err)
-	}
-	if !isUnder(realRoot, target) {
-		what := "it is a symlink to"
-		if st, err := os.Lstat(abs); err != nil || st.Mode()&fs.ModeSymlink == 0 {
-			what = "a directory on its way is a symlink, so it is really"
-		}
-		return "", errFileUnusable("refusing to write %s: %s %s, outside the project %s", path, what, target, root)
-	}
-	return target, nil
+	target, err := platform.WriteTarget(path, rules.within)
+	return target, outsideProject(err)
 }
 
-// resolveLinks is filepath.EvalSymlinks for a path that may not exist: its
-// missing tail (directories still to be created, or the final name a link
-// points to) is kept as written.
-func resolveLinks(path string, hops int) (string, error) {
-	if real, err := filepath.EvalSymlinks(path); err == nil {
-		return real, nil
-	}
-	dir, name := filepath.Split(path)
-	dir = filepath.Clean(dir)
-	if dir == path || name == "" {
-		return path, nil
-	}
-	realDir, err := resolveLinks(dir, hops)
-	if err != nil {
-		return "", err
-	}
-	joined := filepath.Join(realDir, name)
-	st, err := os.Lstat(joined)
-	if err != nil || st.Mode()&fs.ModeSymlink == 0 {
-		return joined, nil // missing: it will be created here
-	}
-	if hops >= maxLinkHops {
-		return "", fmt.Errorf("too many levels of symbolic links at %s", joined)
-	}
-	dest, err := os.Readlink(joined)
-	if err != nil {
-		return "", err
-	}
-	if !filepath.IsAbs(dest) {
-		dest = filepath.Join(realDir, dest)
-	}
-	return resolveLinks(dest, hops+1) // a dangling link: follow it to where the file will be
+// writeFile replaces the real file target (writeTarget's answer) with
+// data, atomically; a link planted since writeTarget that leads out of
+// rules.within is still refused.
+func writeFile(target string, data []byte, rules writeRules) error {
+	return outsideProject(platform.WriteFile(target, data, platform.WriteOptions{NewMode: rules.newMode, Within: rules.within}))
 }
 
-// isUnder reports whether path is dir or lies below it (both absolute and
-// clean).
-func isUnder(dir, path string) bool {
-	rel, err := filepath.Rel(dir, path)
-	return err == nil && !filepath.IsAbs(rel) && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator))
+// outsideProject words platform's refusal of a link out of the project as
+// ErrFileUnusable; other errors pass unchanged.
+func outsideProject(err error) error {
+	var oe *platform.OutsideError
+	if errors.As(err, &oe) {
+		return errFileUnusable("refusing to write %s: %s %s, outside the project %s", oe.Path, oe.How(), oe.Target, oe.Within)
+	}
+	return err
 }

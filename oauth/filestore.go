@@ -9,6 +9,8 @@ import (
 	"os"
 	"path/filepath"
 	"sync"
+
+	"github.com/mcpdeck/mcpdeck/model/platform"
 )
 
 // fileStore keeps secrets in one 0600 JSON file, for machines without a
@@ -35,31 +37,16 @@ func (f *fileStore) load() (map[string]string, error) {
 	return m, nil
 }
 
+// save replaces the file with m, 0600 whatever mode it had.
 func (f *fileStore) save(m map[string]string) error {
-	if err := os.MkdirAll(filepath.Dir(f.path), 0o700); err != nil {
-		return fmt.Errorf("creating %s: %w", filepath.Dir(f.path), err)
-	}
 	b, err := json.MarshalIndent(m, "", "  ")
 	if err != nil {
 		return err
 	}
-	tmp, err := os.CreateTemp(filepath.Dir(f.path), ".credentials-*.tmp")
-	if err != nil {
+	if err := platform.WriteFile(f.path, b, platform.WriteOptions{NewMode: 0o600, Private: true}); err != nil {
 		return fmt.Errorf("writing credentials file: %w", err)
 	}
-	defer os.Remove(tmp.Name())
-	if err := tmp.Chmod(0o600); err != nil {
-		tmp.Close()
-		return err
-	}
-	if _, err := tmp.Write(b); err != nil {
-		tmp.Close()
-		return fmt.Errorf("writing credentials file: %w", err)
-	}
-	if err := tmp.Close(); err != nil {
-		return err
-	}
-	return os.Rename(tmp.Name(), f.path)
+	return nil
 }
 
 // Get reads key.
@@ -84,7 +71,7 @@ func (f *fileStore) update(change func(map[string]string) error) error {
 	if err := os.MkdirAll(filepath.Dir(f.path), 0o700); err != nil {
 		return fmt.Errorf("creating %s: %w", filepath.Dir(f.path), err)
 	}
-	unlock, err := lockFile(f.path)
+	unlock, err := platform.Lock(f.path)
 	if err != nil {
 		return fmt.Errorf("locking the credentials file: %w", err)
 	}

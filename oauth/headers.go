@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/mcpdeck/mcpdeck/model"
+	"github.com/mcpdeck/mcpdeck/model/platform"
 )
 
 // maxHelperOutput bounds what a headersHelper may print.
@@ -101,26 +102,6 @@ func firstLine(s string) string {
 	return line
 }
 
-// capped is a bytes.Buffer that keeps at most max bytes.
-type capped struct {
-	bytes.Buffer
-	max  int
-	over bool
-}
-
-func (c *capped) Write(p []byte) (int, error) {
-	n := len(p)
-	if room := c.max - c.Len(); room < len(p) {
-		c.over = true
-		if room > 0 {
-			c.Buffer.Write(p[:room])
-		}
-		return n, nil
-	}
-	c.Buffer.Write(p)
-	return n, nil
-}
-
 // runShell runs a configured command line (headersHelper,
 // oauth.assertionCommand) through the shell with MCPDECK_SERVER_NAME and
 // MCPDECK_SERVER_URL, in the directory of the config file that defined the
@@ -141,8 +122,8 @@ func (m *Manager) runShell(ctx context.Context, srv model.Server, line string) (
 	}
 	cmd.WaitDelay = 500 * time.Millisecond
 	setProcessGroup(cmd)
-	stdout := &capped{max: maxHelperOutput}
-	stderr := &capped{max: 2048}
+	stdout := platform.NewCappedBuffer(maxHelperOutput)
+	stderr := platform.NewCappedBuffer(2048)
 	cmd.Stdout, cmd.Stderr = stdout, stderr
 	err := cmd.Run()
 	if ctx.Err() != nil && errors.Is(ctx.Err(), context.DeadlineExceeded) {
@@ -159,7 +140,7 @@ func (m *Manager) runShell(ctx context.Context, srv model.Server, line string) (
 		}
 		return nil, errors.New(msg)
 	}
-	if stdout.over {
+	if stdout.Over() {
 		return nil, fmt.Errorf("it printed more than %d KB", maxHelperOutput>>10)
 	}
 	return bytes.TrimSpace(stdout.Bytes()), nil

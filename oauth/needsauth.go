@@ -2,12 +2,12 @@ package oauth
 
 import (
 	"encoding/json"
-	"errors"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"sync"
 	"time"
+
+	"github.com/mcpdeck/mcpdeck/model/platform"
 )
 
 // needsAuthCache remembers, per server, when it last answered 401 without a
@@ -38,6 +38,7 @@ func (c *needsAuthCache) load() map[string]time.Time {
 	return m
 }
 
+// save replaces the file with m, less the entries older than the TTL.
 func (c *needsAuthCache) save(m map[string]time.Time) error {
 	if c.path == "" {
 		c.mem = m
@@ -49,18 +50,34 @@ func (c *needsAuthCache) save(m map[string]time.Time) error {
 			delete(m, k)
 		}
 	}
-	if err := os.MkdirAll(filepath.Dir(c.path), 0o700); err != nil {
-		return err
-	}
 	b, err := json.Marshal(m)
 	if err != nil {
 		return err
 	}
-	tmp := c.path + ".tmp"
-	if err := os.WriteFile(tmp, b, 0o600); err != nil {
-		return err
+	return platform.WriteFile(c.path, b, platform.WriteOptions{NewMode: 0o600, Private: true})
+}
+
+// update runs a read-modify-write of the cache under the process mutex and
+// the file's lock, so another mcpdeck process marking a server at the same
+// time keeps its entry; change reports whether m changed.
+func (c *needsAuthCache) update(change func(m map[string]time.Time) bool) error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.path != "" {
+		if err := os.MkdirAll(filepath.Dir(c.path), 0o700); err != nil {
+			return err
+		}
+		unlock, err := platform.Lock(c.path)
+		if err != nil {
+			return err
+		}
+		defer unlock()
 	}
-	return os.Rename(tmp, c.path)
+	m := c.load()
+	if !change(m) {
+		return nil
+	}
+	return c.save(m)
 }
 
 func (c *needsAuthCache) get(key string) bool {
@@ -75,24 +92,22 @@ func (c *needsAuthCache) get(key string) bool {
 }
 
 func (c *needsAuthCache) set(key string) error {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	m := c.load()
-	m[key] = c.now()
-	return c.save(m)
+	return c.update(func(m map[string]time.Time) bool {
+		m[key] = c.now()
+		return true
+	})
 }
 
 func (c *needsAuthCache) clear(key string) error {
 	c.mu.Lock()
-	defer c.mu.Unlock()
-	m := c.load()
-	if _, ok := m[key]; !ok {
-		return nil
+	_, ok := c.load()[key]
+	c.mu.Unlock()
+	if !ok {
+		return nil // nothing to clear: no directory, lock or write
 	}
-	delete(m, key)
-	err := c.save(m)
-	if errors.Is(err, fs.ErrNotExist) {
-		return nil
-	}
-	return err
+	return c.update(func(m map[string]time.Time) bool {
+		_, ok := m[key]
+		delete(m, key)
+		return ok
+	})
 }

@@ -5,13 +5,13 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 	"strings"
 
 	"github.com/charmbracelet/x/term"
 	"github.com/spf13/cobra"
 
 	"github.com/mcpdeck/mcpdeck/model"
+	"github.com/mcpdeck/mcpdeck/model/platform"
 	"github.com/mcpdeck/mcpdeck/oauth"
 )
 
@@ -118,8 +118,8 @@ func authServer(lo model.LoadOptions, name string, logout bool) (model.Server, e
 // step-up (one-shot commands such as call and tools).
 func newOAuthManager(lo model.LoadOptions, stderr io.Writer, inline bool) *oauth.Manager {
 	cacheDir := ""
-	if d, err := os.UserCacheDir(); err == nil {
-		cacheDir = filepath.Join(d, "mcpdeck")
+	if d, err := platform.CacheDir(); err == nil {
+		cacheDir = d
 	}
 	lookup := lo.LookupEnv
 	if lookup == nil {

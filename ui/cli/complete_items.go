@@ -2,8 +2,6 @@ package cli
 
 import (
 	"context"
-	"os"
-	"path/filepath"
 	"slices"
 	"time"
 
@@ -11,6 +9,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/mcpdeck/mcpdeck/model"
+	"github.com/mcpdeck/mcpdeck/model/platform"
 )
 
 // completeConnectTimeout bounds the one connection completion may make:
@@ -69,11 +68,11 @@ func serverNamesFor(ctx context.Context, g *globalOpts, server string) (model.Se
 
 // completionCacheDir is where the engine keeps its cache ("" if none).
 func completionCacheDir() string {
-	dir, err := os.UserCacheDir()
+	dir, err := platform.CacheDir()
 	if err != nil {
 		return ""
 	}
-	return filepath.Join(dir, "mcpdeck")
+	return dir
 }
 
 // registerEnumFlags completes every flag of cmd that takes one of a fixed

@@ -16,6 +16,7 @@ import (
 	"github.com/dustin/go-humanize"
 
 	"github.com/mcpdeck/mcpdeck/model"
+	"github.com/mcpdeck/mcpdeck/model/platform"
 )
 
 // bundleInput is what `doctor --bundle` puts in the archive: the loaded
@@ -193,7 +194,7 @@ func (b *bundle) summary() string {
 
 // write puts the files into a tar.gz at path.
 func (b *bundle) write(path string) (int64, error) {
-	f, err := model.CreatePrivate(path, true)
+	f, err := platform.CreatePrivate(path, true)
 	if err != nil {
 		return 0, fmt.Errorf("--bundle: %w", err)
 	}

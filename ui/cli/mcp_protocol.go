@@ -1,22 +1,22 @@
 package cli
 
 import (
-	"os"
 	"path/filepath"
 	"time"
 
 	"github.com/mcpdeck/mcpdeck/model"
+	"github.com/mcpdeck/mcpdeck/model/platform"
 )
 
 // protocolMemory reads the protocol versions servers negotiated, as the
 // engine remembers them in the user cache directory; empty when there is
 // none.
 func protocolMemory() map[string]model.RememberedProtocol {
-	dir, err := os.UserCacheDir()
+	dir, err := platform.CacheDir()
 	if err != nil {
 		return nil
 	}
-	m, _ := model.ReadProtocols(filepath.Join(dir, "mcpdeck", model.ProtocolMemoryFile))
+	m, _ := model.ReadProtocols(filepath.Join(dir, model.ProtocolMemoryFile))
 	return m
 }
 

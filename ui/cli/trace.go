@@ -9,6 +9,7 @@ import (
 
 	"github.com/mcpdeck/mcpdeck/engine"
 	"github.com/mcpdeck/mcpdeck/model"
+	"github.com/mcpdeck/mcpdeck/model/platform"
 )
 
 // traceFile is --trace FILE: every JSON-RPC frame of every server, one
@@ -56,7 +57,7 @@ func newTraceLine(server string, f engine.Frame) traceLine {
 
 // openTrace creates path for the trace (emptying a regular file there).
 func openTrace(path string) (*traceFile, error) {
-	f, err := model.CreatePrivate(path, false)
+	f, err := platform.CreatePrivate(path, false)
 	if err != nil {
 		return nil, fmt.Errorf("--trace: %w", err)
 	}

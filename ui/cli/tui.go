@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/lipgloss"
@@ -14,6 +13,7 @@ import (
 
 	"github.com/mcpdeck/mcpdeck/engine"
 	"github.com/mcpdeck/mcpdeck/model"
+	"github.com/mcpdeck/mcpdeck/model/platform"
 	"github.com/mcpdeck/mcpdeck/oauth"
 	"github.com/mcpdeck/mcpdeck/transports"
 	"github.com/mcpdeck/mcpdeck/ui"
@@ -34,8 +34,8 @@ func tuiEngineOptions(g *globalOpts) (engine.Options, error) {
 		return engine.Options{}, err
 	}
 	o := engine.Options{Load: load, Factory: transports.NewFactory(), Watch: true, SamplingCommand: g.samplingCommand}
-	if dir, err := os.UserCacheDir(); err == nil {
-		o.CacheDir = filepath.Join(dir, "mcpdeck")
+	if dir, err := platform.CacheDir(); err == nil {
+		o.CacheDir = dir
 	}
 	lookup := load.LookupEnv
 	if lookup == nil {

@@ -10,7 +10,7 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/mcpdeck/mcpdeck/model"
+	"github.com/mcpdeck/mcpdeck/model/platform"
 )
 
 // TokenEnv is the variable that gives `mcpdeck serve --http` its bearer
@@ -76,7 +76,7 @@ func readToken(path string) (string, error) {
 }
 
 // newToken makes 32 random bytes and stores them, base64url, in a new
-// 0600 file (model.CreatePrivate: never through an existing file or link).
+// 0600 file (platform.CreatePrivate: never through an existing file or link).
 func newToken(path string) (string, error) {
 	b := make([]byte, 32)
 	if _, err := rand.Read(b); err != nil {
@@ -86,7 +86,7 @@ func newToken(path string) (string, error) {
 	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
 		return "", fmt.Errorf("storing the serve token: %w", err)
 	}
-	f, err := model.CreatePrivate(path, true)
+	f, err := platform.CreatePrivate(path, true)
 	if err != nil {
 		return "", fmt.Errorf("storing the serve token: %w", err)
 	}

@@ -1,4 +1,4 @@
-package model
+package platform
 
 import (
 	"errors"
@@ -8,12 +8,13 @@ import (
 )
 
 // CreatePrivate opens path for writing a file only the person may read
-// (mode 0600): a trace or a support bundle, which hold what servers said.
-// It never follows a symbolic link at path: a link there is refused, so a
-// link planted in a shared directory cannot send the file elsewhere. With
-// exclusive, a file that exists is refused too (fs.ErrExist); otherwise an
-// existing regular file is emptied and made 0600. Only regular files are
-// written: a FIFO, device or directory at path is refused without waiting.
+// (mode 0600): a trace, a support bundle or a token, which hold what servers
+// said or what lets someone in. It never follows a symbolic link at path: a
+// link there is refused, so a link planted in a shared directory cannot send
+// the file elsewhere. With exclusive, a file that exists is refused too
+// (fs.ErrExist); otherwise an existing regular file is emptied and made
+// 0600. Only regular files are written: a FIFO, device or directory at path
+// is refused without waiting.
 func CreatePrivate(path string, exclusive bool) (*os.File, error) {
 	if st, err := os.Lstat(path); err == nil && st.Mode()&fs.ModeSymlink != 0 {
 		return nil, fmt.Errorf("refusing to write %s: it is a symbolic link", path)

@@ -1,6 +1,6 @@
-//go:build !unix
+//go:build windows
 
-package model
+package platform
 
 import "os"
 

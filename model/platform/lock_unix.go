@@ -1,0 +1,26 @@
+//go:build unix
+
+package platform
+
+import (
+	"errors"
+	"os"
+
+	"golang.org/x/sys/unix"
+)
+
+// lockHandle waits for an exclusive flock on f, retrying when a signal
+// interrupts the wait.
+func lockHandle(f *os.File) error { return flock(f, unix.LOCK_EX) }
+
+// unlockHandle releases lockHandle's lock.
+func unlockHandle(f *os.File) error { return flock(f, unix.LOCK_UN) }
+
+func flock(f *os.File, how int) error {
+	for {
+		err := unix.Flock(int(f.Fd()), how)
+		if !errors.Is(err, unix.EINTR) {
+			return err
+		}
+	}
+}
