@@ -1,6 +1,10 @@
 package model
 
-import "unicode"
+import (
+	"cmp"
+	"slices"
+	"unicode"
+)
 
 // HiddenRune reports whether r is a character a terminal does not show as
 // itself, so that text holding it can look like other text: every C0/C1
@@ -20,7 +24,59 @@ func HiddenRune(r rune) bool {
 	if r < 0x80 {
 		return r < 0x20 || r == 0x7F
 	}
-	return unicode.In(r, unicode.Cc, unicode.Cf, unicode.Zl, unicode.Zp, unicode.Other_Default_Ignorable_Code_Point)
+	lo, hi := 0, len(hiddenRanges)
+	for lo < hi {
+		m := int(uint(lo+hi) >> 1)
+		switch rg := hiddenRanges[m]; {
+		case r < rg.lo:
+			hi = m
+		case r > rg.hi:
+			lo = m + 1
+		default:
+			return true
+		}
+	}
+	return false
+}
+
+// hiddenRanges is the union of the classes HiddenRune names as sorted,
+// disjoint ranges, built once and never changed: the TUI checks every
+// character of every frame, and one search is several times quicker than
+// one per class.
+var hiddenRanges = unionOf(unicode.Cc, unicode.Cf, unicode.Zl, unicode.Zp, unicode.Other_Default_Ignorable_Code_Point)
+
+// runeRange is the characters lo to hi, both included.
+type runeRange struct{ lo, hi rune }
+
+// unionOf merges tables into sorted, disjoint ranges.
+func unionOf(tables ...*unicode.RangeTable) []runeRange {
+	var rs []runeRange
+	add := func(lo, hi, stride rune) {
+		for r := lo; stride > 1 && r <= hi; r += stride {
+			rs = append(rs, runeRange{r, r})
+		}
+		if stride == 1 {
+			rs = append(rs, runeRange{lo, hi})
+		}
+	}
+	for _, t := range tables {
+		for _, r := range t.R16 {
+			add(rune(r.Lo), rune(r.Hi), rune(r.Stride))
+		}
+		for _, r := range t.R32 {
+			add(rune(r.Lo), rune(r.Hi), rune(r.Stride))
+		}
+	}
+	slices.SortFunc(rs, func(a, b runeRange) int { return cmp.Compare(a.lo, b.lo) })
+	out := rs[:0]
+	for _, r := range rs {
+		if n := len(out); n > 0 && r.lo <= out[n-1].hi+1 {
+			out[n-1].hi = max(out[n-1].hi, r.hi)
+			continue
+		}
+		out = append(out, r)
+	}
+	return out
 }
 
 // FirstHidden returns the first HiddenRune in s, for refusing text that

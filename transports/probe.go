@@ -24,7 +24,7 @@ import (
 // probe waited for its answer.
 func (t *stdioTransport) SendRequest(ctx context.Context, req transport.JSONRPCRequest) (*transport.JSONRPCResponse, error) {
 	resp, err := t.rpcPeer.SendRequest(ctx, req)
-	if err != nil && req.Method == string(mcp.MethodServerDiscover) && ctx.Err() == nil && endedOnItsOwn(t.rpcPeer.err()) {
+	if err != nil && req.Method == string(mcp.MethodServerDiscover) && ctx.Err() == nil && endedOnItsOwn(t.err()) {
 		t.probeEnded.Store(true)
 	}
 	return resp, err
