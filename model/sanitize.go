@@ -3,19 +3,21 @@ package model
 import (
 	"fmt"
 	"strings"
-	"unicode"
 	"unicode/utf8"
 )
 
 // Sanitize is the one filter between outside text (config files, servers,
 // authorization servers, stderr) and a terminal, for multi-line blocks: it
 // removes whole escape sequences (CSI, OSC, DCS, SOS, PM, APC, in their ESC
-// and C1 forms, and two- or three-byte ESC sequences), every other C0/C1
-// control except newline and tab, bidirectional overrides and isolates,
-// zero-width characters, the BOM and Unicode tag characters. Invalid UTF-8
-// becomes U+FFFD. The result cannot move the cursor, recolour, set the
-// title or clipboard, or reorder what surrounds it. docs/ARCHITECTURE.md
-// says where it is called.
+// and C1 forms, and two- or three-byte ESC sequences) and every other
+// HiddenRune except newline and tab: C0/C1 controls, format characters
+// (bidi overrides and isolates, zero-width and invisible characters, the
+// BOM, tags), the Hangul fillers, and U+2028/U+2029, which are removed
+// rather than turned into newlines so that cleaning a field never adds a
+// line to the layout measured around it. Invalid UTF-8 becomes U+FFFD.
+// The result cannot move the cursor, recolour, set the title or
+// clipboard, reorder what surrounds it, or hide a character inside a word.
+// docs/ARCHITECTURE.md says where it is called.
 func Sanitize(s string) string {
 	if isClean(s, true) {
 		return s
@@ -59,9 +61,10 @@ func SanitizeLine(s string) string {
 
 // Escape shows what Sanitize would remove instead of removing it, for text
 // the person must see exactly (a command argument, an env value, a header
-// in the approval prompt): every control, escape, bidi, invisible or tag
-// character becomes a visible Go-style escape (\x1b, \r, \n, \u202e,
-// \U000e0041) and an invalid byte becomes \xff. Nothing else changes.
+// in the approval prompt): every HiddenRune, newline and tab included,
+// becomes a visible Go-style escape (\x1b, \r, \n, \u202e, \u2064,
+// \u2028, \U000e0041) and an invalid byte becomes \xff. Nothing else
+// changes.
 func Escape(s string) string {
 	if isClean(s, false) {
 		return s
@@ -116,22 +119,8 @@ func isClean(s string, keepSpace bool) bool {
 	return true
 }
 
-// dropRune reports whether Sanitize removes r (newline and tab excepted).
+// dropRune reports whether Sanitize removes r: a HiddenRune other than
+// newline and tab.
 func dropRune(r rune) bool {
-	if r == '\n' || r == '\t' {
-		return false
-	}
-	if unicode.IsControl(r) {
-		return true
-	}
-	switch {
-	case r == 0x061C, r == 0x200E, r == 0x200F, // arabic letter mark, LRM, RLM
-		r >= 0x202A && r <= 0x202E, // LRE RLE PDF LRO RLO
-		r >= 0x2066 && r <= 0x2069, // LRI RLI FSI PDI
-		r >= 0x200B && r <= 0x200D, // zero-width space / non-joiner / joiner
-		r == 0x2060, r == 0xFEFF,   // word joiner, BOM
-		r >= 0xE0000 && r <= 0xE007F: // tag characters (invisible ASCII)
-		return true
-	}
-	return false
+	return r != '\n' && r != '\t' && HiddenRune(r)
 }

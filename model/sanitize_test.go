@@ -1,6 +1,7 @@
 package model
 
 import (
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -83,22 +84,26 @@ func TestSanitizeTerminalSafe(t *testing.T) {
 	assertTerminalSafe(t, Escape(in), false)
 }
 
+// assertTerminalSafe fails when out holds a HiddenRune (newline and tab
+// allowed when allowNL).
 func assertTerminalSafe(t *testing.T, out string, allowNL bool) {
 	t.Helper()
 	for _, r := range out {
 		if (r == '\n' || r == '\t') && allowNL {
 			continue
 		}
-		if dropRune(r) {
+		if HiddenRune(r) {
 			t.Fatalf("output keeps %U: %q", r, out)
 		}
 	}
 }
 
-// FuzzSanitize: Sanitize and SanitizeLine are terminal-safe and idempotent,
-// Escape is terminal-safe and leaves clean text alone.
+// FuzzSanitize: Sanitize and SanitizeLine are terminal-safe (no HiddenRune
+// but newline and tab) and idempotent; Escape is terminal-safe, leaves
+// clean text alone, and loses nothing: read back as a Go string it is the
+// input again, so what the person sees is exactly what runs.
 func FuzzSanitize(f *testing.F) {
-	for _, s := range []string{"plain", "\x1b]52;c;eA==\x07", "\x1b[2K\r", "\u009b31m", "\x1bP\x1b", "\U000E0041\u202E", "\xff\xc2\x9b", "a\nb\tc"} {
+	for _, s := range []string{"plain", "\x1b]52;c;eA==\x07", "\x1b[2K\r", "\u009b31m", "\x1bP\x1b", "\U000E0041\u202E", "\xff\xc2\x9b", "a\nb\tc", "server-filesystem\u2064", "\u00ad\u180e\ufff9\u3164\u2028"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
@@ -116,6 +121,11 @@ func FuzzSanitize(f *testing.F) {
 		assertTerminalSafe(t, esc, false)
 		if isClean(s, false) && esc != s {
 			t.Fatalf("Escape changed clean text %q to %q", s, esc)
+		}
+		if !strings.ContainsAny(s, `"\`) {
+			if back, err := strconv.Unquote(`"` + esc + `"`); err != nil || back != s {
+				t.Fatalf("Escape(%q) = %q reads back as %q (%v)", s, esc, back, err)
+			}
 		}
 	})
 }

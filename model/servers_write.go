@@ -3,7 +3,6 @@ package model
 import (
 	"fmt"
 	"strings"
-	"unicode"
 	"unicode/utf8"
 )
 
@@ -101,7 +100,8 @@ func notFoundAnywhere(opts LoadOptions, name string) error {
 
 // CheckServerName refuses names that cannot be stored or addressed: empty,
 // "all" (it means every server in enable/disable/approve), invalid UTF-8, or
-// containing control characters.
+// holding a HiddenRune (shown cleaned, "github" and "github" followed by
+// U+2064 would look like one server).
 func CheckServerName(name string) error {
 	if strings.TrimSpace(name) == "" {
 		return fmt.Errorf("%w: a server name must not be empty", ErrInvalid)
@@ -112,10 +112,8 @@ func CheckServerName(name string) error {
 	if !utf8.ValidString(name) {
 		return fmt.Errorf("%w: server name %q is not valid UTF-8", ErrInvalid, name)
 	}
-	for _, r := range name {
-		if unicode.IsControl(r) {
-			return fmt.Errorf("%w: server name %q contains a control character", ErrInvalid, name)
-		}
+	if r, ok := FirstHidden(name); ok {
+		return fmt.Errorf("%w: server name %q contains %U, an invisible or control character", ErrInvalid, name, r)
 	}
 	return nil
 }

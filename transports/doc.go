@@ -17,6 +17,8 @@
 //     bounded stderr ring and log file, SIGINT→SIGTERM→SIGKILL shutdown, exit
 //     detected at once, message size limit, malformed output = protocol error).
 //     Server→client requests (elicitation, sampling, roots, ping) are answered.
+//     A process that ends on the server/discover probe is started once more
+//     with initialize (probe.go).
 //   - http (streamable): mcp-go's transport with continuous listening (the
 //     standalone GET stream carries list_changed between requests; on a
 //     2026-07-28 session, which has no GET stream, a subscriptions/listen

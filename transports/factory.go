@@ -29,9 +29,28 @@ const cleanupTimeout = time.Second
 // Open starts the transport for cfg, builds a fresh mcp-go client and runs
 // initialize under ctx. On failure everything started is stopped and the
 // error is an *Error (Classify, Humanize and errors.Is work on it); a stdio
-// child that died during the handshake is reported as its *ExitError.
+// child that died during the handshake is reported as its *ExitError. A
+// stdio child that died on the discovery probe is started once more with
+// the initialize handshake (probe.go).
 func (factory) Open(ctx context.Context, name string, cfg model.ServerConfig, opts Options) (*Conn, error) {
 	opts = opts.withDefaults(cfg.ProtocolVersion)
+	c, err := openOnce(ctx, name, cfg, opts)
+	if err == nil {
+		return c, nil
+	}
+	if legacy, ok := legacyRetry(c, opts); ok {
+		c, err = openOnce(ctx, name, cfg, legacy)
+	}
+	if err != nil {
+		return nil, err
+	}
+	return c, nil
+}
+
+// openOnce starts the transport and runs the handshake once. On failure
+// the returned connection is closed, kept only so that Open can ask how
+// it ended (legacyRetry).
+func openOnce(ctx context.Context, name string, cfg model.ServerConfig, opts Options) (*Conn, error) {
 	kind := cfg.EffectiveType()
 	c := newConn(name, kind)
 	c.rec = newFrameRecorder(opts.OnFrame, cfg, opts.Secrets)
@@ -54,26 +73,33 @@ func (factory) Open(ctx context.Context, name string, cfg model.ServerConfig, op
 		err = c.initialize(ctx, opts)
 	}
 	if err != nil {
-		cctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), cleanupTimeout)
-		defer cancel()
-		_ = c.Close(cctx)
-		lostErr := c.Err()
-		if c.reason != nil {
-			lostErr = c.reason()
-		}
-		var exit *ExitError
-		var perr *ProtocolError
-		if errors.As(lostErr, &exit) || errors.As(lostErr, &perr) || errors.Is(lostErr, ErrMessageTooLarge) {
-			err = lostErr // the real reason behind "transport closed"
-		}
-		e := &Error{Class: Classify(err), Err: err}
-		if c.stderr != nil {
-			e.StderrTail = c.stderr.stderrTail(exitTailLines)
-		}
-		return nil, e
+		return c, closeFailed(ctx, c, err)
 	}
 	c.startListening(c.Init())
 	return c, nil
+}
+
+// closeFailed stops what a failed open started and returns its error as
+// an *Error, with the real reason behind "transport closed" (a stdio
+// child's exit, a protocol error) and the stderr tail.
+func closeFailed(ctx context.Context, c *Conn, err error) error {
+	cctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), cleanupTimeout)
+	defer cancel()
+	_ = c.Close(cctx)
+	lostErr := c.Err()
+	if c.reason != nil {
+		lostErr = c.reason()
+	}
+	var exit *ExitError
+	var perr *ProtocolError
+	if errors.As(lostErr, &exit) || errors.As(lostErr, &perr) || errors.Is(lostErr, ErrMessageTooLarge) {
+		err = lostErr // the real reason behind "transport closed"
+	}
+	e := &Error{Class: Classify(err), Err: err}
+	if c.stderr != nil {
+		e.StderrTail = c.stderr.stderrTail(exitTailLines)
+	}
+	return e
 }
 
 // MaxInputRounds bounds the requests one call sends while its server keeps
@@ -133,7 +159,7 @@ func openStdio(c *Conn, name string, cfg model.ServerConfig, opts Options) error
 	if err != nil {
 		return fmt.Errorf("start %q: %w", cfg.Command, err)
 	}
-	c.stderr, c.pid, c.shutdown, c.reason = t, t.pid, t.shutdown, t.err
+	c.stderr, c.pid, c.shutdown, c.reason, c.probeEnded = t, t.pid, t.shutdown, t.err, t.probeEnded.Load
 	c.logPath = t.ring.logPath
 	go func() {
 		<-t.done

@@ -10,9 +10,10 @@ import (
 	"strconv"
 	"strings"
 	"syscall"
-	"unicode"
 
 	"github.com/mark3labs/mcp-go/client/transport"
+
+	"github.com/mcpdeck/mcpdeck/model"
 )
 
 // maxHumanLen caps Humanize output: it goes into one status line.
@@ -204,13 +205,14 @@ func innermost(err error) string {
 	return s
 }
 
-// clip makes s one printable line of at most maxHumanLen runes.
+// clip makes s one printable line of at most maxHumanLen runes: newline,
+// CR and tab become spaces, every other model.HiddenRune goes.
 func clip(s string) string {
 	s = strings.Map(func(r rune) rune {
 		if r == '\n' || r == '\r' || r == '\t' {
 			return ' '
 		}
-		if unicode.IsControl(r) || unicode.Is(unicode.Bidi_Control, r) {
+		if model.HiddenRune(r) {
 			return -1
 		}
 		return r

@@ -10,14 +10,15 @@ import (
 	"path"
 	"path/filepath"
 	"strings"
-	"unicode"
 	"unicode/utf8"
+
+	"github.com/mcpdeck/mcpdeck/model"
 )
 
 // entryPath checks the name of one zip entry and returns it as a clean
 // relative path (slash separated, no trailing slash). A name that is
-// absolute, climbs out with "..", carries a drive, a backslash, a control
-// character or a name Windows reserves could land outside the bundle's
+// absolute, climbs out with "..", carries a drive, a backslash, a
+// model.HiddenRune or a name Windows reserves could land outside the bundle's
 // directory, or be printed as something else, so it is refused.
 func entryPath(name string) (string, error) {
 	n := strings.TrimSuffix(name, "/")
@@ -31,10 +32,8 @@ func entryPath(name string) (string, error) {
 	case strings.ContainsAny(n, `\:`):
 		return "", fmt.Errorf("holds the entry %q, whose name has a backslash or a colon (a Windows path)", name)
 	}
-	for _, r := range n {
-		if unicode.IsControl(r) || unicode.Is(unicode.Cf, r) {
-			return "", fmt.Errorf("holds the entry %q, whose name has the control character %U", name, r)
-		}
+	if r, ok := model.FirstHidden(n); ok {
+		return "", fmt.Errorf("holds the entry %q, whose name has the invisible or control character %U", name, r)
 	}
 	for _, part := range strings.Split(n, "/") {
 		if part == "" || part == "." || part == ".." {

@@ -7,8 +7,9 @@ import (
 	"regexp"
 	"slices"
 	"strings"
-	"unicode"
 	"unicode/utf8"
+
+	"github.com/mcpdeck/mcpdeck/model"
 )
 
 // ErrUnusable is a server.json mcpdeck will not turn into a definition:
@@ -37,10 +38,11 @@ var (
 )
 
 // checkText refuses a string from a server.json that cannot go into a
-// config file as it is: over the size bound, not UTF-8, with control,
-// bidi or zero-width characters (a terminal or a command line would take
-// them for something else), or with "${" (mcpdeck would expand it, reading
-// the person's environment into the server).
+// config file as it is: over the size bound, not UTF-8, with a
+// model.HiddenRune (a control, bidi, zero-width or other invisible
+// character, which a terminal or a command line would take for something
+// else or not show), or with "${" (mcpdeck would expand it, reading the
+// person's environment into the server).
 func checkText(what, s string) error {
 	switch {
 	case len(s) > maxText:
@@ -50,10 +52,8 @@ func checkText(what, s string) error {
 	case strings.Contains(s, "${"):
 		return fmt.Errorf("%w: %s holds a ${...} reference, which would read your environment", ErrUnusable, what)
 	}
-	for _, r := range s {
-		if unicode.IsControl(r) || unicode.Is(unicode.Cf, r) {
-			return fmt.Errorf("%w: %s holds the control character %U", ErrUnusable, what, r)
-		}
+	if r, ok := model.FirstHidden(s); ok {
+		return fmt.Errorf("%w: %s holds the invisible or control character %U", ErrUnusable, what, r)
 	}
 	return nil
 }

@@ -23,6 +23,11 @@
 //	-tools N            add N generated tools ...
 //	-desc-kb K          ... with K KB descriptions full of control/bidi characters (pages of 100)
 //	-old-protocol V     behave like an old server: ignore server/discover, answer initialize with version V
+//	-unknown M,N        stdio: methods the server does not know besides server/discover and
+//	                    subscriptions/listen (known with -modern); answered "method not found"
+//	-die-on-unknown-method    stdio: exit with code 4 on a request the server does not know
+//	                    (server/discover unless -modern), printing "unknown method M" on stderr
+//	-close-on-unknown-method  stdio: close stdout instead, and keep running
 //	-ignore-signals     stdio: ignore SIGINT and SIGTERM, logging "got signal NAME" to stderr
 //	-spawn-grandchild   start a child process (same group) that sleeps; logs "grandchild pid N"
 //	-sleep              do nothing but sleep (used for the grandchild)
@@ -73,6 +78,9 @@ type config struct {
 	onePage, plainDesc        bool
 	oldProtocol               string
 	modern                    bool
+	unknown                   string
+	dieOnUnknown              bool
+	closeOnUnknown            bool
 	ignoreSignals             bool
 	spawnGrandchild           bool
 	sleep                     bool
@@ -107,6 +115,9 @@ func main() {
 	flag.BoolVar(&c.plainDesc, "plain-desc", false, "generated descriptions in plain words (else full of control characters)")
 	flag.StringVar(&c.oldProtocol, "old-protocol", "", "act as an old server speaking this version (and ignoring server/discover)")
 	flag.BoolVar(&c.modern, "modern", false, "answer server/discover: speak 2026-07-28 too (otherwise act like a 2025-11-25 server, which does not know the method)")
+	flag.StringVar(&c.unknown, "unknown", "", "comma-separated request methods the server does not know besides those of 2026-07-28 (stdio)")
+	flag.BoolVar(&c.dieOnUnknown, "die-on-unknown-method", false, "exit with code 4 on a request the server does not know, as some old servers do (stdio)")
+	flag.BoolVar(&c.closeOnUnknown, "close-on-unknown-method", false, "close stdout on a request the server does not know, and keep running (stdio)")
 	flag.BoolVar(&c.ignoreSignals, "ignore-signals", false, "ignore SIGINT/SIGTERM")
 	flag.BoolVar(&c.spawnGrandchild, "spawn-grandchild", false, "spawn a sleeping child")
 	flag.BoolVar(&c.sleep, "sleep", false, "just sleep")

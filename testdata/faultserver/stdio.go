@@ -47,7 +47,8 @@ func serveStdio(ctx context.Context, c config) error {
 }
 
 // filterInput copies client messages line by line, applying -delay,
-// -hang-init and -old-protocol.
+// -hang-init, -old-protocol and what the server does with a method it does
+// not know (unknown.go).
 func filterInput(r io.Reader, w io.Writer, c config) error {
 	br := bufio.NewReaderSize(r, 1<<20)
 	for {
@@ -74,41 +75,37 @@ func filterInput(r io.Reader, w io.Writer, c config) error {
 
 // filterMessage decides what the server sees of one client message.
 func filterMessage(line []byte, c config) ([]byte, bool) {
-	if !c.hangInit && c.oldProtocol == "" && c.modern {
+	if !c.hangInit && c.oldProtocol == "" && c.modern && c.unknown == "" && !c.dieOnUnknown && !c.closeOnUnknown {
 		return line, true
 	}
 	var m map[string]any
 	if json.Unmarshal(line, &m) != nil {
 		return line, true
 	}
-	switch m["method"] {
-	case "initialize":
-		if c.hangInit {
-			return nil, false
-		}
-		if c.oldProtocol == "" {
-			return line, true
-		}
+	method, _ := m["method"].(string)
+	_, isRequest := m["id"]
+	switch {
+	case method == "server/discover" && c.oldProtocol != "":
+		return nil, false // some old servers ignore methods they do not know
+	case isRequest && method != "" && !c.knows(method):
+		return c.onUnknown(m)
+	case method == "initialize" && c.hangInit:
+		return nil, false
+	case method == "initialize" && c.oldProtocol != "":
 		if p, ok := m["params"].(map[string]any); ok {
 			p["protocolVersion"] = c.oldProtocol
 		}
 		b, _ := json.Marshal(m)
 		return append(b, '\n'), true
-	case "server/discover":
-		if c.oldProtocol != "" {
-			return nil, false // some old servers ignore methods they do not know
-		}
-		if !c.modern {
-			return unknownMethod(m), true
-		}
 	}
 	return line, true
 }
 
-// unknownMethod renames the method of a server/discover request, so the
-// server answers it like a 2025-11-25 server: method not found.
+// unknownMethod renames the method of a request the server does not know
+// (server/discover for a 2025-11-25 server), so that mcp-go answers it:
+// method not found.
 func unknownMethod(m map[string]any) []byte {
-	m["method"] = "server/discover (unknown to this server)"
+	m["method"] = fmt.Sprint(m["method"], " (unknown to this server)")
 	b, _ := json.Marshal(m)
 	return append(b, '\n')
 }

@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 	"unicode/utf8"
+
+	"github.com/mcpdeck/mcpdeck/model"
 )
 
 // hostile is in every string of the hostile fixtures: it would write the
@@ -16,15 +18,13 @@ import (
 // testdata/faultserver -hostile serves the same text.
 const hostile = "\x1b]52;c;ZXZpbA==\x07\x1b[2K\r\u202e\u0085\u009b31m\U000E0041\x1b[1Aend"
 
-// assertTerminalSafe fails when out could drive a terminal: a byte below
-// 0x20 other than newline, DEL, ESC, a C1 control, a bidi override or
-// isolate, or a tag character.
+// assertTerminalSafe fails when out could drive a terminal or hide a
+// character: a model.HiddenRune other than newline (another control, DEL,
+// ESC, a C1 control, a bidi, invisible or tag character).
 func assertTerminalSafe(t *testing.T, what, out string) {
 	t.Helper()
 	for i, r := range out {
-		bad := (r < 0x20 && r != '\n') || r == 0x7f || (r >= 0x80 && r <= 0x9f) ||
-			(r >= 0x202a && r <= 0x202e) || (r >= 0x2066 && r <= 0x2069) || (r >= 0xe0000 && r <= 0xe007f) ||
-			(r == utf8.RuneError && !strings.HasPrefix(out[i:], "\uFFFD"))
+		bad := (model.HiddenRune(r) && r != '\n') || (r == utf8.RuneError && !strings.HasPrefix(out[i:], "\uFFFD"))
 		if bad {
 			lo, hi := max(0, i-60), min(len(out), i+60)
 			t.Errorf("%s: %U at byte %d reaches the terminal: %q", what, r, i, out[lo:hi])
