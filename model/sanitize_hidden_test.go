@@ -93,8 +93,8 @@ func TestHiddenRuneCoversTheUnicodeClasses(t *testing.T) {
 // real package but ends in U+2064 is shown with the escape, so it no longer
 // reads the same.
 func TestApprovalViewShowsAHiddenCharacter(t *testing.T) {
-	real := ApprovalView(ServerConfig{Command: "npx", Args: []string{"-y", "@modelcontextprotocol/server-filesystem"}}, "/repo/.mcp.json")
-	fake := ApprovalView(ServerConfig{Command: "npx", Args: []string{"-y", "@modelcontextprotocol/server-filesystem\u2064"}}, "/repo/.mcp.json")
+	real := ApprovalView(ServerConfig{Command: "npx", Args: []string{"-y", "@modelcontextprotocol/server-filesystem"}}, "/repo", "/repo/.mcp.json")
+	fake := ApprovalView(ServerConfig{Command: "npx", Args: []string{"-y", "@modelcontextprotocol/server-filesystem\u2064"}}, "/repo", "/repo/.mcp.json")
 	if real[1].Label != "Command" || fake[1].Label != "Command" {
 		t.Fatalf("views: %v / %v", real, fake)
 	}
