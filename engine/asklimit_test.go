@@ -65,31 +65,30 @@ func (n *neverAnswers) peakOf(server string) int {
 	return n.peak[server]
 }
 
-// floodSize is how many requests each flooding server sends at once.
-const floodSize = 10000
-
-// TestFloodOfRequestsIsBounded: two servers each send ten thousand
-// requests at once, one elicitations, one sampling requests, to a person
-// who never answers. Of each, MaxPendingAsks wait and every other one is
+// TestFloodOfRequestsIsBounded: two servers send requests at once to a
+// person who never answers: ten thousand elicitations, two thousand
+// sampling requests. Of each, MaxPendingAsks wait and every other one is
 // declined at once with JSON-RPC error -32000 saying why (the fault server
 // tallies what reached it); the snapshot records one burst per server,
-// counted whole; the goroutines stay a few hundred, not tens of thousands,
-// and none is left once the engine closes.
+// counted whole, and the sampling history none of the declined; the
+// goroutines stay a few hundred, not tens of thousands, and none is left
+// once the engine closes.
 func TestFloodOfRequestsIsBounded(t *testing.T) {
 	bin := needFaultServer(t)
 	ignore := goleak.IgnoreCurrent()
 	t.Cleanup(func() { goleak.VerifyNone(t, ignore) }) // registered first: runs after the engine closed
 	before := runtime.NumGoroutine()
 	person := newNeverAnswers()
+	sent := map[string]int{"eflood": 10000, "sflood": 2000}
 	e := realEngine(t, map[string]any{
-		"eflood": map[string]any{"command": bin, "args": []string{"-elicit-flood", fmt.Sprint(floodSize)}},
-		"sflood": map[string]any{"command": bin, "args": []string{"-sample-flood", fmt.Sprint(floodSize)}},
+		"eflood": map[string]any{"command": bin, "args": []string{"-elicit-flood", fmt.Sprint(sent["eflood"])}},
+		"sflood": map[string]any{"command": bin, "args": []string{"-sample-flood", fmt.Sprint(sent["sflood"])}},
 	}, nil, func(o *Options) { o.Elicit, o.Sample = person.elicit, person.sample })
 	if err := e.Start(t.Context()); err != nil {
 		t.Fatal(err)
 	}
-	declined := floodSize - MaxPendingAsks
 	for _, name := range []string{"eflood", "sflood"} {
+		declined := sent[name] - MaxPendingAsks
 		await(t, e, name, "connected", inState(model.StateConnected))
 		tally := floodTally(t, e, person, name, declined)
 		want := fmt.Sprintf(`{"answered":%d,"errors":{"-32000 mcpdeck: too many pending requests from this server (limit %d); declined":%d},"results":0}`,
@@ -101,7 +100,7 @@ func TestFloodOfRequestsIsBounded(t *testing.T) {
 			t.Errorf("%s: at most %d requests waited for the person, want %d", name, p, MaxPendingAsks)
 		}
 		s := await(t, e, name, "the whole burst counted", func(s ServerSnapshot) bool { return s.Flood.Declined == declined })
-		if want := (AskFlood{Seq: 1, At: s.Flood.At, Sent: floodSize, Declined: declined, Limit: MaxPendingAsks}); s.Flood != want || s.Flood.At.IsZero() {
+		if want := (AskFlood{Seq: 1, At: s.Flood.At, Sent: sent[name], Declined: declined, Limit: MaxPendingAsks}); s.Flood != want || s.Flood.At.IsZero() {
 			t.Errorf("%s: burst %+v, want %+v", name, s.Flood, want)
 		}
 		if len(s.Sampling) > 0 {
