@@ -150,7 +150,12 @@ func (e *Engine) elicitURLs(ctx context.Context, server string, ue mcp.URLElicit
 	}
 	for _, p := range ue.Elicitations {
 		r := ElicitRequest{Server: server, Mode: "url", Message: sanitize(p.Message), URL: p.URL, ElicitationID: p.ElicitationID}
+		release, err := e.admitAsk(server)
+		if err != nil {
+			return fmt.Errorf("server %s asks you to open %s: %w", server, p.URL, err)
+		}
 		resp, err := e.answer(ctx, r)
+		release()
 		if err != nil {
 			return err
 		}

@@ -246,6 +246,7 @@ func (e *Engine) Close() error {
 		e.mu.Unlock()
 		return nil
 	}
+	e.flushAsksLocked()
 	e.closed = true
 	close(e.changed) // wake reconnectFor waiters: they see closed
 	e.changed = make(chan struct{})

@@ -44,6 +44,12 @@ type entry struct {
 	// toolsAuthErr is the authorization refusal (401/403) of the last tools
 	// list, nil when it was given: a call then reports it, not "no such tool".
 	toolsAuthErr error
+	// asking counts the server's requests waiting for an answer (at most
+	// MaxPendingAsks, asklimit.go); lastDecline is when one was last
+	// declined, askTimer the pending publish of a burst's counts.
+	asking      int
+	lastDecline time.Time
+	askTimer    *time.Timer
 }
 
 // stopRetry stops the retry timer.

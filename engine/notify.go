@@ -64,8 +64,15 @@ func (e *Engine) roots(context.Context) ([]mcp.Root, error) {
 	return []mcp.Root{{URI: u.String(), Name: filepath.Base(abs)}}, nil
 }
 
-// elicit routes a server's elicitation/create to Options.Elicit.
+// elicit routes a server's elicitation/create to Options.Elicit, unless
+// MaxPendingAsks of the server's requests already wait (then it is declined
+// at once).
 func (e *Engine) elicit(ctx context.Context, server string, req mcp.ElicitationRequest) (*mcp.ElicitationResult, error) {
+	release, err := e.admitAsk(server)
+	if err != nil {
+		return nil, err
+	}
+	defer release()
 	p := req.Params
 	mode := p.Mode
 	if mode == "" {

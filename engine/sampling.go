@@ -100,8 +100,15 @@ const maxSampleHistory = 50
 
 // sample answers server's sampling request: a standing "never" declines
 // without asking, "always" skips the question (a command then replies on its
-// own), otherwise Options.Sample asks. The answer goes to the history.
+// own), otherwise Options.Sample asks. The answer goes to the history. With
+// MaxPendingAsks of the server's requests waiting it is declined at once,
+// and only the burst is recorded (AskFlood), not each request.
 func (e *Engine) sample(ctx context.Context, server string, req mcp.CreateMessageRequest) (*mcp.CreateMessageResult, error) {
+	release, err := e.admitAsk(server)
+	if err != nil {
+		return nil, err
+	}
+	defer release()
 	e.mu.Lock()
 	en := e.byName[server]
 	var srv model.Server

@@ -104,7 +104,11 @@ type ServerSnapshot struct {
 	// subscriptions (Engine.Watch).
 	Subscriptions    bool                   `json:"subscriptions,omitempty"`
 	SamplingDecision model.SamplingDecision `json:"samplingDecision,omitempty"`
-	History          []Transition           `json:"history,omitempty"` // most recent last, capped
+	// Flood is the latest burst of the server's requests (elicitation,
+	// sampling, input) declined because MaxPendingAsks already waited for
+	// an answer; zero when there was none.
+	Flood   AskFlood     `json:"flood,omitzero"`
+	History []Transition `json:"history,omitempty"` // most recent last, capped
 }
 
 // Implementation is a server's name and version from initialize.

@@ -103,7 +103,7 @@ func openHTTP(ctx context.Context, c *Conn, cfg model.ServerConfig, opts Options
 func openSSE(ctx context.Context, c *Conn, cfg model.ServerConfig, opts Options) error {
 	hc, idle := httpClientFor(c, cfg, opts, true)
 	life, cancel := context.WithCancel(context.WithoutCancel(ctx))
-	reqs := &sseRequests{next: hc.Transport, ctx: life, client: hc}
+	reqs := &sseRequests{next: hc.Transport, ctx: life, client: hc, answers: newAnswering()}
 	sseClient := *hc //nolint:govet // copying the struct is how one derives a client
 	sseClient.Transport = reqs
 	hc = &sseClient

@@ -23,6 +23,7 @@ type rpcPeer struct {
 	pending map[string]chan *transport.JSONRPCResponse
 	onNote  func(mcp.JSONRPCNotification)
 	onReq   transport.RequestHandler
+	answers answering // the server's requests being answered
 
 	ctx    context.Context // lifetime of the peer: server→client handlers run under it
 	cancel context.CancelFunc
@@ -37,6 +38,7 @@ func newRPCPeer(send func(context.Context, []byte) error) *rpcPeer {
 	return &rpcPeer{
 		send:    send,
 		pending: make(map[string]chan *transport.JSONRPCResponse),
+		answers: newAnswering(),
 		ctx:     ctx,
 		cancel:  cancel,
 		done:    make(chan struct{}),
@@ -209,12 +211,13 @@ func (p *rpcPeer) dispatch(msg []byte) error {
 	return nil
 }
 
-// serve answers a server→client request on its own goroutine.
+// serve answers a server→client request on its own goroutine, once one of
+// the connection's places for answers is free (answering).
 func (p *rpcPeer) serve(r transport.JSONRPCRequest) {
 	p.mu.Lock()
 	h := p.onReq
 	p.mu.Unlock()
-	go func() {
+	p.answers.run(p.done, func() {
 		var resp *transport.JSONRPCResponse
 		if h == nil {
 			resp = transport.NewJSONRPCErrorResponse(r.ID, mcp.METHOD_NOT_FOUND, "no handler for "+r.Method, nil)
@@ -233,7 +236,7 @@ func (p *rpcPeer) serve(r transport.JSONRPCRequest) {
 			return
 		}
 		_ = p.send(p.ctx, b) // the peer may be gone; nothing else to do
-	}()
+	})
 }
 
 // decodeResponse decodes a response whose result stays where it is in msg

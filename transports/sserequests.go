@@ -28,6 +28,8 @@ type sseRequests struct {
 	next http.RoundTripper
 	ctx  context.Context // the connection's life: handlers run under it
 
+	answers answering // the server's requests being answered
+
 	mu       sync.Mutex
 	handler  transport.RequestHandler
 	endpoint func() string // the session's POST URL, "" before the endpoint event
@@ -78,7 +80,7 @@ func (s *sseRequests) filter(src io.Reader, w io.Writer) error {
 		end := line == "\n" || line == "\r\n"
 		if end || (err != nil && len(event) > 0) {
 			if data, ok := serverRequest(event); ok {
-				go s.answer(data)
+				s.answers.run(s.ctx.Done(), func() { s.answer(data) })
 			} else if _, werr := io.WriteString(w, strings.Join(event, "")); werr != nil {
 				return werr
 			}

@@ -24,7 +24,7 @@ func TestSSERequestsAreTakenOutAndAnswered(t *testing.T) {
 		w.WriteHeader(http.StatusAccepted)
 	}))
 	defer srv.Close()
-	s := &sseRequests{ctx: t.Context(), client: srv.Client(), endpoint: func() string { return srv.URL + "/message?sessionId=1" }}
+	s := &sseRequests{ctx: t.Context(), answers: newAnswering(), client: srv.Client(), endpoint: func() string { return srv.URL + "/message?sessionId=1" }}
 	asked := make(chan string, 1)
 	s.SetRequestHandler(func(_ context.Context, req transport.JSONRPCRequest) (*transport.JSONRPCResponse, error) {
 		asked <- req.Method

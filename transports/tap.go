@@ -2,6 +2,7 @@ package transports
 
 import (
 	"context"
+	"errors"
 	"time"
 
 	"github.com/mark3labs/mcp-go/client/transport"
@@ -65,12 +66,14 @@ func (t *tap) SetNotificationHandler(h func(mcp.JSONRPCNotification)) {
 
 // SetRequestHandler records each request of the server and mcpdeck's
 // answer (an error the handler returns is recorded as the error answer
-// the transports send for it).
+// the transports send for it). An error that knows its JSON-RPC form is
+// sent as that (answerErrors).
 func (t *tap) SetRequestHandler(h transport.RequestHandler) {
 	inner, ok := t.Interface.(transport.BidirectionalInterface)
 	if !ok {
 		return
 	}
+	h = answerErrors(h)
 	if t.rec == nil {
 		inner.SetRequestHandler(h)
 		return
@@ -88,6 +91,26 @@ func (t *tap) SetRequestHandler(h transport.RequestHandler) {
 		}
 		return resp, err
 	})
+}
+
+// rpcErrorer is an error that knows the JSON-RPC error it is sent as
+// (mcp-go's convention, as mcp.URLElicitationRequiredError does).
+type rpcErrorer interface{ JSONRPCError() mcp.JSONRPCError }
+
+// answerErrors answers a server's request whose handler failed with an
+// error that knows its JSON-RPC form with that error, code and all; every
+// transport would send any other error as -32603 (internal error) with the
+// error's text.
+func answerErrors(h transport.RequestHandler) transport.RequestHandler {
+	return func(ctx context.Context, req transport.JSONRPCRequest) (*transport.JSONRPCResponse, error) {
+		resp, err := h(ctx, req)
+		var re rpcErrorer
+		if err != nil && errors.As(err, &re) {
+			d := re.JSONRPCError().Error
+			return transport.NewJSONRPCErrorResponse(req.ID, d.Code, d.Message, d.Data), nil
+		}
+		return resp, err
+	}
 }
 
 // httpTap is a tap over an HTTP connection (streamable HTTP or legacy SSE).

@@ -25,7 +25,9 @@ var update = flag.Bool("update", false, "rewrite the golden files in testdata/")
 func TestMain(m *testing.M) {
 	lipgloss.SetColorProfile(termenv.Ascii)
 	lipgloss.SetHasDarkBackground(true)
-	os.Exit(m.Run())
+	code := m.Run()
+	faultBin.Remove()
+	os.Exit(code)
 }
 
 // harness drives a Model the way Bubble Tea does: every Cmd runs in its own

@@ -84,10 +84,12 @@ func (h *liveHarness) keys(ks ...string) {
 	}
 }
 
-// TestOnTheRealEngine runs the TUI model on a real engine with in-process
-// servers: a tool call through the form, and a form elicitation raised by a
-// tool, answered in the TUI.
-func TestOnTheRealEngine(t *testing.T) {
+// startLive runs the TUI model, in a w×h window, on a real engine built
+// from o with the real transports, the person's answers going through a
+// bridge as in the TUI. Everything stops when the test ends, and then no
+// goroutine the engine or the TUI started may still run.
+func startLive(t *testing.T, o engine.Options, w, hgt int) *liveHarness {
+	t.Helper()
 	// registered first, so it runs last: after the engine and the bridge
 	// closed, nothing the TUI started may still run
 	h := &liveHarness{t: t, out: make(chan tea.Msg, 256)}
@@ -95,22 +97,9 @@ func TestOnTheRealEngine(t *testing.T) {
 		h.wg.Wait() // the Cmds still running (blinks, ticks) end within a second
 		goleak.VerifyNone(t)
 	})
-	dir := t.TempDir()
-	var extra []model.Server
-	for _, n := range []string{"notes", "survey"} {
-		cfg := model.ServerConfig{Type: model.TransportSDK, Name: n}
-		extra = append(extra, model.Server{Name: n, Raw: cfg, Config: cfg})
-	}
 	bridge := NewElicitBridge()
-	eng, err := engine.New(engine.Options{
-		Load: model.LoadOptions{
-			Cwd: filepath.Join(dir, "home", "p"), Home: filepath.Join(dir, "home"),
-			ConfigDir: filepath.Join(dir, "cfg"), ManagedDir: filepath.Join(dir, "managed"),
-			LookupEnv: func(string) (string, bool) { return "", false },
-		},
-		Factory: transports.NewFactory(), Builtins: demo.Builtins(), Extra: extra,
-		CacheDir: filepath.Join(dir, "cache"), Elicit: bridge.Elicit,
-	})
+	o.Factory, o.Elicit, o.Sample = transports.NewFactory(), bridge.Elicit, bridge.Sample
+	eng, err := engine.New(o)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -125,8 +114,29 @@ func TestOnTheRealEngine(t *testing.T) {
 	}
 	st := styles.New(styles.DefaultPalette(), true)
 	h.m = New(eng, Options{Context: ctx, Elicit: bridge, Styles: &st})
-	h.deliver(tea.WindowSizeMsg{Width: 100, Height: 30})
+	h.deliver(tea.WindowSizeMsg{Width: w, Height: hgt})
 	h.exec(h.m.Init())
+	return h
+}
+
+// TestOnTheRealEngine runs the TUI model on a real engine with in-process
+// servers: a tool call through the form, and a form elicitation raised by a
+// tool, answered in the TUI.
+func TestOnTheRealEngine(t *testing.T) {
+	dir := t.TempDir()
+	var extra []model.Server
+	for _, n := range []string{"notes", "survey"} {
+		cfg := model.ServerConfig{Type: model.TransportSDK, Name: n}
+		extra = append(extra, model.Server{Name: n, Raw: cfg, Config: cfg})
+	}
+	h := startLive(t, engine.Options{
+		Load: model.LoadOptions{
+			Cwd: filepath.Join(dir, "home", "p"), Home: filepath.Join(dir, "home"),
+			ConfigDir: filepath.Join(dir, "cfg"), ManagedDir: filepath.Join(dir, "managed"),
+			LookupEnv: func(string) (string, bool) { return "", false },
+		},
+		Builtins: demo.Builtins(), Extra: extra, CacheDir: filepath.Join(dir, "cache"),
+	}, 100, 30)
 	h.until("● notes", "● survey", "3 tools")
 
 	h.keys("/", "notes", "enter", "c")

@@ -62,6 +62,12 @@ type Model struct {
 	// authShown is the sign-in URL last shown per server.
 	authShown map[string]string
 	ticking   bool
+	// floods is the burst of declined requests (AskFlood.Seq) last told
+	// per server; floodOn names the server whose notice the status line
+	// shows, as floodText, while nothing replaced it (flood.go).
+	floods    map[string]int
+	floodOn   string
+	floodText string
 
 	status    string
 	statusErr bool
@@ -77,7 +83,7 @@ func New(eng Engine, opts Options) *Model {
 		ctx = context.Background()
 	}
 	ctx, cancel := context.WithCancel(ctx)
-	m := &Model{now: opts.Now, cancel: cancel, bridge: opts.Elicit, title: opts.Title, asked: map[string]string{}, authShown: map[string]string{}}
+	m := &Model{now: opts.Now, cancel: cancel, bridge: opts.Elicit, title: opts.Title, asked: map[string]string{}, authShown: map[string]string{}, floods: map[string]int{}}
 	if m.now == nil {
 		m.now = time.Now
 	}
@@ -192,6 +198,7 @@ func (m *Model) applySnapshot(s engine.Snapshot) {
 	}
 	m.list.SetServers(s.Servers)
 	m.syncAuth()
+	m.tellFloods()
 	if m.detail != nil {
 		if sv := m.find(m.detail.srv.Name); sv != nil {
 			m.detail.SetServer(*sv)

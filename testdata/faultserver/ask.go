@@ -44,7 +44,8 @@ const askURL = "https://example.test/sign-in"
 
 // addAsk adds what -ask serves: the tool interview (two questions, one per
 // input-required round, the first answer kept in the request state), the
-// tool visit (a URL elicitation), the prompt greet (one question,
+// tool visit (a URL elicitation), the tool ask_many (many questions in one
+// round), the prompt greet (one question,
 // input-required) and the resource fault://ask (a server-to-client
 // elicitation/create, so only on a session before 2026-07-28).
 func addAsk(s *server.MCPServer) {
@@ -77,6 +78,17 @@ func addAsk(s *server.MCPServer) {
 				return text(fmt.Sprintf("%s likes %s", strings.TrimPrefix(state, "colour:"), colour)), nil
 			}
 			return mcp.NewToolResultError("unknown request state " + state), nil
+		})
+	s.AddTool(mcp.NewTool("ask_many", mcp.WithDescription("Ask count questions at once (one input-required round)"), mcp.WithNumber("count")),
+		func(_ context.Context, r mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			if len(r.Params.InputResponses) > 0 {
+				return text(fmt.Sprintf("%d answers", len(r.Params.InputResponses))), nil
+			}
+			b := server.NewInputRequestBuilder("many")
+			for i := range r.GetInt("count", 100) {
+				b.Elicit(fmt.Sprintf("q%d", i), askForm(fmt.Sprintf("Question %d?", i), "answer"))
+			}
+			return b.ToolResult(), nil
 		})
 	s.AddPrompt(mcp.NewPrompt("greet", mcp.WithPromptDescription("Greet someone whose name it asks for")),
 		func(_ context.Context, r mcp.GetPromptRequest) (*mcp.GetPromptResult, error) {

@@ -39,7 +39,12 @@
 //	-ask                add what asks for input: tool interview{} (two input-required rounds: name, then colour;
 //	                    "NAME likes COLOUR"), tool visit{} (URL elicitation: "visit: ACTION"),
 //	                    prompt greet (one round: "Hello NAME"), resource fault://ask
-//	                    (elicitation/create during the read: "resource for NAME"; sessions before 2026-07-28 only)
+//	                    (elicitation/create during the read: "resource for NAME"; sessions before 2026-07-28 only),
+//	                    tool ask_many{count} (one input-required round asking count questions at once:
+//	                    "COUNT answers")
+//	-elicit-flood N     stdio: once the client is initialized, send N elicitation/create requests at once;
+//	                    tool flood_answers{want} waits for want answers and tallies them by JSON-RPC error (flood.go)
+//	-sample-flood N     the same with N sampling/createMessage requests
 //
 // Tools: pids{} ({"pid":N,"grandchild":M}), echo{text}, add{a,b}, env{name}, cwd{}, progress{steps} (progress
 // notifications to the call's token), elicit{message} (form elicitation,
@@ -90,6 +95,7 @@ type config struct {
 	leakEnv, stderrFile       string
 	leakAuth                  bool
 	ask                       bool
+	elicitFlood, sampleFlood  int
 }
 
 // grandchildPID is the pid started by -spawn-grandchild (0 if none).
@@ -127,6 +133,8 @@ func main() {
 	flag.StringVar(&c.leakEnv, "leak-env", "", "print env NAME's value on stderr and in a tool's description")
 	flag.StringVar(&c.stderrFile, "stderr-file", "", "print this file's content on stderr before serving")
 	flag.BoolVar(&c.leakAuth, "leak-auth", false, "put the Authorization credential in the instructions (HTTP)")
+	flag.IntVar(&c.elicitFlood, "elicit-flood", 0, "stdio: once initialized, send N elicitation/create requests at once (flood.go)")
+	flag.IntVar(&c.sampleFlood, "sample-flood", 0, "stdio: once initialized, send N sampling/createMessage requests at once (flood.go)")
 	flag.BoolVar(&c.ask, "ask", false, "serve the tool interview, the prompt greet and the resource fault://ask, which ask for input (ask.go)")
 	flag.Parse()
 	os.Exit(run(c))

@@ -36,11 +36,12 @@ func serveStdio(ctx context.Context, c config) error {
 		drop:     func() { _ = os.Stdout.Close() },
 		writeRaw: func(s string) { _, _ = out.Write([]byte(s + "\n")) },
 	}
+	h.flood = newFlood(c, h.writeRaw)
 	srv := server.NewStdioServer(newServer(c, h))
 	srv.SetErrorLogger(log.New(os.Stderr, "", 0))
 	in, pw := io.Pipe()
 	go func() {
-		err := filterInput(os.Stdin, pw, c)
+		err := filterInput(os.Stdin, pw, c, h.flood)
 		_ = pw.CloseWithError(err)
 	}()
 	return srv.Listen(ctx, in, out)
@@ -48,12 +49,13 @@ func serveStdio(ctx context.Context, c config) error {
 
 // filterInput copies client messages line by line, applying -delay,
 // -hang-init, -old-protocol and what the server does with a method it does
-// not know (unknown.go).
-func filterInput(r io.Reader, w io.Writer, c config) error {
+// not know (unknown.go), and keeping back the answers to the flood
+// (-elicit-flood, -sample-flood), which the initialized notification starts.
+func filterInput(r io.Reader, w io.Writer, c config, f *flood) error {
 	br := bufio.NewReaderSize(r, 1<<20)
 	for {
 		line, err := br.ReadBytes('\n')
-		if len(line) > 0 {
+		if len(line) > 0 && !f.seen(line) {
 			out, keep := filterMessage(line, c)
 			if keep {
 				if c.delay > 0 {

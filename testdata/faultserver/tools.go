@@ -17,6 +17,7 @@ import (
 type hooks struct {
 	drop     func()       // close the connection mid-call
 	writeRaw func(string) // write a raw line to the client (stdio)
+	flood    *flood       // -elicit-flood, -sample-flood (stdio); nil for none
 }
 
 func text(s string) *mcp.CallToolResult { return mcp.NewToolResultText(s) }
@@ -209,6 +210,7 @@ func newServer(c config, h hooks) *server.MCPServer {
 	if c.ask {
 		addAsk(s)
 	}
+	addFlood(s, h.flood)
 	return s
 }
 

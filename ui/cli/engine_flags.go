@@ -40,7 +40,8 @@ func newEngFlags(g *globalOpts) *engFlags { return &engFlags{g: g} }
 func newEngFlagsInline(g *globalOpts) *engFlags { return &engFlags{g: g, inlineAuth: true} }
 
 // engElicitLog remembers refused elicitation and declined sampling
-// requests, so a failed request can say why.
+// requests, so a failed request can say why. Only the first of each is
+// kept: a server sending thousands must not grow it.
 type engElicitLog struct {
 	mu      sync.Mutex
 	reqs    []engine.ElicitRequest
@@ -50,7 +51,9 @@ type engElicitLog struct {
 func (l *engElicitLog) addSample(r engine.SampleRequest) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	l.samples = append(l.samples, r)
+	if len(l.samples) == 0 {
+		l.samples = append(l.samples, r)
+	}
 }
 
 // sampleDeclined words the first declined sampling request, "" for none.
@@ -72,7 +75,9 @@ func (l *engElicitLog) sampleDeclined() string {
 func (l *engElicitLog) add(r engine.ElicitRequest) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	l.reqs = append(l.reqs, r)
+	if len(l.reqs) == 0 {
+		l.reqs = append(l.reqs, r)
+	}
 }
 
 // explain returns an error naming the first refused elicitation or

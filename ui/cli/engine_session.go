@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"sort"
 	"strings"
 	"time"
@@ -44,6 +45,8 @@ type engSession struct {
 	// many of the awaited servers have settled and which are still starting.
 	progress func(done, total int, waiting []string)
 	tick     <-chan time.Time
+	// stderr is where Close tells of declined requests (printFloods).
+	stderr io.Writer
 }
 
 // startEngSession starts an engine on the configuration the global flags name.
@@ -61,7 +64,7 @@ func startEngSession(ctx context.Context, f *engFlags, names ...string) (*engSes
 	if err != nil {
 		return nil, err
 	}
-	s := &engSession{eng: eng, updates: eng.Updates()}
+	s := &engSession{eng: eng, updates: eng.Updates(), stderr: f.g.stderr}
 	if err := eng.Start(ctx); err != nil {
 		_ = eng.Close()
 		return nil, err
@@ -89,8 +92,29 @@ func onlyServers(eo *engine.Options, names []string) {
 	}
 }
 
-// Close shuts the engine down (every server, within about a second).
-func (s *engSession) Close() error { return s.eng.Close() }
+// Close shuts the engine down (every server, within about a second) and
+// tells of each server's requests it declined meanwhile (printFloods).
+func (s *engSession) Close() error {
+	err := s.eng.Close()
+	printFloods(s.stderr, s.eng.Snapshot())
+	return err
+}
+
+// printFloods tells of each server's latest burst of requests the engine
+// declined because engine.MaxPendingAsks already waited for an answer: the
+// CLI answers at once, so such a server sent a great many at once, or
+// kept a sampling command busy. The burst is on the snapshot once the
+// engine closed, with its final counts.
+func printFloods(w io.Writer, snap engine.Snapshot) {
+	if w == nil {
+		return
+	}
+	for i := range snap.Servers {
+		if n := status.Flood(&snap.Servers[i]); n != "" {
+			fmt.Fprintln(w, "mcpdeck: "+n)
+		}
+	}
+}
 
 func (s *engSession) server(name string) (engine.ServerSnapshot, bool) {
 	for _, srv := range s.last.Servers {

@@ -77,6 +77,7 @@ type Gateway struct {
 	x        exposure
 	last     map[string]lists       // each offered server's lists when last connected
 	told     map[string]bool        // notes already written
+	floods   map[string]int         // each server's burst of declined requests last noted (AskFlood.Seq)
 	kinds    map[string]status.Kind // each offered server's last kind, for notes
 	calls    []*call                // agent requests in flight, oldest first
 	sessions map[string]server.ClientSession
@@ -107,7 +108,7 @@ func New(ctx context.Context, eo engine.Options, o Options) (*Gateway, error) {
 		return nil, err
 	}
 	g := &Gateway{
-		f: f, log: o.Log, told: map[string]bool{}, last: map[string]lists{}, kinds: map[string]status.Kind{},
+		f: f, log: o.Log, told: map[string]bool{}, floods: map[string]int{}, last: map[string]lists{}, kinds: map[string]status.Kind{},
 		sessions: map[string]server.ClientSession{}, ready: make(chan struct{}), changed: make(chan struct{}),
 		pending: newPending(pendingTTL, maxPending),
 	}

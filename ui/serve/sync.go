@@ -71,14 +71,20 @@ func reset[T, S any](old, cur []T, set func(...S), wrap func(T) S) {
 }
 
 // notesLocked are the lines to tell the person about this snapshot: an
-// offered server whose kind changed (connected, failed…), and each item
-// left out, once. Callers hold g.mu.
+// offered server whose kind changed (connected, failed…), each burst of a
+// server's requests the engine declined (it lets engine.MaxPendingAsks
+// wait, also for the agents serve asks), and each item left out, once.
+// Callers hold g.mu.
 func (g *Gateway) notesLocked(snap engine.Snapshot, x exposure) []string {
 	var out []string
 	for i := range snap.Servers {
 		s := &snap.Servers[i]
 		if !g.f.server(s.Name) {
 			continue
+		}
+		if s.Flood.Seq != 0 && s.Flood.Seq != g.floods[s.Name] {
+			g.floods[s.Name] = s.Flood.Seq
+			out = append(out, status.Flood(s))
 		}
 		k := status.KindOf(s)
 		if old, seen := g.kinds[s.Name]; seen && old == k {
