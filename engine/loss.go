@@ -84,7 +84,10 @@ func (e *Engine) refreshStderr(name string, gen uint64, conn session) {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	en := e.byName[name]
-	if e.closed || en == nil || en.st.gen != gen || slices.Equal(tail, en.s.StderrTail) {
+	if e.closed || en == nil || en.st.gen != gen {
+		return
+	}
+	if tail = en.mask.MaskLines(tail); slices.Equal(tail, en.s.StderrTail) {
 		return
 	}
 	en.s.StderrTail = tail

@@ -34,7 +34,7 @@ func (factory) Open(ctx context.Context, name string, cfg model.ServerConfig, op
 	opts = opts.withDefaults(cfg.ProtocolVersion)
 	kind := cfg.EffectiveType()
 	c := newConn(name, kind)
-	c.rec = newFrameRecorder(opts.OnFrame, cfg, opts.Secrets)
+	c.rec = newFrameRecorder(opts.OnFrame, opts.Mask)
 	var err error
 	switch kind {
 	case model.TransportStdio:
