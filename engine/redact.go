@@ -9,6 +9,23 @@ func (en *entry) redact(s string) string {
 	return en.mask.Mask(s)
 }
 
+// maskErr is err with its sentence masked (redact); errors.Is and
+// errors.As still reach err. Callers hold e.mu.
+func (en *entry) maskErr(err error) error {
+	return &maskedError{msg: en.redact(err.Error()), err: err}
+}
+
+// maskedError is an error whose sentence was masked.
+type maskedError struct {
+	msg string
+	err error
+}
+
+func (m *maskedError) Error() string { return m.msg }
+
+// Unwrap returns the error as it was.
+func (m *maskedError) Unwrap() error { return m.err }
+
 // errText is err as a sentence a person reads about en's server, with its
 // secrets masked. Callers hold e.mu.
 func (e *Engine) errText(en *entry, err error) string {

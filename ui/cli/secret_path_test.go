@@ -3,6 +3,9 @@ package cli
 import (
 	"encoding/json"
 	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
 	"net/url"
 	"os"
 	"path/filepath"
@@ -13,16 +16,17 @@ import (
 )
 
 // TestURLPathSecretIsMaskedEverywhere: a key that ${PATHKEY} puts into
-// URL paths (a hosted endpoint such as https://host/api/${KEY}/mcp) and
-// into a stdio server's argument reaches no output: the servers echo it
-// (one names the path it was reached at in its instructions, one prints
-// its argument on stderr), a wrong path fails with an HTTP
-// 404 naming the URL, an unreachable one with the transport's error.
-// `mcp list` (text, --json, --no-connect), `mcp get`, `call` (its errors,
-// --log-level and --trace), `doctor` and every file of `doctor --bundle`
-// (a log message arrives with the call's answer, so whether --log-level
-// prints it before the command ends is left to the engine's test)
-// hold none of it, and REDACTION.txt says the URL's key was masked.
+// URL paths (a hosted endpoint such as https://host/api/${KEY}/mcp), into
+// a stdio server's argument and into a command reaches no output. The
+// servers echo it: one names the path it was reached at in its
+// instructions, one prints its argument on stderr. A wrong path fails
+// with an HTTP 404 naming the URL, an unreachable one with the
+// transport's error, the command is not found. `mcp list` (text, --json,
+// --no-connect), `mcp get`, `call` (its errors, --log-level, --trace),
+// `doctor` and every file of `doctor --bundle` hold none of it, and
+// REDACTION.txt says it was masked. (Whether --log-level prints a log
+// message sent just before the call's answer is a race the engine's test
+// avoids.)
 func TestURLPathSecretIsMaskedEverywhere(t *testing.T) {
 	const key = "pk-path-7c1e9a3f5d"
 	e := newCLIEnv(t)
@@ -40,6 +44,7 @@ func TestURLPathSecretIsMaskedEverywhere(t *testing.T) {
 		"wrong":  map[string]any{"type": "http", "url": base + "other"},
 		"down":   map[string]any{"type": "http", "url": fmt.Sprintf("http://127.0.0.1:%d/api/${PATHKEY}/mcp", closedPort(t))},
 		"local":  map[string]any{"command": fault, "args": []string{"-say", "${PATHKEY}"}},
+		"gone":   map[string]any{"command": "/nonexistent-${PATHKEY}/bin/srv"},
 	}})
 	e.write(settings, string(cfg))
 	trace := filepath.Join(t.TempDir(), "trace.jsonl")
@@ -52,6 +57,7 @@ func TestURLPathSecretIsMaskedEverywhere(t *testing.T) {
 		{"mcp", "list", "--no-connect"},
 		{"mcp", "get", "routed"},
 		{"mcp", "get", "wrong"},
+		{"mcp", "get", "gone"},
 		{"--json", "mcp", "get", "down"},
 		{"--trace", trace, "call", "routed", "echo", `{"text":"hi"}`},
 		{"call", "wrong", "echo", `{"text":"hi"}`},
@@ -66,7 +72,7 @@ func TestURLPathSecretIsMaskedEverywhere(t *testing.T) {
 			t.Errorf("mcpdeck %s shows the key:\n%s", strings.Join(args, " "), r)
 		}
 	}
-	for _, want := range []string{"404", "connection refused", "served at /api/****/mcp", "saying ****"} {
+	for _, want := range []string{"404", "connection refused", "served at /api/****/mcp", "saying ****", "/nonexistent-****/bin/srv"} {
 		if !strings.Contains(seen.String(), want) {
 			t.Errorf("no output says %q: the servers did not echo the key, so the test proves nothing", want)
 		}
@@ -105,5 +111,34 @@ func TestHarmlessVariablesAreNotMasked(t *testing.T) {
 	r := e.run("--mcp-config", string(cfg), "--json", "mcp", "list")
 	if !strings.Contains(r.stdout, "/files"+e.home+"/mcp") || strings.Contains(r.stdout, "/files****") {
 		t.Errorf("the home directory in the URL was masked, or the error does not name it:\n%s", r)
+	}
+}
+
+// TestLastErrorIsMaskedWithTheRunsSecrets: an error the command ends with
+// that did not come through the engine — sign-in refusing metadata that
+// names another resource, quoting the server's URL — is masked with the
+// secret sets of the servers the command loaded.
+func TestLastErrorIsMaskedWithTheRunsSecrets(t *testing.T) {
+	const key = "pk-auth-2b7d9e4f1a"
+	var srv *httptest.Server
+	srv = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if strings.HasPrefix(r.URL.Path, "/.well-known/oauth-protected-resource") {
+			w.Header().Set("Content-Type", "application/json")
+			_, _ = io.WriteString(w, `{"resource":"https://elsewhere.example/mcp","authorization_servers":["`+srv.URL+`"]}`)
+			return
+		}
+		w.Header().Set("WWW-Authenticate", `Bearer resource_metadata="`+srv.URL+`/.well-known/oauth-protected-resource/api/`+key+`/mcp"`)
+		w.WriteHeader(http.StatusUnauthorized)
+	}))
+	t.Cleanup(srv.Close)
+	e := newCLIEnv(t)
+	e.extra = append(e.extra, "PATHKEY="+key)
+	cfg, _ := json.Marshal(map[string]any{"mcpServers": map[string]any{
+		"api": map[string]any{"type": "http", "url": srv.URL + "/api/${PATHKEY}/mcp"},
+	}})
+	e.write(filepath.Join(e.config, "mcpdeck", "settings.json"), string(cfg))
+	r := e.run("auth", "api")
+	if r.code == 0 || strings.Contains(r.stdout+r.stderr, key) || !strings.Contains(r.stderr, "/api/****/mcp") {
+		t.Errorf("auth's error quotes the key, or does not name the URL:\n%s", r)
 	}
 }
