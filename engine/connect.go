@@ -114,8 +114,8 @@ func (e *Engine) adopt(ctx context.Context, en *entry, gen uint64, conn session,
 		en.s.Subscriptions = canSubscribe(init)
 	}
 	en.s.StderrTail = en.mask.MaskLines(conn.StderrTail(stderrTailLines))
-	name := en.srv.Name
-	e.wg.Go(func() { e.monitor(ctx, name, gen, conn) })
+	name, mask := en.srv.Name, en.mask
+	e.wg.Go(func() { e.monitor(ctx, name, mask, gen, conn) })
 	e.renewWatchesLocked(en, gen, conn)
 	if level := en.logLevel; level != "" { // a new session starts at the server's default level
 		e.wg.Go(func() { _ = e.SetLogLevel(e.ctx, name, level) })

@@ -21,7 +21,7 @@ import (
 // servers echo it: one names the path it was reached at in its
 // instructions, one prints its argument on stderr. A wrong path fails
 // with an HTTP 404 naming the URL, an unreachable one with the
-// transport's error, the command is not found. `mcp list` (text, --json,
+// transport's error, the commands are not found. `mcp list` (text, --json,
 // --no-connect), `mcp get`, `call` (its errors, --log-level, --trace),
 // `doctor` and every file of `doctor --bundle` hold none of it, and
 // REDACTION.txt says it was masked. (Whether --log-level prints a log
@@ -45,6 +45,7 @@ func TestURLPathSecretIsMaskedEverywhere(t *testing.T) {
 		"down":   map[string]any{"type": "http", "url": fmt.Sprintf("http://127.0.0.1:%d/api/${PATHKEY}/mcp", closedPort(t))},
 		"local":  map[string]any{"command": fault, "args": []string{"-say", "${PATHKEY}"}},
 		"gone":   map[string]any{"command": "/nonexistent-${PATHKEY}/bin/srv"},
+		"absent": map[string]any{"command": "nosuch-${PATHKEY}"},
 	}})
 	e.write(settings, string(cfg))
 	trace := filepath.Join(t.TempDir(), "trace.jsonl")
@@ -72,7 +73,7 @@ func TestURLPathSecretIsMaskedEverywhere(t *testing.T) {
 			t.Errorf("mcpdeck %s shows the key:\n%s", strings.Join(args, " "), r)
 		}
 	}
-	for _, want := range []string{"404", "connection refused", "served at /api/****/mcp", "saying ****", "/nonexistent-****/bin/srv"} {
+	for _, want := range []string{"404", "connection refused", "served at /api/****/mcp", "saying ****", "/nonexistent-****/bin/srv", `"command": "nosuch-****"`} {
 		if !strings.Contains(seen.String(), want) {
 			t.Errorf("no output says %q: the servers did not echo the key, so the test proves nothing", want)
 		}
