@@ -249,7 +249,7 @@ func (e *Engine) Authenticate(ctx context.Context, name string) error {
 	en.s.AuthURL = ""
 	if err != nil {
 		e.publishLocked()
-		return err // the caller names the server and the action: no second prefix
+		return en.maskErr(err) // the caller names the server and the action: no second prefix
 	}
 	e.feed(en, evAuthDone{at: now()}, nil)
 	return nil

@@ -23,7 +23,7 @@ func factoryOpener(f transports.Factory) opener {
 			ProtocolVersion: o.ProtocolVersion,
 			MaxMessageSize:  o.MaxMessageSize,
 			OnFrame:         o.OnFrame,
-			Secrets:         o.Secrets,
+			Mask:            o.Mask,
 		})
 		if err != nil {
 			return nil, err

@@ -36,7 +36,7 @@ func (e *Engine) callError(ctx context.Context, server, what string, err error) 
 			}
 		}
 	} else {
-		why = model.RedactText(why)
+		why = model.NewMasker().Mask(why) // the server is gone: its patterns only
 	}
 	e.mu.Unlock()
 	return &CallError{Message: fmt.Sprintf("%s on %s: %s", what, server, why), Err: err}

@@ -16,31 +16,31 @@ func (e *Engine) attemptLocked(en *entry, gen uint64) {
 	}
 	ctx, cancel := context.WithCancel(e.ctx)
 	en.cancel = cancel
-	srv := en.srv
-	e.wg.Go(func() { e.connect(ctx, srv, gen) })
+	srv, mask := en.srv, en.mask
+	e.wg.Go(func() { e.connect(ctx, srv, mask, gen) })
 }
 
 // connect opens, initializes and lists one server, then reports back.
-func (e *Engine) connect(ctx context.Context, srv model.Server, gen uint64) {
-	conn, l, err := e.open1(ctx, srv)
+func (e *Engine) connect(ctx context.Context, srv model.Server, mask *model.Masker, gen uint64) {
+	conn, l, err := e.open1(ctx, srv, mask)
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	en := e.byName[srv.Name]
 	if e.closed || en == nil {
 		if conn != nil {
-			e.goClose(conn)
+			e.goClose(conn, mask)
 		}
 		return
 	}
 	if err != nil {
 		if conn != nil {
-			e.goClose(conn)
+			e.goClose(conn, mask)
 		}
 		f := e.describe(en, err)
 		if gen == en.st.gen {
 			e.log.Info("server failed", "server", srv.Name, "err", f.detail, "class", f.class)
 			if tail := failedStderr(conn, err); len(tail) > 0 {
-				en.s.StderrTail = tail // often the only clue why it never connected
+				en.s.StderrTail = en.mask.MaskLines(tail) // often the only clue why it never connected
 			}
 		}
 		e.feed(en, evAttemptFailed{at: now(), gen: gen, fail: f, jitter: e.rnd()}, nil)
@@ -54,14 +54,14 @@ func (e *Engine) connect(ctx context.Context, srv model.Server, gen uint64) {
 		e.adopt(ctx, en, gen, conn, l)
 	})
 	if !kept {
-		e.goClose(conn)
+		e.goClose(conn, mask)
 	}
 }
 
 // open1 opens one connection within MCP_TIMEOUT and lists what it offers
 // within another MCP_TIMEOUT, so 10 000 tools on a slow link do not fail
 // the connect.
-func (e *Engine) open1(ctx context.Context, srv model.Server) (session, lists, error) {
+func (e *Engine) open1(ctx context.Context, srv model.Server, mask *model.Masker) (session, lists, error) {
 	if srv.Config.EffectiveType().IsRemote() {
 		select {
 		case e.remote <- struct{}{}:
@@ -77,7 +77,7 @@ func (e *Engine) open1(ctx context.Context, srv model.Server) (session, lists, e
 		defer release()
 	}
 	cctx, cancel := context.WithTimeout(ctx, e.set.connectTimeout)
-	opts := e.connOptions(srv)
+	opts := e.connOptions(srv, mask)
 	opts.ProtocolVersion = e.rememberedVersion(srv)
 	conn, err := e.open(cctx, srv.Name, srv.Config, opts)
 	timedOut := cctx.Err() == context.DeadlineExceeded && ctx.Err() == nil
@@ -109,12 +109,13 @@ func (e *Engine) adopt(ctx context.Context, en *entry, gen uint64, conn session,
 	if init := conn.Init(); init != nil {
 		en.s.ServerInfo = Implementation{Name: sanitize(init.ServerInfo.Name), Version: sanitize(init.ServerInfo.Version)}
 		en.s.ProtocolVersion = init.ProtocolVersion
-		en.s.Instructions = capText(init.Instructions)
+		in := init.Instructions // masked as far as capText reads, and a secret further
+		en.s.Instructions = capText(en.mask.Mask(in[:min(len(in), 4*maxTextLen+en.mask.Longest())]))
 		en.s.Subscriptions = canSubscribe(init)
 	}
-	en.s.StderrTail = conn.StderrTail(stderrTailLines)
-	name := en.srv.Name
-	e.wg.Go(func() { e.monitor(ctx, name, gen, conn) })
+	en.s.StderrTail = en.mask.MaskLines(conn.StderrTail(stderrTailLines))
+	name, mask := en.srv.Name, en.mask
+	e.wg.Go(func() { e.monitor(ctx, name, mask, gen, conn) })
 	e.renewWatchesLocked(en, gen, conn)
 	if level := en.logLevel; level != "" { // a new session starts at the server's default level
 		e.wg.Go(func() { _ = e.SetLogLevel(e.ctx, name, level) })

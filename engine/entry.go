@@ -32,9 +32,11 @@ type entry struct {
 	// across reconnects; trafficTimer the pending copy into the snapshot.
 	traffic      trafficRing
 	trafficTimer *time.Timer
-	secrets      []string       // srv.Secrets(), masked in error text (redact)
-	refetching   [numLists]bool // a list refetch is running
-	dirty        [numLists]bool // list_changed arrived during the refetch
+	// mask is the server's one Masker (model.Server.Secrets): error text,
+	// stderr, log messages, instructions and traffic pass it.
+	mask       *model.Masker
+	refetching [numLists]bool // a list refetch is running
+	dirty      [numLists]bool // list_changed arrived during the refetch
 	// watched are the resources the person watches (subscriptions.go), by
 	// URI: kept across reconnects, renewed on each new connection.
 	watched map[string]*watchState

@@ -90,8 +90,9 @@ func (e *Engine) listProblems(en *entry, l lists) (first, all string) {
 	if len(l.problems) == 0 {
 		return "", ""
 	}
-	e.log.Warn("server lists", "server", en.srv.Name, "problems", l.problems)
-	return en.redact(l.problems[0]), en.redact(strings.Join(l.problems, "\n"))
+	all = en.redact(strings.Join(l.problems, "\n"))
+	e.log.Warn("server lists", "server", en.srv.Name, "problems", all)
+	return en.redact(l.problems[0]), all
 }
 
 // applyLists stores freshly fetched lists (marked by markLists) on en.

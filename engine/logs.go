@@ -9,6 +9,8 @@ import (
 	"time"
 
 	"github.com/mark3labs/mcp-go/mcp"
+
+	"github.com/mcpdeck/mcpdeck/model"
 )
 
 // LogEntry is one message a server logged (notifications/message).
@@ -34,14 +36,21 @@ var logLevels = []string{"debug", "info", "notice", "warning", "error", "critica
 // callers can filter at or above a level.
 func LogLevelRank(level string) int { return slices.Index(logLevels, level) }
 
-// onLogMessage keeps a server's log message: it goes to Options.OnLog at
-// once and into the server's snapshot (at most every logPublish), the
-// oldest dropped past maxLogEntries.
+// onLogMessage keeps a server's log message, masked with the server's
+// Masker: it goes to Options.OnLog at once and into the server's snapshot
+// (at most every logPublish), the oldest dropped past maxLogEntries.
 func (e *Engine) onLogMessage(server string, n mcp.JSONRPCNotification) {
+	e.mu.Lock()
+	var mask *model.Masker
+	if en := e.byName[server]; en != nil {
+		mask = en.mask
+	}
+	e.mu.Unlock()
 	f := n.Params.AdditionalFields
 	entry := LogEntry{At: time.Now()}
 	entry.Level, _ = f["level"].(string)
-	entry.Logger, _ = f["logger"].(string)
+	logger, _ := f["logger"].(string)
+	entry.Logger = mask.Mask(logger)
 	switch d := f["data"].(type) {
 	case string:
 		entry.Data = d
@@ -50,8 +59,12 @@ func (e *Engine) onLogMessage(server string, n mcp.JSONRPCNotification) {
 			entry.Data = string(b)
 		}
 	}
-	if len(entry.Data) > maxLogData {
-		entry.Data = entry.Data[:maxLogData] + "…"
+	// Masked before the cut (reading as far as a secret could reach past
+	// it), so no secret is kept by being cut in two.
+	long := len(entry.Data) > maxLogData
+	entry.Data = mask.Mask(entry.Data[:min(len(entry.Data), maxLogData+mask.Longest())])
+	if long {
+		entry.Data = entry.Data[:min(len(entry.Data), maxLogData)] + "…"
 	}
 	if LogLevelRank(entry.Level) < 0 {
 		entry.Level = "info"

@@ -5,13 +5,15 @@ import (
 	"errors"
 	"slices"
 	"time"
+
+	"github.com/mcpdeck/mcpdeck/model"
 )
 
 // monitor waits for the connection to end and starts the reconnect policy.
 // It also copies new stderr lines into snapshots when the transport signals
 // them, at most once per stderrPoll, so a chatty server cannot flood the UI
 // with snapshots and a quiet one costs nothing.
-func (e *Engine) monitor(ctx context.Context, name string, gen uint64, conn session) {
+func (e *Engine) monitor(ctx context.Context, name string, mask *model.Masker, gen uint64, conn session) {
 	changed := conn.StderrChanged()
 	wait := time.NewTimer(stderrPoll)
 	wait.Stop()
@@ -40,7 +42,7 @@ loop:
 				break loop
 			}
 		case <-changed:
-			e.refreshStderr(name, gen, conn)
+			e.refreshStderr(name, mask, gen, conn)
 			// Lines arriving meanwhile leave one token in changed.
 			wait.Reset(stderrPoll)
 			select {
@@ -78,9 +80,10 @@ func (e *Engine) lostLocked(en *entry, gen uint64, err error) {
 	e.feed(en, evLost{at: now(), gen: gen, fail: f, jitter: e.rnd()}, nil)
 }
 
-// refreshStderr publishes the stderr tail if it changed.
-func (e *Engine) refreshStderr(name string, gen uint64, conn session) {
-	tail := conn.StderrTail(stderrTailLines)
+// refreshStderr publishes the stderr tail, masked with mask (the
+// server's), if it changed.
+func (e *Engine) refreshStderr(name string, mask *model.Masker, gen uint64, conn session) {
+	tail := mask.MaskLines(conn.StderrTail(stderrTailLines))
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	en := e.byName[name]

@@ -13,7 +13,7 @@ import (
 )
 
 // connOptions builds the per-server callbacks handed to the transport.
-func (e *Engine) connOptions(srv model.Server) connOptions {
+func (e *Engine) connOptions(srv model.Server, mask *model.Masker) connOptions {
 	o := connOptions{
 		Elicit: func(ctx context.Context, req mcp.ElicitationRequest) (*mcp.ElicitationResult, error) {
 			return e.elicit(ctx, srv.Name, req)
@@ -31,7 +31,7 @@ func (e *Engine) connOptions(srv model.Server) connOptions {
 	}
 	o.OnNotification = func(n mcp.JSONRPCNotification) { e.onNotification(name, n) }
 	o.OnFrame = func(f Frame) { e.onFrame(name, f) }
-	o.Secrets = srv.StoreSecrets
+	o.Mask = mask
 	if e.opts.Auth != nil && srv.Config.EffectiveType().IsRemote() {
 		o.HTTPClient = e.opts.Auth.HTTPClient(srv)
 		if trusted(srv) && srv.Config.HeadersHelper != "" {

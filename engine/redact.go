@@ -1,16 +1,30 @@
 package engine
 
-import "github.com/mcpdeck/mcpdeck/model"
-
-// redact masks what an error text may reveal of en's secrets: credentials
-// in any URL it names, and the expanded env, header, URL and argument
-// values of its definition (model.RedactText). Every error sentence and
-// detail the engine publishes or returns about a server passes through it,
-// so the TUI, mcp list (--json too), mcp get and call all show the same
-// masked text. Callers hold e.mu.
+// redact masks what a text about en's server may reveal of its secrets,
+// with the server's one Masker (its secret set, model.Server.Secrets).
+// Every error sentence and detail the engine publishes or returns about a
+// server passes through it, so the TUI, mcp list (--json too), mcp get,
+// call and serve all show the same masked text. Callers hold e.mu.
 func (en *entry) redact(s string) string {
-	return model.RedactText(s, en.secrets...)
+	return en.mask.Mask(s)
 }
+
+// maskErr is err with its sentence masked (redact); errors.Is and
+// errors.As still reach err. Callers hold e.mu.
+func (en *entry) maskErr(err error) error {
+	return &maskedError{msg: en.redact(err.Error()), err: err}
+}
+
+// maskedError is an error whose sentence was masked.
+type maskedError struct {
+	msg string
+	err error
+}
+
+func (m *maskedError) Error() string { return m.msg }
+
+// Unwrap returns the error as it was.
+func (m *maskedError) Unwrap() error { return m.err }
 
 // errText is err as a sentence a person reads about en's server, with its
 // secrets masked. Callers hold e.mu.

@@ -147,7 +147,7 @@ func (e *Engine) definition(en *entry) definition {
 // fields.
 func (e *Engine) configure(en *entry, srv model.Server, bs []model.Reason) {
 	en.srv = srv
-	en.secrets = srv.Secrets()
+	en.mask = model.NewMasker(srv.Secrets()...)
 	en.blockers = bs
 	raw := srv.Raw
 	if raw.Command == "" && raw.URL == "" && raw.Name == "" {

@@ -106,22 +106,23 @@ func (e *Engine) stopLocked(en *entry, keepStderr bool) {
 	if en.conn != nil {
 		c := en.conn
 		if keepStderr {
-			en.s.StderrTail = c.StderrTail(stderrTailLines)
+			en.s.StderrTail = en.mask.MaskLines(c.StderrTail(stderrTailLines))
 		}
 		en.conn = nil
-		e.goClose(c)
+		e.goClose(c, en.mask)
 	}
 	en.dropCaches()
 	e.toolsDirty = true
 }
 
-// goClose closes a connection without holding up the caller.
-func (e *Engine) goClose(c session) {
+// goClose closes a connection without holding up the caller; a failure
+// is logged masked with mask, its server's.
+func (e *Engine) goClose(c session, mask *model.Masker) {
 	e.wg.Go(func() {
 		ctx, cancel := context.WithTimeout(context.WithoutCancel(e.ctx), closeTimeout)
 		defer cancel()
 		if err := c.Close(ctx); err != nil {
-			e.log.Debug("closing connection", "err", model.RedactText(err.Error()))
+			e.log.Debug("closing connection", "err", mask.Mask(err.Error()))
 		}
 	})
 }

@@ -38,9 +38,9 @@ type connOptions struct {
 	HeaderFunc     func(ctx context.Context) (map[string]string, error)
 	LogDir         string
 	Builtins       map[string]func() *server.MCPServer
-	MaxMessageSize int         // bytes per message; 0 = transports.MaxMessageSize
-	OnFrame        func(Frame) // every JSON-RPC message of the connection
-	Secrets        []string    // values from the secret store, masked in frames besides cfg's own
+	MaxMessageSize int           // bytes per message; 0 = transports.MaxMessageSize
+	OnFrame        func(Frame)   // every JSON-RPC message of the connection
+	Mask           *model.Masker // the server's, for the frames' bodies
 	// ProtocolVersion is the version the server negotiated last time.
 	ProtocolVersion string
 }

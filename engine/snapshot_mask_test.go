@@ -110,7 +110,7 @@ func TestStoreSecretsAreMaskedInErrors(t *testing.T) {
 		srv := stdioServer("local")
 		srv.Raw = model.ServerConfig{Command: "srv", Args: []string{"${secret:TOKEN}"}}
 		srv.Config = model.ServerConfig{Command: "srv", Args: []string{"store-SECRET4"}}
-		srv.StoreSecrets = []string{"store-SECRET4"}
+		srv.Expanded = []model.Expansion{{Field: "args[0]", Ref: "${secret:TOKEN}", Value: "store-SECRET4"}}
 		n := newFakeNet()
 		n.fail["local"] = fmt.Errorf("srv: unknown project store-SECRET4: exit status 2")
 		e := newTestEngine(t, n, srv)

@@ -33,7 +33,8 @@ func blockers(srv model.Server, lookPath func(string) (string, error)) []model.R
 	}
 	if srv.Config.EffectiveType() == model.TransportStdio && srv.Config.Command != "" && lookPath != nil {
 		if found, missing := findCommand(srv.Config.Command, lookPath); !found {
-			out = append(out, model.Reason{Kind: model.ReasonCommandNotFound, Command: srv.Config.Command, Missing: missing})
+			shown := model.NewMasker(srv.Secrets()...).Mask(srv.Config.Command) // expanded: ${VAR}s put their values in it
+			out = append(out, model.Reason{Kind: model.ReasonCommandNotFound, Command: shown, Missing: missing})
 		}
 	}
 	return out

@@ -102,11 +102,30 @@ func validVarName(name string) bool {
 // know what it means); in cwd, ${PROJECT_DIR} is root (cwdLookup). Each
 // unset variable, and each ${secret:NAME} that secret refuses, becomes a
 // Problem naming the field ("headers.Authorization") and the variable or
-// secret; the caller adds server and file.
-func expandConfig(cfg ServerConfig, lookup func(string) (string, bool), secret func(string) (string, error), root string) (ServerConfig, []Problem) {
+// secret; the caller adds server and file. put lists each value expansion
+// inserted, from a variable harmlessVar does not pass or from the secret
+// store.
+func expandConfig(cfg ServerConfig, lookup func(string) (string, bool), secret func(string) (string, error), root string) (_ ServerConfig, put []Expansion, _ []Problem) {
 	var probs []Problem
 	oneWith := func(lookup func(string) (string, bool), field, s string) string {
-		v, missing, secretErrs := expand(s, lookup, secret)
+		look := func(name string) (string, bool) {
+			v, ok := lookup(name)
+			if ok && v != "" && !harmlessVar(name) {
+				put = append(put, Expansion{Field: field, Ref: "${" + name + "}", Value: v})
+			}
+			return v, ok
+		}
+		var sec func(string) (string, error)
+		if secret != nil {
+			sec = func(name string) (string, error) {
+				v, err := secret(name)
+				if err == nil && v != "" {
+					put = append(put, Expansion{Field: field, Ref: SecretReference(name), Value: v})
+				}
+				return v, err
+			}
+		}
+		v, missing, secretErrs := expand(s, look, sec)
 		for _, m := range missing {
 			probs = append(probs, Problem{Field: field, Message: m + " is not set"})
 		}
@@ -162,5 +181,5 @@ func expandConfig(cfg ServerConfig, lookup func(string) (string, bool), secret f
 		o.Scopes = strs("oauth.scopes", o.Scopes)
 		out.OAuth = &o
 	}
-	return out, probs
+	return out, put, probs
 }

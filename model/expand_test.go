@@ -2,6 +2,7 @@ package model
 
 import (
 	"reflect"
+	"strings"
 	"testing"
 )
 
@@ -56,7 +57,7 @@ func TestExpandConfigEveryField(t *testing.T) {
 			Grant: "${V}", Scopes: []string{"${V}"},
 		},
 	}
-	out, probs := expandConfig(in, lookup, nil, "")
+	out, put, probs := expandConfig(in, lookup, nil, "")
 	want := ServerConfig{
 		Type: TransportHTTP, Command: "x", Args: []string{"x", ""},
 		Env: map[string]string{"K": "x"}, Cwd: "x", URL: "https://x/mcp",
@@ -76,5 +77,16 @@ func TestExpandConfigEveryField(t *testing.T) {
 	}
 	if in.OAuth.ClientID != "${V}" || in.Args[0] != "${V}" {
 		t.Error("expandConfig modified its input")
+	}
+	var fields []string
+	for _, x := range put {
+		if x.Ref != "${V}" || x.Value != "x" {
+			t.Errorf("expansion %+v", x)
+		}
+		fields = append(fields, x.Field)
+	}
+	wantFields := "command args[0] env.K cwd url headersHelper name protocolVersion oauth.clientId oauth.authServerMetadataUrl oauth.clientMetadataUrl oauth.grant oauth.scopes[0]"
+	if got := strings.Join(fields, " "); got != wantFields {
+		t.Errorf("expansions in %s\nwant %s", got, wantFields)
 	}
 }

@@ -79,13 +79,10 @@ func build(d definition, opts LoadOptions, root string) Server {
 		Approval: Approval{Status: ApprovalNotNeeded},
 	}
 	secret := func(name string) (string, error) {
-		v, err := opts.resolveSecret(SecretRef{Scope: d.origin.Scope, File: d.origin.Source, Server: d.name, Name: name})
-		if err == nil && v != "" {
-			s.StoreSecrets = append(s.StoreSecrets, v)
-		}
-		return v, err
+		return opts.resolveSecret(SecretRef{Scope: d.origin.Scope, File: d.origin.Source, Server: d.name, Name: name})
 	}
-	cfg, probs := expandConfig(d.raw, opts.lookup(), secret, root)
+	cfg, put, probs := expandConfig(d.raw, opts.lookup(), secret, root)
+	s.Expanded = put
 	dir := d.dir
 	if dir == "" && d.origin.Source != InlineSource && d.origin.Source != "" {
 		dir = filepath.Dir(d.origin.Source)
@@ -97,8 +94,9 @@ func build(d definition, opts LoadOptions, root string) Server {
 	if len(d.problems) == 0 && len(probs) == 0 {
 		probs = validate(cfg)
 	}
+	mask := NewMasker(s.Secrets()...) // a problem may quote an expanded value
 	for _, p := range probs {
-		p.File, p.Server = d.origin.Source, d.name
+		p.File, p.Server, p.Message = d.origin.Source, d.name, mask.Mask(p.Message)
 		if d.file != nil && d.node != nil {
 			p.Line, p.Col = lineCol(d.file.doc, locate(d.node, p.Field).start)
 		}

@@ -1,7 +1,6 @@
 package model
 
 import (
-	"maps"
 	"regexp"
 	"strings"
 )
@@ -20,20 +19,17 @@ var varRef = regexp.MustCompile(`\$\{[^}]*\}`)
 var secretFlag = regexp.MustCompile(`(?i)(token|secret|password|passwd|api[-_]?key|auth|credential|bearer)`)
 
 // Redact returns raw, a server definition as written (before ${VAR}
-// expansion), with its secrets replaced by Masked, ready to be shown: env
-// and header values, the URL's userinfo and secret-looking query
-// parameters, and arguments that follow or carry a secret-looking flag.
+// expansion), with its secrets replaced by Masked, ready to be shown: the
+// places secretSpots lists (env and header values, the URL's userinfo and
+// secret-looking query parameters, and arguments that follow or carry a
+// secret-looking flag), the places Server.Secrets takes its set from.
 // Values made only of ${VAR} references (optionally after an auth scheme
 // such as "Bearer ") hold no secret and are kept, so the person can see
 // which variable feeds them. Unknown fields (Extra) are dropped. raw is not
 // modified. Never pass an expanded config: its secrets are literal text and
 // would all be masked, hiding which variable they came from.
 func Redact(raw ServerConfig) ServerConfig {
-	out := raw
-	out.Env = redactMap(raw.Env)
-	out.Headers = redactMap(raw.Headers)
-	out.URL = redactURL(raw.URL)
-	out.Args = redactArgs(raw.Args)
+	out := secretSpots(raw, func(_, v string) string { return redactValue(v) })
 	out.Extra = nil
 	if raw.OAuth != nil {
 		o := *raw.OAuth
@@ -111,16 +107,4 @@ func looksLikeToken(v string) bool {
 		}
 	}
 	return letters && digits
-}
-
-// redactMap applies redactValue to a copy of m.
-func redactMap(m map[string]string) map[string]string {
-	if len(m) == 0 {
-		return nil
-	}
-	out := maps.Clone(m)
-	for k, v := range out {
-		out[k] = redactValue(v)
-	}
-	return out
 }

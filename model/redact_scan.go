@@ -118,8 +118,8 @@ func maskCredentials(s string) string {
 			for end < len(s) && isNameByte(s[end]) {
 				end++
 			}
-			if seen[start] || !credentialName(s[start:end]) {
-				continue
+			if seen[start] || !credentialName(s[start:end]) || strings.HasSuffix(s[:start], "${") {
+				continue // ${secret:NAME} names a secret, it holds none
 			}
 			seen[start] = true
 			if v, ok := credentialValue(s, start, end); ok {
@@ -154,7 +154,7 @@ func isNameByte(c byte) bool {
 // blanks, ":" (or "=" for a bare name), optional blanks, then a string in
 // the same quotes, or for a bare name a quoted or unquoted word of at
 // least 4 bytes. It returns the value's span (without its quotes); a value
-// that is already Masked or empty is not returned.
+// that is already masked, empty or a ${VAR} reference is not returned.
 func credentialValue(s string, start, end int) ([2]int, bool) {
 	quote := ""
 	switch {
@@ -195,8 +195,8 @@ func credentialValue(s string, start, end int) ([2]int, bool) {
 			return [2]int{}, false
 		}
 	}
-	if v1 == v0 || s[v0:v1] == Masked {
-		return [2]int{}, false
+	if v1 == v0 || strings.HasPrefix(s[v0:v1], Masked) || strings.HasPrefix(s[v0:v1], "${") {
+		return [2]int{}, false // API_KEY=${KEY} names a variable, as Redact shows it
 	}
 	return [2]int{v0, v1}, true
 }

@@ -68,8 +68,8 @@ func TestRedactArgs(t *testing.T) {
 		{[]string{"--auth", "Bearer ${T}"}, []string{"--auth", "Bearer ${T}"}},
 		{[]string{"--name=value", "--key-file", "/k.pem"}, []string{"--name=value", "--key-file", "/k.pem"}},
 	} {
-		if got := redactArgs(tc.in); !reflect.DeepEqual(got, tc.want) {
-			t.Errorf("redactArgs(%q) = %q, want %q", tc.in, got, tc.want)
+		if got := Redact(ServerConfig{Args: tc.in}).Args; !reflect.DeepEqual(got, tc.want) {
+			t.Errorf("Redact(args %q) = %q, want %q", tc.in, got, tc.want)
 		}
 	}
 }

@@ -1,14 +1,11 @@
 package model
 
-import (
-	"strings"
-	"testing"
-)
+import "testing"
 
-// TestRedactText checks that free text (an error message) loses the
-// secrets a URL, an echoed Authorization header or a configured value put
-// into it, and keeps the rest readable.
-func TestRedactText(t *testing.T) {
+// TestMaskerMasksErrorText checks that free text (an error message) loses
+// the secrets a URL, an echoed Authorization header or a configured value
+// put into it, and keeps the rest readable.
+func TestMaskerMasksErrorText(t *testing.T) {
 	cfg := ServerConfig{
 		Type:    TransportHTTP,
 		URL:     "http://user:pw-SECRET0@127.0.0.1:1/mcp?api_key=SECRET1&access_token=SECRET2&region=eu",
@@ -16,7 +13,7 @@ func TestRedactText(t *testing.T) {
 		Env:     map[string]string{"API_KEY": "SECRET5-env", "DEBUG": "1"},
 		Args:    []string{"--token", "SECRET6-arg", "--password=SECRET7-arg", "plain"},
 	}
-	secrets := SecretValues(cfg)
+	m := NewMasker(Server{Config: cfg}.Secrets()...)
 	for _, tc := range []struct{ in, want string }{
 		{
 			`Post "http://user:pw-SECRET0@127.0.0.1:1/mcp?api_key=SECRET1&access_token=SECRET2&region=eu": dial tcp 127.0.0.1:1: connect: connection refused`,
@@ -34,25 +31,11 @@ func TestRedactText(t *testing.T) {
 		{"debug level 1 in region eu", "debug level 1 in region eu"},
 		{"wss://tok-only@h.example/ws closed", "wss://****@h.example/ws closed"},
 	} {
-		if got := RedactText(tc.in, secrets...); got != tc.want {
-			t.Errorf("RedactText(%q)\n got %q\nwant %q", tc.in, got, tc.want)
+		if got := m.Mask(tc.in); got != tc.want {
+			t.Errorf("Mask(%q)\n got %q\nwant %q", tc.in, got, tc.want)
 		}
 	}
-	if RedactText("") != "" {
-		t.Error("empty text changed")
+	if m.Mask("") != "" || (*Masker)(nil).Mask("Bearer abc.def-123456") != "Bearer ****" {
+		t.Error("empty text changed, or a nil Masker does not mask the patterns")
 	}
-}
-
-// FuzzRedactText checks RedactText never panics and never leaves a
-// configured secret in its output.
-func FuzzRedactText(f *testing.F) {
-	f.Add("prefix SECRET-VALUE suffix", "SECRET-VALUE")
-	f.Add(`Get "http://u:p@h/?api_key=k": EOF`, "kkkkkk")
-	f.Add("Bearer abc.def.ghi", "")
-	f.Fuzz(func(t *testing.T, s, secret string) {
-		got := RedactText(s, secret)
-		if len(secret) >= minSecretLen && !strings.Contains(secret, "*") && strings.Contains(got, secret) {
-			t.Fatalf("RedactText(%q, %q) = %q keeps the secret", s, secret, got)
-		}
-	})
 }

@@ -8,7 +8,13 @@ import "strings"
 // credentials, unless the value is only ${VAR} references. The rest is kept
 // byte for byte (no re-encoding) so the person can still recognise the
 // server.
-func redactURL(raw string) string {
+func redactURL(raw string) string { return urlSpots(raw, redactValue) }
+
+// urlSpots returns raw with its user info's password (or lone user name)
+// and the values of its secret-looking query parameters replaced by f's
+// answer, as written (no decoding, no re-encoding); the rest is kept byte
+// for byte.
+func urlSpots(raw string, f func(string) string) string {
 	out := raw
 	if i := strings.Index(out, "://"); i >= 0 {
 		rest := out[i+3:]
@@ -19,11 +25,9 @@ func redactURL(raw string) string {
 		if at := strings.LastIndexByte(rest[:end], '@'); at >= 0 {
 			userinfo := rest[:at]
 			if user, pass, ok := strings.Cut(userinfo, ":"); ok {
-				if redactValue(pass) == Masked {
-					userinfo = user + ":" + Masked
-				}
-			} else if redactValue(user) == Masked {
-				userinfo = Masked
+				userinfo = user + ":" + f(pass)
+			} else {
+				userinfo = f(user)
 			}
 			out = out[:i+3] + userinfo + rest[at:]
 		}
@@ -36,8 +40,8 @@ func redactURL(raw string) string {
 	parts := strings.Split(query, "&")
 	for i, part := range parts {
 		k, v, ok := strings.Cut(part, "=")
-		if ok && v != "" && secretParam(k) && redactValue(v) == Masked {
-			parts[i] = k + "=" + Masked
+		if ok && v != "" && secretParam(k) {
+			parts[i] = k + "=" + f(v)
 		}
 	}
 	out = out[:q+1] + strings.Join(parts, "&")
@@ -59,10 +63,10 @@ func secretParam(name string) bool {
 	return false
 }
 
-// redactArgs masks the value of a secret-looking flag, whether inline
-// (--api-key=x → --api-key=****) or as the next argument (--token x), unless
-// the value is only ${VAR} references.
-func redactArgs(args []string) []string {
+// argSpots returns args with the value of each secret-looking flag, inline
+// (--api-key=x) or the next argument (--token x), replaced by f(index,
+// value).
+func argSpots(args []string, f func(i int, v string) string) []string {
 	if len(args) == 0 {
 		return args
 	}
@@ -74,10 +78,10 @@ func redactArgs(args []string) []string {
 		isFlag := strings.HasPrefix(a, "-")
 		switch {
 		case prevSecret && !isFlag:
-			out[i] = redactValue(a)
+			out[i] = f(i, a)
 		case isFlag && inline && secretFlag.MatchString(flag):
 			if value != "" {
-				out[i] = flag + "=" + redactValue(value)
+				out[i] = flag + "=" + f(i, value)
 			}
 		}
 		prevSecret = isFlag && !inline && secretFlag.MatchString(a)

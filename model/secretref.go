@@ -71,7 +71,7 @@ func (r SecretRef) Key() string {
 func SecretNames(raw ServerConfig) []string {
 	var out []string
 	seen := map[string]bool{}
-	_, _ = expandConfig(raw, func(string) (string, bool) { return "", true }, func(name string) (string, error) {
+	_, _, _ = expandConfig(raw, func(string) (string, bool) { return "", true }, func(name string) (string, error) {
 		if validVarName(name) && !seen[name] {
 			seen[name] = true
 			out = append(out, name)

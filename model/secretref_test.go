@@ -2,7 +2,6 @@ package model
 
 import (
 	"errors"
-	"slices"
 	"strings"
 	"testing"
 )
@@ -65,8 +64,8 @@ func TestSecretReferencesResolveOnlyForTheirOwnDefinition(t *testing.T) {
 	if len(gh.Problems) > 0 || gh.Config.Env["GH_TOKEN"] != "user-secret-value" || gh.Config.Args[1] != "user-secret-value" {
 		t.Errorf("gh: %+v %v", gh.Config, gh.Problems)
 	}
-	if gh.Raw.Env["GH_TOKEN"] != "${secret:TOKEN}" || len(gh.StoreSecrets) != 2 {
-		t.Errorf("gh raw %v, store secrets %d", gh.Raw.Env, len(gh.StoreSecrets))
+	if gh.Raw.Env["GH_TOKEN"] != "${secret:TOKEN}" || len(gh.Expanded) != 2 || gh.Expanded[1] != (Expansion{Field: "env.GH_TOKEN", Ref: "${secret:TOKEN}", Value: "user-secret-value"}) {
+		t.Errorf("gh raw %v, expanded %+v", gh.Raw.Env, gh.Expanded)
 	}
 	if red := Redact(gh.Raw); red.Env["GH_TOKEN"] != "${secret:TOKEN}" {
 		t.Errorf("a reference should be shown as written: %v", red.Env)
@@ -165,20 +164,6 @@ func TestSecretNamesAndExpandLeaveReferences(t *testing.T) {
 	}
 }
 
-// TestServerSecretsHoldStoreValues: a value taken from the secret store is
-// among the values to mask even as a positional argument, which
-// SecretValues alone would not judge a secret.
-func TestServerSecretsHoldStoreValues(t *testing.T) {
-	s := Server{Config: ServerConfig{Command: "srv", Args: []string{"store-value-5c2e"}, Env: map[string]string{"K": "env-value-9a1b"}}, StoreSecrets: []string{"store-value-5c2e"}}
-	got := s.Secrets()
-	if !slices.Contains(got, "store-value-5c2e") || !slices.Contains(got, "env-value-9a1b") {
-		t.Errorf("Secrets() = %q", got)
-	}
-	if slices.Contains(SecretValues(s.Config), "store-value-5c2e") {
-		t.Error("SecretValues judges a positional argument secret: the test no longer shows why Secrets adds the store's values")
-	}
-}
-
 // TestSkipSecretsLeavesReferencesAndKeepsTheScopeRule: a command that reads
 // no secrets (SkipSecrets) sees a user definition's reference as written,
 // with no problem and no store read; a repository's reference is still a
@@ -194,8 +179,8 @@ func TestSkipSecretsLeavesReferencesAndKeepsTheScopeRule(t *testing.T) {
 		t.Fatal(err)
 	}
 	gh, _ := r.Server("gh")
-	if len(gh.Problems) != 0 || gh.Config.Env["T"] != "Bearer ${secret:TOKEN}" || len(gh.StoreSecrets) != 0 {
-		t.Errorf("gh: problems %v, env %q, store secrets %d", gh.Problems, gh.Config.Env["T"], len(gh.StoreSecrets))
+	if len(gh.Problems) != 0 || gh.Config.Env["T"] != "Bearer ${secret:TOKEN}" || len(gh.Expanded) != 0 {
+		t.Errorf("gh: problems %v, env %q, expanded %+v", gh.Problems, gh.Config.Env["T"], gh.Expanded)
 	}
 	evil, _ := r.Server("evil")
 	if len(evil.Problems) != 1 || !strings.Contains(evil.Problems[0].Message, "only definitions in your user or local configuration may use") {

@@ -11,9 +11,10 @@ type Server struct {
 	// Raw is the definition as written; Config has ${VAR}s expanded.
 	Raw    ServerConfig `json:"-"`
 	Config ServerConfig `json:"-"`
-	// StoreSecrets are the values Config took from mcpdeck's secret store
-	// (${secret:NAME}), so that error text can mask them wherever they sit.
-	StoreSecrets []string `json:"-"`
+	// Expanded are the values ${VAR} and ${secret:NAME} expansion put into
+	// Config, harmless variables (HOME, PATH...) left out: part of the
+	// server's secret set (Secrets) wherever in the definition they sit.
+	Expanded []Expansion `json:"-"`
 	// Hash is the config hash (SHA-256 of canonical Raw JSON, scope excluded).
 	Hash      string         `json:"hash"`
 	Overrides []Origin       `json:"overrides,omitempty"`
@@ -30,15 +31,6 @@ type Server struct {
 	// named something in the directory mcpdeck was started in. The UIs name
 	// them and suggest "cwd": "${PROJECT_DIR}" (see homeRelative).
 	HomeRelative []string `json:"-"`
-}
-
-// Secrets lists every value of the server that error text, recorded
-// traffic and support bundles must mask: those SecretValues judges secret
-// in its expanded definition, and every value it took from mcpdeck's
-// secret store, wherever in the definition it sits (a positional argument
-// is no secret to SecretValues).
-func (s Server) Secrets() []string {
-	return append(SecretValues(s.Config), s.StoreSecrets...)
 }
 
 // Origin names a definition: which scope and file.

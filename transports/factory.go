@@ -53,7 +53,7 @@ func (factory) Open(ctx context.Context, name string, cfg model.ServerConfig, op
 func openOnce(ctx context.Context, name string, cfg model.ServerConfig, opts Options) (*Conn, error) {
 	kind := cfg.EffectiveType()
 	c := newConn(name, kind)
-	c.rec = newFrameRecorder(opts.OnFrame, cfg, opts.Secrets)
+	c.rec = newFrameRecorder(opts.OnFrame, opts.Mask)
 	var err error
 	switch kind {
 	case model.TransportStdio:

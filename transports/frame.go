@@ -58,8 +58,7 @@ type Frame struct {
 }
 
 // frameRecorder turns messages into Frames for Options.OnFrame, masking
-// the server's own secrets (its expanded env, header, URL and argument
-// values, and Options.Secrets) and whatever else Masker.Dump recognises.
+// them with Options.Mask (the server's secret set and the patterns).
 type frameRecorder struct {
 	emit   func(Frame)
 	mask   *model.Masker
@@ -67,16 +66,11 @@ type frameRecorder struct {
 }
 
 // newFrameRecorder returns nil when nobody listens: then no frame is built.
-func newFrameRecorder(emit func(Frame), cfg model.ServerConfig, extra []string) *frameRecorder {
+func newFrameRecorder(emit func(Frame), mask *model.Masker) *frameRecorder {
 	if emit == nil {
 		return nil
 	}
-	secrets := append(model.SecretValues(cfg), extra...)
-	longest := 0
-	for _, s := range secrets {
-		longest = max(longest, len(s))
-	}
-	return &frameRecorder{emit: emit, mask: model.NewMasker(secrets...), window: MaxFrameBody + max(frameMargin, longest)}
+	return &frameRecorder{emit: emit, mask: mask, window: MaxFrameBody + max(frameMargin, mask.Longest())}
 }
 
 // idText is a request id as JSON.

@@ -7,6 +7,8 @@ import (
 
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
+
+	"github.com/mcpdeck/mcpdeck/model"
 )
 
 // Defaults used when the corresponding Options field is zero.
@@ -43,10 +45,9 @@ type Options struct {
 	// as it passes (tap.go), secrets masked; it runs on the sending or
 	// reading goroutine, so it must not block. nil records nothing.
 	OnFrame func(Frame)
-	// Secrets are values OnFrame's bodies mask besides those
-	// model.SecretValues judges secret in the definition: the ones it took
-	// from mcpdeck's secret store, which may sit anywhere in it.
-	Secrets []string
+	// Mask masks OnFrame's bodies: the server's one Masker, of its secret
+	// set (model.Server.Secrets). nil masks the patterns alone.
+	Mask *model.Masker
 
 	pinned bool // ProtocolVersion comes from the server's definition
 }

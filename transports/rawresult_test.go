@@ -8,8 +8,6 @@ import (
 
 	"github.com/mark3labs/mcp-go/client/transport"
 	"github.com/mark3labs/mcp-go/mcp"
-
-	"github.com/mcpdeck/mcpdeck/model"
 )
 
 // TestTapHandsOverRawResult: the tap over a transport (here the
@@ -19,7 +17,7 @@ import (
 func TestTapHandsOverRawResult(t *testing.T) {
 	const result = `{"tools":[{"name":"t","inputSchema":{"$schema":"x", "if":{},"then":{}, "n":1.0}}]}`
 	var recorded []Frame
-	rec := newFrameRecorder(func(f Frame) { recorded = append(recorded, f) }, model.ServerConfig{}, nil)
+	rec := newFrameRecorder(func(f Frame) { recorded = append(recorded, f) }, nil)
 	var p *rpcPeer
 	p = newRPCPeer(func(_ context.Context, msg []byte) error {
 		var req struct {

@@ -78,9 +78,11 @@ func TestTapRecordsEveryTransport(t *testing.T) {
 			var got frames
 			rec := newRecorder()
 			opts := fullOpts(rec)
+			cfg := tc.cfg(t)
 			opts.OnFrame = got.on
+			opts.Mask = model.NewMasker(model.Server{Config: cfg}.Secrets()...)
 			opts.Builtins = map[string]func() *server.MCPServer{"demo": builtin}
-			c := open(t, tc.cfg(t), opts)
+			c := open(t, cfg, opts)
 			if echoed := mustCall(t, c, "echo", map[string]any{"text": "key " + secret}); !strings.Contains(echoed, secret) {
 				t.Fatalf("echo = %q", echoed)
 			}

@@ -26,13 +26,13 @@ func listen(addr, path string) (net.Listener, string, error) {
 }
 
 func serveHTTP(_ context.Context, c config) error {
-	ln, _, err := listen(c.httpAddr, "/mcp")
+	ln, _, err := listen(c.httpAddr, c.path)
 	if err != nil {
 		return err
 	}
-	srv := server.NewStreamableHTTPServer(newServer(c, hooks{}), server.WithStateLess(c.stateless))
+	srv := server.NewStreamableHTTPServer(newServer(c, hooks{}), server.WithStateLess(c.stateless), server.WithHTTPContextFunc(withPath))
 	mux := http.NewServeMux()
-	mux.Handle("/mcp", faults(c, srv, "Mcp-Session-Id"))
+	mux.Handle(c.path, faults(c, srv, "Mcp-Session-Id"))
 	return http.Serve(ln, mux) //nolint:gosec // test server
 }
 

@@ -3,7 +3,7 @@
 //
 // Transports:
 //
-//	-http ADDR   streamable HTTP on ADDR, endpoint /mcp
+//	-http ADDR   streamable HTTP on ADDR, endpoint /mcp (or -path)
 //	-sse ADDR    legacy HTTP+SSE on ADDR, endpoints /sse and /message
 //	-ws ADDR     WebSocket (subprotocol "mcp") on ADDR, endpoint /ws
 //
@@ -36,6 +36,9 @@
 //	-leak-env NAME      print the value of env NAME on stderr and put it in the description of a tool "leak" (leak.go)
 //	-stderr-file PATH   print the file's content on stderr before serving
 //	-leak-auth          HTTP: put the credential of the initialize request's Authorization header (scheme dropped) in the instructions
+//	-leak-path          HTTP: put the path of the initialize request's URL in the instructions ("served at PATH")
+//	-say TEXT           print "saying TEXT" on stderr and put TEXT in the instructions
+//	-path PATH          HTTP: serve streamable HTTP at PATH instead of /mcp
 //	-ask                add what asks for input: tool interview{} (two input-required rounds: name, then colour;
 //	                    "NAME likes COLOUR"), tool visit{} (URL elicitation: "visit: ACTION"),
 //	                    prompt greet (one round: "Hello NAME"), resource fault://ask
@@ -52,7 +55,7 @@
 // reply in an input-required round, returns "MODEL: REPLY"), roots{} (asks the client for roots),
 // list_changed{} (adds a tool, so tools/list_changed is sent), crash{code},
 // hang{}, slow{ms}, drop{} (closes the connection mid-call: HTTP hijack and
-// close, stdio closes stdout), flood{count} (count log notifications),
+// close, stdio closes stdout), flood{count} (count log notifications), log{text} (one warning log notification),
 // stderr{mb}, malformed{} (stdio: writes a broken line, then answers),
 // huge{mb} (stdio: writes one message line of mb MB).
 package main
@@ -93,7 +96,8 @@ type config struct {
 	stateless                 bool
 	hostile                   bool
 	leakEnv, stderrFile       string
-	leakAuth                  bool
+	leakAuth, leakPath        bool
+	say, path                 string
 	ask                       bool
 	elicitFlood, sampleFlood  int
 }
@@ -135,6 +139,9 @@ func main() {
 	flag.BoolVar(&c.leakAuth, "leak-auth", false, "put the Authorization credential in the instructions (HTTP)")
 	flag.IntVar(&c.elicitFlood, "elicit-flood", 0, "stdio: once initialized, send N elicitation/create requests at once (flood.go)")
 	flag.IntVar(&c.sampleFlood, "sample-flood", 0, "stdio: once initialized, send N sampling/createMessage requests at once (flood.go)")
+	flag.BoolVar(&c.leakPath, "leak-path", false, "put the path of the initialize request's URL in the instructions (HTTP)")
+	flag.StringVar(&c.say, "say", "", "print TEXT on stderr and put it in the instructions")
+	flag.StringVar(&c.path, "path", "/mcp", "the streamable HTTP endpoint's path")
 	flag.BoolVar(&c.ask, "ask", false, "serve the tool interview, the prompt greet and the resource fault://ask, which ask for input (ask.go)")
 	flag.Parse()
 	os.Exit(run(c))

@@ -179,6 +179,14 @@ func newServer(c config, h hooks) *server.MCPServer {
 			}
 			return text(fmt.Sprintf("sent %d notifications", n)), nil
 		})
+	s.AddTool(mcp.NewTool("log", mcp.WithDescription("Send text as one log notification"), mcp.WithString("text", mcp.Required())),
+		func(ctx context.Context, r mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			params := map[string]any{"level": "warning", "logger": "log", "data": r.GetString("text", "")}
+			if err := s.SendNotificationToClient(ctx, "notifications/message", params); err != nil {
+				return nil, err
+			}
+			return text("logged"), nil
+		})
 	s.AddTool(mcp.NewTool("stderr", mcp.WithDescription("Write mb megabytes to stderr"), mcp.WithNumber("mb")),
 		func(_ context.Context, r mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 			floodStderr(r.GetInt("mb", 1))

@@ -35,7 +35,7 @@ func newAuthCmd(g *globalOpts) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			srv, err := authServer(lo, args[0], logout)
+			srv, err := authServer(g, lo, args[0], logout)
 			if err != nil {
 				return err
 			}
@@ -83,8 +83,8 @@ func newAuthCmd(g *globalOpts) *cobra.Command {
 // policy, and approved if it came from a project. Signing out needs only a
 // remote server: it talks to the revocation endpoint recorded at sign-in,
 // never to the server, so a blocked or unapproved one can still be left.
-func authServer(lo model.LoadOptions, name string, logout bool) (model.Server, error) {
-	r, err := model.Load(lo)
+func authServer(g *globalOpts, lo model.LoadOptions, name string, logout bool) (model.Server, error) {
+	r, err := g.load(lo)
 	if err != nil {
 		return model.Server{}, err
 	}
@@ -220,7 +220,7 @@ func printAuthWarnings(w io.Writer, m *oauth.Manager) {
 // (or the 0600 credentials file, with a warning), keyed like its tokens by
 // name and config hash, so the secret never reaches a config file.
 func storeClientSecret(g *globalOpts, lo model.LoadOptions, name, secret string) error {
-	r, err := model.Load(lo)
+	r, err := g.load(lo)
 	if err != nil {
 		return err
 	}

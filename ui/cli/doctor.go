@@ -57,7 +57,7 @@ func runDoctor(ctx context.Context, f *engFlags, bundle string) error {
 	if err != nil {
 		return err
 	}
-	res, err := model.Load(lo)
+	res, err := g.load(lo)
 	if err != nil {
 		return err
 	}
@@ -74,8 +74,10 @@ func runDoctor(ctx context.Context, f *engFlags, bundle string) error {
 	lines = append(lines, clockChecks(ctx, res)...)
 	lines = append(lines, proxyChecks(os.Getenv)...)
 	bad := false
-	for _, l := range lines {
-		fmt.Fprintln(g.stdout, model.SanitizeLine(l.mark+" "+l.text))
+	mask := g.runMask() // every server's secret set: a line about one may quote another's
+	for i, l := range lines {
+		lines[i].text = mask.Mask(l.text)
+		fmt.Fprintln(g.stdout, model.SanitizeLine(l.mark+" "+lines[i].text))
 		bad = bad || l.mark == docBad
 	}
 	if bundle != "" {
@@ -229,7 +231,7 @@ func proxyChecks(getenv func(string) string) []docLine {
 	var set []string
 	for _, k := range []string{"HTTPS_PROXY", "https_proxy", "HTTP_PROXY", "http_proxy", "ALL_PROXY", "all_proxy", "NO_PROXY", "no_proxy"} {
 		if v := getenv(k); v != "" {
-			set = append(set, k+"="+model.RedactText(v))
+			set = append(set, k+"="+model.NewMasker().Mask(v))
 		}
 	}
 	if len(set) == 0 {

@@ -41,6 +41,8 @@ type bundle struct {
 	files  []bundleFile
 	masked int
 	unsure []string // what the bundle could not judge, one sentence each
+	// expanded names each value expansion put into a definition (expansionNotes)
+	expanded []string
 }
 
 type bundleFile struct{ name, body string }
@@ -71,8 +73,9 @@ func writeBundle(ctx context.Context, g *globalOpts, path string, in bundleInput
 // secrets; serr is why the stored credentials could not all be read.
 func assembleBundle(in bundleInput, secrets []string, serr error) *bundle {
 	b := &bundle{mask: model.NewMasker(secrets...), judge: model.NewTokenJudge(ownValues(in)...)}
+	b.expanded = expansionNotes(in.res)
 	if serr != nil {
-		b.unsure = append(b.unsure, "stored credentials could not all be read ("+model.RedactText(serr.Error())+"): one a server echoed would not be masked")
+		b.unsure = append(b.unsure, "stored credentials could not all be read ("+b.mask.Mask(serr.Error())+"): one a server echoed would not be masked")
 	}
 	b.addText("version.txt", fmt.Sprintf("mcpdeck %s\nos/arch %s/%s\nwritten %s\n", in.version, runtime.GOOS, runtime.GOARCH, time.Now().UTC().Format(time.RFC3339)))
 	var report strings.Builder
@@ -180,7 +183,9 @@ func (b *bundle) summary() string {
 	var s strings.Builder
 	fmt.Fprintf(&s, "mcpdeck masked %d values in this bundle: env and header values, URL user info and secret query values,\n", b.masked)
 	s.WriteString("Bearer/Basic credentials, JSON Web Tokens, credential fields (access_token, client_secret, API_KEY=...),\n")
+	s.WriteString("every value ${VAR} and ${secret:NAME} put into a definition (URL paths and arguments too),\n")
 	s.WriteString("and every token, client secret and key it stores, wherever they appeared. They read " + model.Masked + ".\n")
+	writeExpansions(&s, b.expanded)
 	if len(b.unsure) == 0 {
 		s.WriteString("\nNothing was left that it could not judge.\n")
 		return s.String()

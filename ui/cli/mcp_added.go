@@ -14,7 +14,7 @@ import (
 // A person should not learn this only later from `mcp list`.
 func reportAdded(g *globalOpts, opts model.LoadOptions, scope model.Scope, name string, cfg model.ServerConfig, path string) {
 	fmt.Fprintf(g.stdout, "Added %s server %s to the %s scope (%s).\n", cfg.EffectiveType(), model.SanitizeLine(name), scope, model.SanitizeLine(path))
-	res, err := model.Load(opts)
+	res, err := g.load(opts)
 	if err != nil {
 		return
 	}

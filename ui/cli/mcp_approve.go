@@ -28,7 +28,7 @@ func newMCPApproveCmd(g *globalOpts, approve bool) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			res, err := model.Load(opts)
+			res, err := g.load(opts)
 			if err != nil {
 				return err
 			}

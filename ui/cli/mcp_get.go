@@ -28,7 +28,7 @@ func newMCPGetCmd(g *globalOpts) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			res, err := model.Load(lo)
+			res, err := g.load(lo)
 			if err != nil {
 				return err
 			}

@@ -47,7 +47,7 @@ func loadResolved(g *globalOpts) (*model.Resolved, error) {
 	if err != nil {
 		return nil, err
 	}
-	return model.Load(opts)
+	return g.load(opts)
 }
 
 // listJSON is the document `mcp list --json` prints.

@@ -76,6 +76,8 @@ type globalOpts struct {
 	// secrets is mcpdeck's secret store (${secret:NAME}), made on first use
 	// for the config dir it was made for.
 	secrets *oauth.SecretStore
+	// runSecrets are the secret sets of the servers this run loaded (load).
+	runSecrets []string
 }
 
 // secretStore is the store of ${secret:NAME} values for configDir: the
@@ -177,7 +179,7 @@ func run(ctx context.Context, args []string, stdin io.Reader, rawStdout, rawStde
 	}
 	var se silentError
 	if !errors.As(err, &se) {
-		reportError(stderr, g.json, sentence(err), "")
+		reportError(stderr, g.json, g.runMask().Mask(sentence(err)), "")
 	}
 	if ctx.Err() != nil { // Ctrl-C: the command stopped because it was asked to
 		return exitInterrupted

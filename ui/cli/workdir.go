@@ -31,5 +31,5 @@ func homeRelativeText(s model.Server) string {
 // shownRunsIn is model.Server.RunsIn with the server's secrets masked (a
 // cwd may be built from ${VAR}s like any other field).
 func shownRunsIn(s model.Server) string {
-	return model.RedactText(s.RunsIn(), s.Secrets()...)
+	return model.NewMasker(s.Secrets()...).Mask(s.RunsIn())
 }
