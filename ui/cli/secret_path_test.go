@@ -110,7 +110,8 @@ func TestHarmlessVariablesAreNotMasked(t *testing.T) {
 		"home": map[string]any{"type": "http", "url": fmt.Sprintf("http://127.0.0.1:%d/files${HOME}/mcp", closedPort(t))},
 	}})
 	r := e.run("--mcp-config", string(cfg), "--json", "mcp", "list")
-	if !strings.Contains(r.stdout, "/files"+e.home+"/mcp") || strings.Contains(r.stdout, "/files****") {
+	inURL := (&url.URL{Path: "/files" + e.home + "/mcp"}).EscapedPath() // the home path holds a space (newCLIEnv)
+	if !strings.Contains(r.stdout, inURL) || strings.Contains(r.stdout, "/files****") {
 		t.Errorf("the home directory in the URL was masked, or the error does not name it:\n%s", r)
 	}
 }
