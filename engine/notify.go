@@ -10,6 +10,7 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 
 	"github.com/mcpdeck/mcpdeck/model"
+	"github.com/mcpdeck/mcpdeck/model/launch"
 )
 
 // connOptions builds the per-server callbacks handed to the transport.
@@ -32,6 +33,7 @@ func (e *Engine) connOptions(srv model.Server) connOptions {
 	o.OnNotification = func(n mcp.JSONRPCNotification) { e.onNotification(name, n) }
 	o.OnFrame = func(f Frame) { e.onFrame(name, f) }
 	o.Secrets = srv.StoreSecrets
+	o.Launcher = launch.For(srv)
 	if e.opts.Auth != nil && srv.Config.EffectiveType().IsRemote() {
 		o.HTTPClient = e.opts.Auth.HTTPClient(srv)
 		if trusted(srv) && srv.Config.HeadersHelper != "" {

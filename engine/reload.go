@@ -106,7 +106,7 @@ type preloaded struct {
 func (e *Engine) blockersAll(servers []model.Server) map[string][]model.Reason {
 	out := make(map[string][]model.Reason, len(servers))
 	for _, srv := range servers {
-		out[srv.Name] = blockers(srv, e.lookPath)
+		out[srv.Name] = blockers(srv, e.findProgram)
 	}
 	return out
 }

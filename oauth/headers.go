@@ -4,16 +4,13 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
-	"os"
-	"os/exec"
 	"path/filepath"
-	"runtime"
 	"strings"
-	"time"
 
 	"github.com/mcpdeck/mcpdeck/model"
+	"github.com/mcpdeck/mcpdeck/model/launch"
+	"github.com/mcpdeck/mcpdeck/model/platform"
 )
 
 // maxHelperOutput bounds what a headersHelper may print.
@@ -70,7 +67,7 @@ func untrusted(srv model.Server) bool {
 }
 
 func (m *Manager) runHelper(ctx context.Context, srv model.Server, helper string) (map[string]string, error) {
-	out, err := m.runShell(ctx, srv, helper)
+	out, err := m.runShell(ctx, srv, "headersHelper", helper)
 	if err != nil {
 		return nil, fmt.Errorf("%w: %w", ErrHelper, err)
 	}
@@ -93,74 +90,23 @@ func (m *Manager) runHelper(ctx context.Context, srv model.Server, helper string
 	return got, nil
 }
 
-func firstLine(s string) string {
-	line, _, _ := strings.Cut(s, "\n")
-	if len(line) > 200 {
-		line = line[:200] + "…"
-	}
-	return line
-}
-
-// capped is a bytes.Buffer that keeps at most max bytes.
-type capped struct {
-	bytes.Buffer
-	max  int
-	over bool
-}
-
-func (c *capped) Write(p []byte) (int, error) {
-	n := len(p)
-	if room := c.max - c.Len(); room < len(p) {
-		c.over = true
-		if room > 0 {
-			c.Buffer.Write(p[:room])
-		}
-		return n, nil
-	}
-	c.Buffer.Write(p)
-	return n, nil
-}
-
 // runShell runs a configured command line (headersHelper,
-// oauth.assertionCommand) through the shell with MCPDECK_SERVER_NAME and
-// MCPDECK_SERVER_URL, in the directory of the config file that defined the
-// server, under the helper timeout, and returns its trimmed output. Errors
-// never quote the output: it holds credentials.
-func (m *Manager) runShell(ctx context.Context, srv model.Server, line string) ([]byte, error) {
-	ctx, cancel := context.WithTimeout(ctx, m.opts.HelperTimeout)
-	defer cancel()
-	var cmd *exec.Cmd
-	if runtime.GOOS == "windows" {
-		cmd = exec.CommandContext(ctx, "cmd", "/C", line)
-	} else {
-		cmd = exec.CommandContext(ctx, "/bin/sh", "-c", line)
-	}
-	cmd.Env = append(os.Environ(), "MCPDECK_SERVER_NAME="+srv.Name, "MCPDECK_SERVER_URL="+srv.Config.URL)
+// oauth.assertionCommand) through the one shell runner (launch.RunShell:
+// judged by managed policy as the shell it is, in its own process group)
+// with MCPDECK_SERVER_NAME and MCPDECK_SERVER_URL, in the directory of the
+// config file that defined the server, under the helper timeout, and
+// returns its trimmed output. Errors never quote the output: it holds
+// credentials.
+func (m *Manager) runShell(ctx context.Context, srv model.Server, what, line string) ([]byte, error) {
+	dir := ""
 	if filepath.IsAbs(srv.Source) {
-		cmd.Dir = filepath.Dir(srv.Source)
+		dir = filepath.Dir(srv.Source)
 	}
-	cmd.WaitDelay = 500 * time.Millisecond
-	setProcessGroup(cmd)
-	stdout := &capped{max: maxHelperOutput}
-	stderr := &capped{max: 2048}
-	cmd.Stdout, cmd.Stderr = stdout, stderr
-	err := cmd.Run()
-	if ctx.Err() != nil && errors.Is(ctx.Err(), context.DeadlineExceeded) {
-		return nil, fmt.Errorf("it did not finish within %s", m.opts.HelperTimeout)
-	}
+	env := map[string]string{"MCPDECK_SERVER_NAME": srv.Name, "MCPDECK_SERVER_URL": srv.Config.URL}
+	out, err := launch.For(srv).RunShell(ctx, what, line, env, dir, nil,
+		platform.Limits{Timeout: m.opts.HelperTimeout, MaxOutput: maxHelperOutput})
 	if err != nil {
-		var ee *exec.ExitError
-		msg := err.Error()
-		if errors.As(err, &ee) {
-			msg = fmt.Sprintf("it exited with status %d", ee.ExitCode())
-		}
-		if s := strings.TrimSpace(stderr.String()); s != "" {
-			msg += ": " + firstLine(s)
-		}
-		return nil, errors.New(msg)
+		return nil, err
 	}
-	if stdout.over {
-		return nil, fmt.Errorf("it printed more than %d KB", maxHelperOutput>>10)
-	}
-	return bytes.TrimSpace(stdout.Bytes()), nil
+	return bytes.TrimSpace(out), nil
 }

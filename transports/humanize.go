@@ -13,6 +13,9 @@ import (
 	"unicode"
 
 	"github.com/mark3labs/mcp-go/client/transport"
+
+	"github.com/mcpdeck/mcpdeck/model/launch"
+	"github.com/mcpdeck/mcpdeck/model/platform"
 )
 
 // maxHumanLen caps Humanize output: it goes into one status line.
@@ -112,6 +115,14 @@ func humanizeProcess(err error) (string, bool) {
 			s += ": " + last
 		}
 		return s, true
+	}
+	var nf *platform.NotFoundError
+	if errors.As(err, &nf) {
+		return nf.Error(), true
+	}
+	var be *launch.BlockedError
+	if errors.As(err, &be) {
+		return fmt.Sprintf("managed policy forbids running %s (%s)", be.Program, be.Rule), true
 	}
 	var ee *exec.Error
 	if errors.As(err, &ee) {

@@ -7,6 +7,8 @@ import (
 
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
+
+	"github.com/mcpdeck/mcpdeck/model/launch"
 )
 
 // Defaults used when the corresponding Options field is zero.
@@ -43,6 +45,10 @@ type Options struct {
 	// as it passes (tap.go), secrets masked; it runs on the sending or
 	// reading goroutine, so it must not block. nil records nothing.
 	OnFrame func(Frame)
+	// Launcher starts a stdio server: it finds the program once, judges it
+	// by managed policy and starts that very file. The engine passes
+	// launch.For(server); the zero value judges by no rules.
+	Launcher launch.Launcher
 	// Secrets are values OnFrame's bodies mask besides those
 	// model.SecretValues judges secret in the definition: the ones it took
 	// from mcpdeck's secret store, which may sit anywhere in it.
