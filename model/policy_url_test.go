@@ -115,8 +115,6 @@ func mustURLPattern(t *testing.T, s string) urlPattern {
 	return p
 }
 
-func noEnv(string) (string, bool) { return "", false }
-
 // FuzzURLPattern checks the matcher never panics and that a match never
 // depends on anything after the path: adding a query or fragment full of
 // the pattern's own text does not change the answer, and userinfo never

@@ -67,7 +67,7 @@ func untrusted(srv model.Server) bool {
 }
 
 func (m *Manager) runHelper(ctx context.Context, srv model.Server, helper string) (map[string]string, error) {
-	out, err := m.runShell(ctx, srv, "headersHelper", helper)
+	out, err := m.runShell(ctx, srv, helper)
 	if err != nil {
 		return nil, fmt.Errorf("%w: %w", ErrHelper, err)
 	}
@@ -97,13 +97,13 @@ func (m *Manager) runHelper(ctx context.Context, srv model.Server, helper string
 // config file that defined the server, under the helper timeout, and
 // returns its trimmed output. Errors never quote the output: it holds
 // credentials.
-func (m *Manager) runShell(ctx context.Context, srv model.Server, what, line string) ([]byte, error) {
+func (m *Manager) runShell(ctx context.Context, srv model.Server, line string) ([]byte, error) {
 	dir := ""
 	if filepath.IsAbs(srv.Source) {
 		dir = filepath.Dir(srv.Source)
 	}
 	env := map[string]string{"MCPDECK_SERVER_NAME": srv.Name, "MCPDECK_SERVER_URL": srv.Config.URL}
-	out, err := launch.For(srv).RunShell(ctx, what, line, env, dir, nil,
+	out, err := launch.For(srv).RunShell(ctx, line, env, dir, nil,
 		platform.Limits{Timeout: m.opts.HelperTimeout, MaxOutput: maxHelperOutput})
 	if err != nil {
 		return nil, err

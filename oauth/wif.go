@@ -52,7 +52,7 @@ func (m *Manager) workloadAssertion(ctx context.Context, srv model.Server, oc mo
 		}
 		return checkAssertion(string(b[:n]), "oauth.assertionFile "+p)
 	case oc.AssertionCommand != "":
-		out, err := m.runShell(ctx, srv, "oauth.assertionCommand", oc.AssertionCommand)
+		out, err := m.runShell(ctx, srv, oc.AssertionCommand)
 		if err != nil {
 			return "", fmt.Errorf("%w: oauth.assertionCommand: %w", ErrAssertion, err)
 		}

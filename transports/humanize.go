@@ -14,7 +14,6 @@ import (
 
 	"github.com/mark3labs/mcp-go/client/transport"
 
-	"github.com/mcpdeck/mcpdeck/model/launch"
 	"github.com/mcpdeck/mcpdeck/model/platform"
 )
 
@@ -119,10 +118,6 @@ func humanizeProcess(err error) (string, bool) {
 	var nf *platform.NotFoundError
 	if errors.As(err, &nf) {
 		return nf.Error(), true
-	}
-	var be *launch.BlockedError
-	if errors.As(err, &be) {
-		return fmt.Sprintf("managed policy forbids running %s (%s)", be.Program, be.Rule), true
 	}
 	var ee *exec.Error
 	if errors.As(err, &ee) {

@@ -85,7 +85,7 @@ func startStdio(name string, cfg model.ServerConfig, opts Options) (*stdioTransp
 		return nil, err
 	}
 	// The process outlives Open's context: its end is ours to manage (shutdown).
-	spec := launch.Spec{What: "command", Command: cfg.Command, Args: cfg.Args, Env: cfg.Env, Dir: cfg.Cwd}
+	spec := launch.Spec{Command: cfg.Command, Args: cfg.Args, Env: cfg.Env, Dir: cfg.Cwd}
 	g, err := opts.Launcher.Start(spec, inR, outW, errW)
 	if err != nil {
 		closeAll()

@@ -31,7 +31,7 @@ func (l Launcher) OpenBrowser(ctx context.Context, u string) error {
 		return ErrNotWebURL
 	}
 	argv := platform.BrowserCommand(u, os.Getenv("BROWSER"))
-	cmd, err := l.command(Spec{What: "the browser opener", Command: argv[0], Args: argv[1:]})
+	cmd, err := l.command(Spec{Command: argv[0], Args: argv[1:]})
 	if err != nil {
 		return err
 	}

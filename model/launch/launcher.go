@@ -46,7 +46,6 @@ func Own(p model.Policy) Launcher { return Launcher{Policy: p} }
 
 // Spec is one program to start.
 type Spec struct {
-	// What names the program in sentences ("command", "headersHelper").
 	What    string
 	Command string   // a bare name looked up in PATH, or a path
 	Args    []string // its arguments
@@ -70,7 +69,7 @@ func (l Launcher) command(s Spec) (*exec.Cmd, error) {
 		return nil, err
 	}
 	if d := l.Policy.Judge(l.Server, prog); !d.Allowed {
-		return nil, &BlockedError{What: s.What, Program: prog.Path, Rule: d.Rule}
+		return nil, &BlockedError{Program: prog.Path, Rule: d.Rule}
 	}
 	cmd := &exec.Cmd{
 		Path: prog.Path,

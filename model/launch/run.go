@@ -24,7 +24,7 @@ func (l Launcher) Run(ctx context.Context, s Spec, stdin []byte, lim platform.Li
 // line as its arguments, so a deny of ["/bin/sh", "*"] or ["*"] stops every
 // command line, and an allow rule must name the shell and the line
 // (["/bin/sh", "-c", "/opt/corp/token *"]).
-func (l Launcher) RunShell(ctx context.Context, what, line string, env map[string]string, dir string, stdin []byte, lim platform.Limits) ([]byte, error) {
+func (l Launcher) RunShell(ctx context.Context, line string, env map[string]string, dir string, stdin []byte, lim platform.Limits) ([]byte, error) {
 	shell, args := platform.Shell(line)
-	return l.Run(ctx, Spec{What: what, Command: shell, Args: args, Env: env, Dir: dir}, stdin, lim)
+	return l.Run(ctx, Spec{Command: shell, Args: args, Env: env, Dir: dir}, stdin, lim)
 }

@@ -149,7 +149,7 @@ func programChecks(ctx context.Context, res *model.Resolved) []docLine {
 // nodeVersion asks node for its version, within 3 s, through the one
 // launcher: managed policy may forbid it like any program.
 func nodeVersion(ctx context.Context, pol model.Policy, path string) string {
-	b, err := launch.Own(pol).Run(ctx, launch.Spec{What: "node", Command: path, Args: []string{"--version"}}, nil,
+	b, err := launch.Own(pol).Run(ctx, launch.Spec{Command: path, Args: []string{"--version"}}, nil,
 		platform.Limits{Timeout: 3 * time.Second, MaxOutput: 4 << 10})
 	if err != nil {
 		return "(version unknown: " + err.Error() + ")"
