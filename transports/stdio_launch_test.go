@@ -22,9 +22,9 @@ func hostileTree(t *testing.T) (tree, marker string) {
 }
 
 // TestStdioStartsTheProgramPolicyAllowed: an allow rule for npx holds for
-// the person's npx; a server whose env.PATH lists the tree's relative bin
-// first still starts the person's npx (here the fault server), never the
-// tree's.
+// the person's npx; with mcpdeck started inside the tree, a server whose
+// env.PATH lists the tree's relative bin first still starts the person's
+// npx (here the fault server), never the tree's.
 func TestStdioStartsTheProgramPolicyAllowed(t *testing.T) {
 	tree, marker := hostileTree(t)
 	bin := t.TempDir()
@@ -32,8 +32,9 @@ func TestStdioStartsTheProgramPolicyAllowed(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Setenv("PATH", bin+string(os.PathListSeparator)+os.Getenv("PATH"))
+	t.Chdir(tree)
 	srv := launchtest.Server(t, `{"allowedMcpServers": [{"serverCommand": ["npx"]}]}`, "s", map[string]any{
-		"command": "npx", "cwd": tree, "env": map[string]string{"PATH": "bin" + string(os.PathListSeparator) + bin},
+		"command": "npx", "env": map[string]string{"PATH": "bin" + string(os.PathListSeparator) + bin},
 	})
 	if !srv.Policy.Allowed {
 		t.Fatalf("policy: %+v", srv.Policy)
@@ -45,14 +46,17 @@ func TestStdioStartsTheProgramPolicyAllowed(t *testing.T) {
 }
 
 // TestStdioFindsTheProgramOnlyWhereItRuns: no fallback and no relative
-// PATH entries — a server whose env.PATH holds only the tree's relative
-// bin, or only a directory that does not exist, fails as not found and
-// nothing runs (not the tree's npx, not mcpdeck's own sh).
+// PATH entries — with mcpdeck started inside the tree, a server whose
+// env.PATH holds only the tree's relative bin, or only a directory that
+// does not exist, fails as not found and nothing runs (not the tree's
+// npx, not mcpdeck's own sh).
 func TestStdioFindsTheProgramOnlyWhereItRuns(t *testing.T) {
 	tree, marker := hostileTree(t)
+	t.Chdir(tree)
 	for _, cfg := range []model.ServerConfig{
+		{Command: "npx", Env: map[string]string{"PATH": "bin"}},
 		{Command: "npx", Cwd: tree, Env: map[string]string{"PATH": "bin"}},
-		{Command: "sh", Args: []string{"-c", "touch " + marker}, Env: map[string]string{"PATH": "/nonexistent"}},
+		{Command: "sh", Args: []string{"-c", ": > " + marker}, Env: map[string]string{"PATH": "/nonexistent"}},
 	} {
 		_, err := NewFactory().Open(t.Context(), "s", cfg, Options{})
 		if !errors.Is(err, platform.ErrNotFound) || Classify(err) != ClassTerminal {
