@@ -3,6 +3,7 @@ package engine
 import (
 	"context"
 	"math/rand/v2"
+	"sync/atomic"
 	"time"
 
 	"github.com/mcpdeck/mcpdeck/model"
@@ -44,6 +45,10 @@ type entry struct {
 	// toolsAuthErr is the authorization refusal (401/403) of the last tools
 	// list, nil when it was given: a call then reports it, not "no such tool".
 	toolsAuthErr error
+	// policy is the managed policy now in force for srv. The programs a
+	// live connection runs (its headersHelper) read it without e.mu, so a
+	// reload that changed only the policy reaches them at once.
+	policy atomic.Pointer[model.Policy]
 }
 
 // stopRetry stops the retry timer.

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net/url"
 	"path/filepath"
+	"sync/atomic"
 
 	"github.com/mark3labs/mcp-go/mcp"
 
@@ -14,7 +15,7 @@ import (
 )
 
 // connOptions builds the per-server callbacks handed to the transport.
-func (e *Engine) connOptions(srv model.Server) connOptions {
+func (e *Engine) connOptions(srv model.Server, policy *atomic.Pointer[model.Policy]) connOptions {
 	o := connOptions{
 		Elicit: func(ctx context.Context, req mcp.ElicitationRequest) (*mcp.ElicitationResult, error) {
 			return e.elicit(ctx, srv.Name, req)
@@ -38,7 +39,13 @@ func (e *Engine) connOptions(srv model.Server) connOptions {
 		o.HTTPClient = e.opts.Auth.HTTPClient(srv)
 		if trusted(srv) && srv.Config.HeadersHelper != "" {
 			auth := e.opts.Auth
-			o.HeaderFunc = func(ctx context.Context) (map[string]string, error) { return auth.Headers(ctx, srv) }
+			o.HeaderFunc = func(ctx context.Context) (map[string]string, error) {
+				now := srv
+				if p := policy.Load(); p != nil {
+					now.ManagedPolicy = *p // the policy in force now, not at connect
+				}
+				return auth.Headers(ctx, now)
+			}
 		}
 	}
 	return o

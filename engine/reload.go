@@ -147,6 +147,8 @@ func (e *Engine) definition(en *entry) definition {
 // fields.
 func (e *Engine) configure(en *entry, srv model.Server, bs []model.Reason) {
 	en.srv = srv
+	pol := srv.ManagedPolicy
+	en.policy.Store(&pol)
 	en.secrets = srv.Secrets()
 	en.blockers = bs
 	raw := srv.Raw
