@@ -24,6 +24,7 @@ func factoryOpener(f transports.Factory) opener {
 			MaxMessageSize:  o.MaxMessageSize,
 			OnFrame:         o.OnFrame,
 			Mask:            o.Mask,
+			Launcher:        o.Launcher,
 		})
 		if err != nil {
 			return nil, err

@@ -346,7 +346,7 @@ func BenchmarkReload500(b *testing.B) {
 		e := newEngine(Options{CacheDir: b.TempDir()})
 		e.open = n.open
 		e.errs = testErrorOps()
-		e.lookPath = func(s string) (string, error) { return "/bin/" + s, nil }
+		e.findProgram = func(model.ServerConfig) error { return nil }
 		res := &model.Resolved{Servers: servers}
 		e.load = func(model.LoadOptions) (*model.Resolved, error) { return res, nil }
 		b.StartTimer()

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"sync/atomic"
 
 	"github.com/mcpdeck/mcpdeck/model"
 	"github.com/mcpdeck/mcpdeck/transports"
@@ -17,12 +18,13 @@ func (e *Engine) attemptLocked(en *entry, gen uint64) {
 	ctx, cancel := context.WithCancel(e.ctx)
 	en.cancel = cancel
 	srv, mask := en.srv, en.mask
-	e.wg.Go(func() { e.connect(ctx, srv, mask, gen) })
+	policy := &en.policy
+	e.wg.Go(func() { e.connect(ctx, srv, mask, policy, gen) })
 }
 
 // connect opens, initializes and lists one server, then reports back.
-func (e *Engine) connect(ctx context.Context, srv model.Server, mask *model.Masker, gen uint64) {
-	conn, l, err := e.open1(ctx, srv, mask)
+func (e *Engine) connect(ctx context.Context, srv model.Server, mask *model.Masker, policy *atomic.Pointer[model.Policy], gen uint64) {
+	conn, l, err := e.open1(ctx, srv, mask, policy)
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	en := e.byName[srv.Name]
@@ -60,8 +62,8 @@ func (e *Engine) connect(ctx context.Context, srv model.Server, mask *model.Mask
 
 // open1 opens one connection within MCP_TIMEOUT and lists what it offers
 // within another MCP_TIMEOUT, so 10 000 tools on a slow link do not fail
-// the connect.
-func (e *Engine) open1(ctx context.Context, srv model.Server, mask *model.Masker) (session, lists, error) {
+// the connect. policy is the server's managed policy as reloads change it.
+func (e *Engine) open1(ctx context.Context, srv model.Server, mask *model.Masker, policy *atomic.Pointer[model.Policy]) (session, lists, error) {
 	if srv.Config.EffectiveType().IsRemote() {
 		select {
 		case e.remote <- struct{}{}:
@@ -77,7 +79,7 @@ func (e *Engine) open1(ctx context.Context, srv model.Server, mask *model.Masker
 		defer release()
 	}
 	cctx, cancel := context.WithTimeout(ctx, e.set.connectTimeout)
-	opts := e.connOptions(srv, mask)
+	opts := e.connOptions(srv, mask, policy)
 	opts.ProtocolVersion = e.rememberedVersion(srv)
 	conn, err := e.open(cctx, srv.Name, srv.Config, opts)
 	timedOut := cctx.Err() == context.DeadlineExceeded && ctx.Err() == nil

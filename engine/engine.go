@@ -105,16 +105,16 @@ var ErrDenied = errors.New("tool call denied by permission rules")
 
 // Engine is the connection manager. All methods are safe for concurrent use.
 type Engine struct {
-	opts     Options
-	set      settings
-	rnd      func() float64
-	log      *slog.Logger
-	backoff  Backoff
-	open     opener
-	errs     errorOps
-	lookPath func(string) (string, error)
-	load     func(model.LoadOptions) (*model.Resolved, error)
-	pub      *publisher
+	opts        Options
+	set         settings
+	rnd         func() float64
+	log         *slog.Logger
+	backoff     Backoff
+	open        opener
+	errs        errorOps
+	findProgram func(model.ServerConfig) error
+	load        func(model.LoadOptions) (*model.Resolved, error)
+	pub         *publisher
 
 	ctx    context.Context // ends at Close
 	cancel context.CancelFunc
@@ -171,7 +171,6 @@ func newEngine(opts Options) *Engine {
 		log:          opts.Logger,
 		backoff:      opts.Backoff,
 		errs:         transportErrorOps(),
-		lookPath:     defaultLookPath,
 		load:         model.Load,
 		pub:          newPublisher(),
 		byName:       map[string]*entry{},
@@ -192,6 +191,7 @@ func newEngine(opts Options) *Engine {
 	if e.backoff.MaxAttempts == 0 {
 		e.backoff = DefaultBackoff()
 	}
+	e.findProgram = programFinder(e.opts.Load.Cwd, e.opts.Load.LookupEnv)
 	e.ctx, e.cancel = context.WithCancel(context.Background())
 	e.local = newLocalGate(e.set.localBatch, newCPUMeter())
 	e.remote = make(chan struct{}, e.set.remoteBatch)
@@ -236,6 +236,18 @@ func (e *Engine) Snapshot() Snapshot {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	return e.last
+}
+
+// ManagedPolicy is the managed policy of the configuration last loaded,
+// which judges mcpdeck's own programs (the browser opener); before the
+// first load it has no rules.
+func (e *Engine) ManagedPolicy() model.Policy {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if e.res == nil {
+		return model.Policy{}
+	}
+	return e.res.ManagedPolicy
 }
 
 // Close shuts every server down in parallel, within about a second, and

@@ -620,7 +620,7 @@ func TestWhyPathLookupsOutsideLockAndRecheckedOnReconnect(t *testing.T) {
 		e := newTestEngine(t, n, stdioServer("s"))
 		var installed atomic.Bool
 		var underLock, lookups atomic.Int32
-		e.lookPath = func(s string) (string, error) {
+		e.findProgram = func(model.ServerConfig) error {
 			lookups.Add(1)
 			if !e.mu.TryLock() {
 				underLock.Add(1) // nothing else runs at this point in the bubble
@@ -628,9 +628,9 @@ func TestWhyPathLookupsOutsideLockAndRecheckedOnReconnect(t *testing.T) {
 				e.mu.Unlock()
 			}
 			if installed.Load() {
-				return "/bin/" + s, nil
+				return nil
 			}
-			return "", errors.New("not found")
+			return errors.New("not found")
 		}
 		mustStart(t, e)
 		s := current(t, e, "s")

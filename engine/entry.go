@@ -3,6 +3,7 @@ package engine
 import (
 	"context"
 	"math/rand/v2"
+	"sync/atomic"
 	"time"
 
 	"github.com/mcpdeck/mcpdeck/model"
@@ -52,6 +53,10 @@ type entry struct {
 	asking      int
 	lastDecline time.Time
 	askTimer    *time.Timer
+	// policy is the managed policy now in force for srv. The programs a
+	// live connection runs (its headersHelper) read it without e.mu, so a
+	// reload that changed only the policy reaches them at once.
+	policy atomic.Pointer[model.Policy]
 }
 
 // stopRetry stops the retry timer.

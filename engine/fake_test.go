@@ -287,7 +287,7 @@ func newTestEngineEnv(t *testing.T, n *fakeNet, env map[string]string, servers .
 	e := newEngine(Options{CacheDir: t.TempDir(), Rand: func() float64 { return 0 }, Load: model.LoadOptions{LookupEnv: lookup}})
 	e.open = n.open
 	e.errs = testErrorOps()
-	e.lookPath = func(s string) (string, error) { return "/bin/" + s, nil }
+	e.findProgram = func(model.ServerConfig) error { return nil }
 	cfg := &model.Resolved{Servers: servers}
 	e.load = func(model.LoadOptions) (*model.Resolved, error) { return cfg, nil }
 	return e

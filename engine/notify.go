@@ -6,14 +6,16 @@ import (
 	"fmt"
 	"net/url"
 	"path/filepath"
+	"sync/atomic"
 
 	"github.com/mark3labs/mcp-go/mcp"
 
 	"github.com/mcpdeck/mcpdeck/model"
+	"github.com/mcpdeck/mcpdeck/model/launch"
 )
 
 // connOptions builds the per-server callbacks handed to the transport.
-func (e *Engine) connOptions(srv model.Server, mask *model.Masker) connOptions {
+func (e *Engine) connOptions(srv model.Server, mask *model.Masker, policy *atomic.Pointer[model.Policy]) connOptions {
 	o := connOptions{
 		Elicit: func(ctx context.Context, req mcp.ElicitationRequest) (*mcp.ElicitationResult, error) {
 			return e.elicit(ctx, srv.Name, req)
@@ -32,11 +34,18 @@ func (e *Engine) connOptions(srv model.Server, mask *model.Masker) connOptions {
 	o.OnNotification = func(n mcp.JSONRPCNotification) { e.onNotification(name, n) }
 	o.OnFrame = func(f Frame) { e.onFrame(name, f) }
 	o.Mask = mask
+	o.Launcher = launch.For(srv)
 	if e.opts.Auth != nil && srv.Config.EffectiveType().IsRemote() {
 		o.HTTPClient = e.opts.Auth.HTTPClient(srv)
 		if trusted(srv) && srv.Config.HeadersHelper != "" {
 			auth := e.opts.Auth
-			o.HeaderFunc = func(ctx context.Context) (map[string]string, error) { return auth.Headers(ctx, srv) }
+			o.HeaderFunc = func(ctx context.Context) (map[string]string, error) {
+				now := srv
+				if p := policy.Load(); p != nil {
+					now.ManagedPolicy = *p // the policy in force now, not at connect
+				}
+				return auth.Headers(ctx, now)
+			}
 		}
 	}
 	return o

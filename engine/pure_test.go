@@ -4,6 +4,9 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"os"
+	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 	"time"
@@ -178,7 +181,7 @@ func TestBlockers(t *testing.T) {
 	srv.Approval = model.Approval{Status: model.ApprovalChanged, Diff: "- a\n+ b"}
 	srv.Problems = []model.Problem{{Server: "s", Field: "env.K", Message: "${TOKEN} is not set"}}
 	srv.Config.Command = "no-such-cmd"
-	bs := blockers(srv, func(string) (string, error) { return "", errors.New("nope") })
+	bs := blockers(srv, func(model.ServerConfig) error { return errors.New("nope") })
 	want := []model.ReasonKind{model.ReasonBlockedByPolicy, model.ReasonDisabledByYou, model.ReasonAwaitingApproval, model.ReasonConfigProblem, model.ReasonCommandNotFound}
 	if len(bs) != len(want) {
 		t.Fatalf("blockers %+v", bs)
@@ -190,6 +193,43 @@ func TestBlockers(t *testing.T) {
 	}
 	if bs[0].Rule != "deniedMcpServers[0]" || !bs[2].Changed || bs[3].Problem.Message != "${TOKEN} is not set" || bs[4].Command != "no-such-cmd" || bs[4].Missing {
 		t.Errorf("blocker facts %+v", bs)
+	}
+}
+
+// TestBlockersFindTheProgramAsTheLauncherWill checks that "command not
+// found" comes from the one resolver: the server's own env.PATH when it
+// sets one (no fallback to mcpdeck's), relative entries ignored, a path
+// relative to the server's cwd.
+func TestBlockersFindTheProgramAsTheLauncherWill(t *testing.T) {
+	if runtime.GOOS == "windows" {
+		t.Skip("uses Unix execute bits")
+	}
+	cwd := t.TempDir()
+	tree := filepath.Join(cwd, "bin")
+	if err := os.MkdirAll(tree, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(tree, "tool"), []byte("#!/bin/sh\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	find := programFinder(cwd, os.LookupEnv)
+	for _, tc := range []struct {
+		cmd      string
+		env      map[string]string
+		notFound bool
+	}{
+		{cmd: "sh"},
+		{cmd: "sh", env: map[string]string{"PATH": "/nonexistent"}, notFound: true},
+		{cmd: "tool", env: map[string]string{"PATH": "bin"}, notFound: true},
+		{cmd: "./bin/tool"},
+		{cmd: "./bin/none", notFound: true},
+	} {
+		srv := stdioServer("s")
+		srv.Config.Command, srv.Config.Env = tc.cmd, tc.env
+		bs := blockers(srv, find)
+		if got := len(bs) == 1 && bs[0].Kind == model.ReasonCommandNotFound; got != tc.notFound {
+			t.Errorf("%s with env %v: blockers %+v, want not found = %v", tc.cmd, tc.env, bs, tc.notFound)
+		}
 	}
 }
 

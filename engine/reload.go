@@ -106,7 +106,7 @@ type preloaded struct {
 func (e *Engine) blockersAll(servers []model.Server) map[string][]model.Reason {
 	out := make(map[string][]model.Reason, len(servers))
 	for _, srv := range servers {
-		out[srv.Name] = blockers(srv, e.lookPath)
+		out[srv.Name] = blockers(srv, e.findProgram)
 	}
 	return out
 }
@@ -148,6 +148,8 @@ func (e *Engine) definition(en *entry) definition {
 func (e *Engine) configure(en *entry, srv model.Server, bs []model.Reason) {
 	en.srv = srv
 	en.mask = model.NewMasker(srv.Secrets()...)
+	pol := srv.ManagedPolicy
+	en.policy.Store(&pol)
 	en.blockers = bs
 	raw := srv.Raw
 	if raw.Command == "" && raw.URL == "" && raw.Name == "" {

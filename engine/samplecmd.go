@@ -6,15 +6,12 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"os"
-	"os/exec"
-	"runtime"
-	"strings"
 	"time"
 
 	"github.com/mark3labs/mcp-go/mcp"
 
 	"github.com/mcpdeck/mcpdeck/model"
+	"github.com/mcpdeck/mcpdeck/model/launch"
 	"github.com/mcpdeck/mcpdeck/model/platform"
 )
 
@@ -25,53 +22,24 @@ const (
 	maxSampleReply       = 1 << 20
 )
 
-// replyByCommand runs the sampling command through the shell with the
-// request's params as JSON on stdin and MCPDECK_SERVER_NAME set. Its stdout
-// is the reply: a JSON object is taken as a whole CreateMessageResult, any
-// other text as the assistant's text. Errors never quote stdout.
-func (e *Engine) replyByCommand(ctx context.Context, r SampleRequest) (*mcp.CreateMessageResult, string, error) {
-	outcome := "replied (command)"
-	ctx, cancel := context.WithTimeout(ctx, sampleCommandTimeout)
-	defer cancel()
-	var cmd *exec.Cmd
-	if runtime.GOOS == "windows" {
-		cmd = exec.CommandContext(ctx, "cmd", "/C", r.Command)
-	} else {
-		cmd = exec.CommandContext(ctx, "/bin/sh", "-c", r.Command)
-	}
-	cmd.Env = append(os.Environ(), "MCPDECK_SERVER_NAME="+r.Server)
-	cmd.Stdin = bytes.NewReader(r.Raw)
-	cmd.WaitDelay = time.Second
-	stdout, stderr := platform.NewCappedBuffer(maxSampleReply), platform.NewCappedBuffer(2048)
-	cmd.Stdout, cmd.Stderr = stdout, stderr
-	err := cmd.Run()
-	switch {
-	case errors.Is(ctx.Err(), context.DeadlineExceeded):
-		err = fmt.Errorf("it did not finish within %s", sampleCommandTimeout)
-	case ctx.Err() != nil:
-		err = ctx.Err()
-	case err != nil:
-		var ee *exec.ExitError
-		if errors.As(err, &ee) {
-			err = fmt.Errorf("it exited with status %d", ee.ExitCode())
+// replyByCommand runs the sampling command through the shell runner
+// (launch.RunShell: its own process group, judged by managed policy as
+// the shell it is) with the request's params as JSON on stdin and
+// MCPDECK_SERVER_NAME set. Its stdout is the reply: a JSON object is taken
+// as a whole CreateMessageResult, any other text as the assistant's text.
+// Errors never quote stdout.
+func (e *Engine) replyByCommand(ctx context.Context, srv model.Server, r SampleRequest) (*mcp.CreateMessageResult, string, error) {
+	out, err := launch.For(srv).RunShell(ctx, r.Command,
+		map[string]string{"MCPDECK_SERVER_NAME": r.Server}, "", r.Raw,
+		platform.Limits{Timeout: sampleCommandTimeout, MaxOutput: maxSampleReply})
+	if err == nil {
+		var res *mcp.CreateMessageResult
+		if res, err = parseReply(bytes.TrimSpace(out)); err == nil {
+			return res, "replied (command)", nil
 		}
-		if s := strings.TrimSpace(stderr.String()); s != "" {
-			line, _, _ := strings.Cut(s, "\n")
-			err = fmt.Errorf("%w: %s", err, model.SanitizeLine(line))
-		}
-	case stdout.Over():
-		err = fmt.Errorf("it printed more than %d KB", maxSampleReply>>10)
 	}
-	if err != nil {
-		err = fmt.Errorf("sampling command for %s: %w", r.Server, err)
-		return nil, "failed: " + model.SanitizeLine(err.Error()), err
-	}
-	res, err := parseReply(bytes.TrimSpace(stdout.Bytes()))
-	if err != nil {
-		err = fmt.Errorf("sampling command for %s: %w", r.Server, err)
-		return nil, "failed: " + model.SanitizeLine(err.Error()), err
-	}
-	return res, outcome, nil
+	err = fmt.Errorf("sampling command for %s: %w", r.Server, err)
+	return nil, "failed: " + model.SanitizeLine(err.Error()), err
 }
 
 // parseReply reads a command's output: a JSON object is a

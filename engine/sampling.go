@@ -136,7 +136,7 @@ func (e *Engine) sampleAnswer(ctx context.Context, srv model.Server, r SampleReq
 	case srv.Sampling == model.SamplingNever:
 		return nil, "declined (never for this server)", ErrSamplingDeclined
 	case srv.Sampling == model.SamplingAlways && r.Command != "":
-		return e.replyByCommand(ctx, r)
+		return e.replyByCommand(ctx, srv, r)
 	}
 	r.Allowed = srv.Sampling == model.SamplingAlways
 	if e.opts.Sample == nil {
@@ -169,7 +169,7 @@ func (e *Engine) sampleAnswer(ctx context.Context, srv model.Server, r SampleReq
 		return resp.Reply, "replied (" + model.SanitizeLine(resp.Reply.Model) + ", via mcpdeck serve)", nil
 	}
 	if r.Command != "" {
-		return e.replyByCommand(ctx, r)
+		return e.replyByCommand(ctx, srv, r)
 	}
 	res := &mcp.CreateMessageResult{Model: "human", StopReason: "endTurn"}
 	res.Role = mcp.RoleAssistant

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"sync"
 	"testing"
@@ -124,5 +125,32 @@ func TestSamplingCommandReplies(t *testing.T) {
 	_, err = e.CallTool(t.Context(), "s", "summarize", nil, nil)
 	if err == nil || !strings.Contains(err.Error(), "exited with status 3: nope") {
 		t.Fatalf("failing command: err %v", err)
+	}
+}
+
+// TestSamplingCommandDeniedByPolicy: under deniedMcpServers [["*"]] a
+// remote server (allowed: the rule is about local programs) may still ask
+// for sampling, but the sampling command does not run and the request
+// fails naming the rule.
+func TestSamplingCommandDeniedByPolicy(t *testing.T) {
+	if runtime.GOOS == "windows" {
+		t.Skip("sh")
+	}
+	marker := filepath.Join(t.TempDir(), "ran")
+	e, _ := samplingEngine(t, func(_ context.Context, r SampleRequest) (SampleResponse, error) {
+		return SampleResponse{Choice: SampleOnce}, nil
+	}, func(o *Options) {
+		o.SamplingCommand = "touch " + marker + "; printf hi"
+		policy := `{"deniedMcpServers": [{"serverCommand": ["*"]}]}`
+		if err := os.WriteFile(filepath.Join(o.Load.ManagedDir, "managed-settings.json"), []byte(policy), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	})
+	_, err := e.CallTool(t.Context(), "s", "summarize", nil, nil)
+	if err == nil || !strings.Contains(err.Error(), `managed policy forbids it (deniedMcpServers: serverCommand ["*"])`) {
+		t.Fatalf("err %v", err)
+	}
+	if _, err := os.Stat(marker); err == nil {
+		t.Fatal("the denied sampling command ran")
 	}
 }

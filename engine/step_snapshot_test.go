@@ -27,11 +27,11 @@ func TestSnapshotsCarryReasonAndBlockers(t *testing.T) {
 		broken := stdioServer("broken")
 		broken.Problems = []model.Problem{{Server: "broken", Field: "env.A", Message: "${A} is not set"}, {Server: "broken", Field: "env.B", Message: "${B} is not set"}}
 		e := newTestEngine(t, n, stdioServer("ok"), stdioServer("bad"), off, proj, broken)
-		e.lookPath = func(s string) (string, error) {
-			if s == "missing-cmd" {
-				return "", errors.New("not found")
+		e.findProgram = func(cfg model.ServerConfig) error {
+			if cfg.Command == "missing-cmd" {
+				return errors.New("not found")
 			}
-			return "/bin/" + s, nil
+			return nil
 		}
 		mustStart(t, e)
 		synctest.Wait()

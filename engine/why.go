@@ -3,17 +3,18 @@ package engine
 import (
 	"errors"
 	"os"
-	"os/exec"
 	"strings"
 
 	"github.com/mcpdeck/mcpdeck/model"
+	"github.com/mcpdeck/mcpdeck/model/platform"
 )
 
 // blockers lists every standing reason srv cannot run as configured, most
 // decisive first: policy, disabled by you, approval, config problems, a
-// command that cannot be found. It searches PATH, so callers do not hold
-// e.mu. Runtime reasons (needs auth, last crash) come from the state.
-func blockers(srv model.Server, lookPath func(string) (string, error)) []model.Reason {
+// command that cannot be found (by find, the one resolver). It searches
+// PATH, so callers do not hold e.mu. Runtime reasons (needs auth, last
+// crash) come from the state.
+func blockers(srv model.Server, find func(model.ServerConfig) error) []model.Reason {
 	var out []model.Reason
 	if !srv.Policy.Allowed {
 		out = append(out, model.Reason{Kind: model.ReasonBlockedByPolicy, Rule: srv.Policy.Rule})
@@ -31,8 +32,9 @@ func blockers(srv model.Server, lookPath func(string) (string, error)) []model.R
 	for i := range srv.Problems {
 		out = append(out, model.Reason{Kind: model.ReasonConfigProblem, Problem: &srv.Problems[i]})
 	}
-	if srv.Config.EffectiveType() == model.TransportStdio && srv.Config.Command != "" && lookPath != nil {
-		if found, missing := findCommand(srv.Config.Command, lookPath); !found {
+	if srv.Config.EffectiveType() == model.TransportStdio && srv.Config.Command != "" && find != nil {
+		if err := find(srv.Config); err != nil {
+			missing := platform.IsPath(srv.Config.Command)
 			shown := model.NewMasker(srv.Secrets()...).Mask(srv.Config.Command) // expanded: ${VAR}s put their values in it
 			out = append(out, model.Reason{Kind: model.ReasonCommandNotFound, Command: shown, Missing: missing})
 		}
@@ -53,18 +55,14 @@ func blockerKinds(bs []model.Reason) string {
 	return strings.Join(kinds, ", ")
 }
 
-// findCommand reports whether a stdio command can be found; missing is set
-// when it names a path that does not exist.
-func findCommand(cmd string, lookPath func(string) (string, error)) (found, missing bool) {
-	if strings.ContainsRune(cmd, os.PathSeparator) {
-		if _, err := os.Stat(cmd); err != nil {
-			return false, true
-		}
-		return true, false
+// programFinder finds a stdio server's program as the launcher will: in
+// the server's cwd (relative to cwd) and PATH, through the one resolver.
+func programFinder(cwd string, lookupEnv func(string) (string, bool)) func(model.ServerConfig) error {
+	if lookupEnv == nil {
+		lookupEnv = os.LookupEnv
 	}
-	_, err := lookPath(cmd)
-	return err == nil, false
+	return func(cfg model.ServerConfig) error {
+		_, err := model.ServerProgram(cfg, cwd, lookupEnv)
+		return err
+	}
 }
-
-// defaultLookPath is exec.LookPath.
-func defaultLookPath(file string) (string, error) { return exec.LookPath(file) }

@@ -18,6 +18,9 @@ type Resolved struct {
 	ProjectRoot string    // dir of the nearest .mcp.json, else Cwd
 	Enterprise  bool
 	Permissions Permissions
+	// ManagedPolicy is managed policy, which judges mcpdeck's own programs
+	// too (the browser opener); each Server carries it as well.
+	ManagedPolicy Policy
 	// Suppressed lists plugin servers hidden by signature dedup.
 	Suppressed []Suppressed
 	// LocalSettings is the person's private state of ProjectRoot, in the
@@ -98,6 +101,7 @@ func Load(opts LoadOptions) (*Resolved, error) {
 	r.Files = append(r.Files, l.managedSettings)
 	pf, pprob := readJSONFile(l.managedSettings)
 	pol, pp := readPolicy(pf, pprob, l.managedSettings)
+	r.ManagedPolicy = Policy{pol}
 	probs = append(probs, pp...)
 	if pprob != nil {
 		unreadable = append(unreadable, l.managedSettings)

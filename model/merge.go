@@ -45,12 +45,26 @@ func merge(defs []definition, opts LoadOptions, root string, pol policy, st loca
 		if s.Scope == ScopeProject {
 			s.Approval = decideApproval(s.Name, s.Raw, s.Hash, st)
 		}
-		s.Policy = pol.decide(s.Name, s.Config, commandResolver{getenv: opts.lookup(), cwd: opts.Cwd})
+		s.ManagedPolicy = Policy{pol}
+		s.Policy = decideServer(pol, s, opts)
 		s.Enabled = !containsName(st.disabled, s.Name)
 		s.Sampling = st.sampling[NormalizeName(s.Name)]
 		out = append(out, s)
 	}
 	return out, suppressed
+}
+
+// decideServer applies the policy to s, finding a stdio server's program
+// with the one resolver, as the launcher will.
+func decideServer(pol policy, s Server, opts LoadOptions) PolicyDecision {
+	var prog Program
+	found := false
+	if s.Config.EffectiveType() == TransportStdio {
+		var err error
+		prog, err = ServerProgram(s.Config, opts.Cwd, opts.lookup())
+		found = err == nil
+	}
+	return pol.decide(s.Name, s.Config, prog, found)
 }
 
 // winner picks the definition that applies: the highest scope; within one

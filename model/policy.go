@@ -9,7 +9,7 @@ import (
 // policyRule is one entry of allowedMcpServers / deniedMcpServers: exactly one
 // of serverName, serverUrl (with * wildcards, compared part by part, see
 // urlPattern) or serverCommand (argv, each element with * wildcards; the
-// first compared as a program, see commandResolver).
+// first compared as a program, see denyProgram and allowProgram).
 type policyRule struct {
 	name    string
 	url     string
@@ -45,82 +45,115 @@ type policy struct {
 	file   string
 }
 
-// decide applies the policy to a server (expanded config). Deny wins over
-// allow; the returned Rule names the list and the entry that decided. res
-// finds the program a stdio server runs.
-func (p policy) decide(name string, cfg ServerConfig, res commandResolver) PolicyDecision {
+// Policy is managed policy (managed-settings.json) as it was loaded. The
+// launcher judges every program it starts by it (Judge); the zero Policy
+// has no rules and allows everything.
+type Policy struct{ p policy }
+
+// Judge decides whether prog may start as a program of the server named
+// server ("" for mcpdeck's own programs, such as the browser opener): it is
+// judged as a stdio server of that name running prog would be, by
+// serverName and serverCommand rules (serverUrl rules are about addresses,
+// not programs). A deny of ["*"] stops every program.
+func (p Policy) Judge(server string, prog Program) PolicyDecision {
+	return p.p.judge(&target{name: server, kind: TransportStdio, prog: prog, found: prog.Path != ""})
+}
+
+// decide applies the policy to a server (expanded config); prog is the
+// program a stdio server runs, as ServerProgram found it (found is false
+// when it found none).
+func (p policy) decide(name string, cfg ServerConfig, prog Program, found bool) PolicyDecision {
+	return p.judge(&target{name: name, kind: cfg.EffectiveType(), rawURL: cfg.URL, prog: prog, found: found})
+}
+
+// judge applies the policy to a target. Deny wins over allow; the
+// returned Rule names the list and the entry that decided.
+func (p policy) judge(t *target) PolicyDecision {
 	if p.broken != "" {
 		return PolicyDecision{Allowed: false, Rule: p.broken}
 	}
-	m := ruleMatcher{name: name, cfg: cfg, res: res}
 	for _, r := range p.deny {
-		if m.matches(r, true) {
-			return PolicyDecision{Allowed: false, Rule: "deniedMcpServers: " + r.describe()}
+		if t.matches(r, true) {
+			return PolicyDecision{Allowed: false, Rule: "deniedMcpServers: " + r.describe() + t.notFoundNote(r)}
 		}
 	}
 	if p.allow == nil {
 		return PolicyDecision{Allowed: true}
 	}
 	for _, r := range p.allow {
-		if m.matches(r, false) {
+		if t.matches(r, false) {
 			return PolicyDecision{Allowed: true, Rule: "allowedMcpServers: " + r.describe()}
 		}
 	}
-	return PolicyDecision{Allowed: false, Rule: "allowedMcpServers: not listed"}
+	rule := "allowedMcpServers: not listed"
+	if t.kind == TransportStdio && !t.found {
+		rule += " (the program is not found)"
+	}
+	return PolicyDecision{Allowed: false, Rule: rule}
 }
 
-// ruleMatcher compares rules to one server, resolving its URL and program
-// once, on first need.
-type ruleMatcher struct {
-	name     string
-	cfg      ServerConfig
-	res      commandResolver
-	url      *urlParts
-	urlOK    bool
-	prog     *program
-	resolved bool
+// target is what rules are compared to: a server by name, with its URL
+// (remote) or the program it runs (stdio), parsed once, on first need.
+type target struct {
+	name   string
+	kind   Transport
+	rawURL string
+	url    *urlParts
+	urlOK  bool
+	prog   Program
+	found  bool // the program was found
 }
 
-// matches compares a rule to the server. Names compare normalized; a URL
-// rule never matches a stdio server and a command rule never matches a
-// remote one. deny says which list the rule is in: what cannot be
-// understood (a URL that does not parse) satisfies every deny rule of its
-// kind and no allow rule, so doubt always blocks.
-func (m *ruleMatcher) matches(r policyRule, deny bool) bool {
+// notFoundNote explains a command rule that matched only because the
+// program could not be found.
+func (t *target) notFoundNote(r policyRule) string {
+	if r.kind == "serverCommand" && t.kind == TransportStdio && !t.found {
+		return " (the program is not found)"
+	}
+	return ""
+}
+
+// matches compares a rule to the target. Names compare normalized; a URL
+// rule never matches a program and a command rule never matches a remote
+// server. deny says which list the rule is in: what cannot be understood
+// (a URL that does not parse, a program that cannot be found) satisfies
+// every deny rule of its kind and no allow rule, so doubt always blocks.
+func (t *target) matches(r policyRule, deny bool) bool {
 	switch r.kind {
 	case "serverName":
-		return NormalizeName(r.name) == NormalizeName(m.name)
+		return NormalizeName(r.name) == NormalizeName(t.name)
 	case "serverUrl":
-		if !m.cfg.EffectiveType().IsRemote() {
+		if !t.kind.IsRemote() {
 			return false
 		}
-		if m.url == nil {
-			u, ok := parseServerURL(m.cfg.URL)
-			m.url, m.urlOK = &u, ok
+		if t.url == nil {
+			u, ok := parseServerURL(t.rawURL)
+			t.url, t.urlOK = &u, ok
 		}
-		if !m.urlOK {
+		if !t.urlOK {
 			return deny
 		}
-		return r.urlPat.match(*m.url)
+		return r.urlPat.match(*t.url)
 	case "serverCommand":
-		if m.cfg.EffectiveType() != TransportStdio {
+		if t.kind != TransportStdio {
+			return false
+		}
+		if !t.found && !deny {
 			return false
 		}
 		if len(r.command) == 1 && r.command[0] == "*" {
 			return true // any program with any arguments
 		}
-		if !m.resolved {
-			p := m.res.resolve(m.cfg)
-			m.prog, m.resolved = &p, true
-		}
 		if deny {
-			if !m.res.denyProgram(r.command[0], *m.prog) {
+			// A program that is not found could be any file: only its
+			// arguments can clear it.
+			if t.found && !denyProgram(r.command[0], t.prog) {
 				return false
 			}
-		} else if !m.res.allowProgram(r.command[0], *m.prog) {
+		} else if !allowProgram(r.command[0], t.prog) {
 			return false
 		}
-		return argvMatch(r.command[1:], m.cfg.Args)
+		return argvMatch(r.command[1:], t.prog.Args)
 	}
 	return false
 }

@@ -20,6 +20,7 @@ func TestPolicyCommandIsTheProgram(t *testing.T) {
 	bin := filepath.Join(f.home, "bin")
 	npx := writeProgram(t, filepath.Join(bin, "npx"))
 	node := writeProgram(t, filepath.Join(bin, "node"))
+	writeProgram(t, filepath.Join(bin, "npx-tool"))
 	fake := writeProgram(t, filepath.Join(f.proj, "npx"))
 	writeProgram(t, filepath.Join(f.proj, "evil", "npx"))
 	writeProgram(t, filepath.Join(f.home, "npx")) // "./npx" of a user server, which starts in home

@@ -1,7 +1,9 @@
 package model
 
 import (
+	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 )
@@ -16,6 +18,8 @@ func TestPolicy(t *testing.T) {
 		"untrusted", `{"type":"http","url":"https://api.company.com/other"}`,
 		"my.tool", `{"command":"tool"}`,
 		"runner", `{"command":"python","args":["-m","srv","--port","1"]}`,
+		"ghost", `{"command":"ghost","args":["-y","random-server"]}`,
+		"ghost-path", `{"command":"sh","args":["-c","x"],"env":{"PATH":"/nonexistent"}}`,
 	}
 	for _, tc := range []struct {
 		name   string
@@ -65,6 +69,23 @@ func TestPolicy(t *testing.T) {
 			},
 		},
 		{
+			name:   "a program that is not found satisfies deny rules by its arguments and no allow rule",
+			policy: `{"allowedMcpServers": [{"serverCommand": ["*"]}], "deniedMcpServers": [{"serverCommand": ["/usr/bin/*", "-c", "*"]}, {"serverCommand": ["npx", "-y", "random-server"]}]}`,
+			want: map[string]string{
+				"ghost-path": `deny: deniedMcpServers: serverCommand ["/usr/bin/*", "-c", "*"] (the program is not found)`,
+				"ghost":      `deny: deniedMcpServers: serverCommand ["npx", "-y", "random-server"] (the program is not found)`,
+				"github":     `allow: allowedMcpServers: serverCommand ["*"]`,
+			},
+		},
+		{
+			name:   "an allow list never allows a program that is not found",
+			policy: `{"allowedMcpServers": [{"serverCommand": ["*"]}]}`,
+			want: map[string]string{
+				"ghost":  "deny: allowedMcpServers: not listed (the program is not found)",
+				"runner": `allow: allowedMcpServers: serverCommand ["*"]`,
+			},
+		},
+		{
 			name:   "empty allow list is a lockdown",
 			policy: `{"allowedMcpServers": []}`,
 			want:   map[string]string{"github": "deny: allowedMcpServers: not listed", "corp": "deny: allowedMcpServers: not listed"},
@@ -92,6 +113,7 @@ func TestPolicy(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			f := newFixture(t)
+			f.env["PATH"] = programsOnPath(t, filepath.Join(f.home, "bin"), "npx", "python", "tool", "sh")
 			f.write(f.userFile(), servers(cfgs...))
 			if tc.policy != "" {
 				f.write(filepath.Join(f.managed, ManagedSettingsFile), tc.policy)
@@ -112,6 +134,22 @@ func TestPolicy(t *testing.T) {
 			}
 		})
 	}
+}
+
+// programsOnPath creates programs of those names in dir and returns dir,
+// as a PATH.
+func programsOnPath(t *testing.T, dir string, names ...string) string {
+	t.Helper()
+	for _, n := range names {
+		if runtime.GOOS == "windows" {
+			n += ".exe"
+		}
+		writeProgram(t, filepath.Join(dir, n))
+	}
+	if _, err := os.Stat(dir); err != nil {
+		t.Fatal(err)
+	}
+	return dir
 }
 
 func TestGlobMatch(t *testing.T) {

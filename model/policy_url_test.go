@@ -99,7 +99,7 @@ func TestUnparsableURLIsDenied(t *testing.T) {
 		allow := policy{allow: []policyRule{{kind: "serverUrl", url: "*", urlPat: urlPattern{any: true}}}}
 		deny := policy{deny: []policyRule{{kind: "serverUrl", url: "https://x.example/*", urlPat: mustURLPattern(t, "https://x.example/*")}}}
 		for _, pol := range []policy{allow, deny} {
-			if d := pol.decide("s", cfg, commandResolver{getenv: noEnv}); d.Allowed {
+			if d := pol.decide("s", cfg, Program{}, false); d.Allowed {
 				t.Errorf("%q allowed by %+v", raw, d)
 			}
 		}
@@ -114,8 +114,6 @@ func mustURLPattern(t *testing.T, s string) urlPattern {
 	}
 	return p
 }
-
-func noEnv(string) (string, bool) { return "", false }
 
 // FuzzURLPattern checks the matcher never panics and that a match never
 // depends on anything after the path: adding a query or fragment full of

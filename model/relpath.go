@@ -4,6 +4,8 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/mcpdeck/mcpdeck/model/platform"
 )
 
 // relativeArg reports whether a, one argument of a stdio server, is a path
@@ -54,7 +56,7 @@ func homeRelative(raw, cfg ServerConfig, scope Scope, startDir string) []string 
 	}
 	shown := Redact(raw)
 	var out []string
-	if hasPathSep(cfg.Command) && !filepath.IsAbs(cfg.Command) {
+	if platform.IsPath(cfg.Command) && !filepath.IsAbs(cfg.Command) {
 		out = append(out, shown.Command)
 	}
 	for i, a := range cfg.Args {

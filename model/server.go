@@ -21,7 +21,12 @@ type Server struct {
 	Problems  []Problem      `json:"problems,omitempty"`
 	Approval  Approval       `json:"approval"`
 	Policy    PolicyDecision `json:"policy"`
-	Enabled   bool           `json:"enabled"`
+	// ManagedPolicy is the managed policy in force when the server was
+	// loaded: the launcher judges every program it starts for the server
+	// (its command, headersHelper, oauth.assertionCommand, sampling
+	// command) by it.
+	ManagedPolicy Policy `json:"-"`
+	Enabled       bool   `json:"enabled"`
 	// Sampling is the person's standing answer to the server's sampling
 	// requests, from the project's private state.
 	Sampling SamplingDecision `json:"sampling,omitempty"`

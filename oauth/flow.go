@@ -11,6 +11,7 @@ import (
 
 	"github.com/mark3labs/mcp-go/client/transport"
 	"github.com/mcpdeck/mcpdeck/model"
+	"github.com/mcpdeck/mcpdeck/model/launch"
 )
 
 // Grant names of model.OAuthConfig.Grant.
@@ -121,7 +122,11 @@ func (m *Manager) codeFlow(ctx context.Context, srv model.Server, st *serverStat
 	if showURL != nil {
 		showURL(authURL)
 	}
-	if err := m.opts.OpenBrowser(ctx, authURL); err != nil {
+	open := m.opts.OpenBrowser
+	if open == nil { // mcpdeck's own program, judged by serverCommand rules
+		open = launch.Own(srv.ManagedPolicy).OpenBrowser
+	}
+	if err := open(ctx, authURL); err != nil {
 		m.log.Warn("browser not opened; use the URL shown", "err", err)
 	}
 

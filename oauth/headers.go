@@ -4,16 +4,12 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
-	"os"
-	"os/exec"
 	"path/filepath"
-	"runtime"
 	"strings"
-	"time"
 
 	"github.com/mcpdeck/mcpdeck/model"
+	"github.com/mcpdeck/mcpdeck/model/launch"
 	"github.com/mcpdeck/mcpdeck/model/platform"
 )
 
@@ -94,54 +90,23 @@ func (m *Manager) runHelper(ctx context.Context, srv model.Server, helper string
 	return got, nil
 }
 
-func firstLine(s string) string {
-	line, _, _ := strings.Cut(s, "\n")
-	if len(line) > 200 {
-		line = line[:200] + "…"
-	}
-	return line
-}
-
 // runShell runs a configured command line (headersHelper,
-// oauth.assertionCommand) through the shell with MCPDECK_SERVER_NAME and
-// MCPDECK_SERVER_URL, in the directory of the config file that defined the
-// server, under the helper timeout, and returns its trimmed output. Errors
-// never quote the output: it holds credentials.
+// oauth.assertionCommand) through the one shell runner (launch.RunShell:
+// judged by managed policy as the shell it is, in its own process group)
+// with MCPDECK_SERVER_NAME and MCPDECK_SERVER_URL, in the directory of the
+// config file that defined the server, under the helper timeout, and
+// returns its trimmed output. Errors never quote the output: it holds
+// credentials.
 func (m *Manager) runShell(ctx context.Context, srv model.Server, line string) ([]byte, error) {
-	ctx, cancel := context.WithTimeout(ctx, m.opts.HelperTimeout)
-	defer cancel()
-	var cmd *exec.Cmd
-	if runtime.GOOS == "windows" {
-		cmd = exec.CommandContext(ctx, "cmd", "/C", line)
-	} else {
-		cmd = exec.CommandContext(ctx, "/bin/sh", "-c", line)
-	}
-	cmd.Env = append(os.Environ(), "MCPDECK_SERVER_NAME="+srv.Name, "MCPDECK_SERVER_URL="+srv.Config.URL)
+	dir := ""
 	if filepath.IsAbs(srv.Source) {
-		cmd.Dir = filepath.Dir(srv.Source)
+		dir = filepath.Dir(srv.Source)
 	}
-	cmd.WaitDelay = 500 * time.Millisecond
-	setProcessGroup(cmd)
-	stdout := platform.NewCappedBuffer(maxHelperOutput)
-	stderr := platform.NewCappedBuffer(2048)
-	cmd.Stdout, cmd.Stderr = stdout, stderr
-	err := cmd.Run()
-	if ctx.Err() != nil && errors.Is(ctx.Err(), context.DeadlineExceeded) {
-		return nil, fmt.Errorf("it did not finish within %s", m.opts.HelperTimeout)
-	}
+	env := map[string]string{"MCPDECK_SERVER_NAME": srv.Name, "MCPDECK_SERVER_URL": srv.Config.URL}
+	out, err := launch.For(srv).RunShell(ctx, line, env, dir, nil,
+		platform.Limits{Timeout: m.opts.HelperTimeout, MaxOutput: maxHelperOutput})
 	if err != nil {
-		var ee *exec.ExitError
-		msg := err.Error()
-		if errors.As(err, &ee) {
-			msg = fmt.Sprintf("it exited with status %d", ee.ExitCode())
-		}
-		if s := strings.TrimSpace(stderr.String()); s != "" {
-			msg += ": " + firstLine(s)
-		}
-		return nil, errors.New(msg)
+		return nil, err
 	}
-	if stdout.Over() {
-		return nil, fmt.Errorf("it printed more than %d KB", maxHelperOutput>>10)
-	}
-	return bytes.TrimSpace(stdout.Bytes()), nil
+	return bytes.TrimSpace(out), nil
 }

@@ -29,7 +29,8 @@ type Options struct {
 	Now func() time.Time
 	// Transport carries every HTTP request; nil = http.DefaultTransport.
 	Transport http.RoundTripper
-	// OpenBrowser opens a URL for the person; nil = $BROWSER, else xdg-open / open.
+	// OpenBrowser opens a URL for the person; nil = the one browser opener
+	// (launch.OpenBrowser), judged by the server's managed policy.
 	OpenBrowser func(ctx context.Context, url string) error
 	// CallbackTimeout bounds the wait for the browser; default 5 min.
 	CallbackTimeout time.Duration
@@ -122,9 +123,6 @@ func New(opts Options) *Manager {
 	}
 	if opts.Transport == nil {
 		opts.Transport = http.DefaultTransport
-	}
-	if opts.OpenBrowser == nil {
-		opts.OpenBrowser = OpenBrowser
 	}
 	if opts.CallbackTimeout <= 0 {
 		opts.CallbackTimeout = 5 * time.Minute

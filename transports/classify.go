@@ -15,6 +15,9 @@ import (
 	"github.com/coder/websocket"
 	"github.com/mark3labs/mcp-go/client/transport"
 	"github.com/mark3labs/mcp-go/mcp"
+
+	"github.com/mcpdeck/mcpdeck/model/launch"
+	"github.com/mcpdeck/mcpdeck/model/platform"
 )
 
 // Class says what the engine should do about an error.
@@ -145,7 +148,8 @@ func classifyNet(err error) (Class, bool) {
 	var dns *net.DNSError
 	var execErr *exec.Error
 	switch {
-	case errors.As(err, &execErr), errors.Is(err, exec.ErrNotFound):
+	case errors.As(err, &execErr), errors.Is(err, exec.ErrNotFound),
+		errors.Is(err, platform.ErrNotFound), errors.Is(err, launch.ErrBlocked):
 		return ClassTerminal, true
 	case errors.Is(err, syscall.ECONNREFUSED), errors.Is(err, syscall.EHOSTUNREACH),
 		errors.Is(err, syscall.ENETUNREACH), errors.As(err, &dns):

@@ -157,7 +157,7 @@ func (f rootsFunc) ListRoots(ctx context.Context, _ mcp.ListRootsRequest) (*mcp.
 func openStdio(c *Conn, name string, cfg model.ServerConfig, opts Options) error {
 	t, err := startStdio(name, cfg, opts)
 	if err != nil {
-		return fmt.Errorf("start %q: %w", cfg.Command, err)
+		return err
 	}
 	c.stderr, c.pid, c.shutdown, c.reason, c.probeEnded = t, t.pid, t.shutdown, t.err, t.probeEnded.Load
 	c.logPath = t.ring.logPath

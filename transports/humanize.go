@@ -14,6 +14,7 @@ import (
 	"github.com/mark3labs/mcp-go/client/transport"
 
 	"github.com/mcpdeck/mcpdeck/model"
+	"github.com/mcpdeck/mcpdeck/model/platform"
 )
 
 // maxHumanLen caps Humanize output: it goes into one status line.
@@ -113,6 +114,10 @@ func humanizeProcess(err error) (string, bool) {
 			s += ": " + last
 		}
 		return s, true
+	}
+	var nf *platform.NotFoundError
+	if errors.As(err, &nf) {
+		return nf.Error(), true
 	}
 	var ee *exec.Error
 	if errors.As(err, &ee) {

@@ -9,6 +9,7 @@ import (
 	"github.com/mark3labs/mcp-go/server"
 
 	"github.com/mcpdeck/mcpdeck/model"
+	"github.com/mcpdeck/mcpdeck/model/launch"
 )
 
 // Defaults used when the corresponding Options field is zero.
@@ -48,6 +49,10 @@ type Options struct {
 	// Mask masks OnFrame's bodies: the server's one Masker, of its secret
 	// set (model.Server.Secrets). nil masks the patterns alone.
 	Mask *model.Masker
+	// Launcher starts a stdio server: it finds the program once, judges it
+	// by managed policy and starts that very file. The engine passes
+	// launch.For(server); the zero value judges by no rules.
+	Launcher launch.Launcher
 
 	pinned bool // ProtocolVersion comes from the server's definition
 }

@@ -7,14 +7,14 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"os/exec"
 	"strings"
 	"sync"
 	"sync/atomic"
-	"syscall"
 	"time"
 
 	"github.com/mcpdeck/mcpdeck/model"
+	"github.com/mcpdeck/mcpdeck/model/launch"
+	"github.com/mcpdeck/mcpdeck/model/platform"
 )
 
 // Shutdown schedule of a stdio server: SIGINT, then SIGTERM after
@@ -33,13 +33,9 @@ const (
 // transport.BidirectionalInterface.
 type stdioTransport struct {
 	*rpcPeer
-	cmd  *exec.Cmd
-	pid  int
-	ring *stderrRing
-	// tree holds the server's process tree (stdio_proc_*.go) until the
-	// server is reaped.
-	treeMu sync.Mutex
-	tree   processTree
+	group *platform.Group // the server and every process it spawned
+	pid   int
+	ring  *stderrRing
 
 	name    string // server name, for errors
 	maxLine int    // Options.MaxMessageSize
@@ -58,19 +54,10 @@ type stdioTransport struct {
 	closeErr   error
 }
 
-// startStdio spawns cfg.Command. The returned transport is running: the
-// process started and its readers are going.
+// startStdio starts cfg.Command through opts.Launcher, which finds it once,
+// judges it by managed policy and starts that very file. The returned
+// transport is running: the process started and its readers are going.
 func startStdio(name string, cfg model.ServerConfig, opts Options) (*stdioTransport, error) {
-	if strings.TrimSpace(cfg.Command) == "" {
-		return nil, fmt.Errorf("server %q: no command: %w", name, exec.ErrNotFound)
-	}
-	// The process outlives Open's context: its end is ours to manage (shutdown).
-	cmd := exec.CommandContext(context.Background(), cfg.Command, cfg.Args...)
-	cmd.Env = mergeEnv(os.Environ(), cfg.Env)
-	cmd.Dir = cfg.Cwd
-	setProcessGroup(cmd)
-	resolveWithEnvPath(cmd, cfg)
-
 	var files []*os.File // every pipe end, for cleanup on failure
 	pipe := func() (*os.File, *os.File, error) {
 		r, w, err := os.Pipe()
@@ -98,8 +85,10 @@ func startStdio(name string, cfg model.ServerConfig, opts Options) (*stdioTransp
 		closeAll()
 		return nil, err
 	}
-	cmd.Stdin, cmd.Stdout, cmd.Stderr = inR, outW, errW
-	if err := cmd.Start(); err != nil {
+	// The process outlives Open's context: its end is ours to manage (shutdown).
+	spec := launch.Spec{Command: cfg.Command, Args: cfg.Args, Env: cfg.Env, Dir: cfg.Cwd}
+	g, err := opts.Launcher.Start(spec, inR, outW, errW)
+	if err != nil {
 		closeAll()
 		return nil, err
 	}
@@ -108,8 +97,8 @@ func startStdio(name string, cfg model.ServerConfig, opts Options) (*stdioTransp
 	_ = errW.Close()
 
 	t := &stdioTransport{
-		cmd:        cmd,
-		pid:        cmd.Process.Pid,
+		group:      g,
+		pid:        g.Pid(),
 		ring:       newStderrRing(opts.LogDir, name),
 		name:       name,
 		maxLine:    opts.maxMessage(),
@@ -119,7 +108,6 @@ func startStdio(name string, cfg model.ServerConfig, opts Options) (*stdioTransp
 		stdoutDone: make(chan struct{}),
 		stderrDone: make(chan struct{}),
 		exited:     make(chan struct{}),
-		tree:       newProcessTree(cmd.Process.Pid),
 	}
 	t.rpcPeer = newRPCPeer(t.write)
 	go t.readStdout()
@@ -206,7 +194,7 @@ func (t *stdioTransport) readLines() (eof bool) {
 		if err != nil {
 			if errors.Is(err, errLineTooLong) {
 				t.fail(&MessageTooLargeError{Server: t.name, Limit: t.maxLine, Err: err})
-				t.killGroup(syscall.SIGKILL)
+				t.group.Signal(platform.Kill)
 				return false
 			}
 			return true
@@ -221,7 +209,7 @@ func (t *stdioTransport) readLines() (eof bool) {
 		}
 		if err := t.dispatch(line); err != nil {
 			t.fail(err)
-			t.killGroup(syscall.SIGKILL)
+			t.group.Signal(platform.Kill)
 			return false
 		}
 	}

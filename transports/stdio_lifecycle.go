@@ -4,20 +4,19 @@ import (
 	"context"
 	"fmt"
 	"os"
-	"syscall"
 	"time"
+
+	"github.com/mcpdeck/mcpdeck/model/platform"
 )
 
 // wait reaps the process, kills what is left of its group, lets the readers
 // drain, and fails the peer with an *ExitError (or ErrClosed when we closed).
 func (t *stdioTransport) wait() {
 	defer close(t.exited)
-	state, werr := t.cmd.Process.Wait()
+	state, werr := t.group.Wait()
 	closedByUs := t.closing.Load() // else it died on its own, even if Close came since
-	t.killGroup(syscall.SIGKILL)   // grandchildren die with the server
-	t.treeMu.Lock()
-	t.tree.release()
-	t.treeMu.Unlock()
+	t.group.Signal(platform.Kill)  // grandchildren die with the server
+	t.group.Release()
 	timer := time.NewTimer(drainGrace)
 	defer timer.Stop()
 	for _, ch := range []chan struct{}{t.stdoutDone, t.stderrDone} {
@@ -45,7 +44,7 @@ func (t *stdioTransport) wait() {
 }
 
 func (t *stdioTransport) exitError(state *os.ProcessState) *ExitError {
-	return &ExitError{Code: state.ExitCode(), Signal: exitSignal(state), StderrTail: t.ring.tail(exitTailLines)}
+	return &ExitError{Code: state.ExitCode(), Signal: platform.ExitSignal(state), StderrTail: t.ring.tail(exitTailLines)}
 }
 
 // shutdown runs SIGINT → 100 ms → SIGTERM → 400 ms → SIGKILL on the group,
@@ -61,16 +60,16 @@ func (t *stdioTransport) shutdown(ctx context.Context) error {
 		}
 		_ = t.stdin.Close()
 		steps := []struct {
-			sig   syscall.Signal
+			sig   platform.Stop
 			grace time.Duration
-		}{{syscall.SIGINT, interruptGrace}, {syscall.SIGTERM, terminateGrace}, {syscall.SIGKILL, killGrace}}
+		}{{platform.Interrupt, interruptGrace}, {platform.Terminate, terminateGrace}, {platform.Kill, killGrace}}
 		for _, s := range steps {
 			select {
 			case <-t.exited:
 				return
 			default:
 			}
-			t.killGroup(s.sig)
+			t.group.Signal(s.sig)
 			timer := time.NewTimer(s.grace)
 			select {
 			case <-t.exited:
@@ -79,7 +78,7 @@ func (t *stdioTransport) shutdown(ctx context.Context) error {
 			case <-timer.C:
 			case <-ctx.Done():
 				timer.Stop()
-				t.killGroup(syscall.SIGKILL)
+				t.group.Signal(platform.Kill)
 			}
 		}
 		timer := time.NewTimer(drainGrace) // SIGKILL landed; let wait() finish draining

@@ -2,6 +2,7 @@ package ui
 
 import (
 	"context"
+	"errors"
 	"time"
 
 	"github.com/charmbracelet/bubbles/spinner"
@@ -22,7 +23,9 @@ type Options struct {
 	Now func() time.Time
 	// Elicit receives the engine's elicitation requests (see NewElicitBridge).
 	Elicit *ElicitBridge
-	// OpenURL opens a URL in a browser; nil = OpenBrowser.
+	// OpenURL opens a URL in a browser (the CLI passes the one browser
+	// opener, launch.OpenBrowser, under managed policy); nil opens
+	// nothing and the URL stays on screen for copying.
 	OpenURL func(ctx context.Context, url string) error
 	Styles  *styles.Styles
 	Keys    *KeyMap
@@ -34,6 +37,10 @@ type Options struct {
 	// Registry lets + add a server from the MCP Registry; nil turns it off.
 	Registry Registry
 }
+
+// errNoBrowser is what opening a URL says when the TUI was given no
+// opener.
+var errNoBrowser = errors.New("no browser opener")
 
 // tickMsg drives pending countdowns; it runs only while a retry is scheduled.
 type tickMsg time.Time
@@ -102,7 +109,7 @@ func New(eng Engine, opts Options) *Model {
 	}
 	open := opts.OpenURL
 	if open == nil {
-		open = OpenBrowser
+		open = func(context.Context, string) error { return errNoBrowser }
 	}
 	m.env = &env{ctx: ctx, eng: eng, st: &m.st, keys: &m.keys, openURL: open, reg: opts.Registry}
 	m.list = newServerList(&m.st, &m.keys, m.now)

@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"time"
@@ -13,6 +12,8 @@ import (
 
 	"github.com/mcpdeck/mcpdeck/engine"
 	"github.com/mcpdeck/mcpdeck/model"
+	"github.com/mcpdeck/mcpdeck/model/launch"
+	"github.com/mcpdeck/mcpdeck/model/platform"
 	"github.com/mcpdeck/mcpdeck/ui/status"
 )
 
@@ -146,7 +147,8 @@ func programChecks(ctx context.Context, res *model.Resolved) []docLine {
 	}
 	var out []docLine
 	for _, p := range launchers {
-		path, err := exec.LookPath(p)
+		prog, err := model.ResolveProgram(p, nil, nil, "", os.LookupEnv) // as the launcher finds a server's program
+		path := prog.Path
 		users := needed[p]
 		switch {
 		case err != nil && len(users) > 0:
@@ -154,7 +156,7 @@ func programChecks(ctx context.Context, res *model.Resolved) []docLine {
 		case err != nil:
 			out = append(out, docLine{docInfo, p + ": not found on PATH (no server needs it)"})
 		case p == "node":
-			out = append(out, docLine{docOK, "node " + nodeVersion(ctx, path) + " (" + path + ")"})
+			out = append(out, docLine{docOK, "node " + nodeVersion(ctx, res.ManagedPolicy, path) + " (" + path + ")"})
 		default:
 			out = append(out, docLine{docOK, p + ": " + path})
 		}
@@ -162,11 +164,11 @@ func programChecks(ctx context.Context, res *model.Resolved) []docLine {
 	return out
 }
 
-// nodeVersion asks node for its version, within 3 s.
-func nodeVersion(ctx context.Context, path string) string {
-	ctx, cancel := context.WithTimeout(ctx, 3*time.Second)
-	defer cancel()
-	b, err := exec.CommandContext(ctx, path, "--version").Output()
+// nodeVersion asks node for its version, within 3 s, through the one
+// launcher: managed policy may forbid it like any program.
+func nodeVersion(ctx context.Context, pol model.Policy, path string) string {
+	b, err := launch.Own(pol).Run(ctx, launch.Spec{Command: path, Args: []string{"--version"}}, nil,
+		platform.Limits{Timeout: 3 * time.Second, MaxOutput: 4 << 10})
 	if err != nil {
 		return "(version unknown: " + err.Error() + ")"
 	}

@@ -14,6 +14,7 @@ import (
 	"github.com/mcpdeck/mcpdeck/engine"
 	"github.com/mcpdeck/mcpdeck/model"
 	"github.com/mcpdeck/mcpdeck/model/platform"
+	"github.com/mcpdeck/mcpdeck/model/launch"
 	"github.com/mcpdeck/mcpdeck/oauth"
 	"github.com/mcpdeck/mcpdeck/transports"
 	"github.com/mcpdeck/mcpdeck/ui"
@@ -43,10 +44,10 @@ func tuiEngineOptions(g *globalOpts) (engine.Options, error) {
 	}
 	// OAuth for remote servers: not inline (a 401 shows needs-auth; the
 	// person presses a), the sign-in URL reaches the screen through the
-	// snapshot, and the browser is started without touching the terminal.
+	// snapshot, and the browser is started without touching the terminal
+	// (the one opener, launch.OpenBrowser, gives it no terminal).
 	o.Auth = oauth.New(oauth.Options{
 		ConfigDir: load.ConfigDir, CacheDir: o.CacheDir, LookupEnv: lookup,
-		OpenBrowser: ui.OpenBrowser,
 	})
 	if err := g.traceInto(&o); err != nil {
 		return engine.Options{}, err
@@ -78,7 +79,10 @@ func runTUI(ctx context.Context, g *globalOpts, eo engine.Options, title string,
 	}
 	checkKeychainEarly(ctx, eo.Auth, eng.Snapshot())
 	styles.DetectBackground(os.Getenv) // once, briefly, before Bubble Tea takes the terminal
-	m := ui.New(eng, ui.Options{Context: ctx, Elicit: bridge, Title: title, Registry: reg})
+	// URLs open through the one browser opener, judged by managed policy
+	// as mcpdeck's own program.
+	open := func(ctx context.Context, u string) error { return launch.Own(eng.ManagedPolicy()).OpenBrowser(ctx, u) }
+	m := ui.New(eng, ui.Options{Context: ctx, Elicit: bridge, Title: title, Registry: reg, OpenURL: open})
 	p := tea.NewProgram(m, tea.WithAltScreen(), tea.WithContext(ctx), tea.WithInput(g.stdin), tea.WithOutput(g.rawStdout))
 	if _, err := p.Run(); err != nil && !errors.Is(err, tea.ErrProgramKilled) && !errors.Is(err, context.Canceled) {
 		return fmt.Errorf("the TUI stopped: %w", err)

@@ -1,15 +1,15 @@
 //go:build windows
 
-package model
+package platform
 
 import (
 	"io/fs"
 	"path/filepath"
 )
 
-// programCandidates are the files a PATH entry may hold for a name: on
-// Windows the name as given when it has an extension, else the name with
-// each program extension, in the order cmd.exe tries them.
+// programCandidates are the files a name may stand for: on Windows the name
+// as given when it has an extension, else the name with each program
+// extension, in the order cmd.exe tries them.
 func programCandidates(file string) []string {
 	if filepath.Ext(file) != "" {
 		return []string{file}

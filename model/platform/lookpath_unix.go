@@ -1,11 +1,11 @@
 //go:build !windows
 
-package model
+package platform
 
 import "io/fs"
 
-// programCandidates are the files a PATH entry may hold for a name: on
-// Unix, the name itself.
+// programCandidates are the files a name may stand for: on Unix, the name
+// itself.
 func programCandidates(file string) []string { return []string{file} }
 
 // isProgram reports whether a file can be run: a regular file with an

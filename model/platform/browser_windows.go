@@ -1,0 +1,4 @@
+package platform
+
+// platformOpener opens a URL on Windows.
+func platformOpener() []string { return []string{"rundll32", "url.dll,FileProtocolHandler"} }

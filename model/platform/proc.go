@@ -1,0 +1,62 @@
+package platform
+
+import (
+	"errors"
+	"os"
+	"os/exec"
+	"sync"
+)
+
+// Stop is how firmly Group.Signal asks a process group to end.
+type Stop int
+
+// The steps of ending a process group, gentlest first.
+const (
+	Interrupt Stop = iota // SIGINT; on Windows CTRL_BREAK_EVENT to the console group
+	Terminate             // SIGTERM; on Windows CTRL_BREAK_EVENT as well
+	Kill                  // SIGKILL to the whole group; on Windows the job is terminated
+)
+
+// Group is a started program together with every process it spawns: on
+// Unix its own process group, on Windows its own console process group in
+// a kill-on-close job object. Ending the group ends them all, so a child
+// of a script can neither outlive it nor hold its output pipes open.
+type Group struct {
+	cmd  *exec.Cmd
+	mu   sync.Mutex
+	tree processTree
+}
+
+// StartGroup starts cmd as the leader of a new process group. cmd.Path is
+// started as it is: the caller has already found and judged it.
+func StartGroup(cmd *exec.Cmd) (*Group, error) {
+	setGroupAttr(cmd)
+	if err := cmd.Start(); err != nil {
+		return nil, err
+	}
+	return &Group{cmd: cmd, tree: newProcessTree(cmd.Process.Pid)}, nil
+}
+
+// Pid is the group leader's process id.
+func (g *Group) Pid() int { return g.cmd.Process.Pid }
+
+// Wait waits for the leader to exit and returns how it ended. An exit with
+// a non-zero status is no error here (the state says so); an error means
+// the wait itself failed.
+func (g *Group) Wait() (*os.ProcessState, error) {
+	err := g.cmd.Wait()
+	var ee *exec.ExitError
+	if errors.As(err, &ee) {
+		err = nil
+	}
+	return g.cmd.ProcessState, err
+}
+
+// Release lets go of what holds the group (the Windows job, which ends
+// whatever is still in it). Signal(Kill) after Release reaches the leader
+// only.
+func (g *Group) Release() {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	g.tree.release()
+}

@@ -1,0 +1,87 @@
+//go:build windows
+
+package platform
+
+import (
+	"os"
+	"os/exec"
+	"syscall"
+	"unsafe"
+
+	"golang.org/x/sys/windows"
+)
+
+// setGroupAttr starts the program in a new console process group, the only
+// group Windows can address: CTRL_BREAK_EVENT then reaches it and not
+// mcpdeck.
+func setGroupAttr(cmd *exec.Cmd) {
+	if cmd.SysProcAttr == nil {
+		cmd.SysProcAttr = &syscall.SysProcAttr{}
+	}
+	cmd.SysProcAttr.CreationFlags |= syscall.CREATE_NEW_PROCESS_GROUP
+}
+
+// processTree is the program's process tree: a job object it was put in
+// right after it started, so ending the job ends every process it spawned
+// (an npx server's node child too), and closing the last handle to it
+// (KILL_ON_JOB_CLOSE) does the same if mcpdeck itself goes away. A child
+// started in the instant before the assignment escapes; zero job means the
+// job could not be made and only the leader itself is ended.
+type processTree struct{ job windows.Handle }
+
+// newProcessTree puts process pid in a new kill-on-close job.
+func newProcessTree(pid int) processTree {
+	job, err := windows.CreateJobObject(nil, nil)
+	if err != nil {
+		return processTree{}
+	}
+	info := windows.JOBOBJECT_EXTENDED_LIMIT_INFORMATION{}
+	info.BasicLimitInformation.LimitFlags = windows.JOB_OBJECT_LIMIT_KILL_ON_JOB_CLOSE
+	if _, err := windows.SetInformationJobObject(job, windows.JobObjectExtendedLimitInformation,
+		uintptr(unsafe.Pointer(&info)), uint32(unsafe.Sizeof(info))); err != nil {
+		_ = windows.CloseHandle(job)
+		return processTree{}
+	}
+	proc, err := windows.OpenProcess(windows.PROCESS_SET_QUOTA|windows.PROCESS_TERMINATE, false, uint32(pid))
+	if err != nil {
+		_ = windows.CloseHandle(job)
+		return processTree{}
+	}
+	defer func() { _ = windows.CloseHandle(proc) }()
+	if err := windows.AssignProcessToJobObject(job, proc); err != nil {
+		_ = windows.CloseHandle(job)
+		return processTree{}
+	}
+	return processTree{job: job}
+}
+
+// release closes the job, ending whatever is still in it.
+func (p *processTree) release() {
+	if p.job != 0 {
+		_ = windows.CloseHandle(p.job)
+		p.job = 0
+	}
+}
+
+// Signal maps the Unix steps onto Windows: Interrupt and Terminate send
+// CTRL_BREAK_EVENT to the console group (the graceful attempt; it fails
+// harmlessly when there is no shared console), Kill terminates the job
+// (the whole tree), or the leader alone without a job. Errors mean it is
+// already gone.
+func (g *Group) Signal(s Stop) {
+	if s != Kill {
+		_ = windows.GenerateConsoleCtrlEvent(windows.CTRL_BREAK_EVENT, uint32(g.Pid()))
+		return
+	}
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if g.tree.job != 0 {
+		_ = windows.TerminateJobObject(g.tree.job, 1)
+		return
+	}
+	_ = g.cmd.Process.Kill()
+}
+
+// ExitSignal is always "": Windows processes end with an exit code only
+// (a terminated program reports code 1).
+func ExitSignal(*os.ProcessState) string { return "" }
