@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"net/url"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -337,7 +338,8 @@ func TestIntegrationElicitAndRoots(t *testing.T) {
 			t.Errorf("%s elicit: %+v %v", name, res, err)
 		}
 		res, err = e.CallTool(context.Background(), name, "roots", nil, nil)
-		want := `[{"uri":"file://` + filepath.ToSlash(e.opts.Load.Cwd) + `","name":"proj"}]`
+		uri := (&url.URL{Scheme: "file", Path: filepath.ToSlash(e.opts.Load.Cwd)}).String()
+		want := `[{"uri":"` + uri + `","name":"proj"}]`
 		if err != nil || res.IsError || res.Content[0].Text != want {
 			t.Errorf("%s roots: %+v %v, want the project %s", name, res, err, e.opts.Load.Cwd)
 		}

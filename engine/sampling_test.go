@@ -140,7 +140,7 @@ func TestSamplingCommandDeniedByPolicy(t *testing.T) {
 	e, _ := samplingEngine(t, func(_ context.Context, r SampleRequest) (SampleResponse, error) {
 		return SampleResponse{Choice: SampleOnce}, nil
 	}, func(o *Options) {
-		o.SamplingCommand = "touch " + marker + "; printf hi"
+		o.SamplingCommand = "touch " + model.QuoteArg(marker) + "; printf hi"
 		policy := `{"deniedMcpServers": [{"serverCommand": ["*"]}]}`
 		if err := os.WriteFile(filepath.Join(o.Load.ManagedDir, "managed-settings.json"), []byte(policy), 0o600); err != nil {
 			t.Fatal(err)

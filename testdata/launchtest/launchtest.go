@@ -98,7 +98,7 @@ func Script(t testing.TB, path, body string) string {
 func Marker(t testing.TB, path string) (script, marker string) {
 	t.Helper()
 	marker = filepath.Join(t.TempDir(), "ran")
-	return Script(t, path, ": > "+marker), marker // a builtin: it needs no PATH
+	return Script(t, path, ": > "+model.QuoteArg(marker)), marker // a builtin: it needs no PATH
 }
 
 // Ran reports whether the marker file exists, that is whether its script

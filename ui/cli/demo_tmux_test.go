@@ -81,7 +81,7 @@ func TestDemoInARealTerminal(t *testing.T) {
 	s := newTmux(t, 100, 30, model.QuoteArg(binary)+" demo")
 
 	// The project server asks for approval first, showing the full command.
-	s.waitFor("New project server", "reviewer", "demo-server reviewer", "A/enter approve")
+	s.waitFor("New project server", "reviewer", "demo-server", "A/enter approve")
 	s.keys("A") // A approves, in the prompt as in the list
 	scr := s.waitFor("● reviewer", "● calculator", "● notes", "● weather-sim", "● survey")
 	for _, want := range []string{"⊘ blocked", "blocked by policy", "dynamic", "project", "user", "mcpdeck demo"} {
