@@ -117,32 +117,35 @@ func itemsOn(t detailTab, s *engine.ServerSnapshot) (int, string) {
 
 // The footer's "worth offering" tests: these actions always work by key,
 // but shown everywhere they would be noise.
-func awaiting(s *engine.ServerSnapshot) bool { return status.AwaitsApproval(s) }
+func awaiting(_ *Model, s *engine.ServerSnapshot) bool { return status.AwaitsApproval(s) }
 
-func approvalOpen(s *engine.ServerSnapshot) bool {
+func approvalOpen(_ *Model, s *engine.ServerSnapshot) bool {
 	return status.AwaitsApproval(s) || s.Approval.Status == model.ApprovalRejected
 }
 
-func needsSignIn(s *engine.ServerSnapshot) bool { return s.State == model.StateNeedsAuth }
+func needsSignIn(_ *Model, s *engine.ServerSnapshot) bool { return s.State == model.StateNeedsAuth }
 
 // The actions that open a form: on the detail view's own tab they act on
 // the selected item, elsewhere they open a picker.
 
-func openCallTool(m *Model, s *engine.ServerSnapshot, _ serverAction) tea.Cmd {
+func openCallTool(m *Model, p press) tea.Cmd {
+	s := p.s
 	if m.detail != nil && m.detail.tab == tabTools {
 		return m.push(openToolCall(m.env, s.Name, s.Tools[m.detail.Selection(tabTools)]))
 	}
 	return m.push(openToolPicker(m.env, s))
 }
 
-func openReadResource(m *Model, s *engine.ServerSnapshot, _ serverAction) tea.Cmd {
+func openReadResource(m *Model, p press) tea.Cmd {
+	s := p.s
 	if m.detail != nil && m.detail.tab == tabResources {
 		return m.push(openResource(m.env, s, m.detail.Selection(tabResources)))
 	}
 	return m.push(openResourcePicker(m.env, s))
 }
 
-func openGetPrompt(m *Model, s *engine.ServerSnapshot, _ serverAction) tea.Cmd {
+func openGetPrompt(m *Model, p press) tea.Cmd {
+	s := p.s
 	if m.detail != nil && m.detail.tab == tabPrompts {
 		return m.push(openPrompt(m.env, s.Name, s.Prompts[m.detail.Selection(tabPrompts)]))
 	}
@@ -163,9 +166,10 @@ func canWatch(s *engine.ServerSnapshot) (bool, string) {
 
 // toggleWatch watches the resource selected in the Resources tab, or stops
 // watching it.
-func toggleWatch(m *Model, s *engine.ServerSnapshot, a serverAction) tea.Cmd {
+func toggleWatch(m *Model, p press) tea.Cmd {
+	s := p.s
 	if m.detail == nil || m.detail.tab != tabResources || m.detail.Selection(tabResources) >= len(s.Resources) {
-		m.status, m.statusErr = a.verb+": select a resource (not a template) in the Resources tab", true
+		m.status, m.statusErr = p.a.verb+": select a resource (not a template) in the Resources tab", true
 		return nil
 	}
 	uri := s.Resources[m.detail.Selection(tabResources)].URI
@@ -190,9 +194,10 @@ func watchedOf(s *engine.ServerSnapshot, uri string) *engine.WatchedResource {
 
 // toggleDeny writes (or removes) the permission deny rule of the tool
 // selected in the Tools tab: one key to drop a tool from what agents see.
-func toggleDeny(m *Model, s *engine.ServerSnapshot, a serverAction) tea.Cmd {
+func toggleDeny(m *Model, p press) tea.Cmd {
+	s := p.s
 	if m.detail == nil || m.detail.tab != tabTools {
-		m.status, m.statusErr = a.verb+": select a tool in the Tools tab", true
+		m.status, m.statusErr = p.a.verb+": select a tool in the Tools tab", true
 		return nil
 	}
 	t := s.Tools[m.detail.Selection(tabTools)]

@@ -135,7 +135,7 @@ func TestReloadAndQuit(t *testing.T) {
 		if !h.quit {
 			t.Fatal("q did not quit")
 		}
-		if h.m.env.ctx.Err() == nil {
+		if h.m.env.Ctx.Err() == nil {
 			t.Fatal("quitting did not cancel the actions' context")
 		}
 	})

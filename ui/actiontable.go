@@ -9,76 +9,180 @@ import (
 
 	"github.com/mcpdeck/mcpdeck/engine"
 	"github.com/mcpdeck/mcpdeck/model"
+	"github.com/mcpdeck/mcpdeck/ui/tuikit"
 )
 
-// serverAction is one thing the person can do to a server, as one value:
-// its key (from the key map, so remapping works), its words, when it can run
-// and why not, whether the footer offers it, and what it does. Key matching,
-// the footer, the help screen, status-line hints and disabled reasons all
-// read the table (serverActions); adding an action is one entry there plus
-// its checks in actionchecks.go.
-type serverAction struct {
+// ActionID names one action of the table (actionTable): code finds an
+// action by it, never by its words. The constants follow the table's order.
+type ActionID int
+
+// The actions, in the table's order (the footer's, and within each group
+// the help screen's).
+const (
+	ActOpenServer ActionID = iota // enter on the list: the server's detail view
+	ActBack
+	ActNextTab
+	ActPrevTab
+	ActJumpTab
+	ActApprove
+	ActReject
+	ActEnable
+	ActDisable
+	ActReconnect
+	ActStopRetrying
+	ActAuthenticate
+	ActCallTool
+	ActReadResource
+	ActWatchResource
+	ActDenyTool
+	ActGetPrompt
+	ActReload
+	ActAddServer
+	ActOpenItem // enter on the detail view: the item or frame under the cursor
+	ActLogLevel
+	ActFilter
+	ActHelp
+	ActQuit
+	ActForceQuit
+)
+
+// reach is where an action's key works; onKey looks in this order.
+type reach uint8
+
+const (
+	anywhere  reach = 1 << iota // before any modal sees the key
+	overModal                   // on the modal on top, before it sees the key
+	onList                      // the server list, no modal open
+	onDetail                    // the detail view, no modal open
+	onScreen  = onList | onDetail
+)
+
+// action is one thing the person can do by a key, as one value: its key,
+// its words, where it works, when it can run on a server and why not,
+// whether the footer offers it, and what it does. Key matching, the
+// footer, the help screen, status-line hints and disabled reasons all read
+// the table; adding an action is one entry there (and its check in
+// actionchecks.go).
+type action struct {
+	id   ActionID
 	verb string // "enable": status lines and disabled reasons
-	use  bool   // the help screen lists it under "Use" (it opens a form), not "Servers"
-	key  func(*KeyMap) key.Binding
-	// enabled reports whether the action can run on s now; reason says why
-	// not, in the words after "verb: ".
+	help helpGroup
+	// shared is the action's key when prompts share it (open, back,
+	// filter, help, quit); otherwise def is the action's own, which
+	// KeyMap.Actions may remap.
+	shared func(*tuikit.Keys) key.Binding
+	def    key.Binding
+	reach  reach
+	// applies narrows reach by the screen's state (the detail view's tab,
+	// what the modal on top offers); nil: wherever reach says.
+	applies func(m *Model) bool
+	// footer reports whether the footer offers the action where it
+	// applies (and, on a server, is enabled): nil offers it; an action
+	// always possible but rarely wanted stays off the footer (never) and
+	// still works by its key.
+	footer func(m *Model, s *engine.ServerSnapshot) bool
+	// enabled, set for an action on the selected server, reports whether
+	// it can run on s now; reason says why not, in the words after "verb: ".
 	enabled func(s *engine.ServerSnapshot) (ok bool, reason string)
-	// offered reports whether the footer shows it for s (when enabled): an
-	// action that is always possible but rarely wanted stays off the
-	// footer and still works by its key.
-	offered func(s *engine.ServerSnapshot) bool
 	// label is the footer's wording for s, when it differs from the key
 	// map's ("retry now" while a retry waits).
 	label func(s *engine.ServerSnapshot) string
-	// run is what it does, given its own entry: a tea.Cmd for the engine,
-	// or a modal to open.
-	run func(m *Model, s *engine.ServerSnapshot, a serverAction) tea.Cmd
+	// run is what it does: a tea.Cmd for the engine, or a modal to open.
+	run func(m *Model, p press) tea.Cmd
 }
 
-// serverActions is the table, in the order the footer shows the actions.
-func serverActions() []serverAction {
-	return []serverAction{
+// press is one press of an action's key: the action, the key, and the
+// server it acts on (nil for an action not on a server).
+type press struct {
+	a   action
+	key tea.KeyMsg
+	s   *engine.ServerSnapshot
+}
+
+// actionTable is the table, in the order of ActionID.
+func actionTable() []action {
+	return []action{
+		{id: ActOpenServer, verb: "open", help: groupMove, shared: keyOpen, reach: onList, run: openServer},
+		{id: ActBack, verb: "back", help: groupMove, shared: keyBack, reach: onScreen, footer: inDetail, run: goBack},
+		{id: ActNextTab, verb: "next tab", help: groupMove, def: tuikit.Bind("tab/→", "next tab", "tab", "right", "l"), reach: onDetail, run: nextTab},
+		{id: ActPrevTab, verb: "prev tab", help: groupMove, def: tuikit.Bind("shift+tab/←", "prev tab", "shift+tab", "left", "h"), reach: onDetail, footer: never, run: prevTab},
 		{
-			verb: "approve", key: func(k *KeyMap) key.Binding { return k.Approve }, enabled: canApprove, offered: approvalOpen,
-			run: func(m *Model, s *engine.ServerSnapshot, _ serverAction) tea.Cmd { // never unseen: the prompt shows the definition first
-				return m.push(&approvalModal{env: m.env, servers: []engine.ServerSnapshot{*s}, one: true}, nil)
-			},
-		},
-		{verb: "reject", key: func(k *KeyMap) key.Binding { return k.Reject }, enabled: canReject, offered: awaiting, run: engineRun(Engine.Reject)},
-		{verb: "enable", key: func(k *KeyMap) key.Binding { return k.Enable }, enabled: canEnable, run: engineRun(Engine.Enable)},
-		{verb: "disable", key: func(k *KeyMap) key.Binding { return k.Disable }, enabled: canDisable, run: engineRun(Engine.Disable)},
-		{verb: "reconnect", key: func(k *KeyMap) key.Binding { return k.Reconnect }, enabled: canReconnect, label: reconnectLabel, run: engineRun(Engine.Reconnect)},
-		{verb: "stop retrying", key: func(k *KeyMap) key.Binding { return k.CancelRetry }, enabled: canStopRetrying, run: engineRun(Engine.CancelReconnect)},
-		{verb: "authenticate", key: func(k *KeyMap) key.Binding { return k.Authenticate }, enabled: canAuthenticate, offered: needsSignIn, run: engineRun(Engine.Authenticate)},
-		{verb: "call tool", use: true, key: func(k *KeyMap) key.Binding { return k.CallTool }, enabled: hasItems(tabTools), run: openCallTool},
-		{verb: "read resource", use: true, key: func(k *KeyMap) key.Binding { return k.ReadResource }, enabled: hasItems(tabResources), run: openReadResource},
-		{
-			verb: "watch resource", use: true, key: func(k *KeyMap) key.Binding { return k.WatchResource },
-			enabled: canWatch, offered: func(*engine.ServerSnapshot) bool { return false }, run: toggleWatch,
+			id: ActJumpTab, verb: "go to tab", help: groupMove, def: tuikit.Bind("1–9", "go to tab", "1", "2", "3", "4", "5", "6", "7", "8", "9"),
+			reach: onDetail, footer: never, run: jumpTab,
 		},
 		{
-			verb: "deny tool", use: true, key: func(k *KeyMap) key.Binding { return k.DenyTool },
-			enabled: hasItems(tabTools), offered: func(*engine.ServerSnapshot) bool { return false }, run: toggleDeny,
+			id: ActApprove, verb: "approve", help: groupServers, def: tuikit.Bind("A", "approve", "A"), reach: onScreen,
+			enabled: canApprove, footer: approvalOpen, run: openApproval,
 		},
-		{verb: "get prompt", use: true, key: func(k *KeyMap) key.Binding { return k.GetPrompt }, enabled: hasItems(tabPrompts), run: openGetPrompt},
+		{id: ActReject, verb: "reject", help: groupServers, def: tuikit.Bind("x", "reject", "x"), reach: onScreen, enabled: canReject, footer: awaiting, run: engineRun(Engine.Reject)},
+		{id: ActEnable, verb: "enable", help: groupServers, def: tuikit.Bind("e", "enable", "e"), reach: onScreen, enabled: canEnable, run: engineRun(Engine.Enable)},
+		{id: ActDisable, verb: "disable", help: groupServers, def: tuikit.Bind("d", "disable", "d"), reach: onScreen, enabled: canDisable, run: engineRun(Engine.Disable)},
+		{
+			id: ActReconnect, verb: "reconnect", help: groupServers, def: tuikit.Bind("r", "reconnect", "r"), reach: onScreen,
+			enabled: canReconnect, label: reconnectLabel, run: engineRun(Engine.Reconnect),
+		},
+		{
+			id: ActStopRetrying, verb: "stop retrying", help: groupServers, def: tuikit.Bind("s", "stop retrying", "s"), reach: onScreen,
+			enabled: canStopRetrying, run: engineRun(Engine.CancelReconnect),
+		},
+		{
+			id: ActAuthenticate, verb: "authenticate", help: groupServers, def: tuikit.Bind("a", "authenticate", "a"), reach: onScreen,
+			enabled: canAuthenticate, footer: needsSignIn, run: engineRun(Engine.Authenticate),
+		},
+		{id: ActCallTool, verb: "call tool", help: groupUse, def: tuikit.Bind("c", "call tool", "c"), reach: onScreen, enabled: hasItems(tabTools), run: openCallTool},
+		{
+			id: ActReadResource, verb: "read resource", help: groupUse, def: tuikit.Bind("R", "read resource", "R"), reach: onScreen,
+			enabled: hasItems(tabResources), run: openReadResource,
+		},
+		{
+			id: ActWatchResource, verb: "watch resource", help: groupUse, def: tuikit.Bind("w", "watch resource", "w"), reach: onScreen,
+			enabled: canWatch, footer: never, run: toggleWatch,
+		},
+		{
+			id: ActDenyTool, verb: "deny tool", help: groupUse, def: tuikit.Bind("D", "deny/allow tool", "D"), reach: onScreen,
+			enabled: hasItems(tabTools), footer: never, run: toggleDeny,
+		},
+		{id: ActGetPrompt, verb: "get prompt", help: groupUse, def: tuikit.Bind("p", "get prompt", "p"), reach: onScreen, enabled: hasItems(tabPrompts), run: openGetPrompt},
+		{id: ActReload, verb: "reload", help: groupServers, def: tuikit.Bind("ctrl+r", "reload config", "ctrl+r"), reach: onScreen, footer: never, run: reload},
+		{id: ActAddServer, verb: "add from the MCP Registry", help: groupServers, def: tuikit.Bind("+", "add from MCP Registry", "+"), reach: onList, footer: hasRegistry, run: addServer},
+		{id: ActOpenItem, verb: "open", help: notListed, shared: keyOpen, reach: onDetail, footer: onTrafficTab, run: openFromDetail},
+		{
+			id: ActLogLevel, verb: "set log level", help: groupUse, def: tuikit.Bind("L", "log level (Logs tab)", "L"), reach: onDetail,
+			applies: onLogsTab, footer: never, run: cycleLogLevel,
+		},
+		{id: ActFilter, verb: "filter", help: groupUse, shared: keyFilter, reach: onScreen, applies: canFilter, run: startFilter},
+		{id: ActHelp, verb: "help", help: groupUse, shared: keyHelp, reach: onScreen | overModal, applies: helpIsRoots, run: openHelp},
+		{id: ActQuit, verb: "quit", help: groupUse, shared: keyQuit, reach: onScreen | overModal, applies: quitOffered, run: quitTUI},
+		{id: ActForceQuit, verb: "quit", help: groupUse, def: tuikit.Bind("ctrl+c", "quit from anywhere", "ctrl+c"), reach: anywhere, footer: never, run: quitTUI},
 	}
 }
 
-// actionByVerb returns the table's entry for verb (tests, and the detail
-// view's enter on an item).
-func actionByVerb(verb string) (serverAction, bool) {
-	for _, a := range serverActions() {
-		if a.verb == verb {
-			return a, true
-		}
+// The shared keys the table's actions use.
+func keyOpen(k *tuikit.Keys) key.Binding   { return k.Open }
+func keyBack(k *tuikit.Keys) key.Binding   { return k.Back }
+func keyFilter(k *tuikit.Keys) key.Binding { return k.Filter }
+func keyHelp(k *tuikit.Keys) key.Binding   { return k.Help }
+func keyQuit(k *tuikit.Keys) key.Binding   { return k.Quit }
+
+// binding is a's key in k.
+func (a action) binding(k *KeyMap) key.Binding {
+	if a.shared != nil {
+		return a.shared(&k.Keys)
 	}
-	return serverAction{}, false
+	if b, ok := k.Actions[a.id]; ok {
+		return b
+	}
+	return a.def
+}
+
+// works reports whether a's key does something at r in m's state.
+func (a action) works(m *Model, r reach) bool {
+	return a.reach&r != 0 && (a.applies == nil || a.applies(m))
 }
 
 // check runs a's enabled test with the words the status line shows
 // ("reconnect: server is disabled").
-func (a serverAction) check(s *engine.ServerSnapshot) (bool, string) {
+func (a action) check(s *engine.ServerSnapshot) (bool, string) {
 	ok, why := a.enabled(s)
 	if ok {
 		return true, ""
@@ -86,9 +190,15 @@ func (a serverAction) check(s *engine.ServerSnapshot) (bool, string) {
 	return false, a.verb + ": " + why
 }
 
+// allows reports whether a can run on s now.
+func (a action) allows(s *engine.ServerSnapshot) bool {
+	ok, _ := a.enabled(s)
+	return ok
+}
+
 // footerBinding is a's key as the footer shows it for s.
-func (a serverAction) footerBinding(k *KeyMap, s *engine.ServerSnapshot) key.Binding {
-	b := a.key(k)
+func (a action) footerBinding(k *KeyMap, s *engine.ServerSnapshot) key.Binding {
+	b := a.binding(k)
 	if a.label != nil {
 		if l := a.label(s); l != "" {
 			b.SetHelp(b.Help().Key, l)
@@ -100,8 +210,9 @@ func (a serverAction) footerBinding(k *KeyMap, s *engine.ServerSnapshot) key.Bin
 // engineRun makes a run func from an engine method taking a server name:
 // the status line says it is under way ("retry now flaky…") until the
 // engine answers.
-func engineRun(f func(Engine, context.Context, string) error) func(*Model, *engine.ServerSnapshot, serverAction) tea.Cmd {
-	return func(m *Model, s *engine.ServerSnapshot, a serverAction) tea.Cmd {
+func engineRun(f func(Engine, context.Context, string) error) func(*Model, press) tea.Cmd {
+	return func(m *Model, p press) tea.Cmd {
+		a, s := p.a, p.s
 		shown := a.verb
 		if a.label != nil && a.label(s) != "" {
 			shown = a.label(s)
@@ -115,7 +226,7 @@ func engineRun(f func(Engine, context.Context, string) error) func(*Model, *engi
 // engineCmd runs an engine action on a server in a tea.Cmd (Update never
 // does I/O) and reports it as an actionMsg.
 func (m *Model) engineCmd(verb, server string, f func(context.Context, string) error) tea.Cmd {
-	ctx := m.env.ctx
+	ctx := m.env.Ctx
 	return func() tea.Msg { return actionMsg{verb: verb, server: server, err: f(ctx, server)} }
 }
 
@@ -131,8 +242,14 @@ func reconnectLabel(s *engine.ServerSnapshot) string {
 	return ""
 }
 
-// actionStatus is the status line for a finished action.
-func actionStatus(m actionMsg) (string, bool) {
+// actionMsg reports that an engine action finished.
+type actionMsg struct {
+	verb, server string
+	err          error
+}
+
+// Report is the status line for a finished action.
+func (m actionMsg) Report() (string, bool) {
 	if m.err != nil {
 		return fmt.Sprintf("%s %s: %v", m.verb, m.server, m.err), true
 	}

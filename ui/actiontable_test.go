@@ -6,34 +6,39 @@ import (
 	"testing"
 
 	"github.com/charmbracelet/bubbles/key"
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/mcpdeck/mcpdeck/ui/tuikit"
 )
 
-// TestActionTableIsComplete: every action has a verb, a key the help can
-// name, a check and a handler; verbs and keys are unique.
+// TestActionTableIsComplete: every action sits at its ID, has a verb, a
+// key the help can name and a handler, and an action on a server has a
+// check; the help lists every action's key, and no key runs two actions in
+// the same place.
 func TestActionTableIsComplete(t *testing.T) {
 	k := DefaultKeyMap()
-	verbs, keys := map[string]bool{}, map[string]string{}
-	for _, a := range serverActions() {
-		b := a.key(&k)
-		if a.verb == "" || len(b.Keys()) == 0 || b.Help().Key == "" || b.Help().Desc == "" || a.enabled == nil || a.run == nil {
+	table := actionTable()
+	for i, a := range table {
+		b := a.binding(&k)
+		if a.id != ActionID(i) {
+			t.Errorf("action %q is at %d but has ID %d", a.verb, i, a.id)
+		}
+		if a.verb == "" || len(b.Keys()) == 0 || b.Help().Key == "" || b.Help().Desc == "" || a.run == nil || a.reach == 0 {
 			t.Errorf("incomplete action %q: keys %v help %+v", a.verb, b.Keys(), b.Help())
 		}
-		if verbs[a.verb] {
-			t.Errorf("verb %q twice", a.verb)
+		if (a.shared == nil) == (len(a.def.Keys()) == 0) {
+			t.Errorf("action %q: a key of its own or a shared one, not both or neither", a.verb)
 		}
-		verbs[a.verb] = true
-		for _, kk := range b.Keys() {
-			if other, dup := keys[kk]; dup {
-				t.Errorf("key %q runs both %q and %q", kk, other, a.verb)
+		for _, o := range table[i+1:] {
+			if a.reach&o.reach != 0 && tuikit.Binds([]key.Binding{b}, o.binding(&k)) {
+				t.Errorf("a key of %v runs both %q and %q", b.Keys(), a.verb, o.verb)
 			}
-			keys[kk] = a.verb
 		}
 	}
 	help := k.FullHelp()
-	for _, a := range serverActions() {
+	for _, a := range table {
 		found := false
 		for _, g := range help {
-			found = found || slices.ContainsFunc(g, func(b key.Binding) bool { return b.Help().Key == a.key(&k).Help().Key })
+			found = found || slices.ContainsFunc(g, func(b key.Binding) bool { return b.Help().Key == a.binding(&k).Help().Key })
 		}
 		if !found {
 			t.Errorf("help does not list %q", a.verb)
@@ -41,31 +46,42 @@ func TestActionTableIsComplete(t *testing.T) {
 	}
 }
 
-// TestRemappedKeyIsUsedEverywhere: remap approve and enable; the footer,
-// the help screen and the list's hints name the new keys, the new keys act
-// and the old ones do nothing.
+// TestRemappedKeyIsUsedEverywhere: remap approve, enable, reload and the
+// next tab; the footer, the help screen and the list's hints name the new
+// keys, the new keys act and the old ones do nothing. Global keys are
+// actions of the table like the server actions.
 func TestRemappedKeyIsUsedEverywhere(t *testing.T) {
 	inBubble(t, func(t *testing.T) {
 		k := DefaultKeyMap()
-		k.Approve = key.NewBinding(key.WithKeys("Y"), key.WithHelp("Y", "approve"))
-		k.Enable = key.NewBinding(key.WithKeys("E"), key.WithHelp("E", "enable"))
+		k.Actions = map[ActionID]key.Binding{
+			ActApprove: tuikit.Bind("Y", "approve", "Y"),
+			ActEnable:  tuikit.Bind("E", "enable", "E"),
+			ActReload:  tuikit.Bind("ctrl+l", "reload config", "ctrl+l"),
+			ActNextTab: tuikit.Bind("]", "next tab", "]"),
+		}
 		h := newHarnessKeys(t, newFakeEngine(fixture()), 140, 30, &k)
 		h.keys("esc")
 		h.wantView("awaiting approval · Y approve · x reject") // the list's hint
 		h.selectServer("off")
 		h.wantView("E enable") // the footer
-		h.keys("e")
+		h.keys("e", "ctrl+r")
 		if got := h.eng.Actions(); len(got) != 0 {
-			t.Fatalf("the old key still enables: %v", got)
+			t.Fatalf("the old keys still act: %v", got)
 		}
 		h.keys("E")
-		if got := h.eng.Actions(); !slices.Equal(got, []string{"enable off"}) {
-			t.Fatalf("the new key: engine got %v", got)
+		h.send(tea.KeyMsg{Type: tea.KeyCtrlL})
+		if got := h.eng.Actions(); !slices.Equal(got, []string{"enable off", "reload "}) {
+			t.Fatalf("the new keys: engine got %v", got)
 		}
-		h.keys("?")
+		h.keys("enter", "tab")
+		h.wantView("] next tab", "[Overview]")
+		h.keys("]")
+		h.wantView("[Tools")
+		h.keys("esc", "?")
 		if v := h.view(); !strings.Contains(v, "Y      approve") && !strings.Contains(v, "Y approve") {
 			t.Errorf("help does not name the remapped key:\n%s", v)
 		}
+		h.wantView("ctrl+l", "]")
 	})
 }
 
@@ -75,21 +91,24 @@ func TestRemappedKeyIsUsedEverywhere(t *testing.T) {
 func TestLettersMeanOneThing(t *testing.T) {
 	k := DefaultKeyMap()
 	has := func(b key.Binding, want string) bool { return slices.Contains(b.Keys(), want) }
-	for _, kk := range k.Approve.Keys() {
+	for _, kk := range k.Action(ActApprove).Keys() {
 		if !has(k.ApproveOne, kk) {
 			t.Errorf("%q approves in the list but not in the prompt", kk)
 		}
 	}
-	for _, kk := range k.Reject.Keys() {
+	for _, kk := range k.Action(ActReject).Keys() {
 		if !has(k.RejectOne, kk) {
 			t.Errorf("%q rejects in the list but not in the prompt", kk)
 		}
 	}
 	prompt := []key.Binding{k.ApproveOne, k.ApproveAll, k.RejectOne, k.Later}
-	for _, a := range serverActions() {
-		for _, kk := range a.key(&k).Keys() {
+	for _, a := range actionTable() {
+		if a.enabled == nil {
+			continue // not on a server: the prompt's keys are its own there
+		}
+		for _, kk := range a.binding(&k).Keys() {
 			for _, p := range prompt {
-				if has(p, kk) && p.Help().Desc != a.key(&k).Help().Desc {
+				if has(p, kk) && p.Help().Desc != a.binding(&k).Help().Desc {
 					t.Errorf("%q is %q in the list but %q in the prompt", kk, a.verb, p.Help().Desc)
 				}
 			}

@@ -13,6 +13,7 @@ import (
 	"github.com/mcpdeck/mcpdeck/engine"
 	"github.com/mcpdeck/mcpdeck/model"
 	"github.com/mcpdeck/mcpdeck/ui/status"
+	"github.com/mcpdeck/mcpdeck/ui/tuikit"
 )
 
 // approvalModal asks about project servers that are new or changed since
@@ -30,8 +31,23 @@ type approvalModal struct {
 	one bool
 }
 
+// approvalPrompt is what the approval prompt answers: there is one, and
+// servers that newly wait for approval join it.
+type approvalPrompt struct{}
+
+// approvalsMsg tells the approval prompt about a new snapshot: it drops
+// the servers decided elsewhere (find looks them up) and asks about more.
+type approvalsMsg struct {
+	find func(string) *engine.ServerSnapshot
+	more []engine.ServerSnapshot
+}
+
+func (m *approvalModal) TakesText() bool { return false }
+
+func (m *approvalModal) Answers() any { return approvalPrompt{} }
+
 func (m *approvalModal) Help() []key.Binding {
-	k := m.env.keys
+	k := m.env.Keys
 	if m.one {
 		return []key.Binding{k.ApproveOne, k.RejectOne, k.Later}
 	}
@@ -51,7 +67,7 @@ func (m *approvalModal) prune(find func(string) *engine.ServerSnapshot) {
 	m.servers = kept
 }
 
-func (m *approvalModal) next() (modal, tea.Cmd) {
+func (m *approvalModal) next() (tuikit.Modal, tea.Cmd) {
 	m.i++
 	m.offset = 0
 	if m.i >= len(m.servers) {
@@ -72,19 +88,24 @@ func (m *approvalModal) shown(i, j int) map[string]string {
 
 // approve asks the engine to approve the shown definitions.
 func (m *approvalModal) approve(shown map[string]string) tea.Cmd {
-	ctx, eng := m.env.ctx, m.env.eng
+	ctx, eng := m.env.Ctx, m.env.eng
 	names := strings.Join(slices.Sorted(maps.Keys(shown)), ", ")
 	return func() tea.Msg {
 		return actionMsg{verb: "approve", server: names, err: eng.ApproveShown(ctx, shown)}
 	}
 }
 
-func (m *approvalModal) Update(msg tea.Msg) (modal, tea.Cmd) {
+func (m *approvalModal) Update(msg tea.Msg) (tuikit.Modal, tea.Cmd) {
+	if a, ok := msg.(approvalsMsg); ok {
+		m.prune(a.find)
+		m.servers = append(m.servers, a.more...)
+		return m, nil
+	}
 	km, ok := msg.(tea.KeyMsg)
 	if !ok {
 		return m, nil
 	}
-	k := m.env.keys
+	k := m.env.Keys
 	cur := m.servers[m.i].Name
 	switch {
 	case key.Matches(km, k.ApproveOne):
@@ -98,19 +119,19 @@ func (m *approvalModal) Update(msg tea.Msg) (modal, tea.Cmd) {
 	case key.Matches(km, k.RejectOne):
 		nm, _ := m.next()
 		eng := m.env.eng
-		return nm, func() tea.Msg { return actionMsg{verb: "reject", server: cur, err: eng.Reject(m.env.ctx, cur)} }
+		return nm, func() tea.Msg { return actionMsg{verb: "reject", server: cur, err: eng.Reject(m.env.Ctx, cur)} }
 	case key.Matches(km, k.Later):
 		return nil, nil
 	}
-	_, h := m.env.bodySize()
-	if delta, ok := k.scrollBy(km, max(h-8, 1)); ok {
+	_, h := m.env.BodySize()
+	if delta, ok := k.ScrollBy(km, max(h-8, 1)); ok {
 		m.offset = max(0, m.offset+delta) // View clamps the end
 	}
 	return m, nil
 }
 
 func (m *approvalModal) View(width, height int) string {
-	st := m.env.st
+	st := m.env.St
 	s := &m.servers[m.i]
 	inner := max(width-4, 10)
 	title := "New project server"
@@ -145,14 +166,14 @@ func (m *approvalModal) View(width, height int) string {
 		more := st.Muted.Render("↑/↓ scroll · lines " + itoa(m.offset+1) + "–" + itoa(end) + " of " + itoa(len(body)))
 		body = append(body[m.offset:end:end], more)
 	}
-	return panel(st, append(append(head, body...), foot...), width, height)
+	return tuikit.Panel(st, append(append(head, body...), foot...), width, height)
 }
 
 // body is what the server will run or send, every field as written, in
 // lines of at most width columns (values wrap under their value column),
 // and for a changed definition what changed since it was approved.
 func (m *approvalModal) body(s *engine.ServerSnapshot, width int) []string {
-	st := m.env.st
+	st := m.env.St
 	written := s.Config // redacted; only when the engine did not give the definition as written
 	if s.Written != nil {
 		written = *s.Written
@@ -175,7 +196,7 @@ func (m *approvalModal) body(s *engine.ServerSnapshot, width int) []string {
 			lines = append(lines, st.Muted.Render(label))
 			label = ""
 		}
-		for _, part := range strings.Split(wordwrap(l.Value, width-col), "\n") {
+		for _, part := range strings.Split(tuikit.Wrap(l.Value, width-col), "\n") {
 			lines = append(lines, st.Muted.Render(fmt.Sprintf("%-*s", col, label))+st.Code.Render(part))
 			label = ""
 		}
@@ -206,7 +227,7 @@ func dropBlank(lines []string) []string {
 func wrapAll(lines []string, width int) []string {
 	var out []string
 	for _, l := range lines {
-		out = append(out, strings.Split(wordwrap(l, width), "\n")...)
+		out = append(out, strings.Split(tuikit.Wrap(l, width), "\n")...)
 	}
 	return out
 }
@@ -216,11 +237,6 @@ func itoa(i int) string { return strconv.Itoa(i) }
 // askApprovals opens (or extends) the approval prompt for project servers
 // not yet asked about in this session at their current definition.
 func (m *Model) askApprovals() tea.Cmd {
-	for _, md := range m.modals {
-		if am, ok := md.(*approvalModal); ok {
-			am.prune(m.find)
-		}
-	}
 	var ask []engine.ServerSnapshot
 	for _, s := range m.snap.Servers {
 		if status.AwaitsApproval(&s) && m.asked[s.Name] != s.Hash+s.Approval.Status.String() {
@@ -228,15 +244,15 @@ func (m *Model) askApprovals() tea.Cmd {
 			ask = append(ask, s)
 		}
 	}
-	if len(ask) == 0 {
+	if _, open := m.tell(approvalPrompt{}, approvalsMsg{find: m.find, more: ask}); open || len(ask) == 0 {
 		return nil
 	}
-	for _, md := range m.modals {
-		if am, ok := md.(*approvalModal); ok {
-			am.servers = append(am.servers, ask...)
-			return nil
-		}
-	}
-	m.modals = append([]modal{&approvalModal{env: m.env, servers: ask}}, m.modals...)
+	m.modals = append([]tuikit.Modal{&approvalModal{env: m.env, servers: ask}}, m.modals...)
 	return nil
+}
+
+// openApproval is A on a server: the prompt for that one server, which
+// shows its definition before anything is approved.
+func openApproval(m *Model, p press) tea.Cmd {
+	return m.push(&approvalModal{env: m.env, servers: []engine.ServerSnapshot{*p.s}, one: true}, nil)
 }

@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/charmbracelet/bubbles/key"
@@ -8,6 +9,7 @@ import (
 
 	"github.com/mcpdeck/mcpdeck/engine"
 	"github.com/mcpdeck/mcpdeck/model"
+	"github.com/mcpdeck/mcpdeck/ui/tuikit"
 )
 
 // authModal shows the sign-in URL of a running Authenticate (the engine puts
@@ -20,14 +22,30 @@ type authModal struct {
 	status string
 }
 
+// signIn names a server's sign-in: what its panel answers.
+type signIn string
+
+// signInMsg gives a sign-in panel its flow's current URL; "" means the
+// flow ended and the panel closes.
+type signInMsg struct{ url string }
+
+func (m *authModal) TakesText() bool { return false }
+
+func (m *authModal) Answers() any { return signIn(m.server) }
+
 func (m *authModal) Help() []key.Binding {
-	k := m.env.keys
+	k := m.env.Keys
 	hide := key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "hide"))
 	return []key.Binding{k.OpenURL, hide}
 }
 
-func (m *authModal) Update(msg tea.Msg) (modal, tea.Cmd) {
+func (m *authModal) Update(msg tea.Msg) (tuikit.Modal, tea.Cmd) {
 	switch msg := msg.(type) {
+	case signInMsg:
+		if msg.url == "" {
+			return nil, nil
+		}
+		m.url = msg.url
 	case openedMsg:
 		if msg.err != nil {
 			m.status = "could not open a browser: " + msg.err.Error() + " — copy the URL instead"
@@ -36,10 +54,10 @@ func (m *authModal) Update(msg tea.Msg) (modal, tea.Cmd) {
 		}
 	case tea.KeyMsg:
 		switch {
-		case key.Matches(msg, m.env.keys.OpenURL):
-			open, u, ctx := m.env.openURL, m.url, m.env.ctx
+		case key.Matches(msg, m.env.Keys.OpenURL):
+			open, u, ctx := m.env.openURL, m.url, m.env.Ctx
 			return m, func() tea.Msg { return openedMsg{err: open(ctx, u)} }
-		case key.Matches(msg, m.env.keys.Back):
+		case key.Matches(msg, m.env.Keys.Back):
 			return nil, nil
 		}
 	}
@@ -47,7 +65,7 @@ func (m *authModal) Update(msg tea.Msg) (modal, tea.Cmd) {
 }
 
 func (m *authModal) View(width, height int) string {
-	st := m.env.st
+	st := m.env.St
 	lines := []string{
 		st.Heading.Render("Sign in to " + model.SanitizeLine(m.server)), "",
 		"Finish signing in in your browser. If it did not open, visit:", "",
@@ -57,11 +75,11 @@ func (m *authModal) View(width, height int) string {
 	if m.status != "" {
 		lines = append(lines, st.Muted.Render(model.SanitizeLine(m.status)))
 	}
-	return panel(st, lines, width, height)
+	return tuikit.Panel(st, lines, width, height)
 }
 
-// syncAuth opens a sign-in panel for every new AuthURL in the snapshot and
-// closes the panels whose flow ended.
+// syncAuth opens a sign-in panel for every new AuthURL in the snapshot,
+// gives the open panels their flow's URL and closes those whose flow ended.
 func (m *Model) syncAuth() {
 	urls := map[string]string{}
 	for _, s := range m.snap.Servers {
@@ -69,21 +87,13 @@ func (m *Model) syncAuth() {
 			urls[s.Name] = s.AuthURL
 		}
 	}
-	kept := m.modals[:0]
-	open := map[string]bool{}
-	for _, md := range m.modals {
-		if am, ok := md.(*authModal); ok {
-			if urls[am.server] == "" {
-				continue
-			}
-			am.url = urls[am.server]
-			open[am.server] = true
+	for _, md := range slices.Clone(m.modals) {
+		if name, ok := md.Answers().(signIn); ok {
+			m.tell(name, signInMsg{url: urls[string(name)]})
 		}
-		kept = append(kept, md)
 	}
-	m.modals = kept
 	for name, u := range urls {
-		if !open[name] && m.authShown[name] != u {
+		if m.modalFor(signIn(name)) < 0 && m.authShown[name] != u {
 			m.authShown[name] = u
 			m.modals = append(m.modals, &authModal{env: m.env, server: name, url: u})
 		}

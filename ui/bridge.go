@@ -8,6 +8,7 @@ import (
 
 	"github.com/mcpdeck/mcpdeck/engine"
 	"github.com/mcpdeck/mcpdeck/engine/latest"
+	"github.com/mcpdeck/mcpdeck/ui/tuikit"
 )
 
 // snapshotMsg carries a new engine snapshot into Update.
@@ -31,43 +32,69 @@ func waitSnapshot(ch <-chan engine.Snapshot) tea.Cmd {
 }
 
 // ElicitBridge carries the engine's elicitation and sampling requests into
-// the TUI. The
-// engine calls Elicit from its own goroutine; Elicit hands the request to the
-// program and waits there (never in Update) for the person's answer, the
-// request's context, or Close.
+// the TUI. The engine calls Elicit (or Sample) from its own goroutine; it
+// hands the request to the program and waits there (never in Update) for
+// the person's answer, the request's context, or Close.
 type ElicitBridge struct {
-	reqs      chan *elicitation
-	samples   chan *sampleAsk // sampling requests, see samplebridge.go
+	asks      chan askMsg // a request, with its prompt
 	done      chan struct{}
 	closeOnce sync.Once
 }
 
 // asked is one request (elicitation, sampling) waiting for the person.
+// Its prompt answers it (Answers returns it), so the root finds the
+// prompt of a withdrawn request by it.
 type asked[Req, Resp any] struct {
-	ctx   context.Context
-	req   Req
-	reply chan Resp // buffered(1): answering never blocks Update
-	once  sync.Once
-	gone  chan struct{} // closed once answered
+	ctx      context.Context
+	req      Req
+	fallback Resp      // the answer when nobody gives one: the person quit, the bridge closed
+	reply    chan Resp // buffered(1): answering never blocks Update
+	once     sync.Once
+	gone     chan struct{} // closed once answered
 }
 
-// answer sends r unless an answer was already given.
-func (a *asked[Req, Resp]) answer(r Resp) {
+// Answer sends r unless an answer was already given.
+func (a *asked[Req, Resp]) Answer(r Resp) {
 	a.once.Do(func() {
 		a.reply <- r
 		close(a.gone)
 	})
 }
 
+// Abandon answers with the fallback: the person quit.
+func (a *asked[Req, Resp]) Abandon() { a.Answer(a.fallback) }
+
+// Request is what the server asks.
+func (a *asked[Req, Resp]) Request() Req { return a.req }
+
+// askMsg delivers a request to Update: open builds its prompt, gone
+// reports its withdrawal.
+type askMsg struct {
+	open func(e *env) (tuikit.Modal, tea.Cmd)
+	gone tea.Cmd
+}
+
+// withdrawnMsg says a shown request's context ended (the server gave up):
+// its prompt, the one answering q, closes and line says why.
+type withdrawnMsg struct {
+	q    any
+	line string
+}
+
 // elicitation is one elicitation request waiting for an answer.
 type elicitation = asked[engine.ElicitRequest, engine.ElicitResponse]
 
-// ask hands req to the program over ch and waits for the answer; ctx or
-// the bridge's Close end the wait with fallback.
-func ask[Req, Resp any](b *ElicitBridge, ch chan *asked[Req, Resp], ctx context.Context, req Req, fallback Resp) (Resp, error) {
-	a := &asked[Req, Resp]{ctx: ctx, req: req, reply: make(chan Resp, 1), gone: make(chan struct{})}
+// ask hands req to the program, with its prompt (open) and the status
+// line of its withdrawal, and waits for the answer; ctx or the bridge's
+// Close end the wait with fallback.
+func ask[Req, Resp any](ctx context.Context, b *ElicitBridge, req Req, fallback Resp, open func(*env, *asked[Req, Resp]) (tuikit.Modal, tea.Cmd), withdrawn string) (Resp, error) {
+	a := &asked[Req, Resp]{ctx: ctx, req: req, fallback: fallback, reply: make(chan Resp, 1), gone: make(chan struct{})}
+	msg := askMsg{
+		open: func(e *env) (tuikit.Modal, tea.Cmd) { return open(e, a) },
+		gone: watchAsked(a, withdrawnMsg{q: a, line: withdrawn}),
+	}
 	select {
-	case ch <- a:
+	case b.asks <- msg:
 	case <-ctx.Done():
 		return fallback, ctx.Err()
 	case <-b.done:
@@ -83,36 +110,31 @@ func ask[Req, Resp any](b *ElicitBridge, ch chan *asked[Req, Resp], ctx context.
 	}
 }
 
-// watchAsked reports, as gone(a), when the request's context ends before
+// watchAsked reports, as gone, when the request's context ends before
 // the person answers.
-func watchAsked[Req, Resp any](a *asked[Req, Resp], gone func(*asked[Req, Resp]) tea.Msg) tea.Cmd {
+func watchAsked[Req, Resp any](a *asked[Req, Resp], gone tea.Msg) tea.Cmd {
 	return func() tea.Msg {
 		select {
 		case <-a.ctx.Done():
-			return gone(a)
+			return gone
 		case <-a.gone:
 			return nil
 		}
 	}
 }
 
-// elicitMsg delivers a request to Update.
-type elicitMsg struct{ e *elicitation }
-
-// elicitGoneMsg says a shown request's context ended (the server gave up).
-type elicitGoneMsg struct{ e *elicitation }
-
-// NewElicitBridge returns a bridge; pass its Elicit method as the engine's
-// Options.Elicit and the bridge itself as the TUI's Options.Elicit.
+// NewElicitBridge returns a bridge; pass its Elicit and Sample methods as
+// the engine's Options.Elicit and Options.Sample, and the bridge itself as
+// the TUI's Options.Elicit.
 func NewElicitBridge() *ElicitBridge {
-	return &ElicitBridge{reqs: make(chan *elicitation), samples: make(chan *sampleAsk), done: make(chan struct{})}
+	return &ElicitBridge{asks: make(chan askMsg), done: make(chan struct{})}
 }
 
 // Elicit asks the person through the TUI and waits for the answer. It never
 // imposes a time limit of its own: only ctx or Close end the wait, and both
 // answer "cancel".
 func (b *ElicitBridge) Elicit(ctx context.Context, req engine.ElicitRequest) (engine.ElicitResponse, error) {
-	return ask(b, b.reqs, ctx, req, engine.ElicitResponse{Action: "cancel"})
+	return ask(ctx, b, req, engine.ElicitResponse{Action: "cancel"}, newElicitModal, req.Server+" withdrew its request")
 }
 
 // Close makes every waiting and future Elicit answer "cancel": call it when
@@ -123,19 +145,12 @@ func (b *ElicitBridge) Close() { b.closeOnce.Do(func() { close(b.done) }) }
 func (b *ElicitBridge) wait() tea.Cmd {
 	return func() tea.Msg {
 		select {
-		case e := <-b.reqs:
-			return elicitMsg{e: e}
-		case a := <-b.samples:
-			return sampleMsg{a: a}
+		case a := <-b.asks:
+			return a
 		case <-b.done:
 			return nil
 		}
 	}
-}
-
-// watchGone reports when the request's context ends before the person answers.
-func watchGone(e *elicitation) tea.Cmd {
-	return watchAsked(e, func(e *elicitation) tea.Msg { return elicitGoneMsg{e: e} })
 }
 
 // progressRelay hands a running call's progress notifications from the
@@ -148,11 +163,14 @@ func (r *progressRelay) send(p engine.Progress) { r.c.Send(p) }
 
 func (r *progressRelay) close() { r.c.Close() }
 
-// progressMsg is one progress notification of call id.
+// progressMsg is one progress notification of call id; every open modal
+// is given it (the running call may be under a prompt).
 type progressMsg struct {
 	id int
 	p  engine.Progress
 }
+
+func (progressMsg) Broadcast() {}
 
 func (r *progressRelay) wait(id int) tea.Cmd {
 	return func() tea.Msg {

@@ -12,15 +12,19 @@ import (
 
 	"github.com/mcpdeck/mcpdeck/engine"
 	"github.com/mcpdeck/mcpdeck/model"
+	"github.com/mcpdeck/mcpdeck/ui/tuikit"
 )
 
-// callDoneMsg ends call id with its rendered result.
+// callDoneMsg ends call id with its rendered result; every open modal is
+// given it (the running call may be under a prompt).
 type callDoneMsg struct {
 	id    int
 	lines []string
 	isErr bool
 	err   error
 }
+
+func (callDoneMsg) Broadcast() {}
 
 // callFunc runs one engine request and renders its result as plain lines.
 type callFunc func(ctx context.Context, progress func(engine.Progress)) (lines []string, isErr bool, err error)
@@ -39,26 +43,30 @@ type runningModal struct {
 }
 
 // startCall runs f in a Cmd and returns the modal that waits for it.
-func startCall(e *env, title string, f callFunc) (modal, tea.Cmd) {
-	ctx, cancel := context.WithCancel(e.ctx)
+func startCall(e *env, title string, f callFunc) (tuikit.Modal, tea.Cmd) {
+	ctx, cancel := context.WithCancel(e.Ctx)
 	relay := newProgressRelay()
-	id := e.nextID()
+	id := e.NextID()
 	run := func() tea.Msg {
 		lines, isErr, err := f(ctx, relay.send)
 		relay.close()
 		return callDoneMsg{id: id, lines: lines, isErr: isErr, err: err}
 	}
-	sp := spinner.New(spinner.WithSpinner(spinner.Line), spinner.WithStyle(e.st.Accent))
+	sp := spinner.New(spinner.WithSpinner(spinner.Line), spinner.WithStyle(e.St.Accent))
 	m := &runningModal{env: e, id: id, title: title, spin: sp, cancel: cancel, relay: relay}
 	return m, tea.Batch(run, relay.wait(id), m.spin.Tick)
 }
 
-func (m *runningModal) Help() []key.Binding { return []key.Binding{m.env.keys.Cancel} }
+func (m *runningModal) Help() []key.Binding { return []key.Binding{m.env.Keys.Cancel} }
 
-func (m *runningModal) Update(msg tea.Msg) (modal, tea.Cmd) {
+func (m *runningModal) TakesText() bool { return false }
+
+func (m *runningModal) Answers() any { return nil }
+
+func (m *runningModal) Update(msg tea.Msg) (tuikit.Modal, tea.Cmd) {
 	switch msg := msg.(type) {
 	case tea.KeyMsg:
-		if key.Matches(msg, m.env.keys.Cancel) && !m.stopping {
+		if key.Matches(msg, m.env.Keys.Cancel) && !m.stopping {
 			m.stopping = true
 			m.cancel()
 		}
@@ -82,7 +90,7 @@ func (m *runningModal) Update(msg tea.Msg) (modal, tea.Cmd) {
 }
 
 func (m *runningModal) View(width, height int) string {
-	st := m.env.st
+	st := m.env.St
 	title := st.Heading.Render(model.SanitizeLine(m.title))
 	s := title + "\n\n" + m.spin.View() + " running…"
 	if m.stopping {
@@ -133,8 +141,12 @@ func newResultModal(e *env, title string, msg callDoneMsg, cancelled bool) *resu
 	return m
 }
 
+func (m *resultModal) TakesText() bool { return false }
+
+func (m *resultModal) Answers() any { return nil }
+
 func (m *resultModal) Help() []key.Binding {
-	k := m.env.keys
+	k := m.env.Keys
 	return []key.Binding{k.Up, k.Down, k.PageDown, k.Back, k.Quit}
 }
 
@@ -143,23 +155,23 @@ func (m *resultModal) view(width int) []string {
 		m.wrapW = width
 		m.wrapped = m.wrapped[:0]
 		for _, l := range m.lines {
-			m.wrapped = append(m.wrapped, strings.Split(wordwrap(clean(l), max(width, 10)), "\n")...)
+			m.wrapped = append(m.wrapped, strings.Split(tuikit.Wrap(tuikit.Clean(l), max(width, 10)), "\n")...)
 		}
 	}
 	return m.wrapped
 }
 
-func (m *resultModal) Update(msg tea.Msg) (modal, tea.Cmd) {
+func (m *resultModal) Update(msg tea.Msg) (tuikit.Modal, tea.Cmd) {
 	km, ok := msg.(tea.KeyMsg)
 	if !ok {
 		return m, nil
 	}
-	k := m.env.keys
-	_, h := m.env.bodySize()
+	k := m.env.Keys
+	_, h := m.env.BodySize()
 	if key.Matches(km, k.Back) || key.Matches(km, k.Open) {
 		return nil, nil
 	}
-	if delta, ok := k.scrollBy(km, max(h-2, 1)); ok {
+	if delta, ok := k.ScrollBy(km, max(h-2, 1)); ok {
 		m.offset += delta // View clamps it to the text
 	}
 	m.offset = max(0, m.offset)
@@ -167,7 +179,7 @@ func (m *resultModal) Update(msg tea.Msg) (modal, tea.Cmd) {
 }
 
 func (m *resultModal) View(width, height int) string {
-	st := m.env.st
+	st := m.env.St
 	head := st.Heading.Render(model.SanitizeLine(m.title))
 	switch {
 	case m.tag != "":

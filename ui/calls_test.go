@@ -3,7 +3,6 @@ package ui
 import (
 	"context"
 	"encoding/json"
-	"fmt"
 	"reflect"
 	"slices"
 	"strings"
@@ -122,30 +121,6 @@ func TestReadResourceAndTemplate(t *testing.T) {
 		h.keys("a b/c", "enter") // percent-encoded as the template says
 		h.wantView("contents of notes://a%20b%2Fc")
 	})
-}
-
-func TestTemplateForm(t *testing.T) {
-	tpl, sf := templateForm("https://x.example/{+path}/items{?q,page}")
-	if tpl == nil {
-		t.Fatal("no form for a valid template")
-	}
-	var names []string
-	for _, f := range sf.fields {
-		names = append(names, fmt.Sprintf("%s required=%v", f.name, f.required))
-	}
-	if got := strings.Join(names, ", "); got != "path required=true, q required=false, page required=false" {
-		t.Fatalf("fields: %s", got)
-	}
-	uri, err := expandTemplate(tpl, map[string]any{"path": "a/b", "q": "go lang"})
-	if err != nil || uri != "https://x.example/a/b/items?q=go%20lang" {
-		t.Fatalf("expand: %q, %v", uri, err)
-	}
-	if tpl, _ := templateForm("notes://all"); tpl != nil {
-		t.Fatal("a URI without variables got a form")
-	}
-	if tpl, _ := templateForm("notes://{unclosed"); tpl != nil {
-		t.Fatal("a broken template got a form")
-	}
 }
 
 func TestGetPrompt(t *testing.T) {

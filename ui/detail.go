@@ -6,7 +6,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/x/ansi"
 
@@ -14,6 +13,7 @@ import (
 	"github.com/mcpdeck/mcpdeck/model"
 	"github.com/mcpdeck/mcpdeck/ui/status"
 	"github.com/mcpdeck/mcpdeck/ui/styles"
+	"github.com/mcpdeck/mcpdeck/ui/tuikit"
 )
 
 // detailTab is one tab of the detail view.
@@ -46,7 +46,7 @@ var (
 // tab have a cursor.
 type detailView struct {
 	st   *styles.Styles
-	keys *KeyMap
+	keys *tuikit.Keys
 	now  func() time.Time
 
 	srv    engine.ServerSnapshot
@@ -69,7 +69,7 @@ type detailView struct {
 	shown  []int     // the current tab's items matching the filter; nil: all
 }
 
-func newDetailView(st *styles.Styles, keys *KeyMap, now func() time.Time, s engine.ServerSnapshot) *detailView {
+func newDetailView(st *styles.Styles, keys *tuikit.Keys, now func() time.Time, s engine.ServerSnapshot) *detailView {
 	d := &detailView{st: st, keys: keys, now: now, follow: true, followFrames: true, filter: newFilterBox(keys, "filter by name or description")}
 	d.SetServer(s)
 	return d
@@ -98,7 +98,7 @@ func (d *detailView) SetServer(s engine.ServerSnapshot) {
 func (d *detailView) wrapStderr() {
 	d.stderr = d.stderr[:0]
 	for _, l := range d.srv.StderrTail {
-		d.stderr = append(d.stderr, wrapLines(clean(l), d.width)...)
+		d.stderr = append(d.stderr, wrapLines(tuikit.Clean(l), d.width)...)
 	}
 	if d.follow {
 		d.offset[tabStderr] = len(d.stderr)
@@ -160,7 +160,7 @@ func (d *detailView) textLines(t detailTab) []string {
 		if d.srv.Instructions == "" {
 			return []string{d.st.Muted.Render("the server gave no instructions")}
 		}
-		return wrapLines(clean(d.srv.Instructions), d.width)
+		return wrapLines(tuikit.Clean(d.srv.Instructions), d.width)
 	case tabLogs:
 		return d.logLines()
 	case tabTools, tabResources, tabPrompts, tabSkills, tabTraffic, numTabs:
@@ -192,7 +192,8 @@ func (d *detailView) clamp() {
 	}
 }
 
-// Update handles tab switching and scrolling.
+// Update handles scrolling, and the filter while it is typed; the action
+// table switches tabs and starts the filter (showTab, startFilter).
 func (d *detailView) Update(msg tea.Msg) tea.Cmd {
 	if d.filter.Active() {
 		changed, used, cmd := d.filter.Update(msg)
@@ -214,29 +215,38 @@ func (d *detailView) Update(msg tea.Msg) tea.Cmd {
 	if hasCursor(d.tab) {
 		page = d.itemsPerPage(d.tab)
 	}
-	switch delta, scroll := k.scrollBy(km, page); {
+	switch delta, scroll := k.ScrollBy(km, page); {
 	case scroll && hasCursor(d.tab):
 		d.cursor[d.tab] += delta
 	case scroll:
 		d.offset[d.tab] += delta
-	case key.Matches(km, k.Filter) && isFilterTab(d.tab):
-		d.filter.input.Placeholder = "filter by name or description"
-		if d.tab == tabTraffic {
-			d.filter.input.Placeholder = "filter by method"
-		}
-		return d.filter.Start()
-	case key.Matches(km, k.NextTab):
-		d.filter.Clear()
-		d.tab = (d.tab + 1) % numTabs
-	case key.Matches(km, k.PrevTab):
-		d.filter.Clear()
-		d.tab = (d.tab + numTabs - 1) % numTabs
-	case key.Matches(km, k.JumpTab):
-		d.filter.Clear()
-		d.tab = min(detailTab(km.Runes[0]-'1'), numTabs-1)
 	default:
 		return nil
 	}
+	d.moved()
+	return nil
+}
+
+// showTab switches to tab t, dropping the filter.
+func (d *detailView) showTab(t detailTab) {
+	d.filter.Clear()
+	d.tab = t
+	d.moved()
+}
+
+// startFilter starts typing the current tab's filter.
+func (d *detailView) startFilter() tea.Cmd {
+	d.filter.input.Placeholder = "filter by name or description"
+	if d.tab == tabTraffic {
+		d.filter.input.Placeholder = "filter by method"
+	}
+	return d.filter.Start()
+}
+
+// moved refits the view after its cursor, offset or tab changed: the
+// filter's matches, the scroll bounds, and whether stderr and traffic
+// follow what arrives.
+func (d *detailView) moved() {
 	d.refilter()
 	d.clamp()
 	if d.tab == tabStderr {
@@ -245,7 +255,6 @@ func (d *detailView) Update(msg tea.Msg) tea.Cmd {
 	if d.tab == tabTraffic {
 		d.followFrames = d.cursor[tabTraffic] >= d.count(tabTraffic)-1
 	}
-	return nil
 }
 
 // tabBar names the tabs with their item counts. The current one is in

@@ -10,6 +10,7 @@ import (
 	"github.com/mcpdeck/mcpdeck/engine"
 	"github.com/mcpdeck/mcpdeck/model"
 	"github.com/mcpdeck/mcpdeck/ui/status"
+	"github.com/mcpdeck/mcpdeck/ui/tuikit"
 )
 
 // viewItems draws the list tabs (tools, resources, prompts): a name line
@@ -40,7 +41,7 @@ func (d *detailView) viewItems(b *strings.Builder, h int) {
 	off := d.offset[d.tab]
 	for i := off; i < min(off+per, n); i++ {
 		title, desc := d.item(d.index(d.tab, i))
-		title, desc = model.SanitizeLine(title), model.SanitizeLine(firstLine(desc))
+		title, desc = model.SanitizeLine(title), model.SanitizeLine(tuikit.FirstLine(desc))
 		prefix := "  "
 		if i == d.cursor[d.tab] {
 			prefix = "› "
@@ -50,7 +51,7 @@ func (d *detailView) viewItems(b *strings.Builder, h int) {
 		b.WriteString(prefix + title)
 		if h >= 2 {
 			b.WriteByte('\n')
-			b.WriteString("    " + d.st.Muted.Render(firstLine(desc)))
+			b.WriteString("    " + d.st.Muted.Render(tuikit.FirstLine(desc)))
 		}
 	}
 }

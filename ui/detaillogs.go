@@ -11,6 +11,7 @@ import (
 
 	"github.com/mcpdeck/mcpdeck/engine"
 	"github.com/mcpdeck/mcpdeck/model"
+	"github.com/mcpdeck/mcpdeck/ui/tuikit"
 )
 
 // logLevelCycle is the order L steps through on the Logs tab.
@@ -73,15 +74,15 @@ func logData(data string) string {
 			data = string(model.EscapeJSON(buf.Bytes()))
 		}
 	}
-	return clean(data)
+	return tuikit.Clean(data)
 }
 
 // cycleLogLevel steps the Logs tab's level and asks the server for it too.
-func (m *Model) cycleLogLevel() tea.Cmd {
+func cycleLogLevel(m *Model, _ press) tea.Cmd {
 	d := m.detail
 	d.logLevel = nextLogLevel(orDefault(d.logLevel, "debug"))
 	d.clamp()
-	eng, ctx, server, level := m.env.eng, m.env.ctx, d.srv.Name, d.logLevel
+	eng, ctx, server, level := m.env.eng, m.env.Ctx, d.srv.Name, d.logLevel
 	verb := "set log level " + level
 	m.status = verb + " " + server + "…"
 	return func() tea.Msg { return actionMsg{verb: verb, server: server, err: eng.SetLogLevel(ctx, server, level)} }

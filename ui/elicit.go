@@ -9,7 +9,9 @@ import (
 
 	"github.com/mcpdeck/mcpdeck/engine"
 	"github.com/mcpdeck/mcpdeck/model"
+	"github.com/mcpdeck/mcpdeck/ui/form"
 	"github.com/mcpdeck/mcpdeck/ui/styles"
+	"github.com/mcpdeck/mcpdeck/ui/tuikit"
 )
 
 // forRequest names the request the input is for (" (for tools/call NAME)"),
@@ -22,32 +24,32 @@ func forRequest(r engine.ElicitRequest) string {
 }
 
 // newElicitModal returns the prompt for an elicitation request.
-func newElicitModal(e *env, el *elicitation) (modal, tea.Cmd) {
+func newElicitModal(e *env, el *elicitation) (tuikit.Modal, tea.Cmd) {
 	if el.req.Mode == "url" {
 		return &urlModal{env: e, el: el}, nil
 	}
-	sf, err := newSchemaForm(el.req.Schema)
+	sf, err := form.Parse(el.req.Schema)
 	if err != nil {
-		el.answer(engine.ElicitResponse{Action: "decline"})
+		el.Answer(engine.ElicitResponse{Action: "decline"})
 		return nil, nil
 	}
-	intro := []string{e.st.Muted.Render(model.SanitizeLine(el.req.Server) + " asks" + forRequest(el.req) + ":"), el.req.Message}
-	fm := newFormModal(e, "Request from "+el.req.Server, intro, sf)
-	fm.elicit = el
-	fm.verb = "accept"
-	fm.submit = func(args map[string]any) (modal, tea.Cmd) {
-		el.answer(engine.ElicitResponse{Action: "accept", Content: args})
+	intro := []string{e.St.Muted.Render(model.SanitizeLine(el.req.Server) + " asks" + forRequest(el.req) + ":"), el.req.Message}
+	fm := form.New(e.Env, "Request from "+el.req.Server, intro, sf)
+	fm.Question = el
+	fm.Verb = "accept"
+	fm.Submit = func(args map[string]any) (tuikit.Modal, tea.Cmd) {
+		el.Answer(engine.ElicitResponse{Action: "accept", Content: args})
 		return nil, nil
 	}
-	fm.cancel = func() (modal, tea.Cmd) {
-		el.answer(engine.ElicitResponse{Action: "cancel"})
+	fm.Cancel = func() (tuikit.Modal, tea.Cmd) {
+		el.Answer(engine.ElicitResponse{Action: "cancel"})
 		return nil, nil
 	}
-	fm.decline = func() (modal, tea.Cmd) {
-		el.answer(engine.ElicitResponse{Action: "decline"})
+	fm.Decline = func() (tuikit.Modal, tea.Cmd) {
+		el.Answer(engine.ElicitResponse{Action: "decline"})
 		return nil, nil
 	}
-	return fm, fm.init()
+	return fm, fm.Init()
 }
 
 // urlModal is a URL elicitation: the URL is shown in full for copying, o
@@ -58,16 +60,24 @@ type urlModal struct {
 	status string
 }
 
-// openedMsg reports the end of an attempt to open a browser.
+// openedMsg reports the end of an attempt to open a browser; every open
+// modal is given it (the one that opened it may be under another).
 type openedMsg struct{ err error }
 
+func (openedMsg) Broadcast() {}
+
+func (m *urlModal) TakesText() bool { return false }
+
+// Answers is the elicitation the URL answers.
+func (m *urlModal) Answers() any { return m.el }
+
 func (m *urlModal) Help() []key.Binding {
-	k := m.env.keys
+	k := m.env.Keys
 	done := key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "done"))
 	return []key.Binding{k.OpenURL, done, k.Decline, k.Cancel}
 }
 
-func (m *urlModal) Update(msg tea.Msg) (modal, tea.Cmd) {
+func (m *urlModal) Update(msg tea.Msg) (tuikit.Modal, tea.Cmd) {
 	switch msg := msg.(type) {
 	case openedMsg:
 		if msg.err != nil {
@@ -76,20 +86,20 @@ func (m *urlModal) Update(msg tea.Msg) (modal, tea.Cmd) {
 			m.status = "opened in your browser; press enter when you are done"
 		}
 	case tea.KeyMsg:
-		k := m.env.keys
+		k := m.env.Keys
 		switch {
 		case key.Matches(msg, k.OpenURL):
-			open, u, ctx := m.env.openURL, m.el.req.URL, m.env.ctx
+			open, u, ctx := m.env.openURL, m.el.req.URL, m.env.Ctx
 			m.status = "opening…"
 			return m, func() tea.Msg { return openedMsg{err: open(ctx, u)} }
 		case key.Matches(msg, k.Submit):
-			m.el.answer(engine.ElicitResponse{Action: "accept"})
+			m.el.Answer(engine.ElicitResponse{Action: "accept"})
 			return nil, nil
 		case key.Matches(msg, k.Decline):
-			m.el.answer(engine.ElicitResponse{Action: "decline"})
+			m.el.Answer(engine.ElicitResponse{Action: "decline"})
 			return nil, nil
 		case key.Matches(msg, k.Cancel):
-			m.el.answer(engine.ElicitResponse{Action: "cancel"})
+			m.el.Answer(engine.ElicitResponse{Action: "cancel"})
 			return nil, nil
 		}
 	}
@@ -97,27 +107,27 @@ func (m *urlModal) Update(msg tea.Msg) (modal, tea.Cmd) {
 }
 
 func (m *urlModal) View(width, height int) string {
-	st := m.env.st
+	st := m.env.St
 	var lines []string
 	lines = append(lines, st.Heading.Render(model.SanitizeLine(m.el.req.Server)+" needs you to visit a page"+forRequest(m.el.req)), "")
-	lines = append(lines, strings.Split(wordwrap(clean(m.el.req.Message), max(width-4, 10)), "\n")...)
+	lines = append(lines, strings.Split(tuikit.Wrap(tuikit.Clean(m.el.req.Message), max(width-4, 10)), "\n")...)
 	lines = append(lines, "")
 	lines = append(lines, urlLines(st, m.el.req.URL, width-4)...)
 	lines = append(lines, "", st.Key.Render("o")+" open in browser  "+st.Key.Render("enter")+" done  "+st.Key.Render("ctrl+d")+" decline  "+st.Key.Render("esc")+" cancel")
 	if m.status != "" {
 		lines = append(lines, st.Muted.Render(model.SanitizeLine(m.status)))
 	}
-	return panel(st, lines, width, height)
+	return tuikit.Panel(st, lines, width, height)
 }
 
 // urlLines shows a URL a server sent: cleaned of control characters (it is
 // the server's text), hard-wrapped with no ellipsis so it can be copied
 // whole, and preceded by the site it leads to, which a long URL can hide.
 func urlLines(st *styles.Styles, raw string, width int) []string {
-	u := clean(raw)
+	u := tuikit.Clean(raw)
 	var out []string
 	if p, err := url.Parse(u); err == nil && p.Host != "" {
 		out = append(out, "It leads to "+st.Heading.Render(p.Host)+":")
 	}
-	return append(out, strings.Split(wordwrap(st.Accent.Render(u), max(width, 10)), "\n")...)
+	return append(out, strings.Split(tuikit.Wrap(st.Accent.Render(u), max(width, 10)), "\n")...)
 }

@@ -6,6 +6,7 @@ import (
 	"github.com/charmbracelet/bubbles/key"
 	"github.com/charmbracelet/bubbles/textinput"
 	tea "github.com/charmbracelet/bubbletea"
+	"github.com/mcpdeck/mcpdeck/ui/tuikit"
 )
 
 // filterBox is the one "/" filter of the TUI: the server list, the detail
@@ -13,12 +14,12 @@ import (
 // is active, letters are text; enter keeps the filter, esc clears it, the
 // arrows still move.
 type filterBox struct {
-	keys   *KeyMap
+	keys   *tuikit.Keys
 	input  textinput.Model
 	active bool
 }
 
-func newFilterBox(keys *KeyMap, placeholder string) filterBox {
+func newFilterBox(keys *tuikit.Keys, placeholder string) filterBox {
 	ti := textinput.New()
 	ti.Prompt = "/"
 	ti.Placeholder = placeholder

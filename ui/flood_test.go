@@ -115,12 +115,7 @@ func TestFloodKeepsFewPrompts(t *testing.T) {
 func prompts(m *Model) int {
 	n := 0
 	for _, md := range m.modals {
-		switch md := md.(type) {
-		case *formModal:
-			if md.elicit != nil {
-				n++
-			}
-		case *urlModal:
+		if _, ok := md.Answers().(*elicitation); ok {
 			n++
 		}
 	}

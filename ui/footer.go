@@ -23,16 +23,37 @@ func footerView(h help.Model, keys []key.Binding, width int) string {
 }
 
 // withHelpKey adds the help key to a prompt's hints ("? help", or "f1
-// help" in a form, where ? is typed): help is reachable from anywhere.
+// help" where keys are typed and ? is text): help is reachable from
+// anywhere but the help itself.
 func (m *Model) withHelpKey(keys []key.Binding) []key.Binding {
-	if n := len(m.modals); n > 0 {
-		switch m.modals[n-1].(type) {
-		case *helpModal:
-			return keys
-		case *formModal:
-			return append(keys, key.NewBinding(key.WithKeys("f1"), key.WithHelp("f1", "help")))
-		}
-		return append(keys, m.keys.Help)
+	top := m.top()
+	switch {
+	case top == nil || !helpIsRoots(m):
+		return keys
+	case top.TakesText():
+		return append(keys, key.NewBinding(key.WithKeys("f1"), key.WithHelp("f1", "help")))
 	}
-	return keys
+	return append(keys, m.keys.Help)
+}
+
+// footerKeys are the keys valid for what is on screen: the modal's, the
+// filter's while it is typed, else the action table's that the footer
+// offers here, in the table's order.
+func (m *Model) footerKeys() []key.Binding {
+	k := &m.keys
+	if top := m.top(); top != nil {
+		return top.Help()
+	}
+	if m.filtering() {
+		return []key.Binding{k.FilterKeep, k.FilterClear}
+	}
+	here, s := m.screen(), m.selected()
+	var out []key.Binding
+	for _, a := range m.actions {
+		if !a.works(m, here) || (a.enabled != nil && (s == nil || !a.allows(s))) || (a.footer != nil && !a.footer(m, s)) {
+			continue
+		}
+		out = append(out, a.footerBinding(k, s))
+	}
+	return out
 }

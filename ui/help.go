@@ -8,6 +8,7 @@ import (
 	"github.com/charmbracelet/lipgloss"
 
 	"github.com/mcpdeck/mcpdeck/ui/styles"
+	"github.com/mcpdeck/mcpdeck/ui/tuikit"
 )
 
 // newHelp returns a bubbles/help model drawn with our styles.
@@ -45,7 +46,7 @@ func fullHelp(st *styles.Styles, titles []string, groups [][]key.Binding, width,
 		if i < len(titles) {
 			p = st.Heading.Render(titles[i]+":") + " " + p
 		}
-		paras = append(paras, wordwrap(p, width))
+		paras = append(paras, tuikit.Wrap(p, width))
 	}
 	return strings.Join(paras, "\n")
 }

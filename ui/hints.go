@@ -6,14 +6,9 @@ import "github.com/mcpdeck/mcpdeck/ui/status"
 // read from the action table's bindings in k, so that a remapped key shows
 // as remapped.
 func statusHints(k *KeyMap) status.Hints {
-	keyOf := func(verb string) string {
-		if a, ok := actionByVerb(verb); ok {
-			return a.key(k).Help().Key
-		}
-		return ""
-	}
+	keyOf := func(id ActionID) string { return k.Action(id).Help().Key }
 	return status.Hints{
-		Approve: keyOf("approve"), Reject: keyOf("reject"), Authenticate: keyOf("authenticate"),
-		Retry: keyOf("reconnect"), Stop: keyOf("stop retrying"), Enable: keyOf("enable"),
+		Approve: keyOf(ActApprove), Reject: keyOf(ActReject), Authenticate: keyOf(ActAuthenticate),
+		Retry: keyOf(ActReconnect), Stop: keyOf(ActStopRetrying), Enable: keyOf(ActEnable),
 	}
 }

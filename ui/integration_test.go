@@ -36,7 +36,7 @@ func (h *liveHarness) exec(cmd tea.Cmd) {
 		if msg := cmd(); msg != nil {
 			select {
 			case h.out <- msg:
-			case <-h.m.env.ctx.Done():
+			case <-h.m.env.Ctx.Done():
 			}
 		}
 	})

@@ -4,13 +4,14 @@ import (
 	"strings"
 	"time"
 
-	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/mcpdeck/mcpdeck/engine"
 	"github.com/mcpdeck/mcpdeck/model"
+	"github.com/mcpdeck/mcpdeck/ui/status"
 	"github.com/mcpdeck/mcpdeck/ui/styles"
+	"github.com/mcpdeck/mcpdeck/ui/tuikit"
 )
 
 // scopeOrder is the order of the list's groups.
@@ -28,9 +29,10 @@ type listRow struct {
 // serverList is the main screen: servers grouped by scope, filterable. It
 // renders only the rows that fit, so hundreds of servers cost the same as ten.
 type serverList struct {
-	st   *styles.Styles
-	keys *KeyMap
-	now  func() time.Time
+	st    *styles.Styles
+	keys  *tuikit.Keys
+	hints status.Hints // the keys status lines suggest (statusHints)
+	now   func() time.Time
 
 	servers []engine.ServerSnapshot
 	rows    []listRow
@@ -44,8 +46,8 @@ type serverList struct {
 	costs  *tokenCosts // what each server's tools cost in a model's context (tokencosts.go)
 }
 
-func newServerList(st *styles.Styles, keys *KeyMap, now func() time.Time) serverList {
-	return serverList{st: st, keys: keys, now: now, cursor: -1, filter: newFilterBox(keys, "filter by name")}
+func newServerList(st *styles.Styles, keys *tuikit.Keys, now func() time.Time, hints status.Hints) serverList {
+	return serverList{st: st, keys: keys, hints: hints, now: now, cursor: -1, filter: newFilterBox(keys, "filter by name")}
 }
 
 // SetSize sets the list's area (rows of servers, headings included).
@@ -165,7 +167,7 @@ func (l *serverList) ensureVisible() {
 	l.offset = max(0, min(l.offset, len(l.rows)-h))
 }
 
-// Update handles movement and the filter.
+// Update handles movement, and the filter while it is typed.
 func (l *serverList) Update(msg tea.Msg) tea.Cmd {
 	if l.filter.Active() {
 		changed, used, cmd := l.filter.Update(msg)
@@ -181,19 +183,19 @@ func (l *serverList) Update(msg tea.Msg) tea.Cmd {
 		return nil
 	}
 	k := l.keys
-	delta, scroll := k.scrollBy(km, max(l.height-1, 1))
-	switch {
-	case scroll:
+	delta, scroll := k.ScrollBy(km, max(l.height-1, 1))
+	if scroll {
 		l.move(delta)
-	case key.Matches(km, k.Filter):
-		return l.filter.Start()
-	case key.Matches(km, k.Back) && l.filter.Shown():
-		l.filter.Clear()
-		l.rebuild(l.Selected())
-	default:
-		return nil
 	}
 	return nil
+}
+
+// clearFilter drops a kept filter (esc).
+func (l *serverList) clearFilter() {
+	if l.filter.Shown() {
+		l.filter.Clear()
+		l.rebuild(l.Selected())
+	}
 }
 
 // View renders the visible rows (and the filter line when in use).

@@ -41,7 +41,7 @@ func toneStyle(st *styles.Styles, t status.Tone) lipgloss.Style {
 func (l *serverList) renderRow(s *engine.ServerSnapshot, selected bool) string {
 	name := ansi.Truncate(model.SanitizeLine(s.Name), l.nameW, "…")
 	name += strings.Repeat(" ", max(0, l.nameW-ansi.StringWidth(name)))
-	text, style := rowStatus(l.st, s, l.now(), statusHints(l.keys))
+	text, style := rowStatus(l.st, s, l.now(), l.hints)
 	text = model.SanitizeLine(text) // errors, reasons and rules are outside text
 	if cost, over := l.costs.label(s); cost != "" {
 		text += " · " + cost
@@ -66,13 +66,6 @@ func (l *serverList) renderRow(s *engine.ServerSnapshot, selected bool) string {
 func rowStatus(st *styles.Styles, s *engine.ServerSnapshot, now time.Time, h status.Hints) (string, lipgloss.Style) {
 	text, tone := status.Row(s, now, h)
 	return text, toneStyle(st, tone)
-}
-
-func firstLine(s string) string {
-	if i := strings.IndexByte(s, '\n'); i >= 0 {
-		return s[:i]
-	}
-	return s
 }
 
 func orDefault(s, d string) string {

@@ -8,19 +8,9 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/lipgloss"
 
-	"github.com/mcpdeck/mcpdeck/ui/styles"
+	"github.com/mcpdeck/mcpdeck/ui/addserver"
+	"github.com/mcpdeck/mcpdeck/ui/tuikit"
 )
-
-// modal is a screen drawn over the list or detail view: a picker, a form, a
-// running call, a result, a prompt. Modals stack; the top one gets the keys,
-// every one gets the other messages (results of their own Cmds).
-type modal interface {
-	// Update returns the modal that replaces this one (nil closes it).
-	Update(msg tea.Msg) (modal, tea.Cmd)
-	View(width, height int) string
-	// Help lists the keys valid in this modal, for the footer.
-	Help() []key.Binding
-}
 
 // component is a screen under the modals: the server list and the detail
 // view. The root model sizes them, gives them the keys it does not handle
@@ -36,91 +26,65 @@ var (
 	_ component = (*detailView)(nil)
 )
 
-// env is what modals need from the root model.
+// env is what the root's own modals need: the Env every modal is built
+// with, the engine, the browser opener and the registry.
 type env struct {
-	ctx     context.Context
+	*tuikit.Env
 	eng     Engine
-	st      *styles.Styles
-	keys    *KeyMap
 	openURL func(ctx context.Context, url string) error
-	reg     Registry // nil: + is not available
-	width   int
-	height  int
-	lastID  int
+	reg     addserver.Registry // nil: + is not available
 }
-
-func (e *env) nextID() int {
-	e.lastID++
-	return e.lastID
-}
-
-// bodySize is the area a modal may draw in (the screen minus header and footer).
-func (e *env) bodySize() (int, int) { return e.width, max(e.height-3, 1) }
 
 // helpModal is the full help (?), followed by every notice (config
 // problems and warnings) the status line could only count.
 type helpModal struct {
 	env     *env
+	keys    *KeyMap
 	notices []string
 	// prompt are the keys of the prompt under the help, when it was asked
 	// for inside one: they come first, as "This prompt".
 	prompt []key.Binding
 }
 
-func (h *helpModal) Help() []key.Binding { return []key.Binding{h.env.keys.Back, h.env.keys.Quit} }
+// closeKey closes the help: back, and the help key again (so the help
+// key is this modal's own, and opens no help over the help).
+func (h *helpModal) closeKey() key.Binding {
+	k := h.keys
+	b := k.Back.Help()
+	return key.NewBinding(key.WithKeys(append(k.Back.Keys(), k.Help.Keys()...)...), key.WithHelp(b.Key, b.Desc))
+}
 
-func (h *helpModal) Update(msg tea.Msg) (modal, tea.Cmd) {
-	if km, ok := msg.(tea.KeyMsg); ok && (key.Matches(km, h.env.keys.Back) || key.Matches(km, h.env.keys.Help)) {
+func (h *helpModal) Help() []key.Binding { return []key.Binding{h.closeKey(), h.keys.Quit} }
+
+func (h *helpModal) TakesText() bool { return false }
+
+func (h *helpModal) Answers() any { return nil }
+
+func (h *helpModal) Update(msg tea.Msg) (tuikit.Modal, tea.Cmd) {
+	if km, ok := msg.(tea.KeyMsg); ok && key.Matches(km, h.closeKey()) {
 		return nil, nil
 	}
 	return h, nil
 }
 
 func (h *helpModal) View(width, height int) string {
-	k := h.env.keys
+	k := h.keys
 	titles, groups := k.HelpGroupTitles(), k.FullHelp()
 	if len(h.prompt) > 0 {
 		titles, groups = append([]string{"This prompt"}, titles...), append([][]key.Binding{h.prompt}, groups...)
 	}
-	keys := fullHelp(h.env.st, titles, groups, width, height-2)
+	keys := fullHelp(h.env.St, titles, groups, width, height-2)
 	if lipgloss.Height(keys) > height-2 { // a short terminal: every key matters more than the title
-		return fullHelp(h.env.st, titles, groups, width, height)
+		return fullHelp(h.env.St, titles, groups, width, height)
 	}
-	out := h.env.st.Heading.Render("Keys") + "\n\n" + keys
+	out := h.env.St.Heading.Render("Keys") + "\n\n" + keys
 	if len(h.notices) > 0 {
 		var b strings.Builder
-		b.WriteString("\n\n" + h.env.st.Heading.Render("Notices"))
+		b.WriteString("\n\n" + h.env.St.Heading.Render("Notices"))
 		for _, n := range h.notices {
-			b.WriteString("\n" + wordwrap("• "+clean(n), max(width-2, 10)))
+			b.WriteString("\n" + tuikit.Wrap("• "+tuikit.Clean(n), max(width-2, 10)))
 		}
 		out += b.String()
 	}
 	return out
-}
-
-// panel draws lines in a bordered box that fits width×height: lines are
-// wrapped to the width, and when they are too many the middle is cut (the
-// first lines say what is asked, the last ones how to answer).
-func panel(st *styles.Styles, lines []string, width, height int) string {
-	inner := max(width-4, 10)
-	var wrapped []string
-	for _, l := range lines {
-		wrapped = append(wrapped, strings.Split(wordwrap(l, inner), "\n")...)
-	}
-	if room := height - 2; len(wrapped) > room {
-		dense := wrapped[:0:0]
-		for _, l := range wrapped {
-			if strings.TrimSpace(l) != "" {
-				dense = append(dense, l)
-			}
-		}
-		wrapped = dense
-	}
-	if room := height - 2; len(wrapped) > room && room >= 3 {
-		head := room / 2
-		tail := room - head - 1
-		cut := append(append(wrapped[:head:head], st.Muted.Render("…")), wrapped[len(wrapped)-tail:]...)
-		wrapped = cut
-	}
-	return st.Panel.Width(max(width-2, 10)).Render(strings.Join(wrapped, "\n"))
 }

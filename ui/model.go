@@ -3,6 +3,7 @@ package ui
 import (
 	"context"
 	"errors"
+	"slices"
 	"time"
 
 	"github.com/charmbracelet/bubbles/spinner"
@@ -11,8 +12,10 @@ import (
 	"github.com/mcpdeck/mcpdeck/engine"
 	"github.com/mcpdeck/mcpdeck/engine/contextcost"
 	"github.com/mcpdeck/mcpdeck/model"
+	"github.com/mcpdeck/mcpdeck/ui/addserver"
 	"github.com/mcpdeck/mcpdeck/ui/status"
 	"github.com/mcpdeck/mcpdeck/ui/styles"
+	"github.com/mcpdeck/mcpdeck/ui/tuikit"
 )
 
 // Options configure the TUI. Every field is optional.
@@ -35,7 +38,7 @@ type Options struct {
 	// nil = the TUI's own (loaded on first count).
 	Tokens *contextcost.Counter
 	// Registry lets + add a server from the MCP Registry; nil turns it off.
-	Registry Registry
+	Registry addserver.Registry
 }
 
 // errNoBrowser is what opening a URL says when the TUI was given no
@@ -45,17 +48,19 @@ var errNoBrowser = errors.New("no browser opener")
 // tickMsg drives pending countdowns; it runs only while a retry is scheduled.
 type tickMsg time.Time
 
-// Model is the root of the TUI. Its Update handles the global keys and the
-// engine's messages and delegates everything else to the list, the detail
-// view or the modal on top.
+// Model is the root of the TUI. Its Update handles the engine's and the
+// bridge's messages, reads keys in the action table, and delegates
+// everything else to the list, the detail view or the modal on top. It
+// knows a modal only through tuikit.Modal.
 type Model struct {
-	env    *env
-	keys   KeyMap
-	st     styles.Styles
-	now    func() time.Time
-	cancel context.CancelFunc
-	bridge *ElicitBridge
-	title  string
+	env     *env
+	keys    KeyMap
+	actions []action // actionTable(), by ActionID
+	st      styles.Styles
+	now     func() time.Time
+	cancel  context.CancelFunc
+	bridge  *ElicitBridge
+	title   string
 
 	snap     engine.Snapshot
 	counts   [status.NumKinds]int // servers per kind, for the header
@@ -64,7 +69,7 @@ type Model struct {
 	list   serverList
 	costs  *tokenCosts
 	detail *detailView
-	modals []modal
+	modals []tuikit.Modal
 	asked  map[string]string // approval prompts shown this session: name → hash
 	// authShown is the sign-in URL last shown per server.
 	authShown map[string]string
@@ -90,7 +95,7 @@ func New(eng Engine, opts Options) *Model {
 		ctx = context.Background()
 	}
 	ctx, cancel := context.WithCancel(ctx)
-	m := &Model{now: opts.Now, cancel: cancel, bridge: opts.Elicit, title: opts.Title, asked: map[string]string{}, authShown: map[string]string{}, floods: map[string]int{}}
+	m := &Model{now: opts.Now, cancel: cancel, bridge: opts.Elicit, title: opts.Title, actions: actionTable(), asked: map[string]string{}, authShown: map[string]string{}, floods: map[string]int{}}
 	if m.now == nil {
 		m.now = time.Now
 	}
@@ -111,8 +116,8 @@ func New(eng Engine, opts Options) *Model {
 	if open == nil {
 		open = func(context.Context, string) error { return errNoBrowser }
 	}
-	m.env = &env{ctx: ctx, eng: eng, st: &m.st, keys: &m.keys, openURL: open, reg: opts.Registry}
-	m.list = newServerList(&m.st, &m.keys, m.now)
+	m.env = &env{Env: &tuikit.Env{Ctx: ctx, St: &m.st, Keys: &m.keys.Keys}, eng: eng, openURL: open, reg: opts.Registry}
+	m.list = newServerList(&m.st, &m.keys.Keys, m.now, statusHints(&m.keys))
 	m.costs = newTokenCosts(opts.Tokens)
 	m.list.costs = m.costs
 	m.resize(80, 24)
@@ -140,49 +145,44 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.applySnapshot(msg.snap)
 		return m, tea.Batch(waitSnapshot(m.env.eng.Updates()), m.maybeTick(), m.askApprovals(), m.costs.refresh(msg.snap.Servers))
 	case costMsg:
-		m.costs.apply(msg)
-		if m.detail != nil && m.detail.srv.Name == msg.server {
-			m.detail.overview = nil // its Context line changed
-		}
+		m.applyCost(msg)
 		return m, nil
 	case updatesClosedMsg:
 		return m, nil
 	case tickMsg:
 		m.ticking = false
 		return m, m.maybeTick()
-	case actionMsg:
-		m.status, m.statusErr = actionStatus(msg)
-		return m, nil
-	case elicitMsg:
-		nm, cmd := newElicitModal(m.env, msg.e)
-		if nm != nil {
-			m.modals = append(m.modals, nm)
-		}
-		return m, tea.Batch(cmd, m.bridge.wait(), watchGone(msg.e))
-	case elicitGoneMsg:
-		m.dropElicit(msg.e)
-		return m, nil
-	case sampleMsg:
-		nm, cmd := newSampleModal(m.env, msg.a)
-		m.modals = append(m.modals, nm)
-		return m, tea.Batch(cmd, m.bridge.wait(), watchSampleGone(msg.a))
-	case sampleGoneMsg:
-		m.dropSample(msg.a)
+	case askMsg:
+		return m, tea.Batch(m.push(msg.open(m.env)), m.bridge.wait(), msg.gone)
+	case withdrawnMsg:
+		m.drop(msg.q)
+		m.status, m.statusErr = msg.line, false
 		return m, nil
 	case tea.KeyMsg:
 		return m, m.onKey(msg)
-	case registryInstalledMsg:
-		m.status, m.statusErr = installedStatus(msg)
-		return m, m.broadcast(msg)
-	case callDoneMsg, progressMsg, openedMsg, spinner.TickMsg, completionMsg, registryFoundMsg, registryPreparedMsg:
+	case tuikit.Reported:
+		m.status, m.statusErr = msg.Report()
+		if _, all := msg.(tuikit.Broadcast); all {
+			return m, m.broadcast(msg)
+		}
+		return m, nil
+	case tuikit.Broadcast, spinner.TickMsg:
 		return m, m.broadcast(msg)
 	}
 	return m, m.updateTop(msg)
 }
 
+// applyCost stores a finished token count.
+func (m *Model) applyCost(msg costMsg) {
+	m.costs.apply(msg)
+	if m.detail != nil && m.detail.srv.Name == msg.server {
+		m.detail.overview = nil // its Context line changed
+	}
+}
+
 func (m *Model) resize(w, h int) {
 	m.width, m.height = max(w, 20), max(h, 5)
-	m.env.width, m.env.height = m.width, m.height
+	m.env.Width, m.env.Height = m.width, m.height
 	m.list.SetSize(m.width, m.bodyHeight())
 	if m.detail != nil {
 		m.detail.SetSize(m.width, m.bodyHeight())
@@ -259,7 +259,7 @@ func (m *Model) updateTop(msg tea.Msg) tea.Cmd {
 	return m.list.Update(msg)
 }
 
-func (m *Model) setTop(nm modal) {
+func (m *Model) setTop(nm tuikit.Modal) {
 	n := len(m.modals)
 	if nm == nil {
 		m.modals = m.modals[:n-1]
@@ -268,39 +268,39 @@ func (m *Model) setTop(nm modal) {
 	}
 }
 
-// dropElicit removes the prompt of a request the server gave up on.
-func (m *Model) dropElicit(e *elicitation) {
-	kept := m.modals[:0]
-	for _, md := range m.modals {
-		if elicitOf(md) == e {
-			continue
-		}
-		kept = append(kept, md)
+// modalFor is the index of the modal answering q, -1 for none.
+func (m *Model) modalFor(q any) int {
+	if q == nil {
+		return -1
 	}
-	m.modals = kept
-	m.status, m.statusErr = e.req.Server+" withdrew its request", false
+	for i, md := range m.modals {
+		if md.Answers() == q {
+			return i
+		}
+	}
+	return -1
 }
 
-// dropSample removes the prompt of a sampling request the server gave up on.
-func (m *Model) dropSample(a *sampleAsk) {
-	kept := m.modals[:0]
-	for _, md := range m.modals {
-		if sm, ok := md.(*sampleModal); ok && sm.a == a {
-			continue
-		}
-		kept = append(kept, md)
+// tell gives msg to the modal answering q, which may close itself; it
+// reports whether one did.
+func (m *Model) tell(q any, msg tea.Msg) (tea.Cmd, bool) {
+	i := m.modalFor(q)
+	if i < 0 {
+		return nil, false
 	}
-	m.modals = kept
-	m.status, m.statusErr = a.req.Server+" withdrew its sampling request", false
+	nm, cmd := m.modals[i].Update(msg)
+	if nm == nil {
+		m.modals = slices.Delete(m.modals, i, i+1)
+	} else {
+		m.modals[i] = nm
+	}
+	return cmd, true
 }
 
-func elicitOf(md modal) *elicitation {
-	switch v := md.(type) {
-	case *urlModal:
-		return v.el
-	case *formModal:
-		return v.elicit
-	case *pickerModal, *runningModal, *resultModal, *approvalModal, *helpModal, *authModal, *sampleModal:
+// drop removes the prompts answering q (a request the server withdrew).
+func (m *Model) drop(q any) {
+	if q == nil {
+		return
 	}
-	return nil
+	m.modals = slices.DeleteFunc(m.modals, func(md tuikit.Modal) bool { return md.Answers() == q })
 }

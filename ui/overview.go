@@ -10,6 +10,7 @@ import (
 	"github.com/mcpdeck/mcpdeck/model"
 	"github.com/mcpdeck/mcpdeck/ui/status"
 	"github.com/mcpdeck/mcpdeck/ui/styles"
+	"github.com/mcpdeck/mcpdeck/ui/tuikit"
 )
 
 // joinNonEmpty joins the non-empty parts.
@@ -68,7 +69,7 @@ func overviewLines(st *styles.Styles, s *engine.ServerSnapshot, width int, conte
 	}
 	if s.Error != "" || s.ErrorDetail != "" {
 		out = append(out, "", st.Heading.Render("Last error")+st.Muted.Render(joinNonEmpty("", " (", model.SanitizeLine(s.ErrorClass), ")")))
-		out = append(out, st.Bad.Render(clean(orDefault(s.ErrorDetail, s.Error))))
+		out = append(out, st.Bad.Render(tuikit.Clean(orDefault(s.ErrorDetail, s.Error))))
 	}
 	out = append(out, "", st.Heading.Render("Config")+st.Muted.Render(" (secrets masked)"))
 	if cfg, err := json.MarshalIndent(s.Config, "", "  "); err == nil {
@@ -122,5 +123,5 @@ func stateSince(s *engine.ServerSnapshot) string {
 
 // wrapLines splits text into lines no wider than width (word wrap).
 func wrapLines(text string, width int) []string {
-	return strings.Split(wordwrap(text, max(width, 10)), "\n")
+	return strings.Split(tuikit.Wrap(text, max(width, 10)), "\n")
 }

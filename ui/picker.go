@@ -7,6 +7,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/mcpdeck/mcpdeck/model"
+	"github.com/mcpdeck/mcpdeck/ui/tuikit"
 )
 
 // pickItem is one choice of a picker.
@@ -20,19 +21,24 @@ type pickerModal struct {
 	items  []pickItem
 	cursor int // position among the shown items
 	offset int
-	pick   func(i int) (modal, tea.Cmd) // i indexes items
+	pick   func(i int) (tuikit.Modal, tea.Cmd) // i indexes items
 	filter filterBox
 	shown  []int // items matching the filter, nil: all
 }
 
 // newPicker is a picker of items for e; pick receives the chosen item's
 // index in items.
-func newPicker(e *env, title string, items []pickItem, pick func(i int) (modal, tea.Cmd)) *pickerModal {
-	return &pickerModal{env: e, title: title, items: items, pick: pick, filter: newFilterBox(e.keys, "filter by name or description")}
+func newPicker(e *env, title string, items []pickItem, pick func(i int) (tuikit.Modal, tea.Cmd)) *pickerModal {
+	return &pickerModal{env: e, title: title, items: items, pick: pick, filter: newFilterBox(e.Keys, "filter by name or description")}
 }
 
+// TakesText: the filter is typed.
+func (p *pickerModal) TakesText() bool { return p.filter.Active() }
+
+func (p *pickerModal) Answers() any { return nil }
+
 func (p *pickerModal) Help() []key.Binding {
-	k := p.env.keys
+	k := p.env.Keys
 	if p.filter.Active() {
 		return []key.Binding{k.FilterKeep, k.FilterClear}
 	}
@@ -66,7 +72,7 @@ func (p *pickerModal) refilter() {
 	p.cursor, p.offset = 0, 0
 }
 
-func (p *pickerModal) Update(msg tea.Msg) (modal, tea.Cmd) {
+func (p *pickerModal) Update(msg tea.Msg) (tuikit.Modal, tea.Cmd) {
 	if p.filter.Active() {
 		changed, used, cmd := p.filter.Update(msg)
 		if changed {
@@ -80,10 +86,10 @@ func (p *pickerModal) Update(msg tea.Msg) (modal, tea.Cmd) {
 	if !ok {
 		return p, nil
 	}
-	k := p.env.keys
-	_, h := p.env.bodySize()
+	k := p.env.Keys
+	_, h := p.env.BodySize()
 	per := max((h-2)/2, 1)
-	delta, scroll := k.scrollBy(km, per)
+	delta, scroll := k.ScrollBy(km, per)
 	switch {
 	case key.Matches(km, k.Filter):
 		return p, p.filter.Start()
@@ -112,7 +118,7 @@ func (p *pickerModal) Update(msg tea.Msg) (modal, tea.Cmd) {
 }
 
 func (p *pickerModal) View(width, height int) string {
-	st := p.env.st
+	st := p.env.St
 	var b strings.Builder
 	b.WriteString(st.Heading.Render(model.SanitizeLine(p.title)))
 	if p.filter.Shown() {
@@ -126,14 +132,14 @@ func (p *pickerModal) View(width, height int) string {
 	per := max((height-2)/2, 1)
 	for pos := p.offset; pos < min(p.offset+per, p.count()); pos++ {
 		item := p.items[p.index(pos)]
-		it := pickItem{label: model.SanitizeLine(item.label), desc: model.SanitizeLine(firstLine(item.desc))}
+		it := pickItem{label: model.SanitizeLine(item.label), desc: model.SanitizeLine(tuikit.FirstLine(item.desc))}
 		b.WriteString("\n")
 		if pos == p.cursor {
 			b.WriteString("› " + st.Selected.Render(it.label))
 		} else {
 			b.WriteString("  " + it.label)
 		}
-		b.WriteString("\n    " + st.Muted.Render(firstLine(it.desc)))
+		b.WriteString("\n    " + st.Muted.Render(tuikit.FirstLine(it.desc)))
 	}
 	return b.String()
 }

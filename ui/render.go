@@ -10,6 +10,7 @@ import (
 
 	"github.com/mcpdeck/mcpdeck/engine"
 	"github.com/mcpdeck/mcpdeck/model"
+	"github.com/mcpdeck/mcpdeck/ui/tuikit"
 )
 
 // contentLines renders processed content: text as is, binary and large
@@ -38,7 +39,7 @@ func contentLines(cs []engine.Content) []string {
 			out = append(out, "saved to "+model.SanitizeLine(c.Path))
 		}
 		if c.Text != "" {
-			out = append(out, strings.Split(clean(c.Text), "\n")...)
+			out = append(out, strings.Split(tuikit.Clean(c.Text), "\n")...)
 		}
 	}
 	return out
@@ -77,7 +78,7 @@ func resourceLines(r engine.ResourceResult) []string {
 func promptLines(r engine.PromptResult) []string {
 	var out []string
 	if r.Description != "" {
-		out = append(out, clean(r.Description), "")
+		out = append(out, tuikit.Clean(r.Description), "")
 	}
 	out = append(out, contentLines(r.Messages)...)
 	if len(out) == 0 {

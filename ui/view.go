@@ -5,7 +5,6 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/charmbracelet/bubbles/key"
 	"github.com/charmbracelet/lipgloss"
 	"github.com/charmbracelet/x/ansi"
 
@@ -18,10 +17,9 @@ import (
 func (m *Model) View() string {
 	bh := m.bodyHeight()
 	var body string
-	switch {
-	case len(m.modals) > 0:
-		body = m.modals[len(m.modals)-1].View(m.width, bh)
-	default:
+	if top := m.top(); top != nil {
+		body = top.View(m.width, bh)
+	} else {
 		body = m.current().View()
 	}
 	var b strings.Builder
@@ -109,39 +107,4 @@ func (m *Model) notices() []string {
 		out = append(out, "config problem: "+p.Error())
 	}
 	return append(out, m.snap.Warnings...)
-}
-
-// footerKeys are the keys valid for what is on screen.
-func (m *Model) footerKeys() []key.Binding {
-	k := &m.keys
-	if n := len(m.modals); n > 0 {
-		return m.modals[n-1].Help()
-	}
-	if (m.detail == nil && m.list.filter.Active()) || (m.detail != nil && m.detail.filter.Active()) {
-		return []key.Binding{k.FilterKeep, k.FilterClear}
-	}
-	var out []key.Binding
-	if m.detail != nil {
-		out = append(out, k.Back, k.NextTab)
-	} else {
-		out = append(out, k.Open)
-	}
-	if s := m.selected(); s != nil {
-		for _, a := range serverActions() {
-			if ok, _ := a.enabled(s); !ok || (a.offered != nil && !a.offered(s)) {
-				continue
-			}
-			out = append(out, a.footerBinding(k, s))
-		}
-	}
-	if m.detail == nil && m.env.reg != nil {
-		out = append(out, k.AddServer)
-	}
-	if m.detail != nil && m.detail.tab == tabTraffic {
-		out = append(out, k.Open)
-	}
-	if m.detail == nil || isFilterTab(m.detail.tab) {
-		out = append(out, k.Filter)
-	}
-	return append(out, k.Help, k.Quit)
 }

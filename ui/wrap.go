@@ -8,21 +8,11 @@ import (
 	"github.com/mcpdeck/mcpdeck/model"
 )
 
-// wordwrap wraps s at width columns, breaking long words, ANSI-aware.
-func wordwrap(s string, width int) string { return ansi.Wrap(s, width, "") }
-
-// clean makes server-supplied text safe to draw: control and bidi
-// characters (escape sequences included) are stripped and tabs expanded, so
-// a hostile server's stderr cannot move the cursor or break the layout.
-func clean(s string) string {
-	return strings.ReplaceAll(model.Sanitize(s), "\t", "    ")
-}
-
 // safeFrame is the TUI's last line of defence: the whole frame passes
 // model.SanitizeStyled, which keeps the program's own SGR colours and
 // removes every other escape, control, bidi and tag character, and tabs
 // become spaces. Renderers still clean each field (model.SanitizeLine for
-// one-line fields, clean for blocks) so that layout is right; this makes a
+// one-line fields, tuikit.Clean for blocks) so that layout is right; this makes a
 // forgotten field harmless. docs/ARCHITECTURE.md lists the choke points.
 func safeFrame(s string) string {
 	return strings.ReplaceAll(model.SanitizeStyled(s), "\t", " ")

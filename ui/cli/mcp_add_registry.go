@@ -14,7 +14,7 @@ import (
 
 	"github.com/mcpdeck/mcpdeck/engine/registry"
 	"github.com/mcpdeck/mcpdeck/model"
-	"github.com/mcpdeck/mcpdeck/ui"
+	"github.com/mcpdeck/mcpdeck/ui/addserver"
 )
 
 // runRegistryAdd is `mcp add [NAME] --registry NAME[@VERSION]`: fetch the
@@ -210,7 +210,7 @@ func askFields(g *globalOpts, plan registry.Plan, values map[string]string, mode
 		return nil
 	}
 	fmt.Fprintf(g.stdout, "%s asks for %s (esc to stop).\n", model.SanitizeLine(plan.Entry.Name), fieldList(ask))
-	form, typed, err := ui.InstallForm(ask)
+	form, typed, err := addserver.InstallForm(ask)
 	if err != nil {
 		return err
 	}

@@ -18,6 +18,7 @@ import (
 	"github.com/mcpdeck/mcpdeck/oauth"
 	"github.com/mcpdeck/mcpdeck/transports"
 	"github.com/mcpdeck/mcpdeck/ui"
+	"github.com/mcpdeck/mcpdeck/ui/addserver"
 	"github.com/mcpdeck/mcpdeck/ui/styles"
 )
 
@@ -58,7 +59,7 @@ func tuiEngineOptions(g *globalOpts) (engine.Options, error) {
 // runTUI starts an engine with eo and runs the TUI on it until the person
 // quits; the engine's servers are closed on the way out. reg, when not
 // nil, lets + add servers from the MCP Registry.
-func runTUI(ctx context.Context, g *globalOpts, eo engine.Options, title string, reg ui.Registry) error {
+func runTUI(ctx context.Context, g *globalOpts, eo engine.Options, title string, reg addserver.Registry) error {
 	if !onTerminal(g) {
 		return errNoTerminal
 	}

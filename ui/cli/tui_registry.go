@@ -7,7 +7,7 @@ import (
 	"github.com/mcpdeck/mcpdeck/engine/registry"
 	"github.com/mcpdeck/mcpdeck/model"
 	"github.com/mcpdeck/mcpdeck/oauth"
-	"github.com/mcpdeck/mcpdeck/ui"
+	"github.com/mcpdeck/mcpdeck/ui/addserver"
 )
 
 // tuiRegistry is the TUI's + : the MCP Registry (MCPDECK_REGISTRY_URL),
@@ -21,7 +21,7 @@ type tuiRegistry struct {
 	fetched []*registry.Bundle // downloads to remove when the TUI ends
 }
 
-var _ ui.Registry = (*tuiRegistry)(nil)
+var _ addserver.Registry = (*tuiRegistry)(nil)
 
 // newTUIRegistry is the registry for the TUI on the person's configuration.
 func newTUIRegistry(g *globalOpts, opts model.LoadOptions) *tuiRegistry {

@@ -1,4 +1,4 @@
-package ui
+package form
 
 import (
 	"encoding/json"
@@ -23,7 +23,7 @@ func FuzzSchemaForm(f *testing.F) {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
-		sf, err := newSchemaForm(json.RawMessage(data))
+		sf, err := Parse(json.RawMessage(data))
 		if err != nil {
 			return
 		}

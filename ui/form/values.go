@@ -1,4 +1,4 @@
-package ui
+package form
 
 import (
 	"bytes"
@@ -18,7 +18,7 @@ import (
 var errUnset = errors.New("unset")
 
 // value converts the edited value; errUnset means "leave out".
-func (ff *formField) value() (any, error) {
+func (ff *field) value() (any, error) {
 	s := strings.TrimSpace(ff.str)
 	missing := func() (any, error) {
 		if ff.required {
@@ -129,7 +129,7 @@ func parseNumber(s string, integer bool, n *schemaNode) (any, error) {
 }
 
 // Values returns the arguments, leaving out unset optional fields.
-func (f *schemaForm) Values() (map[string]any, error) {
+func (f *Schema) Values() (map[string]any, error) {
 	args := map[string]any{}
 	var errs []string
 	for _, ff := range f.fields {
@@ -152,7 +152,7 @@ func (f *schemaForm) Values() (map[string]any, error) {
 // Validate checks args against the whole schema (what the per-field checks
 // cannot see: patterns, lengths, nested objects). A schema that does not
 // compile is left to the server to judge.
-func (f *schemaForm) Validate(args map[string]any) error {
+func (f *Schema) Validate(args map[string]any) error {
 	if len(bytes.TrimSpace(f.schema)) == 0 {
 		return nil
 	}
@@ -187,7 +187,7 @@ func (f *schemaForm) Validate(args map[string]any) error {
 }
 
 // StringValues is Values with every value as a string (prompt arguments).
-func (f *schemaForm) StringValues() (map[string]string, error) {
+func (f *Schema) StringValues() (map[string]string, error) {
 	args, err := f.Values()
 	if err != nil {
 		return nil, err

@@ -1,4 +1,4 @@
-package ui
+package form
 
 import (
 	"errors"
@@ -7,10 +7,11 @@ import (
 	"github.com/charmbracelet/huh"
 
 	"github.com/mcpdeck/mcpdeck/model"
+	"github.com/mcpdeck/mcpdeck/ui/tuikit"
 )
 
 // Fields returns the huh fields editing f's values, bound by pointer.
-func (f *schemaForm) Fields() []huh.Field {
+func (f *Schema) Fields() []huh.Field {
 	out := make([]huh.Field, 0, len(f.fields))
 	for _, ff := range f.fields {
 		out = append(out, ff.huhField())
@@ -19,7 +20,7 @@ func (f *schemaForm) Fields() []huh.Field {
 }
 
 // title is the field's label: its schema title and name, * when required.
-func (ff *formField) title() string {
+func (ff *field) title() string {
 	t := ff.name
 	if ff.node.Title != "" && ff.node.Title != ff.name {
 		t = ff.node.Title + " (" + ff.name + ")"
@@ -30,8 +31,8 @@ func (ff *formField) title() string {
 	return model.SanitizeLine(t)
 }
 
-func (ff *formField) huhField() huh.Field {
-	desc := model.SanitizeLine(firstLine(ff.node.Description))
+func (ff *field) huhField() huh.Field {
+	desc := model.SanitizeLine(tuikit.FirstLine(ff.node.Description))
 	switch ff.kind {
 	case kindBool, kindEnum:
 		opts := ff.options()
@@ -72,7 +73,7 @@ func (ff *formField) huhField() huh.Field {
 }
 
 // check is the per-field validator: an unset optional field is fine.
-func (ff *formField) check(string) error {
+func (ff *field) check(string) error {
 	if _, err := ff.value(); err != nil && !errors.Is(err, errUnset) {
 		return fmt.Errorf("%s: %w", ff.name, err)
 	}
@@ -81,7 +82,7 @@ func (ff *formField) check(string) error {
 
 // options are the choices of a select: the enum (or true/false), plus
 // "(not set)" for an optional field.
-func (ff *formField) options() []huh.Option[int] {
+func (ff *field) options() []huh.Option[int] {
 	var opts []huh.Option[int]
 	if !ff.required {
 		opts = append(opts, huh.NewOption("(not set)", -1))

@@ -1,4 +1,4 @@
-package ui
+package form
 
 import (
 	"context"
@@ -6,35 +6,30 @@ import (
 
 	tea "github.com/charmbracelet/bubbletea"
 
-	"github.com/mcpdeck/mcpdeck/engine"
 	"github.com/mcpdeck/mcpdeck/model"
 )
 
 // completionMsg carries a server's suggestions for one field of a form.
+// Every open modal is given it: a form under another modal still takes
+// its suggestions.
 type completionMsg struct {
-	form   *formModal
+	form   *Modal
 	seq    int // the form's request number: an older answer is dropped
 	field  string
 	values []string
 }
 
-// completer asks the server for suggestions for a field of a prompt's or
-// resource template's arguments, given the other fields' values.
-type completer func(ctx context.Context, field string, others map[string]string) ([]string, error)
+func (completionMsg) Broadcast() {}
 
-// completeFrom is the completer of ref on server: engine.Complete, which
-// asks only a server that advertises completions.
-func completeFrom(e *env, server string, ref engine.CompletionRef) completer {
-	return func(ctx context.Context, field string, others map[string]string) ([]string, error) {
-		return e.eng.Complete(ctx, server, ref, field, "", others)
-	}
-}
+// Completer asks the server for suggestions for a field of a prompt's or
+// resource template's arguments, given the other fields' values.
+type Completer func(ctx context.Context, field string, others map[string]string) ([]string, error)
 
 // askCompletions is the Cmd fetching suggestions for the field that just
 // got the focus (Update never does I/O); latest wins (seq).
-func (m *formModal) askCompletions() tea.Cmd {
+func (m *Modal) askCompletions() tea.Cmd {
 	ff := m.form.GetFocusedField()
-	if m.complete == nil || ff == nil || ff.GetKey() == m.focus {
+	if m.Complete == nil || ff == nil || ff.GetKey() == m.focus {
 		return nil
 	}
 	m.focus = ff.GetKey()
@@ -43,7 +38,7 @@ func (m *formModal) askCompletions() tea.Cmd {
 		return nil
 	}
 	m.seq++
-	seq, name, others, ctx, complete := m.seq, field.name, m.otherValues(field.name), m.env.ctx, m.complete
+	seq, name, others, ctx, complete := m.seq, field.name, m.otherValues(field.name), m.env.Ctx, m.Complete
 	return func() tea.Msg {
 		values, err := complete(ctx, name, others)
 		if err != nil {
@@ -55,7 +50,7 @@ func (m *formModal) askCompletions() tea.Cmd {
 
 // takeCompletions puts a server's suggestions on their field, unless a
 // newer request was made since.
-func (m *formModal) takeCompletions(msg completionMsg) {
+func (m *Modal) takeCompletions(msg completionMsg) {
 	if msg.form != m || msg.seq != m.seq {
 		return
 	}
@@ -70,7 +65,7 @@ func (m *formModal) takeCompletions(msg completionMsg) {
 
 // suggestionLine shows the focused field's suggestions: "ctrl+e" accepts
 // the one matching what is typed.
-func (m *formModal) suggestionLine() string {
+func (m *Modal) suggestionLine() string {
 	ff := m.form.GetFocusedField()
 	if ff == nil || len(m.suggested[ff.GetKey()]) == 0 {
 		return ""
@@ -79,10 +74,10 @@ func (m *formModal) suggestionLine() string {
 	if len(vals) > 8 {
 		vals = append(vals[:8:8], "…")
 	}
-	return m.env.st.Muted.Render("suggestions: " + model.SanitizeLine(strings.Join(vals, " · ")) + " (ctrl+e completes)")
+	return m.env.St.Muted.Render("suggestions: " + model.SanitizeLine(strings.Join(vals, " · ")) + " (ctrl+e completes)")
 }
 
-func (m *formModal) fieldNamed(name string) *formField {
+func (m *Modal) fieldNamed(name string) *field {
 	for _, f := range m.sf.fields {
 		if f.name == name {
 			return f
@@ -93,7 +88,7 @@ func (m *formModal) fieldNamed(name string) *formField {
 
 // otherValues are the filled-in text fields other than name, the context a
 // server completes with.
-func (m *formModal) otherValues(name string) map[string]string {
+func (m *Modal) otherValues(name string) map[string]string {
 	out := map[string]string{}
 	for _, f := range m.sf.fields {
 		if f.name != name && f.input != nil && f.str != "" {

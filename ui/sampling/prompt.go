@@ -1,4 +1,8 @@
-package ui
+// Package sampling is the prompt for a server's sampling request: the
+// whole request, and the person's choice — reply once, always allow for
+// this server, decline, never for this server — with an editor for the
+// reply when no command writes it.
+package sampling
 
 import (
 	"fmt"
@@ -10,23 +14,35 @@ import (
 
 	"github.com/mcpdeck/mcpdeck/engine"
 	"github.com/mcpdeck/mcpdeck/model"
+	"github.com/mcpdeck/mcpdeck/ui/tuikit"
 )
 
-// sampleModal is the prompt for a server's sampling request: the whole
+// Ask is the request the prompt answers, waiting for the person.
+type Ask interface {
+	Request() engine.SampleRequest
+	// Answer gives the server the person's answer (once; later answers
+	// are dropped).
+	Answer(r engine.SampleResponse)
+}
+
+// prompt is the prompt for a server's sampling request: the whole
 // request (scrollable), then the person's choice — reply once, always allow
 // for this server, decline, never for this server. Replying without a
 // configured command opens an editor for the reply, sent as model "human".
-type sampleModal struct {
-	env    *env
-	a      *sampleAsk
+type prompt struct {
+	env    *tuikit.Env
+	a      Ask
+	req    engine.SampleRequest
 	choice string          // once or always, while the reply is being typed
 	editor *textarea.Model // non-nil while the reply is being typed
 	offset int             // first line of the request shown
 }
 
-func newSampleModal(e *env, a *sampleAsk) (modal, tea.Cmd) {
-	m := &sampleModal{env: e, a: a}
-	if a.req.Allowed && a.req.Command == "" {
+// New is the prompt for a; a request already allowed opens with the reply
+// editor.
+func New(e *tuikit.Env, a Ask) (tuikit.Modal, tea.Cmd) {
+	m := &prompt{env: e, a: a, req: a.Request()}
+	if m.req.Allowed && m.req.Command == "" {
 		return m, m.startReply(engine.SampleOnce)
 	}
 	return m, nil
@@ -34,31 +50,37 @@ func newSampleModal(e *env, a *sampleAsk) (modal, tea.Cmd) {
 
 // startReply opens the reply editor, or answers at once when a command
 // writes the reply.
-func (m *sampleModal) startReply(choice string) tea.Cmd {
-	if m.a.req.Command != "" {
-		m.a.answer(engine.SampleResponse{Choice: choice})
+func (m *prompt) startReply(choice string) tea.Cmd {
+	if m.req.Command != "" {
+		m.a.Answer(engine.SampleResponse{Choice: choice})
 		return nil
 	}
 	ta := textarea.New()
 	ta.Placeholder = "Type the reply the server gets as the model's answer"
 	ta.ShowLineNumbers = false
 	ta.CharLimit = 0
-	w, h := m.env.bodySize()
+	w, h := m.env.BodySize()
 	ta.SetWidth(max(w-6, 10))
 	ta.SetHeight(max(min(h/3, 10), 3))
 	m.choice, m.editor = choice, &ta
 	return ta.Focus()
 }
 
-func (m *sampleModal) Help() []key.Binding {
-	k := m.env.keys
+// TakesText: the reply is typed in the editor.
+func (m *prompt) TakesText() bool { return m.editor != nil }
+
+// Answers is the request the prompt answers.
+func (m *prompt) Answers() any { return m.a }
+
+func (m *prompt) Help() []key.Binding {
+	k := m.env.Keys
 	if m.editor != nil {
 		return []key.Binding{k.SendReply, k.ReplyDecline}
 	}
 	return []key.Binding{k.SampleOnce, k.SampleAlways, k.SampleDecline, k.SampleNever, k.Down}
 }
 
-func (m *sampleModal) Update(msg tea.Msg) (modal, tea.Cmd) {
+func (m *prompt) Update(msg tea.Msg) (tuikit.Modal, tea.Cmd) {
 	km, ok := msg.(tea.KeyMsg)
 	if !ok {
 		if m.editor != nil {
@@ -68,14 +90,14 @@ func (m *sampleModal) Update(msg tea.Msg) (modal, tea.Cmd) {
 		}
 		return m, nil
 	}
-	k := m.env.keys
+	k := m.env.Keys
 	if m.editor != nil {
 		switch {
 		case key.Matches(km, k.SendReply):
-			m.a.answer(engine.SampleResponse{Choice: m.choice, Text: m.editor.Value()})
+			m.a.Answer(engine.SampleResponse{Choice: m.choice, Text: m.editor.Value()})
 			return nil, nil
 		case key.Matches(km, k.ReplyDecline):
-			m.a.answer(engine.SampleResponse{Choice: engine.SampleDecline})
+			m.a.Answer(engine.SampleResponse{Choice: engine.SampleDecline})
 			return nil, nil
 		}
 		ed, cmd := m.editor.Update(msg)
@@ -88,19 +110,19 @@ func (m *sampleModal) Update(msg tea.Msg) (modal, tea.Cmd) {
 	case key.Matches(km, k.SampleAlways):
 		return m.replyOrClose(engine.SampleAlways)
 	case key.Matches(km, k.SampleDecline), key.Matches(km, k.Cancel):
-		m.a.answer(engine.SampleResponse{Choice: engine.SampleDecline})
+		m.a.Answer(engine.SampleResponse{Choice: engine.SampleDecline})
 		return nil, nil
 	case key.Matches(km, k.SampleNever):
-		m.a.answer(engine.SampleResponse{Choice: engine.SampleNever})
+		m.a.Answer(engine.SampleResponse{Choice: engine.SampleNever})
 		return nil, nil
 	}
-	if d, ok := k.scrollBy(km, 5); ok {
-		m.offset = max(0, min(m.offset+d, len(m.requestLines(m.env.width-4))-1))
+	if d, ok := k.ScrollBy(km, 5); ok {
+		m.offset = max(0, min(m.offset+d, len(m.requestLines(m.env.Width-4))-1))
 	}
 	return m, nil
 }
 
-func (m *sampleModal) replyOrClose(choice string) (modal, tea.Cmd) {
+func (m *prompt) replyOrClose(choice string) (tuikit.Modal, tea.Cmd) {
 	cmd := m.startReply(choice)
 	if m.editor == nil {
 		return nil, cmd
@@ -108,9 +130,9 @@ func (m *sampleModal) replyOrClose(choice string) (modal, tea.Cmd) {
 	return m, cmd
 }
 
-func (m *sampleModal) View(width, height int) string {
-	st := m.env.st
-	r := m.a.req
+func (m *prompt) View(width, height int) string {
+	st := m.env.St
+	r := m.req
 	head := []string{st.Heading.Render("Sampling request from " + model.SanitizeLine(r.Server) + forSample(r))}
 	if m.editor == nil {
 		head = append(head, st.Muted.Render("The server asks for a model's reply. mcpdeck has no model: you write the reply, or a command does, or you decline."))
@@ -138,21 +160,21 @@ func (m *sampleModal) View(width, height int) string {
 		shown = append(shown[:len(shown):len(shown)], st.Muted.Render(fmt.Sprintf("(lines %d–%d of %d; ↑↓ scroll)", off+1, off+len(shown), len(body))))
 	}
 	all := append(append(head, shown...), foot...)
-	return panel(st, all, width, height)
+	return tuikit.Panel(st, all, width, height)
 }
 
 // requestLines is the whole request, wrapped to width: system prompt,
 // every message, then the parameters.
-func (m *sampleModal) requestLines(width int) []string {
-	st := m.env.st
-	r := m.a.req
+func (m *prompt) requestLines(width int) []string {
+	st := m.env.St
+	r := m.req
 	var out []string
-	add := func(s string) { out = append(out, strings.Split(wordwrap(s, max(width, 10)), "\n")...) }
+	add := func(s string) { out = append(out, strings.Split(tuikit.Wrap(s, max(width, 10)), "\n")...) }
 	if r.SystemPrompt != "" {
-		add(st.Muted.Render("system: ") + clean(r.SystemPrompt))
+		add(st.Muted.Render("system: ") + tuikit.Clean(r.SystemPrompt))
 	}
 	for _, msg := range r.Messages {
-		add(st.Accent.Render(msg.Role+": ") + clean(msg.Text))
+		add(st.Accent.Render(msg.Role+": ") + tuikit.Clean(msg.Text))
 	}
 	var params []string
 	params = append(params, fmt.Sprintf("max tokens %d", r.MaxTokens))
@@ -187,7 +209,7 @@ func forSample(r engine.SampleRequest) string {
 func lines(ls []string, width int) int {
 	n := 0
 	for _, l := range ls {
-		n += strings.Count(wordwrap(l, max(width, 10)), "\n") + 1
+		n += strings.Count(tuikit.Wrap(l, max(width, 10)), "\n") + 1
 	}
 	return n
 }

@@ -1,4 +1,4 @@
-package ui
+package addserver
 
 import (
 	"fmt"
@@ -9,19 +9,21 @@ import (
 
 	"github.com/mcpdeck/mcpdeck/engine/registry"
 	"github.com/mcpdeck/mcpdeck/model"
+	"github.com/mcpdeck/mcpdeck/ui/form"
+	"github.com/mcpdeck/mcpdeck/ui/tuikit"
 )
 
 // maxShownDescription caps a server.json's description on screen: it comes
 // from the registry and may be huge.
 const maxShownDescription = 600
 
-// registryPlanModal shows what installing one registry server means: what
+// planModal shows what installing one registry server means: what
 // it runs or reaches, what it asks for, which file it goes to. enter fills
 // in its fields (a form), s switches between the user and the local scope,
 // esc goes back to the search.
-type registryPlanModal struct {
-	env     *env
-	back    modal
+type planModal struct {
+	*deps
+	back    tuikit.Modal
 	entry   registry.Entry
 	plan    registry.Plan
 	planErr string
@@ -31,25 +33,29 @@ type registryPlanModal struct {
 	busy    string // what it is waiting for
 }
 
-func newRegistryPlanModal(e *env, back modal, entry registry.Entry, targets map[model.Scope]string) *registryPlanModal {
+func newPlanModal(d *deps, back tuikit.Modal, entry registry.Entry, targets map[model.Scope]string) *planModal {
 	p, err := registry.NewPlan(entry, "")
-	return &registryPlanModal{env: e, back: back, entry: entry, plan: p, planErr: errText(err), targets: targets, scope: model.ScopeUser}
+	return &planModal{deps: d, back: back, entry: entry, plan: p, planErr: errText(err), targets: targets, scope: model.ScopeUser}
 }
 
-func (p *registryPlanModal) Help() []key.Binding {
-	k := p.env.keys
+func (p *planModal) TakesText() bool { return false }
+
+func (p *planModal) Answers() any { return nil }
+
+func (p *planModal) Help() []key.Binding {
+	k := p.env.Keys
 	if p.planErr != "" || p.pending != 0 {
 		return []key.Binding{k.Back}
 	}
 	return []key.Binding{k.Install, k.SwitchScope, k.Back}
 }
 
-func (p *registryPlanModal) Update(msg tea.Msg) (modal, tea.Cmd) {
-	if f, ok := msg.(registryFetchedMsg); ok {
+func (p *planModal) Update(msg tea.Msg) (tuikit.Modal, tea.Cmd) {
+	if f, ok := msg.(fetchedMsg); ok {
 		return p.fetched(f)
 	}
 	km, ok := msg.(tea.KeyMsg)
-	k := p.env.keys
+	k := p.env.Keys
 	switch {
 	case !ok:
 		return p, nil
@@ -70,19 +76,19 @@ func (p *registryPlanModal) Update(msg tea.Msg) (modal, tea.Cmd) {
 
 // fetch downloads and checks the plan's bundle in a Cmd: its settings are
 // known only from its manifest.
-func (p *registryPlanModal) fetch() (modal, tea.Cmd) {
-	p.pending, p.busy = p.env.nextID(), "downloading and checking the bundle…"
-	id, reg, ctx, plan := p.pending, p.env.reg, p.env.ctx, p.plan
+func (p *planModal) fetch() (tuikit.Modal, tea.Cmd) {
+	p.pending, p.busy = p.env.NextID(), "downloading and checking the bundle…"
+	id, reg, ctx, plan := p.pending, p.reg, p.env.Ctx, p.plan
 	return p, func() tea.Msg {
 		got, err := reg.Fetch(ctx, plan)
-		return registryFetchedMsg{id: id, plan: got, err: err}
+		return fetchedMsg{id: id, plan: got, err: err}
 	}
 }
 
 // fetched takes the bundle's download: on to the form asking for its
 // settings, or the reason it cannot be installed. A download nobody waits
 // for any more is removed.
-func (p *registryPlanModal) fetched(msg registryFetchedMsg) (modal, tea.Cmd) {
+func (p *planModal) fetched(msg fetchedMsg) (tuikit.Modal, tea.Cmd) {
 	if msg.id != p.pending || p.pending == 0 {
 		return p, closeBundle(msg.plan.Bundle)
 	}
@@ -106,17 +112,17 @@ func closeBundle(bd *registry.Bundle) tea.Cmd {
 	}
 }
 
-func (p *registryPlanModal) View(width, _ int) string {
-	st := p.env.st
+func (p *planModal) View(width, _ int) string {
+	st := p.env.St
 	e := p.entry
 	lines := []string{st.Heading.Render(model.SanitizeLine(e.Name + " " + e.Version))}
 	desc := describe(e)
 	if r := []rune(desc); len(r) > maxShownDescription {
 		desc = string(r[:maxShownDescription]) + "…"
 	}
-	lines = append(lines, wordwrap(clean(desc), max(width, 10)), "")
+	lines = append(lines, tuikit.Wrap(tuikit.Clean(desc), max(width, 10)), "")
 	if p.planErr != "" {
-		return strings.Join(append(lines, st.Bad.Render(wordwrap("✗ "+model.SanitizeLine(p.planErr), max(width-2, 10)))), "\n")
+		return strings.Join(append(lines, st.Bad.Render(tuikit.Wrap("✗ "+model.SanitizeLine(p.planErr), max(width-2, 10)))), "\n")
 	}
 	asks := "nothing"
 	if p.plan.NeedsBundle() {
@@ -134,7 +140,7 @@ func (p *registryPlanModal) View(width, _ int) string {
 		{"Asks for", asks},
 		{"Saves to", fmt.Sprintf("the %s scope (%s)", p.scope, p.targets[p.scope])},
 	} {
-		lines = append(lines, wordwrap(fmt.Sprintf("%-9s %s", kv[0], model.SanitizeLine(kv[1])), max(width, 10)))
+		lines = append(lines, tuikit.Wrap(fmt.Sprintf("%-9s %s", kv[0], model.SanitizeLine(kv[1])), max(width, 10)))
 	}
 	for _, l := range p.plan.BundleLines() {
 		lines = append(lines, model.SanitizeLine(l))
@@ -162,21 +168,21 @@ func fieldNotes(f registry.Field) string {
 
 // openForm asks for the server's name and fields; submitting builds the
 // definition and shows it for confirmation.
-func (p *registryPlanModal) openForm() (modal, tea.Cmd) {
+func (p *planModal) openForm() (tuikit.Modal, tea.Cmd) {
 	nameField := registry.Field{ID: "name", Key: "server name", Input: registry.Input{
 		Description: "the name to save it under: letters, digits, _ and -", IsRequired: true, Default: registry.LocalName(p.entry.Name),
 	}}
 	fields := append([]registry.Field{nameField}, p.plan.Fields...)
-	sf, err := newSchemaForm(installSchema(fields))
+	sf, err := form.Parse(installSchema(fields))
 	if err != nil {
 		p.planErr = err.Error()
 		return p, nil
 	}
 	intro := []string{fmt.Sprintf("%s, into the %s scope. Secrets go to mcpdeck's secret store (keychain), never into the file.", p.plan.Runs(), p.scope)}
-	fm := newFormModal(p.env, "Add "+p.entry.Name, intro, sf)
-	fm.verb = "review"
-	fm.cancel = func() (modal, tea.Cmd) { return p, nil }
-	fm.submit = func(args map[string]any) (modal, tea.Cmd) {
+	fm := form.New(p.env, "Add "+p.entry.Name, intro, sf)
+	fm.Verb = "review"
+	fm.Cancel = func() (tuikit.Modal, tea.Cmd) { return p, nil }
+	fm.Submit = func(args map[string]any) (tuikit.Modal, tea.Cmd) {
 		byLabel := map[string]string{}
 		for k, v := range args {
 			byLabel[k] = fmt.Sprint(v)
@@ -191,92 +197,9 @@ func (p *registryPlanModal) openForm() (modal, tea.Cmd) {
 			err = fmt.Errorf("the server name %q may contain only letters, digits, _ and -", name)
 		}
 		if err != nil {
-			fm.err = err.Error()
-			fm.build()
-			return fm, fm.init()
+			return fm.Fail(err.Error())
 		}
-		return &registryConfirmModal{env: p.env, back: p, name: name, scope: p.scope, path: p.targets[p.scope], cfg: cfg, secrets: secrets, plan: p.plan}, nil
+		return &confirmModal{deps: p.deps, back: p, name: name, scope: p.scope, path: p.targets[p.scope], cfg: cfg, secrets: secrets, plan: p.plan}, nil
 	}
-	return fm, fm.init()
-}
-
-// registryConfirmModal shows the definition that will be written and
-// where; enter writes it (and stores its secrets) in a Cmd, esc goes back.
-type registryConfirmModal struct {
-	env     *env
-	back    modal
-	name    string
-	scope   model.Scope
-	path    string
-	cfg     model.ServerConfig
-	secrets []registry.Secret
-	plan    registry.Plan // for its bundle
-	pending int
-	err     string
-}
-
-func (c *registryConfirmModal) Help() []key.Binding {
-	if c.pending != 0 {
-		return nil
-	}
-	return []key.Binding{c.env.keys.Install, c.env.keys.Back}
-}
-
-func (c *registryConfirmModal) Update(msg tea.Msg) (modal, tea.Cmd) {
-	switch msg := msg.(type) {
-	case registryInstalledMsg:
-		if msg.id != c.pending {
-			return c, nil
-		}
-		c.pending = 0
-		if msg.err != nil {
-			c.err = msg.err.Error()
-			return c, nil
-		}
-		return nil, nil
-	case tea.KeyMsg:
-		switch {
-		case c.pending != 0:
-		case key.Matches(msg, c.env.keys.Back):
-			return c.back, nil
-		case key.Matches(msg, c.env.keys.Install):
-			return c, c.install()
-		}
-	}
-	return c, nil
-}
-
-// install writes the definition and its secrets, then reloads the
-// configuration so that the engine sees both, in a Cmd.
-func (c *registryConfirmModal) install() tea.Cmd {
-	c.pending, c.err = c.env.nextID(), ""
-	id, reg, eng, ctx := c.pending, c.env.reg, c.env.eng, c.env.ctx
-	name, scope, cfg, secrets, bundle := c.name, c.scope, c.cfg, c.secrets, c.plan.Bundle
-	return func() tea.Msg {
-		path, err := reg.Install(ctx, scope, name, cfg, secrets, bundle)
-		msg := registryInstalledMsg{id: id, name: name, path: path, scope: scope, err: err}
-		if err == nil {
-			_ = bundle.Close() // unpacked: its download is done with
-			msg.reloadError = eng.Reload(ctx)
-		}
-		return msg
-	}
-}
-
-func (c *registryConfirmModal) View(width, _ int) string {
-	st := c.env.st
-	lines := []string{
-		st.Heading.Render("Add " + model.SanitizeLine(c.name) + "?"),
-		wordwrap(fmt.Sprintf("%s server %s, written to the %s scope (%s):", c.cfg.EffectiveType(), model.SanitizeLine(c.name), c.scope, model.SanitizeLine(c.path)), max(width, 10)),
-	}
-	for _, l := range c.plan.InstallLines(c.cfg, c.secrets) {
-		lines = append(lines, "  "+model.SanitizeLine(l))
-	}
-	switch {
-	case c.pending != 0:
-		lines = append(lines, "", st.Muted.Render("writing…"))
-	case c.err != "":
-		lines = append(lines, "", st.Bad.Render(wordwrap("✗ "+model.SanitizeLine(c.err), max(width-2, 10))))
-	}
-	return strings.Join(lines, "\n")
+	return fm, fm.Init()
 }

@@ -1,14 +1,14 @@
-package ui
+package addserver
 
 import (
 	"encoding/json"
 	"os"
-	"strings"
 
 	"github.com/charmbracelet/bubbles/key"
 	"github.com/charmbracelet/huh"
 
 	"github.com/mcpdeck/mcpdeck/engine/registry"
+	"github.com/mcpdeck/mcpdeck/ui/form"
 )
 
 // installSchema is the form schema asking for a registry server's fields,
@@ -16,10 +16,10 @@ import (
 // ("env GITHUB_TOKEN"), with its description, default and choices;
 // secrets are typed hidden, required fields are required.
 func installSchema(fields []registry.Field) json.RawMessage {
-	var props strings.Builder
+	props := map[string]any{}
+	order := make([]string, 0, len(fields))
 	required := []string{}
-	props.WriteString("{")
-	for i, f := range fields {
+	for _, f := range fields {
 		in := f.Input
 		node := map[string]any{"type": "string", "description": in.Description}
 		if in.IsSecret {
@@ -38,18 +38,12 @@ func installSchema(fields []registry.Field) json.RawMessage {
 		if in.IsRequired {
 			required = append(required, f.Label())
 		}
-		name, _ := json.Marshal(f.Label())
-		body, _ := json.Marshal(node)
-		if i > 0 {
-			props.WriteString(",")
+		if _, dup := props[f.Label()]; !dup { // the form edits the first of a label
+			props[f.Label()] = node
+			order = append(order, f.Label())
 		}
-		props.Write(name)
-		props.WriteString(":")
-		props.Write(body)
 	}
-	props.WriteString("}")
-	doc, _ := json.Marshal(map[string]any{"type": "object", "properties": json.RawMessage(props.String()), "required": required})
-	return doc
+	return form.ObjectSchema(order, props, required)
 }
 
 // installValues turns the form's values (by label) into the plan's (by
@@ -68,15 +62,15 @@ func installValues(fields []registry.Field, byLabel map[string]string) map[strin
 // registry server that were not given on the command line (mcp add
 // --registry). values returns what was entered, by field ID. With
 // ACCESSIBLE set in the environment, huh asks one question per line.
-func InstallForm(fields []registry.Field) (form *huh.Form, values func() (map[string]string, error), err error) {
-	sf, err := newSchemaForm(installSchema(fields))
+func InstallForm(fields []registry.Field) (f *huh.Form, values func() (map[string]string, error), err error) {
+	sf, err := form.Parse(installSchema(fields))
 	if err != nil {
 		return nil, nil, err
 	}
 	km := huh.NewDefaultKeyMap()
 	km.Quit = key.NewBinding(key.WithKeys("ctrl+c", "esc"))
-	form = huh.NewForm(huh.NewGroup(sf.Fields()...)).WithKeyMap(km).WithAccessible(os.Getenv("ACCESSIBLE") != "")
-	return form, func() (map[string]string, error) {
+	f = huh.NewForm(huh.NewGroup(sf.Fields()...)).WithKeyMap(km).WithAccessible(os.Getenv("ACCESSIBLE") != "")
+	return f, func() (map[string]string, error) {
 		byLabel, err := sf.StringValues()
 		if err != nil {
 			return nil, err

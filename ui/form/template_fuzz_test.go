@@ -1,4 +1,4 @@
-package ui
+package form
 
 import "testing"
 
@@ -12,7 +12,7 @@ func FuzzTemplateForm(f *testing.F) {
 		f.Add(s, "v a/l%ue")
 	}
 	f.Fuzz(func(t *testing.T, tpl, value string) {
-		parsed, sf := templateForm(tpl)
+		parsed, sf := Template(tpl)
 		if parsed == nil {
 			return
 		}
@@ -20,6 +20,6 @@ func FuzzTemplateForm(f *testing.F) {
 		for _, ff := range sf.fields {
 			args[ff.name] = value
 		}
-		_, _ = expandTemplate(parsed, args)
+		_, _ = Expand(parsed, args)
 	})
 }

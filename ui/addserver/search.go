@@ -1,4 +1,8 @@
-package ui
+// Package addserver is + in the server list: a search of the MCP
+// Registry, what installing the server found means (its plan), a form for
+// what it asks, the definition to confirm, and the install; and the same
+// form for the CLI's mcp add --registry (InstallForm).
+package addserver
 
 import (
 	"context"
@@ -12,6 +16,7 @@ import (
 
 	"github.com/mcpdeck/mcpdeck/engine/registry"
 	"github.com/mcpdeck/mcpdeck/model"
+	"github.com/mcpdeck/mcpdeck/ui/tuikit"
 )
 
 // Registry is what + in the server list needs: the MCP Registry, and a
@@ -35,25 +40,27 @@ type Registry interface {
 }
 
 // Messages of the registry modals, each carrying the id of the request
-// it answers so that a late answer to an abandoned one is dropped.
+// it answers so that a late answer to an abandoned one is dropped. Every
+// open modal is given a search's, a preparation's and an install's
+// answer; the root words an install's on its status line.
 type (
-	registryFoundMsg struct {
+	foundMsg struct {
 		id      int
 		entries []registry.Entry
 		err     error
 	}
-	registryPreparedMsg struct {
+	preparedMsg struct {
 		id      int
 		entry   registry.Entry
 		targets map[model.Scope]string
 		err     error
 	}
-	registryFetchedMsg struct {
+	fetchedMsg struct {
 		id   int
 		plan registry.Plan
 		err  error
 	}
-	registryInstalledMsg struct {
+	installedMsg struct {
 		id          int
 		name, path  string
 		scope       model.Scope
@@ -62,11 +69,23 @@ type (
 	}
 )
 
-// registrySearchModal is + in the server list: a query, the registry's
+func (foundMsg) Broadcast()     {}
+func (preparedMsg) Broadcast()  {}
+func (installedMsg) Broadcast() {}
+
+// deps is what the registry modals need besides their Env: the registry,
+// and the reload that makes the engine see an installed server.
+type deps struct {
+	env    *tuikit.Env
+	reg    Registry
+	reload func(ctx context.Context) error
+}
+
+// searchModal is + in the server list: a query, the registry's
 // answers under it; enter on one fetches its server.json and shows what
-// installing it means (registryPlanModal).
-type registrySearchModal struct {
-	env     *env
+// installing it means (planModal).
+type searchModal struct {
+	*deps
 	input   textinput.Model
 	results []registry.Entry
 	cursor  int
@@ -76,38 +95,39 @@ type registrySearchModal struct {
 	err     string
 }
 
-// openRegistrySearch is + : the search, or why there is none.
-func (m *Model) openRegistrySearch() tea.Cmd {
-	if m.env.reg == nil {
-		m.status, m.statusErr = "add from the MCP Registry: not available here", true
-		return nil
-	}
+// Open is + : the search of reg; reload makes the engine see a server
+// once it is installed.
+func Open(e *tuikit.Env, reg Registry, reload func(ctx context.Context) error) (tuikit.Modal, tea.Cmd) {
 	ti := textinput.New()
 	ti.Prompt = "search: "
 	ti.Placeholder = "a name or a word of its description (enter with nothing lists all)"
-	r := &registrySearchModal{env: m.env, input: ti}
-	m.modals = append(m.modals, r)
-	return r.input.Focus()
+	r := &searchModal{deps: &deps{env: e, reg: reg, reload: reload}, input: ti}
+	return r, r.input.Focus()
 }
 
-func (r *registrySearchModal) Help() []key.Binding {
-	k := r.env.keys
+// TakesText: the query is typed, the results are not.
+func (r *searchModal) TakesText() bool { return !r.inList }
+
+func (r *searchModal) Answers() any { return nil }
+
+func (r *searchModal) Help() []key.Binding {
+	k := r.env.Keys
 	if r.inList {
 		return []key.Binding{k.Up, k.Down, k.Open, k.SwitchFocus, k.Back}
 	}
 	return []key.Binding{k.Search, k.SwitchFocus, k.Cancel}
 }
 
-func (r *registrySearchModal) Update(msg tea.Msg) (modal, tea.Cmd) {
+func (r *searchModal) Update(msg tea.Msg) (tuikit.Modal, tea.Cmd) {
 	switch msg := msg.(type) {
-	case registryFoundMsg:
+	case foundMsg:
 		if msg.id == r.pending {
 			r.pending, r.busy = 0, ""
 			r.results, r.cursor, r.err = msg.entries, 0, errText(msg.err)
 			r.inList = len(r.results) > 0
 		}
 		return r, nil
-	case registryPreparedMsg:
+	case preparedMsg:
 		if msg.id != r.pending {
 			return r, nil
 		}
@@ -116,7 +136,7 @@ func (r *registrySearchModal) Update(msg tea.Msg) (modal, tea.Cmd) {
 			r.err = errText(msg.err)
 			return r, nil
 		}
-		return newRegistryPlanModal(r.env, r, msg.entry, msg.targets), nil
+		return newPlanModal(r.deps, r, msg.entry, msg.targets), nil
 	case tea.KeyMsg:
 		return r.onKey(msg)
 	}
@@ -125,8 +145,8 @@ func (r *registrySearchModal) Update(msg tea.Msg) (modal, tea.Cmd) {
 	return r, cmd
 }
 
-func (r *registrySearchModal) onKey(km tea.KeyMsg) (modal, tea.Cmd) {
-	k := r.env.keys
+func (r *searchModal) onKey(km tea.KeyMsg) (tuikit.Modal, tea.Cmd) {
+	k := r.env.Keys
 	switch {
 	case key.Matches(km, k.Back):
 		if r.inList {
@@ -146,7 +166,7 @@ func (r *registrySearchModal) onKey(km tea.KeyMsg) (modal, tea.Cmd) {
 	case key.Matches(km, k.Open):
 		return r.prepare(r.results[r.cursor])
 	case r.inList:
-		if delta, ok := k.scrollBy(km, 5); ok {
+		if delta, ok := k.ScrollBy(km, 5); ok {
 			r.cursor = max(0, min(r.cursor+delta, len(r.results)-1))
 		}
 		return r, nil
@@ -157,38 +177,38 @@ func (r *registrySearchModal) onKey(km tea.KeyMsg) (modal, tea.Cmd) {
 }
 
 // search asks the registry in a Cmd.
-func (r *registrySearchModal) search() (modal, tea.Cmd) {
+func (r *searchModal) search() (tuikit.Modal, tea.Cmd) {
 	q := strings.TrimSpace(r.input.Value())
-	r.pending, r.busy, r.err = r.env.nextID(), "searching the MCP Registry…", ""
-	id, reg, ctx := r.pending, r.env.reg, r.env.ctx
+	r.pending, r.busy, r.err = r.env.NextID(), "searching the MCP Registry…", ""
+	id, reg, ctx := r.pending, r.reg, r.env.Ctx
 	return r, func() tea.Msg {
 		entries, err := reg.Search(ctx, q)
-		return registryFoundMsg{id: id, entries: entries, err: err}
+		return foundMsg{id: id, entries: entries, err: err}
 	}
 }
 
 // prepare fetches the chosen server's server.json at its version and the
 // files it could be written to, in a Cmd.
-func (r *registrySearchModal) prepare(e registry.Entry) (modal, tea.Cmd) {
-	r.pending, r.busy, r.err = r.env.nextID(), "fetching "+e.Name+"…", ""
-	id, reg, ctx := r.pending, r.env.reg, r.env.ctx
+func (r *searchModal) prepare(e registry.Entry) (tuikit.Modal, tea.Cmd) {
+	r.pending, r.busy, r.err = r.env.NextID(), "fetching "+e.Name+"…", ""
+	id, reg, ctx := r.pending, r.reg, r.env.Ctx
 	return r, func() tea.Msg {
 		pinned, err := reg.Pinned(ctx, e.Name, e.Version)
 		if err != nil {
-			return registryPreparedMsg{id: id, err: err}
+			return preparedMsg{id: id, err: err}
 		}
 		targets := map[model.Scope]string{}
 		for _, s := range []model.Scope{model.ScopeUser, model.ScopeLocal} {
 			if targets[s], err = reg.Target(s); err != nil {
-				return registryPreparedMsg{id: id, err: err}
+				return preparedMsg{id: id, err: err}
 			}
 		}
-		return registryPreparedMsg{id: id, entry: pinned, targets: targets}
+		return preparedMsg{id: id, entry: pinned, targets: targets}
 	}
 }
 
-func (r *registrySearchModal) View(width, height int) string {
-	st := r.env.st
+func (r *searchModal) View(width, height int) string {
+	st := r.env.St
 	r.input.Width = max(width-len(r.input.Prompt)-2, 10)
 	lines := []string{st.Heading.Render("Add a server from the MCP Registry"), r.input.View()}
 	switch {
@@ -211,7 +231,7 @@ func (r *registrySearchModal) View(width, height int) string {
 		} else {
 			lines = append(lines, "  "+label)
 		}
-		lines = append(lines, "    "+st.Muted.Render(ansi.Truncate(model.SanitizeLine(firstLine(describe(e))), max(width-4, 10), "…")))
+		lines = append(lines, "    "+st.Muted.Render(ansi.Truncate(model.SanitizeLine(tuikit.FirstLine(describe(e))), max(width-4, 10), "…")))
 	}
 	return strings.Join(lines, "\n")
 }
@@ -232,9 +252,9 @@ func errText(err error) string {
 	return err.Error()
 }
 
-// installedStatus is the status line once an install finished: where the
-// server went, or why it did not.
-func installedStatus(msg registryInstalledMsg) (string, bool) {
+// Report is the status line once an install finished: where the server
+// went, or why it did not.
+func (msg installedMsg) Report() (string, bool) {
 	switch {
 	case msg.err != nil:
 		return "add " + msg.name + ": " + msg.err.Error(), true

@@ -10,35 +10,37 @@ import (
 
 	"github.com/mcpdeck/mcpdeck/engine"
 	"github.com/mcpdeck/mcpdeck/model"
+	"github.com/mcpdeck/mcpdeck/ui/form"
+	"github.com/mcpdeck/mcpdeck/ui/tuikit"
 )
 
 // openToolCall opens the argument form of one tool; submitting runs it.
-func openToolCall(e *env, srv string, t engine.Tool) (modal, tea.Cmd) {
+func openToolCall(e *env, srv string, t engine.Tool) (tuikit.Modal, tea.Cmd) {
 	title := "Call " + srv + " › " + t.Name
 	if t.Denied {
 		return newResultModal(e, title, callDoneMsg{
 			err: fmt.Errorf("%s is denied by your permission rules (permissions.deny)", t.ExposedName),
 		}, false), nil
 	}
-	sf, err := newSchemaForm(t.InputSchema)
-	if err != nil {
+	sf, err := form.Parse(t.InputSchema)
+	whole := err != nil
+	if whole {
 		// a schema we cannot turn into fields: edit the whole argument object as JSON
 		raw := json.RawMessage(`{"type":"object","properties":{"arguments":{"description":"the tool's arguments as a JSON object"}}}`)
-		sf, _ = newSchemaForm(raw)
-		sf.schema = nil
+		sf, _ = form.Parse(raw)
+		sf.SkipSchemaCheck()
 	}
 	intro := []string{}
 	if t.Description != "" {
-		intro = append(intro, firstLine(t.Description))
+		intro = append(intro, tuikit.FirstLine(t.Description))
 	}
 	if b := toolBadges(&t); b != "" {
 		intro = append(intro, strings.TrimSpace(b))
 	}
-	fm := newFormModal(e, title, intro, sf)
-	fm.verb = "call"
-	fm.cancel = func() (modal, tea.Cmd) { return nil, nil }
-	fm.submit = func(args map[string]any) (modal, tea.Cmd) {
-		if sf.schema == nil { // raw-JSON fallback
+	fm := form.New(e.Env, title, intro, sf)
+	fm.Verb = "call"
+	fm.Submit = func(args map[string]any) (tuikit.Modal, tea.Cmd) {
+		if whole { // raw-JSON fallback
 			if obj, ok := args["arguments"].(map[string]any); ok {
 				args = obj
 			}
@@ -51,26 +53,26 @@ func openToolCall(e *env, srv string, t engine.Tool) (modal, tea.Cmd) {
 			return toolResultLines(r), r.IsError, nil
 		})
 	}
-	return fm, fm.init()
+	return fm, fm.Init()
 }
 
 // openToolPicker lets the person choose one of the server's tools.
-func openToolPicker(e *env, s *engine.ServerSnapshot) (modal, tea.Cmd) {
+func openToolPicker(e *env, s *engine.ServerSnapshot) (tuikit.Modal, tea.Cmd) {
 	tools := s.Tools
 	items := make([]pickItem, len(tools))
 	for i := range tools {
 		items[i] = pickItem{label: tools[i].Name + toolBadges(&tools[i]), desc: tools[i].Description}
 	}
 	name := s.Name
-	return newPicker(e, "Call a tool of "+name, items, func(i int) (modal, tea.Cmd) {
+	return newPicker(e, "Call a tool of "+name, items, func(i int) (tuikit.Modal, tea.Cmd) {
 		return openToolCall(e, name, tools[i])
 	}), nil
 }
 
 // openResource reads a listed resource, or asks for the URI of a template.
-func openResource(e *env, s *engine.ServerSnapshot, i int) (modal, tea.Cmd) {
+func openResource(e *env, s *engine.ServerSnapshot, i int) (tuikit.Modal, tea.Cmd) {
 	name := s.Name
-	read := func(uri string) (modal, tea.Cmd) {
+	read := func(uri string) (tuikit.Modal, tea.Cmd) {
 		return startCall(e, "Read "+name+" › "+uri, func(ctx context.Context, _ func(engine.Progress)) ([]string, bool, error) {
 			r, err := e.eng.ReadResource(ctx, name, uri)
 			if err != nil {
@@ -83,21 +85,19 @@ func openResource(e *env, s *engine.ServerSnapshot, i int) (modal, tea.Cmd) {
 		return read(s.Resources[i].URI)
 	}
 	t := s.Templates[i-len(s.Resources)]
-	if tpl, sf := templateForm(t.URITemplate); tpl != nil {
+	if tpl, sf := form.Template(t.URITemplate); tpl != nil {
 		intro := []string{joinNonEmpty(" · ", t.URITemplate, t.Description)}
-		fm := newFormModal(e, "Read "+name+" › "+t.Name, intro, sf)
-		fm.verb = "read"
-		fm.complete = completeFrom(e, name, engine.CompletionRef{Template: t.URITemplate})
-		fm.cancel = func() (modal, tea.Cmd) { return nil, nil }
-		fm.submit = func(args map[string]any) (modal, tea.Cmd) {
-			uri, err := expandTemplate(tpl, args)
+		fm := form.New(e.Env, "Read "+name+" › "+t.Name, intro, sf)
+		fm.Verb = "read"
+		fm.Complete = completeFrom(e, name, engine.CompletionRef{Template: t.URITemplate})
+		fm.Submit = func(args map[string]any) (tuikit.Modal, tea.Cmd) {
+			uri, err := form.Expand(tpl, args)
 			if err != nil {
-				fm.err = "the template " + t.URITemplate + " cannot be filled in: " + err.Error()
-				return fm, nil
+				return fm.Fail("the template " + t.URITemplate + " cannot be filled in: " + err.Error())
 			}
 			return read(uri)
 		}
-		return fm, fm.init()
+		return fm, fm.Init()
 	}
 	// not a template we can read: the URI is edited whole
 	schema, _ := json.Marshal(map[string]any{
@@ -107,16 +107,15 @@ func openResource(e *env, s *engine.ServerSnapshot, i int) (modal, tea.Cmd) {
 			"description": "fill in the {placeholders} of the template", "pattern": `^[^{}]*$`,
 		}},
 	})
-	sf, _ := newSchemaForm(schema)
-	fm := newFormModal(e, "Read "+name+" › "+t.Name, []string{t.Description}, sf)
-	fm.verb = "read"
-	fm.cancel = func() (modal, tea.Cmd) { return nil, nil }
-	fm.submit = func(args map[string]any) (modal, tea.Cmd) { return read(fmt.Sprint(args["uri"])) }
-	return fm, fm.init()
+	sf, _ := form.Parse(schema)
+	fm := form.New(e.Env, "Read "+name+" › "+t.Name, []string{t.Description}, sf)
+	fm.Verb = "read"
+	fm.Submit = func(args map[string]any) (tuikit.Modal, tea.Cmd) { return read(fmt.Sprint(args["uri"])) }
+	return fm, fm.Init()
 }
 
 // openResourcePicker lets the person choose a resource or template.
-func openResourcePicker(e *env, s *engine.ServerSnapshot) (modal, tea.Cmd) {
+func openResourcePicker(e *env, s *engine.ServerSnapshot) (tuikit.Modal, tea.Cmd) {
 	var items []pickItem
 	for _, r := range s.Resources {
 		items = append(items, pickItem{label: r.Name + "  " + r.URI, desc: joinNonEmpty(" · ", r.MIMEType, r.Description)})
@@ -125,13 +124,13 @@ func openResourcePicker(e *env, s *engine.ServerSnapshot) (modal, tea.Cmd) {
 		items = append(items, pickItem{label: t.Name + "  " + t.URITemplate + "  (template)", desc: t.Description})
 	}
 	snap := *s
-	return newPicker(e, "Read a resource of "+s.Name, items, func(i int) (modal, tea.Cmd) {
+	return newPicker(e, "Read a resource of "+s.Name, items, func(i int) (tuikit.Modal, tea.Cmd) {
 		return openResource(e, &snap, i)
 	}), nil
 }
 
 // openPrompt asks for a prompt's arguments and gets it.
-func openPrompt(e *env, srv string, p engine.Prompt) (modal, tea.Cmd) {
+func openPrompt(e *env, srv string, p engine.Prompt) (tuikit.Modal, tea.Cmd) {
 	props := map[string]any{}
 	var req []string
 	order := make([]string, 0, len(p.Arguments))
@@ -142,17 +141,15 @@ func openPrompt(e *env, srv string, p engine.Prompt) (modal, tea.Cmd) {
 		}
 		order = append(order, a.Name)
 	}
-	sf, _ := newSchemaForm(orderedObjectSchema(order, props, req))
+	sf, _ := form.Parse(form.ObjectSchema(order, props, req))
 	title := "Get prompt " + srv + " › " + p.Name
-	fm := newFormModal(e, title, []string{p.Description}, sf)
-	fm.verb = "get prompt"
-	fm.complete = completeFrom(e, srv, engine.CompletionRef{Prompt: p.Name})
-	fm.cancel = func() (modal, tea.Cmd) { return nil, nil }
-	fm.submit = func(map[string]any) (modal, tea.Cmd) {
+	fm := form.New(e.Env, title, []string{p.Description}, sf)
+	fm.Verb = "get prompt"
+	fm.Complete = completeFrom(e, srv, engine.CompletionRef{Prompt: p.Name})
+	fm.Submit = func(map[string]any) (tuikit.Modal, tea.Cmd) {
 		args, err := sf.StringValues()
 		if err != nil {
-			fm.err = err.Error()
-			return fm, nil
+			return fm.Fail(err.Error())
 		}
 		return startCall(e, title, func(ctx context.Context, _ func(engine.Progress)) ([]string, bool, error) {
 			r, err := e.eng.GetPrompt(ctx, srv, p.Name, args)
@@ -162,44 +159,26 @@ func openPrompt(e *env, srv string, p engine.Prompt) (modal, tea.Cmd) {
 			return promptLines(r), false, nil
 		})
 	}
-	return fm, fm.init()
+	return fm, fm.Init()
 }
 
-// orderedObjectSchema builds an object schema whose properties keep the
-// given order (a Go map would lose it), for forms made from prompt
-// arguments and URI template variables.
-func orderedObjectSchema(order []string, props map[string]any, req []string) json.RawMessage {
-	var b strings.Builder
-	b.WriteString(`{"type":"object","properties":{`)
-	for i, n := range order {
-		if i > 0 {
-			b.WriteByte(',')
-		}
-		k, _ := json.Marshal(n)
-		v, _ := json.Marshal(props[n])
-		b.Write(k)
-		b.WriteByte(':')
-		b.Write(v)
+// completeFrom is the completer of ref on server: engine.Complete, which
+// asks only a server that advertises completions.
+func completeFrom(e *env, server string, ref engine.CompletionRef) form.Completer {
+	return func(ctx context.Context, field string, others map[string]string) ([]string, error) {
+		return e.eng.Complete(ctx, server, ref, field, "", others)
 	}
-	b.WriteString(`}`)
-	if len(req) > 0 {
-		r, _ := json.Marshal(req)
-		b.WriteString(`,"required":`)
-		b.Write(r)
-	}
-	b.WriteString(`}`)
-	return json.RawMessage(b.String())
 }
 
 // openPromptPicker lets the person choose one of the server's prompts.
-func openPromptPicker(e *env, s *engine.ServerSnapshot) (modal, tea.Cmd) {
+func openPromptPicker(e *env, s *engine.ServerSnapshot) (tuikit.Modal, tea.Cmd) {
 	prompts := s.Prompts
 	items := make([]pickItem, len(prompts))
 	for i, p := range prompts {
 		items[i] = pickItem{label: p.Name, desc: p.Description}
 	}
 	name := s.Name
-	return newPicker(e, "Get a prompt of "+name, items, func(i int) (modal, tea.Cmd) {
+	return newPicker(e, "Get a prompt of "+name, items, func(i int) (tuikit.Modal, tea.Cmd) {
 		return openPrompt(e, name, prompts[i])
 	}), nil
 }

@@ -1,4 +1,4 @@
-package ui
+package form
 
 import (
 	"regexp"
@@ -11,11 +11,11 @@ import (
 // out ({?q,lang}, {&page}): an empty value there just drops the parameter.
 var queryExpr = regexp.MustCompile(`\{[?&]([^}]*)\}`)
 
-// templateForm is the form for a resource template: one field per variable
+// Template is the form for a resource template: one field per variable
 // of the URI template, so the person types "welcome", not
 // "notes://{title}" edited by hand. It returns nil when the template cannot
 // be parsed or has no variables (then the URI is edited whole).
-func templateForm(raw string) (*uritemplate.Template, *schemaForm) {
+func Template(raw string) (*uritemplate.Template, *Schema) {
 	tpl, err := uritemplate.New(raw)
 	if err != nil || len(tpl.Varnames()) == 0 {
 		return nil, nil
@@ -35,16 +35,16 @@ func templateForm(raw string) (*uritemplate.Template, *schemaForm) {
 			req = append(req, name)
 		}
 	}
-	sf, err := newSchemaForm(orderedObjectSchema(names, props, req))
+	sf, err := Parse(ObjectSchema(names, props, req))
 	if err != nil {
 		return nil, nil
 	}
 	return tpl, sf
 }
 
-// expandTemplate fills tpl with the form's values (percent-encoded as the
+// Expand fills tpl with the form's values (percent-encoded as the
 // template's operators say).
-func expandTemplate(tpl *uritemplate.Template, args map[string]any) (string, error) {
+func Expand(tpl *uritemplate.Template, args map[string]any) (string, error) {
 	vals := uritemplate.Values{}
 	for k, v := range args {
 		if s, ok := v.(string); ok {

@@ -1,4 +1,4 @@
-package ui
+package form
 
 import (
 	"bytes"
@@ -59,8 +59,8 @@ const (
 	kindJSON  // anything else: raw JSON
 )
 
-// formField is one property and the value the person is editing.
-type formField struct {
+// field is one property and the value the person is editing.
+type field struct {
 	name     string
 	node     *schemaNode
 	required bool
@@ -72,19 +72,20 @@ type formField struct {
 	input    *huh.Input // the text field, when it is one: completions go there
 }
 
-// schemaForm turns a JSON Schema (tool input or elicitation request) into
-// huh fields, and the edited values back into arguments.
-type schemaForm struct {
+// Schema is a JSON Schema (a tool's input, an elicitation request, a
+// registry server's fields) turned into huh fields, and the edited values
+// back into arguments.
+type Schema struct {
 	schema json.RawMessage
-	fields []*formField
+	fields []*field
 }
 
 // errNotObject is returned for a schema whose root is not an object.
 var errNotObject = errors.New("the schema is not an object with properties")
 
-// newSchemaForm parses schema; an empty schema gives a form without fields.
-func newSchemaForm(schema json.RawMessage) (*schemaForm, error) {
-	f := &schemaForm{schema: schema}
+// Parse reads schema; an empty schema gives a form without fields.
+func Parse(schema json.RawMessage) (*Schema, error) {
+	f := &Schema{schema: schema}
 	if len(bytes.TrimSpace(schema)) == 0 {
 		return f, nil
 	}
@@ -105,7 +106,7 @@ func newSchemaForm(schema json.RawMessage) (*schemaForm, error) {
 	}
 	for _, name := range names {
 		n := props[name]
-		ff := &formField{name: name, node: n, required: req[name], choice: -1}
+		ff := &field{name: name, node: n, required: req[name], choice: -1}
 		ff.kind, ff.str, ff.boolv, ff.choice, ff.multi = classify(n)
 		f.fields = append(f.fields, ff)
 	}
@@ -211,4 +212,35 @@ func classify(n *schemaNode) (kind fieldKind, str string, b bool, choice int, mu
 		}
 	}
 	return kindJSON, str, false, choice, nil
+}
+
+// SkipSchemaCheck leaves the arguments to the server to judge: Validate
+// no longer checks them against the whole schema (a form made up for a
+// schema that could not be read).
+func (f *Schema) SkipSchemaCheck() { f.schema = nil }
+
+// ObjectSchema builds an object schema whose properties keep the given
+// order (a Go map would lose it), for forms made from prompt arguments,
+// URI template variables and a registry server's fields.
+func ObjectSchema(order []string, props map[string]any, req []string) json.RawMessage {
+	var b strings.Builder
+	b.WriteString(`{"type":"object","properties":{`)
+	for i, n := range order {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		k, _ := json.Marshal(n)
+		v, _ := json.Marshal(props[n])
+		b.Write(k)
+		b.WriteByte(':')
+		b.Write(v)
+	}
+	b.WriteString(`}`)
+	if len(req) > 0 {
+		r, _ := json.Marshal(req)
+		b.WriteString(`,"required":`)
+		b.Write(r)
+	}
+	b.WriteString(`}`)
+	return json.RawMessage(b.String())
 }

@@ -1,0 +1,55 @@
+package tuikit
+
+import (
+	"strings"
+
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/mcpdeck/mcpdeck/model"
+	"github.com/mcpdeck/mcpdeck/ui/styles"
+)
+
+// Wrap wraps s at width columns, breaking long words, ANSI-aware.
+func Wrap(s string, width int) string { return ansi.Wrap(s, width, "") }
+
+// Clean makes server-supplied text safe to draw: control and bidi
+// characters (escape sequences included) are stripped and tabs expanded, so
+// a hostile server's stderr cannot move the cursor or break the layout.
+func Clean(s string) string {
+	return strings.ReplaceAll(model.Sanitize(s), "\t", "    ")
+}
+
+// FirstLine is s up to its first newline.
+func FirstLine(s string) string {
+	if i := strings.IndexByte(s, '\n'); i >= 0 {
+		return s[:i]
+	}
+	return s
+}
+
+// Panel draws lines in a bordered box that fits width×height: lines are
+// wrapped to the width, and when they are too many the middle is cut (the
+// first lines say what is asked, the last ones how to answer).
+func Panel(st *styles.Styles, lines []string, width, height int) string {
+	inner := max(width-4, 10)
+	var wrapped []string
+	for _, l := range lines {
+		wrapped = append(wrapped, strings.Split(Wrap(l, inner), "\n")...)
+	}
+	if room := height - 2; len(wrapped) > room {
+		dense := wrapped[:0:0]
+		for _, l := range wrapped {
+			if strings.TrimSpace(l) != "" {
+				dense = append(dense, l)
+			}
+		}
+		wrapped = dense
+	}
+	if room := height - 2; len(wrapped) > room && room >= 3 {
+		head := room / 2
+		tail := room - head - 1
+		cut := append(append(wrapped[:head:head], st.Muted.Render("…")), wrapped[len(wrapped)-tail:]...)
+		wrapped = cut
+	}
+	return st.Panel.Width(max(width-2, 10)).Render(strings.Join(wrapped, "\n"))
+}
