@@ -1,6 +1,9 @@
 // Package ui is mcpdeck's terminal user interface, a Bubble Tea program drawn
 // from the engine's snapshots. Update never does I/O: every engine action runs
-// in a tea.Cmd and comes back as a message.
+// in a tea.Cmd and comes back as a message. Every key is an entry of the
+// action table (actiontable.go); the screens of some size live in packages
+// of their own (ui/form, ui/addserver, ui/sampling), and the root knows
+// them, like its own modals, only through tuikit.Modal.
 package ui
 
 import (
