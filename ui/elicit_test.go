@@ -165,3 +165,50 @@ func TestElicitBridgeClose(t *testing.T) {
 		t.Fatalf("got %v, %v", r, err)
 	}
 }
+
+// TestQuitAnswersEveryWaitingRequest: quitting gives every request shown
+// to the person its fallback answer at once, whatever its prompt: a form
+// and a URL elicitation are cancelled, a sampling request declined; a
+// request the server withdrew closes its prompt and only that one.
+func TestQuitAnswersEveryWaitingRequest(t *testing.T) {
+	inBubble(t, func(t *testing.T) {
+		h := newHarness(t, newFakeEngine(fixture()), 100, 30)
+		h.keys("esc")
+		form := elicitAsync(h, t.Context(), engine.ElicitRequest{Server: "notes", Mode: "form", Message: "Who?", Schema: elicitSchema})
+		url := elicitAsync(h, t.Context(), engine.ElicitRequest{Server: "remote-api", Mode: "url", Message: "Sign in", URL: "https://auth.example.com/a"})
+		gone, withdraw := context.WithCancel(t.Context())
+		_ = elicitAsync(h, gone, engine.ElicitRequest{Server: "notes", Mode: "url", Message: "Gone soon", URL: "https://x.example/"})
+		sample := sampleAsync(h, t.Context(), sampleReq)
+		if n := len(h.m.modals); n != 4 {
+			t.Fatalf("%d prompts open, want 4", n)
+		}
+		withdraw()
+		h.settle()
+		h.wantView("notes withdrew its request")
+		if n := len(h.m.modals); n != 3 {
+			t.Fatalf("%d prompts open after one was withdrawn, want 3", n)
+		}
+		h.keys("ctrl+c")
+		if !h.quit {
+			t.Fatal("ctrl+c did not quit")
+		}
+		for what, ch := range map[string]<-chan engine.ElicitResponse{"form": form, "url": url} {
+			select {
+			case r := <-ch:
+				if r.Action != "cancel" {
+					t.Errorf("the %s elicitation got %+v, want cancel", what, r)
+				}
+			default:
+				t.Errorf("the %s elicitation was not answered on quit", what)
+			}
+		}
+		select {
+		case r := <-sample:
+			if r.Choice != engine.SampleDecline {
+				t.Errorf("the sampling request got %+v, want decline", r)
+			}
+		default:
+			t.Error("the sampling request was not answered on quit")
+		}
+	})
+}

@@ -36,7 +36,10 @@ func TestFilterInTabsAndPickers(t *testing.T) {
 		h.selectServer("notes")
 		h.keys("c") // the tool picker
 		h.wantView("Call a tool of notes", "add_note")
-		h.keys("/", "list", "enter")
+		h.keys("/", "list?")
+		h.wantView("/list?", "f1 help") // ? is typed: help is on f1 while the filter is
+		h.keys("backspace", "enter")
+		h.wantView("? help")
 		v = h.view()
 		if !strings.Contains(v, "list_notes") || strings.Contains(v, "add_note") {
 			t.Fatalf("picker not filtered:\n%s", v)

@@ -38,10 +38,10 @@ func installSchema(fields []registry.Field) json.RawMessage {
 		if in.IsRequired {
 			required = append(required, f.Label())
 		}
-		if _, dup := props[f.Label()]; !dup { // the form edits the first of a label
-			props[f.Label()] = node
+		if _, dup := props[f.Label()]; !dup {
 			order = append(order, f.Label())
 		}
+		props[f.Label()] = node // two fields of one label: one form field, where the first was, as the last says
 	}
 	return form.ObjectSchema(order, props, required)
 }
