@@ -11,7 +11,6 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/mcpdeck/mcpdeck/model"
-	"github.com/mcpdeck/mcpdeck/model/platform"
 	"github.com/mcpdeck/mcpdeck/oauth"
 )
 
@@ -110,30 +109,6 @@ func authServer(g *globalOpts, lo model.LoadOptions, name string, logout bool) (
 		return model.Server{}, fmt.Errorf("server %s has a configuration problem: %s", name, srv.Problems[0].Error())
 	}
 	return srv, nil
-}
-
-// newOAuthManager is the Manager the CLI uses: credentials in the keychain
-// (or <config dir>/credentials.json), the needs-auth cache in the user cache
-// dir. inline lets requests run the browser flow themselves on 401 and
-// step-up (one-shot commands such as call and tools).
-func newOAuthManager(lo model.LoadOptions, stderr io.Writer, inline bool) *oauth.Manager {
-	cacheDir := ""
-	if d, err := platform.CacheDir(); err == nil {
-		cacheDir = d
-	}
-	lookup := lo.LookupEnv
-	if lookup == nil {
-		lookup = os.LookupEnv
-	}
-	return oauth.New(oauth.Options{
-		ConfigDir:  lo.ConfigDir,
-		CacheDir:   cacheDir,
-		LookupEnv:  lookup,
-		InlineAuth: inline,
-		ShowURL: func(u string) {
-			fmt.Fprintf(stderr, "Sign in in your browser. If it did not open, visit:\n  %s\n", u)
-		},
-	})
 }
 
 // storableSecret is a credential `mcpdeck auth` can put in the keychain

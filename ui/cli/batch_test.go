@@ -1,42 +1,15 @@
 package cli
 
 import (
-	"bytes"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/mcpdeck/mcpdeck/model"
 )
-
-// runStdin runs mcpdeck like e.run, with stdin.
-func (e *cliEnv) runStdin(stdin string, args ...string) result {
-	e.t.Helper()
-	cmd := exec.Command(binary, args...)
-	cmd.Dir = e.proj
-	cmd.Env = []string{
-		"HOME=" + e.home, "XDG_CONFIG_HOME=" + e.config, "XDG_CACHE_HOME=" + filepath.Join(e.home, ".cache"),
-		"MCPDECK_MANAGED_DIR=" + e.managed, "PATH=" + os.Getenv("PATH"),
-	}
-	cmd.Stdin = strings.NewReader(stdin)
-	var out, errb bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &errb
-	err := cmd.Run()
-	var exit *exec.ExitError
-	code := 0
-	switch {
-	case errors.As(err, &exit):
-		code = exit.ExitCode()
-	case err != nil:
-		e.t.Fatalf("running mcpdeck %v: %v", args, err)
-	}
-	return result{stdout: out.String(), stderr: errb.String(), code: code}
-}
 
 // batchInput20 is 20 requests to the demo calculator (19 tool calls and a
 // prompt) with a comment, a blank line and a malformed line in the middle;

@@ -4,16 +4,13 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
-	"regexp"
 	"strings"
 	"testing"
-
-	"github.com/spf13/cobra"
 )
 
 // completions runs cobra's hidden __complete command and returns the
 // candidates (descriptions dropped).
-func (e *cliEnv) completions(args ...string) []string {
+func completions(e *cliEnv, args ...string) []string {
 	e.t.Helper()
 	r := e.run(append([]string{"__complete"}, args...)...)
 	if r.code != 0 {
@@ -40,27 +37,27 @@ func TestCompletionOfServersToolsPromptsAndFlags(t *testing.T) {
 		"notes": map[string]any{"command": binary, "args": []string{"demo-server", "notes"}},
 	}})
 	c := string(cfg)
-	if got := e.completions("--mcp-config", c, "mcp", "get", ""); strings.Join(got, " ") != "calc notes" {
+	if got := completions(e, "--mcp-config", c, "mcp", "get", ""); strings.Join(got, " ") != "calc notes" {
 		t.Errorf("mcp get: %v", got)
 	}
-	if got := e.completions("--mcp-config", c, "mcp", "enable", ""); strings.Join(got, " ") != "calc notes all" {
+	if got := completions(e, "--mcp-config", c, "mcp", "enable", ""); strings.Join(got, " ") != "calc notes all" {
 		t.Errorf("mcp enable: %v", got)
 	}
 	for range 2 {
-		if got := e.completions("--mcp-config", c, "call", "calc", ""); strings.Join(got, " ") != "calculate slow_count" {
+		if got := completions(e, "--mcp-config", c, "call", "calc", ""); strings.Join(got, " ") != "calculate slow_count" {
 			t.Errorf("call calc: %v", got)
 		}
 	}
 	if b, _ := os.ReadFile(starts); strings.Count(string(b), "x") != 1 {
 		t.Errorf("calc started %d times for two completions, want 1 (the second from the cache)", strings.Count(string(b), "x"))
 	}
-	if got := e.completions("--mcp-config", c, "prompt", "calc", ""); strings.Join(got, " ") != "explain" {
+	if got := completions(e, "--mcp-config", c, "prompt", "calc", ""); strings.Join(got, " ") != "explain" {
 		t.Errorf("prompt calc: %v", got)
 	}
-	if got := e.completions("--mcp-config", c, "read", "notes", ""); len(got) == 0 || got[0] != "notes://all" {
+	if got := completions(e, "--mcp-config", c, "read", "notes", ""); len(got) == 0 || got[0] != "notes://all" {
 		t.Errorf("read notes: %v", got)
 	}
-	if got := e.completions("--mcp-config", c, "call", "calc", "calculate", ""); len(got) != 0 {
+	if got := completions(e, "--mcp-config", c, "call", "calc", "calculate", ""); len(got) != 0 {
 		t.Errorf("call calc calculate: %v (the JSON is not completed)", got)
 	}
 	for _, tc := range []struct {
@@ -71,11 +68,11 @@ func TestCompletionOfServersToolsPromptsAndFlags(t *testing.T) {
 		{[]string{"mcp", "add", "-t", ""}, "stdio sse http ws"},
 		{[]string{"--elicit", ""}, "accept-defaults decline cancel"},
 	} {
-		if got := e.completions(tc.args...); strings.Join(got, " ") != tc.want {
+		if got := completions(e, tc.args...); strings.Join(got, " ") != tc.want {
 			t.Errorf("%v: %v, want %s", tc.args, got, tc.want)
 		}
 	}
-	if got := e.completions("mcp", "import", "--from", ""); len(got) < 2 {
+	if got := completions(e, "mcp", "import", "--from", ""); len(got) < 2 {
 		t.Errorf("mcp import --from: %v", got)
 	}
 }
@@ -86,33 +83,15 @@ func TestCompletionNeverStartsAnUnapprovedServer(t *testing.T) {
 	e := newCLIEnv(t)
 	marker := filepath.Join(t.TempDir(), "ran")
 	e.write(filepath.Join(e.proj, ".mcp.json"), `{"mcpServers": {"evil": {"command": "sh", "args": ["-c", "touch '`+marker+`'"]}}}`)
-	if got := e.completions("mcp", "get", ""); strings.Join(got, " ") != "evil" {
+	if got := completions(e, "mcp", "get", ""); strings.Join(got, " ") != "evil" {
 		t.Errorf("mcp get: %v", got)
 	}
-	if got := e.completions("call", "evil", ""); len(got) != 0 {
+	if got := completions(e, "call", "evil", ""); len(got) != 0 {
 		t.Errorf("call evil: %v", got)
 	}
 	if _, err := os.Stat(marker); err == nil {
 		t.Error("completion started an unapproved project server")
 	}
-}
-
-// TestEveryServerArgumentCompletes: a command whose first argument is a
-// server (SERVER, or NAME of an existing one) completes it.
-func TestEveryServerArgumentCompletes(t *testing.T) {
-	root := newRootCmd(&globalOpts{})
-	first := regexp.MustCompile(`^\S+ \[?(SERVER|NAME)`)
-	// these name a new server, a built-in demo server or a registry entry,
-	// not a configured one
-	creates := map[string]bool{"mcpdeck mcp add": true, "mcpdeck mcp add-json": true, "mcpdeck demo-server": true, "mcpdeck registry show": true}
-	walkCommands(root, func(cmd *cobra.Command) {
-		if !first.MatchString(cmd.Use) || creates[cmd.CommandPath()] {
-			return
-		}
-		if cmd.ValidArgsFunction == nil {
-			t.Errorf("%s (%s) does not complete its server argument", cmd.CommandPath(), cmd.Use)
-		}
-	})
 }
 
 func TestCandidatesDropWhatAShellWouldMisread(t *testing.T) {

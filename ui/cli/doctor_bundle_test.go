@@ -1,12 +1,8 @@
 package cli
 
 import (
-	"archive/tar"
 	"bytes"
-	"compress/gzip"
 	"encoding/json"
-	"errors"
-	"io"
 	"net/url"
 	"os"
 	"path/filepath"
@@ -18,52 +14,6 @@ import (
 	"github.com/mcpdeck/mcpdeck/model"
 	"github.com/mcpdeck/mcpdeck/testdata/faultlaunch"
 )
-
-// readBundle extracts a tar.gz into a map of file name to content.
-func readBundle(t *testing.T, path string) map[string]string {
-	t.Helper()
-	f, err := os.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	gz, err := gzip.NewReader(f)
-	if err != nil {
-		t.Fatal(err)
-	}
-	tr := tar.NewReader(gz)
-	out := map[string]string{}
-	for {
-		hdr, err := tr.Next()
-		if errors.Is(err, io.EOF) {
-			return out
-		}
-		if err != nil {
-			t.Fatal(err)
-		}
-		if hdr.Mode != 0o600 || !strings.HasPrefix(hdr.Name, "mcpdeck-bundle/") || strings.Contains(hdr.Name, "..") {
-			t.Errorf("archive entry %s mode %o", hdr.Name, hdr.Mode)
-		}
-		b, err := io.ReadAll(tr)
-		if err != nil {
-			t.Fatal(err)
-		}
-		out[strings.TrimPrefix(hdr.Name, "mcpdeck-bundle/")] = string(b)
-	}
-}
-
-// fileLike returns the content of the one bundle file whose name has
-// prefix and suffix (servers/NN-name/… without knowing NN).
-func fileLike(t *testing.T, files map[string]string, prefix, suffix string) string {
-	t.Helper()
-	for name, body := range files {
-		if strings.HasPrefix(name, prefix) && strings.HasSuffix(name, suffix) {
-			return body
-		}
-	}
-	t.Fatalf("no %s…%s in the bundle", prefix, suffix)
-	return ""
-}
 
 // TestDoctorBundleMasksEverySecret plants a secret everywhere one can be —
 // a stdio server's env value (which it prints on stderr and puts in a

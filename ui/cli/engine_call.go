@@ -6,8 +6,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
-	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -145,29 +143,6 @@ func runEngCall(ctx context.Context, f *engFlags, server, tool string, params ma
 	})
 }
 
-// withEngServer starts an engine that connects only server, waits until it
-// is connected (or says why it is not), then runs fn.
-func withEngServer(ctx context.Context, f *engFlags, server string, fn func(context.Context, *engSession) error) error {
-	s, err := startEngSession(ctx, f, server)
-	if err != nil {
-		return err
-	}
-	defer s.Close()
-	if _, err := s.ready(ctx, server); err != nil {
-		return err
-	}
-	if err := fn(ctx, s); err != nil {
-		return err
-	}
-	if f.declined.Load() { // the reason is already on stderr
-		return silentError{}
-	}
-	if note := f.asked.sampleDeclined(); note != "" {
-		fmt.Fprintln(f.g.stderr, "mcpdeck: note: "+note)
-	}
-	return nil
-}
-
 // engCallErr explains a failed request: a refused elicitation first (the
 // usual reason a call fails headless), else the error itself.
 func engCallErr(f *engFlags, what string, err error) error {
@@ -182,97 +157,4 @@ func engCallErr(f *engFlags, what string, err error) error {
 		return err // it already names the request and the server
 	}
 	return fmt.Errorf("%s: %w", what, err)
-}
-
-// engCancelled turns the context error of an interrupted command (Ctrl-C)
-// into a one-word message; other errors pass through.
-func engCancelled(err error) error {
-	if errors.Is(err, context.Canceled) {
-		return errors.New("cancelled")
-	}
-	return err
-}
-
-// printEngContents prints processed content: text as is (control
-// characters stripped), files and links as one bracketed line each.
-func printEngContents(w io.Writer, cs []engine.Content) error {
-	for _, c := range cs {
-		prefix := ""
-		if c.Role != "" {
-			prefix = c.Role + ": "
-		}
-		var line string
-		switch {
-		case c.Path != "" && c.Text != "":
-			line = c.Text // the engine's summary names the file
-		case c.Path != "":
-			line = fmt.Sprintf("[%s %s, %d bytes, saved to %s]", c.Kind, c.MIMEType, c.Size, c.Path)
-		case c.Kind == "resource_link":
-			line = fmt.Sprintf("[link %s]", c.URI)
-			if c.Text != "" {
-				line += " " + c.Text
-			}
-		case c.Kind == "resource" && c.URI != "":
-			line = fmt.Sprintf("[resource %s]\n%s", c.URI, c.Text)
-		default:
-			line = c.Text
-		}
-		if _, err := fmt.Fprintln(w, prefix+model.Sanitize(line)); err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
-func engHasText(cs []engine.Content) bool {
-	for _, c := range cs {
-		if strings.TrimSpace(c.Text) != "" {
-			return true
-		}
-	}
-	return false
-}
-
-// decodeEngObject parses a JSON object (and nothing after it). Its errors
-// are sentences about the text given, never Go's decoding internals.
-func decodeEngObject(s string, v *map[string]any) error {
-	dec := json.NewDecoder(strings.NewReader(s))
-	var raw any
-	if err := dec.Decode(&raw); err != nil {
-		return jsonSyntaxProblem(err)
-	}
-	obj, ok := raw.(map[string]any)
-	if !ok {
-		return fmt.Errorf("got %s, want an object such as {\"name\": \"value\"}", jsonKindOf(raw))
-	}
-	if dec.More() {
-		return errors.New("unexpected data after the JSON object")
-	}
-	*v = obj
-	return nil
-}
-
-// promptArgs turns a JSON object into prompt arguments, which MCP defines
-// as strings: a string stays as it is, any other value becomes its JSON text.
-func promptArgs(raw map[string]any) map[string]string {
-	out := make(map[string]string, len(raw))
-	for k, v := range raw {
-		if s, ok := v.(string); ok {
-			out[k] = s
-			continue
-		}
-		b, _ := json.Marshal(v)
-		out[k] = string(b)
-	}
-	return out
-}
-
-// rangeEngArgs requires between lo and hi positional arguments.
-func rangeEngArgs(lo, hi int, what string) cobra.PositionalArgs {
-	return func(cmd *cobra.Command, args []string) error {
-		if len(args) < lo || len(args) > hi {
-			return usagef("%s takes %s, got %d argument%s", cmd.CommandPath(), what, len(args), plural(len(args)))
-		}
-		return nil
-	}
 }

@@ -3,8 +3,6 @@ package cli
 import (
 	"context"
 	"fmt"
-	"slices"
-	"time"
 
 	"github.com/spf13/cobra"
 
@@ -82,50 +80,6 @@ func runEngList(ctx context.Context, f *engFlags, names []string, reconnect ...b
 		}
 	}
 	return nil
-}
-
-// settleEngList waits for every server's outcome; with reconnect, the
-// failed and needs-auth ones are reconnected once and their new outcome
-// replaces the first.
-func settleEngList(ctx context.Context, s *engSession, names []string, reconnect bool) ([]engine.ServerSnapshot, error) {
-	var results []engine.ServerSnapshot
-	var retry []string
-	report := func(srv engine.ServerSnapshot) {
-		if o := engOutcomeOf(srv); reconnect && (o == status.OutcomeFailed || o == status.OutcomeNeedsAuth) {
-			retry = append(retry, srv.Name)
-			return
-		}
-		results = append(results, srv)
-	}
-	if err := s.waitSettled(ctx, names, report); err != nil {
-		return nil, err
-	}
-	if len(retry) == 0 {
-		return results, nil
-	}
-	mark := time.Now()
-	for _, n := range retry {
-		if err := s.eng.Reconnect(ctx, n); err != nil {
-			return nil, fmt.Errorf("reconnect %s: %w", n, err)
-		}
-	}
-	collect := func(srv engine.ServerSnapshot) { results = append(results, srv) }
-	// only the outcome of the new attempt counts
-	if err := s.waitSettledSince(ctx, retry, mark, collect); err != nil {
-		return nil, err
-	}
-	return results, nil
-}
-
-// sortLikeSnapshot orders results as the engine orders servers (scope high
-// to low, then name), so the output is the same whatever order they
-// connected in.
-func sortLikeSnapshot(results []engine.ServerSnapshot, snap engine.Snapshot) {
-	rank := make(map[string]int, len(snap.Servers))
-	for i, srv := range snap.Servers {
-		rank[srv.Name] = i
-	}
-	slices.SortStableFunc(results, func(a, b engine.ServerSnapshot) int { return rank[a.Name] - rank[b.Name] })
 }
 
 // engListJSON is what the connecting `mcp list --json` prints: the same

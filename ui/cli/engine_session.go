@@ -246,3 +246,26 @@ func engUnknownServer(name string, snap engine.Snapshot) error {
 	}
 	return fmt.Errorf("%w %q (configured: %s)", engine.ErrUnknownServer, name, strings.Join(names, ", "))
 }
+
+// withEngServer starts an engine that connects only server, waits until it
+// is connected (or says why it is not), then runs fn.
+func withEngServer(ctx context.Context, f *engFlags, server string, fn func(context.Context, *engSession) error) error {
+	s, err := startEngSession(ctx, f, server)
+	if err != nil {
+		return err
+	}
+	defer s.Close()
+	if _, err := s.ready(ctx, server); err != nil {
+		return err
+	}
+	if err := fn(ctx, s); err != nil {
+		return err
+	}
+	if f.declined.Load() { // the reason is already on stderr
+		return silentError{}
+	}
+	if note := f.asked.sampleDeclined(); note != "" {
+		fmt.Fprintln(f.g.stderr, "mcpdeck: note: "+note)
+	}
+	return nil
+}

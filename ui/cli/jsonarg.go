@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"strings"
 )
 
 // maxStdinArgs bounds JSON arguments read from stdin ("-"): a tool's
@@ -61,4 +62,38 @@ func jsonKindOf(v any) string {
 		return "true or false"
 	}
 	return "an object"
+}
+
+// decodeEngObject parses a JSON object (and nothing after it). Its errors
+// are sentences about the text given, never Go's decoding internals.
+func decodeEngObject(s string, v *map[string]any) error {
+	dec := json.NewDecoder(strings.NewReader(s))
+	var raw any
+	if err := dec.Decode(&raw); err != nil {
+		return jsonSyntaxProblem(err)
+	}
+	obj, ok := raw.(map[string]any)
+	if !ok {
+		return fmt.Errorf("got %s, want an object such as {\"name\": \"value\"}", jsonKindOf(raw))
+	}
+	if dec.More() {
+		return errors.New("unexpected data after the JSON object")
+	}
+	*v = obj
+	return nil
+}
+
+// promptArgs turns a JSON object into prompt arguments, which MCP defines
+// as strings: a string stays as it is, any other value becomes its JSON text.
+func promptArgs(raw map[string]any) map[string]string {
+	out := make(map[string]string, len(raw))
+	for k, v := range raw {
+		if s, ok := v.(string); ok {
+			out[k] = s
+			continue
+		}
+		b, _ := json.Marshal(v)
+		out[k] = string(b)
+	}
+	return out
 }

@@ -256,3 +256,13 @@ func (e *escapedWriter) flush(all bool) error {
 	e.buf = append(e.buf[:0], e.buf[n:]...)
 	return nil
 }
+
+// writeJSON writes v indented, with a final newline: every --json output
+// goes through it. encoding/json leaves U+202E, C1 controls, DEL and tag
+// characters raw inside strings, so model.EscapeJSON turns them into \u
+// escapes: the value is the same for a program, and inert on a terminal.
+func writeJSON(w io.Writer, v any) error { return encodeJSON(w, v, "  ") }
+
+// writeJSONLine is writeJSON on one line, for outputs that print one JSON
+// object per line (batch --json).
+func writeJSONLine(w io.Writer, v any) error { return encodeJSON(w, v, "") }

@@ -50,6 +50,15 @@ type streamOddKeys struct {
 	C int `json:"d.e-f_g"`
 }
 
+// streamListing has the shape of the tools, resources and prompts
+// listings under --json: one object per server.
+type streamListing struct {
+	Server string `json:"server"`
+	State  string `json:"state"`
+	Error  string `json:"error,omitempty"`
+	Items  any    `json:"items"`
+}
+
 type streamEmbed struct {
 	streamInner
 	Z int `json:"z"`
@@ -80,7 +89,7 @@ func TestEncodeJSONMatchesEncodingJSON(t *testing.T) {
 		"omitted all": struct {
 			A string `json:"a,omitempty"`
 		}{},
-		"listing": []engServerItems{
+		"listing": []streamListing{
 			{Server: "s", State: "connected", Items: tools},
 			{Server: "t", State: "failed", Error: "boom\x1b[31m", Items: []any{}},
 		},
@@ -107,7 +116,7 @@ func TestEncodeJSONLargeOutputIsChunked(t *testing.T) {
 		items[i] = engine.Tool{Name: "t", Description: strings.Repeat("ü", 500)}
 	}
 	var w chunkRecorder
-	if err := encodeJSON(&w, []engServerItems{{Server: "s", Items: items}}, "  "); err != nil {
+	if err := encodeJSON(&w, []streamListing{{Server: "s", Items: items}}, "  "); err != nil {
 		t.Fatal(err)
 	}
 	if len(w.sizes) < 10 {
@@ -118,7 +127,7 @@ func TestEncodeJSONLargeOutputIsChunked(t *testing.T) {
 			t.Errorf("write %d is %d bytes", i, n)
 		}
 	}
-	if want := reference(t, []engServerItems{{Server: "s", Items: items}}, "  "); w.String() != want {
+	if want := reference(t, []streamListing{{Server: "s", Items: items}}, "  "); w.String() != want {
 		t.Error("chunked output differs from encoding/json's")
 	}
 }

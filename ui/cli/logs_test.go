@@ -15,7 +15,7 @@ import (
 // may reach the client after the call they came with has ended.
 func TestServerLogMessagesOnStderr(t *testing.T) {
 	var out strings.Builder
-	g := &globalOpts{stderr: &terminalWriter{w: &out}, logLevel: "warning"}
+	g := &globalOpts{stderr: newTerminalWriter(&out), logLevel: "warning"}
 	f := newEngFlags(g)
 	f.printLog("f", engine.LogEntry{Level: "info", Data: "quiet"})
 	f.printLog("f", engine.LogEntry{Level: "error", Logger: "db", Data: "broken\x1b[2J\nsecond line"})

@@ -90,7 +90,7 @@ func TestRegistryAddBundleThenCall(t *testing.T) {
 		mcpbtest.File{Name: "notes.txt", Body: "notes from the bundle\n"},
 	)})
 	doc := host.serverJSON("io.example/fault", "fault.mcpb", "")
-	m := newRegistryMachine(t, doc)
+	m := newRegistryMachine(t, run, doc)
 	secret := "bundle-secret-0123456789"
 
 	r := m.ok("mcp", "add", "-s", "user", "--registry", "io.example/fault", "--arg", "api_key="+secret)
@@ -168,7 +168,7 @@ func TestRegistryAddBundleRefusals(t *testing.T) {
 		"good.mcpb": mcpbZip(t, manifest, mcpbtest.File{Name: "index.js", Body: "//"}),
 		"evil.mcpb": mcpbZip(t, manifest, mcpbtest.File{Name: "../../evil.js", Body: "//"}),
 	})
-	m := newRegistryMachine(t,
+	m := newRegistryMachine(t, run,
 		host.serverJSON("io.example/tampered", "good.mcpb", strings.Repeat("0", 64)),
 		host.serverJSON("io.example/evil", "evil.mcpb", ""),
 		host.serverJSON("io.example/good", "good.mcpb", ""),

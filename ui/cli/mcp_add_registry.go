@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"maps"
-	"path/filepath"
 	"slices"
 	"strings"
 
@@ -255,11 +254,4 @@ func fetchBundle(ctx context.Context, g *globalOpts, opts model.LoadOptions, sco
 		return plan, fmt.Errorf("%s@%s %w", model.SanitizeLine(e.Name), model.SanitizeLine(e.Version), err)
 	}
 	return got, err
-}
-
-// bundleStore is where MCP bundles are unpacked: <user config dir>/mcpdeck/bundles,
-// next to the configuration that runs them (a cache may be emptied; a
-// server's program must not vanish).
-func bundleStore(opts model.LoadOptions) registry.Bundles {
-	return registry.Bundles{Root: filepath.Join(opts.ConfigDir, "bundles"), Home: opts.Home}
 }

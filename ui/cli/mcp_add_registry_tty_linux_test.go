@@ -47,7 +47,7 @@ func waitEchoOff(t *testing.T, ctl *os.File) {
 // converse runs mcpdeck with a terminal as its standard input and output
 // (and no keychain: no session bus), plays the exchanges in order, and
 // returns everything the terminal showed and the exit code.
-func (e *cliEnv) converse(t *testing.T, env []string, turns []exchange, args ...string) (string, int) {
+func converse(e *cliEnv, t *testing.T, env []string, turns []exchange, args ...string) (string, int) {
 	t.Helper()
 	ctl, tty := openPTY(t)
 	defer ctl.Close()
@@ -119,7 +119,7 @@ func TestRegistryAddAtATerminal(t *testing.T) {
 		{wait: "\nenv UNITS ", answer: "imperial\n"},
 	}
 
-	shown, code := e.converse(t, env, append(ask, exchange{wait: "Add it? [y/N] ", answer: "n\n"}), "mcp", "add", "-s", "user", "--registry", "io.github.example/weather")
+	shown, code := converse(e, t, env, append(ask, exchange{wait: "Add it? [y/N] ", answer: "n\n"}), "mcp", "add", "-s", "user", "--registry", "io.github.example/weather")
 	if code != 0 || !strings.Contains(shown, "Nothing was added.") {
 		t.Fatalf("answering no: exit %d\n%s", code, shown)
 	}
@@ -127,7 +127,7 @@ func TestRegistryAddAtATerminal(t *testing.T) {
 		t.Fatalf("answering no wrote the settings: %v", err)
 	}
 
-	shown, code = e.converse(t, env, append(ask, exchange{wait: "Add it? [y/N] ", answer: "y\n"}), "mcp", "add", "-s", "user", "--registry", "io.github.example/weather")
+	shown, code = converse(e, t, env, append(ask, exchange{wait: "Add it? [y/N] ", answer: "y\n"}), "mcp", "add", "-s", "user", "--registry", "io.github.example/weather")
 	for _, want := range []string{
 		"io.github.example/weather asks for env WEATHER_API_KEY, env UNITS",
 		"Command  uvx mcp-weather==1.2.0", "Env      UNITS=imperial", "Env      WEATHER_API_KEY=${secret:WEATHER_API_KEY}",

@@ -9,7 +9,7 @@ import (
 )
 
 // placeFixture copies testdata/import/<from> to a client's real location.
-func (e *cliEnv) placeFixture(from, to string) {
+func placeFixture(e *cliEnv, from, to string) {
 	e.t.Helper()
 	data, err := os.ReadFile(filepath.Join("..", "..", "testdata", "import", from))
 	if err != nil {
@@ -34,7 +34,7 @@ type importDoc struct {
 }
 
 // importJSON runs `mcp import --json` and returns status and reason by name.
-func (e *cliEnv) importJSON(args ...string) (map[string]string, map[string]string, importDoc) {
+func importJSON(e *cliEnv, args ...string) (map[string]string, map[string]string, importDoc) {
 	e.t.Helper()
 	r := e.ok(append([]string{"mcp", "import", "--json"}, args...)...)
 	var doc importDoc
@@ -67,9 +67,9 @@ func wantStatus(t *testing.T, got map[string]string, want map[string]string) {
 func TestImportClaudeDesktop(t *testing.T) {
 	t.Parallel()
 	e := newCLIEnv(t)
-	e.placeFixture("claude-desktop/claude_desktop_config.json", filepath.Join(e.config, "Claude", "claude_desktop_config.json"))
+	placeFixture(e, "claude-desktop/claude_desktop_config.json", filepath.Join(e.config, "Claude", "claude_desktop_config.json"))
 	e.ok("mcp", "add", "-s", "user", "docs", "https://other.example.com/mcp")
-	status, reason, doc := e.importJSON("--from", "claude-desktop")
+	status, reason, doc := importJSON(e, "--from", "claude-desktop")
 	wantStatus(t, status, map[string]string{
 		"filesystem": "imported", "github": "imported", "docs": "skipped", "no-command": "not-converted",
 	})
@@ -84,7 +84,7 @@ func TestImportClaudeDesktop(t *testing.T) {
 		t.Errorf("imported github = %+v", gh)
 	}
 	// A second import skips everything that is now present.
-	status, _, _ = e.importJSON("--from", "claude-desktop")
+	status, _, _ = importJSON(e, "--from", "claude-desktop")
 	if status["filesystem"] != "skipped" || status["github"] != "skipped" {
 		t.Errorf("re-import: %v", status)
 	}
@@ -93,9 +93,9 @@ func TestImportClaudeDesktop(t *testing.T) {
 func TestImportClaudeCode(t *testing.T) {
 	t.Parallel()
 	e := newCLIEnv(t)
-	e.placeFixture("claude-code/claude.json", filepath.Join(e.home, ".claude.json"))
-	e.placeFixture("claude-code/mcp.json", filepath.Join(e.proj, ".mcp.json"))
-	status, reason, _ := e.importJSON("--from", "claude-code", "--scope", "user")
+	placeFixture(e, "claude-code/claude.json", filepath.Join(e.home, ".claude.json"))
+	placeFixture(e, "claude-code/mcp.json", filepath.Join(e.proj, ".mcp.json"))
+	status, reason, _ := importJSON(e, "--from", "claude-code", "--scope", "user")
 	wantStatus(t, status, map[string]string{
 		"shared": "imported", "ide": "not-converted", "db": "skipped", "sentry": "imported", "shared#2": "skipped",
 	})
@@ -113,8 +113,8 @@ func TestImportClaudeCode(t *testing.T) {
 func TestImportVSCode(t *testing.T) {
 	t.Parallel()
 	e := newCLIEnv(t)
-	e.placeFixture("vscode/mcp.json", filepath.Join(e.proj, ".vscode", "mcp.json"))
-	e.placeFixture("vscode/settings.json", filepath.Join(e.config, "Code", "User", "settings.json"))
+	placeFixture(e, "vscode/mcp.json", filepath.Join(e.proj, ".vscode", "mcp.json"))
+	placeFixture(e, "vscode/settings.json", filepath.Join(e.config, "Code", "User", "settings.json"))
 	r := e.ok("mcp", "import", "--from", "vscode")
 	for _, want := range []string{"✓ fetch: imported", "✗ perplexity: not converted", "${input:perplexity-key}", "✗ with-env-file: not converted", "Imported 4, skipped 0, not converted 2."} {
 		if !strings.Contains(r.stdout, want) {
@@ -166,9 +166,9 @@ func TestImportOfRepositoryFilesAwaitsApproval(t *testing.T) {
 func TestImportCursor(t *testing.T) {
 	t.Parallel()
 	e := newCLIEnv(t)
-	e.placeFixture("cursor/user-mcp.json", filepath.Join(e.home, ".cursor", "mcp.json"))
-	e.placeFixture("cursor/project-mcp.json", filepath.Join(e.proj, ".cursor", "mcp.json"))
-	status, reason, doc := e.importJSON("--from", "cursor", "-s", "project")
+	placeFixture(e, "cursor/user-mcp.json", filepath.Join(e.home, ".cursor", "mcp.json"))
+	placeFixture(e, "cursor/project-mcp.json", filepath.Join(e.proj, ".cursor", "mcp.json"))
+	status, reason, doc := importJSON(e, "--from", "cursor", "-s", "project")
 	wantStatus(t, status, map[string]string{
 		"local-tool": "imported", "needs-config": "not-converted", "linear": "imported", "context7": "imported", "oauth-app": "imported",
 	})
@@ -197,8 +197,8 @@ func TestImportFromFile(t *testing.T) {
 	t.Parallel()
 	e := newCLIEnv(t)
 	elsewhere := filepath.Join(e.home, "other", ".vscode", "mcp.json")
-	e.placeFixture("vscode/mcp.json", elsewhere)
-	status, _, doc := e.importJSON("--from", "vscode", "--file", elsewhere)
+	placeFixture(e, "vscode/mcp.json", elsewhere)
+	status, _, doc := importJSON(e, "--from", "vscode", "--file", elsewhere)
 	if status["fetch"] != "imported" || len(doc.Files) != 1 || doc.Files[0] != elsewhere {
 		t.Fatalf("import --file: %v %+v", status, doc)
 	}
@@ -217,7 +217,7 @@ func TestImportBrokenFileIsReported(t *testing.T) {
 	t.Parallel()
 	e := newCLIEnv(t)
 	e.write(filepath.Join(e.proj, ".cursor", "mcp.json"), `{"mcpServers": {"x": {"command": "a"}`)
-	e.placeFixture("cursor/user-mcp.json", filepath.Join(e.home, ".cursor", "mcp.json"))
+	placeFixture(e, "cursor/user-mcp.json", filepath.Join(e.home, ".cursor", "mcp.json"))
 	r := e.run("mcp", "import", "--from", "cursor")
 	if r.code != 1 || !strings.Contains(r.stdout, "✓ linear: imported") || !strings.Contains(r.stderr, ".cursor/mcp.json:1:") {
 		t.Fatalf("a broken file must be reported (exit 1) while the other is imported: %s", r)
@@ -230,7 +230,7 @@ func TestImportBrokenFileIsReported(t *testing.T) {
 func TestImportIntoBrokenFileFails(t *testing.T) {
 	t.Parallel()
 	e := newCLIEnv(t)
-	e.placeFixture("claude-desktop/claude_desktop_config.json", filepath.Join(e.config, "Claude", "claude_desktop_config.json"))
+	placeFixture(e, "claude-desktop/claude_desktop_config.json", filepath.Join(e.config, "Claude", "claude_desktop_config.json"))
 	const broken = `{"mcpServers": {`
 	e.write(e.scopeFile("local"), broken)
 	r := e.fails(1, "mcp", "import", "--from", "claude-desktop")
@@ -247,9 +247,9 @@ func TestImportIntoBrokenFileFails(t *testing.T) {
 func TestImportNotesServersThatWillNotRun(t *testing.T) {
 	t.Parallel()
 	e := newCLIEnv(t)
-	e.placeFixture("claude-desktop/claude_desktop_config.json", filepath.Join(e.config, "Claude", "claude_desktop_config.json"))
+	placeFixture(e, "claude-desktop/claude_desktop_config.json", filepath.Join(e.config, "Claude", "claude_desktop_config.json"))
 	e.write(filepath.Join(e.managed, "managed-settings.json"), `{"deniedMcpServers": [{"serverUrl": "https://docs.example.com/*"}]}`)
-	_, _, doc := e.importJSON("--from", "claude-desktop")
+	_, _, doc := importJSON(e, "--from", "claude-desktop")
 	notes := map[string][]string{}
 	for _, s := range doc.Servers {
 		notes[s.Name] = s.Notes
@@ -262,7 +262,7 @@ func TestImportNotesServersThatWillNotRun(t *testing.T) {
 	}
 
 	f := newCLIEnv(t)
-	f.placeFixture("claude-desktop/claude_desktop_config.json", filepath.Join(f.config, "Claude", "claude_desktop_config.json"))
+	placeFixture(f, "claude-desktop/claude_desktop_config.json", filepath.Join(f.config, "Claude", "claude_desktop_config.json"))
 	f.write(filepath.Join(f.managed, "managed-mcp.json"), `{"mcpServers": {}}`)
 	r := f.ok("mcp", "import", "--from", "claude-desktop")
 	if !strings.Contains(r.stdout, "✓ github: imported") || !strings.Contains(r.stdout, "note: managed-mcp.json is in effect") {

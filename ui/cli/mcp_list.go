@@ -41,15 +41,6 @@ func newMCPListCmd(g *globalOpts) *cobra.Command {
 	return cmd
 }
 
-// loadResolved loads the merged configuration with the global options.
-func loadResolved(g *globalOpts) (*model.Resolved, error) {
-	opts, err := g.loadOptions()
-	if err != nil {
-		return nil, err
-	}
-	return g.load(opts)
-}
-
 // listJSON is the document `mcp list --json` prints.
 type listJSON struct {
 	Servers    []serverView       `json:"servers"`
@@ -146,13 +137,3 @@ func reportFileProblems(w io.Writer, probs []model.Problem) error {
 	}
 	return nil
 }
-
-// writeJSON writes v indented, with a final newline: every --json output
-// goes through it. encoding/json leaves U+202E, C1 controls, DEL and tag
-// characters raw inside strings, so model.EscapeJSON turns them into \u
-// escapes: the value is the same for a program, and inert on a terminal.
-func writeJSON(w io.Writer, v any) error { return encodeJSON(w, v, "  ") }
-
-// writeJSONLine is writeJSON on one line, for outputs that print one JSON
-// object per line (batch --json).
-func writeJSONLine(w io.Writer, v any) error { return encodeJSON(w, v, "") }

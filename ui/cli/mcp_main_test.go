@@ -16,37 +16,6 @@ import (
 	"github.com/mcpdeck/mcpdeck/model"
 )
 
-// binary is the mcpdeck executable built once by TestMain for the CLI tests.
-var binary string
-
-// TestMain builds the real binary once, as `make build` and `make install`
-// do (stamped with the commit when the tree is a git checkout, whatever
-// GOFLAGS this machine sets), so the CLI tests run what a person runs; it
-// then checks that no goroutine outlives the tests.
-func TestMain(m *testing.M) {
-	dir, err := os.MkdirTemp("", "mcpdeck-cli-test-")
-	if err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		os.Exit(1)
-	}
-	binary = filepath.Join(dir, "mcpdeck")
-	build := exec.Command("go", "build", "-buildvcs=auto", "-o", binary, "github.com/mcpdeck/mcpdeck")
-	if out, err := build.CombinedOutput(); err != nil {
-		fmt.Fprintf(os.Stderr, "building mcpdeck: %v\n%s", err, out)
-		_ = os.RemoveAll(dir)
-		os.Exit(1)
-	}
-	code := m.Run()
-	if code == 0 {
-		if err := goleak.Find(); err != nil {
-			fmt.Fprintln(os.Stderr, err)
-			code = 1
-		}
-	}
-	_ = os.RemoveAll(dir)
-	os.Exit(code)
-}
-
 // cliEnv is a private machine for one test: its own HOME, XDG config dir,
 // managed dir, temporary dir and a project directory (under HOME, like a
 // real checkout). Every path holds a space ("Application Support"), so
@@ -259,4 +228,60 @@ func (e *cliEnv) scopeFile(scope string) string {
 // loadOptions are the model's options of a run in the project directory.
 func (e *cliEnv) loadOptions() model.LoadOptions {
 	return model.LoadOptions{Cwd: e.proj, Home: e.home, ConfigDir: filepath.Join(e.config, "mcpdeck"), ManagedDir: e.managed}
+}
+
+// runStdin runs mcpdeck like e.run, with stdin.
+func (e *cliEnv) runStdin(stdin string, args ...string) result {
+	e.t.Helper()
+	cmd := exec.Command(binary, args...)
+	cmd.Dir = e.proj
+	cmd.Env = []string{
+		"HOME=" + e.home, "XDG_CONFIG_HOME=" + e.config, "XDG_CACHE_HOME=" + filepath.Join(e.home, ".cache"),
+		"MCPDECK_MANAGED_DIR=" + e.managed, "PATH=" + os.Getenv("PATH"),
+	}
+	cmd.Stdin = strings.NewReader(stdin)
+	var out, errb bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errb
+	err := cmd.Run()
+	var exit *exec.ExitError
+	code := 0
+	switch {
+	case errors.As(err, &exit):
+		code = exit.ExitCode()
+	case err != nil:
+		e.t.Fatalf("running mcpdeck %v: %v", args, err)
+	}
+	return result{stdout: out.String(), stderr: errb.String(), code: code}
+}
+
+// binary is the mcpdeck executable built once by TestMain for the CLI tests.
+var binary string
+
+// mainTest runs a package's CLI tests (a TestMain calls it): it builds the
+// real binary once, as `make build` and `make install` do (stamped with the
+// commit when the tree is a git checkout, whatever GOFLAGS this machine
+// sets), so the CLI tests run what a person runs; it then checks that no
+// goroutine outlives the tests.
+func mainTest(m *testing.M) {
+	dir, err := os.MkdirTemp("", "mcpdeck-cli-test-")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	binary = filepath.Join(dir, "mcpdeck")
+	build := exec.Command("go", "build", "-buildvcs=auto", "-o", binary, "github.com/mcpdeck/mcpdeck")
+	if out, err := build.CombinedOutput(); err != nil {
+		fmt.Fprintf(os.Stderr, "building mcpdeck: %v\n%s", err, out)
+		_ = os.RemoveAll(dir)
+		os.Exit(1)
+	}
+	code := m.Run()
+	if code == 0 {
+		if err := goleak.Find(); err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			code = 1
+		}
+	}
+	_ = os.RemoveAll(dir)
+	os.Exit(code)
 }

@@ -9,7 +9,7 @@ import (
 )
 
 // projectTree maps every file under the project directory to its content.
-func (e *cliEnv) projectTree() map[string]string {
+func projectTree(e *cliEnv) map[string]string {
 	e.t.Helper()
 	out := map[string]string{}
 	err := filepath.WalkDir(e.proj, func(p string, d fs.DirEntry, err error) error {
@@ -30,12 +30,12 @@ func TestApprovalsAreWrittenOutsideTheProject(t *testing.T) {
 	t.Parallel()
 	e := newCLIEnv(t)
 	e.write(filepath.Join(e.proj, ".mcp.json"), `{"mcpServers": {"gh": {"command": "gh-server"}, "x": {"command": "x"}}}`)
-	before := e.projectTree()
+	before := projectTree(e)
 	e.ok("mcp", "approve", "gh")
 	e.ok("mcp", "reject", "x")
 	e.ok("mcp", "disable", "gh")
 	e.ok("mcp", "add", "mine", "-e", "TOKEN=s3cret", "--", "srv")
-	after := e.projectTree()
+	after := projectTree(e)
 	if len(after) != len(before) {
 		t.Errorf("the project gained files: %v", after)
 	}

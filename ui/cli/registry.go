@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"path/filepath"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -118,4 +119,11 @@ func lastPart(name string) string {
 		return name[i+1:]
 	}
 	return name
+}
+
+// bundleStore is where MCP bundles are unpacked: <user config dir>/mcpdeck/bundles,
+// next to the configuration that runs them (a cache may be emptied; a
+// server's program must not vanish).
+func bundleStore(opts model.LoadOptions) registry.Bundles {
+	return registry.Bundles{Root: filepath.Join(opts.ConfigDir, "bundles"), Home: opts.Home}
 }

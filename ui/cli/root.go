@@ -3,144 +3,16 @@
 package cli
 
 import (
-	"bufio"
 	"context"
 	"errors"
-	"fmt"
 	"io"
 	"os"
 	"os/signal"
-	"slices"
 	"strings"
 
 	"github.com/spf13/cobra"
 
 	"github.com/mcpdeck/mcpdeck/model"
-	"github.com/mcpdeck/mcpdeck/oauth"
-)
-
-// Exit codes of the mcpdeck process.
-const (
-	exitOK      = 0
-	exitFailure = 1
-	exitUsage   = 2
-	// exitInterrupted is the shell's convention for a command ended by
-	// Ctrl-C (128 + SIGINT), so scripts can tell "stopped" from "failed".
-	exitInterrupted = 130
-)
-
-// globalOpts carries the persistent flags and the process's I/O to every
-// command. It is the only thing the command files share: every command's
-// constructor (the config commands under mcp_*.go, the commands that connect
-// to servers under engine_*.go, the TUI and demo in tui*.go and demo.go)
-// receives the same *globalOpts.
-type globalOpts struct {
-	// mcpConfig holds the --mcp-config values in order: file paths or inline
-	// JSON, passed to the model as LoadOptions.Dynamic.
-	mcpConfig []string
-	// elicit is the --elicit policy for headless runs: "" (none given),
-	// "accept-defaults", "decline" or "cancel". Validated by flag parsing.
-	elicit string
-	// json asks listings and get for machine-readable JSON on stdout.
-	json bool
-
-	stdin  io.Reader
-	stdout io.Writer // command output, sanitized (see terminalWriter)
-	stderr io.Writer // errors, warnings and notes, sanitized
-	// rawStdout is the process's stdout itself, for the TUI (which draws
-	// sanitized frames with colours of its own) and demo-server (JSON-RPC).
-	rawStdout, rawStderr io.Writer
-
-	// newLoadOptions builds the model's LoadOptions for the given --mcp-config
-	// values; it is model.DefaultLoadOptions (working directory, HOME, XDG
-	// config dir, MCPDECK_MANAGED_DIR). Use g.loadOptions() to call it.
-	newLoadOptions func(dynamic []string) (model.LoadOptions, error)
-
-	// sampling is --sampling: what a command does with a server's sampling
-	// request when no command replies ("decline", the only way without a
-	// person); samplingCommand is --sampling-command, which replies.
-	sampling, samplingCommand string
-
-	// logLevel is --log-level: servers' log messages at or above it go
-	// to stderr ("off": none).
-	logLevel string
-
-	// tracePath is --trace FILE; trace the file, once an engine opened it.
-	tracePath string
-	trace     *traceFile
-
-	// stdinBuf buffers stdin once, so that several reads (one secret after
-	// another) do not lose what an earlier reader buffered.
-	stdinBuf *bufio.Reader
-
-	// secrets is mcpdeck's secret store (${secret:NAME}), made on first use
-	// for the config dir it was made for.
-	secrets *oauth.SecretStore
-	// runSecrets are the secret sets of the servers this run loaded (load).
-	runSecrets []string
-}
-
-// secretStore is the store of ${secret:NAME} values for configDir: the
-// keychain, or credentials.json there when there is none.
-func (g *globalOpts) secretStore(configDir string) *oauth.SecretStore {
-	if g.secrets == nil {
-		g.secrets = oauth.NewSecretStore(oauth.SecretStoreOptions{ConfigDir: configDir})
-	}
-	return g.secrets
-}
-
-// input returns stdin behind one shared buffer.
-func (g *globalOpts) input() *bufio.Reader {
-	if g.stdinBuf == nil {
-		g.stdinBuf = bufio.NewReader(g.stdin)
-	}
-	return g.stdinBuf
-}
-
-// loadOptions returns the LoadOptions every command reads config with. A
-// ${secret:NAME} stays as written (model.SkipSecrets): a command that only
-// shows or edits definitions, or completes a word at each TAB, has no use
-// for the values and must not make the keychain answer (or prompt) for
-// every server. Commands that run servers use secretLoadOptions.
-func (g *globalOpts) loadOptions() (model.LoadOptions, error) {
-	o, err := g.newLoadOptions(g.mcpConfig)
-	if err == nil && o.LookupSecret == nil {
-		o.LookupSecret = model.SkipSecrets
-	}
-	return o, err
-}
-
-// secretLoadOptions is loadOptions for commands that run servers: a
-// ${secret:NAME} of a user or local definition is read from the secret
-// store (each read bounded by the keychain's timeout); with names, only
-// those servers' secrets are read.
-func (g *globalOpts) secretLoadOptions(names ...string) (model.LoadOptions, error) {
-	o, err := g.newLoadOptions(g.mcpConfig)
-	if err == nil && o.LookupSecret == nil {
-		o.LookupSecret = g.secretStore(o.ConfigDir).Lookup(context.Background())
-	}
-	if err == nil && len(names) > 0 {
-		o.LookupSecret = secretsOnlyOf(o.LookupSecret, names)
-	}
-	return o, err
-}
-
-// secretsOnlyOf is read for the secrets of the servers named, and
-// model.SkipSecrets for every other server's.
-func secretsOnlyOf(read func(model.SecretRef) (string, error), names []string) func(model.SecretRef) (string, error) {
-	return func(ref model.SecretRef) (string, error) {
-		if !slices.Contains(names, ref.Server) {
-			return model.SkipSecrets(ref)
-		}
-		return read(ref)
-	}
-}
-
-// Elicitation policies accepted by --elicit.
-const (
-	elicitAcceptDefaults = "accept-defaults"
-	elicitDecline        = "decline"
-	elicitCancel         = "cancel"
 )
 
 // Execute runs the command line (without the program name) and returns the
@@ -154,7 +26,7 @@ func Execute(args []string) int {
 // run is Execute with explicit I/O. Commands print through terminalWriter,
 // so no outside text reaches the terminal unsanitized.
 func run(ctx context.Context, args []string, stdin io.Reader, rawStdout, rawStderr io.Writer) int {
-	stdout, stderr := &terminalWriter{w: rawStdout}, &terminalWriter{w: rawStderr}
+	stdout, stderr := newTerminalWriter(rawStdout), newTerminalWriter(rawStderr)
 	g := &globalOpts{
 		stdin: stdin, stdout: stdout, stderr: stderr, rawStdout: rawStdout, rawStderr: rawStderr,
 		newLoadOptions: model.DefaultLoadOptions,
@@ -170,11 +42,12 @@ func run(ctx context.Context, args []string, stdin io.Reader, rawStdout, rawStde
 		return exitOK
 	}
 	var ue *usageError
-	if isFlagError(err) {
-		ue = &usageError{msg: err.Error()}
-	}
-	if ue != nil || errors.As(err, &ue) {
-		reportError(stderr, g.json, ue.msg, cmd.CommandPath())
+	if isFlagError(err) || errors.As(err, &ue) {
+		msg := err.Error()
+		if ue != nil {
+			msg = ue.Error()
+		}
+		reportError(stderr, g.json, msg, cmd.CommandPath())
 		return exitUsage
 	}
 	var se silentError
@@ -209,7 +82,7 @@ func newRootCmd(g *globalOpts) *cobra.Command {
 		RunE:             func(cmd *cobra.Command, _ []string) error { return runDefaultTUI(cmd, g) },
 	}
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error {
-		return &usageError{msg: err.Error()}
+		return usagef("%s", err)
 	})
 	pf := root.PersistentFlags()
 	pf.StringArrayVar(&g.mcpConfig, "mcp-config", nil,
@@ -246,42 +119,6 @@ func newRootCmd(g *globalOpts) *cobra.Command {
 	return root
 }
 
-// usageError is a mistake in how a command was called: exit code 2.
-type usageError struct{ msg string }
-
-func (e *usageError) Error() string { return e.msg }
-
-// usagef returns a usage error (exit code 2).
-func usagef(format string, a ...any) error { return &usageError{msg: fmt.Sprintf(format, a...)} }
-
-// silentError fails the command (exit 1) without another message: the
-// command already explained the failure on stderr.
-type silentError struct{}
-
-func (silentError) Error() string { return "failed" }
-
-// noArgs rejects positional arguments, naming an unknown subcommand.
-func noArgs(cmd *cobra.Command, args []string) error {
-	if len(args) == 0 {
-		return nil
-	}
-	msg := fmt.Sprintf("unknown command %q for %q", args[0], cmd.CommandPath())
-	if s, ok := bestSuggestion(cmd, args[0]); ok {
-		msg += fmt.Sprintf("; did you mean %q?", s)
-	}
-	return &usageError{msg: msg}
-}
-
-// exactArgs requires n positional arguments, described by what ("NAME").
-func exactArgs(n int, what string) cobra.PositionalArgs {
-	return func(cmd *cobra.Command, args []string) error {
-		if len(args) != n {
-			return usagef("%s takes %s, got %d argument%s", strings.TrimPrefix(cmd.CommandPath(), "mcpdeck "), what, len(args), plural(len(args)))
-		}
-		return nil
-	}
-}
-
 // isFlagError recognises pflag's parse errors that reach us without the
 // FlagErrorFunc (flags of a parent command parsed while traversing to the
 // subcommand): pflag has no error types, only these message forms.
@@ -293,26 +130,4 @@ func isFlagError(err error) bool {
 		}
 	}
 	return false
-}
-
-// sentence renders an error as one sentence: the sentinel prefixes of model
-// errors ("invalid: ", "not found: ") are dropped, the first letter kept as
-// written (file paths and names), and a full stop added.
-func sentence(err error) string {
-	msg := err.Error()
-	for _, s := range []error{model.ErrInvalid, model.ErrNotFound, model.ErrExists} {
-		msg = strings.TrimPrefix(msg, s.Error()+": ")
-	}
-	msg = strings.Join(strings.Fields(msg), " ")
-	if !strings.HasSuffix(msg, ".") && !strings.HasSuffix(msg, "?") {
-		msg += "."
-	}
-	return msg
-}
-
-func plural(n int) string {
-	if n == 1 {
-		return ""
-	}
-	return "s"
 }

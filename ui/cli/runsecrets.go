@@ -1,6 +1,8 @@
 package cli
 
-import "github.com/mcpdeck/mcpdeck/model"
+import (
+	"github.com/mcpdeck/mcpdeck/model"
+)
 
 // load is model.Load that remembers the secret set of every server it
 // found (model.Resolved.Secrets): the error a command ends with is masked
@@ -13,3 +15,12 @@ func (g *globalOpts) load(lo model.LoadOptions) (*model.Resolved, error) {
 
 // runMask is the Masker of every secret set this run loaded.
 func (g *globalOpts) runMask() *model.Masker { return model.NewMasker(g.runSecrets...) }
+
+// loadResolved loads the merged configuration with the global options.
+func loadResolved(g *globalOpts) (*model.Resolved, error) {
+	opts, err := g.loadOptions()
+	if err != nil {
+		return nil, err
+	}
+	return g.load(opts)
+}

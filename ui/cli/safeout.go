@@ -24,6 +24,10 @@ type terminalWriter struct {
 	tail []byte
 }
 
+// newTerminalWriter wraps w, the process's stdout or stderr, in the
+// sanitizing writer.
+func newTerminalWriter(w io.Writer) *terminalWriter { return &terminalWriter{w: w} }
+
 func (t *terminalWriter) Write(p []byte) (int, error) {
 	t.mu.Lock()
 	defer t.mu.Unlock()

@@ -194,3 +194,21 @@ func exprString(sel *ast.SelectorExpr) string {
 	}
 	return sel.Sel.Name
 }
+
+// TestEveryServerArgumentCompletes: a command whose first argument is a
+// server (SERVER, or NAME of an existing one) completes it.
+func TestEveryServerArgumentCompletes(t *testing.T) {
+	root := newRootCmd(&globalOpts{})
+	first := regexp.MustCompile(`^\S+ \[?(SERVER|NAME)`)
+	// these name a new server, a built-in demo server or a registry entry,
+	// not a configured one
+	creates := map[string]bool{"mcpdeck mcp add": true, "mcpdeck mcp add-json": true, "mcpdeck demo-server": true, "mcpdeck registry show": true}
+	walkCommands(root, func(cmd *cobra.Command) {
+		if !first.MatchString(cmd.Use) || creates[cmd.CommandPath()] {
+			return
+		}
+		if cmd.ValidArgsFunction == nil {
+			t.Errorf("%s (%s) does not complete its server argument", cmd.CommandPath(), cmd.Use)
+		}
+	})
+}

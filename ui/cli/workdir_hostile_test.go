@@ -4,32 +4,11 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
 )
-
-// needNpxEverything returns the directory of the pinned Node tools
-// (MCPDECK_NPM_DIR, else testdata/npm/node_modules), or skips the test
-// (fails it under CI) when npx or server-everything is missing.
-func needNpxEverything(t *testing.T) string {
-	t.Helper()
-	npmDir := os.Getenv("MCPDECK_NPM_DIR")
-	if npmDir == "" {
-		npmDir, _ = filepath.Abs("../../testdata/npm/node_modules")
-	}
-	_, npxErr := exec.LookPath("npx")
-	if _, err := os.Stat(filepath.Join(npmDir, "@modelcontextprotocol", "server-everything", "package.json")); err != nil || npxErr != nil {
-		msg := "needs npx and server-everything from testdata/npm (make npm-deps, or MCPDECK_NPM_DIR)"
-		if os.Getenv("CI") == "true" {
-			t.Fatal(msg)
-		}
-		t.Skip(msg)
-	}
-	return npmDir
-}
 
 // npmRegistry is a loopback npm registry that knows no package and
 // records every request it gets.
@@ -70,7 +49,7 @@ func (r *npmRegistry) requests() []string {
 func TestHostileTreeCannotRedirectAUserServer(t *testing.T) {
 	npmDir := needNpxEverything(t)
 	hostile, mine := newNPMRegistry(t), newNPMRegistry(t)
-	m := newRegistryMachine(t)
+	m := newRegistryMachine(t, run)
 	for _, k := range []string{"npm_config_registry", "NPM_CONFIG_REGISTRY", "npm_config_userconfig", "NPM_CONFIG_USERCONFIG", "npm_config_offline"} {
 		t.Setenv(k, "")
 		if err := os.Unsetenv(k); err != nil {

@@ -1,0 +1,47 @@
+package cli
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/spf13/cobra"
+)
+
+// noArgs rejects positional arguments, naming an unknown subcommand.
+func noArgs(cmd *cobra.Command, args []string) error {
+	if len(args) == 0 {
+		return nil
+	}
+	msg := fmt.Sprintf("unknown command %q for %q", args[0], cmd.CommandPath())
+	if s, ok := bestSuggestion(cmd, args[0]); ok {
+		msg += fmt.Sprintf("; did you mean %q?", s)
+	}
+	return &usageError{msg: msg}
+}
+
+// exactArgs requires n positional arguments, described by what ("NAME").
+func exactArgs(n int, what string) cobra.PositionalArgs {
+	return func(cmd *cobra.Command, args []string) error {
+		if len(args) != n {
+			return usagef("%s takes %s, got %d argument%s", strings.TrimPrefix(cmd.CommandPath(), "mcpdeck "), what, len(args), plural(len(args)))
+		}
+		return nil
+	}
+}
+
+func plural(n int) string {
+	if n == 1 {
+		return ""
+	}
+	return "s"
+}
+
+// rangeEngArgs requires between lo and hi positional arguments.
+func rangeEngArgs(lo, hi int, what string) cobra.PositionalArgs {
+	return func(cmd *cobra.Command, args []string) error {
+		if len(args) < lo || len(args) > hi {
+			return usagef("%s takes %s, got %d argument%s", cmd.CommandPath(), what, len(args), plural(len(args)))
+		}
+		return nil
+	}
+}

@@ -1,0 +1,37 @@
+package cli
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// linkArg stands for the symbolic link in refusesLink's arguments.
+const linkArg = "LINK"
+
+// refusesLink runs mcpdeck with args, linkArg replaced by a symbolic link
+// to a file of the person's: the run must fail saying so, and leave the
+// file as it was.
+func refusesLink(t *testing.T, e *cliEnv, args ...string) {
+	t.Helper()
+	target := filepath.Join(t.TempDir(), "precious")
+	if err := os.WriteFile(target, []byte("keep"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	link := filepath.Join(t.TempDir(), "link")
+	if err := os.Symlink(target, link); err != nil {
+		t.Skip("no symlinks:", err)
+	}
+	for i, a := range args {
+		if a == linkArg {
+			args[i] = link
+		}
+	}
+	if r := e.run(args...); r.code != 1 || !strings.Contains(r.stderr, "symbolic link") {
+		t.Errorf("writing through a symbolic link was not refused: %s", r)
+	}
+	if b, _ := os.ReadFile(target); string(b) != "keep" {
+		t.Errorf("the link's target was written: %q", b)
+	}
+}

@@ -1,0 +1,58 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/mcpdeck/mcpdeck/model"
+)
+
+// usageError is a mistake in how a command was called: exit code 2.
+type usageError struct{ msg string }
+
+func (e *usageError) Error() string { return e.msg }
+
+// usagef returns a usage error (exit code 2).
+func usagef(format string, a ...any) error { return &usageError{msg: fmt.Sprintf(format, a...)} }
+
+// silentError fails the command (exit 1) without another message: the
+// command already explained the failure on stderr.
+type silentError struct{}
+
+func (silentError) Error() string { return "failed" }
+
+// sentence renders an error as one sentence: the sentinel prefixes of model
+// errors ("invalid: ", "not found: ") are dropped, the first letter kept as
+// written (file paths and names), and a full stop added.
+func sentence(err error) string {
+	msg := err.Error()
+	for _, s := range []error{model.ErrInvalid, model.ErrNotFound, model.ErrExists} {
+		msg = strings.TrimPrefix(msg, s.Error()+": ")
+	}
+	msg = strings.Join(strings.Fields(msg), " ")
+	if !strings.HasSuffix(msg, ".") && !strings.HasSuffix(msg, "?") {
+		msg += "."
+	}
+	return msg
+}
+
+// engCancelled turns the context error of an interrupted command (Ctrl-C)
+// into a one-word message; other errors pass through.
+func engCancelled(err error) error {
+	if errors.Is(err, context.Canceled) {
+		return errors.New("cancelled")
+	}
+	return err
+}
+
+// Exit codes of the mcpdeck process.
+const (
+	exitOK      = 0
+	exitFailure = 1
+	exitUsage   = 2
+	// exitInterrupted is the shell's convention for a command ended by
+	// Ctrl-C (128 + SIGINT), so scripts can tell "stopped" from "failed".
+	exitInterrupted = 130
+)
