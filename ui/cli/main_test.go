@@ -2,7 +2,9 @@ package cli
 
 import (
 	"testing"
+
+	"github.com/mcpdeck/mcpdeck/testdata/clitest"
 )
 
-// TestMain builds the binary for this package's tests (mainTest).
-func TestMain(m *testing.M) { mainTest(m) }
+// TestMain builds the binary this package's tests run (clitest.Main).
+func TestMain(m *testing.M) { clitest.Main(m) }

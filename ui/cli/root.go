@@ -13,6 +13,15 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/mcpdeck/mcpdeck/model"
+	"github.com/mcpdeck/mcpdeck/ui/cli/authcmd"
+	"github.com/mcpdeck/mcpdeck/ui/cli/batch"
+	"github.com/mcpdeck/mcpdeck/ui/cli/clicore"
+	"github.com/mcpdeck/mcpdeck/ui/cli/completion"
+	"github.com/mcpdeck/mcpdeck/ui/cli/doctor"
+	"github.com/mcpdeck/mcpdeck/ui/cli/engcmd"
+	"github.com/mcpdeck/mcpdeck/ui/cli/mcpcmd"
+	"github.com/mcpdeck/mcpdeck/ui/cli/registrycmd"
+	"github.com/mcpdeck/mcpdeck/ui/cli/servecmd"
 )
 
 // Execute runs the command line (without the program name) and returns the
@@ -20,16 +29,16 @@ import (
 func Execute(args []string) int {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
-	return run(ctx, args, os.Stdin, os.Stdout, os.Stderr)
+	return Run(ctx, args, os.Stdin, os.Stdout, os.Stderr)
 }
 
 // run is Execute with explicit I/O. Commands print through terminalWriter,
 // so no outside text reaches the terminal unsanitized.
-func run(ctx context.Context, args []string, stdin io.Reader, rawStdout, rawStderr io.Writer) int {
-	stdout, stderr := newTerminalWriter(rawStdout), newTerminalWriter(rawStderr)
-	g := &globalOpts{
-		stdin: stdin, stdout: stdout, stderr: stderr, rawStdout: rawStdout, rawStderr: rawStderr,
-		newLoadOptions: model.DefaultLoadOptions,
+func Run(ctx context.Context, args []string, stdin io.Reader, rawStdout, rawStderr io.Writer) int {
+	stdout, stderr := clicore.NewTerminalWriter(rawStdout), clicore.NewTerminalWriter(rawStderr)
+	g := &clicore.Globals{
+		Stdin: stdin, Stdout: stdout, Stderr: stderr, RawStdout: rawStdout, RawStderr: rawStderr,
+		NewLoadOptions: model.DefaultLoadOptions,
 	}
 	root := newRootCmd(g)
 	root.SetArgs(args)
@@ -37,27 +46,27 @@ func run(ctx context.Context, args []string, stdin io.Reader, rawStdout, rawStde
 	root.SetOut(stdout)
 	root.SetErr(stderr)
 	cmd, err := root.ExecuteContextC(ctx)
-	g.closeTrace()
+	g.CloseTrace()
 	if err == nil {
-		return exitOK
+		return clicore.ExitOK
 	}
-	var ue *usageError
+	var ue *clicore.UsageError
 	if isFlagError(err) || errors.As(err, &ue) {
 		msg := err.Error()
 		if ue != nil {
 			msg = ue.Error()
 		}
-		reportError(stderr, g.json, msg, cmd.CommandPath())
-		return exitUsage
+		clicore.ReportError(stderr, g.JSON, msg, cmd.CommandPath())
+		return clicore.ExitUsage
 	}
-	var se silentError
+	var se clicore.SilentError
 	if !errors.As(err, &se) {
-		reportError(stderr, g.json, g.runMask().Mask(sentence(err)), "")
+		clicore.ReportError(stderr, g.JSON, g.RunMask().Mask(clicore.Sentence(err)), "")
 	}
 	if ctx.Err() != nil { // Ctrl-C: the command stopped because it was asked to
-		return exitInterrupted
+		return clicore.ExitInterrupted
 	}
-	return exitFailure
+	return clicore.ExitFailure
 }
 
 // newRootCmd builds the whole command tree around one globalOpts. Every
@@ -65,15 +74,15 @@ func run(ctx context.Context, args []string, stdin io.Reader, rawStdout, rawStde
 // passed in; what it does (Run, Args, help text) is never changed afterwards
 // (tree_test.go checks this). The two passes at the end only add typo
 // suggestions and shell completion to the finished tree.
-func newRootCmd(g *globalOpts) *cobra.Command {
+func newRootCmd(g *clicore.Globals) *cobra.Command {
 	root := &cobra.Command{
 		Use:   "mcpdeck",
 		Short: "A terminal connection manager for MCP servers",
 		Long: "mcpdeck finds every MCP server you have configured, asks before starting servers a\n" +
 			"repository brought along, connects to them and lets you browse and call their tools.\n\n" +
 			"Without a command it opens the interactive TUI.",
-		Args:          noArgs,
-		Version:       buildVersion(),
+		Args:          clicore.NoArgs,
+		Version:       clicore.BuildVersion(),
 		SilenceUsage:  true,
 		SilenceErrors: true,
 		// Flags may come before or after the subcommand.
@@ -82,40 +91,40 @@ func newRootCmd(g *globalOpts) *cobra.Command {
 		RunE:             func(cmd *cobra.Command, _ []string) error { return runDefaultTUI(cmd, g) },
 	}
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error {
-		return usagef("%s", err)
+		return clicore.Usagef("%s", err)
 	})
 	pf := root.PersistentFlags()
-	pf.StringArrayVar(&g.mcpConfig, "mcp-config", nil,
+	pf.StringArrayVar(&g.MCPConfig, "mcp-config", nil,
 		"servers for this run only, from `FILE_OR_JSON`: a config file path or inline JSON (repeatable)")
-	pf.Var(newEnumFlag(&g.elicit, elicitAcceptDefaults, elicitDecline, elicitCancel), "elicit",
+	pf.Var(clicore.NewEnumFlag(&g.Elicit, clicore.ElicitAcceptDefaults, clicore.ElicitDecline, clicore.ElicitCancel), "elicit",
 		"answer server elicitation requests without a TUI: accept-defaults, decline or cancel")
-	g.sampling = "decline"
-	pf.Var(newEnumFlag(&g.sampling, "decline"), "sampling",
+	g.Sampling = "decline"
+	pf.Var(clicore.NewEnumFlag(&g.Sampling, "decline"), "sampling",
 		"answer servers' sampling requests that no command replies to: decline (the CLI has no one to ask)")
-	pf.StringVar(&g.samplingCommand, "sampling-command", "",
+	pf.StringVar(&g.SamplingCommand, "sampling-command", "",
 		"reply to servers' sampling requests with `CMD` (run by the shell; the request as JSON on stdin, the reply text on stdout)")
-	pf.BoolVar(&g.json, "json", false, "print machine-readable JSON")
-	pf.StringVar(&g.tracePath, "trace", "",
+	pf.BoolVar(&g.JSON, "json", false, "print machine-readable JSON")
+	pf.StringVar(&g.TracePath, "trace", "",
 		"write every JSON-RPC message with every server to `FILE` as JSON lines (created 0600; secrets masked)")
-	g.logLevel = "warning"
-	pf.Var(newEnumFlag(&g.logLevel, "debug", "info", "notice", "warning", "error", "critical", "alert", "emergency", "off"), "log-level",
+	g.LogLevel = "warning"
+	pf.Var(clicore.NewEnumFlag(&g.LogLevel, "debug", "info", "notice", "warning", "error", "critical", "alert", "emergency", "off"), "log-level",
 		"print servers' log messages at or above this level on stderr while a command runs")
 
-	root.AddCommand(newMCPCmd(g))
-	root.AddCommand(newEngBrowseCmds(g)...) // tools, resources, prompts
-	root.AddCommand(newEngCallCmds(g)...)   // call, read, prompt
-	root.AddCommand(newBatchCmd(g))
-	root.AddCommand(newEngSkillsCmds(g)...)
-	root.AddCommand(newLogsCmd(g))
-	root.AddCommand(newDoctorCmd(g))
-	root.AddCommand(newContextCmd(g))
-	root.AddCommand(newRegistryCmd(g))
-	root.AddCommand(newAuthCmd(g))
-	root.AddCommand(newServeCmd(g))
+	root.AddCommand(mcpcmd.NewCmd(g))
+	root.AddCommand(engcmd.NewBrowseCmds(g)...) // tools, resources, prompts
+	root.AddCommand(engcmd.NewCallCmds(g)...)   // call, read, prompt
+	root.AddCommand(batch.NewCmd(g))
+	root.AddCommand(engcmd.NewSkillsCmds(g)...)
+	root.AddCommand(engcmd.NewLogsCmd(g))
+	root.AddCommand(doctor.NewCmd(g))
+	root.AddCommand(engcmd.NewContextCmd(g))
+	root.AddCommand(registrycmd.NewCmd(g))
+	root.AddCommand(authcmd.NewCmd(g))
+	root.AddCommand(servecmd.NewCmd(g))
 	root.AddCommand(newDemoCmd(g), newDemoServerCmd(g))
-	root.AddCommand(newCompletionCmd())
-	enableSuggestions(root)
-	addCompletions(root, g)
+	root.AddCommand(completion.NewCmd())
+	clicore.EnableSuggestions(root)
+	completion.AddTo(root, g)
 	return root
 }
 

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/mcpdeck/mcpdeck/model"
+	"github.com/mcpdeck/mcpdeck/ui/cli/clicore"
 )
 
 // TestRunInProcess checks help and exit codes without the binary, with the
@@ -14,7 +15,7 @@ import (
 func TestRunInProcess(t *testing.T) {
 	t.Parallel()
 	var out, errb bytes.Buffer
-	if code := run(context.Background(), []string{"mcp", "add", "--help"}, strings.NewReader(""), &out, &errb); code != exitOK {
+	if code := Run(context.Background(), []string{"mcp", "add", "--help"}, strings.NewReader(""), &out, &errb); code != clicore.ExitOK {
 		t.Fatalf("--help exit %d: %s", code, errb.String())
 	}
 	for _, want := range []string{"-- COMMAND", "--scope", "--transport", "--client-secret", "Examples:"} {
@@ -24,7 +25,7 @@ func TestRunInProcess(t *testing.T) {
 	}
 	out.Reset()
 	errb.Reset()
-	if code := run(context.Background(), []string{"mcp", "nope"}, strings.NewReader(""), &out, &errb); code != exitUsage {
+	if code := Run(context.Background(), []string{"mcp", "nope"}, strings.NewReader(""), &out, &errb); code != clicore.ExitUsage {
 		t.Fatalf("unknown subcommand exit %d", code)
 	}
 	if got := errb.String(); !strings.HasPrefix(got, `mcpdeck: unknown command "nope" for "mcpdeck mcp"`) {
@@ -36,7 +37,7 @@ func TestLoadOptionsHook(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
 	var out, errb bytes.Buffer
-	g := &globalOpts{stdout: &out, stderr: &errb, newLoadOptions: func(dynamic []string) (model.LoadOptions, error) {
+	g := &clicore.Globals{Stdout: &out, Stderr: &errb, NewLoadOptions: func(dynamic []string) (model.LoadOptions, error) {
 		return model.LoadOptions{Cwd: dir, Home: dir, ConfigDir: dir + "/cfg", ManagedDir: dir + "/managed", Dynamic: dynamic}, nil
 	}}
 	root := newRootCmd(g)
@@ -46,7 +47,7 @@ func TestLoadOptionsHook(t *testing.T) {
 	if err := root.Execute(); err != nil {
 		t.Fatal(err)
 	}
-	if !strings.Contains(out.String(), `"scope": "dynamic"`) || !g.json || len(g.mcpConfig) != 1 {
+	if !strings.Contains(out.String(), `"scope": "dynamic"`) || !g.JSON || len(g.MCPConfig) != 1 {
 		t.Errorf("out = %s, opts = %+v", out.String(), g)
 	}
 }

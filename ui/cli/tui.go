@@ -15,6 +15,7 @@ import (
 	"github.com/mcpdeck/mcpdeck/model"
 	"github.com/mcpdeck/mcpdeck/model/launch"
 	"github.com/mcpdeck/mcpdeck/ui"
+	"github.com/mcpdeck/mcpdeck/ui/cli/clicore"
 	"github.com/mcpdeck/mcpdeck/ui/styles"
 )
 
@@ -27,8 +28,8 @@ var errNoTerminal = errors.New("the TUI needs a terminal; for scripts use 'mcpde
 // runTUI starts an engine with eo and runs the TUI on it until the person
 // quits; the engine's servers are closed on the way out. reg, when not
 // nil, lets + add servers from the MCP Registry.
-func runTUI(ctx context.Context, g *globalOpts, eo engine.Options, title string, reg ui.Registry) error {
-	if !onTerminal(g) {
+func runTUI(ctx context.Context, g *clicore.Globals, eo engine.Options, title string, reg ui.Registry) error {
+	if !clicore.OnTerminal(g) {
 		return errNoTerminal
 	}
 	if os.Getenv("NO_COLOR") != "" {
@@ -52,11 +53,11 @@ func runTUI(ctx context.Context, g *globalOpts, eo engine.Options, title string,
 	// as mcpdeck's own program.
 	open := func(ctx context.Context, u string) error { return launch.Own(eng.ManagedPolicy()).OpenBrowser(ctx, u) }
 	m := ui.New(eng, ui.Options{Context: ctx, Elicit: bridge, Title: title, Registry: reg, OpenURL: open})
-	p := tea.NewProgram(m, tea.WithAltScreen(), tea.WithContext(ctx), tea.WithInput(g.stdin), tea.WithOutput(g.rawStdout))
+	p := tea.NewProgram(m, tea.WithAltScreen(), tea.WithContext(ctx), tea.WithInput(g.Stdin), tea.WithOutput(g.RawStdout))
 	if _, err := p.Run(); err != nil && !errors.Is(err, tea.ErrProgramKilled) && !errors.Is(err, context.Canceled) {
 		return fmt.Errorf("the TUI stopped: %w", err)
 	}
-	printWarnings(g.stderr, eng.Snapshot())
+	printWarnings(g.Stderr, eng.Snapshot())
 	return nil
 }
 
