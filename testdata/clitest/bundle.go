@@ -10,7 +10,7 @@ import (
 	"testing"
 )
 
-// readBundle extracts a tar.gz into a map of file name to content.
+// ReadBundle extracts a tar.gz into a map of file name to content.
 func ReadBundle(t *testing.T, path string) map[string]string {
 	t.Helper()
 	f, err := os.Open(path)
@@ -43,7 +43,7 @@ func ReadBundle(t *testing.T, path string) map[string]string {
 	}
 }
 
-// fileLike returns the content of the one bundle file whose name has
+// FileLike returns the content of the one bundle file whose name has
 // prefix and suffix (servers/NN-name/… without knowing NN).
 func FileLike(t *testing.T, files map[string]string, prefix, suffix string) string {
 	t.Helper()

@@ -16,7 +16,7 @@ import (
 	"github.com/mcpdeck/mcpdeck/model"
 )
 
-// cliEnv is a private machine for one test: its own HOME, XDG config dir,
+// Env is a private machine for one test: its own HOME, XDG config dir,
 // managed dir, temporary dir and a project directory (under HOME, like a
 // real checkout). Every path holds a space ("Application Support"), so
 // every CLI test also checks that nothing breaks on one.
@@ -30,6 +30,7 @@ type Env struct {
 	Extra   []string
 }
 
+// NewEnv makes the machine's directories under t's temporary directory.
 func NewEnv(t testing.TB) *Env {
 	t.Helper()
 	root := filepath.Join(t.TempDir(), "Application Support")
@@ -49,7 +50,7 @@ func NewEnv(t testing.TB) *Env {
 	return e
 }
 
-// result is one run of the binary.
+// Result is one run of the binary.
 type Result struct {
 	Stdout, Stderr string
 	Code           int
@@ -59,8 +60,7 @@ func (r Result) String() string {
 	return fmt.Sprintf("exit %d\nstdout:\n%s\nstderr:\n%s", r.Code, r.Stdout, r.Stderr)
 }
 
-// run runs mcpdeck with args in the project directory.
-// command is mcpdeck with args in the test's isolated world, not started:
+// Command is mcpdeck with args in the test's isolated world, not started:
 // for tests that read its output as it comes or signal it.
 func (e *Env) Command(args ...string) *exec.Cmd {
 	cmd := exec.Command(Binary, args...)
@@ -83,11 +83,13 @@ func (e *Env) env() []string {
 	}, e.Extra...)
 }
 
+// Run runs mcpdeck with args in the project directory.
 func (e *Env) Run(args ...string) Result {
 	e.T.Helper()
 	return e.RunIn(e.Proj, args...)
 }
 
+// RunIn runs mcpdeck with args in dir.
 func (e *Env) RunIn(dir string, args ...string) Result {
 	e.T.Helper()
 	cmd := exec.Command(Binary, args...)
@@ -107,7 +109,7 @@ func (e *Env) RunIn(dir string, args ...string) Result {
 	return Result{Stdout: out.String(), Stderr: errb.String(), Code: code}
 }
 
-// ok runs and requires exit 0.
+// OK runs and requires exit 0.
 func (e *Env) OK(args ...string) Result {
 	e.T.Helper()
 	r := e.Run(args...)
@@ -117,7 +119,7 @@ func (e *Env) OK(args ...string) Result {
 	return r
 }
 
-// fails runs and requires the exit code and a one-sentence error on stderr.
+// Fails runs and requires the exit code and a one-sentence error on stderr.
 func (e *Env) Fails(code int, args ...string) Result {
 	e.T.Helper()
 	r := e.Run(args...)
@@ -164,7 +166,7 @@ type listDoc struct {
 	} `json:"problems"`
 }
 
-// list runs the static `mcp list --json` and indexes the servers by name.
+// List runs the static `mcp list --json` and indexes the servers by name.
 func (e *Env) List(args ...string) (map[string]listed, listDoc) {
 	e.T.Helper()
 	r := e.Run(append([]string{"mcp", "list", "--no-connect", "--json"}, args...)...)
@@ -179,7 +181,7 @@ func (e *Env) List(args ...string) (map[string]listed, listDoc) {
 	return m, doc
 }
 
-// get runs `mcp get NAME --json --no-connect`: the definition as configured.
+// Get runs `mcp get NAME --json --no-connect`: the definition as configured.
 func (e *Env) Get(name string) listed {
 	e.T.Helper()
 	r := e.OK("mcp", "get", name, "--json", "--no-connect")
@@ -190,7 +192,7 @@ func (e *Env) Get(name string) listed {
 	return s
 }
 
-// write creates a file (and its directory) under the test's machine.
+// WriteFile creates a file (and its directory) under the test's machine.
 func (e *Env) WriteFile(path, content string) {
 	e.T.Helper()
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
@@ -210,7 +212,7 @@ func (e *Env) ReadFile(path string) string {
 	return string(b)
 }
 
-// scopeFile is where a writable scope keeps its servers.
+// ScopeFile is where a writable scope keeps its servers.
 func (e *Env) ScopeFile(scope string) string {
 	switch scope {
 	case "user":
@@ -225,12 +227,12 @@ func (e *Env) ScopeFile(scope string) string {
 	return p
 }
 
-// loadOptions are the model's options of a run in the project directory.
+// LoadOptions are the model's options of a run in the project directory.
 func (e *Env) LoadOptions() model.LoadOptions {
 	return model.LoadOptions{Cwd: e.Proj, Home: e.Home, ConfigDir: filepath.Join(e.Config, "mcpdeck"), ManagedDir: e.Managed}
 }
 
-// runStdin runs mcpdeck like e.run, with stdin.
+// RunStdin runs mcpdeck like e.Run, with stdin.
 func (e *Env) RunStdin(stdin string, args ...string) Result {
 	e.T.Helper()
 	cmd := exec.Command(Binary, args...)
@@ -254,10 +256,10 @@ func (e *Env) RunStdin(stdin string, args ...string) Result {
 	return Result{Stdout: out.String(), Stderr: errb.String(), Code: code}
 }
 
-// binary is the mcpdeck executable built once by TestMain for the CLI tests.
+// Binary is the mcpdeck executable built once by TestMain for the CLI tests.
 var Binary string
 
-// mainTest runs a package's CLI tests (a TestMain calls it): it builds the
+// Main runs a package's CLI tests (a TestMain calls it): it builds the
 // real binary once, as `make build` and `make install` do (stamped with the
 // commit when the tree is a git checkout, whatever GOFLAGS this machine
 // sets), so the CLI tests run what a person runs; it then checks that no

@@ -10,13 +10,13 @@ import (
 	"github.com/mcpdeck/mcpdeck/model"
 )
 
-// hostile is in every string of the hostile fixtures: it would write the
+// Hostile is in every string of the hostile fixtures: it would write the
 // clipboard (OSC 52), erase the line, return the carriage, reverse the text
 // (U+202E), send C1 controls, hide characters (tag) and move the cursor up.
 // testdata/faultserver -hostile serves the same text.
 const Hostile = "\x1b]52;c;ZXZpbA==\x07\x1b[2K\r\u202e\u0085\u009b31m\U000E0041\x1b[1Aend"
 
-// assertTerminalSafe fails when out could drive a terminal or hide a
+// AssertTerminalSafe fails when out could drive a terminal or hide a
 // character: a model.HiddenRune other than newline (another control, DEL,
 // ESC, a C1 control, a bidi, invisible or tag character).
 func AssertTerminalSafe(t *testing.T, what, out string) {
@@ -31,7 +31,7 @@ func AssertTerminalSafe(t *testing.T, what, out string) {
 	}
 }
 
-// buildFaultServer builds testdata/faultserver into dir.
+// BuildFaultServer builds testdata/faultserver into dir.
 func BuildFaultServer(t testing.TB, dir string) string {
 	t.Helper()
 	bin := filepath.Join(dir, "faultserver")

@@ -7,10 +7,10 @@ import (
 	"testing"
 )
 
-// linkArg stands for the symbolic link in refusesLink's arguments.
+// LinkArg stands for the symbolic link in RefusesLink's arguments.
 const LinkArg = "LINK"
 
-// refusesLink runs mcpdeck with args, linkArg replaced by a symbolic link
+// RefusesLink runs mcpdeck with args, LinkArg replaced by a symbolic link
 // to a file of the person's: the run must fail saying so, and leave the
 // file as it was.
 func RefusesLink(t *testing.T, e *Env, args ...string) {

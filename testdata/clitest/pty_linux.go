@@ -11,10 +11,10 @@ import (
 	"github.com/mcpdeck/mcpdeck/testdata/ptytest"
 )
 
-// openPTY opens a pseudo-terminal pair (testdata/ptytest).
+// OpenPTY opens a pseudo-terminal pair (testdata/ptytest).
 func OpenPTY(t testing.TB) (master, slave *os.File) { return ptytest.Open(t) }
 
-// runAtTerminal runs mcpdeck in the project with a terminal as stdin, typing
+// RunAtTerminal runs mcpdeck in the project with a terminal as stdin, typing
 // input into it; stdout and stderr are captured as usual.
 func (e *Env) RunAtTerminal(input string, args ...string) Result {
 	e.T.Helper()

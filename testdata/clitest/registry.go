@@ -18,22 +18,25 @@ import (
 	"github.com/mcpdeck/mcpdeck/testdata/fakeregistry"
 )
 
-// runFunc runs the command line in this process, as the cli package's
+// RunFunc runs the command line in this process, as the cli package's
 // Run does, and returns the exit code.
-type runFunc func(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int
+type RunFunc func(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int
 
-// registryMachine is a cliEnv whose runs happen in this process (run) on a
-// machine without a keychain, so secrets go to the 0600 credentials file
-// of the test's config dir and never to a real keychain; the registry is
-// the fake one, serving extra documents too. Tests using it cannot be
-// parallel (environment, working directory, keyring).
-type registryMachine struct {
+// RegistryMachine is an Env whose runs (RunInProcess, OK) happen in this
+// process, through the cli package's Run, on a machine without a keychain,
+// so secrets go to the 0600 credentials file of the test's config dir and
+// never to a real keychain; the registry is the fake one, serving extra
+// documents too. Tests using it cannot be parallel (environment, working
+// directory, keyring).
+type RegistryMachine struct {
 	*Env
-	run runFunc
+	run RunFunc
 	All strings.Builder // every byte printed, to look for secrets
 }
 
-func NewRegistryMachine(t *testing.T, run runFunc, extra ...string) *registryMachine {
+// NewRegistryMachine makes the machine; run is cli.Run. The fake registry
+// serves extra documents besides its own.
+func NewRegistryMachine(t *testing.T, run RunFunc, extra ...string) *RegistryMachine {
 	keyring.MockInitWithError(errors.New("org.freedesktop.secrets was not provided by any .service files"))
 	t.Cleanup(keyring.MockInit)
 	srv := httptest.NewServer(fakeregistry.Handler(extra...))
@@ -46,18 +49,19 @@ func NewRegistryMachine(t *testing.T, run runFunc, extra ...string) *registryMac
 		t.Setenv(k, v)
 	}
 	t.Chdir(e.Proj)
-	return &registryMachine{Env: e, run: run}
+	return &RegistryMachine{Env: e, run: run}
 }
 
-// mcpdeck runs the command line in this process.
-func (m *registryMachine) RunInProcess(args ...string) Result {
+// RunInProcess runs the command line in this process.
+func (m *RegistryMachine) RunInProcess(args ...string) Result {
 	var out, errb bytes.Buffer
 	code := m.run(context.Background(), args, strings.NewReader(""), &out, &errb)
 	m.All.WriteString(out.String() + errb.String())
 	return Result{Stdout: out.String(), Stderr: errb.String(), Code: code}
 }
 
-func (m *registryMachine) OK(args ...string) Result {
+// OK runs in process and requires exit 0.
+func (m *RegistryMachine) OK(args ...string) Result {
 	m.T.Helper()
 	r := m.RunInProcess(args...)
 	if r.Code != 0 {
@@ -66,8 +70,8 @@ func (m *registryMachine) OK(args ...string) Result {
 	return r
 }
 
-// credentials is the keychain-less store's file.
-func (m *registryMachine) Credentials() map[string]string {
+// Credentials is the keychain-less store's file.
+func (m *RegistryMachine) Credentials() map[string]string {
 	m.T.Helper()
 	out := map[string]string{}
 	b, err := os.ReadFile(filepath.Join(m.Config, "mcpdeck", "credentials.json"))
@@ -80,8 +84,8 @@ func (m *registryMachine) Credentials() map[string]string {
 	return out
 }
 
-// definition is one server's entry in a scope's file.
-func (m *registryMachine) Definition(scope, name string) map[string]any {
+// Definition is one server's entry in a scope's file.
+func (m *RegistryMachine) Definition(scope, name string) map[string]any {
 	m.T.Helper()
 	var doc struct {
 		MCPServers map[string]map[string]any `json:"mcpServers"`
@@ -92,7 +96,7 @@ func (m *registryMachine) Definition(scope, name string) map[string]any {
 	return doc.MCPServers[name]
 }
 
-// needNpxEverything returns the directory of the pinned Node tools
+// NeedNpxEverything returns the directory of the pinned Node tools
 // (MCPDECK_NPM_DIR, else testdata/npm/node_modules), or skips the test
 // (fails it under CI) when npx or server-everything is missing.
 func NeedNpxEverything(t *testing.T) string {

@@ -6,7 +6,7 @@ import (
 	"testing"
 )
 
-// engServers is an --mcp-config value with demo servers served over stdio
+// EngServers is an --mcp-config value with demo servers served over stdio
 // by the mcpdeck binary itself (`mcpdeck demo-server NAME`).
 func EngServers(t *testing.T, extra map[string]any) string {
 	t.Helper()
@@ -25,7 +25,7 @@ func EngServers(t *testing.T, extra map[string]any) string {
 	return string(b)
 }
 
-// closedPort returns a local port nothing listens on.
+// ClosedPort returns a local port nothing listens on.
 func ClosedPort(t *testing.T) int {
 	t.Helper()
 	l, err := net.Listen("tcp", "127.0.0.1:0")

@@ -1,5 +1,11 @@
-// Package cli is mcpdeck's command-line interface (cobra): the config
-// commands, the engine-backed commands and the entry to the TUI.
+// Package cli is mcpdeck's command line: the root command, which wires the
+// command groups of its sub-packages into one cobra tree around one
+// clicore.Globals, Execute and Run (exit codes, the sanitizing writers
+// around stdout and stderr, the last error), and the entry to the TUI and
+// the demo. Each command group lives in a package of its own: mcpcmd
+// (`mcp ...`), engcmd (the commands that use servers' tools, resources,
+// prompts, skills and logs), batch, doctor, registrycmd, authcmd, servecmd
+// and completion; clicore holds what they share.
 package cli
 
 import (
@@ -32,8 +38,9 @@ func Execute(args []string) int {
 	return Run(ctx, args, os.Stdin, os.Stdout, os.Stderr)
 }
 
-// run is Execute with explicit I/O. Commands print through terminalWriter,
-// so no outside text reaches the terminal unsanitized.
+// Run is Execute with explicit I/O. Commands print through the sanitizing
+// writer clicore.NewTerminalWriter makes, so no outside text reaches the
+// terminal unsanitized. Tests run the command line in process with it.
 func Run(ctx context.Context, args []string, stdin io.Reader, rawStdout, rawStderr io.Writer) int {
 	stdout, stderr := clicore.NewTerminalWriter(rawStdout), clicore.NewTerminalWriter(rawStderr)
 	g := &clicore.Globals{
@@ -69,10 +76,10 @@ func Run(ctx context.Context, args []string, stdin io.Reader, rawStdout, rawStde
 	return clicore.ExitFailure
 }
 
-// newRootCmd builds the whole command tree around one globalOpts. Every
+// newRootCmd builds the whole command tree around one clicore.Globals. Every
 // command is built complete by its own constructor, with its dependencies
 // passed in; what it does (Run, Args, help text) is never changed afterwards
-// (tree_test.go checks this). The two passes at the end only add typo
+// (tree_test.go checks this, in every sub-package). The two passes at the end only add typo
 // suggestions and shell completion to the finished tree.
 func newRootCmd(g *clicore.Globals) *cobra.Command {
 	root := &cobra.Command{

@@ -111,7 +111,7 @@ func TestHarmlessVariablesAreNotMasked(t *testing.T) {
 		"home": map[string]any{"type": "http", "url": fmt.Sprintf("http://127.0.0.1:%d/files${HOME}/mcp", clitest.ClosedPort(t))},
 	}})
 	r := e.Run("--mcp-config", string(cfg), "--json", "mcp", "list")
-	inURL := (&url.URL{Path: "/files" + e.Home + "/mcp"}).EscapedPath() // the home path holds a space (newCLIEnv)
+	inURL := (&url.URL{Path: "/files" + e.Home + "/mcp"}).EscapedPath() // the home path holds a space (clitest.NewEnv)
 	if !strings.Contains(r.Stdout, inURL) || strings.Contains(r.Stdout, "/files****") {
 		t.Errorf("the home directory in the URL was masked, or the error does not name it:\n%s", r)
 	}

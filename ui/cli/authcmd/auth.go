@@ -1,3 +1,8 @@
+// Package authcmd is `mcpdeck auth SERVER`: sign in to a remote server or
+// sign out, after storing the credentials its flags name (client secret,
+// private key, ID token) in the keychain. How a secret is read (ReadSecret)
+// and a client secret stored (StoreClientSecret) is shared with `mcp add
+// --client-secret` and `mcp secret`.
 package authcmd
 
 import (
@@ -15,7 +20,7 @@ import (
 	"github.com/mcpdeck/mcpdeck/ui/cli/clicore"
 )
 
-// newAuthCmd is `mcpdeck auth SERVER` (sign in: OAuth in the browser, or
+// NewCmd is `mcpdeck auth SERVER` (sign in: OAuth in the browser, or
 // the server's machine-to-machine grant) and `mcpdeck auth --logout SERVER`
 // (revoke and delete the tokens).
 func NewCmd(g *clicore.Globals) *cobra.Command {
@@ -139,12 +144,12 @@ func storableSecrets(m *oauth.Manager, secret, key, idToken, idpSecret bool) []s
 	return out
 }
 
-// readClientSecret reads the client secret as readSecret does.
+// ReadClientSecret reads the client secret as ReadSecret does.
 func ReadClientSecret(g *clicore.Globals) (string, error) {
 	return ReadSecret(g, "MCPDECK_CLIENT_SECRET", "client secret")
 }
 
-// readSecret takes the environment variable env, else asks without echo on
+// ReadSecret takes the environment variable env, else asks without echo on
 // a terminal, else reads standard input (all of it, so a PEM key can be
 // piped in).
 func ReadSecret(g *clicore.Globals, env, what string) (string, error) {
@@ -192,7 +197,7 @@ func printAuthWarnings(w io.Writer, m *oauth.Manager) {
 	}
 }
 
-// storeClientSecret keeps a just-added server's client secret in the keychain
+// StoreClientSecret keeps a just-added server's client secret in the keychain
 // (or the 0600 credentials file, with a warning), keyed like its tokens by
 // name and config hash, so the secret never reaches a config file.
 func StoreClientSecret(g *clicore.Globals, lo model.LoadOptions, name, secret string) error {

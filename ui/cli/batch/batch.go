@@ -1,3 +1,6 @@
+// Package batch is `mcpdeck batch SERVER`: one connection to a server, many
+// requests read as JSON lines from standard input, a bounded number in
+// flight, one result line each in input order.
 package batch
 
 import (
@@ -21,7 +24,7 @@ const (
 	batchMaxLine     = 16 << 20
 )
 
-// newBatchCmd builds `mcpdeck batch SERVER`.
+// NewCmd builds `mcpdeck batch SERVER`.
 func NewCmd(g *clicore.Globals) *cobra.Command {
 	parallel := 1
 	cmd := &cobra.Command{

@@ -7,7 +7,7 @@ import (
 	"github.com/spf13/cobra"
 )
 
-// noArgs rejects positional arguments, naming an unknown subcommand.
+// NoArgs rejects positional arguments, naming an unknown subcommand.
 func NoArgs(cmd *cobra.Command, args []string) error {
 	if len(args) == 0 {
 		return nil
@@ -19,7 +19,7 @@ func NoArgs(cmd *cobra.Command, args []string) error {
 	return &UsageError{msg: msg}
 }
 
-// exactArgs requires n positional arguments, described by what ("NAME").
+// ExactArgs requires n positional arguments, described by what ("NAME").
 func ExactArgs(n int, what string) cobra.PositionalArgs {
 	return func(cmd *cobra.Command, args []string) error {
 		if len(args) != n {
@@ -36,7 +36,7 @@ func Plural(n int) string {
 	return "s"
 }
 
-// rangeEngArgs requires between lo and hi positional arguments.
+// RangeArgs requires between lo and hi positional arguments.
 func RangeArgs(lo, hi int, what string) cobra.PositionalArgs {
 	return func(cmd *cobra.Command, args []string) error {
 		if len(args) < lo || len(args) > hi {

@@ -9,7 +9,7 @@ import (
 	"github.com/mcpdeck/mcpdeck/model"
 )
 
-// printEngContents prints processed content: text as is (control
+// PrintContents prints processed content: text as is (control
 // characters stripped), files and links as one bracketed line each.
 func PrintContents(w io.Writer, cs []engine.Content) error {
 	for _, c := range cs {

@@ -16,10 +16,10 @@ import (
 // person can answer it and --elicit was not given.
 var errEngElicitHeadless = errors.New("elicitation needs the TUI or --elicit accept-defaults|decline|cancel")
 
-// engFlags is what an engine-backed command needs from the global flags.
+// EngineFlags is what an engine-backed command needs from the global flags.
 type EngineFlags struct {
 	Globals *Globals
-	// asked records elicitations refused for want of --elicit, so a failed
+	// Asked records elicitations refused for want of --elicit, so a failed
 	// call can say why.
 	Asked ElicitLog
 	// declined is set when --elicit accept-defaults had to decline (a
@@ -28,7 +28,7 @@ type EngineFlags struct {
 	declined atomic.Bool
 	// factory, when set, replaces the transports factory (tests).
 	factory transports.Factory
-	// inlineAuth lets a one-shot command (call, tools...) run the sign-in
+	// InlineAuth lets a one-shot command (call, tools...) run the sign-in
 	// flow itself on 401 or step-up; the `mcp list` health check only
 	// reports "needs auth".
 	InlineAuth bool
@@ -36,10 +36,10 @@ type EngineFlags struct {
 
 func NewEngineFlags(g *Globals) *EngineFlags { return &EngineFlags{Globals: g} }
 
-// newEngFlagsInline is newEngFlags for commands that may sign in on demand.
+// NewEngineFlagsInline is NewEngineFlags for commands that may sign in on demand.
 func NewEngineFlagsInline(g *Globals) *EngineFlags { return &EngineFlags{Globals: g, InlineAuth: true} }
 
-// engElicitLog remembers refused elicitation and declined sampling
+// ElicitLog remembers refused elicitation and declined sampling
 // requests, so a failed request can say why. Only the first of each is
 // kept: a server sending thousands must not grow it.
 type ElicitLog struct {
@@ -80,7 +80,7 @@ func (l *ElicitLog) add(r engine.ElicitRequest) {
 	}
 }
 
-// explain returns an error naming the first refused elicitation or
+// Explain returns an error naming the first refused elicitation or
 // declined sampling request, or nil.
 func (l *ElicitLog) Explain() error {
 	if s := l.sampleDeclined(); s != "" {
@@ -102,7 +102,7 @@ func (l *ElicitLog) Explain() error {
 	return fmt.Errorf("server %s asked for input (%s), but %w", r.Server, model.SanitizeLine(what), errEngElicitHeadless)
 }
 
-// engineOptions builds the engine the CLI runs on: the TUI's engine options
+// EngineOptions builds the engine the CLI runs on: the TUI's engine options
 // (configuration, cache dir and whatever else is wired there, such as auth)
 // without config watching, with the --elicit policy or a refusal that
 // explains itself.
@@ -154,7 +154,7 @@ func (f *EngineFlags) sayWhyDeclined(pol engine.ElicitFunc) engine.ElicitFunc {
 	}
 }
 
-// printLog prints a server's log message on stderr, "SERVER level: text",
+// PrintLog prints a server's log message on stderr, "SERVER level: text",
 // when it is at or above --log-level.
 func (f *EngineFlags) PrintLog(server string, l engine.LogEntry) {
 	want := engine.LogLevelRank(f.Globals.LogLevel)

@@ -12,7 +12,7 @@ import (
 	"github.com/mcpdeck/mcpdeck/transports"
 )
 
-// tuiEngineOptions is the engine the plain `mcpdeck` runs on: the person's
+// TUIEngineOptions is the engine the plain `mcpdeck` runs on: the person's
 // configuration, watched for changes.
 func TUIEngineOptions(g *Globals) (engine.Options, error) {
 	load, err := g.SecretLoadOptions()
@@ -40,7 +40,7 @@ func TUIEngineOptions(g *Globals) (engine.Options, error) {
 	return o, nil
 }
 
-// newOAuthManager is the Manager the CLI uses: credentials in the keychain
+// NewOAuthManager is the Manager the CLI uses: credentials in the keychain
 // (or <config dir>/credentials.json), the needs-auth cache in the user cache
 // dir. inline lets requests run the browser flow themselves on 401 and
 // step-up (one-shot commands such as call and tools).

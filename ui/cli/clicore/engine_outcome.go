@@ -8,25 +8,25 @@ import (
 	"github.com/mcpdeck/mcpdeck/ui/status"
 )
 
-// engOutcomeOf is status.OutcomeOf for a snapshot held by value.
+// OutcomeOf is status.OutcomeOf for a snapshot held by value.
 func OutcomeOf(srv engine.ServerSnapshot) status.Outcome { return status.OutcomeOf(&srv) }
 
-// engReason is status.Reason for a snapshot held by value.
+// Reason is status.Reason for a snapshot held by value.
 func Reason(srv engine.ServerSnapshot) string { return status.Reason(&srv) }
 
-// engListLine is the `mcp list` line for one server.
+// ListLine is the `mcp list` line for one server.
 func ListLine(srv engine.ServerSnapshot) string {
 	o := OutcomeOf(srv)
 	return model.SanitizeLine(fmt.Sprintf("%s %s: %s (%s) — %s", o.Glyph(), srv.Name, srv.Target, srv.Transport, StatusBody(srv)))
 }
 
-// engStatusText is the `mcp get` Status line: the glyph and what
-// engListLine says after the dash.
+// StatusText is the `mcp get` Status line: the glyph and what
+// ListLine says after the dash.
 func StatusText(srv engine.ServerSnapshot) string {
 	return model.SanitizeLine(OutcomeOf(srv).Glyph() + " " + StatusBody(srv))
 }
 
-// engStatusBody is the outcome in words with its counts or reason.
+// StatusBody is the outcome in words with its counts or reason.
 func StatusBody(srv engine.ServerSnapshot) string {
 	o := OutcomeOf(srv)
 	line := o.Word()

@@ -36,12 +36,12 @@ func (f engOnlyFactory) Open(ctx context.Context, name string, cfg model.ServerC
 	return f.inner.Open(ctx, name, cfg, opts)
 }
 
-// engSession is an engine started for one CLI command.
+// Session is an engine started for one CLI command.
 type Session struct {
 	Eng     *engine.Engine
 	Updates <-chan engine.Snapshot
 	Last    engine.Snapshot
-	// progress, when set, is told after every snapshot and every tick how
+	// Progress, when set, is told after every snapshot and every tick how
 	// many of the awaited servers have settled and which are still starting.
 	Progress func(done, total int, waiting []string)
 	Tick     <-chan time.Time
@@ -49,7 +49,7 @@ type Session struct {
 	stderr io.Writer
 }
 
-// startEngSession starts an engine on the configuration the global flags name.
+// StartSession starts an engine on the configuration the global flags name.
 // With names, only those servers are connected; an unknown name is an error
 // that lists the configured ones.
 func StartSession(ctx context.Context, f *EngineFlags, names ...string) (*Session, error) {
@@ -79,7 +79,7 @@ func StartSession(ctx context.Context, f *EngineFlags, names ...string) (*Sessio
 	return s, nil
 }
 
-// onlyServers makes eo open only the servers named (engOnlyFactory) and
+// OnlyServers makes eo open only the servers named (engOnlyFactory) and
 // read only their secrets: the others stay in the snapshot, not started.
 func OnlyServers(eo *engine.Options, names []string) {
 	only := map[string]bool{}
@@ -143,14 +143,14 @@ func (s *Session) next(ctx context.Context) error {
 	}
 }
 
-// waitSettled waits until every named server (all servers when names is
+// WaitSettled waits until every named server (all servers when names is
 // empty) has an outcome, calling report once per server as its outcome
 // arrives, in arrival order.
 func (s *Session) WaitSettled(ctx context.Context, names []string, report func(engine.ServerSnapshot)) error {
 	return s.waitSettledSince(ctx, names, time.Time{}, report)
 }
 
-// waitSettledSince is waitSettled counting only outcomes reached by a state
+// waitSettledSince is WaitSettled counting only outcomes reached by a state
 // change at or after since (the moment a reconnect was asked for).
 func (s *Session) waitSettledSince(ctx context.Context, names []string, since time.Time, report func(engine.ServerSnapshot)) error {
 	want := map[string]bool{}
@@ -197,7 +197,7 @@ func changedSince(srv engine.ServerSnapshot, t time.Time) bool {
 	return n > 0 && !srv.History[n-1].At.Before(t)
 }
 
-// ready waits for one server and returns it when connected; otherwise an
+// Ready waits for one server and returns it when connected; otherwise an
 // error saying what state it is in and why.
 func (s *Session) Ready(ctx context.Context, name string) (engine.ServerSnapshot, error) {
 	if err := s.WaitSettled(ctx, []string{name}, nil); err != nil {
@@ -247,7 +247,7 @@ func engUnknownServer(name string, snap engine.Snapshot) error {
 	return fmt.Errorf("%w %q (configured: %s)", engine.ErrUnknownServer, name, strings.Join(names, ", "))
 }
 
-// withEngServer starts an engine that connects only server, waits until it
+// WithServer starts an engine that connects only server, waits until it
 // is connected (or says why it is not), then runs fn.
 func WithServer(ctx context.Context, f *EngineFlags, server string, fn func(context.Context, *Session) error) error {
 	s, err := StartSession(ctx, f, server)

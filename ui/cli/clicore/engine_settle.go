@@ -10,7 +10,7 @@ import (
 	"github.com/mcpdeck/mcpdeck/ui/status"
 )
 
-// settleEngList waits for every server's outcome; with reconnect, the
+// SettleList waits for every server's outcome; with reconnect, the
 // failed and needs-auth ones are reconnected once and their new outcome
 // replaces the first.
 func SettleList(ctx context.Context, s *Session, names []string, reconnect bool) ([]engine.ServerSnapshot, error) {
@@ -43,7 +43,7 @@ func SettleList(ctx context.Context, s *Session, names []string, reconnect bool)
 	return results, nil
 }
 
-// sortLikeSnapshot orders results as the engine orders servers (scope high
+// SortLikeSnapshot orders results as the engine orders servers (scope high
 // to low, then name), so the output is the same whatever order they
 // connected in.
 func SortLikeSnapshot(results []engine.ServerSnapshot, snap engine.Snapshot) {

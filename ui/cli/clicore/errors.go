@@ -9,21 +9,21 @@ import (
 	"github.com/mcpdeck/mcpdeck/model"
 )
 
-// usageError is a mistake in how a command was called: exit code 2.
+// UsageError is a mistake in how a command was called: exit code 2.
 type UsageError struct{ msg string }
 
 func (e *UsageError) Error() string { return e.msg }
 
-// usagef returns a usage error (exit code 2).
+// Usagef returns a usage error (exit code 2).
 func Usagef(format string, a ...any) error { return &UsageError{msg: fmt.Sprintf(format, a...)} }
 
-// silentError fails the command (exit 1) without another message: the
+// SilentError fails the command (exit 1) without another message: the
 // command already explained the failure on stderr.
 type SilentError struct{}
 
 func (SilentError) Error() string { return "failed" }
 
-// sentence renders an error as one sentence: the sentinel prefixes of model
+// Sentence renders an error as one sentence: the sentinel prefixes of model
 // errors ("invalid: ", "not found: ") are dropped, the first letter kept as
 // written (file paths and names), and a full stop added.
 func Sentence(err error) string {
@@ -38,7 +38,7 @@ func Sentence(err error) string {
 	return msg
 }
 
-// engCancelled turns the context error of an interrupted command (Ctrl-C)
+// Cancelled turns the context error of an interrupted command (Ctrl-C)
 // into a one-word message; other errors pass through.
 func Cancelled(err error) error {
 	if errors.Is(err, context.Canceled) {
@@ -52,7 +52,7 @@ const (
 	ExitOK      = 0
 	ExitFailure = 1
 	ExitUsage   = 2
-	// exitInterrupted is the shell's convention for a command ended by
+	// ExitInterrupted is the shell's convention for a command ended by
 	// Ctrl-C (128 + SIGINT), so scripts can tell "stopped" from "failed".
 	ExitInterrupted = 130
 )

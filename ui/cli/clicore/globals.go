@@ -10,43 +10,43 @@ import (
 	"github.com/mcpdeck/mcpdeck/oauth"
 )
 
-// globalOpts carries the persistent flags and the process's I/O to every
-// command. It is the only thing the command files share: every command's
-// constructor (the config commands under mcp_*.go, the commands that connect
-// to servers under engine_*.go, the TUI and demo in tui*.go and demo.go)
-// receives the same *globalOpts.
+// Globals carries the persistent flags and the process's I/O to every
+// command. It is the only state the command packages share: every command's
+// constructor (the config commands in mcpcmd, the commands that connect to
+// servers in engcmd, batch and doctor, the TUI and demo in the cli package)
+// receives the same *Globals.
 type Globals struct {
-	// mcpConfig holds the --mcp-config values in order: file paths or inline
+	// MCPConfig holds the --mcp-config values in order: file paths or inline
 	// JSON, passed to the model as LoadOptions.Dynamic.
 	MCPConfig []string
-	// elicit is the --elicit policy for headless runs: "" (none given),
+	// Elicit is the --elicit policy for headless runs: "" (none given),
 	// "accept-defaults", "decline" or "cancel". Validated by flag parsing.
 	Elicit string
-	// json asks listings and get for machine-readable JSON on stdout.
+	// JSON asks listings and get for machine-readable JSON on stdout.
 	JSON bool
 
 	Stdin  io.Reader
-	Stdout io.Writer // command output, sanitized (see terminalWriter)
+	Stdout io.Writer // command output, sanitized (see NewTerminalWriter)
 	Stderr io.Writer // errors, warnings and notes, sanitized
-	// rawStdout is the process's stdout itself, for the TUI (which draws
+	// RawStdout is the process's stdout itself, for the TUI (which draws
 	// sanitized frames with colours of its own) and demo-server (JSON-RPC).
 	RawStdout, RawStderr io.Writer
 
-	// newLoadOptions builds the model's LoadOptions for the given --mcp-config
+	// NewLoadOptions builds the model's LoadOptions for the given --mcp-config
 	// values; it is model.DefaultLoadOptions (working directory, HOME, XDG
-	// config dir, MCPDECK_MANAGED_DIR). Use g.loadOptions() to call it.
+	// config dir, MCPDECK_MANAGED_DIR). Use g.LoadOptions() to call it.
 	NewLoadOptions func(dynamic []string) (model.LoadOptions, error)
 
-	// sampling is --sampling: what a command does with a server's sampling
+	// Sampling is --sampling: what a command does with a server's sampling
 	// request when no command replies ("decline", the only way without a
-	// person); samplingCommand is --sampling-command, which replies.
+	// person); SamplingCommand is --sampling-command, which replies.
 	Sampling, SamplingCommand string
 
-	// logLevel is --log-level: servers' log messages at or above it go
+	// LogLevel is --log-level: servers' log messages at or above it go
 	// to stderr ("off": none).
 	LogLevel string
 
-	// tracePath is --trace FILE; trace the file, once an engine opened it.
+	// TracePath is --trace FILE; trace the file, once an engine opened it.
 	TracePath string
 	trace     *traceFile
 
@@ -61,7 +61,7 @@ type Globals struct {
 	runSecrets []string
 }
 
-// secretStore is the store of ${secret:NAME} values for configDir: the
+// SecretStore is the store of ${secret:NAME} values for configDir: the
 // keychain, or credentials.json there when there is none.
 func (g *Globals) SecretStore(configDir string) *oauth.SecretStore {
 	if g.secrets == nil {
@@ -70,7 +70,7 @@ func (g *Globals) SecretStore(configDir string) *oauth.SecretStore {
 	return g.secrets
 }
 
-// input returns stdin behind one shared buffer.
+// Input returns stdin behind one shared buffer.
 func (g *Globals) Input() *bufio.Reader {
 	if g.stdinBuf == nil {
 		g.stdinBuf = bufio.NewReader(g.Stdin)
@@ -78,11 +78,11 @@ func (g *Globals) Input() *bufio.Reader {
 	return g.stdinBuf
 }
 
-// loadOptions returns the LoadOptions every command reads config with. A
+// LoadOptions returns the LoadOptions every command reads config with. A
 // ${secret:NAME} stays as written (model.SkipSecrets): a command that only
 // shows or edits definitions, or completes a word at each TAB, has no use
 // for the values and must not make the keychain answer (or prompt) for
-// every server. Commands that run servers use secretLoadOptions.
+// every server. Commands that run servers use SecretLoadOptions.
 func (g *Globals) LoadOptions() (model.LoadOptions, error) {
 	o, err := g.NewLoadOptions(g.MCPConfig)
 	if err == nil && o.LookupSecret == nil {
@@ -91,7 +91,7 @@ func (g *Globals) LoadOptions() (model.LoadOptions, error) {
 	return o, err
 }
 
-// secretLoadOptions is loadOptions for commands that run servers: a
+// SecretLoadOptions is LoadOptions for commands that run servers: a
 // ${secret:NAME} of a user or local definition is read from the secret
 // store (each read bounded by the keychain's timeout); with names, only
 // those servers' secrets are read.

@@ -12,7 +12,7 @@ import (
 // arguments, not a data file.
 const maxStdinArgs = 16 << 20
 
-// jsonArg returns the JSON text of args[i]: "{}" when it is absent, stdin
+// JSONArg returns the JSON text of args[i]: "{}" when it is absent, stdin
 // when it is "-" (so arguments can come from a pipe or a file without shell
 // quoting), else the argument itself.
 func JSONArg(g *Globals, args []string, i int) (string, error) {
@@ -32,7 +32,7 @@ func JSONArg(g *Globals, args []string, i int) (string, error) {
 	return string(b), nil
 }
 
-// jsonSyntaxProblem words a JSON decoding error about the text itself:
+// JSONSyntaxProblem words a JSON decoding error about the text itself:
 // where it broke, or that it ended early.
 func JSONSyntaxProblem(err error) error {
 	var se *json.SyntaxError
@@ -47,7 +47,7 @@ func JSONSyntaxProblem(err error) error {
 	return fmt.Errorf("invalid JSON: %w", err)
 }
 
-// jsonKindOf names the kind of a decoded JSON value for an error message.
+// JSONKindOf names the kind of a decoded JSON value for an error message.
 func JSONKindOf(v any) string {
 	switch v.(type) {
 	case nil:
@@ -64,7 +64,7 @@ func JSONKindOf(v any) string {
 	return "an object"
 }
 
-// decodeEngObject parses a JSON object (and nothing after it). Its errors
+// DecodeObject parses a JSON object (and nothing after it). Its errors
 // are sentences about the text given, never Go's decoding internals.
 func DecodeObject(s string, v *map[string]any) error {
 	dec := json.NewDecoder(strings.NewReader(s))
@@ -83,7 +83,7 @@ func DecodeObject(s string, v *map[string]any) error {
 	return nil
 }
 
-// promptArgs turns a JSON object into prompt arguments, which MCP defines
+// PromptArgs turns a JSON object into prompt arguments, which MCP defines
 // as strings: a string stays as it is, any other value becomes its JSON text.
 func PromptArgs(raw map[string]any) map[string]string {
 	out := make(map[string]string, len(raw))

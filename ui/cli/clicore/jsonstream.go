@@ -257,12 +257,12 @@ func (e *escapedWriter) flush(all bool) error {
 	return nil
 }
 
-// writeJSON writes v indented, with a final newline: every --json output
+// WriteJSON writes v indented, with a final newline: every --json output
 // goes through it. encoding/json leaves U+202E, C1 controls, DEL and tag
 // characters raw inside strings, so model.EscapeJSON turns them into \u
 // escapes: the value is the same for a program, and inert on a terminal.
 func WriteJSON(w io.Writer, v any) error { return encodeJSON(w, v, "  ") }
 
-// writeJSONLine is writeJSON on one line, for outputs that print one JSON
+// WriteJSONLine is WriteJSON on one line, for outputs that print one JSON
 // object per line (batch --json).
 func WriteJSONLine(w io.Writer, v any) error { return encodeJSON(w, v, "") }

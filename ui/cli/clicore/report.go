@@ -6,7 +6,7 @@ import (
 	"strings"
 )
 
-// reportError tells the person why the command failed, on stderr: one
+// ReportError tells the person why the command failed, on stderr: one
 // sentence ("mcpdeck: …"), or under --json one JSON object
 // {"error": "…", "usage": "mcpdeck call --help"} so a script reading JSON
 // never has to parse prose. usage names the help to read for a usage error

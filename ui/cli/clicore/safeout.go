@@ -8,27 +8,27 @@ import (
 	"github.com/mcpdeck/mcpdeck/model"
 )
 
-// terminalWriter is the CLI's one choke point between outside text and the
-// terminal: run wraps the process's stdout and stderr in it, so everything a
+// TerminalWriter is the CLI's one choke point between outside text and the
+// terminal: cli.Run wraps the process's stdout and stderr in it, so everything a
 // command prints — server names, URIs, results, error messages from servers
 // and authorization servers — passes model.Sanitize (newlines and tabs
-// kept), whichever printing helper it took. Only the TUI, which sanitizes
-// its own frames, and demo-server, which speaks JSON-RPC, write to the raw
-// stdout. An incomplete UTF-8 character at the end of one Write is held
+// kept), whichever printing helper it took. Only what draws a screen of
+// its own from sanitized text (the TUI, the form of `mcp add --registry`)
+// and what speaks JSON-RPC (demo-server, serve) writes to the raw stdout. An incomplete UTF-8 character at the end of one Write is held
 // back for the next, so a character split across writes is not mangled.
 // Engine goroutines (progress, server log messages) write beside the
 // command, so a write holds the writer.
-type terminalWriter struct {
+type TerminalWriter struct {
 	mu   sync.Mutex
 	w    io.Writer
 	tail []byte
 }
 
-// newTerminalWriter wraps w, the process's stdout or stderr, in the
+// NewTerminalWriter wraps w, the process's stdout or stderr, in the
 // sanitizing writer.
-func NewTerminalWriter(w io.Writer) *terminalWriter { return &terminalWriter{w: w} }
+func NewTerminalWriter(w io.Writer) *TerminalWriter { return &TerminalWriter{w: w} }
 
-func (t *terminalWriter) Write(p []byte) (int, error) {
+func (t *TerminalWriter) Write(p []byte) (int, error) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	buf := append(t.tail, p...)

@@ -10,11 +10,11 @@ import (
 // suggestDistance is how many edits a mistyped command may be from a real
 // one and still be suggested ("lst" → "list"). Cobra applies its own default
 // of 2 only when it reports an unknown command itself; our commands reject
-// stray arguments in noArgs, which asks SuggestionsFor, where 0 would mean
+// stray arguments in NoArgs, which asks SuggestionsFor, where 0 would mean
 // "prefixes only".
 const suggestDistance = 2
 
-// enableSuggestions sets suggestDistance on every command of the tree, so
+// EnableSuggestions sets suggestDistance on every command of the tree, so
 // each parent ("mcpdeck", "mcpdeck mcp", …) suggests among its children.
 func EnableSuggestions(cmd *cobra.Command) {
 	cmd.SuggestionsMinimumDistance = suggestDistance

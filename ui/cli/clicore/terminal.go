@@ -10,7 +10,7 @@ import (
 	"github.com/charmbracelet/x/term"
 )
 
-// onTerminal reports whether a person is at the keyboard and sees the
+// OnTerminal reports whether a person is at the keyboard and sees the
 // output: standard input and the process's own standard output (not the
 // sanitizing writer wrapped around it) are both terminals. The TUI and the
 // confirmations that show what will run both need that.
@@ -20,7 +20,7 @@ func OnTerminal(g *Globals) bool {
 	return inOK && outOK && term.IsTerminal(in.Fd()) && term.IsTerminal(out.Fd())
 }
 
-// confirm asks question on stdout and reports whether the person typed y
+// Confirm asks question on stdout and reports whether the person typed y
 // or yes; anything else, or end of input, is no.
 func Confirm(g *Globals, question string) (bool, error) {
 	fmt.Fprint(g.Stdout, question+" [y/N] ")

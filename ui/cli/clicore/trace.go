@@ -64,7 +64,7 @@ func openTrace(path string) (*traceFile, error) {
 	return &traceFile{path: path, f: f}, nil
 }
 
-// traceJSON is f of server as one trace line, without its newline,
+// TraceJSON is f of server as one trace line, without its newline,
 // escaped as --json output is (model.EscapeJSON), so a trace or a
 // bundle's traffic shown on a terminal cannot drive it.
 func TraceJSON(server string, f engine.Frame) ([]byte, error) {
@@ -75,7 +75,7 @@ func TraceJSON(server string, f engine.Frame) ([]byte, error) {
 	return model.EscapeJSON(b), nil
 }
 
-// write appends one frame (traceJSON).
+// write appends one frame (TraceJSON).
 func (t *traceFile) write(server string, f engine.Frame) {
 	b, err := TraceJSON(server, f)
 	if err != nil {
@@ -106,7 +106,7 @@ func (t *traceFile) close() error {
 	return t.err
 }
 
-// traceInto makes eo hand every frame to the --trace file, opened the
+// TraceInto makes eo hand every frame to the --trace file, opened the
 // first time a command builds an engine. Without --trace it does nothing.
 func (g *Globals) TraceInto(eo *engine.Options) error {
 	if g.TracePath == "" {
@@ -123,7 +123,7 @@ func (g *Globals) TraceInto(eo *engine.Options) error {
 	return nil
 }
 
-// closeTrace ends the --trace file, saying on stderr if frames were lost.
+// CloseTrace ends the --trace file, saying on stderr if frames were lost.
 func (g *Globals) CloseTrace() {
 	if g.trace == nil {
 		return

@@ -40,5 +40,5 @@ func versionText(info *debug.BuildInfo, ok bool) string {
 	return fmt.Sprintf("%s (commit %s, %s%s) %s", v, rev, at, dirty, info.GoVersion)
 }
 
-// buildVersion is versionText for the running binary.
+// BuildVersion is versionText for the running binary.
 func BuildVersion() string { return versionText(debug.ReadBuildInfo()) }

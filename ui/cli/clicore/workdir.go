@@ -6,7 +6,7 @@ import (
 	"github.com/mcpdeck/mcpdeck/model"
 )
 
-// optInText says what a cwd naming ${PROJECT_DIR} allows (model.Server.OptsIntoProject):
+// OptInText says what a cwd naming ${PROJECT_DIR} allows (model.Server.OptsIntoProject):
 // `mcp get` and doctor print it.
 func OptInText() string {
 	return "its cwd ${" + model.ProjectDirVar + "} runs it in the project mcpdeck is started in, so that project's " +
@@ -14,7 +14,7 @@ func OptInText() string {
 		"without that cwd it runs in your home directory"
 }
 
-// homeRelativeText names the relative paths of s that, now that it runs in
+// HomeRelativeText names the relative paths of s that, now that it runs in
 // the home directory, name something under home rather than in the
 // directory mcpdeck is started in (model.Server.HomeRelative), and the
 // opt-in that restores that: `mcp add`, `mcp get` and doctor print it.
@@ -28,7 +28,7 @@ func HomeRelativeText(s model.Server) string {
 		`to run it in the project you start mcpdeck in, set "cwd": "${` + model.ProjectDirVar + `}" in ` + s.Source)
 }
 
-// shownRunsIn is model.Server.RunsIn with the server's secrets masked (a
+// ShownRunsIn is model.Server.RunsIn with the server's secrets masked (a
 // cwd may be built from ${VAR}s like any other field).
 func ShownRunsIn(s model.Server) string {
 	return model.NewMasker(s.Secrets()...).Mask(s.RunsIn())

@@ -1,3 +1,6 @@
+// Package completion is shell completion: `mcpdeck completion SHELL`, which
+// prints the script, and the candidates each command offers at TAB (server
+// names, and tools, prompts and resources of approved servers).
 package completion
 
 import (
@@ -49,7 +52,7 @@ var completedArgs = map[string][]argKind{
 	"mcpdeck context":       {argServer, argServer, argServer, argServer, argServer, argServer, argServer, argServer},
 }
 
-// addCompletions gives every command of the tree its dynamic completions:
+// AddTo gives every command of the tree its dynamic completions:
 // server names, then a server's tools, prompts or resources, and the
 // values of every flag with a fixed set (-s, -t, --from, --elicit).
 func AddTo(root *cobra.Command, g *clicore.Globals) {
@@ -66,7 +69,7 @@ func AddTo(root *cobra.Command, g *clicore.Globals) {
 	})
 }
 
-// walkCommands calls fn for cmd and every command below it.
+// WalkCommands calls fn for cmd and every command below it.
 func WalkCommands(cmd *cobra.Command, fn func(*cobra.Command)) {
 	fn(cmd)
 	for _, c := range cmd.Commands() {

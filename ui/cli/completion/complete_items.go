@@ -77,7 +77,7 @@ func completionCacheDir() string {
 }
 
 // registerEnumFlags completes every flag of cmd that takes one of a fixed
-// set of values (enumFlag) with that set.
+// set of values (clicore.EnumFlag) with that set.
 func registerEnumFlags(cmd *cobra.Command) {
 	for _, fs := range []*pflag.FlagSet{cmd.LocalNonPersistentFlags(), cmd.PersistentFlags()} {
 		fs.VisitAll(func(f *pflag.Flag) {

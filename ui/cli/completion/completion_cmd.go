@@ -11,7 +11,7 @@ import (
 	"github.com/mcpdeck/mcpdeck/ui/cli/clicore"
 )
 
-// newCompletionCmd builds `mcpdeck completion SHELL`. It takes the place of
+// NewCmd builds `mcpdeck completion SHELL`. It takes the place of
 // cobra's default command because cobra's bash script calls two functions
 // of the bash-completion package (_get_comp_words_by_ref, _filedir), so
 // `source <(mcpdeck completion bash)` failed in a plain bash; ours carries

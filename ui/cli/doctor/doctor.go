@@ -1,3 +1,7 @@
+// Package doctor is `mcpdeck doctor`: checks of the configuration, the
+// programs servers need, the keychain, proxies, clocks and every server
+// that may run, and with --bundle an archive of all that (secrets masked)
+// to send to a maintainer.
 package doctor
 
 import (
@@ -29,11 +33,11 @@ const (
 // docLine is one finding: a verdict and a sentence that says what to do.
 type docLine struct{ mark, text string }
 
-// newDoctorCmd is `mcpdeck doctor`: one line per thing that usually goes
+// NewCmd is `mcpdeck doctor`: one line per thing that usually goes
 // wrong (config files, the programs servers are started with, the
 // keychain, each server, the clock against remote servers, proxies), and
 // exit 1 when something is wrong. --bundle FILE also writes all of it, and
-// what the servers did, into one archive for a maintainer (doctor_bundle.go).
+// what the servers did, into one archive for a maintainer (bundle.go).
 func NewCmd(g *clicore.Globals) *cobra.Command {
 	var bundle string
 	cmd := &cobra.Command{

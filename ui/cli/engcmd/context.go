@@ -31,7 +31,7 @@ type contextServer struct {
 	Disable []string `json:"disable,omitempty"` // permission deny rules, largest tool first
 }
 
-// newContextCmd is `mcpdeck context [SERVER...]`: what each connected
+// NewContextCmd is `mcpdeck context [SERVER...]`: what each connected
 // server's tool definitions cost in a model's context, per server and per
 // tool, the total and the 10 largest tools.
 func NewContextCmd(g *clicore.Globals) *cobra.Command {

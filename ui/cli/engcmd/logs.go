@@ -8,7 +8,7 @@ import (
 	"github.com/mcpdeck/mcpdeck/ui/cli/clicore"
 )
 
-// newLogsCmd is `mcpdeck logs SERVER`: connect only SERVER and print the
+// NewLogsCmd is `mcpdeck logs SERVER`: connect only SERVER and print the
 // log messages it sends (notifications/message) at or above --level, as
 // "SERVER level: text" on stderr; with --follow until Ctrl-C.
 func NewLogsCmd(g *clicore.Globals) *cobra.Command {

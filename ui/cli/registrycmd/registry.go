@@ -1,3 +1,6 @@
+// Package registrycmd is `mcpdeck registry search|show`, and the MCP
+// Registry client and bundle store that `mcp add --registry` and the TUI's
+// + flow share.
 package registrycmd
 
 import (
@@ -15,13 +18,13 @@ import (
 	"github.com/mcpdeck/mcpdeck/ui/cli/clicore"
 )
 
-// registryClient is the MCP Registry at MCPDECK_REGISTRY_URL, or the
+// Client is the MCP Registry at MCPDECK_REGISTRY_URL, or the
 // official one.
 func Client() registry.Client {
 	return registry.Client{Base: os.Getenv("MCPDECK_REGISTRY_URL")}
 }
 
-// newRegistryCmd is `mcpdeck registry search|show`: find servers in the
+// NewCmd is `mcpdeck registry search|show`: find servers in the
 // MCP Registry and read their server.json.
 func NewCmd(g *clicore.Globals) *cobra.Command {
 	cmd := &cobra.Command{
@@ -114,7 +117,7 @@ func newRegistryShowCmd(g *clicore.Globals) *cobra.Command {
 	}
 }
 
-// lastPart is the name after its namespace ("server-filesystem").
+// LastPart is the name after its namespace ("server-filesystem").
 func LastPart(name string) string {
 	if i := strings.LastIndexByte(name, '/'); i >= 0 {
 		return name[i+1:]
@@ -122,7 +125,7 @@ func LastPart(name string) string {
 	return name
 }
 
-// bundleStore is where MCP bundles are unpacked: <user config dir>/mcpdeck/bundles,
+// BundleStore is where MCP bundles are unpacked: <user config dir>/mcpdeck/bundles,
 // next to the configuration that runs them (a cache may be emptied; a
 // server's program must not vanish).
 func BundleStore(opts model.LoadOptions) registry.Bundles {

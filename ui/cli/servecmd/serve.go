@@ -1,3 +1,6 @@
+// Package servecmd is `mcpdeck serve`: every server mcpdeck manages,
+// offered to an agent as one MCP server (the gateway in ui/serve), on stdio
+// or streamable HTTP (loopback unless --listen).
 package servecmd
 
 import (

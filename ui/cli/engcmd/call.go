@@ -14,7 +14,7 @@ import (
 	"github.com/mcpdeck/mcpdeck/ui/cli/clicore"
 )
 
-// newEngCallCmds builds call, read and prompt.
+// NewCallCmds builds call, read and prompt.
 func NewCallCmds(g *clicore.Globals) []*cobra.Command {
 	call := &cobra.Command{
 		Use:   "call SERVER TOOL [JSON|-]",

@@ -10,7 +10,7 @@ import (
 	"github.com/mcpdeck/mcpdeck/model"
 )
 
-// enumFlag is a string flag that accepts only the listed values, so a typo is
+// EnumFlag is a string flag that accepts only the listed values, so a typo is
 // a usage error at parse time rather than a surprise later.
 type EnumFlag struct {
 	target  *string
@@ -35,7 +35,7 @@ func (e *EnumFlag) Set(s string) error {
 	return nil
 }
 
-// addScopeFlag adds -s/--scope and returns a func giving the chosen scope:
+// AddScopeFlag adds -s/--scope and returns a func giving the chosen scope:
 // the default when the flag was not given (0 for "wherever it is").
 func AddScopeFlag(cmd *cobra.Command, def model.Scope, usage string) func() model.Scope {
 	var name string

@@ -2,6 +2,7 @@ package mcpcmd
 
 import (
 	"encoding/json"
+	"fmt"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -74,4 +75,70 @@ func TestResourceCountsAgree(t *testing.T) {
 	if list == "" || list != header {
 		t.Errorf("mcp list says %q, resources says %q", list, header)
 	}
+}
+
+func TestEngMCPListConnectsAndReports(t *testing.T) {
+	e := clitest.NewEnv(t)
+	cfg := clitest.EngServers(t, map[string]any{
+		"down": map[string]any{"type": "http", "url": fmt.Sprintf("http://127.0.0.1:%d/mcp", clitest.ClosedPort(t))},
+		"off":  map[string]any{"command": clitest.Binary, "args": []string{"demo-server", "weather"}},
+	})
+	e.OK("--mcp-config", cfg, "mcp", "disable", "off")
+	r := e.Run("--mcp-config", cfg, "mcp", "list")
+	if r.Code != 1 {
+		t.Fatalf("want exit 1 (a server failed), got %s", r)
+	}
+	lines := strings.Split(strings.TrimSpace(r.Stdout), "\n")
+	if len(lines) != 5 {
+		t.Fatalf("want one line per server, got %s", r)
+	}
+	want := map[string]string{
+		"calc":   "✓ calc: ",
+		"notes":  "✓ notes: ",
+		"survey": "✓ survey: ",
+		"down":   "✗ down: ",
+		"off":    "○ off: ",
+	}
+	for name, prefix := range want {
+		found := false
+		for _, l := range lines {
+			if strings.HasPrefix(l, prefix) {
+				found = true
+			}
+		}
+		if !found {
+			t.Errorf("no line for %s starting %q in:\n%s", name, prefix, r.Stdout)
+		}
+	}
+	if !strings.Contains(r.Stdout, "refused") {
+		t.Errorf("the failed server's line should say why:\n%s", r.Stdout)
+	}
+	if !strings.Contains(r.Stdout, "calc: ") || !strings.Contains(r.Stdout, "2 tools") {
+		t.Errorf("connected line should count tools:\n%s", r.Stdout)
+	}
+
+	// --json: one object per server with its state
+	r = e.Run("--mcp-config", cfg, "--json", "mcp", "list")
+	var doc struct {
+		Servers []struct {
+			Name  string `json:"name"`
+			State string `json:"state"`
+			Error string `json:"error"`
+		} `json:"servers"`
+	}
+	if err := json.Unmarshal([]byte(r.Stdout), &doc); err != nil {
+		t.Fatalf("mcp list --json: %v\n%s", err, r)
+	}
+	states := map[string]string{}
+	for _, s := range doc.Servers {
+		states[s.Name] = s.State
+	}
+	if states["calc"] != "connected" || states["down"] != "failed" || states["off"] != "disabled" || len(states) != 5 {
+		t.Errorf("states %v", states)
+	}
+
+	// without the failing server, exit 0
+	e.OK("--mcp-config", clitest.EngServers(t, nil), "mcp", "list")
+	e.OK("--mcp-config", clitest.EngServers(t, nil), "mcp", "reconnect", "calc")
+	e.OK("--mcp-config", clitest.EngServers(t, nil), "mcp", "reconnect", "all")
 }

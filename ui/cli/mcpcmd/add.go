@@ -20,7 +20,7 @@ type addFlags struct {
 	clientSecret bool
 	callbackPort int
 	// --registry NAME[@VERSION] installs from the MCP Registry
-	// (mcp_add_registry.go), with --arg values and --yes.
+	// (add_registry.go), with --arg values and --yes.
 	registry string
 	args     []string
 	yes      bool

@@ -26,7 +26,7 @@ type bundleInput struct {
 	res     *model.Resolved
 	report  []docLine
 	run     doctorRun
-	version string // buildVersion(): what version.txt says this binary is
+	version string // clicore.BuildVersion(): what version.txt says this binary is
 }
 
 // bundleRoot is the directory every file of the archive lies in.

@@ -1,3 +1,8 @@
+// Package mcpcmd is `mcpdeck mcp`: the commands that read and edit server
+// definitions (add, add-json, remove, get, enable, disable, approve,
+// reject, sampling, secret, import, migrate-local), `list`, which connects
+// every server unless --no-connect, and `reconnect`. What a definition
+// shows (serverView) and how it is listed live here too.
 package mcpcmd
 
 import (
@@ -8,7 +13,7 @@ import (
 	"github.com/mcpdeck/mcpdeck/ui/cli/clicore"
 )
 
-// newMCPCmd is `mcpdeck mcp`: the commands that read and edit server
+// NewCmd is `mcpdeck mcp`: the commands that read and edit server
 // configuration, plus `list` (which connects unless --no-connect) and
 // `reconnect`.
 func NewCmd(g *clicore.Globals) *cobra.Command {

@@ -53,7 +53,7 @@ type listJSON struct {
 // printStaticList prints every server of res without connecting: a table (or
 // JSON with --json) on g.stdout. File-level problems (a broken config file)
 // go to g.stderr, one sentence each, after the servers that did load; they
-// make the command fail (silentError → exit 1) since some servers are missing.
+// make the command fail (clicore.SilentError → exit 1) since some servers are missing.
 func printStaticList(g *clicore.Globals, res *model.Resolved) error {
 	if g.JSON {
 		doc := listJSON{Servers: []serverView{}, Problems: res.Problems, Enterprise: res.Enterprise, Suppressed: res.Suppressed}
@@ -127,7 +127,7 @@ func writeServerTable(w io.Writer, res *model.Resolved, extra []extraColumn) {
 	}
 }
 
-// reportFileProblems prints file-level problems to w and returns silentError
+// reportFileProblems prints file-level problems to w and returns clicore.SilentError
 // when there were any.
 func reportFileProblems(w io.Writer, probs []model.Problem) error {
 	for _, p := range probs {

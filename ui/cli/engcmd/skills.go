@@ -14,7 +14,7 @@ import (
 	"github.com/mcpdeck/mcpdeck/ui/status"
 )
 
-// newEngSkillsCmds builds skills (list) and skill (load one).
+// NewSkillsCmds builds skills (list) and skill (load one).
 func NewSkillsCmds(g *clicore.Globals) []*cobra.Command {
 	list := engListing{use: "skills", short: "List the skills of every server (or of SERVER), with their files; nothing is read", items: engSkillItems}
 	skills := &cobra.Command{

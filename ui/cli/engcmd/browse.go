@@ -20,7 +20,7 @@ type engListing struct {
 	items func(srv engine.ServerSnapshot) (json any, lines []string, n int)
 }
 
-// newEngBrowseCmds builds tools, resources and prompts.
+// NewBrowseCmds builds tools, resources and prompts.
 func NewBrowseCmds(g *clicore.Globals) []*cobra.Command {
 	listings := []engListing{
 		{use: "tools", short: "List the tools of every connected server (or of SERVER)", items: engToolItems},

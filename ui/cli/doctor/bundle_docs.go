@@ -76,7 +76,7 @@ func (b *bundle) addState(name string, srv engine.ServerSnapshot, kept, dropped 
 }
 
 // addTraffic adds a server's frames as JSON lines, the --trace format
-// (traceJSON, escaped alike). Bodies were masked when recorded; they are
+// (clicore.TraceJSON, escaped alike). Bodies were masked when recorded; they are
 // masked again here with every stored secret as well.
 func (b *bundle) addTraffic(name, server string, frames []engine.Frame) {
 	lines := make([]string, 0, len(frames))
