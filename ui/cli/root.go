@@ -79,8 +79,8 @@ func Run(ctx context.Context, args []string, stdin io.Reader, rawStdout, rawStde
 // newRootCmd builds the whole command tree around one clicore.Globals. Every
 // command is built complete by its own constructor, with its dependencies
 // passed in; what it does (Run, Args, help text) is never changed afterwards
-// (tree_test.go checks this, in every sub-package). The two passes at the end only add typo
-// suggestions and shell completion to the finished tree.
+// (tree_test.go checks this, in every sub-package). The two passes at the
+// end only add typo suggestions and shell completion to the finished tree.
 func newRootCmd(g *clicore.Globals) *cobra.Command {
 	root := &cobra.Command{
 		Use:   "mcpdeck",

@@ -9,15 +9,16 @@ import (
 )
 
 // TerminalWriter is the CLI's one choke point between outside text and the
-// terminal: cli.Run wraps the process's stdout and stderr in it, so everything a
-// command prints — server names, URIs, results, error messages from servers
-// and authorization servers — passes model.Sanitize (newlines and tabs
-// kept), whichever printing helper it took. Only what draws a screen of
-// its own from sanitized text (the TUI, the form of `mcp add --registry`)
-// and what speaks JSON-RPC (demo-server, serve) writes to the raw stdout. An incomplete UTF-8 character at the end of one Write is held
-// back for the next, so a character split across writes is not mangled.
-// Engine goroutines (progress, server log messages) write beside the
-// command, so a write holds the writer.
+// terminal: cli.Run wraps the process's stdout and stderr in it, so
+// everything a command prints — server names, URIs, results, error
+// messages from servers and authorization servers — passes model.Sanitize
+// (newlines and tabs kept), whichever printing helper it took. Only what
+// draws a screen of its own from sanitized text (the TUI, the form of `mcp
+// add --registry`) and what speaks JSON-RPC (demo-server, serve) writes to
+// the raw stdout. An incomplete UTF-8 character at the end of one Write is
+// held back for the next, so a character split across writes is not
+// mangled. Engine goroutines (progress, server log messages) write beside
+// the command, so a write holds the writer.
 type TerminalWriter struct {
 	mu   sync.Mutex
 	w    io.Writer
