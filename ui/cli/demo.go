@@ -9,12 +9,13 @@ import (
 
 	"github.com/mcpdeck/mcpdeck/engine"
 	"github.com/mcpdeck/mcpdeck/transports"
+	"github.com/mcpdeck/mcpdeck/ui/cli/clicore"
 	"github.com/mcpdeck/mcpdeck/ui/demo"
 )
 
 // newDemoCmd is `mcpdeck demo`: the TUI on built-in servers, with a
 // throw-away configuration and no network.
-func newDemoCmd(g *globalOpts) *cobra.Command {
+func newDemoCmd(g *clicore.Globals) *cobra.Command {
 	return &cobra.Command{
 		Use:   "demo",
 		Short: "Open the TUI on built-in demo servers (no config files, no network)",
@@ -22,7 +23,7 @@ func newDemoCmd(g *globalOpts) *cobra.Command {
 			"weather-sim, survey — whose tool asks you a question), a stdio server that crashes every\n" +
 			"~20 s and reconnects with backoff, a project server awaiting your approval and one blocked\n" +
 			"by a demo policy. Everything lives in a temporary directory removed on exit.",
-		Args: noArgs,
+		Args: clicore.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			exe, err := os.Executable()
 			if err != nil {
@@ -37,7 +38,7 @@ func newDemoCmd(g *globalOpts) *cobra.Command {
 				Load: env.Load, Factory: transports.NewFactory(), Builtins: env.Builtins,
 				Extra: env.Extra, CacheDir: env.CacheDir,
 			}
-			if err := g.traceInto(&eo); err != nil {
+			if err := g.TraceInto(&eo); err != nil {
 				return err
 			}
 			return runTUI(cmd.Context(), g, eo, "mcpdeck demo", nil)
@@ -47,16 +48,16 @@ func newDemoCmd(g *globalOpts) *cobra.Command {
 
 // newDemoServerCmd is the hidden `mcpdeck demo-server NAME`: the demo's
 // stdio servers, served by the same binary.
-func newDemoServerCmd(g *globalOpts) *cobra.Command {
+func newDemoServerCmd(g *clicore.Globals) *cobra.Command {
 	return &cobra.Command{
 		Use:    "demo-server NAME",
 		Short:  "Serve one demo server over stdio (used by mcpdeck demo)",
 		Hidden: true,
-		Args:   exactArgs(1, "NAME"),
+		Args:   clicore.ExactArgs(1, "NAME"),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			err := demo.Serve(cmd.Context(), args[0], os.Getenv(demo.StateEnv), cmd.InOrStdin(), g.rawStdout, g.rawStderr)
+			err := demo.Serve(cmd.Context(), args[0], os.Getenv(demo.StateEnv), cmd.InOrStdin(), g.RawStdout, g.RawStderr)
 			if errors.Is(err, demo.ErrUnknownServer) {
-				return usagef("%v", err)
+				return clicore.Usagef("%v", err)
 			}
 			return err
 		},

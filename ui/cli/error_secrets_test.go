@@ -12,6 +12,8 @@ import (
 
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
+
+	"github.com/mcpdeck/mcpdeck/testdata/clitest"
 )
 
 // leakedSecrets are the credentials the servers of TestErrorsShowNoSecrets
@@ -48,19 +50,19 @@ func echoingServer(t *testing.T) *httptest.Server {
 // included.
 func TestErrorsShowNoSecrets(t *testing.T) {
 	echo := echoingServer(t)
-	e := newCLIEnv(t)
-	e.extra = append(e.extra, "LEAK_TOKEN=SECRET3-bearer")
-	down := fmt.Sprintf("http://user:pw-SECRET0@127.0.0.1:%d/mcp?api_key=SECRET1-key&access_token=SECRET2-token", closedPort(t))
+	e := clitest.NewEnv(t)
+	e.Extra = append(e.Extra, "LEAK_TOKEN=SECRET3-bearer")
+	down := fmt.Sprintf("http://user:pw-SECRET0@127.0.0.1:%d/mcp?api_key=SECRET1-key&access_token=SECRET2-token", clitest.ClosedPort(t))
 	headers := map[string]string{"Authorization": "Bearer ${LEAK_TOKEN}"}
-	cfg := engServers(t, map[string]any{
+	cfg := clitest.EngServers(t, map[string]any{
 		"down":      map[string]any{"type": "http", "url": down},
 		"echo-fail": map[string]any{"type": "http", "url": echo.URL + "/fail?api_key=SECRET4-query", "headers": headers},
 		"echo":      map[string]any{"type": "http", "url": echo.URL + "/mcp?api_key=SECRET4-query", "headers": headers},
 	})
-	check := func(args []string, r result) {
+	check := func(args []string, r clitest.Result) {
 		t.Helper()
 		for _, s := range leakedSecrets {
-			if strings.Contains(r.stdout, s) || strings.Contains(r.stderr, s) {
+			if strings.Contains(r.Stdout, s) || strings.Contains(r.Stderr, s) {
 				t.Errorf("mcpdeck %s shows %s:\n%s", strings.Join(args, " "), s, r)
 			}
 		}
@@ -76,21 +78,21 @@ func TestErrorsShowNoSecrets(t *testing.T) {
 		{"--mcp-config", cfg, "call", "echo", "ping"},
 		{"--mcp-config", cfg, "--json", "call", "echo", "ping"},
 	} {
-		r := e.run(args...)
-		if r.code == 0 && args[len(args)-2] == "call" {
+		r := e.Run(args...)
+		if r.Code == 0 && args[len(args)-2] == "call" {
 			t.Errorf("mcpdeck %s should fail: %s", strings.Join(args, " "), r)
 		}
 		check(args, r)
 	}
 	// the failures are still explained, with the secrets masked
-	r := e.run("--mcp-config", cfg, "--json", "mcp", "list")
+	r := e.Run("--mcp-config", cfg, "--json", "mcp", "list")
 	for _, want := range []string{"refused", "HTTP 500", "****"} {
-		if !strings.Contains(r.stdout, want) {
-			t.Errorf("mcp list --json should still explain the failures (%q):\n%s", want, r.stdout)
+		if !strings.Contains(r.Stdout, want) {
+			t.Errorf("mcp list --json should still explain the failures (%q):\n%s", want, r.Stdout)
 		}
 	}
-	r = e.run("--mcp-config", cfg, "call", "echo", "ping")
-	if !strings.Contains(r.stderr, "HTTP 500") || !strings.Contains(r.stderr, "Bearer ****") && !strings.Contains(r.stderr, "Authorization: ****") {
+	r = e.Run("--mcp-config", cfg, "call", "echo", "ping")
+	if !strings.Contains(r.Stderr, "HTTP 500") || !strings.Contains(r.Stderr, "Bearer ****") && !strings.Contains(r.Stderr, "Authorization: ****") {
 		t.Errorf("call should explain the failure with the credential masked:\n%s", r)
 	}
 }

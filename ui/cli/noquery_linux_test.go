@@ -7,6 +7,8 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+
+	"github.com/mcpdeck/mcpdeck/testdata/clitest"
 )
 
 // TestNoTerminalQueryAtStart: a CLI command on a terminal that never
@@ -14,16 +16,16 @@ import (
 // to, and then waited 5 s for the answer), and the servers it starts do not
 // inherit the CI variable that suppresses the query during start-up.
 func TestNoTerminalQueryAtStart(t *testing.T) {
-	e := newCLIEnv(t)
+	e := clitest.NewEnv(t)
 	envFile := filepath.Join(t.TempDir(), "env")
 	cfg := `{"mcpServers": {"e": {"command": "sh", "args": ["-c", "env > '` + envFile + `'; exit 1"]}}}`
 	for _, args := range [][]string{{"mcp", "list", "--no-connect"}, {"--mcp-config", cfg, "mcp", "list"}, {"mcp", "get", "nosuch"}} {
-		master, slave := openPTY(t)
-		cmd := exec.Command(binary, args...)
-		cmd.Dir = e.proj
+		master, slave := clitest.OpenPTY(t)
+		cmd := exec.Command(clitest.Binary, args...)
+		cmd.Dir = e.Proj
 		cmd.Env = []string{ // no CI: the query would happen
-			"HOME=" + e.home, "XDG_CONFIG_HOME=" + e.config, "MCPDECK_MANAGED_DIR=" + e.managed,
-			"XDG_CACHE_HOME=" + filepath.Join(e.home, ".cache"), "PATH=" + os.Getenv("PATH"), "TERM=xterm-256color",
+			"HOME=" + e.Home, "XDG_CONFIG_HOME=" + e.Config, "MCPDECK_MANAGED_DIR=" + e.Managed,
+			"XDG_CACHE_HOME=" + filepath.Join(e.Home, ".cache"), "PATH=" + os.Getenv("PATH"), "TERM=xterm-256color",
 		}
 		cmd.Stdin, cmd.Stdout, cmd.Stderr = slave, slave, slave
 		// the terminal is the command's controlling terminal and it runs in

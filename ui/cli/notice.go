@@ -6,6 +6,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/mcpdeck/mcpdeck/model"
+	"github.com/mcpdeck/mcpdeck/ui/cli/clicore"
 )
 
 // noNotice lists the commands that never print the untrusted-file notice:
@@ -21,11 +22,11 @@ var noNotice = map[string]bool{
 // then records that the person was told (until the file's content
 // changes). The TUI shows the same sentence among its notices instead (the
 // engine adds it to its warnings) and records it when it exits.
-func tellUntrustedOnce(g *globalOpts, cmd *cobra.Command) {
+func tellUntrustedOnce(g *clicore.Globals, cmd *cobra.Command) {
 	if noNotice[cmd.Name()] || !cmd.HasParent() {
 		return
 	}
-	opts, err := g.loadOptions()
+	opts, err := g.LoadOptions()
 	if err != nil {
 		return // the command itself reports it
 	}
@@ -33,14 +34,14 @@ func tellUntrustedOnce(g *globalOpts, cmd *cobra.Command) {
 	if err != nil || u == nil || u.Told {
 		return
 	}
-	fmt.Fprintln(g.stderr, "mcpdeck: "+model.SanitizeLine(u.Notice()))
+	fmt.Fprintln(g.Stderr, "mcpdeck: "+model.SanitizeLine(u.Notice()))
 	markUntrustedTold(g, opts, *u)
 }
 
 // markUntrustedTold records the notice as shown; failing to record it only
 // means it is shown again, which the person is told.
-func markUntrustedTold(g *globalOpts, opts model.LoadOptions, u model.UntrustedLocal) {
+func markUntrustedTold(g *clicore.Globals, opts model.LoadOptions, u model.UntrustedLocal) {
 	if err := model.MarkUntrustedTold(opts, u); err != nil {
-		fmt.Fprintln(g.stderr, "mcpdeck: could not remember that this was shown: "+sentence(err))
+		fmt.Fprintln(g.Stderr, "mcpdeck: could not remember that this was shown: "+clicore.Sentence(err))
 	}
 }

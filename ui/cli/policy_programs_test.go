@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/mcpdeck/mcpdeck/model"
+	"github.com/mcpdeck/mcpdeck/testdata/clitest"
 )
 
 // TestDenyAllRunsNoHeadersHelper: under deniedMcpServers [["*"]] a remote
@@ -20,14 +21,14 @@ func TestDenyAllRunsNoHeadersHelper(t *testing.T) {
 	if runtime.GOOS == "windows" {
 		t.Skip("sh")
 	}
-	e := newCLIEnv(t)
+	e := clitest.NewEnv(t)
 	marker := filepath.Join(t.TempDir(), "ran")
-	e.write(filepath.Join(e.managed, "managed-settings.json"), `{"deniedMcpServers": [{"serverCommand": ["*"]}]}`)
+	e.WriteFile(filepath.Join(e.Managed, "managed-settings.json"), `{"deniedMcpServers": [{"serverCommand": ["*"]}]}`)
 	cfg, _ := json.Marshal(map[string]any{"mcpServers": map[string]any{"r": map[string]any{
 		"type": "http", "url": "http://127.0.0.1:9/mcp", "headersHelper": "touch " + model.QuoteArg(marker) + "; echo '{}'",
 	}}})
-	r := e.run("--mcp-config", string(cfg), "call", "r", "tool", "{}")
-	if r.code == 0 || !strings.Contains(r.stderr, `/bin/sh not run: managed policy forbids it (deniedMcpServers: serverCommand ["*"])`) {
+	r := e.Run("--mcp-config", string(cfg), "call", "r", "tool", "{}")
+	if r.Code == 0 || !strings.Contains(r.Stderr, `/bin/sh not run: managed policy forbids it (deniedMcpServers: serverCommand ["*"])`) {
 		t.Errorf("the refusal does not name the rule:\n%s", r)
 	}
 	if _, err := os.Stat(marker); err == nil {

@@ -12,6 +12,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/mcpdeck/mcpdeck/testdata/clitest"
 	"github.com/mcpdeck/mcpdeck/testdata/faultlaunch"
 )
 
@@ -29,25 +30,25 @@ import (
 // avoids.)
 func TestURLPathSecretIsMaskedEverywhere(t *testing.T) {
 	const key = "pk-path-7c1e9a3f5d"
-	e := newCLIEnv(t)
-	e.extra = append(e.extra, "PATHKEY="+key)
-	fault := buildFaultServer(t, t.TempDir())
+	e := clitest.NewEnv(t)
+	e.Extra = append(e.Extra, "PATHKEY="+key)
+	fault := clitest.BuildFaultServer(t, t.TempDir())
 	remote, _ := faultlaunch.Start(t, fault, "-http", "-path", "/api/"+key+"/mcp", "-leak-path")
 	u, err := url.Parse(remote)
 	if err != nil {
 		t.Fatal(err)
 	}
 	base := "http://" + u.Host + "/api/${PATHKEY}/"
-	settings := filepath.Join(e.config, "mcpdeck", "settings.json")
+	settings := filepath.Join(e.Config, "mcpdeck", "settings.json")
 	cfg, _ := json.Marshal(map[string]any{"mcpServers": map[string]any{
 		"routed": map[string]any{"type": "http", "url": base + "mcp"},
 		"wrong":  map[string]any{"type": "http", "url": base + "other"},
-		"down":   map[string]any{"type": "http", "url": fmt.Sprintf("http://127.0.0.1:%d/api/${PATHKEY}/mcp", closedPort(t))},
+		"down":   map[string]any{"type": "http", "url": fmt.Sprintf("http://127.0.0.1:%d/api/${PATHKEY}/mcp", clitest.ClosedPort(t))},
 		"local":  map[string]any{"command": fault, "args": []string{"-say", "${PATHKEY}"}},
 		"gone":   map[string]any{"command": "/nonexistent-${PATHKEY}/bin/srv"},
 		"absent": map[string]any{"command": "nosuch-${PATHKEY}"},
 	}})
-	e.write(settings, string(cfg))
+	e.WriteFile(settings, string(cfg))
 	trace := filepath.Join(t.TempDir(), "trace.jsonl")
 	bundle := filepath.Join(t.TempDir(), "bundle.tar.gz")
 
@@ -67,9 +68,9 @@ func TestURLPathSecretIsMaskedEverywhere(t *testing.T) {
 		{"doctor"},
 		{"doctor", "--bundle", bundle},
 	} {
-		r := e.run(args...)
-		seen.WriteString(r.stdout + r.stderr)
-		if strings.Contains(r.stdout+r.stderr, key) {
+		r := e.Run(args...)
+		seen.WriteString(r.Stdout + r.Stderr)
+		if strings.Contains(r.Stdout+r.Stderr, key) {
 			t.Errorf("mcpdeck %s shows the key:\n%s", strings.Join(args, " "), r)
 		}
 	}
@@ -83,7 +84,7 @@ func TestURLPathSecretIsMaskedEverywhere(t *testing.T) {
 	if err != nil || strings.Contains(string(raw), key) || !strings.Contains(string(raw), `served at /api/****/mcp`) {
 		t.Errorf("the trace (%v) holds the key or not its masked echo:\n%s", err, raw)
 	}
-	files := readBundle(t, bundle)
+	files := clitest.ReadBundle(t, bundle)
 	for name, body := range files {
 		if strings.Contains(body, key) || strings.Contains(body, url.PathEscape(key)) {
 			t.Errorf("the bundle's %s holds the key:\n%s", name, body)
@@ -97,7 +98,7 @@ func TestURLPathSecretIsMaskedEverywhere(t *testing.T) {
 			t.Errorf("REDACTION.txt lacks %q:\n%s", want, files["REDACTION.txt"])
 		}
 	}
-	if state := fileLike(t, files, "servers/", "-wrong/state.json"); !strings.Contains(state, "/api/****/other") {
+	if state := clitest.FileLike(t, files, "servers/", "-wrong/state.json"); !strings.Contains(state, "/api/****/other") {
 		t.Errorf("wrong's state.json does not name the masked URL:\n%s", state)
 	}
 }
@@ -105,13 +106,13 @@ func TestURLPathSecretIsMaskedEverywhere(t *testing.T) {
 // TestHarmlessVariablesAreNotMasked: ${HOME} in a URL's path is no
 // secret: the error naming the URL shows the home directory as it is.
 func TestHarmlessVariablesAreNotMasked(t *testing.T) {
-	e := newCLIEnv(t)
+	e := clitest.NewEnv(t)
 	cfg, _ := json.Marshal(map[string]any{"mcpServers": map[string]any{
-		"home": map[string]any{"type": "http", "url": fmt.Sprintf("http://127.0.0.1:%d/files${HOME}/mcp", closedPort(t))},
+		"home": map[string]any{"type": "http", "url": fmt.Sprintf("http://127.0.0.1:%d/files${HOME}/mcp", clitest.ClosedPort(t))},
 	}})
-	r := e.run("--mcp-config", string(cfg), "--json", "mcp", "list")
-	inURL := (&url.URL{Path: "/files" + e.home + "/mcp"}).EscapedPath() // the home path holds a space (newCLIEnv)
-	if !strings.Contains(r.stdout, inURL) || strings.Contains(r.stdout, "/files****") {
+	r := e.Run("--mcp-config", string(cfg), "--json", "mcp", "list")
+	inURL := (&url.URL{Path: "/files" + e.Home + "/mcp"}).EscapedPath() // the home path holds a space (clitest.NewEnv)
+	if !strings.Contains(r.Stdout, inURL) || strings.Contains(r.Stdout, "/files****") {
 		t.Errorf("the home directory in the URL was masked, or the error does not name it:\n%s", r)
 	}
 }
@@ -133,14 +134,14 @@ func TestLastErrorIsMaskedWithTheRunsSecrets(t *testing.T) {
 		w.WriteHeader(http.StatusUnauthorized)
 	}))
 	t.Cleanup(srv.Close)
-	e := newCLIEnv(t)
-	e.extra = append(e.extra, "PATHKEY="+key)
+	e := clitest.NewEnv(t)
+	e.Extra = append(e.Extra, "PATHKEY="+key)
 	cfg, _ := json.Marshal(map[string]any{"mcpServers": map[string]any{
 		"api": map[string]any{"type": "http", "url": srv.URL + "/api/${PATHKEY}/mcp"},
 	}})
-	e.write(filepath.Join(e.config, "mcpdeck", "settings.json"), string(cfg))
-	r := e.run("auth", "api")
-	if r.code == 0 || strings.Contains(r.stdout+r.stderr, key) || !strings.Contains(r.stderr, "/api/****/mcp") {
+	e.WriteFile(filepath.Join(e.Config, "mcpdeck", "settings.json"), string(cfg))
+	r := e.Run("auth", "api")
+	if r.Code == 0 || strings.Contains(r.Stdout+r.Stderr, key) || !strings.Contains(r.Stderr, "/api/****/mcp") {
 		t.Errorf("auth's error quotes the key, or does not name the URL:\n%s", r)
 	}
 }

@@ -6,10 +6,12 @@ import (
 	"go/ast"
 	"go/parser"
 	"go/token"
+	"io/fs"
 	"path/filepath"
 	"reflect"
 	"regexp"
 	"runtime"
+	"slices"
 	"strings"
 	"testing"
 
@@ -17,12 +19,15 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/mcpdeck/mcpdeck/model"
+	"github.com/mcpdeck/mcpdeck/ui/cli/clicore"
+	"github.com/mcpdeck/mcpdeck/ui/cli/completion"
 )
 
 // constructorClosure matches the name Go gives a closure written inside a
-// command constructor (newXxxCmd or newXxxCmds in this package), e.g.
-// ".../ui/cli.newMCPListCmd.func1".
-var constructorClosure = regexp.MustCompile(`/ui/cli\.(new[A-Za-z]*Cmds?\.)+func[0-9.]+$`)
+// command constructor (newXxxCmd, newXxxCmds, or NewCmd and the like, in
+// this package or one of its sub-packages), e.g.
+// ".../ui/cli/mcpcmd.newMCPListCmd.func1".
+var constructorClosure = regexp.MustCompile(`/ui/cli(/[a-z]+)?\.([Nn]ew[A-Za-z]*Cmds?\.)+func[0-9.]+$`)
 
 // treeFingerprint describes every command of a tree: its path, aliases,
 // flags and the function its RunE is.
@@ -63,10 +68,10 @@ func treeFingerprint(t *testing.T, root *cobra.Command) []string {
 // added by a later pass over the tree), no path appears twice, and building
 // the tree again gives the same tree.
 func TestCommandTreeBuiltOnce(t *testing.T) {
-	newG := func() *globalOpts {
-		return &globalOpts{
-			stdin: strings.NewReader(""), stdout: &bytes.Buffer{}, stderr: &bytes.Buffer{},
-			newLoadOptions: func([]string) (model.LoadOptions, error) { return model.LoadOptions{}, nil },
+	newG := func() *clicore.Globals {
+		return &clicore.Globals{
+			Stdin: strings.NewReader(""), Stdout: &bytes.Buffer{}, Stderr: &bytes.Buffer{},
+			NewLoadOptions: func([]string) (model.LoadOptions, error) { return model.LoadOptions{}, nil },
 		}
 	}
 	first := treeFingerprint(t, newRootCmd(newG()))
@@ -94,13 +99,25 @@ var commandFields = map[string]bool{
 	"Args": true, "Use": true, "Short": true, "Long": true,
 }
 
-// TestNoCommandChangedAfterConstruction reads this package's source: a
-// command's behaviour fields are assigned only in the function whose
-// &cobra.Command{...} literal created it, and no command is removed from or
-// looked up in the tree while building it, so nothing depends on the order
-// in which subtrees are added.
+// TestNoCommandChangedAfterConstruction reads the source of this package
+// and its sub-packages: a command's behaviour fields are assigned only in
+// the function whose &cobra.Command{...} literal created it, and no command
+// is removed from or looked up in the tree while building it, so nothing
+// depends on the order in which subtrees are added.
 func TestNoCommandChangedAfterConstruction(t *testing.T) {
-	files, err := filepath.Glob("*.go")
+	var files []string
+	err := filepath.WalkDir(".", func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() && d.Name() == "testdata" {
+			return filepath.SkipDir
+		}
+		if !d.IsDir() && strings.HasSuffix(path, ".go") {
+			files = append(files, path)
+		}
+		return nil
+	})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -123,8 +140,8 @@ func TestNoCommandChangedAfterConstruction(t *testing.T) {
 			checkConstruction(t, fset, fn)
 		}
 	}
-	if checked == 0 {
-		t.Fatal("no source files read")
+	if checked == 0 || !slices.ContainsFunc(files, func(f string) bool { return filepath.Dir(f) != "." }) {
+		t.Fatalf("read %d source files, none of a sub-package", checked)
 	}
 }
 
@@ -193,4 +210,22 @@ func exprString(sel *ast.SelectorExpr) string {
 		return id.Name + "." + sel.Sel.Name
 	}
 	return sel.Sel.Name
+}
+
+// TestEveryServerArgumentCompletes: a command whose first argument is a
+// server (SERVER, or NAME of an existing one) completes it.
+func TestEveryServerArgumentCompletes(t *testing.T) {
+	root := newRootCmd(&clicore.Globals{})
+	first := regexp.MustCompile(`^\S+ \[?(SERVER|NAME)`)
+	// these name a new server, a built-in demo server or a registry entry,
+	// not a configured one
+	creates := map[string]bool{"mcpdeck mcp add": true, "mcpdeck mcp add-json": true, "mcpdeck demo-server": true, "mcpdeck registry show": true}
+	completion.WalkCommands(root, func(cmd *cobra.Command) {
+		if !first.MatchString(cmd.Use) || creates[cmd.CommandPath()] {
+			return
+		}
+		if cmd.ValidArgsFunction == nil {
+			t.Errorf("%s (%s) does not complete its server argument", cmd.CommandPath(), cmd.Use)
+		}
+	})
 }

@@ -14,11 +14,9 @@ import (
 	"github.com/mcpdeck/mcpdeck/engine"
 	"github.com/mcpdeck/mcpdeck/model"
 	"github.com/mcpdeck/mcpdeck/model/launch"
-	"github.com/mcpdeck/mcpdeck/model/platform"
-	"github.com/mcpdeck/mcpdeck/oauth"
-	"github.com/mcpdeck/mcpdeck/transports"
 	"github.com/mcpdeck/mcpdeck/ui"
 	"github.com/mcpdeck/mcpdeck/ui/addserver"
+	"github.com/mcpdeck/mcpdeck/ui/cli/clicore"
 	"github.com/mcpdeck/mcpdeck/ui/styles"
 )
 
@@ -28,39 +26,11 @@ var _ ui.Engine = (*engine.Engine)(nil)
 // errNoTerminal is returned when the TUI is started without a terminal.
 var errNoTerminal = errors.New("the TUI needs a terminal; for scripts use 'mcpdeck mcp list' or 'mcpdeck call'")
 
-// tuiEngineOptions is the engine the plain `mcpdeck` runs on: the person's
-// configuration, watched for changes.
-func tuiEngineOptions(g *globalOpts) (engine.Options, error) {
-	load, err := g.secretLoadOptions()
-	if err != nil {
-		return engine.Options{}, err
-	}
-	o := engine.Options{Load: load, Factory: transports.NewFactory(), Watch: true, SamplingCommand: g.samplingCommand}
-	if dir, err := platform.CacheDir(); err == nil {
-		o.CacheDir = dir
-	}
-	lookup := load.LookupEnv
-	if lookup == nil {
-		lookup = os.LookupEnv
-	}
-	// OAuth for remote servers: not inline (a 401 shows needs-auth; the
-	// person presses a), the sign-in URL reaches the screen through the
-	// snapshot, and the browser is started without touching the terminal
-	// (the one opener, launch.OpenBrowser, gives it no terminal).
-	o.Auth = oauth.New(oauth.Options{
-		ConfigDir: load.ConfigDir, CacheDir: o.CacheDir, LookupEnv: lookup,
-	})
-	if err := g.traceInto(&o); err != nil {
-		return engine.Options{}, err
-	}
-	return o, nil
-}
-
 // runTUI starts an engine with eo and runs the TUI on it until the person
 // quits; the engine's servers are closed on the way out. reg, when not
 // nil, lets + add servers from the MCP Registry.
-func runTUI(ctx context.Context, g *globalOpts, eo engine.Options, title string, reg addserver.Registry) error {
-	if !onTerminal(g) {
+func runTUI(ctx context.Context, g *clicore.Globals, eo engine.Options, title string, reg addserver.Registry) error {
+	if !clicore.OnTerminal(g) {
 		return errNoTerminal
 	}
 	if os.Getenv("NO_COLOR") != "" {
@@ -84,11 +54,11 @@ func runTUI(ctx context.Context, g *globalOpts, eo engine.Options, title string,
 	// as mcpdeck's own program.
 	open := func(ctx context.Context, u string) error { return launch.Own(eng.ManagedPolicy()).OpenBrowser(ctx, u) }
 	m := ui.New(eng, ui.Options{Context: ctx, Elicit: bridge, Title: title, Registry: reg, OpenURL: open})
-	p := tea.NewProgram(m, tea.WithAltScreen(), tea.WithContext(ctx), tea.WithInput(g.stdin), tea.WithOutput(g.rawStdout))
+	p := tea.NewProgram(m, tea.WithAltScreen(), tea.WithContext(ctx), tea.WithInput(g.Stdin), tea.WithOutput(g.RawStdout))
 	if _, err := p.Run(); err != nil && !errors.Is(err, tea.ErrProgramKilled) && !errors.Is(err, context.Canceled) {
 		return fmt.Errorf("the TUI stopped: %w", err)
 	}
-	printWarnings(g.stderr, eng.Snapshot())
+	printWarnings(g.Stderr, eng.Snapshot())
 	return nil
 }
 

@@ -8,6 +8,8 @@ import (
 	"github.com/mcpdeck/mcpdeck/model"
 	"github.com/mcpdeck/mcpdeck/oauth"
 	"github.com/mcpdeck/mcpdeck/ui/addserver"
+	"github.com/mcpdeck/mcpdeck/ui/cli/clicore"
+	"github.com/mcpdeck/mcpdeck/ui/cli/registrycmd"
 )
 
 // tuiRegistry is the TUI's + : the MCP Registry (MCPDECK_REGISTRY_URL),
@@ -24,8 +26,8 @@ type tuiRegistry struct {
 var _ addserver.Registry = (*tuiRegistry)(nil)
 
 // newTUIRegistry is the registry for the TUI on the person's configuration.
-func newTUIRegistry(g *globalOpts, opts model.LoadOptions) *tuiRegistry {
-	return &tuiRegistry{client: registryClient(), opts: opts, store: g.secretStore(opts.ConfigDir)}
+func newTUIRegistry(g *clicore.Globals, opts model.LoadOptions) *tuiRegistry {
+	return &tuiRegistry{client: registrycmd.Client(), opts: opts, store: g.SecretStore(opts.ConfigDir)}
 }
 
 // Search lists the first page of servers matching query.
@@ -45,7 +47,7 @@ func (r *tuiRegistry) Target(scope model.Scope) (string, error) {
 // Fetch downloads and checks a plan's bundle, and keeps it on the list
 // closeBundles empties when the TUI ends.
 func (r *tuiRegistry) Fetch(ctx context.Context, plan registry.Plan) (registry.Plan, error) {
-	got, err := bundleStore(r.opts).Fetch(ctx, plan)
+	got, err := registrycmd.BundleStore(r.opts).Fetch(ctx, plan)
 	if err == nil {
 		r.mu.Lock()
 		r.fetched = append(r.fetched, got.Bundle)

@@ -4,13 +4,14 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/mcpdeck/mcpdeck/model"
+	"github.com/mcpdeck/mcpdeck/ui/cli/clicore"
 )
 
 // runDefaultTUI is what `mcpdeck` with no command does: open the TUI on the
 // person's configuration. (`mcpdeck demo` opens it on the built-in demo
 // servers, see demo.go.)
-func runDefaultTUI(cmd *cobra.Command, g *globalOpts) error {
-	eo, err := tuiEngineOptions(g)
+func runDefaultTUI(cmd *cobra.Command, g *clicore.Globals) error {
+	eo, err := clicore.TUIEngineOptions(g)
 	if err != nil {
 		return err
 	}

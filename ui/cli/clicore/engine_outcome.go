@@ -1,0 +1,46 @@
+package clicore
+
+import (
+	"fmt"
+
+	"github.com/mcpdeck/mcpdeck/engine"
+	"github.com/mcpdeck/mcpdeck/model"
+	"github.com/mcpdeck/mcpdeck/ui/status"
+)
+
+// OutcomeOf is status.OutcomeOf for a snapshot held by value.
+func OutcomeOf(srv engine.ServerSnapshot) status.Outcome { return status.OutcomeOf(&srv) }
+
+// Reason is status.Reason for a snapshot held by value.
+func Reason(srv engine.ServerSnapshot) string { return status.Reason(&srv) }
+
+// ListLine is the `mcp list` line for one server.
+func ListLine(srv engine.ServerSnapshot) string {
+	o := OutcomeOf(srv)
+	return model.SanitizeLine(fmt.Sprintf("%s %s: %s (%s) — %s", o.Glyph(), srv.Name, srv.Target, srv.Transport, StatusBody(srv)))
+}
+
+// StatusText is the `mcp get` Status line: the glyph and what
+// ListLine says after the dash.
+func StatusText(srv engine.ServerSnapshot) string {
+	return model.SanitizeLine(OutcomeOf(srv).Glyph() + " " + StatusBody(srv))
+}
+
+// StatusBody is the outcome in words with its counts or reason.
+func StatusBody(srv engine.ServerSnapshot) string {
+	o := OutcomeOf(srv)
+	line := o.Word()
+	switch o {
+	case status.OutcomeConnected:
+		line += " · " + status.Counts(&srv)
+	case status.OutcomeNeedsAuth:
+		line += " (run: mcpdeck auth " + srv.Name + ")"
+	case status.OutcomeApproval:
+		line += " (run: mcpdeck mcp approve " + srv.Name + ")"
+	case status.OutcomeFailed, status.OutcomeDisabled, status.OutcomePending:
+		if r := Reason(srv); r != "" {
+			line += ": " + r
+		}
+	}
+	return line
+}

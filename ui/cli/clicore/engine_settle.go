@@ -1,0 +1,55 @@
+package clicore
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"time"
+
+	"github.com/mcpdeck/mcpdeck/engine"
+	"github.com/mcpdeck/mcpdeck/ui/status"
+)
+
+// SettleList waits for every server's outcome; with reconnect, the
+// failed and needs-auth ones are reconnected once and their new outcome
+// replaces the first.
+func SettleList(ctx context.Context, s *Session, names []string, reconnect bool) ([]engine.ServerSnapshot, error) {
+	var results []engine.ServerSnapshot
+	var retry []string
+	report := func(srv engine.ServerSnapshot) {
+		if o := OutcomeOf(srv); reconnect && (o == status.OutcomeFailed || o == status.OutcomeNeedsAuth) {
+			retry = append(retry, srv.Name)
+			return
+		}
+		results = append(results, srv)
+	}
+	if err := s.WaitSettled(ctx, names, report); err != nil {
+		return nil, err
+	}
+	if len(retry) == 0 {
+		return results, nil
+	}
+	mark := time.Now()
+	for _, n := range retry {
+		if err := s.Eng.Reconnect(ctx, n); err != nil {
+			return nil, fmt.Errorf("reconnect %s: %w", n, err)
+		}
+	}
+	collect := func(srv engine.ServerSnapshot) { results = append(results, srv) }
+	// only the outcome of the new attempt counts
+	if err := s.waitSettledSince(ctx, retry, mark, collect); err != nil {
+		return nil, err
+	}
+	return results, nil
+}
+
+// SortLikeSnapshot orders results as the engine orders servers (scope high
+// to low, then name), so the output is the same whatever order they
+// connected in.
+func SortLikeSnapshot(results []engine.ServerSnapshot, snap engine.Snapshot) {
+	rank := make(map[string]int, len(snap.Servers))
+	for i, srv := range snap.Servers {
+		rank[srv.Name] = i
+	}
+	slices.SortStableFunc(results, func(a, b engine.ServerSnapshot) int { return rank[a.Name] - rank[b.Name] })
+}

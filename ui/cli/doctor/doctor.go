@@ -1,0 +1,248 @@
+// Package doctor is `mcpdeck doctor`: checks of the configuration, the
+// programs servers need, the keychain, proxies, clocks and every server
+// that may run, and with --bundle an archive of all that (secrets masked)
+// to send to a maintainer.
+package doctor
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/mcpdeck/mcpdeck/engine"
+	"github.com/mcpdeck/mcpdeck/model"
+	"github.com/mcpdeck/mcpdeck/model/launch"
+	"github.com/mcpdeck/mcpdeck/model/platform"
+	"github.com/mcpdeck/mcpdeck/ui/cli/clicore"
+	"github.com/mcpdeck/mcpdeck/ui/status"
+)
+
+// A doctor line's verdict.
+const (
+	docOK   = "✓"
+	docBad  = "✗" // something is wrong: doctor exits 1
+	docWarn = "!" // worth knowing, not wrong
+	docInfo = "•"
+)
+
+// docLine is one finding: a verdict and a sentence that says what to do.
+type docLine struct{ mark, text string }
+
+// NewCmd is `mcpdeck doctor`: one line per thing that usually goes
+// wrong (config files, the programs servers are started with, the
+// keychain, each server, the clock against remote servers, proxies), and
+// exit 1 when something is wrong. --bundle FILE also writes all of it, and
+// what the servers did, into one archive for a maintainer (bundle.go).
+func NewCmd(g *clicore.Globals) *cobra.Command {
+	var bundle string
+	cmd := &cobra.Command{
+		Use:   "doctor",
+		Short: "Check what usually goes wrong (config, programs on PATH, keychain, servers, clock, proxies)",
+		Long: "Prints one line per check: ✓ fine, ✗ wrong (with what to do), ! worth knowing, • for information.\n" +
+			"Servers are connected like `mcp list` does (only those that may run). Exits 1 when a check failed.\n\n" +
+			"--bundle FILE also writes a tar.gz for a maintainer: mcpdeck's version and system, this report, the\n" +
+			"merged config (each server's scope and file), each server's state history, stderr tail and JSON-RPC\n" +
+			"traffic, with env, header, URL and stored secrets and tokens masked. It never replaces a file.",
+		Args: clicore.ExactArgs(0, "no arguments"),
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			return clicore.Cancelled(runDoctor(cmd.Context(), clicore.NewEngineFlags(g), bundle))
+		},
+	}
+	cmd.Flags().StringVar(&bundle, "bundle", "", "also write everything, secrets masked, to the new tar.gz `FILE`")
+	return cmd
+}
+
+func runDoctor(ctx context.Context, f *clicore.EngineFlags, bundle string) error {
+	g := f.Globals
+	lo, err := g.SecretLoadOptions() // as the servers it connects will have them (and the bundle masks them)
+	if err != nil {
+		return err
+	}
+	res, err := g.Load(lo)
+	if err != nil {
+		return err
+	}
+	var lines []docLine
+	lines = append(lines, configChecks(res)...)
+	lines = append(lines, workDirChecks(res)...)
+	lines = append(lines, programChecks(ctx, res)...)
+	lines = append(lines, keychainCheck(ctx, g))
+	servers, run, err := doctorServers(ctx, f)
+	if err != nil {
+		return err
+	}
+	lines = append(lines, servers...)
+	lines = append(lines, clockChecks(ctx, res)...)
+	lines = append(lines, proxyChecks(os.Getenv)...)
+	bad := false
+	mask := g.RunMask() // every server's secret set: a line about one may quote another's
+	for i, l := range lines {
+		lines[i].text = mask.Mask(l.text)
+		fmt.Fprintln(g.Stdout, model.SanitizeLine(l.mark+" "+lines[i].text))
+		bad = bad || l.mark == docBad
+	}
+	if bundle != "" {
+		rep, err := writeBundle(ctx, g, bundle, bundleInput{res: res, report: lines, run: run, version: clicore.BuildVersion()})
+		if err != nil {
+			return err
+		}
+		rep.print(g.Stdout)
+	}
+	if bad {
+		return clicore.SilentError{}
+	}
+	return nil
+}
+
+// configChecks: every config file that exists, and each file problem with
+// its place.
+func configChecks(res *model.Resolved) []docLine {
+	var out []docLine
+	broken := map[string]bool{}
+	for _, p := range res.Problems {
+		broken[p.File] = true
+		out = append(out, docLine{docBad, "config: " + p.Error() + " — fix the file; what it defines is not loaded"})
+	}
+	for _, f := range res.Files {
+		if st, err := os.Stat(f); err == nil && st.Mode().IsRegular() && !broken[f] {
+			out = append(out, docLine{docOK, "config: " + f + " parsed"})
+		}
+	}
+	if len(out) == 0 {
+		out = append(out, docLine{docInfo, "config: no config files yet (add a server with: mcpdeck mcp add NAME -- COMMAND)"})
+	}
+	return out
+}
+
+// workDirChecks: each server outside the project whose relative paths now
+// name something under home, and each that opted in to run in the project.
+func workDirChecks(res *model.Resolved) []docLine {
+	var out []docLine
+	for _, s := range res.Servers {
+		if len(s.HomeRelative) > 0 {
+			out = append(out, docLine{docWarn, clicore.HomeRelativeText(s)})
+		}
+		if s.OptsIntoProject() {
+			out = append(out, docLine{docInfo, "server " + model.SanitizeLine(s.Name) + ": " + clicore.OptInText()})
+		}
+	}
+	return out
+}
+
+// launchers are the programs servers are commonly started with.
+var launchers = []string{"npx", "node", "uvx", "docker"}
+
+// programChecks: each launcher on PATH, needed or not, and Node's version.
+func programChecks(ctx context.Context, res *model.Resolved) []docLine {
+	needed := map[string][]string{}
+	for _, s := range res.Servers {
+		if s.Config.EffectiveType() != model.TransportStdio || !s.Runnable() {
+			continue
+		}
+		base := strings.TrimSuffix(filepath.Base(s.Config.Command), filepath.Ext(s.Config.Command))
+		needed[base] = append(needed[base], s.Name)
+		if base == "npx" {
+			needed["node"] = append(needed["node"], s.Name)
+		}
+	}
+	var out []docLine
+	for _, p := range launchers {
+		prog, err := model.ResolveProgram(p, nil, nil, "", os.LookupEnv) // as the launcher finds a server's program
+		path := prog.Path
+		users := needed[p]
+		switch {
+		case err != nil && len(users) > 0:
+			out = append(out, docLine{docBad, fmt.Sprintf("%s: not found on PATH, and %s need it — install it or fix PATH", p, strings.Join(users, ", "))})
+		case err != nil:
+			out = append(out, docLine{docInfo, p + ": not found on PATH (no server needs it)"})
+		case p == "node":
+			out = append(out, docLine{docOK, "node " + nodeVersion(ctx, res.ManagedPolicy, path) + " (" + path + ")"})
+		default:
+			out = append(out, docLine{docOK, p + ": " + path})
+		}
+	}
+	return out
+}
+
+// nodeVersion asks node for its version, within 3 s, through the one
+// launcher: managed policy may forbid it like any program.
+func nodeVersion(ctx context.Context, pol model.Policy, path string) string {
+	b, err := launch.Own(pol).Run(ctx, launch.Spec{Command: path, Args: []string{"--version"}}, nil,
+		platform.Limits{Timeout: 3 * time.Second, MaxOutput: 4 << 10})
+	if err != nil {
+		return "(version unknown: " + err.Error() + ")"
+	}
+	return strings.TrimSpace(string(b))
+}
+
+// keychainCheck reports whether tokens can go to the system keychain.
+func keychainCheck(ctx context.Context, g *clicore.Globals) docLine {
+	lo, err := g.LoadOptions()
+	if err != nil {
+		return docLine{docWarn, "keychain: not checked: " + err.Error()}
+	}
+	m := clicore.NewOAuthManager(lo, g.Stderr, false)
+	if w := m.CheckStore(ctx); len(w) > 0 {
+		return docLine{docWarn, "keychain: " + strings.Join(w, "; ")}
+	}
+	return docLine{docOK, "keychain: available"}
+}
+
+// doctorRun is what the servers did while doctor connected them: the last
+// snapshot and each server's traffic, for a bundle.
+type doctorRun struct {
+	snap    engine.Snapshot
+	traffic map[string][]engine.Frame
+	dropped map[string]int
+}
+
+// doctorServers connects every server that may run, like `mcp list`, and
+// says how each ended.
+func doctorServers(ctx context.Context, f *clicore.EngineFlags) ([]docLine, doctorRun, error) {
+	s, err := clicore.StartSession(ctx, f)
+	if err != nil {
+		return nil, doctorRun{}, err
+	}
+	defer s.Close()
+	results, err := clicore.SettleList(ctx, s, nil, false)
+	if err != nil {
+		return nil, doctorRun{}, err
+	}
+	run := doctorRun{snap: s.Eng.Snapshot(), traffic: map[string][]engine.Frame{}, dropped: map[string]int{}}
+	for _, srv := range run.snap.Servers {
+		run.traffic[srv.Name], run.dropped[srv.Name] = s.Eng.Traffic(srv.Name)
+	}
+	clicore.SortLikeSnapshot(results, s.Last)
+	out := make([]docLine, 0, len(results))
+	for _, srv := range results {
+		mark := docOK
+		switch clicore.OutcomeOf(srv) {
+		case status.OutcomeFailed:
+			mark = docBad
+		case status.OutcomeConnected:
+		default:
+			mark = docInfo
+		}
+		out = append(out, docLine{mark, "server " + strings.TrimSpace(strings.TrimPrefix(clicore.ListLine(srv), clicore.OutcomeOf(srv).Glyph()))})
+	}
+	return out, run, nil
+}
+
+// proxyChecks names the proxy variables set (credentials masked).
+func proxyChecks(getenv func(string) string) []docLine {
+	var set []string
+	for _, k := range []string{"HTTPS_PROXY", "https_proxy", "HTTP_PROXY", "http_proxy", "ALL_PROXY", "all_proxy", "NO_PROXY", "no_proxy"} {
+		if v := getenv(k); v != "" {
+			set = append(set, k+"="+model.NewMasker().Mask(v))
+		}
+	}
+	if len(set) == 0 {
+		return []docLine{{docInfo, "proxy: none set"}}
+	}
+	return []docLine{{docInfo, "proxy: " + strings.Join(set, " ") + " (remote servers are reached through it, except NO_PROXY hosts)"}}
+}

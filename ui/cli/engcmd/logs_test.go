@@ -1,0 +1,69 @@
+package engcmd
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"github.com/mcpdeck/mcpdeck/engine"
+	"github.com/mcpdeck/mcpdeck/testdata/clitest"
+	"github.com/mcpdeck/mcpdeck/ui/cli/clicore"
+)
+
+// TestServerLogMessagesOnStderr: a server's log messages go to stderr at or
+// above --log-level (warning by default), one sanitized line each. The
+// engine hands every message to OnLog (engine.TestLogMessagesAreKept…);
+// the line is checked here directly, since a test server's notifications
+// may reach the client after the call they came with has ended.
+func TestServerLogMessagesOnStderr(t *testing.T) {
+	var out strings.Builder
+	g := &clicore.Globals{Stderr: clicore.NewTerminalWriter(&out), LogLevel: "warning"}
+	f := clicore.NewEngineFlags(g)
+	f.PrintLog("f", engine.LogEntry{Level: "info", Data: "quiet"})
+	f.PrintLog("f", engine.LogEntry{Level: "error", Logger: "db", Data: "broken\x1b[2J\nsecond line"})
+	if got := out.String(); got != "f error: db: broken second line\n" {
+		t.Errorf("at warning: %q", got)
+	}
+	out.Reset()
+	g.LogLevel = "off"
+	f.PrintLog("f", engine.LogEntry{Level: "emergency", Data: "x"})
+	if out.Len() != 0 {
+		t.Errorf("--log-level off printed %q", out.String())
+	}
+	e := clitest.NewEnv(t)
+	fault := clitest.BuildFaultServer(t, t.TempDir())
+	cfg, _ := json.Marshal(map[string]any{"mcpServers": map[string]any{"f": map[string]any{"command": fault}}})
+	if r := e.OK("--mcp-config", string(cfg), "call", "f", "flood", `{"count":3}`); strings.Contains(r.Stderr, "f info:") {
+		t.Errorf("info messages printed at the default level (warning):\n%s", r.Stderr)
+	}
+	e.Fails(2, "--log-level", "loud", "mcp", "list")
+}
+
+// TestLogsCommand: `mcpdeck logs SERVER` connects that server, prints
+// nothing on stdout (messages go to stderr), and refuses an unknown level.
+func TestLogsCommand(t *testing.T) {
+	e := clitest.NewEnv(t)
+	cfg := clitest.EngServers(t, nil)
+	r := e.OK("--mcp-config", cfg, "logs", "calc") // no --follow: connect, print what came, stop
+	if r.Stdout != "" {
+		t.Errorf("logs printed on stdout: %q", r.Stdout)
+	}
+	e.Fails(2, "--mcp-config", cfg, "logs", "calc", "--level", "loud")
+}
+
+// TestSamplingFromTheCLI: without a command, a server's sampling request is
+// declined and stderr says how to reply; --sampling-command replies with the
+// command's output.
+func TestSamplingFromTheCLI(t *testing.T) {
+	e := clitest.NewEnv(t)
+	fault := clitest.BuildFaultServer(t, t.TempDir())
+	cfg, _ := json.Marshal(map[string]any{"mcpServers": map[string]any{"f": map[string]any{"command": fault}}})
+	r := e.Fails(1, "--mcp-config", string(cfg), "call", "f", "sample", `{"prompt":"say hi"}`)
+	if !strings.Contains(r.Stderr, `server f asked for a model's reply ("say hi"), and mcpdeck declined: pass --sampling-command CMD`) {
+		t.Errorf("the decline is not explained:\n%s", r.Stderr)
+	}
+	r = e.OK("--mcp-config", string(cfg), "--sampling-command", "cat >/dev/null; echo hi there", "call", "f", "sample", `{"prompt":"say hi"}`)
+	if !strings.Contains(r.Stdout, "command: hi there") {
+		t.Errorf("the command's reply did not reach the server:\n%s\n%s", r.Stdout, r.Stderr)
+	}
+}

@@ -1,0 +1,56 @@
+//go:build unix
+
+package engcmd
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"errors"
+	"os/exec"
+	"strings"
+	"syscall"
+	"testing"
+
+	"github.com/mcpdeck/mcpdeck/testdata/clitest"
+	"github.com/mcpdeck/mcpdeck/ui/cli/clicore"
+)
+
+// TestReadWatchPrintsEachChange: `read --watch` prints the resource, then
+// again on every update the server announces (the fault server's ticker
+// changes three times once subscribed), until Ctrl-C, which exits 130.
+func TestReadWatchPrintsEachChange(t *testing.T) {
+	e := clitest.NewEnv(t)
+	fault := clitest.BuildFaultServer(t, t.TempDir())
+	cfg, _ := json.Marshal(map[string]any{"mcpServers": map[string]any{"f": map[string]any{"command": fault}}})
+	cmd := e.Command("--mcp-config", string(cfg), "read", "f", "fault://ticker", "--watch")
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	var lines []string
+	sc := bufio.NewScanner(stdout)
+	for sc.Scan() {
+		lines = append(lines, sc.Text())
+		if sc.Text() == "tick 3" {
+			break
+		}
+	}
+	_ = cmd.Process.Signal(syscall.SIGINT)
+	err = cmd.Wait()
+	var exit *exec.ExitError
+	if !errors.As(err, &exit) || exit.ExitCode() != clicore.ExitInterrupted {
+		t.Errorf("exit: %v, want %d\nstderr:\n%s", err, clicore.ExitInterrupted, stderr.String())
+	}
+	if len(lines) < 2 || lines[1] != "tick 0" || lines[len(lines)-1] != "tick 3" {
+		t.Fatalf("printed %q, want the resource with tick 0 first and tick 3 last\nstderr:\n%s", lines, stderr.String())
+	}
+	if !strings.Contains(stderr.String(), "fault://ticker changed (update") {
+		t.Errorf("stderr does not say when it changed:\n%s", stderr.String())
+	}
+}

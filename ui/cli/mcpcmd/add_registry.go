@@ -1,0 +1,259 @@
+package mcpcmd
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"maps"
+	"slices"
+	"strings"
+
+	"github.com/charmbracelet/huh"
+	"github.com/spf13/cobra"
+
+	"github.com/mcpdeck/mcpdeck/engine/registry"
+	"github.com/mcpdeck/mcpdeck/model"
+	"github.com/mcpdeck/mcpdeck/ui/addserver"
+	"github.com/mcpdeck/mcpdeck/ui/cli/clicore"
+	"github.com/mcpdeck/mcpdeck/ui/cli/registrycmd"
+)
+
+// runRegistryAdd is `mcp add [NAME] --registry NAME[@VERSION]`: fetch the
+// server.json (the latest version pinned to its number when none is
+// given), choose its remote or package, take its fields from -e/-H/--arg
+// and, at a terminal, ask for the rest; then show what will be written
+// where, ask to confirm (unless --yes) and write it, secrets to the store.
+func runRegistryAdd(cmd *cobra.Command, g *clicore.Globals, args []string, f addFlags, scope model.Scope) error {
+	switch {
+	case cmd.ArgsLenAtDash() >= 0 || len(args) > 1:
+		return clicore.Usagef("mcp add --registry takes at most the NAME to save the server under, not a URL or a command")
+	case f.clientID != "" || f.callbackPort != 0 || f.clientSecret:
+		return clicore.Usagef("--client-id, --callback-port and --client-secret are for mcp add NAME URL, not --registry")
+	case f.transport == "ws":
+		return clicore.Usagef("registry servers are reached over http or sse, or run over stdio; -t ws does not apply")
+	}
+	env, err := parseEnv(f.env)
+	if err != nil {
+		return err
+	}
+	headers, err := parseHeaders(f.headers)
+	if err != nil {
+		return err
+	}
+	argVals, err := parseKeyValues("--arg", f.args)
+	if err != nil {
+		return err
+	}
+	opts, err := g.LoadOptions()
+	if err != nil {
+		return err
+	}
+	regName, version, _ := strings.Cut(f.registry, "@")
+	entry, err := registrycmd.Client().Pinned(cmd.Context(), regName, version)
+	if errors.Is(err, registry.ErrNotFound) {
+		return fmt.Errorf("%s is not in the registry (try: mcpdeck registry search %s)", model.SanitizeLine(f.registry), model.SanitizeLine(registrycmd.LastPart(regName)))
+	}
+	if err != nil {
+		return err
+	}
+	plan, err := registry.NewPlan(entry, f.transport)
+	if err != nil {
+		return fmt.Errorf("%s@%s %w", model.SanitizeLine(entry.Name), model.SanitizeLine(entry.Version), err)
+	}
+	name := registry.LocalName(entry.Name)
+	if len(args) == 1 {
+		name = args[0]
+	}
+	if err := checkNewName(name); err != nil {
+		return err
+	}
+	if plan.NeedsBundle() {
+		if plan, err = fetchBundle(cmd.Context(), g, opts, scope, plan); err != nil {
+			return err
+		}
+		defer func() { _ = plan.Bundle.Close() }()
+	}
+	values, extra, err := givenValues(plan, env, headers, argVals)
+	if err != nil {
+		return err
+	}
+	mode := registry.SecretsInStore
+	if !scope.MayUseSecrets() {
+		mode = registry.SecretsFromEnv
+	}
+	if clicore.OnTerminal(g) {
+		if err := askFields(g, plan, values, mode); err != nil {
+			return err
+		}
+	}
+	cfg, secrets, err := plan.Build(values, mode)
+	switch {
+	case errors.Is(err, registry.ErrUnusable):
+		return fmt.Errorf("%s@%s %w", model.SanitizeLine(entry.Name), model.SanitizeLine(entry.Version), err)
+	case err != nil: // a value given is missing, not allowed or a literal secret for the shared file
+		return clicore.Usagef("%s", clicore.Sentence(err))
+	}
+	extra.apply(&cfg)
+	target, err := model.ScopePath(opts, scope)
+	if err != nil {
+		return err
+	}
+	describeInstall(g, plan, name, scope, target, cfg, secrets)
+	if clicore.OnTerminal(g) && !f.yes {
+		ok, err := clicore.Confirm(g, "Add it?")
+		if err != nil {
+			return err
+		}
+		if !ok {
+			fmt.Fprintln(g.Stdout, "Nothing was added.")
+			return nil
+		}
+	}
+	store := g.SecretStore(opts.ConfigDir)
+	path, err := registry.InstallBundle(cmd.Context(), opts, scope, name, cfg, secrets, store, plan.Bundle)
+	if err != nil {
+		return err
+	}
+	warnLiteralSecrets(g.Stderr, scope, name, cfg)
+	reportAdded(g, opts, scope, name, cfg, path)
+	if bd := plan.Bundle; bd != nil && !bd.Reused {
+		fmt.Fprintf(g.Stdout, "Unpacked the bundle into %s (mcp remove leaves it there).\n", model.SanitizeLine(bd.Dir))
+	}
+	if len(secrets) > 0 {
+		fmt.Fprintf(g.Stdout, "Stored %s in mcpdeck's secret store, for %s in the %s scope only.\n", registry.SecretNames(secrets), model.SanitizeLine(name), scope)
+	}
+	if w := store.Warning(); w != "" {
+		fmt.Fprintln(g.Stderr, "mcpdeck: "+w)
+	}
+	return nil
+}
+
+// extraValues are -e and -H values the server.json does not ask for: the
+// person's own additions, kept as given.
+type extraValues struct{ env, headers map[string]string }
+
+func (x extraValues) apply(cfg *model.ServerConfig) {
+	if len(x.env) > 0 && cfg.Env == nil {
+		cfg.Env = map[string]string{}
+	}
+	maps.Copy(cfg.Env, x.env)
+	if len(x.headers) > 0 && cfg.Headers == nil {
+		cfg.Headers = map[string]string{}
+	}
+	maps.Copy(cfg.Headers, x.headers)
+}
+
+// givenValues sorts the command line's -e, -H and --arg values into the
+// plan's fields; the rest are additions (env for a package, headers for a
+// remote) or, for --arg, a usage error naming what the server asks for.
+func givenValues(plan registry.Plan, env, headers, argVals map[string]string) (map[string]string, extraValues, error) {
+	values := map[string]string{}
+	env, headers, argVals = maps.Clone(env), maps.Clone(headers), maps.Clone(argVals)
+	for _, fl := range plan.Fields {
+		switch fl.Kind {
+		case registry.FieldEnv:
+			if v, ok := env[fl.Key]; ok {
+				values[fl.ID] = v
+				delete(env, fl.Key)
+			}
+		case registry.FieldHeader:
+			for k, v := range headers {
+				if strings.EqualFold(k, fl.Key) {
+					values[fl.ID] = v
+					delete(headers, k)
+				}
+			}
+		case registry.FieldArg, registry.FieldVariable, registry.FieldUserConfig:
+			if v, ok := argVals[fl.Key]; ok {
+				values[fl.ID] = v
+			}
+		}
+	}
+	for _, fl := range plan.Fields {
+		delete(argVals, fl.Key)
+	}
+	x := extraValues{env: env, headers: headers}
+	switch {
+	case len(argVals) > 0:
+		return nil, x, clicore.Usagef("%s asks for no argument or variable named %s (it asks for: %s)",
+			model.SanitizeLine(plan.Entry.Name), strings.Join(slices.Sorted(maps.Keys(argVals)), ", "), fieldList(plan.Fields))
+	case plan.Remote != nil && len(env) > 0:
+		return nil, x, clicore.Usagef("-e sets environment variables of servers that run locally; %s is reached at a URL (give headers with -H)", model.SanitizeLine(plan.Entry.Name))
+	case plan.Package != nil && len(headers) > 0:
+		return nil, x, clicore.Usagef("-H sets headers of remote servers; %s runs locally (give environment variables with -e)", model.SanitizeLine(plan.Entry.Name))
+	}
+	return values, x, nil
+}
+
+// fieldList names the fields a plan asks for, or says there are none.
+func fieldList(fields []registry.Field) string {
+	if len(fields) == 0 {
+		return "nothing"
+	}
+	names := make([]string, len(fields))
+	for i, f := range fields {
+		names[i] = model.SanitizeLine(f.Label())
+	}
+	return strings.Join(names, ", ")
+}
+
+// askFields asks, in one form, for the fields the command line did not
+// give. For the project's shared file secrets are not asked: they become
+// references to the environment.
+func askFields(g *clicore.Globals, plan registry.Plan, values map[string]string, mode registry.SecretMode) error {
+	var ask []registry.Field
+	for _, f := range plan.Fields {
+		if _, given := values[f.ID]; !given && (mode == registry.SecretsInStore || !f.Input.IsSecret) {
+			ask = append(ask, f)
+		}
+	}
+	if len(ask) == 0 {
+		return nil
+	}
+	fmt.Fprintf(g.Stdout, "%s asks for %s (esc to stop).\n", model.SanitizeLine(plan.Entry.Name), fieldList(ask))
+	form, typed, err := addserver.InstallForm(ask)
+	if err != nil {
+		return err
+	}
+	if err := form.WithInput(g.Stdin).WithOutput(g.RawStdout).Run(); err != nil {
+		if errors.Is(err, huh.ErrUserAborted) {
+			return errors.New("stopped: nothing was added")
+		}
+		return err
+	}
+	got, err := typed()
+	if err != nil {
+		return err
+	}
+	maps.Copy(values, got)
+	return nil
+}
+
+// describeInstall shows what will be written and where, secrets as their
+// references, and for a bundle what it is and where it is unpacked.
+func describeInstall(g *clicore.Globals, plan registry.Plan, name string, scope model.Scope, path string, cfg model.ServerConfig, secrets []registry.Secret) {
+	w, e := g.Stdout, plan.Entry
+	fmt.Fprintf(w, "%s %s from the MCP Registry, as %s server %s in the %s scope (%s):\n",
+		model.SanitizeLine(e.Name), model.SanitizeLine(e.Version), cfg.EffectiveType(), model.SanitizeLine(name), scope, model.SanitizeLine(path))
+	for _, l := range plan.InstallLines(cfg, secrets) {
+		fmt.Fprintln(w, "  "+model.SanitizeLine(l))
+	}
+}
+
+// fetchBundle downloads and checks the MCP bundle a plan runs, saying so
+// on stderr (it may take a while); the plan comes back with the bundle
+// and the settings its manifest asks for. A bundle is unpacked on this
+// machine, so the project's shared .mcp.json, which others read on
+// theirs, cannot point at it.
+func fetchBundle(ctx context.Context, g *clicore.Globals, opts model.LoadOptions, scope model.Scope, plan registry.Plan) (registry.Plan, error) {
+	e := plan.Entry
+	if !scope.MayUseSecrets() {
+		return plan, clicore.Usagef("%s is an MCP bundle, unpacked on this machine, where the project's shared .mcp.json cannot point; add it with -s user or -s local", model.SanitizeLine(e.Name))
+	}
+	fmt.Fprintf(g.Stderr, "Downloading the bundle %s…\n", model.SanitizeLine(plan.Package.Identifier))
+	got, err := registrycmd.BundleStore(opts).Fetch(ctx, plan)
+	if errors.Is(err, registry.ErrUnusable) {
+		return plan, fmt.Errorf("%s@%s %w", model.SanitizeLine(e.Name), model.SanitizeLine(e.Version), err)
+	}
+	return got, err
+}

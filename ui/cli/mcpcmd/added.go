@@ -1,0 +1,51 @@
+package mcpcmd
+
+import (
+	"fmt"
+
+	"github.com/mcpdeck/mcpdeck/model"
+	"github.com/mcpdeck/mcpdeck/ui/cli/clicore"
+)
+
+// reportAdded confirms what `mcp add` / `mcp add-json` wrote and, reading the
+// configuration back, says at once why the new server will not run as it
+// stands: managed-mcp.json in effect, a higher scope's definition of the same
+// name, a managed-policy block, an unset ${VAR}, relative paths that name
+// something under home (it runs there), or approval still needed.
+// A person should not learn this only later from `mcp list`.
+func reportAdded(g *clicore.Globals, opts model.LoadOptions, scope model.Scope, name string, cfg model.ServerConfig, path string) {
+	fmt.Fprintf(g.Stdout, "Added %s server %s to the %s scope (%s).\n", cfg.EffectiveType(), model.SanitizeLine(name), scope, model.SanitizeLine(path))
+	res, err := g.Load(opts)
+	if err != nil {
+		return
+	}
+	note := func(format string, a ...any) { fmt.Fprintf(g.Stderr, "Note: "+format+"\n", a...) }
+	if res.Enterprise {
+		note("%s in the managed directory is in effect, so mcpdeck ignores %s (and every server outside it) while that file exists.",
+			model.ManagedMCPFile, model.SanitizeLine(name))
+		return
+	}
+	s, ok := res.Server(name)
+	if !ok {
+		return
+	}
+	if s.Scope != scope {
+		note("the %s definition of %s (%s) takes precedence over this one.", s.Scope, model.SanitizeLine(name), model.SanitizeLine(s.Source))
+		return
+	}
+	switch {
+	case !s.Policy.Allowed && s.Policy.Rule != "":
+		note("managed policy blocks %s (%s), so it will not run.", model.SanitizeLine(name), model.SanitizeLine(s.Policy.Rule))
+	case !s.Policy.Allowed:
+		note("managed policy blocks %s, so it will not run.", model.SanitizeLine(name))
+	}
+	for _, p := range s.Problems {
+		note("%s", clicore.Sentence(p))
+	}
+	if len(s.HomeRelative) > 0 {
+		note("%s.", clicore.HomeRelativeText(s))
+	}
+	if s.Scope == model.ScopeProject {
+		fmt.Fprintf(g.Stdout, "Project servers run only once approved: mcpdeck mcp approve %s\n", model.SanitizeLine(name))
+	}
+}

@@ -1,0 +1,123 @@
+package mcpcmd
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/mcpdeck/mcpdeck/model"
+	"github.com/mcpdeck/mcpdeck/ui/cli/clicore"
+)
+
+// newMCPApproveCmd is `mcp approve` (approve true) or `mcp reject`: the
+// decision on a project (.mcp.json) server, tied to its current definition.
+func newMCPApproveCmd(g *clicore.Globals, approve bool) *cobra.Command {
+	verb, done := "reject", "Rejected"
+	short := "Reject a project (.mcp.json) server, or all of them: it will not run"
+	if approve {
+		verb, done = "approve", "Approved"
+		short = "Approve a project (.mcp.json) server, or all of them, so that it may run"
+	}
+	return &cobra.Command{
+		Use:     verb + " NAME|all",
+		Short:   short,
+		Example: fmt.Sprintf("  mcpdeck mcp %s github\n  mcpdeck mcp %s all", verb, verb),
+		Args:    clicore.ExactArgs(1, "one server NAME or all"),
+		RunE: func(_ *cobra.Command, args []string) error {
+			opts, err := g.LoadOptions()
+			if err != nil {
+				return err
+			}
+			res, err := g.Load(opts)
+			if err != nil {
+				return err
+			}
+			var targets []model.Server
+			for _, s := range res.Servers {
+				if s.Scope == model.ScopeProject && (args[0] == "all" || s.Name == args[0]) {
+					targets = append(targets, s)
+				}
+			}
+			if args[0] == "all" && len(targets) == 0 {
+				fmt.Fprintf(g.Stdout, "No project servers to %s.\n", verb)
+				return nil
+			}
+			if approve && clicore.OnTerminal(g) {
+				if shown := awaiting(targets); len(shown) > 0 {
+					return confirmApproval(g, opts, shown)
+				}
+			}
+			// Approve exactly the definition read above (and shown as a diff
+			// below): if the file changes in between, the model refuses.
+			hash := ""
+			if args[0] != "all" && len(targets) == 1 {
+				hash = targets[0].Hash
+			}
+			if err := model.SetApproval(opts, args[0], approve, hash); err != nil {
+				return explainNotFound(g, args[0], err)
+			}
+			names := make([]string, len(targets))
+			for i, s := range targets {
+				names[i] = model.SanitizeLine(s.Name)
+				if approve && s.Approval.Diff != "" {
+					fmt.Fprintf(g.Stdout, "%s changed since it was last approved:\n", names[i])
+					for _, d := range strings.Split(strings.TrimRight(s.Approval.Diff, "\n"), "\n") {
+						fmt.Fprintln(g.Stdout, "    "+model.SanitizeLine(d))
+					}
+				}
+			}
+			if len(names) == 0 { // matched only after name normalization
+				names = []string{args[0]}
+			}
+			fmt.Fprintf(g.Stdout, "%s %s.\n", done, strings.Join(names, ", "))
+			return nil
+		},
+	}
+}
+
+// awaiting keeps the servers of targets that are not approved yet.
+func awaiting(targets []model.Server) []model.Server {
+	var out []model.Server
+	for _, s := range targets {
+		if s.AwaitsApproval() {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// confirmApproval shows the person everything each server will run or
+// send, as written (model.ApprovalView), asks once, and approves exactly
+// the definitions shown: each by its hash, so a file changed in between is
+// refused rather than approved unseen.
+func confirmApproval(g *clicore.Globals, opts model.LoadOptions, servers []model.Server) error {
+	names := make([]string, len(servers))
+	for i, s := range servers {
+		names[i] = model.Escape(s.Name)
+		fmt.Fprintf(g.Stdout, "%s: everything it would run or send, as written in its file:\n", names[i])
+		writeApprovalView(g.Stdout, s, "  ")
+		if s.Approval.Diff != "" {
+			fmt.Fprintln(g.Stdout, "  Changed since you last approved it:")
+			for _, d := range strings.Split(strings.TrimRight(s.Approval.Diff, "\n"), "\n") {
+				fmt.Fprintln(g.Stdout, "    "+model.Escape(d))
+			}
+		}
+		fmt.Fprintln(g.Stdout)
+	}
+	yes, err := clicore.Confirm(g, fmt.Sprintf("Only approve servers from repositories you trust. Approve %s?", strings.Join(names, ", ")))
+	if err != nil {
+		return err
+	}
+	if !yes {
+		fmt.Fprintln(g.Stdout, "Nothing approved.")
+		return nil
+	}
+	for _, s := range servers {
+		if err := model.SetApproval(opts, s.Name, true, s.Hash); err != nil {
+			return explainNotFound(g, s.Name, err)
+		}
+	}
+	fmt.Fprintf(g.Stdout, "Approved %s.\n", strings.Join(names, ", "))
+	return nil
+}

@@ -1,0 +1,180 @@
+package mcpcmd
+
+import (
+	"fmt"
+	"io"
+	"maps"
+	"slices"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/mcpdeck/mcpdeck/engine"
+	"github.com/mcpdeck/mcpdeck/model"
+	"github.com/mcpdeck/mcpdeck/ui/cli/clicore"
+)
+
+func newMCPGetCmd(g *clicore.Globals) *cobra.Command {
+	var noConnect bool
+	cmd := &cobra.Command{
+		Use:   "get NAME",
+		Short: "Show everything about one server: source, overrides, definition (secrets masked), approval, policy, live status",
+		Long: "Shows the server's definition as configured and, when it may run, connects it (only\n" +
+			"that server) to show its live status: connected with its counts, or why not.\n" +
+			"--no-connect only reads the config files.",
+		Example: "  mcpdeck mcp get github\n  mcpdeck mcp get github --json\n  mcpdeck mcp get github --no-connect",
+		Args:    clicore.ExactArgs(1, "one server NAME"),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			lo, err := g.SecretLoadOptions(args[0]) // this one server's: a missing one is named with how to store it
+			if err != nil {
+				return err
+			}
+			res, err := g.Load(lo)
+			if err != nil {
+				return err
+			}
+			s, ok := res.Server(args[0])
+			if !ok {
+				_ = reportFileProblems(g.Stderr, res.Problems)
+				return errNoServer(res, args[0])
+			}
+			var live *engine.ServerSnapshot
+			if !noConnect {
+				srv, ok, err := liveStatus(cmd.Context(), g, s)
+				if err != nil {
+					return clicore.Cancelled(err)
+				}
+				if ok {
+					live = &srv
+				}
+			}
+			if g.JSON {
+				doc := struct {
+					serverView
+					Status *liveJSON `json:"status,omitempty"`
+				}{serverView: newServerView(s).withProtocol(s, protocolMemory())}
+				if live != nil {
+					doc.Status = newLiveJSON(*live)
+				}
+				return clicore.WriteJSON(g.Stdout, doc)
+			}
+			writeServerDetails(g.Stdout, s, protocolMemory())
+			if live != nil {
+				fmt.Fprintf(g.Stdout, "  %-15s %s\n", "Status:", clicore.StatusText(*live))
+			}
+			return nil
+		},
+	}
+	cmd.Flags().BoolVar(&noConnect, "no-connect", false, "only read the config files: do not start or contact the server")
+	return cmd
+}
+
+// writeServerDetails prints one server for people.
+func writeServerDetails(w io.Writer, s model.Server, mem map[string]model.RememberedProtocol) {
+	v := newServerView(s).withProtocol(s, mem)
+	line := func(label, value string) { fmt.Fprintf(w, "  %-15s %s\n", label+":", value) }
+	fmt.Fprintln(w, model.SanitizeLine(s.Name)+":")
+	line("Scope", fmt.Sprintf("%s (%s)", s.Scope, model.SanitizeLine(s.Source)))
+	for _, o := range s.Overrides {
+		line("Overrides", fmt.Sprintf("%s (%s)", o.Scope, model.SanitizeLine(o.Source)))
+	}
+	if s.AwaitsApproval() {
+		fmt.Fprintln(w, "  Not approved yet. Everything it would run or send, as written in its file:")
+		writeApprovalView(w, s, "    ")
+	} else {
+		writeDefinition(v, line)
+	}
+	if s.OptsIntoProject() {
+		line("In the project", clicore.OptInText())
+	}
+	if len(s.HomeRelative) > 0 {
+		line("Warning", clicore.HomeRelativeText(s))
+	}
+	line("Enabled", yesNo(s.Enabled))
+	if s.Approval.Status == model.ApprovalNotNeeded {
+		line("Approval", "not needed (not a project server)")
+	} else {
+		line("Approval", approvalText(s.Approval))
+	}
+	if s.Approval.Diff != "" {
+		fmt.Fprintln(w, "  Changed since approval:")
+		for _, d := range strings.Split(strings.TrimRight(s.Approval.Diff, "\n"), "\n") {
+			fmt.Fprintln(w, "    "+model.SanitizeLine(d))
+		}
+	}
+	line("Policy", model.SanitizeLine(policyText(s.Policy)))
+	line("Config hash", s.Hash)
+	if len(s.Problems) == 0 {
+		line("Problems", "none")
+	}
+	for _, p := range s.Problems {
+		line("Problem", model.SanitizeLine(p.Error()))
+	}
+	line("Runs", whyNot(s))
+}
+
+// writeDefinition prints the definition of v, secrets masked, with line.
+func writeDefinition(v serverView, line func(label, value string)) {
+	line("Transport", model.SanitizeLine(string(v.Transport)))
+	line("Protocol", protocolText(v))
+	if v.Command != "" {
+		line("Command", commandLine(v.Command, v.Args))
+	}
+	if v.Cwd != "" {
+		line("Cwd", model.SanitizeLine(v.Cwd))
+	}
+	if v.RunsIn != "" {
+		line("Runs in", model.SanitizeLine(v.RunsIn))
+	}
+	if v.URL != "" {
+		line("URL", model.SanitizeLine(v.URL))
+	}
+	if v.Builtin != "" {
+		line("Built-in", model.SanitizeLine(v.Builtin))
+	}
+	for _, k := range slices.Sorted(maps.Keys(v.Env)) {
+		line("Env", model.SanitizeLine(k+"="+v.Env[k]))
+	}
+	for _, k := range slices.Sorted(maps.Keys(v.Headers)) {
+		line("Header", model.SanitizeLine(k+": "+v.Headers[k]))
+	}
+	if v.HeadersHelper != "" {
+		line("Headers helper", model.SanitizeLine(v.HeadersHelper))
+	}
+	if len(v.StoreSecrets) > 0 {
+		line("Secrets", strings.Join(v.StoreSecrets, ", ")+" from mcpdeck's secret store (values not shown)")
+	}
+	if o := v.OAuth; o != nil {
+		var parts []string
+		if o.ClientID != "" {
+			parts = append(parts, "client id "+o.ClientID)
+		}
+		if o.CallbackPort != 0 {
+			parts = append(parts, fmt.Sprintf("callback port %d", o.CallbackPort))
+		}
+		if o.AuthServerMetadataURL != "" {
+			parts = append(parts, "metadata "+o.AuthServerMetadataURL)
+		}
+		if len(o.Scopes) > 0 {
+			parts = append(parts, "scopes "+strings.Join(o.Scopes, " "))
+		}
+		line("OAuth", model.SanitizeLine(strings.Join(parts, ", ")))
+	}
+}
+
+// whyNot says whether the server may run and, if not, the first reason.
+func whyNot(s model.Server) string {
+	switch {
+	case len(s.Problems) > 0:
+		return "no: its definition has problems"
+	case !s.Policy.Allowed:
+		return "no: blocked by managed policy"
+	case !s.Enabled:
+		return "no: disabled (mcpdeck mcp enable " + model.SanitizeLine(s.Name) + ")"
+	case s.Approval.Status == model.ApprovalPending, s.Approval.Status == model.ApprovalChanged:
+		return "no: waiting for approval (mcpdeck mcp approve " + model.SanitizeLine(s.Name) + ")"
+	case s.Approval.Status == model.ApprovalRejected:
+		return "no: rejected (mcpdeck mcp approve " + model.SanitizeLine(s.Name) + " to allow it)"
+	}
+	return "yes"
+}

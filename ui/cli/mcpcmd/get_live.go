@@ -1,0 +1,69 @@
+package mcpcmd
+
+import (
+	"context"
+	"time"
+
+	"github.com/mcpdeck/mcpdeck/engine"
+	"github.com/mcpdeck/mcpdeck/model"
+	"github.com/mcpdeck/mcpdeck/ui/cli/clicore"
+)
+
+// liveStatus connects the one server `mcp get` shows, as `claude mcp get`
+// does, and returns its settled snapshot. A server that may not run
+// (awaiting approval, disabled, blocked, broken) is never started: ok is
+// false and the "Runs" line already says why.
+func liveStatus(ctx context.Context, g *clicore.Globals, s model.Server) (engine.ServerSnapshot, bool, error) {
+	if !s.Runnable() {
+		return engine.ServerSnapshot{}, false, nil
+	}
+	sess, err := clicore.StartSession(ctx, clicore.NewEngineFlags(g), s.Name)
+	if err != nil {
+		return engine.ServerSnapshot{}, false, err
+	}
+	defer sess.Close()
+	stop := showProgress(g, sess)
+	err = sess.WaitSettled(ctx, []string{s.Name}, nil)
+	stop()
+	if err != nil {
+		return engine.ServerSnapshot{}, false, err
+	}
+	srv, ok := sess.Server(s.Name)
+	return srv, ok, nil
+}
+
+// showProgress draws the progress line on a terminal's stderr while sess
+// waits for servers; the returned func erases it.
+func showProgress(g *clicore.Globals, sess *clicore.Session) func() {
+	prog := newListProgress(g, time.Now())
+	if prog == nil {
+		return func() {}
+	}
+	t := time.NewTicker(listProgressTick)
+	sess.Tick = t.C
+	sess.Progress = func(done, total int, waiting []string) { prog.draw(time.Now(), done, total, waiting) }
+	return func() {
+		t.Stop()
+		sess.Tick, sess.Progress = nil, nil
+		prog.clear()
+	}
+}
+
+// liveJSON is the live part of `mcp get --json`.
+type liveJSON struct {
+	State           string                `json:"state"`
+	Error           string                `json:"error,omitempty"`
+	ServerInfo      engine.Implementation `json:"serverInfo,omitzero"`
+	ProtocolVersion string                `json:"negotiatedProtocol,omitempty"`
+	Tools           int                   `json:"tools"`
+	Resources       int                   `json:"resources"`
+	Templates       int                   `json:"resourceTemplates"`
+	Prompts         int                   `json:"prompts"`
+}
+
+func newLiveJSON(srv engine.ServerSnapshot) *liveJSON {
+	return &liveJSON{
+		State: clicore.OutcomeOf(srv).Word(), Error: clicore.Reason(srv), ServerInfo: srv.ServerInfo, ProtocolVersion: srv.ProtocolVersion,
+		Tools: len(srv.Tools), Resources: len(srv.Resources), Templates: len(srv.Templates), Prompts: len(srv.Prompts),
+	}
+}

@@ -1,0 +1,250 @@
+package mcpcmd
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"path/filepath"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/mcpdeck/mcpdeck/model"
+	"github.com/mcpdeck/mcpdeck/model/imports"
+	"github.com/mcpdeck/mcpdeck/ui/cli/clicore"
+)
+
+// Import outcomes, as printed and in --json.
+const (
+	importImported     = "imported"
+	importSkipped      = "skipped"
+	importNotConverted = "not-converted"
+)
+
+// importOutcome is what happened to one server found in the other client.
+type importOutcome struct {
+	Name      string          `json:"name"`
+	Status    string          `json:"status"`
+	Reason    string          `json:"reason,omitempty"`
+	Transport model.Transport `json:"transport,omitempty"`
+	// Scope and File say where an imported server was written; a project
+	// server needs approval before it runs.
+	Scope         model.Scope `json:"scope,omitempty"`
+	File          string      `json:"file,omitempty"`
+	NeedsApproval bool        `json:"needsApproval,omitempty"`
+	Source        string      `json:"source"`
+	Origin        string      `json:"origin,omitempty"`
+	Notes         []string    `json:"notes,omitempty"`
+}
+
+// importReport is the document `mcp import --json` prints.
+type importReport struct {
+	From     string          `json:"from"`
+	Scope    model.Scope     `json:"scope"`
+	Files    []string        `json:"files"` // files found and read
+	Servers  []importOutcome `json:"servers"`
+	Problems []string        `json:"problems"` // files that could not be read
+}
+
+// clientTitle is how reports name a client.
+func clientTitle(c imports.Client) string {
+	switch c {
+	case imports.ClaudeDesktop:
+		return "Claude Desktop"
+	case imports.ClaudeCode:
+		return "Claude Code"
+	case imports.VSCode:
+		return "VS Code"
+	case imports.Cursor:
+		return "Cursor"
+	}
+	return string(c)
+}
+
+func newMCPImportCmd(g *clicore.Globals) *cobra.Command {
+	var from, file string
+	names := make([]string, 0, len(imports.Clients()))
+	for _, c := range imports.Clients() {
+		names = append(names, string(c))
+	}
+	cmd := &cobra.Command{
+		Use:   "import --from " + strings.Join(names, "|") + " [-s SCOPE] [--file PATH]",
+		Short: "Copy the servers another MCP client knows into mcpdeck's config",
+		Long: "Reads the other client's config from its usual places (or --file) and adds each server\n" +
+			"to the chosen scope, reporting per server: imported, skipped (the name exists) or not\n" +
+			"converted (and why, e.g. a VS Code ${input:...} prompt). Servers read from a file inside a\n" +
+			"repository (.mcp.json, .vscode/, .cursor/ or any file under this directory) always go to\n" +
+			"the project scope (.mcp.json) and run only once approved, whatever -s says.\n\n" +
+			"  claude-desktop  <config dir>/Claude/claude_desktop_config.json (mcpServers)\n" +
+			"  claude-code     ~/.claude.json (mcpServers, projects[<this dir>].mcpServers), ./.mcp.json\n" +
+			"  vscode          ./.vscode/mcp.json, ./.vscode/settings.json, <config dir>/Code/User/{mcp,settings}.json\n" +
+			"  cursor          ./.cursor/mcp.json, ~/.cursor/mcp.json",
+		Example: "  mcpdeck mcp import --from claude-desktop\n  mcpdeck mcp import --from cursor -s user --file ~/backup/cursor-mcp.json",
+		Args:    clicore.ExactArgs(0, "no arguments (name the client with --from)"),
+	}
+	cmd.Flags().Var(clicore.NewEnumFlag(&from, names...), "from", "the client to import from")
+	cmd.Flags().StringVar(&file, "file", "", "read this file (in the client's format) instead of the usual places")
+	scope := clicore.AddScopeFlag(cmd, model.ScopeLocal, "where to save the imported servers: local, user or project")
+	cmd.RunE = func(*cobra.Command, []string) error {
+		if from == "" {
+			return clicore.Usagef("mcp import needs --from %s", strings.Join(names, "|"))
+		}
+		opts, err := g.LoadOptions()
+		if err != nil {
+			return err
+		}
+		client, _ := imports.ParseClient(from)
+		env := imports.Env{Home: opts.Home, ConfigDir: filepath.Dir(opts.ConfigDir), Cwd: opts.Cwd}
+		var found imports.Result
+		if file != "" {
+			found, err = imports.ReadFile(client, file, env)
+		} else {
+			found, err = imports.Read(client, env)
+		}
+		if err != nil {
+			return err
+		}
+		if len(found.Read) == 0 {
+			return fmt.Errorf("%w: no %s configuration found (looked in %s)", model.ErrNotFound, clientTitle(client), strings.Join(found.Files, ", "))
+		}
+		rep, err := importEntries(opts, scope(), found, g.Stderr)
+		if err != nil {
+			return err
+		}
+		rep.From = from
+		if g.JSON {
+			if err := clicore.WriteJSON(g.Stdout, rep); err != nil {
+				return err
+			}
+		} else {
+			writeImportReport(g.Stdout, rep, clientTitle(client))
+		}
+		for _, p := range rep.Problems {
+			fmt.Fprintln(g.Stderr, "mcpdeck: "+p)
+		}
+		if len(rep.Problems) > 0 {
+			return clicore.SilentError{}
+		}
+		return nil
+	}
+	return cmd
+}
+
+// importEntries adds every converted entry that does not clash with an
+// existing server (in any scope) or with one imported earlier in this run.
+// An entry from a file a repository can ship goes to the project scope, so
+// it waits for approval however it was defined there.
+func importEntries(opts model.LoadOptions, scope model.Scope, found imports.Result, stderr io.Writer) (importReport, error) {
+	rep := importReport{Scope: scope, Files: found.Read, Servers: []importOutcome{}, Problems: []string{}}
+	for _, p := range found.Problems {
+		rep.Problems = append(rep.Problems, clicore.Sentence(p))
+	}
+	existing, err := model.Load(opts)
+	if err != nil {
+		return rep, err
+	}
+	imported := map[string]string{} // normalized name → source
+	for _, e := range found.Entries {
+		o := importOutcome{Name: e.Name, Source: e.Source, Origin: e.Origin, Notes: e.Notes}
+		switch {
+		case e.Reason != "":
+			o.Status, o.Reason = importNotConverted, e.Reason
+		case imported[model.NormalizeName(e.Name)] != "":
+			o.Status = importSkipped
+			o.Reason = "a server of this name was already imported from " + imported[model.NormalizeName(e.Name)]
+		default:
+			if s, ok := existing.Server(e.Name); ok {
+				o.Status = importSkipped
+				o.Reason = fmt.Sprintf("a server named %s already exists in the %s scope (%s)", s.Name, s.Scope, s.Source)
+				break
+			}
+			o.Transport = e.Config.EffectiveType()
+			target := scope
+			if e.Shared {
+				target = model.ScopeProject
+			}
+			path, err := model.AddServer(opts, target, e.Name, e.Config)
+			switch {
+			case err == nil:
+				o.Status, o.Scope, o.File = importImported, target, path
+				o.NeedsApproval = target == model.ScopeProject
+				if !e.Shared { // a repository's own values are already shared
+					warnLiteralSecrets(stderr, target, e.Name, e.Config)
+				}
+				if target != scope {
+					o.Notes = append(o.Notes, "it comes from a file inside a repository, so it went to the project scope and runs only once approved")
+				}
+				imported[model.NormalizeName(e.Name)] = e.Source
+			case errors.Is(err, model.ErrFileUnusable): // no server can be written: say so once
+				return rep, fmt.Errorf("cannot import into the %s scope: %s", target, strings.TrimSuffix(clicore.Sentence(err), "."))
+			case errors.Is(err, model.ErrExists):
+				o.Status, o.Reason = importSkipped, clicore.Sentence(err)
+			case errors.Is(err, model.ErrInvalid):
+				o.Status, o.Reason = importNotConverted, clicore.Sentence(err)
+			default: // the target file cannot be written: stop, nothing else will work
+				return rep, err
+			}
+		}
+		rep.Servers = append(rep.Servers, o)
+	}
+	noteWontRun(opts, &rep)
+	return rep, nil
+}
+
+// noteWontRun adds a note to each imported server that will not run as the
+// configuration stands: managed-mcp.json in effect, or a managed-policy block.
+func noteWontRun(opts model.LoadOptions, rep *importReport) {
+	after, err := model.Load(opts)
+	if err != nil {
+		return
+	}
+	for i, o := range rep.Servers {
+		if o.Status != importImported {
+			continue
+		}
+		switch s, ok := after.Server(o.Name); {
+		case after.Enterprise:
+			rep.Servers[i].Notes = append(rep.Servers[i].Notes, model.ManagedMCPFile+" is in effect, so mcpdeck ignores this server while that file exists")
+		case ok && !s.Policy.Allowed:
+			rep.Servers[i].Notes = append(rep.Servers[i].Notes, "managed policy blocks it ("+s.Policy.Rule+"), so it will not run")
+		}
+	}
+}
+
+// writeImportReport prints one line per server and a summary.
+func writeImportReport(w io.Writer, rep importReport, title string) {
+	fmt.Fprintf(w, "Importing from %s (%s) into the %s scope:\n", title, strings.Join(rep.Files, ", "), rep.Scope)
+	counts := map[string]int{}
+	for _, o := range rep.Servers {
+		counts[o.Status]++
+		switch o.Status {
+		case importImported:
+			from := o.Source
+			if o.Origin != "" {
+				from += ", " + o.Origin
+			}
+			fmt.Fprintf(w, "  ✓ %s: imported (%s, from %s)\n", model.SanitizeLine(o.Name), o.Transport, model.SanitizeLine(from))
+			if o.NeedsApproval {
+				fmt.Fprintf(w, "      into the %s scope (%s), awaiting approval\n", o.Scope, model.SanitizeLine(o.File))
+			}
+		case importSkipped:
+			fmt.Fprintf(w, "  - %s: skipped: %s\n", model.SanitizeLine(o.Name), model.SanitizeLine(o.Reason))
+		default:
+			fmt.Fprintf(w, "  ✗ %s: not converted: %s\n", model.SanitizeLine(o.Name), model.SanitizeLine(o.Reason))
+		}
+		for _, n := range o.Notes {
+			fmt.Fprintf(w, "      note: %s\n", model.SanitizeLine(n))
+		}
+	}
+	if len(rep.Servers) == 0 {
+		fmt.Fprintln(w, "  (no servers defined there)")
+	}
+	fmt.Fprintf(w, "Imported %d, skipped %d, not converted %d.\n",
+		counts[importImported], counts[importSkipped], counts[importNotConverted])
+	for _, o := range rep.Servers {
+		if o.Status == importImported && o.NeedsApproval {
+			fmt.Fprintln(w, "Project servers run only once approved: mcpdeck mcp approve NAME|all")
+			break
+		}
+	}
+}

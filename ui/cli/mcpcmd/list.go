@@ -1,0 +1,140 @@
+package mcpcmd
+
+import (
+	"fmt"
+	"io"
+	"text/tabwriter"
+
+	"github.com/spf13/cobra"
+
+	"github.com/mcpdeck/mcpdeck/model"
+	"github.com/mcpdeck/mcpdeck/ui/cli/clicore"
+)
+
+// newMCPListCmd is `mcpdeck mcp list`: connect every server and print one
+// line per server, like a health check (runEngList); with --no-connect,
+// print the listing from the config files alone, instantly and without
+// starting anything.
+func newMCPListCmd(g *clicore.Globals) *cobra.Command {
+	var noConnect bool
+	cmd := &cobra.Command{
+		Use:     "list",
+		Aliases: []string{"ls"},
+		Short:   "Connect to every configured server and show its state (✓ ✗ ! ○ …)",
+		Long: "Connects to every enabled, approved server and prints one line per server, in a\n" +
+			"fixed order (scope, then name): ✓ connected, ✗ failed (with the reason), ! needs auth,\n" +
+			"○ disabled, … pending approval. On a terminal a progress line shows which servers\n" +
+			"are still starting. Exits 1 if any enabled server failed or a config file is broken.",
+		Example: "  mcpdeck mcp list\n  mcpdeck mcp list --json",
+		Args:    clicore.ExactArgs(0, "no arguments"),
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			if noConnect {
+				res, err := clicore.LoadResolved(g)
+				if err != nil {
+					return err
+				}
+				return printStaticList(g, res)
+			}
+			return clicore.Cancelled(runEngList(cmd.Context(), clicore.NewEngineFlags(g), nil))
+		},
+	}
+	cmd.Flags().BoolVar(&noConnect, "no-connect", false, "only read the config files: do not start or contact any server")
+	return cmd
+}
+
+// listJSON is the document `mcp list --json` prints.
+type listJSON struct {
+	Servers    []serverView       `json:"servers"`
+	Problems   []model.Problem    `json:"problems"`
+	Enterprise bool               `json:"enterprise,omitempty"`
+	Suppressed []model.Suppressed `json:"suppressed,omitempty"`
+}
+
+// printStaticList prints every server of res without connecting: a table (or
+// JSON with --json) on g.stdout. File-level problems (a broken config file)
+// go to g.stderr, one sentence each, after the servers that did load; they
+// make the command fail (clicore.SilentError → exit 1) since some servers are missing.
+func printStaticList(g *clicore.Globals, res *model.Resolved) error {
+	if g.JSON {
+		doc := listJSON{Servers: []serverView{}, Problems: res.Problems, Enterprise: res.Enterprise, Suppressed: res.Suppressed}
+		if doc.Problems == nil {
+			doc.Problems = []model.Problem{}
+		}
+		mem := protocolMemory()
+		for _, s := range res.Servers {
+			doc.Servers = append(doc.Servers, newServerView(s).withProtocol(s, mem))
+		}
+		if err := clicore.WriteJSON(g.Stdout, doc); err != nil {
+			return err
+		}
+	} else {
+		writeServerTable(g.Stdout, res, nil)
+	}
+	return reportFileProblems(g.Stderr, res.Problems)
+}
+
+// extraColumn adds a column to writeServerTable (the engine adds STATE).
+type extraColumn struct {
+	Header string
+	Value  func(model.Server) string
+}
+
+// writeServerTable writes the text listing: one row per server, then the
+// servers' problems, then a hint when project servers await approval.
+func writeServerTable(w io.Writer, res *model.Resolved, extra []extraColumn) {
+	if res.Enterprise {
+		fmt.Fprintln(w, "Managed configuration ("+model.ManagedMCPFile+") is in effect: every other scope is ignored.")
+	}
+	if len(res.Servers) == 0 {
+		fmt.Fprintln(w, "No MCP servers configured. Add one with: mcpdeck mcp add NAME -- COMMAND [ARGS...]")
+		return
+	}
+	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+	fmt.Fprint(tw, "NAME\tSCOPE\tTRANSPORT\tENABLED\tAPPROVAL\tPOLICY")
+	for _, c := range extra {
+		fmt.Fprint(tw, "\t"+c.Header)
+	}
+	fmt.Fprintln(tw)
+	pending := 0
+	var probs []model.Problem
+	for _, s := range res.Servers {
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s", model.SanitizeLine(s.Name), s.Scope, model.SanitizeLine(string(s.Raw.EffectiveType())),
+			yesNo(s.Enabled), approvalText(s.Approval), model.SanitizeLine(policyText(s.Policy)))
+		for _, c := range extra {
+			fmt.Fprint(tw, "\t"+model.SanitizeLine(c.Value(s)))
+		}
+		fmt.Fprintln(tw)
+		probs = append(probs, s.Problems...)
+		if s.Approval.Status == model.ApprovalPending || s.Approval.Status == model.ApprovalChanged {
+			pending++
+		}
+	}
+	_ = tw.Flush()
+	for _, d := range res.Suppressed {
+		fmt.Fprintf(w, "Hidden: %s from %s (%s) duplicates %s.\n", model.SanitizeLine(d.Name), d.Origin.Scope, model.SanitizeLine(d.Origin.Source), model.SanitizeLine(d.By))
+	}
+	if len(probs) > 0 {
+		fmt.Fprintln(w, "\nProblems (these servers cannot run):")
+		for _, p := range probs {
+			fmt.Fprintln(w, "  ! "+model.SanitizeLine(p.Error()))
+		}
+	}
+	switch {
+	case pending == 1:
+		fmt.Fprintln(w, "\n1 project server awaits approval: mcpdeck mcp approve NAME|all")
+	case pending > 1:
+		fmt.Fprintf(w, "\n%d project servers await approval: mcpdeck mcp approve NAME|all\n", pending)
+	}
+}
+
+// reportFileProblems prints file-level problems to w and returns clicore.SilentError
+// when there were any.
+func reportFileProblems(w io.Writer, probs []model.Problem) error {
+	for _, p := range probs {
+		fmt.Fprintln(w, "mcpdeck: "+clicore.Sentence(p))
+	}
+	if len(probs) > 0 {
+		return clicore.SilentError{}
+	}
+	return nil
+}

@@ -1,0 +1,100 @@
+package mcpcmd
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/spf13/cobra"
+
+	"github.com/mcpdeck/mcpdeck/engine"
+	"github.com/mcpdeck/mcpdeck/model"
+	"github.com/mcpdeck/mcpdeck/ui/cli/clicore"
+	"github.com/mcpdeck/mcpdeck/ui/status"
+)
+
+// newEngReconnectCmd is `mcpdeck mcp reconnect NAME|all`.
+func newEngReconnectCmd(g *clicore.Globals) *cobra.Command {
+	return &cobra.Command{
+		Use:   "reconnect NAME|all",
+		Short: "Connect a server (or all) afresh and show the result",
+		Long: "Connects the server afresh, bypassing a remembered failure or needs-auth result,\n" +
+			"and prints its state line. Exits 1 if it failed.",
+		Args: clicore.ExactArgs(1, "a server name or all"),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			var names []string
+			if args[0] != "all" {
+				names = args
+			}
+			return clicore.Cancelled(runEngList(cmd.Context(), clicore.NewEngineFlags(g), names, true))
+		},
+	}
+}
+
+// runEngList connects the named servers (all when names is empty) and
+// reports them once all have settled, in the configuration's order (scope,
+// then name) whatever order they connected in; on a terminal a progress
+// line shows the wait. With reconnect, a server that did not connect is
+// asked to reconnect once and reported again. A broken configuration file
+// is reported after the servers and fails the command (exit 1), connected
+// or not: some servers may be missing.
+func runEngList(ctx context.Context, f *clicore.EngineFlags, names []string, reconnect ...bool) error {
+	g := f.Globals
+	s, err := clicore.StartSession(ctx, f, names...)
+	if err != nil {
+		return err
+	}
+	defer s.Close()
+	out := g.Stdout
+	if len(s.Last.Servers) == 0 {
+		if g.JSON {
+			return clicore.WriteJSON(out, engListJSON{Servers: []engine.ServerSnapshot{}, Problems: engNonNil(s.Last.Problems), Warnings: engNonNil(s.Last.Warnings)})
+		}
+		fmt.Fprintln(out, "No MCP servers configured. Add one with: mcpdeck mcp add NAME -- COMMAND [ARGS...]")
+		return reportFileProblems(g.Stderr, s.Last.Problems)
+	}
+	stop := showProgress(g, s)
+	results, err := clicore.SettleList(ctx, s, names, len(reconnect) > 0 && reconnect[0])
+	stop()
+	if err != nil {
+		return err
+	}
+	clicore.SortLikeSnapshot(results, s.Last)
+	for _, w := range s.Last.Warnings {
+		fmt.Fprintln(g.Stderr, "warning: "+model.SanitizeLine(w))
+	}
+	if g.JSON {
+		doc := engListJSON{Servers: results, Problems: engNonNil(s.Last.Problems), Warnings: engNonNil(s.Last.Warnings)}
+		if err := clicore.WriteJSON(out, doc); err != nil {
+			return err
+		}
+	} else {
+		for _, srv := range results {
+			fmt.Fprintln(out, clicore.ListLine(srv))
+		}
+	}
+	if err := reportFileProblems(g.Stderr, s.Last.Problems); err != nil {
+		return err
+	}
+	for _, srv := range results {
+		if clicore.OutcomeOf(srv) == status.OutcomeFailed {
+			return clicore.SilentError{}
+		}
+	}
+	return nil
+}
+
+// engListJSON is what the connecting `mcp list --json` prints: the same
+// shape as the static listing ({"servers": [...], "problems": [...]}), each
+// server with its live state, error and lists, in the configuration's order.
+type engListJSON struct {
+	Servers  []engine.ServerSnapshot `json:"servers"`
+	Problems []model.Problem         `json:"problems"`
+	Warnings []string                `json:"warnings"`
+}
+
+func engNonNil[T any](s []T) []T {
+	if s == nil {
+		return []T{}
+	}
+	return s
+}

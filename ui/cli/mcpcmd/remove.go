@@ -1,0 +1,116 @@
+package mcpcmd
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/mcpdeck/mcpdeck/model"
+	"github.com/mcpdeck/mcpdeck/ui/cli/clicore"
+	"github.com/mcpdeck/mcpdeck/ui/cli/registrycmd"
+)
+
+func newMCPRemoveCmd(g *clicore.Globals) *cobra.Command {
+	cmd := &cobra.Command{
+		Use:     "remove NAME [-s local|project|user]",
+		Aliases: []string{"rm"},
+		Short:   "Remove a server from the config file of its scope",
+		Example: "  mcpdeck mcp remove github\n  mcpdeck mcp remove github -s user   # when it is defined in several scopes",
+		Args:    clicore.ExactArgs(1, "one server NAME"),
+	}
+	scope := clicore.AddScopeFlag(cmd, 0, "the scope to remove it from (needed when it is defined in several)")
+	var keep bool
+	cmd.Flags().BoolVar(&keep, "keep-secrets", false, "keep the secrets its ${secret:NAME} references took from mcpdeck's secret store (deleted otherwise; asked at a terminal)")
+	cmd.RunE = func(cmd *cobra.Command, args []string) error {
+		opts, err := g.LoadOptions()
+		if err != nil {
+			return err
+		}
+		s := scope()
+		refs := model.SecretsOf(opts, s, args[0])
+		bundle := bundleDirOf(opts, s, args[0])
+		path, err := model.RemoveServer(opts, s, args[0])
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(g.Stdout, "Removed server %s from the %s scope (%s).\n", args[0], scopeOfPath(opts, s, path), path)
+		if bundle != "" {
+			fmt.Fprintf(g.Stdout, "Its MCP bundle stays in %s: servers in other scopes or projects may run it; delete that directory when none does.\n", model.SanitizeLine(bundle))
+		}
+		return removeSecrets(cmd.Context(), g, opts, refs, keep)
+	}
+	return cmd
+}
+
+// removeSecrets deletes the secrets a removed definition referred to: they
+// are bound to it, so nothing else can use them. At a terminal the person
+// is asked first; --keep-secrets keeps them.
+func removeSecrets(ctx context.Context, g *clicore.Globals, opts model.LoadOptions, refs []model.SecretRef, keep bool) error {
+	if len(refs) == 0 {
+		return nil
+	}
+	names := make([]string, len(refs))
+	for i, r := range refs {
+		names[i] = r.Name
+	}
+	list := strings.Join(names, ", ")
+	if !keep && clicore.OnTerminal(g) {
+		ok, err := clicore.Confirm(g, "Delete its secrets "+list+" from mcpdeck's secret store?")
+		if err != nil {
+			return err
+		}
+		keep = !ok
+	}
+	if keep {
+		fmt.Fprintf(g.Stdout, "Kept its secrets %s in mcpdeck's secret store (mcpdeck mcp secret %s NAME -s %s --delete removes one).\n",
+			list, model.SanitizeLine(refs[0].Server), refs[0].Scope)
+		return nil
+	}
+	store := g.SecretStore(opts.ConfigDir)
+	for _, r := range refs {
+		if err := store.Delete(ctx, r); err != nil && !errors.Is(err, model.ErrSecretNotFound) {
+			return fmt.Errorf("deleting the secret %s: %w", r.Name, err)
+		}
+	}
+	fmt.Fprintf(g.Stdout, "Deleted its secrets %s from mcpdeck's secret store.\n", list)
+	return nil
+}
+
+// scopeOfPath names the writable scope whose file is path (the scope given,
+// or found by RemoveServer when none was).
+func scopeOfPath(opts model.LoadOptions, given model.Scope, path string) model.Scope {
+	if given != 0 {
+		return given
+	}
+	for _, sc := range model.WritableScopes() {
+		if p, err := model.ScopePath(opts, sc); err == nil && p == path {
+			return sc
+		}
+	}
+	return 0
+}
+
+// bundleDirOf is the directory of the MCP bundle the server name (of
+// scope, 0 = whichever defines it) runs from, when mcpdeck unpacked one
+// for it (mcp add --registry); "" otherwise. mcp remove leaves the
+// directory: a server of another scope or project may run the same
+// bundle, and mcpdeck does not search every project's private state for
+// one. Only the definitions as written are read: the secret store is not
+// asked for the ${secret:NAME} values of every server (keychain reads, each
+// bounded by its timeout) to learn one server's working directory.
+func bundleDirOf(opts model.LoadOptions, scope model.Scope, name string) string {
+	opts.LookupSecret = model.SkipSecrets
+	r, err := model.Load(opts)
+	if err != nil {
+		return ""
+	}
+	for _, srv := range r.Servers {
+		if srv.Name == name && (scope == 0 || srv.Scope == scope) && registrycmd.BundleStore(opts).Unpacked(srv.Raw.Cwd) {
+			return srv.Raw.Cwd
+		}
+	}
+	return ""
+}

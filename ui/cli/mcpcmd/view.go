@@ -1,0 +1,163 @@
+package mcpcmd
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/mcpdeck/mcpdeck/model"
+	"github.com/mcpdeck/mcpdeck/ui/cli/clicore"
+)
+
+// serverView is one server as `mcp list --json` and `mcp get --json` print it:
+// the definition as written (not expanded) with its secrets masked by
+// model.Redact, and everything that decides whether it may run. The
+// connecting `mcp list` of the engine embeds it and adds the live state.
+type serverView struct {
+	Name      string          `json:"name"`
+	Scope     model.Scope     `json:"scope"`
+	Source    string          `json:"source"`
+	Overrides []model.Origin  `json:"overrides,omitempty"`
+	Transport model.Transport `json:"transport"`
+	Command   string          `json:"command,omitempty"`
+	Args      []string        `json:"args,omitempty"`
+	Cwd       string          `json:"cwd,omitempty"`
+	// RunsIn is the directory a stdio server starts in (model.Server.RunsIn);
+	// HomeRelative its relative paths that now name something under home.
+	RunsIn        string               `json:"runsIn,omitempty"`
+	HomeRelative  []string             `json:"homeRelative,omitempty"`
+	URL           string               `json:"url,omitempty"`
+	Env           map[string]string    `json:"env,omitempty"`
+	Headers       map[string]string    `json:"headers,omitempty"`
+	HeadersHelper string               `json:"headersHelper,omitempty"`
+	OAuth         *model.OAuthConfig   `json:"oauth,omitempty"`
+	Builtin       string               `json:"builtin,omitempty"`
+	Hash          string               `json:"hash"`
+	Enabled       bool                 `json:"enabled"`
+	Approval      model.Approval       `json:"approval"`
+	Policy        model.PolicyDecision `json:"policy"`
+	Runnable      bool                 `json:"runnable"`
+	Problems      []model.Problem      `json:"problems,omitempty"`
+	// ProtocolVersion is pinned by the definition (ProtocolPinned) or was
+	// negotiated on the last connect; "" when not known yet.
+	ProtocolVersion string `json:"protocolVersion,omitempty"`
+	ProtocolPinned  bool   `json:"protocolPinned,omitempty"`
+	// StoreSecrets names the secrets the definition takes from mcpdeck's
+	// secret store (${secret:NAME}); their values are never shown.
+	StoreSecrets []string `json:"storeSecrets,omitempty"`
+}
+
+// newServerView builds the view of s.
+func newServerView(s model.Server) serverView {
+	c := model.Redact(s.Raw)
+	return serverView{
+		Name: s.Name, Scope: s.Scope, Source: s.Source, Overrides: s.Overrides,
+		Transport: c.EffectiveType(), Command: c.Command, Args: c.Args, Cwd: c.Cwd, URL: c.URL,
+		RunsIn: clicore.ShownRunsIn(s), HomeRelative: s.HomeRelative,
+		Env: c.Env, Headers: c.Headers, HeadersHelper: c.HeadersHelper,
+		OAuth: c.OAuth, Builtin: c.Name, Hash: s.Hash, Enabled: s.Enabled,
+		Approval: s.Approval, Policy: s.Policy, Runnable: s.Runnable(), Problems: s.Problems,
+		StoreSecrets: model.SecretNames(s.Raw),
+	}
+}
+
+// writeApprovalView prints model.ApprovalView of s, the definition as
+// written with nothing masked, one labelled line each after indent: what
+// the person approves. `mcp get` and `mcp approve` print it.
+func writeApprovalView(w io.Writer, s model.Server, indent string) {
+	view := model.ApprovalView(s.Raw, s.RunsIn(), s.Source)
+	col := 0
+	for _, l := range view {
+		col = max(col, len(l.Label)+1)
+	}
+	for _, l := range view {
+		label := l.Label
+		if label != "" {
+			label += ":"
+		}
+		fmt.Fprintf(w, "%s%-*s %s\n", indent, col, label, l.Value)
+	}
+}
+
+// approvalText is the APPROVAL column: "-" when no approval is needed.
+func approvalText(a model.Approval) string {
+	if a.Status == model.ApprovalNotNeeded {
+		return "-"
+	}
+	return a.Status.String()
+}
+
+// policyText is the POLICY column: allowed or blocked, with the rule that
+// decided when managed policy has one.
+func policyText(p model.PolicyDecision) string {
+	switch {
+	case p.Allowed && p.Rule != "":
+		return "allowed (" + p.Rule + ")"
+	case p.Allowed:
+		return "allowed"
+	case p.Rule != "":
+		return "blocked (" + p.Rule + ")"
+	}
+	return "blocked"
+}
+
+// yesNo renders a boolean for people.
+func yesNo(b bool) string {
+	if b {
+		return "yes"
+	}
+	return "no"
+}
+
+// commandLine renders command and args, quoting the ones with spaces.
+func commandLine(cmd string, args []string) string {
+	parts := make([]string, 0, 1+len(args))
+	for _, a := range append([]string{cmd}, args...) {
+		if a == "" || strings.ContainsAny(a, " \t\"'") {
+			a = "'" + strings.ReplaceAll(a, "'", `'\''`) + "'"
+		}
+		parts = append(parts, model.SanitizeLine(a))
+	}
+	return strings.Join(parts, " ")
+}
+
+// errNoServer is the error for a name no configured server has. It says why
+// when it can: managed-mcp.json in effect, or a plugin server hidden as a
+// duplicate of another.
+func errNoServer(res *model.Resolved, name string) error {
+	if res != nil && res.Enterprise {
+		return fmt.Errorf("%w: no server named %s: %s in the managed directory is in effect, so only the servers it defines exist",
+			model.ErrNotFound, model.SanitizeLine(name), model.ManagedMCPFile)
+	}
+	if res != nil {
+		for _, d := range res.Suppressed {
+			if d.Name == name {
+				return fmt.Errorf("%w: server %s from the %s scope (%s) is hidden: it runs the same %s as %s",
+					model.ErrNotFound, model.SanitizeLine(name), d.Origin.Scope, model.SanitizeLine(d.Origin.Source), sameWhat(d.Signature), model.SanitizeLine(d.By))
+			}
+		}
+	}
+	return fmt.Errorf("%w: no server named %s (see 'mcpdeck mcp list')", model.ErrNotFound, model.SanitizeLine(name))
+}
+
+// sameWhat names what two deduplicated servers share, from the signature.
+func sameWhat(signature string) string {
+	if strings.HasPrefix(signature, "url:") {
+		return "URL"
+	}
+	return "command"
+}
+
+// explainNotFound replaces the model's bare "no server named X" (from
+// SetEnabled or SetApproval) with errNoServer's fuller sentence.
+func explainNotFound(g *clicore.Globals, name string, err error) error {
+	if !errors.Is(err, model.ErrNotFound) {
+		return err
+	}
+	res, lerr := clicore.LoadResolved(g)
+	if lerr != nil {
+		return err
+	}
+	return errNoServer(res, name)
+}

@@ -1,0 +1,123 @@
+// Package servecmd is `mcpdeck serve`: every server mcpdeck manages,
+// offered to an agent as one MCP server (the gateway in ui/serve), on stdio
+// or streamable HTTP (loopback unless --listen).
+package servecmd
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net"
+	"os/signal"
+	"path"
+	"runtime/debug"
+	"syscall"
+
+	"github.com/spf13/cobra"
+
+	"github.com/mcpdeck/mcpdeck/ui/cli/clicore"
+	"github.com/mcpdeck/mcpdeck/ui/serve"
+)
+
+// serveFlags are `mcpdeck serve`'s own flags.
+type serveFlags struct {
+	http    string   // --http HOST:PORT; "" serves stdio
+	listen  bool     // --listen: allow a non-loopback --http address
+	servers []string // --servers
+	tools   []string // --tools
+}
+
+// newServeCmd is `mcpdeck serve`: every server mcpdeck manages, offered to
+// an agent as one MCP server, on stdio or streamable HTTP.
+func NewCmd(g *clicore.Globals) *cobra.Command {
+	var sf serveFlags
+	cmd := &cobra.Command{
+		Use:   "serve [--http HOST:PORT] [--servers A,B] [--tools PATTERN]",
+		Short: "Offer every server mcpdeck manages to an agent as one MCP server",
+		Long: "Speaks MCP on stdio (or, with --http, streamable HTTP at /mcp) and offers the tools, prompts\n" +
+			"and resources of every server that may run (approved, enabled, allowed by policy), tools and\n" +
+			"prompts named SERVER__NAME. Calls go through mcpdeck: its approvals, policy, permissions,\n" +
+			"sign-in and reconnects. --servers and --tools narrow what one agent sees.\n\n" +
+			"--http listens on a loopback address only (another needs --listen) and requires\n" +
+			"Authorization: Bearer TOKEN: the token is $MCPDECK_SERVE_TOKEN, or one mcpdeck makes, prints\n" +
+			"once and keeps in its config directory (serve-token, 0600). GET /health needs no token.",
+		Args: clicore.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error { return runServe(cmd.Context(), g, sf) },
+	}
+	fl := cmd.Flags()
+	fl.StringVar(&sf.http, "http", "", "serve streamable HTTP on `HOST:PORT` (path /mcp) instead of stdio")
+	fl.BoolVar(&sf.listen, "listen", false, "allow --http to bind an address other machines can reach")
+	fl.StringSliceVar(&sf.servers, "servers", nil, "offer only these servers (comma-separated `NAMES`)")
+	fl.StringSliceVar(&sf.tools, "tools", nil, "offer only tools whose SERVER__TOOL name matches a glob `PATTERN` (comma-separated or repeated)")
+	return cmd
+}
+
+// runServe builds the engine the other commands use (headless answers to
+// elicitation and sampling as the fallback), watching config files so an
+// approval or edit elsewhere reaches the agent, and serves it.
+func runServe(ctx context.Context, g *clicore.Globals, sf serveFlags) error {
+	interrupted := ctx.Err                                  // Ctrl-C (run's context)
+	ctx, stop := signal.NotifyContext(ctx, syscall.SIGTERM) // an agent stopping its server: exit 0
+	defer stop()
+	var hopts serve.HTTPOptions
+	if sf.http != "" {
+		host, err := serve.CheckAddr(sf.http, sf.listen)
+		if err != nil {
+			return clicore.Usagef("%v", err)
+		}
+		hopts = serve.HTTPOptions{Remote: sf.listen, Host: host}
+	} else if sf.listen {
+		return clicore.Usagef("--listen only makes sense with --http")
+	}
+	eo, err := clicore.NewEngineFlags(g).EngineOptions()
+	if err != nil {
+		return err
+	}
+	eo.Watch = true
+	if len(sf.servers) > 0 {
+		clicore.OnlyServers(&eo, sf.servers)
+	}
+	var ln net.Listener
+	if sf.http != "" { // listen first: a port in use fails before any server starts
+		ln, err = (&net.ListenConfig{}).Listen(ctx, "tcp", sf.http)
+		if err != nil {
+			return fmt.Errorf("listening on %s: %w", sf.http, err)
+		}
+		defer ln.Close()
+		tok, path, created, err := serve.Token(eo.Load.LookupEnv, eo.Load.ConfigDir)
+		if err != nil {
+			return err
+		}
+		hopts.Token = tok
+		if created {
+			fmt.Fprintf(g.Stderr, "mcpdeck serve: made a token (shown only now; kept in %s): %s\n", path, tok)
+		}
+	}
+	gw, err := serve.New(ctx, eo, serve.Options{Servers: sf.servers, Tools: sf.tools, Version: moduleVersion(), Log: g.Stderr})
+	if err != nil {
+		if errors.Is(err, serve.ErrUnknownServer) || errors.Is(err, path.ErrBadPattern) {
+			return clicore.Usagef("%v", err)
+		}
+		return err
+	}
+	defer gw.Close()
+	if sf.http == "" {
+		err = gw.ServeStdio(ctx, g.Stdin, g.RawStdout)
+	} else {
+		fmt.Fprintf(g.Stderr, "mcpdeck serve: listening on http://%s/mcp\n", ln.Addr())
+		err = gw.ServeHTTP(ctx, ln, hopts)
+	}
+	if err == nil && interrupted() != nil {
+		return clicore.SilentError{} // Ctrl-C: exit 130, nothing to explain
+	}
+	return err
+}
+
+// moduleVersion is mcpdeck's module version alone ("(devel)" in a
+// checkout), for the serverInfo agents see.
+func moduleVersion() string {
+	if info, ok := debug.ReadBuildInfo(); ok && info.Main.Version != "" {
+		return info.Main.Version
+	}
+	return "(devel)"
+}
