@@ -8,7 +8,7 @@ import (
 )
 
 // ToolDefinition is a tool as its server defines it, description not
-// capped: what a model is sent (engine/contextcost counts it). Snapshots
+// capped: what a model is sent (ui/contextcost counts it). Snapshots
 // keep a capped, sanitized copy instead; this is read afresh on demand.
 type ToolDefinition struct {
 	Name        string          `json:"name"`

@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/mcpdeck/mcpdeck/engine/contextcost"
+	"github.com/mcpdeck/mcpdeck/ui/contextcost"
 )
 
 // TestContextCountsMatchTheTokenizer: `context --json` counts each tool's

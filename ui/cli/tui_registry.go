@@ -4,10 +4,10 @@ import (
 	"context"
 	"sync"
 
-	"github.com/mcpdeck/mcpdeck/engine/registry"
 	"github.com/mcpdeck/mcpdeck/model"
 	"github.com/mcpdeck/mcpdeck/oauth"
 	"github.com/mcpdeck/mcpdeck/ui"
+	"github.com/mcpdeck/mcpdeck/ui/registry"
 )
 
 // tuiRegistry is the TUI's + : the MCP Registry (MCPDECK_REGISTRY_URL),
