@@ -7,6 +7,7 @@ import (
 	"maps"
 	"slices"
 
+	"github.com/mcpdeck/mcpdeck/engine/lifecycle"
 	"github.com/mcpdeck/mcpdeck/model"
 )
 
@@ -163,7 +164,7 @@ func (e *Engine) Reject(ctx context.Context, name string) error {
 // Reconnect connects a server again now. While a retry is scheduled it runs
 // that retry at once ("retry now"), keeping the attempt count.
 func (e *Engine) Reconnect(ctx context.Context, name string) error {
-	list, err := e.names(name, func(en *entry) bool { return en.st.def.runnable })
+	list, err := e.names(name, func(en *entry) bool { return en.st.Runnable() })
 	if err != nil {
 		return err
 	}
@@ -190,10 +191,10 @@ func (e *Engine) Reconnect(ctx context.Context, name string) error {
 		if w, ok := found[n]; ok && hash[n] == en.srv.Hash { // not redefined meanwhile
 			en.blockers = w
 		}
-		if !en.st.def.runnable {
+		if !en.st.Runnable() {
 			return fmt.Errorf("%w: %s (%s)", ErrCannotRun, n, blockerKinds(en.blockers))
 		}
-		e.feed(en, evReconnect{at: now()}, nil)
+		e.feed(en, lifecycle.Reconnect{At: now()}, nil)
 	}
 	return ctx.Err()
 }
@@ -207,10 +208,10 @@ func (e *Engine) CancelReconnect(_ context.Context, name string) error {
 	if en == nil {
 		return fmt.Errorf("%w: %s", ErrUnknownServer, name)
 	}
-	if en.st.state != model.StatePending || !en.st.active() {
+	if en.st.Current() != model.StatePending || !en.st.Active() {
 		return fmt.Errorf("server %s is not reconnecting", name)
 	}
-	e.feed(en, evStopRetrying{at: now()}, nil)
+	e.feed(en, lifecycle.StopRetrying{At: now()}, nil)
 	return nil
 }
 
@@ -251,7 +252,7 @@ func (e *Engine) Authenticate(ctx context.Context, name string) error {
 		e.publishLocked()
 		return en.maskErr(err) // the caller names the server and the action: no second prefix
 	}
-	e.feed(en, evAuthDone{at: now()}, nil)
+	e.feed(en, lifecycle.AuthDone{At: now()}, nil)
 	return nil
 }
 

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/mcpdeck/mcpdeck/engine/lifecycle"
 	"github.com/mcpdeck/mcpdeck/model"
 )
 
@@ -29,7 +30,7 @@ func (e *Engine) callError(ctx context.Context, server, what string, err error) 
 	e.mu.Lock()
 	if en := e.byName[server]; en != nil {
 		why = en.redact(why)
-		if cls, _ := e.errs.classify(err); cls == classAuth {
+		if cls, _ := e.errs.classify(err); cls == lifecycle.ClassAuth {
 			if se := e.missingScopeLocked(en); se != nil {
 				e.mu.Unlock()
 				return &CallError{Message: fmt.Sprintf("%s on %s: %s", what, server, se), Err: errors.Join(se, err)}
@@ -71,7 +72,7 @@ func (e *Engine) do(ctx context.Context, t callTarget, f func(session) error) er
 	}
 	cls, _ := e.errs.classify(err)
 	switch cls {
-	case classSessionExpired:
+	case lifecycle.ClassSessionExpired:
 		if rerr := t.conn.Reinit(ctx); rerr != nil {
 			// The transport cannot start a new session in place (legacy
 			// SSE): reconnect, then retry once on the new connection.
@@ -86,7 +87,7 @@ func (e *Engine) do(ctx context.Context, t callTarget, f func(session) error) er
 			e.noteSuccess(t)
 			return nil
 		}
-	case classOther, classTransient, classTerminal, classAuth, classExited, classTimeout, classTooLarge:
+	case lifecycle.ClassOther, lifecycle.ClassTransient, lifecycle.ClassTerminal, lifecycle.ClassAuth, lifecycle.ClassExited, lifecycle.ClassTimeout, lifecycle.ClassTooLarge:
 	}
 	e.noteFailure(t, err)
 	return err
@@ -97,7 +98,7 @@ func (e *Engine) noteSuccess(t callTarget) {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	if en := e.byName[t.name]; en != nil && !e.closed {
-		e.feed(en, evCallSucceeded{at: now(), gen: t.gen}, nil)
+		e.feed(en, lifecycle.CallSucceeded{At: now(), Gen: t.gen}, nil)
 	}
 }
 
@@ -110,7 +111,7 @@ func (e *Engine) noteFailure(t callTarget, err error) {
 		return
 	}
 	burst := fmt.Errorf("%d errors in a row: %w", transientLimit, err)
-	e.feed(en, evCallFailed{at: now(), gen: t.gen, fail: e.describe(en, err), burst: e.describe(en, burst), jitter: e.rnd()}, nil)
+	e.feed(en, lifecycle.CallFailed{At: now(), Gen: t.gen, Fail: e.describe(en, err), Burst: e.describe(en, burst), Jitter: e.rnd()}, nil)
 }
 
 // reconnectFor replaces t's connection (unless that already happened) and
@@ -118,7 +119,7 @@ func (e *Engine) noteFailure(t callTarget, err error) {
 func (e *Engine) reconnectFor(ctx context.Context, t callTarget) (callTarget, error) {
 	e.mu.Lock()
 	if en := e.byName[t.name]; en != nil && !e.closed && en.conn == t.conn {
-		e.feed(en, evSessionExpired{at: now(), gen: t.gen}, nil)
+		e.feed(en, lifecycle.SessionExpired{At: now(), Gen: t.gen}, nil)
 	}
 	e.mu.Unlock()
 	for {
@@ -134,7 +135,7 @@ func (e *Engine) reconnectFor(ctx context.Context, t callTarget) (callTarget, er
 		}
 		switch en.s.State {
 		case model.StateConnected:
-			nt := callTarget{name: t.name, gen: en.st.gen, conn: en.conn}
+			nt := callTarget{name: t.name, gen: en.st.Gen(), conn: en.conn}
 			e.mu.Unlock()
 			return nt, nil
 		case model.StateFailed, model.StateNeedsAuth, model.StateDisabled:

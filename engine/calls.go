@@ -36,7 +36,7 @@ func (e *Engine) connected(server string) (callTarget, *entry, error) {
 	if en.conn == nil {
 		return callTarget{}, nil, fmt.Errorf("%w: %s is %s", ErrNotConnected, server, en.s.State)
 	}
-	return callTarget{name: server, gen: en.st.gen, conn: en.conn, logLevel: en.logLevel}, en, nil
+	return callTarget{name: server, gen: en.st.Gen(), conn: en.conn, logLevel: en.logLevel}, en, nil
 }
 
 // CallTool validates args against the tool's input schema, checks the

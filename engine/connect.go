@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"sync/atomic"
 
+	"github.com/mcpdeck/mcpdeck/engine/lifecycle"
 	"github.com/mcpdeck/mcpdeck/model"
 	"github.com/mcpdeck/mcpdeck/transports"
 )
@@ -39,19 +40,19 @@ func (e *Engine) connect(ctx context.Context, srv model.Server, mask *model.Mask
 			e.goClose(conn, mask)
 		}
 		f := e.describe(en, err)
-		if gen == en.st.gen {
-			e.log.Info("server failed", "server", srv.Name, "err", f.detail, "class", f.class)
+		if gen == en.st.Gen() {
+			e.log.Info("server failed", "server", srv.Name, "err", f.Detail, "class", f.Class)
 			if tail := failedStderr(conn, err); len(tail) > 0 {
 				en.s.StderrTail = en.mask.MaskLines(tail) // often the only clue why it never connected
 			}
 		}
-		e.feed(en, evAttemptFailed{at: now(), gen: gen, fail: f, jitter: e.rnd()}, nil)
+		e.feed(en, lifecycle.AttemptFailed{At: now(), Gen: gen, Fail: f, Jitter: e.rnd()}, nil)
 		return
 	}
 	e.markLists(&l)
 	problem, detail := e.listProblems(en, l)
 	kept := false
-	e.feed(en, evAttemptSucceeded{at: now(), gen: gen, problem: problem, detail: detail}, func() {
+	e.feed(en, lifecycle.AttemptSucceeded{At: now(), Gen: gen, Problem: problem, Detail: detail}, func() {
 		kept = true
 		e.adopt(ctx, en, gen, conn, l)
 	})

@@ -6,6 +6,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/mcpdeck/mcpdeck/engine/lifecycle"
 	"github.com/mcpdeck/mcpdeck/model"
 )
 
@@ -15,11 +16,11 @@ func defaultRand() float64 { return rand.Float64() }
 
 // entry is the engine's private record of one server. Guarded by Engine.mu.
 // Its lifecycle (state, reason, counters, error, generation) is st, which
-// only step changes; the rest is what the runner holds for it.
+// only the reducer (lifecycle.Step) changes; the rest is what the runner holds for it.
 type entry struct {
 	srv model.Server
 	s   ServerSnapshot // what the next snapshot shows
-	st  serverState
+	st  lifecycle.State
 
 	cancel   context.CancelFunc // ends the current attempt or connection
 	conn     session

@@ -9,6 +9,7 @@ import (
 	"github.com/mark3labs/mcp-go/client"
 	"github.com/mark3labs/mcp-go/mcp"
 
+	"github.com/mcpdeck/mcpdeck/engine/lifecycle"
 	"github.com/mcpdeck/mcpdeck/model"
 	"github.com/mcpdeck/mcpdeck/transports"
 )
@@ -99,7 +100,7 @@ func (e *Engine) fetchAll(ctx context.Context, srv model.Server, conn session) l
 	select {
 	case <-conn.Done(): // e.g. a page over the limit, which ended the connection
 		if err := conn.Err(); err != nil {
-			if cls, _ := e.errs.classify(err); cls == classTooLarge {
+			if cls, _ := e.errs.classify(err); cls == lifecycle.ClassTooLarge {
 				out.fatal = err
 				return out
 			}
@@ -155,10 +156,10 @@ func (e *Engine) fetchList(ctx context.Context, server string, c *client.Client,
 		}
 		if err != nil {
 			switch cls, _ := e.errs.classify(err); cls {
-			case classTooLarge:
+			case lifecycle.ClassTooLarge:
 				out.fatal = err
 				return out
-			case classAuth:
+			case lifecycle.ClassAuth:
 				out.authErr = err
 			default:
 			}

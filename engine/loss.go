@@ -6,6 +6,7 @@ import (
 	"slices"
 	"time"
 
+	"github.com/mcpdeck/mcpdeck/engine/lifecycle"
 	"github.com/mcpdeck/mcpdeck/model"
 )
 
@@ -74,10 +75,10 @@ loop:
 // end). Callers hold e.mu.
 func (e *Engine) lostLocked(en *entry, gen uint64, err error) {
 	f := e.describe(en, err)
-	if gen == en.st.gen {
-		e.log.Info("connection lost", "server", en.srv.Name, "err", f.detail)
+	if gen == en.st.Gen() {
+		e.log.Info("connection lost", "server", en.srv.Name, "err", f.Detail)
 	}
-	e.feed(en, evLost{at: now(), gen: gen, fail: f, jitter: e.rnd()}, nil)
+	e.feed(en, lifecycle.Lost{At: now(), Gen: gen, Fail: f, Jitter: e.rnd()}, nil)
 }
 
 // refreshStderr publishes the stderr tail, masked with mask (the
@@ -87,7 +88,7 @@ func (e *Engine) refreshStderr(name string, mask *model.Masker, gen uint64, conn
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	en := e.byName[name]
-	if e.closed || en == nil || en.st.gen != gen || slices.Equal(tail, en.s.StderrTail) {
+	if e.closed || en == nil || en.st.Gen() != gen || slices.Equal(tail, en.s.StderrTail) {
 		return
 	}
 	en.s.StderrTail = tail

@@ -10,6 +10,7 @@ import (
 
 	"github.com/mark3labs/mcp-go/mcp"
 
+	"github.com/mcpdeck/mcpdeck/engine/lifecycle"
 	"github.com/mcpdeck/mcpdeck/model"
 	"github.com/mcpdeck/mcpdeck/model/launch"
 )
@@ -182,7 +183,7 @@ func (e *Engine) refetch(server string, k listKind) {
 	if e.closed || en == nil {
 		return
 	}
-	e.feed(en, evListChanged{at: now(), list: k}, nil)
+	e.feed(en, lifecycle.ListChanged{At: now(), List: int(k)}, nil)
 }
 
 // refetchLocked runs the refetch of list k step asked for. Callers hold e.mu.
@@ -192,7 +193,7 @@ func (e *Engine) refetchLocked(en *entry, k listKind) {
 		return
 	}
 	en.refetching[k] = true
-	conn, gen := en.conn, en.st.gen
+	conn, gen := en.conn, en.st.Gen()
 	srv := en.srv
 	e.wg.Go(func() {
 		for {
@@ -202,7 +203,7 @@ func (e *Engine) refetchLocked(en *entry, k listKind) {
 			var l lists
 			mergeList(&l, one, k)
 			e.mu.Lock()
-			if e.closed || en.st.gen != gen || en.conn != conn {
+			if e.closed || en.st.Gen() != gen || en.conn != conn {
 				en.refetching[k], en.dirty[k] = false, false
 				e.mu.Unlock()
 				return
@@ -216,7 +217,7 @@ func (e *Engine) refetchLocked(en *entry, k listKind) {
 			e.markLists(&l)
 			problem, detail := e.listProblems(en, l)
 			e.applyLists(en, l)
-			e.feed(en, evListed{at: now(), gen: gen, problem: problem, detail: detail}, nil)
+			e.feed(en, lifecycle.Listed{At: now(), Gen: gen, Problem: problem, Detail: detail}, nil)
 			again := en.dirty[k]
 			en.dirty[k] = false
 			if !again {

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"slices"
 
+	"github.com/mcpdeck/mcpdeck/engine/lifecycle"
 	"github.com/mcpdeck/mcpdeck/model"
 )
 
@@ -34,14 +35,14 @@ func (e *Engine) Reload(ctx context.Context) error {
 		return ErrClosed
 	}
 	e.res = res
-	have := make(map[string]runInfo, len(e.byName))
+	have := make(map[string]lifecycle.RunInfo, len(e.byName))
 	for name, en := range e.byName {
-		have[name] = runInfo{Hash: en.srv.Hash, Runnable: en.st.def.runnable, Active: en.st.active()}
+		have[name] = lifecycle.RunInfo{Hash: en.srv.Hash, Runnable: en.st.Runnable(), Active: en.st.Active()}
 	}
 	// One snapshot for the whole reload, not one per server: with 500
 	// servers that is the difference between 1 and 500 copies of the list.
 	e.batching = true
-	for _, a := range reconcile(desired, have) {
+	for _, a := range lifecycle.Reconcile(desired, have) {
 		e.applyLocked(a, pre)
 	}
 	for _, en := range e.byName {
@@ -113,32 +114,32 @@ func (e *Engine) blockersAll(servers []model.Server) map[string][]model.Reason {
 
 // applyLocked carries out one reconcile action: the runner stores the
 // definition, step decides what it means for the server.
-func (e *Engine) applyLocked(a action, pre preloaded) {
+func (e *Engine) applyLocked(a lifecycle.Action, pre preloaded) {
 	en := e.byName[a.Name]
-	if a.Kind == actRemove {
+	if a.Kind == lifecycle.ActRemove {
 		if en != nil {
-			e.feed(en, evRemoved{at: now()}, nil)
+			e.feed(en, lifecycle.Removed{At: now()}, nil)
 			delete(e.byName, a.Name)
 		}
 		return
 	}
 	if en == nil {
-		en = &entry{st: newServerState(e.limits())}
+		en = &entry{st: lifecycle.New(e.limits())}
 		e.byName[a.Name] = en
 	}
 	e.configure(en, a.Server, pre.blockers[a.Name])
-	e.feed(en, evConfigured{at: now(), def: e.definition(en), change: a.Kind, cachedAuth: pre.needsAuth[a.Name]}, nil)
+	e.feed(en, lifecycle.Configured{At: now(), Def: e.definition(en), Change: a.Kind, CachedAuth: pre.needsAuth[a.Name]}, nil)
 }
 
 // definition is what step needs of en's definition. Callers hold e.mu.
-func (e *Engine) definition(en *entry) definition {
+func (e *Engine) definition(en *entry) lifecycle.Definition {
 	srv := en.srv
-	d := definition{
-		runnable: srv.Runnable(), allowed: srv.Policy.Allowed, rule: srv.Policy.Rule,
-		enabled: srv.Enabled, approval: srv.Approval.Status, problems: srv.Problems,
+	d := lifecycle.Definition{
+		Runnable: srv.Runnable(), Allowed: srv.Policy.Allowed, Rule: srv.Policy.Rule,
+		Enabled: srv.Enabled, Approval: srv.Approval.Status, Problems: srv.Problems,
 	}
 	if len(srv.Problems) > 0 {
-		d.problemText = en.redact(srv.Problems[0].Error())
+		d.ProblemText = en.redact(srv.Problems[0].Error())
 	}
 	return d
 }

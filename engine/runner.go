@@ -7,28 +7,29 @@ import (
 	"slices"
 	"time"
 
+	"github.com/mcpdeck/mcpdeck/engine/lifecycle"
 	"github.com/mcpdeck/mcpdeck/model"
 )
 
 // feed hands ev to step, keeps the state it returns and carries out its
 // effects in order, then publishes at most once. keep (may be nil) runs for
-// effAccept: it stores the connection the event reported. Callers hold e.mu.
-func (e *Engine) feed(en *entry, ev event, keep func()) {
-	from := en.st.state
-	next, effs := step(en.st, ev)
+// EffAccept: it stores the connection the event reported. Callers hold e.mu.
+func (e *Engine) feed(en *entry, ev lifecycle.Event, keep func()) {
+	from := en.st.Current()
+	next, effs := lifecycle.Step(en.st, ev)
 	en.st = next
-	en.st.show(&en.s, en.blockers)
-	if en.st.state != from {
-		e.log.Debug("server state", "server", en.srv.Name, "from", from, "to", en.st.state)
+	showLifecycle(&en.s, en.st.Shown(), en.blockers)
+	if en.st.Current() != from {
+		e.log.Debug("server state", "server", en.srv.Name, "from", from, "to", en.st.Current())
 	}
 	publish := false
 	for _, f := range effs {
-		switch f.kind {
-		case effAccept:
+		switch f.Kind {
+		case lifecycle.EffAccept:
 			if keep != nil {
 				keep()
 			}
-		case effPublish:
+		case lifecycle.EffPublish:
 			publish = true
 		default:
 			e.perform(en, f)
@@ -40,39 +41,39 @@ func (e *Engine) feed(en *entry, ev event, keep func()) {
 }
 
 // perform carries out one effect of step for en. Callers hold e.mu.
-func (e *Engine) perform(en *entry, f effect) {
-	switch f.kind {
-	case effStart:
-		e.attemptLocked(en, f.gen)
-	case effStop:
-		e.stopLocked(en, f.keepStderr)
-	case effEndAttempt:
+func (e *Engine) perform(en *entry, f lifecycle.Effect) {
+	switch f.Kind {
+	case lifecycle.EffStart:
+		e.attemptLocked(en, f.Gen)
+	case lifecycle.EffStop:
+		e.stopLocked(en, f.KeepStderr)
+	case lifecycle.EffEndAttempt:
 		if en.cancel != nil {
 			en.cancel()
 			en.cancel = nil
 		}
-	case effSchedule:
-		name, gen := en.srv.Name, f.gen
-		en.timer = time.AfterFunc(f.delay, func() { e.retryDue(name, gen) })
-	case effCancelRetry:
+	case lifecycle.EffSchedule:
+		name, gen := en.srv.Name, f.Gen
+		en.timer = time.AfterFunc(f.Delay, func() { e.retryDue(name, gen) })
+	case lifecycle.EffCancelRetry:
 		en.stopRetry()
-	case effMarkNeedsAuth:
+	case lifecycle.EffMarkNeedsAuth:
 		// The Authenticator's record is a file write: not under e.mu.
 		if a := e.opts.Auth; a != nil {
 			srv := en.srv
 			e.wg.Go(func() { a.MarkNeedsAuth(srv) })
 		}
-	case effRefetch:
-		e.refetchLocked(en, f.list)
-	case effRefused:
-		e.log.Error("engine: refused state change", "server", en.srv.Name, "err", f.text)
-	case effAccept, effPublish:
+	case lifecycle.EffRefetch:
+		e.refetchLocked(en, listKind(f.List))
+	case lifecycle.EffRefused:
+		e.log.Error("engine: refused state change", "server", en.srv.Name, "err", f.Text)
+	case lifecycle.EffAccept, lifecycle.EffPublish:
 	}
 }
 
 // describe turns err into what step needs to know of it, its sentences
 // redacted with en's secrets. Callers hold e.mu.
-func (e *Engine) describe(en *entry, err error) failure {
+func (e *Engine) describe(en *entry, err error) lifecycle.Failure {
 	cls, name := e.errs.classify(err)
 	text := e.errText(en, err)
 	var limit time.Duration
@@ -83,16 +84,16 @@ func (e *Engine) describe(en *entry, err error) failure {
 	if code, ok := e.errs.exitCode(err); ok {
 		exit = &code
 	}
-	return failure{class: cls, className: name, text: text, detail: en.redact(err.Error()), exitCode: exit, limit: limit}
+	return lifecycle.Failure{Class: cls, ClassName: name, Text: text, Detail: en.redact(err.Error()), ExitCode: exit, Limit: limit}
 }
 
 // limits are the rules step applies to every server of this engine.
-func (e *Engine) limits() limits {
-	return limits{backoff: e.backoff, crashWindow: crashWindow, crashLoop: crashLoopLimit, transientLimit: transientLimit}
+func (e *Engine) limits() lifecycle.Limits {
+	return lifecycle.Limits{Backoff: e.backoff, CrashWindow: crashWindow, CrashLoop: crashLoopLimit, TransientLimit: transientLimit}
 }
 
 // now is the time an event happens.
-func now() at { return at{now: time.Now()} }
+func now() lifecycle.At { return lifecycle.At{Now: time.Now()} }
 
 // stopLocked ends whatever en runs: a scheduled retry, an attempt in
 // flight, an open connection (closed in the background, its stderr tail
@@ -135,7 +136,7 @@ func (e *Engine) retryDue(name string, gen uint64) {
 	if e.closed || en == nil {
 		return
 	}
-	e.feed(en, evRetryDue{at: now(), gen: gen}, nil)
+	e.feed(en, lifecycle.RetryDue{At: now(), Gen: gen}, nil)
 }
 
 // publishLocked sends a new snapshot built from every entry. Unchanged
@@ -182,4 +183,13 @@ func sortEntries(es []*entry) {
 		}
 		return cmp.Compare(a.srv.Name, b.srv.Name)
 	})
+}
+
+// showLifecycle copies the reducer's state into the server's snapshot, with
+// the definition's standing reasons (blockers). The UIs word both (ui/status).
+func showLifecycle(s *ServerSnapshot, l lifecycle.Shown, blockers []model.Reason) {
+	s.State, s.Reason, s.History = l.State, l.Reason, l.History
+	s.Attempt, s.MaxAttempts, s.NextRetry = l.Attempt, l.MaxAttempts, l.NextRetry
+	s.Error, s.ErrorDetail, s.ErrorClass, s.ExitCode = l.Error, l.ErrorDetail, l.ErrorClass, l.ExitCode
+	s.Blockers = blockers
 }

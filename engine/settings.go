@@ -4,6 +4,8 @@ import (
 	"os"
 	"strconv"
 	"time"
+
+	"github.com/mcpdeck/mcpdeck/engine/lifecycle"
 )
 
 // settings are the environment-tunable connection limits, read once in New.
@@ -22,7 +24,6 @@ const (
 	maxListItems      = 10000  // tools/resources/prompts per list
 	maxTextLen        = 2048   // descriptions, instructions
 	maxInlineText     = 100000 // larger text results go to a file
-	historyCap        = 20
 	stderrTailLines   = 50
 	maxURLElicitRetry = 3
 	transientLimit    = 3 // transient errors in a row before reconnecting
@@ -68,3 +69,9 @@ func pingSetting(lookup func(string) (string, bool)) time.Duration {
 	}
 	return time.Duration(n) * time.Millisecond
 }
+
+// Backoff is the reconnect policy (lifecycle.Backoff).
+type Backoff = lifecycle.Backoff
+
+// DefaultBackoff is the reconnect policy: 5 attempts, 1 s doubling, capped at 30 s.
+func DefaultBackoff() Backoff { return lifecycle.DefaultBackoff() }

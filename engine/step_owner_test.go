@@ -4,34 +4,53 @@ import (
 	"go/ast"
 	"go/parser"
 	"go/token"
-	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/mcpdeck/mcpdeck/engine/lifecycle"
 )
 
 // snapshotLifecycle are the ServerSnapshot fields that say where a server
-// is and why: only the reducer (serverState.show) writes them.
+// is and why: the reducer decides them, and only the one function that
+// copies its state into a snapshot (lifecycleWriter) writes them.
 var snapshotLifecycle = []string{
 	"State", "Reason", "History", "Attempt", "MaxAttempts", "NextRetry",
 	"Error", "ErrorDetail", "ErrorClass", "ExitCode", "Why", "Blockers",
 }
 
-// reducerFile reports whether a file belongs to the reducer.
-func reducerFile(name string) bool { return strings.HasPrefix(filepath.Base(name), "step") }
+// lifecycleWriter is the function that copies the reducer's state into a
+// snapshot; feed is the one that stores what the reducer returned.
+const lifecycleWriter = "showLifecycle"
 
-// TestOnlyStepChangesServerState fails when code outside the reducer's
-// files (step*.go) writes a server's state, reason, counters or error:
-// a field of serverState or errorFields, or a lifecycle field of
-// ServerSnapshot. The one exception is feed (runner.go) storing what step
-// returned.
+// TestReducerStateIsSealed fails when lifecycle.State gains an exported
+// field: then code outside the reducer's package could change a server's
+// state, counters or error without Step.
+func TestReducerStateIsSealed(t *testing.T) {
+	st := reflect.TypeFor[lifecycle.State]()
+	for i := range st.NumField() {
+		if f := st.Field(i); f.IsExported() {
+			t.Errorf("lifecycle.State.%s is exported: only lifecycle.Step may change a server's lifecycle", f.Name)
+		}
+	}
+}
+
+// TestOnlyStepChangesServerState fails when code in the engine writes a
+// lifecycle field of ServerSnapshot outside lifecycleWriter, takes the
+// address of one, or assigns a server's reducer state (en.st) outside
+// feed, which stores what lifecycle.Step returned.
 func TestOnlyStepChangesServerState(t *testing.T) {
 	fset := token.NewFileSet()
-	files := map[string]*ast.File{}
 	names, err := filepath.Glob("*.go")
 	if err != nil {
 		t.Fatal(err)
 	}
+	guarded := map[string]bool{}
+	for _, n := range snapshotLifecycle {
+		guarded[n] = true
+	}
+	writers := 0
 	for _, name := range names {
 		if strings.HasSuffix(name, "_test.go") {
 			continue
@@ -40,55 +59,23 @@ func TestOnlyStepChangesServerState(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		files[name] = f
-	}
-	guarded := reducerFields(t, files)
-	for name, f := range files {
-		if reducerFile(name) {
-			continue
+		for _, d := range f.Decls {
+			if fd, ok := d.(*ast.FuncDecl); ok && fd.Name.Name == lifecycleWriter {
+				writers++
+			}
 		}
 		for _, v := range ownerViolations(fset, f, guarded) {
-			t.Errorf("%s: only step (engine/step*.go) may change a server's state, counters or error", v)
+			t.Errorf("%s: only the reducer (engine/lifecycle) changes a server's state, counters or error; %s copies them into the snapshot", v, lifecycleWriter)
 		}
+	}
+	if writers != 1 {
+		t.Fatalf("found %d functions named %s, want 1", writers, lifecycleWriter)
 	}
 }
 
-// reducerFields is every field name of the reducer's state types plus the
-// snapshot's lifecycle fields.
-func reducerFields(t *testing.T, files map[string]*ast.File) map[string]bool {
-	t.Helper()
-	guarded := map[string]bool{}
-	for _, n := range snapshotLifecycle {
-		guarded[n] = true
-	}
-	found := 0
-	for name, f := range files {
-		if !reducerFile(name) {
-			continue
-		}
-		ast.Inspect(f, func(n ast.Node) bool {
-			ts, ok := n.(*ast.TypeSpec)
-			if !ok || (ts.Name.Name != "serverState" && ts.Name.Name != "errorFields") {
-				return true
-			}
-			found++
-			for _, fld := range ts.Type.(*ast.StructType).Fields.List {
-				for _, id := range fld.Names {
-					guarded[id.Name] = true
-				}
-			}
-			return false
-		})
-	}
-	if found != 2 {
-		t.Fatalf("the reducer's state types serverState and errorFields are not in engine/step*.go (found %d)", found)
-	}
-	return guarded
-}
-
-// ownerViolations lists, by position, the writes in f to a guarded field,
-// the address of one taken, a serverState built, or en.st assigned outside
-// feed.
+// ownerViolations lists, by position, the writes in f to a guarded field
+// outside lifecycleWriter, the address of one taken, or en.st assigned
+// outside feed.
 func ownerViolations(fset *token.FileSet, f *ast.File, guarded map[string]bool) []string {
 	var out []string
 	bad := func(n ast.Node) { out = append(out, fset.Position(n.Pos()).String()) }
@@ -97,7 +84,7 @@ func ownerViolations(fset *token.FileSet, f *ast.File, guarded map[string]bool) 
 		if !ok {
 			return
 		}
-		if guarded[sel.Sel.Name] || (sel.Sel.Name == "st" && fn != "feed") {
+		if (guarded[sel.Sel.Name] && fn != lifecycleWriter) || (sel.Sel.Name == "st" && fn != "feed") {
 			bad(x)
 		}
 	}
@@ -118,10 +105,6 @@ func ownerViolations(fset *token.FileSet, f *ast.File, guarded map[string]bool) 
 				if n.Op == token.AND {
 					check("", n.X)
 				}
-			case *ast.CompositeLit:
-				if id, ok := n.Type.(*ast.Ident); ok && (id.Name == "serverState" || id.Name == "errorFields") {
-					bad(n)
-				}
 			}
 			return true
 		})
@@ -134,30 +117,26 @@ func ownerViolations(fset *token.FileSet, f *ast.File, guarded map[string]bool) 
 func TestOwnerCheckFindsWrites(t *testing.T) {
 	const src = `package engine
 func (e *Engine) elsewhere(en *entry) {
-	en.st.attempt++
-	en.st.transient = 0
-	en.st.err.text = "x"
 	en.s.State = 1
 	en.s.Error, en.s.ExitCode = "x", nil
-	p := &en.st.quickCrash
-	en.st = serverState{}
+	en.s.Attempt++
+	p := &en.s.NextRetry
+	en.st = lifecycle.State{}
 	_ = p
 }
 func (e *Engine) feed(en *entry) { en.st = en.st }
+func showLifecycle(s *ServerSnapshot) { s.State = 1 }
 `
 	fset := token.NewFileSet()
 	f, err := parser.ParseFile(fset, "elsewhere.go", src, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
-	guarded := map[string]bool{"attempt": true, "transient": true, "text": true, "quickCrash": true}
+	guarded := map[string]bool{}
 	for _, n := range snapshotLifecycle {
 		guarded[n] = true
 	}
-	if got := ownerViolations(fset, f, guarded); len(got) != 9 {
-		t.Errorf("found %d writes, want 9: %v", len(got), got)
-	}
-	if _, err := os.Stat("step.go"); err != nil {
-		t.Fatalf("the reducer's file is missing: %v", err)
+	if got := ownerViolations(fset, f, guarded); len(got) != 6 {
+		t.Errorf("found %d writes, want 6: %v", len(got), got)
 	}
 }

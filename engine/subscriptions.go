@@ -169,7 +169,7 @@ func (e *Engine) renewWatchesLocked(en *entry, gen uint64, conn session) {
 			err := conn.Subscribe(ctx, uri, true)
 			cancel()
 			e.mu.Lock()
-			if e.closed || en.st.gen != gen || en.watched[uri] == nil {
+			if e.closed || en.st.Gen() != gen || en.watched[uri] == nil {
 				e.mu.Unlock()
 				continue
 			}

@@ -1,4 +1,4 @@
-package engine
+package lifecycle
 
 import (
 	"time"
@@ -6,30 +6,30 @@ import (
 	"github.com/mcpdeck/mcpdeck/model"
 )
 
-// configured applies a loaded definition as reconcile decided.
-func (r *reducer) configured(ev evConfigured) {
-	r.st.def = ev.def
-	switch ev.change {
-	case actStart, actRestart:
-		if ev.cachedAuth {
+// configured applies a loaded definition as Reconcile decided.
+func (r *reducer) configured(ev Configured) {
+	r.st.def = ev.Def
+	switch ev.Change {
+	case ActStart, ActRestart:
+		if ev.CachedAuth {
 			r.stop(false)
 			r.st.err.text = ""
 			r.move(model.StateNeedsAuth, "needs auth (cached)", model.Reason{Kind: model.ReasonAuthNeeded, Cached: true})
 			return
 		}
 		reason := "starting"
-		if ev.change == actRestart {
+		if ev.Change == ActRestart {
 			reason = "configuration changed"
 		}
 		r.start(reason)
-	case actAdd, actStop:
+	case ActAdd, ActStop:
 		r.stop(false)
 		r.idle()
-	case actUpdate:
-		if !r.st.def.runnable {
+	case ActUpdate:
+		if !r.st.def.Runnable {
 			r.idle()
 		}
-	case actRemove:
+	case ActRemove:
 		r.stop(false)
 	}
 }
@@ -43,21 +43,21 @@ func (r *reducer) idle() {
 	var text string
 	var cause model.Reason
 	switch {
-	case !d.allowed:
-		to, text, cause = model.StateDisabled, "blocked by policy", model.Reason{Kind: model.ReasonBlockedByPolicy, Rule: d.rule}
-		if d.rule != "" {
-			text += " rule " + d.rule
+	case !d.Allowed:
+		to, text, cause = model.StateDisabled, "blocked by policy", model.Reason{Kind: model.ReasonBlockedByPolicy, Rule: d.Rule}
+		if d.Rule != "" {
+			text += " rule " + d.Rule
 		}
-	case !d.enabled:
+	case !d.Enabled:
 		to, text, cause = model.StateDisabled, "disabled by you", model.Reason{Kind: model.ReasonDisabledByYou}
-	case d.approval == model.ApprovalRejected:
+	case d.Approval == model.ApprovalRejected:
 		to, text, cause = model.StateDisabled, "rejected by you", model.Reason{Kind: model.ReasonRejectedByYou}
-	case d.approval == model.ApprovalPending || d.approval == model.ApprovalChanged:
+	case d.Approval == model.ApprovalPending || d.Approval == model.ApprovalChanged:
 		to, text = model.StatePending, "awaiting approval"
-		cause = model.Reason{Kind: model.ReasonAwaitingApproval, Changed: d.approval == model.ApprovalChanged}
-	case len(d.problems) > 0:
-		to, text = model.StateFailed, d.problemText
-		cause = model.Reason{Kind: model.ReasonConfigProblem, Problem: &d.problems[0]}
+		cause = model.Reason{Kind: model.ReasonAwaitingApproval, Changed: d.Approval == model.ApprovalChanged}
+	case len(d.Problems) > 0:
+		to, text = model.StateFailed, d.ProblemText
+		cause = model.Reason{Kind: model.ReasonConfigProblem, Problem: &d.Problems[0]}
 		r.st.err.text, r.st.err.detail, r.st.err.class = text, text, "config"
 	default:
 		return
@@ -97,25 +97,25 @@ func (r *reducer) stop(keepStderr bool) {
 	r.st.phase = phaseIdle
 	r.st.retryAt = time.Time{}
 	r.st.transient = 0
-	r.emit(effect{kind: effStop, keepStderr: keepStderr})
+	r.emit(Effect{Kind: EffStop, KeepStderr: keepStderr})
 }
 
 // attemptNow launches an attempt in a new generation.
 func (r *reducer) attemptNow() {
 	r.st.gen++
 	r.st.phase = phaseAttempting
-	r.emit(effect{kind: effStart, gen: r.st.gen})
+	r.emit(Effect{Kind: EffStart, Gen: r.st.gen})
 }
 
 // succeeded makes the attempt's connection the server's.
-func (r *reducer) succeeded(ev evAttemptSucceeded) {
-	if ev.gen != r.st.gen || r.st.phase != phaseAttempting {
+func (r *reducer) succeeded(ev AttemptSucceeded) {
+	if ev.Gen != r.st.gen || r.st.phase != phaseAttempting {
 		return // superseded: the engine closes the connection
 	}
 	r.st.phase = phaseConnected
 	r.st.connected = r.now
 	r.st.attempt, r.st.transient = 0, 0
-	r.st.err.text, r.st.err.detail, r.st.err.class = ev.problem, ev.detail, ""
-	r.emit(effect{kind: effAccept})
+	r.st.err.text, r.st.err.detail, r.st.err.class = ev.Problem, ev.Detail, ""
+	r.emit(Effect{Kind: EffAccept})
 	r.move(model.StateConnected, "connected", model.Reason{})
 }
