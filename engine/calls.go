@@ -8,6 +8,8 @@ import (
 	"time"
 
 	"github.com/mark3labs/mcp-go/mcp"
+	"github.com/mcpdeck/mcpdeck/engine/resultfile"
+	"github.com/mcpdeck/mcpdeck/engine/schema"
 )
 
 // progressGrace is how long progress for a finished call is still delivered.
@@ -48,7 +50,7 @@ func (e *Engine) CallTool(ctx context.Context, server, tool string, args map[str
 	if err != nil {
 		return ToolResult{}, err
 	}
-	out, err := newResultWriter(e.opts.CacheDir, server).toolResult(res)
+	out, err := e.results(server).Tool(res)
 	if err != nil {
 		return ToolResult{}, fmt.Errorf("tool %s on %s: %w", tool, server, err)
 	}
@@ -107,8 +109,8 @@ func (e *Engine) CallToolRaw(ctx context.Context, server, tool string, args map[
 			e.mu.Unlock()
 		})
 	}
-	args = sch.omitNulls(args)
-	if err := sch.validate(name, args); err != nil {
+	args = sch.OmitNulls(args)
+	if err := sch.Validate(name, args); err != nil {
 		return nil, err
 	}
 
@@ -171,16 +173,16 @@ func (e *Engine) elicitURLs(ctx context.Context, server string, ue mcp.URLElicit
 }
 
 // schemaLocked compiles and caches the tool's input schema.
-func (e *Engine) schemaLocked(en *entry, def *Tool) (*inputSchema, error) {
+func (e *Engine) schemaLocked(en *entry, def *Tool) (*schema.Input, error) {
 	if s, ok := en.schemas[def.Name]; ok {
 		return s, nil
 	}
-	s, err := newInputSchema(def.InputSchema)
+	s, err := schema.New(def.InputSchema)
 	if err != nil {
 		return nil, err
 	}
 	if en.schemas == nil {
-		en.schemas = map[string]*inputSchema{}
+		en.schemas = map[string]*schema.Input{}
 	}
 	en.schemas[def.Name] = s
 	return s, nil
@@ -192,7 +194,7 @@ func (e *Engine) ReadResource(ctx context.Context, server, uri string) (Resource
 	if err != nil {
 		return ResourceResult{}, err
 	}
-	return newResultWriter(e.opts.CacheDir, server).resourceResult(res)
+	return e.results(server).Resource(res)
 }
 
 // ReadResourceRaw is ReadResource returning the server's result as it came
@@ -220,7 +222,7 @@ func (e *Engine) GetPrompt(ctx context.Context, server, name string, args map[st
 	if err != nil {
 		return PromptResult{}, err
 	}
-	return newResultWriter(e.opts.CacheDir, server).promptResult(res)
+	return e.results(server).Prompt(res)
 }
 
 // GetPromptRaw is GetPrompt returning the server's result as it came (for
@@ -290,3 +292,12 @@ func (e *Engine) readResource(ctx context.Context, t callTarget, uri string) (*m
 	})
 	return res, err
 }
+
+// results is the writer of server's processed results.
+func (e *Engine) results(server string) resultfile.Writer {
+	return resultfile.New(e.opts.CacheDir, server, maxTextLen)
+}
+
+// ErrInvalidArguments is returned when tool arguments do not match the
+// tool's input schema; the message names the field.
+var ErrInvalidArguments = schema.ErrInvalidArguments

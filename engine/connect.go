@@ -73,7 +73,7 @@ func (e *Engine) open1(ctx context.Context, srv model.Server, mask *model.Masker
 		}
 		defer func() { <-e.remote }()
 	} else {
-		release, err := e.local.acquire(ctx)
+		release, err := e.local.Acquire(ctx)
 		if err != nil {
 			return nil, lists{}, err
 		}

@@ -17,7 +17,7 @@
 //
 // Environment (read through Options.Load.LookupEnv):
 // MCP_SERVER_CONNECTION_BATCH_SIZE (stdio/sdk connects at a time; unset:
-// 3, and more while those wait idle, see localgate.go),
+// 3, and more while those wait idle, see engine/localgate),
 // MCP_REMOTE_SERVER_CONNECTION_BATCH_SIZE (20), MCP_TIMEOUT (30 000 ms for
 // the handshake, and again for listing), MCP_TOOL_TIMEOUT (100 000 000 ms).
 //
@@ -42,6 +42,7 @@ import (
 
 	"github.com/mark3labs/mcp-go/server"
 
+	"github.com/mcpdeck/mcpdeck/engine/localgate"
 	"github.com/mcpdeck/mcpdeck/model"
 	"github.com/mcpdeck/mcpdeck/transports"
 )
@@ -118,9 +119,9 @@ type Engine struct {
 
 	ctx    context.Context // ends at Close
 	cancel context.CancelFunc
-	wg     sync.WaitGroup // every goroutine the engine starts
-	local  *localGate     // admits stdio and sdk connects (localgate.go)
-	remote chan struct{}  // connection batch slots, network
+	wg     sync.WaitGroup  // every goroutine the engine starts
+	local  *localgate.Gate // admits stdio and sdk connects
+	remote chan struct{}   // connection batch slots, network
 
 	reloadMu   sync.Mutex // serializes Reload (held before mu)
 	mu         sync.Mutex
@@ -193,7 +194,7 @@ func newEngine(opts Options) *Engine {
 	}
 	e.findProgram = programFinder(e.opts.Load.Cwd, e.opts.Load.LookupEnv)
 	e.ctx, e.cancel = context.WithCancel(context.Background())
-	e.local = newLocalGate(e.set.localBatch, newCPUMeter())
+	e.local = localgate.New(e.set.localBatch, localgate.CPUBusy())
 	e.remote = make(chan struct{}, e.set.remoteBatch)
 	return e
 }

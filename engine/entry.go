@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/mcpdeck/mcpdeck/engine/lifecycle"
+	"github.com/mcpdeck/mcpdeck/engine/schema"
 	"github.com/mcpdeck/mcpdeck/model"
 )
 
@@ -24,12 +25,12 @@ type entry struct {
 
 	cancel   context.CancelFunc // ends the current attempt or connection
 	conn     session
-	timer    *time.Timer             // scheduled retry
-	schemas  map[string]*inputSchema // compiled input schemas by tool name
-	blockers []model.Reason          // blockers(srv): PATH lookups, so found outside e.mu (Reload, Reconnect)
-	logBuf   []LogEntry              // log messages not yet in a snapshot (logs.go)
-	inFlight int                     // requests under way: the health check waits while any are (health.go)
-	logTimer *time.Timer             // the pending flush of logBuf
+	timer    *time.Timer              // scheduled retry
+	schemas  map[string]*schema.Input // compiled input schemas by tool name
+	blockers []model.Reason           // blockers(srv): PATH lookups, so found outside e.mu (Reload, Reconnect)
+	logBuf   []LogEntry               // log messages not yet in a snapshot (logs.go)
+	inFlight int                      // requests under way: the health check waits while any are (health.go)
+	logTimer *time.Timer              // the pending flush of logBuf
 	// traffic is the server's recent JSON-RPC frames (traffic.go), kept
 	// across reconnects; trafficTimer the pending copy into the snapshot.
 	traffic      trafficRing

@@ -1,39 +1,25 @@
 package engine
 
 import (
-	"encoding/json"
 	"fmt"
 	"strings"
 
 	"github.com/mark3labs/mcp-go/mcp"
 
+	"github.com/mcpdeck/mcpdeck/engine/toolspage"
 	"github.com/mcpdeck/mcpdeck/model"
 )
 
 // convertTool converts a tool as mcp-go decoded it, for a page the stream
-// reader refused (readToolsPage) and left to mcp-go.
+// reader refused (toolspage.Read) and left to mcp-go.
 func convertTool(server string, t mcp.Tool) Tool {
-	w := wireOf(t)
+	w := toolspage.FromMCP(t)
 	return convertWire(server, &w)
-}
-
-// wireOf is a tool as mcp-go decoded it in the stream reader's form: its
-// raw input schema, else mcp-go's decoded one encoded again.
-func wireOf(t mcp.Tool) wireTool {
-	w := wireTool{Name: t.Name, Title: t.Title, Description: t.Description, InputSchema: t.RawInputSchema}
-	if len(w.InputSchema) == 0 {
-		w.InputSchema, _ = json.Marshal(t.InputSchema)
-	}
-	w.Annotations.Title = t.Annotations.Title
-	w.Annotations.ReadOnlyHint = t.Annotations.ReadOnlyHint
-	w.Annotations.DestructiveHint = t.Annotations.DestructiveHint
-	w.Annotations.OpenWorldHint = t.Annotations.OpenWorldHint
-	return w
 }
 
 // convertWire sanitizes a server's tool, caps its description and computes
 // its exposed name; the input schema stays as the server sent it.
-func convertWire(server string, t *wireTool) Tool {
+func convertWire(server string, t *toolspage.Wire) Tool {
 	title := t.Title
 	if title == "" {
 		title = t.Annotations.Title

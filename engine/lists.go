@@ -10,6 +10,7 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 
 	"github.com/mcpdeck/mcpdeck/engine/lifecycle"
+	"github.com/mcpdeck/mcpdeck/engine/toolspage"
 	"github.com/mcpdeck/mcpdeck/model"
 	"github.com/mcpdeck/mcpdeck/transports"
 )
@@ -190,7 +191,7 @@ func fetchPage(ctx context.Context, server string, c *client.Client, k listKind,
 		req := mcp.ListToolsRequest{}
 		req.Params.Cursor = cursor
 		var page pageTools
-		cctx, _ := takeToolsPage(ctx, func() { page = pageTools{} }, func(w *wireTool) { page.tools = append(page.tools, convertWire(server, w)) })
+		cctx, _ := toolspage.Take(ctx, func() { page = pageTools{} }, func(w *toolspage.Wire) { page.tools = append(page.tools, convertWire(server, w)) })
 		r, err := c.ListToolsByPage(cctx, req)
 		if err != nil {
 			return "", err

@@ -21,9 +21,8 @@ type settings struct {
 
 // Limits that keep a hostile server from flooding the engine.
 const (
-	maxListItems      = 10000  // tools/resources/prompts per list
-	maxTextLen        = 2048   // descriptions, instructions
-	maxInlineText     = 100000 // larger text results go to a file
+	maxListItems      = 10000 // tools/resources/prompts per list
+	maxTextLen        = 2048  // descriptions, instructions
 	stderrTailLines   = 50
 	maxURLElicitRetry = 3
 	transientLimit    = 3 // transient errors in a row before reconnecting

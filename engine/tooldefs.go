@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 
 	"github.com/mark3labs/mcp-go/mcp"
+	"github.com/mcpdeck/mcpdeck/engine/toolspage"
 )
 
 // ToolDefinition is a tool as its server defines it, description not
@@ -17,7 +18,7 @@ type ToolDefinition struct {
 }
 
 // definitionOf is the definition of a tool as the stream reader read it.
-func definitionOf(w *wireTool) ToolDefinition {
+func definitionOf(w *toolspage.Wire) ToolDefinition {
 	return ToolDefinition{Name: w.Name, Description: w.Description, InputSchema: w.InputSchema}
 }
 
@@ -37,7 +38,7 @@ func (e *Engine) ToolDefinitions(ctx context.Context, server string) ([]ToolDefi
 	for {
 		var r *mcp.ListToolsResult
 		var page []ToolDefinition
-		cctx, read := takeToolsPage(ctx, func() { page = page[:0] }, func(w *wireTool) { page = append(page, definitionOf(w)) })
+		cctx, read := toolspage.Take(ctx, func() { page = page[:0] }, func(w *toolspage.Wire) { page = append(page, definitionOf(w)) })
 		err := e.do(ctx, t, func(c session) error {
 			req := mcp.ListToolsRequest{}
 			req.Params.Cursor = cursor
@@ -52,7 +53,7 @@ func (e *Engine) ToolDefinitions(ctx context.Context, server string) ([]ToolDefi
 			out = append(out, page...)
 		} else {
 			for _, x := range r.Tools {
-				w := wireOf(x)
+				w := toolspage.FromMCP(x)
 				out = append(out, definitionOf(&w))
 			}
 		}

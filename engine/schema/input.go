@@ -1,4 +1,4 @@
-package engine
+package schema
 
 import (
 	"encoding/json"
@@ -7,32 +7,34 @@ import (
 	"github.com/santhosh-tekuri/jsonschema/v6"
 )
 
-// inputSchema is a tool's compiled input schema and, when the schema is
+// Input is a tool's compiled input schema and, when the schema is
 // simple enough, a check that confirms the common valid case without the
 // general validator's allocations (it costs about a microsecond per call,
 // the performance target gives the engine 10 % over a bare in-process call).
-type inputSchema struct {
+type Input struct {
 	full     *jsonschema.Schema // nil: accepts anything
 	simple   *simpleSchema      // nil: always validate with full
 	required map[string]bool    // top-level required properties (nulls.go)
 }
 
-// newInputSchema compiles raw (see compileSchema) and recognizes a simple one.
-func newInputSchema(raw json.RawMessage) (*inputSchema, error) {
-	full, err := compileSchema(raw)
+// New compiles raw (see compile) and recognizes a simple one. An empty
+// schema accepts anything.
+func New(raw json.RawMessage) (*Input, error) {
+	full, err := compile(raw)
 	if err != nil || full == nil {
-		return &inputSchema{full: full}, err
+		return &Input{full: full}, err
 	}
-	return &inputSchema{full: full, simple: parseSimpleSchema(raw), required: requiredSet(raw)}, nil
+	return &Input{full: full, simple: parseSimpleSchema(raw), required: requiredSet(raw)}, nil
 }
 
-// validate checks args: the simple check may only say "valid"; anything
-// else goes to the full validator, which also words the errors.
-func (s *inputSchema) validate(tool string, args map[string]any) error {
+// Validate checks args: the simple check may only say "valid"; anything
+// else goes to the full validator, which also words the errors (an
+// ErrInvalidArguments naming each field).
+func (s *Input) Validate(tool string, args map[string]any) error {
 	if s.simple.accepts(args) && jsonNative(args) {
 		return nil
 	}
-	return validateArgs(s.full, tool, args)
+	return validate(s.full, tool, args)
 }
 
 // simpleSchema is an object schema made only of top-level properties with

@@ -1,4 +1,4 @@
-package engine
+package schema
 
 import (
 	"encoding/json"
@@ -50,7 +50,7 @@ func TestSimpleSchemaNeverAcceptsWhatFullRejects(t *testing.T) {
 	}
 	recognized := 0
 	for i, raw := range schemas {
-		s, err := newInputSchema(json.RawMessage(raw))
+		s, err := New(json.RawMessage(raw))
 		if err != nil {
 			t.Fatalf("schema %d: %v", i, err)
 		}
@@ -59,11 +59,11 @@ func TestSimpleSchemaNeverAcceptsWhatFullRejects(t *testing.T) {
 		}
 		for _, a := range args {
 			fast := s.simple.accepts(a) && jsonNative(a)
-			full := validateArgs(s.full, "t", a)
+			full := validate(s.full, "t", a)
 			if fast && full != nil {
 				t.Errorf("schema %s args %v: fast path accepts, full validator says %v", raw, a, full)
 			}
-			if got := s.validate("t", a); (got == nil) != (full == nil) || (got != nil && got.Error() != full.Error()) {
+			if got := s.Validate("t", a); (got == nil) != (full == nil) || (got != nil && got.Error() != full.Error()) {
 				t.Errorf("schema %s args %v: validate %v, full %v", raw, a, got, full)
 			}
 		}
@@ -71,7 +71,7 @@ func TestSimpleSchemaNeverAcceptsWhatFullRejects(t *testing.T) {
 	if recognized != 4 {
 		t.Errorf("%d schemas recognized as simple, want 4 (the first two and the last two)", recognized)
 	}
-	add, _ := newInputSchema(json.RawMessage(schemas[0]))
+	add, _ := New(json.RawMessage(schemas[0]))
 	if !add.simple.accepts(map[string]any{"a": 2, "b": 3}) {
 		t.Error("the add tool's valid arguments are not accepted by the fast path")
 	}

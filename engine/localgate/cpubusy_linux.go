@@ -1,6 +1,6 @@
 //go:build linux
 
-package engine
+package localgate
 
 import (
 	"bytes"
@@ -22,31 +22,29 @@ type cpuMeter struct {
 // busyShare is the CPU use above which the machine counts as busy.
 const busyShare = 0.85
 
-func newCPUMeter() func() bool {
+// CPUBusy returns a function that reports whether the machine's CPUs are
+// busy, for New's adaptive gate.
+func CPUBusy() func() bool {
 	m := &cpuMeter{}
-	m.sample()
+	withLock(&m.mu, func() { m.sampleLocked() })
 	return m.busy
 }
 
-func (m *cpuMeter) busy() bool {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	if time.Since(m.at) < 50*time.Millisecond {
-		return m.busyBefore
-	}
-	idle0, all0 := m.idle, m.all
-	if !m.sampleLocked() || m.all <= all0 {
-		return false
-	}
-	used := 1 - float64(m.idle-idle0)/float64(m.all-all0)
-	m.busyBefore = used > busyShare
-	return m.busyBefore
-}
-
-func (m *cpuMeter) sample() {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	m.sampleLocked()
+func (m *cpuMeter) busy() (busy bool) {
+	withLock(&m.mu, func() {
+		if time.Since(m.at) < 50*time.Millisecond {
+			busy = m.busyBefore
+			return
+		}
+		idle0, all0 := m.idle, m.all
+		if !m.sampleLocked() || m.all <= all0 {
+			return
+		}
+		used := 1 - float64(m.idle-idle0)/float64(m.all-all0)
+		m.busyBefore = used > busyShare
+		busy = m.busyBefore
+	})
+	return busy
 }
 
 // sampleLocked reads the "cpu" line: user nice system idle iowait irq

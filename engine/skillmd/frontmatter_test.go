@@ -1,4 +1,4 @@
-package engine
+package skillmd
 
 import (
 	"encoding/json"
@@ -41,7 +41,7 @@ func TestParseFrontmatter(t *testing.T) {
 func TestCompareFrontmatter(t *testing.T) {
 	entry := map[string]json.RawMessage{"name": json.RawMessage(`"pdf"`), "description": json.RawMessage(`"Do it"`), "version": json.RawMessage(`2`), "metadata": json.RawMessage(`{"a":1}`)}
 	ok := "---\nname: pdf\ndescription: Do it\nversion: 2\nmetadata:\n  a: 1\n---\n"
-	if why := compareFrontmatter(entry, ok); why != "" {
+	if why := Compare(entry, ok); why != "" {
 		t.Fatal(why)
 	}
 	for doc, field := range map[string]string{
@@ -53,7 +53,7 @@ func TestCompareFrontmatter(t *testing.T) {
 		"---\ndescription: Do it\nversion: 2\nmetadata:\n  a: 1\n---\n":                      "name",
 		"no frontmatter": "cannot be read",
 	} {
-		why := compareFrontmatter(entry, doc)
+		why := Compare(entry, doc)
 		if why == "" || !strings.Contains(why, field) {
 			t.Errorf("%q: got %q, want it to name %s", doc, why, field)
 		}
@@ -86,7 +86,7 @@ func FuzzParseFrontmatter(f *testing.F) {
 		}
 		_, hasName := fm["name"]
 		_, hasDesc := fm["description"]
-		if why := compareFrontmatter(entry, doc); hasName && hasDesc && why != "" {
+		if why := Compare(entry, doc); hasName && hasDesc && why != "" {
 			t.Fatalf("a document differs from its own fields: %s", why)
 		}
 	})

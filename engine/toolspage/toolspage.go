@@ -1,4 +1,9 @@
-package engine
+// Package toolspage reads a tools/list result as it arrives on the wire,
+// one tool at a time, before mcp-go decodes it: each tool's input schema
+// stays the bytes the server sent (mcp-go keeps only some keywords of a
+// schema), and mcp-go gets a slim page of names, so a 26 MB listing is held
+// once.
+package toolspage
 
 import (
 	"bytes"
@@ -13,10 +18,10 @@ import (
 	"github.com/mcpdeck/mcpdeck/transports"
 )
 
-// wireTool is one tool of a tools/list result with the fields the engine
+// Wire is one tool of a tools/list result with the fields the engine
 // keeps: the input schema stays the bytes the server sent (mcp-go's struct
 // keeps only some keywords of a schema).
-type wireTool struct {
+type Wire struct {
 	Name        string          `json:"name"`
 	Title       string          `json:"title"`
 	Description string          `json:"description"`
@@ -33,7 +38,7 @@ type wireTool struct {
 // knows; the caller then lets mcp-go decode it as it is, and its error.
 var errToolsPage = errors.New("unexpected tools/list result")
 
-// readToolsPage reads a raw tools/list result one tool at a time, handing
+// Read reads a raw tools/list result one tool at a time, handing
 // each to keep, and returns the slim page mcp-go decodes in its place: each
 // tool's name and, only where it declares x-mcp-header parameters, its input
 // schema, which mcp-go needs to check those declarations and to mirror the
@@ -42,7 +47,7 @@ var errToolsPage = errors.New("unexpected tools/list result")
 // its client keeps for the connection's life. keep sees the tools in order;
 // mcp-go may still drop some from its page (an invalid x-mcp-header
 // declaration), which is why it gets every name.
-func readToolsPage(raw json.RawMessage, keep func(*wireTool)) (json.RawMessage, error) {
+func Read(raw json.RawMessage, keep func(*Wire)) (json.RawMessage, error) {
 	dec := json.NewDecoder(bytes.NewReader(raw))
 	if err := expectDelim(dec, '{'); err != nil {
 		return nil, err
@@ -92,17 +97,17 @@ func readToolsPage(raw json.RawMessage, keep func(*wireTool)) (json.RawMessage, 
 	return slim.Bytes(), nil
 }
 
-// takeToolsPage returns a context under which every tools/list result is
-// read by readToolsPage before mcp-go decodes it: reset runs first (a
+// Take returns a context under which every tools/list result is
+// read by Read before mcp-go decodes it: reset runs first (a
 // retried request reads again), each tool goes to keep, and mcp-go gets
 // the slim page. A result the reader refuses is reset again and left to
 // mcp-go whole, which says what is wrong with it; read reports whether the
 // last result was read. Both run on the goroutine that makes the request.
-func takeToolsPage(ctx context.Context, reset func(), keep func(*wireTool)) (tctx context.Context, read func() bool) {
+func Take(ctx context.Context, reset func(), keep func(*Wire)) (tctx context.Context, read func() bool) {
 	ok := false
 	tctx = transports.TakeResult(ctx, string(mcp.MethodToolsList), func(raw json.RawMessage) json.RawMessage {
 		reset()
-		slim, err := readToolsPage(raw, keep)
+		slim, err := Read(raw, keep)
 		if ok = err == nil; !ok {
 			reset()
 			return raw
@@ -113,12 +118,12 @@ func takeToolsPage(ctx context.Context, reset func(), keep func(*wireTool)) (tct
 }
 
 // readTools reads the tools array, appending each tool's slim form to slim.
-func readTools(dec *json.Decoder, slim *bytes.Buffer, keep func(*wireTool)) error {
+func readTools(dec *json.Decoder, slim *bytes.Buffer, keep func(*Wire)) error {
 	if err := expectDelim(dec, '['); err != nil {
 		return err
 	}
 	for n := 0; dec.More(); n++ {
-		var t wireTool
+		var t Wire
 		if err := dec.Decode(&t); err != nil {
 			return fmt.Errorf("%w: tool %d: %w", errToolsPage, n, err)
 		}
@@ -151,4 +156,18 @@ func expectDelim(dec *json.Decoder, d json.Delim) error {
 		return fmt.Errorf("%w: %v where %v was expected", errToolsPage, tok, d)
 	}
 	return nil
+}
+
+// FromMCP is a tool as mcp-go decoded it (a page Read refused), in Read's
+// form: its raw input schema, else mcp-go's decoded one encoded again.
+func FromMCP(t mcp.Tool) Wire {
+	w := Wire{Name: t.Name, Title: t.Title, Description: t.Description, InputSchema: t.RawInputSchema}
+	if len(w.InputSchema) == 0 {
+		w.InputSchema, _ = json.Marshal(t.InputSchema)
+	}
+	w.Annotations.Title = t.Annotations.Title
+	w.Annotations.ReadOnlyHint = t.Annotations.ReadOnlyHint
+	w.Annotations.DestructiveHint = t.Annotations.DestructiveHint
+	w.Annotations.OpenWorldHint = t.Annotations.OpenWorldHint
+	return w
 }

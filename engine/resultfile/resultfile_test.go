@@ -1,4 +1,4 @@
-package engine
+package resultfile
 
 import (
 	"encoding/base64"
@@ -10,9 +10,9 @@ import (
 )
 
 func TestProcessLargeTextGoesToFile(t *testing.T) {
-	w := newResultWriter(t.TempDir(), "srv")
+	w := New(t.TempDir(), "srv", 2048)
 	big := strings.Repeat("x", maxInlineText+1)
-	res, err := w.toolResult(&mcp.CallToolResult{Content: []mcp.Content{mcp.NewTextContent(big), mcp.NewTextContent("small\u202e")}})
+	res, err := w.Tool(&mcp.CallToolResult{Content: []mcp.Content{mcp.NewTextContent(big), mcp.NewTextContent("small\u202e")}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -30,10 +30,10 @@ func TestProcessLargeTextGoesToFile(t *testing.T) {
 }
 
 func TestProcessImageAudioBlobToFiles(t *testing.T) {
-	w := newResultWriter(t.TempDir(), "srv")
+	w := New(t.TempDir(), "srv", 2048)
 	png := []byte("\x89PNG\r\n\x1a\nfake")
 	enc := base64.StdEncoding.EncodeToString(png)
-	res, err := w.toolResult(&mcp.CallToolResult{
+	res, err := w.Tool(&mcp.CallToolResult{
 		Content: []mcp.Content{
 			mcp.NewImageContent(enc, "image/png"),
 			mcp.NewAudioContent(enc, "audio/wav"),
@@ -60,20 +60,20 @@ func TestProcessImageAudioBlobToFiles(t *testing.T) {
 	if string(res.Structured) != `{"ok":true}` {
 		t.Errorf("structured = %s", res.Structured)
 	}
-	if _, err := w.toolResult(&mcp.CallToolResult{Content: []mcp.Content{mcp.NewImageContent("!!!", "image/png")}}); err == nil {
+	if _, err := w.Tool(&mcp.CallToolResult{Content: []mcp.Content{mcp.NewImageContent("!!!", "image/png")}}); err == nil {
 		t.Error("invalid base64 accepted")
 	}
 }
 
 func TestProcessResourceAndPrompt(t *testing.T) {
-	w := newResultWriter(t.TempDir(), "srv")
-	rr, err := w.resourceResult(&mcp.ReadResourceResult{Contents: []mcp.ResourceContents{
+	w := New(t.TempDir(), "srv", 2048)
+	rr, err := w.Resource(&mcp.ReadResourceResult{Contents: []mcp.ResourceContents{
 		mcp.TextResourceContents{URI: "file:///a", MIMEType: "text/plain", Text: "hi"},
 	}})
 	if err != nil || rr.Contents[0].Text != "hi" || rr.Contents[0].URI != "file:///a" {
 		t.Fatalf("resource = %+v %v", rr, err)
 	}
-	pr, err := w.promptResult(&mcp.GetPromptResult{Description: "d", Messages: []mcp.PromptMessage{
+	pr, err := w.Prompt(&mcp.GetPromptResult{Description: "d", Messages: []mcp.PromptMessage{
 		mcp.NewPromptMessage(mcp.RoleAssistant, mcp.NewTextContent("x")),
 	}})
 	if err != nil || pr.Messages[0].Role != "assistant" || pr.Description != "d" {

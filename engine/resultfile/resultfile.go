@@ -1,4 +1,8 @@
-package engine
+// Package resultfile turns the raw content of MCP results (tool calls,
+// resource reads, prompts) into Content values for screens and --json:
+// text sanitized, long text and every binary payload written to files
+// under the cache directory so that what is shown stays small.
+package resultfile
 
 import (
 	"encoding/base64"
@@ -14,21 +18,27 @@ import (
 	"github.com/mcpdeck/mcpdeck/model"
 )
 
-// resultWriter turns raw MCP content into Content values: text
+// maxInlineText bounds text kept inline; longer text goes to a file.
+const maxInlineText = 100000
+
+// Writer turns raw MCP content into Content values: text
 // over maxInlineText characters and every binary payload are written to files
 // under dir so that screens and --json output stay small.
-type resultWriter struct {
+type Writer struct {
 	cacheDir string // files go to <cacheDir>/results/<server>
 	server   string
+	textCap  int // characters of a description kept (the engine's cap)
 }
 
-func newResultWriter(cacheDir, server string) resultWriter {
-	return resultWriter{cacheDir: cacheDir, server: server}
+// New is the writer of server's results; descriptions keep at most
+// textCap characters.
+func New(cacheDir, server string, textCap int) Writer {
+	return Writer{cacheDir: cacheDir, server: server, textCap: textCap}
 }
 
 // save writes data to a new file named after kind with an extension from
 // mimeType and returns its path.
-func (w resultWriter) save(kind, mimeType string, data []byte) (string, error) {
+func (w Writer) save(kind, mimeType string, data []byte) (string, error) {
 	root := w.cacheDir
 	if root == "" {
 		root = os.TempDir()
@@ -63,7 +73,7 @@ func (w resultWriter) save(kind, mimeType string, data []byte) (string, error) {
 
 // text keeps short text inline and writes long text to a file, leaving a
 // summary naming the file.
-func (w resultWriter) text(kind, s, mimeType, uri string) (Content, error) {
+func (w Writer) text(kind, s, mimeType, uri string) (Content, error) {
 	c := Content{Kind: kind, MIMEType: mimeType, URI: uri, Size: len(s)}
 	if len(s) <= maxInlineText {
 		c.Text = model.Sanitize(s)
@@ -80,7 +90,7 @@ func (w resultWriter) text(kind, s, mimeType, uri string) (Content, error) {
 }
 
 // blob base64-decodes data to a file.
-func (w resultWriter) blob(kind, b64, mimeType, uri string) (Content, error) {
+func (w Writer) blob(kind, b64, mimeType, uri string) (Content, error) {
 	data, err := base64.StdEncoding.DecodeString(strings.TrimSpace(b64))
 	if err != nil {
 		return Content{}, fmt.Errorf("server %s sent %s data that is not valid base64: %w", w.server, kind, err)
@@ -96,7 +106,7 @@ func (w resultWriter) blob(kind, b64, mimeType, uri string) (Content, error) {
 }
 
 // content converts one piece of tool or prompt content.
-func (w resultWriter) content(c mcp.Content) (Content, error) {
+func (w Writer) content(c mcp.Content) (Content, error) {
 	switch v := c.(type) {
 	case mcp.TextContent:
 		return w.text("text", v.Text, "", "")
@@ -124,16 +134,16 @@ func (w resultWriter) content(c mcp.Content) (Content, error) {
 	}
 }
 
-func (w resultWriter) link(v mcp.ResourceLink) Content {
+func (w Writer) link(v mcp.ResourceLink) Content {
 	text := model.Sanitize(v.Name)
 	if v.Description != "" {
-		text += ": " + model.Truncate(model.Sanitize(v.Description), maxTextLen)
+		text += ": " + model.Truncate(model.Sanitize(v.Description), w.textCap)
 	}
 	return Content{Kind: "resource_link", URI: v.URI, MIMEType: v.MIMEType, Text: text}
 }
 
 // resource converts embedded or read resource contents.
-func (w resultWriter) resource(rc mcp.ResourceContents) (Content, error) {
+func (w Writer) resource(rc mcp.ResourceContents) (Content, error) {
 	var c Content
 	var err error
 	switch v := rc.(type) {
@@ -151,8 +161,8 @@ func (w resultWriter) resource(rc mcp.ResourceContents) (Content, error) {
 	return c, err
 }
 
-// toolResult processes a tools/call result.
-func (w resultWriter) toolResult(r *mcp.CallToolResult) (ToolResult, error) {
+// Tool processes a tools/call result.
+func (w Writer) Tool(r *mcp.CallToolResult) (ToolResult, error) {
 	out := ToolResult{IsError: r.IsError, Content: make([]Content, 0, len(r.Content))}
 	for _, c := range r.Content {
 		pc, err := w.content(c)
@@ -174,8 +184,8 @@ func (w resultWriter) toolResult(r *mcp.CallToolResult) (ToolResult, error) {
 	return out, nil
 }
 
-// resourceResult processes a resources/read result.
-func (w resultWriter) resourceResult(r *mcp.ReadResourceResult) (ResourceResult, error) {
+// Resource processes a resources/read result.
+func (w Writer) Resource(r *mcp.ReadResourceResult) (ResourceResult, error) {
 	out := ResourceResult{Contents: make([]Content, 0, len(r.Contents))}
 	for _, rc := range r.Contents {
 		c, err := w.resource(rc)
@@ -187,10 +197,10 @@ func (w resultWriter) resourceResult(r *mcp.ReadResourceResult) (ResourceResult,
 	return out, nil
 }
 
-// promptResult processes a prompts/get result.
-func (w resultWriter) promptResult(r *mcp.GetPromptResult) (PromptResult, error) {
+// Prompt processes a prompts/get result.
+func (w Writer) Prompt(r *mcp.GetPromptResult) (PromptResult, error) {
 	out := PromptResult{
-		Description: model.Truncate(model.Sanitize(r.Description), maxTextLen),
+		Description: model.Truncate(model.Sanitize(r.Description), w.textCap),
 		Messages:    make([]Content, 0, len(r.Messages)),
 	}
 	for _, m := range r.Messages {

@@ -1,4 +1,4 @@
-package engine
+package localgate
 
 import (
 	"context"
@@ -11,12 +11,12 @@ import (
 // startAll asks the gate for n places at once and reports how many were
 // given so far through the returned counter; each holder keeps its place
 // until hold is closed.
-func startAll(t *testing.T, g *localGate, n int, hold chan struct{}) *atomic.Int64 {
+func startAll(t *testing.T, g *Gate, n int, hold chan struct{}) *atomic.Int64 {
 	t.Helper()
 	var got atomic.Int64
 	for range n {
 		go func() {
-			release, err := g.acquire(t.Context())
+			release, err := g.Acquire(t.Context())
 			if err != nil {
 				return
 			}
@@ -34,7 +34,7 @@ func startAll(t *testing.T, g *localGate, n int, hold chan struct{}) *atomic.Int
 // variable fixes the number.
 func TestLocalGateLendsPlacesOfWaitingStarts(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		g := newLocalGate(0, func() bool { return false })
+		g := New(0, func() bool { return false })
 		hold := make(chan struct{})
 		got := startAll(t, g, 40, hold)
 		synctest.Wait()
@@ -60,7 +60,7 @@ func TestLocalGateLendsPlacesOfWaitingStarts(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		var busy atomic.Bool
 		busy.Store(true)
-		g := newLocalGate(0, busy.Load)
+		g := New(0, busy.Load)
 		hold := make(chan struct{})
 		got := startAll(t, g, 10, hold)
 		time.Sleep(5 * lendAfter)
@@ -77,7 +77,7 @@ func TestLocalGateLendsPlacesOfWaitingStarts(t *testing.T) {
 		close(hold)
 	})
 	synctest.Test(t, func(t *testing.T) {
-		g := newLocalGate(5, func() bool { return false })
+		g := New(5, func() bool { return false })
 		hold := make(chan struct{})
 		got := startAll(t, g, 10, hold)
 		time.Sleep(5 * lendAfter)
@@ -92,14 +92,14 @@ func TestLocalGateLendsPlacesOfWaitingStarts(t *testing.T) {
 // TestLocalGateGivesUpWithTheContext: a waiter whose context ends leaves.
 func TestLocalGateGivesUpWithTheContext(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		g := newLocalGate(1, func() bool { return false })
-		release, err := g.acquire(t.Context())
+		g := New(1, func() bool { return false })
+		release, err := g.Acquire(t.Context())
 		if err != nil {
 			t.Fatal(err)
 		}
 		ctx, cancel := context.WithCancel(t.Context())
 		cancel()
-		if _, err := g.acquire(ctx); err == nil {
+		if _, err := g.Acquire(ctx); err == nil {
 			t.Fatal("acquired a place with an ended context")
 		}
 		release()

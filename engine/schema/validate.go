@@ -1,4 +1,9 @@
-package engine
+// Package schema checks a tool call's arguments against the tool's JSON
+// Schema before the call is sent: compiled once per tool (New), with a fast
+// path for the simple object schemas most tools declare, optional nulls
+// dropped (OmitNulls), and errors that name each offending field. A
+// server's schema never makes mcpdeck fetch a URL or read a file.
+package schema
 
 import (
 	"bytes"
@@ -16,9 +21,9 @@ import (
 // input schema; the message names the field.
 var ErrInvalidArguments = errors.New("invalid arguments")
 
-// compileSchema compiles a tool's input schema. An empty schema accepts
+// compile compiles a tool's input schema. An empty schema accepts
 // anything (nil, nil). External $refs are not fetched (see noLoader).
-func compileSchema(raw json.RawMessage) (*jsonschema.Schema, error) {
+func compile(raw json.RawMessage) (*jsonschema.Schema, error) {
 	if len(bytes.TrimSpace(raw)) == 0 || string(raw) == "null" {
 		return nil, nil
 	}
@@ -48,9 +53,9 @@ type noLoader struct{}
 
 func (noLoader) Load(string) (any, error) { return true, nil }
 
-// validateArgs checks args against sch and returns an ErrInvalidArguments
+// validate checks args against sch and returns an ErrInvalidArguments
 // error naming each offending field.
-func validateArgs(sch *jsonschema.Schema, tool string, args map[string]any) error {
+func validate(sch *jsonschema.Schema, tool string, args map[string]any) error {
 	if sch == nil {
 		return nil
 	}

@@ -1,4 +1,4 @@
-package engine
+package schema
 
 import (
 	"encoding/json"
@@ -21,14 +21,14 @@ func requiredSet(raw json.RawMessage) map[string]bool {
 	return set
 }
 
-// omitNulls drops the top-level arguments whose value is null and whose name
+// OmitNulls drops the top-level arguments whose value is null and whose name
 // the schema does not require: a null for an optional property means "not
 // given" (forms and scripts produce it for an empty field), and servers
 // mirror arguments into headers and types where a null is refused, so it is
 // neither validated nor sent. A required property keeps its null and the
 // validator judges it. args itself is never changed; a copy is returned when
 // something was dropped.
-func (s *inputSchema) omitNulls(args map[string]any) map[string]any {
+func (s *Input) OmitNulls(args map[string]any) map[string]any {
 	if s.full == nil {
 		return args // no schema: nothing is known to be optional
 	}

@@ -1,4 +1,8 @@
-package engine
+// Package skillmd reads and checks the files of an MCP skill before mcpdeck
+// loads it: the YAML front matter of its SKILL.md (the fields skill authors
+// write, not all of YAML), compared field by field with the server's list
+// entry, and each file's size and sha256 digest.
+package skillmd
 
 import (
 	"errors"
