@@ -527,7 +527,7 @@ func TestStaleAttemptDropped(t *testing.T) {
 			t.Errorf("stale closed=%v live closed=%v", stale.isClosed(), live.isClosed())
 		}
 		e.mu.Lock()
-		cur := e.byName["s"].conn
+		cur := e.byName["s"].conn.conn
 		e.mu.Unlock()
 		if cur != live {
 			t.Error("stale attempt replaced the live connection")

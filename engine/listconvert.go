@@ -2,6 +2,7 @@ package engine
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/mark3labs/mcp-go/mcp"
@@ -49,9 +50,10 @@ func capText(s string) string {
 	return model.Truncate(model.Sanitize(s), maxTextLen)
 }
 
-// markLists flags the tools permission rules deny and adds a problem for
+// mark flags the tools permission rules deny and adds a problem for
 // each exposed name two tools share. Callers hold e.mu.
-func (e *Engine) markLists(l *lists) {
+func (p *listParts) mark(l *lists) {
+	e := p.e
 	if !l.fetched[listTools] {
 		return
 	}
@@ -70,36 +72,60 @@ func (e *Engine) markLists(l *lists) {
 	}
 }
 
-// listProblems is the first list problem and all of them, redacted with
+// problems is the first list problem and all of them, redacted with
 // en's secrets ("" when there are none). Callers hold e.mu.
-func (e *Engine) listProblems(en *entry, l lists) (first, all string) {
+func (p *listParts) problems(en *entry, l lists) (first, all string) {
 	if len(l.problems) == 0 {
 		return "", ""
 	}
 	all = en.redact(strings.Join(l.problems, "\n"))
-	e.log.Warn("server lists", "server", en.srv.Name, "problems", all)
+	p.e.log.Warn("server lists", "server", en.srv.Name, "problems", all)
 	return en.redact(l.problems[0]), all
 }
 
-// applyLists stores freshly fetched lists (marked by markLists) on en.
+// apply stores freshly fetched lists (marked by mark) on en.
 // Callers hold e.mu.
-func (e *Engine) applyLists(en *entry, l lists) {
+func (p *listParts) apply(en *entry, l lists) {
+	s := &en.lists
 	if l.fetched[listTools] {
-		en.s.Tools = l.tools
-		e.toolsDirty = true
-		en.schemas = nil
-		en.toolsAuthErr = l.authErr
+		s.tools = l.tools
+		p.e.toolsDirty = true
+		en.calls.forget()
+		s.toolsAuthErr = l.authErr
 	}
 	if l.fetched[listResources] {
-		en.s.Resources = l.resources
+		s.resources = l.resources
 	}
 	if l.fetched[listTemplates] {
-		en.s.Templates = l.templates
+		s.templates = l.templates
 	}
 	if l.fetched[listPrompts] {
-		en.s.Prompts = l.prompts
+		s.prompts = l.prompts
 	}
 	if l.fetched[listSkills] {
-		en.s.Skills = l.skills
+		s.skills = l.skills
+	}
+}
+
+// permitLocked re-flags denied tools after the permission rules
+// changed. Tool slices are shared with published snapshots, so a changed
+// list is copied, never edited in place.
+func (p *listParts) permitLocked(en *entry) {
+	res := p.e.res
+	if res == nil {
+		return
+	}
+	var out []Tool
+	for i, t := range en.lists.tools {
+		allowed, rule := res.Permissions.Check(t.ExposedName)
+		if denied := !allowed && rule != ""; denied != t.Denied {
+			if out == nil {
+				out = slices.Clone(en.lists.tools)
+			}
+			out[i].Denied = denied
+		}
+	}
+	if out != nil {
+		en.lists.tools = out
 	}
 }

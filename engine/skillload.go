@@ -44,23 +44,35 @@ type LoadedSkill struct {
 	Contents map[string][]byte `json:"-"`
 }
 
+// skillParts loads a listed skill: every file read and checked against
+// the server's list entry (engine/skillmd) before any of it is returned.
+type skillParts struct{ e *Engine }
+
 // LoadSkill reads the files of the named skill (its name, or the URI of its
 // SKILL.md) and verifies each against the entry the server listed: size,
 // then sha256 digest, and the SKILL.md frontmatter field by field. SKILL.md
 // is read first and nothing more is read once a file fails; on any mismatch
 // nothing is returned.
 func (e *Engine) LoadSkill(ctx context.Context, server, name string) (LoadedSkill, error) {
-	e.mu.Lock()
-	t, en, err := e.connected(server)
+	return e.skills.load(ctx, server, name)
+}
+
+// load runs LoadSkill.
+func (p *skillParts) load(ctx context.Context, server, name string) (LoadedSkill, error) {
+	c := p.e.calls
+	var t callTarget
 	var matches []Skill
-	if err == nil {
-		for _, s := range en.s.Skills {
+	err := p.e.withEntry(server, func(en *entry) (err error) {
+		if t, err = targetLocked(en); err != nil {
+			return err
+		}
+		for _, s := range en.lists.skills {
 			if s.Name == name || s.URI == name {
 				matches = append(matches, s)
 			}
 		}
-	}
-	e.mu.Unlock()
+		return nil
+	})
 	if err != nil {
 		return LoadedSkill{}, err
 	}
@@ -80,13 +92,13 @@ func (e *Engine) LoadSkill(ctx context.Context, server, name string) (LoadedSkil
 	}
 	files := append([]SkillFile(nil), sk.Files...)
 	sort.SliceStable(files, func(i, j int) bool { return files[i].URI == sk.URI && files[j].URI != sk.URI })
-	ctx, cancel := e.withToolTimeout(ctx)
+	ctx, cancel := c.withToolTimeout(ctx)
 	defer cancel()
 	out := LoadedSkill{Skill: sk, Contents: make(map[string][]byte, len(files))}
 	for _, f := range files {
-		body, err := e.readSkillFile(ctx, t, f.URI)
+		body, err := readSkillFile(ctx, c, t, f.URI)
 		if err != nil {
-			return LoadedSkill{}, e.callError(ctx, server, "reading "+f.URI+" of skill "+sk.Name, err)
+			return LoadedSkill{}, c.callError(ctx, server, "reading "+f.URI+" of skill "+sk.Name, err)
 		}
 		if reason := skillmd.Verify(f.Size, f.Digest, body); reason != "" {
 			return LoadedSkill{}, refuse(f.URI, reason)
@@ -104,8 +116,8 @@ func (e *Engine) LoadSkill(ctx context.Context, server, name string) (LoadedSkil
 
 // readSkillFile reads one resource and returns its bytes: the text as
 // UTF-8, or the decoded blob.
-func (e *Engine) readSkillFile(ctx context.Context, t callTarget, uri string) ([]byte, error) {
-	res, err := e.readResource(ctx, t, uri)
+func readSkillFile(ctx context.Context, c *callParts, t callTarget, uri string) ([]byte, error) {
+	res, err := c.readResource(ctx, t, uri)
 	if err != nil {
 		return nil, err
 	}

@@ -14,15 +14,16 @@ import (
 
 // snapshotLifecycle are the ServerSnapshot fields that say where a server
 // is and why: the reducer decides them, and only the one function that
-// copies its state into a snapshot (lifecycleWriter) writes them.
+// assembles a snapshot (assembler) writes them.
 var snapshotLifecycle = []string{
 	"State", "Reason", "History", "Attempt", "MaxAttempts", "NextRetry",
 	"Error", "ErrorDetail", "ErrorClass", "ExitCode", "Why", "Blockers",
 }
 
-// lifecycleWriter is the function that copies the reducer's state into a
-// snapshot; feed is the one that stores what the reducer returned.
-const lifecycleWriter = "showLifecycle"
+// assembler is the one function that builds a server's snapshot
+// (entry.snapshot, publish.go); feed is the one that stores what the
+// reducer returned.
+const assembler = "snapshot"
 
 // TestReducerStateIsSealed fails when lifecycle.State gains an exported
 // field: then code outside the reducer's package could change a server's
@@ -37,9 +38,10 @@ func TestReducerStateIsSealed(t *testing.T) {
 }
 
 // TestOnlyStepChangesServerState fails when code in the engine writes a
-// lifecycle field of ServerSnapshot outside lifecycleWriter, takes the
-// address of one, or assigns a server's reducer state (en.st) outside
-// feed, which stores what lifecycle.Step returned.
+// lifecycle field of ServerSnapshot outside assembler, takes the
+// address of one, assigns a server's reducer state (en.st) outside feed,
+// which stores what lifecycle.Step returned, or builds a ServerSnapshot
+// anywhere but in assembler.
 func TestOnlyStepChangesServerState(t *testing.T) {
 	fset := token.NewFileSet()
 	names, err := filepath.Glob("*.go")
@@ -60,22 +62,23 @@ func TestOnlyStepChangesServerState(t *testing.T) {
 			t.Fatal(err)
 		}
 		for _, d := range f.Decls {
-			if fd, ok := d.(*ast.FuncDecl); ok && fd.Name.Name == lifecycleWriter {
+			if fd, ok := d.(*ast.FuncDecl); ok && fd.Name.Name == assembler {
 				writers++
 			}
 		}
 		for _, v := range ownerViolations(fset, f, guarded) {
-			t.Errorf("%s: only the reducer (engine/lifecycle) changes a server's state, counters or error; %s copies them into the snapshot", v, lifecycleWriter)
+			t.Errorf("%s: only the reducer (engine/lifecycle) changes a server's state, counters or error; %s copies them into the snapshot", v, assembler)
 		}
 	}
 	if writers != 1 {
-		t.Fatalf("found %d functions named %s, want 1", writers, lifecycleWriter)
+		t.Fatalf("found %d functions named %s, want 1", writers, assembler)
 	}
 }
 
 // ownerViolations lists, by position, the writes in f to a guarded field
-// outside lifecycleWriter, the address of one taken, or en.st assigned
-// outside feed.
+// outside assembler, the address of one taken, en.st assigned
+// outside feed, or a ServerSnapshot built outside assembler (the one
+// place a snapshot is assembled).
 func ownerViolations(fset *token.FileSet, f *ast.File, guarded map[string]bool) []string {
 	var out []string
 	bad := func(n ast.Node) { out = append(out, fset.Position(n.Pos()).String()) }
@@ -84,7 +87,7 @@ func ownerViolations(fset *token.FileSet, f *ast.File, guarded map[string]bool) 
 		if !ok {
 			return
 		}
-		if (guarded[sel.Sel.Name] && fn != lifecycleWriter) || (sel.Sel.Name == "st" && fn != "feed") {
+		if (guarded[sel.Sel.Name] && fn != assembler) || (sel.Sel.Name == "st" && fn != "feed") {
 			bad(x)
 		}
 	}
@@ -105,6 +108,10 @@ func ownerViolations(fset *token.FileSet, f *ast.File, guarded map[string]bool) 
 				if n.Op == token.AND {
 					check("", n.X)
 				}
+			case *ast.CompositeLit:
+				if id, ok := n.Type.(*ast.Ident); ok && id.Name == "ServerSnapshot" && fn != assembler {
+					bad(n)
+				}
 			}
 			return true
 		})
@@ -123,9 +130,10 @@ func (e *Engine) elsewhere(en *entry) {
 	p := &en.s.NextRetry
 	en.st = lifecycle.State{}
 	_ = p
+	_ = ServerSnapshot{Name: "x"}
 }
 func (e *Engine) feed(en *entry) { en.st = en.st }
-func showLifecycle(s *ServerSnapshot) { s.State = 1 }
+func (en *entry) snapshot() ServerSnapshot { var s ServerSnapshot; s.State = 1; return s }
 `
 	fset := token.NewFileSet()
 	f, err := parser.ParseFile(fset, "elsewhere.go", src, 0)
@@ -136,7 +144,7 @@ func showLifecycle(s *ServerSnapshot) { s.State = 1 }
 	for _, n := range snapshotLifecycle {
 		guarded[n] = true
 	}
-	if got := ownerViolations(fset, f, guarded); len(got) != 6 {
-		t.Errorf("found %d writes, want 6: %v", len(got), got)
+	if got := ownerViolations(fset, f, guarded); len(got) != 7 {
+		t.Errorf("found %d writes, want 7: %v", len(got), got)
 	}
 }

@@ -26,9 +26,8 @@ func definitionOf(w *toolspage.Wire) ToolDefinition {
 // as the server sent them, read from the raw answer (mcp-go's decoded form
 // for a page the stream reader refused).
 func (e *Engine) ToolDefinitions(ctx context.Context, server string) ([]ToolDefinition, error) {
-	e.mu.Lock()
-	t, _, err := e.connected(server)
-	e.mu.Unlock()
+	c := e.calls
+	t, err := c.target(server)
 	if err != nil {
 		return nil, err
 	}
@@ -39,15 +38,15 @@ func (e *Engine) ToolDefinitions(ctx context.Context, server string) ([]ToolDefi
 		var r *mcp.ListToolsResult
 		var page []ToolDefinition
 		cctx, read := toolspage.Take(ctx, func() { page = page[:0] }, func(w *toolspage.Wire) { page = append(page, definitionOf(w)) })
-		err := e.do(ctx, t, func(c session) error {
+		err := c.do(ctx, t, func(s session) error {
 			req := mcp.ListToolsRequest{}
 			req.Params.Cursor = cursor
 			var err error
-			r, err = c.Client().ListToolsByPage(cctx, req)
+			r, err = s.Client().ListToolsByPage(cctx, req)
 			return err
 		})
 		if err != nil {
-			return nil, e.callError(ctx, server, "listing tools", err)
+			return nil, c.callError(ctx, server, "listing tools", err)
 		}
 		if read() {
 			out = append(out, page...)

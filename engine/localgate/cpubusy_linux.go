@@ -8,6 +8,8 @@ import (
 	"strconv"
 	"sync"
 	"time"
+
+	"github.com/mcpdeck/mcpdeck/engine/lock"
 )
 
 // cpuMeter tells whether the machine's CPUs are busy, from /proc/stat: the
@@ -26,12 +28,12 @@ const busyShare = 0.85
 // busy, for New's adaptive gate.
 func CPUBusy() func() bool {
 	m := &cpuMeter{}
-	withLock(&m.mu, func() { m.sampleLocked() })
+	lock.With(&m.mu, func() { m.sampleLocked() })
 	return m.busy
 }
 
 func (m *cpuMeter) busy() (busy bool) {
-	withLock(&m.mu, func() {
+	lock.With(&m.mu, func() {
 		if time.Since(m.at) < 50*time.Millisecond {
 			busy = m.busyBefore
 			return

@@ -7,6 +7,8 @@ import (
 	"context"
 	"sync"
 	"time"
+
+	"github.com/mcpdeck/mcpdeck/engine/lock"
 )
 
 // Gate admits the connects of local servers (stdio, sdk), which start
@@ -50,7 +52,7 @@ func New(fixed int, busy func() bool) *Gate {
 func (g *Gate) Acquire(ctx context.Context) (release func(), err error) {
 	for {
 		var room chan struct{}
-		withLock(&g.mu, func() {
+		lock.With(&g.mu, func() {
 			if g.active < g.limit {
 				g.active++
 				return
@@ -68,12 +70,12 @@ func (g *Gate) Acquire(ctx context.Context) (release func(), err error) {
 	}
 	h := &place{}
 	if g.adaptive {
-		withLock(&g.mu, func() { // lend reads h.timer under g.mu
+		lock.With(&g.mu, func() { // lend reads h.timer under g.mu
 			h.timer = time.AfterFunc(lendAfter, func() { g.lend(h) })
 		})
 	}
 	return func() {
-		withLock(&g.mu, func() {
+		lock.With(&g.mu, func() {
 			if h.timer != nil { // a fixed gate has none
 				h.timer.Stop()
 			}
@@ -98,7 +100,7 @@ type place struct {
 // (then it asks again after lendAfter).
 func (g *Gate) lend(h *place) {
 	busy := g.busy()
-	withLock(&g.mu, func() {
+	lock.With(&g.mu, func() {
 		switch {
 		case h.done || h.lent || g.limit >= g.max:
 		case busy:
@@ -115,12 +117,4 @@ func (g *Gate) lend(h *place) {
 func (g *Gate) wakeLocked() {
 	close(g.room)
 	g.room = make(chan struct{})
-}
-
-// withLock runs f holding mu: the package's one unlock, deferred, so no
-// path can forget it.
-func withLock(mu *sync.Mutex, f func()) {
-	mu.Lock()
-	defer mu.Unlock()
-	f()
 }

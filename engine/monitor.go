@@ -14,7 +14,8 @@ import (
 // It also copies new stderr lines into snapshots when the transport signals
 // them, at most once per stderrPoll, so a chatty server cannot flood the UI
 // with snapshots and a quiet one costs nothing.
-func (e *Engine) monitor(ctx context.Context, name string, mask *model.Masker, gen uint64, conn session) {
+func (r *runner) monitor(ctx context.Context, name string, mask *model.Masker, gen uint64, conn session) {
+	e := r.e
 	changed := conn.StderrChanged()
 	wait := time.NewTimer(stderrPoll)
 	wait.Stop()
@@ -35,7 +36,7 @@ loop:
 		case <-ctx.Done():
 			return
 		case <-pings:
-			if !e.idle(name) {
+			if !e.health.idle(name) {
 				health.missed = 0 // a call is under way: its own timeout watches the server
 				continue
 			}
@@ -43,7 +44,7 @@ loop:
 				break loop
 			}
 		case <-changed:
-			e.refreshStderr(name, mask, gen, conn)
+			r.refreshStderr(name, mask, gen, conn)
 			// Lines arriving meanwhile leave one token in changed.
 			wait.Reset(stderrPoll)
 			select {
@@ -55,44 +56,42 @@ loop:
 			}
 		}
 	}
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	en := e.byName[name]
-	if e.closed || en == nil || en.conn != conn {
-		return
-	}
-	err := conn.Err()
-	switch {
-	case lost != nil:
-		err = lost // the step's effects close the connection
-	case err == nil:
-		err = errors.New("connection closed by the server")
-	}
-	e.lostLocked(en, gen, err)
+	e.ifEntry(name, func(en *entry) {
+		if en.conn.conn != conn {
+			return
+		}
+		err := conn.Err()
+		switch {
+		case lost != nil:
+			err = lost // the step's effects close the connection
+		case err == nil:
+			err = errors.New("connection closed by the server")
+		}
+		r.lostLocked(en, gen, err)
+	})
 }
 
 // lostLocked reports a connection of generation gen that ended (or must
 // end). Callers hold e.mu.
-func (e *Engine) lostLocked(en *entry, gen uint64, err error) {
-	f := e.describe(en, err)
+func (r *runner) lostLocked(en *entry, gen uint64, err error) {
+	f := r.describe(en, err)
 	if gen == en.st.Gen() {
-		e.log.Info("connection lost", "server", en.srv.Name, "err", f.Detail)
+		r.e.log.Info("connection lost", "server", en.srv.Name, "err", f.Detail)
 	}
-	e.feed(en, lifecycle.Lost{At: now(), Gen: gen, Fail: f, Jitter: e.rnd()}, nil)
+	r.feed(en, lifecycle.Lost{At: now(), Gen: gen, Fail: f, Jitter: r.e.rnd()}, nil)
 }
 
 // refreshStderr publishes the stderr tail, masked with mask (the
 // server's), if it changed.
-func (e *Engine) refreshStderr(name string, mask *model.Masker, gen uint64, conn session) {
+func (r *runner) refreshStderr(name string, mask *model.Masker, gen uint64, conn session) {
 	tail := mask.MaskLines(conn.StderrTail(stderrTailLines))
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	en := e.byName[name]
-	if e.closed || en == nil || en.st.Gen() != gen || slices.Equal(tail, en.s.StderrTail) {
-		return
-	}
-	en.s.StderrTail = tail
-	e.publishLocked()
+	r.e.ifEntry(name, func(en *entry) {
+		if en.st.Gen() != gen || slices.Equal(tail, en.conn.stderr) {
+			return
+		}
+		en.conn.stderr = tail
+		r.e.publishLocked()
+	})
 }
 
 // stderrPoll bounds stderr-driven snapshots to 5 a second per server.
