@@ -117,6 +117,13 @@ func (e *Engine) CancelReconnect(_ context.Context, name string) (err error) {
 
 // Authenticate runs the OAuth flow for a server and connects it on success.
 func (e *Engine) Authenticate(ctx context.Context, name string) error {
+	return e.run.authenticate(ctx, name)
+}
+
+// authenticate runs Authenticate: the sign-in URL is on the server's
+// snapshot while the flow runs, and a sign-in tells the reducer.
+func (r *runner) authenticate(ctx context.Context, name string) error {
+	e := r.e
 	if e.opts.Auth == nil {
 		return errors.New("authentication is not available in this build")
 	}
@@ -150,7 +157,7 @@ func (e *Engine) Authenticate(ctx context.Context, name string) error {
 			err = en.maskErr(err) // the caller names the server and the action: no second prefix
 			return
 		}
-		e.run.feed(en, lifecycle.AuthDone{At: now()}, nil)
+		r.feed(en, lifecycle.AuthDone{At: now()}, nil)
 	})
 	return err
 }

@@ -44,6 +44,6 @@ type entry struct {
 // never shows stale lists.
 func (en *entry) forget() {
 	en.lists.forget()
-	en.conn.info = sessionInfo{}
+	en.conn.forget()
 	en.calls.forget()
 }

@@ -125,6 +125,12 @@ func (p *logParts) flush(server string) {
 // logging, or on protocol 2026-07-28, which has no such request (a level
 // travels with each request there).
 func (e *Engine) SetLogLevel(ctx context.Context, server, level string) error {
+	return e.logs.setLevel(ctx, server, level)
+}
+
+// setLevel runs SetLogLevel.
+func (p *logParts) setLevel(ctx context.Context, server, level string) error {
+	e := p.e
 	if LogLevelRank(level) < 0 {
 		return fmt.Errorf("%w: unknown log level %q", ErrInvalidArguments, level)
 	}

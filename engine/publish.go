@@ -68,7 +68,7 @@ func (e *Engine) publishLocked() {
 // (lifecycle.State.Shown), with the definition's standing reasons
 // (blockers); the UIs word both (ui/status). Callers hold e.mu.
 func (en *entry) snapshot() ServerSnapshot {
-	l, d, c := en.st.Shown(), &en.def, &en.conn
+	l, d, c := en.st.Shown(), &en.def, en.conn.info
 	return ServerSnapshot{
 		Name: en.srv.Name, Scope: en.srv.Scope, Source: en.srv.Source, Overrides: en.srv.Overrides,
 		Transport: d.transport, Config: d.config, Written: d.written, RunsIn: d.runsIn, Target: d.target, Hash: en.srv.Hash,
@@ -80,10 +80,8 @@ func (en *entry) snapshot() ServerSnapshot {
 		Error: l.Error, ErrorDetail: l.ErrorDetail, ErrorClass: l.ErrorClass, ExitCode: l.ExitCode,
 		Blockers: en.blockers,
 
-		AuthURL:    c.authURL,
-		StderrTail: c.stderr,
-		ServerInfo: c.info.server, ProtocolVersion: c.info.protocol, Instructions: c.info.instructions,
-		Subscriptions: c.info.subscriptions,
+		AuthURL: en.conn.authURL, StderrTail: en.conn.stderr,
+		ServerInfo: c.server, ProtocolVersion: c.protocol, Instructions: c.instructions, Subscriptions: c.subscriptions,
 
 		Tools: en.lists.tools, Resources: en.lists.resources, Templates: en.lists.templates,
 		Prompts: en.lists.prompts, Skills: en.lists.skills,

@@ -51,6 +51,9 @@ type sessionInfo struct {
 	subscriptions bool   // it offers resource subscriptions
 }
 
+// forget drops what the connection told of the server.
+func (c *connState) forget() { c.info = sessionInfo{} }
+
 // stopRetry stops the retry timer.
 func (c *connState) stopRetry() {
 	if c.timer != nil {

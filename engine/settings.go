@@ -10,7 +10,7 @@ import (
 
 // settings are the environment-tunable connection limits, read once in New.
 type settings struct {
-	localBatch     int           // MCP_SERVER_CONNECTION_BATCH_SIZE; 0 (unset) = adaptive, see localgate.go
+	localBatch     int           // MCP_SERVER_CONNECTION_BATCH_SIZE; 0 (unset) = adaptive, see engine/localgate
 	remoteBatch    int           // MCP_REMOTE_SERVER_CONNECTION_BATCH_SIZE, default 20
 	connectTimeout time.Duration // MCP_TIMEOUT ms, default 30 000
 	toolTimeout    time.Duration // MCP_TOOL_TIMEOUT ms, default 100 000 000

@@ -170,13 +170,14 @@ func Step(st State, ev Event) (State, []Effect) {
 	case CallFailed:
 		r.callFailed(ev)
 	default:
-		r.person(ev)
+		r.asked(ev)
 	}
 	return r.st, r.effs
 }
 
-// person handles what the person asked for.
-func (r *reducer) person(ev Event) {
+// asked handles what the person asked for: reconnect, stop retrying, sign
+// in (and a session that expired under a call).
+func (r *reducer) asked(ev Event) {
 	switch ev := ev.(type) {
 	case Reconnect:
 		if r.st.phase == phaseWaiting { // retry now, keeping the attempt count
