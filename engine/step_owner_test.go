@@ -4,9 +4,7 @@ import (
 	"go/ast"
 	"go/parser"
 	"go/token"
-	"path/filepath"
 	"reflect"
-	"strings"
 	"testing"
 
 	"github.com/mcpdeck/mcpdeck/engine/lifecycle"
@@ -43,24 +41,13 @@ func TestReducerStateIsSealed(t *testing.T) {
 // which stores what lifecycle.Step returned, or builds a ServerSnapshot
 // anywhere but in assembler.
 func TestOnlyStepChangesServerState(t *testing.T) {
-	fset := token.NewFileSet()
-	names, err := filepath.Glob("*.go")
-	if err != nil {
-		t.Fatal(err)
-	}
 	guarded := map[string]bool{}
 	for _, n := range snapshotLifecycle {
 		guarded[n] = true
 	}
 	writers := 0
-	for _, name := range names {
-		if strings.HasSuffix(name, "_test.go") {
-			continue
-		}
-		f, err := parser.ParseFile(fset, name, nil, 0)
-		if err != nil {
-			t.Fatal(err)
-		}
+	fset, files := engineSources(t)
+	for _, f := range files {
 		for _, d := range f.Decls {
 			if fd, ok := d.(*ast.FuncDecl); ok && fd.Name.Name == assembler {
 				writers++
