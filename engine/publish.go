@@ -43,7 +43,7 @@ func (e *Engine) publishLocked() {
 	e.seq++
 	s := Snapshot{Seq: e.seq, At: time.Now(), Servers: make([]ServerSnapshot, len(e.order))}
 	for i, en := range e.order {
-		s.Servers[i] = en.snapshot()
+		en.snapshot(&s.Servers[i])
 	}
 	if e.res != nil {
 		s.Problems = e.res.Problems
@@ -67,9 +67,9 @@ func (e *Engine) publishLocked() {
 // from the part that owns it. The lifecycle fields are the reducer's
 // (lifecycle.State.Shown), with the definition's standing reasons
 // (blockers); the UIs word both (ui/status). Callers hold e.mu.
-func (en *entry) snapshot() ServerSnapshot {
+func (en *entry) snapshot(s *ServerSnapshot) {
 	l, d, c := en.st.Shown(), &en.def, en.conn.info
-	return ServerSnapshot{
+	*s = ServerSnapshot{
 		Name: en.srv.Name, Scope: en.srv.Scope, Source: en.srv.Source, Overrides: en.srv.Overrides,
 		Transport: d.transport, Config: d.config, Written: d.written, RunsIn: d.runsIn, Target: d.target, Hash: en.srv.Hash,
 		Enabled: en.srv.Enabled, Approval: en.srv.Approval, Policy: en.srv.Policy, Problems: en.srv.Problems,
