@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 
+	"github.com/mcpdeck/mcpdeck/engine/lifecycle"
 	"github.com/mcpdeck/mcpdeck/model"
 	"github.com/mcpdeck/mcpdeck/transports"
 )
@@ -36,7 +37,7 @@ func factoryOpener(f transports.Factory) opener {
 // transportErrorOps classifies and explains errors with package transports.
 func transportErrorOps() errorOps {
 	return errorOps{
-		classify: func(err error) (errClass, string) {
+		classify: func(err error) (lifecycle.ErrClass, string) {
 			c := transports.Classify(err)
 			return fromTransportClass(c), c.String()
 		},
@@ -52,24 +53,24 @@ func transportErrorOps() errorOps {
 }
 
 // fromTransportClass maps transports' classes onto the engine's policy.
-func fromTransportClass(c transports.Class) errClass {
+func fromTransportClass(c transports.Class) lifecycle.ErrClass {
 	switch c {
 	case transports.ClassTransient:
-		return classTransient
+		return lifecycle.ClassTransient
 	case transports.ClassTerminal:
-		return classTerminal
+		return lifecycle.ClassTerminal
 	case transports.ClassAuth:
-		return classAuth
+		return lifecycle.ClassAuth
 	case transports.ClassSessionExpired:
-		return classSessionExpired
+		return lifecycle.ClassSessionExpired
 	case transports.ClassExited:
-		return classExited
+		return lifecycle.ClassExited
 	case transports.ClassTimeout:
-		return classTimeout
+		return lifecycle.ClassTimeout
 	case transports.ClassTooLarge:
-		return classTooLarge
+		return lifecycle.ClassTooLarge
 	case transports.ClassUnknown, transports.ClassProtocol, transports.ClassCanceled, transports.ClassRPC:
-		return classOther
+		return lifecycle.ClassOther
 	}
-	return classOther
+	return lifecycle.ClassOther
 }

@@ -68,77 +68,71 @@ type AskFlood struct {
 	Limit    int `json:"limit"` // MaxPendingAsks
 }
 
-// admitAsk takes one of server's MaxPendingAsks places for a request that
+// admit takes one of server's MaxPendingAsks places for a request that
 // waits for an answer, and release gives it back. With every place taken
 // the request is declined at once: the error is tooManyAsks, and the
 // burst is counted in the server's snapshot.
-func (e *Engine) admitAsk(server string) (release func(), err error) {
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	if e.closed {
-		return nil, ErrClosed
-	}
-	en := e.byName[server]
-	if en == nil {
-		return nil, fmt.Errorf("%w: %s", ErrUnknownServer, server)
-	}
-	t := time.Now()
-	bursting := en.s.Flood.Seq > 0 && t.Sub(en.lastDecline) < askBurstGap
-	if en.asking < MaxPendingAsks {
-		en.asking++
-		if bursting {
-			en.s.Flood.Sent++
-			e.publishAsksLocked(en, server)
+func (p *askParts) admit(server string) (release func(), err error) {
+	e := p.e
+	err = e.withEntry(server, func(en *entry) error {
+		a := &en.asks
+		t := time.Now()
+		bursting := a.flood.Seq > 0 && t.Sub(a.lastDecline) < askBurstGap
+		if a.asking < MaxPendingAsks {
+			a.asking++
+			if bursting {
+				a.flood.Sent++
+				p.publishLocked(en, server)
+			}
+			release = func() { e.locked(func() { a.asking-- }) }
+			return nil
 		}
-		return func() {
-			e.mu.Lock()
-			en.asking--
-			e.mu.Unlock()
-		}, nil
-	}
-	d := en.s.Flood
-	if !bursting {
-		d = AskFlood{Seq: d.Seq + 1, At: t, Sent: en.asking, Limit: MaxPendingAsks}
-		e.log.Warn("declining a server's requests: too many wait for an answer", "server", server, "limit", MaxPendingAsks)
-	}
-	d.Sent++
-	d.Declined++
-	en.s.Flood, en.lastDecline = d, t
-	e.publishAsksLocked(en, server)
-	return nil, tooManyAsks{}
+		d := a.flood
+		if !bursting {
+			d = AskFlood{Seq: d.Seq + 1, At: t, Sent: a.asking, Limit: MaxPendingAsks}
+			e.log.Warn("declining a server's requests: too many wait for an answer", "server", server, "limit", MaxPendingAsks)
+		}
+		d.Sent++
+		d.Declined++
+		a.flood, a.lastDecline = d, t
+		p.publishLocked(en, server)
+		return tooManyAsks{}
+	})
+	return release, err
 }
 
-// publishAsksLocked publishes the burst's counts within askPublish, one
+// publishLocked publishes the burst's counts within askPublish, one
 // snapshot however many requests come meanwhile: a burst "at once" is
 // mostly counted by the time the UIs first tell of it. Callers hold e.mu.
-func (e *Engine) publishAsksLocked(en *entry, server string) {
-	if en.askTimer != nil {
+func (p *askParts) publishLocked(en *entry, server string) {
+	if en.asks.timer != nil {
 		return
 	}
-	en.askTimer = time.AfterFunc(askPublish, func() {
-		e.mu.Lock()
-		defer e.mu.Unlock()
-		en.askTimer = nil
-		if !e.closed && e.byName[server] == en {
-			e.publishLocked()
-		}
+	e := p.e
+	en.asks.timer = time.AfterFunc(askPublish, func() {
+		e.locked(func() {
+			en.asks.timer = nil
+			if !e.closed && e.byName[server] == en {
+				e.publishLocked()
+			}
+		})
 	})
 }
 
-// flushAsksLocked publishes the counts of a burst still waiting for its
+// flushLocked publishes the counts of a burst still waiting for its
 // publish, so the last snapshot (which a CLI command reads after Close)
 // has them. Close calls it while holding e.mu, before it marks the engine
 // closed.
-func (e *Engine) flushAsksLocked() {
+func (p *askParts) flushLocked() {
 	flush := false
-	for _, en := range e.order {
-		if en.askTimer != nil {
-			en.askTimer.Stop() // if it already fired, it finds the engine closed
-			en.askTimer = nil
+	for _, en := range p.e.order {
+		if en.asks.timer != nil {
+			en.asks.timer.Stop() // if it already fired, it finds the engine closed
+			en.asks.timer = nil
 			flush = true
 		}
 	}
 	if flush {
-		e.publishLocked()
+		p.e.publishLocked()
 	}
 }

@@ -32,14 +32,14 @@ type Authenticator interface {
 
 // cachedNeedsAuth asks the Authenticator which of the runnable remote
 // servers in desired are known to need authentication (a cache file read per
-// server), so that Reload can do it before taking e.mu.
-func (e *Engine) cachedNeedsAuth(desired []model.Server) map[string]bool {
-	if e.opts.Auth == nil {
+// server), so that a reload can do it before taking e.mu.
+func cachedNeedsAuth(auth Authenticator, desired []model.Server) map[string]bool {
+	if auth == nil {
 		return nil
 	}
 	out := map[string]bool{}
 	for _, srv := range desired {
-		if srv.Runnable() && srv.Config.EffectiveType().IsRemote() && e.opts.Auth.NeedsAuth(srv) {
+		if srv.Runnable() && srv.Config.EffectiveType().IsRemote() && auth.NeedsAuth(srv) {
 			out[srv.Name] = true
 		}
 	}

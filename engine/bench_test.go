@@ -304,8 +304,8 @@ func BenchmarkSnapshotPublish500(b *testing.B) {
 	}
 	for i := range 500 {
 		en := &entry{srv: stdioServer(fmt.Sprintf("s%03d", i))}
-		e.configure(en, en.srv, nil)
-		en.s.Tools = tools
+		configure(en, en.srv, nil)
+		en.lists.tools = tools
 		e.byName[en.srv.Name] = en
 		e.order = append(e.order, en)
 	}
@@ -318,10 +318,10 @@ func BenchmarkSnapshotPublish500(b *testing.B) {
 	}()
 	b.ReportAllocs()
 	for b.Loop() {
-		e.mu.Lock()
-		e.order[0].s.Attempt++ // one server changes
-		e.publishLocked()
-		e.mu.Unlock()
+		e.locked(func() {
+			e.order[0].logs.errors++ // one server changes
+			e.publishLocked()
+		})
 	}
 	b.StopTimer()
 	_ = e.Close()

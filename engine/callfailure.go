@@ -5,13 +5,15 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/mcpdeck/mcpdeck/engine/lifecycle"
 	"github.com/mcpdeck/mcpdeck/model"
 )
 
 // callError turns a call failure into a sentence naming the server. The
 // transport's own text (mcp-go's "transport error: failed to send request:
 // ...") is left out of the message; errors.Is and errors.As still reach it.
-func (e *Engine) callError(ctx context.Context, server, what string, err error) error {
+func (c *callParts) callError(ctx context.Context, server, what string, err error) error {
+	e := c.e
 	if cerr := ctx.Err(); cerr != nil && !errors.Is(err, cerr) {
 		err = fmt.Errorf("%w (%w)", cerr, err)
 	}
@@ -26,19 +28,21 @@ func (e *Engine) callError(ctx context.Context, server, what string, err error) 
 	default:
 		why = e.errs.humanize(err)
 	}
-	e.mu.Lock()
-	if en := e.byName[server]; en != nil {
-		why = en.redact(why)
-		if cls, _ := e.errs.classify(err); cls == classAuth {
-			if se := e.missingScopeLocked(en); se != nil {
-				e.mu.Unlock()
-				return &CallError{Message: fmt.Sprintf("%s on %s: %s", what, server, se), Err: errors.Join(se, err)}
-			}
+	var scopeErr error
+	e.locked(func() {
+		en := e.byName[server]
+		if en == nil {
+			why = model.NewMasker().Mask(why) // the server is gone: its patterns only
+			return
 		}
-	} else {
-		why = model.NewMasker().Mask(why) // the server is gone: its patterns only
+		why = en.redact(why)
+		if cls, _ := e.errs.classify(err); cls == lifecycle.ClassAuth {
+			scopeErr = missingScopeLocked(e, en)
+		}
+	})
+	if scopeErr != nil {
+		return &CallError{Message: fmt.Sprintf("%s on %s: %s", what, server, scopeErr), Err: errors.Join(scopeErr, err)}
 	}
-	e.mu.Unlock()
 	return &CallError{Message: fmt.Sprintf("%s on %s: %s", what, server, why), Err: err}
 }
 
@@ -58,24 +62,24 @@ func (c *CallError) Unwrap() error { return c.Err }
 // session is re-initialized and the request retried once; transient errors
 // are counted and three in a row reconnect; terminal errors reconnect at
 // once; auth errors move the server to needs-auth.
-func (e *Engine) do(ctx context.Context, t callTarget, f func(session) error) error {
-	done := e.busy(t.name)
+func (c *callParts) do(ctx context.Context, t callTarget, f func(session) error) error {
+	done := c.e.health.busy(t.name)
 	defer done()
 	err := f(t.conn)
 	if err == nil {
-		e.noteSuccess(t)
+		c.noteSuccess(t)
 		return nil
 	}
 	if ctx.Err() != nil {
 		return err // the caller's cancel or timeout, not the server's fault
 	}
-	cls, _ := e.errs.classify(err)
+	cls, _ := c.e.errs.classify(err)
 	switch cls {
-	case classSessionExpired:
+	case lifecycle.ClassSessionExpired:
 		if rerr := t.conn.Reinit(ctx); rerr != nil {
 			// The transport cannot start a new session in place (legacy
 			// SSE): reconnect, then retry once on the new connection.
-			nt, cerr := e.reconnectFor(ctx, t)
+			nt, cerr := c.reconnectFor(ctx, t)
 			if cerr != nil {
 				return fmt.Errorf("session expired and reconnecting failed: %w", cerr)
 			}
@@ -83,68 +87,59 @@ func (e *Engine) do(ctx context.Context, t callTarget, f func(session) error) er
 		}
 		err = f(t.conn)
 		if err == nil {
-			e.noteSuccess(t)
+			c.noteSuccess(t)
 			return nil
 		}
-	case classOther, classTransient, classTerminal, classAuth, classExited, classTimeout, classTooLarge:
+	case lifecycle.ClassOther, lifecycle.ClassTransient, lifecycle.ClassTerminal, lifecycle.ClassAuth,
+		lifecycle.ClassExited, lifecycle.ClassTimeout, lifecycle.ClassTooLarge:
 	}
-	e.noteFailure(t, err)
+	c.noteFailure(t, err)
 	return err
 }
 
-// noteSuccess tells step a request on t's connection worked.
-func (e *Engine) noteSuccess(t callTarget) {
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	if en := e.byName[t.name]; en != nil && !e.closed {
-		e.feed(en, evCallSucceeded{at: now(), gen: t.gen}, nil)
-	}
+// noteSuccess tells the reducer a request on t's connection worked.
+func (c *callParts) noteSuccess(t callTarget) {
+	c.e.run.feedNamed(t.name, lifecycle.CallSucceeded{At: now(), Gen: t.gen})
 }
 
-// noteFailure tells step a request on t's connection failed.
-func (e *Engine) noteFailure(t callTarget, err error) {
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	en := e.byName[t.name]
-	if e.closed || en == nil || en.conn != t.conn {
-		return
-	}
-	burst := fmt.Errorf("%d errors in a row: %w", transientLimit, err)
-	e.feed(en, evCallFailed{at: now(), gen: t.gen, fail: e.describe(en, err), burst: e.describe(en, burst), jitter: e.rnd()}, nil)
+// noteFailure tells the reducer a request on t's connection failed.
+func (c *callParts) noteFailure(t callTarget, err error) {
+	r := c.e.run
+	c.e.ifEntry(t.name, func(en *entry) {
+		if en.conn.conn != t.conn {
+			return
+		}
+		burst := fmt.Errorf("%d errors in a row: %w", transientLimit, err)
+		r.feed(en, lifecycle.CallFailed{At: now(), Gen: t.gen, Fail: r.describe(en, err), Burst: r.describe(en, burst), Jitter: c.e.rnd()}, nil)
+	})
 }
 
 // reconnectFor replaces t's connection (unless that already happened) and
 // waits until the server is connected again, or has failed.
-func (e *Engine) reconnectFor(ctx context.Context, t callTarget) (callTarget, error) {
-	e.mu.Lock()
-	if en := e.byName[t.name]; en != nil && !e.closed && en.conn == t.conn {
-		e.feed(en, evSessionExpired{at: now(), gen: t.gen}, nil)
-	}
-	e.mu.Unlock()
+func (c *callParts) reconnectFor(ctx context.Context, t callTarget) (callTarget, error) {
+	e := c.e
+	e.ifEntry(t.name, func(en *entry) {
+		if en.conn.conn == t.conn {
+			e.run.feed(en, lifecycle.SessionExpired{At: now(), Gen: t.gen}, nil)
+		}
+	})
 	for {
-		e.mu.Lock()
-		if e.closed {
-			e.mu.Unlock()
-			return callTarget{}, ErrClosed
+		var nt callTarget
+		var changed chan struct{}
+		err := e.withEntry(t.name, func(en *entry) error {
+			switch s := en.st.Current(); s {
+			case model.StateConnected:
+				nt = callTarget{name: t.name, gen: en.st.Gen(), conn: en.conn.conn}
+			case model.StateFailed, model.StateNeedsAuth, model.StateDisabled:
+				return fmt.Errorf("%w: %s is %s: %s", ErrNotConnected, t.name, s, en.st.Shown().Error)
+			case model.StatePending:
+				changed = e.changed
+			}
+			return nil
+		})
+		if err != nil || changed == nil {
+			return nt, err
 		}
-		en := e.byName[t.name]
-		if en == nil {
-			e.mu.Unlock()
-			return callTarget{}, fmt.Errorf("%w: %s", ErrUnknownServer, t.name)
-		}
-		switch en.s.State {
-		case model.StateConnected:
-			nt := callTarget{name: t.name, gen: en.st.gen, conn: en.conn}
-			e.mu.Unlock()
-			return nt, nil
-		case model.StateFailed, model.StateNeedsAuth, model.StateDisabled:
-			err := fmt.Errorf("%w: %s is %s: %s", ErrNotConnected, t.name, en.s.State, en.s.Error)
-			e.mu.Unlock()
-			return callTarget{}, err
-		case model.StatePending:
-		}
-		changed := e.changed
-		e.mu.Unlock()
 		select {
 		case <-changed:
 		case <-ctx.Done():

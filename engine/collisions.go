@@ -9,33 +9,33 @@ import (
 // maxCollisionNames bounds how many other tools a collision names.
 const maxCollisionNames = 3
 
-// markCollisionsLocked sets each tool's Collision when another tool (of
+// markCollisions sets each tool's Collision when another tool (of
 // another server, or of the same one) has the same exposed name: an agent
 // reaching tools by exposed name would get only one of them. It runs when
 // tool lists changed (toolsDirty), not on every publish. Tool slices are
 // shared with published snapshots, so a changed list is copied, never
 // edited in place. Callers hold e.mu.
-func (e *Engine) markCollisionsLocked() {
+func markCollisions(order []*entry) {
 	owners := map[string][]string{}
-	for _, en := range e.order {
-		for _, t := range en.s.Tools {
+	for _, en := range order {
+		for _, t := range en.lists.tools {
 			owners[t.ExposedName] = append(owners[t.ExposedName], en.srv.Name+"/"+t.Name)
 		}
 	}
-	for _, en := range e.order {
+	for _, en := range order {
 		var out []Tool
-		for i, t := range en.s.Tools {
+		for i, t := range en.lists.tools {
 			want := collisionText(owners[t.ExposedName], en.srv.Name+"/"+t.Name)
 			if want == t.Collision {
 				continue
 			}
 			if out == nil {
-				out = slices.Clone(en.s.Tools)
+				out = slices.Clone(en.lists.tools)
 			}
 			out[i].Collision = want
 		}
 		if out != nil {
-			en.s.Tools = out
+			en.lists.tools = out
 		}
 	}
 }

@@ -29,9 +29,8 @@ const (
 // without asking, when the server does not advertise completions. Values
 // are sanitized, capped in number and length, and empty ones dropped.
 func (e *Engine) Complete(ctx context.Context, server string, ref CompletionRef, arg, value string, others map[string]string) ([]string, error) {
-	e.mu.Lock()
-	t, _, err := e.connected(server)
-	e.mu.Unlock()
+	c := e.calls
+	t, err := c.target(server)
 	if err != nil {
 		return nil, err
 	}
@@ -41,7 +40,7 @@ func (e *Engine) Complete(ctx context.Context, server string, ref CompletionRef,
 	ctx, cancel := context.WithTimeout(ctx, completeTimeout)
 	defer cancel()
 	var res *mcp.CompleteResult
-	err = e.do(ctx, t, func(c session) error {
+	err = c.do(ctx, t, func(s session) error {
 		req := mcp.CompleteRequest{}
 		if ref.Prompt != "" {
 			req.Params.Ref = mcp.PromptReference{Type: "ref/prompt", Name: ref.Prompt}
@@ -51,11 +50,11 @@ func (e *Engine) Complete(ctx context.Context, server string, ref CompletionRef,
 		req.Params.Argument = mcp.CompleteArgument{Name: arg, Value: value}
 		req.Params.Context.Arguments = others
 		var err error
-		res, err = c.Client().Complete(ctx, req)
+		res, err = s.Client().Complete(ctx, req)
 		return err
 	})
 	if err != nil {
-		return nil, e.callError(ctx, server, "completing "+arg, err)
+		return nil, c.callError(ctx, server, "completing "+arg, err)
 	}
 	var out []string
 	for _, v := range res.Completion.Values {

@@ -4,93 +4,98 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net/url"
+	"path/filepath"
 	"sync/atomic"
 
+	"github.com/mark3labs/mcp-go/mcp"
+
+	"github.com/mcpdeck/mcpdeck/engine/lifecycle"
 	"github.com/mcpdeck/mcpdeck/model"
+	"github.com/mcpdeck/mcpdeck/model/launch"
 	"github.com/mcpdeck/mcpdeck/transports"
 )
 
 // attemptLocked launches the connection attempt of generation gen.
-func (e *Engine) attemptLocked(en *entry, gen uint64) {
+func (r *runner) attemptLocked(en *entry, gen uint64) {
+	e := r.e
 	if e.closed {
 		return
 	}
 	ctx, cancel := context.WithCancel(e.ctx)
-	en.cancel = cancel
+	en.conn.cancel = cancel
 	srv, mask := en.srv, en.mask
 	policy := &en.policy
-	e.wg.Go(func() { e.connect(ctx, srv, mask, policy, gen) })
+	e.wg.Go(func() { r.connect(ctx, srv, mask, policy, gen) })
 }
 
 // connect opens, initializes and lists one server, then reports back.
-func (e *Engine) connect(ctx context.Context, srv model.Server, mask *model.Masker, policy *atomic.Pointer[model.Policy], gen uint64) {
-	conn, l, err := e.open1(ctx, srv, mask, policy)
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	en := e.byName[srv.Name]
-	if e.closed || en == nil {
-		if conn != nil {
-			e.goClose(conn, mask)
-		}
-		return
-	}
-	if err != nil {
-		if conn != nil {
-			e.goClose(conn, mask)
-		}
-		f := e.describe(en, err)
-		if gen == en.st.gen {
-			e.log.Info("server failed", "server", srv.Name, "err", f.detail, "class", f.class)
-			if tail := failedStderr(conn, err); len(tail) > 0 {
-				en.s.StderrTail = en.mask.MaskLines(tail) // often the only clue why it never connected
-			}
-		}
-		e.feed(en, evAttemptFailed{at: now(), gen: gen, fail: f, jitter: e.rnd()}, nil)
-		return
-	}
-	e.markLists(&l)
-	problem, detail := e.listProblems(en, l)
+func (r *runner) connect(ctx context.Context, srv model.Server, mask *model.Masker, policy *atomic.Pointer[model.Policy], gen uint64) {
+	conn, l, err := r.openAndList(ctx, srv, mask, policy)
 	kept := false
-	e.feed(en, evAttemptSucceeded{at: now(), gen: gen, problem: problem, detail: detail}, func() {
-		kept = true
-		e.adopt(ctx, en, gen, conn, l)
-	})
-	if !kept {
-		e.goClose(conn, mask)
+	r.e.ifEntry(srv.Name, func(en *entry) { kept = r.connected(ctx, en, gen, conn, l, err) })
+	if !kept && conn != nil {
+		r.goClose(conn, mask)
 	}
 }
 
-// open1 opens one connection within MCP_TIMEOUT and lists what it offers
-// within another MCP_TIMEOUT, so 10 000 tools on a slow link do not fail
-// the connect. policy is the server's managed policy as reloads change it.
-func (e *Engine) open1(ctx context.Context, srv model.Server, mask *model.Masker, policy *atomic.Pointer[model.Policy]) (session, lists, error) {
+// connected reports attempt gen's outcome to Step and reports whether the
+// connection was kept. Callers hold e.mu.
+func (r *runner) connected(ctx context.Context, en *entry, gen uint64, conn session, l lists, err error) (kept bool) {
+	e := r.e
+	if err != nil {
+		f := r.describe(en, err)
+		if gen == en.st.Gen() {
+			e.log.Info("server failed", "server", en.srv.Name, "err", f.Detail, "class", f.Class)
+			if tail := failedStderr(conn, err); len(tail) > 0 {
+				en.conn.stderr = en.mask.MaskLines(tail) // often the only clue why it never connected
+			}
+		}
+		r.feed(en, lifecycle.AttemptFailed{At: now(), Gen: gen, Fail: f, Jitter: e.rnd()}, nil)
+		return false
+	}
+	e.lists.mark(&l)
+	problem, detail := e.lists.problems(en, l)
+	r.feed(en, lifecycle.AttemptSucceeded{At: now(), Gen: gen, Problem: problem, Detail: detail}, func() {
+		kept = true
+		r.adopt(ctx, en, gen, conn, l)
+	})
+	return kept
+}
+
+// openAndList opens one connection within MCP_TIMEOUT and lists what it
+// offers within another MCP_TIMEOUT, so 10 000 tools on a slow link do not
+// fail the connect. policy is the server's managed policy as reloads
+// change it.
+func (r *runner) openAndList(ctx context.Context, srv model.Server, mask *model.Masker, policy *atomic.Pointer[model.Policy]) (session, lists, error) {
+	e := r.e
 	if srv.Config.EffectiveType().IsRemote() {
 		select {
-		case e.remote <- struct{}{}:
+		case r.remote <- struct{}{}:
 		case <-ctx.Done():
 			return nil, lists{}, ctx.Err()
 		}
-		defer func() { <-e.remote }()
+		defer func() { <-r.remote }()
 	} else {
-		release, err := e.local.acquire(ctx)
+		release, err := r.local.Acquire(ctx)
 		if err != nil {
 			return nil, lists{}, err
 		}
 		defer release()
 	}
 	cctx, cancel := context.WithTimeout(ctx, e.set.connectTimeout)
-	opts := e.connOptions(srv, mask, policy)
-	opts.ProtocolVersion = e.rememberedVersion(srv)
+	opts := r.connOptions(srv, mask, policy)
+	opts.ProtocolVersion = r.rememberedVersion(srv)
 	conn, err := e.open(cctx, srv.Name, srv.Config, opts)
 	timedOut := cctx.Err() == context.DeadlineExceeded && ctx.Err() == nil
 	cancel()
 	var l lists
 	if err == nil {
 		if init := conn.Init(); init != nil {
-			e.rememberVersion(srv, opts.ProtocolVersion, init.ProtocolVersion)
+			r.rememberVersion(srv, opts.ProtocolVersion, init.ProtocolVersion)
 		}
 		lctx, lcancel := context.WithTimeout(ctx, e.set.connectTimeout)
-		l = e.fetchAll(lctx, srv, conn)
+		l = e.lists.fetchAll(lctx, srv, conn)
 		if l.fatal != nil {
 			err = l.fatal
 			timedOut = lctx.Err() == context.DeadlineExceeded && ctx.Err() == nil
@@ -105,21 +110,24 @@ func (e *Engine) open1(ctx context.Context, srv model.Server, mask *model.Masker
 
 // adopt makes conn en's connection: its lists and server info are shown
 // and its end is watched. Callers hold e.mu.
-func (e *Engine) adopt(ctx context.Context, en *entry, gen uint64, conn session, l lists) {
-	en.conn = conn
-	e.applyLists(en, l)
+func (r *runner) adopt(ctx context.Context, en *entry, gen uint64, conn session, l lists) {
+	e := r.e
+	en.conn.conn = conn
+	e.lists.apply(en, l)
 	if init := conn.Init(); init != nil {
-		en.s.ServerInfo = Implementation{Name: sanitize(init.ServerInfo.Name), Version: sanitize(init.ServerInfo.Version)}
-		en.s.ProtocolVersion = init.ProtocolVersion
 		in := init.Instructions // masked as far as capText reads, and a secret further
-		en.s.Instructions = capText(en.mask.Mask(in[:min(len(in), 4*maxTextLen+en.mask.Longest())]))
-		en.s.Subscriptions = canSubscribe(init)
+		en.conn.info = sessionInfo{
+			server:        Implementation{Name: sanitize(init.ServerInfo.Name), Version: sanitize(init.ServerInfo.Version)},
+			protocol:      init.ProtocolVersion,
+			instructions:  capText(en.mask.Mask(in[:min(len(in), 4*maxTextLen+en.mask.Longest())])),
+			subscriptions: canSubscribe(init),
+		}
 	}
-	en.s.StderrTail = en.mask.MaskLines(conn.StderrTail(stderrTailLines))
+	en.conn.stderr = en.mask.MaskLines(conn.StderrTail(stderrTailLines))
 	name, mask := en.srv.Name, en.mask
-	e.wg.Go(func() { e.monitor(ctx, name, mask, gen, conn) })
-	e.renewWatchesLocked(en, gen, conn)
-	if level := en.logLevel; level != "" { // a new session starts at the server's default level
+	e.wg.Go(func() { r.monitor(ctx, name, mask, gen, conn) })
+	e.subs.renewLocked(en, gen, conn)
+	if level := en.logs.level; level != "" { // a new session starts at the server's default level
 		e.wg.Go(func() { _ = e.SetLogLevel(e.ctx, name, level) })
 	}
 }
@@ -139,4 +147,66 @@ func failedStderr(conn session, err error) []string {
 		return conn.StderrTail(stderrTailLines)
 	}
 	return nil
+}
+
+// connOptions builds the per-server callbacks handed to the transport:
+// each part answers what is its business.
+func (r *runner) connOptions(srv model.Server, mask *model.Masker, policy *atomic.Pointer[model.Policy]) connOptions {
+	e := r.e
+	name := srv.Name
+	o := connOptions{
+		Elicit: func(ctx context.Context, req mcp.ElicitationRequest) (*mcp.ElicitationResult, error) {
+			return e.asks.elicit(ctx, name, req)
+		},
+		Roots:          r.roots,
+		LogDir:         filepath.Join(e.opts.CacheDir, "logs"),
+		Builtins:       e.opts.Builtins,
+		MaxMessageSize: e.opts.MaxMessageSize,
+	}
+	if e.opts.Sample != nil || e.opts.SamplingCommand != "" {
+		o.Sample = func(ctx context.Context, req mcp.CreateMessageRequest) (*mcp.CreateMessageResult, error) {
+			return e.asks.sample(ctx, name, req)
+		}
+	}
+	o.OnNotification = func(n mcp.JSONRPCNotification) { e.notes.on(name, n) }
+	o.OnFrame = func(f Frame) { e.logs.onFrame(name, f) }
+	o.Mask = mask
+	o.Launcher = launch.For(srv)
+	if e.opts.Auth != nil && srv.Config.EffectiveType().IsRemote() {
+		o.HTTPClient = e.opts.Auth.HTTPClient(srv)
+		if trusted(srv) && srv.Config.HeadersHelper != "" {
+			auth := e.opts.Auth
+			o.HeaderFunc = func(ctx context.Context) (map[string]string, error) {
+				now := srv
+				if p := policy.Load(); p != nil {
+					now.ManagedPolicy = *p // the policy in force now, not at connect
+				}
+				return auth.Headers(ctx, now)
+			}
+		}
+	}
+	return o
+}
+
+// roots answers roots/list with the project root.
+func (r *runner) roots(context.Context) ([]mcp.Root, error) {
+	e := r.e
+	root := ""
+	e.locked(func() {
+		if e.res != nil {
+			root = e.res.ProjectRoot
+		}
+	})
+	if root == "" {
+		root = e.opts.Load.Cwd
+	}
+	if root == "" {
+		return []mcp.Root{}, nil
+	}
+	abs, err := filepath.Abs(root)
+	if err != nil {
+		return nil, fmt.Errorf("project root: %w", err)
+	}
+	u := url.URL{Scheme: "file", Path: filepath.ToSlash(abs)}
+	return []mcp.Root{{URI: u.String(), Name: filepath.Base(abs)}}, nil
 }

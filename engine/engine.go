@@ -3,21 +3,30 @@
 // their tool/resource/prompt lists, runs calls, and publishes immutable
 // snapshots of it all for the TUI and the CLI.
 //
-// One pure function, step (engine/step.go), decides everything that happens
-// to a server: given its state and an event (configured, attempt succeeded
-// or failed, connection lost, retry due, call failed, the person's actions)
-// it returns the next state, with its structured reason, counters and
-// error, and the effects to carry out. The rest of the engine runs it: it
-// holds the one mutex, the goroutines and timers, feeds events to step,
-// performs the effects and publishes each change as a Snapshot on Updates
-// (one-slot channel: latest wins, the engine never blocks). Every state
-// change goes through the model's allowed-transition table and is recorded
-// in the server's history. Each connection attempt carries a generation
-// number and results of superseded attempts are dropped.
+// One pure function, lifecycle.Step (engine/lifecycle), decides everything
+// that happens to a server: given its state and an event (configured,
+// attempt succeeded or failed, connection lost, retry due, call failed, the
+// person's actions) it returns the next state, with its structured reason,
+// counters and error, and the effects to carry out. The runner (runner.go)
+// feeds it events, performs the effects and publishes each change as a
+// Snapshot on Updates (one-slot channel: latest wins, the engine never
+// blocks). Every state change goes through the model's allowed-transition
+// table and is recorded in the server's history. Each connection attempt
+// carries a generation number and results of superseded attempts are
+// dropped.
+//
+// The Engine is a thin front over parts that each own their fields: the
+// runner (connections and the reducer), config (reload, the person's
+// choices), calls, lists, notifications, asks (sampling and elicitation),
+// logs (and traffic), skills, subscriptions and health. Per server, an
+// entry holds one field group per part. One mutex guards them all, taken
+// only through locked and withEntry (lock.go), and one function assembles
+// what a snapshot shows of a server from the parts (entry.snapshot,
+// publish.go).
 //
 // Environment (read through Options.Load.LookupEnv):
 // MCP_SERVER_CONNECTION_BATCH_SIZE (stdio/sdk connects at a time; unset:
-// 3, and more while those wait idle, see localgate.go),
+// 3, and more while those wait idle, see engine/localgate),
 // MCP_REMOTE_SERVER_CONNECTION_BATCH_SIZE (20), MCP_TIMEOUT (30 000 ms for
 // the handshake, and again for listing), MCP_TOOL_TIMEOUT (100 000 000 ms).
 //
@@ -119,10 +128,9 @@ type Engine struct {
 	ctx    context.Context // ends at Close
 	cancel context.CancelFunc
 	wg     sync.WaitGroup // every goroutine the engine starts
-	local  *localGate     // admits stdio and sdk connects (localgate.go)
-	remote chan struct{}  // connection batch slots, network
 
-	reloadMu   sync.Mutex // serializes Reload (held before mu)
+	// mu guards the fields below, every entry and the parts' fields; it is
+	// taken only through locked and withEntry (lock.go).
 	mu         sync.Mutex
 	closed     bool
 	started    bool
@@ -134,15 +142,20 @@ type Engine struct {
 	order      []*entry // display order: scope high→low, then name
 	byName     map[string]*entry
 	last       Snapshot
-	changed    chan struct{}             // closed and replaced on every publish
-	progress   map[string]func(Progress) // progress token → callback
-	tokens     uint64
-	watch      *watcher
-	overEn     map[string]bool // enable/disable of Extra servers, in memory
-	// overSampling is the sampling decision on Extra servers, in memory.
-	overSampling map[string]model.SamplingDecision
+	changed    chan struct{} // closed and replaced on every publish
 
-	protocols protocolMemory // negotiated versions, read once
+	// The parts, each owning its code and its engine-wide fields; what
+	// each keeps per server is its field group in entry.
+	run    *runner      // connections, the reducer and its effects (runner.go)
+	config *configParts // reloads and the person's choices (reload.go, choices.go)
+	calls  *callParts   // tool calls, reads, prompts, completions (calls.go)
+	lists  *listParts   // tools, resources, templates, prompts, skills lists (lists.go)
+	notes  *notifyParts // what servers send unasked, progress (notify.go)
+	asks   *askParts    // sampling and elicitation (asks.go, sampling.go, elicit.go)
+	logs   *logParts    // log messages and traffic (logs.go, traffic.go)
+	skills *skillParts  // skill loading (skillload.go)
+	subs   *subParts    // resource subscriptions (subscriptions.go)
+	health *healthParts // requests under way, pings (health.go)
 }
 
 // New builds an engine; Start loads the config and begins connecting.
@@ -165,19 +178,16 @@ func New(opts Options) (*Engine, error) {
 // newEngine sets up everything but the opener (tests plug in fakes).
 func newEngine(opts Options) *Engine {
 	e := &Engine{
-		opts:         opts,
-		set:          readSettings(opts.Load.LookupEnv),
-		rnd:          opts.Rand,
-		log:          opts.Logger,
-		backoff:      opts.Backoff,
-		errs:         transportErrorOps(),
-		load:         model.Load,
-		pub:          newPublisher(),
-		byName:       map[string]*entry{},
-		progress:     map[string]func(Progress){},
-		overEn:       map[string]bool{},
-		overSampling: map[string]model.SamplingDecision{},
-		changed:      make(chan struct{}),
+		opts:    opts,
+		set:     readSettings(opts.Load.LookupEnv),
+		rnd:     opts.Rand,
+		log:     opts.Logger,
+		backoff: opts.Backoff,
+		errs:    transportErrorOps(),
+		load:    model.Load,
+		pub:     newPublisher(),
+		byName:  map[string]*entry{},
+		changed: make(chan struct{}),
 	}
 	if e.rnd == nil {
 		e.rnd = defaultRand
@@ -193,35 +203,45 @@ func newEngine(opts Options) *Engine {
 	}
 	e.findProgram = programFinder(e.opts.Load.Cwd, e.opts.Load.LookupEnv)
 	e.ctx, e.cancel = context.WithCancel(context.Background())
-	e.local = newLocalGate(e.set.localBatch, newCPUMeter())
-	e.remote = make(chan struct{}, e.set.remoteBatch)
+	e.run = newRunner(e)
+	e.config = newConfigParts(e)
+	e.calls = &callParts{e: e}
+	e.lists = &listParts{e: e}
+	e.notes = &notifyParts{e: e, progress: map[string]func(Progress){}}
+	e.asks = &askParts{e: e}
+	e.logs = &logParts{e: e}
+	e.skills = &skillParts{e: e}
+	e.subs = &subParts{e: e}
+	e.health = &healthParts{e: e}
 	return e
 }
 
 // Start loads the configuration and begins connecting every runnable
 // server. It returns at once; results arrive on Updates.
 func (e *Engine) Start(ctx context.Context) error {
-	e.mu.Lock()
-	if e.closed {
-		e.mu.Unlock()
-		return ErrClosed
+	var err error
+	e.locked(func() {
+		switch {
+		case e.closed:
+			err = ErrClosed
+		case e.started:
+			err = errors.New("engine already started")
+		}
+		e.started = true
+	})
+	if err != nil {
+		return err
 	}
-	if e.started {
-		e.mu.Unlock()
-		return errors.New("engine already started")
-	}
-	e.started = true
-	e.mu.Unlock()
 	if err := e.Reload(ctx); err != nil {
 		return err
 	}
 	if e.opts.Watch {
-		if err := e.startWatch(); err != nil {
+		if err := e.config.startWatch(); err != nil {
 			e.log.Warn("config watching disabled", "err", err)
-			e.mu.Lock()
-			e.warnings = append(e.warnings, fmt.Sprintf("Config files are not watched (%v): use reload after editing them.", err))
-			e.publishLocked()
-			e.mu.Unlock()
+			e.locked(func() {
+				e.warnings = append(e.warnings, fmt.Sprintf("Config files are not watched (%v): use reload after editing them.", err))
+				e.publishLocked()
+			})
 		}
 	}
 	return nil
@@ -232,52 +252,48 @@ func (e *Engine) Start(ctx context.Context) error {
 func (e *Engine) Updates() <-chan Snapshot { return e.pub.ch }
 
 // Snapshot returns the current state.
-func (e *Engine) Snapshot() Snapshot {
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	return e.last
+func (e *Engine) Snapshot() (s Snapshot) {
+	e.locked(func() { s = e.last })
+	return s
 }
 
 // ManagedPolicy is the managed policy of the configuration last loaded,
 // which judges mcpdeck's own programs (the browser opener); before the
 // first load it has no rules.
-func (e *Engine) ManagedPolicy() model.Policy {
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	if e.res == nil {
-		return model.Policy{}
-	}
-	return e.res.ManagedPolicy
+func (e *Engine) ManagedPolicy() (p model.Policy) {
+	e.locked(func() {
+		if e.res != nil {
+			p = e.res.ManagedPolicy
+		}
+	})
+	return p
 }
 
 // Close shuts every server down in parallel, within about a second, and
 // waits for every goroutine the engine started.
 func (e *Engine) Close() error {
-	e.mu.Lock()
-	if e.closed {
-		e.mu.Unlock()
+	var conns []session
+	var w *watcher
+	already := false
+	e.locked(func() {
+		if already = e.closed; already {
+			return
+		}
+		e.asks.flushLocked()
+		e.closed = true
+		close(e.changed) // wake reconnectFor waiters: they see closed
+		e.changed = make(chan struct{})
+		for _, en := range e.order {
+			if c := e.run.endLocked(en); c != nil {
+				conns = append(conns, c)
+			}
+		}
+		w = e.config.watch
+		e.config.watch = nil
+	})
+	if already {
 		return nil
 	}
-	e.flushAsksLocked()
-	e.closed = true
-	close(e.changed) // wake reconnectFor waiters: they see closed
-	e.changed = make(chan struct{})
-	var conns []session
-	for _, en := range e.order {
-		en.stopRetry()
-		if en.cancel != nil {
-			en.cancel()
-			en.cancel = nil
-		}
-		if en.conn != nil {
-			conns = append(conns, en.conn)
-			en.conn = nil
-		}
-	}
-	w := e.watch
-	e.watch = nil
-	e.mu.Unlock()
-
 	if w != nil {
 		w.close()
 	}

@@ -11,6 +11,7 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
 
+	"github.com/mcpdeck/mcpdeck/engine/lifecycle"
 	"github.com/mcpdeck/mcpdeck/model"
 	"github.com/mcpdeck/mcpdeck/transports"
 )
@@ -228,23 +229,23 @@ func (n *fakeNet) last(name string) *fakeSession {
 // testErrorOps classifies the fakes' errors simply.
 func testErrorOps() errorOps {
 	return errorOps{
-		classify: func(err error) (errClass, string) {
+		classify: func(err error) (lifecycle.ErrClass, string) {
 			var ae authErr
 			switch msg := err.Error(); {
 			case errors.Is(err, transports.ErrMessageTooLarge):
-				return classTooLarge, "too-large"
+				return lifecycle.ClassTooLarge, "too-large"
 			case errors.As(err, &ae):
-				return classAuth, "auth"
+				return lifecycle.ClassAuth, "auth"
 			case strings.Contains(msg, "session expired"):
-				return classSessionExpired, "session-expired"
+				return lifecycle.ClassSessionExpired, "session-expired"
 			case strings.Contains(msg, "connection reset"):
-				return classTransient, "transient"
+				return lifecycle.ClassTransient, "transient"
 			case strings.Contains(msg, "connection refused"):
-				return classTerminal, "terminal"
+				return lifecycle.ClassTerminal, "terminal"
 			case strings.Contains(msg, "401"):
-				return classAuth, "auth"
+				return lifecycle.ClassAuth, "auth"
 			}
-			return classOther, "error"
+			return lifecycle.ClassOther, "error"
 		},
 		humanize: func(err error) string { return err.Error() },
 		exitCode: func(err error) (int, bool) {

@@ -33,22 +33,3 @@ func FuzzAcceptDefaults(f *testing.F) {
 		}
 	})
 }
-
-// FuzzValidateArgs compiles arbitrary tool schemas and validates arbitrary
-// arguments: never a panic, and failures are always ErrInvalidArguments.
-func FuzzValidateArgs(f *testing.F) {
-	f.Add(`{"type":"object","properties":{"a":{"type":"number"}},"required":["a"]}`, `{"a":"x"}`)
-	f.Add(`{"$ref":"#/$defs/x","$defs":{"x":{"type":"object"}}}`, `{}`)
-	f.Add(`{"type":"object","additionalProperties":false}`, `{"z":1}`)
-	f.Fuzz(func(t *testing.T, schema, args string) {
-		sch, err := compileSchema(json.RawMessage(schema))
-		if err != nil || sch == nil {
-			return
-		}
-		var a map[string]any
-		if json.Unmarshal([]byte(args), &a) != nil {
-			return
-		}
-		_ = validateArgs(sch, "t", a)
-	})
-}

@@ -52,28 +52,37 @@ func (p *pinger) tick(ctx context.Context) error {
 	return fmt.Errorf("%w: %d pings in a row went unanswered (last: %w)", ErrUnresponsive, p.missed, err)
 }
 
+// healthParts tells whether a server is working on a request, so the
+// health check (pinger) leaves a busy server alone.
+type healthParts struct{ e *Engine }
+
+// healthState is what health keeps per server.
+type healthState struct {
+	inFlight int // requests under way: the health check waits while any are
+}
+
 // busy counts a request to server as under way until the returned func
 // runs: a server working on a long call (a single-threaded one cannot even
 // answer a ping meanwhile) is not idle, and is not pinged.
-func (e *Engine) busy(server string) func() {
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	en := e.byName[server]
-	if en == nil {
+func (p *healthParts) busy(server string) func() {
+	var h *healthState
+	p.e.locked(func() {
+		if en := p.e.byName[server]; en != nil {
+			h = &en.health
+			h.inFlight++
+		}
+	})
+	if h == nil {
 		return func() {}
 	}
-	en.inFlight++
-	return func() {
-		e.mu.Lock()
-		defer e.mu.Unlock()
-		en.inFlight--
-	}
+	return func() { p.e.locked(func() { h.inFlight-- }) }
 }
 
 // idle reports whether server has no request under way.
-func (e *Engine) idle(server string) bool {
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	en := e.byName[server]
-	return en == nil || en.inFlight == 0
+func (p *healthParts) idle(server string) (idle bool) {
+	p.e.locked(func() {
+		en := p.e.byName[server]
+		idle = en == nil || en.health.inFlight == 0
+	})
+	return idle
 }

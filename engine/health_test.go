@@ -91,7 +91,7 @@ func TestBusyServerIsNotPinged(t *testing.T) {
 		first.mu.Lock()
 		first.deaf = true
 		first.mu.Unlock()
-		done := e.busy("s") // a long call
+		done := e.health.busy("s") // a long call
 		time.Sleep(3 * time.Minute)
 		synctest.Wait()
 		if n.opened("s") != 1 || current(t, e, "s").State != model.StateConnected {

@@ -8,6 +8,7 @@ import (
 
 	"github.com/mark3labs/mcp-go/client"
 
+	"github.com/mcpdeck/mcpdeck/engine/lock"
 	"github.com/mcpdeck/mcpdeck/model"
 	"github.com/mcpdeck/mcpdeck/transports"
 )
@@ -54,19 +55,19 @@ func inputCallFrom(ctx context.Context) *inputCall {
 // of an earlier one the call ends (the retry told the server, and the person
 // is not asked again); otherwise the person is asked.
 func (ic *inputCall) ask(ctx context.Context, r ElicitRequest, answer func(context.Context, ElicitRequest) (ElicitResponse, error)) (ElicitResponse, error) {
-	ic.mu.Lock()
-	prev, action := ic.declined, ic.action
-	ic.mu.Unlock()
+	var prev *ElicitRequest
+	var action string
+	lock.With(&ic.mu, func() { prev, action = ic.declined, ic.action })
 	if prev != nil {
 		return ElicitResponse{}, &declinedError{message: prev.Message, action: action}
 	}
 	resp, err := answer(ctx, r)
 	if err == nil && (resp.Action == ElicitDecline || resp.Action == ElicitCancel) {
-		ic.mu.Lock()
-		if ic.declined == nil {
-			ic.declined, ic.action = &r, resp.Action
-		}
-		ic.mu.Unlock()
+		lock.With(&ic.mu, func() {
+			if ic.declined == nil {
+				ic.declined, ic.action = &r, resp.Action
+			}
+		})
 	}
 	return resp, err
 }

@@ -1,39 +1,26 @@
 package engine
 
 import (
-	"encoding/json"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/mark3labs/mcp-go/mcp"
 
+	"github.com/mcpdeck/mcpdeck/engine/toolspage"
 	"github.com/mcpdeck/mcpdeck/model"
 )
 
 // convertTool converts a tool as mcp-go decoded it, for a page the stream
-// reader refused (readToolsPage) and left to mcp-go.
+// reader refused (toolspage.Read) and left to mcp-go.
 func convertTool(server string, t mcp.Tool) Tool {
-	w := wireOf(t)
+	w := toolspage.FromMCP(t)
 	return convertWire(server, &w)
-}
-
-// wireOf is a tool as mcp-go decoded it in the stream reader's form: its
-// raw input schema, else mcp-go's decoded one encoded again.
-func wireOf(t mcp.Tool) wireTool {
-	w := wireTool{Name: t.Name, Title: t.Title, Description: t.Description, InputSchema: t.RawInputSchema}
-	if len(w.InputSchema) == 0 {
-		w.InputSchema, _ = json.Marshal(t.InputSchema)
-	}
-	w.Annotations.Title = t.Annotations.Title
-	w.Annotations.ReadOnlyHint = t.Annotations.ReadOnlyHint
-	w.Annotations.DestructiveHint = t.Annotations.DestructiveHint
-	w.Annotations.OpenWorldHint = t.Annotations.OpenWorldHint
-	return w
 }
 
 // convertWire sanitizes a server's tool, caps its description and computes
 // its exposed name; the input schema stays as the server sent it.
-func convertWire(server string, t *wireTool) Tool {
+func convertWire(server string, t *toolspage.Wire) Tool {
 	title := t.Title
 	if title == "" {
 		title = t.Annotations.Title
@@ -63,9 +50,10 @@ func capText(s string) string {
 	return model.Truncate(model.Sanitize(s), maxTextLen)
 }
 
-// markLists flags the tools permission rules deny and adds a problem for
+// mark flags the tools permission rules deny and adds a problem for
 // each exposed name two tools share. Callers hold e.mu.
-func (e *Engine) markLists(l *lists) {
+func (p *listParts) mark(l *lists) {
+	e := p.e
 	if !l.fetched[listTools] {
 		return
 	}
@@ -84,36 +72,60 @@ func (e *Engine) markLists(l *lists) {
 	}
 }
 
-// listProblems is the first list problem and all of them, redacted with
+// problems is the first list problem and all of them, redacted with
 // en's secrets ("" when there are none). Callers hold e.mu.
-func (e *Engine) listProblems(en *entry, l lists) (first, all string) {
+func (p *listParts) problems(en *entry, l lists) (first, all string) {
 	if len(l.problems) == 0 {
 		return "", ""
 	}
 	all = en.redact(strings.Join(l.problems, "\n"))
-	e.log.Warn("server lists", "server", en.srv.Name, "problems", all)
+	p.e.log.Warn("server lists", "server", en.srv.Name, "problems", all)
 	return en.redact(l.problems[0]), all
 }
 
-// applyLists stores freshly fetched lists (marked by markLists) on en.
+// apply stores freshly fetched lists (marked by mark) on en.
 // Callers hold e.mu.
-func (e *Engine) applyLists(en *entry, l lists) {
+func (p *listParts) apply(en *entry, l lists) {
+	s := &en.lists
 	if l.fetched[listTools] {
-		en.s.Tools = l.tools
-		e.toolsDirty = true
-		en.schemas = nil
-		en.toolsAuthErr = l.authErr
+		s.tools = l.tools
+		p.e.toolsDirty = true
+		en.calls.forget()
+		s.toolsAuthErr = l.authErr
 	}
 	if l.fetched[listResources] {
-		en.s.Resources = l.resources
+		s.resources = l.resources
 	}
 	if l.fetched[listTemplates] {
-		en.s.Templates = l.templates
+		s.templates = l.templates
 	}
 	if l.fetched[listPrompts] {
-		en.s.Prompts = l.prompts
+		s.prompts = l.prompts
 	}
 	if l.fetched[listSkills] {
-		en.s.Skills = l.skills
+		s.skills = l.skills
+	}
+}
+
+// permitLocked re-flags denied tools after the permission rules
+// changed. Tool slices are shared with published snapshots, so a changed
+// list is copied, never edited in place.
+func (p *listParts) permitLocked(en *entry) {
+	res := p.e.res
+	if res == nil {
+		return
+	}
+	var out []Tool
+	for i, t := range en.lists.tools {
+		allowed, rule := res.Permissions.Check(t.ExposedName)
+		if denied := !allowed && rule != ""; denied != t.Denied {
+			if out == nil {
+				out = slices.Clone(en.lists.tools)
+			}
+			out[i].Denied = denied
+		}
+	}
+	if out != nil {
+		en.lists.tools = out
 	}
 }

@@ -9,6 +9,9 @@ import (
 	"github.com/mark3labs/mcp-go/client"
 	"github.com/mark3labs/mcp-go/mcp"
 
+	"github.com/mcpdeck/mcpdeck/engine/lifecycle"
+	"github.com/mcpdeck/mcpdeck/engine/lock"
+	"github.com/mcpdeck/mcpdeck/engine/toolspage"
 	"github.com/mcpdeck/mcpdeck/model"
 	"github.com/mcpdeck/mcpdeck/transports"
 )
@@ -40,6 +43,57 @@ func (k listKind) String() string {
 	case numLists:
 	}
 	return "lists"
+}
+
+// listParts fetches a server's lists (at connect and when the server says
+// one changed), marks denied and colliding tools and keeps them per server
+// (listState).
+type listParts struct{ e *Engine }
+
+// listState is what lists keep per server: the lists of the live
+// connection and the refetches under way.
+type listState struct {
+	tools     []Tool
+	resources []Resource
+	templates []ResourceTemplate
+	prompts   []Prompt
+	skills    []Skill // listed only; files are read on LoadSkill
+	// toolsAuthErr is the authorization refusal (401/403) of the last tools
+	// list, nil when it was given: a call then reports it, not "no such tool".
+	toolsAuthErr error
+	refetching   [numLists]bool // a list refetch is running
+	dirty        [numLists]bool // list_changed arrived during the refetch
+}
+
+// forget drops the lists of a connection that ended.
+func (l *listState) forget() {
+	l.tools, l.resources, l.templates, l.prompts, l.skills = nil, nil, nil, nil, nil
+}
+
+// tool finds a tool by its name or its exposed name.
+func (l *listState) tool(name string) (Tool, bool) {
+	for _, t := range l.tools {
+		if t.Name == name || t.ExposedName == name {
+			return t, true
+		}
+	}
+	return Tool{}, false
+}
+
+// missingArguments lists the required arguments of prompt that args lacks.
+func (l *listState) missingArguments(prompt string, args map[string]string) []string {
+	var missing []string
+	for _, p := range l.prompts {
+		if p.Name != prompt {
+			continue
+		}
+		for _, a := range p.Arguments {
+			if _, ok := args[a.Name]; a.Required && !ok {
+				missing = append(missing, a.Name)
+			}
+		}
+	}
+	return missing
 }
 
 // lists is what one fetch learned. A nil slice for a kind not fetched.
@@ -76,7 +130,7 @@ func offered(conn session) [numLists]bool {
 }
 
 // fetchAll fetches every offered list in parallel.
-func (e *Engine) fetchAll(ctx context.Context, srv model.Server, conn session) lists {
+func (p *listParts) fetchAll(ctx context.Context, srv model.Server, conn session) lists {
 	var out lists
 	var mu sync.Mutex
 	var wg sync.WaitGroup
@@ -86,10 +140,8 @@ func (e *Engine) fetchAll(ctx context.Context, srv model.Server, conn session) l
 			continue
 		}
 		wg.Go(func() {
-			one := e.fetchList(ctx, srv.Name, conn.Client(), k)
-			mu.Lock()
-			defer mu.Unlock()
-			mergeList(&out, one, k)
+			one := p.fetchList(ctx, srv.Name, conn.Client(), k)
+			lock.With(&mu, func() { mergeList(&out, one, k) })
 		})
 	}
 	wg.Wait()
@@ -99,7 +151,7 @@ func (e *Engine) fetchAll(ctx context.Context, srv model.Server, conn session) l
 	select {
 	case <-conn.Done(): // e.g. a page over the limit, which ended the connection
 		if err := conn.Err(); err != nil {
-			if cls, _ := e.errs.classify(err); cls == classTooLarge {
+			if cls, _ := p.e.errs.classify(err); cls == lifecycle.ClassTooLarge {
 				out.fatal = err
 				return out
 			}
@@ -143,7 +195,8 @@ var errTooMany = errors.New("too many items")
 // list over the size limit is fatal: a page the transport refused, or pages
 // that together keep more than Options.MaxMessageSize bytes, so a server
 // cannot pile up memory a page at a time.
-func (e *Engine) fetchList(ctx context.Context, server string, c *client.Client, k listKind) lists {
+func (p *listParts) fetchList(ctx context.Context, server string, c *client.Client, k listKind) lists {
+	e := p.e
 	var out lists
 	seen := map[mcp.Cursor]bool{}
 	var cursor mcp.Cursor
@@ -155,10 +208,10 @@ func (e *Engine) fetchList(ctx context.Context, server string, c *client.Client,
 		}
 		if err != nil {
 			switch cls, _ := e.errs.classify(err); cls {
-			case classTooLarge:
+			case lifecycle.ClassTooLarge:
 				out.fatal = err
 				return out
-			case classAuth:
+			case lifecycle.ClassAuth:
 				out.authErr = err
 			default:
 			}
@@ -189,7 +242,7 @@ func fetchPage(ctx context.Context, server string, c *client.Client, k listKind,
 		req := mcp.ListToolsRequest{}
 		req.Params.Cursor = cursor
 		var page pageTools
-		cctx, _ := takeToolsPage(ctx, func() { page = pageTools{} }, func(w *wireTool) { page.tools = append(page.tools, convertWire(server, w)) })
+		cctx, _ := toolspage.Take(ctx, func() { page = pageTools{} }, func(w *toolspage.Wire) { page.tools = append(page.tools, convertWire(server, w)) })
 		r, err := c.ListToolsByPage(cctx, req)
 		if err != nil {
 			return "", err

@@ -36,77 +36,88 @@ var logLevels = []string{"debug", "info", "notice", "warning", "error", "critica
 // callers can filter at or above a level.
 func LogLevelRank(level string) int { return slices.Index(logLevels, level) }
 
-// onLogMessage keeps a server's log message, masked with the server's
+// logParts keeps what servers log (notifications/message) and their
+// JSON-RPC traffic (traffic.go), and sets the level servers log at.
+type logParts struct{ e *Engine }
+
+// logState is what logs keep per server.
+type logState struct {
+	buf    []LogEntry  // log messages not yet in a snapshot
+	timer  *time.Timer // the pending flush of buf
+	shown  []LogEntry  // the snapshot's Logs
+	errors int         // the snapshot's LogErrors
+	// level is the level the person chose for the server's log messages,
+	// "" until they choose one.
+	level   string
+	traffic trafficState
+}
+
+// onMessage keeps a server's log message, masked with the server's
 // Masker: it goes to Options.OnLog at once and into the server's snapshot
 // (at most every logPublish), the oldest dropped past maxLogEntries.
-func (e *Engine) onLogMessage(server string, n mcp.JSONRPCNotification) {
-	e.mu.Lock()
+func (p *logParts) onMessage(server string, n mcp.JSONRPCNotification) {
+	e := p.e
 	var mask *model.Masker
-	if en := e.byName[server]; en != nil {
-		mask = en.mask
-	}
-	e.mu.Unlock()
+	e.locked(func() {
+		if en := e.byName[server]; en != nil {
+			mask = en.mask
+		}
+	})
 	f := n.Params.AdditionalFields
-	entry := LogEntry{At: time.Now()}
-	entry.Level, _ = f["level"].(string)
+	msg := LogEntry{At: time.Now()}
+	msg.Level, _ = f["level"].(string)
 	logger, _ := f["logger"].(string)
-	entry.Logger = mask.Mask(logger)
+	msg.Logger = mask.Mask(logger)
 	switch d := f["data"].(type) {
 	case string:
-		entry.Data = d
+		msg.Data = d
 	default:
 		if b, err := json.Marshal(d); err == nil {
-			entry.Data = string(b)
+			msg.Data = string(b)
 		}
 	}
 	// Masked before the cut (reading as far as a secret could reach past
 	// it), so no secret is kept by being cut in two.
-	long := len(entry.Data) > maxLogData
-	entry.Data = mask.Mask(entry.Data[:min(len(entry.Data), maxLogData+mask.Longest())])
+	long := len(msg.Data) > maxLogData
+	msg.Data = mask.Mask(msg.Data[:min(len(msg.Data), maxLogData+mask.Longest())])
 	if long {
-		entry.Data = entry.Data[:min(len(entry.Data), maxLogData)] + "…"
+		msg.Data = msg.Data[:min(len(msg.Data), maxLogData)] + "…"
 	}
-	if LogLevelRank(entry.Level) < 0 {
-		entry.Level = "info"
+	if LogLevelRank(msg.Level) < 0 {
+		msg.Level = "info"
 	}
 	if cb := e.opts.OnLog; cb != nil {
-		cb(server, entry)
+		cb(server, msg)
 	}
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	en := e.byName[server]
-	if e.closed || en == nil {
-		return
-	}
-	en.logBuf = append(en.logBuf, entry)
-	if en.logTimer == nil {
-		en.logTimer = time.AfterFunc(logPublish, func() { e.flushLogs(server) })
-	}
+	e.ifEntry(server, func(en *entry) {
+		l := &en.logs
+		l.buf = append(l.buf, msg)
+		if l.timer == nil {
+			l.timer = time.AfterFunc(logPublish, func() { p.flush(server) })
+		}
+	})
 }
 
-// flushLogs moves the buffered entries of server into its snapshot and
+// flush moves the buffered entries of server into its snapshot and
 // publishes: one copy of the list per logPublish, however chatty the server.
-func (e *Engine) flushLogs(server string) {
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	en := e.byName[server]
-	if e.closed || en == nil {
-		return
-	}
-	en.logTimer = nil
-	buf := en.logBuf
-	en.logBuf = nil
-	keep := max(0, min(len(en.s.Logs), maxLogEntries-len(buf)))
-	logs := make([]LogEntry, 0, keep+len(buf))
-	logs = append(logs, en.s.Logs[len(en.s.Logs)-keep:]...)
-	logs = append(logs, buf[max(0, len(buf)-maxLogEntries):]...)
-	for _, l := range buf {
-		if LogLevelRank(l.Level) >= LogLevelRank("error") {
-			en.s.LogErrors++
+func (p *logParts) flush(server string) {
+	p.e.ifEntry(server, func(en *entry) {
+		l := &en.logs
+		l.timer = nil
+		buf := l.buf
+		l.buf = nil
+		keep := max(0, min(len(l.shown), maxLogEntries-len(buf)))
+		logs := make([]LogEntry, 0, keep+len(buf))
+		logs = append(logs, l.shown[len(l.shown)-keep:]...)
+		logs = append(logs, buf[max(0, len(buf)-maxLogEntries):]...)
+		for _, x := range buf {
+			if LogLevelRank(x.Level) >= LogLevelRank("error") {
+				l.errors++
+			}
 		}
-	}
-	en.s.Logs = logs
-	e.publishLocked()
+		l.shown = logs
+		p.e.publishLocked()
+	})
 }
 
 // SetLogLevel asks server to send log messages at or above level
@@ -114,15 +125,21 @@ func (e *Engine) flushLogs(server string) {
 // logging, or on protocol 2026-07-28, which has no such request (a level
 // travels with each request there).
 func (e *Engine) SetLogLevel(ctx context.Context, server, level string) error {
+	return e.logs.setLevel(ctx, server, level)
+}
+
+// setLevel runs SetLogLevel.
+func (p *logParts) setLevel(ctx context.Context, server, level string) error {
+	e := p.e
 	if LogLevelRank(level) < 0 {
 		return fmt.Errorf("%w: unknown log level %q", ErrInvalidArguments, level)
 	}
-	e.mu.Lock()
-	if en := e.byName[server]; en != nil {
-		en.logLevel = level // sent with every request on 2026-07-28 (withLogLevel)
-	}
-	t, _, err := e.connected(server)
-	e.mu.Unlock()
+	var t callTarget
+	err := e.withEntry(server, func(en *entry) (err error) {
+		en.logs.level = level // sent with every request on 2026-07-28 (withLogLevel)
+		t, err = targetLocked(en)
+		return err
+	})
 	if err != nil {
 		return err
 	}
@@ -132,13 +149,14 @@ func (e *Engine) SetLogLevel(ctx context.Context, server, level string) error {
 	}
 	ctx, cancel := context.WithTimeout(ctx, completeTimeout)
 	defer cancel()
-	err = e.do(ctx, t, func(c session) error {
+	c := e.calls
+	err = c.do(ctx, t, func(s session) error {
 		req := mcp.SetLevelRequest{}
 		req.Params.Level = mcp.LoggingLevel(level)
-		return c.Client().SetLevel(ctx, req) //nolint:staticcheck // deprecated for 2026-07-28, which this skips (above); older servers have it
+		return s.Client().SetLevel(ctx, req) //nolint:staticcheck // deprecated for 2026-07-28, which this skips (above); older servers have it
 	})
 	if err != nil {
-		return e.callError(ctx, server, "setting the log level", err)
+		return c.callError(ctx, server, "setting the log level", err)
 	}
 	return nil
 }

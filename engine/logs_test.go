@@ -40,9 +40,9 @@ func TestLogMessagesAreKeptBoundedAndCounted(t *testing.T) {
 			if i%100 == 0 {
 				level = "error"
 			}
-			e.onLogMessage("s", logNote(level, fmt.Sprint("message ", i)))
+			e.logs.onMessage("s", logNote(level, fmt.Sprint("message ", i)))
 		}
-		e.onLogMessage("s", logNote("nonsense", map[string]any{"big": strings.Repeat("x", 10000)}))
+		e.logs.onMessage("s", logNote("nonsense", map[string]any{"big": strings.Repeat("x", 10000)}))
 		time.Sleep(logPublish)
 		synctest.Wait()
 		s := current(t, e, "s")

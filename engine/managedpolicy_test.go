@@ -61,12 +61,12 @@ func TestHeadersHelperFollowsThePolicyOfEachReload(t *testing.T) {
 		t.Fatalf("the policy changed the definition: %s %s %+v", before.Hash, after.Hash, after.Policy)
 	}
 	en := &entry{}
-	e.configure(en, before, nil)
-	o := e.connOptions(before, en.mask, &en.policy)
+	configure(en, before, nil)
+	o := e.run.connOptions(before, en.mask, &en.policy)
 	if _, err := o.HeaderFunc(t.Context()); err != nil {
 		t.Fatal(err)
 	}
-	e.configure(en, after, nil) // what a reload does for an unchanged definition
+	configure(en, after, nil) // what a reload does for an unchanged definition
 	if _, err := o.HeaderFunc(t.Context()); err != nil {
 		t.Fatal(err)
 	}

@@ -1,7 +1,7 @@
 package engine
 
 // pageTools holds one tools/list page as the engine read it from the raw
-// result (readToolsPage), converted, in the page's order. Reading the raw
+// result (toolspage.Read), converted, in the page's order. Reading the raw
 // result keeps each input schema byte for byte: mcp-go decodes a schema
 // into a struct that keeps only type, properties, required,
 // additionalProperties and $defs, so $schema, allOf/anyOf/oneOf,

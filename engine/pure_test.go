@@ -14,22 +14,6 @@ import (
 	"github.com/mcpdeck/mcpdeck/model"
 )
 
-func TestBackoffSchedule(t *testing.T) {
-	b := DefaultBackoff()
-	want := []time.Duration{1, 2, 4, 8, 16, 30, 30}
-	for i, w := range want {
-		if got := b.Delay(i+1, nil); got != w*time.Second {
-			t.Errorf("Delay(%d) = %s, want %s", i+1, got, w*time.Second)
-		}
-	}
-	if got := b.Delay(3, func() float64 { return 0.5 }); got != 4*time.Second+500*time.Millisecond {
-		t.Errorf("Delay(3) with jitter 0.5 = %s, want 4.5s", got)
-	}
-	if got := b.Delay(100, func() float64 { return 0 }); got != 30*time.Second {
-		t.Errorf("Delay(100) = %s, want cap 30s", got)
-	}
-}
-
 func TestPublisherCoalescesAndNeverBlocks(t *testing.T) {
 	p := newPublisher()
 	for i := 1; i <= 1000; i++ {
@@ -51,93 +35,6 @@ func TestPublisherCoalescesAndNeverBlocks(t *testing.T) {
 	}
 	if _, ok := <-p.ch; ok {
 		t.Fatal("channel not closed")
-	}
-}
-
-func TestReconcile(t *testing.T) {
-	run := func(name, hash string) model.Server {
-		s := stdioServer(name)
-		s.Hash = hash
-		return s
-	}
-	off := func(name, hash string) model.Server {
-		s := run(name, hash)
-		s.Enabled = false
-		return s
-	}
-	tests := []struct {
-		name    string
-		desired []model.Server
-		have    map[string]runInfo
-		want    string
-	}{
-		{"new runnable starts", []model.Server{run("a", "1")}, nil, "start a"},
-		{"new disabled is shown", []model.Server{off("a", "1")}, nil, "add a"},
-		{"unchanged stays", []model.Server{run("a", "1")}, map[string]runInfo{"a": {"1", true, true}}, "update a"},
-		{"hash changed restarts", []model.Server{run("a", "2")}, map[string]runInfo{"a": {"1", true, true}}, "restart a"},
-		{"failed unchanged stays failed", []model.Server{run("a", "1")}, map[string]runInfo{"a": {"1", true, false}}, "update a"},
-		{"failed changed restarts", []model.Server{run("a", "2")}, map[string]runInfo{"a": {"1", true, false}}, "restart a"},
-		{"disabled now stops", []model.Server{off("a", "1")}, map[string]runInfo{"a": {"1", true, true}}, "stop a"},
-		{"still disabled updates", []model.Server{off("a", "2")}, map[string]runInfo{"a": {"1", false, false}}, "update a"},
-		{"enabled starts", []model.Server{run("a", "1")}, map[string]runInfo{"a": {"1", false, false}}, "start a"},
-		{"removed is removed", nil, map[string]runInfo{"b": {"1", true, true}, "a": {"1", true, false}}, "remove a, remove b"},
-		{
-			"mixed",
-			[]model.Server{run("a", "1"), run("b", "9"), run("c", "1")},
-			map[string]runInfo{"a": {"1", true, true}, "b": {"1", true, true}, "d": {"1", true, true}},
-			"update a, restart b, start c, remove d",
-		},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			var got []string
-			for _, a := range reconcile(tt.desired, tt.have) {
-				got = append(got, a.Kind.String()+" "+a.Name)
-			}
-			if s := strings.Join(got, ", "); s != tt.want {
-				t.Errorf("reconcile = %q, want %q", s, tt.want)
-			}
-		})
-	}
-}
-
-func TestValidateArgs(t *testing.T) {
-	schema := json.RawMessage(`{"type":"object","properties":{"a":{"type":"number"},"opts":{"type":"object","properties":{"n":{"type":"integer","minimum":1}}}},"required":["a"]}`)
-	sch, err := compileSchema(schema)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := validateArgs(sch, "add", map[string]any{"a": 1, "opts": map[string]any{"n": 2}}); err != nil {
-		t.Fatalf("valid args rejected: %v", err)
-	}
-	cases := map[string]struct {
-		args map[string]any
-		want string
-	}{
-		"wrong type":   {map[string]any{"a": "x"}, `field "a"`},
-		"missing":      {map[string]any{}, "missing property 'a'"},
-		"nested field": {map[string]any{"a": 1, "opts": map[string]any{"n": 0}}, `field "opts.n"`},
-	}
-	for name, c := range cases {
-		err := validateArgs(sch, "add", c.args)
-		if !errors.Is(err, ErrInvalidArguments) || !strings.Contains(err.Error(), c.want) {
-			t.Errorf("%s: err = %v, want ErrInvalidArguments mentioning %s", name, err, c.want)
-		}
-	}
-	if s, err := compileSchema(nil); err != nil || s != nil {
-		t.Errorf("empty schema: %v %v", s, err)
-	}
-	// A remote $ref is never fetched (noLoader does no I/O): it accepts
-	// anything, and the rest of the schema still applies.
-	remote, err := compileSchema(json.RawMessage(`{"type":"object","properties":{"p":{"$ref":"http://example.com/x.json"},"a":{"type":"integer"}}}`))
-	if err != nil {
-		t.Fatalf("a schema with a remote $ref cannot be used: %v", err)
-	}
-	if err := validateArgs(remote, "t", map[string]any{"p": 123}); err != nil {
-		t.Errorf("the remote $ref's property refused a value: %v", err)
-	}
-	if err := validateArgs(remote, "t", map[string]any{"a": "x"}); !errors.Is(err, ErrInvalidArguments) {
-		t.Errorf("the rest of the schema is not applied: %v", err)
 	}
 }
 

@@ -26,8 +26,8 @@ func (m *maskedError) Error() string { return m.msg }
 // Unwrap returns the error as it was.
 func (m *maskedError) Unwrap() error { return m.err }
 
-// errText is err as a sentence a person reads about en's server, with its
+// text is err as a sentence a person reads about en's server, with its
 // secrets masked. Callers hold e.mu.
-func (e *Engine) errText(en *entry, err error) string {
-	return en.redact(e.errs.humanize(err))
+func (o errorOps) text(en *entry, err error) string {
+	return en.redact(o.humanize(err))
 }

@@ -3,10 +3,41 @@ package engine
 import (
 	"context"
 	"fmt"
-	"slices"
+	"sync"
 
+	"github.com/mcpdeck/mcpdeck/engine/lifecycle"
+	"github.com/mcpdeck/mcpdeck/engine/lock"
 	"github.com/mcpdeck/mcpdeck/model"
 )
+
+// configParts reloads the configuration and keeps the person's choices
+// about servers: enable, disable, approve, reject, deny a tool, the
+// sampling decision (choices.go), and the config watcher (watch.go).
+type configParts struct {
+	e        *Engine
+	reloadMu sync.Mutex // serializes reloads (held before e.mu)
+	// Guarded by e.mu:
+	watch  *watcher
+	overEn map[string]bool // enable/disable of Extra servers, in memory
+	// overSampling is the sampling decision on Extra servers, in memory.
+	overSampling map[string]model.SamplingDecision
+}
+
+func newConfigParts(e *Engine) *configParts {
+	return &configParts{e: e, overEn: map[string]bool{}, overSampling: map[string]model.SamplingDecision{}}
+}
+
+// shownDefinition is the definition as snapshots show it, worked out
+// once per reload.
+type shownDefinition struct {
+	transport model.Transport
+	config    model.ServerConfig // as written, redacted (model.Redact)
+	// written is the definition exactly as written, only for a project
+	// server awaiting approval (ServerSnapshot.Written).
+	written *model.ServerConfig
+	runsIn  string // redacted
+	target  string // the command line or URL, redacted
+}
 
 // Reload reads the configuration again and reconciles: new servers start,
 // removed ones close, and only servers whose config hash changed restart.
@@ -14,38 +45,52 @@ func (e *Engine) Reload(ctx context.Context) error {
 	if err := ctx.Err(); err != nil {
 		return err
 	}
+	var err error
 	// One reload at a time, so an older load never overwrites a newer one.
-	e.reloadMu.Lock()
-	defer e.reloadMu.Unlock()
+	lock.With(&e.config.reloadMu, func() { err = e.config.reload() })
+	return err
+}
+
+// reload loads, then applies what lifecycle.Reconcile decides; callers
+// hold reloadMu.
+func (c *configParts) reload() error {
+	e := c.e
 	res, err := e.load(e.opts.Load)
 	if err != nil {
 		return fmt.Errorf("loading configuration: %w", err)
 	}
-	e.mu.Lock()
-	desired := e.desiredLocked(res)
-	e.mu.Unlock()
+	var desired []model.Server
+	e.locked(func() { desired = c.desiredLocked(res) })
 	// The needs-auth cache is a file: read it before taking e.mu. The
 	// desired list cannot go stale meanwhile: reloads are serialized and
 	// whatever changes overEn reloads again.
-	pre := preloaded{needsAuth: e.cachedNeedsAuth(desired), blockers: e.blockersAll(desired)}
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	if e.closed {
-		return ErrClosed
-	}
+	pre := preloaded{needsAuth: cachedNeedsAuth(e.opts.Auth, desired), blockers: c.blockersAll(desired)}
+	e.locked(func() {
+		if e.closed {
+			err = ErrClosed
+			return
+		}
+		c.applyAllLocked(res, desired, pre)
+	})
+	return err
+}
+
+// applyAllLocked makes res the configuration in force.
+func (c *configParts) applyAllLocked(res *model.Resolved, desired []model.Server, pre preloaded) {
+	e := c.e
 	e.res = res
-	have := make(map[string]runInfo, len(e.byName))
+	have := make(map[string]lifecycle.RunInfo, len(e.byName))
 	for name, en := range e.byName {
-		have[name] = runInfo{Hash: en.srv.Hash, Runnable: en.st.def.runnable, Active: en.st.active()}
+		have[name] = lifecycle.RunInfo{Hash: en.srv.Hash, Runnable: en.st.Runnable(), Active: en.st.Active()}
 	}
 	// One snapshot for the whole reload, not one per server: with 500
 	// servers that is the difference between 1 and 500 copies of the list.
 	e.batching = true
-	for _, a := range reconcile(desired, have) {
-		e.applyLocked(a, pre)
+	for _, a := range lifecycle.Reconcile(desired, have) {
+		c.applyLocked(a, pre)
 	}
 	for _, en := range e.byName {
-		e.applyPermissionsLocked(en)
+		e.lists.permitLocked(en)
 	}
 	e.order = e.order[:0:0]
 	for _, en := range e.byName {
@@ -55,17 +100,16 @@ func (e *Engine) Reload(ctx context.Context) error {
 	e.toolsDirty = true // servers may have gone, and their tools with them
 	e.batching = false
 	e.publishLocked()
-	return nil
 }
 
 // desiredLocked is the loaded servers plus Options.Extra (dynamic scope; a
 // configured server of the same name wins; ignored under enterprise config).
-func (e *Engine) desiredLocked(res *model.Resolved) []model.Server {
+func (c *configParts) desiredLocked(res *model.Resolved) []model.Server {
 	out := append([]model.Server(nil), res.Servers...)
 	if res.Enterprise {
 		return out
 	}
-	for _, x := range e.opts.Extra {
+	for _, x := range c.e.opts.Extra {
 		if _, exists := res.Server(x.Name); exists {
 			continue
 		}
@@ -85,16 +129,16 @@ func (e *Engine) desiredLocked(res *model.Resolved) []model.Server {
 			x.Policy.Allowed = true
 		}
 		x.Enabled = true
-		if en, ok := e.overEn[x.Name]; ok {
+		if en, ok := c.overEn[x.Name]; ok {
 			x.Enabled = en
 		}
-		x.Sampling = e.overSampling[x.Name]
+		x.Sampling = c.overSampling[x.Name]
 		out = append(out, x)
 	}
 	return out
 }
 
-// preloaded is what Reload learns by I/O (the needs-auth cache file, PATH
+// preloaded is what a reload learns by I/O (the needs-auth cache file, PATH
 // lookups) before it takes e.mu, by server name.
 type preloaded struct {
 	needsAuth map[string]bool
@@ -103,49 +147,50 @@ type preloaded struct {
 
 // blockersAll finds the blockers (PATH lookups) of every server; callers do
 // not hold e.mu.
-func (e *Engine) blockersAll(servers []model.Server) map[string][]model.Reason {
+func (c *configParts) blockersAll(servers []model.Server) map[string][]model.Reason {
 	out := make(map[string][]model.Reason, len(servers))
 	for _, srv := range servers {
-		out[srv.Name] = blockers(srv, e.findProgram)
+		out[srv.Name] = blockers(srv, c.e.findProgram)
 	}
 	return out
 }
 
-// applyLocked carries out one reconcile action: the runner stores the
-// definition, step decides what it means for the server.
-func (e *Engine) applyLocked(a action, pre preloaded) {
+// applyLocked carries out one reconcile action: the definition is stored,
+// the reducer decides what it means for the server.
+func (c *configParts) applyLocked(a lifecycle.Action, pre preloaded) {
+	e := c.e
 	en := e.byName[a.Name]
-	if a.Kind == actRemove {
+	if a.Kind == lifecycle.ActRemove {
 		if en != nil {
-			e.feed(en, evRemoved{at: now()}, nil)
+			e.run.feed(en, lifecycle.Removed{At: now()}, nil)
 			delete(e.byName, a.Name)
 		}
 		return
 	}
 	if en == nil {
-		en = &entry{st: newServerState(e.limits())}
+		en = &entry{st: lifecycle.New(e.run.limits())}
 		e.byName[a.Name] = en
 	}
-	e.configure(en, a.Server, pre.blockers[a.Name])
-	e.feed(en, evConfigured{at: now(), def: e.definition(en), change: a.Kind, cachedAuth: pre.needsAuth[a.Name]}, nil)
+	configure(en, a.Server, pre.blockers[a.Name])
+	e.run.feed(en, lifecycle.Configured{At: now(), Def: definition(en), Change: a.Kind, CachedAuth: pre.needsAuth[a.Name]}, nil)
 }
 
-// definition is what step needs of en's definition. Callers hold e.mu.
-func (e *Engine) definition(en *entry) definition {
+// definition is what the reducer needs of en's definition. Callers hold
+// e.mu.
+func definition(en *entry) lifecycle.Definition {
 	srv := en.srv
-	d := definition{
-		runnable: srv.Runnable(), allowed: srv.Policy.Allowed, rule: srv.Policy.Rule,
-		enabled: srv.Enabled, approval: srv.Approval.Status, problems: srv.Problems,
+	d := lifecycle.Definition{
+		Runnable: srv.Runnable(), Allowed: srv.Policy.Allowed, Rule: srv.Policy.Rule,
+		Enabled: srv.Enabled, Approval: srv.Approval.Status, Problems: srv.Problems,
 	}
 	if len(srv.Problems) > 0 {
-		d.problemText = en.redact(srv.Problems[0].Error())
+		d.ProblemText = en.redact(srv.Problems[0].Error())
 	}
 	return d
 }
 
-// configure stores the definition, its blockers and the static snapshot
-// fields.
-func (e *Engine) configure(en *entry, srv model.Server, bs []model.Reason) {
+// configure stores the definition, its blockers and how snapshots show it.
+func configure(en *entry, srv model.Server, bs []model.Reason) {
 	en.srv = srv
 	en.mask = model.NewMasker(srv.Secrets()...)
 	pol := srv.ManagedPolicy
@@ -156,40 +201,10 @@ func (e *Engine) configure(en *entry, srv model.Server, bs []model.Reason) {
 		raw = srv.Config // a server injected through Options.Extra may carry only its expanded definition
 	}
 	cfg := model.Redact(raw)
-	en.s.Name, en.s.Scope, en.s.Source = srv.Name, srv.Scope, srv.Source
-	en.s.Overrides = srv.Overrides
-	en.s.Transport = srv.Config.EffectiveType()
-	en.s.Config = cfg
-	en.s.Written = nil
+	d := shownDefinition{transport: srv.Config.EffectiveType(), config: cfg, runsIn: en.redact(srv.RunsIn()), target: model.RedactTarget(cfg)}
 	if srv.AwaitsApproval() {
 		written := srv.Raw
-		en.s.Written = &written
+		d.written = &written
 	}
-	en.s.RunsIn = en.redact(srv.RunsIn())
-	en.s.Target = model.RedactTarget(cfg)
-	en.s.Hash = srv.Hash
-	en.s.Enabled, en.s.Approval, en.s.Policy, en.s.Problems = srv.Enabled, srv.Approval, srv.Policy, srv.Problems
-	en.s.SamplingDecision = srv.Sampling
-}
-
-// applyPermissionsLocked re-flags denied tools after the permission rules
-// changed. Tool slices are shared with published snapshots, so a changed
-// list is copied, never edited in place.
-func (e *Engine) applyPermissionsLocked(en *entry) {
-	if e.res == nil {
-		return
-	}
-	var out []Tool
-	for i, t := range en.s.Tools {
-		allowed, rule := e.res.Permissions.Check(t.ExposedName)
-		if denied := !allowed && rule != ""; denied != t.Denied {
-			if out == nil {
-				out = slices.Clone(en.s.Tools)
-			}
-			out[i].Denied = denied
-		}
-	}
-	if out != nil {
-		en.s.Tools = out
-	}
+	en.def = d
 }

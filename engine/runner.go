@@ -1,80 +1,139 @@
 package engine
 
 import (
-	"cmp"
 	"context"
 	"errors"
-	"slices"
 	"time"
 
+	"github.com/mcpdeck/mcpdeck/engine/lifecycle"
+	"github.com/mcpdeck/mcpdeck/engine/localgate"
 	"github.com/mcpdeck/mcpdeck/model"
 )
 
-// feed hands ev to step, keeps the state it returns and carries out its
-// effects in order, then publishes at most once. keep (may be nil) runs for
-// effAccept: it stores the connection the event reported. Callers hold e.mu.
-func (e *Engine) feed(en *entry, ev event, keep func()) {
-	from := en.st.state
-	next, effs := step(en.st, ev)
-	en.st = next
-	en.st.show(&en.s, en.blockers)
-	if en.st.state != from {
-		e.log.Debug("server state", "server", en.srv.Name, "from", from, "to", en.st.state)
-	}
-	publish := false
-	for _, f := range effs {
-		switch f.kind {
-		case effAccept:
-			if keep != nil {
-				keep()
-			}
-		case effPublish:
-			publish = true
-		default:
-			e.perform(en, f)
-		}
-	}
-	if publish {
-		e.publishLocked()
+// runner runs the reducer: it feeds lifecycle.Step the events of each
+// server, performs the effects Step returns (connect, close, schedule or
+// cancel a retry, mark needs-auth, refetch a list, publish) and watches
+// each connection until it ends. It holds the goroutines, timers and
+// connection generations, and decides nothing.
+type runner struct {
+	e         *Engine
+	local     *localgate.Gate // admits stdio and sdk connects
+	remote    chan struct{}   // connection batch slots, network
+	protocols protocolMemory  // negotiated versions, read once
+}
+
+func newRunner(e *Engine) *runner {
+	return &runner{
+		e:      e,
+		local:  localgate.New(e.set.localBatch, localgate.CPUBusy()),
+		remote: make(chan struct{}, e.set.remoteBatch),
 	}
 }
 
-// perform carries out one effect of step for en. Callers hold e.mu.
-func (e *Engine) perform(en *entry, f effect) {
-	switch f.kind {
-	case effStart:
-		e.attemptLocked(en, f.gen)
-	case effStop:
-		e.stopLocked(en, f.keepStderr)
-	case effEndAttempt:
-		if en.cancel != nil {
-			en.cancel()
-			en.cancel = nil
+// connState is what the runner keeps per server: the attempt or
+// connection under way, the scheduled retry, what the connection told of
+// itself, the last stderr lines and the sign-in URL while the person signs
+// in.
+type connState struct {
+	cancel  context.CancelFunc // ends the current attempt or connection
+	conn    session
+	timer   *time.Timer // scheduled retry
+	info    sessionInfo
+	stderr  []string // the stderr tail, masked
+	authURL string   // the sign-in URL while Authenticate runs
+}
+
+// sessionInfo is what a connection's initialize told of the server.
+type sessionInfo struct {
+	server        Implementation
+	protocol      string
+	instructions  string // capped at 2048, masked
+	subscriptions bool   // it offers resource subscriptions
+}
+
+// forget drops what the connection told of the server.
+func (c *connState) forget() { c.info = sessionInfo{} }
+
+// stopRetry stops the retry timer.
+func (c *connState) stopRetry() {
+	if c.timer != nil {
+		c.timer.Stop()
+		c.timer = nil
+	}
+}
+
+// feed hands ev to lifecycle.Step, keeps the state it returns and carries
+// out its effects in order, then publishes at most once. keep (may be nil)
+// runs for EffAccept: it stores the connection the event reported. Callers
+// hold e.mu.
+func (r *runner) feed(en *entry, ev lifecycle.Event, keep func()) {
+	from := en.st.Current()
+	next, effs := lifecycle.Step(en.st, ev)
+	en.st = next
+	if en.st.Current() != from {
+		r.e.log.Debug("server state", "server", en.srv.Name, "from", from, "to", en.st.Current())
+	}
+	publish := false
+	for _, f := range effs {
+		switch f.Kind {
+		case lifecycle.EffAccept:
+			if keep != nil {
+				keep()
+			}
+		case lifecycle.EffPublish:
+			publish = true
+		default:
+			r.perform(en, f)
 		}
-	case effSchedule:
-		name, gen := en.srv.Name, f.gen
-		en.timer = time.AfterFunc(f.delay, func() { e.retryDue(name, gen) })
-	case effCancelRetry:
-		en.stopRetry()
-	case effMarkNeedsAuth:
+	}
+	if publish {
+		r.e.publishLocked()
+	}
+}
+
+// feedNamed feeds ev to server's entry, if the engine is open and the
+// server still there.
+func (r *runner) feedNamed(server string, ev lifecycle.Event) {
+	r.e.ifEntry(server, func(en *entry) { r.feed(en, ev, nil) })
+}
+
+// perform carries out one effect of Step for en. Callers hold e.mu.
+func (r *runner) perform(en *entry, f lifecycle.Effect) {
+	e := r.e
+	switch f.Kind {
+	case lifecycle.EffStart:
+		r.attemptLocked(en, f.Gen)
+	case lifecycle.EffStop:
+		r.stopLocked(en, f.KeepStderr)
+	case lifecycle.EffEndAttempt:
+		if en.conn.cancel != nil {
+			en.conn.cancel()
+			en.conn.cancel = nil
+		}
+	case lifecycle.EffSchedule:
+		name, gen := en.srv.Name, f.Gen
+		en.conn.timer = time.AfterFunc(f.Delay, func() { r.feedNamed(name, lifecycle.RetryDue{At: now(), Gen: gen}) })
+	case lifecycle.EffCancelRetry:
+		en.conn.stopRetry()
+	case lifecycle.EffMarkNeedsAuth:
 		// The Authenticator's record is a file write: not under e.mu.
 		if a := e.opts.Auth; a != nil {
 			srv := en.srv
 			e.wg.Go(func() { a.MarkNeedsAuth(srv) })
 		}
-	case effRefetch:
-		e.refetchLocked(en, f.list)
-	case effRefused:
-		e.log.Error("engine: refused state change", "server", en.srv.Name, "err", f.text)
-	case effAccept, effPublish:
+	case lifecycle.EffRefetch:
+		e.lists.refetchLocked(en, listKind(f.List))
+	case lifecycle.EffRefused:
+		e.log.Error("engine: refused state change", "server", en.srv.Name, "err", f.Text)
+	case lifecycle.EffAccept, lifecycle.EffPublish:
 	}
 }
 
-// describe turns err into what step needs to know of it, its sentences
+// describe turns err into what Step needs to know of it, its sentences
 // redacted with en's secrets. Callers hold e.mu.
-func (e *Engine) describe(en *entry, err error) failure {
+func (r *runner) describe(en *entry, err error) lifecycle.Failure {
+	e := r.e
 	cls, name := e.errs.classify(err)
-	text := e.errText(en, err)
 	var limit time.Duration
 	if errors.Is(err, ErrConnectTimeout) { // which limit ran out (ui/status says how to raise it)
 		limit = e.set.connectTimeout
@@ -83,103 +142,53 @@ func (e *Engine) describe(en *entry, err error) failure {
 	if code, ok := e.errs.exitCode(err); ok {
 		exit = &code
 	}
-	return failure{class: cls, className: name, text: text, detail: en.redact(err.Error()), exitCode: exit, limit: limit}
+	return lifecycle.Failure{Class: cls, ClassName: name, Text: e.errs.text(en, err), Detail: en.redact(err.Error()), ExitCode: exit, Limit: limit}
 }
 
-// limits are the rules step applies to every server of this engine.
-func (e *Engine) limits() limits {
-	return limits{backoff: e.backoff, crashWindow: crashWindow, crashLoop: crashLoopLimit, transientLimit: transientLimit}
+// limits are the rules Step applies to every server of this engine.
+func (r *runner) limits() lifecycle.Limits {
+	return lifecycle.Limits{Backoff: r.e.backoff, CrashWindow: crashWindow, CrashLoop: crashLoopLimit, TransientLimit: transientLimit}
 }
 
 // now is the time an event happens.
-func now() at { return at{now: time.Now()} }
+func now() lifecycle.At { return lifecycle.At{Now: time.Now()} }
 
 // stopLocked ends whatever en runs: a scheduled retry, an attempt in
 // flight, an open connection (closed in the background, its stderr tail
 // kept first when asked).
-func (e *Engine) stopLocked(en *entry, keepStderr bool) {
-	en.stopRetry()
-	if en.cancel != nil {
-		en.cancel()
-		en.cancel = nil
+func (r *runner) stopLocked(en *entry, keepStderr bool) {
+	if c := en.conn.conn; c != nil && keepStderr {
+		en.conn.stderr = en.mask.MaskLines(c.StderrTail(stderrTailLines))
 	}
-	if en.conn != nil {
-		c := en.conn
-		if keepStderr {
-			en.s.StderrTail = en.mask.MaskLines(c.StderrTail(stderrTailLines))
-		}
-		en.conn = nil
-		e.goClose(c, en.mask)
+	if c := r.endLocked(en); c != nil {
+		r.goClose(c, en.mask)
 	}
-	en.dropCaches()
-	e.toolsDirty = true
+	en.forget()
+	r.e.toolsDirty = true
+}
+
+// endLocked stops en's retry, ends its attempt and takes its connection,
+// which the caller closes.
+func (r *runner) endLocked(en *entry) session {
+	en.conn.stopRetry()
+	if en.conn.cancel != nil {
+		en.conn.cancel()
+		en.conn.cancel = nil
+	}
+	c := en.conn.conn
+	en.conn.conn = nil
+	return c
 }
 
 // goClose closes a connection without holding up the caller; a failure
 // is logged masked with mask, its server's.
-func (e *Engine) goClose(c session, mask *model.Masker) {
+func (r *runner) goClose(c session, mask *model.Masker) {
+	e := r.e
 	e.wg.Go(func() {
 		ctx, cancel := context.WithTimeout(context.WithoutCancel(e.ctx), closeTimeout)
 		defer cancel()
 		if err := c.Close(ctx); err != nil {
 			e.log.Debug("closing connection", "err", mask.Mask(err.Error()))
 		}
-	})
-}
-
-// retryDue runs a scheduled retry if it is still current (step decides).
-func (e *Engine) retryDue(name string, gen uint64) {
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	en := e.byName[name]
-	if e.closed || en == nil {
-		return
-	}
-	e.feed(en, evRetryDue{at: now(), gen: gen}, nil)
-}
-
-// publishLocked sends a new snapshot built from every entry. Unchanged
-// slices are shared with the previous snapshot; callers hold e.mu.
-func (e *Engine) publishLocked() {
-	if e.closed && e.last.Seq > 0 && e.ctx.Err() != nil {
-		return
-	}
-	if e.batching {
-		return // Reload publishes once at the end
-	}
-	if e.toolsDirty { // lists changed since the last publish: collisions may have too
-		e.markCollisionsLocked()
-		e.toolsDirty = false
-	}
-	e.seq++
-	s := Snapshot{Seq: e.seq, At: time.Now(), Servers: make([]ServerSnapshot, len(e.order))}
-	for i, en := range e.order {
-		s.Servers[i] = en.s
-	}
-	if e.res != nil {
-		s.Problems = e.res.Problems
-	}
-	s.Warnings = e.warnings
-	if e.res != nil && e.res.Untrusted != nil && !e.res.Untrusted.Told {
-		s.Warnings = append(slices.Clip(s.Warnings), e.res.Untrusted.Notice())
-	}
-	if e.opts.Auth != nil {
-		if w := e.opts.Auth.Warnings(); len(w) > 0 {
-			s.Warnings = append(slices.Clip(s.Warnings), w...)
-		}
-	}
-	e.last = s
-	e.pub.publish(s)
-	close(e.changed) // wake internal waiters (reconnectFor)
-	e.changed = make(chan struct{})
-}
-
-// sortEntries orders entries by scope (high first), then name.
-func sortEntries(es []*entry) {
-	slices.SortFunc(es, func(a, b *entry) int {
-		if c := cmp.Compare(b.srv.Scope, a.srv.Scope); c != 0 {
-			return c
-		}
-		return cmp.Compare(a.srv.Name, b.srv.Name)
 	})
 }

@@ -28,7 +28,7 @@ const (
 // MCPDECK_SERVER_NAME set. Its stdout is the reply: a JSON object is taken
 // as a whole CreateMessageResult, any other text as the assistant's text.
 // Errors never quote stdout.
-func (e *Engine) replyByCommand(ctx context.Context, srv model.Server, r SampleRequest) (*mcp.CreateMessageResult, string, error) {
+func replyByCommand(ctx context.Context, srv model.Server, r SampleRequest) (*mcp.CreateMessageResult, string, error) {
 	out, err := launch.For(srv).RunShell(ctx, r.Command,
 		map[string]string{"MCPDECK_SERVER_NAME": r.Server}, "", r.Raw,
 		platform.Limits{Timeout: sampleCommandTimeout, MaxOutput: maxSampleReply})

@@ -103,40 +103,41 @@ const maxSampleHistory = 50
 // own), otherwise Options.Sample asks. The answer goes to the history. With
 // MaxPendingAsks of the server's requests waiting it is declined at once,
 // and only the burst is recorded (AskFlood), not each request.
-func (e *Engine) sample(ctx context.Context, server string, req mcp.CreateMessageRequest) (*mcp.CreateMessageResult, error) {
-	release, err := e.admitAsk(server)
+func (p *askParts) sample(ctx context.Context, server string, req mcp.CreateMessageRequest) (*mcp.CreateMessageResult, error) {
+	release, err := p.admit(server)
 	if err != nil {
 		return nil, err
 	}
 	defer release()
-	e.mu.Lock()
-	en := e.byName[server]
 	var srv model.Server
-	if en != nil {
-		srv = en.srv
-	}
-	e.mu.Unlock()
-	if en == nil {
+	known := false
+	p.e.locked(func() {
+		if en := p.e.byName[server]; en != nil {
+			srv, known = en.srv, true
+		}
+	})
+	if !known {
 		return nil, fmt.Errorf("%w: %s", ErrUnknownServer, server)
 	}
 	r := newSampleRequest(server, req.CreateMessageParams)
 	if ic := inputCallFrom(ctx); ic != nil {
 		r.Request = ic.what
 	}
-	r.Command = e.samplingCommand(srv)
-	res, outcome, err := e.sampleAnswer(ctx, srv, r)
-	e.recordSample(server, r.FirstLine(), outcome)
+	r.Command = p.samplingCommand(srv)
+	res, outcome, err := p.sampleAnswer(ctx, srv, r)
+	p.record(server, r.FirstLine(), outcome)
 	return res, err
 }
 
 // sampleAnswer decides and produces the answer, with the outcome worded
 // for the history.
-func (e *Engine) sampleAnswer(ctx context.Context, srv model.Server, r SampleRequest) (*mcp.CreateMessageResult, string, error) {
+func (p *askParts) sampleAnswer(ctx context.Context, srv model.Server, r SampleRequest) (*mcp.CreateMessageResult, string, error) {
+	e := p.e
 	switch {
 	case srv.Sampling == model.SamplingNever:
 		return nil, "declined (never for this server)", ErrSamplingDeclined
 	case srv.Sampling == model.SamplingAlways && r.Command != "":
-		return e.replyByCommand(ctx, srv, r)
+		return replyByCommand(ctx, srv, r)
 	}
 	r.Allowed = srv.Sampling == model.SamplingAlways
 	if e.opts.Sample == nil {
@@ -155,7 +156,7 @@ func (e *Engine) sampleAnswer(ctx context.Context, srv model.Server, r SampleReq
 		if resp.Choice == SampleAlways {
 			d = model.SamplingAlways
 		}
-		if err := e.rememberSampling(ctx, srv.Name, d); err != nil {
+		if err := e.config.setSampling(ctx, srv.Name, d); err != nil {
 			e.log.Warn("sampling decision not saved", "server", srv.Name, "err", err)
 		}
 		if d == model.SamplingNever {
@@ -169,7 +170,7 @@ func (e *Engine) sampleAnswer(ctx context.Context, srv model.Server, r SampleReq
 		return resp.Reply, "replied (" + model.SanitizeLine(resp.Reply.Model) + ", via mcpdeck serve)", nil
 	}
 	if r.Command != "" {
-		return e.replyByCommand(ctx, srv, r)
+		return replyByCommand(ctx, srv, r)
 	}
 	res := &mcp.CreateMessageResult{Model: "human", StopReason: "endTurn"}
 	res.Role = mcp.RoleAssistant
@@ -179,7 +180,8 @@ func (e *Engine) sampleAnswer(ctx context.Context, srv model.Server, r SampleReq
 
 // samplingCommand is the command that writes srv's replies: --sampling-command
 // for this run, else the server's user-scope "sampling" setting.
-func (e *Engine) samplingCommand(srv model.Server) string {
+func (p *askParts) samplingCommand(srv model.Server) string {
+	e := p.e
 	if e.opts.SamplingCommand != "" {
 		return e.opts.SamplingCommand
 	}
@@ -191,46 +193,14 @@ func (e *Engine) samplingCommand(srv model.Server) string {
 	return cmd
 }
 
-// rememberSampling saves the person's standing decision and reloads, so the
-// server's snapshot shows it.
-func (e *Engine) rememberSampling(ctx context.Context, name string, d model.SamplingDecision) error {
-	e.mu.Lock()
-	extra := e.isExtra(name)
-	if extra {
-		e.overSampling[name] = d
-	}
-	e.mu.Unlock()
-	if !extra {
-		if err := model.SetSamplingDecision(e.opts.Load, name, d); err != nil {
-			return err
-		}
-	}
-	return e.Reload(ctx)
-}
-
-// SetSampling changes the standing decision on a server's sampling requests
-// (model.SamplingAsk forgets it).
-func (e *Engine) SetSampling(ctx context.Context, name string, d model.SamplingDecision) error {
-	e.mu.Lock()
-	_, ok := e.byName[name]
-	e.mu.Unlock()
-	if !ok {
-		return fmt.Errorf("%w: %s", ErrUnknownServer, name)
-	}
-	return e.rememberSampling(ctx, name, d)
-}
-
-// recordSample adds one request to the server's history (newest last).
-func (e *Engine) recordSample(server, request, outcome string) {
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	en := e.byName[server]
-	if e.closed || en == nil {
-		return
-	}
-	old := en.s.Sampling[max(0, len(en.s.Sampling)-maxSampleHistory+1):]
-	h := make([]SampleRecord, 0, len(old)+1) // a new array: published snapshots keep theirs
-	h = append(h, old...)
-	en.s.Sampling = append(h, SampleRecord{At: time.Now(), Request: request, Outcome: outcome})
-	e.publishLocked()
+// record adds one request to the server's sampling history (newest last).
+func (p *askParts) record(server, request, outcome string) {
+	p.e.ifEntry(server, func(en *entry) {
+		a := &en.asks
+		old := a.sampled[max(0, len(a.sampled)-maxSampleHistory+1):]
+		h := make([]SampleRecord, 0, len(old)+1) // a new array: published snapshots keep theirs
+		h = append(h, old...)
+		a.sampled = append(h, SampleRecord{At: time.Now(), Request: request, Outcome: outcome})
+		p.e.publishLocked()
+	})
 }

@@ -40,7 +40,7 @@ func (e *ScopeError) Unwrap() error { return ErrMissingScope }
 // missingScopeLocked returns a *ScopeError when the Authenticator knows
 // scopes the server refused en's requests for; nil otherwise. Callers hold
 // e.mu (the lookup is in memory).
-func (e *Engine) missingScopeLocked(en *entry) error {
+func missingScopeLocked(e *Engine, en *entry) error {
 	sr, ok := e.opts.Auth.(ScopeReporter)
 	if !ok || en == nil {
 		return nil
@@ -54,13 +54,13 @@ func (e *Engine) missingScopeLocked(en *entry) error {
 // toolsRefusedLocked explains a tool missing from a tools list that the
 // server refused to give for lack of authorization: that is the failure to
 // report, not "no such tool". nil when the list was not refused.
-func (e *Engine) toolsRefusedLocked(en *entry) error {
-	if en.toolsAuthErr == nil {
+func toolsRefusedLocked(e *Engine, en *entry) error {
+	if en.lists.toolsAuthErr == nil {
 		return nil
 	}
-	if err := e.missingScopeLocked(en); err != nil {
+	if err := missingScopeLocked(e, en); err != nil {
 		return err
 	}
 	return fmt.Errorf("server %s refused to list its tools: %s; run mcpdeck auth %s",
-		en.srv.Name, en.redact(e.errs.humanize(en.toolsAuthErr)), en.srv.Name)
+		en.srv.Name, e.errs.text(en, en.lists.toolsAuthErr), en.srv.Name)
 }

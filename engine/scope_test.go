@@ -11,6 +11,7 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
 
+	"github.com/mcpdeck/mcpdeck/engine/lifecycle"
 	"github.com/mcpdeck/mcpdeck/model"
 )
 
@@ -43,11 +44,11 @@ func TestCallReportsMissingScopeNotUnknownTool(t *testing.T) {
 		srv := stdioServer("r")
 		srv.Config = model.ServerConfig{Type: model.TransportHTTP, URL: "https://example.com/mcp"}
 		e := newTestEngine(t, n, srv)
-		e.errs.classify = func(err error) (errClass, string) {
+		e.errs.classify = func(err error) (lifecycle.ErrClass, string) {
 			if strings.Contains(err.Error(), "403") {
-				return classAuth, "auth"
+				return lifecycle.ClassAuth, "auth"
 			}
-			return classOther, "error"
+			return lifecycle.ClassOther, "error"
 		}
 		auth := &scopeAuth{missing: []string{"mcp:write"}}
 		e.opts.Auth = auth

@@ -8,6 +8,7 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
 
+	"github.com/mcpdeck/mcpdeck/engine/lifecycle"
 	"github.com/mcpdeck/mcpdeck/model"
 	"github.com/mcpdeck/mcpdeck/model/launch"
 )
@@ -50,48 +51,10 @@ type connOptions struct {
 // opener opens and initializes one connection.
 type opener func(ctx context.Context, name string, cfg model.ServerConfig, o connOptions) (session, error)
 
-// errClass is the engine's view of an error class.
-type errClass int
-
-const (
-	classOther errClass = iota
-	classTransient
-	classTerminal
-	classAuth
-	classSessionExpired
-	classExited
-	classTimeout
-	// classTooLarge is a message or list over the size limit: the server
-	// fails with no automatic retry, as it would send the same again.
-	classTooLarge
-)
-
-func (c errClass) String() string {
-	switch c {
-	case classOther:
-		return "error"
-	case classTransient:
-		return "transient"
-	case classTerminal:
-		return "terminal"
-	case classAuth:
-		return "auth"
-	case classSessionExpired:
-		return "session-expired"
-	case classExited:
-		return "exited"
-	case classTimeout:
-		return "timeout"
-	case classTooLarge:
-		return "too-large"
-	}
-	return "error"
-}
-
 // errorOps classifies and explains transport errors; from transports in
 // production.
 type errorOps struct {
-	classify func(error) (errClass, string)
+	classify func(error) (lifecycle.ErrClass, string)
 	humanize func(error) string
 	exitCode func(error) (int, bool)
 }

@@ -4,11 +4,13 @@ import (
 	"os"
 	"strconv"
 	"time"
+
+	"github.com/mcpdeck/mcpdeck/engine/lifecycle"
 )
 
 // settings are the environment-tunable connection limits, read once in New.
 type settings struct {
-	localBatch     int           // MCP_SERVER_CONNECTION_BATCH_SIZE; 0 (unset) = adaptive, see localgate.go
+	localBatch     int           // MCP_SERVER_CONNECTION_BATCH_SIZE; 0 (unset) = adaptive, see engine/localgate
 	remoteBatch    int           // MCP_REMOTE_SERVER_CONNECTION_BATCH_SIZE, default 20
 	connectTimeout time.Duration // MCP_TIMEOUT ms, default 30 000
 	toolTimeout    time.Duration // MCP_TOOL_TIMEOUT ms, default 100 000 000
@@ -19,10 +21,8 @@ type settings struct {
 
 // Limits that keep a hostile server from flooding the engine.
 const (
-	maxListItems      = 10000  // tools/resources/prompts per list
-	maxTextLen        = 2048   // descriptions, instructions
-	maxInlineText     = 100000 // larger text results go to a file
-	historyCap        = 20
+	maxListItems      = 10000 // tools/resources/prompts per list
+	maxTextLen        = 2048  // descriptions, instructions
 	stderrTailLines   = 50
 	maxURLElicitRetry = 3
 	transientLimit    = 3 // transient errors in a row before reconnecting
@@ -68,3 +68,9 @@ func pingSetting(lookup func(string) (string, bool)) time.Duration {
 	}
 	return time.Duration(n) * time.Millisecond
 }
+
+// Backoff is the reconnect policy (lifecycle.Backoff).
+type Backoff = lifecycle.Backoff
+
+// DefaultBackoff is the reconnect policy: 5 attempts, 1 s doubling, capped at 30 s.
+func DefaultBackoff() Backoff { return lifecycle.DefaultBackoff() }

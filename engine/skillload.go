@@ -1,18 +1,14 @@
 package engine
 
 import (
-	"bytes"
 	"context"
-	"crypto/sha256"
 	"encoding/base64"
-	"encoding/hex"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"sort"
-	"strings"
 
 	"github.com/mark3labs/mcp-go/mcp"
+	"github.com/mcpdeck/mcpdeck/engine/skillmd"
 )
 
 var (
@@ -48,23 +44,35 @@ type LoadedSkill struct {
 	Contents map[string][]byte `json:"-"`
 }
 
+// skillParts loads a listed skill: every file read and checked against
+// the server's list entry (engine/skillmd) before any of it is returned.
+type skillParts struct{ e *Engine }
+
 // LoadSkill reads the files of the named skill (its name, or the URI of its
 // SKILL.md) and verifies each against the entry the server listed: size,
 // then sha256 digest, and the SKILL.md frontmatter field by field. SKILL.md
 // is read first and nothing more is read once a file fails; on any mismatch
 // nothing is returned.
 func (e *Engine) LoadSkill(ctx context.Context, server, name string) (LoadedSkill, error) {
-	e.mu.Lock()
-	t, en, err := e.connected(server)
+	return e.skills.load(ctx, server, name)
+}
+
+// load runs LoadSkill.
+func (p *skillParts) load(ctx context.Context, server, name string) (LoadedSkill, error) {
+	c := p.e.calls
+	var t callTarget
 	var matches []Skill
-	if err == nil {
-		for _, s := range en.s.Skills {
+	err := p.e.withEntry(server, func(en *entry) (err error) {
+		if t, err = targetLocked(en); err != nil {
+			return err
+		}
+		for _, s := range en.lists.skills {
 			if s.Name == name || s.URI == name {
 				matches = append(matches, s)
 			}
 		}
-	}
-	e.mu.Unlock()
+		return nil
+	})
 	if err != nil {
 		return LoadedSkill{}, err
 	}
@@ -84,19 +92,19 @@ func (e *Engine) LoadSkill(ctx context.Context, server, name string) (LoadedSkil
 	}
 	files := append([]SkillFile(nil), sk.Files...)
 	sort.SliceStable(files, func(i, j int) bool { return files[i].URI == sk.URI && files[j].URI != sk.URI })
-	ctx, cancel := e.withToolTimeout(ctx)
+	ctx, cancel := c.withToolTimeout(ctx)
 	defer cancel()
 	out := LoadedSkill{Skill: sk, Contents: make(map[string][]byte, len(files))}
 	for _, f := range files {
-		body, err := e.readSkillFile(ctx, t, f.URI)
+		body, err := readSkillFile(ctx, c, t, f.URI)
 		if err != nil {
-			return LoadedSkill{}, e.callError(ctx, server, "reading "+f.URI+" of skill "+sk.Name, err)
+			return LoadedSkill{}, c.callError(ctx, server, "reading "+f.URI+" of skill "+sk.Name, err)
 		}
-		if reason := verifySkillFile(f, body); reason != "" {
+		if reason := skillmd.Verify(f.Size, f.Digest, body); reason != "" {
 			return LoadedSkill{}, refuse(f.URI, reason)
 		}
 		if f.URI == sk.URI {
-			if reason := compareFrontmatter(sk.front, string(body)); reason != "" {
+			if reason := skillmd.Compare(sk.front, string(body)); reason != "" {
 				return LoadedSkill{}, refuse(f.URI, reason)
 			}
 			out.Manifest = string(body)
@@ -108,8 +116,8 @@ func (e *Engine) LoadSkill(ctx context.Context, server, name string) (LoadedSkil
 
 // readSkillFile reads one resource and returns its bytes: the text as
 // UTF-8, or the decoded blob.
-func (e *Engine) readSkillFile(ctx context.Context, t callTarget, uri string) ([]byte, error) {
-	res, err := e.readResource(ctx, t, uri)
+func readSkillFile(ctx context.Context, c *callParts, t callTarget, uri string) ([]byte, error) {
+	res, err := c.readResource(ctx, t, uri)
 	if err != nil {
 		return nil, err
 	}
@@ -139,78 +147,4 @@ func (e *Engine) readSkillFile(ctx context.Context, t callTarget, uri string) ([
 		return nil, fmt.Errorf("the server sent %d contents for %s, not one", n, uri)
 	}
 	return found, nil
-}
-
-// verifySkillFile checks a file's bytes against its entry: the size first
-// (cheap, and a mismatch whatever the digest), then the sha256 digest.
-func verifySkillFile(f SkillFile, body []byte) string {
-	if int64(len(body)) != f.Size {
-		return fmt.Sprintf("it is %d bytes but the skill list says %d", len(body), f.Size)
-	}
-	sum := sha256.Sum256(body)
-	if got := "sha256:" + hex.EncodeToString(sum[:]); got != f.Digest {
-		return "its content does not match the digest in the skill list (got " + got + ", listed " + f.Digest + ")"
-	}
-	return ""
-}
-
-// compareFrontmatter compares the SKILL.md frontmatter with the entry's,
-// field by field: the same fields on both sides, scalars equal (a plain
-// YAML scalar may stand for the number, boolean or null of the entry),
-// nested values present on both sides.
-func compareFrontmatter(entry map[string]json.RawMessage, doc string) string {
-	file, err := parseFrontmatter(doc)
-	if err != nil {
-		return "its frontmatter cannot be read: " + err.Error()
-	}
-	for _, k := range []string{"name", "description"} {
-		if _, ok := file[k]; !ok {
-			return "its frontmatter has no " + k
-		}
-	}
-	keys := map[string]bool{}
-	for k := range entry {
-		keys[k] = true
-	}
-	for k := range file {
-		keys[k] = true
-	}
-	var diffs []string
-	for k := range keys {
-		if !sameFront(entry[k], file[k], entry != nil && entry[k] != nil, hasKey(file, k)) {
-			diffs = append(diffs, k)
-		}
-	}
-	if len(diffs) == 0 {
-		return ""
-	}
-	sort.Strings(diffs)
-	return "its frontmatter differs from the skill list in " + strings.Join(diffs, ", ")
-}
-
-func hasKey(m map[string]frontValue, k string) bool { _, ok := m[k]; return ok }
-
-// sameFront compares one field present in the entry (raw), the file (v), or both.
-func sameFront(raw json.RawMessage, v frontValue, inEntry, inFile bool) bool {
-	if !inEntry || !inFile {
-		return false
-	}
-	raw = bytes.TrimSpace(raw)
-	if len(raw) > 0 && (raw[0] == '{' || raw[0] == '[') {
-		return v.complex
-	}
-	if v.complex {
-		return false
-	}
-	var s string
-	if json.Unmarshal(raw, &s) == nil {
-		return s == v.text
-	}
-	if !v.plain {
-		return false
-	}
-	if string(raw) == "null" {
-		return v.text == "" || v.text == "~" || v.text == "null"
-	}
-	return string(raw) == v.text // numbers and booleans, as written
 }

@@ -12,6 +12,7 @@ import (
 	"github.com/mark3labs/mcp-go/client"
 	"github.com/mark3labs/mcp-go/client/transport"
 	"github.com/mark3labs/mcp-go/mcp"
+	"github.com/mcpdeck/mcpdeck/engine/skillmd"
 )
 
 // SkillsExtension is the capability key under which a server offers skills:
@@ -140,7 +141,7 @@ func convertSkill(w wireSkill) Skill {
 		case s.Problem != "":
 		case f.Size == nil || *f.Size < 0:
 			s.Problem = "file " + f.URI + " has no size"
-		case !validDigest(f.Digest):
+		case !skillmd.ValidDigest(f.Digest):
 			s.Problem = "file " + f.URI + " has no sha256 digest"
 		case !strings.HasPrefix(f.URI, dir+"/"):
 			s.Problem = "file " + f.URI + " lies outside the skill"
@@ -173,16 +174,6 @@ func skillNameFromURI(uri string) string {
 		return uri
 	}
 	return dir[strings.LastIndexByte(dir, '/')+1:]
-}
-
-// validDigest accepts "sha256:" and 64 lowercase hex digits.
-func validDigest(d string) bool {
-	h, ok := strings.CutPrefix(d, "sha256:")
-	if !ok || len(h) != 64 {
-		return false
-	}
-	_, err := hex.DecodeString(h)
-	return err == nil && strings.ToLower(h) == h
 }
 
 // extensionRequest sends a request mcp-go has no method for, on the

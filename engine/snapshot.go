@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"time"
 
+	"github.com/mcpdeck/mcpdeck/engine/lifecycle"
 	"github.com/mcpdeck/mcpdeck/model"
 )
 
@@ -64,7 +65,7 @@ type ServerSnapshot struct {
 	Policy   model.PolicyDecision `json:"policy"`
 	Problems []model.Problem      `json:"problems,omitempty"`
 	// Reason is the structured cause of State (none when connected), chosen
-	// by the reducer in engine/step.go; Blockers are every standing reason
+	// by the reducer (engine/lifecycle); Blockers are every standing reason
 	// the definition may not run (policy, disabled, approval, config
 	// problems, command not found), most decisive first. The UIs word both
 	// in one formatter (ui/status); they never parse Error.
@@ -117,18 +118,8 @@ type Implementation struct {
 	Version string `json:"version,omitempty"`
 }
 
-// Transition is one entry of a server's state history.
-type Transition struct {
-	From model.State `json:"from"`
-	To   model.State `json:"to"`
-	At   time.Time   `json:"at"`
-	// Reason is a short log label of what triggered the move ("session
-	// expired", "configuration changed", the error): a record for logs and
-	// --json, not a sentence for the UIs, which word Cause.
-	Reason string `json:"reason,omitempty"`
-	// Cause is the structured reason for the move (see ServerSnapshot.Reason).
-	Cause model.Reason `json:"cause,omitzero"`
-}
+// Transition is one entry of a server's state history (lifecycle.Transition).
+type Transition = lifecycle.Transition
 
 // Tool is a server's tool with sanitized text (control/bidi characters
 // stripped, description capped) and its exposed mcp__server__tool name.

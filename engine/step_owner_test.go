@@ -4,91 +4,68 @@ import (
 	"go/ast"
 	"go/parser"
 	"go/token"
-	"os"
-	"path/filepath"
-	"strings"
+	"reflect"
 	"testing"
+
+	"github.com/mcpdeck/mcpdeck/engine/lifecycle"
 )
 
 // snapshotLifecycle are the ServerSnapshot fields that say where a server
-// is and why: only the reducer (serverState.show) writes them.
+// is and why: the reducer decides them, and only the one function that
+// assembles a snapshot (assembler) writes them.
 var snapshotLifecycle = []string{
 	"State", "Reason", "History", "Attempt", "MaxAttempts", "NextRetry",
 	"Error", "ErrorDetail", "ErrorClass", "ExitCode", "Why", "Blockers",
 }
 
-// reducerFile reports whether a file belongs to the reducer.
-func reducerFile(name string) bool { return strings.HasPrefix(filepath.Base(name), "step") }
+// assembler is the one function that builds a server's snapshot
+// (entry.snapshot, publish.go); feed is the one that stores what the
+// reducer returned.
+const assembler = "snapshot"
 
-// TestOnlyStepChangesServerState fails when code outside the reducer's
-// files (step*.go) writes a server's state, reason, counters or error:
-// a field of serverState or errorFields, or a lifecycle field of
-// ServerSnapshot. The one exception is feed (runner.go) storing what step
-// returned.
-func TestOnlyStepChangesServerState(t *testing.T) {
-	fset := token.NewFileSet()
-	files := map[string]*ast.File{}
-	names, err := filepath.Glob("*.go")
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, name := range names {
-		if strings.HasSuffix(name, "_test.go") {
-			continue
-		}
-		f, err := parser.ParseFile(fset, name, nil, 0)
-		if err != nil {
-			t.Fatal(err)
-		}
-		files[name] = f
-	}
-	guarded := reducerFields(t, files)
-	for name, f := range files {
-		if reducerFile(name) {
-			continue
-		}
-		for _, v := range ownerViolations(fset, f, guarded) {
-			t.Errorf("%s: only step (engine/step*.go) may change a server's state, counters or error", v)
+// TestReducerStateIsSealed fails when lifecycle.State gains an exported
+// field: then code outside the reducer's package could change a server's
+// state, counters or error without Step.
+func TestReducerStateIsSealed(t *testing.T) {
+	st := reflect.TypeFor[lifecycle.State]()
+	for i := range st.NumField() {
+		if f := st.Field(i); f.IsExported() {
+			t.Errorf("lifecycle.State.%s is exported: only lifecycle.Step may change a server's lifecycle", f.Name)
 		}
 	}
 }
 
-// reducerFields is every field name of the reducer's state types plus the
-// snapshot's lifecycle fields.
-func reducerFields(t *testing.T, files map[string]*ast.File) map[string]bool {
-	t.Helper()
+// TestOnlyStepChangesServerState fails when code in the engine writes a
+// lifecycle field of ServerSnapshot outside assembler, takes the
+// address of one, assigns a server's reducer state (en.st) outside feed,
+// which stores what lifecycle.Step returned, or builds a ServerSnapshot
+// anywhere but in assembler.
+func TestOnlyStepChangesServerState(t *testing.T) {
 	guarded := map[string]bool{}
 	for _, n := range snapshotLifecycle {
 		guarded[n] = true
 	}
-	found := 0
-	for name, f := range files {
-		if !reducerFile(name) {
-			continue
+	writers := 0
+	fset, files := engineSources(t)
+	for _, f := range files {
+		for _, d := range f.Decls {
+			if fd, ok := d.(*ast.FuncDecl); ok && fd.Name.Name == assembler {
+				writers++
+			}
 		}
-		ast.Inspect(f, func(n ast.Node) bool {
-			ts, ok := n.(*ast.TypeSpec)
-			if !ok || (ts.Name.Name != "serverState" && ts.Name.Name != "errorFields") {
-				return true
-			}
-			found++
-			for _, fld := range ts.Type.(*ast.StructType).Fields.List {
-				for _, id := range fld.Names {
-					guarded[id.Name] = true
-				}
-			}
-			return false
-		})
+		for _, v := range ownerViolations(fset, f, guarded) {
+			t.Errorf("%s: only the reducer (engine/lifecycle) changes a server's state, counters or error; %s copies them into the snapshot", v, assembler)
+		}
 	}
-	if found != 2 {
-		t.Fatalf("the reducer's state types serverState and errorFields are not in engine/step*.go (found %d)", found)
+	if writers != 1 {
+		t.Fatalf("found %d functions named %s, want 1", writers, assembler)
 	}
-	return guarded
 }
 
-// ownerViolations lists, by position, the writes in f to a guarded field,
-// the address of one taken, a serverState built, or en.st assigned outside
-// feed.
+// ownerViolations lists, by position, the writes in f to a guarded field
+// outside assembler, the address of one taken, en.st assigned
+// outside feed, or a ServerSnapshot built outside assembler (the one
+// place a snapshot is assembled).
 func ownerViolations(fset *token.FileSet, f *ast.File, guarded map[string]bool) []string {
 	var out []string
 	bad := func(n ast.Node) { out = append(out, fset.Position(n.Pos()).String()) }
@@ -97,7 +74,7 @@ func ownerViolations(fset *token.FileSet, f *ast.File, guarded map[string]bool) 
 		if !ok {
 			return
 		}
-		if guarded[sel.Sel.Name] || (sel.Sel.Name == "st" && fn != "feed") {
+		if (guarded[sel.Sel.Name] && fn != assembler) || (sel.Sel.Name == "st" && fn != "feed") {
 			bad(x)
 		}
 	}
@@ -119,7 +96,7 @@ func ownerViolations(fset *token.FileSet, f *ast.File, guarded map[string]bool) 
 					check("", n.X)
 				}
 			case *ast.CompositeLit:
-				if id, ok := n.Type.(*ast.Ident); ok && (id.Name == "serverState" || id.Name == "errorFields") {
+				if id, ok := n.Type.(*ast.Ident); ok && id.Name == "ServerSnapshot" && fn != assembler {
 					bad(n)
 				}
 			}
@@ -134,30 +111,27 @@ func ownerViolations(fset *token.FileSet, f *ast.File, guarded map[string]bool) 
 func TestOwnerCheckFindsWrites(t *testing.T) {
 	const src = `package engine
 func (e *Engine) elsewhere(en *entry) {
-	en.st.attempt++
-	en.st.transient = 0
-	en.st.err.text = "x"
 	en.s.State = 1
 	en.s.Error, en.s.ExitCode = "x", nil
-	p := &en.st.quickCrash
-	en.st = serverState{}
+	en.s.Attempt++
+	p := &en.s.NextRetry
+	en.st = lifecycle.State{}
 	_ = p
+	_ = ServerSnapshot{Name: "x"}
 }
 func (e *Engine) feed(en *entry) { en.st = en.st }
+func (en *entry) snapshot() ServerSnapshot { var s ServerSnapshot; s.State = 1; return s }
 `
 	fset := token.NewFileSet()
 	f, err := parser.ParseFile(fset, "elsewhere.go", src, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
-	guarded := map[string]bool{"attempt": true, "transient": true, "text": true, "quickCrash": true}
+	guarded := map[string]bool{}
 	for _, n := range snapshotLifecycle {
 		guarded[n] = true
 	}
-	if got := ownerViolations(fset, f, guarded); len(got) != 9 {
-		t.Errorf("found %d writes, want 9: %v", len(got), got)
-	}
-	if _, err := os.Stat("step.go"); err != nil {
-		t.Fatalf("the reducer's file is missing: %v", err)
+	if got := ownerViolations(fset, f, guarded); len(got) != 7 {
+		t.Errorf("found %d writes, want 7: %v", len(got), got)
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 	"time"
@@ -27,9 +28,21 @@ type WatchedResource struct {
 	ReadError string    `json:"error,omitempty"`    // why the last subscribe or read failed
 }
 
-// watchState is one watched resource inside the engine: its snapshot, and
-// whether a re-read runs (updates arriving meanwhile coalesce into one more).
+// subParts keeps the resources the person watches: it subscribes,
+// re-reads a resource on each update, and renews the subscriptions on
+// each new connection.
+type subParts struct{ e *Engine }
+
+// watchState is what subscriptions keep per server: the watched resources
+// by URI, kept across reconnects, and the list the snapshot shows.
 type watchState struct {
+	watched map[string]*watched
+	shown   []WatchedResource // by URI
+}
+
+// watched is one watched resource: its snapshot, and whether a re-read
+// runs (updates arriving meanwhile coalesce into one more).
+type watched struct {
 	w              WatchedResource
 	reading, again bool
 }
@@ -46,155 +59,161 @@ func canSubscribe(init *mcp.InitializeResult) bool {
 // Watch subscribes to uri on server and reads it; the snapshot's Watched
 // then follows its changes until Unwatch.
 func (e *Engine) Watch(ctx context.Context, server, uri string) error {
-	e.mu.Lock()
-	t, en, err := e.connected(server)
+	return e.subs.watch(ctx, server, uri)
+}
+
+// Unwatch ends the watch of uri on server (unsubscribing if connected).
+func (e *Engine) Unwatch(ctx context.Context, server, uri string) error {
+	return e.subs.unwatch(ctx, server, uri)
+}
+
+// watch runs Watch.
+func (p *subParts) watch(ctx context.Context, server, uri string) error {
+	e := p.e
+	t, err := e.calls.target(server)
 	if err == nil && !canSubscribe(t.conn.Init()) {
 		err = fmt.Errorf("%w: %s", ErrNoSubscriptions, server)
 	}
-	e.mu.Unlock()
 	if err != nil {
 		return err
 	}
 	ctx, cancel := context.WithTimeout(ctx, completeTimeout)
 	defer cancel()
 	if err := t.conn.Subscribe(ctx, uri, true); err != nil {
-		return e.callError(ctx, server, "subscribing to "+uri, err)
+		return e.calls.callError(ctx, server, "subscribing to "+uri, err)
 	}
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	if en.watched == nil {
-		en.watched = map[string]*watchState{}
-	}
-	if en.watched[uri] == nil {
-		en.watched[uri] = &watchState{w: WatchedResource{URI: uri}}
-	}
-	e.rereadLocked(en, uri, true)
+	e.ifEntry(server, func(en *entry) {
+		w := &en.watch
+		if w.watched == nil {
+			w.watched = map[string]*watched{}
+		}
+		if w.watched[uri] == nil {
+			w.watched[uri] = &watched{w: WatchedResource{URI: uri}}
+		}
+		p.rereadLocked(en, uri, true)
+	})
 	return nil
 }
 
-// Unwatch ends the watch of uri on server (unsubscribing if connected).
-func (e *Engine) Unwatch(ctx context.Context, server, uri string) error {
-	e.mu.Lock()
-	en := e.byName[server]
-	if en == nil || e.closed {
-		e.mu.Unlock()
+// unwatch runs Unwatch.
+func (p *subParts) unwatch(ctx context.Context, server, uri string) error {
+	e := p.e
+	var conn session
+	known := false
+	e.locked(func() {
+		en := e.byName[server]
+		if known = en != nil && !e.closed; !known {
+			return
+		}
+		delete(en.watch.watched, uri)
+		p.publishLocked(en)
+		conn = en.conn.conn
+	})
+	if !known {
 		return fmt.Errorf("%w: %s", ErrUnknownServer, server)
 	}
-	delete(en.watched, uri)
-	e.publishWatchedLocked(en)
-	conn := en.conn
-	e.mu.Unlock()
 	if conn == nil {
 		return nil
 	}
 	ctx, cancel := context.WithTimeout(ctx, completeTimeout)
 	defer cancel()
 	if err := conn.Subscribe(ctx, uri, false); err != nil {
-		return e.callError(ctx, server, "unsubscribing from "+uri, err)
+		return e.calls.callError(ctx, server, "unsubscribing from "+uri, err)
 	}
 	return nil
 }
 
-// onResourceUpdated re-reads a watched resource the server says changed.
-func (e *Engine) onResourceUpdated(server, uri string) {
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	en := e.byName[server]
-	if e.closed || en == nil || en.watched[uri] == nil {
-		return
-	}
-	ws := en.watched[uri]
-	ws.w.Updates++
-	ws.w.ChangedAt = time.Now()
-	e.rereadLocked(en, uri, true)
+// onUpdated re-reads a watched resource the server says changed.
+func (p *subParts) onUpdated(server, uri string) {
+	p.e.ifEntry(server, func(en *entry) {
+		ws := en.watch.watched[uri]
+		if ws == nil {
+			return
+		}
+		ws.w.Updates++
+		ws.w.ChangedAt = time.Now()
+		p.rereadLocked(en, uri, true)
+	})
 }
 
 // rereadLocked reads uri again in the background, or marks it for one
 // more read when a read is under way. Callers hold e.mu.
-func (e *Engine) rereadLocked(en *entry, uri string, publish bool) {
-	ws := en.watched[uri]
+func (p *subParts) rereadLocked(en *entry, uri string, publish bool) {
+	ws := en.watch.watched[uri]
 	if ws.reading {
 		ws.again = true
 		return
 	}
 	ws.reading = true
 	if publish {
-		e.publishWatchedLocked(en)
+		p.publishLocked(en)
 	}
+	e := p.e
 	server := en.srv.Name
 	e.wg.Go(func() {
-		for {
+		for again := true; again; {
 			res, err := e.ReadResource(e.ctx, server, uri)
-			e.mu.Lock()
-			ws := en.watched[uri]
-			if ws == nil || e.closed || e.byName[server] != en {
-				e.mu.Unlock()
-				return
-			}
-			ws.w.ReadAt, ws.w.ReadError = time.Now(), ""
-			if err != nil {
-				ws.w.ReadError = sanitize(err.Error())
-			} else {
-				ws.w.Contents = res.Contents
-			}
-			again := ws.again
-			ws.again, ws.reading = false, again
-			e.publishWatchedLocked(en)
-			e.mu.Unlock()
-			if !again {
-				return
-			}
+			again = false
+			e.locked(func() {
+				ws := en.watch.watched[uri]
+				if ws == nil || e.closed || e.byName[server] != en {
+					return
+				}
+				ws.w.ReadAt, ws.w.ReadError = time.Now(), ""
+				if err != nil {
+					ws.w.ReadError = sanitize(err.Error())
+				} else {
+					ws.w.Contents = res.Contents
+				}
+				again = ws.again
+				ws.again, ws.reading = false, again
+				p.publishLocked(en)
+			})
 		}
 	})
 }
 
-// renewWatchesLocked subscribes a new connection to every watched resource
-// and reads each again (it may have changed while disconnected). Callers
-// hold e.mu.
-
-func (e *Engine) renewWatchesLocked(en *entry, gen uint64, conn session) {
-	if len(en.watched) == 0 {
+// renewLocked subscribes a new connection to every watched resource and
+// reads each again (it may have changed while disconnected). Callers hold
+// e.mu.
+func (p *subParts) renewLocked(en *entry, gen uint64, conn session) {
+	if len(en.watch.watched) == 0 {
 		return
 	}
-	uris := slices.Sorted(func(yield func(string) bool) {
-		for u := range en.watched {
-			if !yield(u) {
-				return
-			}
-		}
-	})
+	uris := slices.Sorted(maps.Keys(en.watch.watched))
+	e := p.e
 	e.wg.Go(func() {
 		for _, uri := range uris {
 			ctx, cancel := context.WithTimeout(e.ctx, completeTimeout)
 			err := conn.Subscribe(ctx, uri, true)
 			cancel()
-			e.mu.Lock()
-			if e.closed || en.st.gen != gen || en.watched[uri] == nil {
-				e.mu.Unlock()
-				continue
-			}
-			if err != nil {
-				en.watched[uri].w.ReadError = sanitize(fmt.Sprintf("renewing the subscription: %v", err))
-				e.publishWatchedLocked(en)
-			} else {
-				e.rereadLocked(en, uri, false)
-			}
-			e.mu.Unlock()
+			e.locked(func() {
+				ws := en.watch.watched[uri]
+				if e.closed || en.st.Gen() != gen || ws == nil {
+					return
+				}
+				if err != nil {
+					ws.w.ReadError = sanitize(fmt.Sprintf("renewing the subscription: %v", err))
+					p.publishLocked(en)
+				} else {
+					p.rereadLocked(en, uri, false)
+				}
+			})
 		}
 	})
 }
 
-// publishWatchedLocked copies the watched resources into the snapshot
-// (sorted by URI) and publishes.
-func (e *Engine) publishWatchedLocked(en *entry) {
-	out := make([]WatchedResource, 0, len(en.watched))
-	for _, ws := range en.watched {
+// publishLocked copies the watched resources into the snapshot (sorted by
+// URI) and publishes.
+func (p *subParts) publishLocked(en *entry) {
+	out := make([]WatchedResource, 0, len(en.watch.watched))
+	for _, ws := range en.watch.watched {
 		out = append(out, ws.w)
 	}
 	slices.SortFunc(out, func(a, b WatchedResource) int { return strings.Compare(a.URI, b.URI) })
 	if len(out) == 0 {
 		out = nil
 	}
-	en.s.Watched = out
-	e.publishLocked()
+	en.watch.shown = out
+	p.e.publishLocked()
 }

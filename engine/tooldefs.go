@@ -5,10 +5,11 @@ import (
 	"encoding/json"
 
 	"github.com/mark3labs/mcp-go/mcp"
+	"github.com/mcpdeck/mcpdeck/engine/toolspage"
 )
 
 // ToolDefinition is a tool as its server defines it, description not
-// capped: what a model is sent (engine/contextcost counts it). Snapshots
+// capped: what a model is sent (ui/contextcost counts it). Snapshots
 // keep a capped, sanitized copy instead; this is read afresh on demand.
 type ToolDefinition struct {
 	Name        string          `json:"name"`
@@ -17,7 +18,7 @@ type ToolDefinition struct {
 }
 
 // definitionOf is the definition of a tool as the stream reader read it.
-func definitionOf(w *wireTool) ToolDefinition {
+func definitionOf(w *toolspage.Wire) ToolDefinition {
 	return ToolDefinition{Name: w.Name, Description: w.Description, InputSchema: w.InputSchema}
 }
 
@@ -25,9 +26,8 @@ func definitionOf(w *wireTool) ToolDefinition {
 // as the server sent them, read from the raw answer (mcp-go's decoded form
 // for a page the stream reader refused).
 func (e *Engine) ToolDefinitions(ctx context.Context, server string) ([]ToolDefinition, error) {
-	e.mu.Lock()
-	t, _, err := e.connected(server)
-	e.mu.Unlock()
+	c := e.calls
+	t, err := c.target(server)
 	if err != nil {
 		return nil, err
 	}
@@ -37,22 +37,22 @@ func (e *Engine) ToolDefinitions(ctx context.Context, server string) ([]ToolDefi
 	for {
 		var r *mcp.ListToolsResult
 		var page []ToolDefinition
-		cctx, read := takeToolsPage(ctx, func() { page = page[:0] }, func(w *wireTool) { page = append(page, definitionOf(w)) })
-		err := e.do(ctx, t, func(c session) error {
+		cctx, read := toolspage.Take(ctx, func() { page = page[:0] }, func(w *toolspage.Wire) { page = append(page, definitionOf(w)) })
+		err := c.do(ctx, t, func(s session) error {
 			req := mcp.ListToolsRequest{}
 			req.Params.Cursor = cursor
 			var err error
-			r, err = c.Client().ListToolsByPage(cctx, req)
+			r, err = s.Client().ListToolsByPage(cctx, req)
 			return err
 		})
 		if err != nil {
-			return nil, e.callError(ctx, server, "listing tools", err)
+			return nil, c.callError(ctx, server, "listing tools", err)
 		}
 		if read() {
 			out = append(out, page...)
 		} else {
 			for _, x := range r.Tools {
-				w := wireOf(x)
+				w := toolspage.FromMCP(x)
 				out = append(out, definitionOf(&w))
 			}
 		}

@@ -55,49 +55,51 @@ func (r *trafficRing) add(f Frame) {
 	}
 }
 
+// trafficState is a server's traffic: its ring, the pending copy into the
+// snapshot, and the copy the snapshot shows.
+type trafficState struct {
+	ring         trafficRing
+	timer        *time.Timer
+	shown        []Frame
+	shownDropped int
+}
+
 // onFrame records a frame of server's traffic: at once to Options.OnFrame
 // (the CLI's --trace), and into the server's snapshot at most every
 // trafficPublish.
-func (e *Engine) onFrame(server string, f Frame) {
-	if cb := e.opts.OnFrame; cb != nil {
+func (p *logParts) onFrame(server string, f Frame) {
+	if cb := p.e.opts.OnFrame; cb != nil {
 		cb(server, f)
 	}
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	en := e.byName[server]
-	if e.closed || en == nil {
-		return
-	}
-	en.traffic.add(f)
-	if en.trafficTimer == nil {
-		en.trafficTimer = time.AfterFunc(trafficPublish, func() { e.flushTraffic(server) })
-	}
+	p.e.ifEntry(server, func(en *entry) {
+		t := &en.logs.traffic
+		t.ring.add(f)
+		if t.timer == nil {
+			t.timer = time.AfterFunc(trafficPublish, func() { p.flushTraffic(server) })
+		}
+	})
 }
 
 // flushTraffic copies the server's ring into its snapshot and publishes.
 // The copy is the snapshot's own: the ring changes in place.
-func (e *Engine) flushTraffic(server string) {
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	en := e.byName[server]
-	if e.closed || en == nil {
-		return
-	}
-	en.trafficTimer = nil
-	en.s.Traffic = slices.Clone(en.traffic.frames)
-	en.s.TrafficDropped = en.traffic.dropped
-	e.publishLocked()
+func (p *logParts) flushTraffic(server string) {
+	p.e.ifEntry(server, func(en *entry) {
+		t := &en.logs.traffic
+		t.timer = nil
+		t.shown = slices.Clone(t.ring.frames)
+		t.shownDropped = t.ring.dropped
+		p.e.publishLocked()
+	})
 }
 
 // Traffic returns a copy of server's recent frames as they are now (a
 // snapshot's may be up to trafficPublish older) and how many older ones
 // were let go; nothing for an unknown server.
-func (e *Engine) Traffic(server string) ([]Frame, int) {
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	en := e.byName[server]
-	if en == nil {
-		return nil, 0
-	}
-	return slices.Clone(en.traffic.frames), en.traffic.dropped
+func (e *Engine) Traffic(server string) (frames []Frame, dropped int) {
+	e.locked(func() {
+		if en := e.byName[server]; en != nil {
+			frames, dropped = slices.Clone(en.logs.traffic.ring.frames), en.logs.traffic.ring.dropped
+		}
+	})
+	return frames, dropped
 }

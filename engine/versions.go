@@ -5,6 +5,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/mcpdeck/mcpdeck/engine/lock"
 	"github.com/mcpdeck/mcpdeck/model"
 )
 
@@ -19,44 +20,45 @@ type protocolMemory struct {
 }
 
 // protocolMemoryPath is the file behind protocolMemory.
-func (e *Engine) protocolMemoryPath() string {
-	return filepath.Join(e.opts.CacheDir, model.ProtocolMemoryFile)
+func (r *runner) protocolMemoryPath() string {
+	return filepath.Join(r.e.opts.CacheDir, model.ProtocolMemoryFile)
 }
 
 // rememberedVersion is the protocol version srv negotiated last time, to be
 // offered first; "" when nothing is remembered or its definition pins one.
-func (e *Engine) rememberedVersion(srv model.Server) string {
+func (r *runner) rememberedVersion(srv model.Server) (v string) {
 	if srv.Config.ProtocolVersion != "" || srv.Hash == "" {
 		return ""
 	}
-	pm := &e.protocols
-	pm.mu.Lock()
-	defer pm.mu.Unlock()
-	if !pm.loaded {
-		m, err := model.ReadProtocols(e.protocolMemoryPath())
-		if err != nil {
-			e.log.Debug("protocol memory", "err", err)
+	pm := &r.protocols
+	lock.With(&pm.mu, func() {
+		if !pm.loaded {
+			m, err := model.ReadProtocols(r.protocolMemoryPath())
+			if err != nil {
+				r.e.log.Debug("protocol memory", "err", err)
+			}
+			pm.m, pm.loaded = m, true
 		}
-		pm.m, pm.loaded = m, true
-	}
-	return model.RememberedVersion(pm.m, srv.Hash, time.Now())
+		v = model.RememberedVersion(pm.m, srv.Hash, time.Now())
+	})
+	return v
 }
 
 // rememberVersion records the version srv negotiated when it differs from
 // what was remembered (had), in the file and in the engine's copy.
-func (e *Engine) rememberVersion(srv model.Server, had, got string) {
+func (r *runner) rememberVersion(srv model.Server, had, got string) {
 	if got == "" || got == had || srv.Config.ProtocolVersion != "" || srv.Hash == "" {
 		return
 	}
 	now := time.Now()
-	if err := model.RememberProtocol(e.protocolMemoryPath(), srv.Hash, got, now); err != nil {
-		e.log.Debug("protocol memory", "err", err)
+	if err := model.RememberProtocol(r.protocolMemoryPath(), srv.Hash, got, now); err != nil {
+		r.e.log.Debug("protocol memory", "err", err)
 	}
-	pm := &e.protocols
-	pm.mu.Lock()
-	defer pm.mu.Unlock()
-	if pm.m == nil {
-		pm.m = map[string]model.RememberedProtocol{}
-	}
-	pm.m[srv.Hash] = model.RememberedProtocol{Version: got, At: now}
+	pm := &r.protocols
+	lock.With(&pm.mu, func() {
+		if pm.m == nil {
+			pm.m = map[string]model.RememberedProtocol{}
+		}
+		pm.m[srv.Hash] = model.RememberedProtocol{Version: got, At: now}
+	})
 }

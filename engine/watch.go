@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/fsnotify/fsnotify"
+	"github.com/mcpdeck/mcpdeck/engine/lock"
 )
 
 // watchDebounce collapses an editor's burst of writes into one reload.
@@ -26,68 +27,77 @@ type watcher struct {
 }
 
 // startWatch begins watching the files of the current config.
-func (e *Engine) startWatch() error {
+func (c *configParts) startWatch() error {
+	e := c.e
 	fw, err := fsnotify.NewWatcher()
 	if err != nil {
 		return err
 	}
 	w := &watcher{fs: fw, done: make(chan struct{}), files: map[string]bool{}, dirs: map[string]bool{}}
-	e.mu.Lock()
-	if e.closed {
-		e.mu.Unlock()
-		_ = fw.Close()
-		return ErrClosed
-	}
-	e.watch = w
 	var files []string
-	if e.res != nil {
-		files = e.res.Files
+	e.locked(func() {
+		if e.closed {
+			err = ErrClosed
+			return
+		}
+		c.watch = w
+		files = c.filesLocked()
+	})
+	if err != nil {
+		_ = fw.Close()
+		return err
 	}
-	e.mu.Unlock()
 	w.update(files)
-	e.wg.Go(func() { e.watchLoop(w) })
+	e.wg.Go(func() { c.watchLoop(w) })
 	return nil
+}
+
+// filesLocked are the files the configuration in force was read from.
+func (c *configParts) filesLocked() []string {
+	if c.e.res == nil {
+		return nil
+	}
+	return c.e.res.Files
 }
 
 // update watches the directories of files.
 func (w *watcher) update(files []string) {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	for _, f := range files {
-		f = filepath.Clean(f)
-		w.files[f] = true
-		dir := filepath.Dir(f)
-		if w.dirs[dir] {
-			continue
+	lock.With(&w.mu, func() {
+		for _, f := range files {
+			f = filepath.Clean(f)
+			w.files[f] = true
+			dir := filepath.Dir(f)
+			if w.dirs[dir] {
+				continue
+			}
+			if st, err := os.Stat(dir); err != nil || !st.IsDir() {
+				continue
+			}
+			if err := w.fs.Add(dir); err == nil {
+				w.dirs[dir] = true
+			}
 		}
-		if st, err := os.Stat(dir); err != nil || !st.IsDir() {
-			continue
-		}
-		if err := w.fs.Add(dir); err == nil {
-			w.dirs[dir] = true
-		}
-	}
+	})
 }
 
 // relevant reports whether an event concerns a config file.
-func (w *watcher) relevant(name string) bool {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	return w.files[filepath.Clean(name)]
+func (w *watcher) relevant(name string) (ok bool) {
+	lock.With(&w.mu, func() { ok = w.files[filepath.Clean(name)] })
+	return ok
 }
 
 func (w *watcher) close() {
-	w.mu.Lock()
-	if w.timer != nil {
-		w.timer.Stop()
-	}
-	w.mu.Unlock()
+	lock.With(&w.mu, func() {
+		if w.timer != nil {
+			w.timer.Stop()
+		}
+	})
 	_ = w.fs.Close()
 	<-w.done
 }
 
 // watchLoop debounces events and reloads.
-func (e *Engine) watchLoop(w *watcher) {
+func (c *configParts) watchLoop(w *watcher) {
 	defer close(w.done)
 	for {
 		select {
@@ -98,38 +108,34 @@ func (e *Engine) watchLoop(w *watcher) {
 			if !w.relevant(ev.Name) {
 				continue
 			}
-			w.mu.Lock()
-			if w.timer != nil {
-				w.timer.Stop()
-			}
-			w.timer = time.AfterFunc(watchDebounce, func() { e.watchReload(w) })
-			w.mu.Unlock()
+			lock.With(&w.mu, func() {
+				if w.timer != nil {
+					w.timer.Stop()
+				}
+				w.timer = time.AfterFunc(watchDebounce, func() { c.watchReload(w) })
+			})
 		case err, ok := <-w.fs.Errors:
 			if !ok {
 				return
 			}
-			e.log.Warn("watching config files", "err", err)
+			c.e.log.Warn("watching config files", "err", err)
 		}
 	}
 }
 
 // watchReload reloads after the debounce and watches any new files.
-func (e *Engine) watchReload(w *watcher) {
-	e.mu.Lock()
-	if e.closed {
-		e.mu.Unlock()
+func (c *configParts) watchReload(w *watcher) {
+	e := c.e
+	closed := false
+	e.locked(func() { closed = e.closed })
+	if closed {
 		return
 	}
-	e.mu.Unlock()
 	if err := e.Reload(context.Background()); err != nil {
 		e.log.Warn("reloading configuration", "err", err)
 		return
 	}
-	e.mu.Lock()
 	var files []string
-	if e.res != nil {
-		files = e.res.Files
-	}
-	e.mu.Unlock()
+	e.locked(func() { files = c.filesLocked() })
 	w.update(files)
 }

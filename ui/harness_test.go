@@ -16,7 +16,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 	"github.com/muesli/termenv"
 
-	"github.com/mcpdeck/mcpdeck/engine/contextcost"
+	"github.com/mcpdeck/mcpdeck/ui/contextcost"
 	"github.com/mcpdeck/mcpdeck/ui/styles"
 )
 

@@ -10,9 +10,9 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/mcpdeck/mcpdeck/engine"
-	"github.com/mcpdeck/mcpdeck/engine/contextcost"
 	"github.com/mcpdeck/mcpdeck/model"
 	"github.com/mcpdeck/mcpdeck/ui/addserver"
+	"github.com/mcpdeck/mcpdeck/ui/contextcost"
 	"github.com/mcpdeck/mcpdeck/ui/status"
 	"github.com/mcpdeck/mcpdeck/ui/styles"
 	"github.com/mcpdeck/mcpdeck/ui/tuikit"

@@ -11,9 +11,9 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/mcpdeck/mcpdeck/engine/registry"
 	"github.com/mcpdeck/mcpdeck/model"
 	"github.com/mcpdeck/mcpdeck/testdata/fakeregistry"
+	"github.com/mcpdeck/mcpdeck/ui/registry"
 )
 
 // fakeRegistry is a Registry over the fake registry's documents that

@@ -7,7 +7,11 @@
 // both the engine and the UI above it can import it.
 package latest
 
-import "sync"
+import (
+	"sync"
+
+	"github.com/mcpdeck/mcpdeck/engine/lock"
+)
 
 // Chan is a latest-wins channel for one reader. The zero value is not
 // ready: use New.
@@ -23,27 +27,27 @@ func New[T any]() *Chan[T] { return &Chan[T]{ch: make(chan T, 1)} }
 // Send replaces any unread value with v; it never blocks. After Close it
 // does nothing.
 func (c *Chan[T]) Send(v T) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if c.closed {
-		return
-	}
-	select {
-	case <-c.ch: // drop the stale one the reader has not taken
-	default:
-	}
-	c.ch <- v // cannot block: we hold the only send right and the slot is empty
+	lock.With(&c.mu, func() {
+		if c.closed {
+			return
+		}
+		select {
+		case <-c.ch: // drop the stale one the reader has not taken
+		default:
+		}
+		c.ch <- v // cannot block: we hold the only send right and the slot is empty
+	})
 }
 
 // Close ends the channel: the reader still gets the unread value, if any,
 // and then sees it closed, so range loops end. Closing twice is harmless.
 func (c *Chan[T]) Close() {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if !c.closed {
-		c.closed = true
-		close(c.ch)
-	}
+	lock.With(&c.mu, func() {
+		if !c.closed {
+			c.closed = true
+			close(c.ch)
+		}
+	})
 }
 
 // Out is the channel the reader receives from.

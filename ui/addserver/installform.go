@@ -7,8 +7,8 @@ import (
 	"github.com/charmbracelet/bubbles/key"
 	"github.com/charmbracelet/huh"
 
-	"github.com/mcpdeck/mcpdeck/engine/registry"
 	"github.com/mcpdeck/mcpdeck/ui/form"
+	"github.com/mcpdeck/mcpdeck/ui/registry"
 )
 
 // installSchema is the form schema asking for a registry server's fields,

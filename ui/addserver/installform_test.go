@@ -4,8 +4,8 @@ import (
 	"slices"
 	"testing"
 
-	"github.com/mcpdeck/mcpdeck/engine/registry"
 	"github.com/mcpdeck/mcpdeck/ui/form"
+	"github.com/mcpdeck/mcpdeck/ui/registry"
 )
 
 // TestInstallSchemaKeepsThePlansOrder: the form asks for a registry

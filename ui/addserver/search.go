@@ -14,8 +14,8 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/x/ansi"
 
-	"github.com/mcpdeck/mcpdeck/engine/registry"
 	"github.com/mcpdeck/mcpdeck/model"
+	"github.com/mcpdeck/mcpdeck/ui/registry"
 	"github.com/mcpdeck/mcpdeck/ui/tuikit"
 )
 

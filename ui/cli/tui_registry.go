@@ -4,12 +4,12 @@ import (
 	"context"
 	"sync"
 
-	"github.com/mcpdeck/mcpdeck/engine/registry"
 	"github.com/mcpdeck/mcpdeck/model"
 	"github.com/mcpdeck/mcpdeck/oauth"
 	"github.com/mcpdeck/mcpdeck/ui/addserver"
 	"github.com/mcpdeck/mcpdeck/ui/cli/clicore"
 	"github.com/mcpdeck/mcpdeck/ui/cli/registrycmd"
+	"github.com/mcpdeck/mcpdeck/ui/registry"
 )
 
 // tuiRegistry is the TUI's + : the MCP Registry (MCPDECK_REGISTRY_URL),

@@ -8,9 +8,9 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/mcpdeck/mcpdeck/engine"
-	"github.com/mcpdeck/mcpdeck/engine/contextcost"
 	"github.com/mcpdeck/mcpdeck/model"
 	"github.com/mcpdeck/mcpdeck/ui/cli/clicore"
+	"github.com/mcpdeck/mcpdeck/ui/contextcost"
 	"github.com/mcpdeck/mcpdeck/ui/status"
 )
 

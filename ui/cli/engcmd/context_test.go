@@ -5,8 +5,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/mcpdeck/mcpdeck/engine/contextcost"
 	"github.com/mcpdeck/mcpdeck/testdata/clitest"
+	"github.com/mcpdeck/mcpdeck/ui/contextcost"
 )
 
 // TestContextCountsMatchTheTokenizer: `context --json` counts each tool's

@@ -11,11 +11,11 @@ import (
 	"github.com/charmbracelet/huh"
 	"github.com/spf13/cobra"
 
-	"github.com/mcpdeck/mcpdeck/engine/registry"
 	"github.com/mcpdeck/mcpdeck/model"
 	"github.com/mcpdeck/mcpdeck/ui/addserver"
 	"github.com/mcpdeck/mcpdeck/ui/cli/clicore"
 	"github.com/mcpdeck/mcpdeck/ui/cli/registrycmd"
+	"github.com/mcpdeck/mcpdeck/ui/registry"
 )
 
 // runRegistryAdd is `mcp add [NAME] --registry NAME[@VERSION]`: fetch the

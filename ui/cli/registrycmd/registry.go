@@ -13,9 +13,9 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/mcpdeck/mcpdeck/engine/registry"
 	"github.com/mcpdeck/mcpdeck/model"
 	"github.com/mcpdeck/mcpdeck/ui/cli/clicore"
+	"github.com/mcpdeck/mcpdeck/ui/registry"
 )
 
 // Client is the MCP Registry at MCPDECK_REGISTRY_URL, or the
