@@ -101,12 +101,12 @@ func TestDecideApproval(t *testing.T) {
 		{"hash differs", localState{enabledMcpjson: []string{"srv"}, approved: map[string]approvedEntry{"srv": {Hash: ConfigHash(old), Config: old}}}, ApprovalChanged},
 		{"hash differs but enable all", localState{enableAll: true, approved: map[string]approvedEntry{"srv": {Hash: "x"}}}, ApprovalApproved},
 	} {
-		if got := decideApproval("srv", cfg, h, tc.st); got.Status != tc.want {
+		if got := tc.st.approval("srv", cfg, h); got.Status != tc.want {
 			t.Errorf("%s: %v, want %v", tc.name, got.Status, tc.want)
 		}
 	}
 	// "my.server" in settings approves the server named "my_server".
-	if got := decideApproval("my_server", cfg, h, localState{enabledMcpjson: []string{"my.server"}}); got.Status != ApprovalApproved {
+	if got := (localState{enabledMcpjson: []string{"my.server"}}).approval("my_server", cfg, h); got.Status != ApprovalApproved {
 		t.Errorf("normalized compare: %v", got.Status)
 	}
 }

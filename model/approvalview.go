@@ -196,7 +196,7 @@ func variableLines(raw ServerConfig) []ApprovalLine {
 
 // referencedVars lists, sorted and once each, the variables of the
 // person's environment that expansion would look up in values, and in cwd
-// (where ${PROJECT_DIR} is mcpdeck's: cwdLookup).
+// (where ${PROJECT_DIR} is mcpdeck's, not theirs).
 func referencedVars(cwd string, values ...string) []string {
 	seen := map[string]bool{}
 	record := func(name string) (string, bool) {
@@ -206,7 +206,12 @@ func referencedVars(cwd string, values ...string) []string {
 	for _, v := range values {
 		Expand(v, record)
 	}
-	Expand(cwd, cwdLookup(record, ""))
+	Expand(cwd, func(name string) (string, bool) {
+		if name == ProjectDirVar {
+			return "", true
+		}
+		return record(name)
+	})
 	return slices.Sorted(maps.Keys(seen))
 }
 

@@ -28,14 +28,21 @@ func SetEnabled(opts LoadOptions, name string, enabled bool) error {
 		}
 		names = []string{s.Name}
 	}
-	return editLocal(r.LocalSettings, r.ProjectRoot, func(f *jsonFile) ([]byte, error) {
+	return setEnabled(r.LocalSettings, r.ProjectRoot, names, enabled, name == "all")
+}
+
+// setEnabled records in the private state file of the project at root
+// (disabledMcpServers) whether the servers names may run; enabling all
+// clears the list, also of names of servers that no longer exist.
+func setEnabled(file, root string, names []string, enabled, all bool) error {
+	return editLocal(file, root, func(f *jsonFile) ([]byte, error) {
 		list, err := stringList(f, keyDisabled)
 		if err != nil {
 			return nil, err
 		}
 		orig := len(list)
 		switch {
-		case enabled && name == "all":
+		case enabled && all:
 			list = []string{}
 		default:
 			for _, n := range names {
@@ -86,7 +93,16 @@ func SetApproval(opts LoadOptions, name string, approved bool, hash string) erro
 		}
 		targets = []Server{s}
 	}
-	return editLocal(r.LocalSettings, r.ProjectRoot, func(f *jsonFile) ([]byte, error) {
+	return setApproval(r.LocalSettings, r.ProjectRoot, targets, approved)
+}
+
+// setApproval records, in the private state file of the project at root,
+// the person's decision on the project servers targets: approving stores
+// each one's hash and definition as written (so a later change is
+// detected and can be shown as a diff), rejecting removes any recorded
+// approval.
+func setApproval(file, root string, targets []Server, approved bool) error {
+	return editLocal(file, root, func(f *jsonFile) ([]byte, error) {
 		enabledList, err := stringList(f, keyEnabledMcpjson)
 		if err != nil {
 			return nil, err
@@ -129,7 +145,7 @@ func dropApproved(doc []byte, name string) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	for _, m := range root.get(keyApproved).membersNamed(name) {
+	for _, m := range membersNamed(root.get(keyApproved), name) {
 		if doc, _, err = deleteMember(doc, []string{keyApproved, m}); err != nil {
 			return nil, err
 		}
@@ -137,8 +153,8 @@ func dropApproved(doc []byte, name string) ([]byte, error) {
 	return doc, nil
 }
 
-// membersNamed returns the keys of an object that normalize like name.
-func (n *node) membersNamed(name string) []string {
+// membersNamed returns the keys of an object n that normalize like name.
+func membersNamed(n *node, name string) []string {
 	if n == nil || n.kind != '{' {
 		return nil
 	}

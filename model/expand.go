@@ -14,7 +14,7 @@ import (
 // ":-" uses the default when VAR is unset or empty. Missing lists, in order,
 // each "${VAR}" reference that is unset and has no default.
 // A ${secret:NAME} reference is left as written: only a definition's own
-// expansion (expandConfig) may resolve it, from the secret store.
+// expansion (ServerConfig.Expand) may resolve it, from the secret store.
 func Expand(s string, lookup func(string) (string, bool)) (out string, missing []string) {
 	out, missing, _ = expand(s, lookup, nil)
 	return out, missing
@@ -98,14 +98,15 @@ func validVarName(name string) bool {
 	return true
 }
 
-// expandConfig expands every string field of cfg (Extra excluded: we do not
-// know what it means); in cwd, ${PROJECT_DIR} is root (cwdLookup). Each
-// unset variable, and each ${secret:NAME} that secret refuses, becomes a
-// Problem naming the field ("headers.Authorization") and the variable or
-// secret; the caller adds server and file. put lists each value expansion
-// inserted, from a variable harmlessVar does not pass or from the secret
-// store.
-func expandConfig(cfg ServerConfig, lookup func(string) (string, bool), secret func(string) (string, error), root string) (_ ServerConfig, put []Expansion, _ []Problem) {
+// Expand expands every string field of the definition (Extra excluded: we
+// do not know what it means); in cwd, ${PROJECT_DIR} is root (cwdLookup).
+// Each unset variable, and each ${secret:NAME} that secret refuses,
+// becomes a Problem naming the field ("headers.Authorization") and the
+// variable or secret; the caller adds server and file. A secret that
+// answers ErrSecretUnread leaves its reference as written. put lists each
+// value expansion inserted, from a variable harmlessVar does not pass or
+// from the secret store.
+func (cfg ServerConfig) Expand(lookup func(string) (string, bool), secret func(string) (string, error), root string) (_ ServerConfig, put []Expansion, _ []Problem) {
 	var probs []Problem
 	oneWith := func(lookup func(string) (string, bool), field, s string) string {
 		look := func(name string) (string, bool) {

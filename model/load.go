@@ -101,7 +101,7 @@ func Load(opts LoadOptions) (*Resolved, error) {
 	r.Files = append(r.Files, l.managedSettings)
 	pf, pprob := readJSONFile(l.managedSettings)
 	pol, pp := readPolicy(pf, pprob, l.managedSettings)
-	r.ManagedPolicy = Policy{pol}
+	r.ManagedPolicy = NewPolicy(pol)
 	probs = append(probs, pp...)
 	if pprob != nil {
 		unreadable = append(unreadable, l.managedSettings)

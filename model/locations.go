@@ -14,12 +14,16 @@ const (
 	UserSettingsFile    = "settings.json"
 	ProjectFile         = ".mcp.json"
 	PluginsDir          = "plugins"
-	// ProjectsDir (in the config dir) holds the person's private state of
-	// each project: see privateStatePath.
-	ProjectsDir = "projects"
-	// UntrustedLocalDir and UntrustedLocalFile name the file inside a project
-	// where older mcpdeck versions kept local settings. A repository can ship
-	// it, so it is never trusted: see untrusted.go.
+)
+
+// ProjectsDir (in the config dir) holds the person's private state of
+// each project: see privateStatePath.
+const ProjectsDir = "projects"
+
+// UntrustedLocalDir and UntrustedLocalFile name the file inside a project
+// where older mcpdeck versions kept local settings. A repository can ship
+// it, so it is never trusted: see untrusted.go.
+const (
 	UntrustedLocalDir  = ".mcpdeck"
 	UntrustedLocalFile = "settings.local.json"
 )

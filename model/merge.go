@@ -43,12 +43,12 @@ func merge(defs []definition, opts LoadOptions, root string, pol policy, st loca
 		}
 		sort.SliceStable(s.Overrides, func(a, b int) bool { return s.Overrides[a].Scope > s.Overrides[b].Scope })
 		if s.Scope == ScopeProject {
-			s.Approval = decideApproval(s.Name, s.Raw, s.Hash, st)
+			s.Approval = st.approval(s.Name, s.Raw, s.Hash)
 		}
-		s.ManagedPolicy = Policy{pol}
+		s.ManagedPolicy = NewPolicy(pol)
 		s.Policy = decideServer(pol, s, opts)
-		s.Enabled = !containsName(st.disabled, s.Name)
-		s.Sampling = st.sampling[NormalizeName(s.Name)]
+		s.Enabled = !st.disabledServer(s.Name)
+		s.Sampling = st.samplingOf(s.Name)
 		out = append(out, s)
 	}
 	return out, suppressed
@@ -95,7 +95,7 @@ func build(d definition, opts LoadOptions, root string) Server {
 	secret := func(name string) (string, error) {
 		return opts.resolveSecret(SecretRef{Scope: d.origin.Scope, File: d.origin.Source, Server: d.name, Name: name})
 	}
-	cfg, put, probs := expandConfig(d.raw, opts.lookup(), secret, root)
+	cfg, put, probs := d.raw.Expand(opts.lookup(), secret, root)
 	s.Expanded = put
 	dir := d.dir
 	if dir == "" && d.origin.Source != InlineSource && d.origin.Source != "" {
@@ -104,7 +104,7 @@ func build(d definition, opts LoadOptions, root string) Server {
 	cfg.Cwd = workDir(cfg.Cwd, dir, root, d.origin.Scope, opts)
 	s.Config = cfg
 	s.HomeRelative = homeRelative(d.raw, cfg, d.origin.Scope, opts.Cwd)
-	probs = append(probs, optInProblems(d.raw.Cwd, d.origin.Scope)...)
+	probs = append(probs, optInProblems(d.raw, d.origin.Scope)...)
 	if len(d.problems) == 0 && len(probs) == 0 {
 		probs = validate(cfg)
 	}

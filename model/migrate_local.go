@@ -50,18 +50,21 @@ func ReadUntrustedLocal(opts LoadOptions) (LocalMigration, error) {
 	if err := opts.check(); err != nil {
 		return LocalMigration{}, err
 	}
-	m, _, err := readMigration(discover(opts))
+	l := discover(opts)
+	m, _, err := readMigration(l.untrusted, l.local)
 	return m, err
 }
 
-func readMigration(l locations) (LocalMigration, *jsonFile, error) {
-	m := LocalMigration{From: l.untrusted, To: l.local}
-	doc, ok := readRegular(l.untrusted)
+// readMigration reads the untrusted file for a migration into the private
+// state file local.
+func readMigration(untrusted, local string) (LocalMigration, *jsonFile, error) {
+	m := LocalMigration{From: untrusted, To: local}
+	doc, ok := readRegular(untrusted)
 	if !ok {
-		return m, nil, fmt.Errorf("%w: there is no %s to migrate", ErrNotFound, l.untrusted)
+		return m, nil, fmt.Errorf("%w: there is no %s to migrate", ErrNotFound, untrusted)
 	}
 	m.Hash = contentHash(doc)
-	f, p := parseJSONDoc(l.untrusted, doc)
+	f, p := parseJSONDoc(untrusted, doc)
 	if p != nil {
 		return m, nil, errFileUnusable("%s", p.Error())
 	}
@@ -70,7 +73,7 @@ func readMigration(l locations) (LocalMigration, *jsonFile, error) {
 	m.EnabledMcpjson, m.DisabledMcpjson, m.Disabled = st.enabledMcpjson, st.disabledMcpjson, st.disabled
 	m.EnableAll, m.Permissions = st.enableAll, st.permissions
 	m.Approved = f.root.get(keyApproved).keys()
-	defs, sp := serversIn(f, ScopeLocal, l.untrusted)
+	defs, sp := serversIn(f, ScopeLocal, untrusted)
 	m.Problems = append(m.Problems, sp...)
 	if len(defs) > 0 {
 		m.Servers = map[string]ServerConfig{}
@@ -106,14 +109,20 @@ func MigrateLocal(opts LoadOptions, hash string) (LocalMigration, error) {
 		return LocalMigration{}, err
 	}
 	l := discover(opts)
-	m, src, err := readMigration(l)
+	return migrateLocal(l.untrusted, l.local, l.root, hash)
+}
+
+// migrateLocal moves the untrusted file into the private state file local
+// of the project at root, if its content still hashes to hash.
+func migrateLocal(untrusted, local, root, hash string) (LocalMigration, error) {
+	m, src, err := readMigration(untrusted, local)
 	if err != nil {
 		return m, err
 	}
 	if m.Hash != hash {
 		return m, fmt.Errorf("%w: %s changed since it was shown; run the migration again to review it", ErrInvalid, m.From)
 	}
-	err = editLocal(l.local, l.root, func(f *jsonFile) ([]byte, error) {
+	err = editLocal(local, root, func(f *jsonFile) ([]byte, error) {
 		var skipped []string
 		doc, err := copyMembers(f, src, keyServers, f.doc, &skipped)
 		if err != nil {
@@ -147,7 +156,7 @@ func copyMembers(dst, src *jsonFile, key string, doc []byte, skipped *[]string) 
 	}
 	var err error
 	for _, mem := range from.members {
-		if len(dst.root.get(key).membersNamed(mem.key)) > 0 {
+		if len(membersNamed(dst.root.get(key), mem.key)) > 0 {
 			*skipped = append(*skipped, key+"."+mem.key)
 			continue
 		}

@@ -17,7 +17,13 @@ func SetToolDenied(opts LoadOptions, exposedName string, deny bool) error {
 	if err != nil {
 		return err
 	}
-	return editLocal(r.LocalSettings, r.ProjectRoot, func(f *jsonFile) ([]byte, error) {
+	return setToolDenied(r.LocalSettings, r.ProjectRoot, exposedName, deny)
+}
+
+// setToolDenied adds (deny true) or removes the permissions.deny rule
+// exposedName in the private state file of the project at root.
+func setToolDenied(file, root, exposedName string, deny bool) error {
+	return editLocal(file, root, func(f *jsonFile) ([]byte, error) {
 		p, probs := readPermissions(f, nil)
 		if len(probs) > 0 {
 			return nil, fmt.Errorf("%w: %s", ErrInvalid, probs[0].Error())

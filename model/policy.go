@@ -45,18 +45,13 @@ type policy struct {
 	file   string
 }
 
-// Policy is managed policy (managed-settings.json) as it was loaded. The
-// launcher judges every program it starts by it (Judge); the zero Policy
-// has no rules and allows everything.
-type Policy struct{ p policy }
-
 // Judge decides whether prog may start as a program of the server named
 // server ("" for mcpdeck's own programs, such as the browser opener): it is
 // judged as a stdio server of that name running prog would be, by
 // serverName and serverCommand rules (serverUrl rules are about addresses,
 // not programs). A deny of ["*"] stops every program.
-func (p Policy) Judge(server string, prog Program) PolicyDecision {
-	return p.p.judge(&target{name: server, kind: TransportStdio, prog: prog, found: prog.Path != ""})
+func (p policy) Judge(server string, prog Program) PolicyDecision {
+	return p.judge(&target{name: server, kind: TransportStdio, prog: prog, found: prog.Path != ""})
 }
 
 // decide applies the policy to a server (expanded config); prog is the
@@ -218,7 +213,7 @@ func readPolicy(f *jsonFile, prob *Problem, path string) (policy, []Problem) {
 		if n == nil || n.kind == 'z' {
 			continue
 		}
-		rules, ferr := decoder{f.doc}.policyRules(n, key)
+		rules, ferr := decodeRules(decoder{f.doc}, n, key)
 		if ferr != nil {
 			p := f.problemAt("", ferr)
 			probs = append(probs, p)
@@ -234,9 +229,9 @@ func readPolicy(f *jsonFile, prob *Problem, path string) (policy, []Problem) {
 	return pol, probs
 }
 
-// policyRules decodes a list of rules; an entry with none or several of the
+// decodeRules decodes a list of rules; an entry with none or several of the
 // three keys is an error (an ambiguous policy must not be guessed at).
-func (d decoder) policyRules(n *node, field string) ([]policyRule, *fieldError) {
+func decodeRules(d decoder, n *node, field string) ([]policyRule, *fieldError) {
 	if n.kind != '[' {
 		return nil, want(n, field, "an array")
 	}

@@ -21,15 +21,6 @@ func baseNames(c string) []string {
 	return names
 }
 
-// personPath is where mcpdeck's own PATH finds a bare name, or "".
-func (p Program) personPath(name string) string {
-	path, err := platform.LookPath(name, "", p.personPATH)
-	if err != nil {
-		return ""
-	}
-	return path
-}
-
 // denyProgram reports whether a deny rule's first element matches: any
 // name the program goes by counts, case-insensitively — as written, its
 // base name with or without a Windows extension, its resolved path, its
@@ -52,7 +43,7 @@ func denyProgram(pat string, p Program) bool {
 	}
 	target := pat
 	if !platform.IsPath(pat) {
-		target = p.personPath(pat)
+		target = p.FindOnMcpdeckPATH(pat)
 	}
 	return sameFile(target, p.Path)
 }
@@ -71,10 +62,10 @@ func allowProgram(pat string, p Program) bool {
 		if !globMatch(pat, n) {
 			continue
 		}
-		if !p.ownPATH && n == p.Command {
+		if !p.FromEnvPATH() && n == p.Command {
 			return true // a bare name found in mcpdeck's own PATH
 		}
-		if sameFile(p.personPath(n), p.Path) {
+		if sameFile(p.FindOnMcpdeckPATH(n), p.Path) {
 			return true
 		}
 	}

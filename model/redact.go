@@ -12,6 +12,11 @@ const Masked = "****"
 // varRef matches a ${VAR} or ${VAR:-default} reference.
 var varRef = regexp.MustCompile(`\$\{[^}]*\}`)
 
+// VarRefs returns the ${VAR} and ${VAR:-default} references written in s,
+// in order: what a value made only of references (kept by Redact) is made
+// of.
+func VarRefs(s string) []string { return varRef.FindAllString(s, -1) }
+
 // secretFlag matches command-line flag names whose value is a secret:
 // --token=x inline, or --api-key x where the value is the next argument.
 // Narrower than secretParam, so that ordinary flags (--key-file, --signal)

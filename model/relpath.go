@@ -51,7 +51,7 @@ func relativeArg(a, startDir string) bool {
 // Before, they named something in startDir; now they name something
 // under home. Nil for every other server.
 func homeRelative(raw, cfg ServerConfig, scope Scope, startDir string) []string {
-	if definedByProject(scope) || raw.Cwd != "" || cfg.EffectiveType() != TransportStdio {
+	if scope.DefinedByProject() || raw.Cwd != "" || cfg.EffectiveType() != TransportStdio {
 		return nil
 	}
 	shown := Redact(raw)

@@ -88,11 +88,17 @@ func SetSamplingDecision(opts LoadOptions, name string, d SamplingDecision) erro
 	if !ok {
 		return fmt.Errorf("%w: no server named %s", ErrNotFound, name)
 	}
-	return editLocal(r.LocalSettings, r.ProjectRoot, func(f *jsonFile) ([]byte, error) {
+	return setSamplingDecision(r.LocalSettings, r.ProjectRoot, s.Name, d)
+}
+
+// setSamplingDecision records d for the server name in the private state
+// file of the project at root; SamplingAsk forgets the decision.
+func setSamplingDecision(file, root, name string, d SamplingDecision) error {
+	return editLocal(file, root, func(f *jsonFile) ([]byte, error) {
 		if d == SamplingAsk {
-			out, _, err := deleteMember(f.doc, []string{keySampling, s.Name})
+			out, _, err := deleteMember(f.doc, []string{keySampling, name})
 			return out, err
 		}
-		return setMember(f.doc, []string{keySampling, s.Name}, string(d))
+		return setMember(f.doc, []string{keySampling, name}, string(d))
 	})
 }

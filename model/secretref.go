@@ -53,6 +53,10 @@ func ValidSecretName(name string) bool { return validVarName(name) }
 // keychain into a server it controls.
 func (s Scope) MayUseSecrets() bool { return s == ScopeUser || s == ScopeLocal }
 
+// storeKeyPrefix starts the key of every secret in the store, as a
+// reference starts its name.
+const storeKeyPrefix = "secret:"
+
 // Key is where the store keeps the secret:
 // "secret:user::<server>:<NAME>" or "secret:local:<project file>:<server>:<NAME>",
 // with the project file and server query-escaped so that no two references
@@ -62,7 +66,7 @@ func (r SecretRef) Key() string {
 	if r.Scope == ScopeLocal {
 		project = strings.TrimSuffix(filepath.Base(r.File), ".json")
 	}
-	return secretPrefix + r.Scope.String() + ":" + url.QueryEscape(project) + ":" + url.QueryEscape(r.Server) + ":" + r.Name
+	return storeKeyPrefix + r.Scope.String() + ":" + url.QueryEscape(project) + ":" + url.QueryEscape(r.Server) + ":" + r.Name
 }
 
 // SecretNames lists, once each and in order of appearance, the secrets a
@@ -71,8 +75,8 @@ func (r SecretRef) Key() string {
 func SecretNames(raw ServerConfig) []string {
 	var out []string
 	seen := map[string]bool{}
-	_, _, _ = expandConfig(raw, func(string) (string, bool) { return "", true }, func(name string) (string, error) {
-		if validVarName(name) && !seen[name] {
+	_, _, _ = raw.Expand(func(string) (string, bool) { return "", true }, func(name string) (string, error) {
+		if ValidSecretName(name) && !seen[name] {
 			seen[name] = true
 			out = append(out, name)
 		}
@@ -87,7 +91,7 @@ func SecretNames(raw ServerConfig) []string {
 func (o LoadOptions) resolveSecret(ref SecretRef) (string, error) {
 	refText := SecretReference(ref.Name)
 	switch {
-	case !validVarName(ref.Name):
+	case !ValidSecretName(ref.Name):
 		return "", fmt.Errorf("%s is not a secret reference mcpdeck understands (NAME: letters, digits and _)", refText)
 	case !ref.Scope.MayUseSecrets():
 		return "", fmt.Errorf("%s refers to mcpdeck's secret store, which only definitions in your user or local configuration may use, not the %s scope", refText, ref.Scope)
@@ -132,7 +136,7 @@ func SecretsOf(opts LoadOptions, scope Scope, name string) []SecretRef {
 			continue
 		}
 		defined++
-		cfg, _ := decoder{f.doc}.server(n, "")
+		cfg, _ := DecodeServerConfig(decoder{f.doc}, n, "")
 		if !s.MayUseSecrets() {
 			continue
 		}

@@ -114,7 +114,7 @@ func (c ServerConfig) written(field string) string {
 // harmlessOnly reports whether raw refers to variables and every one of
 // them is harmless (harmlessVar).
 func harmlessOnly(raw string) bool {
-	refs := varRef.FindAllString(raw, -1)
+	refs := VarRefs(raw)
 	for _, r := range refs {
 		name, _, _ := strings.Cut(r[2:len(r)-1], ":-")
 		if !harmlessVar(name) {

@@ -15,7 +15,7 @@ func (c *ServerConfig) UnmarshalJSON(data []byte) error {
 	if err != nil {
 		return err
 	}
-	cfg, ferr := decoder{data}.server(n, "")
+	cfg, ferr := DecodeServerConfig(decoder{data}, n, "")
 	if ferr != nil {
 		return ferr
 	}
@@ -23,8 +23,11 @@ func (c *ServerConfig) UnmarshalJSON(data []byte) error {
 	return nil
 }
 
-// server decodes a server object node; prefix is the field path prefix.
-func (d decoder) server(n *node, prefix string) (ServerConfig, *fieldError) {
+// DecodeServerConfig decodes a server definition from its node in the
+// document d, strictly about the types of the fields it knows and keeping
+// the others in Extra; prefix is the field path of the node ("" for a
+// definition on its own), so that errors name the whole path.
+func DecodeServerConfig(d decoder, n *node, prefix string) (ServerConfig, *fieldError) {
 	var c ServerConfig
 	if n.kind != '{' {
 		return c, want(n, prefix, "an object")
@@ -55,7 +58,7 @@ func (d decoder) server(n *node, prefix string) (ServerConfig, *fieldError) {
 		case "headersHelper":
 			c.HeadersHelper, err = d.str(m.val, f)
 		case "oauth":
-			c.OAuth, err = d.oauth(m.val, f)
+			c.OAuth, err = decodeOAuth(d, m.val, f)
 		case "name":
 			c.Name, err = d.str(m.val, f)
 		case "protocolVersion":
@@ -73,7 +76,8 @@ func (d decoder) server(n *node, prefix string) (ServerConfig, *fieldError) {
 	return c, nil
 }
 
-func (d decoder) oauth(n *node, prefix string) (*OAuthConfig, *fieldError) {
+// decodeOAuth decodes an oauth section like DecodeServerConfig.
+func decodeOAuth(d decoder, n *node, prefix string) (*OAuthConfig, *fieldError) {
 	if n.kind == 'z' {
 		return nil, nil
 	}
@@ -123,7 +127,7 @@ func (o *OAuthConfig) UnmarshalJSON(data []byte) error {
 	if err != nil {
 		return err
 	}
-	v, ferr := decoder{data}.oauth(n, "")
+	v, ferr := decodeOAuth(decoder{data}, n, "")
 	if ferr != nil {
 		return ferr
 	}

@@ -33,7 +33,7 @@ func serversIn(f *jsonFile, scope Scope, source string) ([]definition, []Problem
 	defs := make([]definition, 0, len(ms.members))
 	for _, m := range ms.members {
 		d := definition{name: m.key, origin: origin, file: f, node: m.val}
-		cfg, ferr := decoder{f.doc}.server(m.val, "")
+		cfg, ferr := DecodeServerConfig(decoder{f.doc}, m.val, "")
 		d.raw = cfg
 		if ferr != nil {
 			d.problems = append(d.problems, f.problemAt(m.key, ferr))

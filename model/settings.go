@@ -21,14 +21,20 @@ package model
 //
 // User settings (settings.json in the config dir) may also hold "permissions".
 const (
-	keyServers         = "mcpServers"
 	keyEnabledMcpjson  = "enabledMcpjsonServers"
 	keyDisabledMcpjson = "disabledMcpjsonServers"
 	keyEnableAll       = "enableAllProjectMcpServers"
 	keyApproved        = "approvedMcpjsonServers"
 	keyDisabled        = "disabledMcpServers"
-	keyPermissions     = "permissions"
 )
+
+// keyPermissions holds the permission rules of managed, user and local
+// settings (see Permissions).
+const keyPermissions = "permissions"
+
+// keyServers holds the servers of a configuration file, and of the local
+// scope in the private state.
+const keyServers = "mcpServers"
 
 // approvedEntry is one element of approvedMcpjsonServers.
 type approvedEntry struct {
@@ -45,6 +51,15 @@ type localState struct {
 	disabled        []string
 	permissions     Permissions
 	sampling        map[string]SamplingDecision // by normalized name, see sampling.go
+}
+
+// disabledServer reports whether the person disabled the server name.
+func (st localState) disabledServer(name string) bool { return containsName(st.disabled, name) }
+
+// sampling is the person's standing answer to the server name's sampling
+// requests.
+func (st localState) samplingOf(name string) SamplingDecision {
+	return st.sampling[NormalizeName(name)]
 }
 
 // readLocalState extracts the decisions. A field of the wrong type is a
@@ -87,7 +102,7 @@ func readLocalState(f *jsonFile) (localState, []Problem) {
 		} else {
 			st.approved = map[string]approvedEntry{}
 			for _, m := range n.members {
-				e, ferr := d.approved(m.val, keyApproved+"."+m.key)
+				e, ferr := decodeApproved(d, m.val, keyApproved+"."+m.key)
 				report(ferr)
 				if ferr == nil {
 					st.approved[NormalizeName(m.key)] = e
@@ -98,10 +113,10 @@ func readLocalState(f *jsonFile) (localState, []Problem) {
 	return st, probs
 }
 
-// approved decodes {"hash": "...", "config": {...}}, or a bare "hash"
+// decodeApproved decodes {"hash": "...", "config": {...}}, or a bare "hash"
 // string (written by hand: the change is still detected, the diff then shows
 // the whole current definition as new).
-func (d decoder) approved(n *node, field string) (approvedEntry, *fieldError) {
+func decodeApproved(d decoder, n *node, field string) (approvedEntry, *fieldError) {
 	var e approvedEntry
 	if n.kind == 's' {
 		e.Hash = n.str
@@ -119,7 +134,7 @@ func (d decoder) approved(n *node, field string) (approvedEntry, *fieldError) {
 		return e, ferr
 	}
 	if c := n.get("config"); c != nil && c.kind != 'z' {
-		if e.Config, ferr = d.server(c, field+".config"); ferr != nil {
+		if e.Config, ferr = DecodeServerConfig(d, c, field+".config"); ferr != nil {
 			return e, ferr
 		}
 	}

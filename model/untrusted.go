@@ -35,16 +35,16 @@ func (u UntrustedLocal) Notice() string {
 }
 
 // findUntrusted describes the untrusted file at path, nil when there is no
-// regular file there. private is the person's private state, which says
+// regular file there. state is the person's private state, which says
 // whether they were already told about this content.
-func findUntrusted(path string, private *jsonFile) *UntrustedLocal {
+func findUntrusted(path string, state *jsonFile) *UntrustedLocal {
 	doc, ok := readRegular(path)
 	if !ok {
 		return nil
 	}
 	u := &UntrustedLocal{Path: path, Hash: contentHash(doc)}
-	if private != nil {
-		if n := private.root.get(keyUntrustedNotice); n != nil && n.kind == '{' {
+	if state != nil {
+		if n := state.root.get(keyUntrustedNotice); n != nil && n.kind == '{' {
 			p, h := n.get("path"), n.get("hash")
 			u.Told = p != nil && h != nil && p.str == u.Path && h.str == u.Hash
 		}
@@ -81,11 +81,11 @@ func FindUntrusted(opts LoadOptions) (*UntrustedLocal, error) {
 		return nil, err
 	}
 	l := discover(opts)
-	var private *jsonFile
+	var state *jsonFile
 	if l.local != "" {
-		private, _ = readJSONFile(l.local)
+		state, _ = readJSONFile(l.local)
 	}
-	return findUntrusted(l.untrusted, private), nil
+	return findUntrusted(l.untrusted, state), nil
 }
 
 // MarkUntrustedTold records in the private state that the person was told
@@ -98,7 +98,13 @@ func MarkUntrustedTold(opts LoadOptions, u UntrustedLocal) error {
 	if u.Path != l.untrusted {
 		return fmt.Errorf("%w: %s is not this project's %s/%s", ErrInvalid, u.Path, UntrustedLocalDir, UntrustedLocalFile)
 	}
-	return editLocal(l.local, l.root, func(f *jsonFile) ([]byte, error) {
+	return markUntrustedTold(l.local, l.root, u)
+}
+
+// markUntrustedTold records, in the private state file of the project at
+// root, that the person was told about u.
+func markUntrustedTold(file, root string, u UntrustedLocal) error {
+	return editLocal(file, root, func(f *jsonFile) ([]byte, error) {
 		return setMember(f.doc, []string{keyUntrustedNotice}, map[string]string{"path": u.Path, "hash": u.Hash})
 	})
 }

@@ -20,19 +20,19 @@ const ProjectDirVar = "PROJECT_DIR"
 // project defines start in it.
 const ProjectRedirects = "node_modules and .npmrc (npm, npx), uv.toml and pyproject.toml (uv, uvx), pip.conf (pip), NuGet.Config (dnx)"
 
-// definedByProject reports whether servers of scope s belong to the
+// DefinedByProject reports whether servers of scope s belong to the
 // working tree they run in: the project's .mcp.json, and the person's
 // local servers of that project. They start in the project root. Every
 // other server starts in the home directory unless its definition sets
 // cwd, so files in a working tree (ProjectRedirects) cannot change what a
 // server they did not define runs.
-func definedByProject(s Scope) bool { return s == ScopeProject || s == ScopeLocal }
+func (s Scope) DefinedByProject() bool { return s == ScopeProject || s == ScopeLocal }
 
-// optInProblems refuses ${PROJECT_DIR} in the cwd of a definition of
+// optInProblems refuses ${PROJECT_DIR} in the cwd of raw, a definition of
 // scope s the person did not write: a plugin's (or a connector's). Every
 // other scope may name it.
-func optInProblems(cwd string, s Scope) []Problem {
-	if (s != ScopePlugin && s != ScopeConnector) || !namesProjectDir(cwd) {
+func optInProblems(raw ServerConfig, s Scope) []Problem {
+	if (s != ScopePlugin && s != ScopeConnector) || !raw.NamesProjectDir() {
 		return nil
 	}
 	return []Problem{{Field: "cwd", Message: "${" + ProjectDirVar + "} is for your own definitions, not a plugin's: " +
@@ -50,10 +50,11 @@ func cwdLookup(lookup func(string) (string, bool), root string) func(string) (st
 	}
 }
 
-// namesProjectDir reports whether cwd, as written, refers to ${PROJECT_DIR}.
-func namesProjectDir(cwd string) bool {
+// NamesProjectDir reports whether the definition's cwd, as written, refers
+// to ${PROJECT_DIR}.
+func (c ServerConfig) NamesProjectDir() bool {
 	found := false
-	Expand(cwd, func(name string) (string, bool) {
+	Expand(c.Cwd, func(name string) (string, bool) {
 		found = found || name == ProjectDirVar
 		return "", true
 	})
@@ -62,7 +63,7 @@ func namesProjectDir(cwd string) bool {
 
 // workDir is the absolute directory a server of scope starts in, from its
 // expanded cwd: none means the project root for servers the project
-// defines (definedByProject) and the home directory for every other;
+// defines (Scope.DefinedByProject) and the home directory for every other;
 // "~" and "~/x" are under home; a relative cwd is relative to dir, the
 // directory of the file that defines it (a repository's .mcp.json saying
 // "cwd": "tools" means its own tools/, a local server's the project root),
@@ -72,7 +73,7 @@ func namesProjectDir(cwd string) bool {
 func workDir(cwd, dir, root string, scope Scope, opts LoadOptions) string {
 	home := filepath.Clean(opts.Home)
 	switch {
-	case cwd == "" && definedByProject(scope):
+	case cwd == "" && scope.DefinedByProject():
 		return root
 	case cwd == "":
 		return home
@@ -102,5 +103,5 @@ func (s Server) RunsIn() string {
 // in cwd. Then the project's files (ProjectRedirects) can change what its
 // launcher runs, with its environment and secrets.
 func (s Server) OptsIntoProject() bool {
-	return !definedByProject(s.Scope) && s.RunsIn() != "" && namesProjectDir(s.Raw.Cwd)
+	return !s.Scope.DefinedByProject() && s.RunsIn() != "" && s.Raw.NamesProjectDir()
 }
