@@ -6,6 +6,7 @@ import (
 	"fmt"
 
 	"github.com/mcpdeck/mcpdeck/model"
+	"github.com/mcpdeck/mcpdeck/model/textsafe"
 )
 
 // callError turns a call failure into a sentence naming the server. The
@@ -36,7 +37,7 @@ func (e *Engine) callError(ctx context.Context, server, what string, err error) 
 			}
 		}
 	} else {
-		why = model.NewMasker().Mask(why) // the server is gone: its patterns only
+		why = textsafe.NewMasker().Mask(why) // the server is gone: its patterns only
 	}
 	e.mu.Unlock()
 	return &CallError{Message: fmt.Sprintf("%s on %s: %s", what, server, why), Err: err}

@@ -7,6 +7,7 @@ import (
 	"sync/atomic"
 
 	"github.com/mcpdeck/mcpdeck/model"
+	"github.com/mcpdeck/mcpdeck/model/textsafe"
 	"github.com/mcpdeck/mcpdeck/transports"
 )
 
@@ -23,7 +24,7 @@ func (e *Engine) attemptLocked(en *entry, gen uint64) {
 }
 
 // connect opens, initializes and lists one server, then reports back.
-func (e *Engine) connect(ctx context.Context, srv model.Server, mask *model.Masker, policy *atomic.Pointer[model.Policy], gen uint64) {
+func (e *Engine) connect(ctx context.Context, srv model.Server, mask *textsafe.Masker, policy *atomic.Pointer[model.Policy], gen uint64) {
 	conn, l, err := e.open1(ctx, srv, mask, policy)
 	e.mu.Lock()
 	defer e.mu.Unlock()
@@ -63,7 +64,7 @@ func (e *Engine) connect(ctx context.Context, srv model.Server, mask *model.Mask
 // open1 opens one connection within MCP_TIMEOUT and lists what it offers
 // within another MCP_TIMEOUT, so 10 000 tools on a slow link do not fail
 // the connect. policy is the server's managed policy as reloads change it.
-func (e *Engine) open1(ctx context.Context, srv model.Server, mask *model.Masker, policy *atomic.Pointer[model.Policy]) (session, lists, error) {
+func (e *Engine) open1(ctx context.Context, srv model.Server, mask *textsafe.Masker, policy *atomic.Pointer[model.Policy]) (session, lists, error) {
 	if srv.Config.EffectiveType().IsRemote() {
 		select {
 		case e.remote <- struct{}{}:

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/mcpdeck/mcpdeck/model"
+	"github.com/mcpdeck/mcpdeck/model/textsafe"
 )
 
 const closeTimeout = time.Second
@@ -35,7 +36,7 @@ type entry struct {
 	trafficTimer *time.Timer
 	// mask is the server's one Masker (model.Server.Secrets): error text,
 	// stderr, log messages, instructions and traffic pass it.
-	mask       *model.Masker
+	mask       *textsafe.Masker
 	refetching [numLists]bool // a list refetch is running
 	dirty      [numLists]bool // list_changed arrived during the refetch
 	// watched are the resources the person watches (subscriptions.go), by

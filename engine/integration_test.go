@@ -16,6 +16,7 @@ import (
 	"github.com/mark3labs/mcp-go/server"
 
 	"github.com/mcpdeck/mcpdeck/model"
+	"github.com/mcpdeck/mcpdeck/model/textsafe"
 	"github.com/mcpdeck/mcpdeck/testdata/faultlaunch"
 	"github.com/mcpdeck/mcpdeck/transports"
 )
@@ -145,7 +146,7 @@ func TestIntegrationFaults(t *testing.T) {
 	}
 	huge := await(t, e, "huge", "connected", inState(model.StateConnected))
 	for _, tl := range huge.Tools {
-		if len([]rune(tl.Description)) > maxTextLen+len(model.TruncatedSuffix) || strings.ContainsAny(tl.Description, "\u202e\x00\x1b") {
+		if len([]rune(tl.Description)) > maxTextLen+len(textsafe.TruncatedSuffix) || strings.ContainsAny(tl.Description, "\u202e\x00\x1b") {
 			t.Fatalf("huge: description not capped/sanitized: %d runes", len([]rune(tl.Description)))
 		}
 	}

@@ -10,7 +10,7 @@ import (
 
 	"github.com/mark3labs/mcp-go/mcp"
 
-	"github.com/mcpdeck/mcpdeck/model"
+	"github.com/mcpdeck/mcpdeck/model/textsafe"
 )
 
 // LogEntry is one message a server logged (notifications/message).
@@ -41,7 +41,7 @@ func LogLevelRank(level string) int { return slices.Index(logLevels, level) }
 // (at most every logPublish), the oldest dropped past maxLogEntries.
 func (e *Engine) onLogMessage(server string, n mcp.JSONRPCNotification) {
 	e.mu.Lock()
-	var mask *model.Masker
+	var mask *textsafe.Masker
 	if en := e.byName[server]; en != nil {
 		mask = en.mask
 	}

@@ -6,14 +6,14 @@ import (
 	"slices"
 	"time"
 
-	"github.com/mcpdeck/mcpdeck/model"
+	"github.com/mcpdeck/mcpdeck/model/textsafe"
 )
 
 // monitor waits for the connection to end and starts the reconnect policy.
 // It also copies new stderr lines into snapshots when the transport signals
 // them, at most once per stderrPoll, so a chatty server cannot flood the UI
 // with snapshots and a quiet one costs nothing.
-func (e *Engine) monitor(ctx context.Context, name string, mask *model.Masker, gen uint64, conn session) {
+func (e *Engine) monitor(ctx context.Context, name string, mask *textsafe.Masker, gen uint64, conn session) {
 	changed := conn.StderrChanged()
 	wait := time.NewTimer(stderrPoll)
 	wait.Stop()
@@ -82,7 +82,7 @@ func (e *Engine) lostLocked(en *entry, gen uint64, err error) {
 
 // refreshStderr publishes the stderr tail, masked with mask (the
 // server's), if it changed.
-func (e *Engine) refreshStderr(name string, mask *model.Masker, gen uint64, conn session) {
+func (e *Engine) refreshStderr(name string, mask *textsafe.Masker, gen uint64, conn session) {
 	tail := mask.MaskLines(conn.StderrTail(stderrTailLines))
 	e.mu.Lock()
 	defer e.mu.Unlock()

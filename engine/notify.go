@@ -12,10 +12,11 @@ import (
 
 	"github.com/mcpdeck/mcpdeck/model"
 	"github.com/mcpdeck/mcpdeck/model/launch"
+	"github.com/mcpdeck/mcpdeck/model/textsafe"
 )
 
 // connOptions builds the per-server callbacks handed to the transport.
-func (e *Engine) connOptions(srv model.Server, mask *model.Masker, policy *atomic.Pointer[model.Policy]) connOptions {
+func (e *Engine) connOptions(srv model.Server, mask *textsafe.Masker, policy *atomic.Pointer[model.Policy]) connOptions {
 	o := connOptions{
 		Elicit: func(ctx context.Context, req mcp.ElicitationRequest) (*mcp.ElicitationResult, error) {
 			return e.elicit(ctx, srv.Name, req)

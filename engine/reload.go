@@ -6,6 +6,7 @@ import (
 	"slices"
 
 	"github.com/mcpdeck/mcpdeck/model"
+	"github.com/mcpdeck/mcpdeck/model/textsafe"
 )
 
 // Reload reads the configuration again and reconciles: new servers start,
@@ -147,7 +148,7 @@ func (e *Engine) definition(en *entry) definition {
 // fields.
 func (e *Engine) configure(en *entry, srv model.Server, bs []model.Reason) {
 	en.srv = srv
-	en.mask = model.NewMasker(srv.Secrets()...)
+	en.mask = textsafe.NewMasker(srv.Secrets()...)
 	pol := srv.ManagedPolicy
 	en.policy.Store(&pol)
 	en.blockers = bs

@@ -12,6 +12,7 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 
 	"github.com/mcpdeck/mcpdeck/model"
+	"github.com/mcpdeck/mcpdeck/model/textsafe"
 )
 
 // resultWriter turns raw MCP content into Content values: text
@@ -66,7 +67,7 @@ func (w resultWriter) save(kind, mimeType string, data []byte) (string, error) {
 func (w resultWriter) text(kind, s, mimeType, uri string) (Content, error) {
 	c := Content{Kind: kind, MIMEType: mimeType, URI: uri, Size: len(s)}
 	if len(s) <= maxInlineText {
-		c.Text = model.Sanitize(s)
+		c.Text = textsafe.Sanitize(s)
 		return c, nil
 	}
 	path, err := w.save("text", mimeType, []byte(s))
@@ -75,7 +76,7 @@ func (w resultWriter) text(kind, s, mimeType, uri string) (Content, error) {
 	}
 	c.Path = path
 	c.Text = fmt.Sprintf("%s\n... [%d bytes; full text saved to %s]",
-		model.Sanitize(strings.ToValidUTF8(s[:2000], "")), len(s), path)
+		textsafe.Sanitize(strings.ToValidUTF8(s[:2000], "")), len(s), path)
 	return c, nil
 }
 
@@ -125,9 +126,9 @@ func (w resultWriter) content(c mcp.Content) (Content, error) {
 }
 
 func (w resultWriter) link(v mcp.ResourceLink) Content {
-	text := model.Sanitize(v.Name)
+	text := textsafe.Sanitize(v.Name)
 	if v.Description != "" {
-		text += ": " + model.Truncate(model.Sanitize(v.Description), maxTextLen)
+		text += ": " + textsafe.Truncate(textsafe.Sanitize(v.Description), maxTextLen)
 	}
 	return Content{Kind: "resource_link", URI: v.URI, MIMEType: v.MIMEType, Text: text}
 }
@@ -190,7 +191,7 @@ func (w resultWriter) resourceResult(r *mcp.ReadResourceResult) (ResourceResult,
 // promptResult processes a prompts/get result.
 func (w resultWriter) promptResult(r *mcp.GetPromptResult) (PromptResult, error) {
 	out := PromptResult{
-		Description: model.Truncate(model.Sanitize(r.Description), maxTextLen),
+		Description: textsafe.Truncate(textsafe.Sanitize(r.Description), maxTextLen),
 		Messages:    make([]Content, 0, len(r.Messages)),
 	}
 	for _, m := range r.Messages {

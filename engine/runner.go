@@ -7,7 +7,7 @@ import (
 	"slices"
 	"time"
 
-	"github.com/mcpdeck/mcpdeck/model"
+	"github.com/mcpdeck/mcpdeck/model/textsafe"
 )
 
 // feed hands ev to step, keeps the state it returns and carries out its
@@ -117,7 +117,7 @@ func (e *Engine) stopLocked(en *entry, keepStderr bool) {
 
 // goClose closes a connection without holding up the caller; a failure
 // is logged masked with mask, its server's.
-func (e *Engine) goClose(c session, mask *model.Masker) {
+func (e *Engine) goClose(c session, mask *textsafe.Masker) {
 	e.wg.Go(func() {
 		ctx, cancel := context.WithTimeout(context.WithoutCancel(e.ctx), closeTimeout)
 		defer cancel()

@@ -11,6 +11,7 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 
 	"github.com/mcpdeck/mcpdeck/model"
+	"github.com/mcpdeck/mcpdeck/model/textsafe"
 )
 
 // mcpdeck has no model of its own: a server's sampling/createMessage is
@@ -71,7 +72,7 @@ func (r SampleRequest) FirstLine() string {
 	for _, m := range r.Messages {
 		if t := strings.TrimSpace(m.Text); t != "" {
 			line, _, _ := strings.Cut(t, "\n")
-			return model.SanitizeLine(line)
+			return textsafe.SanitizeLine(line)
 		}
 	}
 	return "(no text)"
@@ -145,7 +146,7 @@ func (e *Engine) sampleAnswer(ctx context.Context, srv model.Server, r SampleReq
 	}
 	resp, err := e.opts.Sample(ctx, r)
 	if err != nil {
-		return nil, "failed: " + model.SanitizeLine(err.Error()), fmt.Errorf("sampling for %s: %w", r.Server, err)
+		return nil, "failed: " + textsafe.SanitizeLine(err.Error()), fmt.Errorf("sampling for %s: %w", r.Server, err)
 	}
 	switch resp.Choice {
 	case SampleDecline:
@@ -166,7 +167,7 @@ func (e *Engine) sampleAnswer(ctx context.Context, srv model.Server, r SampleReq
 		return nil, "failed", fmt.Errorf("sampling for %s: unknown answer %q", r.Server, resp.Choice)
 	}
 	if resp.Reply != nil {
-		return resp.Reply, "replied (" + model.SanitizeLine(resp.Reply.Model) + ", via mcpdeck serve)", nil
+		return resp.Reply, "replied (" + textsafe.SanitizeLine(resp.Reply.Model) + ", via mcpdeck serve)", nil
 	}
 	if r.Command != "" {
 		return e.replyByCommand(ctx, srv, r)

@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/mcpdeck/mcpdeck/model"
+	"github.com/mcpdeck/mcpdeck/model/textsafe"
 )
 
 // samplingEngine connects an engine to the asking server with sample as
@@ -140,7 +141,7 @@ func TestSamplingCommandDeniedByPolicy(t *testing.T) {
 	e, _ := samplingEngine(t, func(_ context.Context, r SampleRequest) (SampleResponse, error) {
 		return SampleResponse{Choice: SampleOnce}, nil
 	}, func(o *Options) {
-		o.SamplingCommand = "touch " + model.QuoteArg(marker) + "; printf hi"
+		o.SamplingCommand = "touch " + textsafe.QuoteArg(marker) + "; printf hi"
 		policy := `{"deniedMcpServers": [{"serverCommand": ["*"]}]}`
 		if err := os.WriteFile(filepath.Join(o.Load.ManagedDir, "managed-settings.json"), []byte(policy), 0o600); err != nil {
 			t.Fatal(err)

@@ -7,6 +7,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/mcpdeck/mcpdeck/model/textsafe"
 )
 
 // ApprovalLine is one labelled line of what a server will run or send.
@@ -54,38 +56,38 @@ const commandLineMax = 72
 func ApprovalView(raw ServerConfig, runsIn, source string) []ApprovalLine {
 	var out []ApprovalLine
 	add := func(label, value string) { out = append(out, ApprovalLine{Label: label, Value: value}) }
-	add("Type", Escape(string(raw.EffectiveType())))
+	add("Type", textsafe.Escape(string(raw.EffectiveType())))
 	if raw.Name != "" {
-		add("Built-in", Escape(raw.Name))
+		add("Built-in", textsafe.Escape(raw.Name))
 	}
 	if raw.Command != "" || len(raw.Args) > 0 {
 		out = append(out, commandLines(raw.Command, raw.Args)...)
 	}
 	if raw.Cwd != "" {
-		add("Cwd", Escape(raw.Cwd))
+		add("Cwd", textsafe.Escape(raw.Cwd))
 	}
 	if runsIn != "" {
-		add("Runs in", Escape(runsIn))
+		add("Runs in", textsafe.Escape(runsIn))
 	}
 	for _, k := range slices.Sorted(maps.Keys(raw.Env)) {
-		add("Env", Escape(k)+"="+Escape(raw.Env[k]))
+		add("Env", textsafe.Escape(k)+"="+textsafe.Escape(raw.Env[k]))
 	}
 	if raw.URL != "" {
-		add("URL", Escape(raw.URL))
+		add("URL", textsafe.Escape(raw.URL))
 	}
 	for _, k := range slices.Sorted(maps.Keys(raw.Headers)) {
-		add("Header", Escape(k)+": "+Escape(raw.Headers[k]))
+		add("Header", textsafe.Escape(k)+": "+textsafe.Escape(raw.Headers[k]))
 	}
 	if raw.HeadersHelper != "" {
-		add("Headers helper", Escape(raw.HeadersHelper))
+		add("Headers helper", textsafe.Escape(raw.HeadersHelper))
 	}
 	out = append(out, oauthLines(raw.OAuth)...)
 	if raw.ProtocolVersion != "" {
-		add("Protocol version", Escape(raw.ProtocolVersion))
+		add("Protocol version", textsafe.Escape(raw.ProtocolVersion))
 	}
 	out = append(out, extraLines("Unknown field", raw.Extra)...)
 	out = append(out, variableLines(raw)...)
-	add("Source", Escape(source))
+	add("Source", textsafe.Escape(source))
 	return out
 }
 
@@ -94,7 +96,7 @@ func ApprovalView(raw ServerConfig, runsIn, source string) []ApprovalLine {
 func commandLines(command string, args []string) []ApprovalLine {
 	parts := make([]string, 0, 1+len(args))
 	for _, a := range append([]string{command}, args...) {
-		parts = append(parts, QuoteArg(a))
+		parts = append(parts, textsafe.QuoteArg(a))
 	}
 	if one := strings.Join(parts, " "); len(one) <= commandLineMax {
 		return []ApprovalLine{{Label: "Command", Value: one}}
@@ -106,24 +108,6 @@ func commandLines(command string, args []string) []ApprovalLine {
 	return out
 }
 
-// QuoteArg shows one command-line word so that it reads back exactly: bare
-// when it has nothing special, 'single-quoted' when it has spaces or shell
-// characters, and $'…' (the shell's ANSI-C quoting, with Escape's \r,
-// \x1b, \u202e) when it has characters that must not reach the terminal.
-func QuoteArg(a string) string {
-	if a == "" {
-		return "''"
-	}
-	if Escape(a) != a {
-		q := strings.NewReplacer(`\`, `\\`, `'`, `\'`).Replace(a)
-		return "$'" + Escape(q) + "'"
-	}
-	if strings.ContainsAny(a, " \"'\\$`!*?[]{}()<>|&;#~") {
-		return "'" + strings.ReplaceAll(a, "'", `'\''`) + "'"
-	}
-	return a
-}
-
 // oauthLines shows every OAuth setting as written.
 func oauthLines(o *OAuthConfig) []ApprovalLine {
 	if o == nil {
@@ -132,7 +116,7 @@ func oauthLines(o *OAuthConfig) []ApprovalLine {
 	var out []ApprovalLine
 	add := func(label, value string) {
 		if value != "" {
-			out = append(out, ApprovalLine{Label: label, Value: Escape(value)})
+			out = append(out, ApprovalLine{Label: label, Value: textsafe.Escape(value)})
 		}
 	}
 	add("OAuth client ID", o.ClientID)
@@ -162,7 +146,7 @@ func extraLines(label string, extra map[string]json.RawMessage) []ApprovalLine {
 		if json.Compact(&b, v) == nil {
 			v = b.Bytes()
 		}
-		out = append(out, ApprovalLine{Label: label, Value: Escape(k) + ": " + Escape(string(v))})
+		out = append(out, ApprovalLine{Label: label, Value: textsafe.Escape(k) + ": " + textsafe.Escape(string(v))})
 	}
 	return out
 }
@@ -180,11 +164,11 @@ func variableLines(raw ServerConfig) []ApprovalLine {
 			return
 		}
 		for i, n := range names {
-			names[i] = "$" + Escape(n)
+			names[i] = "$" + textsafe.Escape(n)
 		}
 		out = append(out, ApprovalLine{Label: "Sends", Value: "your " + strings.Join(names, ", ") + " to " + to})
 	}
-	say(Escape(urlHost(raw.URL)), referencedVars("", append([]string{raw.URL}, slices.Collect(maps.Values(raw.Headers))...)...))
+	say(textsafe.Escape(urlHost(raw.URL)), referencedVars("", append([]string{raw.URL}, slices.Collect(maps.Values(raw.Headers))...)...))
 	program := append([]string{raw.Command}, raw.Args...)
 	say("the program it runs", referencedVars(raw.Cwd, append(program, slices.Collect(maps.Values(raw.Env))...)...))
 	say("the headers helper", referencedVars("", raw.HeadersHelper))

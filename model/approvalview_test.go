@@ -5,6 +5,8 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/mcpdeck/mcpdeck/model/textsafe"
 )
 
 func TestApprovalView(t *testing.T) {
@@ -166,31 +168,10 @@ func TestApprovalView(t *testing.T) {
 	}
 }
 
-func TestQuoteArg(t *testing.T) {
-	t.Parallel()
-	tests := map[string]string{
-		"":              "''",
-		"plain":         "plain",
-		"--flag=x":      "--flag=x",
-		"two words":     "'two words'",
-		"it's":          `'it'\''s'`,
-		"a\\b":          `'a\b'`,
-		"\r":            `$'\r'`,
-		"back\\sl\x1b'": `$'back\\sl\x1b\''`,
-		"\xff":          `$'\xff'`,
-		"\U000e0041":    `$'\U000e0041'`,
-	}
-	for in, want := range tests {
-		if got := QuoteArg(in); got != want {
-			t.Errorf("QuoteArg(%q) = %q, want %q", in, got, want)
-		}
-	}
-}
-
 // assertPrintable fails when s holds a byte that could drive a terminal.
 func assertPrintable(t *testing.T, s string) {
 	t.Helper()
-	if Escape(s) != s {
+	if textsafe.Escape(s) != s {
 		t.Errorf("unescaped control or invisible character in %q", s)
 	}
 }
@@ -211,4 +192,21 @@ func FuzzApprovalView(f *testing.F) {
 			assertPrintable(t, l.Label+l.Value)
 		}
 	})
+}
+
+// TestApprovalViewShowsAHiddenCharacter: an argument that looks like the
+// real package but ends in U+2064 is shown with the escape, so it no longer
+// reads the same.
+func TestApprovalViewShowsAHiddenCharacter(t *testing.T) {
+	real := ApprovalView(ServerConfig{Command: "npx", Args: []string{"-y", "@modelcontextprotocol/server-filesystem"}}, "/repo", "/repo/.mcp.json")
+	fake := ApprovalView(ServerConfig{Command: "npx", Args: []string{"-y", "@modelcontextprotocol/server-filesystem\u2064"}}, "/repo", "/repo/.mcp.json")
+	if real[1].Label != "Command" || fake[1].Label != "Command" {
+		t.Fatalf("views: %v / %v", real, fake)
+	}
+	if want := `npx -y $'@modelcontextprotocol/server-filesystem\u2064'`; fake[1].Value != want {
+		t.Fatalf("fake package shown as %q, want %q", fake[1].Value, want)
+	}
+	if real[1].Value != "npx -y @modelcontextprotocol/server-filesystem" {
+		t.Fatalf("real package shown as %q", real[1].Value)
+	}
 }

@@ -5,6 +5,8 @@ import (
 	"strings"
 	"testing"
 	"unicode/utf8"
+
+	"github.com/mcpdeck/mcpdeck/model/textsafe"
 )
 
 // FuzzParse feeds arbitrary bytes to the configuration parser: it must never
@@ -153,16 +155,16 @@ func FuzzNormalize(f *testing.F) {
 		if len(tn) > MaxToolNameLen || NormalizeName(tn) != tn || tn != ToolName(s, s) {
 			t.Fatalf("ToolName(%q) = %q", s, tn)
 		}
-		clean := Sanitize(s)
-		if !utf8.ValidString(clean) || Sanitize(clean) != clean {
+		clean := textsafe.Sanitize(s)
+		if !utf8.ValidString(clean) || textsafe.Sanitize(clean) != clean {
 			t.Fatalf("Sanitize(%q) = %q: invalid or not idempotent", s, clean)
 		}
 		for _, r := range clean {
-			if dropRune(r) {
+			if r != '\n' && r != '\t' && textsafe.HiddenRune(r) {
 				t.Fatalf("Sanitize(%q) kept %q", s, r)
 			}
 		}
-		if tr := Truncate(clean, 10); !utf8.ValidString(tr) {
+		if tr := textsafe.Truncate(clean, 10); !utf8.ValidString(tr) {
 			t.Fatalf("Truncate broke UTF-8: %q", tr)
 		}
 	})

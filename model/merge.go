@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+
+	"github.com/mcpdeck/mcpdeck/model/textsafe"
 )
 
 // merge turns definitions (in load order: plugins, user, project, local,
@@ -108,7 +110,7 @@ func build(d definition, opts LoadOptions, root string) Server {
 	if len(d.problems) == 0 && len(probs) == 0 {
 		probs = validate(cfg)
 	}
-	mask := NewMasker(s.Secrets()...) // a problem may quote an expanded value
+	mask := textsafe.NewMasker(s.Secrets()...) // a problem may quote an expanded value
 	for _, p := range probs {
 		p.File, p.Server, p.Message = d.origin.Source, d.name, mask.Mask(p.Message)
 		if d.file != nil && d.node != nil {

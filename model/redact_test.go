@@ -5,74 +5,9 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/mcpdeck/mcpdeck/model/textsafe"
 )
-
-func TestRedactValue(t *testing.T) {
-	t.Parallel()
-	tests := map[string]string{
-		"":                           "",
-		"literal-secret":             Masked,
-		"${TOKEN}":                   "${TOKEN}",
-		"Bearer ${API_TOKEN}":        "Bearer ${API_TOKEN}",
-		"basic ${A}${B}":             "basic ${A}${B}",
-		"Token ${T}":                 "Token ${T}",
-		"${HOST:-localhost}":         "${HOST:-localhost}",
-		"Bearer hardcoded":           Masked,
-		"Bearer x":                   Masked,
-		"prefix-${VAR}-suffix":       Masked,
-		"Bearer ${TOKEN} sk-live123": Masked,
-		"$TOKEN":                     Masked,
-	}
-	for in, want := range tests {
-		if got := redactValue(in); got != want {
-			t.Errorf("redactValue(%q) = %q, want %q", in, got, want)
-		}
-	}
-}
-
-func TestRedactURL(t *testing.T) {
-	t.Parallel()
-	for in, want := range map[string]string{
-		"":                        "",
-		"https://example.com/mcp": "https://example.com/mcp",
-		"https://example.com/mcp?transport=sse&v=2":            "https://example.com/mcp?transport=sse&v=2",
-		"https://x.example/mcp?api_key=sk-live-123&profile=me": "https://x.example/mcp?api_key=****&profile=me",
-		"https://x.example/mcp?token=${TOKEN}":                 "https://x.example/mcp?token=${TOKEN}",
-		"https://x.example/mcp?accessToken=abc#frag":           "https://x.example/mcp?accessToken=****#frag",
-		"https://x.example/mcp?token=abc#":                     "https://x.example/mcp?token=****#",
-		"https://bob:hunter2@x.example/mcp":                    "https://bob:****@x.example/mcp",
-		"https://bob:${PW}@x.example/mcp":                      "https://bob:${PW}@x.example/mcp",
-		"https://ghp_abc123@github.example/mcp":                "https://****@github.example/mcp",
-		"https://${GH_TOKEN}@github.example/mcp":               "https://${GH_TOKEN}@github.example/mcp",
-		"wss://x.example/ws?Authorization=Bearer%20abc":        "wss://x.example/ws?Authorization=****",
-		"wss://x@host/p?apikey=1":                              "wss://****@host/p?apikey=****",
-		"https://user:pw@example.com/mcp?api_key=k&x=1":        "https://user:****@example.com/mcp?api_key=****&x=1",
-		"https://e.example/mcp?sig=abc&key=k&bearer=b&q=":      "https://e.example/mcp?sig=****&key=****&bearer=****&q=",
-		"not a url ?token=t":                                   "not a url ?token=****",
-	} {
-		if got := redactURL(in); got != want {
-			t.Errorf("redactURL(%q) = %q, want %q", in, got, want)
-		}
-	}
-}
-
-func TestRedactArgs(t *testing.T) {
-	t.Parallel()
-	for _, tc := range []struct{ in, want []string }{
-		{nil, nil},
-		{[]string{"-y", "pkg", "plain"}, []string{"-y", "pkg", "plain"}},
-		{[]string{"--token", "abc", "--api-key=xyz", "plain"}, []string{"--token", Masked, "--api-key=" + Masked, "plain"}},
-		{[]string{"--token", "${TOKEN}", "--api-key=${KEY}"}, []string{"--token", "${TOKEN}", "--api-key=${KEY}"}},
-		{[]string{"--password", "--verbose", "x"}, []string{"--password", "--verbose", "x"}},
-		{[]string{"--client-secret=", "--Authorization=Bearer x"}, []string{"--client-secret=", "--Authorization=" + Masked}},
-		{[]string{"--auth", "Bearer ${T}"}, []string{"--auth", "Bearer ${T}"}},
-		{[]string{"--name=value", "--key-file", "/k.pem"}, []string{"--name=value", "--key-file", "/k.pem"}},
-	} {
-		if got := Redact(ServerConfig{Args: tc.in}).Args; !reflect.DeepEqual(got, tc.want) {
-			t.Errorf("Redact(args %q) = %q, want %q", tc.in, got, tc.want)
-		}
-	}
-}
 
 func TestRedact(t *testing.T) {
 	t.Parallel()
@@ -152,30 +87,30 @@ func FuzzRedact(f *testing.F) {
 			Env: map[string]string{key: value}, Headers: map[string]string{key: value}, URL: rawURL,
 		}
 		m := Redact(cfg)
-		if want := redactValue(value); m.Env[key] != want || m.Headers[key] != want {
+		if want := textsafe.MaskWritten(value); m.Env[key] != want || m.Headers[key] != want {
 			t.Fatalf("value %q: env %q headers %q, want %q", value, m.Env[key], m.Headers[key], want)
 		}
 		literal := func(s string) bool { return s != "" && !strings.Contains(s, "${") }
-		if literal(value) && m.Env[key] != Masked {
+		if literal(value) && m.Env[key] != textsafe.Masked {
 			t.Fatalf("literal value kept: %q", m.Env[key])
 		}
-		if strings.HasPrefix(value, "${") && varRef.ReplaceAllString(value, "") == "" && m.Env[key] != value {
+		if strings.HasPrefix(value, "${") && strings.Join(textsafe.VarRefs(value), "") == value && m.Env[key] != value {
 			t.Fatalf("${VAR}-only value hidden: %q", value)
 		}
 		if literal(arg) {
-			if m.Args[1] != "--api-key="+Masked {
+			if m.Args[1] != "--api-key="+textsafe.Masked {
 				t.Fatalf("--api-key=%q shown as %q", arg, m.Args[1])
 			}
-			if !strings.HasPrefix(arg, "-") && m.Args[3] != Masked {
+			if !strings.HasPrefix(arg, "-") && m.Args[3] != textsafe.Masked {
 				t.Fatalf("--token %q shown as %q", arg, m.Args[3])
 			}
 		}
 		if literal(value) && !strings.ContainsAny(value, "/?#@&=:\\") {
-			u := redactURL("https://u:" + value + "@h.example/p?token=" + value + "&x=1#f")
+			u := textsafe.ReplaceURLSecrets("https://u:"+value+"@h.example/p?token="+value+"&x=1#f", textsafe.MaskWritten)
 			if u != "https://u:****@h.example/p?token=****&x=1#f" {
 				t.Fatalf("URL credentials %q shown: %s", value, u)
 			}
-			if u := redactURL("https://" + value + "@h.example/"); u != "https://****@h.example/" {
+			if u := textsafe.ReplaceURLSecrets("https://"+value+"@h.example/", textsafe.MaskWritten); u != "https://****@h.example/" {
 				t.Fatalf("URL user %q shown: %s", value, u)
 			}
 		}
@@ -183,4 +118,22 @@ func FuzzRedact(f *testing.F) {
 			t.Fatalf("not idempotent:\n%+v\n%+v", m, again)
 		}
 	})
+}
+
+func TestRedactArgs(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct{ in, want []string }{
+		{nil, nil},
+		{[]string{"-y", "pkg", "plain"}, []string{"-y", "pkg", "plain"}},
+		{[]string{"--token", "abc", "--api-key=xyz", "plain"}, []string{"--token", textsafe.Masked, "--api-key=" + textsafe.Masked, "plain"}},
+		{[]string{"--token", "${TOKEN}", "--api-key=${KEY}"}, []string{"--token", "${TOKEN}", "--api-key=${KEY}"}},
+		{[]string{"--password", "--verbose", "x"}, []string{"--password", "--verbose", "x"}},
+		{[]string{"--client-secret=", "--Authorization=Bearer x"}, []string{"--client-secret=", "--Authorization=" + textsafe.Masked}},
+		{[]string{"--auth", "Bearer ${T}"}, []string{"--auth", "Bearer ${T}"}},
+		{[]string{"--name=value", "--key-file", "/k.pem"}, []string{"--name=value", "--key-file", "/k.pem"}},
+	} {
+		if got := Redact(ServerConfig{Args: tc.in}).Args; !reflect.DeepEqual(got, tc.want) {
+			t.Errorf("Redact(args %q) = %q, want %q", tc.in, got, tc.want)
+		}
+	}
 }

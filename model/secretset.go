@@ -6,6 +6,8 @@ import (
 	"net/url"
 	"strconv"
 	"strings"
+
+	"github.com/mcpdeck/mcpdeck/model/textsafe"
 )
 
 // harmlessVar reports whether the variable name holds no secret: where
@@ -114,7 +116,7 @@ func (c ServerConfig) written(field string) string {
 // harmlessOnly reports whether raw refers to variables and every one of
 // them is harmless (harmlessVar).
 func harmlessOnly(raw string) bool {
-	refs := VarRefs(raw)
+	refs := textsafe.VarRefs(raw)
 	for _, r := range refs {
 		name, _, _ := strings.Cut(r[2:len(r)-1], ":-")
 		if !harmlessVar(name) {
@@ -136,8 +138,8 @@ func secretSpots(cfg ServerConfig, f func(field, v string) string) ServerConfig 
 	out := cfg
 	out.Env = mapSpots("env.", cfg.Env, f)
 	out.Headers = mapSpots("headers.", cfg.Headers, f)
-	out.URL = urlSpots(cfg.URL, func(v string) string { return f("url", v) })
-	out.Args = argSpots(cfg.Args, func(i int, v string) string { return f("args["+strconv.Itoa(i)+"]", v) })
+	out.URL = textsafe.ReplaceURLSecrets(cfg.URL, func(v string) string { return f("url", v) })
+	out.Args = textsafe.ReplaceFlagSecrets(cfg.Args, func(i int, v string) string { return f("args["+strconv.Itoa(i)+"]", v) })
 	return out
 }
 

@@ -1,6 +1,10 @@
 package model
 
-import "fmt"
+import (
+	"fmt"
+
+	"github.com/mcpdeck/mcpdeck/model/textsafe"
+)
 
 // Server is one server after loading, merging and checking: everything the
 // engine and the UIs need to decide whether it may run, and to explain why not.
@@ -61,7 +65,7 @@ type Problem struct {
 // sanitized: names and values come from files a repository may have brought
 // along and must not smuggle terminal escapes onto the screen.
 func (p Problem) Error() string {
-	return Sanitize(p.render())
+	return textsafe.Sanitize(p.render())
 }
 
 func (p Problem) render() string {

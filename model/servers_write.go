@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/mcpdeck/mcpdeck/model/textsafe"
 )
 
 // WritableScopes returns the scopes mcpdeck edits (AddServer, RemoveServer),
@@ -112,7 +114,7 @@ func CheckServerName(name string) error {
 	if !utf8.ValidString(name) {
 		return fmt.Errorf("%w: server name %q is not valid UTF-8", ErrInvalid, name)
 	}
-	if r, ok := FirstHidden(name); ok {
+	if r, ok := textsafe.FirstHidden(name); ok {
 		return fmt.Errorf("%w: server name %q contains %U, an invisible or control character", ErrInvalid, name, r)
 	}
 	return nil

@@ -5,6 +5,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/mcpdeck/mcpdeck/model/textsafe"
 )
 
 // TestServersTheTreeDidNotDefineStartInHome: with mcpdeck started in a
@@ -168,7 +170,7 @@ func TestHomeRelativeNamesWhatChangesMeaning(t *testing.T) {
 	r := f.load(`{"mcpServers":{"inline":{"command":"node","args":["server.js","./lib"]}}}`)
 	for name, want := range map[string][]string{
 		"fs":      {".", "${DATA}", "data/db.sqlite"},
-		"script":  {"./bin/srv", "--token=" + Masked},
+		"script":  {"./bin/srv", "--token=" + textsafe.Masked},
 		"inline":  {"./lib"},
 		"own-cwd": nil, "opted": nil, "clean": nil, "remote": nil, "project": nil,
 	} {

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/mcpdeck/mcpdeck/model"
+	"github.com/mcpdeck/mcpdeck/model/textsafe"
 )
 
 // InsecureEndpointError is an authorization-server URL that credentials
@@ -90,5 +91,5 @@ func checkRedirect(req *http.Request, via []*http.Request) error {
 // shownURL is a URL from an authorization server or a configuration as it
 // may appear in an error: credentials masked, one clean line.
 func shownURL(raw string) string {
-	return model.SanitizeLine(model.Redact(model.ServerConfig{URL: raw}).URL)
+	return textsafe.SanitizeLine(model.Redact(model.ServerConfig{URL: raw}).URL)
 }

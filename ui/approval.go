@@ -12,6 +12,7 @@ import (
 
 	"github.com/mcpdeck/mcpdeck/engine"
 	"github.com/mcpdeck/mcpdeck/model"
+	"github.com/mcpdeck/mcpdeck/model/textsafe"
 	"github.com/mcpdeck/mcpdeck/ui/status"
 )
 
@@ -126,7 +127,7 @@ func (m *approvalModal) View(width, height int) string {
 		verb = "It will connect to:"
 	case model.TransportStdio, model.TransportSDK:
 	}
-	head := []string{st.Heading.Render(title), "", st.Title.Render(model.Escape(s.Name)) + st.Muted.Render(" · "+string(s.Transport)), "", verb}
+	head := []string{st.Heading.Render(title), "", st.Title.Render(textsafe.Escape(s.Name)) + st.Muted.Render(" · "+string(s.Transport)), "", verb}
 	var keys []string // from the key map: a remapped key shows as remapped
 	for _, b := range m.Help() {
 		keys = append(keys, st.Key.Render(b.Help().Key)+" "+b.Help().Desc)
@@ -183,7 +184,7 @@ func (m *approvalModal) body(s *engine.ServerSnapshot, width int) []string {
 	if s.Approval.Status == model.ApprovalChanged && s.Approval.Diff != "" {
 		diff := strings.Split(strings.TrimRight(s.Approval.Diff, "\n"), "\n")
 		for i, d := range diff {
-			diff[i] = model.Escape(d)
+			diff[i] = textsafe.Escape(d)
 		}
 		lines = append(lines, "", "What changed:")
 		lines = append(lines, diffLines(st, strings.Join(diff, "\n"))...)

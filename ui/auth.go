@@ -7,7 +7,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/mcpdeck/mcpdeck/engine"
-	"github.com/mcpdeck/mcpdeck/model"
+	"github.com/mcpdeck/mcpdeck/model/textsafe"
 )
 
 // authModal shows the sign-in URL of a running Authenticate (the engine puts
@@ -49,13 +49,13 @@ func (m *authModal) Update(msg tea.Msg) (modal, tea.Cmd) {
 func (m *authModal) View(width, height int) string {
 	st := m.env.st
 	lines := []string{
-		st.Heading.Render("Sign in to " + model.SanitizeLine(m.server)), "",
+		st.Heading.Render("Sign in to " + textsafe.SanitizeLine(m.server)), "",
 		"Finish signing in in your browser. If it did not open, visit:", "",
 	}
 	lines = append(lines, urlLines(st, m.url, width-4)...)
 	lines = append(lines, "", st.Key.Render("o")+" open in browser  "+st.Key.Render("esc")+" hide (signing in goes on)")
 	if m.status != "" {
-		lines = append(lines, st.Muted.Render(model.SanitizeLine(m.status)))
+		lines = append(lines, st.Muted.Render(textsafe.SanitizeLine(m.status)))
 	}
 	return panel(st, lines, width, height)
 }

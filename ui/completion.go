@@ -7,7 +7,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/mcpdeck/mcpdeck/engine"
-	"github.com/mcpdeck/mcpdeck/model"
+	"github.com/mcpdeck/mcpdeck/model/textsafe"
 )
 
 // completionMsg carries a server's suggestions for one field of a form.
@@ -79,7 +79,7 @@ func (m *formModal) suggestionLine() string {
 	if len(vals) > 8 {
 		vals = append(vals[:8:8], "…")
 	}
-	return m.env.st.Muted.Render("suggestions: " + model.SanitizeLine(strings.Join(vals, " · ")) + " (ctrl+e completes)")
+	return m.env.st.Muted.Render("suggestions: " + textsafe.SanitizeLine(strings.Join(vals, " · ")) + " (ctrl+e completes)")
 }
 
 func (m *formModal) fieldNamed(name string) *formField {

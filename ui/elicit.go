@@ -8,7 +8,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/mcpdeck/mcpdeck/engine"
-	"github.com/mcpdeck/mcpdeck/model"
+	"github.com/mcpdeck/mcpdeck/model/textsafe"
 	"github.com/mcpdeck/mcpdeck/ui/styles"
 )
 
@@ -18,7 +18,7 @@ func forRequest(r engine.ElicitRequest) string {
 	if r.Request == "" {
 		return ""
 	}
-	return " (for " + model.SanitizeLine(r.Request) + ")"
+	return " (for " + textsafe.SanitizeLine(r.Request) + ")"
 }
 
 // newElicitModal returns the prompt for an elicitation request.
@@ -31,7 +31,7 @@ func newElicitModal(e *env, el *elicitation) (modal, tea.Cmd) {
 		el.answer(engine.ElicitResponse{Action: "decline"})
 		return nil, nil
 	}
-	intro := []string{e.st.Muted.Render(model.SanitizeLine(el.req.Server) + " asks" + forRequest(el.req) + ":"), el.req.Message}
+	intro := []string{e.st.Muted.Render(textsafe.SanitizeLine(el.req.Server) + " asks" + forRequest(el.req) + ":"), el.req.Message}
 	fm := newFormModal(e, "Request from "+el.req.Server, intro, sf)
 	fm.elicit = el
 	fm.verb = "accept"
@@ -99,13 +99,13 @@ func (m *urlModal) Update(msg tea.Msg) (modal, tea.Cmd) {
 func (m *urlModal) View(width, height int) string {
 	st := m.env.st
 	var lines []string
-	lines = append(lines, st.Heading.Render(model.SanitizeLine(m.el.req.Server)+" needs you to visit a page"+forRequest(m.el.req)), "")
+	lines = append(lines, st.Heading.Render(textsafe.SanitizeLine(m.el.req.Server)+" needs you to visit a page"+forRequest(m.el.req)), "")
 	lines = append(lines, strings.Split(wordwrap(clean(m.el.req.Message), max(width-4, 10)), "\n")...)
 	lines = append(lines, "")
 	lines = append(lines, urlLines(st, m.el.req.URL, width-4)...)
 	lines = append(lines, "", st.Key.Render("o")+" open in browser  "+st.Key.Render("enter")+" done  "+st.Key.Render("ctrl+d")+" decline  "+st.Key.Render("esc")+" cancel")
 	if m.status != "" {
-		lines = append(lines, st.Muted.Render(model.SanitizeLine(m.status)))
+		lines = append(lines, st.Muted.Render(textsafe.SanitizeLine(m.status)))
 	}
 	return panel(st, lines, width, height)
 }

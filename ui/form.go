@@ -7,7 +7,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/huh"
 
-	"github.com/mcpdeck/mcpdeck/model"
+	"github.com/mcpdeck/mcpdeck/model/textsafe"
 )
 
 // formModal edits a schemaForm with huh. enter moves through the fields and
@@ -123,7 +123,7 @@ func (m *formModal) Update(msg tea.Msg) (modal, tea.Cmd) {
 
 func (m *formModal) introLines(width int) []string {
 	var out []string
-	out = append(out, m.env.st.Heading.Render(model.SanitizeLine(m.title)))
+	out = append(out, m.env.st.Heading.Render(textsafe.SanitizeLine(m.title)))
 	for _, l := range m.intro {
 		out = append(out, strings.Split(wordwrap(clean(l), max(width, 10)), "\n")...)
 	}
@@ -135,7 +135,7 @@ func (m *formModal) introLines(width int) []string {
 		errs = append(errs, e.Error())
 	}
 	for _, e := range errs {
-		out = append(out, strings.Split(wordwrap(m.env.st.Bad.Render("✗ "+model.SanitizeLine(e)), max(width, 10)), "\n")...)
+		out = append(out, strings.Split(wordwrap(m.env.st.Bad.Render("✗ "+textsafe.SanitizeLine(e)), max(width, 10)), "\n")...)
 	}
 	return out
 }

@@ -12,6 +12,7 @@ import (
 
 	"github.com/mcpdeck/mcpdeck/engine/registry"
 	"github.com/mcpdeck/mcpdeck/model"
+	"github.com/mcpdeck/mcpdeck/model/textsafe"
 )
 
 // Registry is what + in the server list needs: the MCP Registry, and a
@@ -193,9 +194,9 @@ func (r *registrySearchModal) View(width, height int) string {
 	lines := []string{st.Heading.Render("Add a server from the MCP Registry"), r.input.View()}
 	switch {
 	case r.busy != "":
-		lines = append(lines, st.Muted.Render(model.SanitizeLine(r.busy)))
+		lines = append(lines, st.Muted.Render(textsafe.SanitizeLine(r.busy)))
 	case r.err != "":
-		lines = append(lines, st.Bad.Render("✗ "+model.SanitizeLine(r.err)))
+		lines = append(lines, st.Bad.Render("✗ "+textsafe.SanitizeLine(r.err)))
 	case r.pending == 0 && r.results != nil && len(r.results) == 0:
 		lines = append(lines, st.Muted.Render("no servers found"))
 	default:
@@ -205,13 +206,13 @@ func (r *registrySearchModal) View(width, height int) string {
 	start := max(0, min(r.cursor-per+1, len(r.results)-per))
 	for i := start; i < min(start+per, len(r.results)); i++ {
 		e := r.results[i]
-		label := model.SanitizeLine(fmt.Sprintf("%s  %s  [%s]", e.Name, e.Version, strings.Join(e.Kinds(), ", ")))
+		label := textsafe.SanitizeLine(fmt.Sprintf("%s  %s  [%s]", e.Name, e.Version, strings.Join(e.Kinds(), ", ")))
 		if i == r.cursor && r.inList {
 			lines = append(lines, "› "+st.Selected.Render(label))
 		} else {
 			lines = append(lines, "  "+label)
 		}
-		lines = append(lines, "    "+st.Muted.Render(ansi.Truncate(model.SanitizeLine(firstLine(describe(e))), max(width-4, 10), "…")))
+		lines = append(lines, "    "+st.Muted.Render(ansi.Truncate(textsafe.SanitizeLine(firstLine(describe(e))), max(width-4, 10), "…")))
 	}
 	return strings.Join(lines, "\n")
 }

@@ -9,6 +9,7 @@ import (
 
 	"github.com/mcpdeck/mcpdeck/engine/registry"
 	"github.com/mcpdeck/mcpdeck/model"
+	"github.com/mcpdeck/mcpdeck/model/textsafe"
 )
 
 // maxShownDescription caps a server.json's description on screen: it comes
@@ -109,14 +110,14 @@ func closeBundle(bd *registry.Bundle) tea.Cmd {
 func (p *registryPlanModal) View(width, _ int) string {
 	st := p.env.st
 	e := p.entry
-	lines := []string{st.Heading.Render(model.SanitizeLine(e.Name + " " + e.Version))}
+	lines := []string{st.Heading.Render(textsafe.SanitizeLine(e.Name + " " + e.Version))}
 	desc := describe(e)
 	if r := []rune(desc); len(r) > maxShownDescription {
 		desc = string(r[:maxShownDescription]) + "…"
 	}
 	lines = append(lines, wordwrap(clean(desc), max(width, 10)), "")
 	if p.planErr != "" {
-		return strings.Join(append(lines, st.Bad.Render(wordwrap("✗ "+model.SanitizeLine(p.planErr), max(width-2, 10)))), "\n")
+		return strings.Join(append(lines, st.Bad.Render(wordwrap("✗ "+textsafe.SanitizeLine(p.planErr), max(width-2, 10)))), "\n")
 	}
 	asks := "nothing"
 	if p.plan.NeedsBundle() {
@@ -134,10 +135,10 @@ func (p *registryPlanModal) View(width, _ int) string {
 		{"Asks for", asks},
 		{"Saves to", fmt.Sprintf("the %s scope (%s)", p.scope, p.targets[p.scope])},
 	} {
-		lines = append(lines, wordwrap(fmt.Sprintf("%-9s %s", kv[0], model.SanitizeLine(kv[1])), max(width, 10)))
+		lines = append(lines, wordwrap(fmt.Sprintf("%-9s %s", kv[0], textsafe.SanitizeLine(kv[1])), max(width, 10)))
 	}
 	for _, l := range p.plan.BundleLines() {
-		lines = append(lines, model.SanitizeLine(l))
+		lines = append(lines, textsafe.SanitizeLine(l))
 	}
 	if p.busy != "" {
 		lines = append(lines, "", st.Muted.Render(p.busy))
@@ -266,17 +267,17 @@ func (c *registryConfirmModal) install() tea.Cmd {
 func (c *registryConfirmModal) View(width, _ int) string {
 	st := c.env.st
 	lines := []string{
-		st.Heading.Render("Add " + model.SanitizeLine(c.name) + "?"),
-		wordwrap(fmt.Sprintf("%s server %s, written to the %s scope (%s):", c.cfg.EffectiveType(), model.SanitizeLine(c.name), c.scope, model.SanitizeLine(c.path)), max(width, 10)),
+		st.Heading.Render("Add " + textsafe.SanitizeLine(c.name) + "?"),
+		wordwrap(fmt.Sprintf("%s server %s, written to the %s scope (%s):", c.cfg.EffectiveType(), textsafe.SanitizeLine(c.name), c.scope, textsafe.SanitizeLine(c.path)), max(width, 10)),
 	}
 	for _, l := range c.plan.InstallLines(c.cfg, c.secrets) {
-		lines = append(lines, "  "+model.SanitizeLine(l))
+		lines = append(lines, "  "+textsafe.SanitizeLine(l))
 	}
 	switch {
 	case c.pending != 0:
 		lines = append(lines, "", st.Muted.Render("writing…"))
 	case c.err != "":
-		lines = append(lines, "", st.Bad.Render(wordwrap("✗ "+model.SanitizeLine(c.err), max(width-2, 10))))
+		lines = append(lines, "", st.Bad.Render(wordwrap("✗ "+textsafe.SanitizeLine(c.err), max(width-2, 10))))
 	}
 	return strings.Join(lines, "\n")
 }

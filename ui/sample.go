@@ -9,7 +9,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/mcpdeck/mcpdeck/engine"
-	"github.com/mcpdeck/mcpdeck/model"
+	"github.com/mcpdeck/mcpdeck/model/textsafe"
 )
 
 // sampleModal is the prompt for a server's sampling request: the whole
@@ -111,7 +111,7 @@ func (m *sampleModal) replyOrClose(choice string) (modal, tea.Cmd) {
 func (m *sampleModal) View(width, height int) string {
 	st := m.env.st
 	r := m.a.req
-	head := []string{st.Heading.Render("Sampling request from " + model.SanitizeLine(r.Server) + forSample(r))}
+	head := []string{st.Heading.Render("Sampling request from " + textsafe.SanitizeLine(r.Server) + forSample(r))}
 	if m.editor == nil {
 		head = append(head, st.Muted.Render("The server asks for a model's reply. mcpdeck has no model: you write the reply, or a command does, or you decline."))
 	}
@@ -124,7 +124,7 @@ func (m *sampleModal) View(width, height int) string {
 	default:
 		by := `You write the reply (sent as model "human").`
 		if r.Command != "" {
-			by = "The command " + st.Accent.Render(model.SanitizeLine(r.Command)) + " writes the reply."
+			by = "The command " + st.Accent.Render(textsafe.SanitizeLine(r.Command)) + " writes the reply."
 		}
 		foot = append(foot, "", by,
 			st.Key.Render("enter")+" reply once  "+st.Key.Render("A")+" always allow for this server  "+
@@ -180,7 +180,7 @@ func forSample(r engine.SampleRequest) string {
 	if r.Request == "" {
 		return ""
 	}
-	return " (for " + model.SanitizeLine(r.Request) + ")"
+	return " (for " + textsafe.SanitizeLine(r.Request) + ")"
 }
 
 // lines counts the wrapped lines of ls at width.

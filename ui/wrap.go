@@ -5,7 +5,7 @@ import (
 
 	"github.com/charmbracelet/x/ansi"
 
-	"github.com/mcpdeck/mcpdeck/model"
+	"github.com/mcpdeck/mcpdeck/model/textsafe"
 )
 
 // wordwrap wraps s at width columns, breaking long words, ANSI-aware.
@@ -15,17 +15,17 @@ func wordwrap(s string, width int) string { return ansi.Wrap(s, width, "") }
 // characters (escape sequences included) are stripped and tabs expanded, so
 // a hostile server's stderr cannot move the cursor or break the layout.
 func clean(s string) string {
-	return strings.ReplaceAll(model.Sanitize(s), "\t", "    ")
+	return strings.ReplaceAll(textsafe.Sanitize(s), "\t", "    ")
 }
 
 // safeFrame is the TUI's last line of defence: the whole frame passes
-// model.SanitizeStyled, which keeps the program's own SGR colours and
+// textsafe.SanitizeStyled, which keeps the program's own SGR colours and
 // removes every other escape, control, bidi and tag character, and tabs
-// become spaces. Renderers still clean each field (model.SanitizeLine for
+// become spaces. Renderers still clean each field (textsafe.SanitizeLine for
 // one-line fields, clean for blocks) so that layout is right; this makes a
 // forgotten field harmless. docs/ARCHITECTURE.md lists the choke points.
 func safeFrame(s string) string {
-	return strings.ReplaceAll(model.SanitizeStyled(s), "\t", " ")
+	return strings.ReplaceAll(textsafe.SanitizeStyled(s), "\t", " ")
 }
 
 // fitLines cuts every line to width columns and the text to exactly height

@@ -13,6 +13,7 @@ import (
 	"testing"
 
 	"github.com/mcpdeck/mcpdeck/model"
+	"github.com/mcpdeck/mcpdeck/model/textsafe"
 )
 
 // DenyAll is the managed policy under which no local program may run.
@@ -98,7 +99,7 @@ func Script(t testing.TB, path, body string) string {
 func Marker(t testing.TB, path string) (script, marker string) {
 	t.Helper()
 	marker = filepath.Join(t.TempDir(), "ran")
-	return Script(t, path, ": > "+model.QuoteArg(marker)), marker // a builtin: it needs no PATH
+	return Script(t, path, ": > "+textsafe.QuoteArg(marker)), marker // a builtin: it needs no PATH
 }
 
 // Ran reports whether the marker file exists, that is whether its script

@@ -7,7 +7,7 @@ import (
 	"strings"
 
 	"github.com/mcpdeck/mcpdeck/engine"
-	"github.com/mcpdeck/mcpdeck/model"
+	"github.com/mcpdeck/mcpdeck/model/textsafe"
 )
 
 // batchLineOut is one line of `batch --json` output: the input line number,
@@ -26,7 +26,7 @@ func writeBatchResult(g *globalOpts, j *batchJob) error {
 	if g.json {
 		o := batchLineOut{Line: j.line, Result: j.result}
 		if j.err != nil {
-			o.Error = model.SanitizeLine(j.err.Error())
+			o.Error = textsafe.SanitizeLine(j.err.Error())
 		}
 		return writeJSONLine(g.stdout, o)
 	}
@@ -38,7 +38,7 @@ func writeBatchResult(g *globalOpts, j *batchJob) error {
 			line += " " + text
 		}
 	}
-	_, err := fmt.Fprintln(g.stdout, model.SanitizeLine(line))
+	_, err := fmt.Fprintln(g.stdout, textsafe.SanitizeLine(line))
 	return err
 }
 
@@ -53,7 +53,7 @@ func batchText(result any) string {
 		if len(r.Structured) > 0 && !engHasText(r.Content) {
 			var c bytes.Buffer
 			if json.Compact(&c, r.Structured) == nil {
-				buf.Write(model.EscapeJSON(c.Bytes()))
+				buf.Write(textsafe.EscapeJSON(c.Bytes()))
 			}
 		}
 	case engine.ResourceResult:
@@ -64,5 +64,5 @@ func batchText(result any) string {
 		}
 		_ = printEngContents(&buf, r.Messages)
 	}
-	return model.SanitizeLine(strings.TrimSpace(buf.String()))
+	return textsafe.SanitizeLine(strings.TrimSpace(buf.String()))
 }

@@ -11,7 +11,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/mcpdeck/mcpdeck/model"
+	"github.com/mcpdeck/mcpdeck/model/textsafe"
 )
 
 // runStdin runs mcpdeck like e.run, with stdin.
@@ -66,7 +66,7 @@ func TestBatchRunsInOneSessionInInputOrder(t *testing.T) {
 	e := newCLIEnv(t)
 	starts := filepath.Join(t.TempDir(), "starts")
 	cfg := engServers(t, map[string]any{
-		"calc": map[string]any{"command": "sh", "args": []string{"-c", "echo started >> " + model.QuoteArg(starts) + "; exec " + model.QuoteArg(binary) + " demo-server calculator"}},
+		"calc": map[string]any{"command": "sh", "args": []string{"-c", "echo started >> " + textsafe.QuoteArg(starts) + "; exec " + textsafe.QuoteArg(binary) + " demo-server calculator"}},
 	})
 	in, want := batchInput20()
 	r := e.runStdin(in, "--mcp-config", cfg, "batch", "calc", "-P", "4")

@@ -14,6 +14,7 @@ import (
 	"github.com/mcpdeck/mcpdeck/model"
 	"github.com/mcpdeck/mcpdeck/model/launch"
 	"github.com/mcpdeck/mcpdeck/model/platform"
+	"github.com/mcpdeck/mcpdeck/model/textsafe"
 	"github.com/mcpdeck/mcpdeck/ui/status"
 )
 
@@ -78,7 +79,7 @@ func runDoctor(ctx context.Context, f *engFlags, bundle string) error {
 	mask := g.runMask() // every server's secret set: a line about one may quote another's
 	for i, l := range lines {
 		lines[i].text = mask.Mask(l.text)
-		fmt.Fprintln(g.stdout, model.SanitizeLine(l.mark+" "+lines[i].text))
+		fmt.Fprintln(g.stdout, textsafe.SanitizeLine(l.mark+" "+lines[i].text))
 		bad = bad || l.mark == docBad
 	}
 	if bundle != "" {
@@ -123,7 +124,7 @@ func workDirChecks(res *model.Resolved) []docLine {
 			out = append(out, docLine{docWarn, homeRelativeText(s)})
 		}
 		if s.OptsIntoProject() {
-			out = append(out, docLine{docInfo, "server " + model.SanitizeLine(s.Name) + ": " + optInText()})
+			out = append(out, docLine{docInfo, "server " + textsafe.SanitizeLine(s.Name) + ": " + optInText()})
 		}
 	}
 	return out
@@ -233,7 +234,7 @@ func proxyChecks(getenv func(string) string) []docLine {
 	var set []string
 	for _, k := range []string{"HTTPS_PROXY", "https_proxy", "HTTP_PROXY", "http_proxy", "ALL_PROXY", "all_proxy", "NO_PROXY", "no_proxy"} {
 		if v := getenv(k); v != "" {
-			set = append(set, k+"="+model.NewMasker().Mask(v))
+			set = append(set, k+"="+textsafe.NewMasker().Mask(v))
 		}
 	}
 	if len(set) == 0 {

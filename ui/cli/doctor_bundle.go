@@ -17,6 +17,7 @@ import (
 
 	"github.com/mcpdeck/mcpdeck/model"
 	"github.com/mcpdeck/mcpdeck/model/platform"
+	"github.com/mcpdeck/mcpdeck/model/textsafe"
 )
 
 // bundleInput is what `doctor --bundle` puts in the archive: the loaded
@@ -36,8 +37,8 @@ const bundleRoot = "mcpdeck-bundle/"
 // counts what it masked; files that still hold something that looks like
 // a credential are noted, not guessed at.
 type bundle struct {
-	mask   *model.Masker
-	judge  *model.TokenJudge
+	mask   *textsafe.Masker
+	judge  *textsafe.TokenJudge
 	files  []bundleFile
 	masked int
 	unsure []string // what the bundle could not judge, one sentence each
@@ -72,7 +73,7 @@ func writeBundle(ctx context.Context, g *globalOpts, path string, in bundleInput
 // assembleBundle builds every file of the archive from in, masking
 // secrets; serr is why the stored credentials could not all be read.
 func assembleBundle(in bundleInput, secrets []string, serr error) *bundle {
-	b := &bundle{mask: model.NewMasker(secrets...), judge: model.NewTokenJudge(ownValues(in)...)}
+	b := &bundle{mask: textsafe.NewMasker(secrets...), judge: textsafe.NewTokenJudge(ownValues(in)...)}
 	b.expanded = expansionNotes(in.res)
 	if serr != nil {
 		b.unsure = append(b.unsure, "stored credentials could not all be read ("+b.mask.Mask(serr.Error())+"): one a server echoed would not be masked")
@@ -151,14 +152,14 @@ func (b *bundle) addText(name, text string) {
 }
 
 // addJSON adds v indented and escaped as --json output is
-// (model.EscapeJSON: it holds servers' text); hidden counts values v
+// (textsafe.EscapeJSON: it holds servers' text); hidden counts values v
 // itself already masks (model.Redact did), which count as masked too.
 func (b *bundle) addJSON(name string, v any, hidden int) {
 	data, err := json.MarshalIndent(v, "", "  ")
 	if err != nil {
 		data = []byte(fmt.Sprintf("cannot encode: %v", err))
 	}
-	data = model.EscapeJSON(data)
+	data = textsafe.EscapeJSON(data)
 	b.masked += hidden
 	b.noteUnknown(name, strings.Split(b.add(name, string(data)), "\n"), "line")
 }
@@ -184,7 +185,7 @@ func (b *bundle) summary() string {
 	fmt.Fprintf(&s, "mcpdeck masked %d values in this bundle: env and header values, URL user info and secret query values,\n", b.masked)
 	s.WriteString("Bearer/Basic credentials, JSON Web Tokens, credential fields (access_token, client_secret, API_KEY=...),\n")
 	s.WriteString("every value ${VAR} and ${secret:NAME} put into a definition (URL paths and arguments too),\n")
-	s.WriteString("and every token, client secret and key it stores, wherever they appeared. They read " + model.Masked + ".\n")
+	s.WriteString("and every token, client secret and key it stores, wherever they appeared. They read " + textsafe.Masked + ".\n")
 	writeExpansions(&s, b.expanded)
 	if len(b.unsure) == 0 {
 		s.WriteString("\nNothing was left that it could not judge.\n")
@@ -242,7 +243,7 @@ func (r bundleReport) print(w io.Writer) {
 	}
 	fmt.Fprintln(w, "bundle: kept unchanged, as mcpdeck could not judge them (read them before you share it):")
 	for _, u := range r.unsure {
-		fmt.Fprintln(w, "  "+model.SanitizeLine(u))
+		fmt.Fprintln(w, "  "+textsafe.SanitizeLine(u))
 	}
 }
 

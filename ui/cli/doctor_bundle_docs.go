@@ -6,6 +6,7 @@ import (
 
 	"github.com/mcpdeck/mcpdeck/engine"
 	"github.com/mcpdeck/mcpdeck/model"
+	"github.com/mcpdeck/mcpdeck/model/textsafe"
 )
 
 // bundleConfig is config.json: the merged configuration, each server with
@@ -57,7 +58,7 @@ func maskedIn(v any) int {
 	if err != nil {
 		return 0
 	}
-	return strings.Count(string(data), model.Masked)
+	return strings.Count(string(data), textsafe.Masked)
 }
 
 // bundleState is a server's state.json: its snapshot as `mcp list --json`

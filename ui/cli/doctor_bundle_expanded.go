@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/mcpdeck/mcpdeck/model"
+	"github.com/mcpdeck/mcpdeck/model/textsafe"
 )
 
 // expansionNotes names, server by server, each value ${VAR} or
@@ -16,7 +17,7 @@ func expansionNotes(res *model.Resolved) []string {
 	for _, s := range res.Servers {
 		for _, x := range s.Expanded {
 			fate := "masked wherever it appeared"
-			if !model.WorthMasking(x.Value) {
+			if !textsafe.WorthMasking(x.Value) {
 				fate = "kept: too short, or a short number, to tell from ordinary text"
 			}
 			out = append(out, fmt.Sprintf("server %s, %s: the value of %s, %s", s.Name, x.Field, x.Ref, fate))

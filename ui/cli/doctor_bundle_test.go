@@ -16,6 +16,7 @@ import (
 
 	"github.com/mcpdeck/mcpdeck/engine"
 	"github.com/mcpdeck/mcpdeck/model"
+	"github.com/mcpdeck/mcpdeck/model/textsafe"
 	"github.com/mcpdeck/mcpdeck/testdata/faultlaunch"
 )
 
@@ -202,7 +203,7 @@ func TestDoctorBundleMasksEverySecret(t *testing.T) {
 // among the bundle's masked values.
 func TestBundleTrafficMasksToolResults(t *testing.T) {
 	const token, client = "opaque-stored-token-7c1d", "client-secret-q9w8e7"
-	b := &bundle{mask: model.NewMasker(token, client), judge: model.NewTokenJudge()}
+	b := &bundle{mask: textsafe.NewMasker(token, client), judge: textsafe.NewTokenJudge()}
 	b.addTraffic("servers/01-s/traffic.jsonl", "s", []engine.Frame{
 		{
 			Dir: engine.FrameSent, Kind: engine.FrameRequest, Method: "tools/call", ID: "3",
@@ -214,7 +215,7 @@ func TestBundleTrafficMasksToolResults(t *testing.T) {
 		},
 	})
 	got := b.files[0].body
-	if strings.Contains(got, token) || strings.Contains(got, client) || strings.Count(got, model.Masked) != 4 {
+	if strings.Contains(got, token) || strings.Contains(got, client) || strings.Count(got, textsafe.Masked) != 4 {
 		t.Fatalf("traffic not masked:\n%s", got)
 	}
 	if b.masked != 4 {
@@ -235,7 +236,7 @@ func TestBundleFilesAreTerminalSafe(t *testing.T) {
 		t.Fatal(err)
 	}
 	assertTerminalSafe(t, "--trace line", string(line))
-	b := &bundle{mask: model.NewMasker(), judge: model.NewTokenJudge()}
+	b := &bundle{mask: textsafe.NewMasker(), judge: textsafe.NewTokenJudge()}
 	b.addTraffic("servers/01-s/traffic.jsonl", "s", []engine.Frame{frame})
 	b.addState("servers/01-s/state.json", engine.ServerSnapshot{Name: "s", Error: hostile}, 1, 0)
 	for _, f := range b.files {

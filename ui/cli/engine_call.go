@@ -12,7 +12,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/mcpdeck/mcpdeck/engine"
-	"github.com/mcpdeck/mcpdeck/model"
+	"github.com/mcpdeck/mcpdeck/model/textsafe"
 )
 
 // newEngCallCmds builds call, read and prompt.
@@ -88,7 +88,7 @@ func newEngCallCmds(g *globalOpts) []*cobra.Command {
 					return writeJSON(g.stdout, res)
 				}
 				if res.Description != "" {
-					fmt.Fprintln(g.stdout, "# "+model.SanitizeLine(res.Description))
+					fmt.Fprintln(g.stdout, "# "+textsafe.SanitizeLine(res.Description))
 				}
 				return printEngContents(g.stdout, res.Messages)
 			}))
@@ -109,7 +109,7 @@ func runEngCall(ctx context.Context, f *engFlags, server, tool string, params ma
 			if p.Message != "" {
 				line += " " + p.Message
 			}
-			fmt.Fprintln(g.stderr, model.SanitizeLine(line))
+			fmt.Fprintln(g.stderr, textsafe.SanitizeLine(line))
 		}
 		res, err := s.eng.CallTool(ctx, server, tool, params, progress)
 		if err != nil {
@@ -130,7 +130,7 @@ func runEngCall(ctx context.Context, f *engFlags, server, tool string, params ma
 			if len(res.Structured) > 0 && !engHasText(res.Content) {
 				var buf bytes.Buffer
 				if json.Indent(&buf, res.Structured, "", "  ") == nil {
-					fmt.Fprintln(out, string(model.EscapeJSON(buf.Bytes()))) // U+202E and the like shown as \u escapes
+					fmt.Fprintln(out, string(textsafe.EscapeJSON(buf.Bytes()))) // U+202E and the like shown as \u escapes
 				}
 			}
 		}
@@ -138,7 +138,7 @@ func runEngCall(ctx context.Context, f *engFlags, server, tool string, params ma
 			if err := f.asked.explain(); err != nil {
 				return err
 			}
-			fmt.Fprintf(g.stderr, "mcpdeck: tool %s on %s reported an error.\n", model.SanitizeLine(tool), server)
+			fmt.Fprintf(g.stderr, "mcpdeck: tool %s on %s reported an error.\n", textsafe.SanitizeLine(tool), server)
 			return silentError{}
 		}
 		return nil
@@ -217,7 +217,7 @@ func printEngContents(w io.Writer, cs []engine.Content) error {
 		default:
 			line = c.Text
 		}
-		if _, err := fmt.Fprintln(w, prefix+model.Sanitize(line)); err != nil {
+		if _, err := fmt.Fprintln(w, prefix+textsafe.Sanitize(line)); err != nil {
 			return err
 		}
 	}

@@ -13,7 +13,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/mcpdeck/mcpdeck/model"
+	"github.com/mcpdeck/mcpdeck/model/textsafe"
 )
 
 // engServers is an --mcp-config value with demo servers served over stdio
@@ -118,7 +118,7 @@ func TestEngCallConnectsOnlyTheServerItNeeds(t *testing.T) {
 	marker := filepath.Join(t.TempDir(), "started")
 	cfg := engServers(t, map[string]any{
 		// would leave a marker if it were ever started
-		"spy": map[string]any{"command": "sh", "args": []string{"-c", "touch " + model.QuoteArg(marker) + "; exec " + model.QuoteArg(binary) + " demo-server notes"}},
+		"spy": map[string]any{"command": "sh", "args": []string{"-c", "touch " + textsafe.QuoteArg(marker) + "; exec " + textsafe.QuoteArg(binary) + " demo-server notes"}},
 	})
 	r := e.ok("--mcp-config", cfg, "call", "calc", "calculate", `{"op":"multiply","a":6,"b":7}`)
 	if strings.TrimSpace(r.stdout) != "42" {

@@ -10,6 +10,7 @@ import (
 
 	"github.com/mcpdeck/mcpdeck/engine"
 	"github.com/mcpdeck/mcpdeck/model"
+	"github.com/mcpdeck/mcpdeck/model/textsafe"
 	"github.com/mcpdeck/mcpdeck/ui/status"
 )
 
@@ -61,7 +62,7 @@ func runEngList(ctx context.Context, f *engFlags, names []string, reconnect ...b
 	}
 	sortLikeSnapshot(results, s.last)
 	for _, w := range s.last.Warnings {
-		fmt.Fprintln(g.stderr, "warning: "+model.SanitizeLine(w))
+		fmt.Fprintln(g.stderr, "warning: "+textsafe.SanitizeLine(w))
 	}
 	if g.json {
 		doc := engListJSON{Servers: results, Problems: engNonNil(s.last.Problems), Warnings: engNonNil(s.last.Warnings)}

@@ -4,7 +4,7 @@ import (
 	"fmt"
 
 	"github.com/mcpdeck/mcpdeck/engine"
-	"github.com/mcpdeck/mcpdeck/model"
+	"github.com/mcpdeck/mcpdeck/model/textsafe"
 	"github.com/mcpdeck/mcpdeck/ui/status"
 )
 
@@ -17,13 +17,13 @@ func engReason(srv engine.ServerSnapshot) string { return status.Reason(&srv) }
 // engListLine is the `mcp list` line for one server.
 func engListLine(srv engine.ServerSnapshot) string {
 	o := engOutcomeOf(srv)
-	return model.SanitizeLine(fmt.Sprintf("%s %s: %s (%s) — %s", o.Glyph(), srv.Name, srv.Target, srv.Transport, engStatusBody(srv)))
+	return textsafe.SanitizeLine(fmt.Sprintf("%s %s: %s (%s) — %s", o.Glyph(), srv.Name, srv.Target, srv.Transport, engStatusBody(srv)))
 }
 
 // engStatusText is the `mcp get` Status line: the glyph and what
 // engListLine says after the dash.
 func engStatusText(srv engine.ServerSnapshot) string {
-	return model.SanitizeLine(engOutcomeOf(srv).Glyph() + " " + engStatusBody(srv))
+	return textsafe.SanitizeLine(engOutcomeOf(srv).Glyph() + " " + engStatusBody(srv))
 }
 
 // engStatusBody is the outcome in words with its counts or reason.

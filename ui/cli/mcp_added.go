@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/mcpdeck/mcpdeck/model"
+	"github.com/mcpdeck/mcpdeck/model/textsafe"
 )
 
 // reportAdded confirms what `mcp add` / `mcp add-json` wrote and, reading the
@@ -13,7 +14,7 @@ import (
 // something under home (it runs there), or approval still needed.
 // A person should not learn this only later from `mcp list`.
 func reportAdded(g *globalOpts, opts model.LoadOptions, scope model.Scope, name string, cfg model.ServerConfig, path string) {
-	fmt.Fprintf(g.stdout, "Added %s server %s to the %s scope (%s).\n", cfg.EffectiveType(), model.SanitizeLine(name), scope, model.SanitizeLine(path))
+	fmt.Fprintf(g.stdout, "Added %s server %s to the %s scope (%s).\n", cfg.EffectiveType(), textsafe.SanitizeLine(name), scope, textsafe.SanitizeLine(path))
 	res, err := g.load(opts)
 	if err != nil {
 		return
@@ -21,7 +22,7 @@ func reportAdded(g *globalOpts, opts model.LoadOptions, scope model.Scope, name 
 	note := func(format string, a ...any) { fmt.Fprintf(g.stderr, "Note: "+format+"\n", a...) }
 	if res.Enterprise {
 		note("%s in the managed directory is in effect, so mcpdeck ignores %s (and every server outside it) while that file exists.",
-			model.ManagedMCPFile, model.SanitizeLine(name))
+			model.ManagedMCPFile, textsafe.SanitizeLine(name))
 		return
 	}
 	s, ok := res.Server(name)
@@ -29,14 +30,14 @@ func reportAdded(g *globalOpts, opts model.LoadOptions, scope model.Scope, name 
 		return
 	}
 	if s.Scope != scope {
-		note("the %s definition of %s (%s) takes precedence over this one.", s.Scope, model.SanitizeLine(name), model.SanitizeLine(s.Source))
+		note("the %s definition of %s (%s) takes precedence over this one.", s.Scope, textsafe.SanitizeLine(name), textsafe.SanitizeLine(s.Source))
 		return
 	}
 	switch {
 	case !s.Policy.Allowed && s.Policy.Rule != "":
-		note("managed policy blocks %s (%s), so it will not run.", model.SanitizeLine(name), model.SanitizeLine(s.Policy.Rule))
+		note("managed policy blocks %s (%s), so it will not run.", textsafe.SanitizeLine(name), textsafe.SanitizeLine(s.Policy.Rule))
 	case !s.Policy.Allowed:
-		note("managed policy blocks %s, so it will not run.", model.SanitizeLine(name))
+		note("managed policy blocks %s, so it will not run.", textsafe.SanitizeLine(name))
 	}
 	for _, p := range s.Problems {
 		note("%s", sentence(p))
@@ -45,6 +46,6 @@ func reportAdded(g *globalOpts, opts model.LoadOptions, scope model.Scope, name 
 		note("%s.", homeRelativeText(s))
 	}
 	if s.Scope == model.ScopeProject {
-		fmt.Fprintf(g.stdout, "Project servers run only once approved: mcpdeck mcp approve %s\n", model.SanitizeLine(name))
+		fmt.Fprintf(g.stdout, "Project servers run only once approved: mcpdeck mcp approve %s\n", textsafe.SanitizeLine(name))
 	}
 }

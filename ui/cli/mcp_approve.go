@@ -7,6 +7,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/mcpdeck/mcpdeck/model"
+	"github.com/mcpdeck/mcpdeck/model/textsafe"
 )
 
 // newMCPApproveCmd is `mcp approve` (approve true) or `mcp reject`: the
@@ -58,11 +59,11 @@ func newMCPApproveCmd(g *globalOpts, approve bool) *cobra.Command {
 			}
 			names := make([]string, len(targets))
 			for i, s := range targets {
-				names[i] = model.SanitizeLine(s.Name)
+				names[i] = textsafe.SanitizeLine(s.Name)
 				if approve && s.Approval.Diff != "" {
 					fmt.Fprintf(g.stdout, "%s changed since it was last approved:\n", names[i])
 					for _, d := range strings.Split(strings.TrimRight(s.Approval.Diff, "\n"), "\n") {
-						fmt.Fprintln(g.stdout, "    "+model.SanitizeLine(d))
+						fmt.Fprintln(g.stdout, "    "+textsafe.SanitizeLine(d))
 					}
 				}
 			}
@@ -93,13 +94,13 @@ func awaiting(targets []model.Server) []model.Server {
 func confirmApproval(g *globalOpts, opts model.LoadOptions, servers []model.Server) error {
 	names := make([]string, len(servers))
 	for i, s := range servers {
-		names[i] = model.Escape(s.Name)
+		names[i] = textsafe.Escape(s.Name)
 		fmt.Fprintf(g.stdout, "%s: everything it would run or send, as written in its file:\n", names[i])
 		writeApprovalView(g.stdout, s, "  ")
 		if s.Approval.Diff != "" {
 			fmt.Fprintln(g.stdout, "  Changed since you last approved it:")
 			for _, d := range strings.Split(strings.TrimRight(s.Approval.Diff, "\n"), "\n") {
-				fmt.Fprintln(g.stdout, "    "+model.Escape(d))
+				fmt.Fprintln(g.stdout, "    "+textsafe.Escape(d))
 			}
 		}
 		fmt.Fprintln(g.stdout)

@@ -11,6 +11,7 @@ import (
 
 	"github.com/mcpdeck/mcpdeck/model"
 	"github.com/mcpdeck/mcpdeck/model/imports"
+	"github.com/mcpdeck/mcpdeck/model/textsafe"
 )
 
 // Import outcomes, as printed and in --json.
@@ -222,17 +223,17 @@ func writeImportReport(w io.Writer, rep importReport, title string) {
 			if o.Origin != "" {
 				from += ", " + o.Origin
 			}
-			fmt.Fprintf(w, "  ✓ %s: imported (%s, from %s)\n", model.SanitizeLine(o.Name), o.Transport, model.SanitizeLine(from))
+			fmt.Fprintf(w, "  ✓ %s: imported (%s, from %s)\n", textsafe.SanitizeLine(o.Name), o.Transport, textsafe.SanitizeLine(from))
 			if o.NeedsApproval {
-				fmt.Fprintf(w, "      into the %s scope (%s), awaiting approval\n", o.Scope, model.SanitizeLine(o.File))
+				fmt.Fprintf(w, "      into the %s scope (%s), awaiting approval\n", o.Scope, textsafe.SanitizeLine(o.File))
 			}
 		case importSkipped:
-			fmt.Fprintf(w, "  - %s: skipped: %s\n", model.SanitizeLine(o.Name), model.SanitizeLine(o.Reason))
+			fmt.Fprintf(w, "  - %s: skipped: %s\n", textsafe.SanitizeLine(o.Name), textsafe.SanitizeLine(o.Reason))
 		default:
-			fmt.Fprintf(w, "  ✗ %s: not converted: %s\n", model.SanitizeLine(o.Name), model.SanitizeLine(o.Reason))
+			fmt.Fprintf(w, "  ✗ %s: not converted: %s\n", textsafe.SanitizeLine(o.Name), textsafe.SanitizeLine(o.Reason))
 		}
 		for _, n := range o.Notes {
-			fmt.Fprintf(w, "      note: %s\n", model.SanitizeLine(n))
+			fmt.Fprintf(w, "      note: %s\n", textsafe.SanitizeLine(n))
 		}
 	}
 	if len(rep.Servers) == 0 {

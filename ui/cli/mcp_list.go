@@ -8,6 +8,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/mcpdeck/mcpdeck/model"
+	"github.com/mcpdeck/mcpdeck/model/textsafe"
 )
 
 // newMCPListCmd is `mcpdeck mcp list`: connect every server and print one
@@ -106,10 +107,10 @@ func writeServerTable(w io.Writer, res *model.Resolved, extra []extraColumn) {
 	pending := 0
 	var probs []model.Problem
 	for _, s := range res.Servers {
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s", model.SanitizeLine(s.Name), s.Scope, model.SanitizeLine(string(s.Raw.EffectiveType())),
-			yesNo(s.Enabled), approvalText(s.Approval), model.SanitizeLine(policyText(s.Policy)))
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s", textsafe.SanitizeLine(s.Name), s.Scope, textsafe.SanitizeLine(string(s.Raw.EffectiveType())),
+			yesNo(s.Enabled), approvalText(s.Approval), textsafe.SanitizeLine(policyText(s.Policy)))
 		for _, c := range extra {
-			fmt.Fprint(tw, "\t"+model.SanitizeLine(c.Value(s)))
+			fmt.Fprint(tw, "\t"+textsafe.SanitizeLine(c.Value(s)))
 		}
 		fmt.Fprintln(tw)
 		probs = append(probs, s.Problems...)
@@ -119,12 +120,12 @@ func writeServerTable(w io.Writer, res *model.Resolved, extra []extraColumn) {
 	}
 	_ = tw.Flush()
 	for _, d := range res.Suppressed {
-		fmt.Fprintf(w, "Hidden: %s from %s (%s) duplicates %s.\n", model.SanitizeLine(d.Name), d.Origin.Scope, model.SanitizeLine(d.Origin.Source), model.SanitizeLine(d.By))
+		fmt.Fprintf(w, "Hidden: %s from %s (%s) duplicates %s.\n", textsafe.SanitizeLine(d.Name), d.Origin.Scope, textsafe.SanitizeLine(d.Origin.Source), textsafe.SanitizeLine(d.By))
 	}
 	if len(probs) > 0 {
 		fmt.Fprintln(w, "\nProblems (these servers cannot run):")
 		for _, p := range probs {
-			fmt.Fprintln(w, "  ! "+model.SanitizeLine(p.Error()))
+			fmt.Fprintln(w, "  ! "+textsafe.SanitizeLine(p.Error()))
 		}
 	}
 	switch {
@@ -149,7 +150,7 @@ func reportFileProblems(w io.Writer, probs []model.Problem) error {
 
 // writeJSON writes v indented, with a final newline: every --json output
 // goes through it. encoding/json leaves U+202E, C1 controls, DEL and tag
-// characters raw inside strings, so model.EscapeJSON turns them into \u
+// characters raw inside strings, so textsafe.EscapeJSON turns them into \u
 // escapes: the value is the same for a program, and inert on a terminal.
 func writeJSON(w io.Writer, v any) error { return encodeJSON(w, v, "  ") }
 

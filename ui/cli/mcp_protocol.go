@@ -6,6 +6,7 @@ import (
 
 	"github.com/mcpdeck/mcpdeck/model"
 	"github.com/mcpdeck/mcpdeck/model/platform"
+	"github.com/mcpdeck/mcpdeck/model/textsafe"
 )
 
 // protocolMemory reads the protocol versions servers negotiated, as the
@@ -35,9 +36,9 @@ func (v serverView) withProtocol(s model.Server, mem map[string]model.Remembered
 func protocolText(v serverView) string {
 	switch {
 	case v.ProtocolPinned:
-		return model.SanitizeLine(v.ProtocolVersion) + " (pinned by protocolVersion)"
+		return textsafe.SanitizeLine(v.ProtocolVersion) + " (pinned by protocolVersion)"
 	case v.ProtocolVersion != "":
-		return model.SanitizeLine(v.ProtocolVersion) + " (negotiated last time; offered first)"
+		return textsafe.SanitizeLine(v.ProtocolVersion) + " (negotiated last time; offered first)"
 	}
 	return "negotiated on connect: 2026-07-28, else what the server answers (2025-11-25, 2025-06-18, 2025-03-26)"
 }

@@ -9,6 +9,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/mcpdeck/mcpdeck/model"
+	"github.com/mcpdeck/mcpdeck/model/textsafe"
 )
 
 func newMCPRemoveCmd(g *globalOpts) *cobra.Command {
@@ -36,7 +37,7 @@ func newMCPRemoveCmd(g *globalOpts) *cobra.Command {
 		}
 		fmt.Fprintf(g.stdout, "Removed server %s from the %s scope (%s).\n", args[0], scopeOfPath(opts, s, path), path)
 		if bundle != "" {
-			fmt.Fprintf(g.stdout, "Its MCP bundle stays in %s: servers in other scopes or projects may run it; delete that directory when none does.\n", model.SanitizeLine(bundle))
+			fmt.Fprintf(g.stdout, "Its MCP bundle stays in %s: servers in other scopes or projects may run it; delete that directory when none does.\n", textsafe.SanitizeLine(bundle))
 		}
 		return removeSecrets(cmd.Context(), g, opts, refs, keep)
 	}
@@ -64,7 +65,7 @@ func removeSecrets(ctx context.Context, g *globalOpts, opts model.LoadOptions, r
 	}
 	if keep {
 		fmt.Fprintf(g.stdout, "Kept its secrets %s in mcpdeck's secret store (mcpdeck mcp secret %s NAME -s %s --delete removes one).\n",
-			list, model.SanitizeLine(refs[0].Server), refs[0].Scope)
+			list, textsafe.SanitizeLine(refs[0].Server), refs[0].Scope)
 		return nil
 	}
 	store := g.secretStore(opts.ConfigDir)

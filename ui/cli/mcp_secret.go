@@ -7,6 +7,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/mcpdeck/mcpdeck/model"
+	"github.com/mcpdeck/mcpdeck/model/textsafe"
 )
 
 // newMCPSecretCmd is `mcp secret SERVER NAME [-s user|local] [--delete]`:
@@ -45,12 +46,12 @@ func newMCPSecretCmd(g *globalOpts) *cobra.Command {
 		if del {
 			err := store.Delete(cmd.Context(), ref)
 			if errors.Is(err, model.ErrSecretNotFound) {
-				return fmt.Errorf("no secret %s is stored for %s in the %s scope", ref.Name, model.SanitizeLine(ref.Server), s)
+				return fmt.Errorf("no secret %s is stored for %s in the %s scope", ref.Name, textsafe.SanitizeLine(ref.Server), s)
 			}
 			if err != nil {
 				return err
 			}
-			fmt.Fprintf(g.stdout, "Deleted the secret %s of %s (%s scope).\n", ref.Name, model.SanitizeLine(ref.Server), s)
+			fmt.Fprintf(g.stdout, "Deleted the secret %s of %s (%s scope).\n", ref.Name, textsafe.SanitizeLine(ref.Server), s)
 			return nil
 		}
 		v, err := readSecret(g, "MCPDECK_SECRET_VALUE", "value of "+ref.Name)
@@ -61,7 +62,7 @@ func newMCPSecretCmd(g *globalOpts) *cobra.Command {
 			return fmt.Errorf("storing the secret %s: %w", ref.Name, err)
 		}
 		fmt.Fprintf(g.stdout, "Stored the secret %s of %s (%s scope); its definition refers to it as %s.\n",
-			ref.Name, model.SanitizeLine(ref.Server), s, model.SecretReference(ref.Name))
+			ref.Name, textsafe.SanitizeLine(ref.Server), s, model.SecretReference(ref.Name))
 		if w := store.Warning(); w != "" {
 			fmt.Fprintln(g.stderr, "mcpdeck: "+w)
 		}

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/mcpdeck/mcpdeck/model"
+	"github.com/mcpdeck/mcpdeck/model/textsafe"
 )
 
 // serverView is one server as `mcp list --json` and `mcp get --json` print it:
@@ -116,7 +117,7 @@ func commandLine(cmd string, args []string) string {
 		if a == "" || strings.ContainsAny(a, " \t\"'") {
 			a = "'" + strings.ReplaceAll(a, "'", `'\''`) + "'"
 		}
-		parts = append(parts, model.SanitizeLine(a))
+		parts = append(parts, textsafe.SanitizeLine(a))
 	}
 	return strings.Join(parts, " ")
 }
@@ -127,17 +128,17 @@ func commandLine(cmd string, args []string) string {
 func errNoServer(res *model.Resolved, name string) error {
 	if res != nil && res.Enterprise {
 		return fmt.Errorf("%w: no server named %s: %s in the managed directory is in effect, so only the servers it defines exist",
-			model.ErrNotFound, model.SanitizeLine(name), model.ManagedMCPFile)
+			model.ErrNotFound, textsafe.SanitizeLine(name), model.ManagedMCPFile)
 	}
 	if res != nil {
 		for _, d := range res.Suppressed {
 			if d.Name == name {
 				return fmt.Errorf("%w: server %s from the %s scope (%s) is hidden: it runs the same %s as %s",
-					model.ErrNotFound, model.SanitizeLine(name), d.Origin.Scope, model.SanitizeLine(d.Origin.Source), sameWhat(d.Signature), model.SanitizeLine(d.By))
+					model.ErrNotFound, textsafe.SanitizeLine(name), d.Origin.Scope, textsafe.SanitizeLine(d.Origin.Source), sameWhat(d.Signature), textsafe.SanitizeLine(d.By))
 			}
 		}
 	}
-	return fmt.Errorf("%w: no server named %s (see 'mcpdeck mcp list')", model.ErrNotFound, model.SanitizeLine(name))
+	return fmt.Errorf("%w: no server named %s (see 'mcpdeck mcp list')", model.ErrNotFound, textsafe.SanitizeLine(name))
 }
 
 // sameWhat names what two deduplicated servers share, from the signature.

@@ -6,6 +6,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/mcpdeck/mcpdeck/model"
+	"github.com/mcpdeck/mcpdeck/model/textsafe"
 )
 
 // noNotice lists the commands that never print the untrusted-file notice:
@@ -33,7 +34,7 @@ func tellUntrustedOnce(g *globalOpts, cmd *cobra.Command) {
 	if err != nil || u == nil || u.Told {
 		return
 	}
-	fmt.Fprintln(g.stderr, "mcpdeck: "+model.SanitizeLine(u.Notice()))
+	fmt.Fprintln(g.stderr, "mcpdeck: "+textsafe.SanitizeLine(u.Notice()))
 	markUntrustedTold(g, opts, *u)
 }
 

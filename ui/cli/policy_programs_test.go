@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/mcpdeck/mcpdeck/model"
+	"github.com/mcpdeck/mcpdeck/model/textsafe"
 )
 
 // TestDenyAllRunsNoHeadersHelper: under deniedMcpServers [["*"]] a remote
@@ -24,7 +24,7 @@ func TestDenyAllRunsNoHeadersHelper(t *testing.T) {
 	marker := filepath.Join(t.TempDir(), "ran")
 	e.write(filepath.Join(e.managed, "managed-settings.json"), `{"deniedMcpServers": [{"serverCommand": ["*"]}]}`)
 	cfg, _ := json.Marshal(map[string]any{"mcpServers": map[string]any{"r": map[string]any{
-		"type": "http", "url": "http://127.0.0.1:9/mcp", "headersHelper": "touch " + model.QuoteArg(marker) + "; echo '{}'",
+		"type": "http", "url": "http://127.0.0.1:9/mcp", "headersHelper": "touch " + textsafe.QuoteArg(marker) + "; echo '{}'",
 	}}})
 	r := e.run("--mcp-config", string(cfg), "call", "r", "tool", "{}")
 	if r.code == 0 || !strings.Contains(r.stderr, `/bin/sh not run: managed policy forbids it (deniedMcpServers: serverCommand ["*"])`) {

@@ -6,7 +6,7 @@ import (
 	"time"
 
 	"github.com/mcpdeck/mcpdeck/engine"
-	"github.com/mcpdeck/mcpdeck/model"
+	"github.com/mcpdeck/mcpdeck/model/textsafe"
 )
 
 // watchResource is `read --watch`: subscribe to uri, then print its content
@@ -63,9 +63,9 @@ func printWatched(g *globalOpts, w engine.WatchedResource) error {
 	if w.Updates > 0 {
 		when = fmt.Sprintf("changed (update %d)", w.Updates)
 	}
-	fmt.Fprintln(g.stderr, model.SanitizeLine(fmt.Sprintf("mcpdeck: %s %s at %s", w.URI, when, w.ReadAt.Format(time.TimeOnly))))
+	fmt.Fprintln(g.stderr, textsafe.SanitizeLine(fmt.Sprintf("mcpdeck: %s %s at %s", w.URI, when, w.ReadAt.Format(time.TimeOnly))))
 	if w.ReadError != "" {
-		fmt.Fprintln(g.stderr, "mcpdeck: "+model.SanitizeLine(w.ReadError))
+		fmt.Fprintln(g.stderr, "mcpdeck: "+textsafe.SanitizeLine(w.ReadError))
 		return nil
 	}
 	return printEngContents(g.stdout, w.Contents)

@@ -10,7 +10,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/mcpdeck/mcpdeck/engine/registry"
-	"github.com/mcpdeck/mcpdeck/model"
+	"github.com/mcpdeck/mcpdeck/model/textsafe"
 )
 
 // registryClient is the MCP Registry at MCPDECK_REGISTRY_URL, or the
@@ -82,7 +82,7 @@ func newRegistrySearchCmd(g *globalOpts) *cobra.Command {
 				if e.Title != "" {
 					desc = e.Title + " — " + desc
 				}
-				fmt.Fprintln(g.stdout, model.SanitizeLine(fmt.Sprintf("%s  %s  [%s]  %s", e.Name, e.Version, strings.Join(e.Kinds(), ", "), desc)))
+				fmt.Fprintln(g.stdout, textsafe.SanitizeLine(fmt.Sprintf("%s  %s  [%s]  %s", e.Name, e.Version, strings.Join(e.Kinds(), ", "), desc)))
 			}
 			return nil
 		},
@@ -102,7 +102,7 @@ func newRegistryShowCmd(g *globalOpts) *cobra.Command {
 			name, version, _ := strings.Cut(args[0], "@")
 			e, err := registryClient().Show(cmd.Context(), name, version)
 			if errors.Is(err, registry.ErrNotFound) {
-				return fmt.Errorf("%s is not in the registry (try: mcpdeck registry search %s)", model.SanitizeLine(args[0]), model.SanitizeLine(lastPart(name)))
+				return fmt.Errorf("%s is not in the registry (try: mcpdeck registry search %s)", textsafe.SanitizeLine(args[0]), textsafe.SanitizeLine(lastPart(name)))
 			}
 			if err != nil {
 				return err

@@ -1,6 +1,9 @@
 package cli
 
-import "github.com/mcpdeck/mcpdeck/model"
+import (
+	"github.com/mcpdeck/mcpdeck/model"
+	"github.com/mcpdeck/mcpdeck/model/textsafe"
+)
 
 // load is model.Load that remembers the secret set of every server it
 // found (model.Resolved.Secrets): the error a command ends with is masked
@@ -12,4 +15,4 @@ func (g *globalOpts) load(lo model.LoadOptions) (*model.Resolved, error) {
 }
 
 // runMask is the Masker of every secret set this run loaded.
-func (g *globalOpts) runMask() *model.Masker { return model.NewMasker(g.runSecrets...) }
+func (g *globalOpts) runMask() *textsafe.Masker { return textsafe.NewMasker(g.runSecrets...) }

@@ -5,13 +5,13 @@ import (
 	"sync"
 	"unicode/utf8"
 
-	"github.com/mcpdeck/mcpdeck/model"
+	"github.com/mcpdeck/mcpdeck/model/textsafe"
 )
 
 // terminalWriter is the CLI's one choke point between outside text and the
 // terminal: run wraps the process's stdout and stderr in it, so everything a
 // command prints — server names, URIs, results, error messages from servers
-// and authorization servers — passes model.Sanitize (newlines and tabs
+// and authorization servers — passes textsafe.Sanitize (newlines and tabs
 // kept), whichever printing helper it took. Only the TUI, which sanitizes
 // its own frames, and demo-server, which speaks JSON-RPC, write to the raw
 // stdout. An incomplete UTF-8 character at the end of one Write is held
@@ -30,7 +30,7 @@ func (t *terminalWriter) Write(p []byte) (int, error) {
 	buf := append(t.tail, p...)
 	cut := completeRunes(buf)
 	t.tail = append([]byte(nil), buf[cut:]...)
-	if _, err := io.WriteString(t.w, model.Sanitize(string(buf[:cut]))); err != nil {
+	if _, err := io.WriteString(t.w, textsafe.Sanitize(string(buf[:cut]))); err != nil {
 		return 0, err
 	}
 	return len(p), nil

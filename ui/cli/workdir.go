@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/mcpdeck/mcpdeck/model"
+	"github.com/mcpdeck/mcpdeck/model/textsafe"
 )
 
 // optInText says what a cwd naming ${PROJECT_DIR} allows (model.Server.OptsIntoProject):
@@ -21,9 +22,9 @@ func optInText() string {
 func homeRelativeText(s model.Server) string {
 	quoted := make([]string, len(s.HomeRelative))
 	for i, a := range s.HomeRelative {
-		quoted[i] = model.QuoteArg(a)
+		quoted[i] = textsafe.QuoteArg(a)
 	}
-	return model.SanitizeLine("server " + s.Name + " runs in your home directory " + shownRunsIn(s) +
+	return textsafe.SanitizeLine("server " + s.Name + " runs in your home directory " + shownRunsIn(s) +
 		", so its relative paths " + strings.Join(quoted, ", ") + " now name what is there, not in the project; " +
 		`to run it in the project you start mcpdeck in, set "cwd": "${` + model.ProjectDirVar + `}" in ` + s.Source)
 }
@@ -31,5 +32,5 @@ func homeRelativeText(s model.Server) string {
 // shownRunsIn is model.Server.RunsIn with the server's secrets masked (a
 // cwd may be built from ${VAR}s like any other field).
 func shownRunsIn(s model.Server) string {
-	return model.NewMasker(s.Secrets()...).Mask(s.RunsIn())
+	return textsafe.NewMasker(s.Secrets()...).Mask(s.RunsIn())
 }

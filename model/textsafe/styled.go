@@ -1,6 +1,8 @@
-package model
+package textsafe
 
-import "strings"
+import (
+	"strings"
+)
 
 // SanitizeStyled is Sanitize for a whole screen that already carries the
 // program's own colours: SGR sequences (ESC [ digits ; : m), which can only

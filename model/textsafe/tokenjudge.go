@@ -1,6 +1,8 @@
-package model
+package textsafe
 
-import "strings"
+import (
+	"strings"
+)
 
 // credentialName reports whether a JSON member or key=value name holds a
 // credential: access_token, refreshToken, client_secret, password,

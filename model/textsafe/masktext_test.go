@@ -1,19 +1,24 @@
-package model
+package textsafe_test
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/mcpdeck/mcpdeck/model"
+	"github.com/mcpdeck/mcpdeck/model/textsafe"
+)
 
 // TestMaskerMasksErrorText checks that free text (an error message) loses
 // the secrets a URL, an echoed Authorization header or a configured value
 // put into it, and keeps the rest readable.
 func TestMaskerMasksErrorText(t *testing.T) {
-	cfg := ServerConfig{
-		Type:    TransportHTTP,
+	cfg := model.ServerConfig{
+		Type:    model.TransportHTTP,
 		URL:     "http://user:pw-SECRET0@127.0.0.1:1/mcp?api_key=SECRET1&access_token=SECRET2&region=eu",
 		Headers: map[string]string{"Authorization": "Bearer SECRET3-tok", "X-Other": "Basic dXNlcjpTRUNSRVQ0LXB3"},
 		Env:     map[string]string{"API_KEY": "SECRET5-env", "DEBUG": "1"},
 		Args:    []string{"--token", "SECRET6-arg", "--password=SECRET7-arg", "plain"},
 	}
-	m := NewMasker(Server{Config: cfg}.Secrets()...)
+	m := textsafe.NewMasker(model.Server{Config: cfg}.Secrets()...)
 	for _, tc := range []struct{ in, want string }{
 		{
 			`Post "http://user:pw-SECRET0@127.0.0.1:1/mcp?api_key=SECRET1&access_token=SECRET2&region=eu": dial tcp 127.0.0.1:1: connect: connection refused`,
@@ -35,7 +40,7 @@ func TestMaskerMasksErrorText(t *testing.T) {
 			t.Errorf("Mask(%q)\n got %q\nwant %q", tc.in, got, tc.want)
 		}
 	}
-	if m.Mask("") != "" || (*Masker)(nil).Mask("Bearer abc.def-123456") != "Bearer ****" {
+	if m.Mask("") != "" || (*textsafe.Masker)(nil).Mask("Bearer abc.def-123456") != "Bearer ****" {
 		t.Error("empty text changed, or a nil Masker does not mask the patterns")
 	}
 }

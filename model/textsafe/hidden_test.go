@@ -1,4 +1,4 @@
-package model
+package textsafe_test
 
 import (
 	"encoding/json"
@@ -6,6 +6,9 @@ import (
 	"strings"
 	"testing"
 	"unicode"
+
+	"github.com/mcpdeck/mcpdeck/model"
+	"github.com/mcpdeck/mcpdeck/model/textsafe"
 )
 
 // hiddenCases are characters a terminal shows as nothing (or not as
@@ -36,26 +39,26 @@ func TestHiddenRunesInEveryFunction(t *testing.T) {
 	for _, r := range hiddenCases {
 		t.Run(fmt.Sprintf("%U", r), func(t *testing.T) {
 			in := "server-filesystem" + string(r) + "x"
-			if !HiddenRune(r) {
+			if !textsafe.HiddenRune(r) {
 				t.Errorf("HiddenRune(%U) = false", r)
 			}
-			if got := Sanitize(in); got != "server-filesystemx" {
+			if got := textsafe.Sanitize(in); got != "server-filesystemx" {
 				t.Errorf("Sanitize = %q", got)
 			}
-			if got := SanitizeLine(in); got != "server-filesystemx" {
+			if got := textsafe.SanitizeLine(in); got != "server-filesystemx" {
 				t.Errorf("SanitizeLine = %q", got)
 			}
-			if got := SanitizeStyled("\x1b[1m" + in + "\x1b[0m"); got != "\x1b[1mserver-filesystemx\x1b[0m" {
+			if got := textsafe.SanitizeStyled("\x1b[1m" + in + "\x1b[0m"); got != "\x1b[1mserver-filesystemx\x1b[0m" {
 				t.Errorf("SanitizeStyled = %q", got)
 			}
-			if got, want := Escape(in), "server-filesystem"+escaped(r)+"x"; got != want {
+			if got, want := textsafe.Escape(in), "server-filesystem"+escaped(r)+"x"; got != want {
 				t.Errorf("Escape = %q, want %q", got, want)
 			}
 			raw, err := json.Marshal(in)
 			if err != nil {
 				t.Fatal(err)
 			}
-			js := EscapeJSON(raw)
+			js := textsafe.EscapeJSON(raw)
 			var back string
 			if err := json.Unmarshal(js, &back); err != nil || back != in {
 				t.Errorf("EscapeJSON = %s: %v %q", js, err, back)
@@ -63,7 +66,7 @@ func TestHiddenRunesInEveryFunction(t *testing.T) {
 			if strings.ContainsRune(string(js), r) {
 				t.Errorf("EscapeJSON kept %U raw: %s", r, js)
 			}
-			if err := CheckServerName("github" + string(r)); err == nil || !strings.Contains(err.Error(), fmt.Sprintf("%U", r)) {
+			if err := model.CheckServerName("github" + string(r)); err == nil || !strings.Contains(err.Error(), fmt.Sprintf("%U", r)) {
 				t.Errorf("CheckServerName: %v", err)
 			}
 		})
@@ -78,30 +81,13 @@ func TestHiddenRuneCoversTheUnicodeClasses(t *testing.T) {
 	t.Parallel()
 	for r := rune(0); r <= unicode.MaxRune; r++ {
 		want := unicode.In(r, unicode.Cc, unicode.Cf, unicode.Zl, unicode.Zp, unicode.Other_Default_Ignorable_Code_Point)
-		if HiddenRune(r) != want {
+		if textsafe.HiddenRune(r) != want {
 			t.Fatalf("HiddenRune(%U) = %v, want %v", r, !want, want)
 		}
 	}
 	for _, r := range "aZ09 ~é日本語─│┌█€\u00A0\u3000🙂👍ΩЖשع" {
-		if HiddenRune(r) {
+		if textsafe.HiddenRune(r) {
 			t.Errorf("HiddenRune(%U) = true for a visible character", r)
 		}
-	}
-}
-
-// TestApprovalViewShowsAHiddenCharacter: an argument that looks like the
-// real package but ends in U+2064 is shown with the escape, so it no longer
-// reads the same.
-func TestApprovalViewShowsAHiddenCharacter(t *testing.T) {
-	real := ApprovalView(ServerConfig{Command: "npx", Args: []string{"-y", "@modelcontextprotocol/server-filesystem"}}, "/repo", "/repo/.mcp.json")
-	fake := ApprovalView(ServerConfig{Command: "npx", Args: []string{"-y", "@modelcontextprotocol/server-filesystem\u2064"}}, "/repo", "/repo/.mcp.json")
-	if real[1].Label != "Command" || fake[1].Label != "Command" {
-		t.Fatalf("views: %v / %v", real, fake)
-	}
-	if want := `npx -y $'@modelcontextprotocol/server-filesystem\u2064'`; fake[1].Value != want {
-		t.Fatalf("fake package shown as %q, want %q", fake[1].Value, want)
-	}
-	if real[1].Value != "npx -y @modelcontextprotocol/server-filesystem" {
-		t.Fatalf("real package shown as %q", real[1].Value)
 	}
 }

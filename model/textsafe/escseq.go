@@ -1,6 +1,8 @@
-package model
+package textsafe
 
-import "unicode/utf8"
+import (
+	"unicode/utf8"
+)
 
 // escapeSequenceLen returns the length in bytes of the terminal escape
 // sequence at the start of s, or 0 when s does not start with one. It knows

@@ -1,6 +1,8 @@
-package model
+package textsafe
 
-import "strings"
+import (
+	"strings"
+)
 
 // redactURL hides the secrets a server URL may carry as written: the
 // userinfo (the password of user:password@, or a lone user, which is often a
@@ -8,13 +10,13 @@ import "strings"
 // credentials, unless the value is only ${VAR} references. The rest is kept
 // byte for byte (no re-encoding) so the person can still recognise the
 // server.
-func redactURL(raw string) string { return urlSpots(raw, redactValue) }
+func redactURL(raw string) string { return ReplaceURLSecrets(raw, MaskWritten) }
 
-// urlSpots returns raw with its user info's password (or lone user name)
+// ReplaceURLSecrets returns raw with its user info's password (or lone user name)
 // and the values of its secret-looking query parameters replaced by f's
 // answer, as written (no decoding, no re-encoding); the rest is kept byte
 // for byte.
-func urlSpots(raw string, f func(string) string) string {
+func ReplaceURLSecrets(raw string, f func(string) string) string {
 	out := raw
 	if i := strings.Index(out, "://"); i >= 0 {
 		rest := out[i+3:]
@@ -63,10 +65,10 @@ func secretParam(name string) bool {
 	return false
 }
 
-// argSpots returns args with the value of each secret-looking flag, inline
+// ReplaceFlagSecrets returns args with the value of each secret-looking flag, inline
 // (--api-key=x) or the next argument (--token x), replaced by f(index,
 // value).
-func argSpots(args []string, f func(i int, v string) string) []string {
+func ReplaceFlagSecrets(args []string, f func(i int, v string) string) []string {
 	if len(args) == 0 {
 		return args
 	}

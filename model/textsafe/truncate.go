@@ -1,6 +1,8 @@
-package model
+package textsafe
 
-import "unicode/utf8"
+import (
+	"unicode/utf8"
+)
 
 // MaxDescriptionLen caps tool descriptions and server instructions:
 // a hostile server must not flood the screen or a model's context.
