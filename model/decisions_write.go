@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+
+	"github.com/mcpdeck/mcpdeck/model/internal/jsondoc"
 )
 
 // SetEnabled records in local settings (disabledMcpServers) whether a server
@@ -53,7 +55,7 @@ func setEnabled(file, root string, names []string, enabled, all bool) error {
 				}
 			}
 		}
-		if f.root.get(keyDisabled) == nil && len(list) == 0 && orig == 0 {
+		if f.root.Get(keyDisabled) == nil && len(list) == 0 && orig == 0 {
 			return f.doc, nil
 		}
 		return setMember(f.doc, []string{keyDisabled}, list)
@@ -111,7 +113,7 @@ func setApproval(file, root string, targets []Server, approved bool) error {
 		if err != nil {
 			return nil, err
 		}
-		if n := f.root.get(keyApproved); n != nil && n.kind != '{' && n.kind != 'z' {
+		if n := f.root.Get(keyApproved); n != nil && n.Kind != '{' && n.Kind != 'z' {
 			return nil, errFileUnusable("%s: %s is not an object", f.path, keyApproved)
 		}
 		doc := f.doc
@@ -141,11 +143,11 @@ func setApproval(file, root string, targets []Server, approved bool) error {
 // dropApproved removes every approvedMcpjsonServers entry whose name
 // normalizes like name (the person may have spelled it differently).
 func dropApproved(doc []byte, name string) ([]byte, error) {
-	root, err := parseTree(doc)
+	root, err := jsondoc.Parse(doc)
 	if err != nil {
 		return nil, err
 	}
-	for _, m := range membersNamed(root.get(keyApproved), name) {
+	for _, m := range membersNamed(root.Get(keyApproved), name) {
 		if doc, _, err = deleteMember(doc, []string{keyApproved, m}); err != nil {
 			return nil, err
 		}
@@ -154,15 +156,15 @@ func dropApproved(doc []byte, name string) ([]byte, error) {
 }
 
 // membersNamed returns the keys of an object n that normalize like name.
-func membersNamed(n *node, name string) []string {
-	if n == nil || n.kind != '{' {
+func membersNamed(n *jsondoc.Node, name string) []string {
+	if n == nil || n.Kind != '{' {
 		return nil
 	}
 	var out []string
 	want := NormalizeName(name)
-	for _, m := range n.members {
-		if NormalizeName(m.key) == want {
-			out = append(out, m.key)
+	for _, m := range n.Members {
+		if NormalizeName(m.Key) == want {
+			out = append(out, m.Key)
 		}
 	}
 	return out
@@ -170,11 +172,11 @@ func membersNamed(n *node, name string) []string {
 
 // stringList reads a top-level list of names, refusing a wrong type.
 func stringList(f *jsonFile, key string) ([]string, error) {
-	n := f.root.get(key)
+	n := f.root.Get(key)
 	if n == nil {
 		return nil, nil
 	}
-	v, ferr := decoder{f.doc}.strs(n, key)
+	v, ferr := jsondoc.Decoder{Doc: f.doc}.Strs(n, key)
 	if ferr != nil {
 		p := f.problemAt("", ferr)
 		return nil, errFileUnusable("%s", p.Error())
@@ -194,7 +196,7 @@ func editLocal(path, root string, edit func(f *jsonFile) ([]byte, error)) error 
 	}
 	return editFile(path, writeRules{newMode: newFileMode(ScopeLocal)}, func(f *jsonFile) ([]byte, error) {
 		out, err := edit(f)
-		if err != nil || f.root.get(keyProject) != nil || bytes.Equal(out, f.doc) {
+		if err != nil || f.root.Get(keyProject) != nil || bytes.Equal(out, f.doc) {
 			return out, err
 		}
 		return setMember(out, []string{keyProject}, canonicalDir(root))

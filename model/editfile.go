@@ -6,6 +6,7 @@ import (
 	"os"
 	"time"
 
+	"github.com/mcpdeck/mcpdeck/model/internal/jsondoc"
 	"github.com/mcpdeck/mcpdeck/model/platform"
 )
 
@@ -40,7 +41,7 @@ func editFile(path string, rules writeRules, edit func(f *jsonFile) ([]byte, err
 	isNew := f == nil
 	if isNew {
 		f = &jsonFile{path: path, doc: []byte("{}\n")}
-		f.root, _ = parseTree(f.doc)
+		f.root, _ = jsondoc.Parse(f.doc)
 	}
 	f.path = path // problems name the file the person knows
 	out, err := edit(f)

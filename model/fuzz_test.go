@@ -64,51 +64,6 @@ func FuzzParse(f *testing.F) {
 	})
 }
 
-// FuzzParseTreeMatchesEncodingJSON checks the offset-tracking parser against
-// encoding/json on arbitrary documents (any top-level value).
-func FuzzParseTreeMatchesEncodingJSON(f *testing.F) {
-	for _, s := range []string{`{}`, `[1,"a",{"b":null}]`, `"x"`, `{"a":}`, `tru`, `1 2`, `{"a":1}x`} {
-		f.Add([]byte(s))
-	}
-	f.Fuzz(func(t *testing.T, data []byte) {
-		n, err := parseTree(data)
-		if err != nil && strings.Contains(err.Error(), "nesting deeper") {
-			return // our own, stricter limit
-		}
-		if valid := json.Valid(data); valid != (err == nil) {
-			t.Fatalf("json.Valid=%v but parseTree err=%v for %q", valid, err, data)
-		}
-		if err == nil {
-			checkRanges(t, data, n)
-		}
-	})
-}
-
-// checkRanges asserts that every node's byte range is exactly one JSON value
-// and every member's key offset points at its opening quote: the splicing
-// writer depends on both.
-func checkRanges(t *testing.T, doc []byte, n *node) {
-	t.Helper()
-	if n.start < 0 || n.end > len(doc) || n.start >= n.end {
-		t.Fatalf("bad range %d..%d", n.start, n.end)
-	}
-	v := doc[n.start:n.end]
-	if !json.Valid(v) || strings.TrimSpace(string(v)) != string(v) {
-		t.Fatalf("range %d..%d is %q, not exactly one value", n.start, n.end, v)
-	}
-	for _, m := range append(append([]member(nil), n.members...), n.dups...) {
-		var k string
-		end := m.val.start
-		if doc[m.keyStart] != '"' || json.Unmarshal([]byte(strings.TrimRight(string(doc[m.keyStart:end]), " \t\r\n:")), &k) != nil || k != m.key {
-			t.Fatalf("key offset %d does not start key %q", m.keyStart, m.key)
-		}
-		checkRanges(t, doc, m.val)
-	}
-	for _, e := range n.elems {
-		checkRanges(t, doc, e)
-	}
-}
-
 // FuzzExpand: no panic; text without "${" is untouched; with every variable
 // set (to "") nothing is missing and the result never grows.
 func FuzzExpand(f *testing.F) {

@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"strings"
+
+	"github.com/mcpdeck/mcpdeck/model/internal/jsondoc"
 )
 
 // The functions below edit a JSON document in place by splicing bytes, so a
@@ -16,24 +18,24 @@ import (
 // creating missing intermediate objects. An existing value is replaced where
 // it stands; a new member goes at the end of its object.
 func setMember(doc []byte, path []string, value any) ([]byte, error) {
-	v, err := marshalNoEscape(value)
+	v, err := jsondoc.MarshalNoEscape(value)
 	if err != nil {
 		return nil, err
 	}
-	root, err := parseTree(doc)
+	root, err := jsondoc.Parse(doc)
 	if err != nil {
 		return nil, err
 	}
 	obj := root
 	for i, key := range path {
-		if obj.kind != '{' {
+		if obj.Kind != '{' {
 			return nil, fmt.Errorf("%w: %s is not an object", ErrInvalid, strings.Join(path[:i], "."))
 		}
-		child := obj.get(key)
+		child := obj.Get(key)
 		last := i == len(path)-1
-		if child == nil || (child.kind == 'z' && !last) {
+		if child == nil || (child.Kind == 'z' && !last) {
 			for j := len(path) - 1; j > i; j-- { // wrap value in the missing objects
-				w, err := marshalNoEscape(map[string]json.RawMessage{path[j]: v})
+				w, err := jsondoc.MarshalNoEscape(map[string]json.RawMessage{path[j]: v})
 				if err != nil {
 					return nil, err
 				}
@@ -54,33 +56,33 @@ func setMember(doc []byte, path []string, value any) ([]byte, error) {
 
 // deleteMember removes the member at path; found is false when it is absent.
 func deleteMember(doc []byte, path []string) (out []byte, found bool, err error) {
-	root, err := parseTree(doc)
+	root, err := jsondoc.Parse(doc)
 	if err != nil {
 		return nil, false, err
 	}
 	obj := root
 	for _, key := range path[:len(path)-1] {
-		obj = obj.get(key)
-		if obj == nil || obj.kind != '{' {
+		obj = obj.Get(key)
+		if obj == nil || obj.Kind != '{' {
 			return doc, false, nil
 		}
 	}
-	if obj.kind != '{' {
+	if obj.Kind != '{' {
 		return doc, false, nil
 	}
 	key := path[len(path)-1]
-	for i, m := range obj.members {
-		if m.key != key {
+	for i, m := range obj.Members {
+		if m.Key != key {
 			continue
 		}
 		var from, to int
 		switch {
-		case i+1 < len(obj.members):
-			from, to = m.keyStart, obj.members[i+1].keyStart
+		case i+1 < len(obj.Members):
+			from, to = m.KeyStart, obj.Members[i+1].KeyStart
 		case i > 0:
-			from, to = obj.members[i-1].val.end, m.val.end
+			from, to = obj.Members[i-1].Val.End, m.Val.End
 		default:
-			from, to = obj.start+1, obj.end-1
+			from, to = obj.Start+1, obj.End-1
 		}
 		return splice(doc, from, to, nil), true, nil
 	}
@@ -89,29 +91,29 @@ func deleteMember(doc []byte, path []string) (out []byte, found bool, err error)
 
 // insertMember adds "key": v at the end of obj, indented like its siblings
 // (or one level deeper than the object's line when it is empty).
-func insertMember(doc []byte, obj *node, key string, v []byte) []byte {
-	k, _ := marshalNoEscape(key)
-	if len(obj.members) == 0 {
-		outer := lineIndent(doc, obj.start)
+func insertMember(doc []byte, obj *jsondoc.Node, key string, v []byte) []byte {
+	k, _ := jsondoc.MarshalNoEscape(key)
+	if len(obj.Members) == 0 {
+		outer := lineIndent(doc, obj.Start)
 		ind := outer + indentUnit(doc)
 		text := "\n" + ind + string(k) + ": " + indentJSON(v, ind, indentUnit(doc)) + "\n" + outer
-		return splice(doc, obj.start+1, obj.end-1, []byte(text))
+		return splice(doc, obj.Start+1, obj.End-1, []byte(text))
 	}
-	last := obj.members[len(obj.members)-1]
-	ind, ownLine := memberIndent(doc, obj.members[0].keyStart)
+	last := obj.Members[len(obj.Members)-1]
+	ind, ownLine := memberIndent(doc, obj.Members[0].KeyStart)
 	var text string
 	if ownLine {
 		text = ",\n" + ind + string(k) + ": " + indentJSON(v, ind, indentUnit(doc))
 	} else {
 		text = ", " + string(k) + ": " + string(v)
 	}
-	return splice(doc, last.val.end, last.val.end, []byte(text))
+	return splice(doc, last.Val.End, last.Val.End, []byte(text))
 }
 
 // replaceValue puts v where n's value is, indented for the member's line.
-func replaceValue(doc []byte, n *node, v []byte) []byte {
-	ind, _ := memberIndent(doc, n.start)
-	return splice(doc, n.start, n.end, []byte(indentJSON(v, ind, indentUnit(doc))))
+func replaceValue(doc []byte, n *jsondoc.Node, v []byte) []byte {
+	ind, _ := memberIndent(doc, n.Start)
+	return splice(doc, n.Start, n.End, []byte(indentJSON(v, ind, indentUnit(doc))))
 }
 
 func splice(doc []byte, from, to int, text []byte) []byte {

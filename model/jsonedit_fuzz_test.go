@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"reflect"
 	"testing"
+
+	"github.com/mcpdeck/mcpdeck/model/internal/jsondoc"
 )
 
 // FuzzEdit applies setMember and deleteMember to arbitrary JSON objects: the
@@ -19,11 +21,11 @@ func FuzzEdit(f *testing.F) {
 		if CheckServerName(key) != nil {
 			return // AddServer refuses such names before editing
 		}
-		root, err := parseTree(doc)
-		if err != nil || root.kind != '{' || len(root.dups) > 0 {
+		root, err := jsondoc.Parse(doc)
+		if err != nil || root.Kind != '{' || len(root.Dups) > 0 {
 			return
 		}
-		if ms := root.get(keyServers); ms != nil && (ms.kind != '{' && ms.kind != 'z' || len(ms.dups) > 0) {
+		if ms := root.Get(keyServers); ms != nil && (ms.Kind != '{' && ms.Kind != 'z' || len(ms.Dups) > 0) {
 			return
 		}
 		var before map[string]any

@@ -6,6 +6,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/mcpdeck/mcpdeck/model/internal/jsondoc"
 	"github.com/mcpdeck/mcpdeck/model/textsafe"
 )
 
@@ -114,7 +115,7 @@ func build(d definition, opts LoadOptions, root string) Server {
 	for _, p := range probs {
 		p.File, p.Server, p.Message = d.origin.Source, d.name, mask.Mask(p.Message)
 		if d.file != nil && d.node != nil {
-			p.Line, p.Col = lineCol(d.file.doc, locate(d.node, p.Field).start)
+			p.Line, p.Col = jsondoc.LineCol(d.file.doc, jsondoc.Locate(d.node, p.Field).Start)
 		}
 		s.Problems = append(s.Problems, p)
 	}

@@ -72,7 +72,7 @@ func readMigration(untrusted, local string) (LocalMigration, *jsonFile, error) {
 	m.Problems = probs
 	m.EnabledMcpjson, m.DisabledMcpjson, m.Disabled = st.enabledMcpjson, st.disabledMcpjson, st.disabled
 	m.EnableAll, m.Permissions = st.enableAll, st.permissions
-	m.Approved = f.root.get(keyApproved).keys()
+	m.Approved = f.root.Get(keyApproved).Keys()
 	defs, sp := serversIn(f, ScopeLocal, untrusted)
 	m.Problems = append(m.Problems, sp...)
 	if len(defs) > 0 {
@@ -82,18 +82,6 @@ func readMigration(untrusted, local string) (LocalMigration, *jsonFile, error) {
 		m.Servers[d.name] = d.raw
 	}
 	return m, f, nil
-}
-
-// keys returns the member names of an object node, in file order.
-func (n *node) keys() []string {
-	if n == nil || n.kind != '{' {
-		return nil
-	}
-	out := make([]string, len(n.members))
-	for i, m := range n.members {
-		out[i] = m.key
-	}
-	return out
 }
 
 // MigrateLocal moves the project's .mcpdeck/settings.local.json into the
@@ -147,21 +135,21 @@ func migrateLocal(untrusted, local, root, hash string) (LocalMigration, error) {
 // copyMembers copies each member of src's object key into doc, byte for
 // byte, unless dst already has a member of that name (recorded in skipped).
 func copyMembers(dst, src *jsonFile, key string, doc []byte, skipped *[]string) ([]byte, error) {
-	from := src.root.get(key)
-	if from == nil || from.kind != '{' {
+	from := src.root.Get(key)
+	if from == nil || from.Kind != '{' {
 		return doc, nil
 	}
-	if to := dst.root.get(key); to != nil && to.kind != '{' && to.kind != 'z' {
+	if to := dst.root.Get(key); to != nil && to.Kind != '{' && to.Kind != 'z' {
 		return nil, errFileUnusable("%s: %s is not an object", dst.path, key)
 	}
 	var err error
-	for _, mem := range from.members {
-		if len(membersNamed(dst.root.get(key), mem.key)) > 0 {
-			*skipped = append(*skipped, key+"."+mem.key)
+	for _, mem := range from.Members {
+		if len(membersNamed(dst.root.Get(key), mem.Key)) > 0 {
+			*skipped = append(*skipped, key+"."+mem.Key)
 			continue
 		}
-		raw := json.RawMessage(src.doc[mem.val.start:mem.val.end])
-		if doc, err = setMember(doc, []string{key, mem.key}, raw); err != nil {
+		raw := json.RawMessage(src.doc[mem.Val.Start:mem.Val.End])
+		if doc, err = setMember(doc, []string{key, mem.Key}, raw); err != nil {
 			return nil, err
 		}
 	}

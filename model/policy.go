@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+
+	"github.com/mcpdeck/mcpdeck/model/internal/jsondoc"
 )
 
 // policyRule is one entry of allowedMcpServers / deniedMcpServers: exactly one
@@ -209,11 +211,11 @@ func readPolicy(f *jsonFile, prob *Problem, path string) (policy, []Problem) {
 	var pol policy
 	pol.file = path
 	for _, key := range []string{"allowedMcpServers", "deniedMcpServers"} {
-		n := f.root.get(key)
-		if n == nil || n.kind == 'z' {
+		n := f.root.Get(key)
+		if n == nil || n.Kind == 'z' {
 			continue
 		}
-		rules, ferr := decodeRules(decoder{f.doc}, n, key)
+		rules, ferr := decodeRules(jsondoc.Decoder{Doc: f.doc}, n, key)
 		if ferr != nil {
 			p := f.problemAt("", ferr)
 			probs = append(probs, p)
@@ -231,40 +233,40 @@ func readPolicy(f *jsonFile, prob *Problem, path string) (policy, []Problem) {
 
 // decodeRules decodes a list of rules; an entry with none or several of the
 // three keys is an error (an ambiguous policy must not be guessed at).
-func decodeRules(d decoder, n *node, field string) ([]policyRule, *fieldError) {
-	if n.kind != '[' {
-		return nil, want(n, field, "an array")
+func decodeRules(d jsondoc.Decoder, n *jsondoc.Node, field string) ([]policyRule, *jsondoc.FieldError) {
+	if n.Kind != '[' {
+		return nil, jsondoc.Want(n, field, "an array")
 	}
-	rules := make([]policyRule, 0, len(n.elems))
-	for i, e := range n.elems {
+	rules := make([]policyRule, 0, len(n.Elems))
+	for i, e := range n.Elems {
 		f := fmt.Sprintf("%s[%d]", field, i)
-		if e.kind != '{' {
-			return nil, want(e, f, "an object")
+		if e.Kind != '{' {
+			return nil, jsondoc.Want(e, f, "an object")
 		}
-		if len(e.members) != 1 {
-			return nil, &fieldError{f, e.start, "must have exactly one of serverName, serverUrl, serverCommand"}
+		if len(e.Members) != 1 {
+			return nil, &jsondoc.FieldError{Field: f, Offset: e.Start, Msg: "must have exactly one of serverName, serverUrl, serverCommand"}
 		}
-		m := e.members[0]
-		r := policyRule{kind: m.key}
-		var err *fieldError
-		switch m.key {
+		m := e.Members[0]
+		r := policyRule{kind: m.Key}
+		var err *jsondoc.FieldError
+		switch m.Key {
 		case "serverName":
-			r.name, err = d.str(m.val, f+".serverName")
+			r.name, err = d.Str(m.Val, f+".serverName")
 		case "serverUrl":
-			r.url, err = d.str(m.val, f+".serverUrl")
+			r.url, err = d.Str(m.Val, f+".serverUrl")
 			if err == nil {
 				var perr error
 				if r.urlPat, perr = parseURLPattern(r.url); perr != nil {
-					err = &fieldError{f + ".serverUrl", m.val.start, perr.Error()}
+					err = &jsondoc.FieldError{Field: f + ".serverUrl", Offset: m.Val.Start, Msg: perr.Error()}
 				}
 			}
 		case "serverCommand":
-			r.command, err = d.strs(m.val, f+".serverCommand")
+			r.command, err = d.Strs(m.Val, f+".serverCommand")
 			if err == nil && len(r.command) == 0 {
-				err = &fieldError{f + ".serverCommand", m.val.start, "must not be empty"}
+				err = &jsondoc.FieldError{Field: f + ".serverCommand", Offset: m.Val.Start, Msg: "must not be empty"}
 			}
 		default:
-			err = &fieldError{f + "." + m.key, m.keyStart, "unknown rule (use serverName, serverUrl or serverCommand)"}
+			err = &jsondoc.FieldError{Field: f + "." + m.Key, Offset: m.KeyStart, Msg: "unknown rule (use serverName, serverUrl or serverCommand)"}
 		}
 		if err != nil {
 			return nil, err

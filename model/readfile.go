@@ -8,6 +8,8 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+
+	"github.com/mcpdeck/mcpdeck/model/internal/jsondoc"
 )
 
 // MaxConfigSize bounds every configuration file we read: a 10 MB settings file
@@ -20,7 +22,7 @@ var utf8BOM = []byte{0xEF, 0xBB, 0xBF}
 type jsonFile struct {
 	path string
 	doc  []byte
-	root *node
+	root *jsondoc.Node
 	bom  bool // the file began with a UTF-8 byte order mark (kept on rewrite)
 }
 
@@ -121,31 +123,31 @@ func parseJSONDoc(path string, doc []byte) (*jsonFile, *Problem) {
 	if len(bytes.TrimSpace(doc)) == 0 {
 		doc = []byte("{}")
 	}
-	root, err := parseTree(doc)
+	root, err := jsondoc.Parse(doc)
 	if err != nil {
-		var se *syntaxError
+		var se *jsondoc.SyntaxError
 		if errors.As(err, &se) {
-			line, col := lineCol(doc, se.offset)
-			return nil, &Problem{File: path, Line: line, Col: col, Message: "invalid JSON: " + se.msg}
+			line, col := jsondoc.LineCol(doc, se.Offset)
+			return nil, &Problem{File: path, Line: line, Col: col, Message: "invalid JSON: " + se.Msg}
 		}
 		return nil, &Problem{File: path, Message: "invalid JSON: " + err.Error()}
 	}
-	if root.kind != '{' {
-		line, col := lineCol(doc, root.start)
-		return nil, &Problem{File: path, Line: line, Col: col, Message: "the top level must be a JSON object, got " + kindName(root.kind)}
+	if root.Kind != '{' {
+		line, col := jsondoc.LineCol(doc, root.Start)
+		return nil, &Problem{File: path, Line: line, Col: col, Message: "the top level must be a JSON object, got " + jsondoc.KindName(root.Kind)}
 	}
-	if len(root.dups) > 0 {
-		d := root.dups[0]
-		line, col := lineCol(doc, d.keyStart)
-		return nil, &Problem{File: path, Line: line, Col: col, Field: d.key, Message: fmt.Sprintf("duplicate key %q", d.key)}
+	if len(root.Dups) > 0 {
+		d := root.Dups[0]
+		line, col := jsondoc.LineCol(doc, d.KeyStart)
+		return nil, &Problem{File: path, Line: line, Col: col, Field: d.Key, Message: fmt.Sprintf("duplicate key %q", d.Key)}
 	}
 	return &jsonFile{path: path, doc: doc, root: root}, nil
 }
 
-// problemAt locates a fieldError of this file as a Problem.
-func (f *jsonFile) problemAt(server string, e *fieldError) Problem {
-	line, col := lineCol(f.doc, e.offset)
-	return Problem{File: f.path, Line: line, Col: col, Server: server, Field: e.field, Message: e.msg}
+// problemAt locates a FieldError of this file as a Problem.
+func (f *jsonFile) problemAt(server string, e *jsondoc.FieldError) Problem {
+	line, col := jsondoc.LineCol(f.doc, e.Offset)
+	return Problem{File: f.path, Line: line, Col: col, Server: server, Field: e.Field, Message: e.Msg}
 }
 
 // describeIOError turns an OS error into words without repeating the path.

@@ -5,6 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+
+	"github.com/mcpdeck/mcpdeck/model/internal/jsondoc"
 )
 
 // SamplingDecision is what the person decided about a server's sampling
@@ -51,22 +53,22 @@ func SamplingCommand(s Server) (string, error) {
 // a value other than "always" or "never" is a problem naming it and is
 // ignored (the person is asked).
 func readSamplingDecisions(f *jsonFile, probs []Problem) (map[string]SamplingDecision, []Problem) {
-	n := f.root.get(keySampling)
-	if n == nil || n.kind == 'z' {
+	n := f.root.Get(keySampling)
+	if n == nil || n.Kind == 'z' {
 		return nil, probs
 	}
-	if n.kind != '{' {
-		return nil, append(probs, f.problemAt("", want(n, keySampling, "an object")))
+	if n.Kind != '{' {
+		return nil, append(probs, f.problemAt("", jsondoc.Want(n, keySampling, "an object")))
 	}
 	out := map[string]SamplingDecision{}
-	for _, m := range n.members {
-		field := keySampling + "." + m.key
-		d := SamplingDecision(m.val.str)
-		if m.val.kind != 's' || (d != SamplingAlways && d != SamplingNever) {
-			probs = append(probs, f.problemAt("", want(m.val, field, `"always" or "never"`)))
+	for _, m := range n.Members {
+		field := keySampling + "." + m.Key
+		d := SamplingDecision(m.Val.Str)
+		if m.Val.Kind != 's' || (d != SamplingAlways && d != SamplingNever) {
+			probs = append(probs, f.problemAt("", jsondoc.Want(m.Val, field, `"always" or "never"`)))
 			continue
 		}
-		out[NormalizeName(m.key)] = d
+		out[NormalizeName(m.Key)] = d
 	}
 	return out, probs
 }

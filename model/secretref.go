@@ -6,6 +6,8 @@ import (
 	"net/url"
 	"path/filepath"
 	"strings"
+
+	"github.com/mcpdeck/mcpdeck/model/internal/jsondoc"
 )
 
 // secretPrefix starts a reference to a secret in mcpdeck's store:
@@ -131,12 +133,12 @@ func SecretsOf(opts LoadOptions, scope Scope, name string) []SecretRef {
 		if f == nil {
 			continue
 		}
-		n := f.root.get(keyServers).get(name)
+		n := f.root.Get(keyServers).Get(name)
 		if n == nil {
 			continue
 		}
 		defined++
-		cfg, _ := DecodeServerConfig(decoder{f.doc}, n, "")
+		cfg, _ := DecodeServerConfig(jsondoc.Decoder{Doc: f.doc}, n, "")
 		if !s.MayUseSecrets() {
 			continue
 		}

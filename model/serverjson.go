@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"encoding/json"
 	"sort"
+
+	"github.com/mcpdeck/mcpdeck/model/internal/jsondoc"
 )
 
 // UnmarshalJSON decodes one server definition strictly about the types of the
@@ -11,11 +13,11 @@ import (
 // fields we do not know: those are kept in Extra so a rewrite keeps them.
 // Errors name the field; Load adds file, line and column.
 func (c *ServerConfig) UnmarshalJSON(data []byte) error {
-	n, err := parseTree(data)
+	n, err := jsondoc.Parse(data)
 	if err != nil {
 		return err
 	}
-	cfg, ferr := DecodeServerConfig(decoder{data}, n, "")
+	cfg, ferr := DecodeServerConfig(jsondoc.Decoder{Doc: data}, n, "")
 	if ferr != nil {
 		return ferr
 	}
@@ -27,47 +29,47 @@ func (c *ServerConfig) UnmarshalJSON(data []byte) error {
 // document d, strictly about the types of the fields it knows and keeping
 // the others in Extra; prefix is the field path of the node ("" for a
 // definition on its own), so that errors name the whole path.
-func DecodeServerConfig(d decoder, n *node, prefix string) (ServerConfig, *fieldError) {
+func DecodeServerConfig(d jsondoc.Decoder, n *jsondoc.Node, prefix string) (ServerConfig, *jsondoc.FieldError) {
 	var c ServerConfig
-	if n.kind != '{' {
-		return c, want(n, prefix, "an object")
+	if n.Kind != '{' {
+		return c, jsondoc.Want(n, prefix, "an object")
 	}
-	if len(n.dups) > 0 {
-		return c, dupError(n, prefix)
+	if len(n.Dups) > 0 {
+		return c, jsondoc.DupError(n, prefix)
 	}
-	for _, m := range n.members {
-		f := joinField(prefix, m.key)
-		var err *fieldError
-		switch m.key {
+	for _, m := range n.Members {
+		f := jsondoc.JoinField(prefix, m.Key)
+		var err *jsondoc.FieldError
+		switch m.Key {
 		case "type":
 			var s string
-			s, err = d.str(m.val, f)
+			s, err = d.Str(m.Val, f)
 			c.Type = Transport(s)
 		case "command":
-			c.Command, err = d.str(m.val, f)
+			c.Command, err = d.Str(m.Val, f)
 		case "args":
-			c.Args, err = d.strs(m.val, f)
+			c.Args, err = d.Strs(m.Val, f)
 		case "env":
-			c.Env, err = d.strMap(m.val, f)
+			c.Env, err = d.StrMap(m.Val, f)
 		case "cwd":
-			c.Cwd, err = d.str(m.val, f)
+			c.Cwd, err = d.Str(m.Val, f)
 		case "url":
-			c.URL, err = d.str(m.val, f)
+			c.URL, err = d.Str(m.Val, f)
 		case "headers":
-			c.Headers, err = d.strMap(m.val, f)
+			c.Headers, err = d.StrMap(m.Val, f)
 		case "headersHelper":
-			c.HeadersHelper, err = d.str(m.val, f)
+			c.HeadersHelper, err = d.Str(m.Val, f)
 		case "oauth":
-			c.OAuth, err = decodeOAuth(d, m.val, f)
+			c.OAuth, err = decodeOAuth(d, m.Val, f)
 		case "name":
-			c.Name, err = d.str(m.val, f)
+			c.Name, err = d.Str(m.Val, f)
 		case "protocolVersion":
-			c.ProtocolVersion, err = d.str(m.val, f)
+			c.ProtocolVersion, err = d.Str(m.Val, f)
 		default:
 			if c.Extra == nil {
 				c.Extra = map[string]json.RawMessage{}
 			}
-			c.Extra[m.key] = d.raw(m.val)
+			c.Extra[m.Key] = d.Raw(m.Val)
 		}
 		if err != nil {
 			return c, err
@@ -77,42 +79,42 @@ func DecodeServerConfig(d decoder, n *node, prefix string) (ServerConfig, *field
 }
 
 // decodeOAuth decodes an oauth section like DecodeServerConfig.
-func decodeOAuth(d decoder, n *node, prefix string) (*OAuthConfig, *fieldError) {
-	if n.kind == 'z' {
+func decodeOAuth(d jsondoc.Decoder, n *jsondoc.Node, prefix string) (*OAuthConfig, *jsondoc.FieldError) {
+	if n.Kind == 'z' {
 		return nil, nil
 	}
-	if n.kind != '{' {
-		return nil, want(n, prefix, "an object")
+	if n.Kind != '{' {
+		return nil, jsondoc.Want(n, prefix, "an object")
 	}
-	if len(n.dups) > 0 {
-		return nil, dupError(n, prefix)
+	if len(n.Dups) > 0 {
+		return nil, jsondoc.DupError(n, prefix)
 	}
 	o := &OAuthConfig{}
-	for _, m := range n.members {
-		f := joinField(prefix, m.key)
-		var err *fieldError
-		switch m.key {
+	for _, m := range n.Members {
+		f := jsondoc.JoinField(prefix, m.Key)
+		var err *jsondoc.FieldError
+		switch m.Key {
 		case "clientId":
-			o.ClientID, err = d.str(m.val, f)
+			o.ClientID, err = d.Str(m.Val, f)
 		case "callbackPort":
-			o.CallbackPort, err = d.port(m.val, f)
+			o.CallbackPort, err = d.Port(m.Val, f)
 		case "authServerMetadataUrl":
-			o.AuthServerMetadataURL, err = d.str(m.val, f)
+			o.AuthServerMetadataURL, err = d.Str(m.Val, f)
 		case "scopes":
-			o.Scopes, err = d.strs(m.val, f)
+			o.Scopes, err = d.Strs(m.Val, f)
 		case "clientMetadataUrl":
-			o.ClientMetadataURL, err = d.str(m.val, f)
+			o.ClientMetadataURL, err = d.Str(m.Val, f)
 		case "grant":
-			o.Grant, err = d.str(m.val, f)
+			o.Grant, err = d.Str(m.Val, f)
 		case "assertionFile":
-			o.AssertionFile, err = d.str(m.val, f)
+			o.AssertionFile, err = d.Str(m.Val, f)
 		case "assertionCommand":
-			o.AssertionCommand, err = d.str(m.val, f)
+			o.AssertionCommand, err = d.Str(m.Val, f)
 		default:
 			if o.Extra == nil {
 				o.Extra = map[string]json.RawMessage{}
 			}
-			o.Extra[m.key] = d.raw(m.val)
+			o.Extra[m.Key] = d.Raw(m.Val)
 		}
 		if err != nil {
 			return nil, err
@@ -123,11 +125,11 @@ func decodeOAuth(d decoder, n *node, prefix string) (*OAuthConfig, *fieldError) 
 
 // UnmarshalJSON decodes an oauth section with the same rules as ServerConfig.
 func (o *OAuthConfig) UnmarshalJSON(data []byte) error {
-	n, err := parseTree(data)
+	n, err := jsondoc.Parse(data)
 	if err != nil {
 		return err
 	}
-	v, ferr := decodeOAuth(decoder{data}, n, "")
+	v, ferr := decodeOAuth(jsondoc.Decoder{Doc: data}, n, "")
 	if ferr != nil {
 		return ferr
 	}
@@ -147,7 +149,7 @@ type objWriter struct {
 func newObjWriter() *objWriter { w := &objWriter{first: true}; w.buf.WriteByte('{'); return w }
 
 func (w *objWriter) add(key string, v any) error {
-	b, err := marshalNoEscape(v)
+	b, err := jsondoc.MarshalNoEscape(v)
 	if err != nil {
 		return err
 	}
@@ -155,7 +157,7 @@ func (w *objWriter) add(key string, v any) error {
 		w.buf.WriteByte(',')
 	}
 	w.first = false
-	k, _ := marshalNoEscape(key)
+	k, _ := jsondoc.MarshalNoEscape(key)
 	w.buf.Write(k)
 	w.buf.WriteByte(':')
 	w.buf.Write(b)
@@ -179,15 +181,3 @@ func (w *objWriter) extra(extra map[string]json.RawMessage, known func(string) b
 }
 
 func (w *objWriter) bytes() []byte { w.buf.WriteByte('}'); return w.buf.Bytes() }
-
-// marshalNoEscape is json.Marshal without HTML escaping (URLs with & stay
-// readable in the files people edit by hand).
-func marshalNoEscape(v any) ([]byte, error) {
-	var b bytes.Buffer
-	enc := json.NewEncoder(&b)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(v); err != nil {
-		return nil, err
-	}
-	return bytes.TrimRight(b.Bytes(), "\n"), nil
-}

@@ -6,6 +6,8 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/mcpdeck/mcpdeck/model/internal/jsondoc"
 )
 
 func TestServerConfigUnmarshalStrict(t *testing.T) {
@@ -29,13 +31,13 @@ func TestServerConfigUnmarshalStrict(t *testing.T) {
 	} {
 		var c ServerConfig
 		err := json.Unmarshal([]byte(tc.in), &c)
-		var fe *fieldError
+		var fe *jsondoc.FieldError
 		if !errors.As(err, &fe) {
 			t.Errorf("%s: want a field error, got %v", tc.in, err)
 			continue
 		}
-		if fe.field != tc.field || fe.msg != tc.msg {
-			t.Errorf("%s: got field %q msg %q, want %q %q", tc.in, fe.field, fe.msg, tc.field, tc.msg)
+		if fe.Field != tc.field || fe.Msg != tc.msg {
+			t.Errorf("%s: got field %q msg %q, want %q %q", tc.in, fe.Field, fe.Msg, tc.field, tc.msg)
 		}
 	}
 }
@@ -54,7 +56,7 @@ func TestServerConfigRoundTripKeepsUnknownFields(t *testing.T) {
 	if string(c.Extra["timeout"]) != "30" || string(c.OAuth.Extra["audience"]) != `"api"` {
 		t.Fatalf("unknown fields lost: %v %v", c.Extra, c.OAuth.Extra)
 	}
-	out, err := marshalNoEscape(c) // what config writes use
+	out, err := jsondoc.MarshalNoEscape(c) // what config writes use
 	if err != nil {
 		t.Fatal(err)
 	}

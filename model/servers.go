@@ -3,6 +3,8 @@ package model
 import (
 	"fmt"
 	"strings"
+
+	"github.com/mcpdeck/mcpdeck/model/internal/jsondoc"
 )
 
 // definition is one server entry found in one file, before merging.
@@ -12,7 +14,7 @@ type definition struct {
 	raw      ServerConfig
 	problems []Problem
 	file     *jsonFile // where it was read, to locate later problems
-	node     *node
+	node     *jsondoc.Node
 	dir      string // what a relative cwd is relative to; "" = the source's directory
 }
 
@@ -21,39 +23,39 @@ type definition struct {
 // silently dropped, and cannot run); the file's other entries are unaffected.
 // A malformed "mcpServers" itself is a file-level problem.
 func serversIn(f *jsonFile, scope Scope, source string) ([]definition, []Problem) {
-	ms := f.root.get("mcpServers")
-	if ms == nil || ms.kind == 'z' {
+	ms := f.root.Get("mcpServers")
+	if ms == nil || ms.Kind == 'z' {
 		return nil, nil
 	}
-	if ms.kind != '{' {
-		e := want(ms, "mcpServers", "an object")
+	if ms.Kind != '{' {
+		e := jsondoc.Want(ms, "mcpServers", "an object")
 		return nil, []Problem{f.problemAt("", e)}
 	}
 	origin := Origin{Scope: scope, Source: source}
-	defs := make([]definition, 0, len(ms.members))
-	for _, m := range ms.members {
-		d := definition{name: m.key, origin: origin, file: f, node: m.val}
-		cfg, ferr := DecodeServerConfig(decoder{f.doc}, m.val, "")
+	defs := make([]definition, 0, len(ms.Members))
+	for _, m := range ms.Members {
+		d := definition{name: m.Key, origin: origin, file: f, node: m.Val}
+		cfg, ferr := DecodeServerConfig(jsondoc.Decoder{Doc: f.doc}, m.Val, "")
 		d.raw = cfg
 		if ferr != nil {
-			d.problems = append(d.problems, f.problemAt(m.key, ferr))
+			d.problems = append(d.problems, f.problemAt(m.Key, ferr))
 		}
-		if err := CheckServerName(m.key); err != nil {
-			line, col := lineCol(f.doc, m.keyStart)
+		if err := CheckServerName(m.Key); err != nil {
+			line, col := jsondoc.LineCol(f.doc, m.KeyStart)
 			d.problems = append(d.problems, Problem{
-				File: f.path, Line: line, Col: col, Server: m.key,
+				File: f.path, Line: line, Col: col, Server: m.Key,
 				Message: strings.TrimPrefix(err.Error(), ErrInvalid.Error()+": "),
 			})
 		}
 		defs = append(defs, d)
 	}
-	for _, dup := range ms.dups {
+	for _, dup := range ms.Dups {
 		for i := range defs {
-			if defs[i].name == dup.key {
-				line, col := lineCol(f.doc, dup.keyStart)
+			if defs[i].name == dup.Key {
+				line, col := jsondoc.LineCol(f.doc, dup.KeyStart)
 				defs[i].problems = append(defs[i].problems, Problem{
-					File: f.path, Line: line, Col: col, Server: dup.key,
-					Message: fmt.Sprintf("duplicate key %q: the server is defined twice in this file", dup.key),
+					File: f.path, Line: line, Col: col, Server: dup.Key,
+					Message: fmt.Sprintf("duplicate key %q: the server is defined twice in this file", dup.Key),
 				})
 			}
 		}

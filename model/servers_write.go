@@ -32,10 +32,10 @@ func AddServer(opts LoadOptions, scope Scope, name string, cfg ServerConfig) (st
 		return "", fmt.Errorf("%w: cannot add servers to the %s scope (use local, user or project)", ErrInvalid, scope)
 	}
 	err := l.edit(scope, func(f *jsonFile) ([]byte, error) {
-		if ms := f.root.get(keyServers); ms != nil && ms.kind != 'z' && ms.kind != '{' {
+		if ms := f.root.Get(keyServers); ms != nil && ms.Kind != 'z' && ms.Kind != '{' {
 			return nil, errFileUnusable("%s: mcpServers is not an object", path)
 		}
-		if f.root.get(keyServers).get(name) != nil {
+		if f.root.Get(keyServers).Get(name) != nil {
 			return nil, fmt.Errorf("%w: server %s is already defined in %s", ErrExists, name, path)
 		}
 		return setMember(f.doc, []string{keyServers, name}, cfg)
@@ -57,7 +57,7 @@ func RemoveServer(opts LoadOptions, scope Scope, name string) (string, error) {
 		var found []Scope
 		for _, s := range WritableScopes() {
 			p, _ := l.scopeFile(s)
-			if f, _ := readJSONFile(p); f != nil && f.root.get(keyServers).get(name) != nil {
+			if f, _ := readJSONFile(p); f != nil && f.root.Get(keyServers).Get(name) != nil {
 				found = append(found, s)
 			}
 		}

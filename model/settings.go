@@ -1,5 +1,9 @@
 package model
 
+import (
+	"github.com/mcpdeck/mcpdeck/model/internal/jsondoc"
+)
+
 // Local settings — the person's private state of one project, kept in the
 // config dir (see privateStatePath), never in the working tree — hold,
 // besides "mcpServers" of the local scope, the person's decisions:
@@ -67,45 +71,45 @@ func (st localState) samplingOf(name string) SamplingDecision {
 func readLocalState(f *jsonFile) (localState, []Problem) {
 	var st localState
 	var probs []Problem
-	d := decoder{f.doc}
-	report := func(e *fieldError) {
+	d := jsondoc.Decoder{Doc: f.doc}
+	report := func(e *jsondoc.FieldError) {
 		if e != nil {
 			probs = append(probs, f.problemAt("", e))
 		}
 	}
 	list := func(key string) []string {
-		n := f.root.get(key)
+		n := f.root.Get(key)
 		if n == nil {
 			return nil
 		}
-		v, e := d.strs(n, key)
+		v, e := d.Strs(n, key)
 		report(e)
 		return v
 	}
 	st.enabledMcpjson = list(keyEnabledMcpjson)
 	st.disabledMcpjson = list(keyDisabledMcpjson)
 	st.disabled = list(keyDisabled)
-	if n := f.root.get(keyEnableAll); n != nil {
-		switch n.kind {
+	if n := f.root.Get(keyEnableAll); n != nil {
+		switch n.Kind {
 		case 'b':
-			st.enableAll = string(f.doc[n.start:n.end]) == "true"
+			st.enableAll = string(f.doc[n.Start:n.End]) == "true"
 		case 'z':
 		default:
-			report(want(n, keyEnableAll, "true or false"))
+			report(jsondoc.Want(n, keyEnableAll, "true or false"))
 		}
 	}
 	st.permissions, probs = readPermissions(f, probs)
 	st.sampling, probs = readSamplingDecisions(f, probs)
-	if n := f.root.get(keyApproved); n != nil && n.kind != 'z' {
-		if n.kind != '{' {
-			report(want(n, keyApproved, "an object"))
+	if n := f.root.Get(keyApproved); n != nil && n.Kind != 'z' {
+		if n.Kind != '{' {
+			report(jsondoc.Want(n, keyApproved, "an object"))
 		} else {
 			st.approved = map[string]approvedEntry{}
-			for _, m := range n.members {
-				e, ferr := decodeApproved(d, m.val, keyApproved+"."+m.key)
+			for _, m := range n.Members {
+				e, ferr := decodeApproved(d, m.Val, keyApproved+"."+m.Key)
 				report(ferr)
 				if ferr == nil {
-					st.approved[NormalizeName(m.key)] = e
+					st.approved[NormalizeName(m.Key)] = e
 				}
 			}
 		}
@@ -116,24 +120,24 @@ func readLocalState(f *jsonFile) (localState, []Problem) {
 // decodeApproved decodes {"hash": "...", "config": {...}}, or a bare "hash"
 // string (written by hand: the change is still detected, the diff then shows
 // the whole current definition as new).
-func decodeApproved(d decoder, n *node, field string) (approvedEntry, *fieldError) {
+func decodeApproved(d jsondoc.Decoder, n *jsondoc.Node, field string) (approvedEntry, *jsondoc.FieldError) {
 	var e approvedEntry
-	if n.kind == 's' {
-		e.Hash = n.str
+	if n.Kind == 's' {
+		e.Hash = n.Str
 		return e, nil
 	}
-	if n.kind != '{' {
-		return e, want(n, field, `an object {"hash": ..., "config": ...}`)
+	if n.Kind != '{' {
+		return e, jsondoc.Want(n, field, `an object {"hash": ..., "config": ...}`)
 	}
-	h := n.get("hash")
+	h := n.Get("hash")
 	if h == nil {
-		return e, &fieldError{field, n.start, "missing hash"}
+		return e, &jsondoc.FieldError{Field: field, Offset: n.Start, Msg: "missing hash"}
 	}
-	var ferr *fieldError
-	if e.Hash, ferr = d.str(h, field+".hash"); ferr != nil {
+	var ferr *jsondoc.FieldError
+	if e.Hash, ferr = d.Str(h, field+".hash"); ferr != nil {
 		return e, ferr
 	}
-	if c := n.get("config"); c != nil && c.kind != 'z' {
+	if c := n.Get("config"); c != nil && c.Kind != 'z' {
 		if e.Config, ferr = DecodeServerConfig(d, c, field+".config"); ferr != nil {
 			return e, ferr
 		}
@@ -144,20 +148,20 @@ func decodeApproved(d decoder, n *node, field string) (approvedEntry, *fieldErro
 // readPermissions reads "permissions": {"allow": [...], "deny": [...]}.
 func readPermissions(f *jsonFile, probs []Problem) (Permissions, []Problem) {
 	var p Permissions
-	n := f.root.get(keyPermissions)
-	if n == nil || n.kind == 'z' {
+	n := f.root.Get(keyPermissions)
+	if n == nil || n.Kind == 'z' {
 		return p, probs
 	}
-	d := decoder{f.doc}
-	if n.kind != '{' {
-		return p, append(probs, f.problemAt("", want(n, keyPermissions, "an object")))
+	d := jsondoc.Decoder{Doc: f.doc}
+	if n.Kind != '{' {
+		return p, append(probs, f.problemAt("", jsondoc.Want(n, keyPermissions, "an object")))
 	}
 	for _, k := range []string{"allow", "deny"} {
-		v := n.get(k)
+		v := n.Get(k)
 		if v == nil {
 			continue
 		}
-		s, e := d.strs(v, keyPermissions+"."+k)
+		s, e := d.Strs(v, keyPermissions+"."+k)
 		if e != nil {
 			probs = append(probs, f.problemAt("", e))
 			continue

@@ -44,9 +44,9 @@ func findUntrusted(path string, state *jsonFile) *UntrustedLocal {
 	}
 	u := &UntrustedLocal{Path: path, Hash: contentHash(doc)}
 	if state != nil {
-		if n := state.root.get(keyUntrustedNotice); n != nil && n.kind == '{' {
-			p, h := n.get("path"), n.get("hash")
-			u.Told = p != nil && h != nil && p.str == u.Path && h.str == u.Hash
+		if n := state.root.Get(keyUntrustedNotice); n != nil && n.Kind == '{' {
+			p, h := n.Get("path"), n.Get("hash")
+			u.Told = p != nil && h != nil && p.Str == u.Path && h.Str == u.Hash
 		}
 	}
 	return u

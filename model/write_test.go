@@ -8,6 +8,8 @@ import (
 	"strings"
 	"sync"
 	"testing"
+
+	"github.com/mcpdeck/mcpdeck/model/internal/jsondoc"
 )
 
 func TestAddServerEachScope(t *testing.T) {
@@ -142,7 +144,7 @@ func TestRewriteCompactAndEmptyLayouts(t *testing.T) {
 		if string(out) != tc.want {
 			t.Errorf("insert into %q:\n%s\nwant\n%s", tc.in, out, tc.want)
 		}
-		if _, err := parseTree(out); err != nil {
+		if _, err := jsondoc.Parse(out); err != nil {
 			t.Errorf("result is not JSON: %v", err)
 		}
 	}

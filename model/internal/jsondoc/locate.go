@@ -1,16 +1,16 @@
-package model
+package jsondoc
 
 import (
 	"strconv"
 	"strings"
 )
 
-// locate finds the value of a field path ("headers.Authorization",
+// Locate finds the value of a field path ("headers.Authorization",
 // "args[2]", "oauth.scopes[0]") inside a server node, falling back to the
 // deepest part found, so expansion and validation problems can name a line
 // and column too. Map keys may themselves contain dots: after "env" or
 // "headers" the rest of the path is one key.
-func locate(n *node, field string) *node {
+func Locate(n *Node, field string) *Node {
 	cur := n
 	rest := field
 	for rest != "" && cur != nil {
@@ -19,13 +19,13 @@ func locate(n *node, field string) *node {
 			seg = rest[:i]
 		}
 		if seg != "" {
-			next := cur.get(seg)
+			next := cur.Get(seg)
 			if next == nil {
 				return cur
 			}
 			cur, rest = next, rest[len(seg):]
 			if (seg == "env" || seg == "headers") && strings.HasPrefix(rest, ".") {
-				if v := cur.get(rest[1:]); v != nil {
+				if v := cur.Get(rest[1:]); v != nil {
 					return v
 				}
 				return cur
@@ -40,10 +40,10 @@ func locate(n *node, field string) *node {
 				return cur
 			}
 			i, err := strconv.Atoi(rest[1:end])
-			if err != nil || cur.kind != '[' || i < 0 || i >= len(cur.elems) {
+			if err != nil || cur.Kind != '[' || i < 0 || i >= len(cur.Elems) {
 				return cur
 			}
-			cur, rest = cur.elems[i], rest[end+1:]
+			cur, rest = cur.Elems[i], rest[end+1:]
 		}
 	}
 	return cur

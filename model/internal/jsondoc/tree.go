@@ -1,4 +1,4 @@
-package model
+package jsondoc
 
 import (
 	"bytes"
@@ -8,41 +8,41 @@ import (
 	"io"
 )
 
-// node is one JSON value with its byte range in the document. We build this
+// Node is one JSON value with its byte range in the document. We build this
 // tree (instead of unmarshalling into maps) for three reasons: every error can
 // name a line and column, duplicate keys are seen, and a rewrite can splice
 // the bytes of one member while leaving the rest of the file exactly as it was.
-type node struct {
-	kind       byte     // '{' object, '[' array, 's' string, 'n' number, 'b' bool, 'z' null
-	start, end int      // byte range of the value in the document
-	members    []member // objects, in file order (duplicates excluded)
-	dups       []member // objects: later members whose key was already present
-	elems      []*node  // arrays
-	str        string   // strings: decoded value
+type Node struct {
+	Kind       byte     // '{' object, '[' array, 's' string, 'n' number, 'b' bool, 'z' null
+	Start, End int      // byte range of the value in the document
+	Members    []Member // objects, in file order (duplicates excluded)
+	Dups       []Member // objects: later members whose key was already present
+	Elems      []*Node  // arrays
+	Str        string   // strings: decoded value
 }
 
-// member is one key of an object, with the offset of its opening quote.
-type member struct {
-	key      string
-	keyStart int
-	val      *node
+// Member is one key of an object, with the offset of its opening quote.
+type Member struct {
+	Key      string
+	KeyStart int
+	Val      *Node
 }
 
-// get returns the value of key in an object node, or nil.
-func (n *node) get(key string) *node {
-	if n == nil || n.kind != '{' {
+// Get returns the value of key in an object node, or nil.
+func (n *Node) Get(key string) *Node {
+	if n == nil || n.Kind != '{' {
 		return nil
 	}
-	for _, m := range n.members {
-		if m.key == key {
-			return m.val
+	for _, m := range n.Members {
+		if m.Key == key {
+			return m.Val
 		}
 	}
 	return nil
 }
 
-// kindName names a node kind for messages ("got number").
-func kindName(k byte) string {
+// KindName names a node kind for messages ("got number").
+func KindName(k byte) string {
 	switch k {
 	case '{':
 		return "object"
@@ -60,18 +60,18 @@ func kindName(k byte) string {
 	return "value"
 }
 
-// syntaxError is a JSON syntax problem at a byte offset of the document.
-type syntaxError struct {
-	msg    string
-	offset int
+// SyntaxError is a JSON syntax problem at a byte offset of the document.
+type SyntaxError struct {
+	Msg    string
+	Offset int
 }
 
-func (e *syntaxError) Error() string { return e.msg }
+func (e *SyntaxError) Error() string { return e.Msg }
 
-// parseTree parses doc (which must not start with a BOM) into a node tree.
+// Parse parses doc (which must not start with a BOM) into a node tree.
 // Duplicate keys are recorded in node.dups, not rejected: the caller decides
 // whether a duplicate breaks the file or only one server.
-func parseTree(doc []byte) (*node, error) {
+func Parse(doc []byte) (*Node, error) {
 	dec := json.NewDecoder(bytes.NewReader(doc))
 	dec.UseNumber()
 	p := treeParser{dec: dec, doc: doc}
@@ -80,7 +80,7 @@ func parseTree(doc []byte) (*node, error) {
 		return nil, err
 	}
 	if _, err := dec.Token(); !errors.Is(err, io.EOF) {
-		return nil, &syntaxError{"unexpected data after the top-level value", skipSep(doc, root.end)}
+		return nil, &SyntaxError{"unexpected data after the top-level value", skipSep(doc, root.End)}
 	}
 	return root, nil
 }
@@ -110,7 +110,7 @@ func skipSep(doc []byte, i int) int {
 	return i
 }
 
-// token reads the next token and converts decoder errors to syntaxError.
+// token reads the next token and converts decoder errors to SyntaxError.
 func (p *treeParser) token() (json.Token, int, error) {
 	start := skipSep(p.doc, int(p.dec.InputOffset()))
 	t, err := p.dec.Token()
@@ -118,56 +118,56 @@ func (p *treeParser) token() (json.Token, int, error) {
 		var se *json.SyntaxError
 		switch {
 		case errors.As(err, &se):
-			return nil, start, &syntaxError{se.Error(), int(se.Offset)}
+			return nil, start, &SyntaxError{se.Error(), int(se.Offset)}
 		case errors.Is(err, io.EOF), errors.Is(err, io.ErrUnexpectedEOF):
-			return nil, len(p.doc), &syntaxError{"unexpected end of file (truncated JSON?)", len(p.doc)}
+			return nil, len(p.doc), &SyntaxError{"unexpected end of file (truncated JSON?)", len(p.doc)}
 		default:
-			return nil, start, &syntaxError{err.Error(), start}
+			return nil, start, &SyntaxError{err.Error(), start}
 		}
 	}
 	return t, start, nil
 }
 
 // value parses one JSON value starting at the next token.
-func (p *treeParser) value() (*node, error) {
+func (p *treeParser) value() (*Node, error) {
 	t, start, err := p.token()
 	if err != nil {
 		return nil, err
 	}
-	n := &node{start: start}
+	n := &Node{Start: start}
 	switch v := t.(type) {
 	case json.Delim:
 		if p.depth++; p.depth > maxDepth {
-			return nil, &syntaxError{fmt.Sprintf("nesting deeper than %d levels", maxDepth), start}
+			return nil, &SyntaxError{fmt.Sprintf("nesting deeper than %d levels", maxDepth), start}
 		}
 		defer func() { p.depth-- }()
 		switch v {
 		case '{':
-			n.kind = '{'
+			n.Kind = '{'
 			err = p.object(n)
 		case '[':
-			n.kind = '['
+			n.Kind = '['
 			err = p.array(n)
 		default:
-			err = &syntaxError{fmt.Sprintf("unexpected %q", rune(v)), start}
+			err = &SyntaxError{fmt.Sprintf("unexpected %q", rune(v)), start}
 		}
 		if err != nil {
 			return nil, err
 		}
 	case string:
-		n.kind, n.str = 's', v
+		n.Kind, n.Str = 's', v
 	case json.Number:
-		n.kind = 'n'
+		n.Kind = 'n'
 	case bool:
-		n.kind = 'b'
+		n.Kind = 'b'
 	case nil:
-		n.kind = 'z'
+		n.Kind = 'z'
 	}
-	n.end = int(p.dec.InputOffset())
+	n.End = int(p.dec.InputOffset())
 	return n, nil
 }
 
-func (p *treeParser) object(n *node) error {
+func (p *treeParser) object(n *Node) error {
 	seen := map[string]bool{}
 	for p.dec.More() {
 		t, keyStart, err := p.token()
@@ -176,39 +176,39 @@ func (p *treeParser) object(n *node) error {
 		}
 		key, ok := t.(string)
 		if !ok {
-			return &syntaxError{"object key must be a string", keyStart}
+			return &SyntaxError{"object key must be a string", keyStart}
 		}
 		val, err := p.value()
 		if err != nil {
 			return err
 		}
-		m := member{key: key, keyStart: keyStart, val: val}
+		m := Member{Key: key, KeyStart: keyStart, Val: val}
 		if seen[key] {
-			n.dups = append(n.dups, m)
+			n.Dups = append(n.Dups, m)
 			continue
 		}
 		seen[key] = true
-		n.members = append(n.members, m)
+		n.Members = append(n.Members, m)
 	}
 	_, _, err := p.token() // '}'
 	return err
 }
 
-func (p *treeParser) array(n *node) error {
+func (p *treeParser) array(n *Node) error {
 	for p.dec.More() {
 		v, err := p.value()
 		if err != nil {
 			return err
 		}
-		n.elems = append(n.elems, v)
+		n.Elems = append(n.Elems, v)
 	}
 	_, _, err := p.token() // ']'
 	return err
 }
 
-// lineCol converts a byte offset of doc to a 1-based line and column (in
+// LineCol converts a byte offset of doc to a 1-based line and column (in
 // runes, so the column matches what an editor shows).
-func lineCol(doc []byte, offset int) (line, col int) {
+func LineCol(doc []byte, offset int) (line, col int) {
 	if offset > len(doc) {
 		offset = len(doc)
 	}
@@ -216,4 +216,16 @@ func lineCol(doc []byte, offset int) (line, col int) {
 	lineStart := bytes.LastIndexByte(doc[:offset], '\n') + 1
 	col = 1 + len([]rune(string(doc[lineStart:offset])))
 	return line, col
+}
+
+// Keys returns the member names of an object node, in file order.
+func (n *Node) Keys() []string {
+	if n == nil || n.Kind != '{' {
+		return nil
+	}
+	out := make([]string, len(n.Members))
+	for i, m := range n.Members {
+		out[i] = m.Key
+	}
+	return out
 }
