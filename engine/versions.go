@@ -6,21 +6,22 @@ import (
 	"time"
 
 	"github.com/mcpdeck/mcpdeck/model"
+	"github.com/mcpdeck/mcpdeck/model/cache"
 )
 
 // protocolMemory is the engine's copy of the file remembering each
-// definition's negotiated protocol version (model.ProtocolMemoryFile in the
+// definition's negotiated protocol version (cache.ProtocolMemoryFile in the
 // cache directory): read once, on the first connect, instead of on every
 // attempt of every server; kept in step with what this engine writes.
 type protocolMemory struct {
 	mu     sync.Mutex
 	loaded bool
-	m      map[string]model.RememberedProtocol
+	m      map[string]cache.RememberedProtocol
 }
 
 // protocolMemoryPath is the file behind protocolMemory.
 func (e *Engine) protocolMemoryPath() string {
-	return filepath.Join(e.opts.CacheDir, model.ProtocolMemoryFile)
+	return filepath.Join(e.opts.CacheDir, cache.ProtocolMemoryFile)
 }
 
 // rememberedVersion is the protocol version srv negotiated last time, to be
@@ -33,13 +34,13 @@ func (e *Engine) rememberedVersion(srv model.Server) string {
 	pm.mu.Lock()
 	defer pm.mu.Unlock()
 	if !pm.loaded {
-		m, err := model.ReadProtocols(e.protocolMemoryPath())
+		m, err := cache.ReadProtocols(e.protocolMemoryPath())
 		if err != nil {
 			e.log.Debug("protocol memory", "err", err)
 		}
 		pm.m, pm.loaded = m, true
 	}
-	return model.RememberedVersion(pm.m, srv.Hash, time.Now())
+	return cache.RememberedVersion(pm.m, srv.Hash, time.Now())
 }
 
 // rememberVersion records the version srv negotiated when it differs from
@@ -49,14 +50,14 @@ func (e *Engine) rememberVersion(srv model.Server, had, got string) {
 		return
 	}
 	now := time.Now()
-	if err := model.RememberProtocol(e.protocolMemoryPath(), srv.Hash, got, now); err != nil {
+	if err := cache.RememberProtocol(e.protocolMemoryPath(), srv.Hash, got, now); err != nil {
 		e.log.Debug("protocol memory", "err", err)
 	}
 	pm := &e.protocols
 	pm.mu.Lock()
 	defer pm.mu.Unlock()
 	if pm.m == nil {
-		pm.m = map[string]model.RememberedProtocol{}
+		pm.m = map[string]cache.RememberedProtocol{}
 	}
-	pm.m[srv.Hash] = model.RememberedProtocol{Version: got, At: now}
+	pm.m[srv.Hash] = cache.RememberedProtocol{Version: got, At: now}
 }

@@ -8,7 +8,7 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
-	"github.com/mcpdeck/mcpdeck/model"
+	"github.com/mcpdeck/mcpdeck/model/cache"
 	"github.com/mcpdeck/mcpdeck/model/platform"
 )
 
@@ -20,17 +20,17 @@ const completeConnectTimeout = 4 * time.Second
 // completion: from the cache while it is fresh, else by connecting that one
 // server, and only when it may run (approved, enabled, allowed by policy,
 // no config problems) — completion never starts what you have not approved.
-func serverNamesFor(ctx context.Context, g *globalOpts, server string) (model.ServerNames, bool) {
+func serverNamesFor(ctx context.Context, g *globalOpts, server string) (cache.ServerNames, bool) {
 	res, err := loadResolved(g)
 	if err != nil {
-		return model.ServerNames{}, false
+		return cache.ServerNames{}, false
 	}
 	s, ok := res.Server(server)
 	if !ok || !s.Runnable() {
-		return model.ServerNames{}, false
+		return cache.ServerNames{}, false
 	}
 	cacheDir := completionCacheDir()
-	if n, ok := model.ReadServerNames(cacheDir, s.Hash, time.Now()); ok {
+	if n, ok := cache.ReadServerNames(cacheDir, s.Hash, time.Now()); ok {
 		return n, true
 	}
 	if ctx == nil {
@@ -43,14 +43,14 @@ func serverNamesFor(ctx context.Context, g *globalOpts, server string) (model.Se
 	g.tracePath = ""
 	sess, err := startEngSession(ctx, newEngFlags(g), server)
 	if err != nil {
-		return model.ServerNames{}, false
+		return cache.ServerNames{}, false
 	}
 	defer sess.Close()
 	srv, err := sess.ready(ctx, server)
 	if err != nil {
-		return model.ServerNames{}, false
+		return cache.ServerNames{}, false
 	}
-	n := model.ServerNames{Hash: srv.Hash, At: time.Now()}
+	n := cache.ServerNames{Hash: srv.Hash, At: time.Now()}
 	for _, t := range srv.Tools {
 		n.Tools = append(n.Tools, t.Name)
 	}
@@ -61,7 +61,7 @@ func serverNamesFor(ctx context.Context, g *globalOpts, server string) (model.Se
 		n.Resources = append(n.Resources, r.URI)
 	}
 	if cacheDir != "" && n.Hash != "" {
-		_ = model.WriteServerNames(cacheDir, n) // a cache: the next TAB connects again
+		_ = cache.WriteServerNames(cacheDir, n) // a cache: the next TAB connects again
 	}
 	return n, true
 }

@@ -11,6 +11,7 @@ import (
 
 	"github.com/mcpdeck/mcpdeck/engine"
 	"github.com/mcpdeck/mcpdeck/model"
+	"github.com/mcpdeck/mcpdeck/model/cache"
 	"github.com/mcpdeck/mcpdeck/model/textsafe"
 )
 
@@ -70,7 +71,7 @@ func newMCPGetCmd(g *globalOpts) *cobra.Command {
 }
 
 // writeServerDetails prints one server for people.
-func writeServerDetails(w io.Writer, s model.Server, mem map[string]model.RememberedProtocol) {
+func writeServerDetails(w io.Writer, s model.Server, mem map[string]cache.RememberedProtocol) {
 	v := newServerView(s).withProtocol(s, mem)
 	line := func(label, value string) { fmt.Fprintf(w, "  %-15s %s\n", label+":", value) }
 	fmt.Fprintln(w, textsafe.SanitizeLine(s.Name)+":")

@@ -7,7 +7,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/mcpdeck/mcpdeck/model"
+	modelcache "github.com/mcpdeck/mcpdeck/model/cache"
 )
 
 func TestMCPGetShowsProtocol(t *testing.T) {
@@ -26,8 +26,8 @@ func TestMCPGetShowsProtocol(t *testing.T) {
 	if err := json.Unmarshal([]byte(e.ok("mcp", "get", "plain", "--json").stdout), &v); err != nil {
 		t.Fatal(err)
 	}
-	path := filepath.Join(cache, "mcpdeck", model.ProtocolMemoryFile)
-	if err := model.RememberProtocol(path, v.Hash, "2026-07-28", time.Now()); err != nil {
+	path := filepath.Join(cache, "mcpdeck", modelcache.ProtocolMemoryFile)
+	if err := modelcache.RememberProtocol(path, v.Hash, "2026-07-28", time.Now()); err != nil {
 		t.Fatal(err)
 	}
 	if out := e.ok("mcp", "get", "plain").stdout; !strings.Contains(out, "Protocol:       2026-07-28 (negotiated last time") {

@@ -1,4 +1,4 @@
-package model
+package cache
 
 import (
 	"encoding/json"
@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"time"
 
+	"github.com/mcpdeck/mcpdeck/model"
 	"github.com/mcpdeck/mcpdeck/model/platform"
 )
 
@@ -63,7 +64,7 @@ func ReadServerNames(cacheDir, hash string, now time.Time) (ServerNames, bool) {
 // private to the user (0600 in a 0700 directory).
 func WriteServerNames(cacheDir string, n ServerNames) error {
 	if n.Hash == "" {
-		return fmt.Errorf("%w: server names without a definition hash", ErrInvalid)
+		return fmt.Errorf("%w: server names without a definition hash", model.ErrInvalid)
 	}
 	dir := filepath.Join(cacheDir, NameCacheDir)
 	if err := os.MkdirAll(dir, 0o700); err != nil {
