@@ -8,6 +8,7 @@ import (
 	"slices"
 
 	"github.com/mcpdeck/mcpdeck/model"
+	"github.com/mcpdeck/mcpdeck/model/config"
 )
 
 // names expands "all" or checks that one name exists.
@@ -64,7 +65,7 @@ func (e *Engine) setEnabled(ctx context.Context, name string, on bool) error {
 		}
 		e.mu.Unlock()
 		if !extra {
-			if err := model.SetEnabled(e.opts.Load, n, on); err != nil {
+			if err := config.SetEnabled(e.opts.Load, n, on); err != nil {
 				errs = append(errs, fmt.Errorf("server %s: %w", n, err))
 			}
 		}
@@ -104,7 +105,7 @@ func (e *Engine) setApproval(ctx context.Context, name string, ok bool) error {
 			errs = append(errs, fmt.Errorf("server %s is not a project server: nothing to approve", n))
 			continue
 		}
-		if err := model.SetApproval(e.opts.Load, n, ok, srv.Hash); err != nil {
+		if err := config.SetApproval(e.opts.Load, n, ok, srv.Hash); err != nil {
 			errs = append(errs, fmt.Errorf("server %s: %w", n, err))
 		}
 	}
@@ -144,7 +145,7 @@ func (e *Engine) ApproveShown(ctx context.Context, shown map[string]string) erro
 		case srv.Hash != shown[n]:
 			errs = append(errs, fmt.Errorf("server %s: %w", n, ErrChangedSinceShown))
 		default:
-			if err := model.SetApproval(e.opts.Load, n, true, shown[n]); err != nil {
+			if err := config.SetApproval(e.opts.Load, n, true, shown[n]); err != nil {
 				errs = append(errs, fmt.Errorf("server %s: %w", n, err))
 			}
 		}
@@ -265,7 +266,7 @@ func (e *Engine) SetToolDenied(ctx context.Context, server, tool string, deny bo
 	if !ok {
 		return fmt.Errorf("%w: %s", ErrUnknownServer, server)
 	}
-	if err := model.SetToolDenied(e.opts.Load, model.ToolName(server, tool), deny); err != nil {
+	if err := config.SetToolDenied(e.opts.Load, model.ToolName(server, tool), deny); err != nil {
 		return fmt.Errorf("server %s, tool %s: %w", server, tool, err)
 	}
 	return e.Reload(ctx)

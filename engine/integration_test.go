@@ -16,6 +16,7 @@ import (
 	"github.com/mark3labs/mcp-go/server"
 
 	"github.com/mcpdeck/mcpdeck/model"
+	"github.com/mcpdeck/mcpdeck/model/config"
 	"github.com/mcpdeck/mcpdeck/model/textsafe"
 	"github.com/mcpdeck/mcpdeck/testdata/faultlaunch"
 	"github.com/mcpdeck/mcpdeck/transports"
@@ -52,7 +53,7 @@ func realEngine(t testing.TB, servers map[string]any, env map[string]string, twe
 		t.Fatal(err)
 	}
 	opts := Options{
-		Load: model.LoadOptions{
+		Load: config.LoadOptions{
 			Cwd: filepath.Join(dir, "proj"), Home: filepath.Join(dir, "home"), ConfigDir: filepath.Join(dir, "cfg"),
 			ManagedDir: filepath.Join(dir, "managed"), Dynamic: []string{string(raw)},
 			LookupEnv: func(k string) (string, bool) {

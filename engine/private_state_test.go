@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/mcpdeck/mcpdeck/model"
+	"github.com/mcpdeck/mcpdeck/model/config"
 	"github.com/mcpdeck/mcpdeck/transports"
 )
 
@@ -48,7 +49,7 @@ func TestPrivateStateIsWatchedAndRepoLocalSettingsOnlyWarn(t *testing.T) {
 		t.Fatalf("the projects directory exists before any decision: %v", err)
 	}
 	// Another process approves: the engine reloads and connects.
-	if err := model.SetApproval(d.load, "p", true, ""); err != nil {
+	if err := config.SetApproval(d.load, "p", true, ""); err != nil {
 		t.Fatal(err)
 	}
 	await(t, e, "p", "connected after an approval from outside", inState(model.StateConnected))

@@ -6,6 +6,7 @@ import (
 	"slices"
 
 	"github.com/mcpdeck/mcpdeck/model"
+	"github.com/mcpdeck/mcpdeck/model/config"
 	"github.com/mcpdeck/mcpdeck/model/textsafe"
 )
 
@@ -61,7 +62,7 @@ func (e *Engine) Reload(ctx context.Context) error {
 
 // desiredLocked is the loaded servers plus Options.Extra (dynamic scope; a
 // configured server of the same name wins; ignored under enterprise config).
-func (e *Engine) desiredLocked(res *model.Resolved) []model.Server {
+func (e *Engine) desiredLocked(res *config.Resolved) []model.Server {
 	out := append([]model.Server(nil), res.Servers...)
 	if res.Enterprise {
 		return out

@@ -11,6 +11,7 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 
 	"github.com/mcpdeck/mcpdeck/model"
+	"github.com/mcpdeck/mcpdeck/model/config"
 	"github.com/mcpdeck/mcpdeck/model/textsafe"
 )
 
@@ -184,7 +185,7 @@ func (e *Engine) samplingCommand(srv model.Server) string {
 	if e.opts.SamplingCommand != "" {
 		return e.opts.SamplingCommand
 	}
-	cmd, err := model.SamplingCommand(srv)
+	cmd, err := config.SamplingCommand(srv)
 	if err != nil {
 		e.log.Warn("sampling command ignored", "server", srv.Name, "err", err)
 		return ""
@@ -202,7 +203,7 @@ func (e *Engine) rememberSampling(ctx context.Context, name string, d model.Samp
 	}
 	e.mu.Unlock()
 	if !extra {
-		if err := model.SetSamplingDecision(e.opts.Load, name, d); err != nil {
+		if err := config.SetSamplingDecision(e.opts.Load, name, d); err != nil {
 			return err
 		}
 	}

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/mcpdeck/mcpdeck/model"
+	"github.com/mcpdeck/mcpdeck/model/config"
 	"github.com/mcpdeck/mcpdeck/model/platform"
 	"github.com/mcpdeck/mcpdeck/model/textsafe"
 )
@@ -63,7 +64,7 @@ func programFinder(cwd string, lookupEnv func(string) (string, bool)) func(model
 		lookupEnv = os.LookupEnv
 	}
 	return func(cfg model.ServerConfig) error {
-		_, err := model.ServerProgram(cfg, cwd, lookupEnv)
+		_, err := config.ServerProgram(cfg, cwd, lookupEnv)
 		return err
 	}
 }

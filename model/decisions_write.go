@@ -9,35 +9,11 @@ import (
 	"github.com/mcpdeck/mcpdeck/model/internal/jsondoc"
 )
 
-// SetEnabled records in local settings (disabledMcpServers) whether a server
-// may run; name "all" applies to every server currently configured (enabling
-// all also clears names of servers that no longer exist). An unknown name is
-// ErrNotFound.
-func SetEnabled(opts LoadOptions, name string, enabled bool) error {
-	r, err := Load(opts)
-	if err != nil {
-		return err
-	}
-	var names []string
-	if name == "all" {
-		for _, s := range r.Servers {
-			names = append(names, s.Name)
-		}
-	} else {
-		s, ok := r.Server(name)
-		if !ok {
-			return fmt.Errorf("%w: no server named %s", ErrNotFound, name)
-		}
-		names = []string{s.Name}
-	}
-	return setEnabled(r.LocalSettings, r.ProjectRoot, names, enabled, name == "all")
-}
-
-// setEnabled records in the private state file of the project at root
+// RecordEnabled records in the private state file of the project at root
 // (disabledMcpServers) whether the servers names may run; enabling all
 // clears the list, also of names of servers that no longer exist.
-func setEnabled(file, root string, names []string, enabled, all bool) error {
-	return editLocal(file, root, func(f *jsonFile) ([]byte, error) {
+func RecordEnabled(file, root string, names []string, enabled, all bool) error {
+	return EditState(file, root, func(f *File) ([]byte, error) {
 		list, err := stringList(f, keyDisabled)
 		if err != nil {
 			return nil, err
@@ -55,56 +31,20 @@ func setEnabled(file, root string, names []string, enabled, all bool) error {
 				}
 			}
 		}
-		if f.root.Get(keyDisabled) == nil && len(list) == 0 && orig == 0 {
-			return f.doc, nil
+		if f.Root.Get(keyDisabled) == nil && len(list) == 0 && orig == 0 {
+			return f.Doc, nil
 		}
-		return setMember(f.doc, []string{keyDisabled}, list)
+		return SetMember(f.Doc, []string{keyDisabled}, list)
 	})
 }
 
-// SetApproval records the person's decision on a project server in local
-// settings. Approving stores the hash and the definition approved (so a later
-// change is detected and can be shown as a diff); a non-empty hash must match
-// the current definition — the person approves what they were shown, not
-// something that changed since (ErrInvalid). Name "all" decides every project
-// server (hash ignored). Rejecting removes any recorded approval.
-func SetApproval(opts LoadOptions, name string, approved bool, hash string) error {
-	r, err := Load(opts)
-	if err != nil {
-		return err
-	}
-	var targets []Server
-	if name == "all" {
-		for _, s := range r.Servers {
-			if s.Scope == ScopeProject {
-				targets = append(targets, s)
-			}
-		}
-		if len(targets) == 0 {
-			return nil
-		}
-	} else {
-		s, ok := r.Server(name)
-		switch {
-		case !ok:
-			return fmt.Errorf("%w: no server named %s", ErrNotFound, name)
-		case s.Scope != ScopeProject:
-			return fmt.Errorf("%w: server %s comes from the %s scope and needs no approval", ErrInvalid, s.Name, s.Scope)
-		case approved && hash != "" && hash != s.Hash:
-			return fmt.Errorf("%w: the definition of server %s changed since it was shown; review it again", ErrInvalid, s.Name)
-		}
-		targets = []Server{s}
-	}
-	return setApproval(r.LocalSettings, r.ProjectRoot, targets, approved)
-}
-
-// setApproval records, in the private state file of the project at root,
+// RecordApproval records, in the private state file of the project at root,
 // the person's decision on the project servers targets: approving stores
 // each one's hash and definition as written (so a later change is
 // detected and can be shown as a diff), rejecting removes any recorded
 // approval.
-func setApproval(file, root string, targets []Server, approved bool) error {
-	return editLocal(file, root, func(f *jsonFile) ([]byte, error) {
+func RecordApproval(file, root string, targets []Server, approved bool) error {
+	return EditState(file, root, func(f *File) ([]byte, error) {
 		enabledList, err := stringList(f, keyEnabledMcpjson)
 		if err != nil {
 			return nil, err
@@ -113,10 +53,10 @@ func setApproval(file, root string, targets []Server, approved bool) error {
 		if err != nil {
 			return nil, err
 		}
-		if n := f.root.Get(keyApproved); n != nil && n.Kind != '{' && n.Kind != 'z' {
-			return nil, errFileUnusable("%s: %s is not an object", f.path, keyApproved)
+		if n := f.Root.Get(keyApproved); n != nil && n.Kind != '{' && n.Kind != 'z' {
+			return nil, Unusable("%s: %s is not an object", f.Path, keyApproved)
 		}
-		doc := f.doc
+		doc := f.Doc
 		for _, s := range targets {
 			if approved {
 				enabledList, disabledList = withName(enabledList, s.Name), withoutName(disabledList, s.Name)
@@ -128,15 +68,15 @@ func setApproval(file, root string, targets []Server, approved bool) error {
 			}
 			if approved {
 				entry := approvedEntry{Hash: s.Hash, Config: s.Raw}
-				if doc, err = setMember(doc, []string{keyApproved, s.Name}, entry); err != nil {
+				if doc, err = SetMember(doc, []string{keyApproved, s.Name}, entry); err != nil {
 					return nil, err
 				}
 			}
 		}
-		if doc, err = setMember(doc, []string{keyEnabledMcpjson}, enabledList); err != nil {
+		if doc, err = SetMember(doc, []string{keyEnabledMcpjson}, enabledList); err != nil {
 			return nil, err
 		}
-		return setMember(doc, []string{keyDisabledMcpjson}, disabledList)
+		return SetMember(doc, []string{keyDisabledMcpjson}, disabledList)
 	})
 }
 
@@ -148,7 +88,7 @@ func dropApproved(doc []byte, name string) ([]byte, error) {
 		return nil, err
 	}
 	for _, m := range membersNamed(root.Get(keyApproved), name) {
-		if doc, _, err = deleteMember(doc, []string{keyApproved, m}); err != nil {
+		if doc, _, err = DeleteMember(doc, []string{keyApproved, m}); err != nil {
 			return nil, err
 		}
 	}
@@ -171,34 +111,34 @@ func membersNamed(n *jsondoc.Node, name string) []string {
 }
 
 // stringList reads a top-level list of names, refusing a wrong type.
-func stringList(f *jsonFile, key string) ([]string, error) {
-	n := f.root.Get(key)
+func stringList(f *File, key string) ([]string, error) {
+	n := f.Root.Get(key)
 	if n == nil {
 		return nil, nil
 	}
-	v, ferr := jsondoc.Decoder{Doc: f.doc}.Strs(n, key)
+	v, ferr := jsondoc.Decoder{Doc: f.Doc}.Strs(n, key)
 	if ferr != nil {
-		p := f.problemAt("", ferr)
-		return nil, errFileUnusable("%s", p.Error())
+		p := f.ProblemAt("", ferr)
+		return nil, Unusable("%s", p.Error())
 	}
 	return v, nil
 }
 
-// editLocal edits the person's private state of a project (see
-// privateStatePath), creating the projects directory (private to the person)
+// EditState edits the person's private state of a project (see
+// StatePath), creating the projects directory (private to the person)
 // when needed. A new file starts by naming the project it belongs to.
-func editLocal(path, root string, edit func(f *jsonFile) ([]byte, error)) error {
+func EditState(path, root string, edit func(f *File) ([]byte, error)) error {
 	if path == "" {
 		return fmt.Errorf("%w: no absolute user config directory is known, so mcpdeck has nowhere private to save this", ErrInvalid)
 	}
 	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
 		return fmt.Errorf("cannot create %s: %w", filepath.Dir(path), err)
 	}
-	return editFile(path, writeRules{newMode: newFileMode(ScopeLocal)}, func(f *jsonFile) ([]byte, error) {
+	return Edit(path, WriteRules{NewMode: NewFileMode(ScopeLocal)}, func(f *File) ([]byte, error) {
 		out, err := edit(f)
-		if err != nil || f.root.Get(keyProject) != nil || bytes.Equal(out, f.doc) {
+		if err != nil || f.Root.Get(keyProject) != nil || bytes.Equal(out, f.Doc) {
 			return out, err
 		}
-		return setMember(out, []string{keyProject}, canonicalDir(root))
+		return SetMember(out, []string{keyProject}, canonicalDir(root))
 	})
 }

@@ -10,21 +10,21 @@ import (
 	"github.com/mcpdeck/mcpdeck/model/platform"
 )
 
-// editFile is the one read-modify-write path for configuration files: find
+// Edit is the one read-modify-write path for configuration files: find
 // the real file behind any symlinks (refusing a project file that leads out
 // of rules.within, see writeTarget), lock it, clear temporary files an
 // interrupted write left, read, refuse a broken file (it is left exactly as
 // it is), let edit compute the new bytes, and replace the real file
 // atomically when they differ, so a symlink stays a symlink. A missing file
 // starts as {} and is created with rules.newMode.
-func editFile(path string, rules writeRules, edit func(f *jsonFile) ([]byte, error)) error {
+func Edit(path string, rules WriteRules, edit func(f *File) ([]byte, error)) error {
 	target, err := writeTarget(path, rules)
 	if err != nil {
 		return err
 	}
 	if st, err := os.Stat(target); err == nil {
 		if p := notRegularProblem(path, st.Mode()); p != nil {
-			return errFileUnusable("%s", p.Error())
+			return Unusable("%s", p.Error())
 		}
 	}
 	unlock, err := platform.Lock(target)
@@ -33,34 +33,34 @@ func editFile(path string, rules writeRules, edit func(f *jsonFile) ([]byte, err
 	}
 	defer unlock()
 	platform.RemoveStaleTemps(target, time.Now())
-	f, prob := readJSONFile(target)
+	f, prob := Read(target)
 	if prob != nil {
 		prob.File = path
-		return errFileUnusable("%s", prob.Error())
+		return Unusable("%s", prob.Error())
 	}
 	isNew := f == nil
 	if isNew {
-		f = &jsonFile{path: path, doc: []byte("{}\n")}
-		f.root, _ = jsondoc.Parse(f.doc)
+		f = &File{Path: path, Doc: []byte("{}\n")}
+		f.Root, _ = jsondoc.Parse(f.Doc)
 	}
-	f.path = path // problems name the file the person knows
+	f.Path = path // problems name the file the person knows
 	out, err := edit(f)
 	if err != nil {
 		return err
 	}
-	if !isNew && bytes.Equal(out, f.doc) {
+	if !isNew && bytes.Equal(out, f.Doc) {
 		return nil
 	}
-	if f.bom {
+	if f.BOM {
 		out = append(append([]byte(nil), utf8BOM...), out...)
 	}
 	return writeFile(target, out, rules)
 }
 
-// newFileMode is the mode of a configuration file mcpdeck creates: the
+// NewFileMode is the mode of a configuration file mcpdeck creates: the
 // project file is shared (0644); user and local settings are private (0600)
 // because env values and headers may hold secrets.
-func newFileMode(s Scope) fs.FileMode {
+func NewFileMode(s Scope) fs.FileMode {
 	if s == ScopeProject {
 		return 0o644
 	}

@@ -35,7 +35,7 @@ func (e *fileUnusableError) Is(target error) bool {
 	return target == ErrInvalid || target == ErrFileUnusable
 }
 
-// errFileUnusable builds the refusal to edit a file that cannot be used.
-func errFileUnusable(format string, a ...any) error {
+// Unusable builds the refusal to edit a file that cannot be used.
+func Unusable(format string, a ...any) error {
 	return &fileUnusableError{msg: fmt.Sprintf(format, a...)}
 }

@@ -30,7 +30,7 @@ func FuzzParse(f *testing.F) {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
-		file, prob := parseJSONDoc("fuzz.json", data)
+		file, prob := Parse("fuzz.json", data)
 		if prob != nil {
 			if prob.File != "fuzz.json" || prob.Message == "" {
 				t.Fatalf("problem without location or message: %+v", prob)
@@ -40,25 +40,25 @@ func FuzzParse(f *testing.F) {
 			}
 			return
 		}
-		doc := file.doc
+		doc := file.Doc
 		if len(strings.TrimSpace(string(doc))) > 0 && !json.Valid(doc) {
 			t.Fatalf("parser accepted invalid JSON %q", doc)
 		}
-		defs, _ := serversIn(file, ScopeUser, "fuzz.json")
+		defs, _ := ServersIn(file, ScopeUser, "fuzz.json")
 		for _, d := range defs {
-			if len(d.problems) > 0 {
+			if len(d.Problems) > 0 {
 				continue
 			}
-			b, err := json.Marshal(d.raw)
+			b, err := json.Marshal(d.Raw)
 			if err != nil {
-				t.Fatalf("marshal %q: %v", d.name, err)
+				t.Fatalf("marshal %q: %v", d.Name, err)
 			}
 			var back ServerConfig
 			if err := json.Unmarshal(b, &back); err != nil {
 				t.Fatalf("re-parse of %s: %v", b, err)
 			}
-			if ConfigHash(back) != ConfigHash(d.raw) {
-				t.Fatalf("round trip changed %q:\n%s", d.name, Diff(d.raw, back))
+			if ConfigHash(back) != ConfigHash(d.Raw) {
+				t.Fatalf("round trip changed %q:\n%s", d.Name, Diff(d.Raw, back))
 			}
 		}
 	})

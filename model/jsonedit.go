@@ -14,10 +14,10 @@ import (
 // position, its formatting and its unknown fields. Each call parses the
 // document afresh; configuration files are small.
 
-// setMember sets the value at an object path (e.g. ["mcpServers", "github"]),
+// SetMember sets the value at an object path (e.g. ["mcpServers", "github"]),
 // creating missing intermediate objects. An existing value is replaced where
 // it stands; a new member goes at the end of its object.
-func setMember(doc []byte, path []string, value any) ([]byte, error) {
+func SetMember(doc []byte, path []string, value any) ([]byte, error) {
 	v, err := jsondoc.MarshalNoEscape(value)
 	if err != nil {
 		return nil, err
@@ -54,8 +54,8 @@ func setMember(doc []byte, path []string, value any) ([]byte, error) {
 	return doc, nil
 }
 
-// deleteMember removes the member at path; found is false when it is absent.
-func deleteMember(doc []byte, path []string) (out []byte, found bool, err error) {
+// DeleteMember removes the member at path; found is false when it is absent.
+func DeleteMember(doc []byte, path []string) (out []byte, found bool, err error) {
 	root, err := jsondoc.Parse(doc)
 	if err != nil {
 		return nil, false, err

@@ -8,7 +8,7 @@ import (
 	"github.com/mcpdeck/mcpdeck/model/internal/jsondoc"
 )
 
-// FuzzEdit applies setMember and deleteMember to arbitrary JSON objects: the
+// FuzzEdit applies SetMember and DeleteMember to arbitrary JSON objects: the
 // result must be valid JSON in which exactly the edited member changed.
 func FuzzEdit(f *testing.F) {
 	for _, s := range []string{
@@ -25,15 +25,15 @@ func FuzzEdit(f *testing.F) {
 		if err != nil || root.Kind != '{' || len(root.Dups) > 0 {
 			return
 		}
-		if ms := root.Get(keyServers); ms != nil && (ms.Kind != '{' && ms.Kind != 'z' || len(ms.Dups) > 0) {
+		if ms := root.Get(ServersKey); ms != nil && (ms.Kind != '{' && ms.Kind != 'z' || len(ms.Dups) > 0) {
 			return
 		}
 		var before map[string]any
 		if json.Unmarshal(doc, &before) != nil {
 			return
 		}
-		path := []string{keyServers, key}
-		out, err := setMember(doc, path, ServerConfig{Command: "c", Args: []string{"a"}})
+		path := []string{ServersKey, key}
+		out, err := SetMember(doc, path, ServerConfig{Command: "c", Args: []string{"a"}})
 		if err != nil {
 			t.Fatalf("setMember: %v", err)
 		}
@@ -41,12 +41,12 @@ func FuzzEdit(f *testing.F) {
 		if err := json.Unmarshal(out, &after); err != nil {
 			t.Fatalf("setMember produced invalid JSON %q from %q: %v", out, doc, err)
 		}
-		servers, _ := after[keyServers].(map[string]any)
+		servers, _ := after[ServersKey].(map[string]any)
 		want := map[string]any{"command": "c", "args": []any{"a"}}
 		if !reflect.DeepEqual(servers[key], want) {
 			t.Fatalf("member not set: %q", out)
 		}
-		if oldServers, ok := before[keyServers].(map[string]any); ok {
+		if oldServers, ok := before[ServersKey].(map[string]any); ok {
 			for k, v := range oldServers {
 				if k != key && !reflect.DeepEqual(servers[k], v) {
 					t.Fatalf("sibling %q changed: %q -> %q", k, doc, out)
@@ -54,11 +54,11 @@ func FuzzEdit(f *testing.F) {
 			}
 		}
 		for k, v := range before {
-			if k != keyServers && !reflect.DeepEqual(after[k], v) {
+			if k != ServersKey && !reflect.DeepEqual(after[k], v) {
 				t.Fatalf("top-level %q changed: %q -> %q", k, doc, out)
 			}
 		}
-		back, found, err := deleteMember(out, path)
+		back, found, err := DeleteMember(out, path)
 		if err != nil || !found {
 			t.Fatalf("deleteMember: %v %v", found, err)
 		}
@@ -66,7 +66,7 @@ func FuzzEdit(f *testing.F) {
 		if err := json.Unmarshal(back, &final); err != nil {
 			t.Fatalf("deleteMember produced invalid JSON %q: %v", back, err)
 		}
-		if s, _ := final[keyServers].(map[string]any); s != nil {
+		if s, _ := final[ServersKey].(map[string]any); s != nil {
 			if _, still := s[key]; still {
 				t.Fatalf("member still present: %q", back)
 			}

@@ -43,76 +43,48 @@ func (m LocalMigration) ServerNames() []string {
 	return names
 }
 
-// ReadUntrustedLocal reads the project's .mcpdeck/settings.local.json for
-// MigrateLocal to show; ErrNotFound when there is none, ErrFileUnusable when
-// it is not a JSON object.
-func ReadUntrustedLocal(opts LoadOptions) (LocalMigration, error) {
-	if err := opts.check(); err != nil {
-		return LocalMigration{}, err
-	}
-	l := discover(opts)
-	m, _, err := readMigration(l.untrusted, l.local)
-	return m, err
-}
-
-// readMigration reads the untrusted file for a migration into the private
+// ReadMigration reads the untrusted file for a migration into the private
 // state file local.
-func readMigration(untrusted, local string) (LocalMigration, *jsonFile, error) {
+func ReadMigration(untrusted, local string) (LocalMigration, *File, error) {
 	m := LocalMigration{From: untrusted, To: local}
 	doc, ok := readRegular(untrusted)
 	if !ok {
 		return m, nil, fmt.Errorf("%w: there is no %s to migrate", ErrNotFound, untrusted)
 	}
 	m.Hash = contentHash(doc)
-	f, p := parseJSONDoc(untrusted, doc)
+	f, p := Parse(untrusted, doc)
 	if p != nil {
-		return m, nil, errFileUnusable("%s", p.Error())
+		return m, nil, Unusable("%s", p.Error())
 	}
-	st, probs := readLocalState(f)
+	st, probs := ReadDecisions(f)
 	m.Problems = probs
 	m.EnabledMcpjson, m.DisabledMcpjson, m.Disabled = st.enabledMcpjson, st.disabledMcpjson, st.disabled
 	m.EnableAll, m.Permissions = st.enableAll, st.permissions
-	m.Approved = f.root.Get(keyApproved).Keys()
-	defs, sp := serversIn(f, ScopeLocal, untrusted)
+	m.Approved = f.Root.Get(keyApproved).Keys()
+	defs, sp := ServersIn(f, ScopeLocal, untrusted)
 	m.Problems = append(m.Problems, sp...)
 	if len(defs) > 0 {
 		m.Servers = map[string]ServerConfig{}
 	}
 	for _, d := range defs {
-		m.Servers[d.name] = d.raw
+		m.Servers[d.Name] = d.Raw
 	}
 	return m, f, nil
 }
 
-// MigrateLocal moves the project's .mcpdeck/settings.local.json into the
-// person's private state and deletes it (and .mcpdeck when that leaves it
-// empty). hash must be the Hash the person was shown (ReadUntrustedLocal):
-// if the file changed since, nothing moves (ErrInvalid). Servers and
-// approvals are copied as written unless the private state already has one
-// of that name (Skipped); lists and permission rules are merged. Only a
-// person's explicit command may call this: it turns content from the
-// working tree into trusted state.
-func MigrateLocal(opts LoadOptions, hash string) (LocalMigration, error) {
-	if err := opts.check(); err != nil {
-		return LocalMigration{}, err
-	}
-	l := discover(opts)
-	return migrateLocal(l.untrusted, l.local, l.root, hash)
-}
-
-// migrateLocal moves the untrusted file into the private state file local
+// Migrate moves the untrusted file into the private state file local
 // of the project at root, if its content still hashes to hash.
-func migrateLocal(untrusted, local, root, hash string) (LocalMigration, error) {
-	m, src, err := readMigration(untrusted, local)
+func Migrate(untrusted, local, root, hash string) (LocalMigration, error) {
+	m, src, err := ReadMigration(untrusted, local)
 	if err != nil {
 		return m, err
 	}
 	if m.Hash != hash {
 		return m, fmt.Errorf("%w: %s changed since it was shown; run the migration again to review it", ErrInvalid, m.From)
 	}
-	err = editLocal(local, root, func(f *jsonFile) ([]byte, error) {
+	err = EditState(local, root, func(f *File) ([]byte, error) {
 		var skipped []string
-		doc, err := copyMembers(f, src, keyServers, f.doc, &skipped)
+		doc, err := copyMembers(f, src, ServersKey, f.Doc, &skipped)
 		if err != nil {
 			return nil, err
 		}
@@ -134,22 +106,22 @@ func migrateLocal(untrusted, local, root, hash string) (LocalMigration, error) {
 
 // copyMembers copies each member of src's object key into doc, byte for
 // byte, unless dst already has a member of that name (recorded in skipped).
-func copyMembers(dst, src *jsonFile, key string, doc []byte, skipped *[]string) ([]byte, error) {
-	from := src.root.Get(key)
+func copyMembers(dst, src *File, key string, doc []byte, skipped *[]string) ([]byte, error) {
+	from := src.Root.Get(key)
 	if from == nil || from.Kind != '{' {
 		return doc, nil
 	}
-	if to := dst.root.Get(key); to != nil && to.Kind != '{' && to.Kind != 'z' {
-		return nil, errFileUnusable("%s: %s is not an object", dst.path, key)
+	if to := dst.Root.Get(key); to != nil && to.Kind != '{' && to.Kind != 'z' {
+		return nil, Unusable("%s: %s is not an object", dst.Path, key)
 	}
 	var err error
 	for _, mem := range from.Members {
-		if len(membersNamed(dst.root.Get(key), mem.Key)) > 0 {
+		if len(membersNamed(dst.Root.Get(key), mem.Key)) > 0 {
 			*skipped = append(*skipped, key+"."+mem.Key)
 			continue
 		}
-		raw := json.RawMessage(src.doc[mem.Val.Start:mem.Val.End])
-		if doc, err = setMember(doc, []string{key, mem.Key}, raw); err != nil {
+		raw := json.RawMessage(src.Doc[mem.Val.Start:mem.Val.End])
+		if doc, err = SetMember(doc, []string{key, mem.Key}, raw); err != nil {
 			return nil, err
 		}
 	}
@@ -158,7 +130,7 @@ func copyMembers(dst, src *jsonFile, key string, doc []byte, skipped *[]string) 
 
 // mergeDecisions adds m's lists, enable-all and permission rules to those
 // already in the private state f (whose current bytes are doc).
-func mergeDecisions(f *jsonFile, doc []byte, m LocalMigration) ([]byte, error) {
+func mergeDecisions(f *File, doc []byte, m LocalMigration) ([]byte, error) {
 	lists := []struct {
 		key   string
 		names []string
@@ -174,22 +146,22 @@ func mergeDecisions(f *jsonFile, doc []byte, m LocalMigration) ([]byte, error) {
 		for _, n := range li.names {
 			cur = withName(cur, n)
 		}
-		if doc, err = setMember(doc, []string{li.key}, cur); err != nil {
+		if doc, err = SetMember(doc, []string{li.key}, cur); err != nil {
 			return nil, err
 		}
 	}
 	var err error
 	if m.EnableAll {
-		if doc, err = setMember(doc, []string{keyEnableAll}, true); err != nil {
+		if doc, err = SetMember(doc, []string{keyEnableAll}, true); err != nil {
 			return nil, err
 		}
 	}
 	if len(m.Permissions.Allow)+len(m.Permissions.Deny) == 0 {
 		return doc, nil
 	}
-	cur, probs := readPermissions(f, nil)
+	cur, probs := ReadPermissions(f, nil)
 	if len(probs) > 0 {
-		return nil, errFileUnusable("%s", probs[0].Error())
+		return nil, Unusable("%s", probs[0].Error())
 	}
 	for _, r := range m.Permissions.Allow {
 		cur.Allow = withRule(cur.Allow, r)
@@ -197,10 +169,10 @@ func mergeDecisions(f *jsonFile, doc []byte, m LocalMigration) ([]byte, error) {
 	for _, r := range m.Permissions.Deny {
 		cur.Deny = withRule(cur.Deny, r)
 	}
-	if doc, err = setMember(doc, []string{keyPermissions, "allow"}, nonNil(cur.Allow)); err != nil {
+	if doc, err = SetMember(doc, []string{keyPermissions, "allow"}, nonNil(cur.Allow)); err != nil {
 		return nil, err
 	}
-	return setMember(doc, []string{keyPermissions, "deny"}, nonNil(cur.Deny))
+	return SetMember(doc, []string{keyPermissions, "deny"}, nonNil(cur.Deny))
 }
 
 // withRule appends rule unless list already holds it exactly.

@@ -36,11 +36,11 @@ func (r policyRule) describe() string {
 	return "serverCommand [" + strings.Join(q, ", ") + "]"
 }
 
-// policy is managed-settings.json. allow == nil means no allow list; an
+// Rules is managed-settings.json. allow == nil means no allow list; an
 // allow list that is present but empty blocks every server (lockdown, as in
 // the reference). broken is set when the file exists but cannot be used:
 // we then fail closed and block everything, naming the file.
-type policy struct {
+type Rules struct {
 	allow  []policyRule
 	deny   []policyRule
 	broken string
@@ -52,20 +52,20 @@ type policy struct {
 // judged as a stdio server of that name running prog would be, by
 // serverName and serverCommand rules (serverUrl rules are about addresses,
 // not programs). A deny of ["*"] stops every program.
-func (p policy) Judge(server string, prog Program) PolicyDecision {
+func (p Rules) Judge(server string, prog Program) PolicyDecision {
 	return p.judge(&target{name: server, kind: TransportStdio, prog: prog, found: prog.Path != ""})
 }
 
-// decide applies the policy to a server (expanded config); prog is the
+// Decide applies the policy to a server (expanded config); prog is the
 // program a stdio server runs, as ServerProgram found it (found is false
 // when it found none).
-func (p policy) decide(name string, cfg ServerConfig, prog Program, found bool) PolicyDecision {
+func (p Rules) Decide(name string, cfg ServerConfig, prog Program, found bool) PolicyDecision {
 	return p.judge(&target{name: name, kind: cfg.EffectiveType(), rawURL: cfg.URL, prog: prog, found: found})
 }
 
 // judge applies the policy to a target. Deny wins over allow; the
 // returned Rule names the list and the entry that decided.
-func (p policy) judge(t *target) PolicyDecision {
+func (p Rules) judge(t *target) PolicyDecision {
 	if p.broken != "" {
 		return PolicyDecision{Allowed: false, Rule: p.broken}
 	}
@@ -199,25 +199,25 @@ func globMatch(pattern, s string) bool {
 	return p == len(pattern)
 }
 
-// readPolicy reads managed-settings.json. A missing file is no policy.
-func readPolicy(f *jsonFile, prob *Problem, path string) (policy, []Problem) {
+// ReadManaged reads managed-settings.json. A missing file is no policy.
+func ReadManaged(f *File, prob *Problem, path string) (Rules, []Problem) {
 	if prob != nil {
-		return policy{broken: "managed-settings.json cannot be used (" + prob.Error() + "): every server is blocked", file: path}, []Problem{*prob}
+		return Rules{broken: "managed-settings.json cannot be used (" + prob.Error() + "): every server is blocked", file: path}, []Problem{*prob}
 	}
 	if f == nil {
-		return policy{}, nil
+		return Rules{}, nil
 	}
 	var probs []Problem
-	var pol policy
+	var pol Rules
 	pol.file = path
 	for _, key := range []string{"allowedMcpServers", "deniedMcpServers"} {
-		n := f.root.Get(key)
+		n := f.Root.Get(key)
 		if n == nil || n.Kind == 'z' {
 			continue
 		}
-		rules, ferr := decodeRules(jsondoc.Decoder{Doc: f.doc}, n, key)
+		rules, ferr := decodeRules(jsondoc.Decoder{Doc: f.Doc}, n, key)
 		if ferr != nil {
-			p := f.problemAt("", ferr)
+			p := f.ProblemAt("", ferr)
 			probs = append(probs, p)
 			pol.broken = fmt.Sprintf("managed-settings.json cannot be used (%s): every server is blocked", p.Error())
 			continue

@@ -96,10 +96,10 @@ func TestURLPatternRefused(t *testing.T) {
 func TestUnparsableURLIsDenied(t *testing.T) {
 	for _, raw := range []string{"https://a.corp.example\\@x/", "https://a%2Eevil.example/mcp", "https:opaque", "https://%zz/", "not a url", "https://h.example:/x"} {
 		cfg := ServerConfig{Type: TransportHTTP, URL: raw}
-		allow := policy{allow: []policyRule{{kind: "serverUrl", url: "*", urlPat: urlPattern{any: true}}}}
-		deny := policy{deny: []policyRule{{kind: "serverUrl", url: "https://x.example/*", urlPat: mustURLPattern(t, "https://x.example/*")}}}
-		for _, pol := range []policy{allow, deny} {
-			if d := pol.decide("s", cfg, Program{}, false); d.Allowed {
+		allow := Rules{allow: []policyRule{{kind: "serverUrl", url: "*", urlPat: urlPattern{any: true}}}}
+		deny := Rules{deny: []policyRule{{kind: "serverUrl", url: "https://x.example/*", urlPat: mustURLPattern(t, "https://x.example/*")}}}
+		for _, pol := range []Rules{allow, deny} {
+			if d := pol.Decide("s", cfg, Program{}, false); d.Allowed {
 				t.Errorf("%q allowed by %+v", raw, d)
 			}
 		}

@@ -12,7 +12,7 @@ import (
 // which file is which.
 const keyProject = "project"
 
-// privateStatePath is the file holding the person's private state of the
+// StatePath is the file holding the person's private state of the
 // project at root: local-scope servers and every decision (approvals with
 // their hashes, enabled and disabled servers, permissions), in the shape
 // described in settings.go. It lives in the config dir, never in the working
@@ -24,7 +24,7 @@ const keyProject = "project"
 // where root is the canonical path (absolute, symlinks resolved) so that two
 // spellings of one directory share one state. "" when the config dir is not
 // an absolute path: a relative one would land in the working directory.
-func privateStatePath(projectsDir, root string) string {
+func StatePath(projectsDir, root string) string {
 	if !filepath.IsAbs(projectsDir) {
 		return ""
 	}

@@ -60,14 +60,3 @@ func ResolveProgram(command string, args []string, env map[string]string, dir st
 	}
 	return p, nil
 }
-
-// ServerProgram resolves the program of a stdio server's definition: it
-// starts in cfg.Cwd, taken relative to cwd (mcpdeck's working directory)
-// when it is relative, and in cwd when it is empty.
-func ServerProgram(cfg ServerConfig, cwd string, lookupEnv func(string) (string, bool)) (Program, error) {
-	dir := cfg.Cwd
-	if !filepath.IsAbs(dir) {
-		dir = filepath.Join(cwd, dir)
-	}
-	return ResolveProgram(cfg.Command, cfg.Args, cfg.Env, dir, lookupEnv)
-}

@@ -18,19 +18,19 @@ const MaxConfigSize = 10 << 20
 
 var utf8BOM = []byte{0xEF, 0xBB, 0xBF}
 
-// jsonFile is a parsed configuration file: its bytes (BOM removed) and tree.
-type jsonFile struct {
-	path string
-	doc  []byte
-	root *jsondoc.Node
-	bom  bool // the file began with a UTF-8 byte order mark (kept on rewrite)
+// File is a parsed configuration file: its bytes (BOM removed) and tree.
+type File struct {
+	Path string
+	Doc  []byte
+	Root *jsondoc.Node
+	BOM  bool // the file began with a UTF-8 byte order mark (kept on rewrite)
 }
 
-// readJSONFile reads and parses path. A missing file returns (nil, nil). Any
+// Read reads and parses path. A missing file returns (nil, nil). Any
 // other failure is a Problem naming the file (and line/column for syntax
 // errors); the file itself is never modified. An empty file counts as {}.
 // Only a regular file is read (see openRegular).
-func readJSONFile(path string) (*jsonFile, *Problem) {
+func Read(path string) (*File, *Problem) {
 	f, prob := openRegular(path)
 	if f == nil {
 		return nil, prob
@@ -43,9 +43,9 @@ func readJSONFile(path string) (*jsonFile, *Problem) {
 	if len(doc) > MaxConfigSize {
 		return nil, &Problem{File: path, Message: fmt.Sprintf("the file is larger than %d MB; refusing to read it", MaxConfigSize>>20)}
 	}
-	jf, prob := parseJSONDoc(path, doc)
+	jf, prob := Parse(path, doc)
 	if jf != nil {
-		jf.bom = bytes.HasPrefix(doc, utf8BOM)
+		jf.BOM = bytes.HasPrefix(doc, utf8BOM)
 	}
 	return jf, prob
 }
@@ -116,9 +116,9 @@ func notRegularProblem(path string, m fs.FileMode) *Problem {
 	return &Problem{File: path, Message: "cannot read the file: " + msg}
 }
 
-// parseJSONDoc parses doc (a file's bytes or inline JSON) that must hold an
+// Parse parses doc (a file's bytes or inline JSON) that must hold an
 // object at the top level.
-func parseJSONDoc(path string, doc []byte) (*jsonFile, *Problem) {
+func Parse(path string, doc []byte) (*File, *Problem) {
 	doc = bytes.TrimPrefix(doc, utf8BOM)
 	if len(bytes.TrimSpace(doc)) == 0 {
 		doc = []byte("{}")
@@ -141,13 +141,13 @@ func parseJSONDoc(path string, doc []byte) (*jsonFile, *Problem) {
 		line, col := jsondoc.LineCol(doc, d.KeyStart)
 		return nil, &Problem{File: path, Line: line, Col: col, Field: d.Key, Message: fmt.Sprintf("duplicate key %q", d.Key)}
 	}
-	return &jsonFile{path: path, doc: doc, root: root}, nil
+	return &File{Path: path, Doc: doc, Root: root}, nil
 }
 
-// problemAt locates a FieldError of this file as a Problem.
-func (f *jsonFile) problemAt(server string, e *jsondoc.FieldError) Problem {
-	line, col := jsondoc.LineCol(f.doc, e.Offset)
-	return Problem{File: f.path, Line: line, Col: col, Server: server, Field: e.Field, Message: e.Msg}
+// ProblemAt locates a FieldError of this file as a Problem.
+func (f *File) ProblemAt(server string, e *jsondoc.FieldError) Problem {
+	line, col := jsondoc.LineCol(f.Doc, e.Offset)
+	return Problem{File: f.Path, Line: line, Col: col, Server: server, Field: e.Field, Message: e.Msg}
 }
 
 // describeIOError turns an OS error into words without repeating the path.

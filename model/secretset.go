@@ -87,20 +87,6 @@ func (s Server) Secrets() []string {
 	return out
 }
 
-// Secrets is the union of the secret sets of every server: what one run
-// of mcpdeck masks in what it writes about all of them (a support
-// bundle, a command's last error).
-func (r *Resolved) Secrets() []string {
-	if r == nil {
-		return nil
-	}
-	var out []string
-	for _, s := range r.Servers {
-		out = append(out, s.Secrets()...)
-	}
-	return out
-}
-
 // written is the env or header value as written of a secretSpots field
 // ("env.API_KEY"), "" for any other field.
 func (c ServerConfig) written(field string) string {

@@ -8,98 +8,6 @@ import (
 	"github.com/mcpdeck/mcpdeck/model/textsafe"
 )
 
-// WritableScopes returns the scopes mcpdeck edits (AddServer, RemoveServer),
-// in the order RemoveServer searches when no scope is given.
-func WritableScopes() []Scope { return []Scope{ScopeLocal, ScopeProject, ScopeUser} }
-
-// AddServer writes a new definition to the file of scope (local, user or
-// project; project creates .mcp.json at the project root when there is none)
-// and returns that file's path. The name must not exist in that file
-// (ErrExists); definitions that could never run are refused (ErrInvalid).
-func AddServer(opts LoadOptions, scope Scope, name string, cfg ServerConfig) (string, error) {
-	if err := opts.check(); err != nil {
-		return "", err
-	}
-	if err := CheckServerName(name); err != nil {
-		return "", err
-	}
-	if err := checkDefinition(name, cfg); err != nil {
-		return "", err
-	}
-	l := discover(opts)
-	path, ok := l.scopeFile(scope)
-	if !ok {
-		return "", fmt.Errorf("%w: cannot add servers to the %s scope (use local, user or project)", ErrInvalid, scope)
-	}
-	err := l.edit(scope, func(f *jsonFile) ([]byte, error) {
-		if ms := f.root.Get(keyServers); ms != nil && ms.Kind != 'z' && ms.Kind != '{' {
-			return nil, errFileUnusable("%s: mcpServers is not an object", path)
-		}
-		if f.root.Get(keyServers).Get(name) != nil {
-			return nil, fmt.Errorf("%w: server %s is already defined in %s", ErrExists, name, path)
-		}
-		return setMember(f.doc, []string{keyServers, name}, cfg)
-	})
-	return path, err
-}
-
-// RemoveServer deletes a definition from the file of scope and returns that
-// path. With scope 0 it looks in local, project and user settings; a name
-// defined in several of them is ambiguous (ErrInvalid, naming them), one in
-// none is ErrNotFound — or ErrInvalid when it comes from a file mcpdeck does
-// not edit (plugin, --mcp-config, managed).
-func RemoveServer(opts LoadOptions, scope Scope, name string) (string, error) {
-	if err := opts.check(); err != nil {
-		return "", err
-	}
-	l := discover(opts)
-	if scope == 0 {
-		var found []Scope
-		for _, s := range WritableScopes() {
-			p, _ := l.scopeFile(s)
-			if f, _ := readJSONFile(p); f != nil && f.root.Get(keyServers).Get(name) != nil {
-				found = append(found, s)
-			}
-		}
-		switch len(found) {
-		case 0:
-			return "", notFoundAnywhere(opts, name)
-		case 1:
-			scope = found[0]
-		default:
-			names := make([]string, len(found))
-			for i, s := range found {
-				names[i] = s.String()
-			}
-			return "", fmt.Errorf("%w: server %s is defined in several scopes (%s); name the scope to remove it from",
-				ErrInvalid, name, strings.Join(names, ", "))
-		}
-	}
-	path, ok := l.scopeFile(scope)
-	if !ok {
-		return "", fmt.Errorf("%w: cannot remove servers from the %s scope (edit local, user or project)", ErrInvalid, scope)
-	}
-	err := l.edit(scope, func(f *jsonFile) ([]byte, error) {
-		out, found, err := deleteMember(f.doc, []string{keyServers, name})
-		if err == nil && !found {
-			err = fmt.Errorf("%w: server %s is not defined in the %s scope (%s)", ErrNotFound, name, scope, path)
-		}
-		return out, err
-	})
-	return path, err
-}
-
-// notFoundAnywhere explains a failed removal: absent, or read-only source.
-func notFoundAnywhere(opts LoadOptions, name string) error {
-	if r, err := Load(opts); err == nil {
-		if s, ok := r.Server(name); ok && s.Name == name {
-			return fmt.Errorf("%w: server %s comes from the %s scope (%s), which mcpdeck does not edit",
-				ErrInvalid, name, s.Scope, s.Source)
-		}
-	}
-	return fmt.Errorf("%w: no server named %s in local, project or user settings", ErrNotFound, name)
-}
-
 // CheckServerName refuses names that cannot be stored or addressed: empty,
 // "all" (it means every server in enable/disable/approve), invalid UTF-8, or
 // holding a HiddenRune (shown cleaned, "github" and "github" followed by
@@ -116,19 +24,6 @@ func CheckServerName(name string) error {
 	}
 	if r, ok := textsafe.FirstHidden(name); ok {
 		return fmt.Errorf("%w: server name %q contains %U, an invisible or control character", ErrInvalid, name, r)
-	}
-	return nil
-}
-
-// checkDefinition validates a definition before it is written. Values with
-// ${VAR} are not checked further than presence: they are resolved at load.
-func checkDefinition(name string, cfg ServerConfig) error {
-	for _, p := range validate(cfg) {
-		if p.Field == "url" && strings.Contains(cfg.URL, "${") && cfg.URL != "" {
-			continue
-		}
-		p.Server = name
-		return fmt.Errorf("%w: %s", ErrInvalid, p.Error())
 	}
 	return nil
 }

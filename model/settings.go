@@ -5,7 +5,7 @@ import (
 )
 
 // Local settings — the person's private state of one project, kept in the
-// config dir (see privateStatePath), never in the working tree — hold,
+// config dir (see StatePath), never in the working tree — hold,
 // besides "mcpServers" of the local scope, the person's decisions:
 //
 //	{
@@ -36,9 +36,9 @@ const (
 // settings (see Permissions).
 const keyPermissions = "permissions"
 
-// keyServers holds the servers of a configuration file, and of the local
+// ServersKey holds the servers of a configuration file, and of the local
 // scope in the private state.
-const keyServers = "mcpServers"
+const ServersKey = "mcpServers"
 
 // approvedEntry is one element of approvedMcpjsonServers.
 type approvedEntry struct {
@@ -46,8 +46,8 @@ type approvedEntry struct {
 	Config ServerConfig `json:"config"`
 }
 
-// localState is the decision part of local settings.
-type localState struct {
+// Decisions is the decision part of local settings.
+type Decisions struct {
 	enabledMcpjson  []string
 	disabledMcpjson []string
 	enableAll       bool
@@ -57,28 +57,28 @@ type localState struct {
 	sampling        map[string]SamplingDecision // by normalized name, see sampling.go
 }
 
-// disabledServer reports whether the person disabled the server name.
-func (st localState) disabledServer(name string) bool { return containsName(st.disabled, name) }
+// Disabled reports whether the person disabled the server name.
+func (st Decisions) Disabled(name string) bool { return containsName(st.disabled, name) }
 
 // sampling is the person's standing answer to the server name's sampling
 // requests.
-func (st localState) samplingOf(name string) SamplingDecision {
+func (st Decisions) Sampling(name string) SamplingDecision {
 	return st.sampling[NormalizeName(name)]
 }
 
-// readLocalState extracts the decisions. A field of the wrong type is a
+// ReadDecisions extracts the decisions. A field of the wrong type is a
 // problem naming it and is ignored; the rest still applies.
-func readLocalState(f *jsonFile) (localState, []Problem) {
-	var st localState
+func ReadDecisions(f *File) (Decisions, []Problem) {
+	var st Decisions
 	var probs []Problem
-	d := jsondoc.Decoder{Doc: f.doc}
+	d := jsondoc.Decoder{Doc: f.Doc}
 	report := func(e *jsondoc.FieldError) {
 		if e != nil {
-			probs = append(probs, f.problemAt("", e))
+			probs = append(probs, f.ProblemAt("", e))
 		}
 	}
 	list := func(key string) []string {
-		n := f.root.Get(key)
+		n := f.Root.Get(key)
 		if n == nil {
 			return nil
 		}
@@ -89,18 +89,18 @@ func readLocalState(f *jsonFile) (localState, []Problem) {
 	st.enabledMcpjson = list(keyEnabledMcpjson)
 	st.disabledMcpjson = list(keyDisabledMcpjson)
 	st.disabled = list(keyDisabled)
-	if n := f.root.Get(keyEnableAll); n != nil {
+	if n := f.Root.Get(keyEnableAll); n != nil {
 		switch n.Kind {
 		case 'b':
-			st.enableAll = string(f.doc[n.Start:n.End]) == "true"
+			st.enableAll = string(f.Doc[n.Start:n.End]) == "true"
 		case 'z':
 		default:
 			report(jsondoc.Want(n, keyEnableAll, "true or false"))
 		}
 	}
-	st.permissions, probs = readPermissions(f, probs)
+	st.permissions, probs = ReadPermissions(f, probs)
 	st.sampling, probs = readSamplingDecisions(f, probs)
-	if n := f.root.Get(keyApproved); n != nil && n.Kind != 'z' {
+	if n := f.Root.Get(keyApproved); n != nil && n.Kind != 'z' {
 		if n.Kind != '{' {
 			report(jsondoc.Want(n, keyApproved, "an object"))
 		} else {
@@ -145,16 +145,16 @@ func decodeApproved(d jsondoc.Decoder, n *jsondoc.Node, field string) (approvedE
 	return e, nil
 }
 
-// readPermissions reads "permissions": {"allow": [...], "deny": [...]}.
-func readPermissions(f *jsonFile, probs []Problem) (Permissions, []Problem) {
+// ReadPermissions reads "permissions": {"allow": [...], "deny": [...]}.
+func ReadPermissions(f *File, probs []Problem) (Permissions, []Problem) {
 	var p Permissions
-	n := f.root.Get(keyPermissions)
+	n := f.Root.Get(keyPermissions)
 	if n == nil || n.Kind == 'z' {
 		return p, probs
 	}
-	d := jsondoc.Decoder{Doc: f.doc}
+	d := jsondoc.Decoder{Doc: f.Doc}
 	if n.Kind != '{' {
-		return p, append(probs, f.problemAt("", jsondoc.Want(n, keyPermissions, "an object")))
+		return p, append(probs, f.ProblemAt("", jsondoc.Want(n, keyPermissions, "an object")))
 	}
 	for _, k := range []string{"allow", "deny"} {
 		v := n.Get(k)
@@ -163,7 +163,7 @@ func readPermissions(f *jsonFile, probs []Problem) (Permissions, []Problem) {
 		}
 		s, e := d.Strs(v, keyPermissions+"."+k)
 		if e != nil {
-			probs = append(probs, f.problemAt("", e))
+			probs = append(probs, f.ProblemAt("", e))
 			continue
 		}
 		if k == "allow" {

@@ -34,17 +34,17 @@ func (u UntrustedLocal) Notice() string {
 		"if you wrote that file, move it there with: %s", u.Path, MigrateLocalCommand)
 }
 
-// findUntrusted describes the untrusted file at path, nil when there is no
+// Untrusted describes the untrusted file at path, nil when there is no
 // regular file there. state is the person's private state, which says
 // whether they were already told about this content.
-func findUntrusted(path string, state *jsonFile) *UntrustedLocal {
+func Untrusted(path string, state *File) *UntrustedLocal {
 	doc, ok := readRegular(path)
 	if !ok {
 		return nil
 	}
 	u := &UntrustedLocal{Path: path, Hash: contentHash(doc)}
 	if state != nil {
-		if n := state.root.Get(keyUntrustedNotice); n != nil && n.Kind == '{' {
+		if n := state.Root.Get(keyUntrustedNotice); n != nil && n.Kind == '{' {
 			p, h := n.Get("path"), n.Get("hash")
 			u.Told = p != nil && h != nil && p.Str == u.Path && h.Str == u.Hash
 		}
@@ -74,37 +74,10 @@ func contentHash(doc []byte) string {
 	return hex.EncodeToString(sum[:])
 }
 
-// FindUntrusted is Resolved.Untrusted without loading every scope: the
-// project's .mcpdeck/settings.local.json, or nil when there is none.
-func FindUntrusted(opts LoadOptions) (*UntrustedLocal, error) {
-	if err := opts.check(); err != nil {
-		return nil, err
-	}
-	l := discover(opts)
-	var state *jsonFile
-	if l.local != "" {
-		state, _ = readJSONFile(l.local)
-	}
-	return findUntrusted(l.untrusted, state), nil
-}
-
-// MarkUntrustedTold records in the private state that the person was told
-// about u, so the notice is not repeated until the file's content changes.
-func MarkUntrustedTold(opts LoadOptions, u UntrustedLocal) error {
-	if err := opts.check(); err != nil {
-		return err
-	}
-	l := discover(opts)
-	if u.Path != l.untrusted {
-		return fmt.Errorf("%w: %s is not this project's %s/%s", ErrInvalid, u.Path, UntrustedLocalDir, UntrustedLocalFile)
-	}
-	return markUntrustedTold(l.local, l.root, u)
-}
-
-// markUntrustedTold records, in the private state file of the project at
+// RecordUntrustedTold records, in the private state file of the project at
 // root, that the person was told about u.
-func markUntrustedTold(file, root string, u UntrustedLocal) error {
-	return editLocal(file, root, func(f *jsonFile) ([]byte, error) {
-		return setMember(f.doc, []string{keyUntrustedNotice}, map[string]string{"path": u.Path, "hash": u.Hash})
+func RecordUntrustedTold(file, root string, u UntrustedLocal) error {
+	return EditState(file, root, func(f *File) ([]byte, error) {
+		return SetMember(f.Doc, []string{keyUntrustedNotice}, map[string]string{"path": u.Path, "hash": u.Hash})
 	})
 }

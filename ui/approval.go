@@ -12,13 +12,14 @@ import (
 
 	"github.com/mcpdeck/mcpdeck/engine"
 	"github.com/mcpdeck/mcpdeck/model"
+	"github.com/mcpdeck/mcpdeck/model/config"
 	"github.com/mcpdeck/mcpdeck/model/textsafe"
 	"github.com/mcpdeck/mcpdeck/ui/status"
 )
 
 // approvalModal asks about project servers that are new or changed since
 // approval, one at a time, showing every field of the definition as written
-// (model.ApprovalView) and the diff, scrolling when they do not fit.
+// (config.ApprovalView) and the diff, scrolling when they do not fit.
 type approvalModal struct {
 	env     *env
 	servers []engine.ServerSnapshot
@@ -158,7 +159,7 @@ func (m *approvalModal) body(s *engine.ServerSnapshot, width int) []string {
 	if s.Written != nil {
 		written = *s.Written
 	}
-	view := model.ApprovalView(written, s.RunsIn, s.Source)
+	view := config.ApprovalView(written, s.RunsIn, s.Source)
 	col := 0
 	for _, l := range view {
 		col = max(col, len(l.Label)+2)

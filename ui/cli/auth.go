@@ -11,6 +11,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/mcpdeck/mcpdeck/model"
+	"github.com/mcpdeck/mcpdeck/model/config"
 	"github.com/mcpdeck/mcpdeck/model/platform"
 	"github.com/mcpdeck/mcpdeck/oauth"
 )
@@ -83,7 +84,7 @@ func newAuthCmd(g *globalOpts) *cobra.Command {
 // policy, and approved if it came from a project. Signing out needs only a
 // remote server: it talks to the revocation endpoint recorded at sign-in,
 // never to the server, so a blocked or unapproved one can still be left.
-func authServer(g *globalOpts, lo model.LoadOptions, name string, logout bool) (model.Server, error) {
+func authServer(g *globalOpts, lo config.LoadOptions, name string, logout bool) (model.Server, error) {
 	r, err := g.load(lo)
 	if err != nil {
 		return model.Server{}, err
@@ -116,7 +117,7 @@ func authServer(g *globalOpts, lo model.LoadOptions, name string, logout bool) (
 // (or <config dir>/credentials.json), the needs-auth cache in the user cache
 // dir. inline lets requests run the browser flow themselves on 401 and
 // step-up (one-shot commands such as call and tools).
-func newOAuthManager(lo model.LoadOptions, stderr io.Writer, inline bool) *oauth.Manager {
+func newOAuthManager(lo config.LoadOptions, stderr io.Writer, inline bool) *oauth.Manager {
 	cacheDir := ""
 	if d, err := platform.CacheDir(); err == nil {
 		cacheDir = d
@@ -219,7 +220,7 @@ func printAuthWarnings(w io.Writer, m *oauth.Manager) {
 // storeClientSecret keeps a just-added server's client secret in the keychain
 // (or the 0600 credentials file, with a warning), keyed like its tokens by
 // name and config hash, so the secret never reaches a config file.
-func storeClientSecret(g *globalOpts, lo model.LoadOptions, name, secret string) error {
+func storeClientSecret(g *globalOpts, lo config.LoadOptions, name, secret string) error {
 	r, err := g.load(lo)
 	if err != nil {
 		return err

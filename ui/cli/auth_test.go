@@ -10,7 +10,7 @@ import (
 
 	"github.com/zalando/go-keyring"
 
-	"github.com/mcpdeck/mcpdeck/model"
+	"github.com/mcpdeck/mcpdeck/model/config"
 )
 
 func runAuth(t *testing.T, servers string, args ...string) (string, string, error) {
@@ -20,8 +20,8 @@ func runAuth(t *testing.T, servers string, args ...string) (string, string, erro
 	g := &globalOpts{
 		stdin: strings.NewReader(""), stdout: &stdout, stderr: &stderr,
 		mcpConfig: []string{servers},
-		newLoadOptions: func(dyn []string) (model.LoadOptions, error) {
-			return model.LoadOptions{Cwd: dir, Home: dir, ConfigDir: dir + "/config", ManagedDir: dir + "/managed", Dynamic: dyn}, nil
+		newLoadOptions: func(dyn []string) (config.LoadOptions, error) {
+			return config.LoadOptions{Cwd: dir, Home: dir, ConfigDir: dir + "/config", ManagedDir: dir + "/managed", Dynamic: dyn}, nil
 		},
 	}
 	cmd := newAuthCmd(g)
@@ -92,8 +92,8 @@ func TestAuthLogoutOfUnapprovedProjectServer(t *testing.T) {
 		var stdout, stderr bytes.Buffer
 		g := &globalOpts{
 			stdin: strings.NewReader(""), stdout: &stdout, stderr: &stderr,
-			newLoadOptions: func(dyn []string) (model.LoadOptions, error) {
-				return model.LoadOptions{Cwd: dir, Home: dir, ConfigDir: dir + "/config", ManagedDir: dir + "/managed", Dynamic: dyn}, nil
+			newLoadOptions: func(dyn []string) (config.LoadOptions, error) {
+				return config.LoadOptions{Cwd: dir, Home: dir, ConfigDir: dir + "/config", ManagedDir: dir + "/managed", Dynamic: dyn}, nil
 			},
 		}
 		cmd := newAuthCmd(g)

@@ -12,6 +12,7 @@ import (
 
 	"github.com/mcpdeck/mcpdeck/engine"
 	"github.com/mcpdeck/mcpdeck/model"
+	"github.com/mcpdeck/mcpdeck/model/config"
 	"github.com/mcpdeck/mcpdeck/model/launch"
 	"github.com/mcpdeck/mcpdeck/model/platform"
 	"github.com/mcpdeck/mcpdeck/model/textsafe"
@@ -97,7 +98,7 @@ func runDoctor(ctx context.Context, f *engFlags, bundle string) error {
 
 // configChecks: every config file that exists, and each file problem with
 // its place.
-func configChecks(res *model.Resolved) []docLine {
+func configChecks(res *config.Resolved) []docLine {
 	var out []docLine
 	broken := map[string]bool{}
 	for _, p := range res.Problems {
@@ -117,7 +118,7 @@ func configChecks(res *model.Resolved) []docLine {
 
 // workDirChecks: each server outside the project whose relative paths now
 // name something under home, and each that opted in to run in the project.
-func workDirChecks(res *model.Resolved) []docLine {
+func workDirChecks(res *config.Resolved) []docLine {
 	var out []docLine
 	for _, s := range res.Servers {
 		if len(s.HomeRelative) > 0 {
@@ -134,7 +135,7 @@ func workDirChecks(res *model.Resolved) []docLine {
 var launchers = []string{"npx", "node", "uvx", "docker"}
 
 // programChecks: each launcher on PATH, needed or not, and Node's version.
-func programChecks(ctx context.Context, res *model.Resolved) []docLine {
+func programChecks(ctx context.Context, res *config.Resolved) []docLine {
 	needed := map[string][]string{}
 	for _, s := range res.Servers {
 		if s.Config.EffectiveType() != model.TransportStdio || !s.Runnable() {

@@ -15,7 +15,7 @@ import (
 
 	"github.com/dustin/go-humanize"
 
-	"github.com/mcpdeck/mcpdeck/model"
+	"github.com/mcpdeck/mcpdeck/model/config"
 	"github.com/mcpdeck/mcpdeck/model/platform"
 	"github.com/mcpdeck/mcpdeck/model/textsafe"
 )
@@ -23,7 +23,7 @@ import (
 // bundleInput is what `doctor --bundle` puts in the archive: the loaded
 // configuration, the report doctor printed, and what the servers did.
 type bundleInput struct {
-	res     *model.Resolved
+	res     *config.Resolved
 	report  []docLine
 	run     doctorRun
 	version string // buildVersion(): what version.txt says this binary is
@@ -101,7 +101,7 @@ func assembleBundle(in bundleInput, secrets []string, serr error) *bundle {
 // server's expanded env, header, URL and argument secrets and the values it
 // took from mcpdeck's secret store (model.Server.Secrets), and every
 // credential mcpdeck keeps (oauth.Manager.StoredSecrets).
-func bundleSecrets(ctx context.Context, g *globalOpts, res *model.Resolved) ([]string, error) {
+func bundleSecrets(ctx context.Context, g *globalOpts, res *config.Resolved) ([]string, error) {
 	var out []string
 	for _, s := range res.Servers {
 		out = append(out, s.Secrets()...)

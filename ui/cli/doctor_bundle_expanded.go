@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/mcpdeck/mcpdeck/model"
+	"github.com/mcpdeck/mcpdeck/model/config"
 	"github.com/mcpdeck/mcpdeck/model/textsafe"
 )
 
@@ -12,7 +12,7 @@ import (
 // ${secret:NAME} put into a definition (model.Server.Expanded), where it
 // went and whether the bundle masks it: REDACTION.txt lists them, so a
 // key in a URL's path is seen to be masked too.
-func expansionNotes(res *model.Resolved) []string {
+func expansionNotes(res *config.Resolved) []string {
 	var out []string
 	for _, s := range res.Servers {
 		for _, x := range s.Expanded {

@@ -16,6 +16,7 @@ import (
 
 	"github.com/mcpdeck/mcpdeck/engine"
 	"github.com/mcpdeck/mcpdeck/model"
+	"github.com/mcpdeck/mcpdeck/model/config"
 	"github.com/mcpdeck/mcpdeck/model/textsafe"
 	"github.com/mcpdeck/mcpdeck/testdata/faultlaunch"
 )
@@ -111,7 +112,7 @@ func TestDoctorBundleMasksEverySecret(t *testing.T) {
 		},
 	}})
 	e.write(settings, string(cfg))
-	res, err := model.Load(e.loadOptions())
+	res, err := config.Load(e.loadOptions())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -259,7 +260,7 @@ func TestBundleJudgesOnlyOutsideText(t *testing.T) {
 	)
 	dir := filepath.Join(t.TempDir(), "Application Support", "mcpdeck-4f1a9c3e7b2d8e6a")
 	srv := model.Server{Name: "local", Scope: model.ScopeUser, Source: filepath.Join(dir, "settings.json"), Hash: hash}
-	res := &model.Resolved{ProjectRoot: dir, Files: []string{srv.Source}, Servers: []model.Server{srv}}
+	res := &config.Resolved{ProjectRoot: dir, Files: []string{srv.Source}, Servers: []model.Server{srv}}
 	snap := engine.ServerSnapshot{
 		Name: "local", Source: srv.Source, Hash: hash, State: model.StateConnected,
 		Approval:   model.Approval{Status: model.ApprovalApproved, ApprovedHash: approved},

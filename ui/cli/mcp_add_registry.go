@@ -14,6 +14,7 @@ import (
 
 	"github.com/mcpdeck/mcpdeck/engine/registry"
 	"github.com/mcpdeck/mcpdeck/model"
+	"github.com/mcpdeck/mcpdeck/model/config"
 	"github.com/mcpdeck/mcpdeck/model/textsafe"
 	"github.com/mcpdeck/mcpdeck/ui"
 )
@@ -94,7 +95,7 @@ func runRegistryAdd(cmd *cobra.Command, g *globalOpts, args []string, f addFlags
 		return usagef("%s", sentence(err))
 	}
 	extra.apply(&cfg)
-	target, err := model.ScopePath(opts, scope)
+	target, err := config.ScopePath(opts, scope)
 	if err != nil {
 		return err
 	}
@@ -245,7 +246,7 @@ func describeInstall(g *globalOpts, plan registry.Plan, name string, scope model
 // and the settings its manifest asks for. A bundle is unpacked on this
 // machine, so the project's shared .mcp.json, which others read on
 // theirs, cannot point at it.
-func fetchBundle(ctx context.Context, g *globalOpts, opts model.LoadOptions, scope model.Scope, plan registry.Plan) (registry.Plan, error) {
+func fetchBundle(ctx context.Context, g *globalOpts, opts config.LoadOptions, scope model.Scope, plan registry.Plan) (registry.Plan, error) {
 	e := plan.Entry
 	if !scope.MayUseSecrets() {
 		return plan, usagef("%s is an MCP bundle, unpacked on this machine, where the project's shared .mcp.json cannot point; add it with -s user or -s local", textsafe.SanitizeLine(e.Name))
@@ -261,6 +262,6 @@ func fetchBundle(ctx context.Context, g *globalOpts, opts model.LoadOptions, sco
 // bundleStore is where MCP bundles are unpacked: <user config dir>/mcpdeck/bundles,
 // next to the configuration that runs them (a cache may be emptied; a
 // server's program must not vanish).
-func bundleStore(opts model.LoadOptions) registry.Bundles {
+func bundleStore(opts config.LoadOptions) registry.Bundles {
 	return registry.Bundles{Root: filepath.Join(opts.ConfigDir, "bundles"), Home: opts.Home}
 }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/mcpdeck/mcpdeck/model"
+	"github.com/mcpdeck/mcpdeck/model/config"
 	"github.com/mcpdeck/mcpdeck/model/textsafe"
 )
 
@@ -13,7 +14,7 @@ import (
 // name, a managed-policy block, an unset ${VAR}, relative paths that name
 // something under home (it runs there), or approval still needed.
 // A person should not learn this only later from `mcp list`.
-func reportAdded(g *globalOpts, opts model.LoadOptions, scope model.Scope, name string, cfg model.ServerConfig, path string) {
+func reportAdded(g *globalOpts, opts config.LoadOptions, scope model.Scope, name string, cfg model.ServerConfig, path string) {
 	fmt.Fprintf(g.stdout, "Added %s server %s to the %s scope (%s).\n", cfg.EffectiveType(), textsafe.SanitizeLine(name), scope, textsafe.SanitizeLine(path))
 	res, err := g.load(opts)
 	if err != nil {
@@ -22,7 +23,7 @@ func reportAdded(g *globalOpts, opts model.LoadOptions, scope model.Scope, name 
 	note := func(format string, a ...any) { fmt.Fprintf(g.stderr, "Note: "+format+"\n", a...) }
 	if res.Enterprise {
 		note("%s in the managed directory is in effect, so mcpdeck ignores %s (and every server outside it) while that file exists.",
-			model.ManagedMCPFile, textsafe.SanitizeLine(name))
+			config.ManagedMCPFile, textsafe.SanitizeLine(name))
 		return
 	}
 	s, ok := res.Server(name)

@@ -8,6 +8,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/mcpdeck/mcpdeck/model"
+	"github.com/mcpdeck/mcpdeck/model/config"
 )
 
 func newMCPAddJSONCmd(g *globalOpts) *cobra.Command {
@@ -31,7 +32,7 @@ func newMCPAddJSONCmd(g *globalOpts) *cobra.Command {
 		if err != nil {
 			return err
 		}
-		path, err := model.AddServer(opts, scope(), name, cfg)
+		path, err := config.AddServer(opts, scope(), name, cfg)
 		if err != nil {
 			return err
 		}

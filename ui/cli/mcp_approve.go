@@ -7,6 +7,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/mcpdeck/mcpdeck/model"
+	"github.com/mcpdeck/mcpdeck/model/config"
 	"github.com/mcpdeck/mcpdeck/model/textsafe"
 )
 
@@ -54,7 +55,7 @@ func newMCPApproveCmd(g *globalOpts, approve bool) *cobra.Command {
 			if args[0] != "all" && len(targets) == 1 {
 				hash = targets[0].Hash
 			}
-			if err := model.SetApproval(opts, args[0], approve, hash); err != nil {
+			if err := config.SetApproval(opts, args[0], approve, hash); err != nil {
 				return explainNotFound(g, args[0], err)
 			}
 			names := make([]string, len(targets))
@@ -88,10 +89,10 @@ func awaiting(targets []model.Server) []model.Server {
 }
 
 // confirmApproval shows the person everything each server will run or
-// send, as written (model.ApprovalView), asks once, and approves exactly
+// send, as written (config.ApprovalView), asks once, and approves exactly
 // the definitions shown: each by its hash, so a file changed in between is
 // refused rather than approved unseen.
-func confirmApproval(g *globalOpts, opts model.LoadOptions, servers []model.Server) error {
+func confirmApproval(g *globalOpts, opts config.LoadOptions, servers []model.Server) error {
 	names := make([]string, len(servers))
 	for i, s := range servers {
 		names[i] = textsafe.Escape(s.Name)
@@ -114,7 +115,7 @@ func confirmApproval(g *globalOpts, opts model.LoadOptions, servers []model.Serv
 		return nil
 	}
 	for _, s := range servers {
-		if err := model.SetApproval(opts, s.Name, true, s.Hash); err != nil {
+		if err := config.SetApproval(opts, s.Name, true, s.Hash); err != nil {
 			return explainNotFound(g, s.Name, err)
 		}
 	}

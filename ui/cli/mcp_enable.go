@@ -5,7 +5,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/mcpdeck/mcpdeck/model"
+	"github.com/mcpdeck/mcpdeck/model/config"
 )
 
 // newMCPEnableCmd is `mcp enable` (enable true) or `mcp disable`: the choice
@@ -26,7 +26,7 @@ func newMCPEnableCmd(g *globalOpts, enable bool) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			if err := model.SetEnabled(opts, args[0], enable); err != nil {
+			if err := config.SetEnabled(opts, args[0], enable); err != nil {
 				return explainNotFound(g, args[0], err)
 			}
 			if args[0] == "all" {

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/mcpdeck/mcpdeck/model"
+	"github.com/mcpdeck/mcpdeck/model/config"
 )
 
 func TestParseEnvAndHeaders(t *testing.T) {
@@ -85,8 +86,8 @@ func TestLoadOptionsHook(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
 	var out, errb bytes.Buffer
-	g := &globalOpts{stdout: &out, stderr: &errb, newLoadOptions: func(dynamic []string) (model.LoadOptions, error) {
-		return model.LoadOptions{Cwd: dir, Home: dir, ConfigDir: dir + "/cfg", ManagedDir: dir + "/managed", Dynamic: dynamic}, nil
+	g := &globalOpts{stdout: &out, stderr: &errb, newLoadOptions: func(dynamic []string) (config.LoadOptions, error) {
+		return config.LoadOptions{Cwd: dir, Home: dir, ConfigDir: dir + "/cfg", ManagedDir: dir + "/managed", Dynamic: dynamic}, nil
 	}}
 	root := newRootCmd(g)
 	root.SetArgs([]string{"--mcp-config", `{"mcpServers":{"d":{"command":"x"}}}`, "mcp", "get", "d", "--json"})

@@ -10,6 +10,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/mcpdeck/mcpdeck/model"
+	"github.com/mcpdeck/mcpdeck/model/config"
 	"github.com/mcpdeck/mcpdeck/model/imports"
 	"github.com/mcpdeck/mcpdeck/model/textsafe"
 )
@@ -134,12 +135,12 @@ func newMCPImportCmd(g *globalOpts) *cobra.Command {
 // existing server (in any scope) or with one imported earlier in this run.
 // An entry from a file a repository can ship goes to the project scope, so
 // it waits for approval however it was defined there.
-func importEntries(opts model.LoadOptions, scope model.Scope, found imports.Result, stderr io.Writer) (importReport, error) {
+func importEntries(opts config.LoadOptions, scope model.Scope, found imports.Result, stderr io.Writer) (importReport, error) {
 	rep := importReport{Scope: scope, Files: found.Read, Servers: []importOutcome{}, Problems: []string{}}
 	for _, p := range found.Problems {
 		rep.Problems = append(rep.Problems, sentence(p))
 	}
-	existing, err := model.Load(opts)
+	existing, err := config.Load(opts)
 	if err != nil {
 		return rep, err
 	}
@@ -163,7 +164,7 @@ func importEntries(opts model.LoadOptions, scope model.Scope, found imports.Resu
 			if e.Shared {
 				target = model.ScopeProject
 			}
-			path, err := model.AddServer(opts, target, e.Name, e.Config)
+			path, err := config.AddServer(opts, target, e.Name, e.Config)
 			switch {
 			case err == nil:
 				o.Status, o.Scope, o.File = importImported, target, path
@@ -193,8 +194,8 @@ func importEntries(opts model.LoadOptions, scope model.Scope, found imports.Resu
 
 // noteWontRun adds a note to each imported server that will not run as the
 // configuration stands: managed-mcp.json in effect, or a managed-policy block.
-func noteWontRun(opts model.LoadOptions, rep *importReport) {
-	after, err := model.Load(opts)
+func noteWontRun(opts config.LoadOptions, rep *importReport) {
+	after, err := config.Load(opts)
 	if err != nil {
 		return
 	}
@@ -204,7 +205,7 @@ func noteWontRun(opts model.LoadOptions, rep *importReport) {
 		}
 		switch s, ok := after.Server(o.Name); {
 		case after.Enterprise:
-			rep.Servers[i].Notes = append(rep.Servers[i].Notes, model.ManagedMCPFile+" is in effect, so mcpdeck ignores this server while that file exists")
+			rep.Servers[i].Notes = append(rep.Servers[i].Notes, config.ManagedMCPFile+" is in effect, so mcpdeck ignores this server while that file exists")
 		case ok && !s.Policy.Allowed:
 			rep.Servers[i].Notes = append(rep.Servers[i].Notes, "managed policy blocks it ("+s.Policy.Rule+"), so it will not run")
 		}

@@ -8,6 +8,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/mcpdeck/mcpdeck/model"
+	"github.com/mcpdeck/mcpdeck/model/config"
 	"github.com/mcpdeck/mcpdeck/model/textsafe"
 )
 
@@ -43,7 +44,7 @@ func newMCPListCmd(g *globalOpts) *cobra.Command {
 }
 
 // loadResolved loads the merged configuration with the global options.
-func loadResolved(g *globalOpts) (*model.Resolved, error) {
+func loadResolved(g *globalOpts) (*config.Resolved, error) {
 	opts, err := g.loadOptions()
 	if err != nil {
 		return nil, err
@@ -53,17 +54,17 @@ func loadResolved(g *globalOpts) (*model.Resolved, error) {
 
 // listJSON is the document `mcp list --json` prints.
 type listJSON struct {
-	Servers    []serverView       `json:"servers"`
-	Problems   []model.Problem    `json:"problems"`
-	Enterprise bool               `json:"enterprise,omitempty"`
-	Suppressed []model.Suppressed `json:"suppressed,omitempty"`
+	Servers    []serverView        `json:"servers"`
+	Problems   []model.Problem     `json:"problems"`
+	Enterprise bool                `json:"enterprise,omitempty"`
+	Suppressed []config.Suppressed `json:"suppressed,omitempty"`
 }
 
 // printStaticList prints every server of res without connecting: a table (or
 // JSON with --json) on g.stdout. File-level problems (a broken config file)
 // go to g.stderr, one sentence each, after the servers that did load; they
 // make the command fail (silentError → exit 1) since some servers are missing.
-func printStaticList(g *globalOpts, res *model.Resolved) error {
+func printStaticList(g *globalOpts, res *config.Resolved) error {
 	if g.json {
 		doc := listJSON{Servers: []serverView{}, Problems: res.Problems, Enterprise: res.Enterprise, Suppressed: res.Suppressed}
 		if doc.Problems == nil {
@@ -90,9 +91,9 @@ type extraColumn struct {
 
 // writeServerTable writes the text listing: one row per server, then the
 // servers' problems, then a hint when project servers await approval.
-func writeServerTable(w io.Writer, res *model.Resolved, extra []extraColumn) {
+func writeServerTable(w io.Writer, res *config.Resolved, extra []extraColumn) {
 	if res.Enterprise {
-		fmt.Fprintln(w, "Managed configuration ("+model.ManagedMCPFile+") is in effect: every other scope is ignored.")
+		fmt.Fprintln(w, "Managed configuration ("+config.ManagedMCPFile+") is in effect: every other scope is ignored.")
 	}
 	if len(res.Servers) == 0 {
 		fmt.Fprintln(w, "No MCP servers configured. Add one with: mcpdeck mcp add NAME -- COMMAND [ARGS...]")

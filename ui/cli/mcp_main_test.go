@@ -14,6 +14,7 @@ import (
 	"go.uber.org/goleak"
 
 	"github.com/mcpdeck/mcpdeck/model"
+	"github.com/mcpdeck/mcpdeck/model/config"
 )
 
 // binary is the mcpdeck executable built once by TestMain for the CLI tests.
@@ -249,7 +250,7 @@ func (e *cliEnv) scopeFile(scope string) string {
 	case "project":
 		return filepath.Join(e.proj, ".mcp.json")
 	}
-	p, err := model.ScopePath(e.loadOptions(), model.ScopeLocal)
+	p, err := config.ScopePath(e.loadOptions(), model.ScopeLocal)
 	if err != nil {
 		e.t.Fatal(err)
 	}
@@ -257,6 +258,6 @@ func (e *cliEnv) scopeFile(scope string) string {
 }
 
 // loadOptions are the model's options of a run in the project directory.
-func (e *cliEnv) loadOptions() model.LoadOptions {
-	return model.LoadOptions{Cwd: e.proj, Home: e.home, ConfigDir: filepath.Join(e.config, "mcpdeck"), ManagedDir: e.managed}
+func (e *cliEnv) loadOptions() config.LoadOptions {
+	return config.LoadOptions{Cwd: e.proj, Home: e.home, ConfigDir: filepath.Join(e.config, "mcpdeck"), ManagedDir: e.managed}
 }

@@ -13,6 +13,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/mcpdeck/mcpdeck/model"
+	"github.com/mcpdeck/mcpdeck/model/config"
 	"github.com/mcpdeck/mcpdeck/model/textsafe"
 )
 
@@ -35,7 +36,7 @@ func newMCPMigrateLocalCmd(g *globalOpts) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			m, err := model.ReadUntrustedLocal(opts)
+			m, err := config.ReadUntrustedLocal(opts)
 			if errors.Is(err, model.ErrNotFound) {
 				fmt.Fprintf(g.stdout, "Nothing to migrate: %s does not exist.\n", textsafe.SanitizeLine(m.From))
 				return nil
@@ -56,7 +57,7 @@ func newMCPMigrateLocalCmd(g *globalOpts) *cobra.Command {
 				fmt.Fprintln(g.stdout, "Nothing was moved.")
 				return nil
 			}
-			done, err := model.MigrateLocal(opts, m.Hash)
+			done, err := config.MigrateLocal(opts, m.Hash)
 			if err != nil {
 				return err
 			}

@@ -9,6 +9,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/mcpdeck/mcpdeck/model"
+	"github.com/mcpdeck/mcpdeck/model/config"
 	"github.com/mcpdeck/mcpdeck/model/textsafe"
 )
 
@@ -29,9 +30,9 @@ func newMCPRemoveCmd(g *globalOpts) *cobra.Command {
 			return err
 		}
 		s := scope()
-		refs := model.SecretsOf(opts, s, args[0])
+		refs := config.SecretsOf(opts, s, args[0])
 		bundle := bundleDirOf(opts, s, args[0])
-		path, err := model.RemoveServer(opts, s, args[0])
+		path, err := config.RemoveServer(opts, s, args[0])
 		if err != nil {
 			return err
 		}
@@ -47,7 +48,7 @@ func newMCPRemoveCmd(g *globalOpts) *cobra.Command {
 // removeSecrets deletes the secrets a removed definition referred to: they
 // are bound to it, so nothing else can use them. At a terminal the person
 // is asked first; --keep-secrets keeps them.
-func removeSecrets(ctx context.Context, g *globalOpts, opts model.LoadOptions, refs []model.SecretRef, keep bool) error {
+func removeSecrets(ctx context.Context, g *globalOpts, opts config.LoadOptions, refs []config.SecretRef, keep bool) error {
 	if len(refs) == 0 {
 		return nil
 	}
@@ -70,7 +71,7 @@ func removeSecrets(ctx context.Context, g *globalOpts, opts model.LoadOptions, r
 	}
 	store := g.secretStore(opts.ConfigDir)
 	for _, r := range refs {
-		if err := store.Delete(ctx, r); err != nil && !errors.Is(err, model.ErrSecretNotFound) {
+		if err := store.Delete(ctx, r); err != nil && !errors.Is(err, config.ErrSecretNotFound) {
 			return fmt.Errorf("deleting the secret %s: %w", r.Name, err)
 		}
 	}
@@ -80,12 +81,12 @@ func removeSecrets(ctx context.Context, g *globalOpts, opts model.LoadOptions, r
 
 // scopeOfPath names the writable scope whose file is path (the scope given,
 // or found by RemoveServer when none was).
-func scopeOfPath(opts model.LoadOptions, given model.Scope, path string) model.Scope {
+func scopeOfPath(opts config.LoadOptions, given model.Scope, path string) model.Scope {
 	if given != 0 {
 		return given
 	}
-	for _, sc := range model.WritableScopes() {
-		if p, err := model.ScopePath(opts, sc); err == nil && p == path {
+	for _, sc := range config.WritableScopes() {
+		if p, err := config.ScopePath(opts, sc); err == nil && p == path {
 			return sc
 		}
 	}
@@ -100,9 +101,9 @@ func scopeOfPath(opts model.LoadOptions, given model.Scope, path string) model.S
 // one. Only the definitions as written are read: the secret store is not
 // asked for the ${secret:NAME} values of every server (keychain reads, each
 // bounded by its timeout) to learn one server's working directory.
-func bundleDirOf(opts model.LoadOptions, scope model.Scope, name string) string {
-	opts.LookupSecret = model.SkipSecrets
-	r, err := model.Load(opts)
+func bundleDirOf(opts config.LoadOptions, scope model.Scope, name string) string {
+	opts.LookupSecret = config.SkipSecrets
+	r, err := config.Load(opts)
 	if err != nil {
 		return ""
 	}

@@ -6,6 +6,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/mcpdeck/mcpdeck/model"
+	"github.com/mcpdeck/mcpdeck/model/config"
 )
 
 // newMCPSamplingCmd is `mcp sampling NAME always|never|ask`: the person's
@@ -30,7 +31,7 @@ func newMCPSamplingCmd(g *globalOpts) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			if err := model.SetSamplingDecision(opts, args[0], d); err != nil {
+			if err := config.SetSamplingDecision(opts, args[0], d); err != nil {
 				return explainNotFound(g, args[0], err)
 			}
 			fmt.Fprintf(g.stdout, "Sampling requests of %s: %s.\n", args[0], args[1])

@@ -7,6 +7,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/mcpdeck/mcpdeck/model"
+	"github.com/mcpdeck/mcpdeck/model/config"
 	"github.com/mcpdeck/mcpdeck/model/textsafe"
 )
 
@@ -31,7 +32,7 @@ func newMCPSecretCmd(g *globalOpts) *cobra.Command {
 		if !s.MayUseSecrets() {
 			return usagef("only user and local definitions may use mcpdeck's secret store; the %s scope cannot", s)
 		}
-		ref := model.SecretRef{Scope: s, Server: args[0], Name: args[1]}
+		ref := config.SecretRef{Scope: s, Server: args[0], Name: args[1]}
 		if !model.ValidSecretName(ref.Name) {
 			return usagef("secret NAME %q may contain only letters, digits and _ (and not start with a digit)", ref.Name)
 		}
@@ -39,13 +40,13 @@ func newMCPSecretCmd(g *globalOpts) *cobra.Command {
 		if err != nil {
 			return err
 		}
-		if ref.File, err = model.ScopePath(opts, s); err != nil {
+		if ref.File, err = config.ScopePath(opts, s); err != nil {
 			return err
 		}
 		store := g.secretStore(opts.ConfigDir)
 		if del {
 			err := store.Delete(cmd.Context(), ref)
-			if errors.Is(err, model.ErrSecretNotFound) {
+			if errors.Is(err, config.ErrSecretNotFound) {
 				return fmt.Errorf("no secret %s is stored for %s in the %s scope", ref.Name, textsafe.SanitizeLine(ref.Server), s)
 			}
 			if err != nil {

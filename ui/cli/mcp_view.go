@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/mcpdeck/mcpdeck/model"
+	"github.com/mcpdeck/mcpdeck/model/config"
 	"github.com/mcpdeck/mcpdeck/model/textsafe"
 )
 
@@ -58,15 +59,15 @@ func newServerView(s model.Server) serverView {
 		Env: c.Env, Headers: c.Headers, HeadersHelper: c.HeadersHelper,
 		OAuth: c.OAuth, Builtin: c.Name, Hash: s.Hash, Enabled: s.Enabled,
 		Approval: s.Approval, Policy: s.Policy, Runnable: s.Runnable(), Problems: s.Problems,
-		StoreSecrets: model.SecretNames(s.Raw),
+		StoreSecrets: config.SecretNames(s.Raw),
 	}
 }
 
-// writeApprovalView prints model.ApprovalView of s, the definition as
+// writeApprovalView prints config.ApprovalView of s, the definition as
 // written with nothing masked, one labelled line each after indent: what
 // the person approves. `mcp get` and `mcp approve` print it.
 func writeApprovalView(w io.Writer, s model.Server, indent string) {
-	view := model.ApprovalView(s.Raw, s.RunsIn(), s.Source)
+	view := config.ApprovalView(s.Raw, s.RunsIn(), s.Source)
 	col := 0
 	for _, l := range view {
 		col = max(col, len(l.Label)+1)
@@ -125,10 +126,10 @@ func commandLine(cmd string, args []string) string {
 // errNoServer is the error for a name no configured server has. It says why
 // when it can: managed-mcp.json in effect, or a plugin server hidden as a
 // duplicate of another.
-func errNoServer(res *model.Resolved, name string) error {
+func errNoServer(res *config.Resolved, name string) error {
 	if res != nil && res.Enterprise {
 		return fmt.Errorf("%w: no server named %s: %s in the managed directory is in effect, so only the servers it defines exist",
-			model.ErrNotFound, textsafe.SanitizeLine(name), model.ManagedMCPFile)
+			model.ErrNotFound, textsafe.SanitizeLine(name), config.ManagedMCPFile)
 	}
 	if res != nil {
 		for _, d := range res.Suppressed {

@@ -6,6 +6,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/mcpdeck/mcpdeck/model"
+	"github.com/mcpdeck/mcpdeck/model/config"
 	"github.com/mcpdeck/mcpdeck/model/textsafe"
 )
 
@@ -30,7 +31,7 @@ func tellUntrustedOnce(g *globalOpts, cmd *cobra.Command) {
 	if err != nil {
 		return // the command itself reports it
 	}
-	u, err := model.FindUntrusted(opts)
+	u, err := config.FindUntrusted(opts)
 	if err != nil || u == nil || u.Told {
 		return
 	}
@@ -40,8 +41,8 @@ func tellUntrustedOnce(g *globalOpts, cmd *cobra.Command) {
 
 // markUntrustedTold records the notice as shown; failing to record it only
 // means it is shown again, which the person is told.
-func markUntrustedTold(g *globalOpts, opts model.LoadOptions, u model.UntrustedLocal) {
-	if err := model.MarkUntrustedTold(opts, u); err != nil {
+func markUntrustedTold(g *globalOpts, opts config.LoadOptions, u model.UntrustedLocal) {
+	if err := config.MarkUntrustedTold(opts, u); err != nil {
 		fmt.Fprintln(g.stderr, "mcpdeck: could not remember that this was shown: "+sentence(err))
 	}
 }

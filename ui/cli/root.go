@@ -16,6 +16,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/mcpdeck/mcpdeck/model"
+	"github.com/mcpdeck/mcpdeck/model/config"
 	"github.com/mcpdeck/mcpdeck/oauth"
 )
 
@@ -52,9 +53,9 @@ type globalOpts struct {
 	rawStdout, rawStderr io.Writer
 
 	// newLoadOptions builds the model's LoadOptions for the given --mcp-config
-	// values; it is model.DefaultLoadOptions (working directory, HOME, XDG
+	// values; it is config.DefaultLoadOptions (working directory, HOME, XDG
 	// config dir, MCPDECK_MANAGED_DIR). Use g.loadOptions() to call it.
-	newLoadOptions func(dynamic []string) (model.LoadOptions, error)
+	newLoadOptions func(dynamic []string) (config.LoadOptions, error)
 
 	// sampling is --sampling: what a command does with a server's sampling
 	// request when no command replies ("decline", the only way without a
@@ -98,14 +99,14 @@ func (g *globalOpts) input() *bufio.Reader {
 }
 
 // loadOptions returns the LoadOptions every command reads config with. A
-// ${secret:NAME} stays as written (model.SkipSecrets): a command that only
+// ${secret:NAME} stays as written (config.SkipSecrets): a command that only
 // shows or edits definitions, or completes a word at each TAB, has no use
 // for the values and must not make the keychain answer (or prompt) for
 // every server. Commands that run servers use secretLoadOptions.
-func (g *globalOpts) loadOptions() (model.LoadOptions, error) {
+func (g *globalOpts) loadOptions() (config.LoadOptions, error) {
 	o, err := g.newLoadOptions(g.mcpConfig)
 	if err == nil && o.LookupSecret == nil {
-		o.LookupSecret = model.SkipSecrets
+		o.LookupSecret = config.SkipSecrets
 	}
 	return o, err
 }
@@ -114,7 +115,7 @@ func (g *globalOpts) loadOptions() (model.LoadOptions, error) {
 // ${secret:NAME} of a user or local definition is read from the secret
 // store (each read bounded by the keychain's timeout); with names, only
 // those servers' secrets are read.
-func (g *globalOpts) secretLoadOptions(names ...string) (model.LoadOptions, error) {
+func (g *globalOpts) secretLoadOptions(names ...string) (config.LoadOptions, error) {
 	o, err := g.newLoadOptions(g.mcpConfig)
 	if err == nil && o.LookupSecret == nil {
 		o.LookupSecret = g.secretStore(o.ConfigDir).Lookup(context.Background())
@@ -126,11 +127,11 @@ func (g *globalOpts) secretLoadOptions(names ...string) (model.LoadOptions, erro
 }
 
 // secretsOnlyOf is read for the secrets of the servers named, and
-// model.SkipSecrets for every other server's.
-func secretsOnlyOf(read func(model.SecretRef) (string, error), names []string) func(model.SecretRef) (string, error) {
-	return func(ref model.SecretRef) (string, error) {
+// config.SkipSecrets for every other server's.
+func secretsOnlyOf(read func(config.SecretRef) (string, error), names []string) func(config.SecretRef) (string, error) {
+	return func(ref config.SecretRef) (string, error) {
 		if !slices.Contains(names, ref.Server) {
-			return model.SkipSecrets(ref)
+			return config.SkipSecrets(ref)
 		}
 		return read(ref)
 	}
@@ -157,7 +158,7 @@ func run(ctx context.Context, args []string, stdin io.Reader, rawStdout, rawStde
 	stdout, stderr := &terminalWriter{w: rawStdout}, &terminalWriter{w: rawStderr}
 	g := &globalOpts{
 		stdin: stdin, stdout: stdout, stderr: stderr, rawStdout: rawStdout, rawStderr: rawStderr,
-		newLoadOptions: model.DefaultLoadOptions,
+		newLoadOptions: config.DefaultLoadOptions,
 	}
 	root := newRootCmd(g)
 	root.SetArgs(args)

@@ -1,15 +1,15 @@
 package cli
 
 import (
-	"github.com/mcpdeck/mcpdeck/model"
+	"github.com/mcpdeck/mcpdeck/model/config"
 	"github.com/mcpdeck/mcpdeck/model/textsafe"
 )
 
-// load is model.Load that remembers the secret set of every server it
-// found (model.Resolved.Secrets): the error a command ends with is masked
+// load is config.Load that remembers the secret set of every server it
+// found (config.Resolved.Secrets): the error a command ends with is masked
 // with them all (runMask), whichever server it came from.
-func (g *globalOpts) load(lo model.LoadOptions) (*model.Resolved, error) {
-	res, err := model.Load(lo)
+func (g *globalOpts) load(lo config.LoadOptions) (*config.Resolved, error) {
+	res, err := config.Load(lo)
 	g.runSecrets = append(g.runSecrets, res.Secrets()...)
 	return res, err
 }

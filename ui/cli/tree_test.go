@@ -16,7 +16,7 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
-	"github.com/mcpdeck/mcpdeck/model"
+	"github.com/mcpdeck/mcpdeck/model/config"
 )
 
 // constructorClosure matches the name Go gives a closure written inside a
@@ -66,7 +66,7 @@ func TestCommandTreeBuiltOnce(t *testing.T) {
 	newG := func() *globalOpts {
 		return &globalOpts{
 			stdin: strings.NewReader(""), stdout: &bytes.Buffer{}, stderr: &bytes.Buffer{},
-			newLoadOptions: func([]string) (model.LoadOptions, error) { return model.LoadOptions{}, nil },
+			newLoadOptions: func([]string) (config.LoadOptions, error) { return config.LoadOptions{}, nil },
 		}
 	}
 	first := treeFingerprint(t, newRootCmd(newG()))

@@ -6,6 +6,7 @@ import (
 
 	"github.com/mcpdeck/mcpdeck/engine/registry"
 	"github.com/mcpdeck/mcpdeck/model"
+	"github.com/mcpdeck/mcpdeck/model/config"
 	"github.com/mcpdeck/mcpdeck/oauth"
 	"github.com/mcpdeck/mcpdeck/ui"
 )
@@ -14,7 +15,7 @@ import (
 // the person's config files and mcpdeck's secret store.
 type tuiRegistry struct {
 	client registry.Client
-	opts   model.LoadOptions
+	opts   config.LoadOptions
 	store  *oauth.SecretStore
 
 	mu      sync.Mutex
@@ -24,7 +25,7 @@ type tuiRegistry struct {
 var _ ui.Registry = (*tuiRegistry)(nil)
 
 // newTUIRegistry is the registry for the TUI on the person's configuration.
-func newTUIRegistry(g *globalOpts, opts model.LoadOptions) *tuiRegistry {
+func newTUIRegistry(g *globalOpts, opts config.LoadOptions) *tuiRegistry {
 	return &tuiRegistry{client: registryClient(), opts: opts, store: g.secretStore(opts.ConfigDir)}
 }
 
@@ -39,7 +40,7 @@ func (r *tuiRegistry) Pinned(ctx context.Context, name, version string) (registr
 }
 
 func (r *tuiRegistry) Target(scope model.Scope) (string, error) {
-	return model.ScopePath(r.opts, scope)
+	return config.ScopePath(r.opts, scope)
 }
 
 // Fetch downloads and checks a plan's bundle, and keeps it on the list

@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/mcpdeck/mcpdeck/model"
+	"github.com/mcpdeck/mcpdeck/model/config"
 	"github.com/mcpdeck/mcpdeck/model/textsafe"
 )
 
@@ -11,7 +12,7 @@ import (
 // `mcp get` and doctor print it.
 func optInText() string {
 	return "its cwd ${" + model.ProjectDirVar + "} runs it in the project mcpdeck is started in, so that project's " +
-		model.ProjectRedirects + " can change what it runs, with its environment and secrets; " +
+		config.ProjectRedirects + " can change what it runs, with its environment and secrets; " +
 		"without that cwd it runs in your home directory"
 }
 

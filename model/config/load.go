@@ -1,8 +1,10 @@
-package model
+package config
 
 import (
 	"path/filepath"
 	"strings"
+
+	"github.com/mcpdeck/mcpdeck/model"
 )
 
 // InlineSource is Server.Source for servers given as inline JSON to --mcp-config.
@@ -12,15 +14,15 @@ const InlineSource = "--mcp-config"
 // may run, and why not. It is a value computed from the files; nothing in it
 // is live.
 type Resolved struct {
-	Servers     []Server  // sorted by name, includes disabled/unapproved/blocked ones
-	Problems    []Problem // file-level problems (broken JSON etc.)
-	Files       []string  // every config file path consulted (existing or not) — for fsnotify
-	ProjectRoot string    // dir of the nearest .mcp.json, else Cwd
+	Servers     []model.Server  // sorted by name, includes disabled/unapproved/blocked ones
+	Problems    []model.Problem // file-level problems (broken JSON etc.)
+	Files       []string        // every config file path consulted (existing or not) — for fsnotify
+	ProjectRoot string          // dir of the nearest .mcp.json, else Cwd
 	Enterprise  bool
-	Permissions Permissions
+	Permissions model.Permissions
 	// ManagedPolicy is managed policy, which judges mcpdeck's own programs
 	// too (the browser opener); each Server carries it as well.
-	ManagedPolicy Policy
+	ManagedPolicy model.Policy
 	// Suppressed lists plugin servers hidden by signature dedup.
 	Suppressed []Suppressed
 	// LocalSettings is the person's private state of ProjectRoot, in the
@@ -29,33 +31,33 @@ type Resolved struct {
 	// Untrusted is a .mcpdeck/settings.local.json found at ProjectRoot: an
 	// older mcpdeck kept private state there, but a repository can ship one,
 	// so nothing in it applies. Nil when there is none.
-	Untrusted *UntrustedLocal
+	Untrusted *model.UntrustedLocal
 }
 
 // Suppressed is a plugin server that duplicates another server (same command
 // and arguments, or same URL) and therefore is not offered.
 type Suppressed struct {
-	Name      string `json:"name"`
-	Origin    Origin `json:"origin"`
-	By        string `json:"by"` // name of the server kept instead
-	ByOrigin  Origin `json:"byOrigin"`
-	Signature string `json:"signature"`
+	Name      string       `json:"name"`
+	Origin    model.Origin `json:"origin"`
+	By        string       `json:"by"` // name of the server kept instead
+	ByOrigin  model.Origin `json:"byOrigin"`
+	Signature string       `json:"signature"`
 }
 
 // Server returns the server of that name (exact, else after NormalizeName).
-func (r *Resolved) Server(name string) (Server, bool) {
+func (r *Resolved) Server(name string) (model.Server, bool) {
 	for _, s := range r.Servers {
 		if s.Name == name {
 			return s, true
 		}
 	}
-	n := NormalizeName(name)
+	n := model.NormalizeName(name)
 	for _, s := range r.Servers {
-		if NormalizeName(s.Name) == n {
+		if model.NormalizeName(s.Name) == n {
 			return s, true
 		}
 	}
-	return Server{}, false
+	return model.Server{}, false
 }
 
 // Load reads every scope and merges them. Broken files, bad
@@ -68,10 +70,10 @@ func Load(opts LoadOptions) (*Resolved, error) {
 	}
 	l := discover(opts)
 	r := &Resolved{ProjectRoot: l.root, LocalSettings: l.local}
-	var probs []Problem
-	read := func(path string) *jsonFile {
+	var probs []model.Problem
+	read := func(path string) *model.File {
 		r.Files = append(r.Files, path)
-		f, p := readJSONFile(path)
+		f, p := model.Read(path)
 		if p != nil {
 			probs = append(probs, *p)
 		}
@@ -80,28 +82,28 @@ func Load(opts LoadOptions) (*Resolved, error) {
 	// Settings files that exist but cannot be parsed: their permission
 	// rules are unknown (see Permissions.Unreadable).
 	var unreadable []string
-	readSettings := func(path string) *jsonFile {
+	readSettings := func(path string) *model.File {
 		r.Files = append(r.Files, path)
-		f, p := readJSONFile(path)
+		f, p := model.Read(path)
 		if p != nil {
 			probs = append(probs, *p)
 			unreadable = append(unreadable, path)
 		}
 		return f
 	}
-	addDefs := func(f *jsonFile, scope Scope, source string) []definition {
+	addDefs := func(f *model.File, scope model.Scope, source string) []model.Definition {
 		if f == nil {
 			return nil
 		}
-		d, p := serversIn(f, scope, source)
+		d, p := model.ServersIn(f, scope, source)
 		probs = append(probs, p...)
 		return d
 	}
 
 	r.Files = append(r.Files, l.managedSettings)
-	pf, pprob := readJSONFile(l.managedSettings)
-	pol, pp := readPolicy(pf, pprob, l.managedSettings)
-	r.ManagedPolicy = NewPolicy(pol)
+	pf, pprob := model.Read(l.managedSettings)
+	pol, pp := model.ReadManaged(pf, pprob, l.managedSettings)
+	r.ManagedPolicy = model.NewPolicy(pol)
 	probs = append(probs, pp...)
 	if pprob != nil {
 		unreadable = append(unreadable, l.managedSettings)
@@ -110,52 +112,52 @@ func Load(opts LoadOptions) (*Resolved, error) {
 	// Enterprise is exclusive when managed-mcp.json exists, even when it is
 	// broken: failing open would start servers the administrator excluded.
 	r.Files = append(r.Files, l.managedMCP)
-	ef, eprob := readJSONFile(l.managedMCP)
+	ef, eprob := model.Read(l.managedMCP)
 	if eprob != nil {
 		probs = append(probs, *eprob)
 	}
 	r.Enterprise = ef != nil || eprob != nil
 	uf := readSettings(l.user)
-	var lf *jsonFile
+	var lf *model.File
 	if l.local != "" {
 		r.Files = append(r.Files, l.projectsDir) // noticed when the first decision creates it
 		lf = readSettings(l.local)
 	}
-	var st localState
+	var st model.Decisions
 	if lf != nil {
-		var sp []Problem
-		st, sp = readLocalState(lf)
+		var sp []model.Problem
+		st, sp = model.ReadDecisions(lf)
 		probs = append(probs, sp...)
 	}
 	r.Files = append(r.Files, l.untrusted)
-	r.Untrusted = findUntrusted(l.untrusted, lf)
+	r.Untrusted = model.Untrusted(l.untrusted, lf)
 	r.Permissions = mergePermissions(pf, uf, lf, &probs)
 	r.Permissions.Unreadable = strings.Join(unreadable, ", ")
 
-	var defs []definition
+	var defs []model.Definition
 	if r.Enterprise {
-		defs = addDefs(ef, ScopeEnterprise, l.managedMCP)
+		defs = addDefs(ef, model.ScopeEnterprise, l.managedMCP)
 	} else {
 		r.Files = append(r.Files, l.pluginsDir)
 		for _, p := range l.plugins {
-			defs = append(defs, addDefs(read(p.path), ScopePlugin, p.path)...)
+			defs = append(defs, addDefs(read(p.path), model.ScopePlugin, p.path)...)
 		}
-		defs = append(defs, addDefs(uf, ScopeUser, l.user)...)
+		defs = append(defs, addDefs(uf, model.ScopeUser, l.user)...)
 		r.Files = append(r.Files, l.walked...)
 		if l.project != "" {
-			f, p := readJSONFile(l.project)
+			f, p := model.Read(l.project)
 			if p != nil {
 				probs = append(probs, *p)
 			}
-			defs = append(defs, addDefs(f, ScopeProject, l.project)...)
+			defs = append(defs, addDefs(f, model.ScopeProject, l.project)...)
 		}
-		for _, d := range addDefs(lf, ScopeLocal, l.local) {
-			d.dir = l.root // a relative cwd means the project's directory
+		for _, d := range addDefs(lf, model.ScopeLocal, l.local) {
+			d.Dir = l.root // a relative cwd means the project's directory
 			defs = append(defs, d)
 		}
 		for _, v := range opts.Dynamic {
 			f, src := readDynamic(opts.Cwd, v, &probs, r)
-			defs = append(defs, addDefs(f, ScopeDynamic, src)...)
+			defs = append(defs, addDefs(f, model.ScopeDynamic, src)...)
 		}
 	}
 	r.Problems = probs
@@ -167,9 +169,9 @@ func Load(opts LoadOptions) (*Resolved, error) {
 // readDynamic reads one --mcp-config value: inline JSON when it starts with
 // '{', otherwise a file path (relative to Cwd). A missing file is a problem:
 // the person named it explicitly.
-func readDynamic(cwd, v string, probs *[]Problem, r *Resolved) (*jsonFile, string) {
+func readDynamic(cwd, v string, probs *[]model.Problem, r *Resolved) (*model.File, string) {
 	if strings.HasPrefix(strings.TrimSpace(v), "{") {
-		f, p := parseJSONDoc(InlineSource, []byte(v))
+		f, p := model.Parse(InlineSource, []byte(v))
 		if p != nil {
 			*probs = append(*probs, *p)
 		}
@@ -180,32 +182,46 @@ func readDynamic(cwd, v string, probs *[]Problem, r *Resolved) (*jsonFile, strin
 		path = filepath.Join(cwd, path)
 	}
 	r.Files = append(r.Files, path)
-	f, p := readJSONFile(path)
+	f, p := model.Read(path)
 	switch {
 	case p != nil:
 		*probs = append(*probs, *p)
 	case f == nil:
-		*probs = append(*probs, Problem{File: path, Message: "--mcp-config file does not exist"})
+		*probs = append(*probs, model.Problem{File: path, Message: "--mcp-config file does not exist"})
 	}
 	return f, path
 }
 
 // mergePermissions concatenates the permission rules of managed, user and
 // local settings (deny wins in Check whatever file a rule came from).
-func mergePermissions(managed, user, local *jsonFile, probs *[]Problem) Permissions {
-	var out Permissions
-	for _, f := range []*jsonFile{managed, user, local} {
+func mergePermissions(managed, user, local *model.File, probs *[]model.Problem) model.Permissions {
+	var out model.Permissions
+	for _, f := range []*model.File{managed, user, local} {
 		if f == nil {
 			continue
 		}
-		var p Permissions
-		if f != local { // local problems were reported by readLocalState
-			p, *probs = readPermissions(f, *probs)
+		var p model.Permissions
+		if f != local { // local problems were reported by ReadDecisions
+			p, *probs = model.ReadPermissions(f, *probs)
 		} else {
-			p, _ = readPermissions(f, nil)
+			p, _ = model.ReadPermissions(f, nil)
 		}
 		out.Allow = append(out.Allow, p.Allow...)
 		out.Deny = append(out.Deny, p.Deny...)
+	}
+	return out
+}
+
+// Secrets is the union of the secret sets of every server: what one run
+// of mcpdeck masks in what it writes about all of them (a support
+// bundle, a command's last error).
+func (r *Resolved) Secrets() []string {
+	if r == nil {
+		return nil
+	}
+	var out []string
+	for _, s := range r.Servers {
+		out = append(out, s.Secrets()...)
 	}
 	return out
 }

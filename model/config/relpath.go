@@ -1,10 +1,11 @@
-package model
+package config
 
 import (
 	"os"
 	"path/filepath"
 	"strings"
 
+	"github.com/mcpdeck/mcpdeck/model"
 	"github.com/mcpdeck/mcpdeck/model/platform"
 )
 
@@ -50,11 +51,11 @@ func relativeArg(a, startDir string) bool {
 // finds, judged as expanded and listed as written with secrets masked.
 // Before, they named something in startDir; now they name something
 // under home. Nil for every other server.
-func homeRelative(raw, cfg ServerConfig, scope Scope, startDir string) []string {
-	if scope.DefinedByProject() || raw.Cwd != "" || cfg.EffectiveType() != TransportStdio {
+func homeRelative(raw, cfg model.ServerConfig, scope model.Scope, startDir string) []string {
+	if scope.DefinedByProject() || raw.Cwd != "" || cfg.EffectiveType() != model.TransportStdio {
 		return nil
 	}
-	shown := Redact(raw)
+	shown := model.Redact(raw)
 	var out []string
 	if platform.IsPath(cfg.Command) && !filepath.IsAbs(cfg.Command) {
 		out = append(out, shown.Command)

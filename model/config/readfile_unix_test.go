@@ -1,6 +1,6 @@
 //go:build unix
 
-package model
+package config
 
 import (
 	"os"
@@ -9,6 +9,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/mcpdeck/mcpdeck/model"
 )
 
 // A config path that is a named pipe or a device is reported at once and
@@ -37,7 +39,7 @@ func TestNonFileConfigIsNotRead(t *testing.T) {
 				got = append(got, p.Error())
 			}
 		}
-		_, err = AddServer(f.opts(), ScopeUser, "s", ServerConfig{Command: "x"})
+		_, err = AddServer(f.opts(), model.ScopeUser, "s", model.ServerConfig{Command: "x"})
 		got = append(got, "add: "+errString(err))
 		done <- got
 	}()

@@ -1,4 +1,4 @@
-package model
+package config
 
 import (
 	"errors"
@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/mcpdeck/mcpdeck/model"
 )
 
 func TestLoadRejectsUnusableNames(t *testing.T) {
@@ -42,12 +44,12 @@ func TestLoadReportsNormalizedNameClash(t *testing.T) {
 
 func TestScopePath(t *testing.T) {
 	f := newFixture(t)
-	for scope, want := range map[Scope]string{ScopeLocal: f.localFile(), ScopeProject: f.projectFile(), ScopeUser: f.userFile()} {
+	for scope, want := range map[model.Scope]string{model.ScopeLocal: f.localFile(), model.ScopeProject: f.projectFile(), model.ScopeUser: f.userFile()} {
 		if got, err := ScopePath(f.opts(), scope); err != nil || got != want {
 			t.Errorf("%s: %q %v, want %q", scope, got, err, want)
 		}
 	}
-	if _, err := ScopePath(f.opts(), ScopePlugin); !errors.Is(err, ErrInvalid) {
+	if _, err := ScopePath(f.opts(), model.ScopePlugin); !errors.Is(err, model.ErrInvalid) {
 		t.Errorf("plugin scope: %v", err)
 	}
 	// A .mcp.json above a nearer .mcpdeck stays the project file, and its
@@ -56,10 +58,10 @@ func TestScopePath(t *testing.T) {
 	g.write(g.projectFile(), "{}")
 	g.cwd = filepath.Join(g.proj, "sub")
 	g.write(filepath.Join(g.cwd, ".mcpdeck", "settings.local.json"), "{}")
-	if got, _ := ScopePath(g.opts(), ScopeProject); got != g.projectFile() {
+	if got, _ := ScopePath(g.opts(), model.ScopeProject); got != g.projectFile() {
 		t.Errorf("project file = %q, want %q", got, g.projectFile())
 	}
-	if got, _ := ScopePath(g.opts(), ScopeLocal); got != g.localFile() {
+	if got, _ := ScopePath(g.opts(), model.ScopeLocal); got != g.localFile() {
 		t.Errorf("local file = %q", got)
 	}
 }

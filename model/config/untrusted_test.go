@@ -1,4 +1,4 @@
-package model
+package config
 
 import (
 	"errors"
@@ -7,6 +7,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/mcpdeck/mcpdeck/model"
 )
 
 func TestUntrustedLocalIsNoticedOncePerContent(t *testing.T) {
@@ -17,10 +19,10 @@ func TestUntrustedLocalIsNoticedOncePerContent(t *testing.T) {
 	if u == nil || u.Path != path || u.Told || u.Hash == "" {
 		t.Fatalf("untrusted = %+v", u)
 	}
-	if !slices.Contains(r.Files, path) || !slices.Contains(r.Files, filepath.Join(f.cfg, ProjectsDir)) {
+	if !slices.Contains(r.Files, path) || !slices.Contains(r.Files, filepath.Join(f.cfg, model.ProjectsDir)) {
 		t.Errorf("watched files %v lack the untrusted file or the projects dir", r.Files)
 	}
-	for _, want := range []string{path, "no longer trusts", MigrateLocalCommand} {
+	for _, want := range []string{path, "no longer trusts", model.MigrateLocalCommand} {
 		if !strings.Contains(u.Notice(), want) {
 			t.Errorf("notice %q lacks %q", u.Notice(), want)
 		}
@@ -40,7 +42,7 @@ func TestUntrustedLocalIsNoticedOncePerContent(t *testing.T) {
 		t.Errorf("after a change: %+v", u)
 	}
 	// Only this project's file can be marked.
-	if err := MarkUntrustedTold(f.opts(), UntrustedLocal{Path: "/elsewhere/x.json"}); !errors.Is(err, ErrInvalid) {
+	if err := MarkUntrustedTold(f.opts(), model.UntrustedLocal{Path: "/elsewhere/x.json"}); !errors.Is(err, model.ErrInvalid) {
 		t.Errorf("marking another path: %v", err)
 	}
 }
@@ -78,13 +80,13 @@ func TestMigrateLocal(t *testing.T) {
 		t.Fatalf("shown: %+v", m)
 	}
 	// Reading changed nothing.
-	if r := f.load(); mustServer(t, r, "gh").Approval.Status != ApprovalPending {
+	if r := f.load(); mustServer(t, r, "gh").Approval.Status != model.ApprovalPending {
 		t.Fatal("reading approved")
 	}
 
 	// The file changed after it was shown: nothing moves.
 	f.write(old, strings.Replace(f.read(old), `"t"`, `"t2"`, 1))
-	if _, err := MigrateLocal(opts, m.Hash); !errors.Is(err, ErrInvalid) {
+	if _, err := MigrateLocal(opts, m.Hash); !errors.Is(err, model.ErrInvalid) {
 		t.Fatalf("stale hash: %v", err)
 	}
 	if _, ok := f.load().Server("tool"); ok {
@@ -110,13 +112,13 @@ func TestMigrateLocal(t *testing.T) {
 		t.Errorf("untrusted after migration: %+v", r.Untrusted)
 	}
 	tool := mustServer(t, r, "tool")
-	if tool.Scope != ScopeLocal || tool.Enabled || tool.Config.Cwd != filepath.Join(f.proj, "sub") || tool.Raw.Extra["x-unknown"] == nil {
+	if tool.Scope != model.ScopeLocal || tool.Enabled || tool.Config.Cwd != filepath.Join(f.proj, "sub") || tool.Raw.Extra["x-unknown"] == nil {
 		t.Errorf("tool: scope %s enabled %v cwd %s extra %v", tool.Scope, tool.Enabled, tool.Config.Cwd, tool.Raw.Extra)
 	}
 	if s := mustServer(t, r, "kept"); s.Config.Command != "mine" {
 		t.Errorf("the private definition was replaced: %s", s.Config.Command)
 	}
-	if s := mustServer(t, r, "gh"); s.Approval.Status != ApprovalApproved {
+	if s := mustServer(t, r, "gh"); s.Approval.Status != model.ApprovalApproved {
 		t.Errorf("gh: %+v", s.Approval)
 	}
 	if !slices.Equal(r.Permissions.Allow, []string{"mcp__kept__*", "mcp__gh__read"}) || !slices.Equal(r.Permissions.Deny, []string{"mcp__gh__rm"}) {
@@ -125,7 +127,7 @@ func TestMigrateLocal(t *testing.T) {
 	if !strings.Contains(f.read(f.localFile()), `"project": "`) {
 		t.Errorf("the private state does not name its project:\n%s", f.read(f.localFile()))
 	}
-	if _, err := ReadUntrustedLocal(opts); !errors.Is(err, ErrNotFound) {
+	if _, err := ReadUntrustedLocal(opts); !errors.Is(err, model.ErrNotFound) {
 		t.Errorf("nothing left to migrate: %v", err)
 	}
 }
@@ -141,17 +143,17 @@ func TestPrivateStateFollowsTheCanonicalProjectPath(t *testing.T) {
 		t.Fatal(err)
 	}
 	f.cwd = link
-	if s := mustServer(t, f.load(), "gh"); s.Approval.Status != ApprovalApproved {
+	if s := mustServer(t, f.load(), "gh"); s.Approval.Status != model.ApprovalApproved {
 		t.Errorf("through a symlink: %+v", s.Approval)
 	}
 	other := newFixture(t)
-	if privateStatePath(filepath.Join(f.cfg, ProjectsDir), other.proj) == f.localFile() {
+	if model.StatePath(filepath.Join(f.cfg, model.ProjectsDir), other.proj) == f.localFile() {
 		t.Error("two projects share one state file")
 	}
-	if got := privateStatePath("relative", f.proj); got != "" {
+	if got := model.StatePath("relative", f.proj); got != "" {
 		t.Errorf("a relative config dir: %q", got)
 	}
-	if err := SetApproval(LoadOptions{Cwd: f.proj, Home: f.home}, "gh", true, ""); !errors.Is(err, ErrInvalid) {
+	if err := SetApproval(LoadOptions{Cwd: f.proj, Home: f.home}, "gh", true, ""); !errors.Is(err, model.ErrInvalid) {
 		t.Errorf("no config dir: %v", err)
 	}
 }

@@ -1,4 +1,4 @@
-package model
+package config
 
 import (
 	"io/fs"
@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/mcpdeck/mcpdeck/model"
 )
 
 // repoLocalSettings is what a hostile repository ships as
@@ -34,7 +36,7 @@ func TestRepoShippedLocalSettingsGrantNothing(t *testing.T) {
 		t.Error("a server defined in the repository's .mcpdeck/settings.local.json was loaded")
 	}
 	gh := mustServer(t, r, "gh")
-	if gh.Approval.Status != ApprovalPending || gh.Runnable() {
+	if gh.Approval.Status != model.ApprovalPending || gh.Runnable() {
 		t.Errorf("the repository approved its own server: %+v runnable=%v", gh.Approval, gh.Runnable())
 	}
 	if mine := mustServer(t, r, "mine"); !mine.Enabled {
@@ -49,7 +51,7 @@ func TestRepoShippedLocalSettingsGrantNothing(t *testing.T) {
 	if err := SetApproval(f.opts(), "gh", true, gh.Hash); err != nil {
 		t.Fatal(err)
 	}
-	if gh := mustServer(t, f.load(), "gh"); gh.Approval.Status != ApprovalApproved {
+	if gh := mustServer(t, f.load(), "gh"); gh.Approval.Status != model.ApprovalApproved {
 		t.Errorf("the person's approval: %+v", gh.Approval)
 	}
 }
@@ -110,7 +112,7 @@ func TestDecisionsAreWrittenOutsideTheWorkingTree(t *testing.T) {
 	if err := SetEnabled(opts, "gh", false); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := AddServer(opts, ScopeLocal, "private", ServerConfig{Command: "p", Env: map[string]string{"TOKEN": "s3cret"}}); err != nil {
+	if _, err := AddServer(opts, model.ScopeLocal, "private", model.ServerConfig{Command: "p", Env: map[string]string{"TOKEN": "s3cret"}}); err != nil {
 		t.Fatal(err)
 	}
 	after := treeState(t, f.proj)
@@ -125,13 +127,13 @@ func TestDecisionsAreWrittenOutsideTheWorkingTree(t *testing.T) {
 
 	// The decisions persist, and their file is the person's own.
 	r := f.load()
-	if s := mustServer(t, r, "gh"); s.Approval.Status != ApprovalApproved || s.Enabled {
+	if s := mustServer(t, r, "gh"); s.Approval.Status != model.ApprovalApproved || s.Enabled {
 		t.Errorf("gh after reload: %+v enabled=%v", s.Approval, s.Enabled)
 	}
-	if s := mustServer(t, r, "other"); s.Approval.Status != ApprovalRejected {
+	if s := mustServer(t, r, "other"); s.Approval.Status != model.ApprovalRejected {
 		t.Errorf("other after reload: %+v", s.Approval)
 	}
-	if s := mustServer(t, r, "private"); s.Scope != ScopeLocal || strings.HasPrefix(s.Source, f.proj) {
+	if s := mustServer(t, r, "private"); s.Scope != model.ScopeLocal || strings.HasPrefix(s.Source, f.proj) {
 		t.Errorf("local server: scope %s source %s", s.Scope, s.Source)
 	}
 	if rel, err := filepath.Rel(f.cfg, r.LocalSettings); err != nil || strings.HasPrefix(rel, "..") {

@@ -1,9 +1,11 @@
-package model
+package config
 
 import (
 	"errors"
 	"strings"
 	"testing"
+
+	"github.com/mcpdeck/mcpdeck/model"
 )
 
 // TestSamplingCommandOnlyFromUserConfig: a sampling command counts only in
@@ -20,7 +22,7 @@ func TestSamplingCommandOnlyFromUserConfig(t *testing.T) {
 	if cmd, err := SamplingCommand(mustServer(t, r, "repo")); !errors.Is(err, ErrSamplingNotUser) || cmd != "" {
 		t.Errorf("project server: %q, %v (want ErrSamplingNotUser)", cmd, err)
 	}
-	if _, err := SamplingCommand(mustServer(t, r, "bad")); !errors.Is(err, ErrInvalid) || !strings.Contains(err.Error(), "server bad, field sampling") {
+	if _, err := SamplingCommand(mustServer(t, r, "bad")); !errors.Is(err, model.ErrInvalid) || !strings.Contains(err.Error(), "server bad, field sampling") {
 		t.Errorf("malformed: %v", err)
 	}
 }
@@ -34,30 +36,30 @@ func TestSamplingDecisionsLiveInPrivateState(t *testing.T) {
 	f.write(f.userFile(), servers("a", `{"command":"x"}`))
 	f.write(f.projectFile(), `{"mcpServers": {"p": {"command": "y"}}, "samplingDecisions": {"p": "always", "a": "always"}}`)
 	opts := f.opts()
-	if s := mustServer(t, f.load(), "a"); s.Sampling != SamplingAsk {
+	if s := mustServer(t, f.load(), "a"); s.Sampling != model.SamplingAsk {
 		t.Fatalf("a repository file decided sampling: %q", s.Sampling)
 	}
-	if err := SetSamplingDecision(opts, "a", SamplingAlways); err != nil {
+	if err := SetSamplingDecision(opts, "a", model.SamplingAlways); err != nil {
 		t.Fatal(err)
 	}
-	if s := mustServer(t, f.load(), "a"); s.Sampling != SamplingAlways {
+	if s := mustServer(t, f.load(), "a"); s.Sampling != model.SamplingAlways {
 		t.Fatalf("after always: %q", s.Sampling)
 	}
 	if !strings.Contains(f.read(f.localFile()), `"samplingDecisions"`) {
 		t.Fatalf("not in the private state:\n%s", f.read(f.localFile()))
 	}
-	if err := SetSamplingDecision(opts, "a", SamplingAsk); err != nil {
+	if err := SetSamplingDecision(opts, "a", model.SamplingAsk); err != nil {
 		t.Fatal(err)
 	}
-	if s := mustServer(t, f.load(), "a"); s.Sampling != SamplingAsk {
+	if s := mustServer(t, f.load(), "a"); s.Sampling != model.SamplingAsk {
 		t.Fatalf("after ask: %q", s.Sampling)
 	}
-	if err := SetSamplingDecision(opts, "ghost", SamplingNever); !errors.Is(err, ErrNotFound) {
+	if err := SetSamplingDecision(opts, "ghost", model.SamplingNever); !errors.Is(err, model.ErrNotFound) {
 		t.Fatalf("unknown server: %v", err)
 	}
 	f.write(f.localFile(), `{"samplingDecisions": {"a": "sometimes"}}`)
 	r := f.load()
-	if s := mustServer(t, r, "a"); s.Sampling != SamplingAsk {
+	if s := mustServer(t, r, "a"); s.Sampling != model.SamplingAsk {
 		t.Fatalf("bad value applied: %q", s.Sampling)
 	}
 	found := false

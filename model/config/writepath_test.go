@@ -1,4 +1,4 @@
-package model
+package config
 
 import (
 	"errors"
@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/mcpdeck/mcpdeck/model"
 )
 
 // symlink makes link point at target, skipping where links cannot be made
@@ -56,7 +58,7 @@ func TestWriteThroughSymlinkChainKeepsLinks(t *testing.T) {
 	symlink(t, filepath.Join("..", "dotfiles", "mcpdeck.json"), hop) // relative
 	symlink(t, hop, f.userFile())
 
-	if _, err := AddServer(f.opts(), ScopeUser, "s", ServerConfig{Command: "x"}); err != nil {
+	if _, err := AddServer(f.opts(), model.ScopeUser, "s", model.ServerConfig{Command: "x"}); err != nil {
 		t.Fatal(err)
 	}
 	mustBeLink(t, f.userFile())
@@ -69,7 +71,7 @@ func TestWriteThroughSymlinkChainKeepsLinks(t *testing.T) {
 	}
 	noStrays(t, dotfiles, "mcpdeck.json")
 	noStrays(t, f.cfg, "settings.json")
-	if _, err := RemoveServer(f.opts(), ScopeUser, "s"); err != nil {
+	if _, err := RemoveServer(f.opts(), model.ScopeUser, "s"); err != nil {
 		t.Fatal(err)
 	}
 	mustBeLink(t, f.userFile())
@@ -84,7 +86,7 @@ func TestWriteThroughSymlinkChainKeepsLinks(t *testing.T) {
 		t.Fatal(err)
 	}
 	symlink(t, want, g.userFile())
-	if _, err := AddServer(g.opts(), ScopeUser, "s", ServerConfig{Command: "x"}); err != nil {
+	if _, err := AddServer(g.opts(), model.ScopeUser, "s", model.ServerConfig{Command: "x"}); err != nil {
 		t.Fatal(err)
 	}
 	mustBeLink(t, g.userFile())
@@ -102,14 +104,14 @@ func TestProjectSymlinkOutsideIsRefused(t *testing.T) {
 	symlink(t, outside, f.projectFile())
 	for _, write := range []func() error{
 		func() error {
-			_, err := AddServer(f.opts(), ScopeProject, "evil", ServerConfig{Command: "x"})
+			_, err := AddServer(f.opts(), model.ScopeProject, "evil", model.ServerConfig{Command: "x"})
 			return err
 		},
-		func() error { _, err := RemoveServer(f.opts(), ScopeProject, "mine"); return err },
+		func() error { _, err := RemoveServer(f.opts(), model.ScopeProject, "mine"); return err },
 	} {
 		err := write()
 		want := "refusing to write " + f.projectFile() + ": it is a symlink to " + outside + ", outside the project"
-		if !errors.Is(err, ErrFileUnusable) || !strings.Contains(err.Error(), want) {
+		if !errors.Is(err, model.ErrFileUnusable) || !strings.Contains(err.Error(), want) {
 			t.Errorf("err = %v, want ErrFileUnusable containing %q", err, want)
 		}
 	}
@@ -122,7 +124,7 @@ func TestProjectSymlinkOutsideIsRefused(t *testing.T) {
 	g := newFixture(t)
 	inside := g.write(filepath.Join(g.proj, "config", "mcp.json"), `{}`)
 	symlink(t, filepath.Join("config", "mcp.json"), g.projectFile())
-	if _, err := AddServer(g.opts(), ScopeProject, "ok", ServerConfig{Command: "x"}); err != nil {
+	if _, err := AddServer(g.opts(), model.ScopeProject, "ok", model.ServerConfig{Command: "x"}); err != nil {
 		t.Fatal(err)
 	}
 	mustBeLink(t, g.projectFile())
@@ -138,8 +140,8 @@ func TestEditRefusesNonFile(t *testing.T) {
 	if err := os.MkdirAll(f.userFile(), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	_, err := AddServer(f.opts(), ScopeUser, "s", ServerConfig{Command: "x"})
-	if !errors.Is(err, ErrFileUnusable) || !strings.Contains(err.Error(), "cannot read the file: it is a directory, not a file ("+f.userFile()+")") {
+	_, err := AddServer(f.opts(), model.ScopeUser, "s", model.ServerConfig{Command: "x"})
+	if !errors.Is(err, model.ErrFileUnusable) || !strings.Contains(err.Error(), "cannot read the file: it is a directory, not a file ("+f.userFile()+")") {
 		t.Errorf("err = %v", err)
 	}
 }

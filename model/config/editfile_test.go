@@ -1,10 +1,12 @@
-package model
+package config
 
 import (
 	"os"
 	"path/filepath"
 	"testing"
 	"time"
+
+	"github.com/mcpdeck/mcpdeck/model"
 )
 
 // Temporary files of an interrupted write are removed by the next write of
@@ -25,7 +27,7 @@ func TestInterruptedWriteTempsAreCleaned(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	if _, err := AddServer(f.opts(), ScopeUser, "s", ServerConfig{Command: "x"}); err != nil {
+	if _, err := AddServer(f.opts(), model.ScopeUser, "s", model.ServerConfig{Command: "x"}); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := os.Lstat(stale); !os.IsNotExist(err) {

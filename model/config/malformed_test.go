@@ -1,4 +1,4 @@
-package model
+package config
 
 import (
 	"errors"
@@ -6,13 +6,15 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/mcpdeck/mcpdeck/model"
 )
 
 // Each malformed file must give a problem naming the file (and line, column
 // and field where there is one), must not stop the other files' servers from
 // loading, and must be left byte for byte as it was by a refused write.
 func TestMalformedConfigs(t *testing.T) {
-	huge := `{"mcpServers": {}, "pad": "` + strings.Repeat("x", MaxConfigSize) + `"}`
+	huge := `{"mcpServers": {}, "pad": "` + strings.Repeat("x", model.MaxConfigSize) + `"}`
 	for _, tc := range []struct {
 		name    string
 		content string
@@ -78,9 +80,9 @@ func TestMalformedConfigs(t *testing.T) {
 				}
 			}
 			// A write to a file that cannot be parsed is refused and leaves it untouched.
-			_, err := AddServer(f.opts(), ScopeUser, "new", ServerConfig{Command: "x"})
+			_, err := AddServer(f.opts(), model.ScopeUser, "new", model.ServerConfig{Command: "x"})
 			if len(tc.want) > 0 {
-				if !errors.Is(err, ErrInvalid) || !errors.Is(err, ErrFileUnusable) || !strings.Contains(err.Error(), broken) {
+				if !errors.Is(err, model.ErrInvalid) || !errors.Is(err, model.ErrFileUnusable) || !strings.Contains(err.Error(), broken) {
 					t.Errorf("AddServer on a broken file: %v, want ErrInvalid and ErrFileUnusable naming the file", err)
 				}
 				if f.read(broken) != tc.content {
@@ -98,7 +100,7 @@ func TestBOMAccepted(t *testing.T) {
 	if s := mustServer(t, r, "a"); !s.Runnable() || len(r.Problems) != 0 {
 		t.Fatalf("BOM file: %v %v", s.Problems, r.Problems)
 	}
-	if _, err := AddServer(f.opts(), ScopeUser, "b", ServerConfig{Command: "y"}); err != nil {
+	if _, err := AddServer(f.opts(), model.ScopeUser, "b", model.ServerConfig{Command: "y"}); err != nil {
 		t.Fatal(err)
 	}
 	got := f.read(path)

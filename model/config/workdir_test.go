@@ -1,4 +1,4 @@
-package model
+package config
 
 import (
 	"path/filepath"
@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/mcpdeck/mcpdeck/model"
 	"github.com/mcpdeck/mcpdeck/model/textsafe"
 )
 
@@ -65,7 +66,7 @@ func TestProjectDirOptIn(t *testing.T) {
 	f := newFixture(t)
 	f.cwd = filepath.Join(f.proj, "sub")
 	f.write(filepath.Join(f.cwd, "keep"), "")
-	f.env[ProjectDirVar] = "/somewhere/else" // never used in cwd
+	f.env[model.ProjectDirVar] = "/somewhere/else" // never used in cwd
 	f.env["TOOLS"] = "tools"
 	f.write(f.userFile(), servers(
 		"opted", `{"command":"npx","args":["-y","u@1.0.0"],"cwd":"${PROJECT_DIR}"}`,

@@ -1,4 +1,4 @@
-package model
+package config
 
 import (
 	"errors"
@@ -6,6 +6,8 @@ import (
 	"reflect"
 	"slices"
 	"testing"
+
+	"github.com/mcpdeck/mcpdeck/model"
 )
 
 func TestLoadMergePriority(t *testing.T) {
@@ -21,20 +23,20 @@ func TestLoadMergePriority(t *testing.T) {
 		t.Fatalf("servers = %v, want %v (problems %v)", got, want, r.Problems)
 	}
 	s := mustServer(t, r, "shared")
-	if s.Scope != ScopeDynamic || s.Source != InlineSource || s.Config.Command != "dyn-inline" {
+	if s.Scope != model.ScopeDynamic || s.Source != InlineSource || s.Config.Command != "dyn-inline" {
 		t.Errorf("winner = %s %s %q, want the last --mcp-config (inline)", s.Scope, s.Source, s.Config.Command)
 	}
-	wantOverrides := []Origin{
-		{ScopeDynamic, dyn},
-		{ScopeLocal, f.localFile()},
-		{ScopeProject, f.projectFile()},
-		{ScopeUser, f.userFile()},
-		{ScopePlugin, f.pluginFile("aplug")},
+	wantOverrides := []model.Origin{
+		{Scope: model.ScopeDynamic, Source: dyn},
+		{Scope: model.ScopeLocal, Source: f.localFile()},
+		{Scope: model.ScopeProject, Source: f.projectFile()},
+		{Scope: model.ScopeUser, Source: f.userFile()},
+		{Scope: model.ScopePlugin, Source: f.pluginFile("aplug")},
 	}
 	if !reflect.DeepEqual(s.Overrides, wantOverrides) {
 		t.Errorf("overrides = %v\nwant %v", s.Overrides, wantOverrides)
 	}
-	for name, scope := range map[string]Scope{"ponly": ScopePlugin, "uonly": ScopeUser, "jonly": ScopeProject, "lonly": ScopeLocal, "donly": ScopeDynamic} {
+	for name, scope := range map[string]model.Scope{"ponly": model.ScopePlugin, "uonly": model.ScopeUser, "jonly": model.ScopeProject, "lonly": model.ScopeLocal, "donly": model.ScopeDynamic} {
 		if got := mustServer(t, r, name); got.Scope != scope || len(got.Overrides) != 0 {
 			t.Errorf("%s: scope %s overrides %v, want %s and none", name, got.Scope, got.Overrides, scope)
 		}
@@ -61,7 +63,7 @@ func TestLoadEnterpriseIsExclusive(t *testing.T) {
 	if !r.Enterprise || !reflect.DeepEqual(serverNames(r), []string{"corp"}) {
 		t.Fatalf("enterprise=%v servers=%v, want only corp", r.Enterprise, serverNames(r))
 	}
-	if s := mustServer(t, r, "corp"); s.Scope != ScopeEnterprise || !s.Runnable() {
+	if s := mustServer(t, r, "corp"); s.Scope != model.ScopeEnterprise || !s.Runnable() {
 		t.Errorf("corp: %+v", s)
 	}
 
@@ -142,16 +144,16 @@ func TestLoadDedup(t *testing.T) {
 	}
 	want := []Suppressed{
 		{
-			Name: "gh-plugin", Origin: Origin{ScopePlugin, f.pluginFile("a-first")}, By: "github",
-			ByOrigin: Origin{ScopeUser, f.userFile()}, Signature: `stdio:["npx","-y","gh"]`,
+			Name: "gh-plugin", Origin: model.Origin{Scope: model.ScopePlugin, Source: f.pluginFile("a-first")}, By: "github",
+			ByOrigin: model.Origin{Scope: model.ScopeUser, Source: f.userFile()}, Signature: `stdio:["npx","-y","gh"]`,
 		},
 		{
-			Name: "remote-plugin", Origin: Origin{ScopePlugin, f.pluginFile("a-first")}, By: "api",
-			ByOrigin: Origin{ScopeUser, f.userFile()}, Signature: "url:https://api.example/mcp",
+			Name: "remote-plugin", Origin: model.Origin{Scope: model.ScopePlugin, Source: f.pluginFile("a-first")}, By: "api",
+			ByOrigin: model.Origin{Scope: model.ScopeUser, Source: f.userFile()}, Signature: "url:https://api.example/mcp",
 		},
 		{
-			Name: "twin-b", Origin: Origin{ScopePlugin, f.pluginFile("b-second")}, By: "twin-a",
-			ByOrigin: Origin{ScopePlugin, f.pluginFile("a-first")}, Signature: `stdio:["twin"]`,
+			Name: "twin-b", Origin: model.Origin{Scope: model.ScopePlugin, Source: f.pluginFile("b-second")}, By: "twin-a",
+			ByOrigin: model.Origin{Scope: model.ScopePlugin, Source: f.pluginFile("a-first")}, Signature: `stdio:["twin"]`,
 		},
 	}
 	if !reflect.DeepEqual(r.Suppressed, want) {
@@ -252,7 +254,7 @@ func TestLoadPermissionsMerged(t *testing.T) {
 	f.write(f.localFile(), `{"permissions": {"allow": ["mcp__b__x"], "deny": ["mcp__a__rm"]}}`)
 	f.write(filepath.Join(f.managed, ManagedSettingsFile), `{"permissions": {"deny": ["mcp__c__*"]}}`)
 	p := f.load().Permissions
-	want := Permissions{Allow: []string{"mcp__a__*", "mcp__b__x"}, Deny: []string{"mcp__c__*", "mcp__a__rm"}}
+	want := model.Permissions{Allow: []string{"mcp__a__*", "mcp__b__x"}, Deny: []string{"mcp__c__*", "mcp__a__rm"}}
 	if !reflect.DeepEqual(p, want) {
 		t.Errorf("permissions = %+v, want %+v", p, want)
 	}
@@ -266,7 +268,7 @@ func TestLoadRejectsRelativeCwd(t *testing.T) {
 		t.Error("want an error for a relative Cwd")
 	}
 	for _, home := range []string{"", "home"} {
-		if _, err := Load(LoadOptions{Cwd: "/work", Home: home}); !errors.Is(err, ErrInvalid) {
+		if _, err := Load(LoadOptions{Cwd: "/work", Home: home}); !errors.Is(err, model.ErrInvalid) {
 			t.Errorf("Home %q: err = %v, want ErrInvalid (servers outside the project start there)", home, err)
 		}
 	}

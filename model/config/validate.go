@@ -1,19 +1,21 @@
-package model
+package config
 
 import (
 	"net/url"
 	"strconv"
 	"strings"
+
+	"github.com/mcpdeck/mcpdeck/model"
 )
 
 // validate checks that an (expanded) definition can be run at all: a known
 // transport and the fields that transport needs. The engine relies on it:
 // a server without problems has everything its transport requires.
-func validate(cfg ServerConfig) []Problem {
-	var probs []Problem
-	bad := func(field, msg string) { probs = append(probs, Problem{Field: field, Message: msg}) }
+func validate(cfg model.ServerConfig) []model.Problem {
+	var probs []model.Problem
+	bad := func(field, msg string) { probs = append(probs, model.Problem{Field: field, Message: msg}) }
 	switch t := cfg.EffectiveType(); t {
-	case TransportStdio:
+	case model.TransportStdio:
 		switch {
 		case strings.TrimSpace(cfg.Command) != "":
 		case cfg.Type == "" && cfg.URL != "":
@@ -21,11 +23,11 @@ func validate(cfg ServerConfig) []Problem {
 		default:
 			bad("command", "a stdio server needs a command")
 		}
-	case TransportSSE, TransportHTTP:
+	case model.TransportSSE, model.TransportHTTP:
 		checkURL(cfg.URL, []string{"http", "https"}, bad)
-	case TransportWS:
+	case model.TransportWS:
 		checkURL(cfg.URL, []string{"ws", "wss"}, bad)
-	case TransportSDK:
+	case model.TransportSDK:
 		if cfg.Name == "" {
 			bad("name", "an sdk server needs the name of a built-in server")
 		}

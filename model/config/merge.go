@@ -1,4 +1,4 @@
-package model
+package config
 
 import (
 	"encoding/json"
@@ -6,6 +6,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/mcpdeck/mcpdeck/model"
 	"github.com/mcpdeck/mcpdeck/model/internal/jsondoc"
 	"github.com/mcpdeck/mcpdeck/model/textsafe"
 )
@@ -15,8 +16,8 @@ import (
 // expand, place (workDir) and validate each,
 // drop plugin duplicates by signature, let the highest scope win per name,
 // then apply approval, policy and the enabled state.
-func merge(defs []definition, opts LoadOptions, root string, pol policy, st localState) ([]Server, []Suppressed) {
-	built := make([]Server, len(defs))
+func merge(defs []model.Definition, opts LoadOptions, root string, pol model.Rules, st model.Decisions) ([]model.Server, []Suppressed) {
+	built := make([]model.Server, len(defs))
 	for i, d := range defs {
 		built[i] = build(d, opts, root)
 	}
@@ -34,24 +35,24 @@ func merge(defs []definition, opts LoadOptions, root string, pol policy, st loca
 		byName[s.Name] = append(byName[s.Name], i)
 	}
 	sort.Strings(names)
-	out := make([]Server, 0, len(names))
+	out := make([]model.Server, 0, len(names))
 	for _, name := range names {
 		idx := byName[name]
 		w := winner(built, idx)
 		s := built[w]
 		for k := len(idx) - 1; k >= 0; k-- { // hidden definitions, highest first
 			if i := idx[k]; i != w {
-				s.Overrides = append(s.Overrides, Origin{Scope: built[i].Scope, Source: built[i].Source})
+				s.Overrides = append(s.Overrides, model.Origin{Scope: built[i].Scope, Source: built[i].Source})
 			}
 		}
 		sort.SliceStable(s.Overrides, func(a, b int) bool { return s.Overrides[a].Scope > s.Overrides[b].Scope })
-		if s.Scope == ScopeProject {
-			s.Approval = st.approval(s.Name, s.Raw, s.Hash)
+		if s.Scope == model.ScopeProject {
+			s.Approval = st.Approval(s.Name, s.Raw, s.Hash)
 		}
-		s.ManagedPolicy = NewPolicy(pol)
+		s.ManagedPolicy = model.NewPolicy(pol)
 		s.Policy = decideServer(pol, s, opts)
-		s.Enabled = !st.disabledServer(s.Name)
-		s.Sampling = st.samplingOf(s.Name)
+		s.Enabled = !st.Disabled(s.Name)
+		s.Sampling = st.Sampling(s.Name)
 		out = append(out, s)
 	}
 	return out, suppressed
@@ -59,25 +60,25 @@ func merge(defs []definition, opts LoadOptions, root string, pol policy, st loca
 
 // decideServer applies the policy to s, finding a stdio server's program
 // with the one resolver, as the launcher will.
-func decideServer(pol policy, s Server, opts LoadOptions) PolicyDecision {
-	var prog Program
+func decideServer(pol model.Rules, s model.Server, opts LoadOptions) model.PolicyDecision {
+	var prog model.Program
 	found := false
-	if s.Config.EffectiveType() == TransportStdio {
+	if s.Config.EffectiveType() == model.TransportStdio {
 		var err error
 		prog, err = ServerProgram(s.Config, opts.Cwd, opts.lookup())
 		found = err == nil
 	}
-	return pol.decide(s.Name, s.Config, prog, found)
+	return pol.Decide(s.Name, s.Config, prog, found)
 }
 
 // winner picks the definition that applies: the highest scope; within one
 // scope the last one loaded (a later --mcp-config overrides an earlier one),
 // except plugins, where the first loaded wins as in the dedup rule.
-func winner(built []Server, idx []int) int {
+func winner(built []model.Server, idx []int) int {
 	w := idx[0]
 	for _, i := range idx[1:] {
 		s, cur := built[i].Scope, built[w].Scope
-		if s > cur || (s == cur && s != ScopePlugin) {
+		if s > cur || (s == cur && s != model.ScopePlugin) {
 			w = i
 		}
 	}
@@ -85,37 +86,37 @@ func winner(built []Server, idx []int) int {
 }
 
 // build expands, places and validates one definition into a Server.
-func build(d definition, opts LoadOptions, root string) Server {
-	s := Server{
-		Name:     d.name,
-		Scope:    d.origin.Scope,
-		Source:   d.origin.Source,
-		Raw:      d.raw,
-		Hash:     ConfigHash(d.raw),
-		Problems: d.problems,
-		Approval: Approval{Status: ApprovalNotNeeded},
+func build(d model.Definition, opts LoadOptions, root string) model.Server {
+	s := model.Server{
+		Name:     d.Name,
+		Scope:    d.Origin.Scope,
+		Source:   d.Origin.Source,
+		Raw:      d.Raw,
+		Hash:     model.ConfigHash(d.Raw),
+		Problems: d.Problems,
+		Approval: model.Approval{Status: model.ApprovalNotNeeded},
 	}
 	secret := func(name string) (string, error) {
-		return opts.resolveSecret(SecretRef{Scope: d.origin.Scope, File: d.origin.Source, Server: d.name, Name: name})
+		return opts.resolveSecret(SecretRef{Scope: d.Origin.Scope, File: d.Origin.Source, Server: d.Name, Name: name})
 	}
-	cfg, put, probs := d.raw.Expand(opts.lookup(), secret, root)
+	cfg, put, probs := d.Raw.Expand(opts.lookup(), secret, root)
 	s.Expanded = put
-	dir := d.dir
-	if dir == "" && d.origin.Source != InlineSource && d.origin.Source != "" {
-		dir = filepath.Dir(d.origin.Source)
+	dir := d.Dir
+	if dir == "" && d.Origin.Source != InlineSource && d.Origin.Source != "" {
+		dir = filepath.Dir(d.Origin.Source)
 	}
-	cfg.Cwd = workDir(cfg.Cwd, dir, root, d.origin.Scope, opts)
+	cfg.Cwd = workDir(cfg.Cwd, dir, root, d.Origin.Scope, opts)
 	s.Config = cfg
-	s.HomeRelative = homeRelative(d.raw, cfg, d.origin.Scope, opts.Cwd)
-	probs = append(probs, optInProblems(d.raw, d.origin.Scope)...)
-	if len(d.problems) == 0 && len(probs) == 0 {
+	s.HomeRelative = homeRelative(d.Raw, cfg, d.Origin.Scope, opts.Cwd)
+	probs = append(probs, optInProblems(d.Raw, d.Origin.Scope)...)
+	if len(d.Problems) == 0 && len(probs) == 0 {
 		probs = validate(cfg)
 	}
 	mask := textsafe.NewMasker(s.Secrets()...) // a problem may quote an expanded value
 	for _, p := range probs {
-		p.File, p.Server, p.Message = d.origin.Source, d.name, mask.Mask(p.Message)
-		if d.file != nil && d.node != nil {
-			p.Line, p.Col = jsondoc.LineCol(d.file.doc, jsondoc.Locate(d.node, p.Field).Start)
+		p.File, p.Server, p.Message = d.Origin.Source, d.Name, mask.Mask(p.Message)
+		if d.File != nil && d.Node != nil {
+			p.Line, p.Col = jsondoc.LineCol(d.File.Doc, jsondoc.Locate(d.Node, p.Field).Start)
 		}
 		s.Problems = append(s.Problems, p)
 	}
@@ -126,10 +127,10 @@ func build(d definition, opts LoadOptions, root string) Server {
 // a remote server. sdk servers have none (they are never duplicates), nor do
 // definitions without a command or URL (broken ones run nothing, so they
 // duplicate nothing).
-func signature(cfg ServerConfig) string {
+func signature(cfg model.ServerConfig) string {
 	t := cfg.EffectiveType()
 	switch {
-	case t == TransportStdio && strings.TrimSpace(cfg.Command) != "":
+	case t == model.TransportStdio && strings.TrimSpace(cfg.Command) != "":
 		b, _ := json.Marshal(append([]string{cfg.Command}, cfg.Args...))
 		return "stdio:" + string(b)
 	case t.IsRemote() && strings.TrimSpace(cfg.URL) != "":
@@ -141,12 +142,12 @@ func signature(cfg ServerConfig) string {
 // dedup hides duplicates: a plugin (or connector) server whose signature
 // equals a manually configured server's is suppressed (manual wins); between
 // plugins the first loaded wins.
-func dedup(built []Server) (keep []bool, suppressed []Suppressed) {
+func dedup(built []model.Server) (keep []bool, suppressed []Suppressed) {
 	keep = make([]bool, len(built))
 	manual := map[string]int{}
 	for i, s := range built {
 		keep[i] = true
-		if s.Scope != ScopePlugin && s.Scope != ScopeConnector {
+		if s.Scope != model.ScopePlugin && s.Scope != model.ScopeConnector {
 			if sig := signature(s.Config); sig != "" {
 				if _, ok := manual[sig]; !ok {
 					manual[sig] = i
@@ -156,7 +157,7 @@ func dedup(built []Server) (keep []bool, suppressed []Suppressed) {
 	}
 	plugins := map[string]int{}
 	for i, s := range built {
-		if s.Scope != ScopePlugin && s.Scope != ScopeConnector {
+		if s.Scope != model.ScopePlugin && s.Scope != model.ScopeConnector {
 			continue
 		}
 		sig := signature(s.Config)
@@ -170,8 +171,8 @@ func dedup(built []Server) (keep []bool, suppressed []Suppressed) {
 		if ok {
 			keep[i] = false
 			suppressed = append(suppressed, Suppressed{
-				Name: s.Name, Origin: Origin{Scope: s.Scope, Source: s.Source},
-				By: built[by].Name, ByOrigin: Origin{Scope: built[by].Scope, Source: built[by].Source},
+				Name: s.Name, Origin: model.Origin{Scope: s.Scope, Source: s.Source},
+				By: built[by].Name, ByOrigin: model.Origin{Scope: built[by].Scope, Source: built[by].Source},
 				Signature: sig,
 			})
 			continue

@@ -1,4 +1,4 @@
-package model
+package config
 
 import (
 	"errors"
@@ -9,21 +9,22 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/mcpdeck/mcpdeck/model"
 	"github.com/mcpdeck/mcpdeck/model/internal/jsondoc"
 )
 
 func TestAddServerEachScope(t *testing.T) {
 	f := newFixture(t)
 	opts := f.opts()
-	cfg := ServerConfig{Command: "npx", Args: []string{"-y", "pkg"}, Env: map[string]string{"T": "${TOKEN}"}}
+	cfg := model.ServerConfig{Command: "npx", Args: []string{"-y", "pkg"}, Env: map[string]string{"T": "${TOKEN}"}}
 	for _, tc := range []struct {
-		scope Scope
+		scope model.Scope
 		file  string
 		mode  os.FileMode
 	}{
-		{ScopeLocal, f.localFile(), 0o600},
-		{ScopeProject, f.projectFile(), 0o644},
-		{ScopeUser, f.userFile(), 0o600},
+		{model.ScopeLocal, f.localFile(), 0o600},
+		{model.ScopeProject, f.projectFile(), 0o644},
+		{model.ScopeUser, f.userFile(), 0o600},
 	} {
 		name := "srv-" + tc.scope.String()
 		path, err := AddServer(opts, tc.scope, name, cfg)
@@ -35,33 +36,33 @@ func TestAddServerEachScope(t *testing.T) {
 			t.Errorf("%s: mode %v err %v, want %v", tc.scope, st.Mode().Perm(), err, tc.mode)
 		}
 		s := mustServer(t, f.load(), name)
-		if s.Scope != tc.scope || s.Source != tc.file || s.Raw.Env["T"] != "${TOKEN}" || ConfigHash(s.Raw) != ConfigHash(cfg) {
+		if s.Scope != tc.scope || s.Source != tc.file || s.Raw.Env["T"] != "${TOKEN}" || model.ConfigHash(s.Raw) != model.ConfigHash(cfg) {
 			t.Errorf("%s: read back %+v", tc.scope, s)
 		}
-		if _, err := AddServer(opts, tc.scope, name, cfg); !errors.Is(err, ErrExists) || !strings.Contains(err.Error(), tc.file) {
+		if _, err := AddServer(opts, tc.scope, name, cfg); !errors.Is(err, model.ErrExists) || !strings.Contains(err.Error(), tc.file) {
 			t.Errorf("%s: second add: %v, want ErrExists naming the file", tc.scope, err)
 		}
 	}
 	for _, bad := range []struct {
-		scope Scope
+		scope model.Scope
 		name  string
-		cfg   ServerConfig
+		cfg   model.ServerConfig
 	}{
-		{ScopeDynamic, "x", cfg},
-		{ScopeEnterprise, "x", cfg},
-		{ScopePlugin, "x", cfg},
-		{ScopeLocal, "all", cfg},
-		{ScopeLocal, "", cfg},
-		{ScopeLocal, "x", ServerConfig{}},
-		{ScopeLocal, "x", ServerConfig{Type: TransportHTTP}},
-		{ScopeLocal, "x", ServerConfig{Type: "carrier-pigeon", URL: "x"}},
+		{model.ScopeDynamic, "x", cfg},
+		{model.ScopeEnterprise, "x", cfg},
+		{model.ScopePlugin, "x", cfg},
+		{model.ScopeLocal, "all", cfg},
+		{model.ScopeLocal, "", cfg},
+		{model.ScopeLocal, "x", model.ServerConfig{}},
+		{model.ScopeLocal, "x", model.ServerConfig{Type: model.TransportHTTP}},
+		{model.ScopeLocal, "x", model.ServerConfig{Type: "carrier-pigeon", URL: "x"}},
 	} {
-		if _, err := AddServer(opts, bad.scope, bad.name, bad.cfg); !errors.Is(err, ErrInvalid) || errors.Is(err, ErrFileUnusable) {
+		if _, err := AddServer(opts, bad.scope, bad.name, bad.cfg); !errors.Is(err, model.ErrInvalid) || errors.Is(err, model.ErrFileUnusable) {
 			t.Errorf("AddServer(%s, %q, %+v) = %v, want ErrInvalid (the definition's fault, not the file's)", bad.scope, bad.name, bad.cfg, err)
 		}
 	}
 	// A URL made of a variable is accepted; it is checked when loaded.
-	if _, err := AddServer(opts, ScopeLocal, "varurl", ServerConfig{Type: TransportHTTP, URL: "${MCP_URL}"}); err != nil {
+	if _, err := AddServer(opts, model.ScopeLocal, "varurl", model.ServerConfig{Type: model.TransportHTTP, URL: "${MCP_URL}"}); err != nil {
 		t.Errorf("url with ${VAR}: %v", err)
 	}
 }
@@ -86,7 +87,7 @@ func TestRewriteKeepsUnknownFieldsOrderAndMode(t *testing.T) {
 	if err := os.Chmod(path, 0o640); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := AddServer(f.opts(), ScopeUser, "new", ServerConfig{Command: "n"}); err != nil {
+	if _, err := AddServer(f.opts(), model.ScopeUser, "new", model.ServerConfig{Command: "n"}); err != nil {
 		t.Fatal(err)
 	}
 	got := f.read(path)
@@ -104,7 +105,7 @@ func TestRewriteKeepsUnknownFieldsOrderAndMode(t *testing.T) {
 	if st, _ := os.Stat(path); st.Mode().Perm() != 0o640 {
 		t.Errorf("mode = %v, want 0640", st.Mode().Perm())
 	}
-	if _, err := RemoveServer(f.opts(), ScopeUser, "new"); err != nil {
+	if _, err := RemoveServer(f.opts(), model.ScopeUser, "new"); err != nil {
 		t.Fatal(err)
 	}
 	if got := f.read(path); got != orig {
@@ -119,7 +120,7 @@ func TestRewriteKeepsUnknownFieldsOrderAndMode(t *testing.T) {
         "alpha": {`) || !strings.Contains(got, `"permissions": {"allow": ["mcp__zeta__*"]}`) {
 		t.Errorf("after removing zeta:\n%s", got)
 	}
-	if _, err := RemoveServer(f.opts(), ScopeUser, "alpha"); err != nil {
+	if _, err := RemoveServer(f.opts(), model.ScopeUser, "alpha"); err != nil {
 		t.Fatal(err)
 	}
 	if got := f.read(path); !strings.Contains(got, `"mcpServers": {},`) || !strings.Contains(got, `"zzz": null`) {
@@ -137,7 +138,7 @@ func TestRewriteCompactAndEmptyLayouts(t *testing.T) {
 		{"{\n\t\"other\": 1\n}\n", "{\n\t\"other\": 1,\n\t\"mcpServers\": {\n\t\t\"n\": {\n\t\t\t\"command\": \"c\"\n\t\t}\n\t}\n}\n"},
 		{`{"mcpServers": null}`, "{\"mcpServers\": {\n  \"n\": {\n    \"command\": \"c\"\n  }\n}}"},
 	} {
-		out, err := setMember([]byte(tc.in), []string{keyServers, "n"}, ServerConfig{Command: "c"})
+		out, err := model.SetMember([]byte(tc.in), []string{model.ServersKey, "n"}, model.ServerConfig{Command: "c"})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -157,23 +158,23 @@ func TestRemoveServer(t *testing.T) {
 	f.write(f.localFile(), servers("both", `{"command":"l"}`))
 	f.write(f.pluginFile("p"), servers("plug", `{"command":"p"}`))
 
-	if _, err := RemoveServer(opts, 0, "both"); !errors.Is(err, ErrInvalid) || !strings.Contains(err.Error(), "local, user") {
+	if _, err := RemoveServer(opts, 0, "both"); !errors.Is(err, model.ErrInvalid) || !strings.Contains(err.Error(), "local, user") {
 		t.Errorf("ambiguous removal: %v", err)
 	}
-	if _, err := RemoveServer(opts, 0, "plug"); !errors.Is(err, ErrInvalid) || !strings.Contains(err.Error(), "plugin") {
+	if _, err := RemoveServer(opts, 0, "plug"); !errors.Is(err, model.ErrInvalid) || !strings.Contains(err.Error(), "plugin") {
 		t.Errorf("removing a plugin server: %v", err)
 	}
-	if _, err := RemoveServer(opts, 0, "ghost"); !errors.Is(err, ErrNotFound) {
+	if _, err := RemoveServer(opts, 0, "ghost"); !errors.Is(err, model.ErrNotFound) {
 		t.Errorf("removing an unknown server: %v", err)
 	}
-	if _, err := RemoveServer(opts, ScopeProject, "both"); !errors.Is(err, ErrNotFound) {
+	if _, err := RemoveServer(opts, model.ScopeProject, "both"); !errors.Is(err, model.ErrNotFound) {
 		t.Errorf("removing from a scope that lacks it: %v", err)
 	}
-	path, err := RemoveServer(opts, ScopeLocal, "both")
+	path, err := RemoveServer(opts, model.ScopeLocal, "both")
 	if err != nil || path != f.localFile() {
 		t.Fatalf("remove local: %q %v", path, err)
 	}
-	if s := mustServer(t, f.load(), "both"); s.Scope != ScopeUser {
+	if s := mustServer(t, f.load(), "both"); s.Scope != model.ScopeUser {
 		t.Errorf("after removing the local one, the user one shows: %v", s.Scope)
 	}
 	if path, err := RemoveServer(opts, 0, "useronly"); err != nil || path != f.userFile() {
@@ -221,11 +222,11 @@ func TestSetEnabled(t *testing.T) {
 	if !strings.Contains(f.read(f.localFile()), `"someTool": {"keep": true}`) {
 		t.Errorf("unknown settings lost:\n%s", f.read(f.localFile()))
 	}
-	if err := SetEnabled(opts, "ghost", false); !errors.Is(err, ErrNotFound) {
+	if err := SetEnabled(opts, "ghost", false); !errors.Is(err, model.ErrNotFound) {
 		t.Errorf("unknown server: %v", err)
 	}
 	f.write(f.localFile(), `{"disabledMcpServers": "a"}`)
-	if err := SetEnabled(opts, "a", false); !errors.Is(err, ErrFileUnusable) || !errors.Is(err, ErrInvalid) || f.read(f.localFile()) != `{"disabledMcpServers": "a"}` {
+	if err := SetEnabled(opts, "a", false); !errors.Is(err, model.ErrFileUnusable) || !errors.Is(err, model.ErrInvalid) || f.read(f.localFile()) != `{"disabledMcpServers": "a"}` {
 		t.Errorf("wrong-typed list: %v", err)
 	}
 }
@@ -244,7 +245,7 @@ func TestConcurrentWriters(t *testing.T) {
 		go func() {
 			defer wg.Done()
 			for i := range perWriter {
-				if _, err := AddServer(opts, ScopeLocal, fmt.Sprintf("w%d-%02d", w, i), ServerConfig{Command: "x"}); err != nil {
+				if _, err := AddServer(opts, model.ScopeLocal, fmt.Sprintf("w%d-%02d", w, i), model.ServerConfig{Command: "x"}); err != nil {
 					errs <- err
 				}
 			}

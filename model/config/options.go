@@ -1,10 +1,11 @@
-package model
+package config
 
 import (
 	"fmt"
 	"os"
 	"path/filepath"
 
+	"github.com/mcpdeck/mcpdeck/model"
 	"github.com/mcpdeck/mcpdeck/model/platform"
 )
 
@@ -72,10 +73,10 @@ func (o LoadOptions) lookup() func(string) (string, bool) {
 // there (they start in Home: workDir).
 func (o LoadOptions) check() error {
 	if o.Cwd == "" || !filepath.IsAbs(o.Cwd) {
-		return fmt.Errorf("%w: working directory %q must be an absolute path", ErrInvalid, o.Cwd)
+		return fmt.Errorf("%w: working directory %q must be an absolute path", model.ErrInvalid, o.Cwd)
 	}
 	if o.Home == "" || !filepath.IsAbs(o.Home) {
-		return fmt.Errorf("%w: home directory %q must be an absolute path", ErrInvalid, o.Home)
+		return fmt.Errorf("%w: home directory %q must be an absolute path", model.ErrInvalid, o.Home)
 	}
 	return nil
 }

@@ -1,9 +1,11 @@
-package model
+package config
 
 import (
 	"errors"
 	"strings"
 	"testing"
+
+	"github.com/mcpdeck/mcpdeck/model"
 )
 
 // secretStore is an in-memory LookupSecret that records every key asked.
@@ -33,8 +35,8 @@ func (s *secretStore) lookup(r SecretRef) (string, error) {
 // and secret, never the value.
 func TestSecretReferencesResolveOnlyForTheirOwnDefinition(t *testing.T) {
 	f := newFixture(t)
-	userRef := SecretRef{Scope: ScopeUser, File: f.userFile(), Server: "gh", Name: "TOKEN"}
-	localRef := SecretRef{Scope: ScopeLocal, File: f.localFile(), Server: "db", Name: "PASSWORD"}
+	userRef := SecretRef{Scope: model.ScopeUser, File: f.userFile(), Server: "gh", Name: "TOKEN"}
+	localRef := SecretRef{Scope: model.ScopeLocal, File: f.localFile(), Server: "db", Name: "PASSWORD"}
 	st := &secretStore{vals: map[string]string{
 		userRef.Key():  "user-secret-value",
 		localRef.Key(): "local-secret-value",
@@ -52,7 +54,7 @@ func TestSecretReferencesResolveOnlyForTheirOwnDefinition(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	server := func(name string) Server {
+	server := func(name string) model.Server {
 		s, ok := r.Server(name)
 		if !ok {
 			t.Fatalf("no server %s", name)
@@ -64,10 +66,10 @@ func TestSecretReferencesResolveOnlyForTheirOwnDefinition(t *testing.T) {
 	if len(gh.Problems) > 0 || gh.Config.Env["GH_TOKEN"] != "user-secret-value" || gh.Config.Args[1] != "user-secret-value" {
 		t.Errorf("gh: %+v %v", gh.Config, gh.Problems)
 	}
-	if gh.Raw.Env["GH_TOKEN"] != "${secret:TOKEN}" || len(gh.Expanded) != 2 || gh.Expanded[1] != (Expansion{Field: "env.GH_TOKEN", Ref: "${secret:TOKEN}", Value: "user-secret-value"}) {
+	if gh.Raw.Env["GH_TOKEN"] != "${secret:TOKEN}" || len(gh.Expanded) != 2 || gh.Expanded[1] != (model.Expansion{Field: "env.GH_TOKEN", Ref: "${secret:TOKEN}", Value: "user-secret-value"}) {
 		t.Errorf("gh raw %v, expanded %+v", gh.Raw.Env, gh.Expanded)
 	}
-	if red := Redact(gh.Raw); red.Env["GH_TOKEN"] != "${secret:TOKEN}" {
+	if red := model.Redact(gh.Raw); red.Env["GH_TOKEN"] != "${secret:TOKEN}" {
 		t.Errorf("a reference should be shown as written: %v", red.Env)
 	}
 	// The same NAME in another server of the same file is another secret.
@@ -129,12 +131,12 @@ func TestSecretStoreFailuresAreProblems(t *testing.T) {
 // never looks like an OAuth entry (which always holds '@' and '/').
 func TestSecretRefKeys(t *testing.T) {
 	refs := []SecretRef{
-		{Scope: ScopeUser, File: "/c/settings.json", Server: "gh", Name: "T"},
-		{Scope: ScopeLocal, File: "/c/projects/a-1.json", Server: "gh", Name: "T"},
-		{Scope: ScopeLocal, File: "/c/projects/b-2.json", Server: "gh", Name: "T"},
-		{Scope: ScopeUser, File: "/c/settings.json", Server: "gh:T", Name: "T"},
-		{Scope: ScopeUser, File: "/c/settings.json", Server: "a@b/c", Name: "T"},
-		{Scope: ScopeProject, File: "/p/.mcp.json", Server: "gh", Name: "T"},
+		{Scope: model.ScopeUser, File: "/c/settings.json", Server: "gh", Name: "T"},
+		{Scope: model.ScopeLocal, File: "/c/projects/a-1.json", Server: "gh", Name: "T"},
+		{Scope: model.ScopeLocal, File: "/c/projects/b-2.json", Server: "gh", Name: "T"},
+		{Scope: model.ScopeUser, File: "/c/settings.json", Server: "gh:T", Name: "T"},
+		{Scope: model.ScopeUser, File: "/c/settings.json", Server: "a@b/c", Name: "T"},
+		{Scope: model.ScopeProject, File: "/p/.mcp.json", Server: "gh", Name: "T"},
 	}
 	seen := map[string]bool{}
 	for _, r := range refs {
@@ -152,14 +154,14 @@ func TestSecretRefKeys(t *testing.T) {
 // TestSecretNamesAndExpandLeaveReferences: SecretNames lists each secret
 // once from every field; Expand (no store) leaves the reference as written.
 func TestSecretNamesAndExpandLeaveReferences(t *testing.T) {
-	cfg := ServerConfig{
+	cfg := model.ServerConfig{
 		Command: "x", Args: []string{"${secret:A}", "--k=${secret:B}"},
 		Env: map[string]string{"E": "${secret:A}${HOME}"}, Headers: map[string]string{"H": "${secret:bad-name}"},
 	}
 	if got := strings.Join(SecretNames(cfg), ","); got != "A,B" {
 		t.Errorf("SecretNames = %s", got)
 	}
-	if out, missing := Expand("Bearer ${secret:A}", func(string) (string, bool) { return "v", true }); out != "Bearer ${secret:A}" || missing != nil {
+	if out, missing := model.Expand("Bearer ${secret:A}", func(string) (string, bool) { return "v", true }); out != "Bearer ${secret:A}" || missing != nil {
 		t.Errorf("Expand = %q %v", out, missing)
 	}
 }

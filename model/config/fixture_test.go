@@ -1,10 +1,12 @@
-package model
+package config
 
 import (
 	"os"
 	"path/filepath"
 	"strconv"
 	"testing"
+
+	"github.com/mcpdeck/mcpdeck/model"
 )
 
 // fixture is a throw-away machine: a home with a project directory, a user
@@ -66,7 +68,7 @@ func (f *fixture) projectFile() string { return filepath.Join(f.proj, ".mcp.json
 
 // localFile is the person's private state of the project (outside it).
 func (f *fixture) localFile() string {
-	return privateStatePath(filepath.Join(f.cfg, ProjectsDir), f.proj)
+	return model.StatePath(filepath.Join(f.cfg, model.ProjectsDir), f.proj)
 }
 
 func (f *fixture) pluginFile(name string) string {
@@ -83,7 +85,7 @@ func (f *fixture) load(dynamic ...string) *Resolved {
 }
 
 // mustServer returns the named server or fails the test.
-func mustServer(t *testing.T, r *Resolved, name string) Server {
+func mustServer(t *testing.T, r *Resolved, name string) model.Server {
 	t.Helper()
 	s, ok := r.Server(name)
 	if !ok {
