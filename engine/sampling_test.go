@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/mcpdeck/mcpdeck/model"
+	"github.com/mcpdeck/mcpdeck/model/private"
 	"github.com/mcpdeck/mcpdeck/model/textsafe"
 )
 
@@ -88,7 +89,7 @@ func TestSamplingNeverIsRemembered(t *testing.T) {
 	if s.SamplingDecision != model.SamplingNever || s.Sampling[1].Outcome != "declined (never for this server)" {
 		t.Fatalf("decision %q, history %+v", s.SamplingDecision, s.Sampling)
 	}
-	files, _ := filepath.Glob(filepath.Join(cfgDir, model.ProjectsDir, "*.json"))
+	files, _ := filepath.Glob(filepath.Join(cfgDir, private.ProjectsDir, "*.json"))
 	if len(files) != 1 {
 		t.Fatalf("private state files %v", files)
 	}

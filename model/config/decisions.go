@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/mcpdeck/mcpdeck/model"
+	"github.com/mcpdeck/mcpdeck/model/private"
 )
 
 // SetEnabled records in local settings (disabledMcpServers) whether a server
@@ -27,7 +28,7 @@ func SetEnabled(opts LoadOptions, name string, enabled bool) error {
 		}
 		names = []string{s.Name}
 	}
-	return model.RecordEnabled(r.LocalSettings, r.ProjectRoot, names, enabled, name == "all")
+	return private.RecordEnabled(r.LocalSettings, r.ProjectRoot, names, enabled, name == "all")
 }
 
 // SetApproval records the person's decision on a project server in local
@@ -63,18 +64,18 @@ func SetApproval(opts LoadOptions, name string, approved bool, hash string) erro
 		}
 		targets = []model.Server{s}
 	}
-	return model.RecordApproval(r.LocalSettings, r.ProjectRoot, targets, approved)
+	return private.RecordApproval(r.LocalSettings, r.ProjectRoot, targets, approved)
 }
 
 // ReadUntrustedLocal reads the project's .mcpdeck/settings.local.json for
 // MigrateLocal to show; ErrNotFound when there is none, ErrFileUnusable when
 // it is not a JSON object.
-func ReadUntrustedLocal(opts LoadOptions) (model.LocalMigration, error) {
+func ReadUntrustedLocal(opts LoadOptions) (private.LocalMigration, error) {
 	if err := opts.check(); err != nil {
-		return model.LocalMigration{}, err
+		return private.LocalMigration{}, err
 	}
 	l := discover(opts)
-	m, _, err := model.ReadMigration(l.untrusted, l.local)
+	m, _, err := private.ReadMigration(l.untrusted, l.local)
 	return m, err
 }
 
@@ -86,12 +87,12 @@ func ReadUntrustedLocal(opts LoadOptions) (model.LocalMigration, error) {
 // of that name (Skipped); lists and permission rules are merged. Only a
 // person's explicit command may call this: it turns content from the
 // working tree into trusted state.
-func MigrateLocal(opts LoadOptions, hash string) (model.LocalMigration, error) {
+func MigrateLocal(opts LoadOptions, hash string) (private.LocalMigration, error) {
 	if err := opts.check(); err != nil {
-		return model.LocalMigration{}, err
+		return private.LocalMigration{}, err
 	}
 	l := discover(opts)
-	return model.Migrate(l.untrusted, l.local, l.root, hash)
+	return private.Migrate(l.untrusted, l.local, l.root, hash)
 }
 
 // SetToolDenied adds (deny true) or removes a permissions.deny rule for one
@@ -106,7 +107,7 @@ func SetToolDenied(opts LoadOptions, exposedName string, deny bool) error {
 	if err != nil {
 		return err
 	}
-	return model.RecordToolDenied(r.LocalSettings, r.ProjectRoot, exposedName, deny)
+	return private.RecordToolDenied(r.LocalSettings, r.ProjectRoot, exposedName, deny)
 }
 
 // SetSamplingDecision records in the project's private state whether server
@@ -126,12 +127,12 @@ func SetSamplingDecision(opts LoadOptions, name string, d model.SamplingDecision
 	if !ok {
 		return fmt.Errorf("%w: no server named %s", model.ErrNotFound, name)
 	}
-	return model.RecordSampling(r.LocalSettings, r.ProjectRoot, s.Name, d)
+	return private.RecordSampling(r.LocalSettings, r.ProjectRoot, s.Name, d)
 }
 
 // FindUntrusted is Resolved.Untrusted without loading every scope: the
 // project's .mcpdeck/settings.local.json, or nil when there is none.
-func FindUntrusted(opts LoadOptions) (*model.UntrustedLocal, error) {
+func FindUntrusted(opts LoadOptions) (*private.UntrustedLocal, error) {
 	if err := opts.check(); err != nil {
 		return nil, err
 	}
@@ -140,18 +141,18 @@ func FindUntrusted(opts LoadOptions) (*model.UntrustedLocal, error) {
 	if l.local != "" {
 		state, _ = model.Read(l.local)
 	}
-	return model.Untrusted(l.untrusted, state), nil
+	return private.Untrusted(l.untrusted, state), nil
 }
 
 // MarkUntrustedTold records in the private state that the person was told
 // about u, so the notice is not repeated until the file's content changes.
-func MarkUntrustedTold(opts LoadOptions, u model.UntrustedLocal) error {
+func MarkUntrustedTold(opts LoadOptions, u private.UntrustedLocal) error {
 	if err := opts.check(); err != nil {
 		return err
 	}
 	l := discover(opts)
 	if u.Path != l.untrusted {
-		return fmt.Errorf("%w: %s is not this project's %s/%s", model.ErrInvalid, u.Path, model.UntrustedLocalDir, model.UntrustedLocalFile)
+		return fmt.Errorf("%w: %s is not this project's %s/%s", model.ErrInvalid, u.Path, private.UntrustedLocalDir, private.UntrustedLocalFile)
 	}
-	return model.RecordUntrustedTold(l.local, l.root, u)
+	return private.RecordUntrustedTold(l.local, l.root, u)
 }

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/mcpdeck/mcpdeck/model"
+	"github.com/mcpdeck/mcpdeck/model/private"
 )
 
 // fixture is a throw-away machine: a home with a project directory, a user
@@ -68,7 +69,7 @@ func (f *fixture) projectFile() string { return filepath.Join(f.proj, ".mcp.json
 
 // localFile is the person's private state of the project (outside it).
 func (f *fixture) localFile() string {
-	return model.StatePath(filepath.Join(f.cfg, model.ProjectsDir), f.proj)
+	return private.StatePath(filepath.Join(f.cfg, private.ProjectsDir), f.proj)
 }
 
 func (f *fixture) pluginFile(name string) string {

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/mcpdeck/mcpdeck/model"
+	"github.com/mcpdeck/mcpdeck/model/private"
 )
 
 // InlineSource is Server.Source for servers given as inline JSON to --mcp-config.
@@ -31,7 +32,7 @@ type Resolved struct {
 	// Untrusted is a .mcpdeck/settings.local.json found at ProjectRoot: an
 	// older mcpdeck kept private state there, but a repository can ship one,
 	// so nothing in it applies. Nil when there is none.
-	Untrusted *model.UntrustedLocal
+	Untrusted *private.UntrustedLocal
 }
 
 // Suppressed is a plugin server that duplicates another server (same command
@@ -123,14 +124,14 @@ func Load(opts LoadOptions) (*Resolved, error) {
 		r.Files = append(r.Files, l.projectsDir) // noticed when the first decision creates it
 		lf = readSettings(l.local)
 	}
-	var st model.Decisions
+	var st private.Decisions
 	if lf != nil {
 		var sp []model.Problem
-		st, sp = model.ReadDecisions(lf)
+		st, sp = private.ReadDecisions(lf)
 		probs = append(probs, sp...)
 	}
 	r.Files = append(r.Files, l.untrusted)
-	r.Untrusted = model.Untrusted(l.untrusted, lf)
+	r.Untrusted = private.Untrusted(l.untrusted, lf)
 	r.Permissions = mergePermissions(pf, uf, lf, &probs)
 	r.Permissions.Unreadable = strings.Join(unreadable, ", ")
 

@@ -7,6 +7,7 @@ import (
 	"sort"
 
 	"github.com/mcpdeck/mcpdeck/model"
+	"github.com/mcpdeck/mcpdeck/model/private"
 )
 
 // File names of the scopes, relative to their directories.
@@ -48,7 +49,7 @@ func discover(o LoadOptions) locations {
 		managedSettings: filepath.Join(o.ManagedDir, ManagedSettingsFile),
 		pluginsDir:      filepath.Join(o.ConfigDir, PluginsDir),
 		user:            filepath.Join(o.ConfigDir, UserSettingsFile),
-		projectsDir:     filepath.Join(o.ConfigDir, model.ProjectsDir),
+		projectsDir:     filepath.Join(o.ConfigDir, private.ProjectsDir),
 	}
 	home := filepath.Clean(o.Home)
 	for dir := filepath.Clean(o.Cwd); ; {
@@ -69,8 +70,8 @@ func discover(o LoadOptions) locations {
 	if l.root == "" {
 		l.root = filepath.Clean(o.Cwd)
 	}
-	l.local = model.StatePath(l.projectsDir, l.root)
-	l.untrusted = filepath.Join(l.root, model.UntrustedLocalDir, model.UntrustedLocalFile)
+	l.local = private.StatePath(l.projectsDir, l.root)
+	l.untrusted = filepath.Join(l.root, private.UntrustedLocalDir, private.UntrustedLocalFile)
 	l.plugins = listPlugins(l.pluginsDir)
 	return l
 }
@@ -135,7 +136,7 @@ func ScopePath(opts LoadOptions, scope model.Scope) (string, error) {
 // state of the project goes through EditState, the others through Edit.
 func (l locations) edit(s model.Scope, fn func(f *model.File) ([]byte, error)) error {
 	if s == model.ScopeLocal {
-		return model.EditState(l.local, l.root, fn)
+		return private.EditState(l.local, l.root, fn)
 	}
 	path, _ := l.scopeFile(s)
 	return model.Edit(path, l.writeRules(s), fn)

@@ -8,6 +8,7 @@ import (
 
 	"github.com/mcpdeck/mcpdeck/model"
 	"github.com/mcpdeck/mcpdeck/model/internal/jsondoc"
+	"github.com/mcpdeck/mcpdeck/model/private"
 	"github.com/mcpdeck/mcpdeck/model/textsafe"
 )
 
@@ -16,7 +17,7 @@ import (
 // expand, place (workDir) and validate each,
 // drop plugin duplicates by signature, let the highest scope win per name,
 // then apply approval, policy and the enabled state.
-func merge(defs []model.Definition, opts LoadOptions, root string, pol model.Rules, st model.Decisions) ([]model.Server, []Suppressed) {
+func merge(defs []model.Definition, opts LoadOptions, root string, pol model.Rules, st private.Decisions) ([]model.Server, []Suppressed) {
 	built := make([]model.Server, len(defs))
 	for i, d := range defs {
 		built[i] = build(d, opts, root)

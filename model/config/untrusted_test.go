@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/mcpdeck/mcpdeck/model"
+	"github.com/mcpdeck/mcpdeck/model/private"
 )
 
 func TestUntrustedLocalIsNoticedOncePerContent(t *testing.T) {
@@ -19,10 +20,10 @@ func TestUntrustedLocalIsNoticedOncePerContent(t *testing.T) {
 	if u == nil || u.Path != path || u.Told || u.Hash == "" {
 		t.Fatalf("untrusted = %+v", u)
 	}
-	if !slices.Contains(r.Files, path) || !slices.Contains(r.Files, filepath.Join(f.cfg, model.ProjectsDir)) {
+	if !slices.Contains(r.Files, path) || !slices.Contains(r.Files, filepath.Join(f.cfg, private.ProjectsDir)) {
 		t.Errorf("watched files %v lack the untrusted file or the projects dir", r.Files)
 	}
-	for _, want := range []string{path, "no longer trusts", model.MigrateLocalCommand} {
+	for _, want := range []string{path, "no longer trusts", private.MigrateLocalCommand} {
 		if !strings.Contains(u.Notice(), want) {
 			t.Errorf("notice %q lacks %q", u.Notice(), want)
 		}
@@ -42,7 +43,7 @@ func TestUntrustedLocalIsNoticedOncePerContent(t *testing.T) {
 		t.Errorf("after a change: %+v", u)
 	}
 	// Only this project's file can be marked.
-	if err := MarkUntrustedTold(f.opts(), model.UntrustedLocal{Path: "/elsewhere/x.json"}); !errors.Is(err, model.ErrInvalid) {
+	if err := MarkUntrustedTold(f.opts(), private.UntrustedLocal{Path: "/elsewhere/x.json"}); !errors.Is(err, model.ErrInvalid) {
 		t.Errorf("marking another path: %v", err)
 	}
 }
@@ -147,10 +148,10 @@ func TestPrivateStateFollowsTheCanonicalProjectPath(t *testing.T) {
 		t.Errorf("through a symlink: %+v", s.Approval)
 	}
 	other := newFixture(t)
-	if model.StatePath(filepath.Join(f.cfg, model.ProjectsDir), other.proj) == f.localFile() {
+	if private.StatePath(filepath.Join(f.cfg, private.ProjectsDir), other.proj) == f.localFile() {
 		t.Error("two projects share one state file")
 	}
-	if got := model.StatePath("relative", f.proj); got != "" {
+	if got := private.StatePath("relative", f.proj); got != "" {
 		t.Errorf("a relative config dir: %q", got)
 	}
 	if err := SetApproval(LoadOptions{Cwd: f.proj, Home: f.home}, "gh", true, ""); !errors.Is(err, model.ErrInvalid) {

@@ -14,6 +14,7 @@ import (
 
 	"github.com/mcpdeck/mcpdeck/model"
 	"github.com/mcpdeck/mcpdeck/model/config"
+	"github.com/mcpdeck/mcpdeck/model/private"
 	"github.com/mcpdeck/mcpdeck/model/textsafe"
 )
 
@@ -47,7 +48,7 @@ func newMCPMigrateLocalCmd(g *globalOpts) *cobra.Command {
 			writeMigration(g.stdout, m)
 			in, ok := g.stdin.(*os.File)
 			if !ok || !term.IsTerminal(in.Fd()) {
-				return fmt.Errorf("%w: nothing was moved: confirming the move needs a terminal, so run %s in one", model.ErrInvalid, model.MigrateLocalCommand)
+				return fmt.Errorf("%w: nothing was moved: confirming the move needs a terminal, so run %s in one", model.ErrInvalid, private.MigrateLocalCommand)
 			}
 			yes, err := confirm(g, fmt.Sprintf("Move this into %s and delete it from the project?", textsafe.SanitizeLine(m.To)))
 			if err != nil {
@@ -73,7 +74,7 @@ func newMCPMigrateLocalCmd(g *globalOpts) *cobra.Command {
 // writeMigration shows everything m would make trusted. Values that look
 // like secrets are masked; everything else is shown exactly, with control
 // characters escaped, because the file may have come from a repository.
-func writeMigration(w io.Writer, m model.LocalMigration) {
+func writeMigration(w io.Writer, m private.LocalMigration) {
 	fmt.Fprintf(w, "%s is inside the project, where a repository could have put it.\n", textsafe.SanitizeLine(m.From))
 	fmt.Fprintln(w, "Moving it makes all of the following trusted. Continue only if you wrote this file yourself.")
 	names := m.ServerNames()

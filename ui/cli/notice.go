@@ -5,8 +5,8 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/mcpdeck/mcpdeck/model"
 	"github.com/mcpdeck/mcpdeck/model/config"
+	"github.com/mcpdeck/mcpdeck/model/private"
 	"github.com/mcpdeck/mcpdeck/model/textsafe"
 )
 
@@ -41,7 +41,7 @@ func tellUntrustedOnce(g *globalOpts, cmd *cobra.Command) {
 
 // markUntrustedTold records the notice as shown; failing to record it only
 // means it is shown again, which the person is told.
-func markUntrustedTold(g *globalOpts, opts config.LoadOptions, u model.UntrustedLocal) {
+func markUntrustedTold(g *globalOpts, opts config.LoadOptions, u private.UntrustedLocal) {
 	if err := config.MarkUntrustedTold(opts, u); err != nil {
 		fmt.Fprintln(g.stderr, "mcpdeck: could not remember that this was shown: "+sentence(err))
 	}

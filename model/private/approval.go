@@ -1,4 +1,8 @@
-package model
+package private
+
+import (
+	"github.com/mcpdeck/mcpdeck/model"
+)
 
 // Approval applies the approval rules to the project server name, whose
 // definition as written is raw and hashes to hash. Rejection wins; an
@@ -7,21 +11,21 @@ package model
 // definition; enableAllProjectMcpServers approves everything not rejected; a
 // bare name in enabledMcpjsonServers (written by hand or by the reference
 // tool, without a hash) approves as the reference does.
-func (st Decisions) Approval(name string, raw ServerConfig, hash string) Approval {
+func (st Decisions) Approval(name string, raw model.ServerConfig, hash string) model.Approval {
 	if containsName(st.disabledMcpjson, name) {
-		return Approval{Status: ApprovalRejected}
+		return model.Approval{Status: model.ApprovalRejected}
 	}
 	if st.enableAll {
-		return Approval{Status: ApprovalApproved, ApprovedHash: hash}
+		return model.Approval{Status: model.ApprovalApproved, ApprovedHash: hash}
 	}
-	if e, ok := st.approved[NormalizeName(name)]; ok {
+	if e, ok := st.approved[model.NormalizeName(name)]; ok {
 		if e.Hash == hash {
-			return Approval{Status: ApprovalApproved, ApprovedHash: e.Hash}
+			return model.Approval{Status: model.ApprovalApproved, ApprovedHash: e.Hash}
 		}
-		return Approval{Status: ApprovalChanged, ApprovedHash: e.Hash, Diff: Diff(e.Config, raw)}
+		return model.Approval{Status: model.ApprovalChanged, ApprovedHash: e.Hash, Diff: model.Diff(e.Config, raw)}
 	}
 	if containsName(st.enabledMcpjson, name) {
-		return Approval{Status: ApprovalApproved}
+		return model.Approval{Status: model.ApprovalApproved}
 	}
-	return Approval{Status: ApprovalPending}
+	return model.Approval{Status: model.ApprovalPending}
 }

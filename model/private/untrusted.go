@@ -1,4 +1,4 @@
-package model
+package private
 
 import (
 	"crypto/sha256"
@@ -6,6 +6,16 @@ import (
 	"fmt"
 	"io"
 	"os"
+
+	"github.com/mcpdeck/mcpdeck/model"
+)
+
+// UntrustedLocalDir and UntrustedLocalFile name the file inside a project
+// where older mcpdeck versions kept local settings. A repository can ship
+// it, so it is never trusted: see untrusted.go.
+const (
+	UntrustedLocalDir  = ".mcpdeck"
+	UntrustedLocalFile = "settings.local.json"
 )
 
 // MigrateLocalCommand moves an untrusted .mcpdeck/settings.local.json into
@@ -37,7 +47,7 @@ func (u UntrustedLocal) Notice() string {
 // Untrusted describes the untrusted file at path, nil when there is no
 // regular file there. state is the person's private state, which says
 // whether they were already told about this content.
-func Untrusted(path string, state *File) *UntrustedLocal {
+func Untrusted(path string, state *model.File) *UntrustedLocal {
 	doc, ok := readRegular(path)
 	if !ok {
 		return nil
@@ -57,7 +67,7 @@ func Untrusted(path string, state *File) *UntrustedLocal {
 // could block or never end — is reported as absent.
 func readRegular(path string) ([]byte, bool) {
 	st, err := os.Stat(path)
-	if err != nil || !st.Mode().IsRegular() || st.Size() > MaxConfigSize {
+	if err != nil || !st.Mode().IsRegular() || st.Size() > model.MaxConfigSize {
 		return nil, false
 	}
 	f, err := os.Open(path)
@@ -65,7 +75,7 @@ func readRegular(path string) ([]byte, bool) {
 		return nil, false
 	}
 	defer f.Close()
-	doc, err := io.ReadAll(io.LimitReader(f, MaxConfigSize))
+	doc, err := io.ReadAll(io.LimitReader(f, model.MaxConfigSize))
 	return doc, err == nil
 }
 
@@ -77,7 +87,7 @@ func contentHash(doc []byte) string {
 // RecordUntrustedTold records, in the private state file of the project at
 // root, that the person was told about u.
 func RecordUntrustedTold(file, root string, u UntrustedLocal) error {
-	return EditState(file, root, func(f *File) ([]byte, error) {
-		return SetMember(f.Doc, []string{keyUntrustedNotice}, map[string]string{"path": u.Path, "hash": u.Hash})
+	return EditState(file, root, func(f *model.File) ([]byte, error) {
+		return model.SetMember(f.Doc, []string{keyUntrustedNotice}, map[string]string{"path": u.Path, "hash": u.Hash})
 	})
 }

@@ -1,4 +1,4 @@
-package model
+package private
 
 import (
 	"crypto/sha256"
@@ -6,6 +6,10 @@ import (
 	"path/filepath"
 	"strings"
 )
+
+// ProjectsDir (in the config dir) holds the person's private state of
+// each project: see StatePath.
+const ProjectsDir = "projects"
 
 // keyProject names, inside a private state file, the canonical project root
 // the file belongs to, so a person reading the projects directory can tell

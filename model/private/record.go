@@ -1,11 +1,13 @@
-package model
+package private
 
 import (
 	"bytes"
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 
+	"github.com/mcpdeck/mcpdeck/model"
 	"github.com/mcpdeck/mcpdeck/model/internal/jsondoc"
 )
 
@@ -13,7 +15,7 @@ import (
 // (disabledMcpServers) whether the servers names may run; enabling all
 // clears the list, also of names of servers that no longer exist.
 func RecordEnabled(file, root string, names []string, enabled, all bool) error {
-	return EditState(file, root, func(f *File) ([]byte, error) {
+	return EditState(file, root, func(f *model.File) ([]byte, error) {
 		list, err := stringList(f, keyDisabled)
 		if err != nil {
 			return nil, err
@@ -34,7 +36,7 @@ func RecordEnabled(file, root string, names []string, enabled, all bool) error {
 		if f.Root.Get(keyDisabled) == nil && len(list) == 0 && orig == 0 {
 			return f.Doc, nil
 		}
-		return SetMember(f.Doc, []string{keyDisabled}, list)
+		return model.SetMember(f.Doc, []string{keyDisabled}, list)
 	})
 }
 
@@ -43,8 +45,8 @@ func RecordEnabled(file, root string, names []string, enabled, all bool) error {
 // each one's hash and definition as written (so a later change is
 // detected and can be shown as a diff), rejecting removes any recorded
 // approval.
-func RecordApproval(file, root string, targets []Server, approved bool) error {
-	return EditState(file, root, func(f *File) ([]byte, error) {
+func RecordApproval(file, root string, targets []model.Server, approved bool) error {
+	return EditState(file, root, func(f *model.File) ([]byte, error) {
 		enabledList, err := stringList(f, keyEnabledMcpjson)
 		if err != nil {
 			return nil, err
@@ -54,7 +56,7 @@ func RecordApproval(file, root string, targets []Server, approved bool) error {
 			return nil, err
 		}
 		if n := f.Root.Get(keyApproved); n != nil && n.Kind != '{' && n.Kind != 'z' {
-			return nil, Unusable("%s: %s is not an object", f.Path, keyApproved)
+			return nil, model.Unusable("%s: %s is not an object", f.Path, keyApproved)
 		}
 		doc := f.Doc
 		for _, s := range targets {
@@ -68,15 +70,15 @@ func RecordApproval(file, root string, targets []Server, approved bool) error {
 			}
 			if approved {
 				entry := approvedEntry{Hash: s.Hash, Config: s.Raw}
-				if doc, err = SetMember(doc, []string{keyApproved, s.Name}, entry); err != nil {
+				if doc, err = model.SetMember(doc, []string{keyApproved, s.Name}, entry); err != nil {
 					return nil, err
 				}
 			}
 		}
-		if doc, err = SetMember(doc, []string{keyEnabledMcpjson}, enabledList); err != nil {
+		if doc, err = model.SetMember(doc, []string{keyEnabledMcpjson}, enabledList); err != nil {
 			return nil, err
 		}
-		return SetMember(doc, []string{keyDisabledMcpjson}, disabledList)
+		return model.SetMember(doc, []string{keyDisabledMcpjson}, disabledList)
 	})
 }
 
@@ -88,7 +90,7 @@ func dropApproved(doc []byte, name string) ([]byte, error) {
 		return nil, err
 	}
 	for _, m := range membersNamed(root.Get(keyApproved), name) {
-		if doc, _, err = DeleteMember(doc, []string{keyApproved, m}); err != nil {
+		if doc, _, err = model.DeleteMember(doc, []string{keyApproved, m}); err != nil {
 			return nil, err
 		}
 	}
@@ -101,9 +103,9 @@ func membersNamed(n *jsondoc.Node, name string) []string {
 		return nil
 	}
 	var out []string
-	want := NormalizeName(name)
+	want := model.NormalizeName(name)
 	for _, m := range n.Members {
-		if NormalizeName(m.Key) == want {
+		if model.NormalizeName(m.Key) == want {
 			out = append(out, m.Key)
 		}
 	}
@@ -111,7 +113,7 @@ func membersNamed(n *jsondoc.Node, name string) []string {
 }
 
 // stringList reads a top-level list of names, refusing a wrong type.
-func stringList(f *File, key string) ([]string, error) {
+func stringList(f *model.File, key string) ([]string, error) {
 	n := f.Root.Get(key)
 	if n == nil {
 		return nil, nil
@@ -119,7 +121,7 @@ func stringList(f *File, key string) ([]string, error) {
 	v, ferr := jsondoc.Decoder{Doc: f.Doc}.Strs(n, key)
 	if ferr != nil {
 		p := f.ProblemAt("", ferr)
-		return nil, Unusable("%s", p.Error())
+		return nil, model.Unusable("%s", p.Error())
 	}
 	return v, nil
 }
@@ -127,18 +129,43 @@ func stringList(f *File, key string) ([]string, error) {
 // EditState edits the person's private state of a project (see
 // StatePath), creating the projects directory (private to the person)
 // when needed. A new file starts by naming the project it belongs to.
-func EditState(path, root string, edit func(f *File) ([]byte, error)) error {
+func EditState(path, root string, edit func(f *model.File) ([]byte, error)) error {
 	if path == "" {
-		return fmt.Errorf("%w: no absolute user config directory is known, so mcpdeck has nowhere private to save this", ErrInvalid)
+		return fmt.Errorf("%w: no absolute user config directory is known, so mcpdeck has nowhere private to save this", model.ErrInvalid)
 	}
 	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
 		return fmt.Errorf("cannot create %s: %w", filepath.Dir(path), err)
 	}
-	return Edit(path, WriteRules{NewMode: NewFileMode(ScopeLocal)}, func(f *File) ([]byte, error) {
+	return model.Edit(path, model.WriteRules{NewMode: model.NewFileMode(model.ScopeLocal)}, func(f *model.File) ([]byte, error) {
 		out, err := edit(f)
 		if err != nil || f.Root.Get(keyProject) != nil || bytes.Equal(out, f.Doc) {
 			return out, err
 		}
-		return SetMember(out, []string{keyProject}, canonicalDir(root))
+		return model.SetMember(out, []string{keyProject}, canonicalDir(root))
+	})
+}
+
+// RecordToolDenied adds (deny true) or removes the permissions.deny rule
+// exposedName in the private state file of the project at root.
+func RecordToolDenied(file, root, exposedName string, deny bool) error {
+	return EditState(file, root, func(f *model.File) ([]byte, error) {
+		p, probs := model.ReadPermissions(f, nil)
+		if len(probs) > 0 {
+			return nil, fmt.Errorf("%w: %s", model.ErrInvalid, probs[0].Error())
+		}
+		rules := slices.Clone(p.Deny)
+		has := slices.Contains(rules, exposedName)
+		switch {
+		case deny && !has:
+			rules = append(rules, exposedName)
+		case !deny && has:
+			rules = slices.DeleteFunc(rules, func(r string) bool { return r == exposedName })
+		default:
+			return f.Doc, nil
+		}
+		if rules == nil {
+			rules = []string{}
+		}
+		return model.SetMember(f.Doc, []string{model.PermissionsKey, "deny"}, rules)
 	})
 }

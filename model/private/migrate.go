@@ -1,4 +1,4 @@
-package model
+package private
 
 import (
 	"encoding/json"
@@ -8,6 +8,8 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
+
+	"github.com/mcpdeck/mcpdeck/model"
 )
 
 // LocalMigration is what MigrateLocal moves from the project's untrusted
@@ -15,22 +17,22 @@ import (
 // in it takes effect without a prompt once moved, so a UI shows all of it
 // before the person agrees.
 type LocalMigration struct {
-	From    string                  `json:"from"` // the untrusted file
-	To      string                  `json:"to"`   // the private state file
-	Hash    string                  `json:"hash"` // sha256 of From's bytes, as shown
-	Servers map[string]ServerConfig `json:"servers,omitempty"`
+	From    string                        `json:"from"` // the untrusted file
+	To      string                        `json:"to"`   // the private state file
+	Hash    string                        `json:"hash"` // sha256 of From's bytes, as shown
+	Servers map[string]model.ServerConfig `json:"servers,omitempty"`
 	// Approved names the project servers it approves by hash.
-	Approved        []string    `json:"approved,omitempty"`
-	EnabledMcpjson  []string    `json:"enabledMcpjsonServers,omitempty"`
-	DisabledMcpjson []string    `json:"disabledMcpjsonServers,omitempty"`
-	EnableAll       bool        `json:"enableAllProjectMcpServers,omitempty"`
-	Disabled        []string    `json:"disabledMcpServers,omitempty"`
-	Permissions     Permissions `json:"permissions"`
+	Approved        []string          `json:"approved,omitempty"`
+	EnabledMcpjson  []string          `json:"enabledMcpjsonServers,omitempty"`
+	DisabledMcpjson []string          `json:"disabledMcpjsonServers,omitempty"`
+	EnableAll       bool              `json:"enableAllProjectMcpServers,omitempty"`
+	Disabled        []string          `json:"disabledMcpServers,omitempty"`
+	Permissions     model.Permissions `json:"permissions"`
 	// Skipped lists servers and approvals already in the private state: the
 	// private one is kept. Filled by MigrateLocal.
 	Skipped []string `json:"skipped,omitempty"`
 	// Problems are fields of the wrong type; they are not moved.
-	Problems []Problem `json:"problems,omitempty"`
+	Problems []model.Problem `json:"problems,omitempty"`
 }
 
 // ServerNames returns the names of Servers, sorted.
@@ -45,26 +47,26 @@ func (m LocalMigration) ServerNames() []string {
 
 // ReadMigration reads the untrusted file for a migration into the private
 // state file local.
-func ReadMigration(untrusted, local string) (LocalMigration, *File, error) {
+func ReadMigration(untrusted, local string) (LocalMigration, *model.File, error) {
 	m := LocalMigration{From: untrusted, To: local}
 	doc, ok := readRegular(untrusted)
 	if !ok {
-		return m, nil, fmt.Errorf("%w: there is no %s to migrate", ErrNotFound, untrusted)
+		return m, nil, fmt.Errorf("%w: there is no %s to migrate", model.ErrNotFound, untrusted)
 	}
 	m.Hash = contentHash(doc)
-	f, p := Parse(untrusted, doc)
+	f, p := model.Parse(untrusted, doc)
 	if p != nil {
-		return m, nil, Unusable("%s", p.Error())
+		return m, nil, model.Unusable("%s", p.Error())
 	}
 	st, probs := ReadDecisions(f)
 	m.Problems = probs
 	m.EnabledMcpjson, m.DisabledMcpjson, m.Disabled = st.enabledMcpjson, st.disabledMcpjson, st.disabled
 	m.EnableAll, m.Permissions = st.enableAll, st.permissions
 	m.Approved = f.Root.Get(keyApproved).Keys()
-	defs, sp := ServersIn(f, ScopeLocal, untrusted)
+	defs, sp := model.ServersIn(f, model.ScopeLocal, untrusted)
 	m.Problems = append(m.Problems, sp...)
 	if len(defs) > 0 {
-		m.Servers = map[string]ServerConfig{}
+		m.Servers = map[string]model.ServerConfig{}
 	}
 	for _, d := range defs {
 		m.Servers[d.Name] = d.Raw
@@ -80,11 +82,11 @@ func Migrate(untrusted, local, root, hash string) (LocalMigration, error) {
 		return m, err
 	}
 	if m.Hash != hash {
-		return m, fmt.Errorf("%w: %s changed since it was shown; run the migration again to review it", ErrInvalid, m.From)
+		return m, fmt.Errorf("%w: %s changed since it was shown; run the migration again to review it", model.ErrInvalid, m.From)
 	}
-	err = EditState(local, root, func(f *File) ([]byte, error) {
+	err = EditState(local, root, func(f *model.File) ([]byte, error) {
 		var skipped []string
-		doc, err := copyMembers(f, src, ServersKey, f.Doc, &skipped)
+		doc, err := copyMembers(f, src, model.ServersKey, f.Doc, &skipped)
 		if err != nil {
 			return nil, err
 		}
@@ -106,13 +108,13 @@ func Migrate(untrusted, local, root, hash string) (LocalMigration, error) {
 
 // copyMembers copies each member of src's object key into doc, byte for
 // byte, unless dst already has a member of that name (recorded in skipped).
-func copyMembers(dst, src *File, key string, doc []byte, skipped *[]string) ([]byte, error) {
+func copyMembers(dst, src *model.File, key string, doc []byte, skipped *[]string) ([]byte, error) {
 	from := src.Root.Get(key)
 	if from == nil || from.Kind != '{' {
 		return doc, nil
 	}
 	if to := dst.Root.Get(key); to != nil && to.Kind != '{' && to.Kind != 'z' {
-		return nil, Unusable("%s: %s is not an object", dst.Path, key)
+		return nil, model.Unusable("%s: %s is not an object", dst.Path, key)
 	}
 	var err error
 	for _, mem := range from.Members {
@@ -121,7 +123,7 @@ func copyMembers(dst, src *File, key string, doc []byte, skipped *[]string) ([]b
 			continue
 		}
 		raw := json.RawMessage(src.Doc[mem.Val.Start:mem.Val.End])
-		if doc, err = SetMember(doc, []string{key, mem.Key}, raw); err != nil {
+		if doc, err = model.SetMember(doc, []string{key, mem.Key}, raw); err != nil {
 			return nil, err
 		}
 	}
@@ -130,7 +132,7 @@ func copyMembers(dst, src *File, key string, doc []byte, skipped *[]string) ([]b
 
 // mergeDecisions adds m's lists, enable-all and permission rules to those
 // already in the private state f (whose current bytes are doc).
-func mergeDecisions(f *File, doc []byte, m LocalMigration) ([]byte, error) {
+func mergeDecisions(f *model.File, doc []byte, m LocalMigration) ([]byte, error) {
 	lists := []struct {
 		key   string
 		names []string
@@ -146,22 +148,22 @@ func mergeDecisions(f *File, doc []byte, m LocalMigration) ([]byte, error) {
 		for _, n := range li.names {
 			cur = withName(cur, n)
 		}
-		if doc, err = SetMember(doc, []string{li.key}, cur); err != nil {
+		if doc, err = model.SetMember(doc, []string{li.key}, cur); err != nil {
 			return nil, err
 		}
 	}
 	var err error
 	if m.EnableAll {
-		if doc, err = SetMember(doc, []string{keyEnableAll}, true); err != nil {
+		if doc, err = model.SetMember(doc, []string{keyEnableAll}, true); err != nil {
 			return nil, err
 		}
 	}
 	if len(m.Permissions.Allow)+len(m.Permissions.Deny) == 0 {
 		return doc, nil
 	}
-	cur, probs := ReadPermissions(f, nil)
+	cur, probs := model.ReadPermissions(f, nil)
 	if len(probs) > 0 {
-		return nil, Unusable("%s", probs[0].Error())
+		return nil, model.Unusable("%s", probs[0].Error())
 	}
 	for _, r := range m.Permissions.Allow {
 		cur.Allow = withRule(cur.Allow, r)
@@ -169,10 +171,10 @@ func mergeDecisions(f *File, doc []byte, m LocalMigration) ([]byte, error) {
 	for _, r := range m.Permissions.Deny {
 		cur.Deny = withRule(cur.Deny, r)
 	}
-	if doc, err = SetMember(doc, []string{keyPermissions, "allow"}, nonNil(cur.Allow)); err != nil {
+	if doc, err = model.SetMember(doc, []string{model.PermissionsKey, "allow"}, nonNil(cur.Allow)); err != nil {
 		return nil, err
 	}
-	return SetMember(doc, []string{keyPermissions, "deny"}, nonNil(cur.Deny))
+	return model.SetMember(doc, []string{model.PermissionsKey, "deny"}, nonNil(cur.Deny))
 }
 
 // withRule appends rule unless list already holds it exactly.
