@@ -17,6 +17,7 @@ import (
 
 	"github.com/mcpdeck/mcpdeck/model"
 	"github.com/mcpdeck/mcpdeck/model/config"
+	"github.com/mcpdeck/mcpdeck/model/policy"
 )
 
 // toolServer is an in-process server with the given tool handlers (empty
@@ -246,7 +247,7 @@ func TestCallTimeoutCancelAndDenied(t *testing.T) {
 			},
 		})
 		e := newTestEngineEnv(t, n, map[string]string{"MCP_TOOL_TIMEOUT": "5000"}, stdioServer("s"))
-		setServers(e, &config.Resolved{Servers: []model.Server{stdioServer("s")}, Permissions: model.Permissions{Deny: []string{"mcp__s__rm"}}})
+		setServers(e, &config.Resolved{Servers: []model.Server{stdioServer("s")}, Permissions: policy.Permissions{Deny: []string{"mcp__s__rm"}}})
 		mustStart(t, e)
 		current(t, e, "s")
 		start := time.Now()

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/mcpdeck/mcpdeck/model"
+	"github.com/mcpdeck/mcpdeck/model/policy"
 	"github.com/mcpdeck/mcpdeck/model/private"
 )
 
@@ -20,7 +21,7 @@ type Resolved struct {
 	Files       []string        // every config file path consulted (existing or not) — for fsnotify
 	ProjectRoot string          // dir of the nearest .mcp.json, else Cwd
 	Enterprise  bool
-	Permissions model.Permissions
+	Permissions policy.Permissions
 	// ManagedPolicy is managed policy, which judges mcpdeck's own programs
 	// too (the browser opener); each Server carries it as well.
 	ManagedPolicy model.Policy
@@ -103,7 +104,7 @@ func Load(opts LoadOptions) (*Resolved, error) {
 
 	r.Files = append(r.Files, l.managedSettings)
 	pf, pprob := model.Read(l.managedSettings)
-	pol, pp := model.ReadManaged(pf, pprob, l.managedSettings)
+	pol, pp := policy.ReadManaged(pf, pprob, l.managedSettings)
 	r.ManagedPolicy = model.NewPolicy(pol)
 	probs = append(probs, pp...)
 	if pprob != nil {
@@ -195,17 +196,17 @@ func readDynamic(cwd, v string, probs *[]model.Problem, r *Resolved) (*model.Fil
 
 // mergePermissions concatenates the permission rules of managed, user and
 // local settings (deny wins in Check whatever file a rule came from).
-func mergePermissions(managed, user, local *model.File, probs *[]model.Problem) model.Permissions {
-	var out model.Permissions
+func mergePermissions(managed, user, local *model.File, probs *[]model.Problem) policy.Permissions {
+	var out policy.Permissions
 	for _, f := range []*model.File{managed, user, local} {
 		if f == nil {
 			continue
 		}
-		var p model.Permissions
+		var p policy.Permissions
 		if f != local { // local problems were reported by ReadDecisions
-			p, *probs = model.ReadPermissions(f, *probs)
+			p, *probs = policy.ReadPermissions(f, *probs)
 		} else {
-			p, _ = model.ReadPermissions(f, nil)
+			p, _ = policy.ReadPermissions(f, nil)
 		}
 		out.Allow = append(out.Allow, p.Allow...)
 		out.Deny = append(out.Deny, p.Deny...)

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/mcpdeck/mcpdeck/model"
+	"github.com/mcpdeck/mcpdeck/model/policy"
 )
 
 func TestLoadMergePriority(t *testing.T) {
@@ -254,7 +255,7 @@ func TestLoadPermissionsMerged(t *testing.T) {
 	f.write(f.localFile(), `{"permissions": {"allow": ["mcp__b__x"], "deny": ["mcp__a__rm"]}}`)
 	f.write(filepath.Join(f.managed, ManagedSettingsFile), `{"permissions": {"deny": ["mcp__c__*"]}}`)
 	p := f.load().Permissions
-	want := model.Permissions{Allow: []string{"mcp__a__*", "mcp__b__x"}, Deny: []string{"mcp__c__*", "mcp__a__rm"}}
+	want := policy.Permissions{Allow: []string{"mcp__a__*", "mcp__b__x"}, Deny: []string{"mcp__c__*", "mcp__a__rm"}}
 	if !reflect.DeepEqual(p, want) {
 		t.Errorf("permissions = %+v, want %+v", p, want)
 	}

@@ -8,6 +8,7 @@ import (
 
 	"github.com/mcpdeck/mcpdeck/model"
 	"github.com/mcpdeck/mcpdeck/model/internal/jsondoc"
+	"github.com/mcpdeck/mcpdeck/model/policy"
 	"github.com/mcpdeck/mcpdeck/model/private"
 	"github.com/mcpdeck/mcpdeck/model/textsafe"
 )
@@ -17,7 +18,7 @@ import (
 // expand, place (workDir) and validate each,
 // drop plugin duplicates by signature, let the highest scope win per name,
 // then apply approval, policy and the enabled state.
-func merge(defs []model.Definition, opts LoadOptions, root string, pol model.Rules, st private.Decisions) ([]model.Server, []Suppressed) {
+func merge(defs []model.Definition, opts LoadOptions, root string, pol policy.Rules, st private.Decisions) ([]model.Server, []Suppressed) {
 	built := make([]model.Server, len(defs))
 	for i, d := range defs {
 		built[i] = build(d, opts, root)
@@ -61,7 +62,7 @@ func merge(defs []model.Definition, opts LoadOptions, root string, pol model.Rul
 
 // decideServer applies the policy to s, finding a stdio server's program
 // with the one resolver, as the launcher will.
-func decideServer(pol model.Rules, s model.Server, opts LoadOptions) model.PolicyDecision {
+func decideServer(pol policy.Rules, s model.Server, opts LoadOptions) model.PolicyDecision {
 	var prog model.Program
 	found := false
 	if s.Config.EffectiveType() == model.TransportStdio {

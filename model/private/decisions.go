@@ -3,6 +3,7 @@ package private
 import (
 	"github.com/mcpdeck/mcpdeck/model"
 	"github.com/mcpdeck/mcpdeck/model/internal/jsondoc"
+	"github.com/mcpdeck/mcpdeck/model/policy"
 )
 
 // Local settings — the person's private state of one project, kept in the
@@ -46,7 +47,7 @@ type Decisions struct {
 	enableAll       bool
 	approved        map[string]approvedEntry // by normalized name
 	disabled        []string
-	permissions     model.Permissions
+	permissions     policy.Permissions
 	sampling        map[string]model.SamplingDecision // by normalized name, see sampling.go
 }
 
@@ -91,7 +92,7 @@ func ReadDecisions(f *model.File) (Decisions, []model.Problem) {
 			report(jsondoc.Want(n, keyEnableAll, "true or false"))
 		}
 	}
-	st.permissions, probs = model.ReadPermissions(f, probs)
+	st.permissions, probs = policy.ReadPermissions(f, probs)
 	st.sampling, probs = readSamplingDecisions(f, probs)
 	if n := f.Root.Get(keyApproved); n != nil && n.Kind != 'z' {
 		if n.Kind != '{' {

@@ -10,6 +10,7 @@ import (
 	"sort"
 
 	"github.com/mcpdeck/mcpdeck/model"
+	"github.com/mcpdeck/mcpdeck/model/policy"
 )
 
 // LocalMigration is what MigrateLocal moves from the project's untrusted
@@ -22,12 +23,12 @@ type LocalMigration struct {
 	Hash    string                        `json:"hash"` // sha256 of From's bytes, as shown
 	Servers map[string]model.ServerConfig `json:"servers,omitempty"`
 	// Approved names the project servers it approves by hash.
-	Approved        []string          `json:"approved,omitempty"`
-	EnabledMcpjson  []string          `json:"enabledMcpjsonServers,omitempty"`
-	DisabledMcpjson []string          `json:"disabledMcpjsonServers,omitempty"`
-	EnableAll       bool              `json:"enableAllProjectMcpServers,omitempty"`
-	Disabled        []string          `json:"disabledMcpServers,omitempty"`
-	Permissions     model.Permissions `json:"permissions"`
+	Approved        []string           `json:"approved,omitempty"`
+	EnabledMcpjson  []string           `json:"enabledMcpjsonServers,omitempty"`
+	DisabledMcpjson []string           `json:"disabledMcpjsonServers,omitempty"`
+	EnableAll       bool               `json:"enableAllProjectMcpServers,omitempty"`
+	Disabled        []string           `json:"disabledMcpServers,omitempty"`
+	Permissions     policy.Permissions `json:"permissions"`
 	// Skipped lists servers and approvals already in the private state: the
 	// private one is kept. Filled by MigrateLocal.
 	Skipped []string `json:"skipped,omitempty"`
@@ -161,7 +162,7 @@ func mergeDecisions(f *model.File, doc []byte, m LocalMigration) ([]byte, error)
 	if len(m.Permissions.Allow)+len(m.Permissions.Deny) == 0 {
 		return doc, nil
 	}
-	cur, probs := model.ReadPermissions(f, nil)
+	cur, probs := policy.ReadPermissions(f, nil)
 	if len(probs) > 0 {
 		return nil, model.Unusable("%s", probs[0].Error())
 	}
@@ -171,10 +172,10 @@ func mergeDecisions(f *model.File, doc []byte, m LocalMigration) ([]byte, error)
 	for _, r := range m.Permissions.Deny {
 		cur.Deny = withRule(cur.Deny, r)
 	}
-	if doc, err = model.SetMember(doc, []string{model.PermissionsKey, "allow"}, nonNil(cur.Allow)); err != nil {
+	if doc, err = model.SetMember(doc, []string{policy.PermissionsKey, "allow"}, nonNil(cur.Allow)); err != nil {
 		return nil, err
 	}
-	return model.SetMember(doc, []string{model.PermissionsKey, "deny"}, nonNil(cur.Deny))
+	return model.SetMember(doc, []string{policy.PermissionsKey, "deny"}, nonNil(cur.Deny))
 }
 
 // withRule appends rule unless list already holds it exactly.

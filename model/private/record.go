@@ -9,6 +9,7 @@ import (
 
 	"github.com/mcpdeck/mcpdeck/model"
 	"github.com/mcpdeck/mcpdeck/model/internal/jsondoc"
+	"github.com/mcpdeck/mcpdeck/model/policy"
 )
 
 // RecordEnabled records in the private state file of the project at root
@@ -149,7 +150,7 @@ func EditState(path, root string, edit func(f *model.File) ([]byte, error)) erro
 // exposedName in the private state file of the project at root.
 func RecordToolDenied(file, root, exposedName string, deny bool) error {
 	return EditState(file, root, func(f *model.File) ([]byte, error) {
-		p, probs := model.ReadPermissions(f, nil)
+		p, probs := policy.ReadPermissions(f, nil)
 		if len(probs) > 0 {
 			return nil, fmt.Errorf("%w: %s", model.ErrInvalid, probs[0].Error())
 		}
@@ -166,6 +167,6 @@ func RecordToolDenied(file, root, exposedName string, deny bool) error {
 		if rules == nil {
 			rules = []string{}
 		}
-		return model.SetMember(f.Doc, []string{model.PermissionsKey, "deny"}, rules)
+		return model.SetMember(f.Doc, []string{policy.PermissionsKey, "deny"}, rules)
 	})
 }

@@ -1,6 +1,11 @@
-package model
+package policy
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/mcpdeck/mcpdeck/model"
+	"github.com/mcpdeck/mcpdeck/model/internal/jsondoc"
+)
 
 // Permissions are the permissions.allow / permissions.deny rules of the user
 // and local settings: exposed tool names (mcp__server__tool), a whole server
@@ -47,9 +52,43 @@ func ruleMatches(rule, name string) bool {
 	if server == "" {
 		return false
 	}
-	prefix := ToolPrefix(server)
+	prefix := model.ToolPrefix(server)
 	if !hasTool || tool == "*" {
 		return strings.HasPrefix(name, prefix) && len(name) > len(prefix)
 	}
-	return name == ToolName(server, tool)
+	return name == model.ToolName(server, tool)
+}
+
+// PermissionsKey holds the permission rules of managed, user and local
+// settings (see Permissions).
+const PermissionsKey = "permissions"
+
+// ReadPermissions reads "permissions": {"allow": [...], "deny": [...]}.
+func ReadPermissions(f *model.File, probs []model.Problem) (Permissions, []model.Problem) {
+	var p Permissions
+	n := f.Root.Get(PermissionsKey)
+	if n == nil || n.Kind == 'z' {
+		return p, probs
+	}
+	d := jsondoc.Decoder{Doc: f.Doc}
+	if n.Kind != '{' {
+		return p, append(probs, f.ProblemAt("", jsondoc.Want(n, PermissionsKey, "an object")))
+	}
+	for _, k := range []string{"allow", "deny"} {
+		v := n.Get(k)
+		if v == nil {
+			continue
+		}
+		s, e := d.Strs(v, PermissionsKey+"."+k)
+		if e != nil {
+			probs = append(probs, f.ProblemAt("", e))
+			continue
+		}
+		if k == "allow" {
+			p.Allow = s
+		} else {
+			p.Deny = s
+		}
+	}
+	return p, probs
 }

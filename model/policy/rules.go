@@ -1,11 +1,10 @@
-package model
+package policy
 
 import (
-	"fmt"
 	"strconv"
 	"strings"
 
-	"github.com/mcpdeck/mcpdeck/model/internal/jsondoc"
+	"github.com/mcpdeck/mcpdeck/model"
 )
 
 // policyRule is one entry of allowedMcpServers / deniedMcpServers: exactly one
@@ -52,59 +51,59 @@ type Rules struct {
 // judged as a stdio server of that name running prog would be, by
 // serverName and serverCommand rules (serverUrl rules are about addresses,
 // not programs). A deny of ["*"] stops every program.
-func (p Rules) Judge(server string, prog Program) PolicyDecision {
-	return p.judge(&target{name: server, kind: TransportStdio, prog: prog, found: prog.Path != ""})
+func (p Rules) Judge(server string, prog model.Program) model.PolicyDecision {
+	return p.judge(&target{name: server, kind: model.TransportStdio, prog: prog, found: prog.Path != ""})
 }
 
 // Decide applies the policy to a server (expanded config); prog is the
 // program a stdio server runs, as ServerProgram found it (found is false
 // when it found none).
-func (p Rules) Decide(name string, cfg ServerConfig, prog Program, found bool) PolicyDecision {
+func (p Rules) Decide(name string, cfg model.ServerConfig, prog model.Program, found bool) model.PolicyDecision {
 	return p.judge(&target{name: name, kind: cfg.EffectiveType(), rawURL: cfg.URL, prog: prog, found: found})
 }
 
 // judge applies the policy to a target. Deny wins over allow; the
 // returned Rule names the list and the entry that decided.
-func (p Rules) judge(t *target) PolicyDecision {
+func (p Rules) judge(t *target) model.PolicyDecision {
 	if p.broken != "" {
-		return PolicyDecision{Allowed: false, Rule: p.broken}
+		return model.PolicyDecision{Allowed: false, Rule: p.broken}
 	}
 	for _, r := range p.deny {
 		if t.matches(r, true) {
-			return PolicyDecision{Allowed: false, Rule: "deniedMcpServers: " + r.describe() + t.notFoundNote(r)}
+			return model.PolicyDecision{Allowed: false, Rule: "deniedMcpServers: " + r.describe() + t.notFoundNote(r)}
 		}
 	}
 	if p.allow == nil {
-		return PolicyDecision{Allowed: true}
+		return model.PolicyDecision{Allowed: true}
 	}
 	for _, r := range p.allow {
 		if t.matches(r, false) {
-			return PolicyDecision{Allowed: true, Rule: "allowedMcpServers: " + r.describe()}
+			return model.PolicyDecision{Allowed: true, Rule: "allowedMcpServers: " + r.describe()}
 		}
 	}
 	rule := "allowedMcpServers: not listed"
-	if t.kind == TransportStdio && !t.found {
+	if t.kind == model.TransportStdio && !t.found {
 		rule += " (the program is not found)"
 	}
-	return PolicyDecision{Allowed: false, Rule: rule}
+	return model.PolicyDecision{Allowed: false, Rule: rule}
 }
 
 // target is what rules are compared to: a server by name, with its URL
 // (remote) or the program it runs (stdio), parsed once, on first need.
 type target struct {
 	name   string
-	kind   Transport
+	kind   model.Transport
 	rawURL string
 	url    *urlParts
 	urlOK  bool
-	prog   Program
+	prog   model.Program
 	found  bool // the program was found
 }
 
 // notFoundNote explains a command rule that matched only because the
 // program could not be found.
 func (t *target) notFoundNote(r policyRule) string {
-	if r.kind == "serverCommand" && t.kind == TransportStdio && !t.found {
+	if r.kind == "serverCommand" && t.kind == model.TransportStdio && !t.found {
 		return " (the program is not found)"
 	}
 	return ""
@@ -118,7 +117,7 @@ func (t *target) notFoundNote(r policyRule) string {
 func (t *target) matches(r policyRule, deny bool) bool {
 	switch r.kind {
 	case "serverName":
-		return NormalizeName(r.name) == NormalizeName(t.name)
+		return model.NormalizeName(r.name) == model.NormalizeName(t.name)
 	case "serverUrl":
 		if !t.kind.IsRemote() {
 			return false
@@ -132,7 +131,7 @@ func (t *target) matches(r policyRule, deny bool) bool {
 		}
 		return r.urlPat.match(*t.url)
 	case "serverCommand":
-		if t.kind != TransportStdio {
+		if t.kind != model.TransportStdio {
 			return false
 		}
 		if !t.found && !deny {
@@ -197,81 +196,4 @@ func globMatch(pattern, s string) bool {
 		p++
 	}
 	return p == len(pattern)
-}
-
-// ReadManaged reads managed-settings.json. A missing file is no policy.
-func ReadManaged(f *File, prob *Problem, path string) (Rules, []Problem) {
-	if prob != nil {
-		return Rules{broken: "managed-settings.json cannot be used (" + prob.Error() + "): every server is blocked", file: path}, []Problem{*prob}
-	}
-	if f == nil {
-		return Rules{}, nil
-	}
-	var probs []Problem
-	var pol Rules
-	pol.file = path
-	for _, key := range []string{"allowedMcpServers", "deniedMcpServers"} {
-		n := f.Root.Get(key)
-		if n == nil || n.Kind == 'z' {
-			continue
-		}
-		rules, ferr := decodeRules(jsondoc.Decoder{Doc: f.Doc}, n, key)
-		if ferr != nil {
-			p := f.ProblemAt("", ferr)
-			probs = append(probs, p)
-			pol.broken = fmt.Sprintf("managed-settings.json cannot be used (%s): every server is blocked", p.Error())
-			continue
-		}
-		if key == "allowedMcpServers" {
-			pol.allow = rules
-		} else {
-			pol.deny = rules
-		}
-	}
-	return pol, probs
-}
-
-// decodeRules decodes a list of rules; an entry with none or several of the
-// three keys is an error (an ambiguous policy must not be guessed at).
-func decodeRules(d jsondoc.Decoder, n *jsondoc.Node, field string) ([]policyRule, *jsondoc.FieldError) {
-	if n.Kind != '[' {
-		return nil, jsondoc.Want(n, field, "an array")
-	}
-	rules := make([]policyRule, 0, len(n.Elems))
-	for i, e := range n.Elems {
-		f := fmt.Sprintf("%s[%d]", field, i)
-		if e.Kind != '{' {
-			return nil, jsondoc.Want(e, f, "an object")
-		}
-		if len(e.Members) != 1 {
-			return nil, &jsondoc.FieldError{Field: f, Offset: e.Start, Msg: "must have exactly one of serverName, serverUrl, serverCommand"}
-		}
-		m := e.Members[0]
-		r := policyRule{kind: m.Key}
-		var err *jsondoc.FieldError
-		switch m.Key {
-		case "serverName":
-			r.name, err = d.Str(m.Val, f+".serverName")
-		case "serverUrl":
-			r.url, err = d.Str(m.Val, f+".serverUrl")
-			if err == nil {
-				var perr error
-				if r.urlPat, perr = parseURLPattern(r.url); perr != nil {
-					err = &jsondoc.FieldError{Field: f + ".serverUrl", Offset: m.Val.Start, Msg: perr.Error()}
-				}
-			}
-		case "serverCommand":
-			r.command, err = d.Strs(m.Val, f+".serverCommand")
-			if err == nil && len(r.command) == 0 {
-				err = &jsondoc.FieldError{Field: f + ".serverCommand", Offset: m.Val.Start, Msg: "must not be empty"}
-			}
-		default:
-			err = &jsondoc.FieldError{Field: f + "." + m.Key, Offset: m.KeyStart, Msg: "unknown rule (use serverName, serverUrl or serverCommand)"}
-		}
-		if err != nil {
-			return nil, err
-		}
-		rules = append(rules, r)
-	}
-	return rules, nil
 }

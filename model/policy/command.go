@@ -1,10 +1,11 @@
-package model
+package policy
 
 import (
 	"os"
 	"path/filepath"
 	"strings"
 
+	"github.com/mcpdeck/mcpdeck/model"
 	"github.com/mcpdeck/mcpdeck/model/platform"
 )
 
@@ -26,7 +27,7 @@ func baseNames(c string) []string {
 // base name with or without a Windows extension, its resolved path, its
 // real path and that file's name — and a pattern without wildcards also
 // matches when it names the very same file the command runs.
-func denyProgram(pat string, p Program) bool {
+func denyProgram(pat string, p model.Program) bool {
 	cands := []string{p.Command, p.Path, p.Real}
 	cands = append(cands, baseNames(p.Command)...)
 	if p.Real != "" {
@@ -54,7 +55,7 @@ func denyProgram(pat string, p Program) bool {
 // bare name must be the program mcpdeck's own PATH finds under that name,
 // however the command spells it ("npx" or "/usr/bin/npx"), never a file of
 // the same name elsewhere ("./npx" in a repository).
-func allowProgram(pat string, p Program) bool {
+func allowProgram(pat string, p model.Program) bool {
 	if platform.IsPath(pat) {
 		return globMatch(pat, p.Path)
 	}

@@ -1,8 +1,10 @@
-package model
+package policy
 
 import (
 	"strings"
 	"testing"
+
+	"github.com/mcpdeck/mcpdeck/model"
 )
 
 // TestURLPatternMatch checks serverUrl rules part by part: every attack
@@ -95,11 +97,11 @@ func TestURLPatternRefused(t *testing.T) {
 // read satisfies deny rules and no allow rule.
 func TestUnparsableURLIsDenied(t *testing.T) {
 	for _, raw := range []string{"https://a.corp.example\\@x/", "https://a%2Eevil.example/mcp", "https:opaque", "https://%zz/", "not a url", "https://h.example:/x"} {
-		cfg := ServerConfig{Type: TransportHTTP, URL: raw}
+		cfg := model.ServerConfig{Type: model.TransportHTTP, URL: raw}
 		allow := Rules{allow: []policyRule{{kind: "serverUrl", url: "*", urlPat: urlPattern{any: true}}}}
 		deny := Rules{deny: []policyRule{{kind: "serverUrl", url: "https://x.example/*", urlPat: mustURLPattern(t, "https://x.example/*")}}}
 		for _, pol := range []Rules{allow, deny} {
-			if d := pol.Decide("s", cfg, Program{}, false); d.Allowed {
+			if d := pol.Decide("s", cfg, model.Program{}, false); d.Allowed {
 				t.Errorf("%q allowed by %+v", raw, d)
 			}
 		}

@@ -1,6 +1,8 @@
-package model
+package policy
 
-import "testing"
+import (
+	"testing"
+)
 
 func TestPermissionsCheck(t *testing.T) {
 	p := Permissions{
