@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/mcpdeck/mcpdeck/model"
+	"github.com/mcpdeck/mcpdeck/model/internal/jsonfile"
 	"github.com/mcpdeck/mcpdeck/model/private"
 )
 
@@ -137,9 +138,9 @@ func FindUntrusted(opts LoadOptions) (*private.UntrustedLocal, error) {
 		return nil, err
 	}
 	l := discover(opts)
-	var state *model.File
+	var state *jsonfile.File
 	if l.local != "" {
-		state, _ = model.Read(l.local)
+		state, _ = jsonfile.Read(l.local)
 	}
 	return private.Untrusted(l.untrusted, state), nil
 }

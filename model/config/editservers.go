@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/mcpdeck/mcpdeck/model"
+	"github.com/mcpdeck/mcpdeck/model/internal/jsonfile"
 )
 
 // WritableScopes returns the scopes mcpdeck edits (AddServer, RemoveServer),
@@ -32,14 +33,14 @@ func AddServer(opts LoadOptions, scope model.Scope, name string, cfg model.Serve
 	if !ok {
 		return "", fmt.Errorf("%w: cannot add servers to the %s scope (use local, user or project)", model.ErrInvalid, scope)
 	}
-	err := l.edit(scope, func(f *model.File) ([]byte, error) {
-		if ms := f.Root.Get(model.ServersKey); ms != nil && ms.Kind != 'z' && ms.Kind != '{' {
-			return nil, model.Unusable("%s: mcpServers is not an object", path)
+	err := l.edit(scope, func(f *jsonfile.File) ([]byte, error) {
+		if ms := f.Root.Get(jsonfile.ServersKey); ms != nil && ms.Kind != 'z' && ms.Kind != '{' {
+			return nil, jsonfile.Unusable("%s: mcpServers is not an object", path)
 		}
-		if f.Root.Get(model.ServersKey).Get(name) != nil {
+		if f.Root.Get(jsonfile.ServersKey).Get(name) != nil {
 			return nil, fmt.Errorf("%w: server %s is already defined in %s", model.ErrExists, name, path)
 		}
-		return model.SetMember(f.Doc, []string{model.ServersKey, name}, cfg)
+		return jsonfile.SetMember(f.Doc, []string{jsonfile.ServersKey, name}, cfg)
 	})
 	return path, err
 }
@@ -58,7 +59,7 @@ func RemoveServer(opts LoadOptions, scope model.Scope, name string) (string, err
 		var found []model.Scope
 		for _, s := range WritableScopes() {
 			p, _ := l.scopeFile(s)
-			if f, _ := model.Read(p); f != nil && f.Root.Get(model.ServersKey).Get(name) != nil {
+			if f, _ := jsonfile.Read(p); f != nil && f.Root.Get(jsonfile.ServersKey).Get(name) != nil {
 				found = append(found, s)
 			}
 		}
@@ -80,8 +81,8 @@ func RemoveServer(opts LoadOptions, scope model.Scope, name string) (string, err
 	if !ok {
 		return "", fmt.Errorf("%w: cannot remove servers from the %s scope (edit local, user or project)", model.ErrInvalid, scope)
 	}
-	err := l.edit(scope, func(f *model.File) ([]byte, error) {
-		out, found, err := model.DeleteMember(f.Doc, []string{model.ServersKey, name})
+	err := l.edit(scope, func(f *jsonfile.File) ([]byte, error) {
+		out, found, err := jsonfile.DeleteMember(f.Doc, []string{jsonfile.ServersKey, name})
 		if err == nil && !found {
 			err = fmt.Errorf("%w: server %s is not defined in the %s scope (%s)", model.ErrNotFound, name, scope, path)
 		}

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/mcpdeck/mcpdeck/model"
+	"github.com/mcpdeck/mcpdeck/model/internal/jsonfile"
 	"github.com/mcpdeck/mcpdeck/model/policy"
 	"github.com/mcpdeck/mcpdeck/model/private"
 )
@@ -73,9 +74,9 @@ func Load(opts LoadOptions) (*Resolved, error) {
 	l := discover(opts)
 	r := &Resolved{ProjectRoot: l.root, LocalSettings: l.local}
 	var probs []model.Problem
-	read := func(path string) *model.File {
+	read := func(path string) *jsonfile.File {
 		r.Files = append(r.Files, path)
-		f, p := model.Read(path)
+		f, p := jsonfile.Read(path)
 		if p != nil {
 			probs = append(probs, *p)
 		}
@@ -84,26 +85,26 @@ func Load(opts LoadOptions) (*Resolved, error) {
 	// Settings files that exist but cannot be parsed: their permission
 	// rules are unknown (see Permissions.Unreadable).
 	var unreadable []string
-	readSettings := func(path string) *model.File {
+	readSettings := func(path string) *jsonfile.File {
 		r.Files = append(r.Files, path)
-		f, p := model.Read(path)
+		f, p := jsonfile.Read(path)
 		if p != nil {
 			probs = append(probs, *p)
 			unreadable = append(unreadable, path)
 		}
 		return f
 	}
-	addDefs := func(f *model.File, scope model.Scope, source string) []model.Definition {
+	addDefs := func(f *jsonfile.File, scope model.Scope, source string) []jsonfile.Definition {
 		if f == nil {
 			return nil
 		}
-		d, p := model.ServersIn(f, scope, source)
+		d, p := jsonfile.ServersIn(f, scope, source)
 		probs = append(probs, p...)
 		return d
 	}
 
 	r.Files = append(r.Files, l.managedSettings)
-	pf, pprob := model.Read(l.managedSettings)
+	pf, pprob := jsonfile.Read(l.managedSettings)
 	pol, pp := policy.ReadManaged(pf, pprob, l.managedSettings)
 	r.ManagedPolicy = model.NewPolicy(pol)
 	probs = append(probs, pp...)
@@ -114,13 +115,13 @@ func Load(opts LoadOptions) (*Resolved, error) {
 	// Enterprise is exclusive when managed-mcp.json exists, even when it is
 	// broken: failing open would start servers the administrator excluded.
 	r.Files = append(r.Files, l.managedMCP)
-	ef, eprob := model.Read(l.managedMCP)
+	ef, eprob := jsonfile.Read(l.managedMCP)
 	if eprob != nil {
 		probs = append(probs, *eprob)
 	}
 	r.Enterprise = ef != nil || eprob != nil
 	uf := readSettings(l.user)
-	var lf *model.File
+	var lf *jsonfile.File
 	if l.local != "" {
 		r.Files = append(r.Files, l.projectsDir) // noticed when the first decision creates it
 		lf = readSettings(l.local)
@@ -136,7 +137,7 @@ func Load(opts LoadOptions) (*Resolved, error) {
 	r.Permissions = mergePermissions(pf, uf, lf, &probs)
 	r.Permissions.Unreadable = strings.Join(unreadable, ", ")
 
-	var defs []model.Definition
+	var defs []jsonfile.Definition
 	if r.Enterprise {
 		defs = addDefs(ef, model.ScopeEnterprise, l.managedMCP)
 	} else {
@@ -147,7 +148,7 @@ func Load(opts LoadOptions) (*Resolved, error) {
 		defs = append(defs, addDefs(uf, model.ScopeUser, l.user)...)
 		r.Files = append(r.Files, l.walked...)
 		if l.project != "" {
-			f, p := model.Read(l.project)
+			f, p := jsonfile.Read(l.project)
 			if p != nil {
 				probs = append(probs, *p)
 			}
@@ -171,9 +172,9 @@ func Load(opts LoadOptions) (*Resolved, error) {
 // readDynamic reads one --mcp-config value: inline JSON when it starts with
 // '{', otherwise a file path (relative to Cwd). A missing file is a problem:
 // the person named it explicitly.
-func readDynamic(cwd, v string, probs *[]model.Problem, r *Resolved) (*model.File, string) {
+func readDynamic(cwd, v string, probs *[]model.Problem, r *Resolved) (*jsonfile.File, string) {
 	if strings.HasPrefix(strings.TrimSpace(v), "{") {
-		f, p := model.Parse(InlineSource, []byte(v))
+		f, p := jsonfile.Parse(InlineSource, []byte(v))
 		if p != nil {
 			*probs = append(*probs, *p)
 		}
@@ -184,7 +185,7 @@ func readDynamic(cwd, v string, probs *[]model.Problem, r *Resolved) (*model.Fil
 		path = filepath.Join(cwd, path)
 	}
 	r.Files = append(r.Files, path)
-	f, p := model.Read(path)
+	f, p := jsonfile.Read(path)
 	switch {
 	case p != nil:
 		*probs = append(*probs, *p)
@@ -196,9 +197,9 @@ func readDynamic(cwd, v string, probs *[]model.Problem, r *Resolved) (*model.Fil
 
 // mergePermissions concatenates the permission rules of managed, user and
 // local settings (deny wins in Check whatever file a rule came from).
-func mergePermissions(managed, user, local *model.File, probs *[]model.Problem) policy.Permissions {
+func mergePermissions(managed, user, local *jsonfile.File, probs *[]model.Problem) policy.Permissions {
 	var out policy.Permissions
-	for _, f := range []*model.File{managed, user, local} {
+	for _, f := range []*jsonfile.File{managed, user, local} {
 		if f == nil {
 			continue
 		}

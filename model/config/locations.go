@@ -7,6 +7,7 @@ import (
 	"sort"
 
 	"github.com/mcpdeck/mcpdeck/model"
+	"github.com/mcpdeck/mcpdeck/model/internal/jsonfile"
 	"github.com/mcpdeck/mcpdeck/model/private"
 )
 
@@ -134,18 +135,18 @@ func ScopePath(opts LoadOptions, scope model.Scope) (string, error) {
 
 // edit is the read-modify-write of a writable scope's file: the private
 // state of the project goes through EditState, the others through Edit.
-func (l locations) edit(s model.Scope, fn func(f *model.File) ([]byte, error)) error {
+func (l locations) edit(s model.Scope, fn func(f *jsonfile.File) ([]byte, error)) error {
 	if s == model.ScopeLocal {
 		return private.EditState(l.local, l.root, fn)
 	}
 	path, _ := l.scopeFile(s)
-	return model.Edit(path, l.writeRules(s), fn)
+	return jsonfile.Edit(path, l.writeRules(s), fn)
 }
 
 // WriteRules returns the rules for the file of a writable scope: files in
 // the project root are bounded by it; user settings may link anywhere.
-func (l locations) writeRules(s model.Scope) model.WriteRules {
-	r := model.WriteRules{NewMode: model.NewFileMode(s)}
+func (l locations) writeRules(s model.Scope) jsonfile.WriteRules {
+	r := jsonfile.WriteRules{NewMode: jsonfile.NewFileMode(s)}
 	if s == model.ScopeProject { // local scope is private state in the config dir
 		r.Within = l.root
 	}

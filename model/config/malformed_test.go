@@ -8,13 +8,14 @@ import (
 	"testing"
 
 	"github.com/mcpdeck/mcpdeck/model"
+	"github.com/mcpdeck/mcpdeck/model/internal/jsonfile"
 )
 
 // Each malformed file must give a problem naming the file (and line, column
 // and field where there is one), must not stop the other files' servers from
 // loading, and must be left byte for byte as it was by a refused write.
 func TestMalformedConfigs(t *testing.T) {
-	huge := `{"mcpServers": {}, "pad": "` + strings.Repeat("x", model.MaxConfigSize) + `"}`
+	huge := `{"mcpServers": {}, "pad": "` + strings.Repeat("x", jsonfile.MaxConfigSize) + `"}`
 	for _, tc := range []struct {
 		name    string
 		content string

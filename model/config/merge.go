@@ -8,6 +8,7 @@ import (
 
 	"github.com/mcpdeck/mcpdeck/model"
 	"github.com/mcpdeck/mcpdeck/model/internal/jsondoc"
+	"github.com/mcpdeck/mcpdeck/model/internal/jsonfile"
 	"github.com/mcpdeck/mcpdeck/model/policy"
 	"github.com/mcpdeck/mcpdeck/model/private"
 	"github.com/mcpdeck/mcpdeck/model/textsafe"
@@ -18,7 +19,7 @@ import (
 // expand, place (workDir) and validate each,
 // drop plugin duplicates by signature, let the highest scope win per name,
 // then apply approval, policy and the enabled state.
-func merge(defs []model.Definition, opts LoadOptions, root string, pol policy.Rules, st private.Decisions) ([]model.Server, []Suppressed) {
+func merge(defs []jsonfile.Definition, opts LoadOptions, root string, pol policy.Rules, st private.Decisions) ([]model.Server, []Suppressed) {
 	built := make([]model.Server, len(defs))
 	for i, d := range defs {
 		built[i] = build(d, opts, root)
@@ -88,7 +89,7 @@ func winner(built []model.Server, idx []int) int {
 }
 
 // build expands, places and validates one definition into a Server.
-func build(d model.Definition, opts LoadOptions, root string) model.Server {
+func build(d jsonfile.Definition, opts LoadOptions, root string) model.Server {
 	s := model.Server{
 		Name:     d.Name,
 		Scope:    d.Origin.Scope,

@@ -9,6 +9,7 @@ import (
 
 	"github.com/mcpdeck/mcpdeck/model"
 	"github.com/mcpdeck/mcpdeck/model/internal/jsondoc"
+	"github.com/mcpdeck/mcpdeck/model/internal/jsonfile"
 )
 
 // ErrSecretNotFound is what a LoadOptions.LookupSecret returns for a secret
@@ -103,11 +104,11 @@ func SecretsOf(opts LoadOptions, scope model.Scope, name string) []SecretRef {
 			continue
 		}
 		path, _ := l.scopeFile(s)
-		f, _ := model.Read(path)
+		f, _ := jsonfile.Read(path)
 		if f == nil {
 			continue
 		}
-		n := f.Root.Get(model.ServersKey).Get(name)
+		n := f.Root.Get(jsonfile.ServersKey).Get(name)
 		if n == nil {
 			continue
 		}

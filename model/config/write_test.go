@@ -11,6 +11,7 @@ import (
 
 	"github.com/mcpdeck/mcpdeck/model"
 	"github.com/mcpdeck/mcpdeck/model/internal/jsondoc"
+	"github.com/mcpdeck/mcpdeck/model/internal/jsonfile"
 )
 
 func TestAddServerEachScope(t *testing.T) {
@@ -138,7 +139,7 @@ func TestRewriteCompactAndEmptyLayouts(t *testing.T) {
 		{"{\n\t\"other\": 1\n}\n", "{\n\t\"other\": 1,\n\t\"mcpServers\": {\n\t\t\"n\": {\n\t\t\t\"command\": \"c\"\n\t\t}\n\t}\n}\n"},
 		{`{"mcpServers": null}`, "{\"mcpServers\": {\n  \"n\": {\n    \"command\": \"c\"\n  }\n}}"},
 	} {
-		out, err := model.SetMember([]byte(tc.in), []string{model.ServersKey, "n"}, model.ServerConfig{Command: "c"})
+		out, err := jsonfile.SetMember([]byte(tc.in), []string{jsonfile.ServersKey, "n"}, model.ServerConfig{Command: "c"})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -5,10 +5,11 @@ import (
 
 	"github.com/mcpdeck/mcpdeck/model"
 	"github.com/mcpdeck/mcpdeck/model/internal/jsondoc"
+	"github.com/mcpdeck/mcpdeck/model/internal/jsonfile"
 )
 
 // ReadManaged reads managed-settings.json. A missing file is no policy.
-func ReadManaged(f *model.File, prob *model.Problem, path string) (Rules, []model.Problem) {
+func ReadManaged(f *jsonfile.File, prob *model.Problem, path string) (Rules, []model.Problem) {
 	if prob != nil {
 		return Rules{broken: "managed-settings.json cannot be used (" + prob.Error() + "): every server is blocked", file: path}, []model.Problem{*prob}
 	}

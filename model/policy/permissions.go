@@ -5,6 +5,7 @@ import (
 
 	"github.com/mcpdeck/mcpdeck/model"
 	"github.com/mcpdeck/mcpdeck/model/internal/jsondoc"
+	"github.com/mcpdeck/mcpdeck/model/internal/jsonfile"
 )
 
 // Permissions are the permissions.allow / permissions.deny rules of the user
@@ -64,7 +65,7 @@ func ruleMatches(rule, name string) bool {
 const PermissionsKey = "permissions"
 
 // ReadPermissions reads "permissions": {"allow": [...], "deny": [...]}.
-func ReadPermissions(f *model.File, probs []model.Problem) (Permissions, []model.Problem) {
+func ReadPermissions(f *jsonfile.File, probs []model.Problem) (Permissions, []model.Problem) {
 	var p Permissions
 	n := f.Root.Get(PermissionsKey)
 	if n == nil || n.Kind == 'z' {

@@ -3,6 +3,7 @@ package private
 import (
 	"github.com/mcpdeck/mcpdeck/model"
 	"github.com/mcpdeck/mcpdeck/model/internal/jsondoc"
+	"github.com/mcpdeck/mcpdeck/model/internal/jsonfile"
 	"github.com/mcpdeck/mcpdeck/model/policy"
 )
 
@@ -62,7 +63,7 @@ func (st Decisions) Sampling(name string) model.SamplingDecision {
 
 // ReadDecisions extracts the decisions. A field of the wrong type is a
 // problem naming it and is ignored; the rest still applies.
-func ReadDecisions(f *model.File) (Decisions, []model.Problem) {
+func ReadDecisions(f *jsonfile.File) (Decisions, []model.Problem) {
 	var st Decisions
 	var probs []model.Problem
 	d := jsondoc.Decoder{Doc: f.Doc}

@@ -10,6 +10,7 @@ import (
 	"sort"
 
 	"github.com/mcpdeck/mcpdeck/model"
+	"github.com/mcpdeck/mcpdeck/model/internal/jsonfile"
 	"github.com/mcpdeck/mcpdeck/model/policy"
 )
 
@@ -48,23 +49,23 @@ func (m LocalMigration) ServerNames() []string {
 
 // ReadMigration reads the untrusted file for a migration into the private
 // state file local.
-func ReadMigration(untrusted, local string) (LocalMigration, *model.File, error) {
+func ReadMigration(untrusted, local string) (LocalMigration, *jsonfile.File, error) {
 	m := LocalMigration{From: untrusted, To: local}
 	doc, ok := readRegular(untrusted)
 	if !ok {
 		return m, nil, fmt.Errorf("%w: there is no %s to migrate", model.ErrNotFound, untrusted)
 	}
 	m.Hash = contentHash(doc)
-	f, p := model.Parse(untrusted, doc)
+	f, p := jsonfile.Parse(untrusted, doc)
 	if p != nil {
-		return m, nil, model.Unusable("%s", p.Error())
+		return m, nil, jsonfile.Unusable("%s", p.Error())
 	}
 	st, probs := ReadDecisions(f)
 	m.Problems = probs
 	m.EnabledMcpjson, m.DisabledMcpjson, m.Disabled = st.enabledMcpjson, st.disabledMcpjson, st.disabled
 	m.EnableAll, m.Permissions = st.enableAll, st.permissions
 	m.Approved = f.Root.Get(keyApproved).Keys()
-	defs, sp := model.ServersIn(f, model.ScopeLocal, untrusted)
+	defs, sp := jsonfile.ServersIn(f, model.ScopeLocal, untrusted)
 	m.Problems = append(m.Problems, sp...)
 	if len(defs) > 0 {
 		m.Servers = map[string]model.ServerConfig{}
@@ -85,9 +86,9 @@ func Migrate(untrusted, local, root, hash string) (LocalMigration, error) {
 	if m.Hash != hash {
 		return m, fmt.Errorf("%w: %s changed since it was shown; run the migration again to review it", model.ErrInvalid, m.From)
 	}
-	err = EditState(local, root, func(f *model.File) ([]byte, error) {
+	err = EditState(local, root, func(f *jsonfile.File) ([]byte, error) {
 		var skipped []string
-		doc, err := copyMembers(f, src, model.ServersKey, f.Doc, &skipped)
+		doc, err := copyMembers(f, src, jsonfile.ServersKey, f.Doc, &skipped)
 		if err != nil {
 			return nil, err
 		}
@@ -109,13 +110,13 @@ func Migrate(untrusted, local, root, hash string) (LocalMigration, error) {
 
 // copyMembers copies each member of src's object key into doc, byte for
 // byte, unless dst already has a member of that name (recorded in skipped).
-func copyMembers(dst, src *model.File, key string, doc []byte, skipped *[]string) ([]byte, error) {
+func copyMembers(dst, src *jsonfile.File, key string, doc []byte, skipped *[]string) ([]byte, error) {
 	from := src.Root.Get(key)
 	if from == nil || from.Kind != '{' {
 		return doc, nil
 	}
 	if to := dst.Root.Get(key); to != nil && to.Kind != '{' && to.Kind != 'z' {
-		return nil, model.Unusable("%s: %s is not an object", dst.Path, key)
+		return nil, jsonfile.Unusable("%s: %s is not an object", dst.Path, key)
 	}
 	var err error
 	for _, mem := range from.Members {
@@ -124,7 +125,7 @@ func copyMembers(dst, src *model.File, key string, doc []byte, skipped *[]string
 			continue
 		}
 		raw := json.RawMessage(src.Doc[mem.Val.Start:mem.Val.End])
-		if doc, err = model.SetMember(doc, []string{key, mem.Key}, raw); err != nil {
+		if doc, err = jsonfile.SetMember(doc, []string{key, mem.Key}, raw); err != nil {
 			return nil, err
 		}
 	}
@@ -133,7 +134,7 @@ func copyMembers(dst, src *model.File, key string, doc []byte, skipped *[]string
 
 // mergeDecisions adds m's lists, enable-all and permission rules to those
 // already in the private state f (whose current bytes are doc).
-func mergeDecisions(f *model.File, doc []byte, m LocalMigration) ([]byte, error) {
+func mergeDecisions(f *jsonfile.File, doc []byte, m LocalMigration) ([]byte, error) {
 	lists := []struct {
 		key   string
 		names []string
@@ -149,13 +150,13 @@ func mergeDecisions(f *model.File, doc []byte, m LocalMigration) ([]byte, error)
 		for _, n := range li.names {
 			cur = withName(cur, n)
 		}
-		if doc, err = model.SetMember(doc, []string{li.key}, cur); err != nil {
+		if doc, err = jsonfile.SetMember(doc, []string{li.key}, cur); err != nil {
 			return nil, err
 		}
 	}
 	var err error
 	if m.EnableAll {
-		if doc, err = model.SetMember(doc, []string{keyEnableAll}, true); err != nil {
+		if doc, err = jsonfile.SetMember(doc, []string{keyEnableAll}, true); err != nil {
 			return nil, err
 		}
 	}
@@ -164,7 +165,7 @@ func mergeDecisions(f *model.File, doc []byte, m LocalMigration) ([]byte, error)
 	}
 	cur, probs := policy.ReadPermissions(f, nil)
 	if len(probs) > 0 {
-		return nil, model.Unusable("%s", probs[0].Error())
+		return nil, jsonfile.Unusable("%s", probs[0].Error())
 	}
 	for _, r := range m.Permissions.Allow {
 		cur.Allow = withRule(cur.Allow, r)
@@ -172,10 +173,10 @@ func mergeDecisions(f *model.File, doc []byte, m LocalMigration) ([]byte, error)
 	for _, r := range m.Permissions.Deny {
 		cur.Deny = withRule(cur.Deny, r)
 	}
-	if doc, err = model.SetMember(doc, []string{policy.PermissionsKey, "allow"}, nonNil(cur.Allow)); err != nil {
+	if doc, err = jsonfile.SetMember(doc, []string{policy.PermissionsKey, "allow"}, nonNil(cur.Allow)); err != nil {
 		return nil, err
 	}
-	return model.SetMember(doc, []string{policy.PermissionsKey, "deny"}, nonNil(cur.Deny))
+	return jsonfile.SetMember(doc, []string{policy.PermissionsKey, "deny"}, nonNil(cur.Deny))
 }
 
 // withRule appends rule unless list already holds it exactly.

@@ -9,6 +9,7 @@ import (
 
 	"github.com/mcpdeck/mcpdeck/model"
 	"github.com/mcpdeck/mcpdeck/model/internal/jsondoc"
+	"github.com/mcpdeck/mcpdeck/model/internal/jsonfile"
 	"github.com/mcpdeck/mcpdeck/model/policy"
 )
 
@@ -16,7 +17,7 @@ import (
 // (disabledMcpServers) whether the servers names may run; enabling all
 // clears the list, also of names of servers that no longer exist.
 func RecordEnabled(file, root string, names []string, enabled, all bool) error {
-	return EditState(file, root, func(f *model.File) ([]byte, error) {
+	return EditState(file, root, func(f *jsonfile.File) ([]byte, error) {
 		list, err := stringList(f, keyDisabled)
 		if err != nil {
 			return nil, err
@@ -37,7 +38,7 @@ func RecordEnabled(file, root string, names []string, enabled, all bool) error {
 		if f.Root.Get(keyDisabled) == nil && len(list) == 0 && orig == 0 {
 			return f.Doc, nil
 		}
-		return model.SetMember(f.Doc, []string{keyDisabled}, list)
+		return jsonfile.SetMember(f.Doc, []string{keyDisabled}, list)
 	})
 }
 
@@ -47,7 +48,7 @@ func RecordEnabled(file, root string, names []string, enabled, all bool) error {
 // detected and can be shown as a diff), rejecting removes any recorded
 // approval.
 func RecordApproval(file, root string, targets []model.Server, approved bool) error {
-	return EditState(file, root, func(f *model.File) ([]byte, error) {
+	return EditState(file, root, func(f *jsonfile.File) ([]byte, error) {
 		enabledList, err := stringList(f, keyEnabledMcpjson)
 		if err != nil {
 			return nil, err
@@ -57,7 +58,7 @@ func RecordApproval(file, root string, targets []model.Server, approved bool) er
 			return nil, err
 		}
 		if n := f.Root.Get(keyApproved); n != nil && n.Kind != '{' && n.Kind != 'z' {
-			return nil, model.Unusable("%s: %s is not an object", f.Path, keyApproved)
+			return nil, jsonfile.Unusable("%s: %s is not an object", f.Path, keyApproved)
 		}
 		doc := f.Doc
 		for _, s := range targets {
@@ -71,15 +72,15 @@ func RecordApproval(file, root string, targets []model.Server, approved bool) er
 			}
 			if approved {
 				entry := approvedEntry{Hash: s.Hash, Config: s.Raw}
-				if doc, err = model.SetMember(doc, []string{keyApproved, s.Name}, entry); err != nil {
+				if doc, err = jsonfile.SetMember(doc, []string{keyApproved, s.Name}, entry); err != nil {
 					return nil, err
 				}
 			}
 		}
-		if doc, err = model.SetMember(doc, []string{keyEnabledMcpjson}, enabledList); err != nil {
+		if doc, err = jsonfile.SetMember(doc, []string{keyEnabledMcpjson}, enabledList); err != nil {
 			return nil, err
 		}
-		return model.SetMember(doc, []string{keyDisabledMcpjson}, disabledList)
+		return jsonfile.SetMember(doc, []string{keyDisabledMcpjson}, disabledList)
 	})
 }
 
@@ -91,7 +92,7 @@ func dropApproved(doc []byte, name string) ([]byte, error) {
 		return nil, err
 	}
 	for _, m := range membersNamed(root.Get(keyApproved), name) {
-		if doc, _, err = model.DeleteMember(doc, []string{keyApproved, m}); err != nil {
+		if doc, _, err = jsonfile.DeleteMember(doc, []string{keyApproved, m}); err != nil {
 			return nil, err
 		}
 	}
@@ -114,7 +115,7 @@ func membersNamed(n *jsondoc.Node, name string) []string {
 }
 
 // stringList reads a top-level list of names, refusing a wrong type.
-func stringList(f *model.File, key string) ([]string, error) {
+func stringList(f *jsonfile.File, key string) ([]string, error) {
 	n := f.Root.Get(key)
 	if n == nil {
 		return nil, nil
@@ -122,7 +123,7 @@ func stringList(f *model.File, key string) ([]string, error) {
 	v, ferr := jsondoc.Decoder{Doc: f.Doc}.Strs(n, key)
 	if ferr != nil {
 		p := f.ProblemAt("", ferr)
-		return nil, model.Unusable("%s", p.Error())
+		return nil, jsonfile.Unusable("%s", p.Error())
 	}
 	return v, nil
 }
@@ -130,26 +131,26 @@ func stringList(f *model.File, key string) ([]string, error) {
 // EditState edits the person's private state of a project (see
 // StatePath), creating the projects directory (private to the person)
 // when needed. A new file starts by naming the project it belongs to.
-func EditState(path, root string, edit func(f *model.File) ([]byte, error)) error {
+func EditState(path, root string, edit func(f *jsonfile.File) ([]byte, error)) error {
 	if path == "" {
 		return fmt.Errorf("%w: no absolute user config directory is known, so mcpdeck has nowhere private to save this", model.ErrInvalid)
 	}
 	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
 		return fmt.Errorf("cannot create %s: %w", filepath.Dir(path), err)
 	}
-	return model.Edit(path, model.WriteRules{NewMode: model.NewFileMode(model.ScopeLocal)}, func(f *model.File) ([]byte, error) {
+	return jsonfile.Edit(path, jsonfile.WriteRules{NewMode: jsonfile.NewFileMode(model.ScopeLocal)}, func(f *jsonfile.File) ([]byte, error) {
 		out, err := edit(f)
 		if err != nil || f.Root.Get(keyProject) != nil || bytes.Equal(out, f.Doc) {
 			return out, err
 		}
-		return model.SetMember(out, []string{keyProject}, canonicalDir(root))
+		return jsonfile.SetMember(out, []string{keyProject}, canonicalDir(root))
 	})
 }
 
 // RecordToolDenied adds (deny true) or removes the permissions.deny rule
 // exposedName in the private state file of the project at root.
 func RecordToolDenied(file, root, exposedName string, deny bool) error {
-	return EditState(file, root, func(f *model.File) ([]byte, error) {
+	return EditState(file, root, func(f *jsonfile.File) ([]byte, error) {
 		p, probs := policy.ReadPermissions(f, nil)
 		if len(probs) > 0 {
 			return nil, fmt.Errorf("%w: %s", model.ErrInvalid, probs[0].Error())
@@ -167,6 +168,6 @@ func RecordToolDenied(file, root, exposedName string, deny bool) error {
 		if rules == nil {
 			rules = []string{}
 		}
-		return model.SetMember(f.Doc, []string{policy.PermissionsKey, "deny"}, rules)
+		return jsonfile.SetMember(f.Doc, []string{policy.PermissionsKey, "deny"}, rules)
 	})
 }

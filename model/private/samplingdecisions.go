@@ -3,6 +3,7 @@ package private
 import (
 	"github.com/mcpdeck/mcpdeck/model"
 	"github.com/mcpdeck/mcpdeck/model/internal/jsondoc"
+	"github.com/mcpdeck/mcpdeck/model/internal/jsonfile"
 )
 
 const keySampling = "samplingDecisions"
@@ -10,7 +11,7 @@ const keySampling = "samplingDecisions"
 // readSamplingDecisions reads "samplingDecisions" by normalized server name;
 // a value other than "always" or "never" is a problem naming it and is
 // ignored (the person is asked).
-func readSamplingDecisions(f *model.File, probs []model.Problem) (map[string]model.SamplingDecision, []model.Problem) {
+func readSamplingDecisions(f *jsonfile.File, probs []model.Problem) (map[string]model.SamplingDecision, []model.Problem) {
 	n := f.Root.Get(keySampling)
 	if n == nil || n.Kind == 'z' {
 		return nil, probs
@@ -34,11 +35,11 @@ func readSamplingDecisions(f *model.File, probs []model.Problem) (map[string]mod
 // RecordSampling records d for the server name in the private state
 // file of the project at root; SamplingAsk forgets the decision.
 func RecordSampling(file, root, name string, d model.SamplingDecision) error {
-	return EditState(file, root, func(f *model.File) ([]byte, error) {
+	return EditState(file, root, func(f *jsonfile.File) ([]byte, error) {
 		if d == model.SamplingAsk {
-			out, _, err := model.DeleteMember(f.Doc, []string{keySampling, name})
+			out, _, err := jsonfile.DeleteMember(f.Doc, []string{keySampling, name})
 			return out, err
 		}
-		return model.SetMember(f.Doc, []string{keySampling, name}, string(d))
+		return jsonfile.SetMember(f.Doc, []string{keySampling, name}, string(d))
 	})
 }

@@ -7,7 +7,7 @@ import (
 	"io"
 	"os"
 
-	"github.com/mcpdeck/mcpdeck/model"
+	"github.com/mcpdeck/mcpdeck/model/internal/jsonfile"
 )
 
 // UntrustedLocalDir and UntrustedLocalFile name the file inside a project
@@ -47,7 +47,7 @@ func (u UntrustedLocal) Notice() string {
 // Untrusted describes the untrusted file at path, nil when there is no
 // regular file there. state is the person's private state, which says
 // whether they were already told about this content.
-func Untrusted(path string, state *model.File) *UntrustedLocal {
+func Untrusted(path string, state *jsonfile.File) *UntrustedLocal {
 	doc, ok := readRegular(path)
 	if !ok {
 		return nil
@@ -67,7 +67,7 @@ func Untrusted(path string, state *model.File) *UntrustedLocal {
 // could block or never end — is reported as absent.
 func readRegular(path string) ([]byte, bool) {
 	st, err := os.Stat(path)
-	if err != nil || !st.Mode().IsRegular() || st.Size() > model.MaxConfigSize {
+	if err != nil || !st.Mode().IsRegular() || st.Size() > jsonfile.MaxConfigSize {
 		return nil, false
 	}
 	f, err := os.Open(path)
@@ -75,7 +75,7 @@ func readRegular(path string) ([]byte, bool) {
 		return nil, false
 	}
 	defer f.Close()
-	doc, err := io.ReadAll(io.LimitReader(f, model.MaxConfigSize))
+	doc, err := io.ReadAll(io.LimitReader(f, jsonfile.MaxConfigSize))
 	return doc, err == nil
 }
 
@@ -87,7 +87,7 @@ func contentHash(doc []byte) string {
 // RecordUntrustedTold records, in the private state file of the project at
 // root, that the person was told about u.
 func RecordUntrustedTold(file, root string, u UntrustedLocal) error {
-	return EditState(file, root, func(f *model.File) ([]byte, error) {
-		return model.SetMember(f.Doc, []string{keyUntrustedNotice}, map[string]string{"path": u.Path, "hash": u.Hash})
+	return EditState(file, root, func(f *jsonfile.File) ([]byte, error) {
+		return jsonfile.SetMember(f.Doc, []string{keyUntrustedNotice}, map[string]string{"path": u.Path, "hash": u.Hash})
 	})
 }

@@ -1,4 +1,4 @@
-package model
+package jsonfile
 
 import (
 	"bytes"
@@ -6,6 +6,7 @@ import (
 	"os"
 	"time"
 
+	"github.com/mcpdeck/mcpdeck/model"
 	"github.com/mcpdeck/mcpdeck/model/internal/jsondoc"
 	"github.com/mcpdeck/mcpdeck/model/platform"
 )
@@ -60,8 +61,8 @@ func Edit(path string, rules WriteRules, edit func(f *File) ([]byte, error)) err
 // NewFileMode is the mode of a configuration file mcpdeck creates: the
 // project file is shared (0644); user and local settings are private (0600)
 // because env values and headers may hold secrets.
-func NewFileMode(s Scope) fs.FileMode {
-	if s == ScopeProject {
+func NewFileMode(s model.Scope) fs.FileMode {
+	if s == model.ScopeProject {
 		return 0o644
 	}
 	return 0o600

@@ -1,4 +1,4 @@
-package model
+package jsonfile
 
 import (
 	"bytes"
@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/mcpdeck/mcpdeck/model"
 	"github.com/mcpdeck/mcpdeck/model/internal/jsondoc"
 )
 
@@ -30,7 +31,7 @@ type File struct {
 // other failure is a Problem naming the file (and line/column for syntax
 // errors); the file itself is never modified. An empty file counts as {}.
 // Only a regular file is read (see openRegular).
-func Read(path string) (*File, *Problem) {
+func Read(path string) (*File, *model.Problem) {
 	f, prob := openRegular(path)
 	if f == nil {
 		return nil, prob
@@ -38,10 +39,10 @@ func Read(path string) (*File, *Problem) {
 	defer f.Close()
 	doc, err := io.ReadAll(io.LimitReader(f, MaxConfigSize+1))
 	if err != nil {
-		return nil, &Problem{File: path, Message: "cannot read the file: " + describeIOError(err)}
+		return nil, &model.Problem{File: path, Message: "cannot read the file: " + describeIOError(err)}
 	}
 	if len(doc) > MaxConfigSize {
-		return nil, &Problem{File: path, Message: fmt.Sprintf("the file is larger than %d MB; refusing to read it", MaxConfigSize>>20)}
+		return nil, &model.Problem{File: path, Message: fmt.Sprintf("the file is larger than %d MB; refusing to read it", MaxConfigSize>>20)}
 	}
 	jf, prob := Parse(path, doc)
 	if jf != nil {
@@ -57,13 +58,13 @@ func Read(path string) (*File, *Problem) {
 // type is checked before opening, then again on the opened file, which
 // openNonBlocking opened without waiting for a pipe's writer, so a file
 // swapped in between is caught too.
-func openRegular(path string) (*os.File, *Problem) {
+func openRegular(path string) (*os.File, *model.Problem) {
 	st, err := os.Stat(path)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil
 	}
 	if err != nil {
-		return nil, &Problem{File: path, Message: "cannot read the file: " + describeIOError(err)}
+		return nil, &model.Problem{File: path, Message: "cannot read the file: " + describeIOError(err)}
 	}
 	if p := notRegularProblem(path, st.Mode()); p != nil {
 		return nil, p
@@ -73,11 +74,11 @@ func openRegular(path string) (*os.File, *Problem) {
 		return nil, nil
 	}
 	if err != nil {
-		return nil, &Problem{File: path, Message: "cannot read the file: " + describeIOError(err)}
+		return nil, &model.Problem{File: path, Message: "cannot read the file: " + describeIOError(err)}
 	}
 	if st, err = f.Stat(); err != nil {
 		f.Close()
-		return nil, &Problem{File: path, Message: "cannot read the file: " + describeIOError(err)}
+		return nil, &model.Problem{File: path, Message: "cannot read the file: " + describeIOError(err)}
 	}
 	if p := notRegularProblem(path, st.Mode()); p != nil {
 		f.Close()
@@ -88,7 +89,7 @@ func openRegular(path string) (*os.File, *Problem) {
 
 // notRegularProblem names what path is when it is not a regular file, and
 // where it leads when it is a symlink; nil for a regular file.
-func notRegularProblem(path string, m fs.FileMode) *Problem {
+func notRegularProblem(path string, m fs.FileMode) *model.Problem {
 	var what string
 	switch {
 	case m.IsRegular():
@@ -113,12 +114,12 @@ func notRegularProblem(path string, m fs.FileMode) *Problem {
 	if what != "not a regular file" {
 		msg += ", not a file"
 	}
-	return &Problem{File: path, Message: "cannot read the file: " + msg}
+	return &model.Problem{File: path, Message: "cannot read the file: " + msg}
 }
 
 // Parse parses doc (a file's bytes or inline JSON) that must hold an
 // object at the top level.
-func Parse(path string, doc []byte) (*File, *Problem) {
+func Parse(path string, doc []byte) (*File, *model.Problem) {
 	doc = bytes.TrimPrefix(doc, utf8BOM)
 	if len(bytes.TrimSpace(doc)) == 0 {
 		doc = []byte("{}")
@@ -128,26 +129,26 @@ func Parse(path string, doc []byte) (*File, *Problem) {
 		var se *jsondoc.SyntaxError
 		if errors.As(err, &se) {
 			line, col := jsondoc.LineCol(doc, se.Offset)
-			return nil, &Problem{File: path, Line: line, Col: col, Message: "invalid JSON: " + se.Msg}
+			return nil, &model.Problem{File: path, Line: line, Col: col, Message: "invalid JSON: " + se.Msg}
 		}
-		return nil, &Problem{File: path, Message: "invalid JSON: " + err.Error()}
+		return nil, &model.Problem{File: path, Message: "invalid JSON: " + err.Error()}
 	}
 	if root.Kind != '{' {
 		line, col := jsondoc.LineCol(doc, root.Start)
-		return nil, &Problem{File: path, Line: line, Col: col, Message: "the top level must be a JSON object, got " + jsondoc.KindName(root.Kind)}
+		return nil, &model.Problem{File: path, Line: line, Col: col, Message: "the top level must be a JSON object, got " + jsondoc.KindName(root.Kind)}
 	}
 	if len(root.Dups) > 0 {
 		d := root.Dups[0]
 		line, col := jsondoc.LineCol(doc, d.KeyStart)
-		return nil, &Problem{File: path, Line: line, Col: col, Field: d.Key, Message: fmt.Sprintf("duplicate key %q", d.Key)}
+		return nil, &model.Problem{File: path, Line: line, Col: col, Field: d.Key, Message: fmt.Sprintf("duplicate key %q", d.Key)}
 	}
 	return &File{Path: path, Doc: doc, Root: root}, nil
 }
 
 // ProblemAt locates a FieldError of this file as a Problem.
-func (f *File) ProblemAt(server string, e *jsondoc.FieldError) Problem {
+func (f *File) ProblemAt(server string, e *jsondoc.FieldError) model.Problem {
 	line, col := jsondoc.LineCol(f.Doc, e.Offset)
-	return Problem{File: f.Path, Line: line, Col: col, Server: server, Field: e.Field, Message: e.Msg}
+	return model.Problem{File: f.Path, Line: line, Col: col, Server: server, Field: e.Field, Message: e.Msg}
 }
 
 // describeIOError turns an OS error into words without repeating the path.

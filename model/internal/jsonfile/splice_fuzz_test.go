@@ -1,10 +1,11 @@
-package model
+package jsonfile
 
 import (
 	"encoding/json"
 	"reflect"
 	"testing"
 
+	"github.com/mcpdeck/mcpdeck/model"
 	"github.com/mcpdeck/mcpdeck/model/internal/jsondoc"
 )
 
@@ -18,7 +19,7 @@ func FuzzEdit(f *testing.F) {
 		f.Add([]byte(s), "x")
 	}
 	f.Fuzz(func(t *testing.T, doc []byte, key string) {
-		if CheckServerName(key) != nil {
+		if model.CheckServerName(key) != nil {
 			return // AddServer refuses such names before editing
 		}
 		root, err := jsondoc.Parse(doc)
@@ -33,7 +34,7 @@ func FuzzEdit(f *testing.F) {
 			return
 		}
 		path := []string{ServersKey, key}
-		out, err := SetMember(doc, path, ServerConfig{Command: "c", Args: []string{"a"}})
+		out, err := SetMember(doc, path, model.ServerConfig{Command: "c", Args: []string{"a"}})
 		if err != nil {
 			t.Fatalf("setMember: %v", err)
 		}

@@ -1,4 +1,4 @@
-package model
+package jsonfile
 
 import (
 	"bytes"
@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/mcpdeck/mcpdeck/model"
 	"github.com/mcpdeck/mcpdeck/model/internal/jsondoc"
 )
 
@@ -29,7 +30,7 @@ func SetMember(doc []byte, path []string, value any) ([]byte, error) {
 	obj := root
 	for i, key := range path {
 		if obj.Kind != '{' {
-			return nil, fmt.Errorf("%w: %s is not an object", ErrInvalid, strings.Join(path[:i], "."))
+			return nil, fmt.Errorf("%w: %s is not an object", model.ErrInvalid, strings.Join(path[:i], "."))
 		}
 		child := obj.Get(key)
 		last := i == len(path)-1
