@@ -51,7 +51,7 @@ func FuzzNormalize(f *testing.F) {
 			t.Fatalf("NormalizeName(%q) = %q: not one char per rune or not idempotent", s, n)
 		}
 		tn := ToolName(s, s)
-		if len(tn) > MaxToolNameLen || NormalizeName(tn) != tn || tn != ToolName(s, s) {
+		if len(tn) > maxToolNameLen || NormalizeName(tn) != tn || tn != ToolName(s, s) {
 			t.Fatalf("ToolName(%q) = %q", s, tn)
 		}
 		clean := textsafe.Sanitize(s)

@@ -25,3 +25,10 @@ func (p Policy) Judge(server string, prog Program) PolicyDecision {
 	}
 	return p.rules.Judge(server, prog)
 }
+
+// PolicyDecision says whether managed policy lets the server run, and which
+// rule decided ("" when no policy applies).
+type PolicyDecision struct {
+	Allowed bool   `json:"allowed"`
+	Rule    string `json:"rule,omitempty"`
+}

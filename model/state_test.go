@@ -31,7 +31,7 @@ func TestCheckTransition(t *testing.T) {
 			if (err == nil) != allowed[[2]State{from, to}] {
 				t.Errorf("CheckTransition(%s, %s) = %v", from, to, err)
 			}
-			if err != nil && !errors.Is(err, ErrBadTransition) {
+			if err != nil && !errors.Is(err, errBadTransition) {
 				t.Errorf("error does not wrap ErrBadTransition: %v", err)
 			}
 		}

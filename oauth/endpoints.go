@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/mcpdeck/mcpdeck/model"
+	"github.com/mcpdeck/mcpdeck/model/policy"
 	"github.com/mcpdeck/mcpdeck/model/textsafe"
 )
 
@@ -43,7 +44,7 @@ func secureEndpoint(role, raw string) error {
 	case "https":
 		return nil
 	case "http":
-		if model.IsLoopbackHost(u.Hostname()) {
+		if policy.IsLoopbackHost(u.Hostname()) {
 			return nil
 		}
 	}

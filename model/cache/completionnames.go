@@ -11,15 +11,15 @@ import (
 	"github.com/mcpdeck/mcpdeck/model/platform"
 )
 
-// NameCacheDir, under the cache directory, holds what shell completion
+// nameCacheDir, under the cache directory, holds what shell completion
 // learned from each server: the names of its tools, prompts and resources,
 // so a second TAB needs no connection. It is a cache: losing it costs one
 // connection.
-const NameCacheDir = "completion"
+const nameCacheDir = "completion"
 
-// NameCacheTTL is how long a server's cached names are offered before it is
+// nameCacheTTL is how long a server's cached names are offered before it is
 // asked again.
-const NameCacheTTL = 10 * time.Minute
+const nameCacheTTL = 10 * time.Minute
 
 // maxNameCache bounds a cache file read back (a server's names, not data).
 const maxNameCache = 4 << 20
@@ -36,11 +36,11 @@ type ServerNames struct {
 // nameCachePath is the file of the definition with hash: by hash, not by
 // server name, so a name from a config file never becomes a path.
 func nameCachePath(cacheDir, hash string) string {
-	return filepath.Join(cacheDir, NameCacheDir, "names-"+hash+".json")
+	return filepath.Join(cacheDir, nameCacheDir, "names-"+hash+".json")
 }
 
 // ReadServerNames returns the cached names of the definition with hash, if
-// they are younger than NameCacheTTL at now.
+// they are younger than nameCacheTTL at now.
 func ReadServerNames(cacheDir, hash string, now time.Time) (ServerNames, bool) {
 	if hash == "" {
 		return ServerNames{}, false
@@ -54,7 +54,7 @@ func ReadServerNames(cacheDir, hash string, now time.Time) (ServerNames, bool) {
 	if st, err := f.Stat(); err != nil || !st.Mode().IsRegular() || st.Size() > maxNameCache {
 		return ServerNames{}, false
 	}
-	if json.NewDecoder(f).Decode(&n) != nil || n.Hash != hash || now.Sub(n.At) > NameCacheTTL || n.At.After(now) {
+	if json.NewDecoder(f).Decode(&n) != nil || n.Hash != hash || now.Sub(n.At) > nameCacheTTL || n.At.After(now) {
 		return ServerNames{}, false
 	}
 	return n, true
@@ -66,7 +66,7 @@ func WriteServerNames(cacheDir string, n ServerNames) error {
 	if n.Hash == "" {
 		return fmt.Errorf("%w: server names without a definition hash", model.ErrInvalid)
 	}
-	dir := filepath.Join(cacheDir, NameCacheDir)
+	dir := filepath.Join(cacheDir, nameCacheDir)
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return fmt.Errorf("cannot create %s: %w", dir, err)
 	}

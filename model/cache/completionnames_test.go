@@ -14,7 +14,7 @@ func TestServerNamesCache(t *testing.T) {
 	if err := WriteServerNames(dir, n); err != nil {
 		t.Fatal(err)
 	}
-	st, err := os.Stat(filepath.Join(dir, NameCacheDir, "names-abc123.json"))
+	st, err := os.Stat(filepath.Join(dir, nameCacheDir, "names-abc123.json"))
 	if err != nil || st.Mode().Perm() != 0o600 {
 		t.Fatalf("cache file: %v %v", st, err)
 	}
@@ -25,7 +25,7 @@ func TestServerNamesCache(t *testing.T) {
 		hash string
 		at   time.Time
 	}{
-		"expired":          {"abc123", now.Add(NameCacheTTL + time.Second)},
+		"expired":          {"abc123", now.Add(nameCacheTTL + time.Second)},
 		"other definition": {"def456", now},
 		"no hash":          {"", now},
 		"from the future":  {"abc123", now.Add(-time.Hour)},

@@ -17,10 +17,10 @@ import (
 // newest protocol every time.
 const ProtocolMemoryFile = "protocols.json"
 
-// ProtocolMemoryTTL is how long a remembered version is trusted. After that
+// protocolMemoryTTL is how long a remembered version is trusted. After that
 // the server is probed again (it may have been upgraded) and entries of
 // definitions that are gone are dropped.
-const ProtocolMemoryTTL = 7 * 24 * time.Hour
+const protocolMemoryTTL = 7 * 24 * time.Hour
 
 // RememberedProtocol is one entry of ProtocolMemoryFile.
 type RememberedProtocol struct {
@@ -47,10 +47,10 @@ func ReadProtocols(path string) (map[string]RememberedProtocol, error) {
 }
 
 // RememberedVersion returns the version remembered for hash at now, or ""
-// when there is none or it is older than ProtocolMemoryTTL.
+// when there is none or it is older than protocolMemoryTTL.
 func RememberedVersion(m map[string]RememberedProtocol, hash string, now time.Time) string {
 	r, ok := m[hash]
-	if !ok || now.Sub(r.At) > ProtocolMemoryTTL {
+	if !ok || now.Sub(r.At) > protocolMemoryTTL {
 		return ""
 	}
 	return r.Version
@@ -72,7 +72,7 @@ func RememberProtocol(path, hash, version string, now time.Time) error {
 		return nil
 	}
 	for h, r := range m {
-		if now.Sub(r.At) > ProtocolMemoryTTL {
+		if now.Sub(r.At) > protocolMemoryTTL {
 			delete(m, h)
 		}
 	}

@@ -24,7 +24,7 @@ func TestProtocolMemory(t *testing.T) {
 		t.Fatalf("memory %v, %v", m, err)
 	}
 	// The same version again keeps the first time, so the entry still expires
-	// and the server is probed again after ProtocolMemoryTTL.
+	// and the server is probed again after protocolMemoryTTL.
 	if err := RememberProtocol(path, "a", "2025-11-25", now.Add(2*time.Hour)); err != nil {
 		t.Fatal(err)
 	}
@@ -32,7 +32,7 @@ func TestProtocolMemory(t *testing.T) {
 	if !m["a"].At.Equal(now) {
 		t.Fatalf("time moved to %v", m["a"].At)
 	}
-	later := now.Add(ProtocolMemoryTTL + 30*time.Minute)
+	later := now.Add(protocolMemoryTTL + 30*time.Minute)
 	if v := RememberedVersion(m, "a", later); v != "" {
 		t.Fatalf("expired entry still used: %q", v)
 	}

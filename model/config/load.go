@@ -10,8 +10,8 @@ import (
 	"github.com/mcpdeck/mcpdeck/model/private"
 )
 
-// InlineSource is Server.Source for servers given as inline JSON to --mcp-config.
-const InlineSource = "--mcp-config"
+// inlineSource is Server.Source for servers given as inline JSON to --mcp-config.
+const inlineSource = "--mcp-config"
 
 // Resolved is the merged configuration: every server that exists, whether it
 // may run, and why not. It is a value computed from the files; nothing in it
@@ -174,11 +174,11 @@ func Load(opts LoadOptions) (*Resolved, error) {
 // the person named it explicitly.
 func readDynamic(cwd, v string, probs *[]model.Problem, r *Resolved) (*jsonfile.File, string) {
 	if strings.HasPrefix(strings.TrimSpace(v), "{") {
-		f, p := jsonfile.Parse(InlineSource, []byte(v))
+		f, p := jsonfile.Parse(inlineSource, []byte(v))
 		if p != nil {
 			*probs = append(*probs, *p)
 		}
-		return f, InlineSource
+		return f, inlineSource
 	}
 	path := v
 	if !filepath.IsAbs(path) {

@@ -24,7 +24,7 @@ func TestLoadMergePriority(t *testing.T) {
 		t.Fatalf("servers = %v, want %v (problems %v)", got, want, r.Problems)
 	}
 	s := mustServer(t, r, "shared")
-	if s.Scope != model.ScopeDynamic || s.Source != InlineSource || s.Config.Command != "dyn-inline" {
+	if s.Scope != model.ScopeDynamic || s.Source != inlineSource || s.Config.Command != "dyn-inline" {
 		t.Errorf("winner = %s %s %q, want the last --mcp-config (inline)", s.Scope, s.Source, s.Config.Command)
 	}
 	wantOverrides := []model.Origin{

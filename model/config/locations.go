@@ -17,7 +17,7 @@ const (
 	ManagedSettingsFile = "managed-settings.json"
 	UserSettingsFile    = "settings.json"
 	ProjectFile         = ".mcp.json"
-	PluginsDir          = "plugins"
+	pluginsDir          = "plugins"
 )
 
 // locations are the configuration paths for one LoadOptions.
@@ -48,7 +48,7 @@ func discover(o LoadOptions) locations {
 	l := locations{
 		managedMCP:      filepath.Join(o.ManagedDir, ManagedMCPFile),
 		managedSettings: filepath.Join(o.ManagedDir, ManagedSettingsFile),
-		pluginsDir:      filepath.Join(o.ConfigDir, PluginsDir),
+		pluginsDir:      filepath.Join(o.ConfigDir, pluginsDir),
 		user:            filepath.Join(o.ConfigDir, UserSettingsFile),
 		projectsDir:     filepath.Join(o.ConfigDir, private.ProjectsDir),
 	}

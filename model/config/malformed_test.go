@@ -156,11 +156,11 @@ func TestDynamicConfigProblems(t *testing.T) {
 	if want := "--mcp-config file does not exist (" + filepath.Join(f.cwd, "missing.json") + ")"; r.Problems[0].Error() != want {
 		t.Errorf("got %q want %q", r.Problems[0].Error(), want)
 	}
-	if p := r.Problems[1].Error(); !strings.HasPrefix(p, "invalid JSON") || !strings.HasSuffix(p, "("+InlineSource+":1:16)") {
+	if p := r.Problems[1].Error(); !strings.HasPrefix(p, "invalid JSON") || !strings.HasSuffix(p, "("+inlineSource+":1:16)") {
 		t.Errorf("inline problem = %q", r.Problems[1].Error())
 	}
 	a := mustServer(t, r, "a")
-	if a.Source != InlineSource || len(a.Problems) != 1 || a.Problems[0].Field != "command" {
+	if a.Source != inlineSource || len(a.Problems) != 1 || a.Problems[0].Field != "command" {
 		t.Errorf("inline server: %+v", a)
 	}
 }

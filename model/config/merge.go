@@ -105,7 +105,7 @@ func build(d jsonfile.Definition, opts LoadOptions, root string) model.Server {
 	cfg, put, probs := d.Raw.Expand(opts.lookup(), secret, root)
 	s.Expanded = put
 	dir := d.Dir
-	if dir == "" && d.Origin.Source != InlineSource && d.Origin.Source != "" {
+	if dir == "" && d.Origin.Source != inlineSource && d.Origin.Source != "" {
 		dir = filepath.Dir(d.Origin.Source)
 	}
 	cfg.Cwd = workDir(cfg.Cwd, dir, root, d.Origin.Scope, opts)

@@ -26,9 +26,9 @@ type LoadOptions struct {
 	LookupSecret func(SecretRef) (string, error)
 }
 
-// DefaultManagedDir is where administrators put managed-mcp.json and
+// defaultManagedDir is where administrators put managed-mcp.json and
 // managed-settings.json when MCPDECK_MANAGED_DIR does not say otherwise.
-const DefaultManagedDir = "/etc/mcpdeck"
+const defaultManagedDir = "/etc/mcpdeck"
 
 // DefaultLoadOptions fills LoadOptions from the process environment: the
 // working directory, the home directory, the XDG-aware user config dir and
@@ -48,7 +48,7 @@ func DefaultLoadOptions(dynamic []string) (LoadOptions, error) {
 	}
 	managed := os.Getenv("MCPDECK_MANAGED_DIR")
 	if managed == "" {
-		managed = DefaultManagedDir
+		managed = defaultManagedDir
 	}
 	return LoadOptions{
 		Cwd:        cwd,

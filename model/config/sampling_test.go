@@ -19,7 +19,7 @@ func TestSamplingCommandOnlyFromUserConfig(t *testing.T) {
 	if cmd, err := SamplingCommand(mustServer(t, r, "mine")); err != nil || cmd != "reply.sh" {
 		t.Errorf("user server: %q, %v", cmd, err)
 	}
-	if cmd, err := SamplingCommand(mustServer(t, r, "repo")); !errors.Is(err, ErrSamplingNotUser) || cmd != "" {
+	if cmd, err := SamplingCommand(mustServer(t, r, "repo")); !errors.Is(err, errSamplingNotUser) || cmd != "" {
 		t.Errorf("project server: %q, %v (want ErrSamplingNotUser)", cmd, err)
 	}
 	if _, err := SamplingCommand(mustServer(t, r, "bad")); !errors.Is(err, model.ErrInvalid) || !strings.Contains(err.Error(), "server bad, field sampling") {

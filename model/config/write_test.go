@@ -276,7 +276,7 @@ func TestDefaultLoadOptions(t *testing.T) {
 		t.Errorf("options = %+v", o)
 	}
 	t.Setenv("MCPDECK_MANAGED_DIR", "")
-	if o, _ := DefaultLoadOptions(nil); o.ManagedDir != DefaultManagedDir {
+	if o, _ := DefaultLoadOptions(nil); o.ManagedDir != defaultManagedDir {
 		t.Errorf("managed dir = %q", o.ManagedDir)
 	}
 }

@@ -49,7 +49,7 @@ type Decisions struct {
 	approved        map[string]approvedEntry // by normalized name
 	disabled        []string
 	permissions     policy.Permissions
-	sampling        map[string]model.SamplingDecision // by normalized name, see sampling.go
+	sampling        map[string]model.SamplingDecision // by normalized name, see samplingdecisions.go
 }
 
 // Disabled reports whether the person disabled the server name.

@@ -19,7 +19,7 @@ const keyProject = "project"
 // StatePath is the file holding the person's private state of the
 // project at root: local-scope servers and every decision (approvals with
 // their hashes, enabled and disabled servers, permissions), in the shape
-// described in settings.go. It lives in the config dir, never in the working
+// described in decisions.go. It lives in the config dir, never in the working
 // tree, so nothing a repository ships or a collaborator commits can approve,
 // enable or permit anything:
 //

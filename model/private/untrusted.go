@@ -12,7 +12,7 @@ import (
 
 // UntrustedLocalDir and UntrustedLocalFile name the file inside a project
 // where older mcpdeck versions kept local settings. A repository can ship
-// it, so it is never trusted: see untrusted.go.
+// it, so it is never trusted: see UntrustedLocal.
 const (
 	UntrustedLocalDir  = ".mcpdeck"
 	UntrustedLocalFile = "settings.local.json"

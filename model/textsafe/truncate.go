@@ -4,10 +4,6 @@ import (
 	"unicode/utf8"
 )
 
-// MaxDescriptionLen caps tool descriptions and server instructions:
-// a hostile server must not flood the screen or a model's context.
-const MaxDescriptionLen = 2048
-
 // TruncatedSuffix marks text that Truncate shortened.
 const TruncatedSuffix = "... [truncated]"
 

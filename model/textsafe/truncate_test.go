@@ -7,13 +7,14 @@ import (
 )
 
 func TestTruncate(t *testing.T) {
+	const maxDescriptionLen = 2048 // the engine's cap on descriptions
 	long := strings.Repeat("é", 3000)
-	got := Truncate(long, MaxDescriptionLen)
+	got := Truncate(long, maxDescriptionLen)
 	if !strings.HasSuffix(got, TruncatedSuffix) || !utf8.ValidString(got) {
 		t.Fatalf("bad truncation: %q...", got[:20])
 	}
-	if n := utf8.RuneCountInString(strings.TrimSuffix(got, TruncatedSuffix)); n != MaxDescriptionLen {
-		t.Errorf("kept %d runes, want %d", n, MaxDescriptionLen)
+	if n := utf8.RuneCountInString(strings.TrimSuffix(got, TruncatedSuffix)); n != maxDescriptionLen {
+		t.Errorf("kept %d runes, want %d", n, maxDescriptionLen)
 	}
 	for _, tc := range []struct {
 		in   string

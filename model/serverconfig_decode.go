@@ -1,9 +1,7 @@
 package model
 
 import (
-	"bytes"
 	"encoding/json"
-	"sort"
 
 	"github.com/mcpdeck/mcpdeck/model/internal/jsondoc"
 )
@@ -139,45 +137,3 @@ func (o *OAuthConfig) UnmarshalJSON(data []byte) error {
 	*o = *v
 	return nil
 }
-
-// objWriter writes a JSON object member by member in a fixed order.
-type objWriter struct {
-	buf   bytes.Buffer
-	first bool
-}
-
-func newObjWriter() *objWriter { w := &objWriter{first: true}; w.buf.WriteByte('{'); return w }
-
-func (w *objWriter) add(key string, v any) error {
-	b, err := jsondoc.MarshalNoEscape(v)
-	if err != nil {
-		return err
-	}
-	if !w.first {
-		w.buf.WriteByte(',')
-	}
-	w.first = false
-	k, _ := jsondoc.MarshalNoEscape(key)
-	w.buf.Write(k)
-	w.buf.WriteByte(':')
-	w.buf.Write(b)
-	return nil
-}
-
-func (w *objWriter) extra(extra map[string]json.RawMessage, known func(string) bool) error {
-	keys := make([]string, 0, len(extra))
-	for k := range extra {
-		if !known(k) {
-			keys = append(keys, k)
-		}
-	}
-	sort.Strings(keys)
-	for _, k := range keys {
-		if err := w.add(k, extra[k]); err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
-func (w *objWriter) bytes() []byte { w.buf.WriteByte('}'); return w.buf.Bytes() }

@@ -1,6 +1,8 @@
-package model
+package policy
 
-import "testing"
+import (
+	"testing"
+)
 
 // TestIsLoopbackHost: localhost and loopback addresses in their spellings
 // are this machine; other hosts, names that only start with localhost and

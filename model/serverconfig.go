@@ -1,6 +1,8 @@
 package model
 
-import "encoding/json"
+import (
+	"encoding/json"
+)
 
 // Transport names how mcpdeck talks to a server.
 type Transport string

@@ -10,14 +10,6 @@ package model
 // plugin may not use it: a plugin's files are not the person's choice.
 const ProjectDirVar = "PROJECT_DIR"
 
-// DefinedByProject reports whether servers of scope s belong to the
-// working tree they run in: the project's .mcp.json, and the person's
-// local servers of that project. They start in the project root. Every
-// other server starts in the home directory unless its definition sets
-// cwd, so files in a working tree (ProjectRedirects) cannot change what a
-// server they did not define runs.
-func (s Scope) DefinedByProject() bool { return s == ScopeProject || s == ScopeLocal }
-
 // cwdLookup is the variable lookup of a cwd field: ${PROJECT_DIR} is the
 // project root, every other variable is lookup's.
 func cwdLookup(lookup func(string) (string, bool), root string) func(string) (string, bool) {
@@ -38,15 +30,6 @@ func (c ServerConfig) NamesProjectDir() bool {
 		return "", true
 	})
 	return found
-}
-
-// RunsIn is the directory a stdio server's process starts in (its
-// resolved cwd), "" for servers mcpdeck starts no process for.
-func (s Server) RunsIn() string {
-	if s.Config.EffectiveType() != TransportStdio {
-		return ""
-	}
-	return s.Config.Cwd
 }
 
 // OptsIntoProject reports whether s starts in the project although the
