@@ -5,7 +5,8 @@
 // the program it runs found by the one resolver (Decide), and every
 // program mcpdeck starts for it (Judge, through model.Policy); and the
 // permission rules of user and local settings, which allow or deny a tool
-// call by its exposed name (Permissions.Check). Whatever it cannot
-// understand — a URL that does not parse, a program that cannot be found,
-// a broken file — blocks rather than allows.
+// call by its exposed name (Permissions.Check); and which hosts are this
+// machine alone (IsLoopbackHost), the only ones plain http may reach.
+// Whatever it cannot understand — a URL that does not parse, a program
+// that cannot be found, a broken file — blocks rather than allows.
 package policy
