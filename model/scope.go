@@ -44,7 +44,7 @@ func ParseScope(name string) (Scope, bool) {
 // keychain into a server it controls.
 func (s Scope) MayUseSecrets() bool { return s == ScopeUser || s == ScopeLocal }
 
-// MarshalJSON of Scope uses its name.
+// MarshalText lets Scope appear by name in JSON.
 func (s Scope) MarshalText() ([]byte, error) { return []byte(s.String()), nil }
 
 // DefinedByProject reports whether servers of scope s belong to the

@@ -143,7 +143,7 @@ func (l locations) edit(s model.Scope, fn func(f *jsonfile.File) ([]byte, error)
 	return jsonfile.Edit(path, l.writeRules(s), fn)
 }
 
-// WriteRules returns the rules for the file of a writable scope: files in
+// writeRules returns the rules for the file of a writable scope: files in
 // the project root are bounded by it; user settings may link anywhere.
 func (l locations) writeRules(s model.Scope) jsonfile.WriteRules {
 	r := jsonfile.WriteRules{NewMode: jsonfile.NewFileMode(s)}

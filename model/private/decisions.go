@@ -55,7 +55,7 @@ type Decisions struct {
 // Disabled reports whether the person disabled the server name.
 func (st Decisions) Disabled(name string) bool { return containsName(st.disabled, name) }
 
-// sampling is the person's standing answer to the server name's sampling
+// Sampling is the person's standing answer to the server name's sampling
 // requests.
 func (st Decisions) Sampling(name string) model.SamplingDecision {
 	return st.sampling[model.NormalizeName(name)]
