@@ -13,6 +13,7 @@ import (
 	"github.com/mark3labs/mcp-go/server"
 
 	"github.com/mcpdeck/mcpdeck/model"
+	"github.com/mcpdeck/mcpdeck/model/config"
 	"github.com/mcpdeck/mcpdeck/transports"
 )
 
@@ -347,8 +348,8 @@ func BenchmarkReload500(b *testing.B) {
 		e.open = n.open
 		e.errs = testErrorOps()
 		e.findProgram = func(model.ServerConfig) error { return nil }
-		res := &model.Resolved{Servers: servers}
-		e.load = func(model.LoadOptions) (*model.Resolved, error) { return res, nil }
+		res := &config.Resolved{Servers: servers}
+		e.load = func(config.LoadOptions) (*config.Resolved, error) { return res, nil }
 		b.StartTimer()
 		if err := e.Start(context.Background()); err != nil {
 			b.Fatal(err)

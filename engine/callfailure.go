@@ -7,6 +7,7 @@ import (
 
 	"github.com/mcpdeck/mcpdeck/engine/lifecycle"
 	"github.com/mcpdeck/mcpdeck/model"
+	"github.com/mcpdeck/mcpdeck/model/textsafe"
 )
 
 // callError turns a call failure into a sentence naming the server. The
@@ -32,7 +33,7 @@ func (c *callParts) callError(ctx context.Context, server, what string, err erro
 	e.locked(func() {
 		en := e.byName[server]
 		if en == nil {
-			why = model.NewMasker().Mask(why) // the server is gone: its patterns only
+			why = textsafe.NewMasker().Mask(why) // the server is gone: its patterns only
 			return
 		}
 		why = en.redact(why)

@@ -16,6 +16,8 @@ import (
 	"github.com/mark3labs/mcp-go/server"
 
 	"github.com/mcpdeck/mcpdeck/model"
+	"github.com/mcpdeck/mcpdeck/model/config"
+	"github.com/mcpdeck/mcpdeck/model/policy"
 )
 
 // toolServer is an in-process server with the given tool handlers (empty
@@ -106,7 +108,7 @@ func TestServerElicitationAndRoots(t *testing.T) {
 			},
 		})
 		e := newTestEngine(t, n, stdioServer("s"))
-		setServers(e, &model.Resolved{Servers: []model.Server{stdioServer("s")}, ProjectRoot: "/work/proj"})
+		setServers(e, &config.Resolved{Servers: []model.Server{stdioServer("s")}, ProjectRoot: "/work/proj"})
 		e.opts.Elicit, _ = ElicitPolicy("accept-defaults")
 		mustStart(t, e)
 		current(t, e, "s")
@@ -245,7 +247,7 @@ func TestCallTimeoutCancelAndDenied(t *testing.T) {
 			},
 		})
 		e := newTestEngineEnv(t, n, map[string]string{"MCP_TOOL_TIMEOUT": "5000"}, stdioServer("s"))
-		setServers(e, &model.Resolved{Servers: []model.Server{stdioServer("s")}, Permissions: model.Permissions{Deny: []string{"mcp__s__rm"}}})
+		setServers(e, &config.Resolved{Servers: []model.Server{stdioServer("s")}, Permissions: policy.Permissions{Deny: []string{"mcp__s__rm"}}})
 		mustStart(t, e)
 		current(t, e, "s")
 		start := time.Now()
@@ -275,7 +277,7 @@ func TestCallTimeoutCancelAndDenied(t *testing.T) {
 		}
 		before := e.Snapshot()
 		// Lifting the rule takes effect on reload, without reconnecting.
-		setServers(e, &model.Resolved{Servers: []model.Server{stdioServer("s")}})
+		setServers(e, &config.Resolved{Servers: []model.Server{stdioServer("s")}})
 		if err := e.Reload(context.Background()); err != nil {
 			t.Fatal(err)
 		}
@@ -365,7 +367,7 @@ func TestAuthenticateConnects(t *testing.T) {
 		// Cached needs-auth: a reload does not contact the server again.
 		n.set(func() { n.fail["r"] = nil; n.servers["r"] = demoServer })
 		srv.Hash = "new"
-		setServers(e, &model.Resolved{Servers: []model.Server{srv}})
+		setServers(e, &config.Resolved{Servers: []model.Server{srv}})
 		if err := e.Reload(context.Background()); err != nil {
 			t.Fatal(err)
 		}
@@ -531,7 +533,7 @@ func TestAuthCacheIOOutsideEngineLock(t *testing.T) {
 		}
 		// The cached verdict is read on reload, outside the lock too.
 		r.Hash = "changed"
-		setServers(e, &model.Resolved{Servers: []model.Server{r, c, d}})
+		setServers(e, &config.Resolved{Servers: []model.Server{r, c, d}})
 		if err := e.Reload(context.Background()); err != nil {
 			t.Fatal(err)
 		}

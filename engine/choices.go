@@ -8,6 +8,7 @@ import (
 	"slices"
 
 	"github.com/mcpdeck/mcpdeck/model"
+	"github.com/mcpdeck/mcpdeck/model/config"
 )
 
 // ErrChangedSinceShown refuses an approval whose definition is no longer
@@ -68,7 +69,7 @@ func (c *configParts) setEnabled(ctx context.Context, name string, on bool) erro
 			}
 		})
 		if !extra {
-			if err := model.SetEnabled(e.opts.Load, n, on); err != nil {
+			if err := config.SetEnabled(e.opts.Load, n, on); err != nil {
 				errs = append(errs, fmt.Errorf("server %s: %w", n, err))
 			}
 		}
@@ -99,7 +100,7 @@ func (c *configParts) setApproval(ctx context.Context, name string, ok bool) err
 			errs = append(errs, fmt.Errorf("server %s is not a project server: nothing to approve", n))
 			continue
 		}
-		if err := model.SetApproval(e.opts.Load, n, ok, srv.Hash); err != nil {
+		if err := config.SetApproval(e.opts.Load, n, ok, srv.Hash); err != nil {
 			errs = append(errs, fmt.Errorf("server %s: %w", n, err))
 		}
 	}
@@ -128,7 +129,7 @@ func (c *configParts) approveShown(ctx context.Context, shown map[string]string)
 		case hash != shown[n]:
 			errs = append(errs, fmt.Errorf("server %s: %w", n, ErrChangedSinceShown))
 		default:
-			if err := model.SetApproval(e.opts.Load, n, true, shown[n]); err != nil {
+			if err := config.SetApproval(e.opts.Load, n, true, shown[n]); err != nil {
 				errs = append(errs, fmt.Errorf("server %s: %w", n, err))
 			}
 		}
@@ -148,7 +149,7 @@ func (c *configParts) setToolDenied(ctx context.Context, server, tool string, de
 	if !known {
 		return fmt.Errorf("%w: %s", ErrUnknownServer, server)
 	}
-	if err := model.SetToolDenied(e.opts.Load, model.ToolName(server, tool), deny); err != nil {
+	if err := config.SetToolDenied(e.opts.Load, model.ToolName(server, tool), deny); err != nil {
 		return fmt.Errorf("server %s, tool %s: %w", server, tool, err)
 	}
 	return e.Reload(ctx)
@@ -165,7 +166,7 @@ func (c *configParts) setSampling(ctx context.Context, name string, d model.Samp
 		}
 	})
 	if !extra {
-		if err := model.SetSamplingDecision(e.opts.Load, name, d); err != nil {
+		if err := config.SetSamplingDecision(e.opts.Load, name, d); err != nil {
 			return err
 		}
 	}

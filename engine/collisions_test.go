@@ -10,6 +10,7 @@ import (
 	"github.com/mark3labs/mcp-go/server"
 
 	"github.com/mcpdeck/mcpdeck/model"
+	"github.com/mcpdeck/mcpdeck/model/config"
 )
 
 // TestToolNameCollisionsAreMarked: tools of two servers that meet under one
@@ -44,7 +45,7 @@ func TestToolNameCollisionsAreMarked(t *testing.T) {
 		if got := tool(a, "solo").Collision; got != "" {
 			t.Errorf("a/solo collision = %q", got)
 		}
-		setServers(e, &model.Resolved{Servers: []model.Server{stdioServer("a")}}) // a__b removed from the config
+		setServers(e, &config.Resolved{Servers: []model.Server{stdioServer("a")}}) // a__b removed from the config
 		if err := e.Reload(context.Background()); err != nil {
 			t.Fatal(err)
 		}

@@ -6,7 +6,7 @@ import (
 
 	"github.com/mark3labs/mcp-go/mcp"
 
-	"github.com/mcpdeck/mcpdeck/model"
+	"github.com/mcpdeck/mcpdeck/model/textsafe"
 )
 
 // CompletionRef names what an argument belongs to: a prompt, or a resource
@@ -58,7 +58,7 @@ func (e *Engine) Complete(ctx context.Context, server string, ref CompletionRef,
 	}
 	var out []string
 	for _, v := range res.Completion.Values {
-		if v = model.SanitizeLine(v); v == "" || len(v) > maxCompletionValue {
+		if v = textsafe.SanitizeLine(v); v == "" || len(v) > maxCompletionValue {
 			continue
 		}
 		if out = append(out, v); len(out) == maxCompletions {

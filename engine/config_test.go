@@ -10,12 +10,13 @@ import (
 	"time"
 
 	"github.com/mcpdeck/mcpdeck/model"
+	"github.com/mcpdeck/mcpdeck/model/config"
 	"github.com/mcpdeck/mcpdeck/transports"
 )
 
 // configDirs lays out a home with a user settings file and a project.
 type configDirs struct {
-	load model.LoadOptions
+	load config.LoadOptions
 	proj string // project dir (.mcp.json lives here)
 }
 
@@ -23,7 +24,7 @@ func newConfigDirs(t *testing.T) configDirs {
 	t.Helper()
 	dir := t.TempDir()
 	d := configDirs{
-		load: model.LoadOptions{
+		load: config.LoadOptions{
 			Cwd: filepath.Join(dir, "proj"), Home: dir, ConfigDir: filepath.Join(dir, "cfg"),
 			ManagedDir: filepath.Join(dir, "managed"),
 			LookupEnv:  func(string) (string, bool) { return "", false },

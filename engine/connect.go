@@ -13,6 +13,7 @@ import (
 	"github.com/mcpdeck/mcpdeck/engine/lifecycle"
 	"github.com/mcpdeck/mcpdeck/model"
 	"github.com/mcpdeck/mcpdeck/model/launch"
+	"github.com/mcpdeck/mcpdeck/model/textsafe"
 	"github.com/mcpdeck/mcpdeck/transports"
 )
 
@@ -30,7 +31,7 @@ func (r *runner) attemptLocked(en *entry, gen uint64) {
 }
 
 // connect opens, initializes and lists one server, then reports back.
-func (r *runner) connect(ctx context.Context, srv model.Server, mask *model.Masker, policy *atomic.Pointer[model.Policy], gen uint64) {
+func (r *runner) connect(ctx context.Context, srv model.Server, mask *textsafe.Masker, policy *atomic.Pointer[model.Policy], gen uint64) {
 	conn, l, err := r.openAndList(ctx, srv, mask, policy)
 	kept := false
 	r.e.ifEntry(srv.Name, func(en *entry) { kept = r.connected(ctx, en, gen, conn, l, err) })
@@ -67,7 +68,7 @@ func (r *runner) connected(ctx context.Context, en *entry, gen uint64, conn sess
 // offers within another MCP_TIMEOUT, so 10 000 tools on a slow link do not
 // fail the connect. policy is the server's managed policy as reloads
 // change it.
-func (r *runner) openAndList(ctx context.Context, srv model.Server, mask *model.Masker, policy *atomic.Pointer[model.Policy]) (session, lists, error) {
+func (r *runner) openAndList(ctx context.Context, srv model.Server, mask *textsafe.Masker, policy *atomic.Pointer[model.Policy]) (session, lists, error) {
 	e := r.e
 	if srv.Config.EffectiveType().IsRemote() {
 		select {
@@ -151,7 +152,7 @@ func failedStderr(conn session, err error) []string {
 
 // connOptions builds the per-server callbacks handed to the transport:
 // each part answers what is its business.
-func (r *runner) connOptions(srv model.Server, mask *model.Masker, policy *atomic.Pointer[model.Policy]) connOptions {
+func (r *runner) connOptions(srv model.Server, mask *textsafe.Masker, policy *atomic.Pointer[model.Policy]) connOptions {
 	e := r.e
 	name := srv.Name
 	o := connOptions{

@@ -52,13 +52,14 @@ import (
 	"github.com/mark3labs/mcp-go/server"
 
 	"github.com/mcpdeck/mcpdeck/model"
+	"github.com/mcpdeck/mcpdeck/model/config"
 	"github.com/mcpdeck/mcpdeck/transports"
 )
 
 // Options configure an Engine. Only Factory is needed in production; every
 // other field has a working default.
 type Options struct {
-	Load     model.LoadOptions
+	Load     config.LoadOptions
 	Rand     func() float64 // jitter source in [0,1); nil = math/rand
 	Logger   *slog.Logger   // nil = discard
 	Factory  transports.Factory
@@ -122,7 +123,7 @@ type Engine struct {
 	open        opener
 	errs        errorOps
 	findProgram func(model.ServerConfig) error
-	load        func(model.LoadOptions) (*model.Resolved, error)
+	load        func(config.LoadOptions) (*config.Resolved, error)
 	pub         *publisher
 
 	ctx    context.Context // ends at Close
@@ -138,7 +139,7 @@ type Engine struct {
 	toolsDirty bool     // a tool list changed since the last publish (collisions.go)
 	warnings   []string // the engine's own warnings, shown once in snapshots
 	seq        uint64
-	res        *model.Resolved
+	res        *config.Resolved
 	order      []*entry // display order: scope high→low, then name
 	byName     map[string]*entry
 	last       Snapshot
@@ -184,7 +185,7 @@ func newEngine(opts Options) *Engine {
 		log:     opts.Logger,
 		backoff: opts.Backoff,
 		errs:    transportErrorOps(),
-		load:    model.Load,
+		load:    config.Load,
 		pub:     newPublisher(),
 		byName:  map[string]*entry{},
 		changed: make(chan struct{}),

@@ -15,6 +15,7 @@ import (
 
 	"github.com/mcpdeck/mcpdeck/engine/lifecycle"
 	"github.com/mcpdeck/mcpdeck/model"
+	"github.com/mcpdeck/mcpdeck/model/config"
 )
 
 // current returns one server's snapshot after everything settles.
@@ -387,7 +388,7 @@ func TestReloadRestartsOnlyChanged(t *testing.T) {
 		mustStart(t, e)
 		synctest.Wait()
 		b.Hash = "changed"
-		setServers(e, &model.Resolved{Servers: []model.Server{a, b}})
+		setServers(e, &config.Resolved{Servers: []model.Server{a, b}})
 		if err := e.Reload(context.Background()); err != nil {
 			t.Fatal(err)
 		}

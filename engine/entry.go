@@ -7,6 +7,7 @@ import (
 
 	"github.com/mcpdeck/mcpdeck/engine/lifecycle"
 	"github.com/mcpdeck/mcpdeck/model"
+	"github.com/mcpdeck/mcpdeck/model/textsafe"
 )
 
 const closeTimeout = time.Second
@@ -25,7 +26,7 @@ type entry struct {
 	blockers []model.Reason  // blockers(srv): PATH lookups, so found outside e.mu (Reload, Reconnect)
 	// mask is the server's one Masker (model.Server.Secrets): error text,
 	// stderr, log messages, instructions and traffic pass it.
-	mask *model.Masker
+	mask *textsafe.Masker
 	// policy is the managed policy now in force for srv. The programs a
 	// live connection runs (its headersHelper) read it without e.mu, so a
 	// reload that changed only the policy reaches them at once.

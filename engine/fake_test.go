@@ -13,6 +13,7 @@ import (
 
 	"github.com/mcpdeck/mcpdeck/engine/lifecycle"
 	"github.com/mcpdeck/mcpdeck/model"
+	"github.com/mcpdeck/mcpdeck/model/config"
 	"github.com/mcpdeck/mcpdeck/transports"
 )
 
@@ -285,19 +286,19 @@ func newTestEngine(t *testing.T, n *fakeNet, servers ...model.Server) *Engine {
 func newTestEngineEnv(t *testing.T, n *fakeNet, env map[string]string, servers ...model.Server) *Engine {
 	t.Helper()
 	lookup := func(k string) (string, bool) { v, ok := env[k]; return v, ok }
-	e := newEngine(Options{CacheDir: t.TempDir(), Rand: func() float64 { return 0 }, Load: model.LoadOptions{LookupEnv: lookup}})
+	e := newEngine(Options{CacheDir: t.TempDir(), Rand: func() float64 { return 0 }, Load: config.LoadOptions{LookupEnv: lookup}})
 	e.open = n.open
 	e.errs = testErrorOps()
 	e.findProgram = func(model.ServerConfig) error { return nil }
-	cfg := &model.Resolved{Servers: servers}
-	e.load = func(model.LoadOptions) (*model.Resolved, error) { return cfg, nil }
+	cfg := &config.Resolved{Servers: servers}
+	e.load = func(config.LoadOptions) (*config.Resolved, error) { return cfg, nil }
 	return e
 }
 
 // setServers replaces what the fake config loader returns.
-func setServers(e *Engine, res *model.Resolved) {
+func setServers(e *Engine, res *config.Resolved) {
 	e.mu.Lock()
-	e.load = func(model.LoadOptions) (*model.Resolved, error) { return res, nil }
+	e.load = func(config.LoadOptions) (*config.Resolved, error) { return res, nil }
 	e.mu.Unlock()
 }
 

@@ -9,7 +9,7 @@ import (
 	"github.com/mark3labs/mcp-go/client"
 
 	"github.com/mcpdeck/mcpdeck/engine/lock"
-	"github.com/mcpdeck/mcpdeck/model"
+	"github.com/mcpdeck/mcpdeck/model/textsafe"
 	"github.com/mcpdeck/mcpdeck/transports"
 )
 
@@ -97,7 +97,7 @@ type declinedError struct {
 
 func (d *declinedError) Error() string {
 	return fmt.Sprintf("you %sd the server's request for input (%s), and it asked for input again, so mcpdeck stopped the request",
-		d.action, model.SanitizeLine(d.message))
+		d.action, textsafe.SanitizeLine(d.message))
 }
 
 // Is makes errors.Is(err, ErrInputDeclined) hold.

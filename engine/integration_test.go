@@ -16,6 +16,8 @@ import (
 	"github.com/mark3labs/mcp-go/server"
 
 	"github.com/mcpdeck/mcpdeck/model"
+	"github.com/mcpdeck/mcpdeck/model/config"
+	"github.com/mcpdeck/mcpdeck/model/textsafe"
 	"github.com/mcpdeck/mcpdeck/testdata/faultlaunch"
 	"github.com/mcpdeck/mcpdeck/transports"
 )
@@ -51,7 +53,7 @@ func realEngine(t testing.TB, servers map[string]any, env map[string]string, twe
 		t.Fatal(err)
 	}
 	opts := Options{
-		Load: model.LoadOptions{
+		Load: config.LoadOptions{
 			Cwd: filepath.Join(dir, "proj"), Home: filepath.Join(dir, "home"), ConfigDir: filepath.Join(dir, "cfg"),
 			ManagedDir: filepath.Join(dir, "managed"), Dynamic: []string{string(raw)},
 			LookupEnv: func(k string) (string, bool) {
@@ -145,7 +147,7 @@ func TestIntegrationFaults(t *testing.T) {
 	}
 	huge := await(t, e, "huge", "connected", inState(model.StateConnected))
 	for _, tl := range huge.Tools {
-		if len([]rune(tl.Description)) > maxTextLen+len(model.TruncatedSuffix) || strings.ContainsAny(tl.Description, "\u202e\x00\x1b") {
+		if len([]rune(tl.Description)) > maxTextLen+len(textsafe.TruncatedSuffix) || strings.ContainsAny(tl.Description, "\u202e\x00\x1b") {
 			t.Fatalf("huge: description not capped/sanitized: %d runes", len([]rune(tl.Description)))
 		}
 	}

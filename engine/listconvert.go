@@ -9,6 +9,7 @@ import (
 
 	"github.com/mcpdeck/mcpdeck/engine/toolspage"
 	"github.com/mcpdeck/mcpdeck/model"
+	"github.com/mcpdeck/mcpdeck/model/textsafe"
 )
 
 // convertTool converts a tool as mcp-go decoded it, for a page the stream
@@ -40,14 +41,14 @@ func convertWire(server string, t *toolspage.Wire) Tool {
 func isTrue(b *bool) bool { return b != nil && *b }
 
 // sanitize strips control and bidi characters from server text.
-func sanitize(s string) string { return model.Sanitize(s) }
+func sanitize(s string) string { return textsafe.Sanitize(s) }
 
 // capText sanitizes and caps a description or instructions.
 func capText(s string) string {
 	if len(s) > 4*maxTextLen {
 		s = s[:4*maxTextLen] // bound the work on 60 KB descriptions
 	}
-	return model.Truncate(model.Sanitize(s), maxTextLen)
+	return textsafe.Truncate(textsafe.Sanitize(s), maxTextLen)
 }
 
 // mark flags the tools permission rules deny and adds a problem for

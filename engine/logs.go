@@ -10,7 +10,7 @@ import (
 
 	"github.com/mark3labs/mcp-go/mcp"
 
-	"github.com/mcpdeck/mcpdeck/model"
+	"github.com/mcpdeck/mcpdeck/model/textsafe"
 )
 
 // LogEntry is one message a server logged (notifications/message).
@@ -57,7 +57,7 @@ type logState struct {
 // (at most every logPublish), the oldest dropped past maxLogEntries.
 func (p *logParts) onMessage(server string, n mcp.JSONRPCNotification) {
 	e := p.e
-	var mask *model.Masker
+	var mask *textsafe.Masker
 	e.locked(func() {
 		if en := e.byName[server]; en != nil {
 			mask = en.mask

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/mcpdeck/mcpdeck/model"
+	"github.com/mcpdeck/mcpdeck/model/config"
 	"github.com/mcpdeck/mcpdeck/testdata/launchtest"
 )
 
@@ -16,7 +17,7 @@ import (
 func TestManagedPolicyFollowsTheLoadedConfig(t *testing.T) {
 	e := realEngine(t, map[string]any{}, nil, func(o *Options) {
 		policy := `{"deniedMcpServers": [{"serverCommand": ["*"]}]}`
-		if err := os.WriteFile(filepath.Join(o.Load.ManagedDir, model.ManagedSettingsFile), []byte(policy), 0o600); err != nil {
+		if err := os.WriteFile(filepath.Join(o.Load.ManagedDir, config.ManagedSettingsFile), []byte(policy), 0o600); err != nil {
 			t.Fatal(err)
 		}
 	})

@@ -7,14 +7,14 @@ import (
 	"time"
 
 	"github.com/mcpdeck/mcpdeck/engine/lifecycle"
-	"github.com/mcpdeck/mcpdeck/model"
+	"github.com/mcpdeck/mcpdeck/model/textsafe"
 )
 
 // monitor waits for the connection to end and starts the reconnect policy.
 // It also copies new stderr lines into snapshots when the transport signals
 // them, at most once per stderrPoll, so a chatty server cannot flood the UI
 // with snapshots and a quiet one costs nothing.
-func (r *runner) monitor(ctx context.Context, name string, mask *model.Masker, gen uint64, conn session) {
+func (r *runner) monitor(ctx context.Context, name string, mask *textsafe.Masker, gen uint64, conn session) {
 	e := r.e
 	changed := conn.StderrChanged()
 	wait := time.NewTimer(stderrPoll)
@@ -83,7 +83,7 @@ func (r *runner) lostLocked(en *entry, gen uint64, err error) {
 
 // refreshStderr publishes the stderr tail, masked with mask (the
 // server's), if it changed.
-func (r *runner) refreshStderr(name string, mask *model.Masker, gen uint64, conn session) {
+func (r *runner) refreshStderr(name string, mask *textsafe.Masker, gen uint64, conn session) {
 	tail := mask.MaskLines(conn.StderrTail(stderrTailLines))
 	r.e.ifEntry(name, func(en *entry) {
 		if en.st.Gen() != gen || slices.Equal(tail, en.conn.stderr) {

@@ -8,6 +8,8 @@ import (
 	"testing"
 
 	"github.com/mcpdeck/mcpdeck/model"
+	"github.com/mcpdeck/mcpdeck/model/config"
+	"github.com/mcpdeck/mcpdeck/model/private"
 	"github.com/mcpdeck/mcpdeck/transports"
 )
 
@@ -41,14 +43,14 @@ func TestPrivateStateIsWatchedAndRepoLocalSettingsOnlyWarn(t *testing.T) {
 	if _, ok := serverSnap(snap, "backdoor"); ok {
 		t.Error("the repository's local server is listed")
 	}
-	if !strings.Contains(strings.Join(snap.Warnings, "\n"), model.MigrateLocalCommand) {
+	if !strings.Contains(strings.Join(snap.Warnings, "\n"), private.MigrateLocalCommand) {
 		t.Errorf("warnings lack the migration notice: %q", snap.Warnings)
 	}
-	if _, err := os.Stat(filepath.Join(d.load.ConfigDir, model.ProjectsDir)); !os.IsNotExist(err) {
+	if _, err := os.Stat(filepath.Join(d.load.ConfigDir, private.ProjectsDir)); !os.IsNotExist(err) {
 		t.Fatalf("the projects directory exists before any decision: %v", err)
 	}
 	// Another process approves: the engine reloads and connects.
-	if err := model.SetApproval(d.load, "p", true, ""); err != nil {
+	if err := config.SetApproval(d.load, "p", true, ""); err != nil {
 		t.Fatal(err)
 	}
 	await(t, e, "p", "connected after an approval from outside", inState(model.StateConnected))

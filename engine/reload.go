@@ -8,6 +8,8 @@ import (
 	"github.com/mcpdeck/mcpdeck/engine/lifecycle"
 	"github.com/mcpdeck/mcpdeck/engine/lock"
 	"github.com/mcpdeck/mcpdeck/model"
+	"github.com/mcpdeck/mcpdeck/model/config"
+	"github.com/mcpdeck/mcpdeck/model/textsafe"
 )
 
 // configParts reloads the configuration and keeps the person's choices
@@ -76,7 +78,7 @@ func (c *configParts) reload() error {
 }
 
 // applyAllLocked makes res the configuration in force.
-func (c *configParts) applyAllLocked(res *model.Resolved, desired []model.Server, pre preloaded) {
+func (c *configParts) applyAllLocked(res *config.Resolved, desired []model.Server, pre preloaded) {
 	e := c.e
 	e.res = res
 	have := make(map[string]lifecycle.RunInfo, len(e.byName))
@@ -104,7 +106,7 @@ func (c *configParts) applyAllLocked(res *model.Resolved, desired []model.Server
 
 // desiredLocked is the loaded servers plus Options.Extra (dynamic scope; a
 // configured server of the same name wins; ignored under enterprise config).
-func (c *configParts) desiredLocked(res *model.Resolved) []model.Server {
+func (c *configParts) desiredLocked(res *config.Resolved) []model.Server {
 	out := append([]model.Server(nil), res.Servers...)
 	if res.Enterprise {
 		return out
@@ -192,7 +194,7 @@ func definition(en *entry) lifecycle.Definition {
 // configure stores the definition, its blockers and how snapshots show it.
 func configure(en *entry, srv model.Server, bs []model.Reason) {
 	en.srv = srv
-	en.mask = model.NewMasker(srv.Secrets()...)
+	en.mask = textsafe.NewMasker(srv.Secrets()...)
 	pol := srv.ManagedPolicy
 	en.policy.Store(&pol)
 	en.blockers = bs

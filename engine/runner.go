@@ -7,7 +7,7 @@ import (
 
 	"github.com/mcpdeck/mcpdeck/engine/lifecycle"
 	"github.com/mcpdeck/mcpdeck/engine/localgate"
-	"github.com/mcpdeck/mcpdeck/model"
+	"github.com/mcpdeck/mcpdeck/model/textsafe"
 )
 
 // runner runs the reducer: it feeds lifecycle.Step the events of each
@@ -182,7 +182,7 @@ func (r *runner) endLocked(en *entry) session {
 
 // goClose closes a connection without holding up the caller; a failure
 // is logged masked with mask, its server's.
-func (r *runner) goClose(c session, mask *model.Masker) {
+func (r *runner) goClose(c session, mask *textsafe.Masker) {
 	e := r.e
 	e.wg.Go(func() {
 		ctx, cancel := context.WithTimeout(context.WithoutCancel(e.ctx), closeTimeout)

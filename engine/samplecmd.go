@@ -13,6 +13,7 @@ import (
 	"github.com/mcpdeck/mcpdeck/model"
 	"github.com/mcpdeck/mcpdeck/model/launch"
 	"github.com/mcpdeck/mcpdeck/model/platform"
+	"github.com/mcpdeck/mcpdeck/model/textsafe"
 )
 
 // Bounds on a sampling command: how long it may think, and how much of its
@@ -39,7 +40,7 @@ func replyByCommand(ctx context.Context, srv model.Server, r SampleRequest) (*mc
 		}
 	}
 	err = fmt.Errorf("sampling command for %s: %w", r.Server, err)
-	return nil, "failed: " + model.SanitizeLine(err.Error()), err
+	return nil, "failed: " + textsafe.SanitizeLine(err.Error()), err
 }
 
 // parseReply reads a command's output: a JSON object is a

@@ -7,7 +7,7 @@ import (
 
 	"github.com/mark3labs/mcp-go/mcp"
 
-	"github.com/mcpdeck/mcpdeck/model"
+	"github.com/mcpdeck/mcpdeck/model/textsafe"
 )
 
 // maxSampleText bounds one message's text as shown to the person; the
@@ -22,17 +22,17 @@ func newSampleRequest(server string, p mcp.CreateMessageParams) SampleRequest {
 		SystemPrompt:   sampleText(p.SystemPrompt),
 		MaxTokens:      p.MaxTokens,
 		Temperature:    p.Temperature,
-		IncludeContext: model.SanitizeLine(p.IncludeContext),
+		IncludeContext: textsafe.SanitizeLine(p.IncludeContext),
 	}
 	for _, s := range p.StopSequences {
-		r.StopSequences = append(r.StopSequences, model.SanitizeLine(s))
+		r.StopSequences = append(r.StopSequences, textsafe.SanitizeLine(s))
 	}
 	for _, t := range p.Tools {
-		r.Tools = append(r.Tools, model.SanitizeLine(t.Name))
+		r.Tools = append(r.Tools, textsafe.SanitizeLine(t.Name))
 	}
 	r.Preferences = preferences(p.ModelPreferences)
 	for _, m := range p.Messages {
-		r.Messages = append(r.Messages, SampleMessage{Role: model.SanitizeLine(string(m.Role)), Text: contentText(m.Content)})
+		r.Messages = append(r.Messages, SampleMessage{Role: textsafe.SanitizeLine(string(m.Role)), Text: contentText(m.Content)})
 	}
 	if raw, err := json.Marshal(p); err == nil {
 		r.Raw = raw
@@ -45,7 +45,7 @@ func sampleText(s string) string {
 	if len(s) > maxSampleText {
 		s = s[:maxSampleText] + "…"
 	}
-	return model.Sanitize(s)
+	return textsafe.Sanitize(s)
 }
 
 // contentText words one message's content: a block or a list of blocks.
@@ -81,7 +81,7 @@ func contentText(c any) string {
 	case *mcp.AudioContent:
 		return media("audio", v.Data, v.MIMEType)
 	case mcp.ToolUseContent:
-		return "[tool use " + model.SanitizeLine(v.Name) + "]"
+		return "[tool use " + textsafe.SanitizeLine(v.Name) + "]"
 	case mcp.ToolResultContent:
 		return "[tool result]"
 	}
@@ -95,7 +95,7 @@ func media(kind, b64, mime string) string {
 	if _, after, ok := strings.Cut(mime, "/"); ok {
 		sub = after
 	}
-	return fmt.Sprintf("[%s %s %s]", kind, byteSize(size), model.SanitizeLine(sub))
+	return fmt.Sprintf("[%s %s %s]", kind, byteSize(size), textsafe.SanitizeLine(sub))
 }
 
 // byteSize words n bytes as "512 B", "12 KB", "3.4 MB" (1 KB = 1024 B).
@@ -118,7 +118,7 @@ func preferences(p *mcp.ModelPreferences) string {
 	if len(p.Hints) > 0 {
 		names := make([]string, 0, len(p.Hints))
 		for _, h := range p.Hints {
-			names = append(names, model.SanitizeLine(h.Name))
+			names = append(names, textsafe.SanitizeLine(h.Name))
 		}
 		parts = append(parts, "models like "+strings.Join(names, ", "))
 	}

@@ -11,6 +11,8 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 
 	"github.com/mcpdeck/mcpdeck/model"
+	"github.com/mcpdeck/mcpdeck/model/config"
+	"github.com/mcpdeck/mcpdeck/model/textsafe"
 )
 
 // mcpdeck has no model of its own: a server's sampling/createMessage is
@@ -71,7 +73,7 @@ func (r SampleRequest) FirstLine() string {
 	for _, m := range r.Messages {
 		if t := strings.TrimSpace(m.Text); t != "" {
 			line, _, _ := strings.Cut(t, "\n")
-			return model.SanitizeLine(line)
+			return textsafe.SanitizeLine(line)
 		}
 	}
 	return "(no text)"
@@ -146,7 +148,7 @@ func (p *askParts) sampleAnswer(ctx context.Context, srv model.Server, r SampleR
 	}
 	resp, err := e.opts.Sample(ctx, r)
 	if err != nil {
-		return nil, "failed: " + model.SanitizeLine(err.Error()), fmt.Errorf("sampling for %s: %w", r.Server, err)
+		return nil, "failed: " + textsafe.SanitizeLine(err.Error()), fmt.Errorf("sampling for %s: %w", r.Server, err)
 	}
 	switch resp.Choice {
 	case SampleDecline:
@@ -167,7 +169,7 @@ func (p *askParts) sampleAnswer(ctx context.Context, srv model.Server, r SampleR
 		return nil, "failed", fmt.Errorf("sampling for %s: unknown answer %q", r.Server, resp.Choice)
 	}
 	if resp.Reply != nil {
-		return resp.Reply, "replied (" + model.SanitizeLine(resp.Reply.Model) + ", via mcpdeck serve)", nil
+		return resp.Reply, "replied (" + textsafe.SanitizeLine(resp.Reply.Model) + ", via mcpdeck serve)", nil
 	}
 	if r.Command != "" {
 		return replyByCommand(ctx, srv, r)
@@ -185,7 +187,7 @@ func (p *askParts) samplingCommand(srv model.Server) string {
 	if e.opts.SamplingCommand != "" {
 		return e.opts.SamplingCommand
 	}
-	cmd, err := model.SamplingCommand(srv)
+	cmd, err := config.SamplingCommand(srv)
 	if err != nil {
 		e.log.Warn("sampling command ignored", "server", srv.Name, "err", err)
 		return ""

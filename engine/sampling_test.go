@@ -11,6 +11,8 @@ import (
 	"testing"
 
 	"github.com/mcpdeck/mcpdeck/model"
+	"github.com/mcpdeck/mcpdeck/model/private"
+	"github.com/mcpdeck/mcpdeck/model/textsafe"
 )
 
 // samplingEngine connects an engine to the asking server with sample as
@@ -87,7 +89,7 @@ func TestSamplingNeverIsRemembered(t *testing.T) {
 	if s.SamplingDecision != model.SamplingNever || s.Sampling[1].Outcome != "declined (never for this server)" {
 		t.Fatalf("decision %q, history %+v", s.SamplingDecision, s.Sampling)
 	}
-	files, _ := filepath.Glob(filepath.Join(cfgDir, model.ProjectsDir, "*.json"))
+	files, _ := filepath.Glob(filepath.Join(cfgDir, private.ProjectsDir, "*.json"))
 	if len(files) != 1 {
 		t.Fatalf("private state files %v", files)
 	}
@@ -140,7 +142,7 @@ func TestSamplingCommandDeniedByPolicy(t *testing.T) {
 	e, _ := samplingEngine(t, func(_ context.Context, r SampleRequest) (SampleResponse, error) {
 		return SampleResponse{Choice: SampleOnce}, nil
 	}, func(o *Options) {
-		o.SamplingCommand = "touch " + model.QuoteArg(marker) + "; printf hi"
+		o.SamplingCommand = "touch " + textsafe.QuoteArg(marker) + "; printf hi"
 		policy := `{"deniedMcpServers": [{"serverCommand": ["*"]}]}`
 		if err := os.WriteFile(filepath.Join(o.Load.ManagedDir, "managed-settings.json"), []byte(policy), 0o600); err != nil {
 			t.Fatal(err)

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/mcpdeck/mcpdeck/model"
+	"github.com/mcpdeck/mcpdeck/model/textsafe"
 )
 
 // ErrMissingScope means the server refused a request because the person's
@@ -31,7 +32,7 @@ func (e *ScopeError) Error() string {
 		word = "scopes"
 	}
 	return fmt.Sprintf("sign-in to %s lacks %s %s: run mcpdeck auth %s",
-		e.Server, word, model.SanitizeLine(strings.Join(e.Scopes, " ")), e.Server)
+		e.Server, word, textsafe.SanitizeLine(strings.Join(e.Scopes, " ")), e.Server)
 }
 
 // Unwrap makes errors.Is(err, ErrMissingScope) hold.

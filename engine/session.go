@@ -11,6 +11,7 @@ import (
 	"github.com/mcpdeck/mcpdeck/engine/lifecycle"
 	"github.com/mcpdeck/mcpdeck/model"
 	"github.com/mcpdeck/mcpdeck/model/launch"
+	"github.com/mcpdeck/mcpdeck/model/textsafe"
 )
 
 // session is what the engine needs from an open connection;
@@ -40,10 +41,10 @@ type connOptions struct {
 	HeaderFunc     func(ctx context.Context) (map[string]string, error)
 	LogDir         string
 	Builtins       map[string]func() *server.MCPServer
-	MaxMessageSize int             // bytes per message; 0 = transports.MaxMessageSize
-	OnFrame        func(Frame)     // every JSON-RPC message of the connection
-	Mask           *model.Masker   // the server's, for the frames' bodies
-	Launcher       launch.Launcher // starts a stdio server under the policy it was loaded with
+	MaxMessageSize int              // bytes per message; 0 = transports.MaxMessageSize
+	OnFrame        func(Frame)      // every JSON-RPC message of the connection
+	Mask           *textsafe.Masker // the server's, for the frames' bodies
+	Launcher       launch.Launcher  // starts a stdio server under the policy it was loaded with
 	// ProtocolVersion is the version the server negotiated last time.
 	ProtocolVersion string
 }

@@ -36,7 +36,7 @@ type ServerSnapshot struct {
 	// Written is the definition exactly as written in Source, not masked,
 	// only for a project server the person has not approved (pending,
 	// changed or rejected): its values come from the repository, and the
-	// approval prompt shows them all (model.ApprovalView). Nil for every
+	// approval prompt shows them all (config.ApprovalView). Nil for every
 	// other server, so the literal secrets of the person's own servers
 	// never leave the engine unmasked. Not in JSON output.
 	Written *model.ServerConfig `json:"-"`

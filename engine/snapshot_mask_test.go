@@ -10,6 +10,7 @@ import (
 	"testing/synctest"
 
 	"github.com/mcpdeck/mcpdeck/model"
+	"github.com/mcpdeck/mcpdeck/model/textsafe"
 )
 
 // TestSnapshotShowsRedactedRaw checks that the snapshot shows the definition
@@ -38,7 +39,7 @@ func TestSnapshotShowsRedactedRaw(t *testing.T) {
 				t.Errorf("snapshot shows %q: %s", secret, all)
 			}
 		}
-		if s.Config.Env["GITHUB_TOKEN"] != "${GITHUB_TOKEN}" || s.Config.Env["LIT"] != model.Masked {
+		if s.Config.Env["GITHUB_TOKEN"] != "${GITHUB_TOKEN}" || s.Config.Env["LIT"] != textsafe.Masked {
 			t.Errorf("env = %v", s.Config.Env)
 		}
 		if want := "srv --api-key=**** --token ${GITHUB_TOKEN} plain"; s.Target != want {
@@ -58,7 +59,7 @@ func TestSnapshotRedactsInjectedServers(t *testing.T) {
 		e := newTestEngine(t, newFakeNet(), srv)
 		mustStart(t, e)
 		s := current(t, e, "x")
-		if s.Target != "srv" || s.Config.Env["KEY"] != model.Masked {
+		if s.Target != "srv" || s.Config.Env["KEY"] != textsafe.Masked {
 			t.Errorf("target %q, env %v", s.Target, s.Config.Env)
 		}
 	})

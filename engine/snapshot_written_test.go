@@ -7,6 +7,7 @@ import (
 	"testing/synctest"
 
 	"github.com/mcpdeck/mcpdeck/model"
+	"github.com/mcpdeck/mcpdeck/model/textsafe"
 )
 
 // TestSnapshotWrittenOnlyAwaitingApproval checks that the definition as
@@ -37,7 +38,7 @@ func TestSnapshotWrittenOnlyAwaitingApproval(t *testing.T) {
 			if s.Written == nil || s.Written.Env["NODE_OPTIONS"] != "--require ./x.js" || s.Written.Env["LD_PRELOAD"] != "/tmp/evil.so" {
 				t.Errorf("%s: written = %+v, want the env as written", name, s.Written)
 			}
-			if s.Config.Env["NODE_OPTIONS"] != model.Masked {
+			if s.Config.Env["NODE_OPTIONS"] != textsafe.Masked {
 				t.Errorf("%s: Config env = %v, want masked", name, s.Config.Env)
 			}
 			all, err := json.Marshal(s)

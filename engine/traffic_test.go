@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/mcpdeck/mcpdeck/model"
+	"github.com/mcpdeck/mcpdeck/model/config"
 	"github.com/mcpdeck/mcpdeck/transports"
 )
 
@@ -136,13 +137,13 @@ func TestTrafficMasksStoreSecrets(t *testing.T) {
 	bin := needFaultServer(t)
 	const secret = "store-positional-3e9a71c5"
 	e := realEngine(t, map[string]any{}, nil, func(o *Options) {
-		o.Load.LookupSecret = func(ref model.SecretRef) (string, error) {
+		o.Load.LookupSecret = func(ref config.SecretRef) (string, error) {
 			if ref.Server == "s" && ref.Name == "TOKEN" {
 				return secret, nil
 			}
-			return "", model.ErrSecretNotFound
+			return "", config.ErrSecretNotFound
 		}
-		user, err := model.ScopePath(o.Load, model.ScopeUser)
+		user, err := config.ScopePath(o.Load, model.ScopeUser)
 		if err != nil {
 			t.Fatal(err)
 		}

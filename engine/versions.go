@@ -7,21 +7,22 @@ import (
 
 	"github.com/mcpdeck/mcpdeck/engine/lock"
 	"github.com/mcpdeck/mcpdeck/model"
+	"github.com/mcpdeck/mcpdeck/model/cache"
 )
 
 // protocolMemory is the engine's copy of the file remembering each
-// definition's negotiated protocol version (model.ProtocolMemoryFile in the
+// definition's negotiated protocol version (cache.ProtocolMemoryFile in the
 // cache directory): read once, on the first connect, instead of on every
 // attempt of every server; kept in step with what this engine writes.
 type protocolMemory struct {
 	mu     sync.Mutex
 	loaded bool
-	m      map[string]model.RememberedProtocol
+	m      map[string]cache.RememberedProtocol
 }
 
 // protocolMemoryPath is the file behind protocolMemory.
 func (r *runner) protocolMemoryPath() string {
-	return filepath.Join(r.e.opts.CacheDir, model.ProtocolMemoryFile)
+	return filepath.Join(r.e.opts.CacheDir, cache.ProtocolMemoryFile)
 }
 
 // rememberedVersion is the protocol version srv negotiated last time, to be
@@ -33,13 +34,13 @@ func (r *runner) rememberedVersion(srv model.Server) (v string) {
 	pm := &r.protocols
 	lock.With(&pm.mu, func() {
 		if !pm.loaded {
-			m, err := model.ReadProtocols(r.protocolMemoryPath())
+			m, err := cache.ReadProtocols(r.protocolMemoryPath())
 			if err != nil {
 				r.e.log.Debug("protocol memory", "err", err)
 			}
 			pm.m, pm.loaded = m, true
 		}
-		v = model.RememberedVersion(pm.m, srv.Hash, time.Now())
+		v = cache.RememberedVersion(pm.m, srv.Hash, time.Now())
 	})
 	return v
 }
@@ -51,14 +52,14 @@ func (r *runner) rememberVersion(srv model.Server, had, got string) {
 		return
 	}
 	now := time.Now()
-	if err := model.RememberProtocol(r.protocolMemoryPath(), srv.Hash, got, now); err != nil {
+	if err := cache.RememberProtocol(r.protocolMemoryPath(), srv.Hash, got, now); err != nil {
 		r.e.log.Debug("protocol memory", "err", err)
 	}
 	pm := &r.protocols
 	lock.With(&pm.mu, func() {
 		if pm.m == nil {
-			pm.m = map[string]model.RememberedProtocol{}
+			pm.m = map[string]cache.RememberedProtocol{}
 		}
-		pm.m[srv.Hash] = model.RememberedProtocol{Version: got, At: now}
+		pm.m[srv.Hash] = cache.RememberedProtocol{Version: got, At: now}
 	})
 }

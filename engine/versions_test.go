@@ -15,6 +15,7 @@ import (
 	"github.com/mark3labs/mcp-go/server"
 
 	"github.com/mcpdeck/mcpdeck/model"
+	modelcache "github.com/mcpdeck/mcpdeck/model/cache"
 )
 
 // olderHTTPServer is a loopback 2025-11-25 server (mcp-go's, refusing
@@ -71,7 +72,7 @@ func TestNegotiatedVersionIsRememberedAndOfferedFirst(t *testing.T) {
 	if count("server/discover") != 1 || count("initialize") != 1 {
 		t.Fatalf("first start: %d discover, %d initialize", count("server/discover"), count("initialize"))
 	}
-	m, err := model.ReadProtocols(filepath.Join(cache, model.ProtocolMemoryFile))
+	m, err := modelcache.ReadProtocols(filepath.Join(cache, modelcache.ProtocolMemoryFile))
 	if err != nil {
 		t.Fatal(err)
 	}

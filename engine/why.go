@@ -6,7 +6,9 @@ import (
 	"strings"
 
 	"github.com/mcpdeck/mcpdeck/model"
+	"github.com/mcpdeck/mcpdeck/model/config"
 	"github.com/mcpdeck/mcpdeck/model/platform"
+	"github.com/mcpdeck/mcpdeck/model/textsafe"
 )
 
 // blockers lists every standing reason srv cannot run as configured, most
@@ -35,7 +37,7 @@ func blockers(srv model.Server, find func(model.ServerConfig) error) []model.Rea
 	if srv.Config.EffectiveType() == model.TransportStdio && srv.Config.Command != "" && find != nil {
 		if err := find(srv.Config); err != nil {
 			missing := platform.IsPath(srv.Config.Command)
-			shown := model.NewMasker(srv.Secrets()...).Mask(srv.Config.Command) // expanded: ${VAR}s put their values in it
+			shown := textsafe.NewMasker(srv.Secrets()...).Mask(srv.Config.Command) // expanded: ${VAR}s put their values in it
 			out = append(out, model.Reason{Kind: model.ReasonCommandNotFound, Command: shown, Missing: missing})
 		}
 	}
@@ -62,7 +64,7 @@ func programFinder(cwd string, lookupEnv func(string) (string, bool)) func(model
 		lookupEnv = os.LookupEnv
 	}
 	return func(cfg model.ServerConfig) error {
-		_, err := model.ServerProgram(cfg, cwd, lookupEnv)
+		_, err := config.ServerProgram(cfg, cwd, lookupEnv)
 		return err
 	}
 }

@@ -1,64 +1,18 @@
-// Package model is mcpdeck's configuration model: which MCP servers exist,
-// where each was defined, and whether it may run. It is pure — standard
-// library and its OS plumbing (model/platform) only, no network, no
-// goroutines — so the engine, the CLI and the TUI all see the same answer,
-// and tests can build any situation from files.
+// Package model is mcpdeck's vocabulary of MCP servers, the one every other
+// package speaks: a definition (ServerConfig, its Transport) and what its
+// values mean once ${VAR} references are expanded (Expand); a loaded
+// Server and the facts that decide whether it may run (its Scope, Approval,
+// PolicyDecision, the Policy it was judged by, its Problems) and where it
+// runs; the secrets a definition holds (Server.Secrets, Redact); its
+// connection State with the one table of allowed transitions, and the
+// Reason it is where it is; the names and hashes derived from a definition
+// (ToolName, ConfigHash). It does no I/O beyond finding a program the way
+// the launcher will (ResolveProgram) and starts no goroutines.
 //
-// # Files, lowest to highest priority
-//
-//	plugin      <ConfigDir>/plugins/<plugin>/.mcp.json   (plugins in name order)
-//	user        <ConfigDir>/settings.json                 "mcpServers"
-//	project     nearest .mcp.json walking up from Cwd, stopping at Home
-//	local       <ConfigDir>/projects/<name>-<hash>.json      "mcpServers" (private.go)
-//	dynamic     each --mcp-config value: inline JSON ({"mcpServers": ...}) or a file
-//	enterprise  <ManagedDir>/managed-mcp.json — when present, the only source
-//	policy      <ManagedDir>/managed-settings.json allowedMcpServers / deniedMcpServers
-//
-// ProjectRoot is the nearest directory (from Cwd up to Home) holding a
-// .mcp.json, else Cwd. Only the nearest .mcp.json is read: a repository
-// nested in another does not inherit the outer servers.
-//
-// # Where servers run
-//
-// A stdio server of the project (.mcp.json) or the local scope starts in
-// ProjectRoot; every other one starts in Home unless its definition sets
-// cwd, where ${PROJECT_DIR} names ProjectRoot (workdir.go). Config.Cwd is
-// always absolute after Load.
-//
-// # Trust
-//
-// Files inside a working tree are only ever project scope: their servers
-// need the person's approval, and nothing in them approves, enables or
-// permits. Every decision lives in the person's private state of the
-// project, in the config dir. A .mcpdeck/settings.local.json at the project
-// root (where older versions kept that state) is never loaded; see
-// untrusted.go and MigrateLocal.
-//
-// # Merge
-//
-// A name defined in several scopes resolves to the highest; Server.Overrides
-// lists the hidden definitions, highest first. Within one scope the last
-// definition loaded wins (a later --mcp-config beats an earlier one), except
-// plugins where the first wins. Before that, plugin servers whose signature
-// (stdio command+args, remote URL, after ${VAR} expansion) equals a manual
-// server's, or an earlier plugin's, are dropped and listed in
-// Resolved.Suppressed.
-//
-// # Errors never hide other servers
-//
-// A file that cannot be read or parsed is a Resolved.Problems entry naming
-// file:line:col; only its servers are missing. A bad entry (wrong type, unset
-// ${VAR}, missing command) stays listed with Server.Problems and cannot run.
-// Writes refuse to touch a file they cannot parse. What such a file decides
-// fails closed: a broken managed-settings.json blocks every server, a broken
-// settings file denies every tool (Permissions.Unreadable), a broken local
-// settings file leaves project servers unapproved.
-//
-// # Writes
-//
-// AddServer, RemoveServer, SetEnabled and SetApproval lock "<file>.lock"
-// (flock), re-read the file, splice only the member they change (every other
-// byte — unknown keys, order, layout, BOM — stays), and replace the file
-// atomically (temp file, fsync, rename, fsync dir), keeping its mode. The
-// decisions they record in local settings are described in settings.go.
+// Around it: model/config finds, merges and edits configuration files;
+// model/policy holds managed policy and permission rules; model/private the
+// person's decisions about one project; model/textsafe the filter between
+// outside text and a terminal, and masking; model/cache what mcpdeck
+// remembers between runs; model/launch starts programs; model/platform is
+// the OS plumbing under all of them.
 package model

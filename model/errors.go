@@ -2,7 +2,6 @@ package model
 
 import (
 	"errors"
-	"fmt"
 )
 
 // Sentinel errors of the configuration API. Callers test them with errors.Is;
@@ -21,21 +20,3 @@ var (
 	// file, not the definition at hand, is at fault and no write will succeed.
 	ErrFileUnusable = errors.New("file cannot be edited")
 )
-
-// fileUnusableError is an ErrInvalid that is also ErrFileUnusable; its text
-// is that of an ErrInvalid ("invalid: <file>: <why> (the file was not
-// changed)").
-type fileUnusableError struct{ msg string }
-
-func (e *fileUnusableError) Error() string {
-	return ErrInvalid.Error() + ": " + e.msg + " (the file was not changed)"
-}
-
-func (e *fileUnusableError) Is(target error) bool {
-	return target == ErrInvalid || target == ErrFileUnusable
-}
-
-// errFileUnusable builds the refusal to edit a file that cannot be used.
-func errFileUnusable(format string, a ...any) error {
-	return &fileUnusableError{msg: fmt.Sprintf(format, a...)}
-}

@@ -14,7 +14,7 @@ import (
 // ":-" uses the default when VAR is unset or empty. Missing lists, in order,
 // each "${VAR}" reference that is unset and has no default.
 // A ${secret:NAME} reference is left as written: only a definition's own
-// expansion (expandConfig) may resolve it, from the secret store.
+// expansion (ServerConfig.Expand) may resolve it, from the secret store.
 func Expand(s string, lookup func(string) (string, bool)) (out string, missing []string) {
 	out, missing, _ = expand(s, lookup, nil)
 	return out, missing
@@ -98,14 +98,15 @@ func validVarName(name string) bool {
 	return true
 }
 
-// expandConfig expands every string field of cfg (Extra excluded: we do not
-// know what it means); in cwd, ${PROJECT_DIR} is root (cwdLookup). Each
-// unset variable, and each ${secret:NAME} that secret refuses, becomes a
-// Problem naming the field ("headers.Authorization") and the variable or
-// secret; the caller adds server and file. put lists each value expansion
-// inserted, from a variable harmlessVar does not pass or from the secret
-// store.
-func expandConfig(cfg ServerConfig, lookup func(string) (string, bool), secret func(string) (string, error), root string) (_ ServerConfig, put []Expansion, _ []Problem) {
+// Expand expands every string field of the definition (Extra excluded: we
+// do not know what it means); in cwd, ${PROJECT_DIR} is root (cwdLookup).
+// Each unset variable, and each ${secret:NAME} that secret refuses,
+// becomes a Problem naming the field ("headers.Authorization") and the
+// variable or secret; the caller adds server and file. A secret that
+// answers ErrSecretUnread leaves its reference as written. put lists each
+// value expansion inserted, from a variable harmlessVar does not pass or
+// from the secret store.
+func (cfg ServerConfig) Expand(lookup func(string) (string, bool), secret func(string) (string, error), root string) (_ ServerConfig, put []Expansion, _ []Problem) {
 	var probs []Problem
 	oneWith := func(lookup func(string) (string, bool), field, s string) string {
 		look := func(name string) (string, bool) {
@@ -183,3 +184,22 @@ func expandConfig(cfg ServerConfig, lookup func(string) (string, bool), secret f
 	}
 	return out, put, probs
 }
+
+// secretPrefix starts a reference to a secret in mcpdeck's store:
+// ${secret:NAME} in any string field of a definition.
+const secretPrefix = "secret:"
+
+// ErrSecretUnread is what a LoadOptions.LookupSecret returns when the
+// command reads no secrets (it only shows or edits definitions): the
+// reference stays as written and is not a problem, and the store (a
+// keychain read each, maybe a prompt) is never asked. The scope rule
+// still holds: a reference where secrets may not be used is a problem.
+var ErrSecretUnread = errors.New("secrets are not read by this command")
+
+// SecretReference is how a definition refers to the secret NAME of its own
+// server: "${secret:NAME}".
+func SecretReference(name string) string { return "${" + secretPrefix + name + "}" }
+
+// ValidSecretName reports whether name can be a ${secret:NAME}: letters,
+// digits and _, not starting with a digit.
+func ValidSecretName(name string) bool { return validVarName(name) }

@@ -57,7 +57,7 @@ func TestExpandConfigEveryField(t *testing.T) {
 			Grant: "${V}", Scopes: []string{"${V}"},
 		},
 	}
-	out, put, probs := expandConfig(in, lookup, nil, "")
+	out, put, probs := in.Expand(lookup, nil, "")
 	want := ServerConfig{
 		Type: TransportHTTP, Command: "x", Args: []string{"x", ""},
 		Env: map[string]string{"K": "x"}, Cwd: "x", URL: "https://x/mcp",
@@ -76,7 +76,7 @@ func TestExpandConfigEveryField(t *testing.T) {
 		t.Errorf("problems = %v, want %v", probs, wantProbs)
 	}
 	if in.OAuth.ClientID != "${V}" || in.Args[0] != "${V}" {
-		t.Error("expandConfig modified its input")
+		t.Error("Expand modified its input")
 	}
 	var fields []string
 	for _, x := range put {

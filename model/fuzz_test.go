@@ -1,111 +1,12 @@
 package model
 
 import (
-	"encoding/json"
 	"strings"
 	"testing"
 	"unicode/utf8"
+
+	"github.com/mcpdeck/mcpdeck/model/textsafe"
 )
-
-// FuzzParse feeds arbitrary bytes to the configuration parser: it must never
-// panic, must accept exactly what encoding/json calls valid (top-level
-// objects), must locate every problem inside the document, and every server
-// it decodes must survive a marshal/unmarshal round trip with the same hash.
-func FuzzParse(f *testing.F) {
-	for _, s := range []string{
-		`{"mcpServers":{"a":{"command":"npx","args":["-y","x"],"env":{"K":"${V}"}}}}`,
-		`{"mcpServers":{"r":{"type":"http","url":"https://e.com","headers":{"A":"b"},"oauth":{"clientId":"c","callbackPort":8080,"scopes":["s"]},"x":[1,{"y":null}]}}}`,
-		"\xEF\xBB\xBF{\"mcpServers\":{}}",
-		`{"mcpServers":{"a":{"args":"str"}}}`,
-		`{"a":1,"a":2}`,
-		`{"mcpServers":{"a":{},"a":{}}}`,
-		`{"mcpServers": {`,
-		`[1,2]`,
-		`{"mcpServers":{"a":{"oauth":{"callbackPort":1e3}}}}`,
-		`{"k":"\ud83d\ude00 \u0000"}`,
-		``,
-	} {
-		f.Add([]byte(s))
-	}
-	f.Fuzz(func(t *testing.T, data []byte) {
-		file, prob := parseJSONDoc("fuzz.json", data)
-		if prob != nil {
-			if prob.File != "fuzz.json" || prob.Message == "" {
-				t.Fatalf("problem without location or message: %+v", prob)
-			}
-			if prob.Line > 0 && prob.Line > strings.Count(string(data), "\n")+1 {
-				t.Fatalf("problem line %d beyond the document", prob.Line)
-			}
-			return
-		}
-		doc := file.doc
-		if len(strings.TrimSpace(string(doc))) > 0 && !json.Valid(doc) {
-			t.Fatalf("parser accepted invalid JSON %q", doc)
-		}
-		defs, _ := serversIn(file, ScopeUser, "fuzz.json")
-		for _, d := range defs {
-			if len(d.problems) > 0 {
-				continue
-			}
-			b, err := json.Marshal(d.raw)
-			if err != nil {
-				t.Fatalf("marshal %q: %v", d.name, err)
-			}
-			var back ServerConfig
-			if err := json.Unmarshal(b, &back); err != nil {
-				t.Fatalf("re-parse of %s: %v", b, err)
-			}
-			if ConfigHash(back) != ConfigHash(d.raw) {
-				t.Fatalf("round trip changed %q:\n%s", d.name, Diff(d.raw, back))
-			}
-		}
-	})
-}
-
-// FuzzParseTreeMatchesEncodingJSON checks the offset-tracking parser against
-// encoding/json on arbitrary documents (any top-level value).
-func FuzzParseTreeMatchesEncodingJSON(f *testing.F) {
-	for _, s := range []string{`{}`, `[1,"a",{"b":null}]`, `"x"`, `{"a":}`, `tru`, `1 2`, `{"a":1}x`} {
-		f.Add([]byte(s))
-	}
-	f.Fuzz(func(t *testing.T, data []byte) {
-		n, err := parseTree(data)
-		if err != nil && strings.Contains(err.Error(), "nesting deeper") {
-			return // our own, stricter limit
-		}
-		if valid := json.Valid(data); valid != (err == nil) {
-			t.Fatalf("json.Valid=%v but parseTree err=%v for %q", valid, err, data)
-		}
-		if err == nil {
-			checkRanges(t, data, n)
-		}
-	})
-}
-
-// checkRanges asserts that every node's byte range is exactly one JSON value
-// and every member's key offset points at its opening quote: the splicing
-// writer depends on both.
-func checkRanges(t *testing.T, doc []byte, n *node) {
-	t.Helper()
-	if n.start < 0 || n.end > len(doc) || n.start >= n.end {
-		t.Fatalf("bad range %d..%d", n.start, n.end)
-	}
-	v := doc[n.start:n.end]
-	if !json.Valid(v) || strings.TrimSpace(string(v)) != string(v) {
-		t.Fatalf("range %d..%d is %q, not exactly one value", n.start, n.end, v)
-	}
-	for _, m := range append(append([]member(nil), n.members...), n.dups...) {
-		var k string
-		end := m.val.start
-		if doc[m.keyStart] != '"' || json.Unmarshal([]byte(strings.TrimRight(string(doc[m.keyStart:end]), " \t\r\n:")), &k) != nil || k != m.key {
-			t.Fatalf("key offset %d does not start key %q", m.keyStart, m.key)
-		}
-		checkRanges(t, doc, m.val)
-	}
-	for _, e := range n.elems {
-		checkRanges(t, doc, e)
-	}
-}
 
 // FuzzExpand: no panic; text without "${" is untouched; with every variable
 // set (to "") nothing is missing and the result never grows.
@@ -150,19 +51,19 @@ func FuzzNormalize(f *testing.F) {
 			t.Fatalf("NormalizeName(%q) = %q: not one char per rune or not idempotent", s, n)
 		}
 		tn := ToolName(s, s)
-		if len(tn) > MaxToolNameLen || NormalizeName(tn) != tn || tn != ToolName(s, s) {
+		if len(tn) > maxToolNameLen || NormalizeName(tn) != tn || tn != ToolName(s, s) {
 			t.Fatalf("ToolName(%q) = %q", s, tn)
 		}
-		clean := Sanitize(s)
-		if !utf8.ValidString(clean) || Sanitize(clean) != clean {
+		clean := textsafe.Sanitize(s)
+		if !utf8.ValidString(clean) || textsafe.Sanitize(clean) != clean {
 			t.Fatalf("Sanitize(%q) = %q: invalid or not idempotent", s, clean)
 		}
 		for _, r := range clean {
-			if dropRune(r) {
+			if r != '\n' && r != '\t' && textsafe.HiddenRune(r) {
 				t.Fatalf("Sanitize(%q) kept %q", s, r)
 			}
 		}
-		if tr := Truncate(clean, 10); !utf8.ValidString(tr) {
+		if tr := textsafe.Truncate(clean, 10); !utf8.ValidString(tr) {
 			t.Fatalf("Truncate broke UTF-8: %q", tr)
 		}
 	})

@@ -5,6 +5,8 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+
+	"github.com/mcpdeck/mcpdeck/model/internal/jsondoc"
 )
 
 // ConfigHash is the SHA-256 (hex) of the canonical JSON of a definition as
@@ -71,7 +73,7 @@ func canonicalJSON(cfg ServerConfig) []byte {
 		addExtra(om, o.Extra, isOAuthKey)
 		m["oauth"] = om
 	}
-	b, err := marshalNoEscape(m)
+	b, err := jsondoc.MarshalNoEscape(m)
 	if err != nil { // unreachable: every value above is encodable
 		return nil
 	}

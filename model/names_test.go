@@ -28,8 +28,8 @@ func TestToolName(t *testing.T) {
 	long1 := ToolName("server", strings.Repeat("x", 80)+"a")
 	long2 := ToolName("server", strings.Repeat("x", 80)+"b")
 	for _, n := range []string{long1, long2} {
-		if len(n) != MaxToolNameLen {
-			t.Errorf("len(%q) = %d, want %d", n, len(n), MaxToolNameLen)
+		if len(n) != maxToolNameLen {
+			t.Errorf("len(%q) = %d, want %d", n, len(n), maxToolNameLen)
 		}
 		if !strings.HasPrefix(n, "mcp__server__xxx") {
 			t.Errorf("%q lost its prefix", n)
@@ -41,7 +41,7 @@ func TestToolName(t *testing.T) {
 	if again := ToolName("server", strings.Repeat("x", 80)+"a"); again != long1 {
 		t.Errorf("not deterministic: %q vs %q", again, long1)
 	}
-	tool := strings.Repeat("y", MaxToolNameLen-len("mcp__s__"))
+	tool := strings.Repeat("y", maxToolNameLen-len("mcp__s__"))
 	if exact := ToolName("s", tool); exact != "mcp__s__"+tool {
 		t.Errorf("a name of exactly 64 chars must be kept, got %q", exact)
 	}
@@ -54,13 +54,13 @@ func TestServeName(t *testing.T) {
 		t.Errorf("got %q", got)
 	}
 	long := ServeName("server", strings.Repeat("x", 80))
-	if len(long) != MaxToolNameLen || !strings.HasPrefix(long, "server__xxx") {
+	if len(long) != maxToolNameLen || !strings.HasPrefix(long, "server__xxx") {
 		t.Errorf("long name %q (%d chars)", long, len(long))
 	}
 	if a, b := ServeName("server", strings.Repeat("x", 80)+"a"), ServeName("server", strings.Repeat("x", 80)+"b"); a == b {
 		t.Errorf("long names sharing a prefix collide: %q", a)
 	}
-	exact := strings.Repeat("y", MaxToolNameLen-len("s__"))
+	exact := strings.Repeat("y", maxToolNameLen-len("s__"))
 	if got := ServeName("s", exact); got != "s__"+exact {
 		t.Errorf("a name of exactly 64 chars must be kept, got %q", got)
 	}

@@ -19,7 +19,7 @@ func TestOAuthAssertionFields(t *testing.T) {
 	if o == nil || o.AssertionFile != "${DIR}/w.jwt" || o.AssertionCommand != "get-token" || len(o.Extra) != 0 {
 		t.Fatalf("decoded %+v", o)
 	}
-	out, _, probs := expandConfig(cfg, func(k string) (string, bool) { return "/run/ci", k == "DIR" }, nil, "")
+	out, _, probs := cfg.Expand(func(k string) (string, bool) { return "/run/ci", k == "DIR" }, nil, "")
 	if len(probs) != 0 || out.OAuth.AssertionFile != "/run/ci/w.jwt" {
 		t.Errorf("expanded %q, problems %v", out.OAuth.AssertionFile, probs)
 	}

@@ -14,12 +14,27 @@ type Program struct {
 	Args    []string // its arguments
 	Path    string   // the absolute file that runs
 	Real    string   // Path with symbolic links resolved ("" when that fails)
-	// personPATH is mcpdeck's own PATH, where a bare name in a policy
-	// rule is looked up; ownPATH is set when the program was found in a
-	// PATH the definition set (env.PATH) rather than in that one.
-	personPATH string
-	ownPATH    bool
+	// mcpdeckPATH is mcpdeck's own PATH, where a bare name in a policy
+	// rule is looked up; fromEnvPATH is set when the program was found in
+	// a PATH the definition set (env.PATH) rather than in that one.
+	mcpdeckPATH string
+	fromEnvPATH bool
 }
+
+// FindOnMcpdeckPATH is where mcpdeck's own PATH (not one the definition
+// set) finds a bare name, or "": a bare name in a policy rule means that
+// file.
+func (p Program) FindOnMcpdeckPATH(name string) string {
+	path, err := platform.LookPath(name, "", p.mcpdeckPATH)
+	if err != nil {
+		return ""
+	}
+	return path
+}
+
+// FromEnvPATH reports whether the program was found in a PATH its
+// definition set (env.PATH) rather than in mcpdeck's own.
+func (p Program) FromEnvPATH() bool { return p.fromEnvPATH }
 
 // ResolveProgram finds the program command runs, exactly as the launcher
 // will execute it: a bare name in env's PATH when env sets one, otherwise
@@ -30,7 +45,7 @@ type Program struct {
 // asked for).
 func ResolveProgram(command string, args []string, env map[string]string, dir string, lookupEnv func(string) (string, bool)) (Program, error) {
 	person, _ := lookupEnv("PATH")
-	p := Program{Command: command, Args: args, personPATH: person}
+	p := Program{Command: command, Args: args, mcpdeckPATH: person}
 	list, own := env["PATH"]
 	if !own {
 		list = person
@@ -39,20 +54,9 @@ func ResolveProgram(command string, args []string, env map[string]string, dir st
 	if err != nil {
 		return p, err
 	}
-	p.Path, p.ownPATH = path, own
+	p.Path, p.fromEnvPATH = path, own
 	if real, err := filepath.EvalSymlinks(path); err == nil {
 		p.Real = real
 	}
 	return p, nil
-}
-
-// ServerProgram resolves the program of a stdio server's definition: it
-// starts in cfg.Cwd, taken relative to cwd (mcpdeck's working directory)
-// when it is relative, and in cwd when it is empty.
-func ServerProgram(cfg ServerConfig, cwd string, lookupEnv func(string) (string, bool)) (Program, error) {
-	dir := cfg.Cwd
-	if !filepath.IsAbs(dir) {
-		dir = filepath.Join(cwd, dir)
-	}
-	return ResolveProgram(cfg.Command, cfg.Args, cfg.Env, dir, lookupEnv)
 }

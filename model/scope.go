@@ -35,3 +35,22 @@ func ParseScope(name string) (Scope, bool) {
 	}
 	return 0, false
 }
+
+// MayUseSecrets reports whether definitions of scope may refer to secrets
+// in mcpdeck's store: only the person's own files (user settings and the
+// private state of a project) may. A repository's .mcp.json, a plugin, a
+// --mcp-config file (which may sit in a repository) and managed config may
+// not: otherwise a file someone else wrote could pull a secret out of the
+// keychain into a server it controls.
+func (s Scope) MayUseSecrets() bool { return s == ScopeUser || s == ScopeLocal }
+
+// MarshalText lets Scope appear by name in JSON.
+func (s Scope) MarshalText() ([]byte, error) { return []byte(s.String()), nil }
+
+// DefinedByProject reports whether servers of scope s belong to the
+// working tree they run in: the project's .mcp.json, and the person's
+// local servers of that project. They start in the project root. Every
+// other server starts in the home directory unless its definition sets
+// cwd, so files in a working tree (ProjectRedirects) cannot change what a
+// server they did not define runs.
+func (s Scope) DefinedByProject() bool { return s == ScopeProject || s == ScopeLocal }

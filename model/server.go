@@ -1,6 +1,10 @@
 package model
 
-import "fmt"
+import (
+	"fmt"
+
+	"github.com/mcpdeck/mcpdeck/model/textsafe"
+)
 
 // Server is one server after loading, merging and checking: everything the
 // engine and the UIs need to decide whether it may run, and to explain why not.
@@ -34,7 +38,7 @@ type Server struct {
 	// masked) that are relative paths although the server starts in the
 	// home directory only because its definition sets no cwd: before, they
 	// named something in the directory mcpdeck was started in. The UIs name
-	// them and suggest "cwd": "${PROJECT_DIR}" (see homeRelative).
+	// them and suggest "cwd": "${PROJECT_DIR}" (model/config works them out).
 	HomeRelative []string `json:"-"`
 }
 
@@ -61,7 +65,7 @@ type Problem struct {
 // sanitized: names and values come from files a repository may have brought
 // along and must not smuggle terminal escapes onto the screen.
 func (p Problem) Error() string {
-	return Sanitize(p.render())
+	return textsafe.Sanitize(p.render())
 }
 
 func (p Problem) render() string {
@@ -82,50 +86,33 @@ func (p Problem) render() string {
 	return msg
 }
 
-// ApprovalStatus is where a project (.mcp.json) server stands with the person.
-type ApprovalStatus int
-
-const (
-	ApprovalNotNeeded ApprovalStatus = iota // not a project server
-	ApprovalApproved
-	ApprovalPending // never decided
-	ApprovalChanged // approved, but the definition changed since: ask again
-	ApprovalRejected
-)
-
-var approvalNames = [...]string{"not-needed", "approved", "pending", "changed", "rejected"}
-
-// String returns the name shown in listings.
-func (a ApprovalStatus) String() string {
-	if a < 0 || int(a) >= len(approvalNames) {
-		return "unknown"
-	}
-	return approvalNames[a]
-}
-
-// MarshalText lets ApprovalStatus appear by name in JSON.
-func (a ApprovalStatus) MarshalText() ([]byte, error) { return []byte(a.String()), nil }
-
-// Approval carries the status and, when the definition changed after approval,
-// a readable diff between the approved and the current definition.
-type Approval struct {
-	Status       ApprovalStatus `json:"status"`
-	ApprovedHash string         `json:"approvedHash,omitempty"`
-	Diff         string         `json:"diff,omitempty"`
-}
-
-// PolicyDecision says whether managed policy lets the server run, and which
-// rule decided ("" when no policy applies).
-type PolicyDecision struct {
-	Allowed bool   `json:"allowed"`
-	Rule    string `json:"rule,omitempty"`
-}
-
-// MarshalJSON of Scope uses its name.
-func (s Scope) MarshalText() ([]byte, error) { return []byte(s.String()), nil }
-
 // Runnable reports whether the engine may spawn or contact the server.
 func (s Server) Runnable() bool {
 	return s.Enabled && s.Policy.Allowed && len(s.Problems) == 0 &&
 		(s.Approval.Status == ApprovalNotNeeded || s.Approval.Status == ApprovalApproved)
+}
+
+// AwaitsApproval reports whether s is a project server the person has not
+// approved at its current definition (new, changed since approved, or
+// rejected): the one whose definition as written, unmasked, is shown by
+// ApprovalView before they approve it.
+func (s Server) AwaitsApproval() bool {
+	if s.Scope != ScopeProject {
+		return false
+	}
+	switch s.Approval.Status {
+	case ApprovalPending, ApprovalChanged, ApprovalRejected:
+		return true
+	case ApprovalNotNeeded, ApprovalApproved:
+	}
+	return false
+}
+
+// RunsIn is the directory a stdio server's process starts in (its
+// resolved cwd), "" for servers mcpdeck starts no process for.
+func (s Server) RunsIn() string {
+	if s.Config.EffectiveType() != TransportStdio {
+		return ""
+	}
+	return s.Config.Cwd
 }

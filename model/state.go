@@ -1,6 +1,8 @@
 package model
 
-import "fmt"
+import (
+	"fmt"
+)
 
 // State is where a server is in its connection lifecycle. The engine owns the
 // state; every change goes through Transition so that the table below is the
@@ -49,8 +51,8 @@ var allowedTransitions = map[State][]State{
 	StateDisabled:  {StatePending, StateDisabled},
 }
 
-// ErrBadTransition is returned by CheckTransition for a move the table forbids.
-var ErrBadTransition = fmt.Errorf("transition not allowed")
+// errBadTransition is returned by CheckTransition for a move the table forbids.
+var errBadTransition = fmt.Errorf("transition not allowed")
 
 // CheckTransition reports whether from→to is allowed by the state machine.
 func CheckTransition(from, to State) error {
@@ -59,5 +61,5 @@ func CheckTransition(from, to State) error {
 			return nil
 		}
 	}
-	return fmt.Errorf("%w: %s → %s", ErrBadTransition, from, to)
+	return fmt.Errorf("%w: %s → %s", errBadTransition, from, to)
 }

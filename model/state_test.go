@@ -31,7 +31,7 @@ func TestCheckTransition(t *testing.T) {
 			if (err == nil) != allowed[[2]State{from, to}] {
 				t.Errorf("CheckTransition(%s, %s) = %v", from, to, err)
 			}
-			if err != nil && !errors.Is(err, ErrBadTransition) {
+			if err != nil && !errors.Is(err, errBadTransition) {
 				t.Errorf("error does not wrap ErrBadTransition: %v", err)
 			}
 		}
@@ -95,28 +95,5 @@ func TestOAuthConfigJSON(t *testing.T) {
 	}
 	if err := json.Unmarshal([]byte(`null`), &o); err != nil {
 		t.Errorf("null: %v", err)
-	}
-}
-
-func TestLocate(t *testing.T) {
-	doc := []byte(`{"env":{"A.B":"1","C":"2"},"args":["x","y"],"oauth":{"scopes":["s"]}}`)
-	root, err := parseTree(doc)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for field, want := range map[string]string{
-		"env.A.B":         `"1"`,
-		"env.C":           `"2"`,
-		"args[1]":         `"y"`,
-		"oauth.scopes[0]": `"s"`,
-		"args[9]":         `["x","y"]`,
-		"command":         string(doc),
-		"env.missing":     `{"A.B":"1","C":"2"}`,
-		"":                string(doc),
-	} {
-		n := locate(root, field)
-		if got := string(doc[n.start:n.end]); got != want {
-			t.Errorf("locate(%q) = %s, want %s", field, got, want)
-		}
 	}
 }

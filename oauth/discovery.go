@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"github.com/mcpdeck/mcpdeck/model"
+	"github.com/mcpdeck/mcpdeck/model/textsafe"
 )
 
 // protocolVersion is sent with discovery requests (MCP-Protocol-Version).
@@ -308,7 +309,7 @@ func humanNetErr(err error) error {
 	var ue *url.Error
 	if errors.As(err, &ue) {
 		return &cleanError{
-			msg: "cannot reach " + shownURL(ue.URL) + ": " + model.SanitizeLine(ue.Err.Error()),
+			msg: "cannot reach " + shownURL(ue.URL) + ": " + textsafe.SanitizeLine(ue.Err.Error()),
 			err: ue.Err,
 		}
 	}

@@ -8,6 +8,8 @@ import (
 	"strings"
 
 	"github.com/mcpdeck/mcpdeck/model"
+	"github.com/mcpdeck/mcpdeck/model/policy"
+	"github.com/mcpdeck/mcpdeck/model/textsafe"
 )
 
 // InsecureEndpointError is an authorization-server URL that credentials
@@ -42,7 +44,7 @@ func secureEndpoint(role, raw string) error {
 	case "https":
 		return nil
 	case "http":
-		if model.IsLoopbackHost(u.Hostname()) {
+		if policy.IsLoopbackHost(u.Hostname()) {
 			return nil
 		}
 	}
@@ -90,5 +92,5 @@ func checkRedirect(req *http.Request, via []*http.Request) error {
 // shownURL is a URL from an authorization server or a configuration as it
 // may appear in an error: credentials masked, one clean line.
 func shownURL(raw string) string {
-	return model.SanitizeLine(model.Redact(model.ServerConfig{URL: raw}).URL)
+	return textsafe.SanitizeLine(model.Redact(model.ServerConfig{URL: raw}).URL)
 }

@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/mcpdeck/mcpdeck/model"
+	"github.com/mcpdeck/mcpdeck/model/policy"
 )
 
 func TestSecureEndpoint(t *testing.T) {
@@ -47,7 +48,7 @@ type recordingTransport struct {
 }
 
 func (rt *recordingTransport) RoundTrip(r *http.Request) (*http.Response, error) {
-	if !model.IsLoopbackHost(r.URL.Hostname()) {
+	if !policy.IsLoopbackHost(r.URL.Hostname()) {
 		rt.mu.Lock()
 		rt.away = append(rt.away, r.Method+" "+r.URL.String())
 		rt.mu.Unlock()

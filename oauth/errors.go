@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"unicode/utf8"
 
-	"github.com/mcpdeck/mcpdeck/model"
+	"github.com/mcpdeck/mcpdeck/model/textsafe"
 )
 
 // Sentinel errors; wrap-checked with errors.Is by callers that need to tell
@@ -83,7 +83,7 @@ const maxServerText = 300
 // may appear in an error: one line, no control or escape sequences, and no
 // longer than maxServerText.
 func serverText(s string) string {
-	s = model.SanitizeLine(s)
+	s = textsafe.SanitizeLine(s)
 	if utf8.RuneCountInString(s) <= maxServerText {
 		return s
 	}

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/mcpdeck/mcpdeck/model"
+	"github.com/mcpdeck/mcpdeck/model/textsafe"
 )
 
 func helperServer(t *testing.T, script string) model.Server {
@@ -78,7 +79,7 @@ func TestHeadersHelperSlowTimesOut(t *testing.T) {
 
 func TestHeadersHelperNotRunForUnapprovedProject(t *testing.T) {
 	marker := filepath.Join(t.TempDir(), "ran")
-	srv := helperServer(t, `touch `+model.QuoteArg(marker)+`; echo '{}'`)
+	srv := helperServer(t, `touch `+textsafe.QuoteArg(marker)+`; echo '{}'`)
 	srv.Scope = model.ScopeProject
 	srv.Approval.Status = model.ApprovalPending
 	m := New(Options{Store: newMapStore()})
@@ -108,7 +109,7 @@ func TestHeadersWithoutHelper(t *testing.T) {
 
 func TestHeadersHelperCachedAndRerunAfterNeedsAuth(t *testing.T) {
 	count := filepath.Join(t.TempDir(), "count")
-	srv := helperServer(t, `echo x >> `+model.QuoteArg(count)+`; echo '{"X-N":"1"}'`)
+	srv := helperServer(t, `echo x >> `+textsafe.QuoteArg(count)+`; echo '{"X-N":"1"}'`)
 	clock := newFakeClock()
 	m := New(Options{Store: newMapStore(), Now: clock.Now, HelperCacheTTL: time.Minute})
 	runs := func() int {

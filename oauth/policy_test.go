@@ -8,8 +8,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/mcpdeck/mcpdeck/model"
 	"github.com/mcpdeck/mcpdeck/model/launch"
+	"github.com/mcpdeck/mcpdeck/model/textsafe"
 	"github.com/mcpdeck/mcpdeck/testdata/launchtest"
 )
 
@@ -34,7 +34,7 @@ func TestHeadersHelperDeniedByPolicy(t *testing.T) {
 func TestAssertionCommandDeniedByPolicy(t *testing.T) {
 	e, srv, jwt := wifEnv(t)
 	marker := filepath.Join(t.TempDir(), "ran")
-	srv.Config.OAuth.AssertionCommand = "touch " + model.QuoteArg(marker) + "; echo " + jwt
+	srv.Config.OAuth.AssertionCommand = "touch " + textsafe.QuoteArg(marker) + "; echo " + jwt
 	srv.ManagedPolicy = launchtest.Load(t, launchtest.DenyAll, nil).ManagedPolicy
 	err := e.authenticate(srv)
 	if !errors.Is(err, ErrAssertion) || !errors.Is(err, launch.ErrBlocked) || !strings.Contains(err.Error(), launchtest.DenyAllRule) {

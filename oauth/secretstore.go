@@ -6,14 +6,14 @@ import (
 	"path/filepath"
 	"time"
 
-	"github.com/mcpdeck/mcpdeck/model"
+	"github.com/mcpdeck/mcpdeck/model/config"
 )
 
 // SecretStore keeps the secrets that server definitions refer to as
 // ${secret:NAME} (API keys and tokens a registry server asked for), in the
 // same place as the Manager's tokens: the OS keychain, or the 0600
 // credentials file in the config dir when there is none. Keys come from
-// model.SecretRef.Key, so they never meet an OAuth entry.
+// config.SecretRef.Key, so they never meet an OAuth entry.
 type SecretStore struct {
 	fb *fallbackStore
 }
@@ -42,33 +42,33 @@ func NewSecretStore(o SecretStoreOptions) *SecretStore {
 }
 
 // Get reads the secret ref names.
-func (s *SecretStore) Get(ctx context.Context, ref model.SecretRef) (string, error) {
+func (s *SecretStore) Get(ctx context.Context, ref config.SecretRef) (string, error) {
 	v, err := s.fb.Get(ctx, ref.Key())
 	if errors.Is(err, ErrNotFound) {
-		return "", model.ErrSecretNotFound
+		return "", config.ErrSecretNotFound
 	}
 	return v, err
 }
 
 // Set stores value as the secret ref names.
-func (s *SecretStore) Set(ctx context.Context, ref model.SecretRef, value string) error {
+func (s *SecretStore) Set(ctx context.Context, ref config.SecretRef, value string) error {
 	return s.fb.Set(ctx, ref.Key(), value)
 }
 
-// Delete removes the secret ref names; model.ErrSecretNotFound when there
+// Delete removes the secret ref names; config.ErrSecretNotFound when there
 // was none.
-func (s *SecretStore) Delete(ctx context.Context, ref model.SecretRef) error {
+func (s *SecretStore) Delete(ctx context.Context, ref config.SecretRef) error {
 	err := s.fb.Delete(ctx, ref.Key())
 	if errors.Is(err, ErrNotFound) {
-		return model.ErrSecretNotFound
+		return config.ErrSecretNotFound
 	}
 	return err
 }
 
-// Lookup is Get in the shape of model.LoadOptions.LookupSecret, each read
+// Lookup is Get in the shape of config.LoadOptions.LookupSecret, each read
 // bounded by ctx.
-func (s *SecretStore) Lookup(ctx context.Context) func(model.SecretRef) (string, error) {
-	return func(ref model.SecretRef) (string, error) { return s.Get(ctx, ref) }
+func (s *SecretStore) Lookup(ctx context.Context) func(config.SecretRef) (string, error) {
+	return func(ref config.SecretRef) (string, error) { return s.Get(ctx, ref) }
 }
 
 // Warning says where secrets went when the keychain could not hold them,

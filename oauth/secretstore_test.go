@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/mcpdeck/mcpdeck/model"
+	"github.com/mcpdeck/mcpdeck/model/config"
 )
 
 // TestSecretStoreKeychainThenFile: secrets go to the keychain under their
@@ -19,8 +20,8 @@ func TestSecretStoreKeychainThenFile(t *testing.T) {
 	dir := t.TempDir()
 	s := NewSecretStore(SecretStoreOptions{ConfigDir: dir, Keyring: kr, Timeout: time.Second})
 	ctx := t.Context()
-	ref := model.SecretRef{Scope: model.ScopeUser, Server: "gh", Name: "TOKEN"}
-	if _, err := s.Get(ctx, ref); !errors.Is(err, model.ErrSecretNotFound) {
+	ref := config.SecretRef{Scope: model.ScopeUser, Server: "gh", Name: "TOKEN"}
+	if _, err := s.Get(ctx, ref); !errors.Is(err, config.ErrSecretNotFound) {
 		t.Fatalf("empty store: %v", err)
 	}
 	if err := s.Set(ctx, ref, "v1-secret"); err != nil {
@@ -33,7 +34,7 @@ func TestSecretStoreKeychainThenFile(t *testing.T) {
 		t.Fatalf("Lookup = %q, %v", v, err)
 	}
 	kr.fail = errors.New("no Secret Service")
-	other := model.SecretRef{Scope: model.ScopeUser, Server: "gh", Name: "OTHER"}
+	other := config.SecretRef{Scope: model.ScopeUser, Server: "gh", Name: "OTHER"}
 	if err := s.Set(ctx, other, "v2-secret"); err != nil {
 		t.Fatal(err)
 	}
@@ -50,7 +51,7 @@ func TestSecretStoreKeychainThenFile(t *testing.T) {
 	if err := s.Delete(ctx, other); err != nil {
 		t.Fatal(err)
 	}
-	if err := s.Delete(ctx, other); !errors.Is(err, model.ErrSecretNotFound) {
+	if err := s.Delete(ctx, other); !errors.Is(err, config.ErrSecretNotFound) {
 		t.Errorf("deleting again: %v", err)
 	}
 }

@@ -13,7 +13,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/mcpdeck/mcpdeck/model"
+	"github.com/mcpdeck/mcpdeck/model/textsafe"
 )
 
 // Token endpoint client authentication methods.
@@ -250,7 +250,7 @@ func answerError(op string, status int, body []byte, form url.Values, ca clientA
 	_ = json.Unmarshal(body, &eb)
 	// Clean first: a control character inside a quoted token must not keep
 	// it from being recognised below.
-	eb.Error, eb.Description = model.SanitizeLine(eb.Error), model.SanitizeLine(eb.Description)
+	eb.Error, eb.Description = textsafe.SanitizeLine(eb.Error), textsafe.SanitizeLine(eb.Description)
 	secrets := []string{ca.Secret, url.QueryEscape(ca.Secret), basicCredential(ca)}
 	for _, k := range secretParams {
 		secrets = append(secrets, form.Get(k))

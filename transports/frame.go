@@ -7,7 +7,7 @@ import (
 	"github.com/mark3labs/mcp-go/client/transport"
 	"github.com/mark3labs/mcp-go/mcp"
 
-	"github.com/mcpdeck/mcpdeck/model"
+	"github.com/mcpdeck/mcpdeck/model/textsafe"
 )
 
 // Direction says which way a frame went.
@@ -52,7 +52,7 @@ type Frame struct {
 	// (or, for an answer mcpdeck gave, since the server's request arrived).
 	Duration time.Duration
 	Size     int    // bytes of the whole message
-	Body     string // the message with secrets masked (model.Masker), at most MaxFrameBody bytes
+	Body     string // the message with secrets masked (textsafe.Masker), at most MaxFrameBody bytes
 	Cut      bool   // Body is the start of a longer message
 	Masked   int    // values masked in Body
 }
@@ -61,12 +61,12 @@ type Frame struct {
 // them with Options.Mask (the server's secret set and the patterns).
 type frameRecorder struct {
 	emit   func(Frame)
-	mask   *model.Masker
+	mask   *textsafe.Masker
 	window int // bytes read before masking: MaxFrameBody + margin
 }
 
 // newFrameRecorder returns nil when nobody listens: then no frame is built.
-func newFrameRecorder(emit func(Frame), mask *model.Masker) *frameRecorder {
+func newFrameRecorder(emit func(Frame), mask *textsafe.Masker) *frameRecorder {
 	if emit == nil {
 		return nil
 	}

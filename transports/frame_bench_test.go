@@ -9,6 +9,7 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 
 	"github.com/mcpdeck/mcpdeck/model"
+	"github.com/mcpdeck/mcpdeck/model/textsafe"
 )
 
 // BenchmarkFrameRecord is what recording costs per message on the path it
@@ -16,7 +17,7 @@ import (
 // 72 KB of it), with a server holding three secrets.
 func BenchmarkFrameRecord(b *testing.B) {
 	cfg := model.ServerConfig{Env: map[string]string{"A": "secret-one-123", "B": "secret-two-456"}, Headers: map[string]string{"Authorization": "Bearer tok-abcdef"}}
-	rec := newFrameRecorder(func(Frame) {}, model.NewMasker(model.Server{Config: cfg}.Secrets()...))
+	rec := newFrameRecorder(func(Frame) {}, textsafe.NewMasker(model.Server{Config: cfg}.Secrets()...))
 	for _, size := range []struct {
 		name string
 		n    int

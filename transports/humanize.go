@@ -13,8 +13,8 @@ import (
 
 	"github.com/mark3labs/mcp-go/client/transport"
 
-	"github.com/mcpdeck/mcpdeck/model"
 	"github.com/mcpdeck/mcpdeck/model/platform"
+	"github.com/mcpdeck/mcpdeck/model/textsafe"
 )
 
 // maxHumanLen caps Humanize output: it goes into one status line.
@@ -211,13 +211,13 @@ func innermost(err error) string {
 }
 
 // clip makes s one printable line of at most maxHumanLen runes: newline,
-// CR and tab become spaces, every other model.HiddenRune goes.
+// CR and tab become spaces, every other textsafe.HiddenRune goes.
 func clip(s string) string {
 	s = strings.Map(func(r rune) rune {
 		if r == '\n' || r == '\r' || r == '\t' {
 			return ' '
 		}
-		if model.HiddenRune(r) {
+		if textsafe.HiddenRune(r) {
 			return -1
 		}
 		return r

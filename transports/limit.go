@@ -8,7 +8,7 @@ import (
 	"mime"
 	"net/http"
 
-	"github.com/mcpdeck/mcpdeck/model"
+	"github.com/mcpdeck/mcpdeck/model/textsafe"
 )
 
 // ErrMessageTooLarge means a server sent a message above the size limit
@@ -30,14 +30,14 @@ type MessageTooLargeError struct {
 func (e *MessageTooLargeError) Error() string {
 	if e.Lines > 0 {
 		return fmt.Sprintf("server %s sent an event of more than %d lines; mcpdeck closed the connection",
-			model.SanitizeLine(e.Server), e.Lines)
+			textsafe.SanitizeLine(e.Server), e.Lines)
 	}
 	what := e.What
 	if what == "" {
 		what = "a message"
 	}
 	return fmt.Sprintf("server %s sent %s larger than %s; mcpdeck closed the connection",
-		model.SanitizeLine(e.Server), what, FormatSize(e.Limit))
+		textsafe.SanitizeLine(e.Server), what, FormatSize(e.Limit))
 }
 
 // Is makes errors.Is(err, ErrMessageTooLarge) true.

@@ -8,8 +8,8 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
 
-	"github.com/mcpdeck/mcpdeck/model"
 	"github.com/mcpdeck/mcpdeck/model/launch"
+	"github.com/mcpdeck/mcpdeck/model/textsafe"
 )
 
 // Defaults used when the corresponding Options field is zero.
@@ -48,7 +48,7 @@ type Options struct {
 	OnFrame func(Frame)
 	// Mask masks OnFrame's bodies: the server's one Masker, of its secret
 	// set (model.Server.Secrets). nil masks the patterns alone.
-	Mask *model.Masker
+	Mask *textsafe.Masker
 	// Launcher starts a stdio server: it finds the program once, judges it
 	// by managed policy and starts that very file. The engine passes
 	// launch.For(server); the zero value judges by no rules.

@@ -9,6 +9,7 @@ import (
 	"github.com/mcpdeck/mcpdeck/model"
 	"github.com/mcpdeck/mcpdeck/model/launch"
 	"github.com/mcpdeck/mcpdeck/model/platform"
+	"github.com/mcpdeck/mcpdeck/model/textsafe"
 	"github.com/mcpdeck/mcpdeck/testdata/launchtest"
 )
 
@@ -56,7 +57,7 @@ func TestStdioFindsTheProgramOnlyWhereItRuns(t *testing.T) {
 	for _, cfg := range []model.ServerConfig{
 		{Command: "npx", Env: map[string]string{"PATH": "bin"}},
 		{Command: "npx", Cwd: tree, Env: map[string]string{"PATH": "bin"}},
-		{Command: "sh", Args: []string{"-c", ": > " + model.QuoteArg(marker)}, Env: map[string]string{"PATH": "/nonexistent"}},
+		{Command: "sh", Args: []string{"-c", ": > " + textsafe.QuoteArg(marker)}, Env: map[string]string{"PATH": "/nonexistent"}},
 	} {
 		_, err := NewFactory().Open(t.Context(), "s", cfg, Options{})
 		if !errors.Is(err, platform.ErrNotFound) || Classify(err) != ClassTerminal {

@@ -9,6 +9,7 @@ import (
 	"github.com/mark3labs/mcp-go/server"
 
 	"github.com/mcpdeck/mcpdeck/model"
+	"github.com/mcpdeck/mcpdeck/model/textsafe"
 )
 
 // frames collects what Options.OnFrame receives.
@@ -80,7 +81,7 @@ func TestTapRecordsEveryTransport(t *testing.T) {
 			opts := fullOpts(rec)
 			cfg := tc.cfg(t)
 			opts.OnFrame = got.on
-			opts.Mask = model.NewMasker(model.Server{Config: cfg}.Secrets()...)
+			opts.Mask = textsafe.NewMasker(model.Server{Config: cfg}.Secrets()...)
 			opts.Builtins = map[string]func() *server.MCPServer{"demo": builtin}
 			c := open(t, cfg, opts)
 			if echoed := mustCall(t, c, "echo", map[string]any{"text": "key " + secret}); !strings.Contains(echoed, secret) {

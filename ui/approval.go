@@ -12,13 +12,15 @@ import (
 
 	"github.com/mcpdeck/mcpdeck/engine"
 	"github.com/mcpdeck/mcpdeck/model"
+	"github.com/mcpdeck/mcpdeck/model/config"
+	"github.com/mcpdeck/mcpdeck/model/textsafe"
 	"github.com/mcpdeck/mcpdeck/ui/status"
 	"github.com/mcpdeck/mcpdeck/ui/tuikit"
 )
 
 // approvalModal asks about project servers that are new or changed since
 // approval, one at a time, showing every field of the definition as written
-// (model.ApprovalView) and the diff, scrolling when they do not fit.
+// (config.ApprovalView) and the diff, scrolling when they do not fit.
 type approvalModal struct {
 	env     *env
 	servers []engine.ServerSnapshot
@@ -147,7 +149,7 @@ func (m *approvalModal) View(width, height int) string {
 		verb = "It will connect to:"
 	case model.TransportStdio, model.TransportSDK:
 	}
-	head := []string{st.Heading.Render(title), "", st.Title.Render(model.Escape(s.Name)) + st.Muted.Render(" · "+string(s.Transport)), "", verb}
+	head := []string{st.Heading.Render(title), "", st.Title.Render(textsafe.Escape(s.Name)) + st.Muted.Render(" · "+string(s.Transport)), "", verb}
 	var keys []string // from the key map: a remapped key shows as remapped
 	for _, b := range m.Help() {
 		keys = append(keys, st.Key.Render(b.Help().Key)+" "+b.Help().Desc)
@@ -178,7 +180,7 @@ func (m *approvalModal) body(s *engine.ServerSnapshot, width int) []string {
 	if s.Written != nil {
 		written = *s.Written
 	}
-	view := model.ApprovalView(written, s.RunsIn, s.Source)
+	view := config.ApprovalView(written, s.RunsIn, s.Source)
 	col := 0
 	for _, l := range view {
 		col = max(col, len(l.Label)+2)
@@ -204,7 +206,7 @@ func (m *approvalModal) body(s *engine.ServerSnapshot, width int) []string {
 	if s.Approval.Status == model.ApprovalChanged && s.Approval.Diff != "" {
 		diff := strings.Split(strings.TrimRight(s.Approval.Diff, "\n"), "\n")
 		for i, d := range diff {
-			diff[i] = model.Escape(d)
+			diff[i] = textsafe.Escape(d)
 		}
 		lines = append(lines, "", "What changed:")
 		lines = append(lines, diffLines(st, strings.Join(diff, "\n"))...)

@@ -8,7 +8,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/mcpdeck/mcpdeck/engine"
-	"github.com/mcpdeck/mcpdeck/model"
+	"github.com/mcpdeck/mcpdeck/model/textsafe"
 	"github.com/mcpdeck/mcpdeck/ui/tuikit"
 )
 
@@ -67,13 +67,13 @@ func (m *authModal) Update(msg tea.Msg) (tuikit.Modal, tea.Cmd) {
 func (m *authModal) View(width, height int) string {
 	st := m.env.St
 	lines := []string{
-		st.Heading.Render("Sign in to " + model.SanitizeLine(m.server)), "",
+		st.Heading.Render("Sign in to " + textsafe.SanitizeLine(m.server)), "",
 		"Finish signing in in your browser. If it did not open, visit:", "",
 	}
 	lines = append(lines, urlLines(st, m.url, width-4)...)
 	lines = append(lines, "", st.Key.Render("o")+" open in browser  "+st.Key.Render("esc")+" hide (signing in goes on)")
 	if m.status != "" {
-		lines = append(lines, st.Muted.Render(model.SanitizeLine(m.status)))
+		lines = append(lines, st.Muted.Render(textsafe.SanitizeLine(m.status)))
 	}
 	return tuikit.Panel(st, lines, width, height)
 }

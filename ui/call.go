@@ -11,7 +11,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/mcpdeck/mcpdeck/engine"
-	"github.com/mcpdeck/mcpdeck/model"
+	"github.com/mcpdeck/mcpdeck/model/textsafe"
 	"github.com/mcpdeck/mcpdeck/ui/tuikit"
 )
 
@@ -91,7 +91,7 @@ func (m *runningModal) Update(msg tea.Msg) (tuikit.Modal, tea.Cmd) {
 
 func (m *runningModal) View(width, height int) string {
 	st := m.env.St
-	title := st.Heading.Render(model.SanitizeLine(m.title))
+	title := st.Heading.Render(textsafe.SanitizeLine(m.title))
 	s := title + "\n\n" + m.spin.View() + " running…"
 	if m.stopping {
 		s = title + "\n\n" + m.spin.View() + " cancelling…"
@@ -108,9 +108,9 @@ func progressLine(p *engine.Progress, width int) string {
 		frac := max(0, min(p.Progress/p.Total, 1))
 		barW := max(min(width-20, 30), 5)
 		n := int(frac * float64(barW))
-		return fmt.Sprintf("[%s%s] %3.0f%%  %s", strings.Repeat("#", n), strings.Repeat(".", barW-n), frac*100, model.SanitizeLine(p.Message))
+		return fmt.Sprintf("[%s%s] %3.0f%%  %s", strings.Repeat("#", n), strings.Repeat(".", barW-n), frac*100, textsafe.SanitizeLine(p.Message))
 	}
-	return fmt.Sprintf("progress %v  %s", p.Progress, model.SanitizeLine(p.Message))
+	return fmt.Sprintf("progress %v  %s", p.Progress, textsafe.SanitizeLine(p.Message))
 }
 
 // resultModal shows a finished call's result, scrollable; esc closes it.
@@ -180,7 +180,7 @@ func (m *resultModal) Update(msg tea.Msg) (tuikit.Modal, tea.Cmd) {
 
 func (m *resultModal) View(width, height int) string {
 	st := m.env.St
-	head := st.Heading.Render(model.SanitizeLine(m.title))
+	head := st.Heading.Render(textsafe.SanitizeLine(m.title))
 	switch {
 	case m.tag != "":
 		head += "  " + st.Muted.Render(m.tag)

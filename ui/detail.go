@@ -10,7 +10,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/mcpdeck/mcpdeck/engine"
-	"github.com/mcpdeck/mcpdeck/model"
+	"github.com/mcpdeck/mcpdeck/model/textsafe"
 	"github.com/mcpdeck/mcpdeck/ui/status"
 	"github.com/mcpdeck/mcpdeck/ui/styles"
 	"github.com/mcpdeck/mcpdeck/ui/tuikit"
@@ -290,7 +290,7 @@ func (d *detailView) View() string {
 	var b strings.Builder
 	s := &d.srv
 	state := status.WordNow(s, d.now())
-	b.WriteString(glyph(d.st, s) + " " + d.st.Title.Render(model.SanitizeLine(s.Name)) + d.st.Muted.Render(fmt.Sprintf("  %s · %s · %s", s.Scope, s.Transport, state)))
+	b.WriteString(glyph(d.st, s) + " " + d.st.Title.Render(textsafe.SanitizeLine(s.Name)) + d.st.Muted.Render(fmt.Sprintf("  %s · %s · %s", s.Scope, s.Transport, state)))
 	b.WriteByte('\n')
 	b.WriteString(d.tabBar())
 	h := d.bodyHeight()

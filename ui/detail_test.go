@@ -9,7 +9,7 @@ import (
 	"time"
 
 	"github.com/mcpdeck/mcpdeck/engine"
-	"github.com/mcpdeck/mcpdeck/model"
+	"github.com/mcpdeck/mcpdeck/model/textsafe"
 )
 
 func TestDetailView(t *testing.T) {
@@ -257,7 +257,7 @@ func TestListShowsContextTokens(t *testing.T) {
 		var tools []engine.Tool
 		for i := range 60 {
 			tools = append(tools, engine.Tool{
-				Name: fmt.Sprintf("t%02d", i), Description: strings.Repeat("word ", 400) + model.TruncatedSuffix,
+				Name: fmt.Sprintf("t%02d", i), Description: strings.Repeat("word ", 400) + textsafe.TruncatedSuffix,
 				InputSchema: json.RawMessage(`{"type":"object"}`),
 			})
 		}

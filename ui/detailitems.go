@@ -9,6 +9,7 @@ import (
 
 	"github.com/mcpdeck/mcpdeck/engine"
 	"github.com/mcpdeck/mcpdeck/model"
+	"github.com/mcpdeck/mcpdeck/model/textsafe"
 	"github.com/mcpdeck/mcpdeck/ui/status"
 	"github.com/mcpdeck/mcpdeck/ui/tuikit"
 )
@@ -41,7 +42,7 @@ func (d *detailView) viewItems(b *strings.Builder, h int) {
 	off := d.offset[d.tab]
 	for i := off; i < min(off+per, n); i++ {
 		title, desc := d.item(d.index(d.tab, i))
-		title, desc = model.SanitizeLine(title), model.SanitizeLine(tuikit.FirstLine(desc))
+		title, desc = textsafe.SanitizeLine(title), textsafe.SanitizeLine(tuikit.FirstLine(desc))
 		prefix := "  "
 		if i == d.cursor[d.tab] {
 			prefix = "› "

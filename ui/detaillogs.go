@@ -10,7 +10,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/mcpdeck/mcpdeck/engine"
-	"github.com/mcpdeck/mcpdeck/model"
+	"github.com/mcpdeck/mcpdeck/model/textsafe"
 	"github.com/mcpdeck/mcpdeck/ui/tuikit"
 )
 
@@ -44,7 +44,7 @@ func (d *detailView) logLines() []string {
 		shown++
 		head := l.At.Format(time.TimeOnly) + " " + l.Level
 		if l.Logger != "" {
-			head += " " + model.SanitizeLine(l.Logger) + ":"
+			head += " " + textsafe.SanitizeLine(l.Logger) + ":"
 		}
 		style := d.st.Muted
 		switch r := engine.LogLevelRank(l.Level); {
@@ -71,7 +71,7 @@ func logData(data string) string {
 	var buf bytes.Buffer
 	if strings.HasPrefix(data, "{") || strings.HasPrefix(data, "[") {
 		if json.Indent(&buf, []byte(data), "", "  ") == nil {
-			data = string(model.EscapeJSON(buf.Bytes()))
+			data = string(textsafe.EscapeJSON(buf.Bytes()))
 		}
 	}
 	return tuikit.Clean(data)

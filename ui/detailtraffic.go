@@ -10,7 +10,7 @@ import (
 	"github.com/dustin/go-humanize"
 
 	"github.com/mcpdeck/mcpdeck/engine"
-	"github.com/mcpdeck/mcpdeck/model"
+	"github.com/mcpdeck/mcpdeck/model/textsafe"
 )
 
 // followTraffic keeps the traffic tab's cursor on the newest frame while
@@ -101,7 +101,7 @@ func frameLine(f *engine.Frame) string {
 		size += " cut"
 	}
 	return fmt.Sprintf("%s %s %-30s %-8s %-12s %8s %10s", f.At.Format("15:04:05.000"), arrow,
-		model.SanitizeLine(clip(orDefault(f.Method, "?"), 30)), model.SanitizeLine(clip(id, 8)), kind, dur, size)
+		textsafe.SanitizeLine(clip(orDefault(f.Method, "?"), 30)), textsafe.SanitizeLine(clip(id, 8)), kind, dur, size)
 }
 
 // fmtDuration is a response's time in the unit that reads best.
@@ -134,12 +134,12 @@ func frameModal(e *env, f engine.Frame) *resultModal {
 		lines = append(lines, fmt.Sprintf("(the first %s of %s: longer bodies are cut)", humanize.IBytes(uint64(len(f.Body))), humanize.IBytes(uint64(max(f.Size, 0)))), "")
 	}
 	if f.Masked > 0 {
-		lines = append(lines, fmt.Sprintf("(%d secret value(s) shown as %s)", f.Masked, model.Masked), "")
+		lines = append(lines, fmt.Sprintf("(%d secret value(s) shown as %s)", f.Masked, textsafe.Masked), "")
 	}
 	var buf bytes.Buffer
 	body := f.Body
 	if json.Indent(&buf, []byte(body), "", "  ") == nil {
-		body = string(model.EscapeJSON(buf.Bytes()))
+		body = string(textsafe.EscapeJSON(buf.Bytes()))
 	}
 	lines = append(lines, strings.Split(body, "\n")...)
 	title := strings.Join(strings.Fields(frameLine(&f)[len("15:04:05.000 "):]), " ")

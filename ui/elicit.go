@@ -8,7 +8,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/mcpdeck/mcpdeck/engine"
-	"github.com/mcpdeck/mcpdeck/model"
+	"github.com/mcpdeck/mcpdeck/model/textsafe"
 	"github.com/mcpdeck/mcpdeck/ui/form"
 	"github.com/mcpdeck/mcpdeck/ui/styles"
 	"github.com/mcpdeck/mcpdeck/ui/tuikit"
@@ -20,7 +20,7 @@ func forRequest(r engine.ElicitRequest) string {
 	if r.Request == "" {
 		return ""
 	}
-	return " (for " + model.SanitizeLine(r.Request) + ")"
+	return " (for " + textsafe.SanitizeLine(r.Request) + ")"
 }
 
 // newElicitModal returns the prompt for an elicitation request.
@@ -33,7 +33,7 @@ func newElicitModal(e *env, el *elicitation) (tuikit.Modal, tea.Cmd) {
 		el.Answer(engine.ElicitResponse{Action: "decline"})
 		return nil, nil
 	}
-	intro := []string{e.St.Muted.Render(model.SanitizeLine(el.req.Server) + " asks" + forRequest(el.req) + ":"), el.req.Message}
+	intro := []string{e.St.Muted.Render(textsafe.SanitizeLine(el.req.Server) + " asks" + forRequest(el.req) + ":"), el.req.Message}
 	fm := form.New(e.Env, "Request from "+el.req.Server, intro, sf)
 	fm.Question = el
 	fm.Verb = "accept"
@@ -109,13 +109,13 @@ func (m *urlModal) Update(msg tea.Msg) (tuikit.Modal, tea.Cmd) {
 func (m *urlModal) View(width, height int) string {
 	st := m.env.St
 	var lines []string
-	lines = append(lines, st.Heading.Render(model.SanitizeLine(m.el.req.Server)+" needs you to visit a page"+forRequest(m.el.req)), "")
+	lines = append(lines, st.Heading.Render(textsafe.SanitizeLine(m.el.req.Server)+" needs you to visit a page"+forRequest(m.el.req)), "")
 	lines = append(lines, strings.Split(tuikit.Wrap(tuikit.Clean(m.el.req.Message), max(width-4, 10)), "\n")...)
 	lines = append(lines, "")
 	lines = append(lines, urlLines(st, m.el.req.URL, width-4)...)
 	lines = append(lines, "", st.Key.Render("o")+" open in browser  "+st.Key.Render("enter")+" done  "+st.Key.Render("ctrl+d")+" decline  "+st.Key.Render("esc")+" cancel")
 	if m.status != "" {
-		lines = append(lines, st.Muted.Render(model.SanitizeLine(m.status)))
+		lines = append(lines, st.Muted.Render(textsafe.SanitizeLine(m.status)))
 	}
 	return tuikit.Panel(st, lines, width, height)
 }

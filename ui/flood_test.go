@@ -10,7 +10,7 @@ import (
 	"time"
 
 	"github.com/mcpdeck/mcpdeck/engine"
-	"github.com/mcpdeck/mcpdeck/model"
+	"github.com/mcpdeck/mcpdeck/model/config"
 	"github.com/mcpdeck/mcpdeck/testdata/faultlaunch"
 )
 
@@ -84,7 +84,7 @@ func TestFloodKeepsFewPrompts(t *testing.T) {
 		}
 	}
 	h := startLive(t, engine.Options{
-		Load: model.LoadOptions{
+		Load: config.LoadOptions{
 			Cwd: filepath.Join(dir, "proj"), Home: dir, ConfigDir: filepath.Join(dir, "cfg"),
 			ManagedDir: filepath.Join(dir, "managed"), Dynamic: []string{string(raw)},
 			LookupEnv: func(string) (string, bool) { return "", false },

@@ -13,6 +13,7 @@ import (
 
 	"github.com/mcpdeck/mcpdeck/engine"
 	"github.com/mcpdeck/mcpdeck/model"
+	"github.com/mcpdeck/mcpdeck/model/textsafe"
 )
 
 // hostile is in every string of the hostile fixture: it would write the
@@ -102,13 +103,13 @@ func jsonEsc(s string) string {
 }
 
 // assertScreenSafe fails when a frame could drive the terminal or hide a
-// character: with the ASCII profile no model.HiddenRune but newline may
+// character: with the ASCII profile no textsafe.HiddenRune but newline may
 // remain (no other control, DEL, ESC, C1 control, bidi, invisible or tag
 // character).
 func assertScreenSafe(t *testing.T, what, v string) {
 	t.Helper()
 	for i, r := range v {
-		if (model.HiddenRune(r) && r != '\n') || (r == utf8.RuneError && !strings.HasPrefix(v[i:], "\uFFFD")) {
+		if (textsafe.HiddenRune(r) && r != '\n') || (r == utf8.RuneError && !strings.HasPrefix(v[i:], "\uFFFD")) {
 			t.Errorf("%s: %U reaches the terminal at byte %d:\n%q", what, r, i, v)
 			return
 		}

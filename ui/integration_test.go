@@ -13,6 +13,7 @@ import (
 
 	"github.com/mcpdeck/mcpdeck/engine"
 	"github.com/mcpdeck/mcpdeck/model"
+	"github.com/mcpdeck/mcpdeck/model/config"
 	"github.com/mcpdeck/mcpdeck/transports"
 	"github.com/mcpdeck/mcpdeck/ui/demo"
 	"github.com/mcpdeck/mcpdeck/ui/styles"
@@ -130,7 +131,7 @@ func TestOnTheRealEngine(t *testing.T) {
 		extra = append(extra, model.Server{Name: n, Raw: cfg, Config: cfg})
 	}
 	h := startLive(t, engine.Options{
-		Load: model.LoadOptions{
+		Load: config.LoadOptions{
 			Cwd: filepath.Join(dir, "home", "p"), Home: filepath.Join(dir, "home"),
 			ConfigDir: filepath.Join(dir, "cfg"), ManagedDir: filepath.Join(dir, "managed"),
 			LookupEnv: func(string) (string, bool) { return "", false },

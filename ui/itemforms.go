@@ -9,7 +9,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/mcpdeck/mcpdeck/engine"
-	"github.com/mcpdeck/mcpdeck/model"
+	"github.com/mcpdeck/mcpdeck/model/textsafe"
 	"github.com/mcpdeck/mcpdeck/ui/form"
 	"github.com/mcpdeck/mcpdeck/ui/tuikit"
 )
@@ -103,7 +103,7 @@ func openResource(e *env, s *engine.ServerSnapshot, i int) (tuikit.Modal, tea.Cm
 	schema, _ := json.Marshal(map[string]any{
 		"type": "object", "required": []string{"uri"},
 		"properties": map[string]any{"uri": map[string]any{
-			"type": "string", "default": model.SanitizeLine(t.URITemplate), // an editable field shows no controls
+			"type": "string", "default": textsafe.SanitizeLine(t.URITemplate), // an editable field shows no controls
 			"description": "fill in the {placeholders} of the template", "pattern": `^[^{}]*$`,
 		}},
 	})

@@ -9,6 +9,7 @@ import (
 
 	"github.com/mcpdeck/mcpdeck/engine"
 	"github.com/mcpdeck/mcpdeck/model"
+	"github.com/mcpdeck/mcpdeck/model/textsafe"
 	"github.com/mcpdeck/mcpdeck/ui/status"
 	"github.com/mcpdeck/mcpdeck/ui/styles"
 	"github.com/mcpdeck/mcpdeck/ui/tuikit"
@@ -85,7 +86,7 @@ func (l *serverList) rebuild(sel *engine.ServerSnapshot) {
 			continue
 		}
 		buckets[s.Scope] = append(buckets[s.Scope], i)
-		l.nameW = max(l.nameW, ansi.StringWidth(model.SanitizeLine(s.Name)))
+		l.nameW = max(l.nameW, ansi.StringWidth(textsafe.SanitizeLine(s.Name)))
 	}
 	l.nameW = min(l.nameW, 28)
 	l.rows = l.rows[:0]

@@ -9,7 +9,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/mcpdeck/mcpdeck/engine"
-	"github.com/mcpdeck/mcpdeck/model"
+	"github.com/mcpdeck/mcpdeck/model/textsafe"
 	"github.com/mcpdeck/mcpdeck/ui/status"
 	"github.com/mcpdeck/mcpdeck/ui/styles"
 )
@@ -39,10 +39,10 @@ func toneStyle(st *styles.Styles, t status.Tone) lipgloss.Style {
 }
 
 func (l *serverList) renderRow(s *engine.ServerSnapshot, selected bool) string {
-	name := ansi.Truncate(model.SanitizeLine(s.Name), l.nameW, "…")
+	name := ansi.Truncate(textsafe.SanitizeLine(s.Name), l.nameW, "…")
 	name += strings.Repeat(" ", max(0, l.nameW-ansi.StringWidth(name)))
 	text, style := rowStatus(l.st, s, l.now(), l.hints)
-	text = model.SanitizeLine(text) // errors, reasons and rules are outside text
+	text = textsafe.SanitizeLine(text) // errors, reasons and rules are outside text
 	if cost, over := l.costs.label(s); cost != "" {
 		text += " · " + cost
 		if over {

@@ -8,6 +8,7 @@ import (
 
 	"github.com/mcpdeck/mcpdeck/engine"
 	"github.com/mcpdeck/mcpdeck/model"
+	"github.com/mcpdeck/mcpdeck/model/textsafe"
 	"github.com/mcpdeck/mcpdeck/ui/status"
 	"github.com/mcpdeck/mcpdeck/ui/styles"
 	"github.com/mcpdeck/mcpdeck/ui/tuikit"
@@ -33,7 +34,7 @@ func overviewLines(st *styles.Styles, s *engine.ServerSnapshot, width int, conte
 		if v == "" {
 			return
 		}
-		vs := wrapLines(model.SanitizeLine(v), width-11)
+		vs := wrapLines(textsafe.SanitizeLine(v), width-11)
 		out = append(out, st.Muted.Render(fmt.Sprintf("%-10s", k))+" "+vs[0])
 		for _, l := range vs[1:] {
 			out = append(out, "           "+l)
@@ -68,25 +69,25 @@ func overviewLines(st *styles.Styles, s *engine.ServerSnapshot, width int, conte
 		out = append(out, why...)
 	}
 	if s.Error != "" || s.ErrorDetail != "" {
-		out = append(out, "", st.Heading.Render("Last error")+st.Muted.Render(joinNonEmpty("", " (", model.SanitizeLine(s.ErrorClass), ")")))
+		out = append(out, "", st.Heading.Render("Last error")+st.Muted.Render(joinNonEmpty("", " (", textsafe.SanitizeLine(s.ErrorClass), ")")))
 		out = append(out, st.Bad.Render(tuikit.Clean(orDefault(s.ErrorDetail, s.Error))))
 	}
 	out = append(out, "", st.Heading.Render("Config")+st.Muted.Render(" (secrets masked)"))
 	if cfg, err := json.MarshalIndent(s.Config, "", "  "); err == nil {
-		out = append(out, strings.Split(string(model.EscapeJSON(cfg)), "\n")...) // \r, \u202e… shown, not obeyed
+		out = append(out, strings.Split(string(textsafe.EscapeJSON(cfg)), "\n")...) // \r, \u202e… shown, not obeyed
 	}
 	if len(s.History) > 0 {
 		out = append(out, "", st.Heading.Render("History"))
 		for i := len(s.History) - 1; i >= 0 && i >= len(s.History)-10; i-- {
 			h := s.History[i]
-			out = append(out, fmt.Sprintf("%s  %s → %s  %s", h.At.Format(time.TimeOnly), h.From, h.To, st.Muted.Render(model.SanitizeLine(status.Move(h)))))
+			out = append(out, fmt.Sprintf("%s  %s → %s  %s", h.At.Format(time.TimeOnly), h.From, h.To, st.Muted.Render(textsafe.SanitizeLine(status.Move(h)))))
 		}
 	}
 	if len(s.Sampling) > 0 {
 		out = append(out, "", st.Heading.Render("Sampling requests"))
 		for i := len(s.Sampling) - 1; i >= 0 && i >= len(s.Sampling)-10; i-- {
 			r := s.Sampling[i]
-			out = append(out, fmt.Sprintf("%s  %s  %s", r.At.Format(time.TimeOnly), model.SanitizeLine(r.Outcome), st.Muted.Render(model.SanitizeLine(r.Request))))
+			out = append(out, fmt.Sprintf("%s  %s  %s", r.At.Format(time.TimeOnly), textsafe.SanitizeLine(r.Outcome), st.Muted.Render(textsafe.SanitizeLine(r.Request))))
 		}
 	}
 	// a long line (an error, a history reason) is wrapped, never cut at the

@@ -6,7 +6,7 @@ import (
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 
-	"github.com/mcpdeck/mcpdeck/model"
+	"github.com/mcpdeck/mcpdeck/model/textsafe"
 	"github.com/mcpdeck/mcpdeck/ui/tuikit"
 )
 
@@ -120,7 +120,7 @@ func (p *pickerModal) Update(msg tea.Msg) (tuikit.Modal, tea.Cmd) {
 func (p *pickerModal) View(width, height int) string {
 	st := p.env.St
 	var b strings.Builder
-	b.WriteString(st.Heading.Render(model.SanitizeLine(p.title)))
+	b.WriteString(st.Heading.Render(textsafe.SanitizeLine(p.title)))
 	if p.filter.Shown() {
 		b.WriteString("\n" + p.filter.View())
 		height--
@@ -132,7 +132,7 @@ func (p *pickerModal) View(width, height int) string {
 	per := max((height-2)/2, 1)
 	for pos := p.offset; pos < min(p.offset+per, p.count()); pos++ {
 		item := p.items[p.index(pos)]
-		it := pickItem{label: model.SanitizeLine(item.label), desc: model.SanitizeLine(tuikit.FirstLine(item.desc))}
+		it := pickItem{label: textsafe.SanitizeLine(item.label), desc: textsafe.SanitizeLine(tuikit.FirstLine(item.desc))}
 		b.WriteString("\n")
 		if pos == p.cursor {
 			b.WriteString("› " + st.Selected.Render(it.label))

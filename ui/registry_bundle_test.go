@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/mcpdeck/mcpdeck/model"
+	"github.com/mcpdeck/mcpdeck/model/textsafe"
 	"github.com/mcpdeck/mcpdeck/testdata/mcpbtest"
 )
 
@@ -58,7 +58,7 @@ func TestAddBundleFromRegistry(t *testing.T) {
 		if strings.Contains(h.view(), secret) {
 			t.Fatalf("the secret is shown:\n%s", h.view())
 		}
-		h.wantView("Add tiny?", "Command  node "+model.QuoteArg(filepath.Join(dir, "server", "index.js")), "Cwd      "+dir,
+		h.wantView("Add tiny?", "Command  node "+textsafe.QuoteArg(filepath.Join(dir, "server", "index.js")), "Cwd      "+dir,
 			"Env      API_KEY=${secret:API_KEY}", "Bundle   Tiny  1.0.0 by Ann", "SHA-256 "+sha+" checked", "unpacked into "+dir)
 		assertScreenSafe(t, "bundle confirmation", h.view())
 		h.keys("enter")

@@ -9,7 +9,7 @@ import (
 	"github.com/dustin/go-humanize"
 
 	"github.com/mcpdeck/mcpdeck/engine"
-	"github.com/mcpdeck/mcpdeck/model"
+	"github.com/mcpdeck/mcpdeck/model/textsafe"
 	"github.com/mcpdeck/mcpdeck/ui/tuikit"
 )
 
@@ -28,15 +28,15 @@ func contentLines(cs []engine.Content) []string {
 		switch c.Kind {
 		case "text":
 		case "image", "audio":
-			head = fmt.Sprintf("%s %s, %s", c.Kind, model.SanitizeLine(c.MIMEType), humanize.Bytes(uint64(max(c.Size, 0))))
+			head = fmt.Sprintf("%s %s, %s", c.Kind, textsafe.SanitizeLine(c.MIMEType), humanize.Bytes(uint64(max(c.Size, 0))))
 		default:
-			head = model.SanitizeLine(joinNonEmpty(" ", c.Kind, c.URI, c.MIMEType))
+			head = textsafe.SanitizeLine(joinNonEmpty(" ", c.Kind, c.URI, c.MIMEType))
 		}
 		if head != "" {
 			out = append(out, "["+head+"]")
 		}
 		if c.Path != "" && !strings.Contains(c.Text, c.Path) { // the engine's summary may name the file already
-			out = append(out, "saved to "+model.SanitizeLine(c.Path))
+			out = append(out, "saved to "+textsafe.SanitizeLine(c.Path))
 		}
 		if c.Text != "" {
 			out = append(out, strings.Split(tuikit.Clean(c.Text), "\n")...)
@@ -56,7 +56,7 @@ func toolResultLines(r engine.ToolResult) []string {
 				out = append(out, "")
 			}
 			out = append(out, "structured content:")
-			out = append(out, strings.Split(string(model.EscapeJSON(buf.Bytes())), "\n")...) // \u202e… shown, not obeyed
+			out = append(out, strings.Split(string(textsafe.EscapeJSON(buf.Bytes())), "\n")...) // \u202e… shown, not obeyed
 		}
 	}
 	if len(out) == 0 {

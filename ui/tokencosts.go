@@ -10,6 +10,7 @@ import (
 
 	"github.com/mcpdeck/mcpdeck/engine"
 	"github.com/mcpdeck/mcpdeck/model"
+	"github.com/mcpdeck/mcpdeck/model/textsafe"
 	"github.com/mcpdeck/mcpdeck/ui/contextcost"
 	"github.com/mcpdeck/mcpdeck/ui/status"
 )
@@ -90,7 +91,7 @@ func count(counter *contextcost.Counter, server, fp string, tools []engine.Tool)
 			return tokenCost{fp: fp, tokens: -1}
 		}
 		out.tokens += n
-		out.atLeast = out.atLeast || strings.HasSuffix(t.Description, model.TruncatedSuffix)
+		out.atLeast = out.atLeast || strings.HasSuffix(t.Description, textsafe.TruncatedSuffix)
 		sc.Tools = append(sc.Tools, contextcost.ToolCost{Name: t.Name, Tokens: n})
 		exposed[t.Name] = orDefault(t.ExposedName, model.ToolName(server, t.Name))
 	}

@@ -8,7 +8,7 @@ import (
 	"github.com/charmbracelet/lipgloss"
 	"github.com/charmbracelet/x/ansi"
 
-	"github.com/mcpdeck/mcpdeck/model"
+	"github.com/mcpdeck/mcpdeck/model/textsafe"
 	"github.com/mcpdeck/mcpdeck/ui/status"
 )
 
@@ -73,7 +73,7 @@ func (m *Model) header() string {
 // broken file the line says "reload config: done · ⚠ config problem: …",
 // not only "done" while the file's servers are gone.
 func (m *Model) statusLine() string {
-	status := model.SanitizeLine(m.status)
+	status := textsafe.SanitizeLine(m.status)
 	switch {
 	case status != "" && m.statusErr:
 		return m.st.Bad.Render(status)
@@ -84,7 +84,7 @@ func (m *Model) statusLine() string {
 	if len(n) == 0 {
 		return ""
 	}
-	line := "⚠ " + model.SanitizeLine(n[0])
+	line := "⚠ " + textsafe.SanitizeLine(n[0])
 	if len(n) > 1 {
 		line += fmt.Sprintf(" (+%d more: ? lists them)", len(n)-1)
 	}

@@ -4,7 +4,7 @@ import (
 	"strings"
 
 	"github.com/mcpdeck/mcpdeck/engine"
-	"github.com/mcpdeck/mcpdeck/model"
+	"github.com/mcpdeck/mcpdeck/model/textsafe"
 	"github.com/mcpdeck/mcpdeck/ui/status"
 	"github.com/mcpdeck/mcpdeck/ui/styles"
 )
@@ -15,7 +15,7 @@ import (
 func whyLines(st *styles.Styles, s *engine.ServerSnapshot) []string {
 	var out []string
 	for _, w := range status.Why(s) {
-		out = append(out, "• "+model.SanitizeLine(w.Text))
+		out = append(out, "• "+textsafe.SanitizeLine(w.Text))
 		if w.Diff != "" {
 			out = append(out, diffLines(st, w.Diff)...)
 		}
@@ -27,7 +27,7 @@ func whyLines(st *styles.Styles, s *engine.ServerSnapshot) []string {
 func diffLines(st *styles.Styles, diff string) []string {
 	lines := strings.Split(strings.TrimRight(diff, "\n"), "\n")
 	for i, l := range lines {
-		l = model.SanitizeLine(l)
+		l = textsafe.SanitizeLine(l)
 		switch {
 		case strings.HasPrefix(l, "+"):
 			lines[i] = st.DiffAdd.Render(l)

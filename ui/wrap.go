@@ -5,17 +5,17 @@ import (
 
 	"github.com/charmbracelet/x/ansi"
 
-	"github.com/mcpdeck/mcpdeck/model"
+	"github.com/mcpdeck/mcpdeck/model/textsafe"
 )
 
 // safeFrame is the TUI's last line of defence: the whole frame passes
-// model.SanitizeStyled, which keeps the program's own SGR colours and
+// textsafe.SanitizeStyled, which keeps the program's own SGR colours and
 // removes every other escape, control, bidi and tag character, and tabs
-// become spaces. Renderers still clean each field (model.SanitizeLine for
+// become spaces. Renderers still clean each field (textsafe.SanitizeLine for
 // one-line fields, tuikit.Clean for blocks) so that layout is right; this makes a
 // forgotten field harmless. docs/ARCHITECTURE.md lists the choke points.
 func safeFrame(s string) string {
-	return strings.ReplaceAll(model.SanitizeStyled(s), "\t", " ")
+	return strings.ReplaceAll(textsafe.SanitizeStyled(s), "\t", " ")
 }
 
 // fitLines cuts every line to width columns and the text to exactly height

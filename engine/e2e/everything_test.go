@@ -16,6 +16,7 @@ import (
 
 	"github.com/mcpdeck/mcpdeck/engine"
 	"github.com/mcpdeck/mcpdeck/model"
+	"github.com/mcpdeck/mcpdeck/model/config"
 	"github.com/mcpdeck/mcpdeck/transports"
 )
 
@@ -104,7 +105,7 @@ func newHarness(t *testing.T, tc transportCase) *harness {
 	}
 	h := &harness{ctx: ctx, root: root, elicited: make(chan struct{}, 1)}
 	eng, err := engine.New(engine.Options{
-		Load: model.LoadOptions{
+		Load: config.LoadOptions{
 			Cwd:        root,
 			Home:       base,
 			ConfigDir:  filepath.Join(base, "config"),

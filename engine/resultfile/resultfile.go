@@ -16,6 +16,7 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 
 	"github.com/mcpdeck/mcpdeck/model"
+	"github.com/mcpdeck/mcpdeck/model/textsafe"
 )
 
 // maxInlineText bounds text kept inline; longer text goes to a file.
@@ -76,7 +77,7 @@ func (w Writer) save(kind, mimeType string, data []byte) (string, error) {
 func (w Writer) text(kind, s, mimeType, uri string) (Content, error) {
 	c := Content{Kind: kind, MIMEType: mimeType, URI: uri, Size: len(s)}
 	if len(s) <= maxInlineText {
-		c.Text = model.Sanitize(s)
+		c.Text = textsafe.Sanitize(s)
 		return c, nil
 	}
 	path, err := w.save("text", mimeType, []byte(s))
@@ -85,7 +86,7 @@ func (w Writer) text(kind, s, mimeType, uri string) (Content, error) {
 	}
 	c.Path = path
 	c.Text = fmt.Sprintf("%s\n... [%d bytes; full text saved to %s]",
-		model.Sanitize(strings.ToValidUTF8(s[:2000], "")), len(s), path)
+		textsafe.Sanitize(strings.ToValidUTF8(s[:2000], "")), len(s), path)
 	return c, nil
 }
 
@@ -135,9 +136,9 @@ func (w Writer) content(c mcp.Content) (Content, error) {
 }
 
 func (w Writer) link(v mcp.ResourceLink) Content {
-	text := model.Sanitize(v.Name)
+	text := textsafe.Sanitize(v.Name)
 	if v.Description != "" {
-		text += ": " + model.Truncate(model.Sanitize(v.Description), w.textCap)
+		text += ": " + textsafe.Truncate(textsafe.Sanitize(v.Description), w.textCap)
 	}
 	return Content{Kind: "resource_link", URI: v.URI, MIMEType: v.MIMEType, Text: text}
 }
@@ -200,7 +201,7 @@ func (w Writer) Resource(r *mcp.ReadResourceResult) (ResourceResult, error) {
 // Prompt processes a prompts/get result.
 func (w Writer) Prompt(r *mcp.GetPromptResult) (PromptResult, error) {
 	out := PromptResult{
-		Description: model.Truncate(model.Sanitize(r.Description), w.textCap),
+		Description: textsafe.Truncate(textsafe.Sanitize(r.Description), w.textCap),
 		Messages:    make([]Content, 0, len(r.Messages)),
 	}
 	for _, m := range r.Messages {

@@ -13,6 +13,7 @@ import (
 
 	"github.com/mcpdeck/mcpdeck/model"
 	"github.com/mcpdeck/mcpdeck/model/platform"
+	"github.com/mcpdeck/mcpdeck/model/textsafe"
 	"github.com/mcpdeck/mcpdeck/testdata/launchtest"
 )
 
@@ -108,7 +109,7 @@ func TestDenyAllStopsEveryProgram(t *testing.T) {
 	l, started := recording(Launcher{Policy: pol, Server: "s"})
 	ctx := context.Background()
 	lim := platform.Limits{Timeout: time.Minute, MaxOutput: 1024}
-	touch := "touch " + model.QuoteArg(w.marker)
+	touch := "touch " + textsafe.QuoteArg(w.marker)
 	_, startErr := l.Start(Spec{Command: w.npx}, nil, nil, nil)
 	_, runErr := l.Run(ctx, Spec{Command: w.npx}, nil, lim)
 	_, shellErr := l.RunShell(ctx, touch, nil, "", nil, lim)
@@ -157,7 +158,7 @@ func TestShellCommandsAreJudgedAsTheShell(t *testing.T) {
 func TestOpenBrowser(t *testing.T) {
 	w := newWorld(t)
 	got := filepath.Join(t.TempDir(), "url")
-	t.Setenv("BROWSER", launchtest.Script(t, filepath.Join(t.TempDir(), "browser"), `printf '%s' "$1" > `+model.QuoteArg(got)))
+	t.Setenv("BROWSER", launchtest.Script(t, filepath.Join(t.TempDir(), "browser"), `printf '%s' "$1" > `+textsafe.QuoteArg(got)))
 	const u = "https://as.example/authorize?a=b&c=d"
 	if err := (Launcher{}).OpenBrowser(context.Background(), u); err != nil {
 		t.Fatal(err)

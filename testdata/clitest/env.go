@@ -14,6 +14,7 @@ import (
 	"go.uber.org/goleak"
 
 	"github.com/mcpdeck/mcpdeck/model"
+	"github.com/mcpdeck/mcpdeck/model/config"
 )
 
 // Env is a private machine for one test: its own HOME, XDG config dir,
@@ -220,7 +221,7 @@ func (e *Env) ScopeFile(scope string) string {
 	case "project":
 		return filepath.Join(e.Proj, ".mcp.json")
 	}
-	p, err := model.ScopePath(e.LoadOptions(), model.ScopeLocal)
+	p, err := config.ScopePath(e.LoadOptions(), model.ScopeLocal)
 	if err != nil {
 		e.T.Fatal(err)
 	}
@@ -228,8 +229,8 @@ func (e *Env) ScopeFile(scope string) string {
 }
 
 // LoadOptions are the model's options of a run in the project directory.
-func (e *Env) LoadOptions() model.LoadOptions {
-	return model.LoadOptions{Cwd: e.Proj, Home: e.Home, ConfigDir: filepath.Join(e.Config, "mcpdeck"), ManagedDir: e.Managed}
+func (e *Env) LoadOptions() config.LoadOptions {
+	return config.LoadOptions{Cwd: e.Proj, Home: e.Home, ConfigDir: filepath.Join(e.Config, "mcpdeck"), ManagedDir: e.Managed}
 }
 
 // RunStdin runs mcpdeck like e.Run, with stdin.

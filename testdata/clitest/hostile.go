@@ -7,7 +7,7 @@ import (
 	"testing"
 	"unicode/utf8"
 
-	"github.com/mcpdeck/mcpdeck/model"
+	"github.com/mcpdeck/mcpdeck/model/textsafe"
 )
 
 // Hostile is in every string of the hostile fixtures: it would write the
@@ -17,12 +17,12 @@ import (
 const Hostile = "\x1b]52;c;ZXZpbA==\x07\x1b[2K\r\u202e\u0085\u009b31m\U000E0041\x1b[1Aend"
 
 // AssertTerminalSafe fails when out could drive a terminal or hide a
-// character: a model.HiddenRune other than newline (another control, DEL,
+// character: a textsafe.HiddenRune other than newline (another control, DEL,
 // ESC, a C1 control, a bidi, invisible or tag character).
 func AssertTerminalSafe(t *testing.T, what, out string) {
 	t.Helper()
 	for i, r := range out {
-		bad := (model.HiddenRune(r) && r != '\n') || (r == utf8.RuneError && !strings.HasPrefix(out[i:], "\uFFFD"))
+		bad := (textsafe.HiddenRune(r) && r != '\n') || (r == utf8.RuneError && !strings.HasPrefix(out[i:], "\uFFFD"))
 		if bad {
 			lo, hi := max(0, i-60), min(len(out), i+60)
 			t.Errorf("%s: %U at byte %d reaches the terminal: %q", what, r, i, out[lo:hi])

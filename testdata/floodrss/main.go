@@ -25,6 +25,7 @@ import (
 
 	"github.com/mcpdeck/mcpdeck/engine"
 	"github.com/mcpdeck/mcpdeck/model"
+	"github.com/mcpdeck/mcpdeck/model/config"
 	"github.com/mcpdeck/mcpdeck/testdata/faultlaunch"
 	"github.com/mcpdeck/mcpdeck/transports"
 	"github.com/mcpdeck/mcpdeck/ui"
@@ -69,7 +70,7 @@ func run(n, want int, limit time.Duration) error {
 	}
 	bridge := ui.NewElicitBridge()
 	eng, err := engine.New(engine.Options{
-		Load: model.LoadOptions{
+		Load: config.LoadOptions{
 			Cwd: filepath.Join(dir, "proj"), Home: dir, ConfigDir: filepath.Join(dir, "cfg"),
 			ManagedDir: filepath.Join(dir, "managed"), Dynamic: []string{string(raw)},
 		},

@@ -1,6 +1,6 @@
 // Package launchtest helps the tests of the packages that start programs
 // (model/launch, transports, oauth, engine): servers loaded under a managed
-// policy (model.Load is the only maker of a model.Policy, so the tests
+// policy (config.Load is the only maker of a model.Policy, so the tests
 // judge by exactly what a managed-settings.json says) and scripts that
 // leave a mark when they run.
 package launchtest
@@ -13,6 +13,8 @@ import (
 	"testing"
 
 	"github.com/mcpdeck/mcpdeck/model"
+	"github.com/mcpdeck/mcpdeck/model/config"
+	"github.com/mcpdeck/mcpdeck/model/textsafe"
 )
 
 // DenyAll is the managed policy under which no local program may run.
@@ -24,10 +26,10 @@ const DenyAllRule = `deniedMcpServers: serverCommand ["*"]`
 // Load writes servers (name → definition) as the user's settings and
 // policy as managed-settings.json ("" for none) into a temporary world,
 // loads it with the process's own environment, and returns the result.
-func Load(t testing.TB, policy string, servers map[string]any) *model.Resolved {
+func Load(t testing.TB, policy string, servers map[string]any) *config.Resolved {
 	t.Helper()
 	root := t.TempDir()
-	opts := model.LoadOptions{
+	opts := config.LoadOptions{
 		Cwd:        filepath.Join(root, "home", "proj"),
 		Home:       filepath.Join(root, "home"),
 		ConfigDir:  filepath.Join(root, "home", ".config", "mcpdeck"),
@@ -42,11 +44,11 @@ func Load(t testing.TB, policy string, servers map[string]any) *model.Resolved {
 	if err != nil {
 		t.Fatal(err)
 	}
-	write(t, filepath.Join(opts.ConfigDir, model.UserSettingsFile), raw)
+	write(t, filepath.Join(opts.ConfigDir, config.UserSettingsFile), raw)
 	if policy != "" {
-		write(t, filepath.Join(opts.ManagedDir, model.ManagedSettingsFile), []byte(policy))
+		write(t, filepath.Join(opts.ManagedDir, config.ManagedSettingsFile), []byte(policy))
 	}
-	res, err := model.Load(opts)
+	res, err := config.Load(opts)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -98,7 +100,7 @@ func Script(t testing.TB, path, body string) string {
 func Marker(t testing.TB, path string) (script, marker string) {
 	t.Helper()
 	marker = filepath.Join(t.TempDir(), "ran")
-	return Script(t, path, ": > "+model.QuoteArg(marker)), marker // a builtin: it needs no PATH
+	return Script(t, path, ": > "+textsafe.QuoteArg(marker)), marker // a builtin: it needs no PATH
 }
 
 // Ran reports whether the marker file exists, that is whether its script

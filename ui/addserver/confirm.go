@@ -8,6 +8,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/mcpdeck/mcpdeck/model"
+	"github.com/mcpdeck/mcpdeck/model/textsafe"
 	"github.com/mcpdeck/mcpdeck/ui/registry"
 	"github.com/mcpdeck/mcpdeck/ui/tuikit"
 )
@@ -82,17 +83,17 @@ func (c *confirmModal) install() tea.Cmd {
 func (c *confirmModal) View(width, _ int) string {
 	st := c.env.St
 	lines := []string{
-		st.Heading.Render("Add " + model.SanitizeLine(c.name) + "?"),
-		tuikit.Wrap(fmt.Sprintf("%s server %s, written to the %s scope (%s):", c.cfg.EffectiveType(), model.SanitizeLine(c.name), c.scope, model.SanitizeLine(c.path)), max(width, 10)),
+		st.Heading.Render("Add " + textsafe.SanitizeLine(c.name) + "?"),
+		tuikit.Wrap(fmt.Sprintf("%s server %s, written to the %s scope (%s):", c.cfg.EffectiveType(), textsafe.SanitizeLine(c.name), c.scope, textsafe.SanitizeLine(c.path)), max(width, 10)),
 	}
 	for _, l := range c.plan.InstallLines(c.cfg, c.secrets) {
-		lines = append(lines, "  "+model.SanitizeLine(l))
+		lines = append(lines, "  "+textsafe.SanitizeLine(l))
 	}
 	switch {
 	case c.pending != 0:
 		lines = append(lines, "", st.Muted.Render("writing…"))
 	case c.err != "":
-		lines = append(lines, "", st.Bad.Render(tuikit.Wrap("✗ "+model.SanitizeLine(c.err), max(width-2, 10))))
+		lines = append(lines, "", st.Bad.Render(tuikit.Wrap("✗ "+textsafe.SanitizeLine(c.err), max(width-2, 10))))
 	}
 	return strings.Join(lines, "\n")
 }

@@ -8,6 +8,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/mcpdeck/mcpdeck/model"
+	"github.com/mcpdeck/mcpdeck/model/textsafe"
 	"github.com/mcpdeck/mcpdeck/ui/form"
 	"github.com/mcpdeck/mcpdeck/ui/registry"
 	"github.com/mcpdeck/mcpdeck/ui/tuikit"
@@ -115,14 +116,14 @@ func closeBundle(bd *registry.Bundle) tea.Cmd {
 func (p *planModal) View(width, _ int) string {
 	st := p.env.St
 	e := p.entry
-	lines := []string{st.Heading.Render(model.SanitizeLine(e.Name + " " + e.Version))}
+	lines := []string{st.Heading.Render(textsafe.SanitizeLine(e.Name + " " + e.Version))}
 	desc := describe(e)
 	if r := []rune(desc); len(r) > maxShownDescription {
 		desc = string(r[:maxShownDescription]) + "…"
 	}
 	lines = append(lines, tuikit.Wrap(tuikit.Clean(desc), max(width, 10)), "")
 	if p.planErr != "" {
-		return strings.Join(append(lines, st.Bad.Render(tuikit.Wrap("✗ "+model.SanitizeLine(p.planErr), max(width-2, 10)))), "\n")
+		return strings.Join(append(lines, st.Bad.Render(tuikit.Wrap("✗ "+textsafe.SanitizeLine(p.planErr), max(width-2, 10)))), "\n")
 	}
 	asks := "nothing"
 	if p.plan.NeedsBundle() {
@@ -140,10 +141,10 @@ func (p *planModal) View(width, _ int) string {
 		{"Asks for", asks},
 		{"Saves to", fmt.Sprintf("the %s scope (%s)", p.scope, p.targets[p.scope])},
 	} {
-		lines = append(lines, tuikit.Wrap(fmt.Sprintf("%-9s %s", kv[0], model.SanitizeLine(kv[1])), max(width, 10)))
+		lines = append(lines, tuikit.Wrap(fmt.Sprintf("%-9s %s", kv[0], textsafe.SanitizeLine(kv[1])), max(width, 10)))
 	}
 	for _, l := range p.plan.BundleLines() {
-		lines = append(lines, model.SanitizeLine(l))
+		lines = append(lines, textsafe.SanitizeLine(l))
 	}
 	if p.busy != "" {
 		lines = append(lines, "", st.Muted.Render(p.busy))

@@ -15,6 +15,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/mcpdeck/mcpdeck/model"
+	"github.com/mcpdeck/mcpdeck/model/textsafe"
 	"github.com/mcpdeck/mcpdeck/ui/registry"
 	"github.com/mcpdeck/mcpdeck/ui/tuikit"
 )
@@ -213,9 +214,9 @@ func (r *searchModal) View(width, height int) string {
 	lines := []string{st.Heading.Render("Add a server from the MCP Registry"), r.input.View()}
 	switch {
 	case r.busy != "":
-		lines = append(lines, st.Muted.Render(model.SanitizeLine(r.busy)))
+		lines = append(lines, st.Muted.Render(textsafe.SanitizeLine(r.busy)))
 	case r.err != "":
-		lines = append(lines, st.Bad.Render("✗ "+model.SanitizeLine(r.err)))
+		lines = append(lines, st.Bad.Render("✗ "+textsafe.SanitizeLine(r.err)))
 	case r.pending == 0 && r.results != nil && len(r.results) == 0:
 		lines = append(lines, st.Muted.Render("no servers found"))
 	default:
@@ -225,13 +226,13 @@ func (r *searchModal) View(width, height int) string {
 	start := max(0, min(r.cursor-per+1, len(r.results)-per))
 	for i := start; i < min(start+per, len(r.results)); i++ {
 		e := r.results[i]
-		label := model.SanitizeLine(fmt.Sprintf("%s  %s  [%s]", e.Name, e.Version, strings.Join(e.Kinds(), ", ")))
+		label := textsafe.SanitizeLine(fmt.Sprintf("%s  %s  [%s]", e.Name, e.Version, strings.Join(e.Kinds(), ", ")))
 		if i == r.cursor && r.inList {
 			lines = append(lines, "› "+st.Selected.Render(label))
 		} else {
 			lines = append(lines, "  "+label)
 		}
-		lines = append(lines, "    "+st.Muted.Render(ansi.Truncate(model.SanitizeLine(tuikit.FirstLine(describe(e))), max(width-4, 10), "…")))
+		lines = append(lines, "    "+st.Muted.Render(ansi.Truncate(textsafe.SanitizeLine(tuikit.FirstLine(describe(e))), max(width-4, 10), "…")))
 	}
 	return strings.Join(lines, "\n")
 }

@@ -8,7 +8,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/mcpdeck/mcpdeck/model"
+	"github.com/mcpdeck/mcpdeck/model/textsafe"
 	"github.com/mcpdeck/mcpdeck/testdata/clitest"
 )
 
@@ -79,7 +79,7 @@ func (s *tmuxSession) waitFor(what ...string) string {
 // person would: approve the project server, filter, open a server, call a
 // tool, answer a form elicitation, quit.
 func TestDemoInARealTerminal(t *testing.T) {
-	s := newTmux(t, 100, 30, model.QuoteArg(clitest.Binary)+" demo")
+	s := newTmux(t, 100, 30, textsafe.QuoteArg(clitest.Binary)+" demo")
 
 	// The project server asks for approval first, showing the full command.
 	s.waitFor("New project server", "reviewer", "demo-server", "A/enter approve")
@@ -151,7 +151,7 @@ func TestDemoInARealTerminal(t *testing.T) {
 
 // TestDemoFitsSmallTerminal checks the 60×15 layout on the real program.
 func TestDemoFitsSmallTerminal(t *testing.T) {
-	s := newTmux(t, 60, 15, model.QuoteArg(clitest.Binary)+" demo")
+	s := newTmux(t, 60, 15, textsafe.QuoteArg(clitest.Binary)+" demo")
 	s.waitFor("New project server")
 	s.keys("Escape")
 	scr := s.waitFor("● calculator")
@@ -178,7 +178,7 @@ func (s *tmuxSession) selectByFilter(name string) {
 // engine: disable and enable, reconnect, read a resource, get a prompt,
 // reject a project server and say why an action is not available.
 func TestDemoActionsInARealTerminal(t *testing.T) {
-	s := newTmux(t, 110, 30, model.QuoteArg(clitest.Binary)+" demo")
+	s := newTmux(t, 110, 30, textsafe.QuoteArg(clitest.Binary)+" demo")
 	s.waitFor("New project server")
 	s.keys("x") // reject the project server
 	s.waitFor("● notes", "reject reviewer: done")

@@ -5,7 +5,9 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/mcpdeck/mcpdeck/model"
+	"github.com/mcpdeck/mcpdeck/model/config"
+	"github.com/mcpdeck/mcpdeck/model/private"
+	"github.com/mcpdeck/mcpdeck/model/textsafe"
 	"github.com/mcpdeck/mcpdeck/ui/cli/clicore"
 )
 
@@ -30,18 +32,18 @@ func tellUntrustedOnce(g *clicore.Globals, cmd *cobra.Command) {
 	if err != nil {
 		return // the command itself reports it
 	}
-	u, err := model.FindUntrusted(opts)
+	u, err := config.FindUntrusted(opts)
 	if err != nil || u == nil || u.Told {
 		return
 	}
-	fmt.Fprintln(g.Stderr, "mcpdeck: "+model.SanitizeLine(u.Notice()))
+	fmt.Fprintln(g.Stderr, "mcpdeck: "+textsafe.SanitizeLine(u.Notice()))
 	markUntrustedTold(g, opts, *u)
 }
 
 // markUntrustedTold records the notice as shown; failing to record it only
 // means it is shown again, which the person is told.
-func markUntrustedTold(g *clicore.Globals, opts model.LoadOptions, u model.UntrustedLocal) {
-	if err := model.MarkUntrustedTold(opts, u); err != nil {
+func markUntrustedTold(g *clicore.Globals, opts config.LoadOptions, u private.UntrustedLocal) {
+	if err := config.MarkUntrustedTold(opts, u); err != nil {
 		fmt.Fprintln(g.Stderr, "mcpdeck: could not remember that this was shown: "+clicore.Sentence(err))
 	}
 }

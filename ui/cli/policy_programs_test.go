@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/mcpdeck/mcpdeck/model"
+	"github.com/mcpdeck/mcpdeck/model/textsafe"
 	"github.com/mcpdeck/mcpdeck/testdata/clitest"
 )
 
@@ -25,7 +25,7 @@ func TestDenyAllRunsNoHeadersHelper(t *testing.T) {
 	marker := filepath.Join(t.TempDir(), "ran")
 	e.WriteFile(filepath.Join(e.Managed, "managed-settings.json"), `{"deniedMcpServers": [{"serverCommand": ["*"]}]}`)
 	cfg, _ := json.Marshal(map[string]any{"mcpServers": map[string]any{"r": map[string]any{
-		"type": "http", "url": "http://127.0.0.1:9/mcp", "headersHelper": "touch " + model.QuoteArg(marker) + "; echo '{}'",
+		"type": "http", "url": "http://127.0.0.1:9/mcp", "headersHelper": "touch " + textsafe.QuoteArg(marker) + "; echo '{}'",
 	}}})
 	r := e.Run("--mcp-config", string(cfg), "call", "r", "tool", "{}")
 	if r.Code == 0 || !strings.Contains(r.Stderr, `/bin/sh not run: managed policy forbids it (deniedMcpServers: serverCommand ["*"])`) {

@@ -18,7 +18,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/mcpdeck/mcpdeck/model"
+	"github.com/mcpdeck/mcpdeck/model/config"
 	"github.com/mcpdeck/mcpdeck/ui/cli/authcmd"
 	"github.com/mcpdeck/mcpdeck/ui/cli/batch"
 	"github.com/mcpdeck/mcpdeck/ui/cli/clicore"
@@ -45,7 +45,7 @@ func Run(ctx context.Context, args []string, stdin io.Reader, rawStdout, rawStde
 	stdout, stderr := clicore.NewTerminalWriter(rawStdout), clicore.NewTerminalWriter(rawStderr)
 	g := &clicore.Globals{
 		Stdin: stdin, Stdout: stdout, Stderr: stderr, RawStdout: rawStdout, RawStderr: rawStderr,
-		NewLoadOptions: model.DefaultLoadOptions,
+		NewLoadOptions: config.DefaultLoadOptions,
 	}
 	root := newRootCmd(g)
 	root.SetArgs(args)

@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/mcpdeck/mcpdeck/model"
+	"github.com/mcpdeck/mcpdeck/model/config"
 	"github.com/mcpdeck/mcpdeck/ui/cli/clicore"
 )
 
@@ -37,8 +37,8 @@ func TestLoadOptionsHook(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
 	var out, errb bytes.Buffer
-	g := &clicore.Globals{Stdout: &out, Stderr: &errb, NewLoadOptions: func(dynamic []string) (model.LoadOptions, error) {
-		return model.LoadOptions{Cwd: dir, Home: dir, ConfigDir: dir + "/cfg", ManagedDir: dir + "/managed", Dynamic: dynamic}, nil
+	g := &clicore.Globals{Stdout: &out, Stderr: &errb, NewLoadOptions: func(dynamic []string) (config.LoadOptions, error) {
+		return config.LoadOptions{Cwd: dir, Home: dir, ConfigDir: dir + "/cfg", ManagedDir: dir + "/managed", Dynamic: dynamic}, nil
 	}}
 	root := newRootCmd(g)
 	root.SetArgs([]string{"--mcp-config", `{"mcpServers":{"d":{"command":"x"}}}`, "mcp", "get", "d", "--json"})

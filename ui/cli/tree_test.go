@@ -18,7 +18,7 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
-	"github.com/mcpdeck/mcpdeck/model"
+	"github.com/mcpdeck/mcpdeck/model/config"
 	"github.com/mcpdeck/mcpdeck/ui/cli/clicore"
 	"github.com/mcpdeck/mcpdeck/ui/cli/completion"
 )
@@ -71,7 +71,7 @@ func TestCommandTreeBuiltOnce(t *testing.T) {
 	newG := func() *clicore.Globals {
 		return &clicore.Globals{
 			Stdin: strings.NewReader(""), Stdout: &bytes.Buffer{}, Stderr: &bytes.Buffer{},
-			NewLoadOptions: func([]string) (model.LoadOptions, error) { return model.LoadOptions{}, nil },
+			NewLoadOptions: func([]string) (config.LoadOptions, error) { return config.LoadOptions{}, nil },
 		}
 	}
 	first := treeFingerprint(t, newRootCmd(newG()))

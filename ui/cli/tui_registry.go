@@ -5,6 +5,7 @@ import (
 	"sync"
 
 	"github.com/mcpdeck/mcpdeck/model"
+	"github.com/mcpdeck/mcpdeck/model/config"
 	"github.com/mcpdeck/mcpdeck/oauth"
 	"github.com/mcpdeck/mcpdeck/ui/addserver"
 	"github.com/mcpdeck/mcpdeck/ui/cli/clicore"
@@ -16,7 +17,7 @@ import (
 // the person's config files and mcpdeck's secret store.
 type tuiRegistry struct {
 	client registry.Client
-	opts   model.LoadOptions
+	opts   config.LoadOptions
 	store  *oauth.SecretStore
 
 	mu      sync.Mutex
@@ -26,7 +27,7 @@ type tuiRegistry struct {
 var _ addserver.Registry = (*tuiRegistry)(nil)
 
 // newTUIRegistry is the registry for the TUI on the person's configuration.
-func newTUIRegistry(g *clicore.Globals, opts model.LoadOptions) *tuiRegistry {
+func newTUIRegistry(g *clicore.Globals, opts config.LoadOptions) *tuiRegistry {
 	return &tuiRegistry{client: registrycmd.Client(), opts: opts, store: g.SecretStore(opts.ConfigDir)}
 }
 
@@ -41,7 +42,7 @@ func (r *tuiRegistry) Pinned(ctx context.Context, name, version string) (registr
 }
 
 func (r *tuiRegistry) Target(scope model.Scope) (string, error) {
-	return model.ScopePath(r.opts, scope)
+	return config.ScopePath(r.opts, scope)
 }
 
 // Fetch downloads and checks a plan's bundle, and keeps it on the list

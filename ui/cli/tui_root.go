@@ -3,7 +3,7 @@ package cli
 import (
 	"github.com/spf13/cobra"
 
-	"github.com/mcpdeck/mcpdeck/model"
+	"github.com/mcpdeck/mcpdeck/model/config"
 	"github.com/mcpdeck/mcpdeck/ui/cli/clicore"
 )
 
@@ -22,7 +22,7 @@ func runDefaultTUI(cmd *cobra.Command, g *clicore.Globals) error {
 	}
 	// The TUI listed the untrusted-file notice (an engine warning) and
 	// printed it again on exit: the person has been told.
-	if u, err := model.FindUntrusted(eo.Load); err == nil && u != nil && !u.Told {
+	if u, err := config.FindUntrusted(eo.Load); err == nil && u != nil && !u.Told {
 		markUntrustedTold(g, eo.Load, *u)
 	}
 	return nil

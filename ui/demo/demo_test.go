@@ -14,6 +14,7 @@ import (
 	"go.uber.org/goleak"
 
 	"github.com/mcpdeck/mcpdeck/model"
+	"github.com/mcpdeck/mcpdeck/model/config"
 )
 
 func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }
@@ -97,7 +98,7 @@ func TestSetupWritesAThrowAwayConfig(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	res, err := model.Load(e.Load)
+	res, err := config.Load(e.Load)
 	if err != nil {
 		t.Fatal(err)
 	}

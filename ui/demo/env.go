@@ -9,6 +9,7 @@ import (
 	"github.com/mark3labs/mcp-go/server"
 
 	"github.com/mcpdeck/mcpdeck/model"
+	"github.com/mcpdeck/mcpdeck/model/config"
 )
 
 // Env is a throw-away configuration for the demo: a temporary home with a
@@ -18,7 +19,7 @@ import (
 // person's own files.
 type Env struct {
 	Dir      string
-	Load     model.LoadOptions
+	Load     config.LoadOptions
 	CacheDir string
 	Extra    []model.Server
 	Builtins map[string]func() *server.MCPServer
@@ -33,7 +34,7 @@ func Setup(exe string) (*Env, error) {
 	}
 	e := &Env{Dir: dir, CacheDir: filepath.Join(dir, "cache"), Builtins: Builtins()}
 	home := filepath.Join(dir, "home")
-	e.Load = model.LoadOptions{
+	e.Load = config.LoadOptions{
 		Home:       home,
 		Cwd:        filepath.Join(home, "project"),
 		ConfigDir:  filepath.Join(dir, "config", "mcpdeck"),
@@ -47,14 +48,14 @@ func Setup(exe string) (*Env, error) {
 		}
 	}
 	files := map[string]any{
-		filepath.Join(e.Load.Cwd, model.ProjectFile): map[string]any{"mcpServers": map[string]any{
+		filepath.Join(e.Load.Cwd, config.ProjectFile): map[string]any{"mcpServers": map[string]any{
 			"reviewer": stdio("reviewer"),
 		}},
-		filepath.Join(e.Load.ConfigDir, model.UserSettingsFile): map[string]any{"mcpServers": map[string]any{
+		filepath.Join(e.Load.ConfigDir, config.UserSettingsFile): map[string]any{"mcpServers": map[string]any{
 			"crashy":  stdio("crashy"),
 			"blocked": stdio("blocked"),
 		}},
-		filepath.Join(e.Load.ManagedDir, model.ManagedSettingsFile): map[string]any{
+		filepath.Join(e.Load.ManagedDir, config.ManagedSettingsFile): map[string]any{
 			"deniedMcpServers": []map[string]string{{"serverName": "blocked"}},
 		},
 	}

@@ -6,7 +6,7 @@ import (
 
 	tea "github.com/charmbracelet/bubbletea"
 
-	"github.com/mcpdeck/mcpdeck/model"
+	"github.com/mcpdeck/mcpdeck/model/textsafe"
 )
 
 // completionMsg carries a server's suggestions for one field of a form.
@@ -74,7 +74,7 @@ func (m *Modal) suggestionLine() string {
 	if len(vals) > 8 {
 		vals = append(vals[:8:8], "…")
 	}
-	return m.env.St.Muted.Render("suggestions: " + model.SanitizeLine(strings.Join(vals, " · ")) + " (ctrl+e completes)")
+	return m.env.St.Muted.Render("suggestions: " + textsafe.SanitizeLine(strings.Join(vals, " · ")) + " (ctrl+e completes)")
 }
 
 func (m *Modal) fieldNamed(name string) *field {

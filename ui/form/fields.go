@@ -6,7 +6,7 @@ import (
 
 	"github.com/charmbracelet/huh"
 
-	"github.com/mcpdeck/mcpdeck/model"
+	"github.com/mcpdeck/mcpdeck/model/textsafe"
 	"github.com/mcpdeck/mcpdeck/ui/tuikit"
 )
 
@@ -28,11 +28,11 @@ func (ff *field) title() string {
 	if ff.required {
 		t += " *"
 	}
-	return model.SanitizeLine(t)
+	return textsafe.SanitizeLine(t)
 }
 
 func (ff *field) huhField() huh.Field {
-	desc := model.SanitizeLine(tuikit.FirstLine(ff.node.Description))
+	desc := textsafe.SanitizeLine(tuikit.FirstLine(ff.node.Description))
 	switch ff.kind {
 	case kindBool, kindEnum:
 		opts := ff.options()
@@ -46,7 +46,7 @@ func (ff *field) huhField() huh.Field {
 	case kindMulti:
 		var opts []huh.Option[int]
 		for i, v := range ff.node.Items.Enum {
-			opts = append(opts, huh.NewOption(model.SanitizeLine(fmt.Sprint(v)), i))
+			opts = append(opts, huh.NewOption(textsafe.SanitizeLine(fmt.Sprint(v)), i))
 		}
 		return huh.NewMultiSelect[int]().Key(ff.name).Title(ff.title()).Description(desc).Options(opts...).Value(&ff.multi).
 			Validate(func(v []int) error {
@@ -95,7 +95,7 @@ func (ff *field) options() []huh.Option[int] {
 		if i < len(ff.node.EnumNames) && ff.node.EnumNames[i] != "" {
 			label = ff.node.EnumNames[i] + " (" + label + ")"
 		}
-		opts = append(opts, huh.NewOption(model.SanitizeLine(label), i))
+		opts = append(opts, huh.NewOption(textsafe.SanitizeLine(label), i))
 	}
 	return opts
 }

@@ -8,7 +8,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/huh"
 
-	"github.com/mcpdeck/mcpdeck/model"
+	"github.com/mcpdeck/mcpdeck/model/textsafe"
 	"github.com/mcpdeck/mcpdeck/ui/tuikit"
 )
 
@@ -159,7 +159,7 @@ func (m *Modal) cancel() (tuikit.Modal, tea.Cmd) {
 
 func (m *Modal) introLines(width int) []string {
 	var out []string
-	out = append(out, m.env.St.Heading.Render(model.SanitizeLine(m.title)))
+	out = append(out, m.env.St.Heading.Render(textsafe.SanitizeLine(m.title)))
 	for _, l := range m.intro {
 		out = append(out, strings.Split(tuikit.Wrap(tuikit.Clean(l), max(width, 10)), "\n")...)
 	}
@@ -171,7 +171,7 @@ func (m *Modal) introLines(width int) []string {
 		errs = append(errs, e.Error())
 	}
 	for _, e := range errs {
-		out = append(out, strings.Split(tuikit.Wrap(m.env.St.Bad.Render("✗ "+model.SanitizeLine(e)), max(width, 10)), "\n")...)
+		out = append(out, strings.Split(tuikit.Wrap(m.env.St.Bad.Render("✗ "+textsafe.SanitizeLine(e)), max(width, 10)), "\n")...)
 	}
 	return out
 }

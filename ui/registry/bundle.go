@@ -17,7 +17,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/mcpdeck/mcpdeck/model"
+	"github.com/mcpdeck/mcpdeck/model/policy"
 	"github.com/mcpdeck/mcpdeck/transports"
 )
 
@@ -234,7 +234,7 @@ func checkBundleURL(u *url.URL) error {
 		return errors.New("the bundle's URL carries credentials")
 	case u.Scheme == "https" && u.Host != "":
 		return nil
-	case u.Scheme == "http" && model.IsLoopbackHost(u.Hostname()):
+	case u.Scheme == "http" && policy.IsLoopbackHost(u.Hostname()):
 		return nil
 	}
 	return fmt.Errorf("the bundle's URL %s is not https", u.Redacted())

@@ -12,13 +12,13 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"github.com/mcpdeck/mcpdeck/model"
+	"github.com/mcpdeck/mcpdeck/model/textsafe"
 )
 
 // entryPath checks the name of one zip entry and returns it as a clean
 // relative path (slash separated, no trailing slash). A name that is
 // absolute, climbs out with "..", carries a drive, a backslash, a
-// model.HiddenRune or a name Windows reserves could land outside the bundle's
+// textsafe.HiddenRune or a name Windows reserves could land outside the bundle's
 // directory, or be printed as something else, so it is refused.
 func entryPath(name string) (string, error) {
 	n := strings.TrimSuffix(name, "/")
@@ -32,7 +32,7 @@ func entryPath(name string) (string, error) {
 	case strings.ContainsAny(n, `\:`):
 		return "", fmt.Errorf("holds the entry %q, whose name has a backslash or a colon (a Windows path)", name)
 	}
-	if r, ok := model.FirstHidden(n); ok {
+	if r, ok := textsafe.FirstHidden(n); ok {
 		return "", fmt.Errorf("holds the entry %q, whose name has the invisible or control character %U", name, r)
 	}
 	for _, part := range strings.Split(n, "/") {

@@ -9,7 +9,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"github.com/mcpdeck/mcpdeck/model"
+	"github.com/mcpdeck/mcpdeck/model/textsafe"
 )
 
 // ErrUnusable is a server.json mcpdeck will not turn into a definition:
@@ -39,7 +39,7 @@ var (
 
 // checkText refuses a string from a server.json that cannot go into a
 // config file as it is: over the size bound, not UTF-8, with a
-// model.HiddenRune (a control, bidi, zero-width or other invisible
+// textsafe.HiddenRune (a control, bidi, zero-width or other invisible
 // character, which a terminal or a command line would take for something
 // else or not show), or with "${" (mcpdeck would expand it, reading the
 // person's environment into the server).
@@ -52,7 +52,7 @@ func checkText(what, s string) error {
 	case strings.Contains(s, "${"):
 		return fmt.Errorf("%w: %s holds a ${...} reference, which would read your environment", ErrUnusable, what)
 	}
-	if r, ok := model.FirstHidden(s); ok {
+	if r, ok := textsafe.FirstHidden(s); ok {
 		return fmt.Errorf("%w: %s holds the invisible or control character %U", ErrUnusable, what, r)
 	}
 	return nil

@@ -6,17 +6,17 @@ import (
 	"testing"
 	"unicode/utf8"
 
-	"github.com/mcpdeck/mcpdeck/model"
+	"github.com/mcpdeck/mcpdeck/model/textsafe"
 )
 
 // TestCheckTextRefusesTheHiddenSet: the registry refuses exactly the
-// characters the sanitizer hides (model.HiddenRune), no more and no less,
+// characters the sanitizer hides (textsafe.HiddenRune), no more and no less,
 // and says which one it found; a zip entry's name likewise.
 func TestCheckTextRefusesTheHiddenSet(t *testing.T) {
 	check := func(r rune) {
 		s := "a" + string(r) + "b"
 		err := checkText("the value", s)
-		if hidden := model.HiddenRune(r); hidden != (err != nil) {
+		if hidden := textsafe.HiddenRune(r); hidden != (err != nil) {
 			t.Errorf("checkText(%U): %v, but HiddenRune = %v", r, err, hidden)
 			return
 		}

@@ -7,13 +7,14 @@ import (
 	"strings"
 
 	"github.com/mcpdeck/mcpdeck/model"
+	"github.com/mcpdeck/mcpdeck/model/config"
 )
 
 // SecretWriter is the part of mcpdeck's secret store an install needs
 // (oauth.SecretStore in the program, a map in tests).
 type SecretWriter interface {
-	Set(ctx context.Context, ref model.SecretRef, value string) error
-	Delete(ctx context.Context, ref model.SecretRef) error
+	Set(ctx context.Context, ref config.SecretRef, value string) error
+	Delete(ctx context.Context, ref config.SecretRef) error
 }
 
 // Install writes the definition cfg of server name to the file of scope
@@ -23,25 +24,25 @@ type SecretWriter interface {
 // its secrets could be overwritten; if a secret cannot be stored, the
 // definition and the secrets stored so far are taken back. It returns the
 // file written.
-func Install(ctx context.Context, opts model.LoadOptions, scope model.Scope, name string, cfg model.ServerConfig, secrets []Secret, store SecretWriter) (string, error) {
+func Install(ctx context.Context, opts config.LoadOptions, scope model.Scope, name string, cfg model.ServerConfig, secrets []Secret, store SecretWriter) (string, error) {
 	if len(secrets) > 0 && !scope.MayUseSecrets() {
 		return "", fmt.Errorf("%w: the %s scope cannot use mcpdeck's secret store", ErrSecretInSharedFile, scope)
 	}
 	if len(secrets) > 0 && store == nil {
 		return "", errors.New("no secret store to keep the server's secrets in")
 	}
-	path, err := model.AddServer(opts, scope, name, cfg)
+	path, err := config.AddServer(opts, scope, name, cfg)
 	if err != nil {
 		return "", err
 	}
-	var stored []model.SecretRef
+	var stored []config.SecretRef
 	for _, s := range secrets {
-		ref := model.SecretRef{Scope: scope, File: path, Server: name, Name: s.Name}
+		ref := config.SecretRef{Scope: scope, File: path, Server: name, Name: s.Name}
 		if err := store.Set(ctx, ref, s.Value); err != nil {
 			for _, r := range stored {
 				_ = store.Delete(ctx, r)
 			}
-			_, rmErr := model.RemoveServer(opts, scope, name)
+			_, rmErr := config.RemoveServer(opts, scope, name)
 			err = fmt.Errorf("storing the secret %s (%s) of server %s: %w", s.Name, s.Field, name, err)
 			if rmErr != nil {
 				return "", fmt.Errorf("%w; and taking the definition back out of %s failed: %w", err, path, rmErr)
@@ -58,7 +59,7 @@ func Install(ctx context.Context, opts model.LoadOptions, scope model.Scope, nam
 // directory already holding it), so that the definition never names a
 // directory that is not there; if Install fails, a directory this call
 // made is removed again.
-func InstallBundle(ctx context.Context, opts model.LoadOptions, scope model.Scope, name string, cfg model.ServerConfig, secrets []Secret, store SecretWriter, bd *Bundle) (string, error) {
+func InstallBundle(ctx context.Context, opts config.LoadOptions, scope model.Scope, name string, cfg model.ServerConfig, secrets []Secret, store SecretWriter, bd *Bundle) (string, error) {
 	if bd == nil {
 		return Install(ctx, opts, scope, name, cfg, secrets, store)
 	}

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/mcpdeck/mcpdeck/model"
+	"github.com/mcpdeck/mcpdeck/model/config"
 	"github.com/mcpdeck/mcpdeck/testdata/fakeregistry"
 )
 
@@ -19,7 +20,7 @@ type mapStore struct {
 	fail error
 }
 
-func (s *mapStore) Set(_ context.Context, ref model.SecretRef, v string) error {
+func (s *mapStore) Set(_ context.Context, ref config.SecretRef, v string) error {
 	if s.fail != nil {
 		return s.fail
 	}
@@ -27,18 +28,18 @@ func (s *mapStore) Set(_ context.Context, ref model.SecretRef, v string) error {
 	return nil
 }
 
-func (s *mapStore) Delete(_ context.Context, ref model.SecretRef) error {
+func (s *mapStore) Delete(_ context.Context, ref config.SecretRef) error {
 	delete(s.m, ref.Key())
 	return nil
 }
 
-func loadOptions(t *testing.T) model.LoadOptions {
+func loadOptions(t *testing.T) config.LoadOptions {
 	home := t.TempDir()
 	proj := filepath.Join(home, "proj")
 	if err := os.MkdirAll(proj, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	return model.LoadOptions{
+	return config.LoadOptions{
 		Cwd: proj, Home: home, ConfigDir: filepath.Join(home, ".config", "mcpdeck"), ManagedDir: filepath.Join(home, "managed"),
 		LookupEnv: func(string) (string, bool) { return "", false },
 	}
@@ -62,13 +63,13 @@ func TestInstallStoresSecretsForTheDefinition(t *testing.T) {
 			t.Errorf("%s file:\n%s", scope, b)
 		}
 	}
-	opts.LookupSecret = func(r model.SecretRef) (string, error) {
+	opts.LookupSecret = func(r config.SecretRef) (string, error) {
 		if v, ok := store.m[r.Key()]; ok {
 			return v, nil
 		}
-		return "", model.ErrSecretNotFound
+		return "", config.ErrSecretNotFound
 	}
-	r, err := model.Load(opts)
+	r, err := config.Load(opts)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -94,7 +95,7 @@ func TestInstallStoresSecretsForTheDefinition(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), "storing the secret TOKEN (env TOKEN) of server y: keychain locked (nothing was added)") {
 		t.Fatalf("failing store: %v", err)
 	}
-	if r, _ := model.Load(opts); func() bool { _, ok := r.Server("y"); return ok }() {
+	if r, _ := config.Load(opts); func() bool { _, ok := r.Server("y"); return ok }() {
 		t.Error("the definition stayed after the store failed")
 	}
 	if _, err := Install(t.Context(), opts, model.ScopeProject, "z", cfg, secrets, store); !errors.Is(err, ErrSecretInSharedFile) {

@@ -13,7 +13,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/mcpdeck/mcpdeck/engine"
-	"github.com/mcpdeck/mcpdeck/model"
+	"github.com/mcpdeck/mcpdeck/model/textsafe"
 	"github.com/mcpdeck/mcpdeck/ui/tuikit"
 )
 
@@ -133,7 +133,7 @@ func (m *prompt) replyOrClose(choice string) (tuikit.Modal, tea.Cmd) {
 func (m *prompt) View(width, height int) string {
 	st := m.env.St
 	r := m.req
-	head := []string{st.Heading.Render("Sampling request from " + model.SanitizeLine(r.Server) + forSample(r))}
+	head := []string{st.Heading.Render("Sampling request from " + textsafe.SanitizeLine(r.Server) + forSample(r))}
 	if m.editor == nil {
 		head = append(head, st.Muted.Render("The server asks for a model's reply. mcpdeck has no model: you write the reply, or a command does, or you decline."))
 	}
@@ -146,7 +146,7 @@ func (m *prompt) View(width, height int) string {
 	default:
 		by := `You write the reply (sent as model "human").`
 		if r.Command != "" {
-			by = "The command " + st.Accent.Render(model.SanitizeLine(r.Command)) + " writes the reply."
+			by = "The command " + st.Accent.Render(textsafe.SanitizeLine(r.Command)) + " writes the reply."
 		}
 		foot = append(foot, "", by,
 			st.Key.Render("enter")+" reply once  "+st.Key.Render("A")+" always allow for this server  "+
@@ -202,7 +202,7 @@ func forSample(r engine.SampleRequest) string {
 	if r.Request == "" {
 		return ""
 	}
-	return " (for " + model.SanitizeLine(r.Request) + ")"
+	return " (for " + textsafe.SanitizeLine(r.Request) + ")"
 }
 
 // lines counts the wrapped lines of ls at width.

@@ -9,6 +9,7 @@ import (
 
 	"github.com/mcpdeck/mcpdeck/engine"
 	"github.com/mcpdeck/mcpdeck/model"
+	"github.com/mcpdeck/mcpdeck/model/textsafe"
 )
 
 // connected returns nil when the server a request goes to is connected, or the
@@ -26,7 +27,7 @@ func (g *Gateway) failed(ctx context.Context, server string, err error) error {
 	if errors.Is(err, engine.ErrNotConnected) {
 		return g.unavailable(ctx, server)
 	}
-	return errors.New(model.SanitizeLine(err.Error()))
+	return errors.New(textsafe.SanitizeLine(err.Error()))
 }
 
 // lookup finds where a name leads in what is offered now.

@@ -8,7 +8,7 @@ import (
 	"net/url"
 	"strings"
 
-	"github.com/mcpdeck/mcpdeck/model"
+	"github.com/mcpdeck/mcpdeck/model/policy"
 )
 
 // ErrNotLoopback refuses a --http address other machines could reach when
@@ -23,7 +23,7 @@ func CheckAddr(addr string, remote bool) (string, error) {
 	if err != nil {
 		return "", fmt.Errorf("--http %q: want HOST:PORT, such as 127.0.0.1:8765 (%w)", addr, err)
 	}
-	if model.IsLoopbackHost(host) || remote {
+	if policy.IsLoopbackHost(host) || remote {
 		return host, nil
 	}
 	return "", fmt.Errorf("--http %s %w: other machines could reach it; bind 127.0.0.1, or pass --listen to allow it", addr, ErrNotLoopback)
@@ -39,7 +39,7 @@ func (h HTTPOptions) hostAllowed(hostport string) bool {
 		host = hh
 	}
 	host = strings.Trim(host, "[]")
-	if model.IsLoopbackHost(host) {
+	if policy.IsLoopbackHost(host) {
 		return true
 	}
 	if !h.Remote {

@@ -11,6 +11,7 @@ import (
 
 	"github.com/mcpdeck/mcpdeck/engine"
 	"github.com/mcpdeck/mcpdeck/model"
+	"github.com/mcpdeck/mcpdeck/model/config"
 	"github.com/mcpdeck/mcpdeck/transports"
 )
 
@@ -24,7 +25,7 @@ type rig struct {
 	t    testing.TB
 	gw   *Gateway
 	log  *lockedBuffer
-	load model.LoadOptions
+	load config.LoadOptions
 }
 
 // lockedBuffer is the person's log, written by the gateway's goroutines.
@@ -66,7 +67,7 @@ func newRig(t testing.TB, servers map[string]any, o Options, edit func(*engine.O
 	if err != nil {
 		t.Fatal(err)
 	}
-	load := model.LoadOptions{
+	load := config.LoadOptions{
 		Cwd: filepath.Join(dir, "proj"), Home: dir, ConfigDir: filepath.Join(dir, "config", "mcpdeck"),
 		ManagedDir: filepath.Join(dir, "managed"), Dynamic: []string{string(cfg)},
 		LookupEnv: func(k string) (string, bool) {

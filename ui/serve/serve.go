@@ -35,7 +35,7 @@ import (
 	"github.com/mark3labs/mcp-go/server"
 
 	"github.com/mcpdeck/mcpdeck/engine"
-	"github.com/mcpdeck/mcpdeck/model"
+	"github.com/mcpdeck/mcpdeck/model/textsafe"
 	"github.com/mcpdeck/mcpdeck/ui/status"
 )
 
@@ -186,7 +186,7 @@ func (g *Gateway) follow() {
 
 // note writes one line for the person, sanitized (it carries server text).
 func (g *Gateway) note(s string) {
-	fmt.Fprintln(g.log, model.SanitizeLine("mcpdeck serve: "+s))
+	fmt.Fprintln(g.log, textsafe.SanitizeLine("mcpdeck serve: "+s))
 }
 
 // bumpLocked wakes whoever waits on changed. Callers hold g.mu.

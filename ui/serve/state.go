@@ -7,7 +7,7 @@ import (
 	"time"
 
 	"github.com/mcpdeck/mcpdeck/engine"
-	"github.com/mcpdeck/mcpdeck/model"
+	"github.com/mcpdeck/mcpdeck/model/textsafe"
 	"github.com/mcpdeck/mcpdeck/ui/status"
 )
 
@@ -27,7 +27,7 @@ func stateSentenceAt(s *engine.ServerSnapshot, now time.Time) string {
 	var msg string
 	switch status.KindOf(s) {
 	case status.Connected:
-		return model.SanitizeLine(name + " is connected (" + status.Counts(s) + ")")
+		return textsafe.SanitizeLine(name + " is connected (" + status.Counts(s) + ")")
 	case status.Pending:
 		msg = name + " is not connected (" + status.Progress(s, now, status.Hints{}) + ")" + colon(failure)
 	case status.Failed:
@@ -39,7 +39,7 @@ func stateSentenceAt(s *engine.ServerSnapshot, now time.Time) string {
 	case status.Disabled, status.Blocked:
 		msg = name + " is " + status.Word(s) + colon(status.Reason(s))
 	}
-	return model.SanitizeLine(msg)
+	return textsafe.SanitizeLine(msg)
 }
 
 // colon is ": why" without a closing full stop, or "" for no why.

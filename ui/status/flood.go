@@ -4,7 +4,7 @@ import (
 	"fmt"
 
 	"github.com/mcpdeck/mcpdeck/engine"
-	"github.com/mcpdeck/mcpdeck/model"
+	"github.com/mcpdeck/mcpdeck/model/textsafe"
 )
 
 // Flood is the notice for a server's latest burst of requests mcpdeck
@@ -16,5 +16,5 @@ func Flood(s *engine.ServerSnapshot) string {
 		return ""
 	}
 	return fmt.Sprintf("server %s sent %d requests at once; mcpdeck lets %d wait for an answer and declined the rest (%d)",
-		model.SanitizeLine(s.Name), f.Sent, f.Limit, f.Declined)
+		textsafe.SanitizeLine(s.Name), f.Sent, f.Limit, f.Declined)
 }

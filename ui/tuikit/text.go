@@ -5,7 +5,7 @@ import (
 
 	"github.com/charmbracelet/x/ansi"
 
-	"github.com/mcpdeck/mcpdeck/model"
+	"github.com/mcpdeck/mcpdeck/model/textsafe"
 	"github.com/mcpdeck/mcpdeck/ui/styles"
 )
 
@@ -16,7 +16,7 @@ func Wrap(s string, width int) string { return ansi.Wrap(s, width, "") }
 // characters (escape sequences included) are stripped and tabs expanded, so
 // a hostile server's stderr cannot move the cursor or break the layout.
 func Clean(s string) string {
-	return strings.ReplaceAll(model.Sanitize(s), "\t", "    ")
+	return strings.ReplaceAll(textsafe.Sanitize(s), "\t", "    ")
 }
 
 // FirstLine is s up to its first newline.

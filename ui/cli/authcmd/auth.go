@@ -16,6 +16,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/mcpdeck/mcpdeck/model"
+	"github.com/mcpdeck/mcpdeck/model/config"
 	"github.com/mcpdeck/mcpdeck/oauth"
 	"github.com/mcpdeck/mcpdeck/ui/cli/clicore"
 )
@@ -88,7 +89,7 @@ func NewCmd(g *clicore.Globals) *cobra.Command {
 // policy, and approved if it came from a project. Signing out needs only a
 // remote server: it talks to the revocation endpoint recorded at sign-in,
 // never to the server, so a blocked or unapproved one can still be left.
-func authServer(g *clicore.Globals, lo model.LoadOptions, name string, logout bool) (model.Server, error) {
+func authServer(g *clicore.Globals, lo config.LoadOptions, name string, logout bool) (model.Server, error) {
 	r, err := g.Load(lo)
 	if err != nil {
 		return model.Server{}, err
@@ -200,7 +201,7 @@ func printAuthWarnings(w io.Writer, m *oauth.Manager) {
 // StoreClientSecret keeps a just-added server's client secret in the keychain
 // (or the 0600 credentials file, with a warning), keyed like its tokens by
 // name and config hash, so the secret never reaches a config file.
-func StoreClientSecret(g *clicore.Globals, lo model.LoadOptions, name, secret string) error {
+func StoreClientSecret(g *clicore.Globals, lo config.LoadOptions, name, secret string) error {
 	r, err := g.Load(lo)
 	if err != nil {
 		return err

@@ -10,7 +10,7 @@ import (
 
 	"github.com/zalando/go-keyring"
 
-	"github.com/mcpdeck/mcpdeck/model"
+	"github.com/mcpdeck/mcpdeck/model/config"
 	"github.com/mcpdeck/mcpdeck/ui/cli/authcmd"
 	"github.com/mcpdeck/mcpdeck/ui/cli/clicore"
 )
@@ -22,8 +22,8 @@ func runAuth(t *testing.T, servers string, args ...string) (string, string, erro
 	g := &clicore.Globals{
 		Stdin: strings.NewReader(""), Stdout: &stdout, Stderr: &stderr,
 		MCPConfig: []string{servers},
-		NewLoadOptions: func(dyn []string) (model.LoadOptions, error) {
-			return model.LoadOptions{Cwd: dir, Home: dir, ConfigDir: dir + "/config", ManagedDir: dir + "/managed", Dynamic: dyn}, nil
+		NewLoadOptions: func(dyn []string) (config.LoadOptions, error) {
+			return config.LoadOptions{Cwd: dir, Home: dir, ConfigDir: dir + "/config", ManagedDir: dir + "/managed", Dynamic: dyn}, nil
 		},
 	}
 	cmd := authcmd.NewCmd(g)
@@ -94,8 +94,8 @@ func TestAuthLogoutOfUnapprovedProjectServer(t *testing.T) {
 		var stdout, stderr bytes.Buffer
 		g := &clicore.Globals{
 			Stdin: strings.NewReader(""), Stdout: &stdout, Stderr: &stderr,
-			NewLoadOptions: func(dyn []string) (model.LoadOptions, error) {
-				return model.LoadOptions{Cwd: dir, Home: dir, ConfigDir: dir + "/config", ManagedDir: dir + "/managed", Dynamic: dyn}, nil
+			NewLoadOptions: func(dyn []string) (config.LoadOptions, error) {
+				return config.LoadOptions{Cwd: dir, Home: dir, ConfigDir: dir + "/config", ManagedDir: dir + "/managed", Dynamic: dyn}, nil
 			},
 		}
 		cmd := authcmd.NewCmd(g)

@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/mcpdeck/mcpdeck/model"
+	"github.com/mcpdeck/mcpdeck/model/textsafe"
 	"github.com/mcpdeck/mcpdeck/testdata/clitest"
 )
 
@@ -40,7 +40,7 @@ func TestBatchRunsInOneSessionInInputOrder(t *testing.T) {
 	e := clitest.NewEnv(t)
 	starts := filepath.Join(t.TempDir(), "starts")
 	cfg := clitest.EngServers(t, map[string]any{
-		"calc": map[string]any{"command": "sh", "args": []string{"-c", "echo started >> " + model.QuoteArg(starts) + "; exec " + model.QuoteArg(clitest.Binary) + " demo-server calculator"}},
+		"calc": map[string]any{"command": "sh", "args": []string{"-c", "echo started >> " + textsafe.QuoteArg(starts) + "; exec " + textsafe.QuoteArg(clitest.Binary) + " demo-server calculator"}},
 	})
 	in, want := batchInput20()
 	r := e.RunStdin(in, "--mcp-config", cfg, "batch", "calc", "-P", "4")

@@ -7,7 +7,7 @@ import (
 	"strings"
 
 	"github.com/mcpdeck/mcpdeck/engine"
-	"github.com/mcpdeck/mcpdeck/model"
+	"github.com/mcpdeck/mcpdeck/model/textsafe"
 	"github.com/mcpdeck/mcpdeck/ui/cli/clicore"
 )
 
@@ -27,7 +27,7 @@ func writeBatchResult(g *clicore.Globals, j *batchJob) error {
 	if g.JSON {
 		o := batchLineOut{Line: j.line, Result: j.result}
 		if j.err != nil {
-			o.Error = model.SanitizeLine(j.err.Error())
+			o.Error = textsafe.SanitizeLine(j.err.Error())
 		}
 		return clicore.WriteJSONLine(g.Stdout, o)
 	}
@@ -39,7 +39,7 @@ func writeBatchResult(g *clicore.Globals, j *batchJob) error {
 			line += " " + text
 		}
 	}
-	_, err := fmt.Fprintln(g.Stdout, model.SanitizeLine(line))
+	_, err := fmt.Fprintln(g.Stdout, textsafe.SanitizeLine(line))
 	return err
 }
 
@@ -54,7 +54,7 @@ func batchText(result any) string {
 		if len(r.Structured) > 0 && !clicore.HasText(r.Content) {
 			var c bytes.Buffer
 			if json.Compact(&c, r.Structured) == nil {
-				buf.Write(model.EscapeJSON(c.Bytes()))
+				buf.Write(textsafe.EscapeJSON(c.Bytes()))
 			}
 		}
 	case engine.ResourceResult:
@@ -65,5 +65,5 @@ func batchText(result any) string {
 		}
 		_ = clicore.PrintContents(&buf, r.Messages)
 	}
-	return model.SanitizeLine(strings.TrimSpace(buf.String()))
+	return textsafe.SanitizeLine(strings.TrimSpace(buf.String()))
 }

@@ -6,7 +6,7 @@ import (
 	"strings"
 
 	"github.com/mcpdeck/mcpdeck/engine"
-	"github.com/mcpdeck/mcpdeck/model"
+	"github.com/mcpdeck/mcpdeck/model/textsafe"
 )
 
 // PrintContents prints processed content: text as is (control
@@ -33,7 +33,7 @@ func PrintContents(w io.Writer, cs []engine.Content) error {
 		default:
 			line = c.Text
 		}
-		if _, err := fmt.Fprintln(w, prefix+model.Sanitize(line)); err != nil {
+		if _, err := fmt.Fprintln(w, prefix+textsafe.Sanitize(line)); err != nil {
 			return err
 		}
 	}

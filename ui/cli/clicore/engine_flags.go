@@ -8,7 +8,7 @@ import (
 	"sync/atomic"
 
 	"github.com/mcpdeck/mcpdeck/engine"
-	"github.com/mcpdeck/mcpdeck/model"
+	"github.com/mcpdeck/mcpdeck/model/textsafe"
 	"github.com/mcpdeck/mcpdeck/transports"
 )
 
@@ -68,7 +68,7 @@ func (l *ElicitLog) sampleDeclined() string {
 	if r.Request != "" {
 		what = ", for " + r.Request
 	}
-	return model.SanitizeLine(fmt.Sprintf("server %s asked for a model's reply (%q%s), and mcpdeck declined: "+
+	return textsafe.SanitizeLine(fmt.Sprintf("server %s asked for a model's reply (%q%s), and mcpdeck declined: "+
 		"pass --sampling-command CMD, or set \"sampling\": {\"command\": …} for it in your user config", r.Server, r.FirstLine(), what))
 }
 
@@ -99,7 +99,7 @@ func (l *ElicitLog) Explain() error {
 	if r.Request != "" {
 		what += ", for " + r.Request
 	}
-	return fmt.Errorf("server %s asked for input (%s), but %w", r.Server, model.SanitizeLine(what), errEngElicitHeadless)
+	return fmt.Errorf("server %s asked for input (%s), but %w", r.Server, textsafe.SanitizeLine(what), errEngElicitHeadless)
 }
 
 // EngineOptions builds the engine the CLI runs on: the TUI's engine options
@@ -147,7 +147,7 @@ func (f *EngineFlags) sayWhyDeclined(pol engine.ElicitFunc) engine.ElicitFunc {
 			if req.Request != "" {
 				what = " (for " + req.Request + ")"
 			}
-			fmt.Fprintln(f.Globals.Stderr, model.SanitizeLine("mcpdeck: declined"+what+": "+resp.Reason))
+			fmt.Fprintln(f.Globals.Stderr, textsafe.SanitizeLine("mcpdeck: declined"+what+": "+resp.Reason))
 			f.declined.Store(true)
 		}
 		return resp, err
@@ -165,7 +165,7 @@ func (f *EngineFlags) PrintLog(server string, l engine.LogEntry) {
 	if l.Logger != "" {
 		text = l.Logger + ": " + text
 	}
-	fmt.Fprintln(f.Globals.Stderr, model.SanitizeLine(server+" "+l.Level+": "+text))
+	fmt.Fprintln(f.Globals.Stderr, textsafe.SanitizeLine(server+" "+l.Level+": "+text))
 }
 
 // sampleHeadless answers a sampling request without a person: a command the

@@ -6,7 +6,7 @@ import (
 	"os"
 
 	"github.com/mcpdeck/mcpdeck/engine"
-	"github.com/mcpdeck/mcpdeck/model"
+	"github.com/mcpdeck/mcpdeck/model/config"
 	"github.com/mcpdeck/mcpdeck/model/platform"
 	"github.com/mcpdeck/mcpdeck/oauth"
 	"github.com/mcpdeck/mcpdeck/transports"
@@ -44,7 +44,7 @@ func TUIEngineOptions(g *Globals) (engine.Options, error) {
 // (or <config dir>/credentials.json), the needs-auth cache in the user cache
 // dir. inline lets requests run the browser flow themselves on 401 and
 // step-up (one-shot commands such as call and tools).
-func NewOAuthManager(lo model.LoadOptions, stderr io.Writer, inline bool) *oauth.Manager {
+func NewOAuthManager(lo config.LoadOptions, stderr io.Writer, inline bool) *oauth.Manager {
 	cacheDir := ""
 	if d, err := platform.CacheDir(); err == nil {
 		cacheDir = d

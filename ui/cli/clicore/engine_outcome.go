@@ -4,7 +4,7 @@ import (
 	"fmt"
 
 	"github.com/mcpdeck/mcpdeck/engine"
-	"github.com/mcpdeck/mcpdeck/model"
+	"github.com/mcpdeck/mcpdeck/model/textsafe"
 	"github.com/mcpdeck/mcpdeck/ui/status"
 )
 
@@ -17,13 +17,13 @@ func Reason(srv engine.ServerSnapshot) string { return status.Reason(&srv) }
 // ListLine is the `mcp list` line for one server.
 func ListLine(srv engine.ServerSnapshot) string {
 	o := OutcomeOf(srv)
-	return model.SanitizeLine(fmt.Sprintf("%s %s: %s (%s) — %s", o.Glyph(), srv.Name, srv.Target, srv.Transport, StatusBody(srv)))
+	return textsafe.SanitizeLine(fmt.Sprintf("%s %s: %s (%s) — %s", o.Glyph(), srv.Name, srv.Target, srv.Transport, StatusBody(srv)))
 }
 
 // StatusText is the `mcp get` Status line: the glyph and what
 // ListLine says after the dash.
 func StatusText(srv engine.ServerSnapshot) string {
-	return model.SanitizeLine(OutcomeOf(srv).Glyph() + " " + StatusBody(srv))
+	return textsafe.SanitizeLine(OutcomeOf(srv).Glyph() + " " + StatusBody(srv))
 }
 
 // StatusBody is the outcome in words with its counts or reason.

@@ -8,6 +8,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/mcpdeck/mcpdeck/model"
+	"github.com/mcpdeck/mcpdeck/model/config"
 )
 
 // EnumFlag is a string flag that accepts only the listed values, so a typo is
@@ -43,7 +44,7 @@ func AddScopeFlag(cmd *cobra.Command, def model.Scope, usage string) func() mode
 		name = def.String()
 	}
 	var names []string
-	for _, s := range model.WritableScopes() {
+	for _, s := range config.WritableScopes() {
 		names = append(names, s.String())
 	}
 	cmd.Flags().VarP(NewEnumFlag(&name, names...), "scope", "s", usage)

@@ -6,7 +6,7 @@ import (
 	"io"
 	"slices"
 
-	"github.com/mcpdeck/mcpdeck/model"
+	"github.com/mcpdeck/mcpdeck/model/config"
 	"github.com/mcpdeck/mcpdeck/oauth"
 )
 
@@ -33,9 +33,9 @@ type Globals struct {
 	RawStdout, RawStderr io.Writer
 
 	// NewLoadOptions builds the model's LoadOptions for the given --mcp-config
-	// values; it is model.DefaultLoadOptions (working directory, HOME, XDG
+	// values; it is config.DefaultLoadOptions (working directory, HOME, XDG
 	// config dir, MCPDECK_MANAGED_DIR). Use g.LoadOptions() to call it.
-	NewLoadOptions func(dynamic []string) (model.LoadOptions, error)
+	NewLoadOptions func(dynamic []string) (config.LoadOptions, error)
 
 	// Sampling is --sampling: what a command does with a server's sampling
 	// request when no command replies ("decline", the only way without a
@@ -79,14 +79,14 @@ func (g *Globals) Input() *bufio.Reader {
 }
 
 // LoadOptions returns the LoadOptions every command reads config with. A
-// ${secret:NAME} stays as written (model.SkipSecrets): a command that only
+// ${secret:NAME} stays as written (config.SkipSecrets): a command that only
 // shows or edits definitions, or completes a word at each TAB, has no use
 // for the values and must not make the keychain answer (or prompt) for
 // every server. Commands that run servers use SecretLoadOptions.
-func (g *Globals) LoadOptions() (model.LoadOptions, error) {
+func (g *Globals) LoadOptions() (config.LoadOptions, error) {
 	o, err := g.NewLoadOptions(g.MCPConfig)
 	if err == nil && o.LookupSecret == nil {
-		o.LookupSecret = model.SkipSecrets
+		o.LookupSecret = config.SkipSecrets
 	}
 	return o, err
 }
@@ -95,7 +95,7 @@ func (g *Globals) LoadOptions() (model.LoadOptions, error) {
 // ${secret:NAME} of a user or local definition is read from the secret
 // store (each read bounded by the keychain's timeout); with names, only
 // those servers' secrets are read.
-func (g *Globals) SecretLoadOptions(names ...string) (model.LoadOptions, error) {
+func (g *Globals) SecretLoadOptions(names ...string) (config.LoadOptions, error) {
 	o, err := g.NewLoadOptions(g.MCPConfig)
 	if err == nil && o.LookupSecret == nil {
 		o.LookupSecret = g.SecretStore(o.ConfigDir).Lookup(context.Background())
@@ -107,11 +107,11 @@ func (g *Globals) SecretLoadOptions(names ...string) (model.LoadOptions, error) 
 }
 
 // secretsOnlyOf is read for the secrets of the servers named, and
-// model.SkipSecrets for every other server's.
-func secretsOnlyOf(read func(model.SecretRef) (string, error), names []string) func(model.SecretRef) (string, error) {
-	return func(ref model.SecretRef) (string, error) {
+// config.SkipSecrets for every other server's.
+func secretsOnlyOf(read func(config.SecretRef) (string, error), names []string) func(config.SecretRef) (string, error) {
+	return func(ref config.SecretRef) (string, error) {
 		if !slices.Contains(names, ref.Server) {
-			return model.SkipSecrets(ref)
+			return config.SkipSecrets(ref)
 		}
 		return read(ref)
 	}

@@ -9,11 +9,11 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"github.com/mcpdeck/mcpdeck/model"
+	"github.com/mcpdeck/mcpdeck/model/textsafe"
 )
 
 // encodeJSON writes v as encoding/json's Encoder would (indent "" is one
-// line), with a final newline, through model.EscapeJSON, without holding
+// line), with a final newline, through textsafe.EscapeJSON, without holding
 // the whole output: slices and plain structs are written part by part and
 // only their leaves are marshalled, so 10 000 tools of 2.5 KB cost the
 // writer one tool at a time, not two whole copies of 25 MB (the encoder's
@@ -221,7 +221,7 @@ func isEmptyJSON(v reflect.Value) bool {
 const jsonChunk = 64 << 10
 
 // escapedWriter collects encoded JSON and writes it through
-// model.EscapeJSON about jsonChunk bytes at a time, cut at character
+// textsafe.EscapeJSON about jsonChunk bytes at a time, cut at character
 // boundaries.
 type escapedWriter struct {
 	w   io.Writer
@@ -250,7 +250,7 @@ func (e *escapedWriter) flush(all bool) error {
 	if n == 0 {
 		return nil
 	}
-	if _, err := e.w.Write(model.EscapeJSON(e.buf[:n])); err != nil {
+	if _, err := e.w.Write(textsafe.EscapeJSON(e.buf[:n])); err != nil {
 		return err
 	}
 	e.buf = append(e.buf[:0], e.buf[n:]...)
@@ -259,7 +259,7 @@ func (e *escapedWriter) flush(all bool) error {
 
 // WriteJSON writes v indented, with a final newline: every --json output
 // goes through it. encoding/json leaves U+202E, C1 controls, DEL and tag
-// characters raw inside strings, so model.EscapeJSON turns them into \u
+// characters raw inside strings, so textsafe.EscapeJSON turns them into \u
 // escapes: the value is the same for a program, and inert on a terminal.
 func WriteJSON(w io.Writer, v any) error { return encodeJSON(w, v, "  ") }
 

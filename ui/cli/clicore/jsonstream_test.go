@@ -10,11 +10,11 @@ import (
 	"unicode/utf8"
 
 	"github.com/mcpdeck/mcpdeck/engine"
-	"github.com/mcpdeck/mcpdeck/model"
+	"github.com/mcpdeck/mcpdeck/model/textsafe"
 )
 
 // reference is what encodeJSON must write: encoding/json's Encoder output
-// passed through model.EscapeJSON.
+// passed through textsafe.EscapeJSON.
 func reference(t testing.TB, v any, indent string) string {
 	t.Helper()
 	var buf bytes.Buffer
@@ -24,7 +24,7 @@ func reference(t testing.TB, v any, indent string) string {
 	if err := enc.Encode(v); err != nil {
 		t.Fatal(err)
 	}
-	return string(model.EscapeJSON(buf.Bytes()))
+	return string(textsafe.EscapeJSON(buf.Bytes()))
 }
 
 type streamInner struct {

@@ -5,13 +5,13 @@ import (
 	"sync"
 	"unicode/utf8"
 
-	"github.com/mcpdeck/mcpdeck/model"
+	"github.com/mcpdeck/mcpdeck/model/textsafe"
 )
 
 // TerminalWriter is the CLI's one choke point between outside text and the
 // terminal: cli.Run wraps the process's stdout and stderr in it, so
 // everything a command prints — server names, URIs, results, error
-// messages from servers and authorization servers — passes model.Sanitize
+// messages from servers and authorization servers — passes textsafe.Sanitize
 // (newlines and tabs kept), whichever printing helper it took. Only what
 // draws a screen of its own from sanitized text (the TUI, the form of `mcp
 // add --registry`) and what speaks JSON-RPC (demo-server, serve) writes to
@@ -35,7 +35,7 @@ func (t *TerminalWriter) Write(p []byte) (int, error) {
 	buf := append(t.tail, p...)
 	cut := completeRunes(buf)
 	t.tail = append([]byte(nil), buf[cut:]...)
-	if _, err := io.WriteString(t.w, model.Sanitize(string(buf[:cut]))); err != nil {
+	if _, err := io.WriteString(t.w, textsafe.Sanitize(string(buf[:cut]))); err != nil {
 		return 0, err
 	}
 	return len(p), nil

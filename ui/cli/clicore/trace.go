@@ -8,8 +8,8 @@ import (
 	"time"
 
 	"github.com/mcpdeck/mcpdeck/engine"
-	"github.com/mcpdeck/mcpdeck/model"
 	"github.com/mcpdeck/mcpdeck/model/platform"
+	"github.com/mcpdeck/mcpdeck/model/textsafe"
 )
 
 // traceFile is --trace FILE: every JSON-RPC frame of every server, one
@@ -65,14 +65,14 @@ func openTrace(path string) (*traceFile, error) {
 }
 
 // TraceJSON is f of server as one trace line, without its newline,
-// escaped as --json output is (model.EscapeJSON), so a trace or a
+// escaped as --json output is (textsafe.EscapeJSON), so a trace or a
 // bundle's traffic shown on a terminal cannot drive it.
 func TraceJSON(server string, f engine.Frame) ([]byte, error) {
 	b, err := json.Marshal(newTraceLine(server, f))
 	if err != nil {
 		return nil, err
 	}
-	return model.EscapeJSON(b), nil
+	return textsafe.EscapeJSON(b), nil
 }
 
 // write appends one frame (TraceJSON).

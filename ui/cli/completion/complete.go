@@ -9,7 +9,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/mcpdeck/mcpdeck/model"
+	"github.com/mcpdeck/mcpdeck/model/textsafe"
 	"github.com/mcpdeck/mcpdeck/ui/cli/clicore"
 )
 
@@ -138,12 +138,12 @@ func cleanCandidates(names []string) []string {
 // candidate is one completion line, "name\tdescription", or "" when the
 // name cannot be offered safely.
 func candidate(name, desc string) string {
-	clean := model.SanitizeLine(name)
+	clean := textsafe.SanitizeLine(name)
 	if clean == "" || clean != name || strings.ContainsAny(name, "\t\n") {
 		return ""
 	}
 	if desc == "" {
 		return clean
 	}
-	return clean + "\t" + model.SanitizeLine(desc)
+	return clean + "\t" + textsafe.SanitizeLine(desc)
 }

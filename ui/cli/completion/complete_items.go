@@ -8,7 +8,7 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
-	"github.com/mcpdeck/mcpdeck/model"
+	"github.com/mcpdeck/mcpdeck/model/cache"
 	"github.com/mcpdeck/mcpdeck/model/platform"
 	"github.com/mcpdeck/mcpdeck/ui/cli/clicore"
 )
@@ -21,17 +21,17 @@ const completeConnectTimeout = 4 * time.Second
 // completion: from the cache while it is fresh, else by connecting that one
 // server, and only when it may run (approved, enabled, allowed by policy,
 // no config problems) — completion never starts what you have not approved.
-func serverNamesFor(ctx context.Context, g *clicore.Globals, server string) (model.ServerNames, bool) {
+func serverNamesFor(ctx context.Context, g *clicore.Globals, server string) (cache.ServerNames, bool) {
 	res, err := clicore.LoadResolved(g)
 	if err != nil {
-		return model.ServerNames{}, false
+		return cache.ServerNames{}, false
 	}
 	s, ok := res.Server(server)
 	if !ok || !s.Runnable() {
-		return model.ServerNames{}, false
+		return cache.ServerNames{}, false
 	}
 	cacheDir := completionCacheDir()
-	if n, ok := model.ReadServerNames(cacheDir, s.Hash, time.Now()); ok {
+	if n, ok := cache.ReadServerNames(cacheDir, s.Hash, time.Now()); ok {
 		return n, true
 	}
 	if ctx == nil {
@@ -44,14 +44,14 @@ func serverNamesFor(ctx context.Context, g *clicore.Globals, server string) (mod
 	g.TracePath = ""
 	sess, err := clicore.StartSession(ctx, clicore.NewEngineFlags(g), server)
 	if err != nil {
-		return model.ServerNames{}, false
+		return cache.ServerNames{}, false
 	}
 	defer sess.Close()
 	srv, err := sess.Ready(ctx, server)
 	if err != nil {
-		return model.ServerNames{}, false
+		return cache.ServerNames{}, false
 	}
-	n := model.ServerNames{Hash: srv.Hash, At: time.Now()}
+	n := cache.ServerNames{Hash: srv.Hash, At: time.Now()}
 	for _, t := range srv.Tools {
 		n.Tools = append(n.Tools, t.Name)
 	}
@@ -62,7 +62,7 @@ func serverNamesFor(ctx context.Context, g *clicore.Globals, server string) (mod
 		n.Resources = append(n.Resources, r.URI)
 	}
 	if cacheDir != "" && n.Hash != "" {
-		_ = model.WriteServerNames(cacheDir, n) // a cache: the next TAB connects again
+		_ = cache.WriteServerNames(cacheDir, n) // a cache: the next TAB connects again
 	}
 	return n, true
 }

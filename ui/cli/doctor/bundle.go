@@ -15,15 +15,16 @@ import (
 
 	"github.com/dustin/go-humanize"
 
-	"github.com/mcpdeck/mcpdeck/model"
+	"github.com/mcpdeck/mcpdeck/model/config"
 	"github.com/mcpdeck/mcpdeck/model/platform"
+	"github.com/mcpdeck/mcpdeck/model/textsafe"
 	"github.com/mcpdeck/mcpdeck/ui/cli/clicore"
 )
 
 // bundleInput is what `doctor --bundle` puts in the archive: the loaded
 // configuration, the report doctor printed, and what the servers did.
 type bundleInput struct {
-	res     *model.Resolved
+	res     *config.Resolved
 	report  []docLine
 	run     doctorRun
 	version string // clicore.BuildVersion(): what version.txt says this binary is
@@ -37,8 +38,8 @@ const bundleRoot = "mcpdeck-bundle/"
 // counts what it masked; files that still hold something that looks like
 // a credential are noted, not guessed at.
 type bundle struct {
-	mask   *model.Masker
-	judge  *model.TokenJudge
+	mask   *textsafe.Masker
+	judge  *textsafe.TokenJudge
 	files  []bundleFile
 	masked int
 	unsure []string // what the bundle could not judge, one sentence each
@@ -73,7 +74,7 @@ func writeBundle(ctx context.Context, g *clicore.Globals, path string, in bundle
 // assembleBundle builds every file of the archive from in, masking
 // secrets; serr is why the stored credentials could not all be read.
 func assembleBundle(in bundleInput, secrets []string, serr error) *bundle {
-	b := &bundle{mask: model.NewMasker(secrets...), judge: model.NewTokenJudge(ownValues(in)...)}
+	b := &bundle{mask: textsafe.NewMasker(secrets...), judge: textsafe.NewTokenJudge(ownValues(in)...)}
 	b.expanded = expansionNotes(in.res)
 	if serr != nil {
 		b.unsure = append(b.unsure, "stored credentials could not all be read ("+b.mask.Mask(serr.Error())+"): one a server echoed would not be masked")
@@ -101,7 +102,7 @@ func assembleBundle(in bundleInput, secrets []string, serr error) *bundle {
 // server's expanded env, header, URL and argument secrets and the values it
 // took from mcpdeck's secret store (model.Server.Secrets), and every
 // credential mcpdeck keeps (oauth.Manager.StoredSecrets).
-func bundleSecrets(ctx context.Context, g *clicore.Globals, res *model.Resolved) ([]string, error) {
+func bundleSecrets(ctx context.Context, g *clicore.Globals, res *config.Resolved) ([]string, error) {
 	var out []string
 	for _, s := range res.Servers {
 		out = append(out, s.Secrets()...)
@@ -152,14 +153,14 @@ func (b *bundle) addText(name, text string) {
 }
 
 // addJSON adds v indented and escaped as --json output is
-// (model.EscapeJSON: it holds servers' text); hidden counts values v
+// (textsafe.EscapeJSON: it holds servers' text); hidden counts values v
 // itself already masks (model.Redact did), which count as masked too.
 func (b *bundle) addJSON(name string, v any, hidden int) {
 	data, err := json.MarshalIndent(v, "", "  ")
 	if err != nil {
 		data = []byte(fmt.Sprintf("cannot encode: %v", err))
 	}
-	data = model.EscapeJSON(data)
+	data = textsafe.EscapeJSON(data)
 	b.masked += hidden
 	b.noteUnknown(name, strings.Split(b.add(name, string(data)), "\n"), "line")
 }
@@ -185,7 +186,7 @@ func (b *bundle) summary() string {
 	fmt.Fprintf(&s, "mcpdeck masked %d values in this bundle: env and header values, URL user info and secret query values,\n", b.masked)
 	s.WriteString("Bearer/Basic credentials, JSON Web Tokens, credential fields (access_token, client_secret, API_KEY=...),\n")
 	s.WriteString("every value ${VAR} and ${secret:NAME} put into a definition (URL paths and arguments too),\n")
-	s.WriteString("and every token, client secret and key it stores, wherever they appeared. They read " + model.Masked + ".\n")
+	s.WriteString("and every token, client secret and key it stores, wherever they appeared. They read " + textsafe.Masked + ".\n")
 	writeExpansions(&s, b.expanded)
 	if len(b.unsure) == 0 {
 		s.WriteString("\nNothing was left that it could not judge.\n")
@@ -243,7 +244,7 @@ func (r bundleReport) print(w io.Writer) {
 	}
 	fmt.Fprintln(w, "bundle: kept unchanged, as mcpdeck could not judge them (read them before you share it):")
 	for _, u := range r.unsure {
-		fmt.Fprintln(w, "  "+model.SanitizeLine(u))
+		fmt.Fprintln(w, "  "+textsafe.SanitizeLine(u))
 	}
 }
 

@@ -6,6 +6,8 @@ import (
 
 	"github.com/mcpdeck/mcpdeck/engine"
 	"github.com/mcpdeck/mcpdeck/model"
+	"github.com/mcpdeck/mcpdeck/model/config"
+	"github.com/mcpdeck/mcpdeck/model/textsafe"
 	"github.com/mcpdeck/mcpdeck/ui/cli/clicore"
 )
 
@@ -13,12 +15,12 @@ import (
 // the scope and file it came from and the definitions it overrides, as
 // written with its secrets masked (model.Redact).
 type bundleConfig struct {
-	Files       []string           `json:"files"` // every config file consulted, existing or not
-	ProjectRoot string             `json:"projectRoot"`
-	Enterprise  bool               `json:"enterprise,omitempty"`
-	Problems    []model.Problem    `json:"problems,omitempty"`
-	Servers     []bundleServer     `json:"servers"`
-	Suppressed  []model.Suppressed `json:"suppressed,omitempty"`
+	Files       []string            `json:"files"` // every config file consulted, existing or not
+	ProjectRoot string              `json:"projectRoot"`
+	Enterprise  bool                `json:"enterprise,omitempty"`
+	Problems    []model.Problem     `json:"problems,omitempty"`
+	Servers     []bundleServer      `json:"servers"`
+	Suppressed  []config.Suppressed `json:"suppressed,omitempty"`
 }
 
 type bundleServer struct {
@@ -36,7 +38,7 @@ type bundleServer struct {
 
 // addConfig adds config.json. The values model.Redact hides count as
 // masked: the document built from the definitions as written holds them.
-func (b *bundle) addConfig(res *model.Resolved) {
+func (b *bundle) addConfig(res *config.Resolved) {
 	doc := func(def func(model.Server) model.ServerConfig) bundleConfig {
 		c := bundleConfig{Files: res.Files, ProjectRoot: res.ProjectRoot, Enterprise: res.Enterprise, Problems: res.Problems, Suppressed: res.Suppressed}
 		for _, s := range res.Servers {
@@ -58,7 +60,7 @@ func maskedIn(v any) int {
 	if err != nil {
 		return 0
 	}
-	return strings.Count(string(data), model.Masked)
+	return strings.Count(string(data), textsafe.Masked)
 }
 
 // bundleState is a server's state.json: its snapshot as `mcp list --json`

@@ -12,6 +12,8 @@ import (
 
 	"github.com/mcpdeck/mcpdeck/engine"
 	"github.com/mcpdeck/mcpdeck/model"
+	"github.com/mcpdeck/mcpdeck/model/config"
+	"github.com/mcpdeck/mcpdeck/model/textsafe"
 	"github.com/mcpdeck/mcpdeck/testdata/clitest"
 	"github.com/mcpdeck/mcpdeck/testdata/faultlaunch"
 	"github.com/mcpdeck/mcpdeck/ui/cli/clicore"
@@ -62,7 +64,7 @@ func TestDoctorBundleMasksEverySecret(t *testing.T) {
 		},
 	}})
 	e.WriteFile(settings, string(cfg))
-	res, err := model.Load(e.LoadOptions())
+	res, err := config.Load(e.LoadOptions())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -154,7 +156,7 @@ func TestDoctorBundleMasksEverySecret(t *testing.T) {
 // among the bundle's masked values.
 func TestBundleTrafficMasksToolResults(t *testing.T) {
 	const token, client = "opaque-stored-token-7c1d", "client-secret-q9w8e7"
-	b := &bundle{mask: model.NewMasker(token, client), judge: model.NewTokenJudge()}
+	b := &bundle{mask: textsafe.NewMasker(token, client), judge: textsafe.NewTokenJudge()}
 	b.addTraffic("servers/01-s/traffic.jsonl", "s", []engine.Frame{
 		{
 			Dir: engine.FrameSent, Kind: engine.FrameRequest, Method: "tools/call", ID: "3",
@@ -166,7 +168,7 @@ func TestBundleTrafficMasksToolResults(t *testing.T) {
 		},
 	})
 	got := b.files[0].body
-	if strings.Contains(got, token) || strings.Contains(got, client) || strings.Count(got, model.Masked) != 4 {
+	if strings.Contains(got, token) || strings.Contains(got, client) || strings.Count(got, textsafe.Masked) != 4 {
 		t.Fatalf("traffic not masked:\n%s", got)
 	}
 	if b.masked != 4 {
@@ -187,7 +189,7 @@ func TestBundleFilesAreTerminalSafe(t *testing.T) {
 		t.Fatal(err)
 	}
 	clitest.AssertTerminalSafe(t, "--trace line", string(line))
-	b := &bundle{mask: model.NewMasker(), judge: model.NewTokenJudge()}
+	b := &bundle{mask: textsafe.NewMasker(), judge: textsafe.NewTokenJudge()}
 	b.addTraffic("servers/01-s/traffic.jsonl", "s", []engine.Frame{frame})
 	b.addState("servers/01-s/state.json", engine.ServerSnapshot{Name: "s", Error: clitest.Hostile}, 1, 0)
 	for _, f := range b.files {
@@ -210,7 +212,7 @@ func TestBundleJudgesOnlyOutsideText(t *testing.T) {
 	)
 	dir := filepath.Join(t.TempDir(), "Application Support", "mcpdeck-4f1a9c3e7b2d8e6a")
 	srv := model.Server{Name: "local", Scope: model.ScopeUser, Source: filepath.Join(dir, "settings.json"), Hash: hash}
-	res := &model.Resolved{ProjectRoot: dir, Files: []string{srv.Source}, Servers: []model.Server{srv}}
+	res := &config.Resolved{ProjectRoot: dir, Files: []string{srv.Source}, Servers: []model.Server{srv}}
 	snap := engine.ServerSnapshot{
 		Name: "local", Source: srv.Source, Hash: hash, State: model.StateConnected,
 		Approval:   model.Approval{Status: model.ApprovalApproved, ApprovedHash: approved},

@@ -9,7 +9,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/mcpdeck/mcpdeck/model"
+	"github.com/mcpdeck/mcpdeck/model/config"
 )
 
 // maxClockSkew is how far this machine's clock may be from a remote
@@ -20,7 +20,7 @@ const maxClockSkew = 2 * time.Minute
 // clockChecks compares the clock with the Date header of each remote
 // server that may run (a HEAD request, 5 s, no credentials sent, no
 // redirect followed), all at once.
-func clockChecks(ctx context.Context, res *model.Resolved) []docLine {
+func clockChecks(ctx context.Context, res *config.Resolved) []docLine {
 	hc := &http.Client{
 		Timeout:       5 * time.Second,
 		CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse },

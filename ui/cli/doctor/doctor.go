@@ -16,8 +16,10 @@ import (
 
 	"github.com/mcpdeck/mcpdeck/engine"
 	"github.com/mcpdeck/mcpdeck/model"
+	"github.com/mcpdeck/mcpdeck/model/config"
 	"github.com/mcpdeck/mcpdeck/model/launch"
 	"github.com/mcpdeck/mcpdeck/model/platform"
+	"github.com/mcpdeck/mcpdeck/model/textsafe"
 	"github.com/mcpdeck/mcpdeck/ui/cli/clicore"
 	"github.com/mcpdeck/mcpdeck/ui/status"
 )
@@ -83,7 +85,7 @@ func runDoctor(ctx context.Context, f *clicore.EngineFlags, bundle string) error
 	mask := g.RunMask() // every server's secret set: a line about one may quote another's
 	for i, l := range lines {
 		lines[i].text = mask.Mask(l.text)
-		fmt.Fprintln(g.Stdout, model.SanitizeLine(l.mark+" "+lines[i].text))
+		fmt.Fprintln(g.Stdout, textsafe.SanitizeLine(l.mark+" "+lines[i].text))
 		bad = bad || l.mark == docBad
 	}
 	if bundle != "" {
@@ -101,7 +103,7 @@ func runDoctor(ctx context.Context, f *clicore.EngineFlags, bundle string) error
 
 // configChecks: every config file that exists, and each file problem with
 // its place.
-func configChecks(res *model.Resolved) []docLine {
+func configChecks(res *config.Resolved) []docLine {
 	var out []docLine
 	broken := map[string]bool{}
 	for _, p := range res.Problems {
@@ -121,14 +123,14 @@ func configChecks(res *model.Resolved) []docLine {
 
 // workDirChecks: each server outside the project whose relative paths now
 // name something under home, and each that opted in to run in the project.
-func workDirChecks(res *model.Resolved) []docLine {
+func workDirChecks(res *config.Resolved) []docLine {
 	var out []docLine
 	for _, s := range res.Servers {
 		if len(s.HomeRelative) > 0 {
 			out = append(out, docLine{docWarn, clicore.HomeRelativeText(s)})
 		}
 		if s.OptsIntoProject() {
-			out = append(out, docLine{docInfo, "server " + model.SanitizeLine(s.Name) + ": " + clicore.OptInText()})
+			out = append(out, docLine{docInfo, "server " + textsafe.SanitizeLine(s.Name) + ": " + clicore.OptInText()})
 		}
 	}
 	return out
@@ -138,7 +140,7 @@ func workDirChecks(res *model.Resolved) []docLine {
 var launchers = []string{"npx", "node", "uvx", "docker"}
 
 // programChecks: each launcher on PATH, needed or not, and Node's version.
-func programChecks(ctx context.Context, res *model.Resolved) []docLine {
+func programChecks(ctx context.Context, res *config.Resolved) []docLine {
 	needed := map[string][]string{}
 	for _, s := range res.Servers {
 		if s.Config.EffectiveType() != model.TransportStdio || !s.Runnable() {
@@ -238,7 +240,7 @@ func proxyChecks(getenv func(string) string) []docLine {
 	var set []string
 	for _, k := range []string{"HTTPS_PROXY", "https_proxy", "HTTP_PROXY", "http_proxy", "ALL_PROXY", "all_proxy", "NO_PROXY", "no_proxy"} {
 		if v := getenv(k); v != "" {
-			set = append(set, k+"="+model.NewMasker().Mask(v))
+			set = append(set, k+"="+textsafe.NewMasker().Mask(v))
 		}
 	}
 	if len(set) == 0 {

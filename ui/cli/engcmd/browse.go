@@ -8,7 +8,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/mcpdeck/mcpdeck/engine"
-	"github.com/mcpdeck/mcpdeck/model"
+	"github.com/mcpdeck/mcpdeck/model/textsafe"
 	"github.com/mcpdeck/mcpdeck/ui/cli/clicore"
 	"github.com/mcpdeck/mcpdeck/ui/status"
 )
@@ -88,7 +88,7 @@ func runEngListing(ctx context.Context, f *clicore.EngineFlags, l engListing, ar
 		if l.use == "resources" { // resources and templates counted apart, as everywhere
 			count = status.Plural(len(srv.Resources), "resource") + " · " + status.Plural(len(srv.Templates), "template")
 		}
-		fmt.Fprintf(g.Stdout, "%s (%s)\n", model.SanitizeLine(srv.Name), count)
+		fmt.Fprintf(g.Stdout, "%s (%s)\n", textsafe.SanitizeLine(srv.Name), count)
 		for _, line := range lines {
 			fmt.Fprintln(g.Stdout, "  "+line)
 		}
@@ -123,7 +123,7 @@ func engToolItems(srv engine.ServerSnapshot) (any, []string, int) {
 		if t.Collision != "" {
 			tags = append(tags, t.Collision)
 		}
-		line := model.SanitizeLine(t.Name)
+		line := textsafe.SanitizeLine(t.Name)
 		if len(tags) > 0 {
 			line += " [" + strings.Join(tags, ", ") + "]"
 		}
@@ -142,14 +142,14 @@ func engToolItems(srv engine.ServerSnapshot) (any, []string, int) {
 func engResourceItems(srv engine.ServerSnapshot) (any, []string, int) {
 	var lines []string
 	for _, r := range srv.Resources {
-		line := model.SanitizeLine(r.URI)
+		line := textsafe.SanitizeLine(r.URI)
 		if d := engSummary(r.Name, r.Description); d != "" {
 			line += " — " + d
 		}
 		lines = append(lines, line)
 	}
 	for _, t := range srv.Templates {
-		line := model.SanitizeLine(t.URITemplate) + " (template)"
+		line := textsafe.SanitizeLine(t.URITemplate) + " (template)"
 		if d := engSummary(t.Name, t.Description); d != "" {
 			line += " — " + d
 		}
@@ -172,7 +172,7 @@ func engResourceItems(srv engine.ServerSnapshot) (any, []string, int) {
 func engPromptItems(srv engine.ServerSnapshot) (any, []string, int) {
 	var lines []string
 	for _, p := range srv.Prompts {
-		line := model.SanitizeLine(p.Name)
+		line := textsafe.SanitizeLine(p.Name)
 		var args []string
 		for _, a := range p.Arguments {
 			if a.Required {
@@ -182,7 +182,7 @@ func engPromptItems(srv engine.ServerSnapshot) (any, []string, int) {
 			}
 		}
 		if len(args) > 0 {
-			line += " " + model.SanitizeLine(strings.Join(args, " "))
+			line += " " + textsafe.SanitizeLine(strings.Join(args, " "))
 		}
 		if d := engSummary("", p.Description); d != "" {
 			line += " — " + d
@@ -203,7 +203,7 @@ func engSummary(title, desc string) string {
 	if s == "" {
 		s = engFirstLine(strings.TrimSpace(desc))
 	}
-	s = model.SanitizeLine(s)
+	s = textsafe.SanitizeLine(s)
 	if r := []rune(s); len(r) > 100 {
 		s = string(r[:99]) + "…"
 	}

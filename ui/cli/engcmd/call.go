@@ -10,7 +10,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/mcpdeck/mcpdeck/engine"
-	"github.com/mcpdeck/mcpdeck/model"
+	"github.com/mcpdeck/mcpdeck/model/textsafe"
 	"github.com/mcpdeck/mcpdeck/ui/cli/clicore"
 )
 
@@ -87,7 +87,7 @@ func NewCallCmds(g *clicore.Globals) []*cobra.Command {
 					return clicore.WriteJSON(g.Stdout, res)
 				}
 				if res.Description != "" {
-					fmt.Fprintln(g.Stdout, "# "+model.SanitizeLine(res.Description))
+					fmt.Fprintln(g.Stdout, "# "+textsafe.SanitizeLine(res.Description))
 				}
 				return clicore.PrintContents(g.Stdout, res.Messages)
 			}))
@@ -108,7 +108,7 @@ func runEngCall(ctx context.Context, f *clicore.EngineFlags, server, tool string
 			if p.Message != "" {
 				line += " " + p.Message
 			}
-			fmt.Fprintln(g.Stderr, model.SanitizeLine(line))
+			fmt.Fprintln(g.Stderr, textsafe.SanitizeLine(line))
 		}
 		res, err := s.Eng.CallTool(ctx, server, tool, params, progress)
 		if err != nil {
@@ -129,7 +129,7 @@ func runEngCall(ctx context.Context, f *clicore.EngineFlags, server, tool string
 			if len(res.Structured) > 0 && !clicore.HasText(res.Content) {
 				var buf bytes.Buffer
 				if json.Indent(&buf, res.Structured, "", "  ") == nil {
-					fmt.Fprintln(out, string(model.EscapeJSON(buf.Bytes()))) // U+202E and the like shown as \u escapes
+					fmt.Fprintln(out, string(textsafe.EscapeJSON(buf.Bytes()))) // U+202E and the like shown as \u escapes
 				}
 			}
 		}
@@ -137,7 +137,7 @@ func runEngCall(ctx context.Context, f *clicore.EngineFlags, server, tool string
 			if err := f.Asked.Explain(); err != nil {
 				return err
 			}
-			fmt.Fprintf(g.Stderr, "mcpdeck: tool %s on %s reported an error.\n", model.SanitizeLine(tool), server)
+			fmt.Fprintf(g.Stderr, "mcpdeck: tool %s on %s reported an error.\n", textsafe.SanitizeLine(tool), server)
 			return clicore.SilentError{}
 		}
 		return nil

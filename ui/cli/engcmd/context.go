@@ -9,6 +9,7 @@ import (
 
 	"github.com/mcpdeck/mcpdeck/engine"
 	"github.com/mcpdeck/mcpdeck/model"
+	"github.com/mcpdeck/mcpdeck/model/textsafe"
 	"github.com/mcpdeck/mcpdeck/ui/cli/clicore"
 	"github.com/mcpdeck/mcpdeck/ui/contextcost"
 	"github.com/mcpdeck/mcpdeck/ui/status"
@@ -113,7 +114,7 @@ func printContext(g *clicore.Globals, rep contextReport, all []engine.ServerSnap
 			}
 			line += fmt.Sprintf("  ⚠ over %d: deny %s%s to get under", contextcost.ServerLimit, strings.Join(shown, ", "), more)
 		}
-		fmt.Fprintln(out, model.SanitizeLine(line))
+		fmt.Fprintln(out, textsafe.SanitizeLine(line))
 	}
 	counted := map[string]bool{}
 	for _, s := range rep.Servers {
@@ -121,7 +122,7 @@ func printContext(g *clicore.Globals, rep contextReport, all []engine.ServerSnap
 	}
 	for _, srv := range all {
 		if !counted[srv.Name] {
-			fmt.Fprintln(out, model.SanitizeLine(fmt.Sprintf("%-20s not counted: %s", srv.Name, clicore.StatusBody(srv))))
+			fmt.Fprintln(out, textsafe.SanitizeLine(fmt.Sprintf("%-20s not counted: %s", srv.Name, clicore.StatusBody(srv))))
 		}
 	}
 	total := fmt.Sprintf("%-20s %8d tokens", "total", rep.Total)
@@ -132,7 +133,7 @@ func printContext(g *clicore.Globals, rep contextReport, all []engine.ServerSnap
 	if len(rep.Largest) > 0 {
 		fmt.Fprintln(out, "\nLargest tools:")
 		for _, t := range rep.Largest {
-			fmt.Fprintln(out, model.SanitizeLine(fmt.Sprintf("%8d  %s", t.Tokens, model.ToolName(t.Server, t.Name))))
+			fmt.Fprintln(out, textsafe.SanitizeLine(fmt.Sprintf("%8d  %s", t.Tokens, model.ToolName(t.Server, t.Name))))
 		}
 	}
 	fmt.Fprintln(out, "\nNote: tokens are "+contextcost.Note+".")

@@ -12,7 +12,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/mcpdeck/mcpdeck/model"
+	"github.com/mcpdeck/mcpdeck/model/textsafe"
 	"github.com/mcpdeck/mcpdeck/testdata/clitest"
 )
 
@@ -21,7 +21,7 @@ func TestEngCallConnectsOnlyTheServerItNeeds(t *testing.T) {
 	marker := filepath.Join(t.TempDir(), "started")
 	cfg := clitest.EngServers(t, map[string]any{
 		// would leave a marker if it were ever started
-		"spy": map[string]any{"command": "sh", "args": []string{"-c", "touch " + model.QuoteArg(marker) + "; exec " + model.QuoteArg(clitest.Binary) + " demo-server notes"}},
+		"spy": map[string]any{"command": "sh", "args": []string{"-c", "touch " + textsafe.QuoteArg(marker) + "; exec " + textsafe.QuoteArg(clitest.Binary) + " demo-server notes"}},
 	})
 	r := e.OK("--mcp-config", cfg, "call", "calc", "calculate", `{"op":"multiply","a":6,"b":7}`)
 	if strings.TrimSpace(r.Stdout) != "42" {

@@ -6,7 +6,7 @@ import (
 	"time"
 
 	"github.com/mcpdeck/mcpdeck/engine"
-	"github.com/mcpdeck/mcpdeck/model"
+	"github.com/mcpdeck/mcpdeck/model/textsafe"
 	"github.com/mcpdeck/mcpdeck/ui/cli/clicore"
 )
 
@@ -64,9 +64,9 @@ func printWatched(g *clicore.Globals, w engine.WatchedResource) error {
 	if w.Updates > 0 {
 		when = fmt.Sprintf("changed (update %d)", w.Updates)
 	}
-	fmt.Fprintln(g.Stderr, model.SanitizeLine(fmt.Sprintf("mcpdeck: %s %s at %s", w.URI, when, w.ReadAt.Format(time.TimeOnly))))
+	fmt.Fprintln(g.Stderr, textsafe.SanitizeLine(fmt.Sprintf("mcpdeck: %s %s at %s", w.URI, when, w.ReadAt.Format(time.TimeOnly))))
 	if w.ReadError != "" {
-		fmt.Fprintln(g.Stderr, "mcpdeck: "+model.SanitizeLine(w.ReadError))
+		fmt.Fprintln(g.Stderr, "mcpdeck: "+textsafe.SanitizeLine(w.ReadError))
 		return nil
 	}
 	return clicore.PrintContents(g.Stdout, w.Contents)

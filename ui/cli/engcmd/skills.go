@@ -9,7 +9,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/mcpdeck/mcpdeck/engine"
-	"github.com/mcpdeck/mcpdeck/model"
+	"github.com/mcpdeck/mcpdeck/model/textsafe"
 	"github.com/mcpdeck/mcpdeck/ui/cli/clicore"
 	"github.com/mcpdeck/mcpdeck/ui/status"
 )
@@ -66,16 +66,16 @@ func NewSkillsCmds(g *clicore.Globals) []*cobra.Command {
 func engSkillItems(srv engine.ServerSnapshot) (any, []string, int) {
 	var lines []string
 	for _, s := range srv.Skills {
-		line := model.SanitizeLine(s.Name)
+		line := textsafe.SanitizeLine(s.Name)
 		if d := engSummary("", s.Description); d != "" {
 			line += " — " + d
 		}
 		lines = append(lines, line)
 		for _, f := range s.Files {
-			lines = append(lines, fmt.Sprintf("    %s (%s)", model.SanitizeLine(f.URI), status.Plural(int(f.Size), "byte")))
+			lines = append(lines, fmt.Sprintf("    %s (%s)", textsafe.SanitizeLine(f.URI), status.Plural(int(f.Size), "byte")))
 		}
 		if s.Problem != "" {
-			lines = append(lines, "    cannot be loaded: "+model.SanitizeLine(s.Problem))
+			lines = append(lines, "    cannot be loaded: "+textsafe.SanitizeLine(s.Problem))
 		}
 	}
 	items := srv.Skills

@@ -6,6 +6,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/mcpdeck/mcpdeck/model"
+	"github.com/mcpdeck/mcpdeck/model/config"
 	"github.com/mcpdeck/mcpdeck/model/imports"
 	"github.com/mcpdeck/mcpdeck/ui/cli/authcmd"
 	"github.com/mcpdeck/mcpdeck/ui/cli/clicore"
@@ -81,7 +82,7 @@ func newMCPAddCmd(g *clicore.Globals) *cobra.Command {
 				return err
 			}
 		}
-		path, err := model.AddServer(opts, scope(), name, cfg)
+		path, err := config.AddServer(opts, scope(), name, cfg)
 		if err != nil {
 			return err
 		}

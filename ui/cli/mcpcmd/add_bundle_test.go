@@ -13,7 +13,7 @@ import (
 	"sync/atomic"
 	"testing"
 
-	"github.com/mcpdeck/mcpdeck/model"
+	"github.com/mcpdeck/mcpdeck/model/textsafe"
 	"github.com/mcpdeck/mcpdeck/testdata/clitest"
 	"github.com/mcpdeck/mcpdeck/testdata/mcpbtest"
 	"github.com/mcpdeck/mcpdeck/ui/cli"
@@ -102,7 +102,7 @@ func TestRegistryAddBundleThenCall(t *testing.T) {
 	dir := filepath.Join(m.Config, "mcpdeck", "bundles", "fault@1.0.0-"+sha[:12])
 	for _, want := range []string{
 		"io.example/fault 1.0.0 from the MCP Registry, as stdio server fault in the user scope",
-		"Command  " + model.QuoteArg(filepath.Join(dir, "server", "faultserver")) + " -stderr-file " + model.QuoteArg(filepath.Join(dir, "notes.txt")),
+		"Command  " + textsafe.QuoteArg(filepath.Join(dir, "server", "faultserver")) + " -stderr-file " + textsafe.QuoteArg(filepath.Join(dir, "notes.txt")),
 		"Cwd      " + dir,
 		"Env      TOKEN=${secret:API_KEY}",
 		"Env      MODE=plain",

@@ -8,6 +8,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/mcpdeck/mcpdeck/model"
+	"github.com/mcpdeck/mcpdeck/model/config"
 	"github.com/mcpdeck/mcpdeck/ui/cli/clicore"
 )
 
@@ -32,7 +33,7 @@ func newMCPAddJSONCmd(g *clicore.Globals) *cobra.Command {
 		if err != nil {
 			return err
 		}
-		path, err := model.AddServer(opts, scope(), name, cfg)
+		path, err := config.AddServer(opts, scope(), name, cfg)
 		if err != nil {
 			return err
 		}

@@ -12,6 +12,8 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/mcpdeck/mcpdeck/model"
+	"github.com/mcpdeck/mcpdeck/model/config"
+	"github.com/mcpdeck/mcpdeck/model/textsafe"
 	"github.com/mcpdeck/mcpdeck/ui/addserver"
 	"github.com/mcpdeck/mcpdeck/ui/cli/clicore"
 	"github.com/mcpdeck/mcpdeck/ui/cli/registrycmd"
@@ -51,14 +53,14 @@ func runRegistryAdd(cmd *cobra.Command, g *clicore.Globals, args []string, f add
 	regName, version, _ := strings.Cut(f.registry, "@")
 	entry, err := registrycmd.Client().Pinned(cmd.Context(), regName, version)
 	if errors.Is(err, registry.ErrNotFound) {
-		return fmt.Errorf("%s is not in the registry (try: mcpdeck registry search %s)", model.SanitizeLine(f.registry), model.SanitizeLine(registrycmd.LastPart(regName)))
+		return fmt.Errorf("%s is not in the registry (try: mcpdeck registry search %s)", textsafe.SanitizeLine(f.registry), textsafe.SanitizeLine(registrycmd.LastPart(regName)))
 	}
 	if err != nil {
 		return err
 	}
 	plan, err := registry.NewPlan(entry, f.transport)
 	if err != nil {
-		return fmt.Errorf("%s@%s %w", model.SanitizeLine(entry.Name), model.SanitizeLine(entry.Version), err)
+		return fmt.Errorf("%s@%s %w", textsafe.SanitizeLine(entry.Name), textsafe.SanitizeLine(entry.Version), err)
 	}
 	name := registry.LocalName(entry.Name)
 	if len(args) == 1 {
@@ -89,12 +91,12 @@ func runRegistryAdd(cmd *cobra.Command, g *clicore.Globals, args []string, f add
 	cfg, secrets, err := plan.Build(values, mode)
 	switch {
 	case errors.Is(err, registry.ErrUnusable):
-		return fmt.Errorf("%s@%s %w", model.SanitizeLine(entry.Name), model.SanitizeLine(entry.Version), err)
+		return fmt.Errorf("%s@%s %w", textsafe.SanitizeLine(entry.Name), textsafe.SanitizeLine(entry.Version), err)
 	case err != nil: // a value given is missing, not allowed or a literal secret for the shared file
 		return clicore.Usagef("%s", clicore.Sentence(err))
 	}
 	extra.apply(&cfg)
-	target, err := model.ScopePath(opts, scope)
+	target, err := config.ScopePath(opts, scope)
 	if err != nil {
 		return err
 	}
@@ -117,10 +119,10 @@ func runRegistryAdd(cmd *cobra.Command, g *clicore.Globals, args []string, f add
 	warnLiteralSecrets(g.Stderr, scope, name, cfg)
 	reportAdded(g, opts, scope, name, cfg, path)
 	if bd := plan.Bundle; bd != nil && !bd.Reused {
-		fmt.Fprintf(g.Stdout, "Unpacked the bundle into %s (mcp remove leaves it there).\n", model.SanitizeLine(bd.Dir))
+		fmt.Fprintf(g.Stdout, "Unpacked the bundle into %s (mcp remove leaves it there).\n", textsafe.SanitizeLine(bd.Dir))
 	}
 	if len(secrets) > 0 {
-		fmt.Fprintf(g.Stdout, "Stored %s in mcpdeck's secret store, for %s in the %s scope only.\n", registry.SecretNames(secrets), model.SanitizeLine(name), scope)
+		fmt.Fprintf(g.Stdout, "Stored %s in mcpdeck's secret store, for %s in the %s scope only.\n", registry.SecretNames(secrets), textsafe.SanitizeLine(name), scope)
 	}
 	if w := store.Warning(); w != "" {
 		fmt.Fprintln(g.Stderr, "mcpdeck: "+w)
@@ -176,11 +178,11 @@ func givenValues(plan registry.Plan, env, headers, argVals map[string]string) (m
 	switch {
 	case len(argVals) > 0:
 		return nil, x, clicore.Usagef("%s asks for no argument or variable named %s (it asks for: %s)",
-			model.SanitizeLine(plan.Entry.Name), strings.Join(slices.Sorted(maps.Keys(argVals)), ", "), fieldList(plan.Fields))
+			textsafe.SanitizeLine(plan.Entry.Name), strings.Join(slices.Sorted(maps.Keys(argVals)), ", "), fieldList(plan.Fields))
 	case plan.Remote != nil && len(env) > 0:
-		return nil, x, clicore.Usagef("-e sets environment variables of servers that run locally; %s is reached at a URL (give headers with -H)", model.SanitizeLine(plan.Entry.Name))
+		return nil, x, clicore.Usagef("-e sets environment variables of servers that run locally; %s is reached at a URL (give headers with -H)", textsafe.SanitizeLine(plan.Entry.Name))
 	case plan.Package != nil && len(headers) > 0:
-		return nil, x, clicore.Usagef("-H sets headers of remote servers; %s runs locally (give environment variables with -e)", model.SanitizeLine(plan.Entry.Name))
+		return nil, x, clicore.Usagef("-H sets headers of remote servers; %s runs locally (give environment variables with -e)", textsafe.SanitizeLine(plan.Entry.Name))
 	}
 	return values, x, nil
 }
@@ -192,7 +194,7 @@ func fieldList(fields []registry.Field) string {
 	}
 	names := make([]string, len(fields))
 	for i, f := range fields {
-		names[i] = model.SanitizeLine(f.Label())
+		names[i] = textsafe.SanitizeLine(f.Label())
 	}
 	return strings.Join(names, ", ")
 }
@@ -210,7 +212,7 @@ func askFields(g *clicore.Globals, plan registry.Plan, values map[string]string,
 	if len(ask) == 0 {
 		return nil
 	}
-	fmt.Fprintf(g.Stdout, "%s asks for %s (esc to stop).\n", model.SanitizeLine(plan.Entry.Name), fieldList(ask))
+	fmt.Fprintf(g.Stdout, "%s asks for %s (esc to stop).\n", textsafe.SanitizeLine(plan.Entry.Name), fieldList(ask))
 	form, typed, err := addserver.InstallForm(ask)
 	if err != nil {
 		return err
@@ -234,9 +236,9 @@ func askFields(g *clicore.Globals, plan registry.Plan, values map[string]string,
 func describeInstall(g *clicore.Globals, plan registry.Plan, name string, scope model.Scope, path string, cfg model.ServerConfig, secrets []registry.Secret) {
 	w, e := g.Stdout, plan.Entry
 	fmt.Fprintf(w, "%s %s from the MCP Registry, as %s server %s in the %s scope (%s):\n",
-		model.SanitizeLine(e.Name), model.SanitizeLine(e.Version), cfg.EffectiveType(), model.SanitizeLine(name), scope, model.SanitizeLine(path))
+		textsafe.SanitizeLine(e.Name), textsafe.SanitizeLine(e.Version), cfg.EffectiveType(), textsafe.SanitizeLine(name), scope, textsafe.SanitizeLine(path))
 	for _, l := range plan.InstallLines(cfg, secrets) {
-		fmt.Fprintln(w, "  "+model.SanitizeLine(l))
+		fmt.Fprintln(w, "  "+textsafe.SanitizeLine(l))
 	}
 }
 
@@ -245,15 +247,15 @@ func describeInstall(g *clicore.Globals, plan registry.Plan, name string, scope 
 // and the settings its manifest asks for. A bundle is unpacked on this
 // machine, so the project's shared .mcp.json, which others read on
 // theirs, cannot point at it.
-func fetchBundle(ctx context.Context, g *clicore.Globals, opts model.LoadOptions, scope model.Scope, plan registry.Plan) (registry.Plan, error) {
+func fetchBundle(ctx context.Context, g *clicore.Globals, opts config.LoadOptions, scope model.Scope, plan registry.Plan) (registry.Plan, error) {
 	e := plan.Entry
 	if !scope.MayUseSecrets() {
-		return plan, clicore.Usagef("%s is an MCP bundle, unpacked on this machine, where the project's shared .mcp.json cannot point; add it with -s user or -s local", model.SanitizeLine(e.Name))
+		return plan, clicore.Usagef("%s is an MCP bundle, unpacked on this machine, where the project's shared .mcp.json cannot point; add it with -s user or -s local", textsafe.SanitizeLine(e.Name))
 	}
-	fmt.Fprintf(g.Stderr, "Downloading the bundle %s…\n", model.SanitizeLine(plan.Package.Identifier))
+	fmt.Fprintf(g.Stderr, "Downloading the bundle %s…\n", textsafe.SanitizeLine(plan.Package.Identifier))
 	got, err := registrycmd.BundleStore(opts).Fetch(ctx, plan)
 	if errors.Is(err, registry.ErrUnusable) {
-		return plan, fmt.Errorf("%s@%s %w", model.SanitizeLine(e.Name), model.SanitizeLine(e.Version), err)
+		return plan, fmt.Errorf("%s@%s %w", textsafe.SanitizeLine(e.Name), textsafe.SanitizeLine(e.Version), err)
 	}
 	return got, err
 }

@@ -4,6 +4,8 @@ import (
 	"fmt"
 
 	"github.com/mcpdeck/mcpdeck/model"
+	"github.com/mcpdeck/mcpdeck/model/config"
+	"github.com/mcpdeck/mcpdeck/model/textsafe"
 	"github.com/mcpdeck/mcpdeck/ui/cli/clicore"
 )
 
@@ -13,8 +15,8 @@ import (
 // name, a managed-policy block, an unset ${VAR}, relative paths that name
 // something under home (it runs there), or approval still needed.
 // A person should not learn this only later from `mcp list`.
-func reportAdded(g *clicore.Globals, opts model.LoadOptions, scope model.Scope, name string, cfg model.ServerConfig, path string) {
-	fmt.Fprintf(g.Stdout, "Added %s server %s to the %s scope (%s).\n", cfg.EffectiveType(), model.SanitizeLine(name), scope, model.SanitizeLine(path))
+func reportAdded(g *clicore.Globals, opts config.LoadOptions, scope model.Scope, name string, cfg model.ServerConfig, path string) {
+	fmt.Fprintf(g.Stdout, "Added %s server %s to the %s scope (%s).\n", cfg.EffectiveType(), textsafe.SanitizeLine(name), scope, textsafe.SanitizeLine(path))
 	res, err := g.Load(opts)
 	if err != nil {
 		return
@@ -22,7 +24,7 @@ func reportAdded(g *clicore.Globals, opts model.LoadOptions, scope model.Scope, 
 	note := func(format string, a ...any) { fmt.Fprintf(g.Stderr, "Note: "+format+"\n", a...) }
 	if res.Enterprise {
 		note("%s in the managed directory is in effect, so mcpdeck ignores %s (and every server outside it) while that file exists.",
-			model.ManagedMCPFile, model.SanitizeLine(name))
+			config.ManagedMCPFile, textsafe.SanitizeLine(name))
 		return
 	}
 	s, ok := res.Server(name)
@@ -30,14 +32,14 @@ func reportAdded(g *clicore.Globals, opts model.LoadOptions, scope model.Scope, 
 		return
 	}
 	if s.Scope != scope {
-		note("the %s definition of %s (%s) takes precedence over this one.", s.Scope, model.SanitizeLine(name), model.SanitizeLine(s.Source))
+		note("the %s definition of %s (%s) takes precedence over this one.", s.Scope, textsafe.SanitizeLine(name), textsafe.SanitizeLine(s.Source))
 		return
 	}
 	switch {
 	case !s.Policy.Allowed && s.Policy.Rule != "":
-		note("managed policy blocks %s (%s), so it will not run.", model.SanitizeLine(name), model.SanitizeLine(s.Policy.Rule))
+		note("managed policy blocks %s (%s), so it will not run.", textsafe.SanitizeLine(name), textsafe.SanitizeLine(s.Policy.Rule))
 	case !s.Policy.Allowed:
-		note("managed policy blocks %s, so it will not run.", model.SanitizeLine(name))
+		note("managed policy blocks %s, so it will not run.", textsafe.SanitizeLine(name))
 	}
 	for _, p := range s.Problems {
 		note("%s", clicore.Sentence(p))
@@ -46,6 +48,6 @@ func reportAdded(g *clicore.Globals, opts model.LoadOptions, scope model.Scope, 
 		note("%s.", clicore.HomeRelativeText(s))
 	}
 	if s.Scope == model.ScopeProject {
-		fmt.Fprintf(g.Stdout, "Project servers run only once approved: mcpdeck mcp approve %s\n", model.SanitizeLine(name))
+		fmt.Fprintf(g.Stdout, "Project servers run only once approved: mcpdeck mcp approve %s\n", textsafe.SanitizeLine(name))
 	}
 }

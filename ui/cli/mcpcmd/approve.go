@@ -7,6 +7,8 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/mcpdeck/mcpdeck/model"
+	"github.com/mcpdeck/mcpdeck/model/config"
+	"github.com/mcpdeck/mcpdeck/model/textsafe"
 	"github.com/mcpdeck/mcpdeck/ui/cli/clicore"
 )
 
@@ -54,16 +56,16 @@ func newMCPApproveCmd(g *clicore.Globals, approve bool) *cobra.Command {
 			if args[0] != "all" && len(targets) == 1 {
 				hash = targets[0].Hash
 			}
-			if err := model.SetApproval(opts, args[0], approve, hash); err != nil {
+			if err := config.SetApproval(opts, args[0], approve, hash); err != nil {
 				return explainNotFound(g, args[0], err)
 			}
 			names := make([]string, len(targets))
 			for i, s := range targets {
-				names[i] = model.SanitizeLine(s.Name)
+				names[i] = textsafe.SanitizeLine(s.Name)
 				if approve && s.Approval.Diff != "" {
 					fmt.Fprintf(g.Stdout, "%s changed since it was last approved:\n", names[i])
 					for _, d := range strings.Split(strings.TrimRight(s.Approval.Diff, "\n"), "\n") {
-						fmt.Fprintln(g.Stdout, "    "+model.SanitizeLine(d))
+						fmt.Fprintln(g.Stdout, "    "+textsafe.SanitizeLine(d))
 					}
 				}
 			}
@@ -88,19 +90,19 @@ func awaiting(targets []model.Server) []model.Server {
 }
 
 // confirmApproval shows the person everything each server will run or
-// send, as written (model.ApprovalView), asks once, and approves exactly
+// send, as written (config.ApprovalView), asks once, and approves exactly
 // the definitions shown: each by its hash, so a file changed in between is
 // refused rather than approved unseen.
-func confirmApproval(g *clicore.Globals, opts model.LoadOptions, servers []model.Server) error {
+func confirmApproval(g *clicore.Globals, opts config.LoadOptions, servers []model.Server) error {
 	names := make([]string, len(servers))
 	for i, s := range servers {
-		names[i] = model.Escape(s.Name)
+		names[i] = textsafe.Escape(s.Name)
 		fmt.Fprintf(g.Stdout, "%s: everything it would run or send, as written in its file:\n", names[i])
 		writeApprovalView(g.Stdout, s, "  ")
 		if s.Approval.Diff != "" {
 			fmt.Fprintln(g.Stdout, "  Changed since you last approved it:")
 			for _, d := range strings.Split(strings.TrimRight(s.Approval.Diff, "\n"), "\n") {
-				fmt.Fprintln(g.Stdout, "    "+model.Escape(d))
+				fmt.Fprintln(g.Stdout, "    "+textsafe.Escape(d))
 			}
 		}
 		fmt.Fprintln(g.Stdout)
@@ -114,7 +116,7 @@ func confirmApproval(g *clicore.Globals, opts model.LoadOptions, servers []model
 		return nil
 	}
 	for _, s := range servers {
-		if err := model.SetApproval(opts, s.Name, true, s.Hash); err != nil {
+		if err := config.SetApproval(opts, s.Name, true, s.Hash); err != nil {
 			return explainNotFound(g, s.Name, err)
 		}
 	}

@@ -5,7 +5,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/mcpdeck/mcpdeck/model"
+	"github.com/mcpdeck/mcpdeck/model/config"
 	"github.com/mcpdeck/mcpdeck/ui/cli/clicore"
 )
 
@@ -27,7 +27,7 @@ func newMCPEnableCmd(g *clicore.Globals, enable bool) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			if err := model.SetEnabled(opts, args[0], enable); err != nil {
+			if err := config.SetEnabled(opts, args[0], enable); err != nil {
 				return explainNotFound(g, args[0], err)
 			}
 			if args[0] == "all" {

@@ -11,6 +11,8 @@ import (
 
 	"github.com/mcpdeck/mcpdeck/engine"
 	"github.com/mcpdeck/mcpdeck/model"
+	"github.com/mcpdeck/mcpdeck/model/cache"
+	"github.com/mcpdeck/mcpdeck/model/textsafe"
 	"github.com/mcpdeck/mcpdeck/ui/cli/clicore"
 )
 
@@ -70,13 +72,13 @@ func newMCPGetCmd(g *clicore.Globals) *cobra.Command {
 }
 
 // writeServerDetails prints one server for people.
-func writeServerDetails(w io.Writer, s model.Server, mem map[string]model.RememberedProtocol) {
+func writeServerDetails(w io.Writer, s model.Server, mem map[string]cache.RememberedProtocol) {
 	v := newServerView(s).withProtocol(s, mem)
 	line := func(label, value string) { fmt.Fprintf(w, "  %-15s %s\n", label+":", value) }
-	fmt.Fprintln(w, model.SanitizeLine(s.Name)+":")
-	line("Scope", fmt.Sprintf("%s (%s)", s.Scope, model.SanitizeLine(s.Source)))
+	fmt.Fprintln(w, textsafe.SanitizeLine(s.Name)+":")
+	line("Scope", fmt.Sprintf("%s (%s)", s.Scope, textsafe.SanitizeLine(s.Source)))
 	for _, o := range s.Overrides {
-		line("Overrides", fmt.Sprintf("%s (%s)", o.Scope, model.SanitizeLine(o.Source)))
+		line("Overrides", fmt.Sprintf("%s (%s)", o.Scope, textsafe.SanitizeLine(o.Source)))
 	}
 	if s.AwaitsApproval() {
 		fmt.Fprintln(w, "  Not approved yet. Everything it would run or send, as written in its file:")
@@ -99,47 +101,47 @@ func writeServerDetails(w io.Writer, s model.Server, mem map[string]model.Rememb
 	if s.Approval.Diff != "" {
 		fmt.Fprintln(w, "  Changed since approval:")
 		for _, d := range strings.Split(strings.TrimRight(s.Approval.Diff, "\n"), "\n") {
-			fmt.Fprintln(w, "    "+model.SanitizeLine(d))
+			fmt.Fprintln(w, "    "+textsafe.SanitizeLine(d))
 		}
 	}
-	line("Policy", model.SanitizeLine(policyText(s.Policy)))
+	line("Policy", textsafe.SanitizeLine(policyText(s.Policy)))
 	line("Config hash", s.Hash)
 	if len(s.Problems) == 0 {
 		line("Problems", "none")
 	}
 	for _, p := range s.Problems {
-		line("Problem", model.SanitizeLine(p.Error()))
+		line("Problem", textsafe.SanitizeLine(p.Error()))
 	}
 	line("Runs", whyNot(s))
 }
 
 // writeDefinition prints the definition of v, secrets masked, with line.
 func writeDefinition(v serverView, line func(label, value string)) {
-	line("Transport", model.SanitizeLine(string(v.Transport)))
+	line("Transport", textsafe.SanitizeLine(string(v.Transport)))
 	line("Protocol", protocolText(v))
 	if v.Command != "" {
 		line("Command", commandLine(v.Command, v.Args))
 	}
 	if v.Cwd != "" {
-		line("Cwd", model.SanitizeLine(v.Cwd))
+		line("Cwd", textsafe.SanitizeLine(v.Cwd))
 	}
 	if v.RunsIn != "" {
-		line("Runs in", model.SanitizeLine(v.RunsIn))
+		line("Runs in", textsafe.SanitizeLine(v.RunsIn))
 	}
 	if v.URL != "" {
-		line("URL", model.SanitizeLine(v.URL))
+		line("URL", textsafe.SanitizeLine(v.URL))
 	}
 	if v.Builtin != "" {
-		line("Built-in", model.SanitizeLine(v.Builtin))
+		line("Built-in", textsafe.SanitizeLine(v.Builtin))
 	}
 	for _, k := range slices.Sorted(maps.Keys(v.Env)) {
-		line("Env", model.SanitizeLine(k+"="+v.Env[k]))
+		line("Env", textsafe.SanitizeLine(k+"="+v.Env[k]))
 	}
 	for _, k := range slices.Sorted(maps.Keys(v.Headers)) {
-		line("Header", model.SanitizeLine(k+": "+v.Headers[k]))
+		line("Header", textsafe.SanitizeLine(k+": "+v.Headers[k]))
 	}
 	if v.HeadersHelper != "" {
-		line("Headers helper", model.SanitizeLine(v.HeadersHelper))
+		line("Headers helper", textsafe.SanitizeLine(v.HeadersHelper))
 	}
 	if len(v.StoreSecrets) > 0 {
 		line("Secrets", strings.Join(v.StoreSecrets, ", ")+" from mcpdeck's secret store (values not shown)")
@@ -158,7 +160,7 @@ func writeDefinition(v serverView, line func(label, value string)) {
 		if len(o.Scopes) > 0 {
 			parts = append(parts, "scopes "+strings.Join(o.Scopes, " "))
 		}
-		line("OAuth", model.SanitizeLine(strings.Join(parts, ", ")))
+		line("OAuth", textsafe.SanitizeLine(strings.Join(parts, ", ")))
 	}
 }
 
@@ -170,11 +172,11 @@ func whyNot(s model.Server) string {
 	case !s.Policy.Allowed:
 		return "no: blocked by managed policy"
 	case !s.Enabled:
-		return "no: disabled (mcpdeck mcp enable " + model.SanitizeLine(s.Name) + ")"
+		return "no: disabled (mcpdeck mcp enable " + textsafe.SanitizeLine(s.Name) + ")"
 	case s.Approval.Status == model.ApprovalPending, s.Approval.Status == model.ApprovalChanged:
-		return "no: waiting for approval (mcpdeck mcp approve " + model.SanitizeLine(s.Name) + ")"
+		return "no: waiting for approval (mcpdeck mcp approve " + textsafe.SanitizeLine(s.Name) + ")"
 	case s.Approval.Status == model.ApprovalRejected:
-		return "no: rejected (mcpdeck mcp approve " + model.SanitizeLine(s.Name) + " to allow it)"
+		return "no: rejected (mcpdeck mcp approve " + textsafe.SanitizeLine(s.Name) + " to allow it)"
 	}
 	return "yes"
 }

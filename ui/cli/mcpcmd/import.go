@@ -10,7 +10,9 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/mcpdeck/mcpdeck/model"
+	"github.com/mcpdeck/mcpdeck/model/config"
 	"github.com/mcpdeck/mcpdeck/model/imports"
+	"github.com/mcpdeck/mcpdeck/model/textsafe"
 	"github.com/mcpdeck/mcpdeck/ui/cli/clicore"
 )
 
@@ -134,12 +136,12 @@ func newMCPImportCmd(g *clicore.Globals) *cobra.Command {
 // existing server (in any scope) or with one imported earlier in this run.
 // An entry from a file a repository can ship goes to the project scope, so
 // it waits for approval however it was defined there.
-func importEntries(opts model.LoadOptions, scope model.Scope, found imports.Result, stderr io.Writer) (importReport, error) {
+func importEntries(opts config.LoadOptions, scope model.Scope, found imports.Result, stderr io.Writer) (importReport, error) {
 	rep := importReport{Scope: scope, Files: found.Read, Servers: []importOutcome{}, Problems: []string{}}
 	for _, p := range found.Problems {
 		rep.Problems = append(rep.Problems, clicore.Sentence(p))
 	}
-	existing, err := model.Load(opts)
+	existing, err := config.Load(opts)
 	if err != nil {
 		return rep, err
 	}
@@ -163,7 +165,7 @@ func importEntries(opts model.LoadOptions, scope model.Scope, found imports.Resu
 			if e.Shared {
 				target = model.ScopeProject
 			}
-			path, err := model.AddServer(opts, target, e.Name, e.Config)
+			path, err := config.AddServer(opts, target, e.Name, e.Config)
 			switch {
 			case err == nil:
 				o.Status, o.Scope, o.File = importImported, target, path
@@ -193,8 +195,8 @@ func importEntries(opts model.LoadOptions, scope model.Scope, found imports.Resu
 
 // noteWontRun adds a note to each imported server that will not run as the
 // configuration stands: managed-mcp.json in effect, or a managed-policy block.
-func noteWontRun(opts model.LoadOptions, rep *importReport) {
-	after, err := model.Load(opts)
+func noteWontRun(opts config.LoadOptions, rep *importReport) {
+	after, err := config.Load(opts)
 	if err != nil {
 		return
 	}
@@ -204,7 +206,7 @@ func noteWontRun(opts model.LoadOptions, rep *importReport) {
 		}
 		switch s, ok := after.Server(o.Name); {
 		case after.Enterprise:
-			rep.Servers[i].Notes = append(rep.Servers[i].Notes, model.ManagedMCPFile+" is in effect, so mcpdeck ignores this server while that file exists")
+			rep.Servers[i].Notes = append(rep.Servers[i].Notes, config.ManagedMCPFile+" is in effect, so mcpdeck ignores this server while that file exists")
 		case ok && !s.Policy.Allowed:
 			rep.Servers[i].Notes = append(rep.Servers[i].Notes, "managed policy blocks it ("+s.Policy.Rule+"), so it will not run")
 		}
@@ -223,17 +225,17 @@ func writeImportReport(w io.Writer, rep importReport, title string) {
 			if o.Origin != "" {
 				from += ", " + o.Origin
 			}
-			fmt.Fprintf(w, "  ✓ %s: imported (%s, from %s)\n", model.SanitizeLine(o.Name), o.Transport, model.SanitizeLine(from))
+			fmt.Fprintf(w, "  ✓ %s: imported (%s, from %s)\n", textsafe.SanitizeLine(o.Name), o.Transport, textsafe.SanitizeLine(from))
 			if o.NeedsApproval {
-				fmt.Fprintf(w, "      into the %s scope (%s), awaiting approval\n", o.Scope, model.SanitizeLine(o.File))
+				fmt.Fprintf(w, "      into the %s scope (%s), awaiting approval\n", o.Scope, textsafe.SanitizeLine(o.File))
 			}
 		case importSkipped:
-			fmt.Fprintf(w, "  - %s: skipped: %s\n", model.SanitizeLine(o.Name), model.SanitizeLine(o.Reason))
+			fmt.Fprintf(w, "  - %s: skipped: %s\n", textsafe.SanitizeLine(o.Name), textsafe.SanitizeLine(o.Reason))
 		default:
-			fmt.Fprintf(w, "  ✗ %s: not converted: %s\n", model.SanitizeLine(o.Name), model.SanitizeLine(o.Reason))
+			fmt.Fprintf(w, "  ✗ %s: not converted: %s\n", textsafe.SanitizeLine(o.Name), textsafe.SanitizeLine(o.Reason))
 		}
 		for _, n := range o.Notes {
-			fmt.Fprintf(w, "      note: %s\n", model.SanitizeLine(n))
+			fmt.Fprintf(w, "      note: %s\n", textsafe.SanitizeLine(n))
 		}
 	}
 	if len(rep.Servers) == 0 {

@@ -8,6 +8,8 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/mcpdeck/mcpdeck/model"
+	"github.com/mcpdeck/mcpdeck/model/config"
+	"github.com/mcpdeck/mcpdeck/model/textsafe"
 	"github.com/mcpdeck/mcpdeck/ui/cli/clicore"
 )
 
@@ -44,17 +46,17 @@ func newMCPListCmd(g *clicore.Globals) *cobra.Command {
 
 // listJSON is the document `mcp list --json` prints.
 type listJSON struct {
-	Servers    []serverView       `json:"servers"`
-	Problems   []model.Problem    `json:"problems"`
-	Enterprise bool               `json:"enterprise,omitempty"`
-	Suppressed []model.Suppressed `json:"suppressed,omitempty"`
+	Servers    []serverView        `json:"servers"`
+	Problems   []model.Problem     `json:"problems"`
+	Enterprise bool                `json:"enterprise,omitempty"`
+	Suppressed []config.Suppressed `json:"suppressed,omitempty"`
 }
 
 // printStaticList prints every server of res without connecting: a table (or
 // JSON with --json) on g.stdout. File-level problems (a broken config file)
 // go to g.stderr, one sentence each, after the servers that did load; they
 // make the command fail (clicore.SilentError → exit 1) since some servers are missing.
-func printStaticList(g *clicore.Globals, res *model.Resolved) error {
+func printStaticList(g *clicore.Globals, res *config.Resolved) error {
 	if g.JSON {
 		doc := listJSON{Servers: []serverView{}, Problems: res.Problems, Enterprise: res.Enterprise, Suppressed: res.Suppressed}
 		if doc.Problems == nil {
@@ -81,9 +83,9 @@ type extraColumn struct {
 
 // writeServerTable writes the text listing: one row per server, then the
 // servers' problems, then a hint when project servers await approval.
-func writeServerTable(w io.Writer, res *model.Resolved, extra []extraColumn) {
+func writeServerTable(w io.Writer, res *config.Resolved, extra []extraColumn) {
 	if res.Enterprise {
-		fmt.Fprintln(w, "Managed configuration ("+model.ManagedMCPFile+") is in effect: every other scope is ignored.")
+		fmt.Fprintln(w, "Managed configuration ("+config.ManagedMCPFile+") is in effect: every other scope is ignored.")
 	}
 	if len(res.Servers) == 0 {
 		fmt.Fprintln(w, "No MCP servers configured. Add one with: mcpdeck mcp add NAME -- COMMAND [ARGS...]")
@@ -98,10 +100,10 @@ func writeServerTable(w io.Writer, res *model.Resolved, extra []extraColumn) {
 	pending := 0
 	var probs []model.Problem
 	for _, s := range res.Servers {
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s", model.SanitizeLine(s.Name), s.Scope, model.SanitizeLine(string(s.Raw.EffectiveType())),
-			yesNo(s.Enabled), approvalText(s.Approval), model.SanitizeLine(policyText(s.Policy)))
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s", textsafe.SanitizeLine(s.Name), s.Scope, textsafe.SanitizeLine(string(s.Raw.EffectiveType())),
+			yesNo(s.Enabled), approvalText(s.Approval), textsafe.SanitizeLine(policyText(s.Policy)))
 		for _, c := range extra {
-			fmt.Fprint(tw, "\t"+model.SanitizeLine(c.Value(s)))
+			fmt.Fprint(tw, "\t"+textsafe.SanitizeLine(c.Value(s)))
 		}
 		fmt.Fprintln(tw)
 		probs = append(probs, s.Problems...)
@@ -111,12 +113,12 @@ func writeServerTable(w io.Writer, res *model.Resolved, extra []extraColumn) {
 	}
 	_ = tw.Flush()
 	for _, d := range res.Suppressed {
-		fmt.Fprintf(w, "Hidden: %s from %s (%s) duplicates %s.\n", model.SanitizeLine(d.Name), d.Origin.Scope, model.SanitizeLine(d.Origin.Source), model.SanitizeLine(d.By))
+		fmt.Fprintf(w, "Hidden: %s from %s (%s) duplicates %s.\n", textsafe.SanitizeLine(d.Name), d.Origin.Scope, textsafe.SanitizeLine(d.Origin.Source), textsafe.SanitizeLine(d.By))
 	}
 	if len(probs) > 0 {
 		fmt.Fprintln(w, "\nProblems (these servers cannot run):")
 		for _, p := range probs {
-			fmt.Fprintln(w, "  ! "+model.SanitizeLine(p.Error()))
+			fmt.Fprintln(w, "  ! "+textsafe.SanitizeLine(p.Error()))
 		}
 	}
 	switch {

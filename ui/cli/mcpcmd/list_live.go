@@ -8,6 +8,7 @@ import (
 
 	"github.com/mcpdeck/mcpdeck/engine"
 	"github.com/mcpdeck/mcpdeck/model"
+	"github.com/mcpdeck/mcpdeck/model/textsafe"
 	"github.com/mcpdeck/mcpdeck/ui/cli/clicore"
 	"github.com/mcpdeck/mcpdeck/ui/status"
 )
@@ -60,7 +61,7 @@ func runEngList(ctx context.Context, f *clicore.EngineFlags, names []string, rec
 	}
 	clicore.SortLikeSnapshot(results, s.Last)
 	for _, w := range s.Last.Warnings {
-		fmt.Fprintln(g.Stderr, "warning: "+model.SanitizeLine(w))
+		fmt.Fprintln(g.Stderr, "warning: "+textsafe.SanitizeLine(w))
 	}
 	if g.JSON {
 		doc := engListJSON{Servers: results, Problems: engNonNil(s.Last.Problems), Warnings: engNonNil(s.Last.Warnings)}

@@ -9,7 +9,7 @@ import (
 
 	"github.com/charmbracelet/x/term"
 
-	"github.com/mcpdeck/mcpdeck/model"
+	"github.com/mcpdeck/mcpdeck/model/textsafe"
 	"github.com/mcpdeck/mcpdeck/ui/cli/clicore"
 )
 
@@ -58,7 +58,7 @@ func (p *listProgress) draw(now time.Time, done, total int, waiting []string) {
 	line := fmt.Sprintf("%s %d of %d servers ready · waiting for %s%s · %ds",
 		spinnerFrames[p.frame%len(spinnerFrames)], done, total, strings.Join(names, ", "), more, int(now.Sub(p.start).Seconds()))
 	p.frame++
-	line = model.SanitizeLine(line) // server names come from config files
+	line = textsafe.SanitizeLine(line) // server names come from config files
 	if r := []rune(line); len(r) > p.width-1 {
 		line = string(r[:max(p.width-2, 1)]) + "…"
 	}

@@ -13,6 +13,9 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/mcpdeck/mcpdeck/model"
+	"github.com/mcpdeck/mcpdeck/model/config"
+	"github.com/mcpdeck/mcpdeck/model/private"
+	"github.com/mcpdeck/mcpdeck/model/textsafe"
 	"github.com/mcpdeck/mcpdeck/ui/cli/clicore"
 )
 
@@ -35,9 +38,9 @@ func newMCPMigrateLocalCmd(g *clicore.Globals) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			m, err := model.ReadUntrustedLocal(opts)
+			m, err := config.ReadUntrustedLocal(opts)
 			if errors.Is(err, model.ErrNotFound) {
-				fmt.Fprintf(g.Stdout, "Nothing to migrate: %s does not exist.\n", model.SanitizeLine(m.From))
+				fmt.Fprintf(g.Stdout, "Nothing to migrate: %s does not exist.\n", textsafe.SanitizeLine(m.From))
 				return nil
 			}
 			if err != nil {
@@ -46,9 +49,9 @@ func newMCPMigrateLocalCmd(g *clicore.Globals) *cobra.Command {
 			writeMigration(g.Stdout, m)
 			in, ok := g.Stdin.(*os.File)
 			if !ok || !term.IsTerminal(in.Fd()) {
-				return fmt.Errorf("%w: nothing was moved: confirming the move needs a terminal, so run %s in one", model.ErrInvalid, model.MigrateLocalCommand)
+				return fmt.Errorf("%w: nothing was moved: confirming the move needs a terminal, so run %s in one", model.ErrInvalid, private.MigrateLocalCommand)
 			}
-			yes, err := clicore.Confirm(g, fmt.Sprintf("Move this into %s and delete it from the project?", model.SanitizeLine(m.To)))
+			yes, err := clicore.Confirm(g, fmt.Sprintf("Move this into %s and delete it from the project?", textsafe.SanitizeLine(m.To)))
 			if err != nil {
 				return err
 			}
@@ -56,14 +59,14 @@ func newMCPMigrateLocalCmd(g *clicore.Globals) *cobra.Command {
 				fmt.Fprintln(g.Stdout, "Nothing was moved.")
 				return nil
 			}
-			done, err := model.MigrateLocal(opts, m.Hash)
+			done, err := config.MigrateLocal(opts, m.Hash)
 			if err != nil {
 				return err
 			}
 			for _, s := range done.Skipped {
-				fmt.Fprintf(g.Stdout, "Kept your existing %s (the file's was not moved).\n", model.SanitizeLine(s))
+				fmt.Fprintf(g.Stdout, "Kept your existing %s (the file's was not moved).\n", textsafe.SanitizeLine(s))
 			}
-			fmt.Fprintf(g.Stdout, "Moved into %s; deleted %s.\n", model.SanitizeLine(done.To), model.SanitizeLine(done.From))
+			fmt.Fprintf(g.Stdout, "Moved into %s; deleted %s.\n", textsafe.SanitizeLine(done.To), textsafe.SanitizeLine(done.From))
 			return nil
 		},
 	}
@@ -72,8 +75,8 @@ func newMCPMigrateLocalCmd(g *clicore.Globals) *cobra.Command {
 // writeMigration shows everything m would make trusted. Values that look
 // like secrets are masked; everything else is shown exactly, with control
 // characters escaped, because the file may have come from a repository.
-func writeMigration(w io.Writer, m model.LocalMigration) {
-	fmt.Fprintf(w, "%s is inside the project, where a repository could have put it.\n", model.SanitizeLine(m.From))
+func writeMigration(w io.Writer, m private.LocalMigration) {
+	fmt.Fprintf(w, "%s is inside the project, where a repository could have put it.\n", textsafe.SanitizeLine(m.From))
 	fmt.Fprintln(w, "Moving it makes all of the following trusted. Continue only if you wrote this file yourself.")
 	names := m.ServerNames()
 	if len(names) > 0 {
@@ -103,49 +106,49 @@ func writeMigration(w io.Writer, m model.LocalMigration) {
 		fmt.Fprintln(w, "Approves every project server (enableAllProjectMcpServers).")
 	}
 	for _, p := range m.Problems {
-		fmt.Fprintf(w, "Not moved: %s\n", model.SanitizeLine(p.Error()))
+		fmt.Fprintf(w, "Not moved: %s\n", textsafe.SanitizeLine(p.Error()))
 	}
 }
 
 // writeMigratedServer prints one definition, one field per line.
 func writeMigratedServer(w io.Writer, name string, c model.ServerConfig) {
-	fmt.Fprintf(w, "  %s (%s)\n", model.Escape(name), c.EffectiveType())
+	fmt.Fprintf(w, "  %s (%s)\n", textsafe.Escape(name), c.EffectiveType())
 	field := func(label, v string) {
 		if v != "" {
 			fmt.Fprintf(w, "      %-8s %s\n", label, v)
 		}
 	}
-	field("command", model.Escape(c.Command))
+	field("command", textsafe.Escape(c.Command))
 	for _, a := range c.Args {
 		field("arg", quoteArg(a))
 	}
-	field("cwd", model.Escape(c.Cwd))
-	field("url", model.Escape(model.Redact(model.ServerConfig{URL: c.URL}).URL))
+	field("cwd", textsafe.Escape(c.Cwd))
+	field("url", textsafe.Escape(model.Redact(model.ServerConfig{URL: c.URL}).URL))
 	for _, kv := range []struct {
 		label string
 		m     map[string]string
 	}{{"env", c.Env}, {"header", c.Headers}} {
 		for _, k := range slices.Sorted(maps.Keys(kv.m)) {
 			v := kv.m[k]
-			if model.IsLiteralSecret(k, v) {
-				v = model.Masked
+			if textsafe.IsLiteralSecret(k, v) {
+				v = textsafe.Masked
 			}
-			field(kv.label, model.Escape(k)+"="+model.Escape(v))
+			field(kv.label, textsafe.Escape(k)+"="+textsafe.Escape(v))
 		}
 	}
-	field("headers helper", model.Escape(c.HeadersHelper))
+	field("headers helper", textsafe.Escape(c.HeadersHelper))
 	if o := c.OAuth; o != nil {
-		field("oauth", model.Escape(fmt.Sprintf("client %q, metadata %q, scopes %q, grant %q", o.ClientID, o.AuthServerMetadataURL, o.Scopes, o.Grant)))
+		field("oauth", textsafe.Escape(fmt.Sprintf("client %q, metadata %q, scopes %q, grant %q", o.ClientID, o.AuthServerMetadataURL, o.Scopes, o.Grant)))
 	}
 }
 
 // quoteArg shows one argument exactly, quoted so spaces are visible.
-func quoteArg(a string) string { return `"` + model.Escape(a) + `"` }
+func quoteArg(a string) string { return `"` + textsafe.Escape(a) + `"` }
 
 func escapeAll(items []string) string {
 	out := make([]string, len(items))
 	for i, s := range items {
-		out[i] = model.Escape(s)
+		out[i] = textsafe.Escape(s)
 	}
 	return strings.Join(out, ", ")
 }

@@ -5,29 +5,31 @@ import (
 	"time"
 
 	"github.com/mcpdeck/mcpdeck/model"
+	"github.com/mcpdeck/mcpdeck/model/cache"
 	"github.com/mcpdeck/mcpdeck/model/platform"
+	"github.com/mcpdeck/mcpdeck/model/textsafe"
 )
 
 // protocolMemory reads the protocol versions servers negotiated, as the
 // engine remembers them in the user cache directory; empty when there is
 // none.
-func protocolMemory() map[string]model.RememberedProtocol {
+func protocolMemory() map[string]cache.RememberedProtocol {
 	dir, err := platform.CacheDir()
 	if err != nil {
 		return nil
 	}
-	m, _ := model.ReadProtocols(filepath.Join(dir, model.ProtocolMemoryFile))
+	m, _ := cache.ReadProtocols(filepath.Join(dir, cache.ProtocolMemoryFile))
 	return m
 }
 
 // withProtocol fills in the protocol version: the one the definition pins,
 // else the one the server negotiated last (while it is still trusted).
-func (v serverView) withProtocol(s model.Server, mem map[string]model.RememberedProtocol) serverView {
+func (v serverView) withProtocol(s model.Server, mem map[string]cache.RememberedProtocol) serverView {
 	if s.Config.ProtocolVersion != "" {
 		v.ProtocolVersion, v.ProtocolPinned = s.Config.ProtocolVersion, true
 		return v
 	}
-	v.ProtocolVersion = model.RememberedVersion(mem, s.Hash, time.Now())
+	v.ProtocolVersion = cache.RememberedVersion(mem, s.Hash, time.Now())
 	return v
 }
 
@@ -35,9 +37,9 @@ func (v serverView) withProtocol(s model.Server, mem map[string]model.Remembered
 func protocolText(v serverView) string {
 	switch {
 	case v.ProtocolPinned:
-		return model.SanitizeLine(v.ProtocolVersion) + " (pinned by protocolVersion)"
+		return textsafe.SanitizeLine(v.ProtocolVersion) + " (pinned by protocolVersion)"
 	case v.ProtocolVersion != "":
-		return model.SanitizeLine(v.ProtocolVersion) + " (negotiated last time; offered first)"
+		return textsafe.SanitizeLine(v.ProtocolVersion) + " (negotiated last time; offered first)"
 	}
 	return "negotiated on connect: 2026-07-28, else what the server answers (2025-11-25, 2025-06-18, 2025-03-26)"
 }

@@ -7,7 +7,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/mcpdeck/mcpdeck/model"
+	modelcache "github.com/mcpdeck/mcpdeck/model/cache"
 	"github.com/mcpdeck/mcpdeck/testdata/clitest"
 )
 
@@ -27,8 +27,8 @@ func TestMCPGetShowsProtocol(t *testing.T) {
 	if err := json.Unmarshal([]byte(e.OK("mcp", "get", "plain", "--json").Stdout), &v); err != nil {
 		t.Fatal(err)
 	}
-	path := filepath.Join(cache, "mcpdeck", model.ProtocolMemoryFile)
-	if err := model.RememberProtocol(path, v.Hash, "2026-07-28", time.Now()); err != nil {
+	path := filepath.Join(cache, "mcpdeck", modelcache.ProtocolMemoryFile)
+	if err := modelcache.RememberProtocol(path, v.Hash, "2026-07-28", time.Now()); err != nil {
 		t.Fatal(err)
 	}
 	if out := e.OK("mcp", "get", "plain").Stdout; !strings.Contains(out, "Protocol:       2026-07-28 (negotiated last time") {

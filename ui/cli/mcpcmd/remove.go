@@ -9,6 +9,8 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/mcpdeck/mcpdeck/model"
+	"github.com/mcpdeck/mcpdeck/model/config"
+	"github.com/mcpdeck/mcpdeck/model/textsafe"
 	"github.com/mcpdeck/mcpdeck/ui/cli/clicore"
 	"github.com/mcpdeck/mcpdeck/ui/cli/registrycmd"
 )
@@ -30,15 +32,15 @@ func newMCPRemoveCmd(g *clicore.Globals) *cobra.Command {
 			return err
 		}
 		s := scope()
-		refs := model.SecretsOf(opts, s, args[0])
+		refs := config.SecretsOf(opts, s, args[0])
 		bundle := bundleDirOf(opts, s, args[0])
-		path, err := model.RemoveServer(opts, s, args[0])
+		path, err := config.RemoveServer(opts, s, args[0])
 		if err != nil {
 			return err
 		}
 		fmt.Fprintf(g.Stdout, "Removed server %s from the %s scope (%s).\n", args[0], scopeOfPath(opts, s, path), path)
 		if bundle != "" {
-			fmt.Fprintf(g.Stdout, "Its MCP bundle stays in %s: servers in other scopes or projects may run it; delete that directory when none does.\n", model.SanitizeLine(bundle))
+			fmt.Fprintf(g.Stdout, "Its MCP bundle stays in %s: servers in other scopes or projects may run it; delete that directory when none does.\n", textsafe.SanitizeLine(bundle))
 		}
 		return removeSecrets(cmd.Context(), g, opts, refs, keep)
 	}
@@ -48,7 +50,7 @@ func newMCPRemoveCmd(g *clicore.Globals) *cobra.Command {
 // removeSecrets deletes the secrets a removed definition referred to: they
 // are bound to it, so nothing else can use them. At a terminal the person
 // is asked first; --keep-secrets keeps them.
-func removeSecrets(ctx context.Context, g *clicore.Globals, opts model.LoadOptions, refs []model.SecretRef, keep bool) error {
+func removeSecrets(ctx context.Context, g *clicore.Globals, opts config.LoadOptions, refs []config.SecretRef, keep bool) error {
 	if len(refs) == 0 {
 		return nil
 	}
@@ -66,12 +68,12 @@ func removeSecrets(ctx context.Context, g *clicore.Globals, opts model.LoadOptio
 	}
 	if keep {
 		fmt.Fprintf(g.Stdout, "Kept its secrets %s in mcpdeck's secret store (mcpdeck mcp secret %s NAME -s %s --delete removes one).\n",
-			list, model.SanitizeLine(refs[0].Server), refs[0].Scope)
+			list, textsafe.SanitizeLine(refs[0].Server), refs[0].Scope)
 		return nil
 	}
 	store := g.SecretStore(opts.ConfigDir)
 	for _, r := range refs {
-		if err := store.Delete(ctx, r); err != nil && !errors.Is(err, model.ErrSecretNotFound) {
+		if err := store.Delete(ctx, r); err != nil && !errors.Is(err, config.ErrSecretNotFound) {
 			return fmt.Errorf("deleting the secret %s: %w", r.Name, err)
 		}
 	}
@@ -81,12 +83,12 @@ func removeSecrets(ctx context.Context, g *clicore.Globals, opts model.LoadOptio
 
 // scopeOfPath names the writable scope whose file is path (the scope given,
 // or found by RemoveServer when none was).
-func scopeOfPath(opts model.LoadOptions, given model.Scope, path string) model.Scope {
+func scopeOfPath(opts config.LoadOptions, given model.Scope, path string) model.Scope {
 	if given != 0 {
 		return given
 	}
-	for _, sc := range model.WritableScopes() {
-		if p, err := model.ScopePath(opts, sc); err == nil && p == path {
+	for _, sc := range config.WritableScopes() {
+		if p, err := config.ScopePath(opts, sc); err == nil && p == path {
 			return sc
 		}
 	}
@@ -101,9 +103,9 @@ func scopeOfPath(opts model.LoadOptions, given model.Scope, path string) model.S
 // one. Only the definitions as written are read: the secret store is not
 // asked for the ${secret:NAME} values of every server (keychain reads, each
 // bounded by its timeout) to learn one server's working directory.
-func bundleDirOf(opts model.LoadOptions, scope model.Scope, name string) string {
-	opts.LookupSecret = model.SkipSecrets
-	r, err := model.Load(opts)
+func bundleDirOf(opts config.LoadOptions, scope model.Scope, name string) string {
+	opts.LookupSecret = config.SkipSecrets
+	r, err := config.Load(opts)
 	if err != nil {
 		return ""
 	}

@@ -4,7 +4,7 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/mcpdeck/mcpdeck/model"
+	"github.com/mcpdeck/mcpdeck/model/config"
 	"github.com/mcpdeck/mcpdeck/testdata/clitest"
 	"github.com/mcpdeck/mcpdeck/ui/cli/registrycmd"
 )
@@ -21,9 +21,9 @@ func TestBundleDirOfReadsNoSecrets(t *testing.T) {
 	e.WriteFile(filepath.Join(opts.ConfigDir, "settings.json"), `{"mcpServers": {
 		"b": {"command": "node", "cwd": "`+filepath.ToSlash(dir)+`", "env": {"KEY": "${secret:KEY}"}},
 		"other": {"command": "x", "env": {"T": "${secret:T}"}}}}`)
-	opts.LookupSecret = func(ref model.SecretRef) (string, error) {
+	opts.LookupSecret = func(ref config.SecretRef) (string, error) {
 		t.Errorf("the secret store was asked for %s of %s", ref.Name, ref.Server)
-		return "", model.ErrSecretNotFound
+		return "", config.ErrSecretNotFound
 	}
 	if got := bundleDirOf(opts, 0, "b"); got != dir {
 		t.Errorf("bundleDirOf = %q, want %q", got, dir)

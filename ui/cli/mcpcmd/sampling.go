@@ -6,6 +6,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/mcpdeck/mcpdeck/model"
+	"github.com/mcpdeck/mcpdeck/model/config"
 	"github.com/mcpdeck/mcpdeck/ui/cli/clicore"
 )
 
@@ -31,7 +32,7 @@ func newMCPSamplingCmd(g *clicore.Globals) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			if err := model.SetSamplingDecision(opts, args[0], d); err != nil {
+			if err := config.SetSamplingDecision(opts, args[0], d); err != nil {
 				return explainNotFound(g, args[0], err)
 			}
 			fmt.Fprintf(g.Stdout, "Sampling requests of %s: %s.\n", args[0], args[1])

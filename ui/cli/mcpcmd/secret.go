@@ -7,6 +7,8 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/mcpdeck/mcpdeck/model"
+	"github.com/mcpdeck/mcpdeck/model/config"
+	"github.com/mcpdeck/mcpdeck/model/textsafe"
 	"github.com/mcpdeck/mcpdeck/ui/cli/authcmd"
 	"github.com/mcpdeck/mcpdeck/ui/cli/clicore"
 )
@@ -32,7 +34,7 @@ func newMCPSecretCmd(g *clicore.Globals) *cobra.Command {
 		if !s.MayUseSecrets() {
 			return clicore.Usagef("only user and local definitions may use mcpdeck's secret store; the %s scope cannot", s)
 		}
-		ref := model.SecretRef{Scope: s, Server: args[0], Name: args[1]}
+		ref := config.SecretRef{Scope: s, Server: args[0], Name: args[1]}
 		if !model.ValidSecretName(ref.Name) {
 			return clicore.Usagef("secret NAME %q may contain only letters, digits and _ (and not start with a digit)", ref.Name)
 		}
@@ -40,19 +42,19 @@ func newMCPSecretCmd(g *clicore.Globals) *cobra.Command {
 		if err != nil {
 			return err
 		}
-		if ref.File, err = model.ScopePath(opts, s); err != nil {
+		if ref.File, err = config.ScopePath(opts, s); err != nil {
 			return err
 		}
 		store := g.SecretStore(opts.ConfigDir)
 		if del {
 			err := store.Delete(cmd.Context(), ref)
-			if errors.Is(err, model.ErrSecretNotFound) {
-				return fmt.Errorf("no secret %s is stored for %s in the %s scope", ref.Name, model.SanitizeLine(ref.Server), s)
+			if errors.Is(err, config.ErrSecretNotFound) {
+				return fmt.Errorf("no secret %s is stored for %s in the %s scope", ref.Name, textsafe.SanitizeLine(ref.Server), s)
 			}
 			if err != nil {
 				return err
 			}
-			fmt.Fprintf(g.Stdout, "Deleted the secret %s of %s (%s scope).\n", ref.Name, model.SanitizeLine(ref.Server), s)
+			fmt.Fprintf(g.Stdout, "Deleted the secret %s of %s (%s scope).\n", ref.Name, textsafe.SanitizeLine(ref.Server), s)
 			return nil
 		}
 		v, err := authcmd.ReadSecret(g, "MCPDECK_SECRET_VALUE", "value of "+ref.Name)
@@ -63,7 +65,7 @@ func newMCPSecretCmd(g *clicore.Globals) *cobra.Command {
 			return fmt.Errorf("storing the secret %s: %w", ref.Name, err)
 		}
 		fmt.Fprintf(g.Stdout, "Stored the secret %s of %s (%s scope); its definition refers to it as %s.\n",
-			ref.Name, model.SanitizeLine(ref.Server), s, model.SecretReference(ref.Name))
+			ref.Name, textsafe.SanitizeLine(ref.Server), s, model.SecretReference(ref.Name))
 		if w := store.Warning(); w != "" {
 			fmt.Fprintln(g.Stderr, "mcpdeck: "+w)
 		}

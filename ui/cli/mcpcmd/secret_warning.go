@@ -7,11 +7,12 @@ import (
 	"slices"
 
 	"github.com/mcpdeck/mcpdeck/model"
+	"github.com/mcpdeck/mcpdeck/model/textsafe"
 )
 
 // warnLiteralSecrets warns, naming each env variable and header, when a
 // definition going into the project's shared .mcp.json carries a literal
-// value that looks like a secret (model.IsLiteralSecret): everyone who gets
+// value that looks like a secret (textsafe.IsLiteralSecret): everyone who gets
 // the repository would read it. A ${VAR} reference keeps the value in the
 // person's environment instead.
 func warnLiteralSecrets(w io.Writer, scope model.Scope, name string, cfg model.ServerConfig) {
@@ -20,10 +21,10 @@ func warnLiteralSecrets(w io.Writer, scope model.Scope, name string, cfg model.S
 	}
 	warn := func(kind string, m map[string]string) {
 		for _, k := range slices.Sorted(maps.Keys(m)) {
-			if model.IsLiteralSecret(k, m[k]) {
+			if textsafe.IsLiteralSecret(k, m[k]) {
 				fmt.Fprintf(w, "Warning: %s %s of server %s is a literal value that looks like a secret, and the project scope is the shared .mcp.json: "+
 					"anyone with the repository can read it. Use a reference such as ${%s} (set in your environment) or add the server with -s local.\n",
-					kind, model.SanitizeLine(k), model.SanitizeLine(name), envName(k))
+					kind, textsafe.SanitizeLine(k), textsafe.SanitizeLine(name), envName(k))
 			}
 		}
 	}

@@ -7,6 +7,8 @@ import (
 	"strings"
 
 	"github.com/mcpdeck/mcpdeck/model"
+	"github.com/mcpdeck/mcpdeck/model/config"
+	"github.com/mcpdeck/mcpdeck/model/textsafe"
 	"github.com/mcpdeck/mcpdeck/ui/cli/clicore"
 )
 
@@ -58,15 +60,15 @@ func newServerView(s model.Server) serverView {
 		Env: c.Env, Headers: c.Headers, HeadersHelper: c.HeadersHelper,
 		OAuth: c.OAuth, Builtin: c.Name, Hash: s.Hash, Enabled: s.Enabled,
 		Approval: s.Approval, Policy: s.Policy, Runnable: s.Runnable(), Problems: s.Problems,
-		StoreSecrets: model.SecretNames(s.Raw),
+		StoreSecrets: config.SecretNames(s.Raw),
 	}
 }
 
-// writeApprovalView prints model.ApprovalView of s, the definition as
+// writeApprovalView prints config.ApprovalView of s, the definition as
 // written with nothing masked, one labelled line each after indent: what
 // the person approves. `mcp get` and `mcp approve` print it.
 func writeApprovalView(w io.Writer, s model.Server, indent string) {
-	view := model.ApprovalView(s.Raw, s.RunsIn(), s.Source)
+	view := config.ApprovalView(s.Raw, s.RunsIn(), s.Source)
 	col := 0
 	for _, l := range view {
 		col = max(col, len(l.Label)+1)
@@ -117,7 +119,7 @@ func commandLine(cmd string, args []string) string {
 		if a == "" || strings.ContainsAny(a, " \t\"'") {
 			a = "'" + strings.ReplaceAll(a, "'", `'\''`) + "'"
 		}
-		parts = append(parts, model.SanitizeLine(a))
+		parts = append(parts, textsafe.SanitizeLine(a))
 	}
 	return strings.Join(parts, " ")
 }
@@ -125,20 +127,20 @@ func commandLine(cmd string, args []string) string {
 // errNoServer is the error for a name no configured server has. It says why
 // when it can: managed-mcp.json in effect, or a plugin server hidden as a
 // duplicate of another.
-func errNoServer(res *model.Resolved, name string) error {
+func errNoServer(res *config.Resolved, name string) error {
 	if res != nil && res.Enterprise {
 		return fmt.Errorf("%w: no server named %s: %s in the managed directory is in effect, so only the servers it defines exist",
-			model.ErrNotFound, model.SanitizeLine(name), model.ManagedMCPFile)
+			model.ErrNotFound, textsafe.SanitizeLine(name), config.ManagedMCPFile)
 	}
 	if res != nil {
 		for _, d := range res.Suppressed {
 			if d.Name == name {
 				return fmt.Errorf("%w: server %s from the %s scope (%s) is hidden: it runs the same %s as %s",
-					model.ErrNotFound, model.SanitizeLine(name), d.Origin.Scope, model.SanitizeLine(d.Origin.Source), sameWhat(d.Signature), model.SanitizeLine(d.By))
+					model.ErrNotFound, textsafe.SanitizeLine(name), d.Origin.Scope, textsafe.SanitizeLine(d.Origin.Source), sameWhat(d.Signature), textsafe.SanitizeLine(d.By))
 			}
 		}
 	}
-	return fmt.Errorf("%w: no server named %s (see 'mcpdeck mcp list')", model.ErrNotFound, model.SanitizeLine(name))
+	return fmt.Errorf("%w: no server named %s (see 'mcpdeck mcp list')", model.ErrNotFound, textsafe.SanitizeLine(name))
 }
 
 // sameWhat names what two deduplicated servers share, from the signature.

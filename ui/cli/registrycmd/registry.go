@@ -13,7 +13,8 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/mcpdeck/mcpdeck/model"
+	"github.com/mcpdeck/mcpdeck/model/config"
+	"github.com/mcpdeck/mcpdeck/model/textsafe"
 	"github.com/mcpdeck/mcpdeck/ui/cli/clicore"
 	"github.com/mcpdeck/mcpdeck/ui/registry"
 )
@@ -87,7 +88,7 @@ func newRegistrySearchCmd(g *clicore.Globals) *cobra.Command {
 				if e.Title != "" {
 					desc = e.Title + " — " + desc
 				}
-				fmt.Fprintln(g.Stdout, model.SanitizeLine(fmt.Sprintf("%s  %s  [%s]  %s", e.Name, e.Version, strings.Join(e.Kinds(), ", "), desc)))
+				fmt.Fprintln(g.Stdout, textsafe.SanitizeLine(fmt.Sprintf("%s  %s  [%s]  %s", e.Name, e.Version, strings.Join(e.Kinds(), ", "), desc)))
 			}
 			return nil
 		},
@@ -107,7 +108,7 @@ func newRegistryShowCmd(g *clicore.Globals) *cobra.Command {
 			name, version, _ := strings.Cut(args[0], "@")
 			e, err := Client().Show(cmd.Context(), name, version)
 			if errors.Is(err, registry.ErrNotFound) {
-				return fmt.Errorf("%s is not in the registry (try: mcpdeck registry search %s)", model.SanitizeLine(args[0]), model.SanitizeLine(LastPart(name)))
+				return fmt.Errorf("%s is not in the registry (try: mcpdeck registry search %s)", textsafe.SanitizeLine(args[0]), textsafe.SanitizeLine(LastPart(name)))
 			}
 			if err != nil {
 				return err
@@ -128,6 +129,6 @@ func LastPart(name string) string {
 // BundleStore is where MCP bundles are unpacked: <user config dir>/mcpdeck/bundles,
 // next to the configuration that runs them (a cache may be emptied; a
 // server's program must not vanish).
-func BundleStore(opts model.LoadOptions) registry.Bundles {
+func BundleStore(opts config.LoadOptions) registry.Bundles {
 	return registry.Bundles{Root: filepath.Join(opts.ConfigDir, "bundles"), Home: opts.Home}
 }

@@ -1,0 +1,63 @@
+package config
+
+import (
+	"path/filepath"
+	"strings"
+
+	"github.com/mcpdeck/mcpdeck/model"
+)
+
+// ServerProgram resolves the program of a stdio server's definition: it
+// starts in cfg.Cwd, taken relative to cwd (mcpdeck's working directory)
+// when it is relative, and in cwd when it is empty.
+func ServerProgram(cfg model.ServerConfig, cwd string, lookupEnv func(string) (string, bool)) (model.Program, error) {
+	dir := cfg.Cwd
+	if !filepath.IsAbs(dir) {
+		dir = filepath.Join(cwd, dir)
+	}
+	return model.ResolveProgram(cfg.Command, cfg.Args, cfg.Env, dir, lookupEnv)
+}
+
+// ProjectRedirects names, for people, the files in a working tree that
+// change what a package launcher started there runs: why only servers the
+// project defines start in it.
+const ProjectRedirects = "node_modules and .npmrc (npm, npx), uv.toml and pyproject.toml (uv, uvx), pip.conf (pip), NuGet.Config (dnx)"
+
+// optInProblems refuses ${PROJECT_DIR} in the cwd of raw, a definition of
+// scope s the person did not write: a plugin's (or a connector's). Every
+// other scope may name it.
+func optInProblems(raw model.ServerConfig, s model.Scope) []model.Problem {
+	if (s != model.ScopePlugin && s != model.ScopeConnector) || !raw.NamesProjectDir() {
+		return nil
+	}
+	return []model.Problem{{Field: "cwd", Message: "${" + model.ProjectDirVar + "} is for your own definitions, not a plugin's: " +
+		"copy the server to your user scope to run it in the project"}}
+}
+
+// workDir is the absolute directory a server of scope starts in, from its
+// expanded cwd: none means the project root for servers the project
+// defines (Scope.DefinedByProject) and the home directory for every other;
+// "~" and "~/x" are under home; a relative cwd is relative to dir, the
+// directory of the file that defines it (a repository's .mcp.json saying
+// "cwd": "tools" means its own tools/, a local server's the project root),
+// or, for inline --mcp-config JSON (dir ""), to the directory mcpdeck was
+// started in, where the person typed it. The result never depends on the
+// process's own working directory, so the launcher never falls back to it.
+func workDir(cwd, dir, root string, scope model.Scope, opts LoadOptions) string {
+	home := filepath.Clean(opts.Home)
+	switch {
+	case cwd == "" && scope.DefinedByProject():
+		return root
+	case cwd == "":
+		return home
+	case filepath.IsAbs(cwd):
+		return filepath.Clean(cwd)
+	case cwd == "~":
+		return home
+	case strings.HasPrefix(cwd, "~/"):
+		return filepath.Join(home, cwd[2:])
+	case dir == "":
+		return filepath.Join(opts.Cwd, cwd)
+	}
+	return filepath.Join(dir, cwd)
+}

@@ -1,0 +1,86 @@
+package policy
+
+import (
+	"fmt"
+
+	"github.com/mcpdeck/mcpdeck/model"
+	"github.com/mcpdeck/mcpdeck/model/internal/jsondoc"
+	"github.com/mcpdeck/mcpdeck/model/internal/jsonfile"
+)
+
+// ReadManaged reads managed-settings.json. A missing file is no policy.
+func ReadManaged(f *jsonfile.File, prob *model.Problem, path string) (Rules, []model.Problem) {
+	if prob != nil {
+		return Rules{broken: "managed-settings.json cannot be used (" + prob.Error() + "): every server is blocked", file: path}, []model.Problem{*prob}
+	}
+	if f == nil {
+		return Rules{}, nil
+	}
+	var probs []model.Problem
+	var pol Rules
+	pol.file = path
+	for _, key := range []string{"allowedMcpServers", "deniedMcpServers"} {
+		n := f.Root.Get(key)
+		if n == nil || n.Kind == 'z' {
+			continue
+		}
+		rules, ferr := decodeRules(jsondoc.Decoder{Doc: f.Doc}, n, key)
+		if ferr != nil {
+			p := f.ProblemAt("", ferr)
+			probs = append(probs, p)
+			pol.broken = fmt.Sprintf("managed-settings.json cannot be used (%s): every server is blocked", p.Error())
+			continue
+		}
+		if key == "allowedMcpServers" {
+			pol.allow = rules
+		} else {
+			pol.deny = rules
+		}
+	}
+	return pol, probs
+}
+
+// decodeRules decodes a list of rules; an entry with none or several of the
+// three keys is an error (an ambiguous policy must not be guessed at).
+func decodeRules(d jsondoc.Decoder, n *jsondoc.Node, field string) ([]policyRule, *jsondoc.FieldError) {
+	if n.Kind != '[' {
+		return nil, jsondoc.Want(n, field, "an array")
+	}
+	rules := make([]policyRule, 0, len(n.Elems))
+	for i, e := range n.Elems {
+		f := fmt.Sprintf("%s[%d]", field, i)
+		if e.Kind != '{' {
+			return nil, jsondoc.Want(e, f, "an object")
+		}
+		if len(e.Members) != 1 {
+			return nil, &jsondoc.FieldError{Field: f, Offset: e.Start, Msg: "must have exactly one of serverName, serverUrl, serverCommand"}
+		}
+		m := e.Members[0]
+		r := policyRule{kind: m.Key}
+		var err *jsondoc.FieldError
+		switch m.Key {
+		case "serverName":
+			r.name, err = d.Str(m.Val, f+".serverName")
+		case "serverUrl":
+			r.url, err = d.Str(m.Val, f+".serverUrl")
+			if err == nil {
+				var perr error
+				if r.urlPat, perr = parseURLPattern(r.url); perr != nil {
+					err = &jsondoc.FieldError{Field: f + ".serverUrl", Offset: m.Val.Start, Msg: perr.Error()}
+				}
+			}
+		case "serverCommand":
+			r.command, err = d.Strs(m.Val, f+".serverCommand")
+			if err == nil && len(r.command) == 0 {
+				err = &jsondoc.FieldError{Field: f + ".serverCommand", Offset: m.Val.Start, Msg: "must not be empty"}
+			}
+		default:
+			err = &jsondoc.FieldError{Field: f + "." + m.Key, Offset: m.KeyStart, Msg: "unknown rule (use serverName, serverUrl or serverCommand)"}
+		}
+		if err != nil {
+			return nil, err
+		}
+		rules = append(rules, r)
+	}
+	return rules, nil
+}

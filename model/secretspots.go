@@ -1,0 +1,178 @@
+package model
+
+import (
+	"encoding/base64"
+	"maps"
+	"net/url"
+	"strconv"
+	"strings"
+
+	"github.com/mcpdeck/mcpdeck/model/textsafe"
+)
+
+// Redact returns raw, a server definition as written (before ${VAR}
+// expansion), with its secrets replaced by Masked, ready to be shown: the
+// places secretSpots lists (env and header values, the URL's userinfo and
+// secret-looking query parameters, and arguments that follow or carry a
+// secret-looking flag), the places Server.Secrets takes its set from.
+// Values made only of ${VAR} references (optionally after an auth scheme
+// such as "Bearer ") hold no secret and are kept, so the person can see
+// which variable feeds them. Unknown fields (Extra) are dropped. raw is not
+// modified. Never pass an expanded config: its secrets are literal text and
+// would all be masked, hiding which variable they came from.
+func Redact(raw ServerConfig) ServerConfig {
+	out := secretSpots(raw, func(_, v string) string { return textsafe.MaskWritten(v) })
+	out.Extra = nil
+	if raw.OAuth != nil {
+		o := *raw.OAuth
+		o.Scopes = append([]string(nil), raw.OAuth.Scopes...)
+		o.Extra = nil
+		out.OAuth = &o
+	}
+	return out
+}
+
+// RedactTarget is the one-line command line or URL shown in lists for cfg,
+// which must already have been through Redact.
+func RedactTarget(cfg ServerConfig) string {
+	switch cfg.EffectiveType() {
+	case TransportStdio:
+		return strings.TrimSpace(cfg.Command + " " + strings.Join(cfg.Args, " "))
+	case TransportSDK:
+		return "built-in " + cfg.Name
+	case TransportSSE, TransportHTTP, TransportWS:
+		return cfg.URL
+	}
+	return cfg.URL
+}
+
+// harmlessVar reports whether the variable name holds no secret: where
+// the person lives and what their shell and terminal are (HOME,
+// USERPROFILE, PATH, USER, USERNAME, LOGNAME, SHELL, TMPDIR, TMP, TEMP,
+// PWD, LANG, LANGUAGE, TERM, LC_* and XDG_*), and PROJECT_DIR, which in
+// cwd is the project root mcpdeck names (cwdLookup). The values ${VAR} expansion
+// takes from them are left out of a server's secret set, so that the home
+// directory is not masked in every path mcpdeck prints.
+func harmlessVar(name string) bool {
+	switch name {
+	case "HOME", "USERPROFILE", "PATH", "USER", "USERNAME", "LOGNAME", "SHELL",
+		"TMPDIR", "TMP", "TEMP", "PWD", "LANG", "LANGUAGE", "TERM", ProjectDirVar:
+		return true
+	}
+	return strings.HasPrefix(name, "XDG_") || strings.HasPrefix(name, "LC_")
+}
+
+// Expansion is one value that ${VAR} or ${secret:NAME} expansion put into
+// a definition, from a variable harmlessVar does not pass: where it went
+// (Field, as a Problem names it), what it came from (Ref, "${KEY}") and
+// the value, a secret wherever it sits: a URL's path, an argument, a
+// working directory.
+type Expansion struct {
+	Field string
+	Ref   string
+	Value string
+}
+
+// Secrets is the server's secret set: every value that must not reach
+// output, errors, logs, recorded traffic or a support bundle. It holds
+//   - every value expansion put into any field (Expanded: URL path,
+//     arguments, working directory, headers, env, OAuth fields...),
+//   - every env and header value, and the credential after an auth scheme
+//     ("Bearer X", and the user and password inside "Basic X"),
+//   - the URL's password (or lone user name) and its secret-looking query
+//     values (as written and decoded),
+//   - the values of secret-looking flags (--token X, --api-key=X),
+//
+// except an env or header value written only with harmless variables
+// (PATH=${HOME}/bin:${PATH}). NewMasker decides which are long enough to
+// mask and adds the forms they take in URLs and JSON.
+func (s Server) Secrets() []string {
+	var out []string
+	add := func(v string) {
+		if v = strings.TrimSpace(v); v != "" {
+			out = append(out, v)
+		}
+	}
+	secretSpots(s.Config, func(field, v string) string {
+		if harmlessOnly(s.Raw.written(field)) {
+			return v
+		}
+		add(v)
+		if field == "url" {
+			if dec, err := url.PathUnescape(v); err == nil {
+				add(dec)
+			}
+		}
+		scheme, cred, ok := strings.Cut(strings.TrimSpace(v), " ")
+		if !ok {
+			return v
+		}
+		add(cred)
+		if strings.EqualFold(scheme, "basic") {
+			if dec, err := base64.StdEncoding.DecodeString(strings.TrimSpace(cred)); err == nil {
+				user, pass, _ := strings.Cut(string(dec), ":")
+				add(user)
+				add(pass)
+			}
+		}
+		return v
+	})
+	for _, x := range s.Expanded {
+		add(x.Value)
+	}
+	return out
+}
+
+// written is the env or header value as written of a secretSpots field
+// ("env.API_KEY"), "" for any other field.
+func (c ServerConfig) written(field string) string {
+	if k, ok := strings.CutPrefix(field, "env."); ok {
+		return c.Env[k]
+	}
+	if k, ok := strings.CutPrefix(field, "headers."); ok {
+		return c.Headers[k]
+	}
+	return ""
+}
+
+// harmlessOnly reports whether raw refers to variables and every one of
+// them is harmless (harmlessVar).
+func harmlessOnly(raw string) bool {
+	refs := textsafe.VarRefs(raw)
+	for _, r := range refs {
+		name, _, _ := strings.Cut(r[2:len(r)-1], ":-")
+		if !harmlessVar(name) {
+			return false
+		}
+	}
+	return len(refs) > 0
+}
+
+// secretSpots returns cfg with each value that sits where a definition
+// keeps a secret replaced by f(field, value): every env and header value
+// (field "env.NAME", "headers.NAME"), the URL's user info (the password,
+// or a lone user name, which is often a token) and the values of its
+// secret-looking query parameters ("url"), and the values of
+// secret-looking flags ("args[N]"). Redact masks those of a definition
+// as written, Server.Secrets collects those of the expanded one: one list
+// of places for both.
+func secretSpots(cfg ServerConfig, f func(field, v string) string) ServerConfig {
+	out := cfg
+	out.Env = mapSpots("env.", cfg.Env, f)
+	out.Headers = mapSpots("headers.", cfg.Headers, f)
+	out.URL = textsafe.ReplaceURLSecrets(cfg.URL, func(v string) string { return f("url", v) })
+	out.Args = textsafe.ReplaceFlagSecrets(cfg.Args, func(i int, v string) string { return f("args["+strconv.Itoa(i)+"]", v) })
+	return out
+}
+
+// mapSpots applies f to the values of a copy of m.
+func mapSpots(prefix string, m map[string]string, f func(field, v string) string) map[string]string {
+	if len(m) == 0 {
+		return nil
+	}
+	out := maps.Clone(m)
+	for k, v := range out {
+		out[k] = f(prefix+k, v)
+	}
+	return out
+}
