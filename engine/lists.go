@@ -236,89 +236,112 @@ func (p *listParts) fetchList(ctx context.Context, server string, c *client.Clie
 
 // fetchPage fetches one page into out and returns the next cursor.
 func fetchPage(ctx context.Context, server string, c *client.Client, k listKind, cursor mcp.Cursor, out *lists) (mcp.Cursor, error) {
-	full := func(n int) bool { return n >= maxListItems }
 	switch k {
 	case listTools:
-		req := mcp.ListToolsRequest{}
-		req.Params.Cursor = cursor
-		var page pageTools
-		cctx, _ := toolspage.Take(ctx, func() { page = pageTools{} }, func(w *toolspage.Wire) { page.tools = append(page.tools, convertWire(server, w)) })
-		r, err := c.ListToolsByPage(cctx, req)
-		if err != nil {
-			return "", err
-		}
-		for _, t := range r.Tools {
-			if full(len(out.tools)) {
-				return "", errTooMany
-			}
-			ct, ok := page.next(t.Name)
-			if !ok {
-				ct = convertTool(server, t)
-			}
-			out.size += len(ct.Name) + len(ct.ExposedName) + len(ct.Title) + len(ct.Description) + len(ct.InputSchema)
-			out.tools = append(out.tools, ct)
-		}
-		return r.NextCursor, nil
+		return fetchToolsPage(ctx, server, c, cursor, out)
 	case listResources:
-		req := mcp.ListResourcesRequest{}
-		req.Params.Cursor = cursor
-		r, err := c.ListResourcesByPage(ctx, req)
-		if err != nil {
-			return "", err
-		}
-		for _, x := range r.Resources {
-			if full(len(out.resources)) {
-				return "", errTooMany
-			}
-			r := Resource{URI: x.URI, Name: sanitize(x.Name), Description: capText(x.Description), MIMEType: x.MIMEType}
-			out.size += len(r.URI) + len(r.Name) + len(r.Description) + len(r.MIMEType)
-			out.resources = append(out.resources, r)
-		}
-		return r.NextCursor, nil
+		return fetchResourcesPage(ctx, c, cursor, out)
 	case listTemplates:
-		req := mcp.ListResourceTemplatesRequest{}
-		req.Params.Cursor = cursor
-		r, err := c.ListResourceTemplatesByPage(ctx, req)
-		if err != nil {
-			return "", err
-		}
-		for _, x := range r.ResourceTemplates {
-			if full(len(out.templates)) {
-				return "", errTooMany
-			}
-			tmpl := ""
-			if x.URITemplate != nil {
-				tmpl = x.URITemplate.Raw()
-			}
-			rt := ResourceTemplate{URITemplate: tmpl, Name: sanitize(x.Name), Description: capText(x.Description), MIMEType: x.MIMEType}
-			out.size += len(rt.URITemplate) + len(rt.Name) + len(rt.Description) + len(rt.MIMEType)
-			out.templates = append(out.templates, rt)
-		}
-		return r.NextCursor, nil
+		return fetchTemplatesPage(ctx, c, cursor, out)
 	case listPrompts:
-		req := mcp.ListPromptsRequest{}
-		req.Params.Cursor = cursor
-		r, err := c.ListPromptsByPage(ctx, req)
-		if err != nil {
-			return "", err
-		}
-		for _, x := range r.Prompts {
-			if full(len(out.prompts)) {
-				return "", errTooMany
-			}
-			p := Prompt{Name: sanitize(x.Name), Description: capText(x.Description)}
-			out.size += len(p.Name) + len(p.Description)
-			for _, a := range x.Arguments {
-				pa := PromptArgument{Name: a.Name, Description: capText(a.Description), Required: a.Required}
-				out.size += len(pa.Name) + len(pa.Description)
-				p.Arguments = append(p.Arguments, pa)
-			}
-			out.prompts = append(out.prompts, p)
-		}
-		return r.NextCursor, nil
+		return fetchPromptsPage(ctx, c, cursor, out)
 	case listSkills:
 		return fetchSkillsPage(ctx, c, cursor, out)
 	case numLists:
 	}
 	return "", nil
+}
+
+// listFull reports whether a list already holds maxListItems items.
+func listFull(n int) bool { return n >= maxListItems }
+
+// fetchToolsPage reads one tools/list page through the one tools page
+// reader (toolspage), so mcp-go keeps only a slim copy.
+func fetchToolsPage(ctx context.Context, server string, c *client.Client, cursor mcp.Cursor, out *lists) (mcp.Cursor, error) {
+	req := mcp.ListToolsRequest{}
+	req.Params.Cursor = cursor
+	var page pageTools
+	cctx, _ := toolspage.Take(ctx, func() { page = pageTools{} }, func(w *toolspage.Wire) { page.tools = append(page.tools, convertWire(server, w)) })
+	r, err := c.ListToolsByPage(cctx, req)
+	if err != nil {
+		return "", err
+	}
+	for _, t := range r.Tools {
+		if listFull(len(out.tools)) {
+			return "", errTooMany
+		}
+		ct, ok := page.next(t.Name)
+		if !ok {
+			ct = convertTool(server, t)
+		}
+		out.size += len(ct.Name) + len(ct.ExposedName) + len(ct.Title) + len(ct.Description) + len(ct.InputSchema)
+		out.tools = append(out.tools, ct)
+	}
+	return r.NextCursor, nil
+}
+
+// fetchResourcesPage reads one resources/list page.
+func fetchResourcesPage(ctx context.Context, c *client.Client, cursor mcp.Cursor, out *lists) (mcp.Cursor, error) {
+	req := mcp.ListResourcesRequest{}
+	req.Params.Cursor = cursor
+	r, err := c.ListResourcesByPage(ctx, req)
+	if err != nil {
+		return "", err
+	}
+	for _, x := range r.Resources {
+		if listFull(len(out.resources)) {
+			return "", errTooMany
+		}
+		r := Resource{URI: x.URI, Name: sanitize(x.Name), Description: capText(x.Description), MIMEType: x.MIMEType}
+		out.size += len(r.URI) + len(r.Name) + len(r.Description) + len(r.MIMEType)
+		out.resources = append(out.resources, r)
+	}
+	return r.NextCursor, nil
+}
+
+// fetchTemplatesPage reads one resources/templates/list page.
+func fetchTemplatesPage(ctx context.Context, c *client.Client, cursor mcp.Cursor, out *lists) (mcp.Cursor, error) {
+	req := mcp.ListResourceTemplatesRequest{}
+	req.Params.Cursor = cursor
+	r, err := c.ListResourceTemplatesByPage(ctx, req)
+	if err != nil {
+		return "", err
+	}
+	for _, x := range r.ResourceTemplates {
+		if listFull(len(out.templates)) {
+			return "", errTooMany
+		}
+		tmpl := ""
+		if x.URITemplate != nil {
+			tmpl = x.URITemplate.Raw()
+		}
+		rt := ResourceTemplate{URITemplate: tmpl, Name: sanitize(x.Name), Description: capText(x.Description), MIMEType: x.MIMEType}
+		out.size += len(rt.URITemplate) + len(rt.Name) + len(rt.Description) + len(rt.MIMEType)
+		out.templates = append(out.templates, rt)
+	}
+	return r.NextCursor, nil
+}
+
+// fetchPromptsPage reads one prompts/list page.
+func fetchPromptsPage(ctx context.Context, c *client.Client, cursor mcp.Cursor, out *lists) (mcp.Cursor, error) {
+	req := mcp.ListPromptsRequest{}
+	req.Params.Cursor = cursor
+	r, err := c.ListPromptsByPage(ctx, req)
+	if err != nil {
+		return "", err
+	}
+	for _, x := range r.Prompts {
+		if listFull(len(out.prompts)) {
+			return "", errTooMany
+		}
+		p := Prompt{Name: sanitize(x.Name), Description: capText(x.Description)}
+		out.size += len(p.Name) + len(p.Description)
+		for _, a := range x.Arguments {
+			pa := PromptArgument{Name: a.Name, Description: capText(a.Description), Required: a.Required}
+			out.size += len(pa.Name) + len(pa.Description)
+			p.Arguments = append(p.Arguments, pa)
+		}
+		out.prompts = append(out.prompts, p)
+	}
+	return r.NextCursor, nil
 }

@@ -74,47 +74,11 @@ func (m *Manager) findMetadata(ctx context.Context, srv model.Server, st *server
 	if err != nil || serverURL.Host == "" {
 		return nil, fmt.Errorf("%w: server URL %q is not absolute", ErrConfig, srv.Config.URL)
 	}
-	st.mu.Lock()
-	hint := st.hintMetadata
-	haveHint := st.challenged
-	st.mu.Unlock()
-	open := false // the probe got through without credentials
-	if !haveHint {
-		c, ok := m.probe(ctx, srv)
-		if ok {
-			st.mu.Lock()
-			st.hintMetadata, st.hintScopes, st.challenged = c.ResourceMetadata, c.Scopes, true
-			hint = c.ResourceMetadata
-			st.mu.Unlock()
-		}
-		open = c.Open
-	}
-
+	hint, open := m.challenge(ctx, srv, st)
 	d := &discovery{Resource: canonicalResource(serverURL)}
-	for _, u := range prmCandidates(hint, serverURL) {
-		var prm protectedResource
-		status, err := m.getJSON(ctx, u, &prm)
-		if err != nil {
-			if isContextErr(err) {
-				return nil, err
-			}
-			m.log.Debug("protected-resource metadata not usable", "url", u, "err", err)
-			continue
-		}
-		if status != http.StatusOK || len(prm.AuthorizationServers) == 0 {
-			continue
-		}
-		if prm.Resource != "" {
-			if !resourceMatches(prm.Resource, serverURL) {
-				return nil, fmt.Errorf("%w: metadata at %s is for %s, not %s", ErrResourceMismatch,
-					shownURL(u), shownURL(prm.Resource), shownURL(srv.Config.URL))
-			}
-			d.Resource = prm.Resource
-		}
-		d.PRM = &prm
-		break
+	if err := m.findPRM(ctx, srv, serverURL, hint, d); err != nil {
+		return nil, err
 	}
-
 	var oc model.OAuthConfig
 	if srv.Config.OAuth != nil {
 		oc = *srv.Config.OAuth
@@ -129,22 +93,9 @@ func (m *Manager) findMetadata(ctx context.Context, srv model.Server, st *server
 		}
 	}
 	if mdURL := oc.AuthServerMetadataURL; mdURL != "" {
-		if err := secureEndpoint("oauth.authServerMetadataUrl of "+srv.Name, mdURL); err != nil {
-			return nil, err
-		}
-		var md asMetadata
-		status, err := m.getJSON(ctx, mdURL, &md)
+		md, err := m.configuredASMetadata(ctx, srv, mdURL)
 		if err != nil {
-			return nil, fmt.Errorf("authorization server metadata at %s: %w", shownURL(mdURL), err)
-		}
-		if status != http.StatusOK || md.TokenEndpoint == "" {
-			return nil, fmt.Errorf("authorization server metadata at %s: HTTP %d or no token_endpoint", shownURL(mdURL), status)
-		}
-		if md.Issuer == "" {
-			// Client registrations and secrets are bound to the issuer
-			// (see secretbinding.go): never leave it empty.
-			mu, _ := url.Parse(mdURL)
-			md.Issuer = originOf(mu)
+			return nil, err
 		}
 		d.AS = md
 		return d, nil
@@ -178,6 +129,79 @@ func (m *Manager) findMetadata(ctx context.Context, srv model.Server, st *server
 		RegistrationEndpoint:  base + "/register",
 	}
 	return d, nil
+}
+
+// challenge is the resource-metadata URL the server's 401 named (from an
+// earlier challenge, else from a probe without credentials, remembered in
+// st) and whether the probe got through without credentials.
+func (m *Manager) challenge(ctx context.Context, srv model.Server, st *serverState) (hint string, open bool) {
+	st.mu.Lock()
+	hint, challenged := st.hintMetadata, st.challenged
+	st.mu.Unlock()
+	if challenged {
+		return hint, false
+	}
+	c, ok := m.probe(ctx, srv)
+	if ok {
+		st.mu.Lock()
+		st.hintMetadata, st.hintScopes, st.challenged = c.ResourceMetadata, c.Scopes, true
+		hint = c.ResourceMetadata
+		st.mu.Unlock()
+	}
+	return hint, c.Open
+}
+
+// findPRM sets d.PRM (and d.Resource) from the first protected-resource
+// metadata candidate that names an authorization server; metadata for
+// another resource is refused.
+func (m *Manager) findPRM(ctx context.Context, srv model.Server, serverURL *url.URL, hint string, d *discovery) error {
+	for _, u := range prmCandidates(hint, serverURL) {
+		var prm protectedResource
+		status, err := m.getJSON(ctx, u, &prm)
+		if err != nil {
+			if isContextErr(err) {
+				return err
+			}
+			m.log.Debug("protected-resource metadata not usable", "url", u, "err", err)
+			continue
+		}
+		if status != http.StatusOK || len(prm.AuthorizationServers) == 0 {
+			continue
+		}
+		if prm.Resource != "" {
+			if !resourceMatches(prm.Resource, serverURL) {
+				return fmt.Errorf("%w: metadata at %s is for %s, not %s", ErrResourceMismatch,
+					shownURL(u), shownURL(prm.Resource), shownURL(srv.Config.URL))
+			}
+			d.Resource = prm.Resource
+		}
+		d.PRM = &prm
+		return nil
+	}
+	return nil
+}
+
+// configuredASMetadata reads the authorization server metadata the
+// person's oauth.authServerMetadataUrl names.
+func (m *Manager) configuredASMetadata(ctx context.Context, srv model.Server, mdURL string) (asMetadata, error) {
+	if err := secureEndpoint("oauth.authServerMetadataUrl of "+srv.Name, mdURL); err != nil {
+		return asMetadata{}, err
+	}
+	var md asMetadata
+	status, err := m.getJSON(ctx, mdURL, &md)
+	if err != nil {
+		return asMetadata{}, fmt.Errorf("authorization server metadata at %s: %w", shownURL(mdURL), err)
+	}
+	if status != http.StatusOK || md.TokenEndpoint == "" {
+		return asMetadata{}, fmt.Errorf("authorization server metadata at %s: HTTP %d or no token_endpoint", shownURL(mdURL), status)
+	}
+	if md.Issuer == "" {
+		// Client registrations and secrets are bound to the issuer
+		// (see secretbinding.go): never leave it empty.
+		mu, _ := url.Parse(mdURL)
+		md.Issuer = originOf(mu)
+	}
+	return md, nil
 }
 
 // fetchASMetadata tries the RFC 8414 and OpenID metadata locations for

@@ -153,65 +153,82 @@ func orderedProperties(raw json.RawMessage) ([]string, map[string]*schemaNode, e
 
 // classify picks the editor for a property and its initial value (defaults filled).
 func classify(n *schemaNode) (kind fieldKind, str string, b bool, choice int, multi []int) {
-	choice = -1
 	t := n.typ()
 	switch {
 	case len(n.Enum) > 0:
-		for i, v := range n.Enum {
-			if n.Default != nil && fmt.Sprint(v) == fmt.Sprint(n.Default) {
-				choice = i
-			}
-		}
-		return kindEnum, "", false, choice, nil
+		return kindEnum, "", false, enumIndex(n.Enum, n.Default), nil
 	case t == "string":
-		if s, ok := n.Default.(string); ok {
-			str = s
-		}
-		return kindString, str, false, choice, nil
+		str, _ = n.Default.(string)
+		return kindString, str, false, -1, nil
 	case t == "number" || t == "integer":
 		if n.Default != nil {
 			str = fmt.Sprint(n.Default)
 		}
 		if t == "integer" {
-			return kindInteger, str, false, choice, nil
+			return kindInteger, str, false, -1, nil
 		}
-		return kindNumber, str, false, choice, nil
+		return kindNumber, str, false, -1, nil
 	case t == "boolean":
-		d, ok := n.Default.(bool)
-		if ok {
-			choice = 0
-			if d {
-				choice = 1
-			}
-		}
-		return kindBool, "", d, choice, nil
+		b, choice = boolDefault(n.Default)
+		return kindBool, "", b, choice, nil
 	case t == "array" && n.Items != nil && len(n.Items.Enum) > 0:
-		if arr, ok := n.Default.([]any); ok {
-			for _, d := range arr {
-				for i, v := range n.Items.Enum {
-					if fmt.Sprint(v) == fmt.Sprint(d) {
-						multi = append(multi, i)
-					}
-				}
+		arr, _ := n.Default.([]any)
+		for _, d := range arr {
+			if i := enumIndex(n.Items.Enum, d); i >= 0 {
+				multi = append(multi, i)
 			}
 		}
-		return kindMulti, "", false, choice, multi
+		return kindMulti, "", false, -1, multi
 	case t == "array" && n.Items != nil && isScalar(n.Items.typ()):
-		if arr, ok := n.Default.([]any); ok {
-			parts := make([]string, len(arr))
-			for i, v := range arr {
-				parts[i] = fmt.Sprint(v)
-			}
-			str = strings.Join(parts, ", ")
-		}
-		return kindList, str, false, choice, nil
+		return kindList, listDefault(n.Default), false, -1, nil
 	}
 	if n.Default != nil {
 		if b, err := json.MarshalIndent(n.Default, "", "  "); err == nil {
 			str = string(b)
 		}
 	}
-	return kindJSON, str, false, choice, nil
+	return kindJSON, str, false, -1, nil
+}
+
+// enumIndex is the last index of enum whose value reads as v does, -1 for
+// none (a nil v matches nothing).
+func enumIndex(enum []any, v any) int {
+	at := -1
+	if v == nil {
+		return at
+	}
+	for i, e := range enum {
+		if fmt.Sprint(e) == fmt.Sprint(v) {
+			at = i
+		}
+	}
+	return at
+}
+
+// boolDefault is a boolean default and its choice (0 false, 1 true, -1 no
+// default).
+func boolDefault(v any) (bool, int) {
+	d, ok := v.(bool)
+	switch {
+	case !ok:
+		return false, -1
+	case d:
+		return true, 1
+	}
+	return false, 0
+}
+
+// listDefault is an array default as the list field shows it: "a, b".
+func listDefault(v any) string {
+	arr, ok := v.([]any)
+	if !ok {
+		return ""
+	}
+	parts := make([]string, len(arr))
+	for i, e := range arr {
+		parts[i] = fmt.Sprint(e)
+	}
+	return strings.Join(parts, ", ")
 }
 
 // SkipSchemaCheck leaves the arguments to the server to judge: Validate

@@ -73,73 +73,12 @@ func runBatch(ctx context.Context, f *clicore.EngineFlags, server string, parall
 	return clicore.WithServer(ctx, f, server, func(ctx context.Context, s *clicore.Session) error {
 		inputs := make(chan batchInput)
 		go scanBatchInput(ctx, g.Input(), inputs)
-
 		// pending holds jobs in input order; the printer waits for each in
 		// turn, so a result that finishes early waits for earlier ones.
 		pending := make(chan *batchJob, parallel)
-		type printed struct {
-			failed int
-			err    error
-		}
-		out := make(chan printed, 1)
-		go func() {
-			var p printed
-			for j := range pending {
-				<-j.done
-				if j.err != nil {
-					p.failed++
-				}
-				if p.err == nil {
-					p.err = writeBatchResult(g, j)
-				}
-			}
-			out <- p
-		}()
-
-		slots := make(chan struct{}, parallel)
-		var wg sync.WaitGroup
-	read:
-		for {
-			var in batchInput
-			select {
-			case <-ctx.Done():
-				break read
-			case i, ok := <-inputs:
-				if !ok {
-					break read
-				}
-				in = i
-			}
-			j := &batchJob{line: in.line, done: make(chan struct{})}
-			if in.err == nil {
-				j.req, j.err = parseBatchLine(in.text)
-			} else {
-				j.err = in.err
-			}
-			if j.err != nil {
-				close(j.done)
-				pending <- j
-				if in.err != nil {
-					break read // stdin itself failed: nothing more to read
-				}
-				continue
-			}
-			select {
-			case slots <- struct{}{}:
-			case <-ctx.Done():
-				break read
-			}
-			pending <- j
-			wg.Add(1)
-			go func() {
-				defer wg.Done()
-				defer func() { <-slots }()
-				runBatchJob(ctx, s.Eng, server, j)
-				close(j.done)
-			}()
-		}
-		close(pending)
-		wg.Wait()
+		out := make(chan batchTally, 1)
+		go printBatch(g, pending, out)
+		dispatchBatch(ctx, inputs, pending, parallel, func(j *batchJob) { runBatchJob(ctx, s.Eng, server, j) })
 		p := <-out
 		switch {
 		case p.err != nil:
@@ -152,6 +91,91 @@ func runBatch(ctx context.Context, f *clicore.EngineFlags, server string, parall
 		}
 		return nil
 	})
+}
+
+// batchTally is what the printer saw: how many requests failed, and the
+// first error writing a result.
+type batchTally struct {
+	failed int
+	err    error
+}
+
+// printBatch writes each job's result as it is done, in input order, and
+// sends the tally once pending is closed and drained.
+func printBatch(g *clicore.Globals, pending <-chan *batchJob, out chan<- batchTally) {
+	var p batchTally
+	for j := range pending {
+		<-j.done
+		if j.err != nil {
+			p.failed++
+		}
+		if p.err == nil {
+			p.err = writeBatchResult(g, j)
+		}
+	}
+	out <- p
+}
+
+// dispatchBatch turns each input line into a job on pending, in order,
+// and runs at most parallel of them at once; a line that cannot be read
+// or parsed is a job done already, and a failed read ends the input. It
+// returns, pending closed, once every job it started has run.
+func dispatchBatch(ctx context.Context, inputs <-chan batchInput, pending chan<- *batchJob, parallel int, run func(*batchJob)) {
+	slots := make(chan struct{}, parallel)
+	var wg sync.WaitGroup
+	defer func() {
+		close(pending)
+		wg.Wait()
+	}()
+	for {
+		in, ok := nextBatchInput(ctx, inputs)
+		if !ok {
+			return
+		}
+		j := newBatchJob(in)
+		if j.err != nil {
+			pending <- j
+			if in.err != nil {
+				return // stdin itself failed: nothing more to read
+			}
+			continue
+		}
+		select {
+		case slots <- struct{}{}:
+		case <-ctx.Done():
+			return
+		}
+		pending <- j
+		wg.Go(func() {
+			defer func() { <-slots }()
+			run(j)
+			close(j.done)
+		})
+	}
+}
+
+// nextBatchInput is the next input line, or false once the input ended or
+// ctx did.
+func nextBatchInput(ctx context.Context, inputs <-chan batchInput) (batchInput, bool) {
+	select {
+	case <-ctx.Done():
+		return batchInput{}, false
+	case in, ok := <-inputs:
+		return in, ok
+	}
+}
+
+// newBatchJob is the job for one input line: its request, or the error
+// reading or parsing it, in which case the job is done already.
+func newBatchJob(in batchInput) *batchJob {
+	j := &batchJob{line: in.line, done: make(chan struct{})}
+	if j.err = in.err; j.err == nil {
+		j.req, j.err = parseBatchLine(in.text)
+	}
+	if j.err != nil {
+		close(j.done)
+	}
+	return j
 }
 
 // scanBatchInput sends stdin's request lines, numbered from 1, skipping

@@ -100,38 +100,12 @@ func NewCallCmds(g *clicore.Globals) []*cobra.Command {
 func runEngCall(ctx context.Context, f *clicore.EngineFlags, server, tool string, params map[string]any) error {
 	g := f.Globals
 	return clicore.WithServer(ctx, f, server, func(ctx context.Context, s *clicore.Session) error {
-		progress := func(p engine.Progress) {
-			line := fmt.Sprintf("progress: %g", p.Progress)
-			if p.Total > 0 {
-				line += fmt.Sprintf("/%g", p.Total)
-			}
-			if p.Message != "" {
-				line += " " + p.Message
-			}
-			fmt.Fprintln(g.Stderr, textsafe.SanitizeLine(line))
-		}
-		res, err := s.Eng.CallTool(ctx, server, tool, params, progress)
+		res, err := s.Eng.CallTool(ctx, server, tool, params, func(p engine.Progress) { printProgress(g, p) })
 		if err != nil {
 			return engCallErr(f, fmt.Sprintf("call %s on %s", tool, server), err)
 		}
-		if g.JSON {
-			if err := clicore.WriteJSON(g.Stdout, res); err != nil {
-				return err
-			}
-		} else {
-			out := g.Stdout
-			if res.IsError {
-				out = g.Stderr
-			}
-			if err := clicore.PrintContents(out, res.Content); err != nil {
-				return err
-			}
-			if len(res.Structured) > 0 && !clicore.HasText(res.Content) {
-				var buf bytes.Buffer
-				if json.Indent(&buf, res.Structured, "", "  ") == nil {
-					fmt.Fprintln(out, string(textsafe.EscapeJSON(buf.Bytes()))) // U+202E and the like shown as \u escapes
-				}
-			}
+		if err := printToolResult(g, res); err != nil {
+			return err
 		}
 		if res.IsError {
 			if err := f.Asked.Explain(); err != nil {
@@ -142,6 +116,41 @@ func runEngCall(ctx context.Context, f *clicore.EngineFlags, server, tool string
 		}
 		return nil
 	})
+}
+
+// printProgress prints one progress notification of a call on stderr.
+func printProgress(g *clicore.Globals, p engine.Progress) {
+	line := fmt.Sprintf("progress: %g", p.Progress)
+	if p.Total > 0 {
+		line += fmt.Sprintf("/%g", p.Total)
+	}
+	if p.Message != "" {
+		line += " " + p.Message
+	}
+	fmt.Fprintln(g.Stderr, textsafe.SanitizeLine(line))
+}
+
+// printToolResult prints a call's result: as JSON with --json, else its
+// content (on stderr when the tool reported an error), and its structured
+// content when nothing else says it in text.
+func printToolResult(g *clicore.Globals, res engine.ToolResult) error {
+	if g.JSON {
+		return clicore.WriteJSON(g.Stdout, res)
+	}
+	out := g.Stdout
+	if res.IsError {
+		out = g.Stderr
+	}
+	if err := clicore.PrintContents(out, res.Content); err != nil {
+		return err
+	}
+	if len(res.Structured) > 0 && !clicore.HasText(res.Content) {
+		var buf bytes.Buffer
+		if json.Indent(&buf, res.Structured, "", "  ") == nil {
+			fmt.Fprintln(out, string(textsafe.EscapeJSON(buf.Bytes()))) // U+202E and the like shown as \u escapes
+		}
+	}
+	return nil
 }
 
 // engCallErr explains a failed request: a refused elicitation first (the

@@ -26,13 +26,8 @@ import (
 // and, at a terminal, ask for the rest; then show what will be written
 // where, ask to confirm (unless --yes) and write it, secrets to the store.
 func runRegistryAdd(cmd *cobra.Command, g *clicore.Globals, args []string, f addFlags, scope model.Scope) error {
-	switch {
-	case cmd.ArgsLenAtDash() >= 0 || len(args) > 1:
-		return clicore.Usagef("mcp add --registry takes at most the NAME to save the server under, not a URL or a command")
-	case f.clientID != "" || f.callbackPort != 0 || f.clientSecret:
-		return clicore.Usagef("--client-id, --callback-port and --client-secret are for mcp add NAME URL, not --registry")
-	case f.transport == "ws":
-		return clicore.Usagef("registry servers are reached over http or sse, or run over stdio; -t ws does not apply")
+	if err := checkRegistryAddFlags(cmd, args, f); err != nil {
+		return err
 	}
 	env, err := parseEnv(f.env)
 	if err != nil {
@@ -50,17 +45,9 @@ func runRegistryAdd(cmd *cobra.Command, g *clicore.Globals, args []string, f add
 	if err != nil {
 		return err
 	}
-	regName, version, _ := strings.Cut(f.registry, "@")
-	entry, err := registrycmd.Client().Pinned(cmd.Context(), regName, version)
-	if errors.Is(err, registry.ErrNotFound) {
-		return fmt.Errorf("%s is not in the registry (try: mcpdeck registry search %s)", textsafe.SanitizeLine(f.registry), textsafe.SanitizeLine(registrycmd.LastPart(regName)))
-	}
+	entry, plan, err := registryPlan(cmd.Context(), f)
 	if err != nil {
 		return err
-	}
-	plan, err := registry.NewPlan(entry, f.transport)
-	if err != nil {
-		return fmt.Errorf("%s@%s %w", textsafe.SanitizeLine(entry.Name), textsafe.SanitizeLine(entry.Version), err)
 	}
 	name := registry.LocalName(entry.Name)
 	if len(args) == 1 {
@@ -128,6 +115,37 @@ func runRegistryAdd(cmd *cobra.Command, g *clicore.Globals, args []string, f add
 		fmt.Fprintln(g.Stderr, "mcpdeck: "+w)
 	}
 	return nil
+}
+
+// checkRegistryAddFlags refuses what `mcp add --registry` does not take.
+func checkRegistryAddFlags(cmd *cobra.Command, args []string, f addFlags) error {
+	switch {
+	case cmd.ArgsLenAtDash() >= 0 || len(args) > 1:
+		return clicore.Usagef("mcp add --registry takes at most the NAME to save the server under, not a URL or a command")
+	case f.clientID != "" || f.callbackPort != 0 || f.clientSecret:
+		return clicore.Usagef("--client-id, --callback-port and --client-secret are for mcp add NAME URL, not --registry")
+	case f.transport == "ws":
+		return clicore.Usagef("registry servers are reached over http or sse, or run over stdio; -t ws does not apply")
+	}
+	return nil
+}
+
+// registryPlan finds --registry SERVER[@VERSION] in the MCP Registry,
+// pinned, and plans how to run it (-t choosing among its ways).
+func registryPlan(ctx context.Context, f addFlags) (registry.Entry, registry.Plan, error) {
+	regName, version, _ := strings.Cut(f.registry, "@")
+	entry, err := registrycmd.Client().Pinned(ctx, regName, version)
+	if errors.Is(err, registry.ErrNotFound) {
+		return entry, registry.Plan{}, fmt.Errorf("%s is not in the registry (try: mcpdeck registry search %s)", textsafe.SanitizeLine(f.registry), textsafe.SanitizeLine(registrycmd.LastPart(regName)))
+	}
+	if err != nil {
+		return entry, registry.Plan{}, err
+	}
+	plan, err := registry.NewPlan(entry, f.transport)
+	if err != nil {
+		return entry, registry.Plan{}, fmt.Errorf("%s@%s %w", textsafe.SanitizeLine(entry.Name), textsafe.SanitizeLine(entry.Version), err)
+	}
+	return entry, plan, nil
 }
 
 // extraValues are -e and -H values the server.json does not ask for: the

@@ -15,10 +15,10 @@ import (
 // newMCPApproveCmd is `mcp approve` (approve true) or `mcp reject`: the
 // decision on a project (.mcp.json) server, tied to its current definition.
 func newMCPApproveCmd(g *clicore.Globals, approve bool) *cobra.Command {
-	verb, done := "reject", "Rejected"
+	verb := "reject"
 	short := "Reject a project (.mcp.json) server, or all of them: it will not run"
 	if approve {
-		verb, done = "approve", "Approved"
+		verb = "approve"
 		short = "Approve a project (.mcp.json) server, or all of them, so that it may run"
 	}
 	return &cobra.Command{
@@ -26,56 +26,71 @@ func newMCPApproveCmd(g *clicore.Globals, approve bool) *cobra.Command {
 		Short:   short,
 		Example: fmt.Sprintf("  mcpdeck mcp %s github\n  mcpdeck mcp %s all", verb, verb),
 		Args:    clicore.ExactArgs(1, "one server NAME or all"),
-		RunE: func(_ *cobra.Command, args []string) error {
-			opts, err := g.LoadOptions()
-			if err != nil {
-				return err
-			}
-			res, err := g.Load(opts)
-			if err != nil {
-				return err
-			}
-			var targets []model.Server
-			for _, s := range res.Servers {
-				if s.Scope == model.ScopeProject && (args[0] == "all" || s.Name == args[0]) {
-					targets = append(targets, s)
-				}
-			}
-			if args[0] == "all" && len(targets) == 0 {
-				fmt.Fprintf(g.Stdout, "No project servers to %s.\n", verb)
-				return nil
-			}
-			if approve && clicore.OnTerminal(g) {
-				if shown := awaiting(targets); len(shown) > 0 {
-					return confirmApproval(g, opts, shown)
-				}
-			}
-			// Approve exactly the definition read above (and shown as a diff
-			// below): if the file changes in between, the model refuses.
-			hash := ""
-			if args[0] != "all" && len(targets) == 1 {
-				hash = targets[0].Hash
-			}
-			if err := config.SetApproval(opts, args[0], approve, hash); err != nil {
-				return explainNotFound(g, args[0], err)
-			}
-			names := make([]string, len(targets))
-			for i, s := range targets {
-				names[i] = textsafe.SanitizeLine(s.Name)
-				if approve && s.Approval.Diff != "" {
-					fmt.Fprintf(g.Stdout, "%s changed since it was last approved:\n", names[i])
-					for _, d := range strings.Split(strings.TrimRight(s.Approval.Diff, "\n"), "\n") {
-						fmt.Fprintln(g.Stdout, "    "+textsafe.SanitizeLine(d))
-					}
-				}
-			}
-			if len(names) == 0 { // matched only after name normalization
-				names = []string{args[0]}
-			}
-			fmt.Fprintf(g.Stdout, "%s %s.\n", done, strings.Join(names, ", "))
-			return nil
-		},
+		RunE:    func(_ *cobra.Command, args []string) error { return runApprove(g, approve, args[0]) },
 	}
+}
+
+// runApprove approves (or rejects) the project server named target, or
+// all of them; at a terminal an approval shows each definition first.
+func runApprove(g *clicore.Globals, approve bool, target string) error {
+	verb, done := "reject", "Rejected"
+	if approve {
+		verb, done = "approve", "Approved"
+	}
+	opts, err := g.LoadOptions()
+	if err != nil {
+		return err
+	}
+	res, err := g.Load(opts)
+	if err != nil {
+		return err
+	}
+	var targets []model.Server
+	for _, s := range res.Servers {
+		if s.Scope == model.ScopeProject && (target == "all" || s.Name == target) {
+			targets = append(targets, s)
+		}
+	}
+	if target == "all" && len(targets) == 0 {
+		fmt.Fprintf(g.Stdout, "No project servers to %s.\n", verb)
+		return nil
+	}
+	if approve && clicore.OnTerminal(g) {
+		if shown := awaiting(targets); len(shown) > 0 {
+			return confirmApproval(g, opts, shown)
+		}
+	}
+	// Approve exactly the definition read above (and shown as a diff
+	// below): if the file changes in between, the model refuses.
+	hash := ""
+	if target != "all" && len(targets) == 1 {
+		hash = targets[0].Hash
+	}
+	if err := config.SetApproval(opts, target, approve, hash); err != nil {
+		return explainNotFound(g, target, err)
+	}
+	names := approvedNames(g, targets, approve)
+	if len(names) == 0 { // matched only after name normalization
+		names = []string{target}
+	}
+	fmt.Fprintf(g.Stdout, "%s %s.\n", done, strings.Join(names, ", "))
+	return nil
+}
+
+// approvedNames are the targets' names, cleaned for one line; an approval
+// prints how each changed since it was last approved.
+func approvedNames(g *clicore.Globals, targets []model.Server, approve bool) []string {
+	names := make([]string, len(targets))
+	for i, s := range targets {
+		names[i] = textsafe.SanitizeLine(s.Name)
+		if approve && s.Approval.Diff != "" {
+			fmt.Fprintf(g.Stdout, "%s changed since it was last approved:\n", names[i])
+			for _, d := range strings.Split(strings.TrimRight(s.Approval.Diff, "\n"), "\n") {
+				fmt.Fprintln(g.Stdout, "    "+textsafe.SanitizeLine(d))
+			}
+		}
+	}
+	return names
 }
 
 // awaiting keeps the servers of targets that are not approved yet.
