@@ -126,28 +126,28 @@ func approvalOpen(_ *Model, s *engine.ServerSnapshot) bool {
 func needsSignIn(_ *Model, s *engine.ServerSnapshot) bool { return s.State == model.StateNeedsAuth }
 
 // The actions that open a form: on the detail view's own tab they act on
-// the selected item, elsewhere they open a picker.
+// the selected item (press.item), elsewhere they open a picker.
 
 func openCallTool(m *Model, p press) tea.Cmd {
 	s := p.s
-	if m.detail != nil && m.detail.tab == tabTools {
-		return m.push(openToolCall(m.env, s.Name, s.Tools[m.detail.Selection(tabTools)]))
+	if p.item >= 0 {
+		return m.push(openToolCall(m.env, s.Name, s.Tools[p.item]))
 	}
 	return m.push(openToolPicker(m.env, s))
 }
 
 func openReadResource(m *Model, p press) tea.Cmd {
 	s := p.s
-	if m.detail != nil && m.detail.tab == tabResources {
-		return m.push(openResource(m.env, s, m.detail.Selection(tabResources)))
+	if p.item >= 0 {
+		return m.push(openResource(m.env, s, p.item))
 	}
 	return m.push(openResourcePicker(m.env, s))
 }
 
 func openGetPrompt(m *Model, p press) tea.Cmd {
 	s := p.s
-	if m.detail != nil && m.detail.tab == tabPrompts {
-		return m.push(openPrompt(m.env, s.Name, s.Prompts[m.detail.Selection(tabPrompts)]))
+	if p.item >= 0 {
+		return m.push(openPrompt(m.env, s.Name, s.Prompts[p.item]))
 	}
 	return m.push(openPromptPicker(m.env, s))
 }
@@ -168,11 +168,11 @@ func canWatch(s *engine.ServerSnapshot) (bool, string) {
 // watching it.
 func toggleWatch(m *Model, p press) tea.Cmd {
 	s := p.s
-	if m.detail == nil || m.detail.tab != tabResources || m.detail.Selection(tabResources) >= len(s.Resources) {
+	if p.item < 0 || p.item >= len(s.Resources) {
 		m.status, m.statusErr = p.a.verb+": select a resource (not a template) in the Resources tab", true
 		return nil
 	}
-	uri := s.Resources[m.detail.Selection(tabResources)].URI
+	uri := s.Resources[p.item].URI
 	eng := m.env.eng
 	if watchedOf(s, uri) != nil {
 		m.status = "unwatch " + uri + "…"
@@ -196,11 +196,11 @@ func watchedOf(s *engine.ServerSnapshot, uri string) *engine.WatchedResource {
 // selected in the Tools tab: one key to drop a tool from what agents see.
 func toggleDeny(m *Model, p press) tea.Cmd {
 	s := p.s
-	if m.detail == nil || m.detail.tab != tabTools {
+	if p.item < 0 {
 		m.status, m.statusErr = p.a.verb+": select a tool in the Tools tab", true
 		return nil
 	}
-	t := s.Tools[m.detail.Selection(tabTools)]
+	t := s.Tools[p.item]
 	deny := !t.Denied
 	verb := "deny"
 	if !deny {

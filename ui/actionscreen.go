@@ -18,10 +18,6 @@ func never(*Model, *engine.ServerSnapshot) bool { return false }
 
 func hasRegistry(m *Model, _ *engine.ServerSnapshot) bool { return m.env.reg != nil }
 
-func onTrafficTab(m *Model, _ *engine.ServerSnapshot) bool {
-	return m.detail != nil && m.detail.tab == tabTraffic
-}
-
 func onLogsTab(m *Model) bool { return m.detail != nil && m.detail.tab == tabLogs }
 
 // canFilter: "/" filters the list, and the detail view's tabs that list
@@ -36,14 +32,29 @@ func helpIsRoots(m *Model) bool {
 }
 
 // quitOffered reports whether q quits here: on the screens, and in a
-// modal that offers it (a picker, a result, the help); a prompt waiting
-// for a decision keeps it.
+// modal that offers it (a picker, a result, the help, the approval prompt,
+// which leaves the servers awaiting approval); a prompt a server or a
+// call waits on keeps it for the person's answer.
 func quitOffered(m *Model) bool {
 	top := m.top()
 	return top == nil || tuikit.Binds(top.Help(), m.keys.Quit)
 }
 
-func quitTUI(m *Model, _ press) tea.Cmd { return m.quit() }
+// quitTUI is q: it quits where quitOffered, else says why not, as every
+// key that does not apply does.
+func quitTUI(m *Model, p press) tea.Cmd {
+	if !quitOffered(m) {
+		m.status, m.statusErr = p.a.verb+": "+quitHeld, true
+		return nil
+	}
+	return m.quit()
+}
+
+// quitHeld is why q does not quit from a prompt.
+const quitHeld = "not from this prompt (close it first, or ctrl+c quits from anywhere)"
+
+// forceQuit is ctrl+c: it quits from anywhere.
+func forceQuit(m *Model, _ press) tea.Cmd { return m.quit() }
 
 // quit gives every request waiting for the person its fallback answer,
 // cancels every engine action, and ends the program.
@@ -129,11 +140,10 @@ func startFilter(m *Model, _ press) tea.Cmd {
 }
 
 // openFromDetail: enter on a tools/resources/prompts tab acts on the
-// item; on the traffic tab it shows the frame.
+// item; on the traffic tab it shows the selected frame.
 func openFromDetail(m *Model, p press) tea.Cmd {
-	if m.detail.tab == tabTraffic {
-		m.openFrame()
-		return nil
+	if p.item >= 0 {
+		return m.push(frameModal(m.env, m.detail.srv.Traffic[p.item]), nil)
 	}
 	ids := map[detailTab]ActionID{tabTools: ActCallTool, tabResources: ActReadResource, tabPrompts: ActGetPrompt}
 	if id, ok := ids[m.detail.tab]; ok {

@@ -76,6 +76,14 @@ type action struct {
 	// applies narrows reach by the screen's state (the detail view's tab,
 	// what the modal on top offers); nil: wherever reach says.
 	applies func(m *Model) bool
+	// tabs are the detail tabs the action belongs to (c: Tools, L: Logs):
+	// on the detail view the footer offers it there only, before the
+	// others, so a tab's own keys are the ones a narrow footer keeps.
+	tabs tabSet
+	// onItem: on its tabs the action acts on the item selected there, the
+	// one do hands it (press.item); with none on screen (a filter that
+	// matches nothing) it says "nothing selected" and does nothing.
+	onItem bool
 	// footer reports whether the footer offers the action where it
 	// applies (and, on a server, is enabled): nil offers it; an action
 	// always possible but rarely wanted stays off the footer (never) and
@@ -91,13 +99,31 @@ type action struct {
 	run func(m *Model, p press) tea.Cmd
 }
 
-// press is one press of an action's key: the action, the key, and the
-// server it acts on (nil for an action not on a server).
+// press is one press of an action's key: the action, the key, the server
+// it acts on (nil for an action not on a server), and the item of the
+// detail view's tab it acts on (-1 when the action is not on an item
+// there: c on the overview opens a picker).
 type press struct {
-	a   action
-	key tea.KeyMsg
-	s   *engine.ServerSnapshot
+	a    action
+	key  tea.KeyMsg
+	s    *engine.ServerSnapshot
+	item int
 }
+
+// tabSet is a set of detail tabs.
+type tabSet uint16
+
+// tabs is the set of ts.
+func tabs(ts ...detailTab) tabSet {
+	var set tabSet
+	for _, t := range ts {
+		set |= 1 << t
+	}
+	return set
+}
+
+// has reports whether t is in the set.
+func (set tabSet) has(t detailTab) bool { return set&(1<<t) != 0 }
 
 // actionTable is the table, in the order of ActionID.
 func actionTable() []action {
@@ -129,31 +155,37 @@ func actionTable() []action {
 			id: ActAuthenticate, verb: "authenticate", help: groupServers, def: tuikit.Bind("a", "authenticate", "a"), reach: onScreen,
 			enabled: canAuthenticate, footer: needsSignIn, run: engineRun(Engine.Authenticate),
 		},
-		{id: ActCallTool, verb: "call tool", help: groupUse, def: tuikit.Bind("c", "call tool", "c"), reach: onScreen, enabled: hasItems(tabTools), run: openCallTool},
+		{
+			id: ActCallTool, verb: "call tool", help: groupUse, def: tuikit.Bind("c", "call tool", "c"), reach: onScreen,
+			tabs: tabs(tabTools), onItem: true, enabled: hasItems(tabTools), run: openCallTool,
+		},
 		{
 			id: ActReadResource, verb: "read resource", help: groupUse, def: tuikit.Bind("R", "read resource", "R"), reach: onScreen,
-			enabled: hasItems(tabResources), run: openReadResource,
+			tabs: tabs(tabResources), onItem: true, enabled: hasItems(tabResources), run: openReadResource,
 		},
 		{
 			id: ActWatchResource, verb: "watch resource", help: groupUse, def: tuikit.Bind("w", "watch resource", "w"), reach: onScreen,
-			enabled: canWatch, footer: never, run: toggleWatch,
+			tabs: tabs(tabResources), onItem: true, enabled: canWatch, footer: inDetail, run: toggleWatch,
 		},
 		{
 			id: ActDenyTool, verb: "deny tool", help: groupUse, def: tuikit.Bind("D", "deny/allow tool", "D"), reach: onScreen,
-			enabled: hasItems(tabTools), footer: never, run: toggleDeny,
+			tabs: tabs(tabTools), onItem: true, enabled: hasItems(tabTools), footer: inDetail, run: toggleDeny,
 		},
-		{id: ActGetPrompt, verb: "get prompt", help: groupUse, def: tuikit.Bind("p", "get prompt", "p"), reach: onScreen, enabled: hasItems(tabPrompts), run: openGetPrompt},
+		{
+			id: ActGetPrompt, verb: "get prompt", help: groupUse, def: tuikit.Bind("p", "get prompt", "p"), reach: onScreen,
+			tabs: tabs(tabPrompts), onItem: true, enabled: hasItems(tabPrompts), run: openGetPrompt,
+		},
 		{id: ActReload, verb: "reload", help: groupServers, def: tuikit.Bind("ctrl+r", "reload config", "ctrl+r"), reach: onScreen, footer: never, run: reload},
 		{id: ActAddServer, verb: "add from the MCP Registry", help: groupServers, def: tuikit.Bind("+", "add from MCP Registry", "+"), reach: onList, footer: hasRegistry, run: addServer},
-		{id: ActOpenItem, verb: "open", help: notListed, shared: keyOpen, reach: onDetail, footer: onTrafficTab, run: openFromDetail},
+		{id: ActOpenItem, verb: "open", help: notListed, shared: keyOpen, reach: onDetail, tabs: tabs(tabTraffic), onItem: true, run: openFromDetail},
 		{
 			id: ActLogLevel, verb: "set log level", help: groupUse, def: tuikit.Bind("L", "log level (Logs tab)", "L"), reach: onDetail,
-			applies: onLogsTab, footer: never, run: cycleLogLevel,
+			applies: onLogsTab, tabs: tabs(tabLogs), run: cycleLogLevel,
 		},
 		{id: ActFilter, verb: "filter", help: groupUse, shared: keyFilter, reach: onScreen, applies: canFilter, run: startFilter},
 		{id: ActHelp, verb: "help", help: groupUse, shared: keyHelp, reach: onScreen | overModal, applies: helpIsRoots, run: openHelp},
-		{id: ActQuit, verb: "quit", help: groupUse, shared: keyQuit, reach: onScreen | overModal, applies: quitOffered, run: quitTUI},
-		{id: ActForceQuit, verb: "quit", help: groupUse, def: tuikit.Bind("ctrl+c", "quit from anywhere", "ctrl+c"), reach: anywhere, footer: never, run: quitTUI},
+		{id: ActQuit, verb: "quit", help: groupUse, shared: keyQuit, reach: onScreen | overModal, run: quitTUI},
+		{id: ActForceQuit, verb: "quit", help: groupUse, def: tuikit.Bind("ctrl+c", "quit from anywhere", "ctrl+c"), reach: anywhere, footer: never, run: forceQuit},
 	}
 }
 

@@ -48,12 +48,16 @@ func (m *approvalModal) TakesText() bool { return false }
 
 func (m *approvalModal) Answers() any { return approvalPrompt{} }
 
+// Help lists q: quitting leaves the servers awaiting approval, asked
+// again at the next start, so the prompt need not hold the person.
 func (m *approvalModal) Help() []key.Binding {
 	k := m.env.Keys
+	q := k.Quit.Help()
+	quit := key.NewBinding(key.WithKeys(k.Quit.Keys()...), key.WithHelp(q.Key, q.Desc+", decide later"))
 	if m.one {
-		return []key.Binding{k.ApproveOne, k.RejectOne, k.Later}
+		return []key.Binding{k.ApproveOne, k.RejectOne, k.Later, quit}
 	}
-	return []key.Binding{k.ApproveOne, k.ApproveAll, k.RejectOne, k.Later}
+	return []key.Binding{k.ApproveOne, k.ApproveAll, k.RejectOne, k.Later, quit}
 }
 
 // prune drops the servers still to be asked about that no longer wait for

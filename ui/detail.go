@@ -70,7 +70,7 @@ type detailView struct {
 }
 
 func newDetailView(st *styles.Styles, keys *tuikit.Keys, now func() time.Time, s engine.ServerSnapshot) *detailView {
-	d := &detailView{st: st, keys: keys, now: now, follow: true, followFrames: true, filter: newFilterBox(keys, "filter by name or description")}
+	d := &detailView{st: st, keys: keys, now: now, follow: true, followFrames: true, filter: newFilterBox(st, keys, "filter by name or description")}
 	d.SetServer(s)
 	return d
 }

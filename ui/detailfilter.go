@@ -6,19 +6,18 @@ func isFilterTab(t detailTab) bool {
 	return t == tabTools || t == tabResources || t == tabPrompts || t == tabTraffic
 }
 
-// refilter recomputes which items of the current tab match the filter;
-// shown is nil when nothing is filtered.
+// refilter recomputes which items of the current tab match the filter,
+// name matches first (filterBox.Pick); shown is nil when nothing is
+// filtered.
 func (d *detailView) refilter() {
 	d.shown = nil
-	if !d.filter.Shown() || !isFilterTab(d.tab) {
+	if !isFilterTab(d.tab) {
 		return
 	}
-	d.shown = []int{}
-	for i := range d.itemCount(d.tab) {
-		if title, desc := d.item(i); d.filter.Matches(title, desc) {
-			d.shown = append(d.shown, i)
-		}
-	}
+	d.shown = d.filter.Pick(d.itemCount(d.tab), func(i int) []string {
+		title, desc := d.item(i)
+		return []string{title, desc}
+	})
 }
 
 // count is how many items of tab t are on offer (after the filter).

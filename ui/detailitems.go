@@ -100,8 +100,20 @@ func (d *detailView) item(i int) (string, string) {
 	return "", ""
 }
 
-// Selection returns the cursor index of a list tab.
-func (d *detailView) Selection(t detailTab) int { return d.index(t, d.cursor[t]) }
+// selected is the item under the cursor of the current tab, among those
+// on screen: the one every key on an item acts on (Model.itemFor). With
+// none on screen it is -1, and why says what the tab shows instead.
+func (d *detailView) selected() (item int, why string) {
+	switch n := d.count(d.tab); {
+	case n > 0 && hasCursor(d.tab):
+		return d.index(d.tab, d.cursor[d.tab]), ""
+	case d.shown != nil:
+		return -1, "nothing matches the filter"
+	case d.tab == tabTraffic:
+		return -1, "no frames yet"
+	}
+	return -1, "the tab lists nothing"
+}
 
 // toolBadges lists a tool's annotations: title, read-only, destructive, open-world, denied.
 func toolBadges(t *engine.Tool) string {

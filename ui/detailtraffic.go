@@ -145,14 +145,3 @@ func frameModal(e *env, f engine.Frame) *resultModal {
 	title := strings.Join(strings.Fields(frameLine(&f)[len("15:04:05.000 "):]), " ")
 	return &resultModal{env: e, title: title, lines: lines, tag: string(f.Dir) + " " + string(f.Kind)}
 }
-
-// openFrame opens the frame under the traffic tab's cursor.
-func (m *Model) openFrame() {
-	d := m.detail
-	if d.count(tabTraffic) == 0 {
-		m.status, m.statusErr = "open frame: no frames yet", true
-		return
-	}
-	f := d.srv.Traffic[d.index(tabTraffic, d.cursor[tabTraffic])]
-	m.modals = append(m.modals, frameModal(m.env, f))
-}

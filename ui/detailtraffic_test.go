@@ -102,6 +102,6 @@ func TestTrafficTabEmpty(t *testing.T) {
 		h.keys("esc")
 		h.selectServer("notes")
 		h.keys("enter", "9", "enter")
-		h.wantView("no traffic yet", "open frame: no frames yet")
+		h.wantView("no traffic yet", "open: nothing selected (no frames yet)")
 	})
 }

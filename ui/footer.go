@@ -4,6 +4,8 @@ import (
 	"github.com/charmbracelet/bubbles/help"
 	"github.com/charmbracelet/bubbles/key"
 	"github.com/charmbracelet/x/ansi"
+
+	"github.com/mcpdeck/mcpdeck/engine"
 )
 
 // footerView is the key hints under the screen, fitted to width by
@@ -38,7 +40,8 @@ func (m *Model) withHelpKey(keys []key.Binding) []key.Binding {
 
 // footerKeys are the keys valid for what is on screen: the modal's, the
 // filter's while it is typed, else the action table's that the footer
-// offers here, in the table's order.
+// offers here, in the table's order except that on the detail view the
+// keys of the tab on screen come first (footerView drops from the end).
 func (m *Model) footerKeys() []key.Binding {
 	k := &m.keys
 	if top := m.top(); top != nil {
@@ -47,13 +50,33 @@ func (m *Model) footerKeys() []key.Binding {
 	if m.filtering() {
 		return []key.Binding{k.FilterKeep, k.FilterClear}
 	}
-	here, s := m.screen(), m.selected()
-	var out []key.Binding
+	s := m.selected()
+	var tab, rest []key.Binding
 	for _, a := range m.actions {
-		if !a.works(m, here) || (a.enabled != nil && (s == nil || !a.allows(s))) || (a.footer != nil && !a.footer(m, s)) {
-			continue
+		switch mine, ok := m.offers(a, s); {
+		case ok && mine:
+			tab = append(tab, a.footerBinding(k, s))
+		case ok:
+			rest = append(rest, a.footerBinding(k, s))
 		}
-		out = append(out, a.footerBinding(k, s))
 	}
-	return out
+	return append(tab, rest...)
+}
+
+// offers reports whether the footer offers a here (ok): its key works,
+// it can run on s, its footer test passes, and on the detail view it
+// belongs to the tab on screen or to none (c is not offered in the
+// Resources tab), with an item to act on. mine: a belongs to that tab.
+func (m *Model) offers(a action, s *engine.ServerSnapshot) (mine, ok bool) {
+	if !a.works(m, m.screen()) || (a.enabled != nil && (s == nil || !a.allows(s))) || (a.footer != nil && !a.footer(m, s)) {
+		return false, false
+	}
+	if m.detail == nil || a.tabs == 0 {
+		return false, true
+	}
+	if item, on, _ := m.itemFor(a); on && item < 0 {
+		return false, false // nothing selected: the key would say so
+	}
+	mine = a.tabs.has(m.detail.tab)
+	return mine, mine
 }

@@ -111,10 +111,11 @@ func (m *Model) actionFor(msg tea.KeyMsg, r reach) (action, bool) {
 	return action{}, false
 }
 
-// do runs an action; one on a server runs on the selected server, or the
-// status line says why it cannot.
+// do runs an action; one on a server runs on the selected server, one on
+// an item on the item selected in the detail view's tab, or the status
+// line says why it cannot.
 func (m *Model) do(a action, msg tea.KeyMsg) tea.Cmd {
-	p := press{a: a, key: msg}
+	p := press{a: a, key: msg, item: -1}
 	if a.enabled != nil {
 		if p.s = m.selected(); p.s == nil {
 			m.status, m.statusErr = a.verb+": no server selected", true
@@ -125,5 +126,23 @@ func (m *Model) do(a action, msg tea.KeyMsg) tea.Cmd {
 			return nil
 		}
 	}
+	if item, on, why := m.itemFor(a); on {
+		if item < 0 {
+			m.status, m.statusErr = a.verb+": nothing selected ("+why+")", true
+			return nil
+		}
+		p.item = item
+	}
 	return a.run(m, p)
+}
+
+// itemFor is the item a acts on: on reports whether a acts on an item of
+// the detail view's current tab; item is the one selected there among
+// those on screen, or -1 with what the tab shows instead (why).
+func (m *Model) itemFor(a action) (item int, on bool, why string) {
+	if !a.onItem || m.detail == nil || !a.tabs.has(m.detail.tab) {
+		return -1, false, ""
+	}
+	item, why = m.detail.selected()
+	return item, true, why
 }

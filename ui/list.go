@@ -48,7 +48,7 @@ type serverList struct {
 }
 
 func newServerList(st *styles.Styles, keys *tuikit.Keys, now func() time.Time, hints status.Hints) serverList {
-	return serverList{st: st, keys: keys, hints: hints, now: now, cursor: -1, filter: newFilterBox(keys, "filter by name")}
+	return serverList{st: st, keys: keys, hints: hints, now: now, cursor: -1, filter: newFilterBox(st, keys, "filter by name")}
 }
 
 // SetSize sets the list's area (rows of servers, headings included).

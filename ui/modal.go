@@ -2,6 +2,7 @@ package ui
 
 import (
 	"context"
+	"slices"
 	"strings"
 
 	"github.com/charmbracelet/bubbles/key"
@@ -70,6 +71,9 @@ func (h *helpModal) Update(msg tea.Msg) (tuikit.Modal, tea.Cmd) {
 func (h *helpModal) View(width, height int) string {
 	k := h.keys
 	titles, groups := k.HelpGroupTitles(), k.FullHelp()
+	if len(h.prompt) > 0 && !tuikit.Binds(h.prompt, k.Quit) {
+		groups = quitNotHere(groups, k.Quit)
+	}
 	if len(h.prompt) > 0 {
 		titles, groups = append([]string{"This prompt"}, titles...), append([][]key.Binding{h.prompt}, groups...)
 	}
@@ -85,6 +89,21 @@ func (h *helpModal) View(width, height int) string {
 			b.WriteString("\n" + tuikit.Wrap("• "+tuikit.Clean(n), max(width-2, 10)))
 		}
 		out += b.String()
+	}
+	return out
+}
+
+// quitNotHere is the help's groups with q marked as not quitting: the help
+// was asked for over a prompt that keeps q (quitOffered).
+func quitNotHere(groups [][]key.Binding, quit key.Binding) [][]key.Binding {
+	out := make([][]key.Binding, len(groups))
+	for i, g := range groups {
+		out[i] = slices.Clone(g)
+		for j, b := range out[i] {
+			if b.Help() == quit.Help() {
+				out[i][j].SetHelp(b.Help().Key, b.Help().Desc+" (not from this prompt)")
+			}
+		}
 	}
 	return out
 }

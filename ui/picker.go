@@ -29,7 +29,7 @@ type pickerModal struct {
 // newPicker is a picker of items for e; pick receives the chosen item's
 // index in items.
 func newPicker(e *env, title string, items []pickItem, pick func(i int) (tuikit.Modal, tea.Cmd)) *pickerModal {
-	return &pickerModal{env: e, title: title, items: items, pick: pick, filter: newFilterBox(e.Keys, "filter by name or description")}
+	return &pickerModal{env: e, title: title, items: items, pick: pick, filter: newFilterBox(e.St, e.Keys, "filter by name or description")}
 }
 
 // TakesText: the filter is typed.
@@ -59,16 +59,18 @@ func (p *pickerModal) index(pos int) int {
 	return pos
 }
 
+// nothingPicked is enter on a picker whose filter shows nothing: the
+// status line says so, as for every key with nothing selected.
+type nothingPicked string
+
+func (n nothingPicked) Report() (string, bool) {
+	return string(n) + ": nothing selected (nothing matches the filter)", true
+}
+
+// refilter recomputes the choices the filter shows, best first, and puts
+// the cursor on the first.
 func (p *pickerModal) refilter() {
-	p.shown = nil
-	if p.filter.Shown() {
-		p.shown = []int{}
-		for i, it := range p.items {
-			if p.filter.Matches(it.label, it.desc) {
-				p.shown = append(p.shown, i)
-			}
-		}
-	}
+	p.shown = p.filter.Pick(len(p.items), func(i int) []string { return []string{p.items[i].label, p.items[i].desc} })
 	p.cursor, p.offset = 0, 0
 }
 
@@ -101,7 +103,7 @@ func (p *pickerModal) Update(msg tea.Msg) (tuikit.Modal, tea.Cmd) {
 		return nil, nil
 	case key.Matches(km, k.Open):
 		if p.count() == 0 {
-			return p, nil
+			return p, func() tea.Msg { return nothingPicked(p.title) }
 		}
 		return p.pick(p.index(p.cursor))
 	case scroll:
