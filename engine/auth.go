@@ -24,8 +24,6 @@ type Authenticator interface {
 	// Authenticate runs the interactive flow; showURL receives the
 	// authorization URL to show or copy.
 	Authenticate(ctx context.Context, srv model.Server, showURL func(string)) error
-	// Logout revokes and deletes the server's tokens.
-	Logout(ctx context.Context, srv model.Server) error
 	// Warnings are shown once, e.g. tokens stored in a file.
 	Warnings() []string
 }

@@ -322,8 +322,8 @@ func (a *fakeAuth) MarkNeedsAuth(model.Server) {
 	a.marked.Add(1)
 	a.needs.Store(true)
 }
-func (a *fakeAuth) Logout(context.Context, model.Server) error { return nil }
-func (a *fakeAuth) Warnings() []string                         { return []string{"tokens stored in a file"} }
+
+func (a *fakeAuth) Warnings() []string { return []string{"tokens stored in a file"} }
 
 func (a *fakeAuth) Authenticate(_ context.Context, _ model.Server, show func(string)) error {
 	if a.fail != nil {

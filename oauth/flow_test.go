@@ -149,8 +149,9 @@ func TestLogoutRevokesAndDeletes(t *testing.T) {
 	if err := e.authenticate(srv); err != nil {
 		t.Fatal(err)
 	}
-	if err := e.note(e.m.Logout(context.Background(), srv)); err != nil {
-		t.Fatalf("Logout: %v", err)
+	did, err := e.m.Logout(context.Background(), srv)
+	if e.note(err) != nil || did != SignoutRevoked {
+		t.Fatalf("Logout: %v, %v", did, err)
 	}
 	if len(e.fake.Revoked) != 2 {
 		t.Errorf("revoked %d tokens, want refresh + access", len(e.fake.Revoked))
@@ -170,11 +171,15 @@ func TestLogoutWithoutRevocationEndpointStillDeletes(t *testing.T) {
 	if err := e.authenticate(srv); err != nil {
 		t.Fatal(err)
 	}
-	if err := e.note(e.m.Logout(context.Background(), srv)); err != nil {
-		t.Fatal(err)
+	did, err := e.m.Logout(context.Background(), srv)
+	if e.note(err) != nil || did != SignoutDeleted {
+		t.Fatalf("Logout: %v, %v; want deleted, not revoked", did, err)
 	}
 	if strings.Contains(e.kr.dump(), "/token") {
 		t.Error("token entry still stored")
+	}
+	if did, err := e.m.Logout(context.Background(), srv); err != nil || did != SignoutNoTokens {
+		t.Errorf("second Logout: %v, %v; want no tokens", did, err)
 	}
 }
 

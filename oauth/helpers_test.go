@@ -25,7 +25,6 @@ type authenticator interface {
 	NeedsAuth(srv model.Server) bool
 	MarkNeedsAuth(srv model.Server)
 	Authenticate(ctx context.Context, srv model.Server, showURL func(string)) error
-	Logout(ctx context.Context, srv model.Server) error
 	Warnings() []string
 }
 

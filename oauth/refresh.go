@@ -156,10 +156,24 @@ func (m *Manager) doRefresh(ctx context.Context, srv model.Server, st *serverSta
 	return m.record(tr, nil, used), nil
 }
 
+// Signout is what Logout did with a server's tokens.
+type Signout int
+
+const (
+	// SignoutNoTokens: there were no tokens to delete.
+	SignoutNoTokens Signout = iota
+	// SignoutDeleted: the tokens were deleted; the authorization server
+	// offers no revocation, so they stay valid there until they expire.
+	SignoutDeleted
+	// SignoutRevoked: the authorization server revoked the tokens, and
+	// they were deleted.
+	SignoutRevoked
+)
+
 // Logout revokes the server's tokens (RFC 7009) when the authorization
-// server offers revocation, and deletes them. The tokens are deleted even
-// when revocation fails; the error then says so.
-func (m *Manager) Logout(ctx context.Context, srv model.Server) error {
+// server offers revocation, and deletes them; it says which it did. The
+// tokens are deleted even when revocation fails; the error then says so.
+func (m *Manager) Logout(ctx context.Context, srv model.Server) (Signout, error) {
 	st := m.state(srv)
 	st.flowMu.Lock()
 	defer st.flowMu.Unlock()
@@ -187,12 +201,19 @@ func (m *Manager) Logout(ctx context.Context, srv model.Server) error {
 	st.mu.Unlock()
 	switch {
 	case delErr != nil:
-		return fmt.Errorf("logging out of %s: %w", srv.Name, delErr)
+		return SignoutNoTokens, fmt.Errorf("logging out of %s: %w", srv.Name, delErr)
 	case loadErr != nil:
-		return fmt.Errorf("logging out of %s: %w", srv.Name, loadErr)
+		return SignoutNoTokens, fmt.Errorf("logging out of %s: %w", srv.Name, loadErr)
 	case revokeErr != nil:
-		return fmt.Errorf("logged out of %s locally, but the server did not confirm revocation: %w", srv.Name, revokeErr)
+		return SignoutDeleted, fmt.Errorf("logged out of %s locally, but the server did not confirm revocation: %w", srv.Name, revokeErr)
 	}
-	m.log.Info("logged out", "server", srv.Name, "revoked", ok && rec.RevocationEndpoint != "")
-	return nil
+	out := SignoutNoTokens
+	switch {
+	case ok && rec.RevocationEndpoint != "":
+		out = SignoutRevoked
+	case ok:
+		out = SignoutDeleted
+	}
+	m.log.Info("logged out", "server", srv.Name, "revoked", out == SignoutRevoked)
+	return out, nil
 }

@@ -1,20 +1,25 @@
 package ui
 
 import (
+	"net/url"
 	"slices"
 	"strings"
 
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/x/ansi"
 
 	"github.com/mcpdeck/mcpdeck/engine"
 	"github.com/mcpdeck/mcpdeck/model/textsafe"
+	"github.com/mcpdeck/mcpdeck/ui/status"
 	"github.com/mcpdeck/mcpdeck/ui/tuikit"
 )
 
 // authModal shows the sign-in URL of a running Authenticate (the engine puts
-// it in the snapshot), in full for copying; o opens it again. It closes by
-// itself when the flow ends.
+// it in the snapshot) in full for copying: below its box, with no border or
+// indent around it, and on the clipboard with y; o opens it again. It says
+// how to finish on a machine without a browser, and closes by itself when
+// the flow ends.
 type authModal struct {
 	env    *env
 	server string
@@ -36,7 +41,7 @@ func (m *authModal) Answers() any { return signIn(m.server) }
 func (m *authModal) Help() []key.Binding {
 	k := m.env.Keys
 	hide := key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "hide"))
-	return []key.Binding{k.OpenURL, hide}
+	return []key.Binding{k.CopyURL, k.OpenURL, hide}
 }
 
 func (m *authModal) Update(msg tea.Msg) (tuikit.Modal, tea.Cmd) {
@@ -48,12 +53,18 @@ func (m *authModal) Update(msg tea.Msg) (tuikit.Modal, tea.Cmd) {
 		m.url = msg.url
 	case openedMsg:
 		if msg.err != nil {
-			m.status = "could not open a browser: " + msg.err.Error() + " — copy the URL instead"
+			m.status = "could not open a browser: " + msg.err.Error() + " — copy the URL instead (y)"
 		} else {
 			m.status = "opened in your browser"
 		}
 	case tea.KeyMsg:
 		switch {
+		case key.Matches(msg, m.env.Keys.CopyURL):
+			if err := m.env.copyText(textsafe.SanitizeLine(m.url)); err != nil {
+				m.status = "could not copy the URL: " + err.Error() + " — select it below the box instead"
+			} else {
+				m.status = "copied the URL: your terminal put it on the clipboard (in tmux, that needs set-clipboard on)"
+			}
 		case key.Matches(msg, m.env.Keys.OpenURL):
 			open, u, ctx := m.env.openURL, m.url, m.env.Ctx
 			return m, func() tea.Msg { return openedMsg{err: open(ctx, u)} }
@@ -64,18 +75,31 @@ func (m *authModal) Update(msg tea.Msg) (tuikit.Modal, tea.Cmd) {
 	return m, nil
 }
 
+// View is the panel, then the URL under it, unbroken but where the screen
+// ends: a line of its own from the first column, so that selecting it
+// picks up no border, indent or other text.
 func (m *authModal) View(width, height int) string {
 	st := m.env.St
+	u := tuikit.Clean(m.url)
+	leads := ""
+	if p, err := url.Parse(u); err == nil && p.Host != "" {
+		leads = " It leads to " + st.Heading.Render(p.Host) + "."
+	}
 	lines := []string{
 		st.Heading.Render("Sign in to " + textsafe.SanitizeLine(m.server)), "",
-		"Finish signing in in your browser. If it did not open, visit:", "",
+		"Finish signing in in your browser." + leads + " If it did not open, copy the URL under this box: y puts it on your clipboard, also over SSH.", "",
+		st.Muted.Render(status.SignInElsewhere(u)), "",
+		st.Key.Render("y") + " copy URL  " + st.Key.Render("o") + " open in browser  " + st.Key.Render("esc") + " hide (signing in goes on)",
 	}
-	lines = append(lines, urlLines(st, m.url, width-4)...)
-	lines = append(lines, "", st.Key.Render("o")+" open in browser  "+st.Key.Render("esc")+" hide (signing in goes on)")
 	if m.status != "" {
 		lines = append(lines, st.Muted.Render(textsafe.SanitizeLine(m.status)))
 	}
-	return tuikit.Panel(st, lines, width, height)
+	shown := strings.Split(ansi.Hardwrap(u, max(width, 10), false), "\n")
+	box := tuikit.Panel(st, lines, width, max(height-len(shown), 5))
+	for i, l := range shown {
+		shown[i] = st.Accent.Render(l)
+	}
+	return box + "\n" + strings.Join(shown, "\n")
 }
 
 // syncAuth opens a sign-in panel for every new AuthURL in the snapshot,

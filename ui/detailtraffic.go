@@ -30,13 +30,17 @@ func (d *detailView) trafficHeadLines() int {
 	return 1
 }
 
-// viewTraffic draws the traffic tab: a summary line, the filter, then one
-// line per frame from the scroll offset, the cursor's marked.
+// viewTraffic draws the traffic tab: a summary line (how many frames,
+// and how many of them the filter shows), the filter, then one line per
+// frame from the scroll offset, the cursor's marked.
 func (d *detailView) viewTraffic(b *strings.Builder, h int) {
 	s := &d.srv
 	head := "no traffic yet: frames appear here as mcpdeck and the server talk"
 	if n := len(s.Traffic); n > 0 {
 		head = fmt.Sprintf("%d frames", n)
+		if d.shown != nil { // filtered: say how many are on show
+			head = fmt.Sprintf("%d of %d frames", len(d.shown), n)
+		}
 		if s.TrafficDropped > 0 {
 			head += fmt.Sprintf(" (%d older let go)", s.TrafficDropped)
 		}

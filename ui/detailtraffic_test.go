@@ -105,3 +105,24 @@ func TestTrafficTabEmpty(t *testing.T) {
 		h.wantView("no traffic yet", "open: nothing selected (no frames yet)")
 	})
 }
+
+// TestTrafficFilterCountsWhatItShows: with a filter by method, the
+// traffic tab's summary counts the frames it shows of all it has
+// (golden); without one, all of them.
+func TestTrafficFilterCountsWhatItShows(t *testing.T) {
+	inBubble(t, func(t *testing.T) {
+		s := fixture()
+		s.Servers[5].Traffic = trafficFixture()
+		s.Servers[5].TrafficDropped = 12
+		h := newHarness(t, newFakeEngine(s), 100, 30)
+		h.keys("esc")
+		h.selectServer("notes")
+		h.keys("enter", "9", "/", "tools", "enter")
+		h.wantView("2 of 7 frames (12 older let go) · enter shows one · / filters by method", "/tools")
+		golden(t, "detail_traffic_filtered", h.view())
+		h.keys("esc")
+		if v := h.view(); strings.Contains(v, "of 7 frames") || !strings.Contains(v, "\n7 frames (12 older let go)") {
+			t.Fatalf("without the filter:\n%s", v)
+		}
+	})
+}

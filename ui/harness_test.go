@@ -41,6 +41,7 @@ type harness struct {
 	bridge *ElicitBridge
 	out    chan tea.Msg
 	opened []string
+	copied []string
 	quit   bool
 	// snapshots counts the snapshot messages Update was given.
 	snapshots int
@@ -60,7 +61,8 @@ func newHarnessKeys(t *testing.T, eng *fakeEngine, w, h int, keys *KeyMap) *harn
 	st := styles.New(styles.DefaultPalette(), true)
 	hs.m = New(eng, Options{
 		Now: func() time.Time { return t0 }, Elicit: hs.bridge, Styles: &st, Keys: keys, Tokens: testTokens,
-		OpenURL: func(_ context.Context, u string) error { hs.opened = append(hs.opened, u); return nil },
+		OpenURL:  func(_ context.Context, u string) error { hs.opened = append(hs.opened, u); return nil },
+		CopyText: func(s string) error { hs.copied = append(hs.copied, s); return nil },
 	})
 	t.Cleanup(hs.close)
 	hs.send(tea.WindowSizeMsg{Width: w, Height: h})

@@ -53,6 +53,6 @@ func (k *KeyMap) FullHelp() [][]key.Binding {
 	}
 	return [][]key.Binding{
 		groups[groupMove], groups[groupServers], groups[groupUse],
-		{k.ApproveOne, k.ApproveAll, k.RejectOne, k.Later, k.Submit, k.Decline, k.Cancel, k.OpenURL},
+		{k.ApproveOne, k.ApproveAll, k.RejectOne, k.Later, k.Submit, k.Decline, k.Cancel, k.OpenURL, k.CopyURL},
 	}
 }

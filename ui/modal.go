@@ -28,12 +28,14 @@ var (
 )
 
 // env is what the root's own modals need: the Env every modal is built
-// with, the engine, the browser opener and the registry.
+// with, the engine, the browser opener, the clipboard and the registry.
 type env struct {
 	*tuikit.Env
 	eng     Engine
 	openURL func(ctx context.Context, url string) error
-	reg     addserver.Registry // nil: + is not available
+	// copyText puts text on the clipboard.
+	copyText func(text string) error
+	reg      addserver.Registry // nil: + is not available
 }
 
 // helpModal is the full help (?), followed by every notice (config

@@ -30,8 +30,12 @@ type Options struct {
 	// opener, launch.OpenBrowser, under managed policy); nil opens
 	// nothing and the URL stays on screen for copying.
 	OpenURL func(ctx context.Context, url string) error
-	Styles  *styles.Styles
-	Keys    *KeyMap
+	// CopyText puts text on the clipboard (the CLI sends it to the
+	// terminal as OSC 52, which also reaches the clipboard of the machine
+	// an SSH session comes from); nil copies nothing and says so.
+	CopyText func(text string) error
+	Styles   *styles.Styles
+	Keys     *KeyMap
 	// Title is shown at the top left ("mcpdeck", "mcpdeck demo").
 	Title string
 	// Tokens counts tool definitions' tokens for the list (tokencosts.go);
@@ -44,6 +48,9 @@ type Options struct {
 // errNoBrowser is what opening a URL says when the TUI was given no
 // opener.
 var errNoBrowser = errors.New("no browser opener")
+
+// errNoClipboard is what copying says when the TUI was given no way to.
+var errNoClipboard = errors.New("no clipboard here")
 
 // tickMsg drives pending countdowns; it runs only while a retry is scheduled.
 type tickMsg time.Time
@@ -116,7 +123,11 @@ func New(eng Engine, opts Options) *Model {
 	if open == nil {
 		open = func(context.Context, string) error { return errNoBrowser }
 	}
-	m.env = &env{Env: &tuikit.Env{Ctx: ctx, St: &m.st, Keys: &m.keys.Keys}, eng: eng, openURL: open, reg: opts.Registry}
+	copyText := opts.CopyText
+	if copyText == nil {
+		copyText = func(string) error { return errNoClipboard }
+	}
+	m.env = &env{Env: &tuikit.Env{Ctx: ctx, St: &m.st, Keys: &m.keys.Keys}, eng: eng, openURL: open, copyText: copyText, reg: opts.Registry}
 	m.list = newServerList(&m.st, &m.keys.Keys, m.now, statusHints(&m.keys))
 	m.costs = newTokenCosts(opts.Tokens)
 	m.list.costs = m.costs

@@ -68,33 +68,74 @@ func (m *Model) header() string {
 	return render(false)
 }
 
-// statusLine is the result of the last action, else the first notice. A
-// config problem is never hidden by a passing message: after ctrl+r on a
-// broken file the line says "reload config: done · ⚠ config problem: …",
-// not only "done" while the file's servers are gone.
+// statusLine is the newest message (the result of the last action) in
+// full, then the notices (config problems, warnings such as tokens kept in
+// a file for want of a keychain) in the room left: a notice that stays for
+// the whole session never hides a message, and a message never hides that
+// there are notices. A config problem keeps its words beside a message
+// (after ctrl+r on a broken file: "reload config: done · ⚠ config problem:
+// …", not only "done" while the file's servers are gone); warnings are
+// then counted ("⚠ 1 notice: ? lists it"); with no message, the first
+// notice is shown, cut so that the count of the others stays on screen.
 func (m *Model) statusLine() string {
-	status := textsafe.SanitizeLine(m.status)
-	switch {
-	case status != "" && m.statusErr:
-		return m.st.Bad.Render(status)
-	case status != "" && len(m.snap.Problems) == 0:
-		return m.st.Muted.Render(status)
+	msg := textsafe.SanitizeLine(m.status)
+	line := ""
+	if msg != "" {
+		line = m.st.Muted.Render(msg)
+		if m.statusErr {
+			line = m.st.Bad.Render(msg)
+		}
 	}
 	n := m.notices()
 	if len(n) == 0 {
+		return line
+	}
+	room := m.width
+	if msg != "" {
+		room -= ansi.StringWidth(msg) + len(" · ")
+	}
+	tone := m.st.Warn
+	if len(m.snap.Problems) > 0 {
+		tone = m.st.Bad
+	}
+	notice := noticeText(n, msg != "" && len(m.snap.Problems) == 0, room)
+	switch {
+	case notice == "":
+		return line
+	case msg == "":
+		return tone.Render(notice)
+	}
+	return line + " · " + tone.Render(notice)
+}
+
+// noticeText words the notices in room columns: counted when counted is
+// set, else the first in its own words, cut so that the count of the
+// others ("(+2 more: ? lists them)") stays whole. "" when nothing useful
+// fits.
+func noticeText(n []string, counted bool, room int) string {
+	if counted {
+		s := fmt.Sprintf("⚠ %d notices: ? lists them", len(n))
+		if len(n) == 1 {
+			s = "⚠ 1 notice: ? lists it"
+		}
+		if ansi.StringWidth(s) > room {
+			return ""
+		}
+		return s
+	}
+	more := ""
+	if len(n) > 1 {
+		more = fmt.Sprintf(" (+%d more: ? lists them)", len(n)-1)
+	}
+	first := "⚠ " + textsafe.SanitizeLine(n[0])
+	avail := room - ansi.StringWidth(more)
+	if avail < 12 {
 		return ""
 	}
-	line := "⚠ " + textsafe.SanitizeLine(n[0])
-	if len(n) > 1 {
-		line += fmt.Sprintf(" (+%d more: ? lists them)", len(n)-1)
+	if ansi.StringWidth(first) > avail {
+		first = ansi.Truncate(first, avail, "…")
 	}
-	if status != "" {
-		line = status + " · " + line
-	}
-	if len(m.snap.Problems) > 0 {
-		return m.st.Bad.Render(line)
-	}
-	return m.st.Warn.Render(line)
+	return first + more
 }
 
 // notices are the config problems and engine warnings (such as tokens kept

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/charmbracelet/bubbles/key"
+	"github.com/charmbracelet/bubbles/spinner"
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/mcpdeck/mcpdeck/model"
@@ -30,8 +31,7 @@ type planModal struct {
 	planErr string
 	targets map[model.Scope]string
 	scope   model.Scope
-	pending int    // id of the bundle's download under way, 0 = none
-	busy    string // what it is waiting for
+	wait    waiting // the bundle's download
 }
 
 func newPlanModal(d *deps, back tuikit.Modal, entry registry.Entry, targets map[model.Scope]string) *planModal {
@@ -45,15 +45,18 @@ func (p *planModal) Answers() any { return nil }
 
 func (p *planModal) Help() []key.Binding {
 	k := p.env.Keys
-	if p.planErr != "" || p.pending != 0 {
+	if p.planErr != "" || p.wait.busy() {
 		return []key.Binding{k.Back}
 	}
 	return []key.Binding{k.Install, k.SwitchScope, k.Back}
 }
 
 func (p *planModal) Update(msg tea.Msg) (tuikit.Modal, tea.Cmd) {
-	if f, ok := msg.(fetchedMsg); ok {
-		return p.fetched(f)
+	switch msg := msg.(type) {
+	case fetchedMsg:
+		return p.fetched(msg)
+	case spinner.TickMsg:
+		return p, p.wait.tick(msg)
 	}
 	km, ok := msg.(tea.KeyMsg)
 	k := p.env.Keys
@@ -62,7 +65,7 @@ func (p *planModal) Update(msg tea.Msg) (tuikit.Modal, tea.Cmd) {
 		return p, nil
 	case key.Matches(km, k.Back):
 		return p.back, closeBundle(p.plan.Bundle)
-	case p.planErr != "" || p.pending != 0:
+	case p.planErr != "" || p.wait.busy():
 		return p, nil
 	case key.Matches(km, k.SwitchScope):
 		p.scope = map[model.Scope]model.Scope{model.ScopeUser: model.ScopeLocal, model.ScopeLocal: model.ScopeUser}[p.scope]
@@ -78,22 +81,21 @@ func (p *planModal) Update(msg tea.Msg) (tuikit.Modal, tea.Cmd) {
 // fetch downloads and checks the plan's bundle in a Cmd: its settings are
 // known only from its manifest.
 func (p *planModal) fetch() (tuikit.Modal, tea.Cmd) {
-	p.pending, p.busy = p.env.NextID(), "downloading and checking the bundle…"
-	id, reg, ctx, plan := p.pending, p.reg, p.env.Ctx, p.plan
-	return p, func() tea.Msg {
+	id, reg, ctx, plan := p.env.NextID(), p.reg, p.env.Ctx, p.plan
+	return p, tea.Batch(p.wait.start(id, "downloading and checking the bundle…"), func() tea.Msg {
 		got, err := reg.Fetch(ctx, plan)
 		return fetchedMsg{id: id, plan: got, err: err}
-	}
+	})
 }
 
 // fetched takes the bundle's download: on to the form asking for its
 // settings, or the reason it cannot be installed. A download nobody waits
 // for any more is removed.
 func (p *planModal) fetched(msg fetchedMsg) (tuikit.Modal, tea.Cmd) {
-	if msg.id != p.pending || p.pending == 0 {
+	if !p.wait.answeredBy(msg.id) {
 		return p, closeBundle(msg.plan.Bundle)
 	}
-	p.pending, p.busy = 0, ""
+	p.wait.stop()
 	if msg.err != nil {
 		p.planErr = msg.err.Error()
 		return p, nil
@@ -123,7 +125,7 @@ func (p *planModal) View(width, _ int) string {
 	}
 	lines = append(lines, tuikit.Wrap(tuikit.Clean(desc), max(width, 10)), "")
 	if p.planErr != "" {
-		return strings.Join(append(lines, st.Bad.Render(tuikit.Wrap("✗ "+textsafe.SanitizeLine(p.planErr), max(width-2, 10)))), "\n")
+		return strings.Join(append(lines, errLines(st, p.planErr, width)...), "\n")
 	}
 	asks := "nothing"
 	if p.plan.NeedsBundle() {
@@ -146,8 +148,8 @@ func (p *planModal) View(width, _ int) string {
 	for _, l := range p.plan.BundleLines() {
 		lines = append(lines, textsafe.SanitizeLine(l))
 	}
-	if p.busy != "" {
-		lines = append(lines, "", st.Muted.Render(p.busy))
+	if p.wait.busy() {
+		lines = append(lines, "", p.wait.view(st))
 	}
 	return strings.Join(lines, "\n")
 }

@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/charmbracelet/bubbles/key"
+	"github.com/charmbracelet/bubbles/spinner"
 	"github.com/charmbracelet/bubbles/textinput"
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/x/ansi"
@@ -17,6 +18,7 @@ import (
 	"github.com/mcpdeck/mcpdeck/model"
 	"github.com/mcpdeck/mcpdeck/model/textsafe"
 	"github.com/mcpdeck/mcpdeck/ui/registry"
+	"github.com/mcpdeck/mcpdeck/ui/styles"
 	"github.com/mcpdeck/mcpdeck/ui/tuikit"
 )
 
@@ -90,9 +92,8 @@ type searchModal struct {
 	input   textinput.Model
 	results []registry.Entry
 	cursor  int
-	inList  bool   // keys move through the results, not the query
-	pending int    // id of the request under way, 0 = none
-	busy    string // what it is waiting for
+	inList  bool // keys move through the results, not the query
+	wait    waiting
 	err     string
 }
 
@@ -122,22 +123,24 @@ func (r *searchModal) Help() []key.Binding {
 func (r *searchModal) Update(msg tea.Msg) (tuikit.Modal, tea.Cmd) {
 	switch msg := msg.(type) {
 	case foundMsg:
-		if msg.id == r.pending {
-			r.pending, r.busy = 0, ""
+		if r.wait.answeredBy(msg.id) {
+			r.wait.stop()
 			r.results, r.cursor, r.err = msg.entries, 0, errText(msg.err)
 			r.inList = len(r.results) > 0
 		}
 		return r, nil
 	case preparedMsg:
-		if msg.id != r.pending {
+		if !r.wait.answeredBy(msg.id) {
 			return r, nil
 		}
-		r.pending, r.busy = 0, ""
+		r.wait.stop()
 		if msg.err != nil {
 			r.err = errText(msg.err)
 			return r, nil
 		}
 		return newPlanModal(r.deps, r, msg.entry, msg.targets), nil
+	case spinner.TickMsg:
+		return r, r.wait.tick(msg)
 	case tea.KeyMsg:
 		return r.onKey(msg)
 	}
@@ -180,20 +183,20 @@ func (r *searchModal) onKey(km tea.KeyMsg) (tuikit.Modal, tea.Cmd) {
 // search asks the registry in a Cmd.
 func (r *searchModal) search() (tuikit.Modal, tea.Cmd) {
 	q := strings.TrimSpace(r.input.Value())
-	r.pending, r.busy, r.err = r.env.NextID(), "searching the MCP Registry…", ""
-	id, reg, ctx := r.pending, r.reg, r.env.Ctx
-	return r, func() tea.Msg {
+	id, reg, ctx := r.env.NextID(), r.reg, r.env.Ctx
+	r.err = ""
+	return r, tea.Batch(r.wait.start(id, "searching the MCP Registry…"), func() tea.Msg {
 		entries, err := reg.Search(ctx, q)
 		return foundMsg{id: id, entries: entries, err: err}
-	}
+	})
 }
 
 // prepare fetches the chosen server's server.json at its version and the
 // files it could be written to, in a Cmd.
 func (r *searchModal) prepare(e registry.Entry) (tuikit.Modal, tea.Cmd) {
-	r.pending, r.busy, r.err = r.env.NextID(), "fetching "+e.Name+"…", ""
-	id, reg, ctx := r.pending, r.reg, r.env.Ctx
-	return r, func() tea.Msg {
+	id, reg, ctx := r.env.NextID(), r.reg, r.env.Ctx
+	r.err = ""
+	return r, tea.Batch(r.wait.start(id, "fetching "+e.Name+"…"), func() tea.Msg {
 		pinned, err := reg.Pinned(ctx, e.Name, e.Version)
 		if err != nil {
 			return preparedMsg{id: id, err: err}
@@ -205,7 +208,7 @@ func (r *searchModal) prepare(e registry.Entry) (tuikit.Modal, tea.Cmd) {
 			}
 		}
 		return preparedMsg{id: id, entry: pinned, targets: targets}
-	}
+	})
 }
 
 func (r *searchModal) View(width, height int) string {
@@ -213,11 +216,11 @@ func (r *searchModal) View(width, height int) string {
 	r.input.Width = max(width-len(r.input.Prompt)-2, 10)
 	lines := []string{st.Heading.Render("Add a server from the MCP Registry"), r.input.View()}
 	switch {
-	case r.busy != "":
-		lines = append(lines, st.Muted.Render(textsafe.SanitizeLine(r.busy)))
+	case r.wait.busy():
+		lines = append(lines, r.wait.view(st))
 	case r.err != "":
-		lines = append(lines, st.Bad.Render("✗ "+textsafe.SanitizeLine(r.err)))
-	case r.pending == 0 && r.results != nil && len(r.results) == 0:
+		lines = append(lines, errLines(st, r.err, width)...)
+	case r.results != nil && len(r.results) == 0:
 		lines = append(lines, st.Muted.Render("no servers found"))
 	default:
 		lines = append(lines, "")
@@ -243,6 +246,12 @@ func describe(e registry.Entry) string {
 		return e.Title + " — " + e.Description
 	}
 	return e.Description
+}
+
+// errLines is a failure in full, wrapped to width: its end (the URL that
+// failed, what to set) is what the person needs.
+func errLines(st *styles.Styles, err string, width int) []string {
+	return strings.Split(st.Bad.Render(tuikit.Wrap("✗ "+textsafe.SanitizeLine(err), max(width-2, 10))), "\n")
 }
 
 // errText is err's sentence, "" for none.

@@ -9,6 +9,7 @@ import (
 
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/lipgloss"
+	"github.com/charmbracelet/x/ansi"
 	"github.com/muesli/termenv"
 
 	"github.com/mcpdeck/mcpdeck/engine"
@@ -53,13 +54,24 @@ func runTUI(ctx context.Context, g *clicore.Globals, eo engine.Options, title st
 	// URLs open through the one browser opener, judged by managed policy
 	// as mcpdeck's own program.
 	open := func(ctx context.Context, u string) error { return launch.Own(eng.ManagedPolicy()).OpenBrowser(ctx, u) }
-	m := ui.New(eng, ui.Options{Context: ctx, Elicit: bridge, Title: title, Registry: reg, OpenURL: open})
+	m := ui.New(eng, ui.Options{Context: ctx, Elicit: bridge, Title: title, Registry: reg, OpenURL: open, CopyText: clipboardWriter(g.RawStdout)})
 	p := tea.NewProgram(m, tea.WithAltScreen(), tea.WithContext(ctx), tea.WithInput(g.Stdin), tea.WithOutput(g.RawStdout))
 	if _, err := p.Run(); err != nil && !errors.Is(err, tea.ErrProgramKilled) && !errors.Is(err, context.Canceled) {
 		return fmt.Errorf("the TUI stopped: %w", err)
 	}
 	printWarnings(g.Stderr, eng.Snapshot())
 	return nil
+}
+
+// clipboardWriter copies text by sending it to the terminal w as OSC 52,
+// in one write, so that no frame of the TUI's is cut by it: the terminal
+// puts it on the clipboard of the machine it runs on, which over SSH is
+// the person's own. Nothing runs a clipboard program (xclip, pbcopy) here.
+func clipboardWriter(w io.Writer) func(text string) error {
+	return func(text string) error {
+		_, err := io.WriteString(w, ansi.SetSystemClipboard(text))
+		return err
+	}
 }
 
 // printWarnings shows the engine's one-time warnings after the TUI exits.

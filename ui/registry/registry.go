@@ -10,21 +10,18 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net"
 	"net/http"
 	"net/url"
 	"strconv"
 	"strings"
-	"time"
 )
 
 // DefaultURL is the official registry; MCPDECK_REGISTRY_URL replaces it.
 const DefaultURL = "https://registry.modelcontextprotocol.io"
 
-// Bounds on one answer.
-const (
-	maxAnswer  = 4 << 20
-	reqTimeout = 15 * time.Second
-)
+// maxAnswer bounds one answer; its time is bounded in reach.go.
+const maxAnswer = 4 << 20
 
 // ErrNotFound is a server (or version) the registry does not know.
 var ErrNotFound = errors.New("not in the registry")
@@ -32,7 +29,7 @@ var ErrNotFound = errors.New("not in the registry")
 // Client talks to one registry.
 type Client struct {
 	Base string       // base URL, "" = DefaultURL
-	HTTP *http.Client // nil = a default client
+	HTTP *http.Client // nil = newHTTPClient on the network
 }
 
 // Entry is one listed server: its server.json, kept whole for show, and
@@ -65,7 +62,8 @@ type Page struct {
 	NextCursor string
 }
 
-func (c Client) base() string {
+// URL is the registry's base URL: Base, or DefaultURL.
+func (c Client) URL() string {
 	if c.Base == "" {
 		return DefaultURL
 	}
@@ -76,7 +74,7 @@ func (c Client) client() *http.Client {
 	if c.HTTP != nil {
 		return c.HTTP
 	}
-	return &http.Client{Timeout: reqTimeout}
+	return newHTTPClient((&net.Dialer{}).DialContext)
 }
 
 // Search lists servers matching query, limit per page, from cursor.
@@ -122,7 +120,9 @@ func (c Client) Show(ctx context.Context, name, version string) (Entry, error) {
 		Server json.RawMessage `json:"server"`
 	}
 	path := "/v0.1/servers/" + url.PathEscape(name) + "/versions/" + url.PathEscape(version)
-	if err := c.get(ctx, path, &doc); err != nil {
+	if err := c.get(ctx, path, &doc); errors.Is(err, ErrUnreachable) {
+		return Entry{}, err // about the registry, not the server
+	} else if err != nil {
 		return Entry{}, fmt.Errorf("server %s: %w", name, err)
 	}
 	return decodeEntry(doc.Server)
@@ -144,7 +144,7 @@ func decodeEntry(raw json.RawMessage) (Entry, error) {
 func (c Client) get(ctx context.Context, path string, v any) error {
 	ctx, cancel := context.WithTimeout(ctx, reqTimeout)
 	defer cancel()
-	u := c.base() + path
+	u := c.URL() + path
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, u, nil)
 	if err != nil {
 		return err
@@ -152,18 +152,18 @@ func (c Client) get(ctx context.Context, path string, v any) error {
 	req.Header.Set("Accept", "application/json")
 	resp, err := c.client().Do(req)
 	if err != nil {
-		return fmt.Errorf("the registry at %s did not answer: %w", c.base(), err)
+		return c.failed(ctx, "did not answer", err)
 	}
 	defer func() { _ = resp.Body.Close() }()
 	body, err := io.ReadAll(io.LimitReader(resp.Body, maxAnswer+1))
 	if err != nil {
-		return fmt.Errorf("reading the registry's answer: %w", err)
+		return c.failed(ctx, "broke off its answer", err)
 	}
 	switch {
 	case resp.StatusCode == http.StatusNotFound:
 		return ErrNotFound
 	case resp.StatusCode != http.StatusOK:
-		return fmt.Errorf("the registry at %s answered HTTP %d", c.base(), resp.StatusCode)
+		return fmt.Errorf("the registry at %s answered HTTP %d", c.URL(), resp.StatusCode)
 	case len(body) > maxAnswer:
 		return fmt.Errorf("the registry's answer is larger than %d MB", maxAnswer>>20)
 	}
@@ -171,4 +171,20 @@ func (c Client) get(ctx context.Context, path string, v any) error {
 		return fmt.Errorf("the registry's answer is not the JSON expected: %w", err)
 	}
 	return nil
+}
+
+// failed words an exchange that broke: the registry could not be
+// reached, or it did (what) for another reason, which the error keeps.
+// The caller's own cancellation stays that.
+func (c Client) failed(ctx context.Context, what string, err error) error {
+	switch {
+	case ctx.Err() != nil && !errors.Is(ctx.Err(), context.DeadlineExceeded):
+		return ctx.Err()
+	case unreachable(err):
+		return &UnreachableError{URL: c.URL(), Err: err}
+	}
+	if ue := (*url.Error)(nil); errors.As(err, &ue) {
+		err = ue.Err // not Go's `Get "URL": …`: the URL is said already
+	}
+	return fmt.Errorf("the MCP Registry at %s %s: %w", c.URL(), what, err)
 }

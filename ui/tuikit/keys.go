@@ -22,6 +22,9 @@ type Keys struct {
 	// Prompt keys: approval prompt and elicitation.
 	ApproveOne, ApproveAll, RejectOne, Later key.Binding
 	Submit, Decline, Cancel, OpenURL         key.Binding
+	// CopyURL copies the sign-in URL to the clipboard (through the
+	// terminal, so it works over SSH too).
+	CopyURL key.Binding
 
 	// Adding from the MCP Registry (+): search, move between the query and
 	// the results, add the server shown, switch its scope.
@@ -67,6 +70,7 @@ func DefaultKeys() Keys {
 		Decline:    Bind("ctrl+d", "decline", "ctrl+d"),
 		Cancel:     Bind("esc", "cancel", "esc"),
 		OpenURL:    Bind("o", "open in browser", "o"),
+		CopyURL:    Bind("y", "copy URL", "y"),
 
 		Search:      Bind("enter", "search", "enter"),
 		SwitchFocus: Bind("tab", "query/results", "tab"),

@@ -19,11 +19,13 @@ import (
 	"github.com/mcpdeck/mcpdeck/model/config"
 	"github.com/mcpdeck/mcpdeck/oauth"
 	"github.com/mcpdeck/mcpdeck/ui/cli/clicore"
+	"github.com/mcpdeck/mcpdeck/ui/status"
 )
 
 // NewCmd is `mcpdeck auth SERVER` (sign in: OAuth in the browser, or
 // the server's machine-to-machine grant) and `mcpdeck auth --logout SERVER`
-// (revoke and delete the tokens).
+// (revoke the tokens where the authorization server offers it, and delete
+// them).
 func NewCmd(g *clicore.Globals) *cobra.Command {
 	var logout, withSecret, withKey, withIDToken, withIDPSecret bool
 	cmd := &cobra.Command{
@@ -59,13 +61,14 @@ func NewCmd(g *clicore.Globals) *cobra.Command {
 				}
 			}
 			if logout {
-				if err := m.Logout(cmd.Context(), srv); err != nil {
+				did, err := m.Logout(cmd.Context(), srv)
+				if err != nil {
 					return err
 				}
-				return printAuthResult(g, srv.Name, "signed-out", "Signed out of %s: tokens revoked and deleted.\n")
+				return printSignout(g, srv.Name, did)
 			}
 			show := func(u string) {
-				fmt.Fprintf(g.Stderr, "Sign in to %s in your browser. If it did not open, visit:\n  %s\n", srv.Name, u)
+				fmt.Fprintf(g.Stderr, "Sign in to %s in your browser. If it did not open, visit:\n  %s\n%s\n", srv.Name, u, status.SignInElsewhere(u))
 			}
 			if err := m.Authenticate(cmd.Context(), srv, show); err != nil {
 				return fmt.Errorf("signing in to %s: %w", srv.Name, err)
@@ -73,7 +76,7 @@ func NewCmd(g *clicore.Globals) *cobra.Command {
 			return printAuthResult(g, srv.Name, "signed-in", "Signed in to %s.\n")
 		},
 	}
-	cmd.Flags().BoolVar(&logout, "logout", false, "revoke and delete the server's tokens")
+	cmd.Flags().BoolVar(&logout, "logout", false, "delete the server's tokens, revoking them where the authorization server offers it")
 	cmd.Flags().BoolVar(&withSecret, "client-secret", false,
 		"store the pre-registered client's secret (from MCPDECK_CLIENT_SECRET or a hidden prompt) before signing in")
 	cmd.Flags().BoolVar(&withKey, "private-key", false,
@@ -184,9 +187,28 @@ func ReadSecret(g *clicore.Globals, env, what string) (string, error) {
 	return "", clicore.Usagef("no %s given: set %s or pass it on standard input", what, env)
 }
 
-func printAuthResult(g *clicore.Globals, name, status, text string) error {
+func printAuthResult(g *clicore.Globals, name, word, text string) error {
 	if g.JSON {
-		return clicore.WriteJSON(g.Stdout, map[string]string{"server": name, "status": status})
+		return clicore.WriteJSON(g.Stdout, map[string]string{"server": name, "status": word})
+	}
+	_, err := fmt.Fprintf(g.Stdout, text, name)
+	return err
+}
+
+// printSignout says what signing out did with the tokens: "revoked" only
+// when the authorization server revoked them. With --json, "tokens" is
+// "revoked", "deleted" or "none".
+func printSignout(g *clicore.Globals, name string, did oauth.Signout) error {
+	word, text := "none", "Signed out of %s: no tokens were stored.\n"
+	switch did {
+	case oauth.SignoutRevoked:
+		word, text = "revoked", "Signed out of %s: tokens revoked and deleted.\n"
+	case oauth.SignoutDeleted:
+		word, text = "deleted", "Signed out of %s: tokens deleted (the server offers no revocation).\n"
+	case oauth.SignoutNoTokens:
+	}
+	if g.JSON {
+		return clicore.WriteJSON(g.Stdout, map[string]string{"server": name, "status": "signed-out", "tokens": word})
 	}
 	_, err := fmt.Fprintf(g.Stdout, text, name)
 	return err

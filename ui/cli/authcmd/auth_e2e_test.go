@@ -38,6 +38,10 @@ type e2eAS struct {
 	issued  []string          // every secret handed out
 	codes   map[string]string // authorization code → PKCE challenge
 	revoked int
+	// noRevocation leaves revocation_endpoint out of the metadata;
+	// revokeStatus, when not 0, is what /revoke answers.
+	noRevocation bool
+	revokeStatus int
 }
 
 func randHex(t *testing.T) string {
@@ -61,12 +65,18 @@ func newE2EAS(t *testing.T) *e2eAS {
 		case "/.well-known/oauth-protected-resource/mcp":
 			writeJSONTest(w, 200, map[string]any{"resource": base + "/mcp", "authorization_servers": []string{base}})
 		case "/.well-known/oauth-authorization-server":
-			writeJSONTest(w, 200, map[string]any{
+			meta := map[string]any{
 				"issuer": base, "authorization_endpoint": base + "/authorize", "token_endpoint": base + "/token",
 				"revocation_endpoint": base + "/revoke", "registration_endpoint": base + "/register",
 				"token_endpoint_auth_methods_supported": []string{"client_secret_basic", "none"},
 				"code_challenge_methods_supported":      []string{"S256"},
-			})
+			}
+			f.mu.Lock()
+			if f.noRevocation {
+				delete(meta, "revocation_endpoint")
+			}
+			f.mu.Unlock()
+			writeJSONTest(w, 200, meta)
 		case "/register":
 			var reg struct {
 				RedirectURIs []string `json:"redirect_uris"`
@@ -82,7 +92,11 @@ func newE2EAS(t *testing.T) *e2eAS {
 		case "/revoke":
 			f.mu.Lock()
 			f.revoked++
+			status := f.revokeStatus
 			f.mu.Unlock()
+			if status != 0 {
+				writeJSONTest(w, status, map[string]any{"error": "temporarily_unavailable"})
+			}
 		case "/mcp":
 			if !f.valid(strings.TrimPrefix(r.Header.Get("Authorization"), "Bearer ")) {
 				w.Header().Set("WWW-Authenticate", `Bearer resource_metadata="`+base+`/.well-known/oauth-protected-resource/mcp"`)
@@ -233,6 +247,8 @@ func TestAuthEndToEndKeepsSecretsOut(t *testing.T) {
 		t.Fatalf("auth web: exit %d\n%s\n%s", code, out, errOut)
 	} else if !strings.Contains(errOut, "no keychain") || !strings.Contains(errOut, credPath) {
 		t.Errorf("auth web stored a token in the file without saying so:\n%s", errOut)
+	} else if !strings.Contains(errOut, "No browser on this machine (over SSH)?") || !strings.Contains(errOut, "run here: curl 'ADDRESS'") {
+		t.Errorf("auth web does not say how to sign in without a browser:\n%s", errOut)
 	}
 	if code, out, errOut := mcpdeck("", "--json", "call", "web", "whoami", "{}"); code != 0 || !strings.Contains(out, "a machine") {
 		t.Errorf("call web: exit %d\n%s\n%s", code, out, errOut)

@@ -45,7 +45,7 @@ func runRegistryAdd(cmd *cobra.Command, g *clicore.Globals, args []string, f add
 	if err != nil {
 		return err
 	}
-	entry, plan, err := registryPlan(cmd.Context(), f)
+	entry, plan, err := registryPlan(cmd.Context(), g, f)
 	if err != nil {
 		return err
 	}
@@ -132,9 +132,9 @@ func checkRegistryAddFlags(cmd *cobra.Command, args []string, f addFlags) error 
 
 // registryPlan finds --registry SERVER[@VERSION] in the MCP Registry,
 // pinned, and plans how to run it (-t choosing among its ways).
-func registryPlan(ctx context.Context, f addFlags) (registry.Entry, registry.Plan, error) {
+func registryPlan(ctx context.Context, g *clicore.Globals, f addFlags) (registry.Entry, registry.Plan, error) {
 	regName, version, _ := strings.Cut(f.registry, "@")
-	entry, err := registrycmd.Client().Pinned(ctx, regName, version)
+	entry, err := registrycmd.Fetch(ctx, g, regName, version, registrycmd.Client().Pinned)
 	if errors.Is(err, registry.ErrNotFound) {
 		return entry, registry.Plan{}, fmt.Errorf("%s is not in the registry (try: mcpdeck registry search %s)", textsafe.SanitizeLine(f.registry), textsafe.SanitizeLine(registrycmd.LastPart(regName)))
 	}

@@ -35,17 +35,19 @@ func liveStatus(ctx context.Context, g *clicore.Globals, s model.Server) (engine
 // showProgress draws the progress line on a terminal's stderr while sess
 // waits for servers; the returned func erases it.
 func showProgress(g *clicore.Globals, sess *clicore.Session) func() {
-	prog := newListProgress(g, time.Now())
+	prog := clicore.NewProgressLine(g, time.Now())
 	if prog == nil {
 		return func() {}
 	}
-	t := time.NewTicker(listProgressTick)
+	t := time.NewTicker(clicore.ProgressTick)
 	sess.Tick = t.C
-	sess.Progress = func(done, total int, waiting []string) { prog.draw(time.Now(), done, total, waiting) }
+	sess.Progress = func(done, total int, waiting []string) {
+		prog.Draw(time.Now(), listProgressText(done, total, waiting))
+	}
 	return func() {
 		t.Stop()
 		sess.Tick, sess.Progress = nil, nil
-		prog.clear()
+		prog.Clear()
 	}
 }
 

@@ -4,6 +4,7 @@
 package registrycmd
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -57,6 +58,8 @@ func newRegistrySearchCmd(g *clicore.Globals) *cobra.Command {
 			c := Client()
 			var found []registry.Entry
 			cursor, more := "", false
+			stop := clicore.Waiting(g, "searching the MCP Registry at "+c.URL()+"…")
+			defer stop()
 			for page := 0; ; page++ {
 				p, err := c.Search(cmd.Context(), query, limit, cursor)
 				if err != nil {
@@ -69,6 +72,7 @@ func newRegistrySearchCmd(g *clicore.Globals) *cobra.Command {
 				}
 				cursor = p.NextCursor
 			}
+			stop()
 			if more && !g.JSON {
 				defer fmt.Fprintln(g.Stderr, "mcpdeck: more results: add --all, or narrow the query")
 			}
@@ -106,7 +110,7 @@ func newRegistryShowCmd(g *clicore.Globals) *cobra.Command {
 		Args:    clicore.ExactArgs(1, "one server NAME, optionally @VERSION"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			name, version, _ := strings.Cut(args[0], "@")
-			e, err := Client().Show(cmd.Context(), name, version)
+			e, err := Fetch(cmd.Context(), g, name, version, Client().Show)
 			if errors.Is(err, registry.ErrNotFound) {
 				return fmt.Errorf("%s is not in the registry (try: mcpdeck registry search %s)", textsafe.SanitizeLine(args[0]), textsafe.SanitizeLine(LastPart(name)))
 			}
@@ -116,6 +120,14 @@ func newRegistryShowCmd(g *clicore.Globals) *cobra.Command {
 			return clicore.WriteJSON(g.Stdout, json.RawMessage(e.Raw))
 		},
 	}
+}
+
+// Fetch runs fetch (Client's Show or Pinned) for server name at version,
+// showing the wait on a terminal.
+func Fetch(ctx context.Context, g *clicore.Globals, name, version string, fetch func(context.Context, string, string) (registry.Entry, error)) (registry.Entry, error) {
+	stop := clicore.Waiting(g, "fetching "+name+" from the MCP Registry…")
+	defer stop()
+	return fetch(ctx, name, version)
 }
 
 // LastPart is the name after its namespace ("server-filesystem").

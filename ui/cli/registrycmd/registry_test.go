@@ -1,6 +1,7 @@
 package registrycmd
 
 import (
+	"net"
 	"net/http/httptest"
 	"strings"
 	"testing"
@@ -39,5 +40,30 @@ func TestRegistrySearchAndShow(t *testing.T) {
 	r = e.Fails(1, "registry", "show", "io.github.nobody/nothing@1.0.0")
 	if !strings.Contains(r.Stderr, "not in the registry (try: mcpdeck registry search nothing)") {
 		t.Errorf("unknown server: %s", r.Stderr)
+	}
+}
+
+// TestUnreachableRegistrySaysWhatToDo: with nothing listening at
+// MCPDECK_REGISTRY_URL, registry search and show, and mcp add --registry,
+// fail with exit 1 and the one sentence, in full: where mcpdeck looked and
+// what to set.
+func TestUnreachableRegistrySaysWhatToDo(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	u := "http://" + ln.Addr().String()
+	_ = ln.Close()
+	e := clitest.NewEnv(t)
+	e.Extra = append(e.Extra, "MCPDECK_REGISTRY_URL="+u)
+	want := "mcpdeck: could not reach the MCP Registry at " + u + " (offline?); set MCPDECK_REGISTRY_URL to use another.\n"
+	for _, args := range [][]string{
+		{"registry", "search", "files"},
+		{"registry", "show", "io.github.modelcontextprotocol/server-filesystem"},
+		{"mcp", "add", "--registry", "io.github.modelcontextprotocol/server-filesystem"},
+	} {
+		if r := e.Fails(1, args...); r.Stderr != want {
+			t.Errorf("%v: stderr %q, want %q", args, r.Stderr, want)
+		}
 	}
 }
