@@ -153,14 +153,20 @@ func (m *approvalModal) View(width, height int) string {
 		verb = "It will connect to:"
 	case model.TransportStdio, model.TransportSDK:
 	}
-	head := []string{st.Heading.Render(title), "", st.Title.Render(textsafe.Escape(s.Name)) + st.Muted.Render(" · "+string(s.Transport)), "", verb}
+	head := []string{st.Heading.Render(title), "", st.Title.Render(textsafe.Escape(s.Name)) + st.Muted.Render(" · "+string(s.Transport)), ""}
+	body := m.warnings(s, inner)
+	if len(body) == 0 {
+		head = append(head, verb)
+	} else { // what stops it comes first, then what it will run
+		body = append(body, "", verb)
+	}
 	var keys []string // from the key map: a remapped key shows as remapped
 	for _, b := range m.Help() {
 		keys = append(keys, st.Key.Render(b.Help().Key)+" "+b.Help().Desc)
 	}
 	foot := []string{"", "Only approve servers from repositories you trust.", strings.Join(keys, "  ")}
 	head, foot = wrapAll(head, inner), wrapAll(foot, inner)
-	body := wrapAll(m.body(s, inner), inner)
+	body = wrapAll(append(body, m.body(s, inner)...), inner)
 	if len(head)+len(body)+len(foot) > height-2 { // short of room: the details matter more than spacing
 		head, foot = dropBlank(head), dropBlank(foot)
 	}
@@ -216,6 +222,21 @@ func (m *approvalModal) body(s *engine.ServerSnapshot, width int) []string {
 		lines = append(lines, diffLines(st, strings.Join(diff, "\n"))...)
 	}
 	return lines
+}
+
+// warnings say what would still stop s once approved
+// (status.BesidesApproval: a command the launcher's resolver does not find,
+// a ${VAR} it sends that is not set, policy), in lines of at most width
+// columns: the prompt shows them before the definition, so they are on
+// screen before any scrolling.
+func (m *approvalModal) warnings(s *engine.ServerSnapshot, width int) []string {
+	var out []string
+	for _, w := range status.BesidesApproval(s) {
+		for _, part := range strings.Split(tuikit.Wrap("⚠ "+textsafe.SanitizeLine(w.Text), width), "\n") {
+			out = append(out, m.env.St.Warn.Render(part))
+		}
+	}
+	return out
 }
 
 // dropBlank returns lines without the empty ones.

@@ -1,13 +1,17 @@
 package ui
 
 import (
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
+	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/mcpdeck/mcpdeck/engine"
 	"github.com/mcpdeck/mcpdeck/model"
+	"github.com/mcpdeck/mcpdeck/model/config"
 )
 
 // hostileDefinition is a project server as a hostile repository would
@@ -129,4 +133,79 @@ func TestApproveFromListShowsTheDefinitionFirst(t *testing.T) {
 			t.Fatalf("actions %v, want [approve fresh@h-hostile] (the definition shown)", got)
 		}
 	})
+}
+
+// missingProgramSnapshot is the fixture with the pending "fresh" server
+// running a program that is not on PATH and sending a variable that is not
+// set, as the engine publishes it (the blockers found by the one resolver
+// and the expansion).
+func missingProgramSnapshot() engine.Snapshot {
+	s := fixture()
+	fresh := &s.Servers[3]
+	raw := model.ServerConfig{Command: "nosuchcmd", Args: []string{"--serve"}, Env: map[string]string{"TOKEN": "${TOKEN_I23}"}}
+	fresh.Config, fresh.Written = raw, &raw
+	unset := model.Problem{File: "/work/.mcp.json", Line: 5, Col: 16, Server: "fresh", Field: "env.TOKEN", Message: "${TOKEN_I23} is not set"}
+	fresh.Problems = []model.Problem{unset}
+	fresh.Blockers = []model.Reason{
+		{Kind: model.ReasonAwaitingApproval},
+		{Kind: model.ReasonConfigProblem, Problem: &unset},
+		{Kind: model.ReasonCommandNotFound, Command: "nosuchcmd"},
+	}
+	return s
+}
+
+// TestApprovalPromptSaysWhatStopsIt: the approval prompt says, before the
+// definition, that the command is not on PATH and that a variable it sends
+// is not set: approving alone will not make it run. On a small screen too.
+func TestApprovalPromptSaysWhatStopsIt(t *testing.T) {
+	inBubble(t, func(t *testing.T) {
+		h := newHarness(t, newFakeEngine(missingProgramSnapshot()), 100, 30)
+		h.keys("A") // repo-tools first; then fresh
+		h.wantView("fresh · stdio", "⚠ Command nosuchcmd not found on PATH.",
+			"⚠ Server fresh, field env.TOKEN: ${TOKEN_I23} is not set (/work/.mcp.json:5:16).",
+			"Command:", "nosuchcmd --serve", "Sends:", "your $TOKEN_I23 to the program it runs")
+		if n := strings.Count(h.view(), "⚠"); n != 2 {
+			t.Fatalf("%d warnings, want 2 (the approval asked for is not one):\n%s", n, h.view())
+		}
+		assertTerminalSafe(t, h.view())
+		golden(t, "approval_blockers", h.view())
+		h.send(tea.WindowSizeMsg{Width: 60, Height: 15})
+		h.wantView("⚠ Command nosuchcmd not found on PATH.")
+	})
+}
+
+// TestApprovalPromptFindsTheProgramAsTheLauncherWill: on the real engine,
+// a project server whose program is not on PATH and whose ${VAR} is not set
+// is approved with both said, found by the resolver the launcher uses; a
+// server whose program is found says nothing of the kind.
+func TestApprovalPromptFindsTheProgramAsTheLauncherWill(t *testing.T) {
+	dir := t.TempDir()
+	project := filepath.Join(dir, "home", "p")
+	if err := os.MkdirAll(project, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	mcpJSON := `{"mcpServers": {
+		"a-missing": {"command": "nosuchcmd-i23", "args": ["--serve"], "env": {"TOKEN": "${TOKEN_I23}"}},
+		"b-found": {"command": "sh", "args": ["-c", "exit 0"]}
+	}}`
+	if err := os.WriteFile(filepath.Join(project, ".mcp.json"), []byte(mcpJSON), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	path := os.Getenv("PATH")
+	h := startLive(t, engine.Options{
+		Load: config.LoadOptions{
+			Cwd: project, Home: filepath.Join(dir, "home"),
+			ConfigDir: filepath.Join(dir, "cfg"), ManagedDir: filepath.Join(dir, "managed"),
+			LookupEnv: func(k string) (string, bool) { return path, k == "PATH" },
+		},
+		CacheDir: filepath.Join(dir, "cache"),
+	}, 120, 40)
+	h.until("New project server (1 of 2)", "a-missing · stdio", "⚠ Command nosuchcmd-i23 not found on PATH.",
+		"field env.TOKEN: ${TOKEN_I23} is not set")
+	h.keys("x")
+	h.until("b-found · stdio")
+	if v := h.m.View(); strings.Contains(v, "⚠") {
+		t.Fatalf("a server whose program is found is warned about:\n%s", v)
+	}
+	h.keys("esc")
 }

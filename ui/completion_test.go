@@ -33,3 +33,37 @@ func TestPromptArgumentsOfferServerCompletions(t *testing.T) {
 		}
 	})
 }
+
+// TestCtrlEOnAnEmptyFieldOffersTheSuggestions: ctrl+e on an empty field
+// lists its suggestions to choose from (arrows move, enter takes one into
+// the field, esc closes the list and keeps the form); with text typed it
+// still completes it.
+func TestCtrlEOnAnEmptyFieldOffersTheSuggestions(t *testing.T) {
+	inBubble(t, func(t *testing.T) {
+		h := newHarness(t, newFakeEngine(fixture()), 100, 30)
+		h.keys("esc")
+		h.selectServer("notes")
+		h.keys("p", "enter")
+		h.wantView("suggestions: groceries · garden · work (ctrl+e completes)")
+		h.keys("ctrl+e")
+		h.wantView("› groceries", "  garden", "  work", "↑/↓ choose • enter take • esc close")
+		golden(t, "form_suggestions", h.view())
+		h.keys("down", "enter")
+		h.wantView("> garden", "enter/tab next")
+		if strings.Contains(h.view(), "› groceries") || strings.Contains(h.view(), "  work") {
+			t.Fatalf("the list stayed open after a suggestion was taken:\n%s", h.view())
+		}
+		h.keys("tab")
+		h.wantView("suggestions: haiku · list")
+		h.keys("ctrl+e", "esc")
+		if len(h.m.modals) == 0 || strings.Contains(h.view(), "› haiku") {
+			t.Fatalf("esc did not close only the list:\n%s", h.view())
+		}
+		h.keys("ctrl+e", "up", "enter") // the cursor wraps to the last one
+		h.wantView("> list")
+		h.keys("enter")
+		if got := h.eng.prompt; got["topic"] != "garden" || got["style"] != "list" {
+			t.Errorf("the chosen suggestions were not sent: %v", got)
+		}
+	})
+}

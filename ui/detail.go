@@ -259,30 +259,62 @@ func (d *detailView) moved() {
 
 // tabBar names the tabs with their item counts. The current one is in
 // brackets as well as styled, so it shows without colour (NO_COLOR drops
-// bold and underline too); short names are used when the full ones do not fit.
+// bold and underline too); short names are used when the full ones do not
+// fit, then without the padding, and when even those do not, the tabs
+// around the current one that fit, with ‹ and › where some are left out:
+// the current tab is always on screen, whole.
 func (d *detailView) tabBar() string {
-	bar := func(names *[numTabs]string) string {
-		var b strings.Builder
-		for t := range numTabs {
-			name := names[t]
-			if isListTab(t) {
-				name += " " + strconv.Itoa(d.itemCount(t))
-			}
-			if t > 0 {
-				b.WriteByte(' ')
-			}
-			if t == d.tab {
-				b.WriteString(d.st.TabActive.Render("[" + name + "]"))
-			} else {
-				b.WriteString(d.st.Tab.Render(" " + name + " "))
-			}
+	for _, try := range []struct {
+		names *[numTabs]string
+		pad   bool
+	}{{&tabNames, true}, {&tabShort, true}, {&tabShort, false}} {
+		if s := d.tabRange(try.names, try.pad, 0, numTabs-1); ansi.StringWidth(s) <= d.width {
+			return s
 		}
-		return b.String()
 	}
-	if s := bar(&tabNames); ansi.StringWidth(s) <= d.width {
-		return s
+	lo, hi := d.tab, d.tab
+	fits := func(lo, hi detailTab) bool { return ansi.StringWidth(d.tabRange(&tabShort, false, lo, hi)) <= d.width }
+	for grew := true; grew; {
+		grew = false
+		if hi < numTabs-1 && fits(lo, hi+1) {
+			hi, grew = hi+1, true
+		}
+		if lo > 0 && fits(lo-1, hi) {
+			lo, grew = lo-1, true
+		}
 	}
-	return bar(&tabShort)
+	return d.tabRange(&tabShort, false, lo, hi)
+}
+
+// tabRange draws tabs lo to hi by names, the others padded with a space
+// each side when pad is set, marking with ‹ and › that tabs before or
+// after them are left out.
+func (d *detailView) tabRange(names *[numTabs]string, pad bool, lo, hi detailTab) string {
+	var b strings.Builder
+	if lo > 0 {
+		b.WriteString(d.st.Muted.Render("‹"))
+	}
+	for t := lo; t <= hi; t++ {
+		name := names[t]
+		if isListTab(t) {
+			name += " " + strconv.Itoa(d.itemCount(t))
+		}
+		if t > lo || lo > 0 {
+			b.WriteByte(' ')
+		}
+		switch {
+		case t == d.tab:
+			b.WriteString(d.st.TabActive.Render("[" + name + "]"))
+		case pad:
+			b.WriteString(d.st.Tab.Render(" " + name + " "))
+		default:
+			b.WriteString(d.st.Tab.Render(name))
+		}
+	}
+	if hi < numTabs-1 {
+		b.WriteString(" " + d.st.Muted.Render("›"))
+	}
+	return b.String()
 }
 
 // View renders title, tab bar and the current tab.

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/mcpdeck/mcpdeck/engine"
+	"github.com/mcpdeck/mcpdeck/model"
 	"github.com/mcpdeck/mcpdeck/model/textsafe"
 )
 
@@ -274,5 +275,28 @@ func TestListShowsContextTokens(t *testing.T) {
 		}
 		h.keys("1", "D")
 		h.wantView("deny tool: select a tool in the Tools tab")
+	})
+}
+
+// TestConfigJSONReadsAsWritten: the Config section shows a shell line's >
+// and & and a URL's & as written, not as \u003e and \u0026, while a hidden
+// character in it is still shown as its escape, not obeyed.
+func TestConfigJSONReadsAsWritten(t *testing.T) {
+	inBubble(t, func(t *testing.T) {
+		s := fixture()
+		s.Servers[1].Config = model.ServerConfig{Command: "sh", Args: []string{"-c", "serve <in >log && echo ok\u202e"}}      // flaky
+		s.Servers[7].Config = model.ServerConfig{Type: model.TransportHTTP, URL: "https://api.example.com/mcp?team=a&role=b"} // remote-api
+		h := newHarness(t, newFakeEngine(s), 120, 40)
+		h.keys("esc")
+		h.selectServer("flaky")
+		h.keys("enter")
+		h.wantView(`"serve <in >log && echo ok\u202e"`)
+		if v := h.view(); strings.Contains(v, `\u003e`) || strings.Contains(v, `\u0026`) || strings.ContainsRune(v, '\u202e') {
+			t.Fatalf("the config is HTML-escaped, or a hidden character reached the screen:\n%s", v)
+		}
+		h.keys("esc")
+		h.selectServer("remote-api")
+		h.keys("enter")
+		h.wantView(`"url": "https://api.example.com/mcp?team=a&role=b"`)
 	})
 }

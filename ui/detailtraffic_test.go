@@ -80,7 +80,7 @@ func TestTrafficTab(t *testing.T) {
 		h.wantView("← tools/call #3 12 ms 94 B", "received response", "(1 secret value(s) shown as ****)", `"text": "saved, key ****"`)
 		golden(t, "traffic_frame", h.view())
 		h.keys("esc", "G", "k", "k", "enter")
-		h.wantView("(the first 368 B of 3.0 MiB: longer bodies are cut)", `{"jsonrpc":"2.0","id":5,"result":{"content":[{"type":"text","text":"zzz`)
+		h.wantView("(the first 368 B of 3.0 MiB: longer bodies are cut)", `{"jsonrpc":"2.0","id":5,"result":{"content":[{"type":"text","text":`+"\n"+`"zzz`) // a line too long breaks after a separator
 		h.keys("esc")
 
 		h.keys("/")

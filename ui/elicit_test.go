@@ -212,3 +212,51 @@ func TestQuitAnswersEveryWaitingRequest(t *testing.T) {
 		}
 	})
 }
+
+// titledEnumSchema asks with MCP elicitation's titled enums, as
+// server-everything does: a single choice as oneOf const/title, a multiple
+// choice as items.anyOf const/title, and the older enum with enumNames.
+var titledEnumSchema = json.RawMessage(`{"type":"object","properties":{
+	"hero":{"type":"string","title":"Hero","oneOf":[
+		{"const":"hero-1","title":"Superman"},{"const":"hero-2","title":"Green Lantern"},{"const":"hero-3","title":"Wonder Woman"}],
+		"default":"hero-1"},
+	"fish":{"type":"array","title":"Fish","items":{"anyOf":[
+		{"const":"fish-1","title":"Tuna"},{"const":"fish-2","title":"Salmon"},{"const":"fish-3","title":"Trout"}]},
+		"default":["fish-1"]},
+	"pet":{"type":"string","title":"Pet","enum":["pet-1","pet-2"],"enumNames":["Cats","Dogs"],"default":"pet-1"}},
+	"required":["hero"]}`)
+
+// TestTitledEnumsArePickers: titled enums are chosen by their titles, in
+// pickers, never as raw JSON or ids; the answer carries the values.
+func TestTitledEnumsArePickers(t *testing.T) {
+	inBubble(t, func(t *testing.T) {
+		h := newHarness(t, newFakeEngine(fixture()), 100, 30)
+		h.keys("esc")
+		got := elicitAsync(h, t.Context(), engine.ElicitRequest{Server: "notes", Mode: "form", Message: "Pick some", Schema: titledEnumSchema})
+		noIDs := func() {
+			t.Helper()
+			if v := h.view(); strings.Contains(v, "hero-") || strings.Contains(v, "fish-") || strings.Contains(v, "pet-") || strings.Contains(v, "(JSON)") {
+				t.Fatalf("an id or raw JSON is shown:\n%s", v)
+			}
+		}
+		h.wantView("Hero (hero) *", "Superman")
+		noIDs()
+		golden(t, "elicit_titled_enums", h.view())
+		h.keys("right")
+		h.wantView("Green Lantern")
+		h.keys("enter")
+		h.wantView("Tuna", "Salmon", "Trout")
+		noIDs()
+		h.keys("down", "x", "enter")
+		h.wantView("Cats")
+		noIDs()
+		h.keys("right")
+		h.wantView("Dogs")
+		h.keys("enter")
+		r := <-got
+		want := engine.ElicitResponse{Action: "accept", Content: map[string]any{"hero": "hero-2", "fish": []any{"fish-1", "fish-2"}, "pet": "pet-2"}}
+		if !reflect.DeepEqual(r, want) {
+			t.Fatalf("got %#v, want %#v", r, want)
+		}
+	})
+}

@@ -4,6 +4,9 @@ import (
 	"strings"
 	"testing"
 
+	tea "github.com/charmbracelet/bubbletea"
+
+	"github.com/mcpdeck/mcpdeck/engine"
 	"github.com/mcpdeck/mcpdeck/model"
 )
 
@@ -48,16 +51,37 @@ func TestViewFitsSmallTerminal(t *testing.T) {
 	})
 }
 
+// freshRejected is the fixture with the project server fresh rejected.
+func freshRejected() engine.Snapshot {
+	s := fixture()
+	s.Servers[3].State, s.Servers[3].Approval.Status = model.StateDisabled, model.ApprovalRejected
+	s.Servers[3].Reason = model.Reason{Kind: model.ReasonRejectedByYou}
+	s.Servers[3].Blockers = []model.Reason{{Kind: model.ReasonRejectedByYou}}
+	return s
+}
+
 func TestRejectedServerSaysHowToApprove(t *testing.T) {
 	inBubble(t, func(t *testing.T) {
-		s := fixture()
-		s.Servers[3].State, s.Servers[3].Approval.Status = model.StateDisabled, model.ApprovalRejected // fresh
-		s.Servers[3].Reason = model.Reason{Kind: model.ReasonRejectedByYou}
-		s.Servers[3].Blockers = []model.Reason{{Kind: model.ReasonRejectedByYou}}
-		h := newHarness(t, newFakeEngine(s), 120, 30)
+		h := newHarness(t, newFakeEngine(freshRejected()), 120, 30)
 		h.keys("esc")
-		h.wantView("○ fresh       stdio  rejected by you · A approve")
+		h.wantView("⊖ fresh       stdio  rejected by you · A approve")
 		h.selectServer("fresh")
 		h.wantView("enter open • A approve • d disable") // the footer offers it too
+	})
+}
+
+// TestRejectedServerIsCountedAsRejected: the header counts a project
+// server the person rejected as rejected, not with the disabled ones, and
+// its state says so.
+func TestRejectedServerIsCountedAsRejected(t *testing.T) {
+	inBubble(t, func(t *testing.T) {
+		h := newHarness(t, newFakeEngine(freshRejected()), 140, 30)
+		h.keys("esc")
+		h.wantView("○ 1 disabled", "⊖ 1 rejected", "⊖ fresh       stdio  rejected by you · A approve")
+		h.selectServer("fresh")
+		h.keys("enter")
+		h.wantView("⊖ fresh  project · stdio · rejected by you", "State      rejected by you")
+		h.send(tea.WindowSizeMsg{Width: 60, Height: 15}) // glyphs only: rejected still apart
+		h.wantView("○ 1  ⊘ 1  ? 1  ⊖ 1")
 	})
 }

@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"strings"
@@ -73,8 +74,8 @@ func overviewLines(st *styles.Styles, s *engine.ServerSnapshot, width int, conte
 		out = append(out, st.Bad.Render(tuikit.Clean(orDefault(s.ErrorDetail, s.Error))))
 	}
 	out = append(out, "", st.Heading.Render("Config")+st.Muted.Render(" (secrets masked)"))
-	if cfg, err := json.MarshalIndent(s.Config, "", "  "); err == nil {
-		out = append(out, strings.Split(string(textsafe.EscapeJSON(cfg)), "\n")...) // \r, \u202e… shown, not obeyed
+	if cfg, err := configJSON(s.Config); err == nil {
+		out = append(out, strings.Split(cfg, "\n")...)
 	}
 	if len(s.History) > 0 {
 		out = append(out, "", st.Heading.Render("History"))
@@ -97,6 +98,21 @@ func overviewLines(st *styles.Styles, s *engine.ServerSnapshot, width int, conte
 		wrapped = append(wrapped, wrapLines(l, width)...)
 	}
 	return wrapped
+}
+
+// configJSON is a definition as indented JSON for the screen: not
+// HTML-escaped, so a URL's & and a shell line's > read as written, and
+// then through textsafe.EscapeJSON, so \r, U+202E and every other hidden
+// character is shown as its \u escape, not obeyed.
+func configJSON(c model.ServerConfig) (string, error) {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("", "  ")
+	if err := enc.Encode(c); err != nil {
+		return "", fmt.Errorf("encoding the definition: %w", err)
+	}
+	return string(textsafe.EscapeJSON(bytes.TrimSuffix(b.Bytes(), []byte("\n")))), nil
 }
 
 // samplingLine words the person's standing answer to the server's sampling

@@ -1,11 +1,13 @@
 package ui
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
 	tea "github.com/charmbracelet/bubbletea"
 
+	"github.com/mcpdeck/mcpdeck/engine"
 	"github.com/mcpdeck/mcpdeck/model"
 )
 
@@ -93,4 +95,64 @@ func TestListScrollsWithHundredsOfServers(t *testing.T) {
 // glyphPlain is the state glyph without colour.
 func glyphPlain(s model.State) string {
 	return [...]string{"◌", "●", "✗", "◆", "○"}[s]
+}
+
+// TestActiveTabIsVisibleAt60x15: on a 60×15 terminal the detail view's
+// tab bar shows every tab when their short names fit, and otherwise the
+// ones around the current tab, which is always whole, with ‹ and › where
+// tabs are left out.
+func TestActiveTabIsVisibleAt60x15(t *testing.T) {
+	inBubble(t, func(t *testing.T) {
+		s := fixture()
+		h := newHarness(t, newFakeEngine(s), 60, 15)
+		h.keys("esc")
+		h.selectServer("notes")
+		h.keys("enter", "8")
+		h.wantView("Info Tools 3 Res 2 Prompts 1 Stderr Instr Sk 0 [Logs] Wire")
+
+		for i := range 120 {
+			s.Servers[5].Tools = append(s.Servers[5].Tools, engine.Tool{Name: fmt.Sprintf("t%03d", i)})
+			s.Servers[5].Resources = append(s.Servers[5].Resources, engine.Resource{URI: fmt.Sprintf("notes://%d", i)})
+		}
+		h.eng.publish(s)
+		h.settle()
+		for i, want := range []string{"[Info]", "[Tools 123]", "[Res 122]", "[Prompts 1]", "[Stderr]", "[Instr]", "[Sk 0]", "[Logs]", "[Wire]"} {
+			h.keys(string(rune('1' + i)))
+			bar := strings.Split(h.view(), "\n")[2]
+			if !strings.Contains(bar, want) {
+				t.Fatalf("tab %d: the bar lacks %q: %q", i+1, want, bar)
+			}
+			if i == 0 && !strings.HasSuffix(bar, "›") || i == 8 && !strings.HasPrefix(bar, "‹") {
+				t.Errorf("tab %d: the bar does not mark the tabs left out: %q", i+1, bar)
+			}
+		}
+		golden(t, "small_detail_traffic_60x15", h.view())
+	})
+}
+
+// TestNoWordIsSplitAt60x15: on a 60×15 terminal a word that fits on a line
+// is never broken across two (not at a hyphen either), and a path too long
+// for a line breaks after a slash, not inside a name.
+func TestNoWordIsSplitAt60x15(t *testing.T) {
+	inBubble(t, func(t *testing.T) {
+		s := fixture()
+		notes := &s.Servers[5]
+		notes.Target = "/work/main/testdata/npm/node_modules/.bin/mcp-server-everything stdio"
+		notes.ServerInfo = engine.Implementation{Name: "mcp-servers/everything", Version: "2.0.0"}
+		h := newHarness(t, newFakeEngine(s), 60, 15)
+		h.keys("esc")
+		h.selectServer("notes")
+		h.keys("enter")
+		h.wantView("Server     mcp-servers/everything 2.0.0 · protocol", "2025-11-25",
+			"Target     /work/main/testdata/npm/node_modules/.bin/", "mcp-server-everything stdio")
+		golden(t, "small_detail_overview_60x15", h.view())
+
+		s.Servers[4].Blockers[1].Command = "@modelcontextprotocol/server-everything-extended" // broken
+		h.eng.publish(s)
+		h.settle()
+		h.keys("esc")
+		h.selectServer("broken")
+		h.keys("enter", "pgdown")
+		h.wantView("│ @modelcontextprotocol/server-everything-extended not") // in the why panel
+	})
 }

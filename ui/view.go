@@ -37,7 +37,7 @@ func (m *Model) View() string {
 // they fit and as glyph and number when they do not.
 func (m *Model) header() string {
 	st := &m.st
-	labels := [status.NumKinds]string{"connected", "pending", "failed", "needs auth", "disabled", "blocked", "awaiting approval"}
+	labels := [status.NumKinds]string{"connected", "pending", "failed", "needs auth", "disabled", "blocked", "awaiting approval", "rejected"}
 	type part struct {
 		glyph string
 		style lipgloss.Style

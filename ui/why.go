@@ -7,6 +7,7 @@ import (
 	"github.com/mcpdeck/mcpdeck/model/textsafe"
 	"github.com/mcpdeck/mcpdeck/ui/status"
 	"github.com/mcpdeck/mcpdeck/ui/styles"
+	"github.com/mcpdeck/mcpdeck/ui/tuikit"
 )
 
 // whyLines renders status.Why as bullets; a reason carrying a diff
@@ -40,12 +41,15 @@ func diffLines(st *styles.Styles, diff string) []string {
 	return lines
 }
 
-// whyPanel renders whyLines in a bordered panel of the given width.
+// whyPanel renders whyLines in a bordered panel of the given width,
+// wrapped by tuikit.Wrap first (the panel's own wrapping would split a
+// hyphenated word at the edge).
 func whyPanel(st *styles.Styles, s *engine.ServerSnapshot, width int) []string {
 	lines := whyLines(st, s)
 	if len(lines) == 0 {
 		return nil
 	}
-	body := st.Heading.Render("Why isn't this running?") + "\n" + strings.Join(lines, "\n")
-	return strings.Split(st.Panel.Width(max(width-2, 10)).Render(body), "\n")
+	outer := max(width-2, 10)
+	body := tuikit.Wrap(st.Heading.Render("Why isn't this running?")+"\n"+strings.Join(lines, "\n"), outer-st.Panel.GetHorizontalPadding())
+	return strings.Split(st.Panel.Width(outer).Render(body), "\n")
 }

@@ -45,8 +45,8 @@ func (ff *field) huhField() huh.Field {
 			})
 	case kindMulti:
 		var opts []huh.Option[int]
-		for i, v := range ff.node.Items.Enum {
-			opts = append(opts, huh.NewOption(textsafe.SanitizeLine(fmt.Sprint(v)), i))
+		for i, o := range ff.opts {
+			opts = append(opts, huh.NewOption(textsafe.SanitizeLine(o.label), i))
 		}
 		return huh.NewMultiSelect[int]().Key(ff.name).Title(ff.title()).Description(desc).Options(opts...).Value(&ff.multi).
 			Validate(func(v []int) error {
@@ -80,7 +80,8 @@ func (ff *field) check(string) error {
 	return nil
 }
 
-// options are the choices of a select: the enum (or true/false), plus
+// options are the choices of a select by their labels (enumOptions: a
+// titled enum shows its titles, not its values), or true/false, plus
 // "(not set)" for an optional field.
 func (ff *field) options() []huh.Option[int] {
 	var opts []huh.Option[int]
@@ -90,12 +91,8 @@ func (ff *field) options() []huh.Option[int] {
 	if ff.kind == kindBool {
 		return append(opts, huh.NewOption("false", 0), huh.NewOption("true", 1))
 	}
-	for i, v := range ff.node.Enum {
-		label := fmt.Sprint(v)
-		if i < len(ff.node.EnumNames) && ff.node.EnumNames[i] != "" {
-			label = ff.node.EnumNames[i] + " (" + label + ")"
-		}
-		opts = append(opts, huh.NewOption(textsafe.SanitizeLine(label), i))
+	for i, o := range ff.opts {
+		opts = append(opts, huh.NewOption(textsafe.SanitizeLine(o.label), i))
 	}
 	return opts
 }

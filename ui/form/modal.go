@@ -44,6 +44,9 @@ type Modal struct {
 	focus     string
 	seq       int
 	suggested map[string][]string
+	// suggest is the list of suggestions ctrl+e opened on an empty field,
+	// nil while closed (suggestlist.go).
+	suggest *suggestList
 }
 
 var _ tuikit.Modal = (*Modal)(nil)
@@ -63,6 +66,7 @@ func (m *Modal) build() {
 	}
 	km := huh.NewDefaultKeyMap()
 	km.Quit = key.NewBinding(key.WithKeys("ctrl+c")) // the root model quits on ctrl+c first
+	km.Input.AcceptSuggestion = m.env.Keys.Complete
 	m.form = huh.NewForm(huh.NewGroup(fields...)).
 		WithShowHelp(false).
 		WithShowErrors(false).
@@ -72,9 +76,15 @@ func (m *Modal) build() {
 	m.resize()
 }
 
+// resize fits the form to the body, below its intro and above the
+// suggestions (one line, or the open list).
 func (m *Modal) resize() {
 	w, h := m.env.BodySize()
-	m.form = m.form.WithWidth(max(w-2, 20)).WithHeight(max(h-len(m.introLines(w))-4, 3))
+	below := 1
+	if m.suggest != nil {
+		below = len(m.suggestLines(w))
+	}
+	m.form = m.form.WithWidth(max(w-2, 20)).WithHeight(max(h-len(m.introLines(w))-3-below, 3))
 }
 
 // Init is the form's first Cmd: its cursor, and the completions of the
@@ -97,6 +107,9 @@ func (m *Modal) TakesText() bool { return true }
 func (m *Modal) Answers() any { return m.Question }
 
 func (m *Modal) Help() []key.Binding {
+	if m.suggest != nil {
+		return m.suggestHelp()
+	}
 	k := m.env.Keys
 	var b []key.Binding
 	if fields := m.sf.fields; len(fields) == 0 || isFocused(m.form, fields[len(fields)-1].name) {
@@ -119,6 +132,14 @@ func (m *Modal) Update(msg tea.Msg) (tuikit.Modal, tea.Cmd) {
 		m.takeCompletions(msg)
 		return m, nil
 	case tea.KeyMsg:
+		if m.suggest != nil {
+			if next, cmd, used := m.updateSuggestions(msg); used {
+				return next, cmd
+			}
+		}
+		if m.openSuggestions(msg) {
+			return m, nil
+		}
 		if key.Matches(msg, m.env.Keys.Cancel) {
 			return m.cancel()
 		}
@@ -178,6 +199,9 @@ func (m *Modal) introLines(width int) []string {
 
 func (m *Modal) View(width, _ int) string {
 	out := strings.Join(m.introLines(width), "\n") + "\n\n" + m.form.View()
+	if m.suggest != nil {
+		return out + "\n" + strings.Join(m.suggestLines(width), "\n")
+	}
 	if s := m.suggestionLine(); s != "" {
 		out += "\n" + s
 	}

@@ -24,6 +24,9 @@ type schemaNode struct {
 	Maximum     *float64        `json:"maximum"`
 	Properties  json.RawMessage `json:"properties"`
 	Required    []string        `json:"required"`
+	// OneOf and AnyOf are read for titled enums only (enum.go).
+	OneOf []json.RawMessage `json:"oneOf"`
+	AnyOf []json.RawMessage `json:"anyOf"`
 }
 
 // typ returns the schema's type, ignoring "null" in a type list.
@@ -67,9 +70,10 @@ type field struct {
 	kind     fieldKind
 	str      string
 	boolv    bool
-	choice   int // index into node.Enum, or -1 for "not set"
+	choice   int // index into opts, or -1 for "not set"
 	multi    []int
-	input    *huh.Input // the text field, when it is one: completions go there
+	opts     []enumOption // the choices of an enum field, or of a multiple one's items
+	input    *huh.Input   // the text field, when it is one: completions go there
 }
 
 // Schema is a JSON Schema (a tool's input, an elicitation request, a
@@ -107,7 +111,7 @@ func Parse(schema json.RawMessage) (*Schema, error) {
 	for _, name := range names {
 		n := props[name]
 		ff := &field{name: name, node: n, required: req[name], choice: -1}
-		ff.kind, ff.str, ff.boolv, ff.choice, ff.multi = classify(n)
+		ff.classify()
 		f.fields = append(f.fields, ff)
 	}
 	return f, nil
@@ -151,58 +155,48 @@ func orderedProperties(raw json.RawMessage) ([]string, map[string]*schemaNode, e
 	return names, props, nil
 }
 
-// classify picks the editor for a property and its initial value (defaults filled).
-func classify(n *schemaNode) (kind fieldKind, str string, b bool, choice int, multi []int) {
+// classify picks the editor for the field's property and its initial
+// value (defaults filled).
+func (ff *field) classify() {
+	n := ff.node
 	t := n.typ()
+	if ff.opts = n.enumOptions(); len(ff.opts) > 0 {
+		ff.kind, ff.choice = kindEnum, optionIndex(ff.opts, n.Default)
+		return
+	}
 	switch {
-	case len(n.Enum) > 0:
-		return kindEnum, "", false, enumIndex(n.Enum, n.Default), nil
 	case t == "string":
-		str, _ = n.Default.(string)
-		return kindString, str, false, -1, nil
+		ff.kind = kindString
+		ff.str, _ = n.Default.(string)
 	case t == "number" || t == "integer":
-		if n.Default != nil {
-			str = fmt.Sprint(n.Default)
-		}
+		ff.kind = kindNumber
 		if t == "integer" {
-			return kindInteger, str, false, -1, nil
+			ff.kind = kindInteger
 		}
-		return kindNumber, str, false, -1, nil
+		if n.Default != nil {
+			ff.str = fmt.Sprint(n.Default)
+		}
 	case t == "boolean":
-		b, choice = boolDefault(n.Default)
-		return kindBool, "", b, choice, nil
-	case t == "array" && n.Items != nil && len(n.Items.Enum) > 0:
+		ff.kind = kindBool
+		ff.boolv, ff.choice = boolDefault(n.Default)
+	case t == "array" && n.Items != nil && len(n.Items.enumOptions()) > 0:
+		ff.kind, ff.opts = kindMulti, n.Items.enumOptions()
 		arr, _ := n.Default.([]any)
 		for _, d := range arr {
-			if i := enumIndex(n.Items.Enum, d); i >= 0 {
-				multi = append(multi, i)
+			if i := optionIndex(ff.opts, d); i >= 0 {
+				ff.multi = append(ff.multi, i)
 			}
 		}
-		return kindMulti, "", false, -1, multi
 	case t == "array" && n.Items != nil && isScalar(n.Items.typ()):
-		return kindList, listDefault(n.Default), false, -1, nil
-	}
-	if n.Default != nil {
-		if b, err := json.MarshalIndent(n.Default, "", "  "); err == nil {
-			str = string(b)
+		ff.kind, ff.str = kindList, listDefault(n.Default)
+	default:
+		ff.kind = kindJSON
+		if n.Default != nil {
+			if b, err := json.MarshalIndent(n.Default, "", "  "); err == nil {
+				ff.str = string(b)
+			}
 		}
 	}
-	return kindJSON, str, false, -1, nil
-}
-
-// enumIndex is the last index of enum whose value reads as v does, -1 for
-// none (a nil v matches nothing).
-func enumIndex(enum []any, v any) int {
-	at := -1
-	if v == nil {
-		return at
-	}
-	for i, e := range enum {
-		if fmt.Sprint(e) == fmt.Sprint(v) {
-			at = i
-		}
-	}
-	return at
 }
 
 // boolDefault is a boolean default and its choice (0 false, 1 true, -1 no

@@ -18,6 +18,9 @@ func FuzzSchemaForm(f *testing.F) {
 		`{"type":["object","null"],"properties":{"b":{"type":["boolean","null"],"default":"yes"}}}`,
 		`{"type":"object","properties":{"o":{"type":"object","default":{"k":[1,2]}},"x":true,"y":5}}`,
 		`{"type":"object","properties":{"a":{},"a":{"type":"string"}}}`,
+		`{"type":"object","properties":{"t":{"type":"string","oneOf":[{"const":"a","title":"A"},{"const":null},{"const":"b","title":"A"}],"default":"b"}}}`,
+		`{"type":"object","properties":{"m":{"type":"array","items":{"anyOf":[{"const":1,"title":"one"},{"type":"string"}]},"default":[1]}}}`,
+		`{"type":"object","properties":{"p":{"enum":["x","y"],"enumNames":["X"],"oneOf":[7]}}}`,
 		`{"type":"string"}`, `[]`, `null`, `{"properties":[]}`, `{"properties":{"":{"type":7}}}`,
 	} {
 		f.Add([]byte(s))

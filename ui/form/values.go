@@ -43,17 +43,17 @@ func (ff *field) value() (any, error) {
 		}
 		return ff.choice == 1, nil
 	case kindEnum:
-		if ff.choice < 0 || ff.choice >= len(ff.node.Enum) {
+		if ff.choice < 0 || ff.choice >= len(ff.opts) {
 			return missing()
 		}
-		return ff.node.Enum[ff.choice], nil
+		return ff.opts[ff.choice].value, nil
 	case kindMulti:
 		if len(ff.multi) == 0 {
 			return missing()
 		}
 		out := make([]any, 0, len(ff.multi))
 		for _, i := range ff.multi {
-			out = append(out, ff.node.Items.Enum[i])
+			out = append(out, ff.opts[i].value)
 		}
 		return out, nil
 	case kindList:

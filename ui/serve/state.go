@@ -34,7 +34,7 @@ func stateSentenceAt(s *engine.ServerSnapshot, now time.Time) string {
 		msg = name + " failed" + colon(failure)
 	case status.NeedsAuth:
 		msg = name + " needs authentication (sign in with: mcpdeck auth " + s.Name + ")"
-	case status.Awaiting:
+	case status.Awaiting, status.Rejected:
 		msg = name + " is " + status.Word(s) + " (approve it with: mcpdeck mcp approve " + s.Name + ")"
 	case status.Disabled, status.Blocked:
 		msg = name + " is " + status.Word(s) + colon(status.Reason(s))
@@ -78,7 +78,7 @@ func (g *Gateway) unavailable(ctx context.Context, name string) error {
 		if err := g.eng.Reconnect(ctx, name); err == nil {
 			msg += "; mcpdeck is connecting it again, try again shortly"
 		}
-	case status.Connected, status.Pending, status.Disabled, status.Blocked, status.Awaiting:
+	case status.Connected, status.Pending, status.Disabled, status.Blocked, status.Awaiting, status.Rejected:
 	}
 	return &unavailableError{msg: msg}
 }

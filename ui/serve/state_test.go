@@ -90,6 +90,10 @@ func TestStateSentences(t *testing.T) {
 			engine.ServerSnapshot{Name: "p", State: model.StatePending, Approval: model.Approval{Status: model.ApprovalPending}, Reason: model.Reason{Kind: model.ReasonAwaitingApproval}},
 			"server p is awaiting approval (approve it with: mcpdeck mcp approve p)",
 		},
+		{
+			engine.ServerSnapshot{Name: "r", State: model.StateDisabled, Approval: model.Approval{Status: model.ApprovalRejected}, Reason: model.Reason{Kind: model.ReasonRejectedByYou}, Blockers: []model.Reason{{Kind: model.ReasonRejectedByYou}}},
+			"server r is rejected by you (approve it with: mcpdeck mcp approve r)",
+		},
 	} {
 		if got := stateSentenceAt(&tc.s, now); got != tc.want {
 			t.Errorf("got  %q\nwant %q", got, tc.want)

@@ -7,8 +7,10 @@ import (
 
 // Kind is what a server is, as a person sees it: the engine's five states,
 // with "pending" split into waiting for you (awaiting approval) and waiting
-// for the server, and "disabled" split into by you and by policy. Glyph,
-// header counts, tone and words all follow from it.
+// for the server, and "disabled" split into by you, by policy and
+// rejected by you (a project server the person said no to is counted as
+// rejected, not as disabled). Glyph, header counts, tone and words all
+// follow from it.
 type Kind int
 
 // The kinds, in the order the header counts them.
@@ -20,6 +22,7 @@ const (
 	Disabled
 	Blocked  // managed policy forbids it
 	Awaiting // a project server waiting for your approval
+	Rejected // a project server you rejected
 	numKinds
 )
 
@@ -34,6 +37,8 @@ func KindOf(s *engine.ServerSnapshot) Kind {
 			return Awaiting
 		case IsBlocked(s):
 			return Blocked
+		case s.Approval.Status == model.ApprovalRejected:
+			return Rejected
 		}
 	}
 	switch s.State {
@@ -59,7 +64,7 @@ func AwaitsApproval(s *engine.ServerSnapshot) bool {
 // IsBlocked reports whether a managed policy rule forbids the server.
 func IsBlocked(s *engine.ServerSnapshot) bool { return !s.Policy.Allowed && s.Policy.Rule != "" }
 
-var glyphs = [NumKinds]string{"●", "◌", "✗", "◆", "○", "⊘", "?"}
+var glyphs = [NumKinds]string{"●", "◌", "✗", "◆", "○", "⊘", "?", "⊖"}
 
 // Glyph is the kind's one-character mark in lists.
 func (k Kind) Glyph() string {
@@ -83,7 +88,7 @@ const (
 	ToneOff
 )
 
-var glyphTones = [NumKinds]Tone{ToneGood, ToneWarn, ToneBad, ToneAuth, ToneOff, ToneOff, ToneWarn}
+var glyphTones = [NumKinds]Tone{ToneGood, ToneWarn, ToneBad, ToneAuth, ToneOff, ToneOff, ToneWarn, ToneOff}
 
 // Tone is the tone of the kind's glyph.
 func (k Kind) Tone() Tone {

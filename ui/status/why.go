@@ -50,6 +50,20 @@ func Why(s *engine.ServerSnapshot) []Line {
 	return out
 }
 
+// BesidesApproval is Why's standing reasons for s but the approval itself:
+// what would still stop it once the person approves it (its command not
+// found on PATH, a ${VAR} it sends not set, policy), so the approval
+// prompt can say so before the person decides.
+func BesidesApproval(s *engine.ServerSnapshot) []Line {
+	var out []Line
+	for _, b := range s.Blockers {
+		if b.Kind != model.ReasonAwaitingApproval && b.Kind != model.ReasonRejectedByYou {
+			out = append(out, blocker(s, b))
+		}
+	}
+	return out
+}
+
 // blocker words one standing reason of s's definition.
 func blocker(s *engine.ServerSnapshot, b model.Reason) Line {
 	switch b.Kind {

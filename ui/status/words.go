@@ -27,7 +27,8 @@ func hint(key, what string) string {
 
 // Word is the state in words, saying what the bare state would hide: an
 // unapproved project server is "pending" for the engine but waits for the
-// person; a blocked one is "disabled" by policy, not by you.
+// person; a blocked one is "disabled" by policy, not by you; a rejected
+// one was turned down by the person.
 func Word(s *engine.ServerSnapshot) string {
 	switch KindOf(s) {
 	case Awaiting:
@@ -37,6 +38,8 @@ func Word(s *engine.ServerSnapshot) string {
 		return "awaiting approval"
 	case Blocked:
 		return "blocked by policy"
+	case Rejected:
+		return "rejected by you"
 	case Connected, Pending, Failed, NeedsAuth, Disabled, numKinds:
 	}
 	return s.State.String()
@@ -98,10 +101,9 @@ func Row(s *engine.ServerSnapshot, now time.Time, h Hints) (string, Tone) {
 		return "needs authentication" + hint(h.Authenticate, "to sign in"), ToneAuth
 	case Blocked:
 		return "blocked by policy: " + s.Policy.Rule, ToneOff
+	case Rejected:
+		return Word(s) + hint(h.Approve, "approve"), ToneOff
 	case Disabled:
-		if s.Approval.Status == model.ApprovalRejected {
-			return "rejected by you" + hint(h.Approve, "approve"), ToneOff
-		}
 		if lines := Why(s); len(lines) > 0 {
 			return lines[0].Text, ToneOff
 		}

@@ -30,6 +30,11 @@ type Keys struct {
 	// the results, add the server shown, switch its scope.
 	Search, SwitchFocus, Install, SwitchScope key.Binding
 
+	// In a form's text field: ctrl+e completes what is typed with the
+	// server's suggestion, and on an empty field lists the suggestions; in
+	// that list the arrows move, enter takes one, esc closes it.
+	Complete, SuggestUp, SuggestDown, SuggestTake, SuggestClose key.Binding
+
 	// Sampling prompt keys: A and x keep their meaning (allow, refuse).
 	// The help screen lists them as "This prompt" when asked from there
 	// (the sampling prompt's Help), not in every help screen.
@@ -76,6 +81,12 @@ func DefaultKeys() Keys {
 		SwitchFocus: Bind("tab", "query/results", "tab"),
 		Install:     Bind("enter", "add", "enter"),
 		SwitchScope: Bind("s", "user/local scope", "s"),
+
+		Complete:     Bind("ctrl+e", "complete", "ctrl+e"),
+		SuggestUp:    Bind("↑", "previous", "up", "ctrl+p"),
+		SuggestDown:  Bind("↓", "next", "down", "ctrl+n"),
+		SuggestTake:  Bind("enter", "take", "enter", "ctrl+e"),
+		SuggestClose: Bind("esc", "close", "esc"),
 
 		SampleOnce:    Bind("enter", "reply once", "enter"),
 		SampleAlways:  Bind("A", "always allow this server", "A"),

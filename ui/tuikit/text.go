@@ -3,14 +3,9 @@ package tuikit
 import (
 	"strings"
 
-	"github.com/charmbracelet/x/ansi"
-
 	"github.com/mcpdeck/mcpdeck/model/textsafe"
 	"github.com/mcpdeck/mcpdeck/ui/styles"
 )
-
-// Wrap wraps s at width columns, breaking long words, ANSI-aware.
-func Wrap(s string, width int) string { return ansi.Wrap(s, width, "") }
 
 // Clean makes server-supplied text safe to draw: control and bidi
 // characters (escape sequences included) are stripped and tabs expanded, so
