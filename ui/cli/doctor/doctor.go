@@ -20,6 +20,7 @@ import (
 	"github.com/mcpdeck/mcpdeck/model/launch"
 	"github.com/mcpdeck/mcpdeck/model/platform"
 	"github.com/mcpdeck/mcpdeck/model/textsafe"
+	"github.com/mcpdeck/mcpdeck/oauth"
 	"github.com/mcpdeck/mcpdeck/ui/cli/clicore"
 	"github.com/mcpdeck/mcpdeck/ui/status"
 )
@@ -182,17 +183,23 @@ func nodeVersion(ctx context.Context, pol model.Policy, path string) string {
 	return strings.TrimSpace(string(b))
 }
 
-// keychainCheck reports whether tokens can go to the system keychain.
+// keychainCheck says where tokens and ${secret:…} values are stored: the
+// store's own answer after a write like a token's (oauth.Manager.Storage),
+// so it cannot say "keychain" while they go to the file.
 func keychainCheck(ctx context.Context, g *clicore.Globals) docLine {
 	lo, err := g.LoadOptions()
 	if err != nil {
 		return docLine{docWarn, "keychain: not checked: " + err.Error()}
 	}
-	m := clicore.NewOAuthManager(lo, g.Stderr, false)
-	if w := m.CheckStore(ctx); len(w) > 0 {
-		return docLine{docWarn, "keychain: " + strings.Join(w, "; ")}
+	return storageLine(clicore.NewOAuthManager(lo, g.Stderr, false).Storage(ctx))
+}
+
+// storageLine words where the store keeps secrets.
+func storageLine(s oauth.Storage) docLine {
+	if s.Keychain {
+		return docLine{docOK, "keychain: tokens and secrets are stored in the system keychain"}
 	}
-	return docLine{docOK, "keychain: available"}
+	return docLine{docWarn, "keychain: not usable (" + s.Reason + "): tokens and secrets are stored in " + s.File + " (0600)"}
 }
 
 // doctorRun is what the servers did while doctor connected them: the last
