@@ -42,7 +42,8 @@ func NewCallCmds(g *clicore.Globals) []*cobra.Command {
 		Use:   "read SERVER URI",
 		Short: "Read a resource and print it (binary contents are saved to files)",
 		Example: "  mcpdeck read notes file:///todo.md\n" +
-			"  mcpdeck read notes file:///todo.md --watch   # print it again on every change, until Ctrl-C",
+			"  # print it again on every change, until Ctrl-C\n" +
+			"  mcpdeck read notes file:///todo.md --watch",
 		Args: clicore.RangeArgs(2, 2, "SERVER URI"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			f := clicore.NewEngineFlagsInline(g)
