@@ -44,3 +44,14 @@ func TestOnlyAnUnreadableFile(t *testing.T) {
 		}
 	})
 }
+
+// TestUnreadableRowIsTerminalSafe: the row's file name and message come
+// from outside; the frame that shows them cannot drive the terminal.
+func TestUnreadableRowIsTerminalSafe(t *testing.T) {
+	inBubble(t, func(t *testing.T) {
+		p := model.Problem{Scope: model.ScopeProject, File: hx("/work/.mcp.json"), Line: 9, Col: 5, Message: hx("invalid JSON ")}
+		h := newHarness(t, newFakeEngine(engine.Snapshot{Seq: 1, At: t0, Problems: []model.Problem{p}}), 100, 20)
+		assertScreenSafe(t, "unreadable row", h.view())
+		h.wantView("project — .mcp.json")
+	})
+}
