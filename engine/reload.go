@@ -57,7 +57,11 @@ func (e *Engine) Reload(ctx context.Context) error {
 // hold reloadMu.
 func (c *configParts) reload() error {
 	e := c.e
-	res, err := e.load(e.opts.Load)
+	opts := e.opts.Load
+	// The configuration in force: a file broken mid-edit keeps the servers
+	// it gave, running as they were (LoadOptions.Previous).
+	e.locked(func() { opts.Previous = e.res })
+	res, err := e.load(opts)
 	if err != nil {
 		return fmt.Errorf("loading configuration: %w", err)
 	}

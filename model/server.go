@@ -51,11 +51,15 @@ type Origin struct {
 // Problem is a configuration error located as precisely as we can: file, line,
 // column, server and field. A server with problems cannot run.
 type Problem struct {
-	File    string `json:"file,omitempty"`
-	Line    int    `json:"line,omitempty"`
-	Col     int    `json:"col,omitempty"`
-	Server  string `json:"server,omitempty"`
-	Field   string `json:"field,omitempty"`
+	File   string `json:"file,omitempty"`
+	Line   int    `json:"line,omitempty"`
+	Col    int    `json:"col,omitempty"`
+	Server string `json:"server,omitempty"`
+	Field  string `json:"field,omitempty"`
+	// Scope is set on the problem of a scope's definitions file whose
+	// servers could not be read at all (broken JSON, unreadable, mcpServers
+	// not an object): the UIs show it as a row of that scope.
+	Scope   Scope  `json:"scope,omitempty"`
 	Message string `json:"message"`
 }
 
@@ -68,11 +72,12 @@ func (p Problem) Error() string {
 	return textsafe.Sanitize(p.render())
 }
 
-func (p Problem) render() string {
-	loc := p.File
-	if loc != "" && p.Line > 0 {
-		loc = fmt.Sprintf("%s:%d:%d", p.File, p.Line, p.Col)
-	}
+// Cause is Error without the place: "server a, field args: …", sanitized.
+func (p Problem) Cause() string {
+	return textsafe.Sanitize(p.cause())
+}
+
+func (p Problem) cause() string {
 	msg := p.Message
 	if p.Field != "" {
 		msg = "field " + p.Field + ": " + msg
@@ -80,10 +85,18 @@ func (p Problem) render() string {
 	if p.Server != "" {
 		msg = "server " + p.Server + ", " + msg
 	}
-	if loc != "" {
-		return msg + " (" + loc + ")"
-	}
 	return msg
+}
+
+func (p Problem) render() string {
+	loc := p.File
+	if loc != "" && p.Line > 0 {
+		loc = fmt.Sprintf("%s:%d:%d", p.File, p.Line, p.Col)
+	}
+	if loc != "" {
+		return p.cause() + " (" + loc + ")"
+	}
+	return p.cause()
 }
 
 // Runnable reports whether the engine may spawn or contact the server.

@@ -18,6 +18,6 @@ func (m *Manager) HasToken(ctx context.Context, srv model.Server) (bool, error) 
 // until a token was stored in the file). It can
 // take up to KeyringTimeout: call it off the UI thread.
 func (m *Manager) CheckStore(ctx context.Context) []string {
-	_, _ = m.store.Get(ctx, "mcpdeck-keychain-check")
+	_, _ = m.store.Get(ctx, probeKey)
 	return m.Warnings()
 }

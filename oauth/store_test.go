@@ -261,3 +261,45 @@ func TestDefaults(t *testing.T) {
 			o.KeyringTimeout, o.HelperTimeout, o.NeedsAuthTTL, o.StepUpLimit, o.CallbackTimeout)
 	}
 }
+
+// writeOnlyFails is a keychain that reads (finding nothing) but cannot
+// write, like a locked Secret Service collection.
+type writeOnlyFails struct{ *memKeyring }
+
+func (writeOnlyFails) Set(string, string, string) error {
+	return errors.New("cannot create an item in a locked collection")
+}
+
+// TestStorageIsWhereTokensGo: Storage says the keychain while it takes a
+// write, and the 0600 file, with the keychain's error, when it does not,
+// even when it still answers reads; the token stored next goes where it
+// said. CheckStore's read alone said nothing was wrong.
+func TestStorageIsWhereTokensGo(t *testing.T) {
+	e := newEnv(t, nil)
+	if s := e.m.Storage(context.Background()); !s.Keychain || s.Reason != "" {
+		t.Errorf("working keychain: %+v", s)
+	}
+	if _, ok := e.kr.m[keychainService+"/"+probeKey]; ok {
+		t.Error("the probe entry was left in the keychain")
+	}
+
+	opts := e.opts
+	opts.Keyring = writeOnlyFails{newMemKeyring()}
+	m := New(opts)
+	if w := m.CheckStore(context.Background()); len(w) != 0 {
+		t.Fatalf("CheckStore: %v", w)
+	}
+	s := m.Storage(context.Background())
+	file := filepath.Join(opts.ConfigDir, "credentials.json")
+	if s.Keychain || s.File != file || !strings.Contains(s.Reason, "locked collection") {
+		t.Fatalf("keychain that cannot write: %+v, want the file %s and why", s, file)
+	}
+	srv := e.server()
+	if err := m.Authenticate(context.Background(), srv, nil); err != nil {
+		t.Fatal(err)
+	}
+	b, err := os.ReadFile(file)
+	if err != nil || !strings.Contains(string(b), "token") {
+		t.Errorf("the token did not go to %s: %v %s", file, err, b)
+	}
+}

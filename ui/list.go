@@ -21,10 +21,12 @@ var scopeOrder = []model.Scope{
 	model.ScopeUser, model.ScopePlugin, model.ScopeConnector,
 }
 
-// listRow is a group heading (idx < 0) or a server (index into servers).
+// listRow is a group heading (idx < 0), a line of a scope's unreadable
+// file (idx < 0, text set) or a server (index into servers).
 type listRow struct {
 	scope model.Scope
 	idx   int
+	text  string
 }
 
 // serverList is the main screen: servers grouped by scope, filterable. It
@@ -36,12 +38,15 @@ type serverList struct {
 	now   func() time.Time
 
 	servers []engine.ServerSnapshot
-	rows    []listRow
-	cursor  int // index into rows; always a server row, or -1 when empty
-	offset  int // first visible row
-	width   int
-	height  int
-	nameW   int
+	// unreadable are the problems of scopes' files whose servers could not
+	// be read: each is drawn as its scope's heading, wrapped, never cut.
+	unreadable []model.Problem
+	rows       []listRow
+	cursor     int // index into rows; always a server row, or -1 when empty
+	offset     int // first visible row
+	width      int
+	height     int
+	nameW      int
 
 	filter filterBox
 	costs  *tokenCosts // what each server's tools cost in a model's context (tokencosts.go)
@@ -55,13 +60,15 @@ func newServerList(st *styles.Styles, keys *tuikit.Keys, now func() time.Time, h
 func (l *serverList) SetSize(w, h int) {
 	l.width, l.height = w, max(h, 1)
 	l.filter.SetWidth(w)
-	l.ensureVisible()
+	l.rebuild(l.Selected()) // the unreadable files' rows wrap at the width
 }
 
-// SetServers replaces the servers, keeping the cursor on the same server.
-func (l *serverList) SetServers(servers []engine.ServerSnapshot) {
+// SetServers replaces the servers and the config file problems, keeping the
+// cursor on the same server.
+func (l *serverList) SetServers(servers []engine.ServerSnapshot, problems []model.Problem) {
 	sel := l.Selected()
 	l.servers = servers
+	l.unreadable = status.Unreadable(problems)
 	l.rebuild(sel)
 }
 
@@ -93,10 +100,7 @@ func (l *serverList) rebuild(sel *engine.ServerSnapshot) {
 	l.cursor = -1
 	for _, sc := range scopeOrder {
 		idx := buckets[sc]
-		if len(idx) == 0 {
-			continue
-		}
-		l.rows = append(l.rows, listRow{scope: sc, idx: -1})
+		l.heading(sc, len(idx) > 0)
 		for _, i := range idx {
 			if l.servers[i].Name == selName {
 				l.cursor = len(l.rows)
@@ -108,6 +112,34 @@ func (l *serverList) rebuild(sel *engine.ServerSnapshot) {
 		l.move(0)
 	}
 	l.ensureVisible()
+}
+
+// heading adds the rows that head scope's group: the line of each of its
+// unreadable files, wrapped to the width, else its name when it has
+// servers.
+func (l *serverList) heading(sc model.Scope, servers bool) {
+	found := false
+	for _, p := range l.unreadable {
+		if p.Scope != sc {
+			continue
+		}
+		found = true
+		// continued under the text after "project — ", not under the servers
+		indent := ansi.StringWidth(sc.String() + " — ")
+		text := status.UnreadableRow(p)
+		if l.width-indent >= 20 {
+			text = tuikit.Wrap(text, l.width-indent)
+		}
+		for i, line := range strings.Split(text, "\n") {
+			if i > 0 {
+				line = strings.Repeat(" ", indent) + line
+			}
+			l.rows = append(l.rows, listRow{scope: sc, idx: -1, text: line})
+		}
+	}
+	if !found && servers {
+		l.rows = append(l.rows, listRow{scope: sc, idx: -1})
+	}
 }
 
 // move puts the cursor on the server row at or after (dir>=0) / before row i.
@@ -156,7 +188,7 @@ func (l *serverList) ensureVisible() {
 	}
 	h := l.height
 	top := l.cursor
-	if top > 0 && l.rows[top-1].idx < 0 { // keep the group heading in view
+	for top > 0 && l.rows[top-1].idx < 0 && l.cursor-top < h-1 { // keep the group heading in view, all its lines
 		top--
 	}
 	if top < l.offset {
@@ -199,6 +231,22 @@ func (l *serverList) clearFilter() {
 	}
 }
 
+// emptyView is the list without a server to show: the unreadable files'
+// lines, and what is missing; a broken file is not "no servers configured".
+func (l *serverList) emptyView(h int) string {
+	var lines []string
+	for _, r := range l.rows[:min(len(l.rows), max(h-1, 0))] {
+		lines = append(lines, l.st.Bad.Render(r.text))
+	}
+	switch {
+	case l.filter.Shown():
+		lines = append(lines, l.st.Muted.Render("no server matches the filter"))
+	case len(l.rows) == 0:
+		lines = append(lines, l.st.Muted.Render("no MCP servers configured — add one with `mcpdeck mcp add`"))
+	}
+	return strings.Join(lines, "\n")
+}
+
 // View renders the visible rows (and the filter line when in use).
 func (l *serverList) View() string {
 	var b strings.Builder
@@ -208,13 +256,8 @@ func (l *serverList) View() string {
 		b.WriteByte('\n')
 		h--
 	}
-	if len(l.rows) == 0 {
-		if l.filter.Shown() {
-			b.WriteString(l.st.Muted.Render("no server matches the filter"))
-		} else {
-			b.WriteString(l.st.Muted.Render("no MCP servers configured — add one with `mcpdeck mcp add`"))
-		}
-		return b.String()
+	if l.cursor < 0 {
+		return b.String() + l.emptyView(h)
 	}
 	off := l.offset
 	if h < l.height { // the filter line took one row
@@ -229,7 +272,11 @@ func (l *serverList) View() string {
 			b.WriteByte('\n')
 		}
 		r := l.rows[i]
-		if r.idx < 0 {
+		switch {
+		case r.text != "":
+			b.WriteString(l.st.Bad.Render(r.text))
+			continue
+		case r.idx < 0:
 			b.WriteString(l.st.Heading.Render(r.scope.String()))
 			continue
 		}

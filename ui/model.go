@@ -214,7 +214,7 @@ func (m *Model) applySnapshot(s engine.Snapshot) {
 			m.retrying = true
 		}
 	}
-	m.list.SetServers(s.Servers)
+	m.list.SetServers(s.Servers, s.Problems)
 	m.syncAuth()
 	m.tellFloods()
 	if m.detail != nil {

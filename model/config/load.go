@@ -35,6 +35,10 @@ type Resolved struct {
 	// older mcpdeck kept private state there, but a repository can ship one,
 	// so nothing in it applies. Nil when there is none.
 	Untrusted *private.UntrustedLocal
+	// read holds the definitions each plugin, user and project file gave,
+	// by path: what the next load keeps when that file breaks
+	// (LoadOptions.Previous).
+	read map[string][]jsonfile.Definition
 }
 
 // Suppressed is a plugin server that duplicates another server (same command
@@ -72,101 +76,150 @@ func Load(opts LoadOptions) (*Resolved, error) {
 		return nil, err
 	}
 	l := discover(opts)
-	r := &Resolved{ProjectRoot: l.root, LocalSettings: l.local}
-	var probs []model.Problem
-	read := func(path string) *jsonfile.File {
-		r.Files = append(r.Files, path)
-		f, p := jsonfile.Read(path)
-		if p != nil {
-			probs = append(probs, *p)
-		}
-		return f
+	ld := &loading{
+		r:    &Resolved{ProjectRoot: l.root, LocalSettings: l.local, read: map[string][]jsonfile.Definition{}},
+		prev: opts.Previous,
 	}
-	// Settings files that exist but cannot be parsed: their permission
-	// rules are unknown (see Permissions.Unreadable).
-	var unreadable []string
-	readSettings := func(path string) *jsonfile.File {
-		r.Files = append(r.Files, path)
-		f, p := jsonfile.Read(path)
-		if p != nil {
-			probs = append(probs, *p)
-			unreadable = append(unreadable, path)
-		}
-		return f
-	}
-	addDefs := func(f *jsonfile.File, scope model.Scope, source string) []jsonfile.Definition {
-		if f == nil {
-			return nil
-		}
-		d, p := jsonfile.ServersIn(f, scope, source)
-		probs = append(probs, p...)
-		return d
-	}
+	r := ld.r
 
 	r.Files = append(r.Files, l.managedSettings)
 	pf, pprob := jsonfile.Read(l.managedSettings)
 	pol, pp := policy.ReadManaged(pf, pprob, l.managedSettings)
 	r.ManagedPolicy = model.NewPolicy(pol)
-	probs = append(probs, pp...)
+	ld.probs = append(ld.probs, pp...)
 	if pprob != nil {
-		unreadable = append(unreadable, l.managedSettings)
+		ld.unreadable = append(ld.unreadable, l.managedSettings)
 	}
 
 	// Enterprise is exclusive when managed-mcp.json exists, even when it is
 	// broken: failing open would start servers the administrator excluded.
 	r.Files = append(r.Files, l.managedMCP)
 	ef, eprob := jsonfile.Read(l.managedMCP)
-	if eprob != nil {
-		probs = append(probs, *eprob)
-	}
 	r.Enterprise = ef != nil || eprob != nil
-	uf := readSettings(l.user)
+	uf, uprob := ld.readSettings(l.user)
 	var lf *jsonfile.File
 	if l.local != "" {
 		r.Files = append(r.Files, l.projectsDir) // noticed when the first decision creates it
-		lf = readSettings(l.local)
+		var lprob *model.Problem
+		if lf, lprob = ld.readSettings(l.local); lprob != nil {
+			ld.probs = append(ld.probs, *lprob)
+		}
 	}
 	var st private.Decisions
 	if lf != nil {
 		var sp []model.Problem
 		st, sp = private.ReadDecisions(lf)
-		probs = append(probs, sp...)
+		ld.probs = append(ld.probs, sp...)
 	}
 	r.Files = append(r.Files, l.untrusted)
 	r.Untrusted = private.Untrusted(l.untrusted, lf)
-	r.Permissions = mergePermissions(pf, uf, lf, &probs)
-	r.Permissions.Unreadable = strings.Join(unreadable, ", ")
+	r.Permissions = mergePermissions(pf, uf, lf, &ld.probs)
+	r.Permissions.Unreadable = strings.Join(ld.unreadable, ", ")
 
 	var defs []jsonfile.Definition
 	if r.Enterprise {
-		defs = addDefs(ef, model.ScopeEnterprise, l.managedMCP)
+		defs = ld.servers(ef, eprob, model.ScopeEnterprise, l.managedMCP, false)
+		if uprob != nil { // its servers are ignored, its permission rules are not
+			ld.probs = append(ld.probs, *uprob)
+		}
 	} else {
-		r.Files = append(r.Files, l.pluginsDir)
-		for _, p := range l.plugins {
-			defs = append(defs, addDefs(read(p.path), model.ScopePlugin, p.path)...)
-		}
-		defs = append(defs, addDefs(uf, model.ScopeUser, l.user)...)
-		r.Files = append(r.Files, l.walked...)
-		if l.project != "" {
-			f, p := jsonfile.Read(l.project)
-			if p != nil {
-				probs = append(probs, *p)
-			}
-			defs = append(defs, addDefs(f, model.ScopeProject, l.project)...)
-		}
-		for _, d := range addDefs(lf, model.ScopeLocal, l.local) {
-			d.Dir = l.root // a relative cwd means the project's directory
-			defs = append(defs, d)
-		}
-		for _, v := range opts.Dynamic {
-			f, src := readDynamic(opts.Cwd, v, &probs, r)
-			defs = append(defs, addDefs(f, model.ScopeDynamic, src)...)
-		}
+		defs = ld.unmanaged(l, opts, uf, uprob, lf)
 	}
-	r.Problems = probs
+	r.Problems = ld.probs
 	r.Servers, r.Suppressed = merge(defs, opts, l.root, pol, st)
 	r.Problems = append(r.Problems, nameClashes(r.Servers)...)
 	return r, nil
+}
+
+// unmanaged reads the definitions of every scope but enterprise: plugins,
+// user, project, local and --mcp-config, lowest first.
+func (ld *loading) unmanaged(l locations, opts LoadOptions, uf *jsonfile.File, uprob *model.Problem, lf *jsonfile.File) []jsonfile.Definition {
+	r := ld.r
+	var defs []jsonfile.Definition
+	r.Files = append(r.Files, l.pluginsDir)
+	for _, p := range l.plugins {
+		r.Files = append(r.Files, p.path)
+		f, prob := jsonfile.Read(p.path)
+		defs = append(defs, ld.servers(f, prob, model.ScopePlugin, p.path, true)...)
+	}
+	defs = append(defs, ld.servers(uf, uprob, model.ScopeUser, l.user, true)...)
+	r.Files = append(r.Files, l.walked...)
+	if l.project != "" {
+		f, p := jsonfile.Read(l.project)
+		defs = append(defs, ld.servers(f, p, model.ScopeProject, l.project, true)...)
+	}
+	for _, d := range ld.defsIn(lf, model.ScopeLocal, l.local) {
+		d.Dir = l.root // a relative cwd means the project's directory
+		defs = append(defs, d)
+	}
+	for _, v := range opts.Dynamic {
+		f, src := readDynamic(opts.Cwd, v, &ld.probs, r)
+		defs = append(defs, ld.defsIn(f, model.ScopeDynamic, src)...)
+	}
+	return defs
+}
+
+// loading is one Load under way: the result, the problems found so far
+// and the load it replaces.
+type loading struct {
+	r     *Resolved
+	prev  *Resolved
+	probs []model.Problem
+	// unreadable are the settings files that exist but cannot be parsed:
+	// their permission rules are unknown (see Permissions.Unreadable).
+	unreadable []string
+}
+
+// readSettings reads a settings file (user settings, the private state),
+// whose problem is reported here.
+func (ld *loading) readSettings(path string) (*jsonfile.File, *model.Problem) {
+	ld.r.Files = append(ld.r.Files, path)
+	f, p := jsonfile.Read(path)
+	if p != nil {
+		ld.unreadable = append(ld.unreadable, path)
+	}
+	return f, p
+}
+
+// defsIn is the servers f defines (none when f is nil), their problems
+// reported.
+func (ld *loading) defsIn(f *jsonfile.File, scope model.Scope, source string) []jsonfile.Definition {
+	if f == nil {
+		return nil
+	}
+	d, p := jsonfile.ServersIn(f, scope, source)
+	ld.probs = append(ld.probs, p...)
+	return d
+}
+
+// servers is the servers of the definitions file of scope at path, read
+// as f with problem prob. When the file exists but its servers cannot be
+// read, the problem carries the scope (the UIs show it as the scope's
+// row) and, if keep, the servers the load it replaces read from the file
+// stay: a half-saved edit must not stop them.
+func (ld *loading) servers(f *jsonfile.File, prob *model.Problem, scope model.Scope, path string, keep bool) []jsonfile.Definition {
+	if prob == nil && f != nil {
+		d, ps := jsonfile.ServersIn(f, scope, path)
+		if len(ps) == 0 {
+			ld.r.read[path] = d
+			return d
+		}
+		prob = &ps[0] // mcpServers is not an object: the file's servers are unknown
+	}
+	if prob == nil {
+		return nil // no such file
+	}
+	p := *prob
+	p.Scope = scope
+	ld.probs = append(ld.probs, p)
+	if !keep || ld.prev == nil {
+		return nil
+	}
+	d, ok := ld.prev.read[path]
+	if ok {
+		ld.r.read[path] = d
+	}
+	return d
 }
 
 // readDynamic reads one --mcp-config value: inline JSON when it starts with

@@ -24,6 +24,13 @@ type LoadOptions struct {
 	// no store, so such references are problems. Called only for
 	// definitions that hold one.
 	LookupSecret func(SecretRef) (string, error)
+	// Previous is the configuration in force when this load replaces it
+	// (the engine's reload), nil for a first load. A plugin, user or
+	// project file that exists but whose servers cannot be read (a
+	// half-saved edit) keeps the servers Previous read from it, so they go
+	// on as they were; the file's problem still says why. Managed config
+	// never does: it fails closed.
+	Previous *Resolved
 }
 
 // defaultManagedDir is where administrators put managed-mcp.json and

@@ -3,6 +3,7 @@ package clitest
 import (
 	"bytes"
 	"errors"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -33,14 +34,39 @@ func (e *Env) RunAtTerminal(input string, args ...string) Result {
 	if _, err := master.WriteString(input); err != nil { // the line discipline keeps it until read
 		e.T.Fatal(err)
 	}
-	err := cmd.Wait()
-	code := 0
+	code := e.exitCode(cmd.Wait())
+	return Result{Stdout: out.String(), Stderr: errb.String(), Code: code}
+}
+
+// RunStderrAtTerminal runs mcpdeck in the project with a terminal
+// (TERM=xterm) as stderr, and returns as Stderr everything the terminal
+// was sent, control sequences included.
+func (e *Env) RunStderrAtTerminal(args ...string) Result {
+	e.T.Helper()
+	master, slave := OpenPTY(e.T)
+	cmd := e.Command(args...)
+	cmd.Env = append(cmd.Env, "TERM=xterm")
+	var out bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, slave
+	if err := cmd.Start(); err != nil {
+		e.T.Fatal(err)
+	}
+	slave.Close()
+	screen, _ := io.ReadAll(master) // ends with EIO once the command closed the terminal
+	code := e.exitCode(cmd.Wait())
+	return Result{Stdout: out.String(), Stderr: string(screen), Code: code}
+}
+
+// exitCode is the exit code of a command that ran, failing the test when
+// it could not.
+func (e *Env) exitCode(err error) int {
+	e.T.Helper()
 	var ee *exec.ExitError
 	switch {
 	case errors.As(err, &ee):
-		code = ee.ExitCode()
+		return ee.ExitCode()
 	case err != nil:
 		e.T.Fatal(err)
 	}
-	return Result{Stdout: out.String(), Stderr: errb.String(), Code: code}
+	return 0
 }

@@ -97,6 +97,8 @@ func newRootCmd(g *clicore.Globals) *cobra.Command {
 		PersistentPreRun: func(cmd *cobra.Command, _ []string) { tellUntrustedOnce(g, cmd) },
 		RunE:             func(cmd *cobra.Command, _ []string) error { return runDefaultTUI(cmd, g) },
 	}
+	root.SetHelpFunc(writeHelp) // every command's help fits 80 columns (help.go)
+	root.SetUsageFunc(writeUsage)
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error {
 		return clicore.Usagef("%s", err)
 	})

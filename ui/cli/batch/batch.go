@@ -36,8 +36,8 @@ func NewCmd(g *clicore.Globals) *cobra.Command {
 			"a time; results are printed one line per request in input order, as \"LINE: result\"\n" +
 			"or, with --json, as {\"line\": N, \"result\": {...}, \"error\": \"...\"}. A malformed line\n" +
 			"fails alone; the exit code is 1 when any line failed.",
-		Example: `  printf '%s\n' '{"tool":"get-sum","arguments":{"a":2,"b":3}}' '{"read":"demo://readme"}' |
-    mcpdeck batch everything -P 4 --json`,
+		Example: `  printf '%s\n' '{"tool":"get-sum","arguments":{"a":2,"b":3}}' \
+    '{"read":"demo://readme"}' | mcpdeck batch everything -P 4 --json`,
 		Args: clicore.RangeArgs(1, 1, "SERVER"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if parallel < 1 || parallel > batchMaxParallel {

@@ -32,6 +32,9 @@ type EngineFlags struct {
 	// flow itself on 401 or step-up; the `mcp list` health check only
 	// reports "needs auth".
 	InlineAuth bool
+	// printed and below count the servers' log messages PrintLog printed
+	// and those it left out for being below --log-level (LogsSeen).
+	printed, below atomic.Int64
 }
 
 func NewEngineFlags(g *Globals) *EngineFlags { return &EngineFlags{Globals: g} }
@@ -159,13 +162,21 @@ func (f *EngineFlags) sayWhyDeclined(pol engine.ElicitFunc) engine.ElicitFunc {
 func (f *EngineFlags) PrintLog(server string, l engine.LogEntry) {
 	want := engine.LogLevelRank(f.Globals.LogLevel)
 	if want < 0 || engine.LogLevelRank(l.Level) < want {
+		f.below.Add(1)
 		return // "off", or below the level
 	}
+	f.printed.Add(1)
 	text := l.Data
 	if l.Logger != "" {
 		text = l.Logger + ": " + text
 	}
 	fmt.Fprintln(f.Globals.Stderr, textsafe.SanitizeLine(server+" "+l.Level+": "+text))
+}
+
+// LogsSeen is how many log messages servers sent so far: printed, and
+// left out for being below --log-level.
+func (f *EngineFlags) LogsSeen() (printed, below int) {
+	return int(f.printed.Load()), int(f.below.Load())
 }
 
 // sampleHeadless answers a sampling request without a person: a command the

@@ -2,28 +2,19 @@ package clicore
 
 import (
 	"fmt"
-	"io"
-	"os"
 	"sync"
 	"time"
-
-	"github.com/charmbracelet/x/term"
-
-	"github.com/mcpdeck/mcpdeck/model/textsafe"
 )
 
-// ProgressLine is the one status line a command keeps on a terminal's
-// stderr while it waits (servers starting, the MCP Registry answering), so
-// that the wait is seen, and for how long: "⠋ what · 3s". It is redrawn in
-// place and erased before the results are printed. It is nil, and prints
-// nothing, when stderr is not a terminal that can erase a line: a pipe or
-// a log gets only the results.
+// ProgressLine is a command's wait on a terminal's stderr (servers
+// starting, the MCP Registry answering), drawn on the one TermLine with a
+// spinner and the seconds waited, so that the wait is seen, and for how
+// long: "⠋ what · 3s". It is nil, and prints nothing, where TermLine is: a
+// pipe or a log gets only the results.
 type ProgressLine struct {
-	w     io.Writer // the terminal itself: the line is drawn with \r and erase-line
-	width int
+	line  *TermLine
 	start time.Time
 	frame int
-	drawn bool
 }
 
 // ProgressTick is how often a progress line turns while nothing changes.
@@ -36,41 +27,29 @@ const spinnerFrames = "⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏"
 // counted from now, when that is a terminal that can erase a line (not
 // TERM=dumb); else nil.
 func NewProgressLine(g *Globals, now time.Time) *ProgressLine {
-	f, ok := g.RawStderr.(*os.File)
-	if !ok || !term.IsTerminal(f.Fd()) || os.Getenv("TERM") == "dumb" {
+	line := NewTermLine(g)
+	if line == nil {
 		return nil
 	}
-	w, _, err := term.GetSize(f.Fd())
-	if err != nil || w <= 0 {
-		w = 80
-	}
-	return &ProgressLine{w: f, width: w, start: now}
+	return &ProgressLine{line: line, start: now}
 }
 
 // Draw shows text after the spinner's next frame, with the seconds since
-// the line began, cut to the terminal's width.
+// the line began (TermLine cuts it to the terminal's width).
 func (p *ProgressLine) Draw(now time.Time, text string) {
 	if p == nil {
 		return
 	}
 	frames := []rune(spinnerFrames)
-	line := fmt.Sprintf("%c %s · %ds", frames[p.frame%len(frames)], text, int(now.Sub(p.start)/time.Second))
+	p.line.Draw(fmt.Sprintf("%c %s · %ds", frames[p.frame%len(frames)], text, int(now.Sub(p.start)/time.Second)))
 	p.frame++
-	line = textsafe.SanitizeLine(line) // names come from config files and the registry's URL from the environment
-	if r := []rune(line); len(r) > p.width-1 {
-		line = string(r[:max(p.width-2, 1)]) + "…"
-	}
-	fmt.Fprint(p.w, "\r\x1b[2K"+line)
-	p.drawn = true
 }
 
 // Clear erases the line, so the results start on a clean line.
 func (p *ProgressLine) Clear() {
-	if p == nil || !p.drawn {
-		return
+	if p != nil {
+		p.line.Clear()
 	}
-	fmt.Fprint(p.w, "\r\x1b[2K")
-	p.drawn = false
 }
 
 // Waiting keeps "⠋ what · 3s" on a terminal's stderr, turning every

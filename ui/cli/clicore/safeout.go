@@ -2,6 +2,7 @@ package clicore
 
 import (
 	"io"
+	"strings"
 	"sync"
 	"unicode/utf8"
 
@@ -23,6 +24,7 @@ type TerminalWriter struct {
 	mu   sync.Mutex
 	w    io.Writer
 	tail []byte
+	line *TermLine // the progress line drawn at the bottom, if any
 }
 
 // NewTerminalWriter wraps w, the process's stdout or stderr, in the
@@ -35,7 +37,16 @@ func (t *TerminalWriter) Write(p []byte) (int, error) {
 	buf := append(t.tail, p...)
 	cut := completeRunes(buf)
 	t.tail = append([]byte(nil), buf[cut:]...)
-	if _, err := io.WriteString(t.w, textsafe.Sanitize(string(buf[:cut]))); err != nil {
+	out := textsafe.Sanitize(string(buf[:cut]))
+	if l := t.line; l != nil && out != "" {
+		if l.shown { // the message takes the progress line's place…
+			out, l.shown = eraseLine+out, false
+		}
+		if l.text != "" && strings.HasSuffix(out, "\n") { // …which is drawn again under it
+			out, l.shown = out+l.text, true
+		}
+	}
+	if _, err := io.WriteString(t.w, out); err != nil {
 		return 0, err
 	}
 	return len(p), nil

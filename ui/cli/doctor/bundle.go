@@ -82,7 +82,7 @@ func assembleBundle(in bundleInput, secrets []string, serr error) *bundle {
 	b.addText("version.txt", fmt.Sprintf("mcpdeck %s\nos/arch %s/%s\nwritten %s\n", in.version, runtime.GOOS, runtime.GOARCH, time.Now().UTC().Format(time.RFC3339)))
 	var report strings.Builder
 	for _, l := range in.report {
-		report.WriteString(l.mark + " " + l.text + "\n")
+		report.WriteString(l.String() + "\n")
 	}
 	b.addText("doctor.txt", report.String())
 	b.addConfig(in.res)

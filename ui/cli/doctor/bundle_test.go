@@ -219,7 +219,7 @@ func TestBundleJudgesOnlyOutsideText(t *testing.T) {
 		StderrTail: []string{"starting", "key " + outside},
 	}
 	b := assembleBundle(bundleInput{
-		res: res, version: stamped, report: []docLine{{docOK, "config: " + srv.Source + " parsed"}},
+		res: res, version: stamped, report: []docLine{{mark: docOK, text: "config: " + srv.Source + " parsed"}},
 		run: doctorRun{snap: engine.Snapshot{Servers: []engine.ServerSnapshot{snap}}},
 	}, nil, nil)
 	files := map[string]string{}

@@ -17,44 +17,71 @@ import (
 // checks commonly allow a few minutes).
 const maxClockSkew = 2 * time.Minute
 
-// clockChecks compares the clock with the Date header of each remote
-// server that may run (a HEAD request, 5 s, no credentials sent, no
-// redirect followed), all at once.
+// clockHost is one machine remote servers run on: one clock, asked once
+// whatever number of servers it serves.
+type clockHost struct {
+	url     *url.URL // the first server's URL, credentials and query dropped
+	servers []string
+}
+
+// clockChecks compares the clock with the Date header of each host that
+// runs a remote server that may run (a HEAD request to one of its servers,
+// 5 s, no credentials sent, no redirect followed), all hosts at once, one
+// line per host in the servers' order.
 func clockChecks(ctx context.Context, res *config.Resolved) []docLine {
 	hc := &http.Client{
 		Timeout:       5 * time.Second,
 		CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse },
 	}
-	var mu sync.Mutex
-	var out []docLine
-	var wg sync.WaitGroup
+	var hosts []*clockHost
+	byName := map[string]*clockHost{}
 	for _, s := range res.Servers {
 		if !s.Runnable() || !s.Config.EffectiveType().IsRemote() {
 			continue
 		}
-		wg.Go(func() {
-			line, ok := clockLine(ctx, hc, s.Name, s.Config.URL)
-			if !ok {
-				return
-			}
-			mu.Lock()
-			out = append(out, line)
-			mu.Unlock()
-		})
+		u, ok := clockURL(s.Config.URL)
+		if !ok {
+			continue
+		}
+		h := byName[u.Hostname()]
+		if h == nil {
+			h = &clockHost{url: u}
+			byName[u.Hostname()] = h
+			hosts = append(hosts, h)
+		}
+		h.servers = append(h.servers, s.Name)
+	}
+	lines := make([]docLine, len(hosts))
+	got := make([]bool, len(hosts))
+	var wg sync.WaitGroup
+	for i, h := range hosts {
+		wg.Go(func() { lines[i], got[i] = clockLine(ctx, hc, h) })
 	}
 	wg.Wait()
+	var out []docLine
+	for i, l := range lines {
+		if got[i] {
+			out = append(out, l)
+		}
+	}
 	return out
 }
 
-// clockLine checks one server; ok is false when it gave no usable Date.
-func clockLine(ctx context.Context, hc *http.Client, name, raw string) (docLine, bool) {
+// clockURL is where a server's clock is asked: its URL over HTTP(S),
+// without credentials, query or fragment.
+func clockURL(raw string) (*url.URL, bool) {
 	u, err := url.Parse(raw)
 	if err != nil || u.Host == "" {
-		return docLine{}, false
+		return nil, false
 	}
 	u.User, u.RawQuery, u.Fragment = nil, "", ""
 	u.Scheme = strings.Replace(strings.Replace(u.Scheme, "wss", "https", 1), "ws", "http", 1)
-	req, err := http.NewRequestWithContext(ctx, http.MethodHead, u.String(), nil)
+	return u, true
+}
+
+// clockLine checks one host; ok is false when it gave no usable Date.
+func clockLine(ctx context.Context, hc *http.Client, h *clockHost) (docLine, bool) {
+	req, err := http.NewRequestWithContext(ctx, http.MethodHead, h.url.String(), nil)
 	if err != nil {
 		return docLine{}, false
 	}
@@ -72,13 +99,20 @@ func clockLine(ctx context.Context, hc *http.Client, name, raw string) (docLine,
 	if skew < 0 {
 		skew = -skew
 	}
-	host := u.Host
+	servers := "server " + h.servers[0]
+	if len(h.servers) > 1 {
+		servers = "servers " + strings.Join(h.servers, ", ")
+	}
 	if skew > maxClockSkew {
 		dir := "ahead of"
 		if sent.Before(date) {
 			dir = "behind"
 		}
-		return docLine{docBad, fmt.Sprintf("clock: this machine is %s %s (server %s's Date header) — sign-ins and tokens may fail; sync the clock", skew, dir, name) + " [" + host + "]"}, true
+		return docLine{
+			mark: docBad,
+			text: fmt.Sprintf("clock: this machine is %s %s %s (its Date header; %s): sign-ins and tokens may fail", skew, dir, h.url.Host, servers),
+			fix:  "set this machine's clock right, or have it kept right by a time server (NTP)",
+		}, true
 	}
-	return docLine{docOK, fmt.Sprintf("clock: within %s of %s (server %s)", maxClockSkew, host, name)}, true
+	return docLine{mark: docOK, text: fmt.Sprintf("clock: within %s of %s (%s)", maxClockSkew, h.url.Host, servers)}, true
 }

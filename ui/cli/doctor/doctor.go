@@ -20,6 +20,7 @@ import (
 	"github.com/mcpdeck/mcpdeck/model/launch"
 	"github.com/mcpdeck/mcpdeck/model/platform"
 	"github.com/mcpdeck/mcpdeck/model/textsafe"
+	"github.com/mcpdeck/mcpdeck/oauth"
 	"github.com/mcpdeck/mcpdeck/ui/cli/clicore"
 	"github.com/mcpdeck/mcpdeck/ui/status"
 )
@@ -32,8 +33,19 @@ const (
 	docInfo = "•"
 )
 
-// docLine is one finding: a verdict and a sentence that says what to do.
-type docLine struct{ mark, text string }
+// docLine is one finding: a verdict and a sentence, and for a ✗ what to
+// do about it.
+type docLine struct{ mark, text, fix string }
+
+// String is the line as doctor prints it (and the bundle keeps it): the
+// verdict and the sentence, then the fix indented on a line of its own.
+func (l docLine) String() string {
+	out := textsafe.SanitizeLine(l.mark + " " + l.text)
+	if l.fix != "" {
+		out += "\n  fix: " + textsafe.SanitizeLine(l.fix)
+	}
+	return out
+}
 
 // NewCmd is `mcpdeck doctor`: one line per thing that usually goes
 // wrong (config files, the programs servers are started with, the
@@ -84,8 +96,8 @@ func runDoctor(ctx context.Context, f *clicore.EngineFlags, bundle string) error
 	bad := false
 	mask := g.RunMask() // every server's secret set: a line about one may quote another's
 	for i, l := range lines {
-		lines[i].text = mask.Mask(l.text)
-		fmt.Fprintln(g.Stdout, textsafe.SanitizeLine(l.mark+" "+lines[i].text))
+		lines[i].text, lines[i].fix = mask.Mask(l.text), mask.Mask(l.fix)
+		fmt.Fprintln(g.Stdout, lines[i].String())
 		bad = bad || l.mark == docBad
 	}
 	if bundle != "" {
@@ -108,15 +120,15 @@ func configChecks(res *config.Resolved) []docLine {
 	broken := map[string]bool{}
 	for _, p := range res.Problems {
 		broken[p.File] = true
-		out = append(out, docLine{docBad, "config: " + p.Error() + " — fix the file; what it defines is not loaded"})
+		out = append(out, docLine{mark: docBad, text: "config: " + p.Error(), fix: "correct the file at that place; until then what it defines is not loaded"})
 	}
 	for _, f := range res.Files {
 		if st, err := os.Stat(f); err == nil && st.Mode().IsRegular() && !broken[f] {
-			out = append(out, docLine{docOK, "config: " + f + " parsed"})
+			out = append(out, docLine{mark: docOK, text: "config: " + f + " parsed"})
 		}
 	}
 	if len(out) == 0 {
-		out = append(out, docLine{docInfo, "config: no config files yet (add a server with: mcpdeck mcp add NAME -- COMMAND)"})
+		out = append(out, docLine{mark: docInfo, text: "config: no config files yet (add a server with: mcpdeck mcp add NAME -- COMMAND)"})
 	}
 	return out
 }
@@ -127,10 +139,10 @@ func workDirChecks(res *config.Resolved) []docLine {
 	var out []docLine
 	for _, s := range res.Servers {
 		if len(s.HomeRelative) > 0 {
-			out = append(out, docLine{docWarn, clicore.HomeRelativeText(s)})
+			out = append(out, docLine{mark: docWarn, text: clicore.HomeRelativeText(s)})
 		}
 		if s.OptsIntoProject() {
-			out = append(out, docLine{docInfo, "server " + textsafe.SanitizeLine(s.Name) + ": " + clicore.OptInText()})
+			out = append(out, docLine{mark: docInfo, text: "server " + textsafe.SanitizeLine(s.Name) + ": " + clicore.OptInText()})
 		}
 	}
 	return out
@@ -159,13 +171,16 @@ func programChecks(ctx context.Context, res *config.Resolved) []docLine {
 		users := needed[p]
 		switch {
 		case err != nil && len(users) > 0:
-			out = append(out, docLine{docBad, fmt.Sprintf("%s: not found on PATH, and %s need it — install it or fix PATH", p, strings.Join(users, ", "))})
+			out = append(out, docLine{
+				mark: docBad, text: fmt.Sprintf("%s: not found on PATH, and %s need it", p, strings.Join(users, ", ")),
+				fix: "install " + p + ", or add the directory it is in to PATH",
+			})
 		case err != nil:
-			out = append(out, docLine{docInfo, p + ": not found on PATH (no server needs it)"})
+			out = append(out, docLine{mark: docInfo, text: p + ": not found on PATH (no server needs it)"})
 		case p == "node":
-			out = append(out, docLine{docOK, "node " + nodeVersion(ctx, res.ManagedPolicy, path) + " (" + path + ")"})
+			out = append(out, docLine{mark: docOK, text: "node " + nodeVersion(ctx, res.ManagedPolicy, path) + " (" + path + ")"})
 		default:
-			out = append(out, docLine{docOK, p + ": " + path})
+			out = append(out, docLine{mark: docOK, text: p + ": " + path})
 		}
 	}
 	return out
@@ -182,17 +197,23 @@ func nodeVersion(ctx context.Context, pol model.Policy, path string) string {
 	return strings.TrimSpace(string(b))
 }
 
-// keychainCheck reports whether tokens can go to the system keychain.
+// keychainCheck says where tokens and ${secret:…} values are stored: the
+// store's own answer after a write like a token's (oauth.Manager.Storage),
+// so it cannot say "keychain" while they go to the file.
 func keychainCheck(ctx context.Context, g *clicore.Globals) docLine {
 	lo, err := g.LoadOptions()
 	if err != nil {
-		return docLine{docWarn, "keychain: not checked: " + err.Error()}
+		return docLine{mark: docWarn, text: "keychain: not checked: " + err.Error()}
 	}
-	m := clicore.NewOAuthManager(lo, g.Stderr, false)
-	if w := m.CheckStore(ctx); len(w) > 0 {
-		return docLine{docWarn, "keychain: " + strings.Join(w, "; ")}
+	return storageLine(clicore.NewOAuthManager(lo, g.Stderr, false).Storage(ctx))
+}
+
+// storageLine words where the store keeps secrets.
+func storageLine(s oauth.Storage) docLine {
+	if s.Keychain {
+		return docLine{mark: docOK, text: "keychain: tokens and secrets are stored in the system keychain"}
 	}
-	return docLine{docOK, "keychain: available"}
+	return docLine{mark: docWarn, text: "keychain: not usable (" + s.Reason + "): tokens and secrets are stored in " + s.File + " (0600)"}
 }
 
 // doctorRun is what the servers did while doctor connected them: the last
@@ -222,15 +243,15 @@ func doctorServers(ctx context.Context, f *clicore.EngineFlags) ([]docLine, doct
 	clicore.SortLikeSnapshot(results, s.Last)
 	out := make([]docLine, 0, len(results))
 	for _, srv := range results {
-		mark := docOK
+		l := docLine{mark: docOK, text: "server " + strings.TrimSpace(strings.TrimPrefix(clicore.ListLine(srv), clicore.OutcomeOf(srv).Glyph()))}
 		switch clicore.OutcomeOf(srv) {
 		case status.OutcomeFailed:
-			mark = docBad
+			l.mark, l.fix = docBad, serverFix(&srv)
 		case status.OutcomeConnected:
 		default:
-			mark = docInfo
+			l.mark = docInfo
 		}
-		out = append(out, docLine{mark, "server " + strings.TrimSpace(strings.TrimPrefix(clicore.ListLine(srv), clicore.OutcomeOf(srv).Glyph()))})
+		out = append(out, l)
 	}
 	return out, run, nil
 }
@@ -244,7 +265,7 @@ func proxyChecks(getenv func(string) string) []docLine {
 		}
 	}
 	if len(set) == 0 {
-		return []docLine{{docInfo, "proxy: none set"}}
+		return []docLine{{mark: docInfo, text: "proxy: none set"}}
 	}
-	return []docLine{{docInfo, "proxy: " + strings.Join(set, " ") + " (remote servers are reached through it, except NO_PROXY hosts)"}}
+	return []docLine{{mark: docInfo, text: "proxy: " + strings.Join(set, " ") + " (remote servers are reached through it, except NO_PROXY hosts)"}}
 }

@@ -14,8 +14,9 @@ import (
 )
 
 // TestDoctor: one line per finding — a broken config file with its place,
-// each server's outcome, a remote server's clock 10 minutes off — and exit
-// 1; a project server nobody approved is neither started nor contacted.
+// each server's outcome, the clock of a host two remote servers share,
+// 10 minutes off, once — each ✗ followed by what to do, and exit 1; a
+// project server nobody approved is neither started nor contacted.
 func TestDoctor(t *testing.T) {
 	e := clitest.NewEnv(t)
 	fault := clitest.BuildFaultServer(t, t.TempDir())
@@ -31,9 +32,10 @@ func TestDoctor(t *testing.T) {
 	}))
 	t.Cleanup(repo.Close)
 	user, _ := json.Marshal(map[string]any{"mcpServers": map[string]any{
-		"ok":     map[string]any{"command": fault},
-		"gone":   map[string]any{"command": "no-such-program-anywhere"},
-		"skewed": map[string]any{"type": "http", "url": skewed.URL + "/mcp"},
+		"ok":      map[string]any{"command": fault},
+		"gone":    map[string]any{"command": "no-such-program-anywhere"},
+		"skewed":  map[string]any{"type": "http", "url": skewed.URL + "/mcp"},
+		"skewed2": map[string]any{"type": "http", "url": skewed.URL + "/other"},
 	}})
 	e.WriteFile(filepath.Join(e.Config, "mcpdeck", "settings.json"), string(user))
 	e.WriteFile(filepath.Join(e.Proj, ".mcp.json"), `{"mcpServers": {"repo": {"type": "http", "url": "`+repo.URL+`/mcp"}}}`)
@@ -45,7 +47,7 @@ func TestDoctor(t *testing.T) {
 		"✓ config: " + filepath.Join(e.Config, "mcpdeck", "settings.json") + " parsed",
 		"✓ server ok: ",
 		"✗ server gone: no-such-program-anywhere (stdio) — failed: command \"no-such-program-anywhere\" not found on PATH",
-		"✗ clock: this machine is 10m", "ahead of (server skewed's Date header)",
+		"✗ clock: this machine is 10m", "ahead of " + strings.TrimPrefix(skewed.URL, "http://") + " (its Date header; servers skewed, skewed2)",
 		"keychain: ",
 		"proxy: ",
 	} {
@@ -53,6 +55,10 @@ func TestDoctor(t *testing.T) {
 			t.Errorf("doctor says nothing like %q:\n%s", want, r.Stdout)
 		}
 	}
+	if n := strings.Count(r.Stdout, " clock: "); n != 1 {
+		t.Errorf("%d clock lines for one host, want 1:\n%s", n, r.Stdout)
+	}
+	everyFailureHasAFix(t, r.Stdout)
 	if repoHits.Load() != 0 {
 		t.Errorf("a project server awaiting approval was contacted %d times", repoHits.Load())
 	}
@@ -60,6 +66,18 @@ func TestDoctor(t *testing.T) {
 	r = e.Run("doctor")
 	if r.Code != 1 || !strings.Contains(r.Stdout, "✗ config: ") || !strings.Contains(r.Stdout, ".mcp.json:2:") {
 		t.Errorf("a broken .mcp.json is not named with its line:\n%s", r)
+	}
+	everyFailureHasAFix(t, r.Stdout)
+}
+
+// everyFailureHasAFix requires a "  fix: " line after each ✗ line.
+func everyFailureHasAFix(t *testing.T, out string) {
+	t.Helper()
+	lines := strings.Split(out, "\n")
+	for i, l := range lines {
+		if strings.HasPrefix(l, "✗ ") && (i+1 == len(lines) || !strings.HasPrefix(lines[i+1], "  fix: ")) {
+			t.Errorf("no fix after %q:\n%s", l, out)
+		}
 	}
 }
 

@@ -42,7 +42,8 @@ func NewCallCmds(g *clicore.Globals) []*cobra.Command {
 		Use:   "read SERVER URI",
 		Short: "Read a resource and print it (binary contents are saved to files)",
 		Example: "  mcpdeck read notes file:///todo.md\n" +
-			"  mcpdeck read notes file:///todo.md --watch   # print it again on every change, until Ctrl-C",
+			"  # print it again on every change, until Ctrl-C\n" +
+			"  mcpdeck read notes file:///todo.md --watch",
 		Args: clicore.RangeArgs(2, 2, "SERVER URI"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			f := clicore.NewEngineFlagsInline(g)
@@ -100,7 +101,9 @@ func NewCallCmds(g *clicore.Globals) []*cobra.Command {
 func runEngCall(ctx context.Context, f *clicore.EngineFlags, server, tool string, params map[string]any) error {
 	g := f.Globals
 	return clicore.WithServer(ctx, f, server, func(ctx context.Context, s *clicore.Session) error {
-		res, err := s.Eng.CallTool(ctx, server, tool, params, func(p engine.Progress) { printProgress(g, p) })
+		prog := newCallProgress(g)
+		res, err := s.Eng.CallTool(ctx, server, tool, params, prog.show)
+		prog.end()
 		if err != nil {
 			return engCallErr(f, fmt.Sprintf("call %s on %s", tool, server), err)
 		}
@@ -116,18 +119,6 @@ func runEngCall(ctx context.Context, f *clicore.EngineFlags, server, tool string
 		}
 		return nil
 	})
-}
-
-// printProgress prints one progress notification of a call on stderr.
-func printProgress(g *clicore.Globals, p engine.Progress) {
-	line := fmt.Sprintf("progress: %g", p.Progress)
-	if p.Total > 0 {
-		line += fmt.Sprintf("/%g", p.Total)
-	}
-	if p.Message != "" {
-		line += " " + p.Message
-	}
-	fmt.Fprintln(g.Stderr, textsafe.SanitizeLine(line))
 }
 
 // printToolResult prints a call's result: as JSON with --json, else its

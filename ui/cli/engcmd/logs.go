@@ -2,6 +2,8 @@ package engcmd
 
 import (
 	"context"
+	"fmt"
+	"strconv"
 
 	"github.com/spf13/cobra"
 
@@ -10,7 +12,11 @@ import (
 
 // NewLogsCmd is `mcpdeck logs SERVER`: connect only SERVER and print the
 // log messages it sends (notifications/message) at or above --level, as
-// "SERVER level: text" on stderr; with --follow until Ctrl-C.
+// "SERVER level: text" on stderr; with --follow until Ctrl-C. When there
+// was nothing to print it says so, and how to see more, and still exits 0,
+// like `kubectl logs` of a quiet pod: the server was reached and asked,
+// and an empty log is an answer, not a failure (exit 1 stays for a server
+// that could not be reached, so scripts collecting logs can tell the two).
 func NewLogsCmd(g *clicore.Globals) *cobra.Command {
 	var follow bool
 	level := "info"
@@ -31,6 +37,9 @@ func NewLogsCmd(g *clicore.Globals) *cobra.Command {
 					<-ctx.Done()
 					return ctx.Err()
 				}
+				if printed, below := f.LogsSeen(); printed == 0 {
+					fmt.Fprintln(g.Stderr, "mcpdeck: "+noLogs(args[0], level, below))
+				}
 				return nil
 			}))
 		},
@@ -39,4 +48,22 @@ func NewLogsCmd(g *clicore.Globals) *cobra.Command {
 		"print messages at or above this level (the server is asked for it too)")
 	cmd.Flags().BoolVarP(&follow, "follow", "f", false, "keep printing until Ctrl-C")
 	return cmd
+}
+
+// noLogs says that server sent nothing to show at level, and how to see
+// more: a lower --level (naming how many messages it hid), or --follow.
+func noLogs(server, level string, below int) string {
+	msg := server + " sent no log messages while connecting"
+	if level != "debug" {
+		msg = server + " sent no log messages at " + level + " or above while connecting"
+	}
+	switch {
+	case below == 1:
+		return msg + " (1 below it): --level debug shows it, --follow waits for new ones."
+	case below > 1:
+		return msg + " (" + strconv.Itoa(below) + " below it): --level debug shows them, --follow waits for new ones."
+	case level != "debug":
+		return msg + ": --level debug shows more, --follow waits for new ones."
+	}
+	return msg + ": --follow waits for new ones."
 }

@@ -41,6 +41,8 @@ func TestServerLogMessagesOnStderr(t *testing.T) {
 
 // TestLogsCommand: `mcpdeck logs SERVER` connects that server, prints
 // nothing on stdout (messages go to stderr), and refuses an unknown level.
+// A server that logged nothing is said to have, with how to see more, and
+// the command still succeeds (exit 0, as `kubectl logs` of a quiet pod).
 func TestLogsCommand(t *testing.T) {
 	e := clitest.NewEnv(t)
 	cfg := clitest.EngServers(t, nil)
@@ -48,7 +50,36 @@ func TestLogsCommand(t *testing.T) {
 	if r.Stdout != "" {
 		t.Errorf("logs printed on stdout: %q", r.Stdout)
 	}
+	if want := "mcpdeck: calc sent no log messages at info or above while connecting: --level debug shows more, --follow waits for new ones.\n"; r.Stderr != want {
+		t.Errorf("logs of a quiet server: stderr %q, want %q", r.Stderr, want)
+	}
 	e.Fails(2, "--mcp-config", cfg, "logs", "calc", "--level", "loud")
+}
+
+// TestNoLogsSaysHowToSeeMore: the note names the level, how many messages
+// it hid and the flag that shows them; at debug only --follow is left.
+func TestNoLogsSaysHowToSeeMore(t *testing.T) {
+	for _, tc := range []struct {
+		level string
+		below int
+		want  string
+	}{
+		{"info", 0, "s sent no log messages at info or above while connecting: --level debug shows more, --follow waits for new ones."},
+		{"error", 1, "s sent no log messages at error or above while connecting (1 below it): --level debug shows it, --follow waits for new ones."},
+		{"warning", 3, "s sent no log messages at warning or above while connecting (3 below it): --level debug shows them, --follow waits for new ones."},
+		{"debug", 0, "s sent no log messages while connecting: --follow waits for new ones."},
+	} {
+		if got := noLogs("s", tc.level, tc.below); got != tc.want {
+			t.Errorf("noLogs(%s, %d) = %q, want %q", tc.level, tc.below, got, tc.want)
+		}
+	}
+	var out strings.Builder
+	f := clicore.NewEngineFlags(&clicore.Globals{Stderr: &out, LogLevel: "warning"})
+	f.PrintLog("s", engine.LogEntry{Level: "info", Data: "hidden"})
+	f.PrintLog("s", engine.LogEntry{Level: "error", Data: "shown"})
+	if printed, below := f.LogsSeen(); printed != 1 || below != 1 {
+		t.Errorf("LogsSeen = %d printed, %d below; want 1 and 1", printed, below)
+	}
 }
 
 // TestSamplingFromTheCLI: without a command, a server's sampling request is

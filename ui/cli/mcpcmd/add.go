@@ -32,10 +32,14 @@ func newMCPAddCmd(g *clicore.Globals) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "add NAME [flags] -- COMMAND [ARGS...]\n  mcpdeck mcp add NAME [flags] URL\n  mcpdeck mcp add [NAME] --registry SERVER[@VERSION] [flags]",
 		Short: "Add a stdio server (command after --), a remote server (URL) or a server from the MCP Registry",
-		Example: "  mcpdeck mcp add github -e GITHUB_TOKEN='${GITHUB_TOKEN}' -- npx -y @modelcontextprotocol/server-github\n" +
-			"  mcpdeck mcp add -s user my-api https://example.com/mcp -H 'Authorization: Bearer ${API_TOKEN}'\n" +
-			"  mcpdeck mcp add events https://example.com/mcp/sse          # sse, detected from the URL\n" +
-			"  mcpdeck mcp add -s user --registry io.github.github/github-mcp-server   # asks for its token; kept in your keychain",
+		Example: "  mcpdeck mcp add github -e GITHUB_TOKEN='${GITHUB_TOKEN}' \\\n" +
+			"    -- npx -y @modelcontextprotocol/server-github\n" +
+			"  mcpdeck mcp add -s user my-api https://example.com/mcp \\\n" +
+			"    -H 'Authorization: Bearer ${API_TOKEN}'\n" +
+			"  # sse, detected from the URL\n" +
+			"  mcpdeck mcp add events https://example.com/mcp/sse\n" +
+			"  # asks for its token, which is kept in your keychain\n" +
+			"  mcpdeck mcp add -s user --registry io.github.github/github-mcp-server",
 		Args: cobra.ArbitraryArgs,
 	}
 	// `mcp add x npx -y pkg` (forgot the --) fails on "-y": say what to do.

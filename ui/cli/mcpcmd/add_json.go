@@ -14,10 +14,11 @@ import (
 
 func newMCPAddJSONCmd(g *clicore.Globals) *cobra.Command {
 	cmd := &cobra.Command{
-		Use:     "add-json NAME JSON",
-		Short:   "Add a server from its JSON definition (the .mcp.json format)",
-		Example: `  mcpdeck mcp add-json my-api '{"type":"http","url":"https://example.com/mcp","headers":{"Authorization":"Bearer ${API_TOKEN}"}}'`,
-		Args:    clicore.ExactArgs(2, "a server NAME and its JSON definition"),
+		Use:   "add-json NAME JSON",
+		Short: "Add a server from its JSON definition (the .mcp.json format)",
+		Example: `  mcpdeck mcp add-json my-api '{"type":"http","url":"https://example.com/mcp",
+    "headers":{"Authorization":"Bearer ${API_TOKEN}"}}'`,
+		Args: clicore.ExactArgs(2, "a server NAME and its JSON definition"),
 	}
 	scope := clicore.AddScopeFlag(cmd, model.ScopeLocal, "where to save it: local, user or project")
 	cmd.RunE = func(_ *cobra.Command, args []string) error {

@@ -11,6 +11,7 @@ import (
 	"github.com/mcpdeck/mcpdeck/model/config"
 	"github.com/mcpdeck/mcpdeck/model/textsafe"
 	"github.com/mcpdeck/mcpdeck/ui/cli/clicore"
+	"github.com/mcpdeck/mcpdeck/ui/status"
 )
 
 // newMCPListCmd is `mcpdeck mcp list`: connect every server and print one
@@ -70,6 +71,7 @@ func printStaticList(g *clicore.Globals, res *config.Resolved) error {
 			return err
 		}
 	} else {
+		writeUnreadable(g.Stdout, res.Problems, "")
 		writeServerTable(g.Stdout, res, nil)
 	}
 	return reportFileProblems(g.Stderr, res.Problems)
@@ -88,7 +90,9 @@ func writeServerTable(w io.Writer, res *config.Resolved, extra []extraColumn) {
 		fmt.Fprintln(w, "Managed configuration ("+config.ManagedMCPFile+") is in effect: every other scope is ignored.")
 	}
 	if len(res.Servers) == 0 {
-		fmt.Fprintln(w, "No MCP servers configured. Add one with: mcpdeck mcp add NAME -- COMMAND [ARGS...]")
+		if len(status.Unreadable(res.Problems)) == 0 { // a broken file is not an empty configuration
+			fmt.Fprintln(w, noServers)
+		}
 		return
 	}
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
@@ -126,6 +130,19 @@ func writeServerTable(w io.Writer, res *config.Resolved, extra []extraColumn) {
 		fmt.Fprintln(w, "\n1 project server awaits approval: mcpdeck mcp approve NAME|all")
 	case pending > 1:
 		fmt.Fprintf(w, "\n%d project servers await approval: mcpdeck mcp approve NAME|all\n", pending)
+	}
+}
+
+// noServers is what the listings say when nothing is configured.
+const noServers = "No MCP servers configured. Add one with: mcpdeck mcp add NAME -- COMMAND [ARGS...]"
+
+// writeUnreadable prints, before the servers, the row of each scope's file
+// whose servers could not be read, in the words of the TUI's list
+// (status.UnreadableRow), after mark; the servers such a file gave before
+// it broke are listed as usual.
+func writeUnreadable(w io.Writer, probs []model.Problem, mark string) {
+	for _, p := range status.Unreadable(probs) {
+		fmt.Fprintln(w, mark+status.UnreadableRow(p))
 	}
 }
 

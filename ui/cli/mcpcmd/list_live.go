@@ -48,9 +48,15 @@ func runEngList(ctx context.Context, f *clicore.EngineFlags, names []string, rec
 	out := g.Stdout
 	if len(s.Last.Servers) == 0 {
 		if g.JSON {
-			return clicore.WriteJSON(out, engListJSON{Servers: []engine.ServerSnapshot{}, Problems: engNonNil(s.Last.Problems), Warnings: engNonNil(s.Last.Warnings)})
+			if err := clicore.WriteJSON(out, engListJSON{Servers: []engine.ServerSnapshot{}, Problems: engNonNil(s.Last.Problems), Warnings: engNonNil(s.Last.Warnings)}); err != nil {
+				return err
+			}
+			return reportFileProblems(g.Stderr, s.Last.Problems) // exit 1, as with servers
 		}
-		fmt.Fprintln(out, "No MCP servers configured. Add one with: mcpdeck mcp add NAME -- COMMAND [ARGS...]")
+		if len(status.Unreadable(s.Last.Problems)) == 0 { // a broken file is not an empty configuration
+			fmt.Fprintln(out, noServers)
+		}
+		writeUnreadable(out, s.Last.Problems, status.OutcomeFailed.Glyph()+" ")
 		return reportFileProblems(g.Stderr, s.Last.Problems)
 	}
 	stop := showProgress(g, s)
@@ -69,6 +75,7 @@ func runEngList(ctx context.Context, f *clicore.EngineFlags, names []string, rec
 			return err
 		}
 	} else {
+		writeUnreadable(out, s.Last.Problems, status.OutcomeFailed.Glyph()+" ")
 		for _, srv := range results {
 			fmt.Fprintln(out, clicore.ListLine(srv))
 		}

@@ -29,6 +29,41 @@ func TestListFailsOnABrokenConfigFileEvenWhenConnecting(t *testing.T) {
 	}
 }
 
+// TestListShowsTheUnreadableProjectFileAsARow: with only a half-saved
+// .mcp.json, `mcp list` (connecting or not) prints the project's row, with
+// line:col, as the TUI does, not "No MCP servers configured"; --json gives
+// the same problem with its scope; stderr names the file in full; exit 1.
+func TestListShowsTheUnreadableProjectFileAsARow(t *testing.T) {
+	e := clitest.NewEnv(t)
+	mcpJSON := filepath.Join(e.Proj, ".mcp.json")
+	e.WriteFile(mcpJSON, "{\"mcpServers\": {\n  \"a\": {\"command\": \"x\"},\n  \"b\": {\n")
+	row := "project — .mcp.json unreadable (4:1): invalid JSON: unexpected end of file (truncated JSON?)"
+	for _, args := range [][]string{{"mcp", "list"}, {"mcp", "list", "--no-connect"}} {
+		r := e.Run(args...)
+		if r.Code != 1 || !strings.Contains(r.Stdout, row) || strings.Contains(r.Stdout, "No MCP servers configured") {
+			t.Errorf("%v: want exit 1 and the row %q on stdout: %s", args, row, r)
+		}
+		if !strings.Contains(r.Stderr, mcpJSON+":4:1") {
+			t.Errorf("%v: stderr does not name the file in full: %s", args, r)
+		}
+	}
+	for _, args := range [][]string{{"--json", "mcp", "list"}, {"--json", "mcp", "list", "--no-connect"}} {
+		r := e.Run(args...)
+		var doc struct {
+			Problems []struct {
+				Scope, File, Message string
+				Line, Col            int
+			}
+		}
+		if err := json.Unmarshal([]byte(r.Stdout), &doc); err != nil || r.Code != 1 || len(doc.Problems) != 1 {
+			t.Fatalf("%v: %v\n%s", args, err, r)
+		}
+		if p := doc.Problems[0]; p.Scope != "project" || p.File != mcpJSON || p.Line != 4 || p.Col != 1 || !strings.Contains(p.Message, "unexpected end of file") {
+			t.Errorf("%v: problem = %+v, want the project file's at 4:1", args, p)
+		}
+	}
+}
+
 // TestListOrderIsStableWhenPiped: servers are printed in the configuration's
 // order (scope, then name) whatever order they connect in, and a pipe gets
 // no progress line.
