@@ -34,7 +34,7 @@ func blockers(srv model.Server, find func(model.ServerConfig) error) []model.Rea
 	for i := range srv.Problems {
 		out = append(out, model.Reason{Kind: model.ReasonConfigProblem, Problem: &srv.Problems[i]})
 	}
-	if srv.Config.EffectiveType() == model.TransportStdio && srv.Config.Command != "" && find != nil {
+	if srv.Config.EffectiveType().Info().Program && srv.Config.Command != "" && find != nil {
 		if err := find(srv.Config); err != nil {
 			missing := platform.IsPath(srv.Config.Command)
 			shown := textsafe.NewMasker(srv.Secrets()...).Mask(srv.Config.Command) // expanded: ${VAR}s put their values in it

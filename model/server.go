@@ -111,7 +111,7 @@ func (s Server) AwaitsApproval() bool {
 // RunsIn is the directory a stdio server's process starts in (its
 // resolved cwd), "" for servers mcpdeck starts no process for.
 func (s Server) RunsIn() string {
-	if s.Config.EffectiveType() != TransportStdio {
+	if !s.Config.EffectiveType().Info().Program {
 		return ""
 	}
 	return s.Config.Cwd

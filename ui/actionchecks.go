@@ -57,7 +57,7 @@ func canStopRetrying(s *engine.ServerSnapshot) (bool, string) {
 
 func canAuthenticate(s *engine.ServerSnapshot) (bool, string) {
 	switch {
-	case s.Transport != model.TransportHTTP && s.Transport != model.TransportSSE:
+	case !s.Transport.Info().OAuth:
 		return false, string(s.Transport) + " servers do not use OAuth"
 	case !s.Enabled:
 		return false, "server is disabled"

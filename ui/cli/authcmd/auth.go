@@ -98,8 +98,8 @@ func authServer(g *clicore.Globals, lo config.LoadOptions, name string, logout b
 	if !ok {
 		return model.Server{}, fmt.Errorf("no server named %s (mcpdeck mcp list shows them)", name)
 	}
-	if !srv.Config.EffectiveType().IsRemote() || srv.Config.EffectiveType() == model.TransportWS {
-		return model.Server{}, fmt.Errorf("server %s uses %s: sign-in applies to sse and http servers", name, srv.Config.EffectiveType())
+	if t := srv.Config.EffectiveType(); !t.Info().OAuth {
+		return model.Server{}, fmt.Errorf("server %s uses %s: %w", name, t, model.ErrNoSignIn)
 	}
 	if logout {
 		return srv, nil

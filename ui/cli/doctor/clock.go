@@ -29,7 +29,7 @@ func clockChecks(ctx context.Context, res *config.Resolved) []docLine {
 	var out []docLine
 	var wg sync.WaitGroup
 	for _, s := range res.Servers {
-		if !s.Runnable() || !s.Config.EffectiveType().IsRemote() {
+		if !s.Runnable() || !s.Config.EffectiveType().Info().Remote {
 			continue
 		}
 		wg.Go(func() {

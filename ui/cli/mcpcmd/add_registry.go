@@ -31,8 +31,8 @@ func runRegistryAdd(cmd *cobra.Command, g *clicore.Globals, args []string, f add
 		return clicore.Usagef("mcp add --registry takes at most the NAME to save the server under, not a URL or a command")
 	case f.clientID != "" || f.callbackPort != 0 || f.clientSecret:
 		return clicore.Usagef("--client-id, --callback-port and --client-secret are for mcp add NAME URL, not --registry")
-	case f.transport == "ws":
-		return clicore.Usagef("registry servers are reached over http or sse, or run over stdio; -t ws does not apply")
+	case f.transport != "" && !registry.Offers(model.Transport(f.transport)):
+		return clicore.Usagef("registry servers are reached over http or sse, or run over stdio; -t %s does not apply", f.transport)
 	}
 	env, err := parseEnv(f.env)
 	if err != nil {
@@ -58,7 +58,7 @@ func runRegistryAdd(cmd *cobra.Command, g *clicore.Globals, args []string, f add
 	if err != nil {
 		return err
 	}
-	plan, err := registry.NewPlan(entry, f.transport)
+	plan, err := registry.NewPlan(entry, model.Transport(f.transport))
 	if err != nil {
 		return fmt.Errorf("%s@%s %w", textsafe.SanitizeLine(entry.Name), textsafe.SanitizeLine(entry.Version), err)
 	}
