@@ -29,17 +29,11 @@ func hint(key, what string) string {
 // unapproved project server is "pending" for the engine but waits for the
 // person; a blocked one is "disabled" by policy, not by you.
 func Word(s *engine.ServerSnapshot) string {
-	switch KindOf(s) {
-	case Awaiting:
-		if s.Approval.Status == model.ApprovalChanged {
-			return "changed since approval"
-		}
-		return "awaiting approval"
-	case Blocked:
-		return "blocked by policy"
-	case Connected, Pending, Failed, NeedsAuth, Disabled, numKinds:
+	k := KindOf(s)
+	if k == Awaiting && s.Approval.Status == model.ApprovalChanged {
+		return "changed since approval"
 	}
-	return s.State.String()
+	return k.look().word
 }
 
 // WordNow is Word with the live countdown of a scheduled retry.
@@ -108,7 +102,7 @@ func Row(s *engine.ServerSnapshot, now time.Time, h Hints) (string, Tone) {
 		return "disabled", ToneOff
 	case numKinds:
 	}
-	return s.State.String(), ToneText
+	return Word(s), ToneText
 }
 
 // Counts is "3 tools · 7 resources · 2 templates · 1 prompt": every place
