@@ -96,13 +96,13 @@ func Row(s *engine.ServerSnapshot, now time.Time, h Hints) (string, Tone) {
 		if s.Approval.Status == model.ApprovalRejected {
 			return "rejected by you" + hint(h.Approve, "approve"), ToneOff
 		}
-		if lines := Why(s); len(lines) > 0 {
-			return lines[0].Text, ToneOff
-		}
-		return "disabled", ToneOff
-	case numKinds:
+	default: // the words below
 	}
-	return Word(s), ToneText
+	// disabled, and any kind without words of its own: why, else its word
+	if lines := Why(s); len(lines) > 0 {
+		return lines[0].Text, KindOf(s).Tone()
+	}
+	return Word(s), KindOf(s).Tone()
 }
 
 // Counts is "3 tools · 7 resources · 2 templates · 1 prompt": every place
