@@ -137,8 +137,8 @@ func (r *runner) authenticate(ctx context.Context, name string) error {
 	if !known {
 		return fmt.Errorf("%w: %s", ErrUnknownServer, name)
 	}
-	if !srv.Config.EffectiveType().IsRemote() {
-		return fmt.Errorf("server %s uses %s: only remote servers sign in", name, srv.Config.EffectiveType())
+	if t := srv.Config.EffectiveType(); !t.Info().OAuth {
+		return fmt.Errorf("server %s uses %s: %w", name, t, model.ErrNoSignIn)
 	}
 	show := func(u string) {
 		e.log.Info("open this URL to sign in", "server", name, "url", u)

@@ -28,16 +28,16 @@ type Authenticator interface {
 	Warnings() []string
 }
 
-// cachedNeedsAuth asks the Authenticator which of the runnable remote
-// servers in desired are known to need authentication (a cache file read per
-// server), so that a reload can do it before taking e.mu.
+// cachedNeedsAuth asks the Authenticator which of the runnable servers in
+// desired that one signs in to are known to need authentication (a cache
+// file read per server), so that a reload can do it before taking e.mu.
 func cachedNeedsAuth(auth Authenticator, desired []model.Server) map[string]bool {
 	if auth == nil {
 		return nil
 	}
 	out := map[string]bool{}
 	for _, srv := range desired {
-		if srv.Runnable() && srv.Config.EffectiveType().IsRemote() && auth.NeedsAuth(srv) {
+		if srv.Runnable() && srv.Config.EffectiveType().Info().OAuth && auth.NeedsAuth(srv) {
 			out[srv.Name] = true
 		}
 	}

@@ -128,13 +128,15 @@ func (c *callParts) reconnectFor(ctx context.Context, t callTarget) (callTarget,
 		var nt callTarget
 		var changed chan struct{}
 		err := e.withEntry(t.name, func(en *entry) error {
+			// Connected: call again; pending: wait for the attempt; any
+			// other state will not connect by itself.
 			switch s := en.st.Current(); s {
 			case model.StateConnected:
 				nt = callTarget{name: t.name, gen: en.st.Gen(), conn: en.conn.conn}
-			case model.StateFailed, model.StateNeedsAuth, model.StateDisabled:
-				return fmt.Errorf("%w: %s is %s: %s", ErrNotConnected, t.name, s, en.st.Shown().Error)
 			case model.StatePending:
 				changed = e.changed
+			default:
+				return fmt.Errorf("%w: %s is %s: %s", ErrNotConnected, t.name, s, en.st.Shown().Error)
 			}
 			return nil
 		})

@@ -70,7 +70,7 @@ func (r *runner) connected(ctx context.Context, en *entry, gen uint64, conn sess
 // change it.
 func (r *runner) openAndList(ctx context.Context, srv model.Server, mask *textsafe.Masker, policy *atomic.Pointer[model.Policy]) (session, lists, error) {
 	e := r.e
-	if srv.Config.EffectiveType().IsRemote() {
+	if srv.Config.EffectiveType().Info().Remote {
 		select {
 		case r.remote <- struct{}{}:
 		case <-ctx.Done():
@@ -173,7 +173,7 @@ func (r *runner) connOptions(srv model.Server, mask *textsafe.Masker, policy *at
 	o.OnFrame = func(f Frame) { e.logs.onFrame(name, f) }
 	o.Mask = mask
 	o.Launcher = launch.For(srv)
-	if e.opts.Auth != nil && srv.Config.EffectiveType().IsRemote() {
+	if e.opts.Auth != nil && srv.Config.EffectiveType().Info().Headers {
 		o.HTTPClient = e.opts.Auth.HTTPClient(srv)
 		if trusted(srv) && srv.Config.HeadersHelper != "" {
 			auth := e.opts.Auth

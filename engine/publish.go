@@ -78,7 +78,7 @@ func (en *entry) snapshot(s *ServerSnapshot) {
 		State: l.State, Reason: l.Reason, History: l.History,
 		Attempt: l.Attempt, MaxAttempts: l.MaxAttempts, NextRetry: l.NextRetry,
 		Error: l.Error, ErrorDetail: l.ErrorDetail, ErrorClass: l.ErrorClass, ExitCode: l.ExitCode,
-		Blockers: en.blockers,
+		Blockers: en.blockers, Runnable: en.st.Runnable(),
 
 		AuthURL: en.conn.authURL, StderrTail: en.conn.stderr,
 		ServerInfo: c.server, ProtocolVersion: c.protocol, Instructions: c.instructions, Subscriptions: c.subscriptions,

@@ -71,6 +71,12 @@ type ServerSnapshot struct {
 	// in one formatter (ui/status); they never parse Error.
 	Reason   model.Reason   `json:"reason,omitzero"`
 	Blockers []model.Reason `json:"blockers,omitempty"`
+	// Runnable is the engine's decision whether the server may run as its
+	// definition stands (model.Server.Runnable): whether a reconnect can
+	// start it. When false, Blockers[0] is why; a command not found, which
+	// comes last, does not make it false. The UIs show it; they do not
+	// decide it again.
+	Runnable bool `json:"runnable"`
 	// AuthURL is the sign-in URL while Authenticate runs, to show or copy.
 	AuthURL string `json:"authUrl,omitempty"`
 

@@ -15,7 +15,7 @@ import (
 // assembles a snapshot (assembler) writes them.
 var snapshotLifecycle = []string{
 	"State", "Reason", "History", "Attempt", "MaxAttempts", "NextRetry",
-	"Error", "ErrorDetail", "ErrorClass", "ExitCode", "Why", "Blockers",
+	"Error", "ErrorDetail", "ErrorClass", "ExitCode", "Why", "Blockers", "Runnable",
 }
 
 // assembler is the one function that builds a server's snapshot

@@ -11,7 +11,8 @@ import (
 
 // TestSnapshotsCarryReasonAndBlockers checks what the engine puts in a
 // snapshot for the UIs: the structured reason of each state, the standing
-// blockers in whyNot's order (one per sentence) and each move's cause.
+// blockers in whyNot's order (one per sentence), each move's cause, and
+// whether the server may run (a command not found does not stop it).
 func TestSnapshotsCarryReasonAndBlockers(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		n := newFakeNet()
@@ -26,7 +27,10 @@ func TestSnapshotsCarryReasonAndBlockers(t *testing.T) {
 		proj.Approval = model.Approval{Status: model.ApprovalChanged}
 		broken := stdioServer("broken")
 		broken.Problems = []model.Problem{{Server: "broken", Field: "env.A", Message: "${A} is not set"}, {Server: "broken", Field: "env.B", Message: "${B} is not set"}}
-		e := newTestEngine(t, n, stdioServer("ok"), stdioServer("bad"), off, proj, broken)
+		lost := stdioServer("lost")
+		lost.Config.Command = "missing-cmd"
+		n.fail["lost"] = exitErr(127)
+		e := newTestEngine(t, n, stdioServer("ok"), stdioServer("bad"), off, proj, broken, lost)
 		e.findProgram = func(cfg model.ServerConfig) error {
 			if cfg.Command == "missing-cmd" {
 				return errors.New("not found")
@@ -66,6 +70,15 @@ func TestSnapshotsCarryReasonAndBlockers(t *testing.T) {
 		if s.State != model.StateFailed || s.Reason.Kind != model.ReasonConfigProblem || s.Reason.Problem.Field != "env.A" ||
 			!slices.Equal(kinds(s.Blockers), []model.ReasonKind{model.ReasonConfigProblem, model.ReasonConfigProblem}) {
 			t.Errorf("broken: %s %+v %+v", s.State, s.Reason, s.Blockers)
+		}
+		runnable := map[string]bool{"ok": true, "bad": true, "lost": true, "off": false, "proj": false, "broken": false}
+		for name, want := range runnable {
+			if s := current(t, e, name); s.Runnable != want {
+				t.Errorf("%s: Runnable %v, want %v (blockers %+v)", name, s.Runnable, want, s.Blockers)
+			}
+		}
+		if s := current(t, e, "lost"); len(s.Blockers) != 1 || s.Blockers[0].Kind != model.ReasonCommandNotFound {
+			t.Errorf("lost: blockers %+v", s.Blockers)
 		}
 	})
 }

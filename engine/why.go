@@ -12,29 +12,14 @@ import (
 )
 
 // blockers lists every standing reason srv cannot run as configured, most
-// decisive first: policy, disabled by you, approval, config problems, a
-// command that cannot be found (by find, the one resolver). It searches
-// PATH, so callers do not hold e.mu. Runtime reasons (needs auth, last
-// crash) come from the state.
+// decisive first: the definition's (model.Server.Blockers: policy,
+// disabled by you, approval, config problems), then a command that cannot
+// be found (by find, the one resolver), which does not stop an attempt. It
+// searches PATH, so callers do not hold e.mu. Runtime reasons (needs auth,
+// last crash) come from the state.
 func blockers(srv model.Server, find func(model.ServerConfig) error) []model.Reason {
-	var out []model.Reason
-	if !srv.Policy.Allowed {
-		out = append(out, model.Reason{Kind: model.ReasonBlockedByPolicy, Rule: srv.Policy.Rule})
-	}
-	if !srv.Enabled {
-		out = append(out, model.Reason{Kind: model.ReasonDisabledByYou})
-	}
-	switch srv.Approval.Status {
-	case model.ApprovalPending, model.ApprovalChanged:
-		out = append(out, model.Reason{Kind: model.ReasonAwaitingApproval, Changed: srv.Approval.Status == model.ApprovalChanged})
-	case model.ApprovalRejected:
-		out = append(out, model.Reason{Kind: model.ReasonRejectedByYou})
-	case model.ApprovalNotNeeded, model.ApprovalApproved:
-	}
-	for i := range srv.Problems {
-		out = append(out, model.Reason{Kind: model.ReasonConfigProblem, Problem: &srv.Problems[i]})
-	}
-	if srv.Config.EffectiveType() == model.TransportStdio && srv.Config.Command != "" && find != nil {
+	out := srv.Blockers()
+	if srv.Config.EffectiveType().Info().Program && srv.Config.Command != "" && find != nil {
 		if err := find(srv.Config); err != nil {
 			missing := platform.IsPath(srv.Config.Command)
 			shown := textsafe.NewMasker(srv.Secrets()...).Mask(srv.Config.Command) // expanded: ${VAR}s put their values in it

@@ -11,7 +11,7 @@ import (
 
 // ConfigHash is the SHA-256 (hex) of the canonical JSON of a definition as
 // written (before ${VAR} expansion, scope excluded): map keys sorted, no
-// insignificant whitespace, an absent type counted as "stdio". The engine uses
+// insignificant whitespace, an absent type counted as EffectiveType. The engine uses
 // it to reconnect only servers whose definition changed, oauth keys tokens by
 // it, and project approvals are tied to it.
 func ConfigHash(cfg ServerConfig) string {
@@ -29,11 +29,7 @@ func canonicalJSON(cfg ServerConfig) []byte {
 			m[k] = v
 		}
 	}
-	typ := cfg.Type
-	if typ == "" {
-		typ = TransportStdio
-	}
-	put("type", string(typ), true)
+	put("type", string(cfg.EffectiveType()), true)
 	put("command", cfg.Command, cfg.Command != "")
 	put("args", cfg.Args, len(cfg.Args) > 0)
 	put("env", cfg.Env, len(cfg.Env) > 0)

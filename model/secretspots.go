@@ -35,13 +35,11 @@ func Redact(raw ServerConfig) ServerConfig {
 // RedactTarget is the one-line command line or URL shown in lists for cfg,
 // which must already have been through Redact.
 func RedactTarget(cfg ServerConfig) string {
-	switch cfg.EffectiveType() {
-	case TransportStdio:
+	switch t := cfg.EffectiveType().Info(); {
+	case t.Program:
 		return strings.TrimSpace(cfg.Command + " " + strings.Join(cfg.Args, " "))
-	case TransportSDK:
+	case t.Builtin:
 		return "built-in " + cfg.Name
-	case TransportSSE, TransportHTTP, TransportWS:
-		return cfg.URL
 	}
 	return cfg.URL
 }

@@ -99,10 +99,35 @@ func (p Problem) render() string {
 	return p.cause()
 }
 
-// Runnable reports whether the engine may spawn or contact the server.
-func (s Server) Runnable() bool {
-	return s.Enabled && s.Policy.Allowed && len(s.Problems) == 0 &&
-		(s.Approval.Status == ApprovalNotNeeded || s.Approval.Status == ApprovalApproved)
+// Runnable reports whether the engine may spawn or contact the server: its
+// definition has no Blockers.
+func (s Server) Runnable() bool { return len(s.Blockers()) == 0 }
+
+// Blockers lists every reason the definition may not run, most decisive
+// first: managed policy, disabled by you, approval (awaiting or rejected),
+// each config problem. The one rule of whether a server may run: Runnable
+// is "none of these", and the engine publishes both on each snapshot (its
+// Blockers add a command that cannot be found, which does not stop an
+// attempt).
+func (s Server) Blockers() []Reason {
+	var out []Reason
+	if !s.Policy.Allowed {
+		out = append(out, Reason{Kind: ReasonBlockedByPolicy, Rule: s.Policy.Rule})
+	}
+	if !s.Enabled {
+		out = append(out, Reason{Kind: ReasonDisabledByYou})
+	}
+	switch s.Approval.Status {
+	case ApprovalPending, ApprovalChanged:
+		out = append(out, Reason{Kind: ReasonAwaitingApproval, Changed: s.Approval.Status == ApprovalChanged})
+	case ApprovalRejected:
+		out = append(out, Reason{Kind: ReasonRejectedByYou})
+	case ApprovalNotNeeded, ApprovalApproved:
+	}
+	for i := range s.Problems {
+		out = append(out, Reason{Kind: ReasonConfigProblem, Problem: &s.Problems[i]})
+	}
+	return out
 }
 
 // AwaitsApproval reports whether s is a project server the person has not
@@ -124,7 +149,7 @@ func (s Server) AwaitsApproval() bool {
 // RunsIn is the directory a stdio server's process starts in (its
 // resolved cwd), "" for servers mcpdeck starts no process for.
 func (s Server) RunsIn() string {
-	if s.Config.EffectiveType() != TransportStdio {
+	if !s.Config.EffectiveType().Info().Program {
 		return ""
 	}
 	return s.Config.Cwd

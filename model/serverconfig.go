@@ -4,23 +4,6 @@ import (
 	"encoding/json"
 )
 
-// Transport names how mcpdeck talks to a server.
-type Transport string
-
-const (
-	TransportStdio Transport = "stdio"
-	TransportSSE   Transport = "sse"
-	TransportHTTP  Transport = "http"
-	TransportWS    Transport = "ws"
-	TransportSDK   Transport = "sdk" // in-process, built into mcpdeck
-)
-
-// IsRemote reports whether the transport reaches a server over the network
-// (remote servers have their own connection batch limit and may need OAuth).
-func (t Transport) IsRemote() bool {
-	return t == TransportSSE || t == TransportHTTP || t == TransportWS
-}
-
 // ServerConfig is one entry of an "mcpServers" object, compatible with the
 // .mcp.json convention. Type is optional for stdio. Unknown fields are kept in
 // Extra so that a rewrite never loses them.

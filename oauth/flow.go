@@ -29,8 +29,8 @@ const (
 // opened too), or the configured machine-to-machine grant. On success the
 // token is stored and the needs-auth mark cleared.
 func (m *Manager) Authenticate(ctx context.Context, srv model.Server, showURL func(string)) error {
-	if !srv.Config.EffectiveType().IsRemote() {
-		return fmt.Errorf("server %s uses %s: OAuth applies to remote servers only", srv.Name, srv.Config.EffectiveType())
+	if t := srv.Config.EffectiveType(); !t.Info().OAuth {
+		return fmt.Errorf("server %s uses %s: %w", srv.Name, t, model.ErrNoSignIn)
 	}
 	if untrusted(srv) {
 		// Discovery would contact a server the person has not approved.

@@ -43,3 +43,22 @@ func TestSignInToAServerThatNeverAsked(t *testing.T) {
 		t.Errorf("Authenticate = %v, want ErrNotAsked", err)
 	}
 }
+
+// TestNoSignInWhereTheTableSaysNone: a WebSocket or stdio server is refused
+// before any request (ErrNoSignIn): only the transports whose row says
+// OAuth sign in.
+func TestNoSignInWhereTheTableSaysNone(t *testing.T) {
+	e := newEnv(t, nil)
+	for _, cfg := range []model.ServerConfig{
+		{Type: model.TransportWS, URL: "ws://127.0.0.1:1/mcp"},
+		{Command: "server"},
+	} {
+		srv := model.Server{
+			Name: "x", Scope: model.ScopeUser, Hash: "0123456789abcdef0123", Config: cfg,
+			Enabled: true, Policy: model.PolicyDecision{Allowed: true},
+		}
+		if err := e.m.Authenticate(context.Background(), srv, e.showURL); !errors.Is(err, model.ErrNoSignIn) {
+			t.Errorf("Authenticate(%s) = %v, want ErrNoSignIn", cfg.EffectiveType(), err)
+		}
+	}
+}

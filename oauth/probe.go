@@ -22,7 +22,7 @@ const statelessVersion = "2026-07-28"
 // server that refuses the handshake (it speaks only the stateless
 // protocol) is asked for tools/list the stateless way instead.
 func (m *Manager) probe(ctx context.Context, srv model.Server) (challenge, bool) {
-	if srv.Config.EffectiveType() == model.TransportSSE {
+	if srv.Config.EffectiveType().Info().Opens == model.OpenSSE { // a GET opens its event stream
 		req, err := http.NewRequestWithContext(ctx, http.MethodGet, srv.Config.URL, nil)
 		if err != nil {
 			return challenge{}, false

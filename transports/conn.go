@@ -40,6 +40,9 @@ type Conn struct {
 	closeMu    sync.Mutex
 	closed     bool
 	closeErr   error
+	// sessionIsStream: the session is the transport's event stream (legacy
+	// SSE), so Reinit cannot start a new one on it.
+	sessionIsStream bool
 }
 
 func newConn(name string, kind model.Transport) *Conn {
@@ -148,7 +151,7 @@ func (c *Conn) Close(ctx context.Context) error {
 // its event stream): there it returns ErrSessionExpired and the caller must
 // reconnect.
 func (c *Conn) Reinit(ctx context.Context) error {
-	if c.kind == model.TransportSSE {
+	if c.sessionIsStream {
 		return &Error{Class: ClassSessionExpired, Err: fmt.Errorf("sse sessions cannot be re-initialized: %w", ErrSessionExpired)}
 	}
 	select {

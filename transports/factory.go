@@ -55,18 +55,18 @@ func openOnce(ctx context.Context, name string, cfg model.ServerConfig, opts Opt
 	c := newConn(name, kind)
 	c.rec = newFrameRecorder(opts.OnFrame, opts.Mask)
 	var err error
-	switch kind {
-	case model.TransportStdio:
+	switch kind.Info().Opens {
+	case model.OpenProcess:
 		err = openStdio(c, name, cfg, opts)
-	case model.TransportHTTP:
+	case model.OpenHTTP:
 		err = openHTTP(ctx, c, cfg, opts)
-	case model.TransportSSE:
+	case model.OpenSSE:
 		err = openSSE(ctx, c, cfg, opts)
-	case model.TransportWS:
+	case model.OpenWebSocket:
 		err = openWS(ctx, c, cfg, opts)
-	case model.TransportSDK:
+	case model.OpenInProcess:
 		err = openSDK(ctx, c, cfg, opts)
-	default:
+	case model.OpenNone:
 		err = fmt.Errorf("server %q: transport type %q: %w", name, kind, errors.ErrUnsupported)
 	}
 	if err == nil {

@@ -102,6 +102,7 @@ func openHTTP(ctx context.Context, c *Conn, cfg model.ServerConfig, opts Options
 // the endpoint event.
 func openSSE(ctx context.Context, c *Conn, cfg model.ServerConfig, opts Options) error {
 	hc, idle := httpClientFor(c, cfg, opts, true)
+	c.sessionIsStream = true
 	life, cancel := context.WithCancel(context.WithoutCancel(ctx))
 	reqs := &sseRequests{next: hc.Transport, ctx: life, client: hc, answers: newAnswering()}
 	sseClient := *hc //nolint:govet // copying the struct is how one derives a client

@@ -65,7 +65,7 @@ func humanize(err error) string {
 		return "the server ended the session (it may have restarted); a new session is needed"
 	case ClassProtocol:
 		if errors.Is(err, transport.ErrLegacySSEServer) {
-			return `the server refused a streamable HTTP connection; it may only speak the older SSE transport (try "type": "sse")`
+			return "the server refused a streamable HTTP connection; " + trySSE
 		}
 		var pe *ProtocolError
 		if errors.As(err, &pe) {

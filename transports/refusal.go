@@ -16,6 +16,8 @@ import (
 
 	"github.com/mark3labs/mcp-go/client/transport"
 	"github.com/mark3labs/mcp-go/mcp"
+
+	"github.com/mcpdeck/mcpdeck/model"
 )
 
 // maxRefusalBody bounds how much of a refused handshake's body is kept.
@@ -24,6 +26,10 @@ const maxRefusalBody = 64 << 10
 // sseProbeTimeout bounds the GET that checks whether a server that refused
 // the streamable HTTP handshake is an SSE-only server.
 const sseProbeTimeout = 5 * time.Second
+
+// trySSE is the advice for a server that refused streamable HTTP and may
+// speak only legacy SSE.
+const trySSE = `it may only speak the older SSE transport (try "type": "` + string(model.TransportSSE) + `")`
 
 // RefusedError is a streamable HTTP handshake the server refused with a 4xx
 // status. mcp-go reports every such refusal as "likely a legacy SSE server"
@@ -49,7 +55,7 @@ func (e *RefusedError) Error() string {
 		s += ": " + e.Message
 	}
 	if e.SSEOnly {
-		s += `; it may only speak the older SSE transport (try "type": "sse")`
+		s += "; " + trySSE
 	}
 	return s
 }

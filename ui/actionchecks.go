@@ -32,20 +32,41 @@ func canDisable(s *engine.ServerSnapshot) (bool, string) {
 	return true, ""
 }
 
+// canReconnect follows the engine's decision (Runnable) and words its
+// first blocker: the UI does not decide again whether a server may run.
 func canReconnect(s *engine.ServerSnapshot) (bool, string) {
-	switch {
-	case status.IsBlocked(s):
-		return false, "blocked by policy rule " + s.Policy.Rule
-	case !s.Enabled:
-		return false, "server is disabled"
-	case status.AwaitsApproval(s):
-		return false, "server is awaiting approval"
-	case s.Approval.Status == model.ApprovalRejected:
-		return false, "server was rejected"
-	case len(s.Problems) > 0:
-		return false, "the config has problems: " + s.Problems[0].Message
+	if s.Runnable {
+		return true, ""
 	}
-	return true, ""
+	return false, cannotRun(s)
+}
+
+// cannotRun words why the engine will not run s, its first blocker, after
+// "verb: ".
+func cannotRun(s *engine.ServerSnapshot) string {
+	if len(s.Blockers) == 0 {
+		return "the server cannot run"
+	}
+	switch b := s.Blockers[0]; b.Kind {
+	case model.ReasonBlockedByPolicy:
+		if b.Rule == "" {
+			return "blocked by managed policy"
+		}
+		return "blocked by policy rule " + b.Rule
+	case model.ReasonDisabledByYou:
+		return "server is disabled"
+	case model.ReasonAwaitingApproval:
+		return "server is awaiting approval"
+	case model.ReasonRejectedByYou:
+		return "server was rejected"
+	case model.ReasonConfigProblem:
+		if b.Problem != nil {
+			return "the config has problems: " + b.Problem.Message
+		}
+		return "the config has problems"
+	default:
+		return "the server cannot run"
+	}
 }
 
 func canStopRetrying(s *engine.ServerSnapshot) (bool, string) {
@@ -57,7 +78,7 @@ func canStopRetrying(s *engine.ServerSnapshot) (bool, string) {
 
 func canAuthenticate(s *engine.ServerSnapshot) (bool, string) {
 	switch {
-	case s.Transport != model.TransportHTTP && s.Transport != model.TransportSSE:
+	case !s.Transport.Info().OAuth:
 		return false, string(s.Transport) + " servers do not use OAuth"
 	case !s.Enabled:
 		return false, "server is disabled"

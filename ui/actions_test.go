@@ -356,3 +356,21 @@ func TestReloadOfABrokenFileShowsTheProblem(t *testing.T) {
 		h.wantView("reload config: done", "config problem: invalid JSON: invalid character ',' (/p/.mcp.json:6:104)")
 	})
 }
+
+// TestReconnectFollowsTheEngine: whether a server may reconnect is the
+// engine's decision (ServerSnapshot.Runnable), worded from its first
+// blocker; the TUI does not decide again from the fields (a policy denial
+// without a rule once passed that second check).
+func TestReconnectFollowsTheEngine(t *testing.T) {
+	denied := engine.ServerSnapshot{
+		Enabled: true, Policy: model.PolicyDecision{Allowed: false},
+		Blockers: []model.Reason{{Kind: model.ReasonBlockedByPolicy}},
+	}
+	if ok, why := canReconnect(&denied); ok || why != "blocked by managed policy" {
+		t.Errorf("denied without a rule: %v %q", ok, why)
+	}
+	lost := engine.ServerSnapshot{Enabled: true, Runnable: true, Blockers: []model.Reason{{Kind: model.ReasonCommandNotFound, Command: "x"}}}
+	if ok, why := canReconnect(&lost); !ok {
+		t.Errorf("a command not found is no reason not to try again: %q", why)
+	}
+}

@@ -148,10 +148,8 @@ func (m *approvalModal) View(width, height int) string {
 		title += st.Muted.Render(" (" + itoa(m.i+1) + " of " + itoa(len(m.servers)) + ")")
 	}
 	verb := "It will run:"
-	switch s.Transport {
-	case model.TransportHTTP, model.TransportSSE, model.TransportWS:
+	if s.Transport.Info().Remote {
 		verb = "It will connect to:"
-	case model.TransportStdio, model.TransportSDK:
 	}
 	head := []string{st.Heading.Render(title), "", st.Title.Render(textsafe.Escape(s.Name)) + st.Muted.Render(" · "+string(s.Transport)), ""}
 	body := m.warnings(s, inner)

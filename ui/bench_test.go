@@ -21,7 +21,7 @@ func bigSnapshot(n, tools int) engine.Snapshot {
 	for i := range n {
 		sv := engine.ServerSnapshot{
 			Name: fmt.Sprintf("server-%03d", i), Scope: scopes[i%len(scopes)], Transport: model.TransportStdio,
-			State: states[i%len(states)], Enabled: true, Policy: model.PolicyDecision{Allowed: true},
+			State: states[i%len(states)], Enabled: true, Runnable: true, Policy: model.PolicyDecision{Allowed: true},
 			Target: "cmd --flag", Error: "connection refused",
 		}
 		if sv.State == model.StatePending {

@@ -115,27 +115,14 @@ func (d *detailView) selected() (item int, why string) {
 	return -1, "the tab lists nothing"
 }
 
-// toolBadges lists a tool's annotations: title, read-only, destructive, open-world, denied.
+// toolBadges is a tool's title, when it is not its name, and its badges
+// (status.ToolBadges), in brackets after its name.
 func toolBadges(t *engine.Tool) string {
 	var b []string
 	if t.Title != "" && t.Title != t.Name {
 		b = append(b, "“"+t.Title+"”")
 	}
-	if t.ReadOnly {
-		b = append(b, "read-only")
-	}
-	if t.Destructive && !t.ReadOnly { // the hint means nothing for a read-only tool (MCP spec)
-		b = append(b, "destructive")
-	}
-	if t.OpenWorld {
-		b = append(b, "open-world")
-	}
-	if t.Denied {
-		b = append(b, "denied by permissions")
-	}
-	if t.Collision != "" {
-		b = append(b, "⚠ "+t.Collision)
-	}
+	b = append(b, status.ToolBadges(t)...)
 	if len(b) == 0 {
 		return ""
 	}

@@ -171,7 +171,7 @@ func fixture() engine.Snapshot {
 		"required":["title","priority"]}`)
 	notes := engine.ServerSnapshot{
 		Name: "notes", Scope: model.ScopeUser, Source: "/home/me/.config/mcpdeck/settings.json",
-		Transport: model.TransportSDK, Target: "built-in notes", State: model.StateConnected, Enabled: true,
+		Transport: model.TransportSDK, Target: "built-in notes", State: model.StateConnected, Enabled: true, Runnable: true,
 		Config:     model.ServerConfig{Type: model.TransportSDK, Name: "notes"},
 		Policy:     model.PolicyDecision{Allowed: true},
 		ServerInfo: engine.Implementation{Name: "notes", Version: "1.0.0"}, ProtocolVersion: "2025-11-25",
@@ -193,7 +193,7 @@ func fixture() engine.Snapshot {
 	}
 	flaky := engine.ServerSnapshot{
 		Name: "flaky", Scope: model.ScopeLocal, Source: "/work/.mcpdeck/settings.local.json", Transport: model.TransportStdio,
-		Target: "mcpdeck demo-server flaky", State: model.StatePending, Enabled: true, Attempt: 2, MaxAttempts: 5,
+		Target: "mcpdeck demo-server flaky", State: model.StatePending, Enabled: true, Runnable: true, Attempt: 2, MaxAttempts: 5,
 		NextRetry: t0.Add(7 * time.Second), Policy: model.PolicyDecision{Allowed: true}, ExitCode: intp(1),
 		Error:  "the server exited (code 1)",
 		Reason: model.Reason{Kind: model.ReasonRetryScheduled, Attempt: 2, MaxAttempts: 5, At: t0.Add(7 * time.Second), Error: "the server exited (code 1)"},
@@ -210,7 +210,7 @@ func fixture() engine.Snapshot {
 	}
 	remote := engine.ServerSnapshot{
 		Name: "remote-api", Scope: model.ScopeUser, Source: "/home/me/.config/mcpdeck/settings.json", Transport: model.TransportHTTP,
-		Target: "https://api.example.com/mcp", State: model.StateNeedsAuth, Enabled: true, Policy: model.PolicyDecision{Allowed: true},
+		Target: "https://api.example.com/mcp", State: model.StateNeedsAuth, Enabled: true, Runnable: true, Policy: model.PolicyDecision{Allowed: true},
 		Error:  "the server needs you to log in (HTTP 401)",
 		Reason: model.Reason{Kind: model.ReasonAuthNeeded, Error: "the server needs you to log in (HTTP 401)"},
 	}

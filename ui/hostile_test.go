@@ -37,7 +37,7 @@ func hostileFixture() engine.Snapshot {
 	}
 	evil := engine.ServerSnapshot{
 		Name: hx("evil"), Scope: model.ScopeUser, Source: hx("/home/me/settings.json"), Transport: model.TransportStdio,
-		Target: hx("npx ") + " \x1b[2K", State: model.StateConnected, Enabled: true, Config: cfg,
+		Target: hx("npx ") + " \x1b[2K", State: model.StateConnected, Enabled: true, Runnable: true, Config: cfg,
 		Policy:     model.PolicyDecision{Allowed: true},
 		ServerInfo: engine.Implementation{Name: hx("srv"), Version: hx("1")}, ProtocolVersion: hx("p"),
 		Instructions: hx("instructions "),

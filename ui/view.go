@@ -37,7 +37,6 @@ func (m *Model) View() string {
 // they fit and as glyph and number when they do not.
 func (m *Model) header() string {
 	st := &m.st
-	labels := [status.NumKinds]string{"connected", "pending", "failed", "needs auth", "disabled", "blocked", "awaiting approval", "rejected"}
 	type part struct {
 		glyph string
 		style lipgloss.Style
@@ -46,7 +45,7 @@ func (m *Model) header() string {
 	}
 	parts := make([]part, 0, status.NumKinds)
 	for k := range status.Kind(status.NumKinds) {
-		parts = append(parts, part{k.Glyph(), toneStyle(st, k.Tone()), m.counts[k], labels[k]})
+		parts = append(parts, part{k.Glyph(), toneStyle(st, k.Tone()), m.counts[k], k.Label()})
 	}
 	render := func(words bool) string {
 		var b strings.Builder

@@ -66,7 +66,7 @@ func merge(defs []jsonfile.Definition, opts LoadOptions, root string, pol policy
 func decideServer(pol policy.Rules, s model.Server, opts LoadOptions) model.PolicyDecision {
 	var prog model.Program
 	found := false
-	if s.Config.EffectiveType() == model.TransportStdio {
+	if s.Config.EffectiveType().Info().Program {
 		var err error
 		prog, err = ServerProgram(s.Config, opts.Cwd, opts.lookup())
 		found = err == nil
@@ -126,17 +126,17 @@ func build(d jsonfile.Definition, opts LoadOptions, root string) model.Server {
 	return s
 }
 
-// signature identifies what a server runs: stdio command+args, or the URL of
-// a remote server. sdk servers have none (they are never duplicates), nor do
+// signature identifies what a server runs: the program and its args, or
+// the URL of a remote server. Built-in servers have none (they are never duplicates), nor do
 // definitions without a command or URL (broken ones run nothing, so they
 // duplicate nothing).
 func signature(cfg model.ServerConfig) string {
-	t := cfg.EffectiveType()
+	t := cfg.EffectiveType().Info()
 	switch {
-	case t == model.TransportStdio && strings.TrimSpace(cfg.Command) != "":
+	case t.Program && strings.TrimSpace(cfg.Command) != "":
 		b, _ := json.Marshal(append([]string{cfg.Command}, cfg.Args...))
-		return "stdio:" + string(b)
-	case t.IsRemote() && strings.TrimSpace(cfg.URL) != "":
+		return string(t.Name) + ":" + string(b)
+	case t.Remote && strings.TrimSpace(cfg.URL) != "":
 		return "url:" + strings.TrimSpace(cfg.URL)
 	}
 	return ""

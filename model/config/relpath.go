@@ -52,7 +52,7 @@ func relativeArg(a, startDir string) bool {
 // Before, they named something in startDir; now they name something
 // under home. Nil for every other server.
 func homeRelative(raw, cfg model.ServerConfig, scope model.Scope, startDir string) []string {
-	if scope.DefinedByProject() || raw.Cwd != "" || cfg.EffectiveType() != model.TransportStdio {
+	if scope.DefinedByProject() || raw.Cwd != "" || !cfg.EffectiveType().Info().Program {
 		return nil
 	}
 	shown := model.Redact(raw)

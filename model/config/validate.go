@@ -14,25 +14,26 @@ import (
 func validate(cfg model.ServerConfig) []model.Problem {
 	var probs []model.Problem
 	bad := func(field, msg string) { probs = append(probs, model.Problem{Field: field, Message: msg}) }
-	switch t := cfg.EffectiveType(); t {
-	case model.TransportStdio:
+	t := cfg.EffectiveType().Info()
+	switch {
+	case t.Program:
 		switch {
 		case strings.TrimSpace(cfg.Command) != "":
 		case cfg.Type == "" && cfg.URL != "":
-			bad("type", `a server with a url needs "type": "http", "sse" or "ws" (without a type it is a stdio server)`)
+			remote := model.TransportNames(func(i model.TransportInfo) bool { return i.Remote }, "or")
+			bad("type", `a server with a url needs a "type" (`+remote+`); without one it is a `+string(cfg.EffectiveType())+" server")
 		default:
-			bad("command", "a stdio server needs a command")
+			bad("command", "a "+string(t.Name)+" server needs a command")
 		}
-	case model.TransportSSE, model.TransportHTTP:
-		checkURL(cfg.URL, []string{"http", "https"}, bad)
-	case model.TransportWS:
-		checkURL(cfg.URL, []string{"ws", "wss"}, bad)
-	case model.TransportSDK:
+	case t.Remote:
+		checkURL(cfg.URL, t.Schemes, bad)
+	case t.Builtin:
 		if cfg.Name == "" {
-			bad("name", "an sdk server needs the name of a built-in server")
+			bad("name", "an "+string(t.Name)+" server needs the name of a built-in server")
 		}
 	default:
-		bad("type", "unknown transport "+strconv.Quote(string(t))+" (use stdio, sse, http, ws or sdk)")
+		all := model.TransportNames(func(model.TransportInfo) bool { return true }, "or")
+		bad("type", "unknown transport "+strconv.Quote(string(t.Name))+" (use "+all+")")
 	}
 	return probs
 }

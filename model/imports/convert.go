@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"sort"
 	"strconv"
-	"strings"
 
 	"github.com/mcpdeck/mcpdeck/model"
 )
@@ -103,11 +102,11 @@ func convertServer(name string, raw json.RawMessage, d dialect) Entry {
 	return e
 }
 
-// transportOf decides the transport from the type field, or from the fields
-// present when the type is absent.
+// transportOf decides the transport from the type field (a name or alias
+// of a transport a person adds), or from the fields present when the type
+// is absent.
 func transportOf(typ string, cfg model.ServerConfig) (model.Transport, string) {
-	switch strings.ToLower(typ) {
-	case "":
+	if typ == "" {
 		switch {
 		case cfg.Command != "":
 			return model.TransportStdio, ""
@@ -119,28 +118,22 @@ func transportOf(typ string, cfg model.ServerConfig) (model.Transport, string) {
 			return t, ""
 		}
 		return "", "it has neither a command nor a url"
-	case "stdio":
-		if cfg.Command == "" {
-			return "", "it is a stdio server without a command"
-		}
-		return model.TransportStdio, ""
-	case "sse", "http", "streamable-http", "streamablehttp", "ws", "websocket":
-		t := model.TransportHTTP
-		switch strings.ToLower(typ) {
-		case "sse":
-			t = model.TransportSSE
-		case "ws", "websocket":
-			t = model.TransportWS
-		}
-		if cfg.URL == "" {
-			return "", "it is a " + string(t) + " server without a url"
-		}
-		if err := CheckURL(t, cfg.URL); err != nil {
+	}
+	t, ok := model.LookupTransport(typ)
+	switch {
+	case !ok || !t.Addable:
+		addable := model.TransportNames(func(t model.TransportInfo) bool { return t.Addable }, "or")
+		return "", fmt.Sprintf("its type %q is not a transport mcpdeck supports (%s)", typ, addable)
+	case t.Program && cfg.Command == "":
+		return "", "it is a " + string(t.Name) + " server without a command"
+	case t.Remote && cfg.URL == "":
+		return "", "it is a " + string(t.Name) + " server without a url"
+	case t.Remote:
+		if err := CheckURL(t.Name, cfg.URL); err != nil {
 			return "", "field url: " + err.Error()
 		}
-		return t, ""
 	}
-	return "", fmt.Sprintf("its type %q is not a transport mcpdeck supports (stdio, sse, http, ws)", typ)
+	return t.Name, ""
 }
 
 func str(v json.RawMessage, d dialect) (string, error) {

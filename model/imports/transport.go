@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"net/url"
 	"regexp"
+	"slices"
 	"strings"
 
 	"github.com/mcpdeck/mcpdeck/model"
@@ -17,39 +18,45 @@ var varPattern = regexp.MustCompile(`\$\{[^}]*\}`)
 var ErrBadURL = errors.New("bad server URL")
 
 // DetectTransport guesses the transport of a remote server from its URL, the
-// way `mcpdeck mcp add NAME URL` does without -t: ws:// and wss:// are
-// WebSocket; an http(s) URL with a path segment "sse" (".../sse", "/sse/v1")
-// is SSE; any other http(s) URL is streamable HTTP.
+// way `mcpdeck mcp add NAME URL` does without -t: of the remote transports
+// that take the URL's scheme, the one whose path hint is a segment of its
+// path (".../sse", "/sse/v1" is SSE), else the one without a hint (ws://
+// and wss:// are WebSocket, any other http(s) URL is streamable HTTP).
 func DetectTransport(raw string) (model.Transport, error) {
 	u, err := parseURL(raw)
 	if err != nil {
 		return "", err
 	}
-	switch u.Scheme {
-	case "ws", "wss":
-		return model.TransportWS, nil
-	}
-	for _, seg := range strings.Split(u.Path, "/") {
-		if strings.EqualFold(seg, "sse") {
-			return model.TransportSSE, nil
+	segs := strings.Split(u.Path, "/")
+	var plain model.Transport
+	for _, t := range model.Transports() {
+		switch {
+		case !t.Remote || !slices.Contains(t.Schemes, u.Scheme):
+		case t.PathHint == "":
+			if plain == "" {
+				plain = t.Name
+			}
+		case slices.ContainsFunc(segs, func(s string) bool { return strings.EqualFold(s, t.PathHint) }):
+			return t.Name, nil
 		}
 	}
-	return model.TransportHTTP, nil
+	if plain == "" {
+		return "", fmt.Errorf("%w: %q: no transport takes a %s:// URL", ErrBadURL, raw, u.Scheme)
+	}
+	return plain, nil
 }
 
-// CheckURL reports whether raw is a usable URL for transport t: ws needs ws://
-// or wss://, sse and http need http:// or https://.
+// CheckURL reports whether raw is a usable URL for transport t: its scheme
+// is one t takes (ws needs ws:// or wss://, sse and http need http:// or
+// https://).
 func CheckURL(t model.Transport, raw string) error {
 	u, err := parseURL(raw)
 	if err != nil {
 		return err
 	}
-	ws := u.Scheme == "ws" || u.Scheme == "wss"
-	if t == model.TransportWS && !ws {
-		return fmt.Errorf("%w: %q: a ws server needs a ws:// or wss:// URL", ErrBadURL, raw)
-	}
-	if t != model.TransportWS && ws {
-		return fmt.Errorf("%w: %q: a %s server needs an http:// or https:// URL", ErrBadURL, raw, t)
+	schemes := t.Info().Schemes
+	if !slices.Contains(schemes, u.Scheme) {
+		return fmt.Errorf("%w: %q: a %s server needs a URL that starts with %s", ErrBadURL, raw, t, strings.Join(schemes, ":// or ")+"://")
 	}
 	return nil
 }
@@ -62,9 +69,16 @@ func parseURL(raw string) (*url.URL, error) {
 		return nil, fmt.Errorf("%w: %q is not an absolute URL with a host", ErrBadURL, raw)
 	}
 	u.Scheme = strings.ToLower(u.Scheme)
-	switch u.Scheme {
-	case "http", "https", "ws", "wss":
-		return u, nil
+	var all []string
+	for _, t := range model.Transports() {
+		for _, s := range t.Schemes {
+			if s == u.Scheme {
+				return u, nil
+			}
+			if !slices.Contains(all, s) {
+				all = append(all, s)
+			}
+		}
 	}
-	return nil, fmt.Errorf("%w: %q: the scheme must be http, https, ws or wss", ErrBadURL, raw)
+	return nil, fmt.Errorf("%w: %q: the scheme must be one of %s", ErrBadURL, raw, strings.Join(all, ", "))
 }

@@ -52,14 +52,15 @@ type Rules struct {
 // serverName and serverCommand rules (serverUrl rules are about addresses,
 // not programs). A deny of ["*"] stops every program.
 func (p Rules) Judge(server string, prog model.Program) model.PolicyDecision {
-	return p.judge(&target{name: server, kind: model.TransportStdio, prog: prog, found: prog.Path != ""})
+	return p.judge(&target{name: server, program: true, prog: prog, found: prog.Path != ""})
 }
 
 // Decide applies the policy to a server (expanded config); prog is the
 // program a stdio server runs, as ServerProgram found it (found is false
 // when it found none).
 func (p Rules) Decide(name string, cfg model.ServerConfig, prog model.Program, found bool) model.PolicyDecision {
-	return p.judge(&target{name: name, kind: cfg.EffectiveType(), rawURL: cfg.URL, prog: prog, found: found})
+	t := cfg.EffectiveType().Info()
+	return p.judge(&target{name: name, program: t.Program, remote: t.Remote, rawURL: cfg.URL, prog: prog, found: found})
 }
 
 // judge applies the policy to a target. Deny wins over allow; the
@@ -82,7 +83,7 @@ func (p Rules) judge(t *target) model.PolicyDecision {
 		}
 	}
 	rule := "allowedMcpServers: not listed"
-	if t.kind == model.TransportStdio && !t.found {
+	if t.program && !t.found {
 		rule += " (the program is not found)"
 	}
 	return model.PolicyDecision{Allowed: false, Rule: rule}
@@ -92,18 +93,20 @@ func (p Rules) judge(t *target) model.PolicyDecision {
 // (remote) or the program it runs (stdio), parsed once, on first need.
 type target struct {
 	name   string
-	kind   model.Transport
 	rawURL string
 	url    *urlParts
 	urlOK  bool
 	prog   model.Program
 	found  bool // the program was found
+	// program: mcpdeck starts a program for it; remote: it is reached at
+	// rawURL (columns of the transport table).
+	program, remote bool
 }
 
 // notFoundNote explains a command rule that matched only because the
 // program could not be found.
 func (t *target) notFoundNote(r policyRule) string {
-	if r.kind == "serverCommand" && t.kind == model.TransportStdio && !t.found {
+	if r.kind == "serverCommand" && t.program && !t.found {
 		return " (the program is not found)"
 	}
 	return ""
@@ -119,7 +122,7 @@ func (t *target) matches(r policyRule, deny bool) bool {
 	case "serverName":
 		return model.NormalizeName(r.name) == model.NormalizeName(t.name)
 	case "serverUrl":
-		if !t.kind.IsRemote() {
+		if !t.remote {
 			return false
 		}
 		if t.url == nil {
@@ -131,7 +134,7 @@ func (t *target) matches(r policyRule, deny bool) bool {
 		}
 		return r.urlPat.match(*t.url)
 	case "serverCommand":
-		if t.kind != model.TransportStdio {
+		if !t.program {
 			return false
 		}
 		if !t.found && !deny {

@@ -13,7 +13,6 @@ import (
 	"github.com/muesli/termenv"
 
 	"github.com/mcpdeck/mcpdeck/engine"
-	"github.com/mcpdeck/mcpdeck/model"
 	"github.com/mcpdeck/mcpdeck/model/launch"
 	"github.com/mcpdeck/mcpdeck/ui"
 	"github.com/mcpdeck/mcpdeck/ui/addserver"
@@ -94,7 +93,7 @@ func checkKeychainEarly(ctx context.Context, auth engine.Authenticator, s engine
 		return
 	}
 	for _, srv := range s.Servers {
-		if srv.Transport == model.TransportSSE || srv.Transport == model.TransportHTTP {
+		if srv.Transport.Info().OAuth {
 			go c.CheckStore(ctx) // bounded by the manager's keychain timeout
 			return
 		}

@@ -43,7 +43,7 @@ func Setup(exe string) (*Env, error) {
 	}
 	stdio := func(name string) map[string]any {
 		return map[string]any{
-			"type": "stdio", "command": exe, "args": []string{"demo-server", name},
+			"type": model.TransportStdio, "command": exe, "args": []string{"demo-server", name},
 			"env": map[string]string{StateEnv: dir},
 		}
 	}

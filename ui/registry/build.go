@@ -277,7 +277,7 @@ func (b *builder) keyValues(kind FieldKind, kvs []KeyValueInput) (map[string]str
 // remote builds an http or sse definition.
 func (b *builder) remote() (model.ServerConfig, error) {
 	r := b.plan.Remote
-	t := model.Transport(remoteTypes[r.Type])
+	t, _ := remoteType(r)
 	u, err := b.render("the remote's URL", r.URL, r.Variables)
 	if err != nil {
 		return model.ServerConfig{}, err

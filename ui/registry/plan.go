@@ -6,6 +6,8 @@ import (
 	"runtime"
 	"slices"
 	"strings"
+
+	"github.com/mcpdeck/mcpdeck/model"
 )
 
 // Plan is how one registry server will be installed: the remote or the
@@ -22,23 +24,38 @@ type Plan struct {
 // runs each.
 var runtimes = map[string]string{"npm": "npx", "pypi": "uvx", "oci": "docker", "nuget": "dnx"}
 
-// remoteTypes maps a server.json transport to mcpdeck's.
-var remoteTypes = map[string]string{"streamable-http": "http", "sse": "sse"}
+// jsonTransports maps the transports a server.json names (its own words)
+// to mcpdeck's.
+var jsonTransports = map[string]model.Transport{"stdio": model.TransportStdio, "streamable-http": model.TransportHTTP, "sse": model.TransportSSE}
+
+// remoteType is mcpdeck's transport for a server.json remote; ok is false
+// for a remote mcpdeck cannot reach.
+func remoteType(r *Remote) (model.Transport, bool) {
+	t, ok := jsonTransports[r.Type]
+	return t, ok && t.Info().Remote
+}
+
+// Offers reports whether a server from the registry can be installed over
+// transport t: a remote of that type, or a package run as a program.
+func Offers(t model.Transport) bool {
+	return slices.Contains(slices.Collect(maps.Values(jsonTransports)), t)
+}
 
 // NewPlan chooses how to run e and lists what it asks for. transport picks
-// a remote of that mcpdeck type ("http", "sse") or a package ("stdio");
-// "" takes the first usable remote, else the first package mcpdeck
-// installs, in the server.json's order. Everything taken from e is checked
-// (checkText and friends) before it can reach a definition.
-func NewPlan(e Entry, transport string) (Plan, error) {
+// a remote of that mcpdeck type (http, sse) or a package (a transport that
+// runs a program, stdio); "" takes the first usable remote, else the first
+// package mcpdeck installs, in the server.json's order. Everything taken
+// from e is checked (checkText and friends) before it can reach a
+// definition.
+func NewPlan(e Entry, transport model.Transport) (Plan, error) {
 	p := Plan{Entry: e}
 	if err := checkText("the server's name", e.Name); err != nil {
 		return p, err
 	}
-	if transport != "stdio" {
+	if !transport.Info().Program {
 		for i := range e.Remotes {
 			r := &e.Remotes[i]
-			if t, ok := remoteTypes[r.Type]; ok && (transport == "" || transport == t) {
+			if t, ok := remoteType(r); ok && (transport == "" || transport == t) {
 				p.Remote = r
 				return p, p.remoteFields()
 			}
@@ -105,7 +122,7 @@ func (p *Plan) packageFields() error {
 	} else if err := p.checkRunnablePackage(what); err != nil {
 		return err
 	}
-	if t := pk.Transport.Type; t != "" && t != "stdio" {
+	if t := pk.Transport.Type; t != "" && !jsonTransports[t].Info().Program {
 		return fmt.Errorf("%w: the %s serves %s on a port of its own; mcpdeck starts local servers over stdio only", ErrUnusable, what, t)
 	}
 	if len(pk.RuntimeArguments)+len(pk.PackageArguments) > maxFields {
@@ -248,7 +265,8 @@ func (p *Plan) add(f Field) {
 // is filled: "npx @x/y@1.0.0 (npm package)", "http https://host/mcp".
 func (p Plan) Runs() string {
 	if r := p.Remote; r != nil {
-		return remoteTypes[r.Type] + " " + r.URL
+		t, _ := remoteType(r)
+		return string(t) + " " + r.URL
 	}
 	pk := p.Package
 	if pk.RegistryType == "mcpb" {

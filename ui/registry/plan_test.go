@@ -38,7 +38,7 @@ func entryOf(t *testing.T, doc string) Entry {
 
 func build(t *testing.T, e Entry, transport string, values map[string]string, mode SecretMode) (model.ServerConfig, []Secret) {
 	t.Helper()
-	p, err := NewPlan(e, transport)
+	p, err := NewPlan(e, model.Transport(transport))
 	if err != nil {
 		t.Fatalf("NewPlan(%s): %v", e.Name, err)
 	}

@@ -57,7 +57,7 @@ func BenchmarkApplyTrafficSnapshot(b *testing.B) {
 	for i := range tools {
 		tools[i] = engine.Tool{Name: fmt.Sprint("t", i), InputSchema: schema}
 	}
-	srv := engine.ServerSnapshot{Name: "big", State: model.StateConnected, Tools: tools}
+	srv := engine.ServerSnapshot{Name: "big", State: model.StateConnected, Runnable: true, Tools: tools}
 	g.apply(engine.Snapshot{Seq: 1, Servers: []engine.ServerSnapshot{srv}})
 	seq := uint64(1)
 	for b.Loop() {

@@ -44,10 +44,11 @@ func (f filter) tool(name string) bool {
 	return false
 }
 
-// exposes reports whether the gateway offers srv's lists: it may run
-// (approved, enabled, allowed by policy, nothing else standing in its way)
-// and the filter keeps it. A server that dropped keeps its last lists while
-// the engine reconnects it; calls then say what state it is in.
+// exposes reports whether the gateway offers srv's lists: the engine says
+// it may run (Runnable: approved, enabled, allowed by policy, no config
+// problem) and the filter keeps it. A server that dropped keeps its last
+// lists while the engine reconnects it; calls then say what state it is
+// in.
 func (f filter) exposes(srv *engine.ServerSnapshot) bool {
-	return len(srv.Blockers) == 0 && f.server(srv.Name)
+	return srv.Runnable && f.server(srv.Name)
 }

@@ -6,6 +6,9 @@ import (
 	"testing"
 
 	"github.com/mark3labs/mcp-go/mcp"
+
+	"github.com/mcpdeck/mcpdeck/engine"
+	"github.com/mcpdeck/mcpdeck/model"
 )
 
 // TestServersAndToolsFilters: --servers keeps one server of two, --tools
@@ -58,4 +61,16 @@ func TestDenyRuleHidesATool(t *testing.T) {
 		t.Fatal(err)
 	}
 	a.waitTools(t, "fa__echo offered again", func(n []string) bool { return slices.Contains(n, "fa__echo") })
+}
+
+// TestOfferFollowsTheEngine: the gateway offers the servers the engine says
+// may run (Runnable), as the TUI's reconnect does: a command that is not
+// found now does not take a server out of the offer (the engine tries it
+// again, and the person may install it meanwhile); a disabled one is out.
+func TestOfferFollowsTheEngine(t *testing.T) {
+	lost := engine.ServerSnapshot{Name: "lost", Runnable: true, Blockers: []model.Reason{{Kind: model.ReasonCommandNotFound, Command: "x"}}}
+	off := engine.ServerSnapshot{Name: "off", Blockers: []model.Reason{{Kind: model.ReasonDisabledByYou}}}
+	if f := (filter{}); !f.exposes(&lost) || f.exposes(&off) {
+		t.Errorf("exposes(lost) = %v, exposes(off) = %v; want true, false", f.exposes(&lost), f.exposes(&off))
+	}
 }

@@ -133,11 +133,11 @@ func state(g *Gateway, name string) model.State {
 	return model.StateDisabled
 }
 
-// snapOf is a snapshot listing servers by name only.
+// snapOf is a snapshot listing servers by name only, each one that may run.
 func snapOf(names ...string) engine.Snapshot {
 	var s engine.Snapshot
 	for _, n := range names {
-		s.Servers = append(s.Servers, engine.ServerSnapshot{Name: n})
+		s.Servers = append(s.Servers, engine.ServerSnapshot{Name: n, Runnable: true})
 	}
 	return s
 }

@@ -36,7 +36,7 @@ func stateSentenceAt(s *engine.ServerSnapshot, now time.Time) string {
 		msg = name + " needs authentication (sign in with: mcpdeck auth " + s.Name + ")"
 	case status.Awaiting, status.Rejected:
 		msg = name + " is " + status.Word(s) + " (approve it with: mcpdeck mcp approve " + s.Name + ")"
-	case status.Disabled, status.Blocked:
+	default: // disabled, blocked: its word and why
 		msg = name + " is " + status.Word(s) + colon(status.Reason(s))
 	}
 	return textsafe.SanitizeLine(msg)
@@ -73,12 +73,10 @@ func (g *Gateway) unavailable(ctx context.Context, name string) error {
 		return fmt.Errorf("%w: %s", engine.ErrUnknownServer, name)
 	}
 	msg := stateSentence(&s)
-	switch status.KindOf(&s) {
-	case status.Failed, status.NeedsAuth:
+	if k := status.KindOf(&s); k == status.Failed || k == status.NeedsAuth {
 		if err := g.eng.Reconnect(ctx, name); err == nil {
 			msg += "; mcpdeck is connecting it again, try again shortly"
 		}
-	case status.Connected, status.Pending, status.Disabled, status.Blocked, status.Awaiting, status.Rejected:
 	}
 	return &unavailableError{msg: msg}
 }

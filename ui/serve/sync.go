@@ -128,7 +128,7 @@ func sameOffer(a, b engine.Snapshot) bool {
 	}
 	for i := range a.Servers {
 		s, t := &a.Servers[i], &b.Servers[i]
-		if s.Name != t.Name || (len(s.Blockers) == 0) != (len(t.Blockers) == 0) ||
+		if s.Name != t.Name || s.Runnable != t.Runnable ||
 			!same(s.Tools, t.Tools) || !same(s.Prompts, t.Prompts) || !same(s.Resources, t.Resources) || !same(s.Templates, t.Templates) {
 			return false
 		}

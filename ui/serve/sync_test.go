@@ -20,7 +20,7 @@ func TestApplyKeepsTheExposureWhenNothingOfferedChanged(t *testing.T) {
 	}
 	g.srv = g.newMCPServer("test")
 	tools := []engine.Tool{{Name: "echo", InputSchema: []byte(`{"type":"object"}`)}}
-	srv := engine.ServerSnapshot{Name: "a", State: model.StateConnected, Tools: tools}
+	srv := engine.ServerSnapshot{Name: "a", State: model.StateConnected, Runnable: true, Tools: tools}
 	g.apply(engine.Snapshot{Seq: 1, Servers: []engine.ServerSnapshot{srv}})
 	built := g.x.tools
 	if len(built) != 1 || built[0].Name != "a__echo" {
@@ -39,14 +39,14 @@ func TestApplyKeepsTheExposureWhenNothingOfferedChanged(t *testing.T) {
 		t.Errorf("a new tools list is not offered: %v", g.x.tools)
 	}
 
-	srv.Blockers = []model.Reason{{Kind: model.ReasonDisabledByYou}}
+	srv.Runnable, srv.Blockers = false, []model.Reason{{Kind: model.ReasonDisabledByYou}}
 	g.apply(engine.Snapshot{Seq: 4, Servers: []engine.ServerSnapshot{srv}})
 	if len(g.x.tools) != 0 {
 		t.Errorf("a disabled server's tools stay offered: %v", g.x.tools)
 	}
 
-	srv.Blockers = nil
-	other := engine.ServerSnapshot{Name: "b", State: model.StateConnected, Tools: tools}
+	srv.Runnable, srv.Blockers = true, nil
+	other := engine.ServerSnapshot{Name: "b", State: model.StateConnected, Runnable: true, Tools: tools}
 	g.apply(engine.Snapshot{Seq: 5, Servers: []engine.ServerSnapshot{srv, other}})
 	if len(g.x.tools) != 3 {
 		t.Errorf("a new server's tools are not offered: %v", g.x.tools)

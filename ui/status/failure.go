@@ -26,9 +26,7 @@ func Failure(s *engine.ServerSnapshot) string {
 		if r.Cached {
 			return "The server needs you to sign in."
 		}
-	case model.ReasonNone, model.ReasonConnecting, model.ReasonRetryScheduled, model.ReasonAwaitingApproval,
-		model.ReasonBlockedByPolicy, model.ReasonDisabledByYou, model.ReasonRejectedByYou, model.ReasonConfigProblem,
-		model.ReasonCommandNotFound, model.ReasonCrashed, model.ReasonTooLarge, model.ReasonFailed:
+	default: // the cause says it all
 	}
 	return cause(s)
 }

@@ -52,7 +52,7 @@ func Move(t engine.Transition) string {
 			return "needs sign-in (remembered)"
 		}
 		return "needs sign-in"
-	case model.ReasonCommandNotFound, model.ReasonCrashed, model.ReasonTooLarge, model.ReasonTimedOut, model.ReasonFailed:
+	default: // the cause's error, else the reducer's label
 	}
 	if c.Error != "" {
 		return c.Error

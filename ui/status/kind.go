@@ -9,8 +9,8 @@ import (
 // with "pending" split into waiting for you (awaiting approval) and waiting
 // for the server, and "disabled" split into by you, by policy and
 // rejected by you (a project server the person said no to is counted as
-// rejected, not as disabled). Glyph, header counts, tone and words all
-// follow from it.
+// rejected, not as disabled). Its glyph, tone, word and header label are
+// its entry in kinds.
 type Kind int
 
 // The kinds, in the order the header counts them.
@@ -64,15 +64,41 @@ func AwaitsApproval(s *engine.ServerSnapshot) bool {
 // IsBlocked reports whether a managed policy rule forbids the server.
 func IsBlocked(s *engine.ServerSnapshot) bool { return !s.Policy.Allowed && s.Policy.Rule != "" }
 
-var glyphs = [NumKinds]string{"●", "◌", "✗", "◆", "○", "⊘", "?", "⊖"}
+// kindLook is how a kind is shown, everywhere it is shown.
+type kindLook struct {
+	glyph string // the one-character mark in lists and the header
+	tone  Tone   // the glyph's colour
+	word  string // the state in words (Word)
+	label string // what the header counts ("3 needs auth")
+}
+
+// kinds is the one home of each kind's look, one entry per kind
+// (TestEveryKindHasALook).
+var kinds = [NumKinds]kindLook{
+	Connected: {glyph: "●", tone: ToneGood, word: "connected", label: "connected"},
+	Pending:   {glyph: "◌", tone: ToneWarn, word: "pending", label: "pending"},
+	Failed:    {glyph: "✗", tone: ToneBad, word: "failed", label: "failed"},
+	NeedsAuth: {glyph: "◆", tone: ToneAuth, word: "needs-auth", label: "needs auth"},
+	Disabled:  {glyph: "○", tone: ToneOff, word: "disabled", label: "disabled"},
+	Blocked:   {glyph: "⊘", tone: ToneOff, word: "blocked by policy", label: "blocked"},
+	Awaiting:  {glyph: "?", tone: ToneWarn, word: "awaiting approval", label: "awaiting approval"},
+	Rejected:  {glyph: "⊖", tone: ToneOff, word: "rejected by you", label: "rejected"},
+}
+
+// look is k's entry; an unknown kind looks like plain text with a dot.
+func (k Kind) look() kindLook {
+	if k < 0 || int(k) >= NumKinds {
+		return kindLook{glyph: "·", tone: ToneText}
+	}
+	return kinds[k]
+}
 
 // Glyph is the kind's one-character mark in lists.
-func (k Kind) Glyph() string {
-	if k < 0 || int(k) >= NumKinds {
-		return "·"
-	}
-	return glyphs[k]
-}
+func (k Kind) Glyph() string { return k.look().glyph }
+
+// Label is what the header calls the servers of this kind when it counts
+// them.
+func (k Kind) Label() string { return k.look().label }
 
 // Tone is the semantic colour a piece of status text takes (ui/styles maps
 // it; the CLI prints plain text).
@@ -88,12 +114,5 @@ const (
 	ToneOff
 )
 
-var glyphTones = [NumKinds]Tone{ToneGood, ToneWarn, ToneBad, ToneAuth, ToneOff, ToneOff, ToneWarn, ToneOff}
-
 // Tone is the tone of the kind's glyph.
-func (k Kind) Tone() Tone {
-	if k < 0 || int(k) >= NumKinds {
-		return ToneText
-	}
-	return glyphTones[k]
-}
+func (k Kind) Tone() Tone { return k.look().tone }

@@ -20,6 +20,7 @@ const (
 	OutcomeNeedsAuth                // !
 	OutcomeDisabled                 // ○ disabled, rejected or blocked by policy
 	OutcomeApproval                 // … project server awaiting approval
+	numOutcomes
 )
 
 // OutcomeOf classifies s for the CLI.
@@ -45,16 +46,22 @@ func OutcomeOf(s *engine.ServerSnapshot) Outcome {
 	}
 }
 
-var (
-	outcomeGlyphs = [...]string{"…", "✓", "✗", "!", "○", "…"}
-	outcomeWords  = [...]string{"pending", "connected", "failed", "needs auth", "disabled", "pending approval"}
-)
+// outcomes is the one home of each outcome's mark and words, one entry
+// per outcome (TestEveryOutcomeHasALook).
+var outcomes = [numOutcomes]struct{ glyph, word string }{
+	OutcomePending:   {"…", "pending"},
+	OutcomeConnected: {"✓", "connected"},
+	OutcomeFailed:    {"✗", "failed"},
+	OutcomeNeedsAuth: {"!", "needs auth"},
+	OutcomeDisabled:  {"○", "disabled"},
+	OutcomeApproval:  {"…", "pending approval"},
+}
 
 // Glyph is the outcome's mark in `mcp list`.
-func (o Outcome) Glyph() string { return outcomeGlyphs[o] }
+func (o Outcome) Glyph() string { return outcomes[o].glyph }
 
 // Word is the outcome in words.
-func (o Outcome) Word() string { return outcomeWords[o] }
+func (o Outcome) Word() string { return outcomes[o].word }
 
 // Reason is the one-line why for a server that is not connected, for the
 // CLI: the failure's first line (with the retry under way), else the first

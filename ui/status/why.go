@@ -42,7 +42,7 @@ func Why(s *engine.ServerSnapshot) []Line {
 		if f := Failure(s); s.State == model.StateFailed && f != "" && !saidByBlockers(s.Reason.Kind, commandMissing) {
 			out = append(out, Line{Text: Sentence(f)})
 		}
-	case model.StateConnected, model.StateDisabled:
+	default: // the blockers said it
 	}
 	if len(out) == 0 && s.State == model.StatePending {
 		out = append(out, Line{Text: "Still connecting."})
@@ -90,8 +90,7 @@ func blocker(s *engine.ServerSnapshot, b model.Reason) Line {
 			return Line{Text: fmt.Sprintf("Command %s does not exist.", b.Command)}
 		}
 		return Line{Text: fmt.Sprintf("Command %s not found on PATH.", b.Command)}
-	case model.ReasonNone, model.ReasonConnecting, model.ReasonRetryScheduled, model.ReasonCrashed, model.ReasonCrashLoop,
-		model.ReasonGaveUp, model.ReasonRetryCancelled, model.ReasonAuthNeeded, model.ReasonTooLarge, model.ReasonTimedOut, model.ReasonFailed:
+	default: // not a blocker's kind: its error, else its name
 	}
 	if b.Error != "" {
 		return Line{Text: Sentence(b.Error)}

@@ -30,19 +30,11 @@ func hint(key, what string) string {
 // person; a blocked one is "disabled" by policy, not by you; a rejected
 // one was turned down by the person.
 func Word(s *engine.ServerSnapshot) string {
-	switch KindOf(s) {
-	case Awaiting:
-		if s.Approval.Status == model.ApprovalChanged {
-			return "changed since approval"
-		}
-		return "awaiting approval"
-	case Blocked:
-		return "blocked by policy"
-	case Rejected:
-		return "rejected by you"
-	case Connected, Pending, Failed, NeedsAuth, Disabled, numKinds:
+	k := KindOf(s)
+	if k == Awaiting && s.Approval.Status == model.ApprovalChanged {
+		return "changed since approval"
 	}
-	return s.State.String()
+	return k.look().word
 }
 
 // WordNow is Word with the live countdown of a scheduled retry.
@@ -103,14 +95,13 @@ func Row(s *engine.ServerSnapshot, now time.Time, h Hints) (string, Tone) {
 		return "blocked by policy: " + s.Policy.Rule, ToneOff
 	case Rejected:
 		return Word(s) + hint(h.Approve, "approve"), ToneOff
-	case Disabled:
-		if lines := Why(s); len(lines) > 0 {
-			return lines[0].Text, ToneOff
-		}
-		return "disabled", ToneOff
-	case numKinds:
+	default: // the words below
 	}
-	return s.State.String(), ToneText
+	// disabled, and any kind without words of its own: why, else its word
+	if lines := Why(s); len(lines) > 0 {
+		return lines[0].Text, KindOf(s).Tone()
+	}
+	return Word(s), KindOf(s).Tone()
 }
 
 // Counts is "3 tools · 7 resources · 2 templates · 1 prompt": every place

@@ -101,22 +101,26 @@ func authServer(g *clicore.Globals, lo config.LoadOptions, name string, logout b
 	if !ok {
 		return model.Server{}, fmt.Errorf("no server named %s (mcpdeck mcp list shows them)", name)
 	}
-	if !srv.Config.EffectiveType().IsRemote() || srv.Config.EffectiveType() == model.TransportWS {
-		return model.Server{}, fmt.Errorf("server %s uses %s: sign-in applies to sse and http servers", name, srv.Config.EffectiveType())
+	if t := srv.Config.EffectiveType(); !t.Info().OAuth {
+		return model.Server{}, fmt.Errorf("server %s uses %s: %w", name, t, model.ErrNoSignIn)
 	}
 	if logout {
 		return srv, nil
 	}
-	if !srv.Policy.Allowed {
-		return model.Server{}, fmt.Errorf("server %s is blocked by managed policy (%s)", name, srv.Policy.Rule)
-	}
-	switch srv.Approval.Status {
-	case model.ApprovalNotNeeded, model.ApprovalApproved:
-	case model.ApprovalPending, model.ApprovalChanged, model.ApprovalRejected:
-		return model.Server{}, fmt.Errorf("project server %s is not approved (%s): approve it first with mcpdeck mcp approve %s", name, srv.Approval.Status, name)
-	}
-	if len(srv.Problems) > 0 {
-		return model.Server{}, fmt.Errorf("server %s has a configuration problem: %s", name, srv.Problems[0].Error())
+	// What stops a server from running stops a sign-in, but your own
+	// disable: one may sign in to a server before turning it on.
+	for _, b := range srv.Blockers() {
+		switch b.Kind {
+		case model.ReasonDisabledByYou:
+		case model.ReasonBlockedByPolicy:
+			return model.Server{}, fmt.Errorf("server %s is blocked by managed policy (%s)", name, b.Rule)
+		case model.ReasonAwaitingApproval, model.ReasonRejectedByYou:
+			return model.Server{}, fmt.Errorf("project server %s is not approved (%s): approve it first with mcpdeck mcp approve %s", name, srv.Approval.Status, name)
+		case model.ReasonConfigProblem:
+			return model.Server{}, fmt.Errorf("server %s has a configuration problem: %s", name, b.Problem.Error())
+		default:
+			return model.Server{}, fmt.Errorf("server %s cannot run (%s)", name, b.Kind)
+		}
 	}
 	return srv, nil
 }

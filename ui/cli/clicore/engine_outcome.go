@@ -37,7 +37,7 @@ func StatusBody(srv engine.ServerSnapshot) string {
 		line += " (run: mcpdeck auth " + srv.Name + ")"
 	case status.OutcomeApproval:
 		line += " (run: mcpdeck mcp approve " + srv.Name + ")"
-	case status.OutcomeFailed, status.OutcomeDisabled, status.OutcomePending:
+	default: // failed, disabled, pending: the word and why
 		if r := Reason(srv); r != "" {
 			line += ": " + r
 		}

@@ -225,7 +225,7 @@ func (e *engServerError) Error() string {
 		msg = "server " + name + " is disabled"
 	case status.OutcomeApproval:
 		msg = "server " + name + " is awaiting approval (run: mcpdeck mcp approve " + name + ", or approve it in the TUI)"
-	case status.OutcomeConnected, status.OutcomePending:
+	default:
 		msg = "server " + name + " is " + o.Word()
 	}
 	if r := Reason(e.srv); r != "" && !strings.Contains(msg, "(") {

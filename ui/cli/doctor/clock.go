@@ -36,7 +36,7 @@ func clockChecks(ctx context.Context, res *config.Resolved) []docLine {
 	var hosts []*clockHost
 	byName := map[string]*clockHost{}
 	for _, s := range res.Servers {
-		if !s.Runnable() || !s.Config.EffectiveType().IsRemote() {
+		if !s.Runnable() || !s.Config.EffectiveType().Info().Remote {
 			continue
 		}
 		u, ok := clockURL(s.Config.URL)

@@ -155,7 +155,7 @@ var launchers = []string{"npx", "node", "uvx", "docker"}
 func programChecks(ctx context.Context, res *config.Resolved) []docLine {
 	needed := map[string][]string{}
 	for _, s := range res.Servers {
-		if s.Config.EffectiveType() != model.TransportStdio || !s.Runnable() {
+		if !s.Config.EffectiveType().Info().Program || !s.Runnable() {
 			continue
 		}
 		base := strings.TrimSuffix(filepath.Base(s.Config.Command), filepath.Ext(s.Config.Command))

@@ -29,7 +29,7 @@ func serverFix(s *engine.ServerSnapshot) string {
 		return "it sends messages over mcpdeck's limit: ask its maintainer to page its lists"
 	default:
 	}
-	if s.Transport.IsRemote() {
+	if s.Transport.Info().Remote {
 		return "check that the server is running and that " + s.Target + " is its URL, then run mcpdeck doctor again"
 	}
 	return "run its command by hand to see what it prints: " + s.Target

@@ -107,22 +107,7 @@ func runEngListing(ctx context.Context, f *clicore.EngineFlags, l engListing, ar
 func engToolItems(srv engine.ServerSnapshot) (any, []string, int) {
 	var lines []string
 	for _, t := range srv.Tools {
-		var tags []string
-		if t.ReadOnly {
-			tags = append(tags, "read-only")
-		}
-		if t.Destructive {
-			tags = append(tags, "destructive")
-		}
-		if t.OpenWorld {
-			tags = append(tags, "open-world")
-		}
-		if t.Denied {
-			tags = append(tags, "denied by permissions")
-		}
-		if t.Collision != "" {
-			tags = append(tags, t.Collision)
-		}
+		tags := status.ToolBadges(&t)
 		line := textsafe.SanitizeLine(t.Name)
 		if len(tags) > 0 {
 			line += " [" + strings.Join(tags, ", ") + "]"

@@ -51,7 +51,7 @@ func newMCPAddCmd(g *clicore.Globals) *cobra.Command {
 	})
 	scope := clicore.AddScopeFlag(cmd, model.ScopeLocal, "where to save it: local (this project, private), user (all projects) or project (.mcp.json, shared)")
 	fl := cmd.Flags()
-	fl.VarP(clicore.NewEnumFlag(&f.transport, "stdio", "sse", "http", "ws"), "transport", "t",
+	fl.VarP(clicore.NewEnumFlag(&f.transport, addable()...), "transport", "t",
 		"transport; by default stdio for a command, and for a URL: ws for ws://, sse when the path has /sse, else http")
 	fl.StringArrayVarP(&f.env, "env", "e", nil, "environment variable for a stdio server, `KEY=VALUE` (repeatable)")
 	fl.StringArrayVarP(&f.headers, "header", "H", nil, "HTTP header for a remote server, `'Key: Value'` (repeatable)")
@@ -124,7 +124,7 @@ func addConfig(cmd *cobra.Command, args []string, f addFlags) (string, model.Ser
 	}
 	remote := dash < 0 && len(args) == 2 && strings.Contains(args[1], "://")
 	if !remote {
-		if f.transport != "" && f.transport != "stdio" {
+		if f.transport != "" && !model.Transport(f.transport).Info().Program {
 			return "", cfg, clicore.Usagef("-t %s needs a URL, not a command", f.transport)
 		}
 		if len(f.headers) > 0 || f.clientID != "" || f.callbackPort != 0 || f.clientSecret {
@@ -144,8 +144,8 @@ func addConfig(cmd *cobra.Command, args []string, f addFlags) (string, model.Ser
 // remoteConfig builds an sse/http/ws definition from a URL and the flags.
 func remoteConfig(url string, f addFlags) (model.ServerConfig, error) {
 	var cfg model.ServerConfig
-	if f.transport == "stdio" {
-		return cfg, clicore.Usagef("-t stdio needs the command after --, not a URL")
+	if model.Transport(f.transport).Info().Program {
+		return cfg, clicore.Usagef("-t %s needs the command after --, not a URL", f.transport)
 	}
 	if len(f.env) > 0 {
 		return cfg, clicore.Usagef("-e sets environment variables of stdio servers; send values to a remote server with -H")
@@ -166,8 +166,8 @@ func remoteConfig(url string, f addFlags) (model.ServerConfig, error) {
 	}
 	cfg = model.ServerConfig{Type: t, URL: url, Headers: headers}
 	if f.clientID != "" || f.callbackPort != 0 || f.clientSecret {
-		if t == model.TransportWS {
-			return cfg, clicore.Usagef("OAuth options apply to sse and http servers, not ws")
+		if !t.Info().OAuth {
+			return cfg, clicore.Usagef("--client-id, --callback-port and --client-secret do not apply to a %s server: %s", t, model.ErrNoSignIn)
 		}
 		if f.callbackPort < 0 || f.callbackPort > 65535 {
 			return cfg, clicore.Usagef("--callback-port must be between 1 and 65535, got %d", f.callbackPort)
@@ -177,6 +177,17 @@ func remoteConfig(url string, f addFlags) (model.ServerConfig, error) {
 		}
 	}
 	return cfg, nil
+}
+
+// addable names the transports -t offers, in the table's order.
+func addable() []string {
+	var out []string
+	for _, t := range model.Transports() {
+		if t.Addable {
+			out = append(out, string(t.Name))
+		}
+	}
+	return out
 }
 
 // parseEnv reads -e KEY=VALUE values.

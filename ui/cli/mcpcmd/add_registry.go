@@ -124,8 +124,8 @@ func checkRegistryAddFlags(cmd *cobra.Command, args []string, f addFlags) error 
 		return clicore.Usagef("mcp add --registry takes at most the NAME to save the server under, not a URL or a command")
 	case f.clientID != "" || f.callbackPort != 0 || f.clientSecret:
 		return clicore.Usagef("--client-id, --callback-port and --client-secret are for mcp add NAME URL, not --registry")
-	case f.transport == "ws":
-		return clicore.Usagef("registry servers are reached over http or sse, or run over stdio; -t ws does not apply")
+	case f.transport != "" && !registry.Offers(model.Transport(f.transport)):
+		return clicore.Usagef("registry servers are reached over http or sse, or run over stdio; -t %s does not apply", f.transport)
 	}
 	return nil
 }
@@ -141,7 +141,7 @@ func registryPlan(ctx context.Context, g *clicore.Globals, f addFlags) (registry
 	if err != nil {
 		return entry, registry.Plan{}, err
 	}
-	plan, err := registry.NewPlan(entry, f.transport)
+	plan, err := registry.NewPlan(entry, model.Transport(f.transport))
 	if err != nil {
 		return entry, registry.Plan{}, fmt.Errorf("%s@%s %w", textsafe.SanitizeLine(entry.Name), textsafe.SanitizeLine(entry.Version), err)
 	}

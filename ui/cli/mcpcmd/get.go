@@ -164,19 +164,24 @@ func writeDefinition(v serverView, line func(label, value string)) {
 	}
 }
 
-// whyNot says whether the server may run and, if not, the first reason.
+// whyNot says whether the server may run and, if not, its first blocker
+// (model.Server.Blockers, the engine's rule and order).
 func whyNot(s model.Server) string {
-	switch {
-	case len(s.Problems) > 0:
-		return "no: its definition has problems"
-	case !s.Policy.Allowed:
-		return "no: blocked by managed policy"
-	case !s.Enabled:
-		return "no: disabled (mcpdeck mcp enable " + textsafe.SanitizeLine(s.Name) + ")"
-	case s.Approval.Status == model.ApprovalPending, s.Approval.Status == model.ApprovalChanged:
-		return "no: waiting for approval (mcpdeck mcp approve " + textsafe.SanitizeLine(s.Name) + ")"
-	case s.Approval.Status == model.ApprovalRejected:
-		return "no: rejected (mcpdeck mcp approve " + textsafe.SanitizeLine(s.Name) + " to allow it)"
+	bs := s.Blockers()
+	if len(bs) == 0 {
+		return "yes"
 	}
-	return "yes"
+	name := textsafe.SanitizeLine(s.Name)
+	switch bs[0].Kind {
+	case model.ReasonBlockedByPolicy:
+		return "no: blocked by managed policy"
+	case model.ReasonDisabledByYou:
+		return "no: disabled (mcpdeck mcp enable " + name + ")"
+	case model.ReasonAwaitingApproval:
+		return "no: waiting for approval (mcpdeck mcp approve " + name + ")"
+	case model.ReasonRejectedByYou:
+		return "no: rejected (mcpdeck mcp approve " + name + " to allow it)"
+	default:
+		return "no: its definition has problems"
+	}
 }
