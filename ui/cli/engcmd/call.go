@@ -23,8 +23,8 @@ func NewCallCmds(g *clicore.Globals) []*cobra.Command {
 		Long: "Connects only SERVER, validates the arguments against the tool's input schema,\n" +
 			"calls the tool and prints its result (images and large results are saved to files).\n" +
 			"Arguments are one JSON object (- reads it from stdin) or key=value words:\n" +
-			"key=text is typed by the tool's schema (count=3 is a number when count is one),\n" +
-			"key:=JSON is a JSON value as written (tags:='[\"a\"]').\n" +
+			"key=text is typed by the tool's schema (count=3 is a number when count is\n" +
+			"one), key:=JSON is a JSON value as written (tags:='[\"a\"]').\n" +
 			"Progress is shown on stderr. A server's elicitation request needs --elicit here.",
 		Example: `  mcpdeck call everything get-sum '{"a": 2, "b": 3}'
   mcpdeck call everything get-sum a=2 b=3

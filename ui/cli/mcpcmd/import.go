@@ -76,13 +76,14 @@ func newMCPImportCmd(g *clicore.Globals) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "import --from " + strings.Join(names, "|") + " [-s SCOPE] [--file PATH]",
 		Short: "Copy the servers another MCP client knows into mcpdeck's config",
-		Long: "Reads the other client's config from its usual places (or --file) and adds each server\n" +
-			"to the scope of yours that matches where the client keeps it: its user-wide servers to\n" +
-			"your user scope, its per-project ones to local (-s puts them all in one scope). It reports\n" +
-			"per server the scope it went to, or: skipped (the name exists), not converted (and why,\n" +
-			"e.g. a VS Code ${input:...} prompt), or present (in a file mcpdeck reads itself, such as\n" +
-			".mcp.json). Servers read from a file inside a repository (.vscode/, .cursor/ or any file\n" +
-			"under this directory) always go to the project scope (.mcp.json) and run only once\n" +
+		Long: "Reads the other client's config from its usual places (or --file) and adds\n" +
+			"each server to the scope of yours that matches where the client keeps it: its\n" +
+			"user-wide servers to your user scope, its per-project ones to local (-s puts\n" +
+			"them all in one scope). It reports per server the scope it went to, or:\n" +
+			"skipped (the name exists), not converted (and why, e.g. a VS Code ${input:...}\n" +
+			"prompt), or present (in a file mcpdeck reads itself: .mcp.json). Servers read\n" +
+			"from a file inside a repository (.vscode/, .cursor/ or any file under this\n" +
+			"directory) always go to the project scope (.mcp.json) and run only once\n" +
 			"approved, whatever -s says.\n\n" +
 			"  claude-desktop  <config dir>/Claude/claude_desktop_config.json (mcpServers)\n" +
 			"  claude-code     ~/.claude.json (mcpServers, projects[<this dir>].mcpServers), ./.mcp.json\n" +
@@ -93,7 +94,7 @@ func newMCPImportCmd(g *clicore.Globals) *cobra.Command {
 	}
 	cmd.Flags().Var(clicore.NewEnumFlag(&from, names...), "from", "the client to import from")
 	cmd.Flags().StringVar(&file, "file", "", "read this file (in the client's format) instead of the usual places")
-	scope := clicore.AddScopeFlag(cmd, 0, "put every imported server in this scope: local, user or project (default: user for the client's user-wide servers, local for the rest)")
+	scope := clicore.AddScopeFlag(cmd, 0, "put every server in this scope (default: user for the client's user-wide servers, local for the rest)")
 	cmd.RunE = func(*cobra.Command, []string) error {
 		if from == "" {
 			return clicore.Usagef("mcp import needs --from %s", strings.Join(names, "|"))
