@@ -32,8 +32,8 @@ func NewCallCmds(g *clicore.Globals) []*cobra.Command {
   jq -n '{a: 2, b: 3}' | mcpdeck call everything get-sum -`,
 		Args: clicore.MinimumArgs(2, "SERVER TOOL [JSON|-|KEY=VALUE...]"),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			form := clicore.ArgsForm{Command: "call", What: "tool", Server: args[0], Name: args[1]}
-			params, err := clicore.ReadArgs(g, args[2:], form)
+			how := clicore.ArgsForm{Command: "call", What: "tool", Server: args[0], Name: args[1]}
+			params, err := clicore.ReadArgs(g, args[2:], how)
 			if err != nil {
 				return err
 			}
@@ -73,8 +73,8 @@ func NewCallCmds(g *clicore.Globals) []*cobra.Command {
   mcpdeck prompt everything args-prompt '{"city": "Lisbon"}'`,
 		Args: clicore.MinimumArgs(2, "SERVER NAME [JSON|-|KEY=VALUE...]"),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			form := clicore.ArgsForm{Command: "prompt", What: "prompt", Server: args[0], Name: args[1], Strings: true}
-			raw, err := clicore.ReadArgs(g, args[2:], form)
+			how := clicore.ArgsForm{Command: "prompt", What: "prompt", Server: args[0], Name: args[1], Strings: true}
+			raw, err := clicore.ReadArgs(g, args[2:], how)
 			if err != nil {
 				return err
 			}

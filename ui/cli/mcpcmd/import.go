@@ -156,8 +156,8 @@ func importEntries(opts config.LoadOptions, scope model.Scope, found imports.Res
 	imported := map[string]string{} // normalized name → source
 	for _, e := range found.Entries {
 		o := importOutcome{Name: e.Name, Source: e.Source, Origin: e.Origin, Notes: e.Notes}
-		if sc, ok := readByMcpdeck(existing, e); ok {
-			o.Status, o.Scope = importPresent, sc
+		if sc, awaits, ok := readByMcpdeck(existing, e); ok {
+			o.Status, o.Scope, o.NeedsApproval = importPresent, sc, awaits
 			o.Reason = fmt.Sprintf("mcpdeck reads %s itself: it is your %s scope", e.Source, sc)
 			rep.Servers = append(rep.Servers, o)
 			continue
@@ -224,22 +224,23 @@ func importTarget(scope model.Scope, e imports.Entry) model.Scope {
 
 // readByMcpdeck reports whether e was read from the file that holds
 // mcpdeck's own definition of that name (Claude Code's .mcp.json is
-// mcpdeck's project file), and in which of mcpdeck's scopes.
-func readByMcpdeck(existing *config.Resolved, e imports.Entry) (model.Scope, bool) {
-	s, ok := existing.Server(e.Name)
-	if !ok {
-		return 0, false
+// mcpdeck's project file), in which of mcpdeck's scopes, and whether that
+// definition, the one that runs, still awaits the person's approval.
+func readByMcpdeck(existing *config.Resolved, e imports.Entry) (scope model.Scope, awaits, ok bool) {
+	s, found := existing.Server(e.Name)
+	if !found {
+		return 0, false, false
 	}
 	same := func(path string) bool { return filepath.Clean(path) == filepath.Clean(e.Source) }
 	if same(s.Source) {
-		return s.Scope, true
+		return s.Scope, s.AwaitsApproval(), true
 	}
 	for _, o := range s.Overrides {
 		if same(o.Source) {
-			return o.Scope, true
+			return o.Scope, false, true
 		}
 	}
-	return 0, false
+	return 0, false, false
 }
 
 // noteWontRun adds a note to each imported server that will not run as the
@@ -316,7 +317,7 @@ func writeImportReport(w io.Writer, rep importReport, title string) {
 	}
 	fmt.Fprintln(w, summary)
 	for _, o := range rep.Servers {
-		if o.Status == importImported && o.NeedsApproval {
+		if o.NeedsApproval { // imported into the project scope, or there already
 			fmt.Fprintln(w, "Project servers run only once approved: mcpdeck mcp approve NAME|all")
 			break
 		}

@@ -288,6 +288,7 @@ func TestImportClaudeCodeKeepsEachServersScope(t *testing.T) {
 		"  ✓ sentry: imported into your user scope (http, from " + filepath.Join(e.Home, ".claude.json") + ", user)\n",
 		"  = " + filepath.Join(e.Proj, ".mcp.json") + " is a file mcpdeck reads itself; already yours: db\n",
 		"Imported 2, skipped 1, not converted 1; 1 already in mcpdeck.\n",
+		"Project servers run only once approved: mcpdeck mcp approve NAME|all\n", // db is not approved yet
 	} {
 		if !strings.Contains(r.Stdout, want) {
 			t.Errorf("the report lacks %q:\n%s", want, r.Stdout)
