@@ -42,7 +42,7 @@ func TestSnapshotShowsRedactedRaw(t *testing.T) {
 		if s.Config.Env["GITHUB_TOKEN"] != "${GITHUB_TOKEN}" || s.Config.Env["LIT"] != textsafe.Masked {
 			t.Errorf("env = %v", s.Config.Env)
 		}
-		if want := "srv --api-key=**** --token ${GITHUB_TOKEN} plain"; s.Target != want {
+		if want := "srv '--api-key=****' --token '${GITHUB_TOKEN}' plain"; s.Target != want { // each word as textsafe.QuoteArg shows it
 			t.Errorf("target = %q, want %q", s.Target, want)
 		}
 	})

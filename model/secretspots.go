@@ -32,12 +32,16 @@ func Redact(raw ServerConfig) ServerConfig {
 	return out
 }
 
-// RedactTarget is the one-line command line or URL shown in lists for cfg,
+// RedactTarget is the one-line command line (textsafe.QuoteCommand, so
+// that `sh -c 'a b'` keeps its quoting) or URL shown in lists for cfg,
 // which must already have been through Redact.
 func RedactTarget(cfg ServerConfig) string {
 	switch t := cfg.EffectiveType().Info(); {
 	case t.Program:
-		return strings.TrimSpace(cfg.Command + " " + strings.Join(cfg.Args, " "))
+		if cfg.Command == "" {
+			return "" // a definition without one: its problem says so
+		}
+		return textsafe.QuoteCommand(cfg.Command, cfg.Args)
 	case t.Builtin:
 		return "built-in " + cfg.Name
 	}

@@ -50,7 +50,7 @@ func TestRedact(t *testing.T) {
 	if cfg.OAuth.Scopes[0] != "read" {
 		t.Error("Redact shares the OAuth scopes with its input")
 	}
-	if got := RedactTarget(m); got != "srv --token **** --api-key=**** --gh=${GH} plain" {
+	if got := RedactTarget(m); got != "srv --token '****' '--api-key=****' '--gh=${GH}' plain" {
 		t.Errorf("target = %q", got)
 	}
 }
@@ -63,6 +63,9 @@ func TestRedactTarget(t *testing.T) {
 	}{
 		{ServerConfig{Command: "npx"}, "npx"},
 		{ServerConfig{Type: TransportStdio, Command: "npx", Args: []string{"-y", "x"}}, "npx -y x"},
+		// each word shown as the shell would need it, so the words read back
+		{ServerConfig{Command: "sh", Args: []string{"-c", "echo 'hi there' | cat"}}, `sh -c 'echo '\''hi there'\'' | cat'`},
+		{ServerConfig{Command: "/opt/my tools/srv", Args: []string{"", "a\x1bb"}}, `'/opt/my tools/srv' '' $'a\x1bb'`},
 		{ServerConfig{Type: TransportSDK, Name: "everything"}, "built-in everything"},
 		{ServerConfig{Type: TransportHTTP, URL: "https://e.example/mcp"}, "https://e.example/mcp"},
 		{ServerConfig{Type: TransportSSE, URL: "https://e.example/sse"}, "https://e.example/sse"},

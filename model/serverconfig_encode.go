@@ -3,6 +3,7 @@ package model
 import (
 	"bytes"
 	"encoding/json"
+	"slices"
 	"sort"
 
 	"github.com/mcpdeck/mcpdeck/model/internal/jsondoc"
@@ -50,24 +51,23 @@ func (w *objWriter) extra(extra map[string]json.RawMessage, known func(string) b
 
 func (w *objWriter) bytes() []byte { w.buf.WriteByte('}'); return w.buf.Bytes() }
 
-// isServerKey reports whether k is a field ServerConfig decodes itself (an
-// Extra entry of that name must not be written or hashed twice).
-func isServerKey(k string) bool {
-	switch k {
-	case "type", "command", "args", "env", "cwd", "url", "headers", "headersHelper", "oauth", "name", "protocolVersion":
-		return true
-	}
-	return false
+// ServerKeys lists the fields ServerConfig decodes itself, in the
+// documented order: the names an unknown field may be a typo of.
+func ServerKeys() []string {
+	return []string{"type", "command", "args", "env", "cwd", "url", "headers", "headersHelper", "oauth", "name", "protocolVersion"}
 }
 
-// isOAuthKey is isServerKey for OAuthConfig.
-func isOAuthKey(k string) bool {
-	switch k {
-	case "clientId", "callbackPort", "authServerMetadataUrl", "scopes", "clientMetadataUrl", "grant", "assertionFile", "assertionCommand":
-		return true
-	}
-	return false
+// OAuthKeys is ServerKeys for OAuthConfig.
+func OAuthKeys() []string {
+	return []string{"clientId", "callbackPort", "authServerMetadataUrl", "scopes", "clientMetadataUrl", "grant", "assertionFile", "assertionCommand"}
 }
+
+// isServerKey reports whether k is a field ServerConfig decodes itself (an
+// Extra entry of that name must not be written or hashed twice).
+func isServerKey(k string) bool { return slices.Contains(ServerKeys(), k) }
+
+// isOAuthKey is isServerKey for OAuthConfig.
+func isOAuthKey(k string) bool { return slices.Contains(OAuthKeys(), k) }
 
 // MarshalJSON writes the known fields in the documented order, then the Extra
 // fields sorted by key, so new entries look like README's example and the

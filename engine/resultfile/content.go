@@ -1,6 +1,10 @@
 package resultfile
 
-import "encoding/json"
+import (
+	"encoding/json"
+
+	"github.com/mark3labs/mcp-go/mcp"
+)
 
 // Content is one processed piece of a tool, resource or prompt result. Large
 // text and all binary data are written to files under the cache dir; Path
@@ -23,15 +27,24 @@ type ToolResult struct {
 	Content    []Content       `json:"content"`
 	Structured json.RawMessage `json:"structuredContent,omitempty"`
 	IsError    bool            `json:"isError,omitempty"`
+	// Sent is the result as the server sent it, for output that must be
+	// MCP (the CLI's --json); Content[i] is Sent.Content[i] processed.
+	Sent *mcp.CallToolResult `json:"-"`
 }
 
 // ResourceResult is a processed resources/read result.
 type ResourceResult struct {
 	Contents []Content `json:"contents"`
+	// Sent is the result as the server sent it (ToolResult.Sent);
+	// Contents[i] is Sent.Contents[i] processed.
+	Sent *mcp.ReadResourceResult `json:"-"`
 }
 
 // PromptResult is a processed prompts/get result.
 type PromptResult struct {
 	Description string    `json:"description,omitempty"`
 	Messages    []Content `json:"messages"`
+	// Sent is the result as the server sent it (ToolResult.Sent);
+	// Messages[i] is Sent.Messages[i] processed.
+	Sent *mcp.GetPromptResult `json:"-"`
 }

@@ -164,7 +164,7 @@ func (w Writer) resource(rc mcp.ResourceContents) (Content, error) {
 
 // Tool processes a tools/call result.
 func (w Writer) Tool(r *mcp.CallToolResult) (ToolResult, error) {
-	out := ToolResult{IsError: r.IsError, Content: make([]Content, 0, len(r.Content))}
+	out := ToolResult{IsError: r.IsError, Content: make([]Content, 0, len(r.Content)), Sent: r}
 	for _, c := range r.Content {
 		pc, err := w.content(c)
 		if err != nil {
@@ -187,7 +187,7 @@ func (w Writer) Tool(r *mcp.CallToolResult) (ToolResult, error) {
 
 // Resource processes a resources/read result.
 func (w Writer) Resource(r *mcp.ReadResourceResult) (ResourceResult, error) {
-	out := ResourceResult{Contents: make([]Content, 0, len(r.Contents))}
+	out := ResourceResult{Contents: make([]Content, 0, len(r.Contents)), Sent: r}
 	for _, rc := range r.Contents {
 		c, err := w.resource(rc)
 		if err != nil {
@@ -203,6 +203,7 @@ func (w Writer) Prompt(r *mcp.GetPromptResult) (PromptResult, error) {
 	out := PromptResult{
 		Description: textsafe.Truncate(textsafe.Sanitize(r.Description), w.textCap),
 		Messages:    make([]Content, 0, len(r.Messages)),
+		Sent:        r,
 	}
 	for _, m := range r.Messages {
 		c, err := w.content(m.Content)

@@ -47,7 +47,7 @@ func AddServer(opts LoadOptions, scope model.Scope, name string, cfg model.Serve
 
 // RemoveServer deletes a definition from the file of scope and returns that
 // path. With scope 0 it looks in local, project and user settings; a name
-// defined in several of them is ambiguous (ErrInvalid, naming them), one in
+// defined in several of them is ambiguous (a *SeveralScopesError), one in
 // none is ErrNotFound — or ErrInvalid when it comes from a file mcpdeck does
 // not edit (plugin, --mcp-config, managed).
 func RemoveServer(opts LoadOptions, scope model.Scope, name string) (string, error) {
@@ -69,12 +69,7 @@ func RemoveServer(opts LoadOptions, scope model.Scope, name string) (string, err
 		case 1:
 			scope = found[0]
 		default:
-			names := make([]string, len(found))
-			for i, s := range found {
-				names[i] = s.String()
-			}
-			return "", fmt.Errorf("%w: server %s is defined in several scopes (%s); name the scope to remove it from",
-				model.ErrInvalid, name, strings.Join(names, ", "))
+			return "", &SeveralScopesError{Name: name, Scopes: found}
 		}
 	}
 	path, ok := l.scopeFile(scope)
@@ -90,6 +85,26 @@ func RemoveServer(opts LoadOptions, scope model.Scope, name string) (string, err
 	})
 	return path, err
 }
+
+// SeveralScopesError is RemoveServer's answer for a name defined in several
+// writable scopes when none was named: which scopes, so that the caller can
+// offer the command for each. It is an ErrInvalid.
+type SeveralScopesError struct {
+	Name   string
+	Scopes []model.Scope
+}
+
+func (e *SeveralScopesError) Error() string {
+	names := make([]string, len(e.Scopes))
+	for i, s := range e.Scopes {
+		names[i] = s.String()
+	}
+	return fmt.Sprintf("%v: server %s is defined in several scopes (%s); name the scope to remove it from",
+		model.ErrInvalid, e.Name, strings.Join(names, ", "))
+}
+
+// Unwrap makes errors.Is(err, model.ErrInvalid) true.
+func (e *SeveralScopesError) Unwrap() error { return model.ErrInvalid }
 
 // notFoundAnywhere explains a failed removal: absent, or read-only source.
 func notFoundAnywhere(opts LoadOptions, name string) error {

@@ -21,3 +21,14 @@ func QuoteArg(a string) string {
 	}
 	return a
 }
+
+// QuoteCommand shows a command line, the program and each argument
+// QuoteArg'd and joined by spaces, so that `sh -c 'echo hi'` reads back as
+// the words it runs: every place that shows a command line uses it.
+func QuoteCommand(command string, args []string) string {
+	parts := make([]string, 0, 1+len(args))
+	for _, a := range append([]string{command}, args...) {
+		parts = append(parts, QuoteArg(a))
+	}
+	return strings.Join(parts, " ")
+}

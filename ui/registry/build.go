@@ -10,6 +10,7 @@ import (
 
 	"github.com/mcpdeck/mcpdeck/model"
 	"github.com/mcpdeck/mcpdeck/model/imports"
+	"github.com/mcpdeck/mcpdeck/model/textsafe"
 )
 
 // SecretMode says what becomes of the value of a secret field.
@@ -313,7 +314,7 @@ func SecretNames(secrets []Secret) string {
 }
 
 // Lines shows a built definition for people before it is written: its
-// command line (arguments with spaces or quotes quoted) or URL, its
+// command line (textsafe.QuoteCommand) or URL, its
 // working directory, then each
 // environment variable and header, sorted. Secrets appear as the
 // references the definition holds. Callers sanitize the lines.
@@ -322,14 +323,7 @@ func Lines(cfg model.ServerConfig) []string {
 	if cfg.URL != "" {
 		out = append(out, "URL      "+cfg.URL)
 	} else {
-		parts := make([]string, 0, 1+len(cfg.Args))
-		for _, a := range append([]string{cfg.Command}, cfg.Args...) {
-			if a == "" || strings.ContainsAny(a, " \t\"'") {
-				a = "'" + strings.ReplaceAll(a, "'", `'\''`) + "'"
-			}
-			parts = append(parts, a)
-		}
-		out = append(out, "Command  "+strings.Join(parts, " "))
+		out = append(out, "Command  "+textsafe.QuoteCommand(cfg.Command, cfg.Args))
 	}
 	if cfg.Cwd != "" {
 		out = append(out, "Cwd      "+cfg.Cwd)

@@ -254,4 +254,26 @@ func runBatchJob(ctx context.Context, eng *engine.Engine, server string, j *batc
 	default:
 		j.err = fmt.Errorf("%s: %w", what, err)
 	}
+	j.err = clicore.UnknownItemHint(j.err, serverOf(eng, server), itemKind(j.req.kind), j.req.name)
+}
+
+// itemKind is the item a kind of request names, for its did-you-mean.
+func itemKind(kind string) string {
+	switch kind {
+	case batchTool:
+		return clicore.ItemTool
+	case batchPrompt:
+		return clicore.ItemPrompt
+	}
+	return clicore.ItemResource
+}
+
+// serverOf is server's snapshot, for the names it lists.
+func serverOf(eng *engine.Engine, server string) engine.ServerSnapshot {
+	for _, srv := range eng.Snapshot().Servers {
+		if srv.Name == server {
+			return srv
+		}
+	}
+	return engine.ServerSnapshot{}
 }

@@ -136,13 +136,17 @@ func TestBatchJSONLines(t *testing.T) {
 	if got[4].Result != nil || !strings.Contains(got[4].Error, "no tool") {
 		t.Errorf("line 6 (unknown tool): %s", lines[4])
 	}
-	var pr struct {
+	var pr struct { // MCP's prompt message: role and content, as sent
 		Messages []struct {
-			Role string `json:"role"`
-			Text string `json:"text"`
+			Role    string `json:"role"`
+			Content struct {
+				Type string `json:"type"`
+				Text string `json:"text"`
+			} `json:"content"`
 		} `json:"messages"`
 	}
-	if err := json.Unmarshal(got[5].Result, &pr); err != nil || len(pr.Messages) != 1 || pr.Messages[0].Role != "user" {
+	if err := json.Unmarshal(got[5].Result, &pr); err != nil || len(pr.Messages) != 1 || pr.Messages[0].Role != "user" ||
+		pr.Messages[0].Content.Type != "text" || pr.Messages[0].Content.Text != "Explain step by step: 1+1" {
 		t.Errorf("line 7 (prompt): %s", lines[5])
 	}
 }

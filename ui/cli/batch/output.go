@@ -12,20 +12,26 @@ import (
 )
 
 // batchLineOut is one line of `batch --json` output: the input line number,
-// the result as call, read and prompt print it with --json (MCP's field
-// names: content, structuredContent, isError, contents, messages), and the
-// error when the line failed.
+// the result as call, read and prompt print it with --json (as the server
+// sent it, clicore.MCPResult), and the error when the line failed.
 type batchLineOut struct {
-	Line   int    `json:"line"`
-	Result any    `json:"result,omitempty"`
-	Error  string `json:"error,omitempty"`
+	Line   int             `json:"line"`
+	Result json.RawMessage `json:"result,omitempty"`
+	Error  string          `json:"error,omitempty"`
 }
 
 // writeBatchResult prints one finished job: a JSON object with --json,
 // else "LINE: result" or "LINE: error: why" on one line.
 func writeBatchResult(g *clicore.Globals, j *batchJob) error {
 	if g.JSON {
-		o := batchLineOut{Line: j.line, Result: j.result}
+		o := batchLineOut{Line: j.line}
+		if j.result != nil {
+			js, err := clicore.MCPResult(j.result)
+			if err != nil {
+				return err
+			}
+			o.Result = js
+		}
 		if j.err != nil {
 			o.Error = textsafe.SanitizeLine(j.err.Error())
 		}

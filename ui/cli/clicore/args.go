@@ -45,3 +45,13 @@ func RangeArgs(lo, hi int, what string) cobra.PositionalArgs {
 		return nil
 	}
 }
+
+// MinimumArgs requires at least lo positional arguments.
+func MinimumArgs(lo int, what string) cobra.PositionalArgs {
+	return func(cmd *cobra.Command, args []string) error {
+		if len(args) < lo {
+			return Usagef("%s takes %s, got %d argument%s", cmd.CommandPath(), what, len(args), Plural(len(args)))
+		}
+		return nil
+	}
+}

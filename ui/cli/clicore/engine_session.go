@@ -234,7 +234,8 @@ func (e *engServerError) Error() string {
 	return msg
 }
 
-// engUnknownServer names the configured servers so a typo is easy to fix.
+// engUnknownServer names the configured servers, and the one a typo most
+// likely meant, so it is easy to fix.
 func engUnknownServer(name string, snap engine.Snapshot) error {
 	var names []string
 	for _, srv := range snap.Servers {
@@ -244,7 +245,8 @@ func engUnknownServer(name string, snap engine.Snapshot) error {
 	if len(names) == 0 {
 		return fmt.Errorf("%w %q: no MCP servers are configured (see mcpdeck mcp add, or --mcp-config)", engine.ErrUnknownServer, name)
 	}
-	return fmt.Errorf("%w %q (configured: %s)", engine.ErrUnknownServer, name, strings.Join(names, ", "))
+	err := fmt.Errorf("%w %q (configured: %s)", engine.ErrUnknownServer, name, strings.Join(names, ", "))
+	return WithDidYouMean(err, name, names)
 }
 
 // WithServer starts an engine that connects only server, waits until it

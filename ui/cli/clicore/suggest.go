@@ -1,21 +1,23 @@
 package clicore
 
 import (
-	"slices"
+	"fmt"
 	"strings"
 
 	"github.com/spf13/cobra"
 )
 
-// suggestDistance is how many edits a mistyped command may be from a real
-// one and still be suggested ("lst" → "list"). Cobra applies its own default
-// of 2 only when it reports an unknown command itself; our commands reject
-// stray arguments in NoArgs, which asks SuggestionsFor, where 0 would mean
-// "prefixes only".
+// suggestDistance is how many edits a mistyped name may be from a real one
+// and still be suggested ("lst" → "list", "everythin" → "everything").
+// Cobra applies the same rule (this distance, or a prefix) when it reports
+// an unknown command itself; our commands reject stray arguments in NoArgs
+// and mistyped server, tool, prompt and resource names in their own
+// errors, which all ask Suggest.
 const suggestDistance = 2
 
 // EnableSuggestions sets suggestDistance on every command of the tree, so
-// each parent ("mcpdeck", "mcpdeck mcp", …) suggests among its children.
+// each parent ("mcpdeck", "mcpdeck mcp", …) suggests among its children
+// when cobra reports an unknown command itself.
 func EnableSuggestions(cmd *cobra.Command) {
 	cmd.SuggestionsMinimumDistance = suggestDistance
 	for _, c := range cmd.Commands() {
@@ -23,20 +25,63 @@ func EnableSuggestions(cmd *cobra.Command) {
 	}
 }
 
-// bestSuggestion is the subcommand of cmd closest to typed: cobra lists its
-// candidates in tree order, so "lst" would get "get" before "list".
-func bestSuggestion(cmd *cobra.Command, typed string) (string, bool) {
-	s := cmd.SuggestionsFor(typed)
-	if len(s) == 0 {
+// Suggest is the name among candidates that typed most likely meant: the
+// closest within suggestDistance edits, ignoring case, or one that typed
+// begins; the first of equals in candidates' order. False when none is
+// close, or typed is itself a candidate.
+func Suggest(typed string, candidates []string) (string, bool) {
+	if typed == "" {
 		return "", false
 	}
-	typed = strings.ToLower(typed)
-	return slices.MinFunc(s, func(a, b string) int {
-		return editDistance(typed, strings.ToLower(a)) - editDistance(typed, strings.ToLower(b))
-	}), true
+	lower := strings.ToLower(typed)
+	best, bestDist := "", -1
+	for _, c := range candidates {
+		if c == typed {
+			return "", false
+		}
+		lc := strings.ToLower(c)
+		d := editDistance(lower, lc)
+		if d > suggestDistance && !strings.HasPrefix(lc, lower) {
+			continue
+		}
+		if bestDist < 0 || d < bestDist {
+			best, bestDist = c, d
+		}
+	}
+	return best, bestDist >= 0
 }
 
-// editDistance is the Levenshtein distance of two short command names.
+// DidYouMean is `did you mean "NAME"?` for Suggest's answer, "" when it has
+// none: the tail of an error about a name nothing has.
+func DidYouMean(typed string, candidates []string) string {
+	if s, ok := Suggest(typed, candidates); ok {
+		return fmt.Sprintf("did you mean %q?", s)
+	}
+	return ""
+}
+
+// WithDidYouMean adds DidYouMean to err ("…; did you mean "echo"?"),
+// keeping it for errors.Is and errors.As; err as it is when nothing is
+// close.
+func WithDidYouMean(err error, typed string, candidates []string) error {
+	if hint := DidYouMean(typed, candidates); hint != "" {
+		return fmt.Errorf("%w; %s", err, hint)
+	}
+	return err
+}
+
+// bestSuggestion is the subcommand of cmd closest to typed.
+func bestSuggestion(cmd *cobra.Command, typed string) (string, bool) {
+	var names []string
+	for _, c := range cmd.Commands() {
+		if c.IsAvailableCommand() {
+			names = append(names, c.Name())
+		}
+	}
+	return Suggest(typed, names)
+}
+
+// editDistance is the Levenshtein distance of two short names.
 func editDistance(a, b string) int {
 	ra, rb := []rune(a), []rune(b)
 	prev := make([]int, len(rb)+1)

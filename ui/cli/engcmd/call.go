@@ -12,27 +12,30 @@ import (
 	"github.com/mcpdeck/mcpdeck/engine"
 	"github.com/mcpdeck/mcpdeck/model/textsafe"
 	"github.com/mcpdeck/mcpdeck/ui/cli/clicore"
+	"github.com/mcpdeck/mcpdeck/ui/form"
 )
 
 // NewCallCmds builds call, read and prompt.
 func NewCallCmds(g *clicore.Globals) []*cobra.Command {
 	call := &cobra.Command{
-		Use:   "call SERVER TOOL [JSON|-]",
-		Short: "Call a tool with JSON object arguments and print its result",
+		Use:   "call SERVER TOOL [JSON|-|KEY=VALUE...]",
+		Short: "Call a tool with JSON or key=value arguments and print its result",
 		Long: "Connects only SERVER, validates the arguments against the tool's input schema,\n" +
 			"calls the tool and prints its result (images and large results are saved to files).\n" +
+			"Arguments are one JSON object (- reads it from stdin) or key=value words:\n" +
+			"key=text is typed by the tool's schema (count=3 is a number when count is\n" +
+			"one), key:=JSON is a JSON value as written (tags:='[\"a\"]').\n" +
 			"Progress is shown on stderr. A server's elicitation request needs --elicit here.",
 		Example: `  mcpdeck call everything get-sum '{"a": 2, "b": 3}'
+  mcpdeck call everything get-sum a=2 b=3
+  mcpdeck call everything echo message=hi
   jq -n '{a: 2, b: 3}' | mcpdeck call everything get-sum -`,
-		Args: clicore.RangeArgs(2, 3, "SERVER TOOL [JSON|-]"),
+		Args: clicore.MinimumArgs(2, "SERVER TOOL [JSON|-|KEY=VALUE...]"),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			js, err := clicore.JSONArg(g, args, 2)
+			how := clicore.ArgsForm{Command: "call", What: "tool", Server: args[0], Name: args[1]}
+			params, err := clicore.ReadArgs(g, args[2:], how)
 			if err != nil {
 				return err
-			}
-			var params map[string]any
-			if err := clicore.DecodeObject(js, &params); err != nil {
-				return clicore.Usagef("the tool arguments must be a JSON object: %v", err)
 			}
 			return clicore.Cancelled(runEngCall(cmd.Context(), clicore.NewEngineFlagsInline(g), args[0], args[1], params))
 		},
@@ -53,10 +56,11 @@ func NewCallCmds(g *clicore.Globals) []*cobra.Command {
 				}
 				res, err := s.Eng.ReadResource(ctx, args[0], args[1])
 				if err != nil {
-					return engCallErr(f, fmt.Sprintf("read %s from %s", args[1], args[0]), err)
+					srv, _ := s.Server(args[0])
+					return clicore.UnknownItemHint(engCallErr(f, fmt.Sprintf("read %s from %s", args[1], args[0]), err), srv, clicore.ItemResource, args[1])
 				}
 				if g.JSON {
-					return clicore.WriteJSON(g.Stdout, res)
+					return writeMCPResult(g, res)
 				}
 				return clicore.PrintContents(g.Stdout, res.Contents)
 			}))
@@ -64,28 +68,27 @@ func NewCallCmds(g *clicore.Globals) []*cobra.Command {
 	}
 	read.Flags().BoolVarP(&watch, "watch", "w", false, "subscribe and print the resource again each time the server says it changed, until Ctrl-C")
 	prompt := &cobra.Command{
-		Use:     "prompt SERVER NAME [JSON|-]",
-		Short:   "Get a prompt, with its arguments as a JSON object of strings",
-		Example: `  mcpdeck prompt everything args-prompt '{"city": "Lisbon"}'`,
-		Args:    clicore.RangeArgs(2, 3, "SERVER NAME [JSON|-]"),
+		Use:   "prompt SERVER NAME [JSON|-|KEY=VALUE...]",
+		Short: "Get a prompt, with its arguments as key=value words or a JSON object of strings",
+		Example: `  mcpdeck prompt everything args-prompt city=Lisbon
+  mcpdeck prompt everything args-prompt '{"city": "Lisbon"}'`,
+		Args: clicore.MinimumArgs(2, "SERVER NAME [JSON|-|KEY=VALUE...]"),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			js, err := clicore.JSONArg(g, args, 2)
+			how := clicore.ArgsForm{Command: "prompt", What: "prompt", Server: args[0], Name: args[1], Strings: true}
+			raw, err := clicore.ReadArgs(g, args[2:], how)
 			if err != nil {
 				return err
 			}
-			var raw map[string]any
-			if err := clicore.DecodeObject(js, &raw); err != nil {
-				return clicore.Usagef("the prompt arguments must be a JSON object: %v", err)
-			}
-			pargs := clicore.PromptArgs(raw)
+			pargs := raw.Strings()
 			f := clicore.NewEngineFlagsInline(g)
 			return clicore.Cancelled(clicore.WithServer(cmd.Context(), f, args[0], func(ctx context.Context, s *clicore.Session) error {
 				res, err := s.Eng.GetPrompt(ctx, args[0], args[1], pargs)
 				if err != nil {
-					return engCallErr(f, fmt.Sprintf("get prompt %s from %s", args[1], args[0]), err)
+					srv, _ := s.Server(args[0])
+					return clicore.UnknownItemHint(engCallErr(f, fmt.Sprintf("get prompt %s from %s", args[1], args[0]), err), srv, clicore.ItemPrompt, args[1])
 				}
 				if g.JSON {
-					return clicore.WriteJSON(g.Stdout, res)
+					return writeMCPResult(g, res)
 				}
 				if res.Description != "" {
 					fmt.Fprintln(g.Stdout, "# "+textsafe.SanitizeLine(res.Description))
@@ -97,15 +100,28 @@ func NewCallCmds(g *clicore.Globals) []*cobra.Command {
 	return []*cobra.Command{call, read, prompt}
 }
 
-// runEngCall connects SERVER alone, calls TOOL and prints the result.
-func runEngCall(ctx context.Context, f *clicore.EngineFlags, server, tool string, params map[string]any) error {
+// writeMCPResult prints a result with --json: as the server sent it
+// (clicore.MCPResult).
+func writeMCPResult(g *clicore.Globals, res any) error {
+	js, err := clicore.MCPResult(res)
+	if err != nil {
+		return err
+	}
+	return clicore.WriteJSON(g.Stdout, js)
+}
+
+// runEngCall connects SERVER alone, types the arguments with the tool's
+// input schema, calls TOOL and prints the result.
+func runEngCall(ctx context.Context, f *clicore.EngineFlags, server, tool string, args clicore.Args) error {
 	g := f.Globals
 	return clicore.WithServer(ctx, f, server, func(ctx context.Context, s *clicore.Session) error {
+		srv, _ := s.Server(server)
+		params := args.Typed(schemaTyper(srv, tool))
 		prog := newCallProgress(g)
 		res, err := s.Eng.CallTool(ctx, server, tool, params, prog.show)
 		prog.end()
 		if err != nil {
-			return engCallErr(f, fmt.Sprintf("call %s on %s", tool, server), err)
+			return clicore.UnknownItemHint(engCallErr(f, fmt.Sprintf("call %s on %s", tool, server), err), srv, clicore.ItemTool, tool)
 		}
 		if err := printToolResult(g, res); err != nil {
 			return err
@@ -121,12 +137,29 @@ func runEngCall(ctx context.Context, f *clicore.EngineFlags, server, tool string
 	})
 }
 
+// schemaTyper types key=text arguments with tool's input schema as srv
+// lists it (form.Schema.FromText); nil, text as it is, when the tool is
+// not listed or its schema cannot be read (the engine then says why).
+func schemaTyper(srv engine.ServerSnapshot, tool string) func(key, text string) any {
+	for _, t := range srv.Tools {
+		if t.Name != tool && t.ExposedName != tool {
+			continue
+		}
+		sch, err := form.Parse(t.InputSchema)
+		if err != nil {
+			return nil
+		}
+		return sch.FromText
+	}
+	return nil
+}
+
 // printToolResult prints a call's result: as JSON with --json, else its
 // content (on stderr when the tool reported an error), and its structured
 // content when nothing else says it in text.
 func printToolResult(g *clicore.Globals, res engine.ToolResult) error {
 	if g.JSON {
-		return clicore.WriteJSON(g.Stdout, res)
+		return writeMCPResult(g, res)
 	}
 	out := g.Stdout
 	if res.IsError {

@@ -38,6 +38,9 @@ func newMCPAddJSONCmd(g *clicore.Globals) *cobra.Command {
 		if err != nil {
 			return err
 		}
+		for _, u := range config.UnknownFields(cfg) {
+			fmt.Fprintf(g.Stderr, "Note: %s; it is kept as written.\n", unknownFieldText(u))
+		}
 		warnLiteralSecrets(g.Stderr, scope(), name, cfg)
 		reportAdded(g, opts, scope(), name, cfg, path)
 		return nil
@@ -46,7 +49,10 @@ func newMCPAddJSONCmd(g *clicore.Globals) *cobra.Command {
 }
 
 // parseServerJSON decodes one definition strictly about the known fields'
-// types (the model's decoder) and says which field is wrong.
+// types (the model's decoder) and says which field is wrong. An unknown
+// field close to a known one ("agrs") is refused as the typo it most likely
+// is: the server would run without what it meant. Other unknown fields are
+// kept, as the file keeps them (another client may use them), and named.
 func parseServerJSON(name, text string) (model.ServerConfig, error) {
 	var cfg model.ServerConfig
 	trimmed := strings.TrimSpace(text)
@@ -58,6 +64,11 @@ func parseServerJSON(name, text string) (model.ServerConfig, error) {
 	}
 	if err := json.Unmarshal([]byte(trimmed), &cfg); err != nil {
 		return cfg, fmt.Errorf("%w: the JSON definition of server %s is not valid: %s", model.ErrInvalid, name, err.Error())
+	}
+	for _, u := range config.UnknownFields(cfg) {
+		if t := typoOf(u); t != "" {
+			return cfg, fmt.Errorf("%w: the definition of server %s has an unknown field %q: did you mean %q? (nothing was added)", model.ErrInvalid, name, u.Field, t)
+		}
 	}
 	return cfg, nil
 }

@@ -13,7 +13,8 @@ import (
 // configuration back, says at once why the new server will not run as it
 // stands: managed-mcp.json in effect, a higher scope's definition of the same
 // name, a managed-policy block, an unset ${VAR}, relative paths that name
-// something under home (it runs there), or approval still needed.
+// something under home (it runs there), or approval still needed; and which
+// lower scope's definition of the same name it now hides.
 // A person should not learn this only later from `mcp list`.
 func reportAdded(g *clicore.Globals, opts config.LoadOptions, scope model.Scope, name string, cfg model.ServerConfig, path string) {
 	fmt.Fprintf(g.Stdout, "Added %s server %s to the %s scope (%s).\n", cfg.EffectiveType(), textsafe.SanitizeLine(name), scope, textsafe.SanitizeLine(path))
@@ -34,6 +35,9 @@ func reportAdded(g *clicore.Globals, opts config.LoadOptions, scope model.Scope,
 	if s.Scope != scope {
 		note("the %s definition of %s (%s) takes precedence over this one.", s.Scope, textsafe.SanitizeLine(name), textsafe.SanitizeLine(s.Source))
 		return
+	}
+	for _, o := range s.Overrides {
+		note("this definition takes precedence over the %s definition of %s (%s), which no longer runs.", o.Scope, textsafe.SanitizeLine(name), textsafe.SanitizeLine(o.Source))
 	}
 	switch {
 	case !s.Policy.Allowed && s.Policy.Rule != "":

@@ -82,8 +82,8 @@ func TestFailuresExit1(t *testing.T) {
 	if r := e.Fails(1, "mcp", "add", "dup", "--", "again"); !strings.Contains(r.Stderr, "already defined") {
 		t.Errorf("add existing: %s", r)
 	}
-	if r := e.Fails(1, "mcp", "remove", "dup"); !strings.Contains(r.Stderr, "local") || !strings.Contains(r.Stderr, "user") {
-		t.Errorf("remove from several scopes without -s should list them: %s", r)
+	if r := e.Run("mcp", "remove", "dup"); r.Code != 1 || !strings.Contains(r.Stderr, "mcpdeck mcp remove dup -s local\n") || !strings.Contains(r.Stderr, "mcpdeck mcp remove dup -s user\n") {
+		t.Errorf("remove from several scopes without -s should give the command for each: %s", r)
 	}
 	e.Fails(1, "mcp", "get", "ghost")
 	e.Fails(1, "mcp", "remove", "ghost")

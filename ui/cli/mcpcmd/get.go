@@ -12,8 +12,10 @@ import (
 	"github.com/mcpdeck/mcpdeck/engine"
 	"github.com/mcpdeck/mcpdeck/model"
 	"github.com/mcpdeck/mcpdeck/model/cache"
+	"github.com/mcpdeck/mcpdeck/model/config"
 	"github.com/mcpdeck/mcpdeck/model/textsafe"
 	"github.com/mcpdeck/mcpdeck/ui/cli/clicore"
+	"github.com/mcpdeck/mcpdeck/ui/status"
 )
 
 func newMCPGetCmd(g *clicore.Globals) *cobra.Command {
@@ -60,7 +62,8 @@ func newMCPGetCmd(g *clicore.Globals) *cobra.Command {
 				}
 				return clicore.WriteJSON(g.Stdout, doc)
 			}
-			writeServerDetails(g.Stdout, s, protocolMemory())
+			failed := live != nil && clicore.OutcomeOf(*live) == status.OutcomeFailed
+			writeServerDetails(g.Stdout, s, protocolMemory(), failed)
 			if live != nil {
 				fmt.Fprintf(g.Stdout, "  %-15s %s\n", "Status:", clicore.StatusText(*live))
 			}
@@ -71,8 +74,10 @@ func newMCPGetCmd(g *clicore.Globals) *cobra.Command {
 	return cmd
 }
 
-// writeServerDetails prints one server for people.
-func writeServerDetails(w io.Writer, s model.Server, mem map[string]cache.RememberedProtocol) {
+// writeServerDetails prints one server for people; failed says that the
+// live status printed after it is a failure, which "Config problems: none"
+// must not seem to contradict.
+func writeServerDetails(w io.Writer, s model.Server, mem map[string]cache.RememberedProtocol, failed bool) {
 	v := newServerView(s).withProtocol(s, mem)
 	line := func(label, value string) { fmt.Fprintf(w, "  %-15s %s\n", label+":", value) }
 	fmt.Fprintln(w, textsafe.SanitizeLine(s.Name)+":")
@@ -106,13 +111,31 @@ func writeServerDetails(w io.Writer, s model.Server, mem map[string]cache.Rememb
 	}
 	line("Policy", textsafe.SanitizeLine(policyText(s.Policy)))
 	line("Config hash", s.Hash)
-	if len(s.Problems) == 0 {
-		line("Problems", "none")
-	}
-	for _, p := range s.Problems {
-		line("Problem", textsafe.SanitizeLine(p.Error()))
-	}
+	writeConfigProblems(w, s, failed)
 	line("Runs", whyNot(s))
+}
+
+// writeConfigProblems lists what is wrong with the definition: its
+// problems (which keep it from running) and the fields mcpdeck does not
+// use. "none" only when nothing is wrong and the live status is not a
+// failure: next to "✗ failed" it would read as "nothing is wrong".
+func writeConfigProblems(w io.Writer, s model.Server, failed bool) {
+	var probs []string
+	for _, p := range s.Problems {
+		probs = append(probs, textsafe.SanitizeLine(p.Error()))
+	}
+	for _, u := range config.UnknownFields(s.Raw) {
+		probs = append(probs, unknownFieldText(u))
+	}
+	switch {
+	case len(probs) > 0:
+		fmt.Fprintln(w, "  Config problems:")
+		for _, p := range probs {
+			fmt.Fprintln(w, "    "+p)
+		}
+	case !failed:
+		fmt.Fprintln(w, "  Config problems: none")
+	}
 }
 
 // writeDefinition prints the definition of v, secrets masked, with line.
@@ -120,7 +143,7 @@ func writeDefinition(v serverView, line func(label, value string)) {
 	line("Transport", textsafe.SanitizeLine(string(v.Transport)))
 	line("Protocol", protocolText(v))
 	if v.Command != "" {
-		line("Command", commandLine(v.Command, v.Args))
+		line("Command", textsafe.QuoteCommand(v.Command, v.Args))
 	}
 	if v.Cwd != "" {
 		line("Cwd", textsafe.SanitizeLine(v.Cwd))

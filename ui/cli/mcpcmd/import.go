@@ -16,11 +16,14 @@ import (
 	"github.com/mcpdeck/mcpdeck/ui/cli/clicore"
 )
 
-// Import outcomes, as printed and in --json.
+// Import outcomes, as printed and in --json. present: the server's file
+// is one mcpdeck reads itself (Claude Code's .mcp.json is mcpdeck's
+// project file), so there is nothing to import.
 const (
 	importImported     = "imported"
 	importSkipped      = "skipped"
 	importNotConverted = "not-converted"
+	importPresent      = "present"
 )
 
 // importOutcome is what happened to one server found in the other client.
@@ -39,10 +42,11 @@ type importOutcome struct {
 	Notes         []string    `json:"notes,omitempty"`
 }
 
-// importReport is the document `mcp import --json` prints.
+// importReport is the document `mcp import --json` prints. Scope is the
+// one -s named; without it each server goes where importTarget says.
 type importReport struct {
 	From     string          `json:"from"`
-	Scope    model.Scope     `json:"scope"`
+	Scope    model.Scope     `json:"scope,omitempty"`
 	Files    []string        `json:"files"` // files found and read
 	Servers  []importOutcome `json:"servers"`
 	Problems []string        `json:"problems"` // files that could not be read
@@ -72,11 +76,15 @@ func newMCPImportCmd(g *clicore.Globals) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "import --from " + strings.Join(names, "|") + " [-s SCOPE] [--file PATH]",
 		Short: "Copy the servers another MCP client knows into mcpdeck's config",
-		Long: "Reads the other client's config from its usual places (or --file) and adds each server\n" +
-			"to the chosen scope, reporting per server: imported, skipped (the name exists) or not\n" +
-			"converted (and why, e.g. a VS Code ${input:...} prompt). Servers read from a file inside a\n" +
-			"repository (.mcp.json, .vscode/, .cursor/ or any file under this directory) always go to\n" +
-			"the project scope (.mcp.json) and run only once approved, whatever -s says.\n\n" +
+		Long: "Reads the other client's config from its usual places (or --file) and adds\n" +
+			"each server to the scope of yours that matches where the client keeps it: its\n" +
+			"user-wide servers to your user scope, its per-project ones to local (-s puts\n" +
+			"them all in one scope). It reports per server the scope it went to, or:\n" +
+			"skipped (the name exists), not converted (and why, e.g. a VS Code ${input:...}\n" +
+			"prompt), or present (in a file mcpdeck reads itself: .mcp.json). Servers read\n" +
+			"from a file inside a repository (.vscode/, .cursor/ or any file under this\n" +
+			"directory) always go to the project scope (.mcp.json) and run only once\n" +
+			"approved, whatever -s says.\n\n" +
 			"  claude-desktop  <config dir>/Claude/claude_desktop_config.json (mcpServers)\n" +
 			"  claude-code     ~/.claude.json (mcpServers, projects[<this dir>].mcpServers), ./.mcp.json\n" +
 			"  vscode          ./.vscode/mcp.json, ./.vscode/settings.json, <config dir>/Code/User/{mcp,settings}.json\n" +
@@ -86,7 +94,7 @@ func newMCPImportCmd(g *clicore.Globals) *cobra.Command {
 	}
 	cmd.Flags().Var(clicore.NewEnumFlag(&from, names...), "from", "the client to import from")
 	cmd.Flags().StringVar(&file, "file", "", "read this file (in the client's format) instead of the usual places")
-	scope := clicore.AddScopeFlag(cmd, model.ScopeLocal, "where to save the imported servers: local, user or project")
+	scope := clicore.AddScopeFlag(cmd, 0, "put every server in this scope (default: user for the client's user-wide servers, local for the rest)")
 	cmd.RunE = func(*cobra.Command, []string) error {
 		if from == "" {
 			return clicore.Usagef("mcp import needs --from %s", strings.Join(names, "|"))
@@ -133,9 +141,9 @@ func newMCPImportCmd(g *clicore.Globals) *cobra.Command {
 }
 
 // importEntries adds every converted entry that does not clash with an
-// existing server (in any scope) or with one imported earlier in this run.
-// An entry from a file a repository can ship goes to the project scope, so
-// it waits for approval however it was defined there.
+// existing server (in any scope) or with one imported earlier in this run,
+// each to importTarget's scope. An entry read from a file mcpdeck reads
+// itself is already there (present).
 func importEntries(opts config.LoadOptions, scope model.Scope, found imports.Result, stderr io.Writer) (importReport, error) {
 	rep := importReport{Scope: scope, Files: found.Read, Servers: []importOutcome{}, Problems: []string{}}
 	for _, p := range found.Problems {
@@ -148,6 +156,12 @@ func importEntries(opts config.LoadOptions, scope model.Scope, found imports.Res
 	imported := map[string]string{} // normalized name → source
 	for _, e := range found.Entries {
 		o := importOutcome{Name: e.Name, Source: e.Source, Origin: e.Origin, Notes: e.Notes}
+		if sc, awaits, ok := readByMcpdeck(existing, e); ok {
+			o.Status, o.Scope, o.NeedsApproval = importPresent, sc, awaits
+			o.Reason = fmt.Sprintf("mcpdeck reads %s itself: it is your %s scope", e.Source, sc)
+			rep.Servers = append(rep.Servers, o)
+			continue
+		}
 		switch {
 		case e.Reason != "":
 			o.Status, o.Reason = importNotConverted, e.Reason
@@ -161,10 +175,7 @@ func importEntries(opts config.LoadOptions, scope model.Scope, found imports.Res
 				break
 			}
 			o.Transport = e.Config.EffectiveType()
-			target := scope
-			if e.Shared {
-				target = model.ScopeProject
-			}
+			target := importTarget(scope, e)
 			path, err := config.AddServer(opts, target, e.Name, e.Config)
 			switch {
 			case err == nil:
@@ -173,7 +184,7 @@ func importEntries(opts config.LoadOptions, scope model.Scope, found imports.Res
 				if !e.Shared { // a repository's own values are already shared
 					warnLiteralSecrets(stderr, target, e.Name, e.Config)
 				}
-				if target != scope {
+				if e.Shared && scope != model.ScopeProject {
 					o.Notes = append(o.Notes, "it comes from a file inside a repository, so it went to the project scope and runs only once approved")
 				}
 				imported[model.NormalizeName(e.Name)] = e.Source
@@ -191,6 +202,45 @@ func importEntries(opts config.LoadOptions, scope model.Scope, found imports.Res
 	}
 	noteWontRun(opts, &rep)
 	return rep, nil
+}
+
+// importTarget is the scope of yours an entry goes to: the project scope
+// for a file inside a repository (whoever can commit wrote it: it waits
+// for approval), else the scope -s named, else the one matching where the
+// client keeps it: a client's user-wide servers (Claude Desktop's, Claude
+// Code's ~/.claude.json mcpServers, the editors' user files) in your user
+// scope, the rest (Claude Code's per-project servers) in local.
+func importTarget(scope model.Scope, e imports.Entry) model.Scope {
+	switch {
+	case e.Shared:
+		return model.ScopeProject
+	case scope != 0:
+		return scope
+	case e.Origin == imports.OriginUser:
+		return model.ScopeUser
+	}
+	return model.ScopeLocal
+}
+
+// readByMcpdeck reports whether e was read from the file that holds
+// mcpdeck's own definition of that name (Claude Code's .mcp.json is
+// mcpdeck's project file), in which of mcpdeck's scopes, and whether that
+// definition, the one that runs, still awaits the person's approval.
+func readByMcpdeck(existing *config.Resolved, e imports.Entry) (scope model.Scope, awaits, ok bool) {
+	s, found := existing.Server(e.Name)
+	if !found {
+		return 0, false, false
+	}
+	same := func(path string) bool { return filepath.Clean(path) == filepath.Clean(e.Source) }
+	if same(s.Source) {
+		return s.Scope, s.AwaitsApproval(), true
+	}
+	for _, o := range s.Overrides {
+		if same(o.Source) {
+			return o.Scope, false, true
+		}
+	}
+	return 0, false, false
 }
 
 // noteWontRun adds a note to each imported server that will not run as the
@@ -213,19 +263,36 @@ func noteWontRun(opts config.LoadOptions, rep *importReport) {
 	}
 }
 
-// writeImportReport prints one line per server and a summary.
+// writeImportReport prints one line per server, naming the scope of yours
+// each went to, one line per file mcpdeck reads itself, and a summary.
 func writeImportReport(w io.Writer, rep importReport, title string) {
-	fmt.Fprintf(w, "Importing from %s (%s) into the %s scope:\n", title, strings.Join(rep.Files, ", "), rep.Scope)
+	into := ""
+	if rep.Scope != 0 {
+		into = fmt.Sprintf(" into the %s scope", rep.Scope)
+	}
+	fmt.Fprintf(w, "Importing from %s (%s)%s:\n", title, strings.Join(rep.Files, ", "), into)
 	counts := map[string]int{}
+	present := map[string][]string{} // file → names mcpdeck reads there itself
+	var presentFiles []string
 	for _, o := range rep.Servers {
 		counts[o.Status]++
 		switch o.Status {
+		case importPresent:
+			if present[o.Source] == nil {
+				presentFiles = append(presentFiles, o.Source)
+			}
+			present[o.Source] = append(present[o.Source], textsafe.SanitizeLine(o.Name))
+			continue
 		case importImported:
 			from := o.Source
 			if o.Origin != "" {
 				from += ", " + o.Origin
 			}
-			fmt.Fprintf(w, "  ✓ %s: imported (%s, from %s)\n", textsafe.SanitizeLine(o.Name), o.Transport, textsafe.SanitizeLine(from))
+			into := fmt.Sprintf(" into your %s scope", o.Scope)
+			if o.NeedsApproval {
+				into = "" // the next line says where
+			}
+			fmt.Fprintf(w, "  ✓ %s: imported%s (%s, from %s)\n", textsafe.SanitizeLine(o.Name), into, o.Transport, textsafe.SanitizeLine(from))
 			if o.NeedsApproval {
 				fmt.Fprintf(w, "      into the %s scope (%s), awaiting approval\n", o.Scope, textsafe.SanitizeLine(o.File))
 			}
@@ -238,13 +305,19 @@ func writeImportReport(w io.Writer, rep importReport, title string) {
 			fmt.Fprintf(w, "      note: %s\n", textsafe.SanitizeLine(n))
 		}
 	}
+	for _, f := range presentFiles {
+		fmt.Fprintf(w, "  = %s is a file mcpdeck reads itself; already yours: %s\n", textsafe.SanitizeLine(f), strings.Join(present[f], ", "))
+	}
 	if len(rep.Servers) == 0 {
 		fmt.Fprintln(w, "  (no servers defined there)")
 	}
-	fmt.Fprintf(w, "Imported %d, skipped %d, not converted %d.\n",
-		counts[importImported], counts[importSkipped], counts[importNotConverted])
+	summary := fmt.Sprintf("Imported %d, skipped %d, not converted %d.", counts[importImported], counts[importSkipped], counts[importNotConverted])
+	if n := counts[importPresent]; n > 0 {
+		summary = strings.TrimSuffix(summary, ".") + fmt.Sprintf("; %d already in mcpdeck.", n)
+	}
+	fmt.Fprintln(w, summary)
 	for _, o := range rep.Servers {
-		if o.Status == importImported && o.NeedsApproval {
+		if o.NeedsApproval { // imported into the project scope, or there already
 			fmt.Fprintln(w, "Project servers run only once approved: mcpdeck mcp approve NAME|all")
 			break
 		}

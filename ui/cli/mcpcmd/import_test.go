@@ -78,11 +78,11 @@ func TestImportClaudeDesktop(t *testing.T) {
 	if !strings.Contains(reason["docs"], "user scope") {
 		t.Errorf("skip reason = %q", reason["docs"])
 	}
-	if doc.Scope != "local" {
-		t.Errorf("default scope = %s", doc.Scope)
+	if doc.Scope != "" {
+		t.Errorf("without -s, scope = %s, want none (each server goes where the client keeps it)", doc.Scope)
 	}
-	gh := e.Get("github")
-	if gh.Scope != "local" || gh.Command != "npx" || gh.Env["GITHUB_PERSONAL_ACCESS_TOKEN"] != "****" {
+	gh := e.Get("github") // Claude Desktop's servers are user-wide
+	if gh.Scope != "user" || gh.Command != "npx" || gh.Env["GITHUB_PERSONAL_ACCESS_TOKEN"] != "****" {
 		t.Errorf("imported github = %+v", gh)
 	}
 	// A second import skips everything that is now present.
@@ -99,10 +99,10 @@ func TestImportClaudeCode(t *testing.T) {
 	placeFixture(e, "claude-code/mcp.json", filepath.Join(e.Proj, ".mcp.json"))
 	status, reason, _ := importJSON(e, "--from", "claude-code", "--scope", "user")
 	wantStatus(t, status, map[string]string{
-		"shared": "imported", "ide": "not-converted", "db": "skipped", "sentry": "imported", "shared#2": "skipped",
+		"shared": "imported", "ide": "not-converted", "db": "present", "sentry": "imported", "shared#2": "skipped",
 	})
 	if !strings.Contains(reason["db"], "project scope") {
-		t.Errorf("db (already in .mcp.json) reason = %q", reason["db"])
+		t.Errorf("db (in .mcp.json, mcpdeck's own project file) reason = %q", reason["db"])
 	}
 	if s := e.Get("shared"); s.Scope != "user" || s.Command != "local-version" {
 		t.Errorf("the project-specific definition should win: %+v", s)
@@ -234,12 +234,12 @@ func TestImportIntoBrokenFileFails(t *testing.T) {
 	e := clitest.NewEnv(t)
 	placeFixture(e, "claude-desktop/claude_desktop_config.json", filepath.Join(e.Config, "Claude", "claude_desktop_config.json"))
 	const broken = `{"mcpServers": {`
-	e.WriteFile(e.ScopeFile("local"), broken)
+	e.WriteFile(e.ScopeFile("user"), broken) // where Claude Desktop's servers go
 	r := e.Fails(1, "mcp", "import", "--from", "claude-desktop")
-	if want := "mcpdeck: cannot import into the local scope: invalid JSON"; !strings.HasPrefix(r.Stderr, want) || !strings.Contains(r.Stderr, "("+e.ScopeFile("local")+":1:17)") || r.Stdout != "" {
+	if want := "mcpdeck: cannot import into the user scope: invalid JSON"; !strings.HasPrefix(r.Stderr, want) || !strings.Contains(r.Stderr, "("+e.ScopeFile("user")+":1:17)") || r.Stdout != "" {
 		t.Errorf("got %s\nwant stderr starting %q and no report", r, want)
 	}
-	if got := e.ReadFile(e.ScopeFile("local")); got != broken {
+	if got := e.ReadFile(e.ScopeFile("user")); got != broken {
 		t.Errorf("the broken file was changed: %q", got)
 	}
 }
@@ -269,5 +269,44 @@ func TestImportNotesServersThatWillNotRun(t *testing.T) {
 	r := f.OK("mcp", "import", "--from", "claude-desktop")
 	if !strings.Contains(r.Stdout, "✓ github: imported") || !strings.Contains(r.Stdout, "note: managed-mcp.json is in effect") {
 		t.Errorf("import under managed-mcp.json:\n%s", r)
+	}
+}
+
+// TestImportClaudeCodeKeepsEachServersScope: without -s, Claude Code's
+// user servers (~/.claude.json mcpServers) go to your user scope and its
+// servers for this project to local, and the report says which; the
+// servers of .mcp.json, which mcpdeck reads itself as its project scope,
+// are reported once as already there, not one by one as skipped.
+func TestImportClaudeCodeKeepsEachServersScope(t *testing.T) {
+	t.Parallel()
+	e := clitest.NewEnv(t)
+	placeFixture(e, "claude-code/claude.json", filepath.Join(e.Home, ".claude.json"))
+	placeFixture(e, "claude-code/mcp.json", filepath.Join(e.Proj, ".mcp.json"))
+	r := e.OK("mcp", "import", "--from", "claude-code")
+	for _, want := range []string{
+		"  ✓ shared: imported into your local scope (stdio, from " + filepath.Join(e.Home, ".claude.json") + ", local (" + e.Proj + "))\n",
+		"  ✓ sentry: imported into your user scope (http, from " + filepath.Join(e.Home, ".claude.json") + ", user)\n",
+		"  = " + filepath.Join(e.Proj, ".mcp.json") + " is a file mcpdeck reads itself; already yours: db\n",
+		"Imported 2, skipped 1, not converted 1; 1 already in mcpdeck.\n",
+		"Project servers run only once approved: mcpdeck mcp approve NAME|all\n", // db is not approved yet
+	} {
+		if !strings.Contains(r.Stdout, want) {
+			t.Errorf("the report lacks %q:\n%s", want, r.Stdout)
+		}
+	}
+	if strings.Contains(r.Stdout, "db: skipped") {
+		t.Errorf(".mcp.json's server listed as skipped:\n%s", r.Stdout)
+	}
+	if s := e.Get("sentry"); s.Scope != "user" {
+		t.Errorf("sentry (a Claude Code user server) went to %s", s.Scope)
+	}
+	if s := e.Get("shared"); s.Scope != "local" || s.Command != "local-version" {
+		t.Errorf("shared (this project's) = %+v", s)
+	}
+	_, _, doc := importJSON(e, "--from", "claude-code")
+	for _, s := range doc.Servers {
+		if s.Name == "db" && s.Status != "present" {
+			t.Errorf("db: status %s, want present", s.Status)
+		}
 	}
 }

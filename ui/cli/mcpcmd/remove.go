@@ -36,7 +36,7 @@ func newMCPRemoveCmd(g *clicore.Globals) *cobra.Command {
 		bundle := bundleDirOf(opts, s, args[0])
 		path, err := config.RemoveServer(opts, s, args[0])
 		if err != nil {
-			return err
+			return explainRemoveErr(g, args[0], err)
 		}
 		fmt.Fprintf(g.Stdout, "Removed server %s from the %s scope (%s).\n", args[0], scopeOfPath(opts, s, path), path)
 		if bundle != "" {
@@ -45,6 +45,27 @@ func newMCPRemoveCmd(g *clicore.Globals) *cobra.Command {
 		return removeSecrets(cmd.Context(), g, opts, refs, keep)
 	}
 	return cmd
+}
+
+// explainRemoveErr words a failed removal: for a name defined in several
+// scopes, the exact command for each (on stderr, one per line, then exit
+// 1; with --json the error names the scopes); for a name defined nowhere,
+// the one a typo most likely meant.
+func explainRemoveErr(g *clicore.Globals, name string, err error) error {
+	var several *config.SeveralScopesError
+	switch {
+	case errors.As(err, &several) && !g.JSON:
+		fmt.Fprintf(g.Stderr, "mcpdeck: server %s is defined in several scopes; name the one to remove:\n", textsafe.SanitizeLine(name))
+		for _, sc := range several.Scopes {
+			fmt.Fprintf(g.Stderr, "  mcpdeck mcp remove %s -s %s\n", textsafe.QuoteArg(name), sc)
+		}
+		return clicore.SilentError{}
+	case errors.Is(err, model.ErrNotFound):
+		if res, lerr := clicore.LoadResolved(g); lerr == nil {
+			return clicore.WithDidYouMean(err, name, clicore.ServerNames(res))
+		}
+	}
+	return err
 }
 
 // removeSecrets deletes the secrets a removed definition referred to: they

@@ -41,6 +41,9 @@ type serverView struct {
 	Policy        model.PolicyDecision `json:"policy"`
 	Runnable      bool                 `json:"runnable"`
 	Problems      []model.Problem      `json:"problems,omitempty"`
+	// UnknownFields are the fields of the definition mcpdeck does not use
+	// (config.UnknownFields), by path: "agrs", "oauth.clientID".
+	UnknownFields []string `json:"unknownFields,omitempty"`
 	// ProtocolVersion is pinned by the definition (ProtocolPinned) or was
 	// negotiated on the last connect; "" when not known yet.
 	ProtocolVersion string `json:"protocolVersion,omitempty"`
@@ -60,8 +63,17 @@ func newServerView(s model.Server) serverView {
 		Env: c.Env, Headers: c.Headers, HeadersHelper: c.HeadersHelper,
 		OAuth: c.OAuth, Builtin: c.Name, Hash: s.Hash, Enabled: s.Enabled,
 		Approval: s.Approval, Policy: s.Policy, Runnable: s.Runnable(), Problems: s.Problems,
-		StoreSecrets: config.SecretNames(s.Raw),
+		StoreSecrets: config.SecretNames(s.Raw), UnknownFields: unknownFieldPaths(s.Raw),
 	}
+}
+
+// unknownFieldPaths lists config.UnknownFields of raw by path.
+func unknownFieldPaths(raw model.ServerConfig) []string {
+	var out []string
+	for _, u := range config.UnknownFields(raw) {
+		out = append(out, u.Field)
+	}
+	return out
 }
 
 // writeApprovalView prints config.ApprovalView of s, the definition as
@@ -112,21 +124,9 @@ func yesNo(b bool) string {
 	return "no"
 }
 
-// commandLine renders command and args, quoting the ones with spaces.
-func commandLine(cmd string, args []string) string {
-	parts := make([]string, 0, 1+len(args))
-	for _, a := range append([]string{cmd}, args...) {
-		if a == "" || strings.ContainsAny(a, " \t\"'") {
-			a = "'" + strings.ReplaceAll(a, "'", `'\''`) + "'"
-		}
-		parts = append(parts, textsafe.SanitizeLine(a))
-	}
-	return strings.Join(parts, " ")
-}
-
 // errNoServer is the error for a name no configured server has. It says why
-// when it can: managed-mcp.json in effect, or a plugin server hidden as a
-// duplicate of another.
+// when it can: managed-mcp.json in effect, a plugin server hidden as a
+// duplicate of another, or the name a typo most likely meant.
 func errNoServer(res *config.Resolved, name string) error {
 	if res != nil && res.Enterprise {
 		return fmt.Errorf("%w: no server named %s: %s in the managed directory is in effect, so only the servers it defines exist",
@@ -139,6 +139,9 @@ func errNoServer(res *config.Resolved, name string) error {
 					model.ErrNotFound, textsafe.SanitizeLine(name), d.Origin.Scope, textsafe.SanitizeLine(d.Origin.Source), sameWhat(d.Signature), textsafe.SanitizeLine(d.By))
 			}
 		}
+	}
+	if hint := clicore.DidYouMean(name, clicore.ServerNames(res)); hint != "" {
+		return fmt.Errorf("%w: no server named %s; %s", model.ErrNotFound, textsafe.SanitizeLine(name), hint)
 	}
 	return fmt.Errorf("%w: no server named %s (see 'mcpdeck mcp list')", model.ErrNotFound, textsafe.SanitizeLine(name))
 }
