@@ -200,14 +200,17 @@ func errAddr(err error) string {
 }
 
 // innermost returns the text of err stripped of mcp-go's wrapping prefixes
-// ("transport error: failed to send request: ..."), which mean nothing to a
-// person.
+// ("transport error: failed to send request: failed to send request: ..."),
+// however often they repeat: they mean nothing to a person.
 func innermost(err error) string {
 	s := err.Error()
-	for _, p := range []string{"transport error: ", "failed to send request: "} {
-		s = strings.TrimPrefix(s, p)
+	for {
+		t := strings.TrimPrefix(strings.TrimPrefix(s, "transport error: "), "failed to send request: ")
+		if t == s {
+			return s
+		}
+		s = t
 	}
-	return s
 }
 
 // clip makes s one printable line of at most maxHumanLen runes: newline,
