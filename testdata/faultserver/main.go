@@ -56,8 +56,10 @@
 // returns the answer as JSON), sample{prompt} (asks for the client's model's
 // reply in an input-required round, returns "MODEL: REPLY"), roots{} (asks the client for roots),
 // list_changed{} (adds a tool, so tools/list_changed is sent), crash{code},
-// hang{}, stall{} (asks to go on, then hangs: over HTTP the answer is then due on the call's event stream), slow{ms}, drop{} (closes the connection mid-call: HTTP hijack and
-// close, stdio closes stdout), flood{count} (count log notifications), log{text} (one warning log notification),
+// hang{}, stall{} (asks to go on, says "stalling" on stderr, then hangs: over
+// HTTP the answer is then due on the call's own event stream), slow{ms},
+// drop{} (closes the connection mid-call: HTTP hijack and close, stdio
+// closes stdout), flood{count} (count log notifications), log{text} (one warning log notification),
 // stderr{mb}, malformed{} (stdio: writes a broken line, then answers),
 // huge{mb} (stdio: writes one message line of mb MB).
 package main

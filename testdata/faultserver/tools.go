@@ -148,7 +148,7 @@ func newServer(c config, h hooks) *server.MCPServer {
 			<-ctx.Done()
 			return nil, ctx.Err()
 		})
-	s.AddTool(mcp.NewTool("stall", mcp.WithDescription("Ask to go on (form elicitation), then never answer: over streamable HTTP the answer is then due on the call's own event stream")),
+	s.AddTool(mcp.NewTool("stall", mcp.WithDescription(`Ask to go on (form elicitation), print "stalling" on stderr, then never answer: over streamable HTTP the answer is then due on the call's own event stream`)),
 		func(ctx context.Context, _ mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 			_, err := s.RequestElicitation(ctx, mcp.ElicitationRequest{Params: mcp.ElicitationParams{
 				Message:         "Go on?",
@@ -157,6 +157,7 @@ func newServer(c config, h hooks) *server.MCPServer {
 			if err != nil {
 				return nil, err
 			}
+			fmt.Fprintln(os.Stderr, "stalling")
 			<-ctx.Done()
 			return nil, ctx.Err()
 		})
