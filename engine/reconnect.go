@@ -10,14 +10,13 @@ import (
 // outcome, so that whoever asked can say whether it worked: the server's
 // snapshot once it connected, failed, needs sign-in, or scheduled its next
 // attempt (a retry now that failed during a reconnect sequence).
-func (e *Engine) ReconnectOutcome(ctx context.Context, name string) (ServerSnapshot, error) {
-	if err := e.Reconnect(ctx, name); err != nil {
-		return ServerSnapshot{}, err
+func (e *Engine) ReconnectOutcome(ctx context.Context, name string) (s ServerSnapshot, err error) {
+	if err = e.Reconnect(ctx, name); err != nil {
+		return s, err
 	}
 	for {
-		var s ServerSnapshot
 		var changed chan struct{}
-		err := e.withEntry(name, func(en *entry) error {
+		err = e.withEntry(name, func(en *entry) error {
 			if sh := en.st.Shown(); sh.State == model.StatePending && sh.Reason.Kind == model.ReasonConnecting {
 				changed = e.changed // the attempt runs
 				return nil
@@ -31,7 +30,7 @@ func (e *Engine) ReconnectOutcome(ctx context.Context, name string) (ServerSnaps
 		select {
 		case <-changed:
 		case <-ctx.Done():
-			return ServerSnapshot{}, ctx.Err()
+			return s, ctx.Err()
 		}
 	}
 }
