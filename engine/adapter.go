@@ -42,6 +42,7 @@ func transportErrorOps() errorOps {
 			return fromTransportClass(c), c.String()
 		},
 		humanize: transports.Humanize,
+		broke:    transports.Broke,
 		exitCode: func(err error) (int, bool) {
 			var x *transports.ExitError
 			if errors.As(err, &x) {

@@ -19,7 +19,10 @@ func (c *callParts) callError(ctx context.Context, server, what string, err erro
 		err = fmt.Errorf("%w (%w)", cerr, err)
 	}
 	var why string
+	var lost *ConnectionLostError
 	switch {
+	case errors.As(err, &lost):
+		why = lost.Error()
 	case errors.Is(err, context.DeadlineExceeded):
 		why = fmt.Sprintf("no answer within %s (MCP_TOOL_TIMEOUT)", e.set.toolTimeout)
 	case errors.Is(err, context.Canceled):
@@ -62,7 +65,8 @@ func (c *CallError) Unwrap() error { return c.Err }
 // do runs one request and applies the error classes: an expired
 // session is re-initialized and the request retried once; transient errors
 // are counted and three in a row reconnect; terminal errors reconnect at
-// once; auth errors move the server to needs-auth.
+// once; auth errors move the server to needs-auth. A request whose
+// connection ended under it fails with a *ConnectionLostError.
 func (c *callParts) do(ctx context.Context, t callTarget, f func(session) error) error {
 	done := c.e.health.busy(t.name)
 	defer done()
@@ -95,6 +99,9 @@ func (c *callParts) do(ctx context.Context, t callTarget, f func(session) error)
 		lifecycle.ClassExited, lifecycle.ClassTimeout, lifecycle.ClassTooLarge:
 	}
 	c.noteFailure(t, err)
+	if lost := c.lostDuring(ctx, t, err); lost != nil {
+		return lost
+	}
 	return err
 }
 

@@ -110,7 +110,7 @@ func (f *fakeSession) Close(context.Context) error {
 	f.mu.Lock()
 	f.closed = true
 	f.mu.Unlock()
-	f.kill(errors.New("closed"))
+	f.kill(transports.ErrClosed)
 	return f.c.Close()
 }
 
@@ -249,6 +249,12 @@ func testErrorOps() errorOps {
 			return lifecycle.ClassOther, "error"
 		},
 		humanize: func(err error) string { return err.Error() },
+		broke: func(err error) bool {
+			var x exitErr
+			msg := err.Error()
+			return errors.As(err, &x) || errors.Is(err, transports.ErrConnectionLost) ||
+				strings.Contains(msg, "connection reset") || strings.Contains(msg, "connection refused")
+		},
 		exitCode: func(err error) (int, bool) {
 			var x exitErr
 			if errors.As(err, &x) {

@@ -58,4 +58,7 @@ type errorOps struct {
 	classify func(error) (lifecycle.ErrClass, string)
 	humanize func(error) string
 	exitCode func(error) (int, bool)
+	// broke reports an error saying that a request's connection ended
+	// under it (transports.Broke).
+	broke func(error) bool
 }

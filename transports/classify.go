@@ -206,3 +206,23 @@ func classifyStatus(code string) Class {
 		return ClassUnknown
 	}
 }
+
+// Broke reports whether err says that the connection a request travelled
+// on ended under it: the server process exited, its stream, pipe or socket
+// ended or was reset, or it no longer accepts connections. A request that
+// failed so is worth checking against its connection (the engine then
+// reports the loss, not the request's own error). ErrClosed, a connection
+// mcpdeck closed itself, is no such end.
+func Broke(err error) bool {
+	var exit *ExitError
+	switch {
+	case errors.Is(err, ErrClosed):
+		return false
+	case errors.As(err, &exit), errors.Is(err, ErrConnectionLost),
+		errors.Is(err, io.EOF), errors.Is(err, io.ErrUnexpectedEOF),
+		errors.Is(err, syscall.ECONNRESET), errors.Is(err, syscall.ECONNABORTED),
+		errors.Is(err, syscall.EPIPE), errors.Is(err, syscall.ECONNREFUSED):
+		return true
+	}
+	return websocket.CloseStatus(err) != -1
+}

@@ -58,6 +58,7 @@ func TestClassifyAndHumanize(t *testing.T) {
 		{"closed", ErrClosed, ClassTransient, "the connection was closed"},
 		{"legacy", transport.ErrLegacySSEServer, ClassProtocol, `the server refused a streamable HTTP connection; it may only speak the older SSE transport (try "type": "sse")`},
 		{"unknown", errors.New("something odd\nsecond line\x1b[31m"), ClassUnknown, "something odd second line[31m"},
+		{"wrapped twice", transport.NewError(fmt.Errorf("failed to send request: %w", fmt.Errorf("failed to send request: %w", errors.New("tls: bad certificate")))), ClassUnknown, "tls: bad certificate"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {

@@ -178,6 +178,9 @@ func (s *sessionCodeTransport) SendRequest(ctx context.Context, req transport.JS
 	if err != nil && ctx.Err() != nil && s.cancels {
 		s.sendCancelled(ctx, req)
 	}
+	if err != nil && ctx.Err() == nil {
+		err = answerStreamEnded(err)
+	}
 	if err == nil && refusedOwnVersion(req, resp, s.version.get()) {
 		resp, err = s.HTTPConnection.SendRequest(ctx, req)
 	}
@@ -185,6 +188,17 @@ func (s *sessionCodeTransport) SendRequest(ctx context.Context, req transport.JS
 		return nil, fmt.Errorf("%w: %s", ErrSessionExpired, resp.Error.Message)
 	}
 	return resp, err
+}
+
+// answerStreamEnded names what mcp-go reports, as the bare text
+// "unexpected nil response", when the event stream a request's answer was
+// due on ended before the answer: the server went away mid-call. It then
+// matches ErrConnectionLost. Other errors pass unchanged.
+func answerStreamEnded(err error) error {
+	if err.Error() != "unexpected nil response" {
+		return err
+	}
+	return fmt.Errorf("%w: the event stream carrying the answer ended before it (%w)", ErrConnectionLost, err)
 }
 
 // SendNotification names the notification's method for the round tripper.

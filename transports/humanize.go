@@ -1,6 +1,8 @@
 package transports
 
 import (
+	"crypto/tls"
+	"crypto/x509"
 	"errors"
 	"fmt"
 	"net"
@@ -44,6 +46,9 @@ func humanize(err error) string {
 		return s
 	}
 	if s, ok := humanizeNet(err); ok {
+		return s
+	}
+	if s, ok := humanizeTLS(err); ok {
 		return s
 	}
 	if s, ok := humanizeRefusal(err); ok {
@@ -166,6 +171,31 @@ func humanizeNet(err error) (string, bool) {
 	return "", false
 }
 
+// humanizeTLS words a failed TLS handshake: a certificate this machine
+// cannot verify, one issued for another name, or a server that does not
+// speak TLS at all.
+func humanizeTLS(err error) (string, bool) {
+	at := ""
+	if addr := errAddr(err); addr != "" {
+		at = " at " + addr
+	}
+	var unknown x509.UnknownAuthorityError
+	var host x509.HostnameError
+	var invalid x509.CertificateInvalidError
+	var record tls.RecordHeaderError
+	switch {
+	case errors.As(err, &unknown):
+		return "the certificate of the server" + at + " is not signed by an authority this machine trusts (self-signed?)", true
+	case errors.As(err, &host):
+		return "the certificate of the server" + at + " is for another name: " + strings.TrimPrefix(host.Error(), "x509: "), true
+	case errors.As(err, &invalid):
+		return "the certificate of the server" + at + " is not valid: " + strings.TrimPrefix(invalid.Error(), "x509: "), true
+	case errors.As(err, &record), strings.Contains(err.Error(), "server gave HTTP response to HTTPS client"): // net/http's words
+		return "the server" + at + " does not speak HTTPS: is the URL http://?", true
+	}
+	return "", false
+}
+
 // humanizeStatus renders mcp-go's "request failed with status N: body".
 func humanizeStatus(err error) (string, bool) {
 	msg := err.Error()
@@ -200,14 +230,17 @@ func errAddr(err error) string {
 }
 
 // innermost returns the text of err stripped of mcp-go's wrapping prefixes
-// ("transport error: failed to send request: ..."), which mean nothing to a
-// person.
+// ("transport error: failed to send request: failed to send request: ..."),
+// however often they repeat: they mean nothing to a person.
 func innermost(err error) string {
 	s := err.Error()
-	for _, p := range []string{"transport error: ", "failed to send request: "} {
-		s = strings.TrimPrefix(s, p)
+	for {
+		t := strings.TrimPrefix(strings.TrimPrefix(s, "transport error: "), "failed to send request: ")
+		if t == s {
+			return s
+		}
+		s = t
 	}
-	return s
 }
 
 // clip makes s one printable line of at most maxHumanLen runes: newline,

@@ -9,6 +9,7 @@ import (
 
 	"github.com/mcpdeck/mcpdeck/engine"
 	"github.com/mcpdeck/mcpdeck/model"
+	"github.com/mcpdeck/mcpdeck/ui/status"
 	"github.com/mcpdeck/mcpdeck/ui/tuikit"
 )
 
@@ -145,7 +146,7 @@ func actionTable() []action {
 		{id: ActDisable, verb: "disable", help: groupServers, def: tuikit.Bind("d", "disable", "d"), reach: onScreen, enabled: canDisable, run: engineRun(Engine.Disable)},
 		{
 			id: ActReconnect, verb: "reconnect", help: groupServers, def: tuikit.Bind("r", "reconnect", "r"), reach: onScreen,
-			enabled: canReconnect, label: reconnectLabel, run: engineRun(Engine.Reconnect),
+			enabled: canReconnect, label: reconnectLabel, run: reconnect,
 		},
 		{
 			id: ActStopRetrying, verb: "stop retrying", help: groupServers, def: tuikit.Bind("s", "stop retrying", "s"), reach: onScreen,
@@ -253,6 +254,38 @@ func engineRun(f func(Engine, context.Context, string) error) func(*Model, press
 		eng := m.env.eng
 		return m.engineCmd(a.verb, s.Name, func(ctx context.Context, name string) error { return f(eng, ctx, name) })
 	}
+}
+
+// reconnect asks the engine to reconnect the server (or retry now) and
+// reports the attempt's outcome, not only that it was asked for: the status
+// line says "reconnect flaky…" until then.
+func reconnect(m *Model, p press) tea.Cmd {
+	shown := p.a.verb
+	if l := reconnectLabel(p.s); l != "" {
+		shown = l
+	}
+	m.status = shown + " " + p.s.Name + "…"
+	eng, ctx, name := m.env.eng, m.env.Ctx, p.s.Name
+	return func() tea.Msg {
+		s, err := eng.ReconnectOutcome(ctx, name)
+		return reconnectedMsg{server: name, s: s, err: err}
+	}
+}
+
+// reconnectedMsg is the outcome of a reconnect: the server's snapshot once
+// the attempt ended, or why it could not start.
+type reconnectedMsg struct {
+	server string
+	s      engine.ServerSnapshot
+	err    error
+}
+
+// Report words the outcome (ui/status).
+func (m reconnectedMsg) Report() (string, bool) {
+	if m.err != nil {
+		return actionMsg{verb: "reconnect", server: m.server, err: m.err}.Report()
+	}
+	return status.Reconnected(&m.s)
 }
 
 // engineCmd runs an engine action on a server in a tea.Cmd (Update never

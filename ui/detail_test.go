@@ -46,8 +46,10 @@ func TestWhyNotRunning(t *testing.T) {
 		h.selectServer("broken")
 		h.keys("enter")
 		h.wantView("Why isn't this running?", "Command nosuchcmd not found on PATH.",
-			"Server broken, field env.TOKEN: ${TOKEN} is not", "exited with code 127",
-			"executable file not found")
+			"Server broken, field env.TOKEN: ${TOKEN} is not", "exited with code 127")
+		if v := h.view(); strings.Contains(v, "Last error") || strings.Contains(v, "executable file not found") {
+			t.Errorf("the failure is said again, in the transport's words:\n%s", v)
+		}
 		golden(t, "why_not_running", h.view())
 		h.keys("esc")
 		h.selectServer("blocked")
@@ -144,13 +146,13 @@ func TestStderrEscapeSequencesAreNotDrawn(t *testing.T) {
 	})
 }
 
-// TestLongTextIsWrappedNotCut: the last error is shown in full and a long
+// TestLongTextIsWrappedNotCut: the failure is shown in full and a long
 // stderr line can be read to its end, on a narrow terminal too.
 func TestLongTextIsWrappedNotCut(t *testing.T) {
 	inBubble(t, func(t *testing.T) {
 		s := fixture()
 		long := strings.Repeat("the server said something rather long ", 4) + "END-OF-ERROR"
-		s.Servers[4].ErrorDetail = long // broken
+		s.Servers[4].Reason = model.Reason{Kind: model.ReasonGaveUp, MaxAttempts: 5, Error: long} // broken
 		s.Servers[5].StderrTail = []string{strings.Repeat("noisy ", 15) + "END-OF-STDERR"}
 		h := newHarness(t, newFakeEngine(s), 60, 40)
 		h.keys("esc")
@@ -298,5 +300,67 @@ func TestConfigJSONReadsAsWritten(t *testing.T) {
 		h.selectServer("remote-api")
 		h.keys("enter")
 		h.wantView(`"url": "https://api.example.com/mcp?team=a&role=b"`)
+	})
+}
+
+// TestWhyDuringBackoff: a server waiting 8 s to reconnect says what failed
+// last, when, and when the next attempt runs; not "Still connecting.", and
+// its crash once.
+func TestWhyDuringBackoff(t *testing.T) {
+	inBubble(t, func(t *testing.T) {
+		h := newHarness(t, newFakeEngine(fixture()), 100, 30)
+		h.keys("esc")
+		h.selectServer("flaky")
+		h.keys("enter")
+		h.wantView("• Reconnect attempt 1/5 failed at 12:59:59: the server exited (code 1).", "• Next attempt 2/5 at 13:00:07.")
+		for _, no := range []string{"Still connecting", "Last crash", "Last error"} {
+			if v := h.view(); strings.Contains(v, no) {
+				t.Errorf("%q during the backoff wait:\n%s", no, v)
+			}
+		}
+		golden(t, "why_backoff", h.view())
+
+		// no crash to tell: still the failure and the wait, not "Still connecting."
+		s := fixture()
+		s.Servers[1].ExitCode = nil
+		s.Servers[1].Reason.Error, s.Servers[1].Error = "connection refused at 127.0.0.1:8080: is the server running?", ""
+		h.send(snapshotMsg{snap: s})
+		h.wantView("• Reconnect attempt 1/5 failed at 12:59:59: connection refused at 127.0.0.1:8080: is the server", "• Next attempt 2/5 at 13:00:07.")
+		if v := h.view(); strings.Contains(v, "Still connecting") {
+			t.Errorf("still connecting during the backoff wait:\n%s", v)
+		}
+	})
+}
+
+// TestReconnectReportsTheOutcome: r says whether the reconnect worked,
+// and why not; after a retry-now that failed, when the next one runs.
+func TestReconnectReportsTheOutcome(t *testing.T) {
+	inBubble(t, func(t *testing.T) {
+		f := newFakeEngine(fixture())
+		refused := "connection refused at 127.0.0.1:8080: is the server running?"
+		f.outcomes = map[string]engine.ServerSnapshot{
+			"notes": {Name: "notes", State: model.StateFailed, Reason: model.Reason{Kind: model.ReasonFailed, Error: refused}, Error: refused},
+			"flaky": {Name: "flaky", State: model.StatePending, Reason: model.Reason{
+				Kind: model.ReasonRetryScheduled, Attempt: 3, MaxAttempts: 5, At: t0.Add(30 * time.Second), Error: refused,
+			}},
+		}
+		h := newHarness(t, f, 160, 30)
+		h.keys("esc")
+		h.selectServer("notes")
+		h.keys("r")
+		h.wantView("reconnect notes failed: " + refused)
+		if !h.m.statusErr {
+			t.Error("a failed reconnect is not shown as a failure")
+		}
+		h.selectServer("flaky")
+		h.keys("r")
+		h.wantView("reconnect flaky failed: " + refused + "; next attempt 3/5 at 13:00:30")
+		delete(f.outcomes, "notes")
+		h.selectServer("notes")
+		h.keys("r")
+		h.wantView("reconnected notes")
+		if h.m.statusErr {
+			t.Error("a reconnect that worked is shown as a failure")
+		}
 	})
 }

@@ -20,7 +20,7 @@ type Engine interface {
 	Snapshot() engine.Snapshot
 	Enable(ctx context.Context, name string) error
 	Disable(ctx context.Context, name string) error
-	Reconnect(ctx context.Context, name string) error
+	ReconnectOutcome(ctx context.Context, name string) (engine.ServerSnapshot, error)
 	CancelReconnect(ctx context.Context, name string) error
 	Approve(ctx context.Context, name string) error
 	ApproveShown(ctx context.Context, shown map[string]string) error

@@ -24,6 +24,8 @@ type fakeEngine struct {
 	closed  bool
 	actions []string
 	errs    map[string]error // verb → error to return
+	// outcomes is what a reconnect of a server ends in; connected when unset.
+	outcomes map[string]engine.ServerSnapshot
 
 	callTool func(ctx context.Context, server, tool string, args map[string]any, progress func(engine.Progress)) (engine.ToolResult, error)
 	lastArgs map[string]any
@@ -70,9 +72,22 @@ func (f *fakeEngine) Snapshot() engine.Snapshot {
 	return f.snap
 }
 
-func (f *fakeEngine) Enable(_ context.Context, n string) error    { return f.record("enable", n) }
-func (f *fakeEngine) Disable(_ context.Context, n string) error   { return f.record("disable", n) }
-func (f *fakeEngine) Reconnect(_ context.Context, n string) error { return f.record("reconnect", n) }
+func (f *fakeEngine) Enable(_ context.Context, n string) error  { return f.record("enable", n) }
+func (f *fakeEngine) Disable(_ context.Context, n string) error { return f.record("disable", n) }
+
+// ReconnectOutcome records the reconnect and answers with the outcome the
+// test set (outcomes), else the server connected.
+func (f *fakeEngine) ReconnectOutcome(_ context.Context, n string) (engine.ServerSnapshot, error) {
+	if err := f.record("reconnect", n); err != nil {
+		return engine.ServerSnapshot{}, err
+	}
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if s, ok := f.outcomes[n]; ok {
+		return s, nil
+	}
+	return engine.ServerSnapshot{Name: n, State: model.StateConnected}, nil
+}
 
 func (f *fakeEngine) CancelReconnect(_ context.Context, n string) error {
 	return f.record("stop retrying", n)
@@ -197,6 +212,17 @@ func fixture() engine.Snapshot {
 		NextRetry: t0.Add(7 * time.Second), Policy: model.PolicyDecision{Allowed: true}, ExitCode: intp(1),
 		Error:  "the server exited (code 1)",
 		Reason: model.Reason{Kind: model.ReasonRetryScheduled, Attempt: 2, MaxAttempts: 5, At: t0.Add(7 * time.Second), Error: "the server exited (code 1)"},
+		History: []engine.Transition{
+			{From: model.StatePending, To: model.StateConnected, At: t0.Add(-time.Minute), Reason: "connected"},
+			{
+				From: model.StateConnected, To: model.StatePending, At: t0.Add(-3 * time.Second), Reason: "reconnect attempt 1/5 in 1s",
+				Cause: model.Reason{Kind: model.ReasonRetryScheduled, Attempt: 1, MaxAttempts: 5, At: t0.Add(-2 * time.Second), Error: "the server exited (code 1)"},
+			},
+			{
+				From: model.StatePending, To: model.StatePending, At: t0.Add(-time.Second), Reason: "reconnect attempt 2/5 in 8s",
+				Cause: model.Reason{Kind: model.ReasonRetryScheduled, Attempt: 2, MaxAttempts: 5, At: t0.Add(7 * time.Second), Error: "the server exited (code 1)"},
+			},
+		},
 	}
 	brokenProblem := model.Problem{File: "/home/me/.config/mcpdeck/settings.json", Line: 4, Col: 7, Server: "broken", Field: "env.TOKEN", Message: "${TOKEN} is not set"}
 	broken := engine.ServerSnapshot{

@@ -1,16 +1,12 @@
 package ui
 
 import (
-	"encoding/json"
 	"fmt"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/mcpdeck/mcpdeck/engine"
-	"github.com/mcpdeck/mcpdeck/model/config"
 	"github.com/mcpdeck/mcpdeck/testdata/faultlaunch"
 )
 
@@ -63,34 +59,11 @@ func TestFloodNoticeOncePerBurst(t *testing.T) {
 // engine.MaxPendingAsks prompts are open, and the status line tells of the
 // burst with its final counts.
 func TestFloodKeepsFewPrompts(t *testing.T) {
-	if testing.Short() {
-		t.Skip("integration test")
-	}
-	bin, err := faultBin.Path()
-	if err != nil {
-		t.Fatal(err)
-	}
+	bin := needFaultBin(t)
 	const flood = 1000
-	dir := t.TempDir()
-	raw, err := json.Marshal(map[string]any{"mcpServers": map[string]any{
+	h := startLive(t, liveServers(t, map[string]any{
 		"flood": map[string]any{"command": bin, "args": []string{"-elicit-flood", fmt.Sprint(flood)}},
-	}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, d := range []string{"proj", "cfg", "managed"} {
-		if err := os.MkdirAll(filepath.Join(dir, d), 0o700); err != nil {
-			t.Fatal(err)
-		}
-	}
-	h := startLive(t, engine.Options{
-		Load: config.LoadOptions{
-			Cwd: filepath.Join(dir, "proj"), Home: dir, ConfigDir: filepath.Join(dir, "cfg"),
-			ManagedDir: filepath.Join(dir, "managed"), Dynamic: []string{string(raw)},
-			LookupEnv: func(string) (string, bool) { return "", false },
-		},
-		CacheDir: filepath.Join(dir, "cache"),
-	}, 160, 40)
+	}), 160, 40)
 	want := fmt.Sprintf("server flood sent %d requests at once; mcpdeck lets %d wait for an answer and declined the rest (%d)",
 		flood, engine.MaxPendingAsks, flood-engine.MaxPendingAsks)
 	deadline := time.NewTimer(60 * time.Second)

@@ -2,6 +2,8 @@ package ui
 
 import (
 	"context"
+	"encoding/json"
+	"os"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -118,6 +120,49 @@ func startLive(t *testing.T, o engine.Options, w, hgt int) *liveHarness {
 	h.deliver(tea.WindowSizeMsg{Width: w, Height: hgt})
 	h.exec(h.m.Init())
 	return h
+}
+
+// liveServers is the engine's options for the mcpServers given, as
+// --mcp-config passes them, in a private directory.
+func liveServers(t *testing.T, servers map[string]any) engine.Options {
+	t.Helper()
+	dir := t.TempDir()
+	raw, err := json.Marshal(map[string]any{"mcpServers": servers})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, d := range []string{"proj", "cfg", "managed"} {
+		if err := os.MkdirAll(filepath.Join(dir, d), 0o700); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return engine.Options{
+		Load: config.LoadOptions{
+			Cwd: filepath.Join(dir, "proj"), Home: dir, ConfigDir: filepath.Join(dir, "cfg"),
+			ManagedDir: filepath.Join(dir, "managed"), Dynamic: []string{string(raw)},
+			LookupEnv: func(string) (string, bool) { return "", false },
+		},
+		CacheDir: filepath.Join(dir, "cache"),
+	}
+}
+
+// waitForR makes reconnects wait an hour, so that only r runs them.
+func waitForR(o engine.Options) engine.Options {
+	o.Backoff = engine.Backoff{MaxAttempts: 5, Base: time.Hour, Cap: time.Hour}
+	return o
+}
+
+// needFaultBin is testdata/faultserver, or a skip in -short mode.
+func needFaultBin(t *testing.T) string {
+	t.Helper()
+	if testing.Short() {
+		t.Skip("integration test")
+	}
+	bin, err := faultBin.Path()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return bin
 }
 
 // TestOnTheRealEngine runs the TUI model on a real engine with in-process

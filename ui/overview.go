@@ -65,13 +65,14 @@ func overviewLines(st *styles.Styles, s *engine.ServerSnapshot, width int, conte
 		}
 		kv("Policy", verdict+" rule "+s.Policy.Rule)
 	}
+	// A server that is not running says its failure in the why panel; a
+	// connected one may still have one (a list it could not fetch). Either
+	// way in the row's words, once.
 	if why := whyPanel(st, s, width); len(why) > 0 {
 		out = append(out, "")
 		out = append(out, why...)
-	}
-	if s.Error != "" || s.ErrorDetail != "" {
-		out = append(out, "", st.Heading.Render("Last error")+st.Muted.Render(joinNonEmpty("", " (", textsafe.SanitizeLine(s.ErrorClass), ")")))
-		out = append(out, st.Bad.Render(tuikit.Clean(orDefault(s.ErrorDetail, s.Error))))
+	} else if s.Error != "" {
+		out = append(out, "", st.Heading.Render("Last error"), st.Bad.Render(textsafe.SanitizeLine(s.Error)))
 	}
 	out = append(out, "", st.Heading.Render("Config")+st.Muted.Render(" (secrets masked)"))
 	if cfg, err := configJSON(s.Config); err == nil {

@@ -53,7 +53,14 @@ func (b *Binary) Remove() {
 // test ends; its stderr is drained until then.
 func Start(t testing.TB, bin, mode string, args ...string) (url string, cmd *exec.Cmd) {
 	t.Helper()
-	cmd = exec.Command(bin, append([]string{mode, "127.0.0.1:0"}, args...)...)
+	return StartAt(t, bin, mode, "127.0.0.1:0", args...)
+}
+
+// StartAt is Start on the address addr: a server started again where a
+// killed one listened.
+func StartAt(t testing.TB, bin, mode, addr string, args ...string) (url string, cmd *exec.Cmd) {
+	t.Helper()
+	cmd = exec.Command(bin, append([]string{mode, addr}, args...)...)
 	stderr, err := cmd.StderrPipe()
 	if err != nil {
 		t.Fatal(err)

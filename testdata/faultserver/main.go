@@ -45,6 +45,8 @@
 //	                    (elicitation/create during the read: "resource for NAME"; sessions before 2026-07-28 only),
 //	                    tool ask_many{count} (one input-required round asking count questions at once:
 //	                    "COUNT answers")
+//	-crash-everywhere   add the resource fault://crash and the prompt crash, which exit with -exit-code
+//	                    like the crash tool (crash.go)
 //	-elicit-flood N     stdio: once the client is initialized, send N elicitation/create requests at once;
 //	                    tool flood_answers{want} waits for want answers and tallies them by JSON-RPC error (flood.go)
 //	-sample-flood N     the same with N sampling/createMessage requests
@@ -54,8 +56,10 @@
 // returns the answer as JSON), sample{prompt} (asks for the client's model's
 // reply in an input-required round, returns "MODEL: REPLY"), roots{} (asks the client for roots),
 // list_changed{} (adds a tool, so tools/list_changed is sent), crash{code},
-// hang{}, slow{ms}, drop{} (closes the connection mid-call: HTTP hijack and
-// close, stdio closes stdout), flood{count} (count log notifications), log{text} (one warning log notification),
+// hang{}, stall{} (asks to go on, says "stalling" on stderr, then hangs: over
+// HTTP the answer is then due on the call's own event stream), slow{ms},
+// drop{} (closes the connection mid-call: HTTP hijack and close, stdio
+// closes stdout), flood{count} (count log notifications), log{text} (one warning log notification),
 // stderr{mb}, malformed{} (stdio: writes a broken line, then answers),
 // huge{mb} (stdio: writes one message line of mb MB).
 package main
@@ -98,7 +102,7 @@ type config struct {
 	leakEnv, stderrFile       string
 	leakAuth, leakPath        bool
 	say, path                 string
-	ask                       bool
+	ask, crashEverywhere      bool
 	elicitFlood, sampleFlood  int
 }
 
@@ -143,6 +147,7 @@ func main() {
 	flag.StringVar(&c.say, "say", "", "print TEXT on stderr and put it in the instructions")
 	flag.StringVar(&c.path, "path", "/mcp", "the streamable HTTP endpoint's path")
 	flag.BoolVar(&c.ask, "ask", false, "serve the tool interview, the prompt greet and the resource fault://ask, which ask for input (ask.go)")
+	flag.BoolVar(&c.crashEverywhere, "crash-everywhere", false, "serve the resource fault://crash and the prompt crash, which exit like the crash tool (crash.go)")
 	flag.Parse()
 	os.Exit(run(c))
 }

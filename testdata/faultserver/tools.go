@@ -43,6 +43,9 @@ func newServer(c config, h hooks) *server.MCPServer {
 	if c.ask {
 		opts = append(opts, askOptions()...)
 	}
+	if c.crashEverywhere && !c.ask {
+		opts = append(opts, crashOptions()...)
+	}
 	s := server.NewMCPServer("faultserver", "1.0.0", opts...)
 	tick.add(s)
 	addLeaks(s, c)
@@ -145,6 +148,19 @@ func newServer(c config, h hooks) *server.MCPServer {
 			<-ctx.Done()
 			return nil, ctx.Err()
 		})
+	s.AddTool(mcp.NewTool("stall", mcp.WithDescription(`Ask to go on (form elicitation), print "stalling" on stderr, then never answer: over streamable HTTP the answer is then due on the call's own event stream`)),
+		func(ctx context.Context, _ mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			_, err := s.RequestElicitation(ctx, mcp.ElicitationRequest{Params: mcp.ElicitationParams{
+				Message:         "Go on?",
+				RequestedSchema: map[string]any{"type": "object", "properties": map[string]any{}},
+			}})
+			if err != nil {
+				return nil, err
+			}
+			fmt.Fprintln(os.Stderr, "stalling")
+			<-ctx.Done()
+			return nil, ctx.Err()
+		})
 	s.AddTool(mcp.NewTool("slow", mcp.WithDescription("Answer after ms milliseconds"), mcp.WithNumber("ms")),
 		func(ctx context.Context, r mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 			t := time.NewTimer(time.Duration(r.GetInt("ms", 1000)) * time.Millisecond)
@@ -217,6 +233,9 @@ func newServer(c config, h hooks) *server.MCPServer {
 	}
 	if c.ask {
 		addAsk(s)
+	}
+	if c.crashEverywhere {
+		addCrashers(s, c.exitCode)
 	}
 	addFlood(s, h.flood)
 	return s

@@ -213,7 +213,7 @@ func TestDemoActionsInARealTerminal(t *testing.T) {
 	s.waitFor("● calculator")
 	s.selectByFilter("crashy")
 	s.keys("r")
-	s.waitFor("reconnect crashy: done", "● crashy")
+	s.waitFor("reconnected crashy", "● crashy")
 	s.keys("Escape")
 	s.waitFor("● calculator")
 	s.selectByFilter("blocked")

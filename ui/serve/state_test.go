@@ -70,6 +70,21 @@ func TestUnavailableServerSaysWhy(t *testing.T) {
 	}
 }
 
+// TestCallLostTellsTheAgent: a call during which its server dies answers
+// the agent that the connection was lost during the call, why, and that
+// mcpdeck is reconnecting (with the attempt).
+func TestCallLostTellsTheAgent(t *testing.T) {
+	r := newRig(t, map[string]any{"fa": fault(nil, nil)}, Options{}, func(eo *engine.Options) {
+		eo.Backoff = engine.Backoff{MaxAttempts: 5, Base: time.Hour, Cap: time.Hour}
+	})
+	a := r.httpAgent()
+	got, isErr := a.call(t, "fa__crash", nil)
+	want := "calling crash on fa: the connection was lost during the call (the server process exited with code 3: crashing with code 3); reconnecting (attempt 1/5)"
+	if !isErr || got != want {
+		t.Errorf("call = %q (error %v)\nwant %q", got, isErr, want)
+	}
+}
+
 // TestStateSentences: the words of every state a call can meet, from
 // ui/status, with what to run where there is something to run.
 func TestStateSentences(t *testing.T) {

@@ -104,3 +104,51 @@ func TestRowHintsComeFromTheKeys(t *testing.T) {
 		t.Errorf("retry row: %q %v", got, tone)
 	}
 }
+
+// TestWhySaysTheCrashOnce: a crash that is the failure is said in the
+// failure, not again as "Last crash"; during a backoff wait the why says
+// what failed and when the next attempt runs, not "Still connecting.".
+func TestWhySaysTheCrashOnce(t *testing.T) {
+	code := 3
+	crash := "the server process exited with code 3: crashing with code 3"
+	loop := engine.ServerSnapshot{
+		State: model.StateFailed, ExitCode: &code, Error: crash,
+		Reason: model.Reason{Kind: model.ReasonCrashLoop, Count: 3, Window: 10 * time.Second, Error: crash},
+	}
+	want := []string{"Crash loop: the server stopped within 10s of connecting 3 times in a row; not restarting (last: " + crash + ")."}
+	if got := texts(Why(&loop)); !slices.Equal(got, want) {
+		t.Errorf("crash loop:\n got %q\nwant %q", got, want)
+	}
+	at := time.Date(2026, 1, 2, 15, 4, 5, 0, time.UTC)
+	waiting := engine.ServerSnapshot{
+		State: model.StatePending, ExitCode: &code, Error: crash,
+		Reason:  model.Reason{Kind: model.ReasonRetryScheduled, Attempt: 1, MaxAttempts: 5, At: at.Add(16 * time.Second), Error: crash},
+		History: []engine.Transition{{From: model.StateConnected, To: model.StatePending, At: at}},
+	}
+	want = []string{"The connection was lost at 15:04:05: " + crash + ".", "Next attempt 1/5 at 15:04:21."}
+	if got := texts(Why(&waiting)); !slices.Equal(got, want) {
+		t.Errorf("lost, waiting:\n got %q\nwant %q", got, want)
+	}
+	waiting.ExitCode, waiting.Reason.Attempt, waiting.Reason.Error = nil, 4, "connection refused at 127.0.0.1:9: is the server running?"
+	want = []string{"Reconnect attempt 3/5 failed at 15:04:05: connection refused at 127.0.0.1:9: is the server running?", "Next attempt 4/5 at 15:04:21."}
+	if got := texts(Why(&waiting)); !slices.Equal(got, want) {
+		t.Errorf("attempt failed, waiting:\n got %q\nwant %q", got, want)
+	}
+	waiting.Reason = model.Reason{Kind: model.ReasonConnecting, Attempt: 4, MaxAttempts: 5}
+	waiting.Error = "connection refused at 127.0.0.1:9: is the server running?"
+	want = []string{"Reconnect attempt 3/5 failed at 15:04:05: connection refused at 127.0.0.1:9: is the server running?", "Reconnecting now (attempt 4/5)."}
+	if got := texts(Why(&waiting)); !slices.Equal(got, want) {
+		t.Errorf("retrying now:\n got %q\nwant %q", got, want)
+	}
+	first := engine.ServerSnapshot{State: model.StatePending, Reason: model.Reason{Kind: model.ReasonConnecting}}
+	if got := texts(Why(&first)); !slices.Equal(got, []string{"Still connecting."}) {
+		t.Errorf("first connect: %q", got)
+	}
+	auth := engine.ServerSnapshot{State: model.StateNeedsAuth, Error: "e", Reason: model.Reason{
+		Kind: model.ReasonAuthNeeded, Error: "the server refused the request (HTTP 403): your sign-in lacks a permission it needs; sign in again to grant it",
+	}}
+	want = []string{"Needs authentication: run authenticate for this server.", "The server refused the request (HTTP 403): your sign-in lacks a permission it needs; sign in again to grant it."}
+	if got := texts(Why(&auth)); !slices.Equal(got, want) {
+		t.Errorf("needs auth:\n got %q\nwant %q", got, want)
+	}
+}

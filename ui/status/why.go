@@ -3,6 +3,7 @@ package status
 import (
 	"fmt"
 	"strings"
+	"time"
 	"unicode"
 	"unicode/utf8"
 
@@ -19,9 +20,10 @@ type Line struct {
 
 // Why explains, one sentence each, why s is not connected: every standing
 // reason of its definition (Blockers, most decisive first), then what its
-// state adds (needs sign-in, the last crash, the failure). One fact is said
-// once: a failed start of a command that is not found is that blocker, not
-// a second sentence. nil for a connected server.
+// state adds (needs sign-in, the failure, the reconnect under way). One fact
+// is said once: a failed start of a command that is not found is that
+// blocker, not a second sentence, and the last crash is said apart only
+// when no failure says it. nil for a connected server.
 func Why(s *engine.ServerSnapshot) []Line {
 	if s.State == model.StateConnected {
 		return nil
@@ -32,18 +34,25 @@ func Why(s *engine.ServerSnapshot) []Line {
 		out = append(out, blocker(s, b))
 		commandMissing = commandMissing || b.Kind == model.ReasonCommandNotFound
 	}
+	var failure []Line
 	switch s.State {
 	case model.StateNeedsAuth:
 		out = append(out, Line{Text: "Needs authentication: run authenticate for this server."})
-	case model.StateFailed, model.StatePending:
-		if s.ExitCode != nil {
-			out = append(out, Line{Text: fmt.Sprintf("Last crash: exited with code %d.", *s.ExitCode)})
+		if r := s.Reason; r.Kind == model.ReasonAuthNeeded && !r.Cached && r.Error != "" {
+			out = append(out, Line{Text: Sentence(r.Error)})
 		}
-		if f := Failure(s); s.State == model.StateFailed && f != "" && !saidByBlockers(s.Reason.Kind, commandMissing) {
-			out = append(out, Line{Text: Sentence(f)})
+	case model.StateFailed:
+		if f := Failure(s); f != "" && !saidByBlockers(s.Reason.Kind, commandMissing) {
+			failure = []Line{{Text: Sentence(f)}}
 		}
+	case model.StatePending:
+		failure = retrying(s)
 	default: // the blockers said it
 	}
+	if s.ExitCode != nil && len(failure) == 0 && (s.State == model.StateFailed || s.State == model.StatePending) {
+		out = append(out, Line{Text: fmt.Sprintf("Last crash: exited with code %d.", *s.ExitCode)})
+	}
+	out = append(out, failure...)
 	if len(out) == 0 && s.State == model.StatePending {
 		out = append(out, Line{Text: "Still connecting."})
 	}
@@ -62,6 +71,31 @@ func BesidesApproval(s *engine.ServerSnapshot) []Line {
 		}
 	}
 	return out
+}
+
+// retrying words a pending server's reconnect: what failed last and when,
+// and the attempt that is scheduled or under way. nil while it first
+// connects or waits for approval.
+func retrying(s *engine.ServerSnapshot) []Line {
+	r := s.Reason
+	if r.Attempt == 0 || (r.Kind != model.ReasonRetryScheduled && r.Kind != model.ReasonConnecting) {
+		return nil
+	}
+	failed := fmt.Sprintf("Reconnect attempt %d/%d failed", r.Attempt-1, r.MaxAttempts)
+	if r.Attempt == 1 {
+		failed = "The connection was lost"
+	}
+	if n := len(s.History); n > 0 { // the move that scheduled this attempt
+		failed += " at " + s.History[n-1].At.Format(time.TimeOnly)
+	}
+	if c := cause(s); c != "" {
+		failed += ": " + c
+	}
+	next := fmt.Sprintf("Next attempt %d/%d at %s.", r.Attempt, r.MaxAttempts, r.At.Format(time.TimeOnly))
+	if r.Kind == model.ReasonConnecting {
+		next = fmt.Sprintf("Reconnecting now (attempt %d/%d).", r.Attempt, r.MaxAttempts)
+	}
+	return []Line{{Text: Sentence(failed)}, {Text: next}}
 }
 
 // blocker words one standing reason of s's definition.

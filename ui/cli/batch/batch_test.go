@@ -168,3 +168,27 @@ func TestBatchUsageErrors(t *testing.T) {
 		t.Errorf("only blank and comment lines: want exit 0 and no output, got %s", r)
 	}
 }
+
+// TestBatchSaysTheConnectionWasLost: a request during which the server
+// process exits fails with the loss and the reconnect attempt, in text and
+// in --json.
+func TestBatchSaysTheConnectionWasLost(t *testing.T) {
+	e := clitest.NewEnv(t)
+	fault := clitest.BuildFaultServer(t, t.TempDir())
+	cfg := clitest.EngServers(t, map[string]any{"crashy": map[string]any{"command": fault}})
+	in := `{"tool": "echo", "arguments": {"text": "first"}}` + "\n" + `{"tool": "crash"}` + "\n"
+	lost := "calling crash on crashy: the connection was lost during the call (the server process exited with code 3: crashing with code 3); reconnecting (attempt 1/5)"
+	r := e.RunStdin(in, "--mcp-config", cfg, "batch", "crashy")
+	if r.Code != 1 || r.Stdout != "1: first\n2: error: "+lost+".\n" {
+		t.Errorf("text: %s", r)
+	}
+	r = e.RunStdin(in, "--mcp-config", cfg, "batch", "crashy", "--json")
+	var line struct {
+		Line  int    `json:"line"`
+		Error string `json:"error"`
+	}
+	out := strings.Split(strings.TrimSpace(r.Stdout), "\n")
+	if r.Code != 1 || len(out) != 2 || json.Unmarshal([]byte(out[1]), &line) != nil || line.Line != 2 || line.Error != lost {
+		t.Errorf("--json: %s", r)
+	}
+}
