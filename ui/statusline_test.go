@@ -32,7 +32,7 @@ func TestNoticesNeverHideMessages(t *testing.T) {
 
 		h.selectServer("notes")
 		h.keys("r")
-		if row := statusRow(h.view()); row != "reconnect notes: done · ⚠ 2 notices: ? lists them" {
+		if row := statusRow(h.view()); row != "reconnected notes · ⚠ 2 notices: ? lists them" {
 			t.Errorf("after r: %q", row)
 		}
 		golden(t, "status_message_and_notices_80x24", h.view())
