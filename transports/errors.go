@@ -46,16 +46,16 @@ func (e *ExitError) Error() string {
 	} else {
 		fmt.Fprintf(&b, "server process exited with code %d", e.Code)
 	}
-	if last := e.Telling(); last != "" {
+	if last := e.StderrReason(); last != "" {
 		b.WriteString(": ")
 		b.WriteString(last)
 	}
 	return b.String()
 }
 
-// Telling returns the stderr line that best says why the process ended
-// (see TellingLine), or "".
-func (e *ExitError) Telling() string { return TellingLine(e.StderrTail) }
+// StderrReason returns the stderr line that best says why the process ended
+// (see stderrReason), or "".
+func (e *ExitError) StderrReason() string { return stderrReason(e.StderrTail) }
 
 // ProtocolError describes a malformed message from the server. It matches
 // ErrProtocol.

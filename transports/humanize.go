@@ -34,7 +34,7 @@ func Humanize(err error) string {
 	var e *Error
 	var exit *ExitError
 	if errors.As(err, &e) && !errors.As(err, &exit) {
-		if last := TellingLine(e.StderrTail); last != "" {
+		if last := stderrReason(e.StderrTail); last != "" {
 			s += " (stderr: " + last + ")"
 		}
 	}
@@ -115,7 +115,7 @@ func humanizeProcess(err error) (string, bool) {
 		} else {
 			s = fmt.Sprintf("the server process exited with code %d", exit.Code)
 		}
-		if last := exit.Telling(); last != "" {
+		if last := exit.StderrReason(); last != "" {
 			s += ": " + last
 		}
 		return s, true

@@ -95,7 +95,7 @@ func TestServerThatDiesOnInitializeTooFailsWithItsExit(t *testing.T) {
 	var sent frames
 	err := openErr(t, stdioCfg("-die-on-unknown-method", "-unknown", "initialize"), Options{OnFrame: sent.on, LogDir: logDir})
 	var exit *ExitError
-	if !errors.As(err, &exit) || exit.Code != 4 || exit.Telling() != "unknown method initialize" {
+	if !errors.As(err, &exit) || exit.Code != 4 || exit.StderrReason() != "unknown method initialize" {
 		t.Fatalf("err = %v (%s), want exit code 4 on initialize", err, Humanize(err))
 	}
 	if want := "the server process exited with code 4: unknown method initialize"; Humanize(err) != want {
@@ -110,7 +110,7 @@ func TestServerThatDiesOnInitializeTooFailsWithItsExit(t *testing.T) {
 		cfg := stdioCfg("-die-on-unknown-method")
 		cfg.ProtocolVersion = mcp.ProtocolVersion20260728
 		err := openErr(t, cfg, Options{LogDir: logDir})
-		if !errors.As(err, &exit) || exit.Code != 4 || exit.Telling() != "unknown method server/discover" {
+		if !errors.As(err, &exit) || exit.Code != 4 || exit.StderrReason() != "unknown method server/discover" {
 			t.Fatalf("err = %v", err)
 		}
 		if n := logStarts(t, logDir); n != 1 {

@@ -26,7 +26,7 @@ func TestStdioExitDetectedWithCodeAndTail(t *testing.T) {
 	if !errors.As(c.Err(), &exit) {
 		t.Fatalf("Err = %v, want *ExitError", c.Err())
 	}
-	if exit.Code != 2 || exit.Telling() != "exiting with code 2 as asked" {
+	if exit.Code != 2 || exit.StderrReason() != "exiting with code 2 as asked" {
 		t.Fatalf("exit = %+v", exit)
 	}
 	if Classify(c.Err()) != ClassExited {

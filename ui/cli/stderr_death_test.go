@@ -31,7 +31,7 @@ func TestStderrOfAServerThatDiesBeforeConnectingIsKept(t *testing.T) {
 	if s.State != "failed" || !strings.Contains(strings.Join(s.StderrTail, "\n"), "Error: API_KEY is required") {
 		t.Errorf("stderr of a server that died before connecting: %+v", s)
 	}
-	// the one-line reason quotes the telling line, not the object's "}"
+	// the one-line reason quotes the line naming the failure, not the object's "}"
 	r = e.Run("--mcp-config", string(cfg), "mcp", "list")
 	if !strings.Contains(r.Stdout, "exited with code 1: Error: API_KEY is required") {
 		t.Errorf("mcp list reason: %s", r)

@@ -5,28 +5,28 @@ import (
 	"unicode"
 )
 
-// tellingWords mark a stderr line that says what went wrong. Matched
+// failureWords mark a stderr line that says what went wrong. Matched
 // case-insensitively, as words or word starts.
-var tellingWords = []string{"error", "required", "not found", "missing", "denied", "invalid", "cannot", "can't", "failed", "fatal", "panic", "exception", "refused", "unauthorized", "not set"}
+var failureWords = []string{"error", "required", "not found", "missing", "denied", "invalid", "cannot", "can't", "failed", "fatal", "panic", "exception", "refused", "unauthorized", "not set"}
 
-// maxTellingLine caps the line quoted in an error sentence.
-const maxTellingLine = 240
+// maxReasonLine caps the line quoted in an error sentence.
+const maxReasonLine = 240
 
-// TellingLine picks, from the last lines a process wrote to stderr, the one
-// that best says why it ended: the last line naming an error ("Error:
+// stderrReason picks, from the last lines a process wrote to stderr, the
+// one that best says why it ended: the last line naming an error ("Error:
 // API_KEY is required", a Python traceback's final "ModuleNotFoundError:
 // …"), else the last line with letters in it (the nearest to the end) —
 // never the closing "}" of an object printed after the message. The full
 // tail stays available (the detail view's Stderr tab); this is for the
 // one-line reason.
-func TellingLine(tail []string) string {
+func stderrReason(tail []string) string {
 	last := ""
 	for i := len(tail) - 1; i >= 0; i-- {
 		line := strings.TrimSpace(tail[i])
 		if !hasLetter(line) {
 			continue
 		}
-		if telling(line) {
+		if namesFailure(line) {
 			return clipLine(line)
 		}
 		if last == "" {
@@ -36,10 +36,10 @@ func TellingLine(tail []string) string {
 	return clipLine(last)
 }
 
-// telling reports whether line names a failure.
-func telling(line string) bool {
+// namesFailure reports whether line names a failure.
+func namesFailure(line string) bool {
 	l := strings.ToLower(line)
-	for _, w := range tellingWords {
+	for _, w := range failureWords {
 		if strings.Contains(l, w) {
 			return true
 		}
@@ -52,8 +52,8 @@ func hasLetter(s string) bool {
 }
 
 func clipLine(s string) string {
-	if r := []rune(s); len(r) > maxTellingLine {
-		return string(r[:maxTellingLine-1]) + "…"
+	if r := []rune(s); len(r) > maxReasonLine {
+		return string(r[:maxReasonLine-1]) + "…"
 	}
 	return s
 }

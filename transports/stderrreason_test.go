@@ -2,7 +2,7 @@ package transports
 
 import "testing"
 
-func TestTellingLine(t *testing.T) {
+func TestStderrReason(t *testing.T) {
 	for _, tc := range []struct {
 		name string
 		tail []string
@@ -15,8 +15,8 @@ func TestTellingLine(t *testing.T) {
 		{"nothing", []string{"", "  ", "}"}, ""},
 		{"nil", nil, ""},
 	} {
-		if got := TellingLine(tc.tail); got != tc.want {
-			t.Errorf("%s: TellingLine = %q, want %q", tc.name, got, tc.want)
+		if got := stderrReason(tc.tail); got != tc.want {
+			t.Errorf("%s: stderrReason = %q, want %q", tc.name, got, tc.want)
 		}
 	}
 }
