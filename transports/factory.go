@@ -7,7 +7,6 @@ import (
 	"time"
 
 	"github.com/mark3labs/mcp-go/client"
-	"github.com/mark3labs/mcp-go/client/transport"
 	"github.com/mark3labs/mcp-go/mcp"
 
 	"github.com/mcpdeck/mcpdeck/model"
@@ -107,22 +106,24 @@ func closeFailed(ctx context.Context, c *Conn, err error) error {
 // gathered input.
 const MaxInputRounds = 10
 
-// clientOptions builds the mcp-go client options common to every transport.
-func clientOptions(opts Options, bidirectional bool) []client.ClientOption {
+// clientOptions builds the mcp-go client options common to every transport:
+// each answers the server's requests, so each declares the capabilities
+// whose handler opts has.
+func clientOptions(opts Options) []client.ClientOption {
 	o := []client.ClientOption{
 		client.WithDiscoverTimeout(opts.DiscoverTimeout),
 		client.WithMaxInputRoundTrips(MaxInputRounds),
 	}
 	var caps mcp.ClientCapabilities
-	if bidirectional && opts.Elicit != nil {
+	if opts.Elicit != nil {
 		caps.Elicitation = &mcp.ElicitationCapability{Form: &struct{}{}, URL: &struct{}{}}
 		o = append(o, client.WithElicitationHandler(elicitFunc(opts.Elicit)))
 	}
-	if bidirectional && opts.Sample != nil {
+	if opts.Sample != nil {
 		caps.Sampling = &mcp.SamplingCapability{}
 		o = append(o, client.WithSamplingHandler(sampleFunc(opts.Sample)))
 	}
-	if bidirectional && opts.Roots != nil {
+	if opts.Roots != nil {
 		o = append(o, client.WithRootsHandler(rootsFunc(opts.Roots)))
 	}
 	return append(o, client.WithClientCapabilities(caps))
@@ -152,21 +153,3 @@ func (f rootsFunc) ListRoots(ctx context.Context, _ mcp.ListRootsRequest) (*mcp.
 	}
 	return &mcp.ListRootsResult{Roots: roots}, nil
 }
-
-// openStdio spawns the process and builds a client over it.
-func openStdio(c *Conn, name string, cfg model.ServerConfig, opts Options) error {
-	t, err := startStdio(name, cfg, opts)
-	if err != nil {
-		return err
-	}
-	c.stderr, c.pid, c.shutdown, c.reason, c.probeEnded = t, t.pid, t.shutdown, t.err, t.probeEnded.Load
-	c.logPath = t.ring.logPath
-	go func() {
-		<-t.done
-		c.lost(t.err())
-	}()
-	c.client = client.NewClient(tapped(t, c.rec), clientOptions(opts, true)...)
-	return c.client.Start(context.Background())
-}
-
-var _ transport.BidirectionalInterface = (*stdioTransport)(nil)

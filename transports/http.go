@@ -86,7 +86,7 @@ func openHTTP(ctx context.Context, c *Conn, cfg model.ServerConfig, opts Options
 		cancel()
 		return err
 	}
-	c.client = client.NewClient(tapped(&sessionCodeTransport{HTTPConnection: tr, bidi: tr}, c.rec), clientOptions(opts, true)...)
+	c.client = client.NewClient(tapped(&sessionCodeTransport{HTTPConnection: tr, bidi: tr}, c.rec), clientOptions(opts)...)
 	c.shutdown = func(context.Context) error {
 		err := c.client.Close() // DELETE, bounded by the Close context via rt.closing
 		cancel()
@@ -126,7 +126,7 @@ func openSSE(ctx context.Context, c *Conn, cfg model.ServerConfig, opts Options)
 		return ""
 	}
 	reqs.mu.Unlock()
-	c.client = client.NewClient(tapped(&sessionCodeTransport{HTTPConnection: tr, bidi: reqs, cancels: true}, c.rec), clientOptions(opts, true)...)
+	c.client = client.NewClient(tapped(&sessionCodeTransport{HTTPConnection: tr, bidi: reqs, cancels: true}, c.rec), clientOptions(opts)...)
 	tr.SetConnectionLostHandler(func(err error) {
 		c.lost(fmt.Errorf("%w: event stream ended: %w", ErrConnectionLost, err))
 		// mcp-go leaves requests in flight waiting for answers that can no

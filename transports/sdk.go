@@ -49,7 +49,7 @@ func openSDK(ctx context.Context, c *Conn, cfg model.ServerConfig, opts Options)
 			return res.Roots, nil
 		})))
 	}
-	cl := client.NewClient(tapped(transport.NewInProcessTransportWithOptions(srv, topts...), c.rec), clientOptions(opts, true)...)
+	cl := client.NewClient(tapped(transport.NewInProcessTransportWithOptions(srv, topts...), c.rec), clientOptions(opts)...)
 	c.client = cl
 	c.shutdown = func(context.Context) error { return cl.Close() }
 	return cl.Start(context.WithoutCancel(ctx))

@@ -12,6 +12,9 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/mark3labs/mcp-go/client"
+	"github.com/mark3labs/mcp-go/client/transport"
+
 	"github.com/mcpdeck/mcpdeck/model"
 	"github.com/mcpdeck/mcpdeck/model/launch"
 	"github.com/mcpdeck/mcpdeck/model/platform"
@@ -53,6 +56,24 @@ type stdioTransport struct {
 	closeOnce  sync.Once
 	closeErr   error
 }
+
+// openStdio spawns the process and builds a client over it.
+func openStdio(c *Conn, name string, cfg model.ServerConfig, opts Options) error {
+	t, err := startStdio(name, cfg, opts)
+	if err != nil {
+		return err
+	}
+	c.stderr, c.pid, c.shutdown, c.reason, c.probeEnded = t, t.pid, t.shutdown, t.err, t.probeEnded.Load
+	c.logPath = t.ring.logPath
+	go func() {
+		<-t.done
+		c.lost(t.err())
+	}()
+	c.client = client.NewClient(tapped(t, c.rec), clientOptions(opts)...)
+	return c.client.Start(context.Background())
+}
+
+var _ transport.BidirectionalInterface = (*stdioTransport)(nil)
 
 // startStdio starts cfg.Command through opts.Launcher, which finds it once,
 // judges it by managed policy and starts that very file. The returned

@@ -178,6 +178,6 @@ func openWS(ctx context.Context, c *Conn, cfg model.ServerConfig, opts Options) 
 		<-t.done
 		c.lost(t.err())
 	}()
-	c.client = client.NewClient(tapped(t, c.rec), clientOptions(opts, true)...)
+	c.client = client.NewClient(tapped(t, c.rec), clientOptions(opts)...)
 	return c.client.Start(context.Background())
 }
