@@ -14,6 +14,7 @@ import (
 	"strings"
 
 	"github.com/mcpdeck/mcpdeck/model"
+	"github.com/mcpdeck/mcpdeck/model/policy"
 )
 
 // maxAuthRetries bounds how often one request is re-sent after a 401: a
@@ -135,23 +136,12 @@ func (t *authTransport) forServer(u *url.URL) bool {
 
 // portOrigin is scheme://host:port with the default port spelled out, so
 // that https://h and https://h:443 are one origin; ws and wss count as
-// http and https (a WebSocket handshake is an HTTP request).
+// http and https (policy.HTTPScheme).
 func portOrigin(u *url.URL) string {
-	scheme := strings.ToLower(u.Scheme)
-	switch scheme {
-	case "ws":
-		scheme = "http"
-	case "wss":
-		scheme = "https"
-	}
+	scheme := policy.HTTPScheme(u.Scheme)
 	port := u.Port()
 	if port == "" {
-		switch scheme {
-		case "https":
-			port = "443"
-		case "http":
-			port = "80"
-		}
+		port = policy.DefaultPort(scheme)
 	}
 	if u.Hostname() == "" {
 		return ""

@@ -81,17 +81,6 @@ func normalHost(h string) string {
 	return strings.TrimRight(strings.ToLower(h), ".")
 }
 
-// defaultPort is the port a URL of this scheme uses when it names none.
-func defaultPort(scheme string) string {
-	switch scheme {
-	case "http", "ws":
-		return "80"
-	case "https", "wss":
-		return "443"
-	}
-	return ""
-}
-
 // cleanURLPath resolves "." and ".." segments and repeated slashes the way
 // a server would, keeping a trailing slash, so "/public/../admin" is
 // compared as "/admin". The empty path is "/".
@@ -125,7 +114,7 @@ func parseServerURL(raw string) (urlParts, bool) {
 		if strings.HasSuffix(u.Host, ":") {
 			return urlParts{}, false
 		}
-		port = defaultPort(scheme)
+		port = DefaultPort(scheme)
 	} else {
 		n, err := strconv.Atoi(port)
 		if err != nil {
@@ -152,7 +141,7 @@ func (p urlPattern) match(u urlParts) bool {
 	}
 	wantPort := p.port
 	if wantPort == "" {
-		wantPort = defaultPort(u.scheme)
+		wantPort = DefaultPort(u.scheme)
 	}
 	if !globMatch(wantPort, u.port) {
 		return false

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/mcpdeck/mcpdeck/model/config"
+	"github.com/mcpdeck/mcpdeck/model/policy"
 )
 
 // maxClockSkew is how far this machine's clock may be from a remote
@@ -67,15 +68,15 @@ func clockChecks(ctx context.Context, res *config.Resolved) []docLine {
 	return out
 }
 
-// clockURL is where a server's clock is asked: its URL over HTTP(S),
-// without credentials, query or fragment.
+// clockURL is where a server's clock is asked: its URL over HTTP(S)
+// (policy.HTTPScheme), without credentials, query or fragment.
 func clockURL(raw string) (*url.URL, bool) {
 	u, err := url.Parse(raw)
 	if err != nil || u.Host == "" {
 		return nil, false
 	}
 	u.User, u.RawQuery, u.Fragment = nil, "", ""
-	u.Scheme = strings.Replace(strings.Replace(u.Scheme, "wss", "https", 1), "ws", "http", 1)
+	u.Scheme = policy.HTTPScheme(u.Scheme)
 	return u, true
 }
 
