@@ -12,21 +12,7 @@ import (
 // factoryOpener adapts a transports.Factory to the engine's opener.
 func factoryOpener(f transports.Factory) opener {
 	return func(ctx context.Context, name string, cfg model.ServerConfig, o connOptions) (session, error) {
-		c, err := f.Open(ctx, name, cfg, transports.Options{
-			Elicit:          o.Elicit,
-			Roots:           o.Roots,
-			Sample:          o.Sample,
-			OnNotification:  o.OnNotification,
-			HTTPClient:      o.HTTPClient,
-			HeaderFunc:      o.HeaderFunc,
-			LogDir:          o.LogDir,
-			Builtins:        o.Builtins,
-			ProtocolVersion: o.ProtocolVersion,
-			MaxMessageSize:  o.MaxMessageSize,
-			OnFrame:         o.OnFrame,
-			Mask:            o.Mask,
-			Launcher:        o.Launcher,
-		})
+		c, err := f.Open(ctx, name, cfg, o)
 		if err != nil {
 			return nil, err
 		}

@@ -2,16 +2,13 @@ package engine
 
 import (
 	"context"
-	"net/http"
 
 	"github.com/mark3labs/mcp-go/client"
 	"github.com/mark3labs/mcp-go/mcp"
-	"github.com/mark3labs/mcp-go/server"
 
 	"github.com/mcpdeck/mcpdeck/engine/lifecycle"
 	"github.com/mcpdeck/mcpdeck/model"
-	"github.com/mcpdeck/mcpdeck/model/launch"
-	"github.com/mcpdeck/mcpdeck/model/textsafe"
+	"github.com/mcpdeck/mcpdeck/transports"
 )
 
 // session is what the engine needs from an open connection;
@@ -31,23 +28,10 @@ type session interface {
 	Subscribe(ctx context.Context, uri string, on bool) error
 }
 
-// connOptions mirrors transports.Options for one server.
-type connOptions struct {
-	Elicit         func(ctx context.Context, req mcp.ElicitationRequest) (*mcp.ElicitationResult, error)
-	Roots          func(ctx context.Context) ([]mcp.Root, error)
-	Sample         func(ctx context.Context, req mcp.CreateMessageRequest) (*mcp.CreateMessageResult, error) // nil = not declared
-	OnNotification func(mcp.JSONRPCNotification)
-	HTTPClient     *http.Client
-	HeaderFunc     func(ctx context.Context) (map[string]string, error)
-	LogDir         string
-	Builtins       map[string]func() *server.MCPServer
-	MaxMessageSize int              // bytes per message; 0 = transports.MaxMessageSize
-	OnFrame        func(Frame)      // every JSON-RPC message of the connection
-	Mask           *textsafe.Masker // the server's, for the frames' bodies
-	Launcher       launch.Launcher  // starts a stdio server under the policy it was loaded with
-	// ProtocolVersion is the version the server negotiated last time.
-	ProtocolVersion string
-}
+// connOptions are what the engine hands the transport for one server:
+// transports.Options itself, so that a new option (a handler of a new
+// server request) is declared once.
+type connOptions = transports.Options
 
 // opener opens and initializes one connection.
 type opener func(ctx context.Context, name string, cfg model.ServerConfig, o connOptions) (session, error)
