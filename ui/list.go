@@ -142,7 +142,7 @@ func (l *serverList) heading(sc model.Scope, servers bool) {
 	}
 }
 
-// move puts the cursor on the server row at or after (dir>=0) / before row i.
+// moveTo puts the cursor on the server row at or after (dir>=0) / before row i.
 func (l *serverList) moveTo(i, dir int) {
 	if len(l.rows) == 0 {
 		l.cursor = -1

@@ -27,7 +27,7 @@ type serveFlags struct {
 	tools   []string // --tools
 }
 
-// newServeCmd is `mcpdeck serve`: every server mcpdeck manages, offered to
+// NewCmd is `mcpdeck serve`: every server mcpdeck manages, offered to
 // an agent as one MCP server, on stdio or streamable HTTP.
 func NewCmd(g *clicore.Globals) *cobra.Command {
 	var sf serveFlags
