@@ -53,7 +53,9 @@ func openOnce(ctx context.Context, name string, cfg model.ServerConfig, opts Opt
 	kind := cfg.EffectiveType()
 	c := newConn(name, kind)
 	c.rec = newFrameRecorder(opts.OnFrame, opts.Mask)
-	var err error
+	// A way to open without its case here (the exhaustive lint names it)
+	// fails as unsupported, as a transport mcpdeck does not know does.
+	err := fmt.Errorf("server %q: transport type %q: %w", name, kind, errors.ErrUnsupported)
 	switch kind.Info().Opens {
 	case model.OpenProcess:
 		err = openStdio(c, name, cfg, opts)
@@ -66,7 +68,6 @@ func openOnce(ctx context.Context, name string, cfg model.ServerConfig, opts Opt
 	case model.OpenInProcess:
 		err = openSDK(ctx, c, cfg, opts)
 	case model.OpenNone:
-		err = fmt.Errorf("server %q: transport type %q: %w", name, kind, errors.ErrUnsupported)
 	}
 	if err == nil {
 		err = c.initialize(ctx, opts)
