@@ -255,10 +255,7 @@ func clip(s string) string {
 		}
 		return r
 	}, s)
-	if r := []rune(s); len(r) > maxHumanLen {
-		s = string(r[:maxHumanLen-1]) + "…"
-	}
-	return s
+	return textsafe.Clip(s, maxHumanLen)
 }
 
 // httpStatus is the HTTP status carried by err (ours or mcp-go's "request

@@ -3,6 +3,8 @@ package transports
 import (
 	"strings"
 	"unicode"
+
+	"github.com/mcpdeck/mcpdeck/model/textsafe"
 )
 
 // failureWords mark a stderr line that says what went wrong. Matched
@@ -27,13 +29,13 @@ func stderrReason(tail []string) string {
 			continue
 		}
 		if namesFailure(line) {
-			return clipLine(line)
+			return textsafe.Clip(line, maxReasonLine)
 		}
 		if last == "" {
 			last = line
 		}
 	}
-	return clipLine(last)
+	return textsafe.Clip(last, maxReasonLine)
 }
 
 // namesFailure reports whether line names a failure.
@@ -49,11 +51,4 @@ func namesFailure(line string) bool {
 
 func hasLetter(s string) bool {
 	return strings.IndexFunc(s, unicode.IsLetter) >= 0
-}
-
-func clipLine(s string) string {
-	if r := []rune(s); len(r) > maxReasonLine {
-		return string(r[:maxReasonLine-1]) + "…"
-	}
-	return s
 }

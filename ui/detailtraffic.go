@@ -105,7 +105,7 @@ func frameLine(f *engine.Frame) string {
 		size += " cut"
 	}
 	return fmt.Sprintf("%s %s %-30s %-8s %-12s %8s %10s", f.At.Format("15:04:05.000"), arrow,
-		textsafe.SanitizeLine(clip(orDefault(f.Method, "?"), 30)), textsafe.SanitizeLine(clip(id, 8)), kind, dur, size)
+		textsafe.SanitizeLine(textsafe.Clip(orDefault(f.Method, "?"), 30)), textsafe.SanitizeLine(textsafe.Clip(id, 8)), kind, dur, size)
 }
 
 // fmtDuration is a response's time in the unit that reads best.
@@ -119,14 +119,6 @@ func fmtDuration(d time.Duration) string {
 		return fmt.Sprintf("%.1f s", d.Seconds())
 	}
 	return d.Round(time.Second).String()
-}
-
-// clip cuts s to n runes, marking the cut.
-func clip(s string, n int) string {
-	if r := []rune(s); len(r) > n {
-		return string(r[:n-1]) + "…"
-	}
-	return s
 }
 
 // frameModal shows one frame whole: its line, then its body pretty-printed

@@ -25,3 +25,17 @@ func Truncate(s string, max int) string {
 	}
 	return s[:i] + TruncatedSuffix
 }
+
+// Clip cuts s to at most n runes for one line of a screen or a sentence,
+// its last rune "…" when it cut (Truncate instead keeps max runes and
+// appends TruncatedSuffix). It never splits a UTF-8 sequence; n below 1
+// leaves nothing.
+func Clip(s string, n int) string {
+	if n < 1 {
+		return ""
+	}
+	if r := []rune(s); len(r) > n {
+		return string(r[:n-1]) + "…"
+	}
+	return s
+}

@@ -32,3 +32,25 @@ func TestTruncate(t *testing.T) {
 		}
 	}
 }
+
+// TestClip: at most n runes, the last an ellipsis when cut, never half a
+// rune.
+func TestClip(t *testing.T) {
+	for _, tc := range []struct {
+		in   string
+		n    int
+		want string
+	}{
+		{"short", 10, "short"},
+		{"exactly", 7, "exactly"},
+		{"abcdef", 3, "ab…"},
+		{"ééééé", 4, "ééé…"},
+		{"ab", 1, "…"},
+		{"abc", 0, ""},
+		{"", 0, ""},
+	} {
+		if got := Clip(tc.in, tc.n); got != tc.want {
+			t.Errorf("Clip(%q, %d) = %q, want %q", tc.in, tc.n, got, tc.want)
+		}
+	}
+}

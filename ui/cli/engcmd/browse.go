@@ -188,11 +188,7 @@ func engSummary(title, desc string) string {
 	if s == "" {
 		s = engFirstLine(strings.TrimSpace(desc))
 	}
-	s = textsafe.SanitizeLine(s)
-	if r := []rune(s); len(r) > 100 {
-		s = string(r[:99]) + "…"
-	}
-	return s
+	return textsafe.Clip(textsafe.SanitizeLine(s), 100)
 }
 
 func engFirstLine(s string) string {
