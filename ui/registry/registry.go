@@ -1,7 +1,11 @@
-// Package registry reads the official MCP Registry API (v0.1): search the
-// servers it lists and fetch one server.json. Everything it returns comes
-// from the network: answers are bounded in size and time, and callers print
-// them through the sanitizer.
+// Package registry installs servers from the official MCP Registry API
+// (v0.1): it searches the servers the registry lists and fetches one
+// server.json (registry.go, reach.go), makes a plan of what installing it
+// means and the fields it asks for (plan.go), builds the definition
+// (build*.go) and installs it with its secrets (install.go); for an MCP
+// bundle it downloads, checks and unpacks the archive (bundle*.go).
+// Everything it returns comes from the network: answers are bounded in
+// size and time, and callers print them through the sanitizer.
 package registry
 
 import (
