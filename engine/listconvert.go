@@ -84,9 +84,10 @@ func (p *listParts) problems(en *entry, l lists) (first, all string) {
 	return en.redact(l.problems[0]), all
 }
 
-// apply stores freshly fetched lists (marked by mark) on en.
-// Callers hold e.mu.
+// apply stores freshly fetched lists (marked by mark) on en, their texts
+// masked (maskTexts). Callers hold e.mu.
 func (p *listParts) apply(en *entry, l lists) {
+	maskTexts(en.mask, &l)
 	s := &en.lists
 	if l.fetched[listTools] {
 		s.tools = l.tools
@@ -105,6 +106,34 @@ func (p *listParts) apply(en *entry, l lists) {
 	}
 	if l.fetched[listSkills] {
 		s.skills = l.skills
+	}
+}
+
+// maskTexts masks, with the server's Masker, what freshly fetched lists
+// hold only to be read (titles and descriptions), as its instructions are:
+// a server that writes its own secret there ("uses key …") shows it in no
+// snapshot, so in no listing, TUI screen or serve's tools/list. Names,
+// URIs and schemas are what calls use and stay as sent. The slices are
+// new (not yet in any snapshot), so they are edited in place.
+func maskTexts(m *textsafe.Masker, l *lists) {
+	for i := range l.tools {
+		l.tools[i].Title, l.tools[i].Description = m.Mask(l.tools[i].Title), m.Mask(l.tools[i].Description)
+	}
+	for i := range l.resources {
+		l.resources[i].Description = m.Mask(l.resources[i].Description)
+	}
+	for i := range l.templates {
+		l.templates[i].Description = m.Mask(l.templates[i].Description)
+	}
+	for i := range l.prompts {
+		pr := &l.prompts[i]
+		pr.Description = m.Mask(pr.Description)
+		for j := range pr.Arguments {
+			pr.Arguments[j].Description = m.Mask(pr.Arguments[j].Description)
+		}
+	}
+	for i := range l.skills {
+		l.skills[i].Description = m.Mask(l.skills[i].Description)
 	}
 }
 

@@ -25,13 +25,13 @@ const (
 
 // replyByCommand runs the sampling command through the shell runner
 // (launch.RunShell: its own process group, judged by managed policy as
-// the shell it is) with the request's params as JSON on stdin and
-// MCPDECK_SERVER_NAME set. Its stdout is the reply: a JSON object is taken
+// the shell it is) in its directory (samplingCommand) with the request's
+// params as JSON on stdin and MCPDECK_SERVER_NAME set. Its stdout is the reply: a JSON object is taken
 // as a whole CreateMessageResult, any other text as the assistant's text.
 // Errors never quote stdout.
 func replyByCommand(ctx context.Context, srv model.Server, r SampleRequest) (*mcp.CreateMessageResult, string, error) {
 	out, err := launch.For(srv).RunShell(ctx, r.Command,
-		map[string]string{"MCPDECK_SERVER_NAME": r.Server}, "", r.Raw,
+		map[string]string{"MCPDECK_SERVER_NAME": r.Server}, r.commandDir, r.Raw,
 		platform.Limits{Timeout: sampleCommandTimeout, MaxOutput: maxSampleReply})
 	if err == nil {
 		var res *mcp.CreateMessageResult

@@ -60,6 +60,10 @@ type SampleRequest struct {
 	Allowed bool `json:"allowed,omitempty"`
 	// Raw is the request's params as the server sent them: the command's stdin.
 	Raw json.RawMessage `json:"-"`
+	// commandDir is where Command runs: the directory of the file that
+	// defines it (Server.DefinitionDir), "" (mcpdeck's) for
+	// --sampling-command, which the person typed there.
+	commandDir string
 }
 
 // SampleMessage is one message of a sampling request.
@@ -125,7 +129,7 @@ func (p *askParts) sample(ctx context.Context, server string, req mcp.CreateMess
 	if ic := inputCallFrom(ctx); ic != nil {
 		r.Request = ic.what
 	}
-	r.Command = p.samplingCommand(srv)
+	r.Command, r.commandDir = p.samplingCommand(srv)
 	res, outcome, err := p.sampleAnswer(ctx, srv, r)
 	p.record(server, r.FirstLine(), outcome)
 	return res, err
@@ -180,19 +184,23 @@ func (p *askParts) sampleAnswer(ctx context.Context, srv model.Server, r SampleR
 	return res, "replied (you)", nil
 }
 
-// samplingCommand is the command that writes srv's replies: --sampling-command
-// for this run, else the server's user-scope "sampling" setting.
-func (p *askParts) samplingCommand(srv model.Server) string {
+// samplingCommand is the command that writes srv's replies and the
+// directory it runs in: --sampling-command for this run, in the directory
+// mcpdeck was started in (""), where the person typed it; else the
+// server's user-scope "sampling" setting, in the directory of its file
+// (Server.DefinitionDir), so that a working tree mcpdeck was started in
+// cannot redirect it (node_modules, .npmrc, pyproject.toml).
+func (p *askParts) samplingCommand(srv model.Server) (cmd, dir string) {
 	e := p.e
 	if e.opts.SamplingCommand != "" {
-		return e.opts.SamplingCommand
+		return e.opts.SamplingCommand, ""
 	}
 	cmd, err := config.SamplingCommand(srv)
 	if err != nil {
 		e.log.Warn("sampling command ignored", "server", srv.Name, "err", err)
-		return ""
+		return "", ""
 	}
-	return cmd
+	return cmd, srv.DefinitionDir()
 }
 
 // record adds one request to the server's sampling history (newest last).

@@ -156,3 +156,43 @@ func TestSamplingCommandDeniedByPolicy(t *testing.T) {
 		t.Fatal("the denied sampling command ran")
 	}
 }
+
+// TestSamplingCommandRunsWhereItIsDefined: a "sampling": {"command": …} of
+// the person's user config runs in the directory of that file, as its
+// headersHelper does, never in the directory mcpdeck was started in: a
+// working tree there (node_modules, .npmrc, pyproject.toml) must not
+// redirect what a command the tree did not define runs ("npx -y llm-cli",
+// "uvx llm"), with the person's environment.
+func TestSamplingCommandRunsWhereItIsDefined(t *testing.T) {
+	if runtime.GOOS == "windows" {
+		t.Skip("sh")
+	}
+	a := newAskingServer(t)
+	var cfgDir string
+	e := realEngine(t, nil, nil, func(o *Options) {
+		o.Sample = func(context.Context, SampleRequest) (SampleResponse, error) {
+			return SampleResponse{Choice: SampleOnce}, nil
+		}
+		cfgDir = o.Load.ConfigDir
+		o.Load.Dynamic = nil
+		user := `{"mcpServers": {"s": {"type": "http", "url": "` + a.http.URL + `", "sampling": {"command": "pwd -P"}}}}`
+		if err := os.WriteFile(filepath.Join(cfgDir, "settings.json"), []byte(user), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	})
+	if err := e.Start(t.Context()); err != nil {
+		t.Fatal(err)
+	}
+	await(t, e, "s", "connected", inState(model.StateConnected))
+	res, err := e.CallTool(t.Context(), "s", "summarize", nil, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := filepath.EvalSymlinks(cfgDir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := text(res); !strings.HasSuffix(got, " said "+want) {
+		t.Fatalf("the sampling command ran elsewhere: result %q, want it to run in %s", got, want)
+	}
+}

@@ -57,3 +57,35 @@ func TestExpandedArgumentMaskedInLogsStderrAndInstructions(t *testing.T) {
 		t.Errorf("logs %+v, OnLog %+v, instructions %q, stderr %q", s.Logs, logged, s.Instructions, s.StderrTail)
 	}
 }
+
+// TestListTextsAreMasked: a server that writes its own secret into a
+// tool's description (faultserver -leak-env puts the env value there, as
+// a careless server prints "uses key …") has it masked like its
+// instructions: the snapshot, so mcp list --json, tools, the TUI and
+// serve's tools/list, never show it.
+func TestListTextsAreMasked(t *testing.T) {
+	bin := needFaultServer(t)
+	const key = "env-key-7c1d93ab20"
+	e := realEngine(t, map[string]any{"s": map[string]any{"command": bin, "args": []string{"-leak-env", "TOKEN"}, "env": map[string]string{"TOKEN": "${KEY}"}}},
+		map[string]string{"KEY": key}, nil)
+	if err := e.Start(t.Context()); err != nil {
+		t.Fatal(err)
+	}
+	s := await(t, e, "s", "connected", inState(model.StateConnected))
+	var leak *Tool
+	for i := range s.Tools {
+		if s.Tools[i].Name == "leak" {
+			leak = &s.Tools[i]
+		}
+	}
+	if leak == nil || leak.Description != "uses key ****" {
+		t.Fatalf("the leak tool: %+v", leak)
+	}
+	all, err := json.Marshal(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(string(all), key) {
+		t.Errorf("the key is shown: %s", all)
+	}
+}

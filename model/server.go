@@ -2,6 +2,7 @@ package model
 
 import (
 	"fmt"
+	"path/filepath"
 
 	"github.com/mcpdeck/mcpdeck/model/textsafe"
 )
@@ -144,6 +145,20 @@ func (s Server) AwaitsApproval() bool {
 	case ApprovalNotNeeded, ApprovalApproved:
 	}
 	return false
+}
+
+// DefinitionDir is the directory of the file that defines s: the command
+// lines its definition holds (headersHelper, oauth.assertionCommand, its
+// "sampling" command) run there, and the files it names relatively
+// (oauth.assertionFile, oauth.privateKeyFile) are found there, so a
+// working tree mcpdeck was started in redirects none of them unless it
+// defines the server. "" for inline --mcp-config JSON, which the person
+// typed where mcpdeck was started: that directory.
+func (s Server) DefinitionDir() string {
+	if !filepath.IsAbs(s.Source) {
+		return ""
+	}
+	return filepath.Dir(s.Source)
 }
 
 // RunsIn is the directory a stdio server's process starts in (its

@@ -5,7 +5,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"path/filepath"
 	"strings"
 
 	"github.com/mcpdeck/mcpdeck/model"
@@ -94,16 +93,13 @@ func (m *Manager) runHelper(ctx context.Context, srv model.Server, helper string
 // oauth.assertionCommand) through the one shell runner (launch.RunShell:
 // judged by managed policy as the shell it is, in its own process group)
 // with MCPDECK_SERVER_NAME and MCPDECK_SERVER_URL, in the directory of the
-// config file that defined the server, under the helper timeout, and
+// config file that defined the server (Server.DefinitionDir), under the
+// helper timeout, and
 // returns its trimmed output. Errors never quote the output: it holds
 // credentials.
 func (m *Manager) runShell(ctx context.Context, srv model.Server, line string) ([]byte, error) {
-	dir := ""
-	if filepath.IsAbs(srv.Source) {
-		dir = filepath.Dir(srv.Source)
-	}
 	env := map[string]string{"MCPDECK_SERVER_NAME": srv.Name, "MCPDECK_SERVER_URL": srv.Config.URL}
-	out, err := launch.For(srv).RunShell(ctx, line, env, dir, nil,
+	out, err := launch.For(srv).RunShell(ctx, line, env, srv.DefinitionDir(), nil,
 		platform.Limits{Timeout: m.opts.HelperTimeout, MaxOutput: maxHelperOutput})
 	if err != nil {
 		return nil, err

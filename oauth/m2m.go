@@ -161,8 +161,8 @@ func (m *Manager) privateKey(ctx context.Context, srv model.Server, oc model.OAu
 		return "", err
 	}
 	if p != "" {
-		if !filepath.IsAbs(p) && filepath.IsAbs(srv.Source) {
-			p = filepath.Join(filepath.Dir(srv.Source), p) // like headersHelper: next to the config file
+		if d := srv.DefinitionDir(); d != "" && !filepath.IsAbs(p) {
+			p = filepath.Join(d, p) // like headersHelper: next to the config file
 		}
 		b, err := os.ReadFile(p)
 		if err != nil {

@@ -37,8 +37,8 @@ func (m *Manager) workloadAssertion(ctx context.Context, srv model.Server, oc mo
 		return "", fmt.Errorf("%w: set oauth.assertionFile or oauth.assertionCommand, not both", ErrConfig)
 	case oc.AssertionFile != "":
 		p := oc.AssertionFile
-		if !filepath.IsAbs(p) && filepath.IsAbs(srv.Source) {
-			p = filepath.Join(filepath.Dir(srv.Source), p)
+		if d := srv.DefinitionDir(); d != "" && !filepath.IsAbs(p) {
+			p = filepath.Join(d, p)
 		}
 		f, err := os.Open(p)
 		if err != nil {

@@ -79,6 +79,22 @@ func unionOf(tables ...*unicode.RangeTable) []runeRange {
 	return out
 }
 
+// LookAlikeRune reports whether r is text Sanitize keeps (an emoji's
+// U+FE0F, a no-break space in a description) but that lets one value read
+// as another where the person must see it exactly, so Escape shows it
+// escaped: a space other than U+0020 (Zs: no-break, en, em, thin and
+// ideographic spaces, the Ogham space mark; a trailing one is invisible
+// and none makes QuoteArg quote its word), the Braille blank U+2800 (a
+// blank cell), and a variation selector (invisible after a character
+// that has no variant to select: server-filesystem followed by U+FE0F
+// reads as server-filesystem).
+func LookAlikeRune(r rune) bool {
+	if r < 0x80 {
+		return false
+	}
+	return r == 0x2800 || unicode.Is(unicode.Zs, r) || unicode.Is(unicode.Variation_Selector, r)
+}
+
 // FirstHidden returns the first HiddenRune in s, for refusing text that
 // must hold none (a server name, a registry's server.json), so that the
 // refusal can name it.

@@ -91,3 +91,33 @@ func TestHiddenRuneCoversTheUnicodeClasses(t *testing.T) {
 		}
 	}
 }
+
+// TestEscapeShowsLookAlikes: where the person must see a value exactly
+// (the approval view, mcp get, a command line), a character Sanitize
+// rightly keeps in running text but that makes one value read as another
+// is shown escaped: a variation selector after a letter (invisible: it has
+// no variant to select), a space other than U+0020 (a trailing one is
+// invisible, and none made QuoteArg quote the word) and the Braille blank.
+// Sanitize still keeps them: an emoji's U+FE0F and a French no-break space
+// in a description are text.
+func TestEscapeShowsLookAlikes(t *testing.T) {
+	for _, r := range []rune{0xFE0F, 0xFE00, 0xE0100, 0x180B, 0x180F, 0x00A0, 0x2000, 0x200A, 0x202F, 0x205F, 0x3000, 0x1680, 0x2800} {
+		t.Run(fmt.Sprintf("%U", r), func(t *testing.T) {
+			arg := "server-filesystem" + string(r)
+			if got, want := textsafe.Escape(arg), "server-filesystem"+escaped(r); got != want {
+				t.Errorf("Escape = %q, want %q", got, want)
+			}
+			if got, want := textsafe.QuoteArg(arg), "$'server-filesystem"+escaped(r)+"'"; got != want {
+				t.Errorf("QuoteArg = %q, want %q", got, want)
+			}
+			if textsafe.Sanitize(arg) != arg {
+				t.Errorf("Sanitize removed %U, text it must keep", r)
+			}
+		})
+	}
+	for _, s := range []string{"plain server-filesystem", "box ─│ é 日本", "🙂"} {
+		if textsafe.Escape(s) != s {
+			t.Errorf("Escape(%q) = %q changed visible text", s, textsafe.Escape(s))
+		}
+	}
+}

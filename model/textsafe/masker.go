@@ -2,9 +2,13 @@ package textsafe
 
 import (
 	"bytes"
+	"encoding/base64"
 	"encoding/json"
+	"fmt"
 	"net/url"
 	"strings"
+	"unicode/utf16"
+	"unicode/utf8"
 )
 
 // Masker is the one way mcpdeck masks secrets in what it shows or writes:
@@ -112,13 +116,23 @@ func (m *Masker) Longest() int {
 	return m.longest
 }
 
-// secretForms is v and the forms it takes elsewhere, when they differ: in
-// a URL's query ("a b" is "a+b") or path ("a/b" is "a%2Fb"), and inside a
-// JSON string ("a&b" is "a\u0026b" from Go's encoder, a quote or a
-// backslash gains a backslash), so a secret echoed in a JSON body or
-// named in a URL is found.
+// secretForms is v and the forms it takes elsewhere, when they differ, so
+// that a secret a server echoes or names in a URL is found however it was
+// encoded: in a URL's query ("a b" is "a+b") or path ("a/b" is "a%2Fb"),
+// percent-encoded as JavaScript's encodeURIComponent and Python's quote do
+// (space as %20, !'()* kept or escaped, and each with lower-case hex),
+// inside a JSON string (Go's encoder, with and without HTML escapes, "/"
+// as "\/" as PHP writes it, and every non-ASCII character as \u00e9 as
+// Python writes it), and in base64 (standard and URL alphabets, with and
+// without padding).
 func secretForms(v string) []string {
-	out := []string{v, url.QueryEscape(v), url.PathEscape(v)}
+	query := url.QueryEscape(v)
+	strict := strings.ReplaceAll(query, "+", "%20")
+	uriComponent := strings.NewReplacer("%21", "!", "%27", "'", "%28", "(", "%29", ")", "%2A", "*").Replace(strict)
+	out := []string{v, query, url.PathEscape(v), strict, uriComponent}
+	for _, f := range out[1:] {
+		out = append(out, lowerHex(f))
+	}
 	for _, html := range []bool{false, true} {
 		var b bytes.Buffer
 		enc := json.NewEncoder(&b)
@@ -127,7 +141,50 @@ func secretForms(v string) []string {
 			continue
 		}
 		e := strings.TrimSuffix(b.String(), "\n")
-		out = append(out, e[1:len(e)-1])
+		e = e[1 : len(e)-1]
+		out = append(out, e, strings.ReplaceAll(e, "/", `\/`), asciiJSON(e))
+	}
+	for _, enc := range []*base64.Encoding{base64.StdEncoding, base64.RawStdEncoding, base64.URLEncoding, base64.RawURLEncoding} {
+		out = append(out, enc.EncodeToString([]byte(v)))
 	}
 	return out
+}
+
+// lowerHex is a percent-encoded s with its hex digits in lower case
+// ("%2F" is "%2f").
+func lowerHex(s string) string {
+	if !strings.Contains(s, "%") {
+		return s
+	}
+	b := []byte(s)
+	for i := 0; i+2 < len(b); i++ {
+		if b[i] == '%' {
+			for j := i + 1; j <= i+2; j++ {
+				if b[j] >= 'A' && b[j] <= 'F' {
+					b[j] += 'a' - 'A'
+				}
+			}
+			i += 2
+		}
+	}
+	return string(b)
+}
+
+// asciiJSON is the inside of a JSON string with every non-ASCII character
+// written as a \u escape (lower-case hex, a surrogate pair beyond the
+// BMP), as Python's json.dumps writes it.
+func asciiJSON(e string) string {
+	var b strings.Builder
+	for _, r := range e {
+		switch {
+		case r < utf8.RuneSelf:
+			b.WriteRune(r)
+		case r > 0xFFFF:
+			r1, r2 := utf16.EncodeRune(r)
+			fmt.Fprintf(&b, `\u%04x\u%04x`, r1, r2)
+		default:
+			fmt.Fprintf(&b, `\u%04x`, r)
+		}
+	}
+	return b.String()
 }

@@ -62,9 +62,9 @@ func SanitizeLine(s string) string {
 // Escape shows what Sanitize would remove instead of removing it, for text
 // the person must see exactly (a command argument, an env value, a header
 // in the approval prompt): every HiddenRune, newline and tab included,
-// becomes a visible Go-style escape (\x1b, \r, \n, \u202e, \u2064,
-// \u2028, \U000e0041) and an invalid byte becomes \xff. Nothing else
-// changes.
+// and every LookAlikeRune becomes a visible Go-style escape (\x1b, \r,
+// \n, \u202e, \u2064, \u2028, \u00a0, \ufe0f, \U000e0041) and an invalid
+// byte becomes \xff. Nothing else changes.
 func Escape(s string) string {
 	if isClean(s, false) {
 		return s
@@ -84,9 +84,9 @@ func Escape(s string) string {
 			b.WriteString(`\r`)
 		case r < 0x80 && dropRune(r):
 			fmt.Fprintf(&b, `\x%02x`, r)
-		case r <= 0xFFFF && dropRune(r):
+		case r <= 0xFFFF && (dropRune(r) || LookAlikeRune(r)):
 			fmt.Fprintf(&b, `\u%04x`, r)
-		case dropRune(r):
+		case dropRune(r) || LookAlikeRune(r):
 			fmt.Fprintf(&b, `\U%08x`, r)
 		default:
 			b.WriteRune(r)
@@ -97,7 +97,8 @@ func Escape(s string) string {
 }
 
 // isClean reports whether s needs no change: valid UTF-8 with no rune that
-// dropRune removes (newline and tab allowed only when keepSpace).
+// dropRune removes. keepSpace is Sanitize's question: newline and tab are
+// clean only then; otherwise (Escape's) a LookAlikeRune is not.
 func isClean(s string, keepSpace bool) bool {
 	for i := 0; i < len(s); i++ {
 		c := s[i]
@@ -111,7 +112,7 @@ func isClean(s string, keepSpace bool) bool {
 			return false
 		}
 		r, size := utf8.DecodeRuneInString(s[i:])
-		if (size == 1 && r == utf8.RuneError) || dropRune(r) {
+		if (size == 1 && r == utf8.RuneError) || dropRune(r) || (!keepSpace && LookAlikeRune(r)) {
 			return false
 		}
 		i += size - 1
