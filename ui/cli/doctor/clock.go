@@ -25,9 +25,9 @@ type clockHost struct {
 }
 
 // clockChecks compares the clock with the Date header of each host that
-// runs a remote server that may run (a HEAD request to one of its servers,
-// 5 s, no credentials sent, no redirect followed), all hosts at once, one
-// line per host in the servers' order.
+// runs a remote server that may run (a HEAD request to the origin of one
+// of its servers, 5 s, no credentials sent, no redirect followed), all
+// hosts at once, one line per host in the servers' order.
 func clockChecks(ctx context.Context, res *config.Resolved) []docLine {
 	hc := &http.Client{
 		Timeout:       5 * time.Second,
@@ -67,14 +67,16 @@ func clockChecks(ctx context.Context, res *config.Resolved) []docLine {
 	return out
 }
 
-// clockURL is where a server's clock is asked: its URL over HTTP(S),
-// without credentials, query or fragment.
+// clockURL is where a server's clock is asked: the origin of its URL, over
+// HTTP(S). Not the endpoint itself: an SSE endpoint of the TypeScript SDK
+// answers HEAD with no headers at all until the client gives up, while
+// any web server dates its answer for "/"; and a path may hold a key.
 func clockURL(raw string) (*url.URL, bool) {
 	u, err := url.Parse(raw)
 	if err != nil || u.Host == "" {
 		return nil, false
 	}
-	u.User, u.RawQuery, u.Fragment = nil, "", ""
+	u = &url.URL{Scheme: u.Scheme, Host: u.Host, Path: "/"}
 	u.Scheme = strings.Replace(strings.Replace(u.Scheme, "wss", "https", 1), "ws", "http", 1)
 	return u, true
 }
