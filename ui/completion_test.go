@@ -67,3 +67,23 @@ func TestCtrlEOnAnEmptyFieldOffersTheSuggestions(t *testing.T) {
 		}
 	})
 }
+
+// TestCtrlEWithNothingToOfferSaysSo: ctrl+e on an empty field the server
+// has no suggestions for says so (a key that does nothing would leave the
+// person guessing), and the next key clears it.
+func TestCtrlEWithNothingToOfferSaysSo(t *testing.T) {
+	inBubble(t, func(t *testing.T) {
+		h := newHarness(t, newFakeEngine(fixture()), 100, 30)
+		h.keys("esc")
+		h.selectServer("notes")
+		h.keys("p", "enter")
+		h.keys("work", "tab") // no style is suggested for "work"
+		h.keys("ctrl+e")
+		h.wantView("no suggestions for style")
+		h.keys("x")
+		if strings.Contains(h.view(), "no suggestions for style") {
+			t.Fatalf("the note stayed after a key:\n%s", h.view())
+		}
+		h.wantView("> x")
+	})
+}
