@@ -120,9 +120,9 @@ func (c *callParts) prepare(server, tool string, progress func(Progress)) (tc to
 		def, ok := en.lists.tool(tool)
 		if !ok {
 			if refused := toolsRefusedLocked(e, en); refused != nil {
-				return fmt.Errorf("call %s on %s: %w", tool, server, refused)
+				return &CallError{Message: fmt.Sprintf("call %s on %s: %s", tool, server, refused), Err: refused}
 			}
-			return fmt.Errorf("%w: server %s has no tool %q", ErrUnknownTool, server, tool)
+			return &CallError{Message: fmt.Sprintf("server %s has no tool %q", server, tool), Err: ErrUnknownTool}
 		}
 		if def.Denied {
 			_, rule := e.res.Permissions.Check(def.ExposedName)

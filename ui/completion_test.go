@@ -6,16 +6,24 @@ import (
 	"testing"
 )
 
+// summarizeForm opens the form of the notes server's prompt "summarize",
+// whose fields the fake engine completes.
+func summarizeForm(t *testing.T) *harness {
+	t.Helper()
+	h := newHarness(t, newFakeEngine(fixture()), 100, 30)
+	h.keys("esc")
+	h.selectServer("notes")
+	h.keys("p", "enter") // the prompt picker, then "summarize"
+	return h
+}
+
 // TestPromptArgumentsOfferServerCompletions: a prompt's arguments show the
 // server's suggestions for the focused field, asked with the other fields
 // as context; ctrl+e takes the one matching what is typed. The fetch runs
 // in a Cmd, never in Update.
 func TestPromptArgumentsOfferServerCompletions(t *testing.T) {
 	inBubble(t, func(t *testing.T) {
-		h := newHarness(t, newFakeEngine(fixture()), 100, 30)
-		h.keys("esc")
-		h.selectServer("notes")
-		h.keys("p", "enter") // the prompt picker, then "summarize"
+		h := summarizeForm(t)
 		h.wantView("suggestions: groceries · garden · work (ctrl+e completes)")
 		h.keys("ga")
 		h.send(keyMsg("ctrl+e")...)
@@ -40,10 +48,7 @@ func TestPromptArgumentsOfferServerCompletions(t *testing.T) {
 // still completes it.
 func TestCtrlEOnAnEmptyFieldOffersTheSuggestions(t *testing.T) {
 	inBubble(t, func(t *testing.T) {
-		h := newHarness(t, newFakeEngine(fixture()), 100, 30)
-		h.keys("esc")
-		h.selectServer("notes")
-		h.keys("p", "enter")
+		h := summarizeForm(t)
 		h.wantView("suggestions: groceries · garden · work (ctrl+e completes)")
 		h.keys("ctrl+e")
 		h.wantView("› groceries", "  garden", "  work", "↑/↓ choose • enter take • esc close")
@@ -65,5 +70,22 @@ func TestCtrlEOnAnEmptyFieldOffersTheSuggestions(t *testing.T) {
 		if got := h.eng.prompt; got["topic"] != "garden" || got["style"] != "list" {
 			t.Errorf("the chosen suggestions were not sent: %v", got)
 		}
+	})
+}
+
+// TestCtrlEWithNothingToOfferSaysSo: ctrl+e on an empty field the server
+// has no suggestions for says so (a key that does nothing would leave the
+// person guessing), and the next key clears it.
+func TestCtrlEWithNothingToOfferSaysSo(t *testing.T) {
+	inBubble(t, func(t *testing.T) {
+		h := summarizeForm(t)
+		h.keys("work", "tab") // no style is suggested for "work"
+		h.keys("ctrl+e")
+		h.wantView("no suggestions for style")
+		h.keys("x")
+		if strings.Contains(h.view(), "no suggestions for style") {
+			t.Fatalf("the note stayed after a key:\n%s", h.view())
+		}
+		h.wantView("> x")
 	})
 }

@@ -15,6 +15,7 @@ import (
 
 	"github.com/mcpdeck/mcpdeck/model"
 	"github.com/mcpdeck/mcpdeck/model/config"
+	"github.com/mcpdeck/mcpdeck/model/textsafe"
 )
 
 func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }
@@ -115,6 +116,14 @@ func TestSetupWritesAThrowAwayConfig(t *testing.T) {
 		s, found := res.Server(name)
 		if !found || !ok(s) {
 			t.Errorf("server %s: found=%v %+v", name, found, s)
+		}
+	}
+	for _, s := range res.Servers { // env values are secrets: none may hide a path the demo shows
+		m := textsafe.NewMasker(s.Secrets()...)
+		for _, path := range []string{s.RunsIn(), s.Source} {
+			if got := m.Mask(path); got != path {
+				t.Errorf("server %s: the demo shows %s as %s", s.Name, path, got)
+			}
 		}
 	}
 	if len(e.Extra) != 4 || len(e.Builtins) != 4 {

@@ -34,6 +34,14 @@ func Setup(exe string) (*Env, error) {
 	}
 	e := &Env{Dir: dir, CacheDir: filepath.Join(dir, "cache"), Builtins: Builtins()}
 	home := filepath.Join(dir, "home")
+	// The crashy server's count lives apart from home: env values are
+	// masked wherever they appear, so were it dir itself, every path the
+	// demo shows ("Runs in", the approval prompt's) would read ****/home/….
+	state := filepath.Join(dir, "state")
+	if err := os.MkdirAll(state, 0o700); err != nil {
+		e.Cleanup()
+		return nil, fmt.Errorf("creating the demo directory: %w", err)
+	}
 	e.Load = config.LoadOptions{
 		Home:       home,
 		Cwd:        filepath.Join(home, "project"),
@@ -44,7 +52,7 @@ func Setup(exe string) (*Env, error) {
 	stdio := func(name string) map[string]any {
 		return map[string]any{
 			"type": model.TransportStdio, "command": exe, "args": []string{"demo-server", name},
-			"env": map[string]string{StateEnv: dir},
+			"env": map[string]string{StateEnv: state},
 		}
 	}
 	files := map[string]any{

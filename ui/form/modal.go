@@ -45,8 +45,10 @@ type Modal struct {
 	seq       int
 	suggested map[string][]string
 	// suggest is the list of suggestions ctrl+e opened on an empty field,
-	// nil while closed (suggestlist.go).
+	// nil while closed (suggestlist.go); hint says, until the next key,
+	// that it had none to open.
 	suggest *suggestList
+	hint    string
 }
 
 var _ tuikit.Modal = (*Modal)(nil)
@@ -132,6 +134,7 @@ func (m *Modal) Update(msg tea.Msg) (tuikit.Modal, tea.Cmd) {
 		m.takeCompletions(msg)
 		return m, nil
 	case tea.KeyMsg:
+		m.hint = ""
 		if m.suggest != nil {
 			if next, cmd, used := m.updateSuggestions(msg); used {
 				return next, cmd
@@ -201,6 +204,9 @@ func (m *Modal) View(width, _ int) string {
 	out := strings.Join(m.introLines(width), "\n") + "\n\n" + m.form.View()
 	if m.suggest != nil {
 		return out + "\n" + strings.Join(m.suggestLines(width), "\n")
+	}
+	if m.hint != "" {
+		return out + "\n" + m.env.St.Muted.Render(m.hint)
 	}
 	if s := m.suggestionLine(); s != "" {
 		out += "\n" + s

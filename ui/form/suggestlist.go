@@ -24,15 +24,21 @@ type suggestList struct {
 }
 
 // openSuggestions opens the list when km is the complete key on an empty
-// text field that has suggestions, and reports whether it did.
+// text field that has suggestions, and reports whether it took the key:
+// on an empty field without any it says so (hint) instead, as a key that
+// does nothing would leave the person guessing.
 func (m *Modal) openSuggestions(km tea.KeyMsg) bool {
 	ff := m.form.GetFocusedField()
 	if !key.Matches(km, m.env.Keys.Complete) || ff == nil {
 		return false
 	}
 	f, values := m.fieldNamed(ff.GetKey()), m.suggested[ff.GetKey()]
-	if f == nil || f.input == nil || f.str != "" || len(values) == 0 {
+	if f == nil || f.input == nil || f.str != "" {
 		return false
+	}
+	if len(values) == 0 {
+		m.hint = "no suggestions for " + textsafe.SanitizeLine(f.name)
+		return true
 	}
 	m.suggest = &suggestList{values: values}
 	m.resize()

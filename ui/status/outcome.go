@@ -83,6 +83,18 @@ func Reason(s *engine.ServerSnapshot) string {
 	return ""
 }
 
+// Off is how the CLI says a server that does not run because of a person
+// or a policy is off: its standing reason, which names how ("disabled by
+// you (enable it to connect)", "rejected by you", "blocked by policy rule
+// R"), so that no "disabled:" comes before a "Rejected by you"; else the
+// outcome's word.
+func Off(s *engine.ServerSnapshot) string {
+	if r := Reason(s); r != "" {
+		return lowerFirst(r)
+	}
+	return OutcomeDisabled.Word()
+}
+
 func trimStop(s string) string {
 	if n := len(s); n > 0 && s[n-1] == '.' {
 		return s[:n-1]

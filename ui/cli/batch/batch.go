@@ -31,13 +31,17 @@ func NewCmd(g *clicore.Globals) *cobra.Command {
 		Use:   "batch SERVER",
 		Short: "Run JSON-lines requests from stdin in one session with SERVER",
 		Long: "Reads one request per line from stdin and runs them all on one connection to SERVER:\n" +
-			`  {"tool": NAME, "arguments": {...}}   {"read": URI}   {"prompt": NAME, "arguments": {...}}` + "\n" +
+			`  {"tool": NAME, "arguments": {...}}` + "\n" +
+			`  {"read": URI}` + "\n" +
+			`  {"prompt": NAME, "arguments": {...}}` + "\n" +
 			"Blank lines and lines starting with # are skipped. -P N runs up to N requests at\n" +
 			"a time; results are printed one line per request in input order, as \"LINE: result\"\n" +
 			"or, with --json, as {\"line\": N, \"result\": {...}, \"error\": \"...\"}. A malformed line\n" +
 			"fails alone; the exit code is 1 when any line failed.",
 		Example: `  printf '%s\n' '{"tool":"get-sum","arguments":{"a":2,"b":3}}' \
-    '{"read":"demo://readme"}' | mcpdeck batch everything -P 4 --json`,
+    '{"read":"demo://resource/static/document/features.md"}' \
+    '{"prompt":"args-prompt","arguments":{"city":"Lisbon"}}' \
+    | mcpdeck batch everything -P 4 --json`,
 		Args: clicore.RangeArgs(1, 1, "SERVER"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if parallel < 1 || parallel > batchMaxParallel {

@@ -5,11 +5,13 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
 	"github.com/mcpdeck/mcpdeck/model/textsafe"
 	"github.com/mcpdeck/mcpdeck/testdata/clitest"
+	"github.com/mcpdeck/mcpdeck/ui/cli/clicore"
 )
 
 // batchInput20 is 20 requests to the demo calculator (19 tool calls and a
@@ -190,5 +192,26 @@ func TestBatchSaysTheConnectionWasLost(t *testing.T) {
 	out := strings.Split(strings.TrimSpace(r.Stdout), "\n")
 	if r.Code != 1 || len(out) != 2 || json.Unmarshal([]byte(out[1]), &line) != nil || line.Line != 2 || line.Error != lost {
 		t.Errorf("--json: %s", r)
+	}
+}
+
+// TestHelpExampleRuns feeds the requests of batch's --help example to
+// server-everything, the server it names: each one answers (exit 0), so
+// the example can be copied as it is.
+func TestHelpExampleRuns(t *testing.T) {
+	npmDir := clitest.NeedNpxEverything(t)
+	e := clitest.NewEnv(t)
+	script := filepath.Join(npmDir, "@modelcontextprotocol", "server-everything", "dist", "index.js")
+	cfg := clitest.EngServers(t, map[string]any{"everything": map[string]any{"command": "node", "args": []string{script, "stdio"}}})
+	var lines []string
+	for _, m := range regexp.MustCompile(`'(\{.*?\})'`).FindAllStringSubmatch(NewCmd(&clicore.Globals{}).Example, -1) {
+		lines = append(lines, m[1])
+	}
+	if len(lines) != 3 {
+		t.Fatalf("the example has %d requests, want one of each kind: %q", len(lines), lines)
+	}
+	r := e.RunStdin(strings.Join(lines, "\n")+"\n", "--mcp-config", cfg, "batch", "everything", "-P", "4", "--json")
+	if r.Code != 0 || strings.Count(r.Stdout, `"result"`) != 3 {
+		t.Errorf("the --help example fails on server-everything:\n%s", r)
 	}
 }

@@ -37,7 +37,9 @@ func StatusBody(srv engine.ServerSnapshot) string {
 		line += " (run: mcpdeck auth " + srv.Name + ")"
 	case status.OutcomeApproval:
 		line += " (run: mcpdeck mcp approve " + srv.Name + ")"
-	default: // failed, disabled, pending: the word and why
+	case status.OutcomeDisabled: // its reason says how: by you, rejected, blocked
+		line = status.Off(&srv)
+	default: // failed, pending: the word and why
 		if r := Reason(srv); r != "" {
 			line += ": " + r
 		}

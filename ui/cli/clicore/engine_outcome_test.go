@@ -43,3 +43,39 @@ func TestEngMCPListShowsPendingApproval(t *testing.T) {
 		t.Errorf("approved project server: %s", r)
 	}
 }
+
+// TestEngOffServersSayHow: a server that is off because of the person or
+// a policy is listed, and refused by call, with how it is off (disabled by
+// you, rejected by you, blocked by policy), never as "disabled:" followed
+// by another word for it.
+func TestEngOffServersSayHow(t *testing.T) {
+	e := clitest.NewEnv(t)
+	def := `{"command":"` + clitest.Binary + `","args":["demo-server","reviewer"]}`
+	e.WriteFile(filepath.Join(e.Proj, ".mcp.json"), `{"mcpServers":{"repo":`+def+`}}`)
+	e.WriteFile(filepath.Join(e.Config, "mcpdeck", "settings.json"), `{"mcpServers":{"mine":`+def+`,"banned":`+def+`}}`)
+	e.WriteFile(filepath.Join(e.Managed, "managed-settings.json"), `{"deniedMcpServers":[{"serverName":"banned"}]}`)
+	e.OK("mcp", "reject", "repo")
+	e.OK("mcp", "disable", "mine")
+	r := e.Run("mcp", "list")
+	for _, want := range []string{
+		" — rejected by you\n",
+		" — disabled by you (enable it to connect)\n",
+		" — blocked by policy rule ",
+	} {
+		if !strings.Contains(r.Stdout, want) {
+			t.Errorf("mcp list lacks %q:\n%s", want, r)
+		}
+	}
+	if strings.Contains(r.Stdout, "disabled: ") {
+		t.Errorf("mcp list says disabled, then how:\n%s", r)
+	}
+	for name, want := range map[string]string{
+		"repo":   "mcpdeck: server repo is rejected by you.\n",
+		"mine":   "mcpdeck: server mine is disabled by you (enable it to connect).\n",
+		"banned": "mcpdeck: server banned is blocked by policy rule ",
+	} {
+		if r := e.Fails(1, "call", name, "review", "{}"); !strings.HasPrefix(r.Stderr, want) {
+			t.Errorf("call on %s: stderr %q, want %q…", name, r.Stderr, want)
+		}
+	}
+}

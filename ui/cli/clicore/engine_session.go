@@ -221,8 +221,8 @@ func (e *engServerError) Error() string {
 		msg = "server " + name + " failed to connect"
 	case status.OutcomeNeedsAuth:
 		msg = "server " + name + " needs authentication (run: mcpdeck auth " + name + ")"
-	case status.OutcomeDisabled:
-		msg = "server " + name + " is disabled"
+	case status.OutcomeDisabled: // its reason says how: by you, rejected, blocked
+		return "server " + name + " is " + status.Off(&e.srv)
 	case status.OutcomeApproval:
 		msg = "server " + name + " is awaiting approval (run: mcpdeck mcp approve " + name + ", or approve it in the TUI)"
 	default:

@@ -26,9 +26,9 @@ type clockHost struct {
 }
 
 // clockChecks compares the clock with the Date header of each host that
-// runs a remote server that may run (a HEAD request to one of its servers,
-// 5 s, no credentials sent, no redirect followed), all hosts at once, one
-// line per host in the servers' order.
+// runs a remote server that may run (a HEAD request to the origin of one
+// of its servers, 5 s, no credentials sent, no redirect followed), all
+// hosts at once, one line per host in the servers' order.
 func clockChecks(ctx context.Context, res *config.Resolved) []docLine {
 	hc := &http.Client{
 		Timeout:       5 * time.Second,
@@ -68,15 +68,17 @@ func clockChecks(ctx context.Context, res *config.Resolved) []docLine {
 	return out
 }
 
-// clockURL is where a server's clock is asked: its URL over HTTP(S)
-// (policy.HTTPScheme), without credentials, query or fragment.
+// clockURL is where a server's clock is asked: the origin of its URL, over
+// HTTP(S) (policy.HTTPScheme). Not the endpoint itself: an SSE endpoint of
+// the TypeScript SDK answers HEAD with no headers at all until the client
+// gives up, while any web server dates its answer for "/"; and a path may
+// hold a key.
 func clockURL(raw string) (*url.URL, bool) {
 	u, err := url.Parse(raw)
 	if err != nil || u.Host == "" {
 		return nil, false
 	}
-	u.User, u.RawQuery, u.Fragment = nil, "", ""
-	u.Scheme = policy.HTTPScheme(u.Scheme)
+	u = &url.URL{Scheme: policy.HTTPScheme(u.Scheme), Host: u.Host, Path: "/"}
 	return u, true
 }
 

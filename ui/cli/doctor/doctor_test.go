@@ -90,3 +90,24 @@ func TestProxyLinesMaskCredentials(t *testing.T) {
 		t.Fatalf("%+v", lines)
 	}
 }
+
+// TestClockAsksTheOrigin: the clock of a host whose MCP endpoint answers
+// HEAD with nothing (an SSE endpoint of the TypeScript SDK sends no header
+// until the client gives up) is still checked, at the host's origin.
+func TestClockAsksTheOrigin(t *testing.T) {
+	e := clitest.NewEnv(t)
+	sse := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Method == http.MethodHead && r.URL.Path != "/" {
+			<-r.Context().Done() // as Node does for HEAD on an event stream
+			return
+		}
+		w.Header().Set("Date", time.Now().Add(-10*time.Minute).UTC().Format(http.TimeFormat))
+		w.WriteHeader(http.StatusNotFound)
+	}))
+	t.Cleanup(sse.Close)
+	e.WriteFile(filepath.Join(e.Config, "mcpdeck", "settings.json"), `{"mcpServers": {"events": {"type": "sse", "url": "`+sse.URL+`/sse"}}}`)
+	r := e.Run("doctor")
+	if want := "✗ clock: this machine is 10m"; !strings.Contains(r.Stdout, want) {
+		t.Errorf("doctor says nothing like %q:\n%s", want, r)
+	}
+}

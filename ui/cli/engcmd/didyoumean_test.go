@@ -28,14 +28,19 @@ func TestMistypedNamesGetADidYouMean(t *testing.T) {
 			t.Errorf("%q: want %q, got %s", tc.args, tc.want, r)
 		}
 	}
+	// the tool's line is one sentence: no "call X on S: no such tool:" before it
+	r := e.Fails(1, "--mcp-config", cfg, "call", "calc", "calculat")
+	if want := "mcpdeck: server calc has no tool \"calculat\"; did you mean \"calculate\"?\n"; r.Stderr != want {
+		t.Errorf("a mistyped tool: stderr %q, want %q", r.Stderr, want)
+	}
 	// nothing close: no guess
-	r := e.Fails(1, "--mcp-config", cfg, "call", "calc", "zzzzzzzz")
+	r = e.Fails(1, "--mcp-config", cfg, "call", "calc", "zzzzzzzz")
 	if strings.Contains(r.Stderr, "did you mean") {
 		t.Errorf("a name close to nothing got a suggestion: %s", r)
 	}
 	// batch names them too
 	r = e.RunStdin(`{"tool": "calculat"}`+"\n", "--mcp-config", cfg, "batch", "calc")
-	if r.Code != 1 || !strings.Contains(r.Stdout, `did you mean "calculate"?`) {
+	if r.Code != 1 || !strings.Contains(r.Stdout, `1: error: server calc has no tool "calculat"; did you mean "calculate"?`) {
 		t.Errorf("batch with a mistyped tool: %s", r)
 	}
 }

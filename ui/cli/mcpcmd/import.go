@@ -141,9 +141,12 @@ func newMCPImportCmd(g *clicore.Globals) *cobra.Command {
 }
 
 // importEntries adds every converted entry that does not clash with an
-// existing server (in any scope) or with one imported earlier in this run,
-// each to importTarget's scope. An entry read from a file mcpdeck reads
-// itself is already there (present).
+// existing server (in any scope) or with one imported earlier in this run
+// into the same scope, each to importTarget's scope. Two of a name that go
+// to different scopes are both kept, as the client keeps them (Claude
+// Code's user server and this project's server of the same name), and the
+// later one notes which of them wins where both apply. An entry read from
+// a file mcpdeck reads itself is already there (present).
 func importEntries(opts config.LoadOptions, scope model.Scope, found imports.Result, stderr io.Writer) (importReport, error) {
 	rep := importReport{Scope: scope, Files: found.Read, Servers: []importOutcome{}, Problems: []string{}}
 	for _, p := range found.Problems {
@@ -153,7 +156,11 @@ func importEntries(opts config.LoadOptions, scope model.Scope, found imports.Res
 	if err != nil {
 		return rep, err
 	}
-	imported := map[string]string{} // normalized name → source
+	type scopedName struct {
+		scope model.Scope
+		name  string // normalized
+	}
+	imported := map[scopedName]string{} // → source
 	for _, e := range found.Entries {
 		o := importOutcome{Name: e.Name, Source: e.Source, Origin: e.Origin, Notes: e.Notes}
 		if sc, awaits, ok := readByMcpdeck(existing, e); ok {
@@ -162,20 +169,27 @@ func importEntries(opts config.LoadOptions, scope model.Scope, found imports.Res
 			rep.Servers = append(rep.Servers, o)
 			continue
 		}
+		target := importTarget(scope, e)
+		key := scopedName{target, model.NormalizeName(e.Name)}
 		switch {
 		case e.Reason != "":
 			o.Status, o.Reason = importNotConverted, e.Reason
-		case imported[model.NormalizeName(e.Name)] != "":
+		case imported[key] != "":
 			o.Status = importSkipped
-			o.Reason = "a server of this name was already imported from " + imported[model.NormalizeName(e.Name)]
+			o.Reason = fmt.Sprintf("a server of this name was already imported into your %s scope from %s", target, imported[key])
 		default:
 			if s, ok := existing.Server(e.Name); ok {
+				sc, src := s.Scope, s.Source // name the one in the target scope, if there is one
+				for _, ov := range s.Overrides {
+					if ov.Scope == target {
+						sc, src = ov.Scope, ov.Source
+					}
+				}
 				o.Status = importSkipped
-				o.Reason = fmt.Sprintf("a server named %s already exists in the %s scope (%s)", s.Name, s.Scope, s.Source)
+				o.Reason = fmt.Sprintf("a server named %s already exists in the %s scope (%s)", s.Name, sc, src)
 				break
 			}
 			o.Transport = e.Config.EffectiveType()
-			target := importTarget(scope, e)
 			path, err := config.AddServer(opts, target, e.Name, e.Config)
 			switch {
 			case err == nil:
@@ -187,7 +201,12 @@ func importEntries(opts config.LoadOptions, scope model.Scope, found imports.Res
 				if e.Shared && scope != model.ScopeProject {
 					o.Notes = append(o.Notes, "it comes from a file inside a repository, so it went to the project scope and runs only once approved")
 				}
-				imported[model.NormalizeName(e.Name)] = e.Source
+				for other := range imported {
+					if other.name == key.name {
+						o.Notes = append(o.Notes, precedenceNote(target, other.scope, e.Name))
+					}
+				}
+				imported[key] = e.Source
 			case errors.Is(err, model.ErrFileUnusable): // no server can be written: say so once
 				return rep, fmt.Errorf("cannot import into the %s scope: %s", target, strings.TrimSuffix(clicore.Sentence(err), "."))
 			case errors.Is(err, model.ErrExists):
@@ -202,6 +221,15 @@ func importEntries(opts config.LoadOptions, scope model.Scope, found imports.Res
 	}
 	noteWontRun(opts, &rep)
 	return rep, nil
+}
+
+// precedenceNote says which of two servers named name, one imported into
+// scope and one imported earlier into other, runs where both apply.
+func precedenceNote(scope, other model.Scope, name string) string {
+	if other > scope {
+		return fmt.Sprintf("where both apply, the %s scope's %s, imported above, takes precedence over it", other, name)
+	}
+	return fmt.Sprintf("where both apply, it takes precedence over the %s scope's %s, imported above", other, name)
 }
 
 // importTarget is the scope of yours an entry goes to: the project scope

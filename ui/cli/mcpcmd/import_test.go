@@ -274,9 +274,11 @@ func TestImportNotesServersThatWillNotRun(t *testing.T) {
 
 // TestImportClaudeCodeKeepsEachServersScope: without -s, Claude Code's
 // user servers (~/.claude.json mcpServers) go to your user scope and its
-// servers for this project to local, and the report says which; the
-// servers of .mcp.json, which mcpdeck reads itself as its project scope,
-// are reported once as already there, not one by one as skipped.
+// servers for this project to local, and the report says which, also for
+// a name in both (each scope gets its own, and the report says which wins
+// here); the servers of .mcp.json, which mcpdeck reads itself as its
+// project scope, are reported once as already there, not one by one as
+// skipped. Imported again, each is skipped naming the scope it is in.
 func TestImportClaudeCodeKeepsEachServersScope(t *testing.T) {
 	t.Parallel()
 	e := clitest.NewEnv(t)
@@ -286,8 +288,10 @@ func TestImportClaudeCodeKeepsEachServersScope(t *testing.T) {
 	for _, want := range []string{
 		"  ✓ shared: imported into your local scope (stdio, from " + filepath.Join(e.Home, ".claude.json") + ", local (" + e.Proj + "))\n",
 		"  ✓ sentry: imported into your user scope (http, from " + filepath.Join(e.Home, ".claude.json") + ", user)\n",
+		"  ✓ shared: imported into your user scope (stdio, from " + filepath.Join(e.Home, ".claude.json") + ", user)\n" +
+			"      note: where both apply, the local scope's shared, imported above, takes precedence over it\n",
 		"  = " + filepath.Join(e.Proj, ".mcp.json") + " is a file mcpdeck reads itself; already yours: db\n",
-		"Imported 2, skipped 1, not converted 1; 1 already in mcpdeck.\n",
+		"Imported 3, skipped 0, not converted 1; 1 already in mcpdeck.\n",
 		"Project servers run only once approved: mcpdeck mcp approve NAME|all\n", // db is not approved yet
 	} {
 		if !strings.Contains(r.Stdout, want) {
@@ -302,6 +306,18 @@ func TestImportClaudeCodeKeepsEachServersScope(t *testing.T) {
 	}
 	if s := e.Get("shared"); s.Scope != "local" || s.Command != "local-version" {
 		t.Errorf("shared (this project's) = %+v", s)
+	}
+	if user := e.ReadFile(e.ScopeFile("user")); !strings.Contains(user, `"user-version"`) {
+		t.Errorf("Claude Code's user server shared is not in your user scope:\n%s", user)
+	}
+	again := e.OK("mcp", "import", "--from", "claude-code")
+	for _, want := range []string{
+		"  - shared: skipped: a server named shared already exists in the local scope (" + e.ScopeFile("local") + ")\n",
+		"  - shared: skipped: a server named shared already exists in the user scope (" + e.ScopeFile("user") + ")\n",
+	} {
+		if !strings.Contains(again.Stdout, want) {
+			t.Errorf("imported again, the report lacks %q:\n%s", want, again.Stdout)
+		}
 	}
 	_, _, doc := importJSON(e, "--from", "claude-code")
 	for _, s := range doc.Servers {
