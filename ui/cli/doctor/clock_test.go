@@ -2,13 +2,14 @@ package doctor
 
 import "testing"
 
-// TestClockURLAsksOverHTTP: a WebSocket server's clock is asked over the
-// HTTP its handshake uses, without the URL's credentials or query.
+// TestClockURLAsksOverHTTP: a server's clock is asked at its origin over
+// the HTTP a WebSocket handshake uses, without the URL's credentials, path
+// or query (a path may hold a key).
 func TestClockURLAsksOverHTTP(t *testing.T) {
 	for raw, want := range map[string]string{
-		"wss://u:p@h.example/ws?token=1#f": "https://h.example/ws",
-		"ws://h.example:8080/ws":           "http://h.example:8080/ws",
-		"https://h.example/mcp":            "https://h.example/mcp",
+		"wss://u:p@h.example/ws?token=1#f": "https://h.example/",
+		"ws://h.example:8080/ws":           "http://h.example:8080/",
+		"https://h.example/mcp":            "https://h.example/",
 	} {
 		u, ok := clockURL(raw)
 		if !ok || u.String() != want {
