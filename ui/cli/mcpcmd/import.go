@@ -156,71 +156,98 @@ func importEntries(opts config.LoadOptions, scope model.Scope, found imports.Res
 	if err != nil {
 		return rep, err
 	}
-	type scopedName struct {
-		scope model.Scope
-		name  string // normalized
-	}
-	imported := map[scopedName]string{} // → source
+	run := importRun{opts: opts, scope: scope, existing: existing, imported: map[scopedName]string{}, stderr: stderr}
 	for _, e := range found.Entries {
-		o := importOutcome{Name: e.Name, Source: e.Source, Origin: e.Origin, Notes: e.Notes}
-		if sc, awaits, ok := readByMcpdeck(existing, e); ok {
-			o.Status, o.Scope, o.NeedsApproval = importPresent, sc, awaits
-			o.Reason = fmt.Sprintf("mcpdeck reads %s itself: it is your %s scope", e.Source, sc)
-			rep.Servers = append(rep.Servers, o)
-			continue
-		}
-		target := importTarget(scope, e)
-		key := scopedName{target, model.NormalizeName(e.Name)}
-		switch {
-		case e.Reason != "":
-			o.Status, o.Reason = importNotConverted, e.Reason
-		case imported[key] != "":
-			o.Status = importSkipped
-			o.Reason = fmt.Sprintf("a server of this name was already imported into your %s scope from %s", target, imported[key])
-		default:
-			if s, ok := existing.Server(e.Name); ok {
-				sc, src := s.Scope, s.Source // name the one in the target scope, if there is one
-				for _, ov := range s.Overrides {
-					if ov.Scope == target {
-						sc, src = ov.Scope, ov.Source
-					}
-				}
-				o.Status = importSkipped
-				o.Reason = fmt.Sprintf("a server named %s already exists in the %s scope (%s)", s.Name, sc, src)
-				break
-			}
-			o.Transport = e.Config.EffectiveType()
-			path, err := config.AddServer(opts, target, e.Name, e.Config)
-			switch {
-			case err == nil:
-				o.Status, o.Scope, o.File = importImported, target, path
-				o.NeedsApproval = target == model.ScopeProject
-				if !e.Shared { // a repository's own values are already shared
-					warnLiteralSecrets(stderr, target, e.Name, e.Config)
-				}
-				if e.Shared && scope != model.ScopeProject {
-					o.Notes = append(o.Notes, "it comes from a file inside a repository, so it went to the project scope and runs only once approved")
-				}
-				for other := range imported {
-					if other.name == key.name {
-						o.Notes = append(o.Notes, precedenceNote(target, other.scope, e.Name))
-					}
-				}
-				imported[key] = e.Source
-			case errors.Is(err, model.ErrFileUnusable): // no server can be written: say so once
-				return rep, fmt.Errorf("cannot import into the %s scope: %s", target, strings.TrimSuffix(clicore.Sentence(err), "."))
-			case errors.Is(err, model.ErrExists):
-				o.Status, o.Reason = importSkipped, clicore.Sentence(err)
-			case errors.Is(err, model.ErrInvalid):
-				o.Status, o.Reason = importNotConverted, clicore.Sentence(err)
-			default: // the target file cannot be written: stop, nothing else will work
-				return rep, err
-			}
+		o, err := run.entry(e)
+		if err != nil {
+			return rep, err
 		}
 		rep.Servers = append(rep.Servers, o)
 	}
 	noteWontRun(opts, &rep)
 	return rep, nil
+}
+
+// scopedName is a server name, normalized, in the scope it is imported to.
+type scopedName struct {
+	scope model.Scope
+	name  string
+}
+
+// importRun is one import's state: what was there before it, and the
+// source each name already imported in this run came from.
+type importRun struct {
+	opts     config.LoadOptions
+	scope    model.Scope
+	existing *config.Resolved
+	imported map[scopedName]string
+	stderr   io.Writer
+}
+
+// entry decides and, if it adds, writes one entry; an error stops the
+// whole import (no server can be written).
+func (r importRun) entry(e imports.Entry) (importOutcome, error) {
+	o := importOutcome{Name: e.Name, Source: e.Source, Origin: e.Origin, Notes: e.Notes}
+	if sc, awaits, ok := readByMcpdeck(r.existing, e); ok {
+		o.Status, o.Scope, o.NeedsApproval = importPresent, sc, awaits
+		o.Reason = fmt.Sprintf("mcpdeck reads %s itself: it is your %s scope", e.Source, sc)
+		return o, nil
+	}
+	target := importTarget(r.scope, e)
+	key := scopedName{target, model.NormalizeName(e.Name)}
+	switch {
+	case e.Reason != "":
+		o.Status, o.Reason = importNotConverted, e.Reason
+		return o, nil
+	case r.imported[key] != "":
+		o.Status = importSkipped
+		o.Reason = fmt.Sprintf("a server of this name was already imported into your %s scope from %s", target, r.imported[key])
+		return o, nil
+	}
+	if s, ok := r.existing.Server(e.Name); ok {
+		sc, src := s.Scope, s.Source // name the one in the target scope, if there is one
+		for _, ov := range s.Overrides {
+			if ov.Scope == target {
+				sc, src = ov.Scope, ov.Source
+			}
+		}
+		o.Status = importSkipped
+		o.Reason = fmt.Sprintf("a server named %s already exists in the %s scope (%s)", s.Name, sc, src)
+		return o, nil
+	}
+	return r.add(o, e, target, key)
+}
+
+// add writes e into target's file and says how that went.
+func (r importRun) add(o importOutcome, e imports.Entry, target model.Scope, key scopedName) (importOutcome, error) {
+	o.Transport = e.Config.EffectiveType()
+	path, err := config.AddServer(r.opts, target, e.Name, e.Config)
+	switch {
+	case err == nil:
+		o.Status, o.Scope, o.File = importImported, target, path
+		o.NeedsApproval = target == model.ScopeProject
+		if !e.Shared { // a repository's own values are already shared
+			warnLiteralSecrets(r.stderr, target, e.Name, e.Config)
+		}
+		if e.Shared && r.scope != model.ScopeProject {
+			o.Notes = append(o.Notes, "it comes from a file inside a repository, so it went to the project scope and runs only once approved")
+		}
+		for other := range r.imported {
+			if other.name == key.name {
+				o.Notes = append(o.Notes, precedenceNote(target, other.scope, e.Name))
+			}
+		}
+		r.imported[key] = e.Source
+	case errors.Is(err, model.ErrFileUnusable): // no server can be written: say so once
+		return o, fmt.Errorf("cannot import into the %s scope: %s", target, strings.TrimSuffix(clicore.Sentence(err), "."))
+	case errors.Is(err, model.ErrExists):
+		o.Status, o.Reason = importSkipped, clicore.Sentence(err)
+	case errors.Is(err, model.ErrInvalid):
+		o.Status, o.Reason = importNotConverted, clicore.Sentence(err)
+	default: // the target file cannot be written: stop, nothing else will work
+		return o, err
+	}
+	return o, nil
 }
 
 // precedenceNote says which of two servers named name, one imported into
