@@ -32,7 +32,7 @@ func (e *ScopeError) Error() string {
 		word = "scopes"
 	}
 	return fmt.Sprintf("sign-in to %s lacks %s %s: run mcpdeck auth %s",
-		e.Server, word, textsafe.SanitizeLine(strings.Join(e.Scopes, " ")), e.Server)
+		e.Server, word, textsafe.SanitizeLine(strings.Join(e.Scopes, " ")), textsafe.QuoteArg(e.Server))
 }
 
 // Unwrap makes errors.Is(err, ErrMissingScope) hold.
@@ -63,5 +63,5 @@ func toolsRefusedLocked(e *Engine, en *entry) error {
 		return err
 	}
 	return fmt.Errorf("server %s refused to list its tools: %s; run mcpdeck auth %s",
-		en.srv.Name, e.errs.text(en, en.lists.toolsAuthErr), en.srv.Name)
+		en.srv.Name, e.errs.text(en, en.lists.toolsAuthErr), textsafe.QuoteArg(en.srv.Name))
 }

@@ -10,6 +10,7 @@ import (
 	"github.com/mcpdeck/mcpdeck/model"
 	"github.com/mcpdeck/mcpdeck/model/internal/jsondoc"
 	"github.com/mcpdeck/mcpdeck/model/internal/jsonfile"
+	"github.com/mcpdeck/mcpdeck/model/textsafe"
 )
 
 // ErrSecretNotFound is what a LoadOptions.LookupSecret returns for a secret
@@ -80,7 +81,7 @@ func (o LoadOptions) resolveSecret(ref SecretRef) (string, error) {
 	case errors.Is(err, model.ErrSecretUnread):
 		return "", err
 	case errors.Is(err, ErrSecretNotFound):
-		return "", fmt.Errorf("%s is not in mcpdeck's secret store; store it with: mcpdeck mcp secret %s %s -s %s", refText, ref.Server, ref.Name, ref.Scope)
+		return "", fmt.Errorf("%s is not in mcpdeck's secret store; store it with: mcpdeck mcp secret %s %s -s %s", refText, textsafe.QuoteArg(ref.Server), textsafe.QuoteArg(ref.Name), ref.Scope)
 	case err != nil:
 		return "", fmt.Errorf("%s could not be read from the secret store: %w", refText, err)
 	}

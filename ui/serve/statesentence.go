@@ -33,9 +33,9 @@ func stateSentenceAt(s *engine.ServerSnapshot, now time.Time) string {
 	case status.Failed:
 		msg = name + " failed" + colon(failure)
 	case status.NeedsAuth:
-		msg = name + " needs authentication (sign in with: mcpdeck auth " + s.Name + ")"
+		msg = name + " needs authentication (sign in with: mcpdeck auth " + textsafe.QuoteArg(s.Name) + ")"
 	case status.Awaiting, status.Rejected:
-		msg = name + " is " + status.Word(s) + " (approve it with: mcpdeck mcp approve " + s.Name + ")"
+		msg = name + " is " + status.Word(s) + " (approve it with: mcpdeck mcp approve " + textsafe.QuoteArg(s.Name) + ")"
 	default: // disabled, blocked: its word and why
 		msg = name + " is " + status.Word(s) + colon(status.Reason(s))
 	}

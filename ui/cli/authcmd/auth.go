@@ -17,6 +17,7 @@ import (
 
 	"github.com/mcpdeck/mcpdeck/model"
 	"github.com/mcpdeck/mcpdeck/model/config"
+	"github.com/mcpdeck/mcpdeck/model/textsafe"
 	"github.com/mcpdeck/mcpdeck/oauth"
 	"github.com/mcpdeck/mcpdeck/ui/cli/clicore"
 	"github.com/mcpdeck/mcpdeck/ui/status"
@@ -118,7 +119,7 @@ func authServer(g *clicore.Globals, lo config.LoadOptions, name string, logout b
 		case model.ReasonBlockedByPolicy:
 			return model.Server{}, fmt.Errorf("server %s is blocked by managed policy (%s)", name, b.Rule)
 		case model.ReasonAwaitingApproval, model.ReasonRejectedByYou:
-			return model.Server{}, fmt.Errorf("project server %s is not approved (%s): approve it first with mcpdeck mcp approve %s", name, srv.Approval.Status, name)
+			return model.Server{}, fmt.Errorf("project server %s is not approved (%s): approve it first with mcpdeck mcp approve %s", name, srv.Approval.Status, textsafe.QuoteArg(name))
 		case model.ReasonConfigProblem:
 			return model.Server{}, fmt.Errorf("server %s has a configuration problem: %s", name, b.Problem.Error())
 		default:

@@ -34,9 +34,9 @@ func StatusBody(srv engine.ServerSnapshot) string {
 	case status.OutcomeConnected:
 		line += " · " + status.Counts(&srv)
 	case status.OutcomeNeedsAuth:
-		line += " (run: mcpdeck auth " + srv.Name + ")"
+		line += " (run: mcpdeck auth " + textsafe.QuoteArg(srv.Name) + ")"
 	case status.OutcomeApproval:
-		line += " (run: mcpdeck mcp approve " + srv.Name + ")"
+		line += " (run: mcpdeck mcp approve " + textsafe.QuoteArg(srv.Name) + ")"
 	case status.OutcomeDisabled: // its reason says how: by you, rejected, blocked
 		line = status.Off(&srv)
 	default: // failed, pending: the word and why

@@ -11,6 +11,7 @@ import (
 
 	"github.com/mcpdeck/mcpdeck/engine"
 	"github.com/mcpdeck/mcpdeck/model"
+	"github.com/mcpdeck/mcpdeck/model/textsafe"
 	"github.com/mcpdeck/mcpdeck/transports"
 	"github.com/mcpdeck/mcpdeck/ui/status"
 )
@@ -220,11 +221,11 @@ func (e *engServerError) Error() string {
 	case status.OutcomeFailed:
 		msg = "server " + name + " failed to connect"
 	case status.OutcomeNeedsAuth:
-		msg = "server " + name + " needs authentication (run: mcpdeck auth " + name + ")"
+		msg = "server " + name + " needs authentication (run: mcpdeck auth " + textsafe.QuoteArg(name) + ")"
 	case status.OutcomeDisabled: // its reason says how: by you, rejected, blocked
 		return "server " + name + " is " + status.Off(&e.srv)
 	case status.OutcomeApproval:
-		msg = "server " + name + " is awaiting approval (run: mcpdeck mcp approve " + name + ", or approve it in the TUI)"
+		msg = "server " + name + " is awaiting approval (run: mcpdeck mcp approve " + textsafe.QuoteArg(name) + ", or approve it in the TUI)"
 	default:
 		msg = "server " + name + " is " + o.Word()
 	}

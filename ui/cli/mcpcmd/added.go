@@ -52,6 +52,6 @@ func reportAdded(g *clicore.Globals, opts config.LoadOptions, scope model.Scope,
 		note("%s.", clicore.HomeRelativeText(s))
 	}
 	if s.Scope == model.ScopeProject {
-		fmt.Fprintf(g.Stdout, "Project servers run only once approved: mcpdeck mcp approve %s\n", textsafe.SanitizeLine(name))
+		fmt.Fprintf(g.Stdout, "Project servers run only once approved: mcpdeck mcp approve %s\n", textsafe.QuoteArg(name))
 	}
 }

@@ -194,7 +194,7 @@ func whyNot(s model.Server) string {
 	if len(bs) == 0 {
 		return "yes"
 	}
-	name := textsafe.SanitizeLine(s.Name)
+	name := textsafe.QuoteArg(s.Name)
 	switch bs[0].Kind {
 	case model.ReasonBlockedByPolicy:
 		return "no: blocked by managed policy"

@@ -89,7 +89,7 @@ func removeSecrets(ctx context.Context, g *clicore.Globals, opts config.LoadOpti
 	}
 	if keep {
 		fmt.Fprintf(g.Stdout, "Kept its secrets %s in mcpdeck's secret store (mcpdeck mcp secret %s NAME -s %s --delete removes one).\n",
-			list, textsafe.SanitizeLine(refs[0].Server), refs[0].Scope)
+			list, textsafe.QuoteArg(refs[0].Server), refs[0].Scope)
 		return nil
 	}
 	store := g.SecretStore(opts.ConfigDir)
