@@ -70,7 +70,9 @@ type Options struct {
 	Auth   Authenticator // nil = no OAuth: a 401 means needs-auth
 	// CacheDir holds large results, images and stderr logs; "" = defaultCacheDir.
 	CacheDir string
-	Watch    bool // watch config files and reload on change
+	// Watch: watch config files and reload on change, and editors' lock
+	// files, so an editor that opens or closes the project comes and goes.
+	Watch bool
 	// Extra are servers injected by the program (the demo): dynamic scope,
 	// enabled and policy-allowed unless a policy rule is set, hash computed;
 	// enabling/disabling them is kept in memory. A configured server of the
@@ -157,6 +159,7 @@ type Engine struct {
 	skills *skillParts  // skill loading (skillload.go)
 	subs   *subParts    // resource subscriptions (subscriptions.go)
 	health *healthParts // requests under way, pings (health.go)
+	ide    *ideParts    // editors found through their lock files (idescan.go, idewatch.go)
 }
 
 // New builds an engine; Start loads the config and begins connecting.
@@ -214,6 +217,7 @@ func newEngine(opts Options) *Engine {
 	e.skills = &skillParts{e: e}
 	e.subs = &subParts{e: e}
 	e.health = &healthParts{e: e}
+	e.ide = newIDEParts(e)
 	return e
 }
 
@@ -237,6 +241,9 @@ func (e *Engine) Start(ctx context.Context) error {
 		return err
 	}
 	if e.opts.Watch {
+		if err := e.ide.watch(); err != nil {
+			e.log.Info("editors opening and closing are not noticed", "dir", e.ide.dir, "err", err)
+		}
 		if err := e.config.startWatch(); err != nil {
 			e.log.Warn("config watching disabled", "err", err)
 			e.locked(func() {
