@@ -28,7 +28,10 @@
 // MCP_SERVER_CONNECTION_BATCH_SIZE (stdio/sdk connects at a time; unset:
 // 3, and more while those wait idle, see engine/localgate),
 // MCP_REMOTE_SERVER_CONNECTION_BATCH_SIZE (20), MCP_TIMEOUT (30 000 ms for
-// the handshake, and again for listing), MCP_TOOL_TIMEOUT (100 000 000 ms).
+// the handshake, and again for listing), MCP_TOOL_TIMEOUT (100 000 000 ms),
+// CLAUDE_CONFIG_DIR (its ide directory, else ~/.claude/ide, holds the lock
+// files editors announce their MCP server in: each editor with the project
+// open is a dynamic server ide, ide-2...; idescan.go and engine/ide).
 //
 // A lost connection is retried under Backoff (5 attempts, 1 s doubling to
 // 30 s, jitter), shown as pending with attempt n/5 and the next try; a stdio

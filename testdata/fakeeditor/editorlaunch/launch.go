@@ -47,7 +47,7 @@ func Start(t testing.TB, bin string, args ...string) *Editor {
 		_ = cmd.Wait()
 		close(ed.done)
 	}()
-	f := strings.Fields(strings.TrimPrefix(strings.TrimSpace(line), "listening on "))
+	f := strings.SplitN(strings.TrimPrefix(strings.TrimSpace(line), "listening on "), " ", 3) // the path may hold spaces
 	if readErr != nil || len(f) != 3 {
 		t.Fatalf("fakeeditor said %q (%v), want its port, token and lock file", line, readErr)
 	}
