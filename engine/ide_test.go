@@ -277,3 +277,22 @@ func TestIDELive(t *testing.T) {
 		t.Fatal("a call to a closed editor's server succeeded")
 	}
 }
+
+// TestIDEReconnectToADeadEditorDropsIt: an editor that died before mcpdeck
+// ever reached it (its port closed, its lock file left behind) fails;
+// once its process is gone, the person's reconnect finds the lock file
+// stale and the row goes.
+func TestIDEReconnectToADeadEditorDropsIt(t *testing.T) {
+	r := newIDERig(t, true)
+	ed := editorlaunch.Start(t, r.bin, "-dir", t.TempDir(), "-workspace", r.proj) // a live process to name
+	r.writeLock(t, 1, map[string]any{"pid": ed.PID, "workspaceFolders": []string{r.proj}, "ideName": "Ghost", "transport": "ws", "authToken": strings.Repeat("d", 32)})
+	if err := r.e.Start(t.Context()); err != nil {
+		t.Fatal(err)
+	}
+	await(t, r.e, "ide", "failed", inState(model.StateFailed))
+	ed.Kill()
+	if err := r.e.Reconnect(t.Context(), "ide"); err != nil {
+		t.Fatal(err)
+	}
+	awaitGone(t, r.e, "ide")
+}

@@ -12,8 +12,10 @@ import (
 // watch follows the lock-file directory, so that an editor opening or
 // closing the project comes and goes without a poll: the directory
 // itself, or, until an editor creates it, the directory above it. A
-// connection to an editor that ends wakes it too (wake), which notices a
-// killed editor's stale lock file. It runs until the engine closes.
+// failed attempt to reach an editor wakes it too (wake): a killed editor
+// leaves its lock file behind, and its dropped connection is retried, so
+// the retry's failure notices the stale file. It runs until the engine
+// closes.
 func (p *ideParts) watch() error {
 	if p.dir == "" {
 		return nil

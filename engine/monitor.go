@@ -75,9 +75,6 @@ loop:
 // end). Callers hold e.mu.
 func (r *runner) lostLocked(en *entry, gen uint64, err error) {
 	f := r.describe(en, err)
-	if en.srv.Editor != nil {
-		r.e.ide.wake() // the editor may have quit: look at its lock file again
-	}
 	if gen == en.st.Gen() {
 		r.e.log.Info("connection lost", "server", en.srv.Name, "err", f.Detail)
 	}
