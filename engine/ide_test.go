@@ -198,6 +198,17 @@ func TestIDEIgnoresHostileLockFiles(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(r.claude, "ide", "40007.lock"), []byte("{\"pid\": \x1b[31m"), 0o600); err != nil {
 		t.Fatal(err)
 	}
+	whys := []string{
+		"40002.lock reason=\"lock file names a host other than loopback", "40004.lock reason=\"lock file not trusted: it is larger than 64 KB",
+		"40005.lock reason=\"lock file not trusted: others may write it", "40006.lock reason=\"lock file not trusted: it is a symbolic link",
+		"40007.lock reason=\"lock file malformed", "40001.lock pid=" + strconv.Itoa(dead.Process.Pid),
+	}
+	if os.Getuid() == 0 { // only root can give a file to someone else
+		if err := os.Chown(r.writeLock(t, 40008, base(nil)), 65534, 65534); err != nil {
+			t.Fatal(err)
+		}
+		whys = append(whys, "40008.lock reason=\"lock file not trusted: it is not owned by you")
+	}
 	// Not hostile, only odd: a name with escape sequences, shown clean
 	// (the editor's own lock file, rewritten).
 	r.writeLock(t, ed.Port, map[string]any{"pid": ed.PID, "workspaceFolders": []string{r.proj}, "ideName": "\x1b]0;owned\x07Ne\x1b[2Jo\nvim", "transport": "ws", "authToken": ed.Token})
@@ -212,11 +223,7 @@ func TestIDEIgnoresHostileLockFiles(t *testing.T) {
 		t.Fatalf("rows: %+v", r.e.Snapshot().Servers)
 	}
 	logged := r.log.String()
-	for _, why := range []string{
-		"40002.lock reason=\"lock file names a host other than loopback", "40004.lock reason=\"lock file not trusted: it is larger than 64 KB",
-		"40005.lock reason=\"lock file not trusted: others may write it", "40006.lock reason=\"lock file not trusted: it is a symbolic link",
-		"40007.lock reason=\"lock file malformed", "40001.lock pid=" + strconv.Itoa(dead.Process.Pid),
-	} {
+	for _, why := range whys {
 		if !strings.Contains(logged, why) {
 			t.Errorf("log lacks %q:\n%s", why, logged)
 		}

@@ -2,6 +2,8 @@ package engine
 
 import (
 	"context"
+	"fmt"
+	"os"
 	"path/filepath"
 	"strings"
 	"time"
@@ -11,11 +13,11 @@ import (
 
 // watch follows the lock-file directory, so that an editor opening or
 // closing the project comes and goes without a poll: the directory
-// itself, or, until an editor creates it, the directory above it. A
-// failed attempt to reach an editor wakes it too (wake): a killed editor
-// leaves its lock file behind, and its dropped connection is retried, so
-// the retry's failure notices the stale file. It runs until the engine
-// closes.
+// itself or, until an editor creates it, the nearest of the two above it
+// that exists (nearest). A failed attempt to reach an editor wakes it too
+// (wake): a killed editor leaves its lock file behind, and its dropped
+// connection is retried, so the retry's failure notices the stale file.
+// It runs until the engine closes.
 func (p *ideParts) watch() error {
 	if p.dir == "" {
 		return nil
@@ -24,16 +26,31 @@ func (p *ideParts) watch() error {
 	if err != nil {
 		return err
 	}
-	watching := p.dir
-	if fw.Add(p.dir) != nil {
-		watching = filepath.Dir(p.dir)
-		if err := fw.Add(watching); err != nil {
-			_ = fw.Close()
-			return err
-		}
+	watching, ok := p.nearest()
+	if ok {
+		err = fw.Add(watching)
+	} else {
+		err = fmt.Errorf("none of %s and the two directories above it exists", p.dir)
+	}
+	if err != nil {
+		_ = fw.Close()
+		return err
 	}
 	p.e.wg.Go(func() { p.loop(fw, watching) })
 	return nil
+}
+
+// nearest is the deepest of the lock-file directory and the two above it
+// that exists.
+func (p *ideParts) nearest() (string, bool) {
+	d := p.dir
+	for range 3 {
+		if st, err := os.Stat(d); err == nil && st.IsDir() {
+			return d, true
+		}
+		d = filepath.Dir(d)
+	}
+	return "", false
 }
 
 // wake asks the watcher to look at the lock files again; it never blocks.
@@ -57,8 +74,11 @@ func (p *ideParts) loop(fw *fsnotify.Watcher, watching string) {
 			if !ok {
 				return
 			}
-			watching = p.follow(fw, watching, ev)
-			if filepath.Clean(ev.Name) == p.dir || strings.HasSuffix(ev.Name, ".lock") {
+			name := filepath.Clean(ev.Name)
+			if onTheWay(name, p.dir) { // the directory or one above it came or went
+				watching = p.follow(fw, watching)
+				arm()
+			} else if strings.HasSuffix(name, ".lock") && filepath.Dir(name) == p.dir {
 				arm()
 			}
 		case err, ok := <-fw.Errors:
@@ -77,23 +97,18 @@ func (p *ideParts) loop(fw *fsnotify.Watcher, watching string) {
 	}
 }
 
-// follow moves the watch to the lock-file directory once it appears, and
-// back to the one above if it is removed; it returns what is watched.
-func (p *ideParts) follow(fw *fsnotify.Watcher, watching string, ev fsnotify.Event) string {
-	if filepath.Clean(ev.Name) != p.dir {
+// onTheWay reports whether path is dir or one of the directories above it.
+func onTheWay(path, dir string) bool {
+	return path == dir || strings.HasPrefix(dir, strings.TrimSuffix(path, string(filepath.Separator))+string(filepath.Separator))
+}
+
+// follow moves the watch to the nearest existing directory on the way to
+// the lock files; it returns what is watched.
+func (p *ideParts) follow(fw *fsnotify.Watcher, watching string) string {
+	next, ok := p.nearest()
+	if !ok || next == watching || fw.Add(next) != nil {
 		return watching
 	}
-	parent := filepath.Dir(p.dir)
-	switch {
-	case watching == parent && ev.Has(fsnotify.Create):
-		if fw.Add(p.dir) == nil {
-			_ = fw.Remove(parent)
-			return p.dir
-		}
-	case watching == p.dir && (ev.Has(fsnotify.Remove) || ev.Has(fsnotify.Rename)):
-		if fw.Add(parent) == nil {
-			return parent
-		}
-	}
-	return watching
+	_ = fw.Remove(watching)
+	return next
 }
