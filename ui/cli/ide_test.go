@@ -9,7 +9,6 @@ import (
 
 	"github.com/mcpdeck/mcpdeck/testdata/clitest"
 	"github.com/mcpdeck/mcpdeck/testdata/fakeeditor/editorlaunch"
-	"github.com/mcpdeck/mcpdeck/testdata/faultlaunch"
 )
 
 // TestIDEServerEndToEnd: a fake editor with the project open, found
@@ -17,12 +16,7 @@ import (
 // editor and needing no approval; `call` reaches its tools; its token is
 // in no output: the list, --json, a trace, a support bundle.
 func TestIDEServerEndToEnd(t *testing.T) {
-	bin := faultlaunch.Binary{Package: editorlaunch.Package}
-	t.Cleanup(bin.Remove)
-	path, err := bin.Path()
-	if err != nil {
-		t.Fatal(err)
-	}
+	path := editorlaunch.Build(t)
 	e := clitest.NewEnv(t)
 	e.WriteFile(filepath.Join(e.Proj, "main.go"), "package main\n// ERROR: undefined: y\n")
 	ed := editorlaunch.Start(t, path, "-dir", filepath.Join(e.Home, ".claude"), "-workspace", e.Proj, "-name", "Neovim")

@@ -8,19 +8,13 @@ import (
 
 	"github.com/mcpdeck/mcpdeck/engine"
 	"github.com/mcpdeck/mcpdeck/testdata/fakeeditor/editorlaunch"
-	"github.com/mcpdeck/mcpdeck/testdata/faultlaunch"
 )
 
 // TestServeOffersAnEditorsAgentTools: an editor that opens the project
 // while serve runs reaches the agent with getDiagnostics and executeCode
 // only; --ide-tools adds the one named; calls go through.
 func TestServeOffersAnEditorsAgentTools(t *testing.T) {
-	bin := faultlaunch.Binary{Package: editorlaunch.Package}
-	t.Cleanup(bin.Remove)
-	path, err := bin.Path()
-	if err != nil {
-		t.Fatal(err)
-	}
+	path := editorlaunch.Build(t)
 	watch := func(eo *engine.Options) { eo.Watch = true }
 	for _, tc := range []struct {
 		opt  []string

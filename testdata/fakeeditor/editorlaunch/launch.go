@@ -9,11 +9,27 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/mcpdeck/mcpdeck/testdata/faultlaunch"
 )
 
 // Package is the fake editor's import path: build it with
 // faultlaunch.Binary{Package: Package}.
 const Package = "github.com/mcpdeck/mcpdeck/testdata/fakeeditor"
+
+// Build builds the fake editor for one test and removes it when the test
+// ends: for a package with one test that needs it (others keep a
+// faultlaunch.Binary{Package: Package} for all their tests).
+func Build(t testing.TB) string {
+	t.Helper()
+	b := &faultlaunch.Binary{Package: Package}
+	t.Cleanup(b.Remove)
+	path, err := b.Path()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
 
 // Editor is one running fake editor.
 type Editor struct {
