@@ -303,3 +303,21 @@ func TestIDEReconnectToADeadEditorDropsIt(t *testing.T) {
 	}
 	awaitGone(t, r.e, "ide")
 }
+
+// TestIDENotUnderManagedConfig: managed configuration runs its own
+// servers only, so no editor's server is offered.
+func TestIDENotUnderManagedConfig(t *testing.T) {
+	r := newIDERig(t, false)
+	managed := `{"mcpServers": {"corp": {"command": "` + filepath.ToSlash(needFaultServer(t)) + `"}}}`
+	if err := os.WriteFile(filepath.Join(r.e.opts.Load.ManagedDir, "managed-mcp.json"), []byte(managed), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	r.editor(t, "Code")
+	if err := r.e.Start(t.Context()); err != nil {
+		t.Fatal(err)
+	}
+	await(t, r.e, "corp", "connected", inState(model.StateConnected))
+	if !gone(r.e.Snapshot(), "ide") {
+		t.Fatal("an editor's server under managed configuration")
+	}
+}

@@ -69,7 +69,10 @@ func (c *configParts) reload() error {
 	if err != nil {
 		return fmt.Errorf("loading configuration: %w", err)
 	}
-	ides := e.ide.servers(e.opts.Load.Cwd, c.takenBy(res))
+	var ides []model.Server
+	if !res.Enterprise { // managed configuration allows only its own servers
+		ides = e.ide.servers(e.opts.Load.Cwd, c.takenBy(res))
+	}
 	var desired []model.Server
 	e.locked(func() { desired = c.desiredLocked(res, ides) })
 	// The needs-auth cache is a file: read it before taking e.mu. The

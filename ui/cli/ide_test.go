@@ -12,9 +12,10 @@ import (
 )
 
 // TestIDEServerEndToEnd: a fake editor with the project open, found
-// through ~/.claude/ide, is the row "ide" of `mcp list`, named after the
-// editor and needing no approval; `call` reaches its tools; its token is
-// in no output: the list, --json, a trace, a support bundle.
+// through ~/.claude/ide, is the row "ide" of `mcp list` and what `mcp get
+// ide` shows, named after the editor and needing no approval; `call`
+// reaches its tools; its token is in no output: the list, get, --json, a
+// trace, a support bundle.
 func TestIDEServerEndToEnd(t *testing.T) {
 	path := editorlaunch.Build(t)
 	e := clitest.NewEnv(t)
@@ -30,6 +31,14 @@ func TestIDEServerEndToEnd(t *testing.T) {
 	if !strings.Contains(js.Stdout, `"editor": {`) || !strings.Contains(js.Stdout, `"name": "Neovim"`) {
 		t.Errorf("--json lacks the editor:\n%s", js.Stdout)
 	}
+	get := e.OK("mcp", "get", "ide")
+	for _, want := range []string{"dynamic (from Neovim (pid " + strconv.Itoa(ed.PID) + "))", "Transport:      ws-ide", "Approval:       not needed", "Status:         ✓ connected"} {
+		if !strings.Contains(get.Stdout, want) {
+			t.Errorf("mcp get ide lacks %q:\n%s", want, get)
+		}
+	}
+	getJS := e.OK("--json", "mcp", "get", "ide")
+	e.Fails(1, "mcp", "get", "--no-connect", "ide") // the config files alone know no editor
 	trace := filepath.Join(t.TempDir(), "trace.jsonl")
 	call := e.OK("--trace", trace, "call", "ide", "getDiagnostics")
 	if !strings.Contains(call.Stdout, "undefined: y") {
@@ -46,7 +55,7 @@ func TestIDEServerEndToEnd(t *testing.T) {
 	if doc.Code > 1 {
 		t.Fatalf("doctor --bundle: %s", doc)
 	}
-	outputs := map[string]string{"list": r.Stdout + r.Stderr, "json": js.Stdout, "call": call.Stdout + call.Stderr, "trace": string(traced), "doctor": doc.Stdout + doc.Stderr}
+	outputs := map[string]string{"list": r.Stdout + r.Stderr, "json": js.Stdout, "get": get.Stdout, "get json": getJS.Stdout, "call": call.Stdout + call.Stderr, "trace": string(traced), "doctor": doc.Stdout + doc.Stderr}
 	for name, body := range clitest.ReadBundle(t, bundle) {
 		outputs["bundle "+name] = body
 	}
