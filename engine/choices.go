@@ -37,14 +37,15 @@ func (c *configParts) names(name string, pick func(*entry) bool) (out []string, 
 	return out, err
 }
 
-// isExtraLocked reports whether name is a program-injected server.
+// isExtraLocked reports whether name is a server no file defines: one
+// the program injected or an editor's.
 func (c *configParts) isExtraLocked(name string) bool {
 	if res := c.e.res; res != nil {
 		if _, ok := res.Server(name); ok {
 			return false
 		}
 	}
-	for _, x := range c.e.opts.Extra {
+	for _, x := range slices.Concat(c.e.opts.Extra, c.ides) {
 		if x.Name == name {
 			return true
 		}

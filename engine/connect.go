@@ -52,6 +52,9 @@ func (r *runner) connected(ctx context.Context, en *entry, gen uint64, conn sess
 				en.conn.stderr = en.mask.MaskLines(tail) // often the only clue why it never connected
 			}
 		}
+		if en.srv.Editor != nil {
+			e.ide.wake() // the editor may have quit without removing its lock file
+		}
 		r.feed(en, lifecycle.AttemptFailed{At: now(), Gen: gen, Fail: f, Jitter: e.rnd()}, nil)
 		return false
 	}

@@ -28,7 +28,10 @@
 // MCP_SERVER_CONNECTION_BATCH_SIZE (stdio/sdk connects at a time; unset:
 // 3, and more while those wait idle, see engine/localgate),
 // MCP_REMOTE_SERVER_CONNECTION_BATCH_SIZE (20), MCP_TIMEOUT (30 000 ms for
-// the handshake, and again for listing), MCP_TOOL_TIMEOUT (100 000 000 ms).
+// the handshake, and again for listing), MCP_TOOL_TIMEOUT (100 000 000 ms),
+// CLAUDE_CONFIG_DIR (its ide directory, else ~/.claude/ide, holds the lock
+// files editors announce their MCP server in: each editor with the project
+// open is a dynamic server ide, ide-2...; idescan.go and engine/ide).
 //
 // A lost connection is retried under Backoff (5 attempts, 1 s doubling to
 // 30 s, jitter), shown as pending with attempt n/5 and the next try; a stdio
@@ -70,7 +73,9 @@ type Options struct {
 	Auth   Authenticator // nil = no OAuth: a 401 means needs-auth
 	// CacheDir holds large results, images and stderr logs; "" = defaultCacheDir.
 	CacheDir string
-	Watch    bool // watch config files and reload on change
+	// Watch: watch config files and reload on change, and editors' lock
+	// files, so an editor that opens or closes the project comes and goes.
+	Watch bool
 	// Extra are servers injected by the program (the demo): dynamic scope,
 	// enabled and policy-allowed unless a policy rule is set, hash computed;
 	// enabling/disabling them is kept in memory. A configured server of the
@@ -157,6 +162,7 @@ type Engine struct {
 	skills *skillParts  // skill loading (skillload.go)
 	subs   *subParts    // resource subscriptions (subscriptions.go)
 	health *healthParts // requests under way, pings (health.go)
+	ide    *ideParts    // editors found through their lock files (idescan.go, idewatch.go)
 }
 
 // New builds an engine; Start loads the config and begins connecting.
@@ -214,6 +220,7 @@ func newEngine(opts Options) *Engine {
 	e.skills = &skillParts{e: e}
 	e.subs = &subParts{e: e}
 	e.health = &healthParts{e: e}
+	e.ide = newIDEParts(e)
 	return e
 }
 
@@ -237,6 +244,9 @@ func (e *Engine) Start(ctx context.Context) error {
 		return err
 	}
 	if e.opts.Watch {
+		if err := e.ide.watch(); err != nil {
+			e.log.Info("editors opening and closing are not noticed", "dir", e.ide.dir, "err", err)
+		}
 		if err := e.config.startWatch(); err != nil {
 			e.log.Warn("config watching disabled", "err", err)
 			e.locked(func() {

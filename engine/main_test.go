@@ -12,6 +12,7 @@ import (
 func TestMain(m *testing.M) {
 	code := m.Run()
 	faultBin.Remove()
+	editorBin.Remove()
 	if code == 0 {
 		if err := goleak.Find(); err != nil {
 			fmt.Fprintln(os.Stderr, "goroutines leaked:", err)

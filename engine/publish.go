@@ -73,7 +73,7 @@ func (en *entry) snapshot(s *ServerSnapshot) {
 		Name: en.srv.Name, Scope: en.srv.Scope, Source: en.srv.Source, Overrides: en.srv.Overrides,
 		Transport: d.transport, Config: d.config, Written: d.written, RunsIn: d.runsIn, Target: d.target, Hash: en.srv.Hash,
 		Enabled: en.srv.Enabled, Approval: en.srv.Approval, Policy: en.srv.Policy, Problems: en.srv.Problems,
-		SamplingDecision: en.srv.Sampling,
+		SamplingDecision: en.srv.Sampling, Editor: en.srv.Editor,
 
 		State: l.State, Reason: l.Reason, History: l.History,
 		Attempt: l.Attempt, MaxAttempts: l.MaxAttempts, NextRetry: l.NextRetry,

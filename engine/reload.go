@@ -3,6 +3,7 @@ package engine
 import (
 	"context"
 	"fmt"
+	"slices"
 	"sync"
 
 	"github.com/mcpdeck/mcpdeck/engine/lifecycle"
@@ -23,6 +24,9 @@ type configParts struct {
 	overEn map[string]bool // enable/disable of Extra servers, in memory
 	// overSampling is the sampling decision on Extra servers, in memory.
 	overSampling map[string]model.SamplingDecision
+	// ides are the editors' servers of the configuration in force
+	// (idescan.go).
+	ides []model.Server
 }
 
 func newConfigParts(e *Engine) *configParts {
@@ -65,8 +69,12 @@ func (c *configParts) reload() error {
 	if err != nil {
 		return fmt.Errorf("loading configuration: %w", err)
 	}
+	var ides []model.Server
+	if !res.Enterprise { // managed configuration allows only its own servers
+		ides = e.ide.servers(e.opts.Load.Cwd, c.takenBy(res))
+	}
 	var desired []model.Server
-	e.locked(func() { desired = c.desiredLocked(res) })
+	e.locked(func() { desired = c.desiredLocked(res, ides) })
 	// The needs-auth cache is a file: read it before taking e.mu. The
 	// desired list cannot go stale meanwhile: reloads are serialized and
 	// whatever changes overEn reloads again.
@@ -108,14 +116,28 @@ func (c *configParts) applyAllLocked(res *config.Resolved, desired []model.Serve
 	e.publishLocked()
 }
 
-// desiredLocked is the loaded servers plus Options.Extra (dynamic scope; a
-// configured server of the same name wins; ignored under enterprise config).
-func (c *configParts) desiredLocked(res *config.Resolved) []model.Server {
+// takenBy reports the names res and Options.Extra give servers, which an
+// editor's server does not take.
+func (c *configParts) takenBy(res *config.Resolved) func(string) bool {
+	return func(name string) bool {
+		if _, ok := res.Server(name); ok {
+			return true
+		}
+		return slices.ContainsFunc(c.e.opts.Extra, func(x model.Server) bool { return x.Name == name })
+	}
+}
+
+// desiredLocked is the loaded servers plus Options.Extra and the editors'
+// servers ides (dynamic scope; a configured server of the same name wins;
+// both ignored under enterprise config).
+func (c *configParts) desiredLocked(res *config.Resolved, ides []model.Server) []model.Server {
 	out := append([]model.Server(nil), res.Servers...)
+	c.ides = nil
 	if res.Enterprise {
 		return out
 	}
-	for _, x := range c.e.opts.Extra {
+	c.ides = ides
+	for _, x := range slices.Concat(c.e.opts.Extra, ides) {
 		if _, exists := res.Server(x.Name); exists {
 			continue
 		}

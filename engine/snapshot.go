@@ -24,9 +24,12 @@ type Snapshot struct {
 
 // ServerSnapshot is one server as the UIs see it.
 type ServerSnapshot struct {
-	Name      string          `json:"name"`
-	Scope     model.Scope     `json:"scope"`
-	Source    string          `json:"source"`
+	Name   string      `json:"name"`
+	Scope  model.Scope `json:"scope"`
+	Source string      `json:"source"`
+	// Editor is the editor an IDE server belongs to (engine/ide), nil for
+	// every server a file defines; Source then says "from NAME (pid N)".
+	Editor    *model.Editor   `json:"editor,omitempty"`
 	Overrides []model.Origin  `json:"overrides,omitempty"`
 	Transport model.Transport `json:"transport"`
 	// Config is the definition as written, redacted by model.Redact: literal

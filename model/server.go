@@ -35,12 +35,40 @@ type Server struct {
 	// Sampling is the person's standing answer to the server's sampling
 	// requests, from the project's private state.
 	Sampling SamplingDecision `json:"sampling,omitempty"`
+	// Editor is the editor whose lock file made this server (engine/ide);
+	// nil for every server a file defines. It needs no approval: the
+	// person's own editor wrote it, not a repository.
+	Editor *Editor `json:"editor,omitempty"`
 	// HomeRelative lists the command and arguments (as written, secrets
 	// masked) that are relative paths although the server starts in the
 	// home directory only because its definition sets no cwd: before, they
 	// named something in the directory mcpdeck was started in. The UIs name
 	// them and suggest "cwd": "${PROJECT_DIR}" (model/config works them out).
 	HomeRelative []string `json:"-"`
+}
+
+// Editor is the editor an IDE server belongs to: its name (ideName,
+// sanitized), its process and the workspace folder that holds the
+// project.
+type Editor struct {
+	Name   string `json:"name"`
+	PID    int    `json:"pid"`
+	Folder string `json:"folder"`
+}
+
+// From is how the UIs say where the server comes from: "from NAME (pid
+// N)", sanitized for one line.
+func (e Editor) From() string {
+	return textsafe.SanitizeLine(fmt.Sprintf("from %s (pid %d)", e.Name, e.PID))
+}
+
+// ForAgents reports whether an agent is offered the editor's tool named
+// tool without the person opting in (serve's --ide-tools): only
+// getDiagnostics, which reads, and executeCode, which runs code in the
+// notebook kernel the person chose. Opening files and diffs, or reading
+// the selection, act in or read from the person's editor as they work.
+func (Editor) ForAgents(tool string) bool {
+	return tool == "getDiagnostics" || tool == "executeCode"
 }
 
 // Origin names a definition: which scope and file.

@@ -2,6 +2,7 @@ package model
 
 import (
 	"errors"
+	"net/netip"
 	"slices"
 	"strings"
 )
@@ -19,6 +20,11 @@ const (
 	TransportHTTP  Transport = "http"
 	TransportWS    Transport = "ws"
 	TransportSDK   Transport = "sdk" // in-process, built into mcpdeck
+	// An editor's MCP server on loopback, found through its lock file
+	// (engine/ide): over WebSocket with the lock file's token, or over the
+	// legacy SSE transport with none.
+	TransportWSIDE  Transport = "ws-ide"
+	TransportSSEIDE Transport = "sse-ide"
 )
 
 // Opening is how the transports factory opens a connection of a transport:
@@ -70,6 +76,16 @@ type TransportInfo struct {
 	// Addable: a person adds it (mcp add -t, imports from other tools);
 	// built-in servers are mcpdeck's own.
 	Addable bool
+	// Editor: an editor's own MCP server, found through the lock file it
+	// writes. Its URL must name a loopback host (LoopbackHost): the
+	// transports refuse any other before dialing.
+	Editor bool
+	// TokenHeader is the HTTP header the lock file's authToken travels in;
+	// "" when the transport sends none.
+	TokenHeader string
+	// LockWord is the "transport" an editor's lock file writes for it
+	// (EditorTransport).
+	LockWord string
 }
 
 // httpSchemes are the URL schemes of the transports that speak plain HTTP.
@@ -92,6 +108,38 @@ var transportTable = [...]TransportInfo{
 		Remote: true, Schemes: []string{"ws", "wss"}, Headers: true, Addable: true,
 	},
 	{Name: TransportSDK, Opens: OpenInProcess, Builtin: true},
+	{
+		Name: TransportWSIDE, Opens: OpenWebSocket, Remote: true, Schemes: []string{"ws"},
+		Editor: true, TokenHeader: "x-claude-code-ide-authorization", LockWord: "ws",
+	},
+	{Name: TransportSSEIDE, Opens: OpenSSE, Remote: true, Schemes: []string{"http"}, Editor: true, LockWord: "sse"},
+}
+
+// EditorTransport is the transport of an editor's lock file whose
+// "transport" is word; a lock file that writes none is from before the
+// field existed, when editors spoke SSE. False for a word no row has.
+func EditorTransport(word string) (TransportInfo, bool) {
+	if word == "" {
+		return TransportSSEIDE.Info(), true
+	}
+	for _, ti := range transportTable {
+		if ti.Editor && ti.LockWord == word {
+			return ti, true
+		}
+	}
+	return TransportInfo{}, false
+}
+
+// LoopbackHost reports whether host (a URL's host, without port or
+// brackets) names this machine's loopback interface: "localhost" or an
+// address in 127.0.0.0/8 or ::1. Editors listen only there, and mcpdeck
+// reaches an editor's server nowhere else.
+func LoopbackHost(host string) bool {
+	if strings.EqualFold(host, "localhost") {
+		return true
+	}
+	ip, err := netip.ParseAddr(host)
+	return err == nil && ip.Zone() == "" && ip.Unmap().IsLoopback()
 }
 
 // ErrNoSignIn: the server's transport has no sign-in (its row's OAuth is

@@ -228,3 +228,43 @@ func describe(n ast.Node) string {
 	}
 	return "decides by a transport's name"
 }
+
+// TestEditorTransports: the editor transports are remote, reached only on
+// loopback, never added by a person, and found by their lock-file word;
+// only ws-ide carries the token.
+func TestEditorTransports(t *testing.T) {
+	for _, ti := range Transports() {
+		if ti.Editor && (ti.Addable || !ti.Remote || ti.LockWord == "" || ti.OAuth) {
+			t.Errorf("%s: an editor transport is remote, has a lock-file word, and is neither addable nor signed in to", ti.Name)
+		}
+		if !ti.Editor && (ti.TokenHeader != "" || ti.LockWord != "") {
+			t.Errorf("%s: only editor transports carry a token header or a lock-file word", ti.Name)
+		}
+	}
+	if h := TransportWSIDE.Info().TokenHeader; h != "x-claude-code-ide-authorization" {
+		t.Errorf("ws-ide token header = %q", h)
+	}
+	if h := TransportSSEIDE.Info().TokenHeader; h != "" {
+		t.Errorf("sse-ide sends a token header %q; it connects with none", h)
+	}
+	for word, want := range map[string]Transport{"ws": TransportWSIDE, "sse": TransportSSEIDE, "": TransportSSEIDE, "stdio": "", "WS": ""} {
+		got, ok := EditorTransport(word)
+		if ok != (want != "") || got.Name != want {
+			t.Errorf("EditorTransport(%q) = %q, %v; want %q", word, got.Name, ok, want)
+		}
+	}
+}
+
+// TestLoopbackHost: loopback names and addresses only; a name that merely
+// starts like one, or a zone, is not.
+func TestLoopbackHost(t *testing.T) {
+	for host, want := range map[string]bool{
+		"127.0.0.1": true, "127.1.2.3": true, "::1": true, "localhost": true, "LOCALHOST": true,
+		"::ffff:127.0.0.1": true, "10.0.0.1": false, "0.0.0.0": false, "::": false, "localhost.evil.example": false,
+		"127.0.0.1.nip.io": false, "fe80::1%lo": false, "": false, "example.com": false,
+	} {
+		if got := LoopbackHost(host); got != want {
+			t.Errorf("LoopbackHost(%q) = %v, want %v", host, got, want)
+		}
+	}
+}

@@ -127,7 +127,8 @@ func classifyOwn(err error) (Class, bool) {
 	case errors.Is(err, ErrProtocol), errors.As(err, &syn), errors.As(err, &typ),
 		errors.As(err, &unsup), errors.Is(err, transport.ErrLegacySSEServer):
 		return ClassProtocol, true
-	case errors.Is(err, ErrNoBuiltin), errors.Is(err, errors.ErrUnsupported):
+	case errors.Is(err, ErrNoBuiltin), errors.Is(err, errors.ErrUnsupported),
+		errors.Is(err, ErrEditorRefused), errors.Is(err, ErrNotLoopback):
 		return ClassTerminal, true
 	case errors.Is(err, context.Canceled):
 		return ClassCanceled, true

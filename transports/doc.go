@@ -45,4 +45,8 @@
 //     HeaderFunc) are sent once, on the handshake.
 //   - sdk: mcp-go's in-process transport over Options.Builtins[cfg.Name];
 //     elicitation and roots go through the in-process session.
+//   - ws-ide and sse-ide: an editor's server, opened as ws and sse, to a
+//     loopback host only (refused before dialing otherwise, editor.go); the
+//     lock file's token is a header of the definition. A handshake the
+//     editor refuses is ErrEditorRefused, not a sign-in.
 package transports

@@ -32,6 +32,9 @@ const cleanupTimeout = time.Second
 // stdio child that died on the discovery probe is started once more with
 // the initialize handshake (probe.go).
 func (factory) Open(ctx context.Context, name string, cfg model.ServerConfig, opts Options) (*Conn, error) {
+	if err := checkEditorURL(cfg); err != nil {
+		return nil, &Error{Class: ClassTerminal, Err: fmt.Errorf("server %q: %w", name, err)}
+	}
 	opts = opts.withDefaults(cfg.ProtocolVersion)
 	c, err := openOnce(ctx, name, cfg, opts)
 	if err == nil {

@@ -93,7 +93,8 @@ func humanize(err error) string {
 			return tl.Error()
 		}
 	case ClassTerminal:
-		if errors.Is(err, ErrNoBuiltin) || errors.Is(err, errors.ErrUnsupported) {
+		if errors.Is(err, ErrNoBuiltin) || errors.Is(err, errors.ErrUnsupported) ||
+			errors.Is(err, ErrEditorRefused) || errors.Is(err, ErrNotLoopback) {
 			return innermost(err)
 		}
 	case ClassTransient:

@@ -15,11 +15,15 @@ import (
 	"go.uber.org/goleak"
 
 	"github.com/mcpdeck/mcpdeck/model"
+	"github.com/mcpdeck/mcpdeck/testdata/fakeeditor/editorlaunch"
 	"github.com/mcpdeck/mcpdeck/testdata/faultlaunch"
 )
 
 // faultBin is the faultserver binary built once for all tests.
 var faultBin string
+
+// editorBin is the fake editor, built by the first test that needs it.
+var editorBin = faultlaunch.Binary{Package: editorlaunch.Package}
 
 func TestMain(m *testing.M) {
 	var fault faultlaunch.Binary
@@ -38,6 +42,7 @@ func TestMain(m *testing.M) {
 		}
 	}
 	fault.Remove()
+	editorBin.Remove()
 	os.Exit(code)
 }
 

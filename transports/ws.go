@@ -66,6 +66,9 @@ func dialWS(ctx context.Context, name string, cfg model.ServerConfig, opts Optio
 	}
 	if err != nil {
 		if resp != nil && resp.StatusCode != http.StatusSwitchingProtocols {
+			if refused := editorRefusal(cfg, resp.StatusCode); refused != nil {
+				return nil, refused
+			}
 			return nil, fmt.Errorf("websocket handshake: %w: %w", err,
 				&HTTPStatusError{Method: http.MethodGet, URL: cfg.URL, Status: resp.StatusCode})
 		}

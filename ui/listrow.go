@@ -42,7 +42,10 @@ func (l *serverList) renderRow(s *engine.ServerSnapshot, selected bool) string {
 	name := ansi.Truncate(textsafe.SanitizeLine(s.Name), l.nameW, "…")
 	name += strings.Repeat(" ", max(0, l.nameW-ansi.StringWidth(name)))
 	text, style := rowStatus(l.st, s, l.now(), l.hints)
-	text = textsafe.SanitizeLine(text) // errors, reasons and rules are outside text
+	if s.Editor != nil { // an editor's server: which editor, as its row's label
+		text = s.Editor.Name + " · " + text
+	}
+	text = textsafe.SanitizeLine(text) // errors, reasons, rules and editors' names are outside text
 	if cost, over := l.costs.label(s); cost != "" {
 		text += " · " + cost
 		if over {

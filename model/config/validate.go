@@ -16,6 +16,8 @@ func validate(cfg model.ServerConfig) []model.Problem {
 	bad := func(field, msg string) { probs = append(probs, model.Problem{Field: field, Message: msg}) }
 	t := cfg.EffectiveType().Info()
 	switch {
+	case t.Editor:
+		bad("type", "a "+string(t.Name)+" server is an editor's, found through the lock file the editor writes; a definition cannot name one")
 	case t.Program:
 		switch {
 		case strings.TrimSpace(cfg.Command) != "":

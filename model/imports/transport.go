@@ -31,7 +31,7 @@ func DetectTransport(raw string) (model.Transport, error) {
 	var plain model.Transport
 	for _, t := range model.Transports() {
 		switch {
-		case !t.Remote || !slices.Contains(t.Schemes, u.Scheme):
+		case !t.Remote || !t.Addable || !slices.Contains(t.Schemes, u.Scheme):
 		case t.PathHint == "":
 			if plain == "" {
 				plain = t.Name

@@ -9,32 +9,41 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"path"
 	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
 )
 
-// Binary is the fault server built on first use. The zero value is ready;
-// a test package keeps one and calls Remove when its tests end.
+// Binary is a test program built on first use: the fault server, or
+// the program Package names. The zero value is the fault server; a test
+// package keeps one and calls Remove when its tests end.
 type Binary struct {
-	once sync.Once
-	dir  string
-	path string
-	err  error
+	// Package is the import path of the program to build; "" for the
+	// fault server.
+	Package string
+	once    sync.Once
+	dir     string
+	path    string
+	err     error
 }
 
-// Path builds the fault server the first time and returns its executable.
+// Path builds the program the first time and returns its executable.
 func (b *Binary) Path() (string, error) {
 	b.once.Do(func() {
-		b.dir, b.err = os.MkdirTemp("", "mcpdeck-faultserver-")
+		pkg := b.Package
+		if pkg == "" {
+			pkg = "github.com/mcpdeck/mcpdeck/testdata/faultserver"
+		}
+		b.dir, b.err = os.MkdirTemp("", "mcpdeck-"+path.Base(pkg)+"-")
 		if b.err != nil {
 			return
 		}
-		b.path = filepath.Join(b.dir, "faultserver")
-		cmd := exec.Command("go", "build", "-o", b.path, "github.com/mcpdeck/mcpdeck/testdata/faultserver")
+		b.path = filepath.Join(b.dir, path.Base(pkg))
+		cmd := exec.Command("go", "build", "-o", b.path, pkg)
 		if out, err := cmd.CombinedOutput(); err != nil {
-			b.err = fmt.Errorf("building faultserver: %w\n%s", err, out)
+			b.err = fmt.Errorf("building %s: %w\n%s", path.Base(pkg), err, out)
 		}
 	})
 	return b.path, b.err

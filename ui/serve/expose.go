@@ -58,7 +58,7 @@ func expose(snap engine.Snapshot, f filter) exposure {
 func (x *exposure) addTools(srv *engine.ServerSnapshot, f filter) {
 	for _, t := range srv.Tools {
 		name := model.ServeName(srv.Name, t.Name)
-		if t.Denied || !f.tool(name) {
+		if t.Denied || !f.tool(srv, t.Name, name) {
 			continue
 		}
 		if r, taken := x.toolRoutes[name]; taken {

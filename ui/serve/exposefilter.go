@@ -7,15 +7,21 @@ import (
 	"github.com/mcpdeck/mcpdeck/engine"
 )
 
-// filter narrows what is exposed: --servers and --tools.
+// filter narrows what is exposed: --servers, --tools and --ide-tools.
 type filter struct {
 	servers map[string]bool // nil: every server
 	tools   []string        // globs on exposed tool names; none: every tool
+	// ideTools are the editors' tools the person opted in to beside the
+	// ones model.Editor.ForAgents lets through.
+	ideTools map[string]bool
 }
 
 // newFilter checks the globs (a malformed one is an error naming it).
-func newFilter(servers, tools []string) (filter, error) {
-	f := filter{tools: tools}
+func newFilter(servers, tools, ideTools []string) (filter, error) {
+	f := filter{tools: tools, ideTools: map[string]bool{}}
+	for _, t := range ideTools {
+		f.ideTools[t] = true
+	}
 	if len(servers) > 0 {
 		f.servers = map[string]bool{}
 		for _, s := range servers {
@@ -32,7 +38,12 @@ func newFilter(servers, tools []string) (filter, error) {
 
 func (f filter) server(name string) bool { return f.servers == nil || f.servers[name] }
 
-func (f filter) tool(name string) bool {
+// tool reports whether the filter keeps srv's tool t, offered as name:
+// an editor's tool only if agents may have it or the person opted in.
+func (f filter) tool(srv *engine.ServerSnapshot, t, name string) bool {
+	if srv.Editor != nil && !srv.Editor.ForAgents(t) && !f.ideTools[t] {
+		return false
+	}
 	if len(f.tools) == 0 {
 		return true
 	}

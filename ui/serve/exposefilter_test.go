@@ -32,7 +32,7 @@ func TestServersAndToolsFilters(t *testing.T) {
 // TestFilterChecks: an unknown --servers name is refused naming the
 // configured ones; a malformed glob is refused naming it.
 func TestFilterChecks(t *testing.T) {
-	if _, err := newFilter(nil, []string{"[a-"}); err == nil || !strings.Contains(err.Error(), `"[a-"`) {
+	if _, err := newFilter(nil, []string{"[a-"}, nil); err == nil || !strings.Contains(err.Error(), `"[a-"`) {
 		t.Errorf("malformed glob: %v", err)
 	}
 	err := checkServers(snapOf("fa", "fb"), []string{"fa", "nope"})
@@ -72,5 +72,44 @@ func TestOfferFollowsTheEngine(t *testing.T) {
 	off := engine.ServerSnapshot{Name: "off", Blockers: []model.Reason{{Kind: model.ReasonDisabledByYou}}}
 	if f := (filter{}); !f.exposes(&lost) || f.exposes(&off) {
 		t.Errorf("exposes(lost) = %v, exposes(off) = %v; want true, false", f.exposes(&lost), f.exposes(&off))
+	}
+}
+
+// TestIDEToolsForAgents: of an editor's IDE server, agents are offered
+// getDiagnostics and executeCode only, unless the person opts in to
+// another tool by name (--ide-tools); other servers' tools of the same
+// names are not affected.
+func TestIDEToolsForAgents(t *testing.T) {
+	tools := func(names ...string) []engine.Tool {
+		var out []engine.Tool
+		for _, n := range names {
+			out = append(out, engine.Tool{Name: n})
+		}
+		return out
+	}
+	all := []string{"getDiagnostics", "openFile", "openDiff", "getCurrentSelection", "executeCode"}
+	snap := engine.Snapshot{Servers: []engine.ServerSnapshot{
+		{Name: "ide", Runnable: true, Editor: &model.Editor{Name: "Neovim", PID: 7}, Tools: tools(all...)},
+		{Name: "files", Runnable: true, Tools: tools("openFile")},
+	}}
+	for _, tc := range []struct {
+		opt  []string
+		want []string
+	}{
+		{nil, []string{"files__openFile", "ide__executeCode", "ide__getDiagnostics"}},
+		{[]string{"openFile"}, []string{"files__openFile", "ide__executeCode", "ide__getDiagnostics", "ide__openFile"}},
+	} {
+		f, err := newFilter(nil, nil, tc.opt)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got []string
+		for _, mt := range expose(snap, f).tools {
+			got = append(got, mt.Name)
+		}
+		slices.Sort(got)
+		if !slices.Equal(got, tc.want) {
+			t.Errorf("--ide-tools %v: offered %v, want %v", tc.opt, got, tc.want)
+		}
 	}
 }

@@ -47,7 +47,10 @@ const defaultStartupWait = 10 * time.Second
 type Options struct {
 	Servers []string // --servers: only these servers (none: every one)
 	Tools   []string // --tools: globs on exposed tool names (none: every tool)
-	Version string   // mcpdeck's version, given to agents as serverInfo
+	// IDETools (--ide-tools) are editors' tools to offer beside
+	// getDiagnostics and executeCode (model.Editor.ForAgents).
+	IDETools []string
+	Version  string // mcpdeck's version, given to agents as serverInfo
 	// Log receives notes for the person, one line each (a server's state,
 	// a name left out); nil discards them.
 	Log io.Writer
@@ -103,7 +106,7 @@ var ErrUnknownServer = errors.New("no such server")
 // New starts an engine with eo and offers its servers. eo's Elicit, Sample
 // and OnLog stay the answers for what the agent cannot take.
 func New(ctx context.Context, eo engine.Options, o Options) (*Gateway, error) {
-	f, err := newFilter(o.Servers, o.Tools)
+	f, err := newFilter(o.Servers, o.Tools, o.IDETools)
 	if err != nil {
 		return nil, err
 	}

@@ -17,7 +17,11 @@ func Reason(srv engine.ServerSnapshot) string { return status.Reason(&srv) }
 // ListLine is the `mcp list` line for one server.
 func ListLine(srv engine.ServerSnapshot) string {
 	o := OutcomeOf(srv)
-	return textsafe.SanitizeLine(fmt.Sprintf("%s %s: %s (%s) — %s", o.Glyph(), srv.Name, srv.Target, srv.Transport, StatusBody(srv)))
+	how := string(srv.Transport)
+	if srv.Editor != nil {
+		how += ", " + srv.Editor.From()
+	}
+	return textsafe.SanitizeLine(fmt.Sprintf("%s %s: %s (%s) — %s", o.Glyph(), srv.Name, srv.Target, how, StatusBody(srv)))
 }
 
 // StatusText is the `mcp get` Status line: the glyph and what

@@ -38,12 +38,20 @@ func newMCPGetCmd(g *clicore.Globals) *cobra.Command {
 				return err
 			}
 			s, ok := res.Server(args[0])
+			var live *engine.ServerSnapshot
+			if !ok && !noConnect && !res.Enterprise { // an editor's server, found by the engine
+				var srv engine.ServerSnapshot
+				srv, ok, err = editorStatus(cmd.Context(), g, args[0])
+				if err != nil {
+					return clicore.Cancelled(err)
+				}
+				s, live = editorServer(srv), &srv
+			}
 			if !ok {
 				_ = reportFileProblems(g.Stderr, res.Problems)
 				return errNoServer(res, args[0])
 			}
-			var live *engine.ServerSnapshot
-			if !noConnect {
+			if !noConnect && live == nil {
 				srv, ok, err := liveStatus(cmd.Context(), g, s)
 				if err != nil {
 					return clicore.Cancelled(err)

@@ -2,6 +2,7 @@ package mcpcmd
 
 import (
 	"context"
+	"errors"
 	"time"
 
 	"github.com/mcpdeck/mcpdeck/engine"
@@ -30,6 +31,37 @@ func liveStatus(ctx context.Context, g *clicore.Globals, s model.Server) (engine
 	}
 	srv, ok := sess.Server(s.Name)
 	return srv, ok, nil
+}
+
+// editorStatus connects the server of an editor named name, which no
+// file defines (the engine finds it through the editor's lock file), and
+// returns its settled snapshot; ok is false when there is none.
+func editorStatus(ctx context.Context, g *clicore.Globals, name string) (engine.ServerSnapshot, bool, error) {
+	sess, err := clicore.StartSession(ctx, clicore.NewEngineFlags(g), name)
+	if errors.Is(err, engine.ErrUnknownServer) {
+		return engine.ServerSnapshot{}, false, nil
+	}
+	if err != nil {
+		return engine.ServerSnapshot{}, false, err
+	}
+	defer sess.Close()
+	stop := showProgress(g, sess)
+	err = sess.WaitSettled(ctx, []string{name}, nil)
+	stop()
+	if err != nil {
+		return engine.ServerSnapshot{}, false, err
+	}
+	srv, ok := sess.Server(name)
+	return srv, ok && srv.Editor != nil, nil
+}
+
+// editorServer is the definition `mcp get` shows of an editor's server:
+// the snapshot's, its token already masked.
+func editorServer(srv engine.ServerSnapshot) model.Server {
+	return model.Server{
+		Name: srv.Name, Scope: srv.Scope, Source: srv.Source, Raw: srv.Config, Config: srv.Config, Hash: srv.Hash,
+		Approval: srv.Approval, Policy: srv.Policy, Enabled: srv.Enabled, Editor: srv.Editor,
+	}
 }
 
 // showProgress draws the progress line on a terminal's stderr while sess

@@ -25,6 +25,7 @@ type serveFlags struct {
 	listen  bool     // --listen: allow a non-loopback --http address
 	servers []string // --servers
 	tools   []string // --tools
+	ide     []string // --ide-tools
 }
 
 // NewCmd is `mcpdeck serve`: every server mcpdeck manages, offered to
@@ -49,6 +50,7 @@ func NewCmd(g *clicore.Globals) *cobra.Command {
 	fl.BoolVar(&sf.listen, "listen", false, "allow --http to bind an address other machines can reach")
 	fl.StringSliceVar(&sf.servers, "servers", nil, "offer only these servers (comma-separated `NAMES`)")
 	fl.StringSliceVar(&sf.tools, "tools", nil, "offer only tools whose SERVER__TOOL name matches a glob `PATTERN` (comma-separated or repeated)")
+	fl.StringSliceVar(&sf.ide, "ide-tools", nil, "also offer these `TOOLS` of editors' IDE servers (without it: getDiagnostics and executeCode only)")
 	return cmd
 }
 
@@ -93,7 +95,7 @@ func runServe(ctx context.Context, g *clicore.Globals, sf serveFlags) error {
 			fmt.Fprintf(g.Stderr, "mcpdeck serve: made a token (shown only now; kept in %s): %s\n", path, tok)
 		}
 	}
-	gw, err := serve.New(ctx, eo, serve.Options{Servers: sf.servers, Tools: sf.tools, Version: moduleVersion(), Log: g.Stderr})
+	gw, err := serve.New(ctx, eo, serve.Options{Servers: sf.servers, Tools: sf.tools, IDETools: sf.ide, Version: moduleVersion(), Log: g.Stderr})
 	if err != nil {
 		if errors.Is(err, serve.ErrUnknownServer) || errors.Is(err, path.ErrBadPattern) {
 			return clicore.Usagef("%v", err)

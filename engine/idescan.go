@@ -1,0 +1,151 @@
+package engine
+
+import (
+	"io"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/mcpdeck/mcpdeck/engine/ide"
+	"github.com/mcpdeck/mcpdeck/model"
+	"github.com/mcpdeck/mcpdeck/model/textsafe"
+)
+
+// claudeConfigDirVar names the directory editors write their lock files
+// under (its ide subdirectory), ~/.claude when unset.
+const claudeConfigDirVar = "CLAUDE_CONFIG_DIR"
+
+// ideParts finds the editors that have the project open through their
+// lock files (engine/ide decides what to trust and what a file says; this
+// reads), and watches their directory. Its names are used only by
+// reloads, which are serialized (configParts.reloadMu).
+type ideParts struct {
+	e     *Engine
+	dir   string // "" when there is nowhere to look
+	names ide.Names
+	poke  chan struct{} // a connection to an editor ended: look again
+}
+
+func newIDEParts(e *Engine) *ideParts {
+	return &ideParts{e: e, dir: lockDir(e.opts.Load.LookupEnv, e.opts.Load.Home), poke: make(chan struct{}, 1)}
+}
+
+// lockDir is $CLAUDE_CONFIG_DIR/ide, else HOME/.claude/ide; "" with
+// neither.
+func lockDir(lookup func(string) (string, bool), home string) string {
+	if lookup == nil {
+		lookup = os.LookupEnv
+	}
+	if v, ok := lookup(claudeConfigDirVar); ok && v != "" {
+		return filepath.Join(v, "ide")
+	}
+	if home == "" {
+		return ""
+	}
+	return filepath.Join(home, ".claude", "ide")
+}
+
+// servers are the dynamic servers of the live editors whose workspace
+// holds cwd, named (ide.Names) around the names configured takes.
+// Callers hold reloadMu and not e.mu.
+func (p *ideParts) servers(cwd string, configured func(string) bool) []model.Server {
+	eds := p.scan(cwd)
+	named := p.names.Assign(eds, configured)
+	out := make([]model.Server, 0, len(named))
+	for name, ed := range named {
+		out = append(out, ed.Server(name))
+	}
+	slices.SortFunc(out, func(a, b model.Server) int { return strings.Compare(a.Name, b.Name) })
+	return out
+}
+
+// scan reads every PORT.lock of the directory and keeps the editors that
+// are running and have cwd open; each file it ignores is logged with why.
+func (p *ideParts) scan(cwd string) []ide.Editor {
+	if p.dir == "" || cwd == "" {
+		return nil
+	}
+	project, err := resolvedPath(cwd)
+	if err != nil {
+		return nil
+	}
+	ents, err := os.ReadDir(p.dir)
+	if err != nil {
+		return nil // no editor has written here yet
+	}
+	var out []ide.Editor
+	for _, ent := range ents {
+		if !strings.HasSuffix(ent.Name(), ".lock") {
+			continue
+		}
+		path := filepath.Join(p.dir, ent.Name())
+		ed, ok, err := p.editor(path, ent.Name(), project)
+		switch {
+		case err != nil:
+			p.e.log.Info("ignoring an editor's lock file", "file", textsafe.SanitizeLine(path), "reason", textsafe.SanitizeLine(err.Error()))
+		case ok:
+			out = append(out, ed)
+		}
+	}
+	return out
+}
+
+// editor reads one lock file: the editor, whether it is live and has
+// project open, or why the file is not trusted or not understood.
+func (p *ideParts) editor(path, name, project string) (ide.Editor, bool, error) {
+	data, err := readLockFile(path)
+	if err != nil {
+		return ide.Editor{}, false, err
+	}
+	l, err := ide.Parse(name, data)
+	if err != nil {
+		return ide.Editor{}, false, err
+	}
+	if !processAlive(l.PID) {
+		p.e.log.Debug("an editor's lock file outlived it", "file", textsafe.SanitizeLine(path), "pid", l.PID)
+		return ide.Editor{}, false, nil
+	}
+	for _, f := range l.Workspaces {
+		if !filepath.IsAbs(f) {
+			continue
+		}
+		if folder, err := resolvedPath(f); err == nil && ide.Contains(folder, project) {
+			return ide.Editor{Lock: l, Folder: folder}, true, nil
+		}
+	}
+	return ide.Editor{}, false, nil
+}
+
+// resolvedPath is path absolute, cleaned and with its symlinks resolved,
+// so that containment compares the directories themselves.
+func resolvedPath(path string) (string, error) {
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		return "", err
+	}
+	return filepath.EvalSymlinks(abs)
+}
+
+// readJudged reads the opened lock file f if the trust rule
+// (ide.CheckFile) passes what fstat says of the file itself.
+func readJudged(f *os.File) ([]byte, error) {
+	fi, err := f.Stat()
+	if err != nil {
+		return nil, err
+	}
+	if err := ide.CheckFile(lockFacts(fi)); err != nil {
+		return nil, err
+	}
+	return readBounded(f)
+}
+
+// readBounded reads at most ide.MaxLockSize bytes; a file that grew past
+// it since it was judged is refused.
+func readBounded(r io.Reader) ([]byte, error) {
+	data, err := io.ReadAll(io.LimitReader(r, ide.MaxLockSize+1))
+	if err == nil && len(data) > ide.MaxLockSize {
+		err = ide.CheckFile(ide.FileFacts{Regular: true, Owned: true, Size: int64(len(data))})
+	}
+	return data, err
+}
