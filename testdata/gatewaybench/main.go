@@ -145,9 +145,11 @@ func countTools(ctx context.Context, fault string) (int, error) {
 	return len(res.Tools), nil
 }
 
+// initReq is the initialize of an agent of today: protocol 2025-11-25
+// (mcp-hub answers with the older version it speaks).
 func initReq() mcp.InitializeRequest {
 	var r mcp.InitializeRequest
-	r.Params.ProtocolVersion = mcp.LATEST_PROTOCOL_VERSION
+	r.Params.ProtocolVersion = mcp.ProtocolVersion20251125
 	r.Params.ClientInfo = mcp.Implementation{Name: "gatewaybench", Version: "1"}
 	return r
 }
@@ -173,8 +175,12 @@ func mcpdeckKind(bin string) gatewayKind {
 			return cmd, nil
 		},
 		dial: func(port int) (*client.Client, error) {
-			return client.NewStreamableHttpClient(fmt.Sprintf("http://127.0.0.1:%d/mcp", port),
+			tr, err := transport.NewStreamableHTTP(fmt.Sprintf("http://127.0.0.1:%d/mcp", port),
 				transport.WithHTTPHeaders(map[string]string{"Authorization": "Bearer " + token}))
+			if err != nil {
+				return nil, err
+			}
+			return client.NewClient(tr, client.WithProtocolVersion(mcp.ProtocolVersion20251125)), nil
 		},
 	}
 }
@@ -203,7 +209,11 @@ func hubKind(cli string) gatewayKind {
 		return cmd, nil
 	}
 	k.dial = func(port int) (*client.Client, error) {
-		return client.NewSSEMCPClient(fmt.Sprintf("http://127.0.0.1:%d/mcp", port))
+		tr, err := transport.NewSSE(fmt.Sprintf("http://127.0.0.1:%d/mcp", port))
+		if err != nil {
+			return nil, err
+		}
+		return client.NewClient(tr, client.WithProtocolVersion(mcp.ProtocolVersion20251125)), nil
 	}
 	return k
 }
