@@ -209,7 +209,7 @@ func TestFrontsAnswerFromTheCache(t *testing.T) {
 	for _, via := range []string{"stdio", "http", "modern"} {
 		t.Run(via, func(t *testing.T) {
 			r := offline(t)
-			applyAll(r.gw, up("s", "b", "a"))
+			applyAll(r.gw, up("s", "b", "a"), up("t")) // two servers: names are SERVER__NAME
 			var a *agent
 			switch via {
 			case "stdio":
@@ -223,7 +223,7 @@ func TestFrontsAnswerFromTheCache(t *testing.T) {
 				t.Errorf("tools/list = %v", names)
 			}
 			res, err := a.ListResourceTemplates(t.Context(), mcp.ListResourceTemplatesRequest{})
-			if err != nil || len(res.ResourceTemplates) != 1 {
+			if err != nil || len(res.ResourceTemplates) != 2 {
 				t.Errorf("resources/templates/list = %+v, %v", res, err)
 			}
 			r.gw.lists.mu.Lock()
@@ -261,8 +261,8 @@ func (s *tellingSession) NotificationChannel() chan<- mcp.JSONRPCNotification {
 func TestToldAgentsNeverGetTheOldList(t *testing.T) {
 	r := offline(t)
 	g := r.gw
-	a := up("a", "one")
-	applyAll(g, a)
+	a, b := up("a", "one"), up("b")
+	applyAll(g, a, b)
 	if got := viaCache(g, `{"jsonrpc":"2.0","id":1,"method":"tools/list"}`); !strings.Contains(got, "a__one") {
 		t.Fatalf("first list = %s", got)
 	}
@@ -271,7 +271,7 @@ func TestToldAgentsNeverGetTheOldList(t *testing.T) {
 		t.Fatal(err)
 	}
 	a.Tools = append(slices.Clip(a.Tools), engine.Tool{Name: "two"})
-	applyAll(g, a)
+	applyAll(g, a, b)
 	if len(s.seen) == 0 {
 		t.Fatal("the agent was not told")
 	}
@@ -324,7 +324,7 @@ const initializeBody = `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{
 // (or refuse) and encodes nothing.
 func TestCachedListNeedsTheTokenAndASession(t *testing.T) {
 	r := offline(t)
-	applyAll(r.gw, up("s", "a"))
+	applyAll(r.gw, up("s", "a"), up("t"))
 	url := r.serveHTTP(HTTPOptions{Token: testToken}) + "/mcp"
 	resp, _ := post(t, url, testToken, "", "", initializeBody)
 	session := resp.Header.Get("Mcp-Session-Id")
