@@ -28,10 +28,10 @@ func TestListChangedWhenAServerConnects(t *testing.T) {
 
 // TestFirstListWaitsForServersConnecting: the first tools/list waits (up
 // to StartupWait) for servers still connecting, so an agent that ignores
-// list_changed still gets every tool. (The grace's own timing is
-// TestGraceAnswersWithTheReady's, on a fake clock.)
+// list_changed still gets every tool. (The rig waits up to waitLimit;
+// the grace's own timing is TestGraceAnswersWithTheReady's.)
 func TestFirstListWaitsForServersConnecting(t *testing.T) {
-	r := newRig(t, map[string]any{"slow": fault([]string{"-start-delay", "500ms"}, nil)}, Options{StartupWait: waitLimit}, nil)
+	r := newRig(t, map[string]any{"slow": fault([]string{"-start-delay", "500ms"}, nil)}, Options{}, nil)
 	a := r.httpAgent()
 	if names := a.toolNames(t); !slices.Contains(names, "slow__echo") {
 		t.Errorf("first list = %v, want slow's tools", names)
