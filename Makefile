@@ -104,8 +104,24 @@ $(GOLANGCI_LOCAL):
 	GOBIN=$(CURDIR)/bin/.golangci-$(GOLANGCI_VERSION) $(GO) install github.com/golangci/golangci-lint/v2/cmd/golangci-lint@$(GOLANGCI_VERSION)
 	mv bin/.golangci-$(GOLANGCI_VERSION)/golangci-lint $@ && rmdir bin/.golangci-$(GOLANGCI_VERSION)
 
-bench: ## run the benchmarks
+# mcp-hub, the gateway testdata/gatewaybench measures mcpdeck serve
+# against, installed for benchmarks only: not in testdata/npm, whose lock
+# file CI installs with npm ci.
+BENCH_NPM := .cache/bench-npm
+MCP_HUB_VERSION ?= 4.2.1
+MCP_HUB := $(BENCH_NPM)/node_modules/mcp-hub/dist/cli.js
+
+bench: build ## run the benchmarks, then mcpdeck serve against mcp-hub (testdata/gatewaybench)
 	$(GO) test -run '^$$' -bench . -benchmem ./...
+	@if ! grep -qs '"version": "$(MCP_HUB_VERSION)"' $(BENCH_NPM)/node_modules/mcp-hub/package.json; then \
+		if command -v npm >/dev/null 2>&1; then \
+			npm install --prefix $(BENCH_NPM) --no-audit --no-fund --loglevel=error mcp-hub@$(MCP_HUB_VERSION) || \
+				echo "note: mcp-hub $(MCP_HUB_VERSION) could not be installed; gatewaybench measures mcpdeck alone"; \
+		else \
+			echo "note: npm not found; gatewaybench measures mcpdeck alone"; \
+		fi; \
+	fi
+	$(GO) run ./testdata/gatewaybench -mcpdeck $(BIN) -hub $(MCP_HUB)
 
 demo: build ## run the TUI on the embedded demo servers
 	./$(BIN) demo

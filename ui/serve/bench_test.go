@@ -3,13 +3,11 @@ package serve
 import (
 	"encoding/json"
 	"fmt"
-	"io"
 	"strings"
 	"testing"
 
 	"github.com/mcpdeck/mcpdeck/engine"
 	"github.com/mcpdeck/mcpdeck/model"
-	"github.com/mcpdeck/mcpdeck/ui/status"
 )
 
 // BenchmarkCallThroughGateway is one tools/call of a real stdio server
@@ -47,11 +45,7 @@ func BenchmarkCallThroughGateway(b *testing.B) {
 // flow), for a server of 10 000 tools with 2.5 KB schemas: the exposure is
 // kept, not built again (building it checks every schema).
 func BenchmarkApplyTrafficSnapshot(b *testing.B) {
-	g := &Gateway{
-		log: io.Discard, told: map[string]bool{}, last: map[string]lists{}, kinds: map[string]status.Kind{},
-		ready: make(chan struct{}), changed: make(chan struct{}),
-	}
-	g.srv = g.newMCPServer("bench")
+	g := offline(b).gw
 	schema := json.RawMessage(`{"type":"object","properties":{"x":{"type":"string","description":"` + strings.Repeat("d", 2400) + `"}}}`)
 	tools := make([]engine.Tool, 10_000)
 	for i := range tools {

@@ -104,7 +104,7 @@ func (g *Gateway) health(w http.ResponseWriter, _ *http.Request) {
 // sessions and stops within about two seconds.
 func (g *Gateway) ServeHTTP(ctx context.Context, ln net.Listener, h HTTPOptions) error {
 	st := g.streamable()
-	hs := &http.Server{Handler: g.handler(h, st), ReadHeaderTimeout: 10 * time.Second}
+	hs := &http.Server{Handler: g.handler(h, g.httpFront(st)), ReadHeaderTimeout: 10 * time.Second}
 	errc := make(chan error, 1)
 	go func() { errc <- hs.Serve(ln) }()
 	select {

@@ -87,6 +87,12 @@ func newRig(t testing.TB, servers map[string]any, o Options, edit func(*engine.O
 		edit(&eo)
 	}
 	r := &rig{t: t, log: &lockedBuffer{}, load: load}
+	if o.StartupWait == 0 {
+		// The first listing and call wait for every server, however slow
+		// the shared machine: these tests are about what is offered, not
+		// when (the grace's timing is TestGraceAnswersWithTheReady's).
+		o.StartupWait = waitLimit
+	}
 	o.Log = r.log
 	gw, err := New(t.Context(), eo, o)
 	if err != nil {

@@ -39,9 +39,14 @@ import (
 	"github.com/mcpdeck/mcpdeck/ui/status"
 )
 
-// defaultStartupWait bounds how long the first listing waits for servers
-// still connecting, so an agent that ignores list_changed still sees them.
-const defaultStartupWait = 10 * time.Second
+// listGrace is how long a listing (and a call) made while servers are
+// still connecting waits for them before it is answered with the servers
+// that are ready. A second lets the servers that start at once (a local
+// binary, a warm npx cache: well under a second) be in an agent's first
+// list, also for an agent that ignores list_changed, without making it
+// wait for the slowest (an npx download, a server that never answers):
+// each server that becomes ready later is announced with list_changed.
+const listGrace = time.Second
 
 // Options say what a Gateway offers.
 type Options struct {
@@ -55,7 +60,7 @@ type Options struct {
 	// a name left out); nil discards them.
 	Log io.Writer
 	// StartupWait is how long the first tools/prompts/resources listing
-	// waits for servers still connecting (0: 10 s).
+	// waits for servers still connecting (0: listGrace, a second).
 	StartupWait time.Duration
 }
 
@@ -94,6 +99,7 @@ type Gateway struct {
 	stop    context.CancelFunc
 	pending *pending
 
+	lists     listCache     // encoded list results until what is offered changes (listcache.go)
 	ready     chan struct{} // closed once every server settled, or StartupWait passed
 	readyOnce sync.Once
 	readyT    *time.Timer
@@ -140,11 +146,7 @@ func New(ctx context.Context, eo engine.Options, o Options) (*Gateway, error) {
 		return nil, err
 	}
 	g.apply(snap)
-	wait := o.StartupWait
-	if wait <= 0 {
-		wait = defaultStartupWait
-	}
-	g.readyT = time.AfterFunc(wait, g.setReady)
+	g.startGrace(o.StartupWait)
 	g.wg.Go(g.follow)
 	return g, nil
 }
@@ -196,6 +198,15 @@ func (g *Gateway) note(s string) {
 func (g *Gateway) bumpLocked() {
 	close(g.changed)
 	g.changed = make(chan struct{})
+}
+
+// startGrace starts the time after which listings are answered with the
+// servers that are ready: wait, or listGrace when it is 0.
+func (g *Gateway) startGrace(wait time.Duration) {
+	if wait <= 0 {
+		wait = listGrace
+	}
+	g.readyT = time.AfterFunc(wait, g.setReady)
 }
 
 func (g *Gateway) setReady() { g.readyOnce.Do(func() { close(g.ready) }) }

@@ -15,7 +15,11 @@ import (
 func (g *Gateway) ServeStdio(ctx context.Context, in io.Reader, out io.Writer) error {
 	s := server.NewStdioServer(g.srv)
 	s.SetErrorLogger(log.New(g.log, "mcpdeck serve: ", 0))
-	err := s.Listen(ctx, in, out)
+	o := &stdioOut{w: out}
+	rest, stop := g.stdioFront(in, o) // plain list requests answered from the cache
+	err := s.Listen(ctx, rest, o)
+	stop()
+	o.close()
 	if errors.Is(err, context.Canceled) && ctx.Err() != nil {
 		return nil
 	}

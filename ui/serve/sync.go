@@ -37,18 +37,38 @@ func (g *Gateway) apply(snap engine.Snapshot) {
 	for _, n := range notes {
 		g.note(n)
 	}
-	reset(old.tools, x.tools, g.srv.SetTools, func(t mcp.Tool) server.ServerTool {
-		return server.ServerTool{Tool: t, Handler: g.callTool}
-	})
-	reset(old.prompts, x.prompts, g.srv.SetPrompts, func(p mcp.Prompt) server.ServerPrompt {
-		return server.ServerPrompt{Prompt: p, Handler: g.getPrompt}
-	})
-	reset(old.resources, x.resources, g.srv.SetResources, func(r mcp.Resource) server.ServerResource {
-		return server.ServerResource{Resource: r, Handler: g.readResource}
-	})
-	reset(old.templates, x.templates, g.srv.SetResourceTemplates, func(t mcp.ResourceTemplate) server.ServerResourceTemplate {
-		return server.ServerResourceTemplate{Template: t, Handler: g.readTemplate(t.URITemplate.Raw())}
-	})
+	tools, prompts := differ(old.tools, x.tools), differ(old.prompts, x.prompts)
+	resources, templates := differ(old.resources, x.resources), differ(old.templates, x.templates)
+	changed := tools || prompts || resources || templates
+	if changed {
+		// Setting a list tells the agents at once: from then until the
+		// last list is set, their lists go to mcp-go, not to results
+		// encoded from the lists before (listcache.go).
+		g.lists.hold()
+	}
+	if tools {
+		set(x.tools, g.srv.SetTools, func(t mcp.Tool) server.ServerTool {
+			return server.ServerTool{Tool: t, Handler: g.callTool}
+		})
+	}
+	if prompts {
+		set(x.prompts, g.srv.SetPrompts, func(p mcp.Prompt) server.ServerPrompt {
+			return server.ServerPrompt{Prompt: p, Handler: g.getPrompt}
+		})
+	}
+	if resources {
+		set(x.resources, g.srv.SetResources, func(r mcp.Resource) server.ServerResource {
+			return server.ServerResource{Resource: r, Handler: g.readResource}
+		})
+	}
+	if templates {
+		set(x.templates, g.srv.SetResourceTemplates, func(t mcp.ResourceTemplate) server.ServerResourceTemplate {
+			return server.ServerResourceTemplate{Template: t, Handler: g.readTemplate(t.URITemplate.Raw())}
+		})
+	}
+	if changed {
+		g.lists.release()
+	}
 	if settled {
 		g.setReady()
 	}
@@ -57,17 +77,17 @@ func (g *Gateway) apply(snap engine.Snapshot) {
 	g.mu.Unlock()
 }
 
-// reset sets a list again, each item with its handler, when it differs
-// from what was offered (setting sends the list's list_changed).
-func reset[T, S any](old, cur []T, set func(...S), wrap func(T) S) {
-	if reflect.DeepEqual(old, cur) {
-		return
-	}
+// differ reports whether a list differs from what was offered.
+func differ[T any](old, cur []T) bool { return !reflect.DeepEqual(old, cur) }
+
+// set sets a list again, each item with its handler (setting sends the
+// list's list_changed).
+func set[T, S any](cur []T, setAll func(...S), wrap func(T) S) {
 	items := make([]S, len(cur))
 	for i, v := range cur {
 		items[i] = wrap(v)
 	}
-	set(items...)
+	setAll(items...)
 }
 
 // notesLocked are the lines to tell the person about this snapshot: an
