@@ -1,0 +1,28 @@
+//go:build linux
+
+package sandbox
+
+// bwrapPaths are where mcpdeck looks for bubblewrap: system places only.
+func bwrapPaths() []string {
+	return []string{"/usr/bin/bwrap", "/bin/bwrap", "/usr/local/bin/bwrap", "/run/current-system/sw/bin/bwrap"}
+}
+
+// Find returns bubblewrap, or an UnavailableError saying how to install it.
+func Find(exists func(string) bool) (Mechanism, error) {
+	path := firstExisting(bwrapPaths(), exists)
+	if path == "" {
+		return Mechanism{}, &UnavailableError{Sentence: "sandbox needs bubblewrap: install the package bubblewrap (apt-get install bubblewrap, dnf install bubblewrap)"}
+	}
+	return Mechanism{Name: "bubblewrap", Path: path, VersionArgs: []string{"--version"}}, nil
+}
+
+// Wrap runs argv under p with bubblewrap; env is the server's
+// environment. With a host list, the shim inside forwards the proxy's
+// socket and sets the proxy variables itself.
+func (m Mechanism) Wrap(p Profile, argv, env []string, net *Net) (Wrapped, error) {
+	return Wrapped{
+		Path: m.Path,
+		Args: append([]string{"bwrap"}, bwrapArgs(p, argv, net)...),
+		Env:  sandboxEnv(env, insideTemp, ""),
+	}, nil
+}
