@@ -1,0 +1,104 @@
+package egress
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net"
+	"net/netip"
+	"strings"
+	"time"
+)
+
+// maxRefusedHost bounds the host a Refusal carries when it did not parse.
+const maxRefusedHost = 255
+
+// dial decides on hostname and port as the client named them, resolves an
+// allowed name itself, and connects to the first allowed address that
+// answers. A refusal is reported to OnRefuse and returned as an error
+// that Is ErrRefused; no DNS query is made for a refused name.
+func (p *Proxy) dial(ctx context.Context, hostname string, port int) (net.Conn, error) {
+	h, err := parseHost(hostname)
+	if err != nil {
+		if len(hostname) > maxRefusedHost {
+			hostname = hostname[:maxRefusedHost]
+		}
+		hostname = strings.ToValidUTF8(hostname, "\uFFFD")
+		return nil, p.refuse(hostname, port, reasonBadHost)
+	}
+	if port < 1 || port > 65535 {
+		return nil, p.refuse(h.String(), port, reasonBadPort)
+	}
+	kind := p.rule.match(h, port)
+	if kind == matchNone {
+		if h.ip.IsValid() {
+			return nil, p.refuse(h.String(), port, reasonIPNotListed)
+		}
+		return nil, p.refuse(h.String(), port, reasonNotListed)
+	}
+	addrs, err := p.resolve(ctx, h)
+	if err != nil {
+		return nil, fmt.Errorf("look up %s: %w", h, err)
+	}
+	var allowed []netip.Addr
+	for _, a := range addrs {
+		if a = a.Unmap(); p.rule.allowsAddr(kind, a, port) {
+			allowed = append(allowed, a)
+		}
+	}
+	if len(allowed) == 0 {
+		if len(addrs) > 0 {
+			return nil, p.refuse(h.String(), port, reasonAddr(addrs[0].Unmap()))
+		}
+		return nil, fmt.Errorf("look up %s: %w", h, errNoAddress)
+	}
+	return p.connect(ctx, allowed, port)
+}
+
+// errNoAddress is a lookup that answered without an address.
+var errNoAddress = errors.New("no address found")
+
+// resolve returns h's addresses: an IP literal as it is, "localhost" as
+// the loopback addresses without asking DNS, a name through
+// Options.Resolve or the system resolver.
+func (p *Proxy) resolve(ctx context.Context, h host) ([]netip.Addr, error) {
+	switch {
+	case h.ip.IsValid():
+		return []netip.Addr{h.ip}, nil
+	case h.name == "localhost":
+		return []netip.Addr{netip.AddrFrom4([4]byte{127, 0, 0, 1}), netip.IPv6Loopback()}, nil
+	case p.opts.Resolve != nil:
+		return p.opts.Resolve(ctx, h.name)
+	}
+	return net.DefaultResolver.LookupNetIP(ctx, "ip", h.name)
+}
+
+// connect dials the addresses in turn and tracks the connection it gets,
+// so Close cuts it.
+func (p *Proxy) connect(ctx context.Context, addrs []netip.Addr, port int) (net.Conn, error) {
+	var d net.Dialer
+	var errs []error
+	for _, a := range addrs {
+		c, err := d.DialContext(ctx, "tcp", netip.AddrPortFrom(a, uint16(port)).String())
+		if err == nil {
+			if !p.conns.add(c) {
+				return nil, ErrClosed
+			}
+			return c, nil
+		}
+		errs = append(errs, err)
+		if ctx.Err() != nil {
+			break
+		}
+	}
+	return nil, errors.Join(errs...)
+}
+
+// refuse reports a refusal and returns it as an error.
+func (p *Proxy) refuse(hostname string, port int, reason string) error {
+	r := Refusal{Host: hostname, Port: port, At: time.Now(), Reason: reason}
+	if p.opts.OnRefuse != nil {
+		p.opts.OnRefuse(r)
+	}
+	return &refusedError{r: r}
+}

@@ -1,0 +1,208 @@
+package egress
+
+import (
+	"errors"
+	"net/http"
+	"os"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+)
+
+// TestListedLoopbackWorksUnlistedIsRefused is the test on both
+// listeners and for HTTPS through CONNECT and plain HTTP forwarding: a
+// listed 127.0.0.1:PORT answers, another loopback port is refused with
+// 403 and reported, and never sees a connection.
+func TestListedLoopbackWorksUnlistedIsRefused(t *testing.T) {
+	listed, unlisted := newOrigin(t, true), newOrigin(t, true)
+	plain, plainUnlisted := newOrigin(t, false), newOrigin(t, false)
+	p, rec := startProxy(t, Options{Rule: Rule{Hosts: []string{listed.hostPort(), plain.hostPort()}}})
+	for name, dial := range map[string]dialer{"tcp": tcpDialer(p), "unix": unixDialer(p)} {
+		t.Run(name, func(t *testing.T) {
+			c := client(t, dial, listed)
+			if got := get(t, c, listed.URL+"/tls"); got != "200 hello /tls" {
+				t.Errorf("HTTPS to the listed origin = %q", got)
+			}
+			if got := get(t, c, plain.URL+"/plain"); got != "200 hello /plain" {
+				t.Errorf("HTTP to the listed origin = %q", got)
+			}
+			if _, err := c.Get(unlisted.URL); err == nil || !strings.Contains(err.Error(), "Forbidden") {
+				t.Errorf("HTTPS to an unlisted loopback port: err = %v, want the proxy's 403", err)
+			}
+			if got := get(t, c, plainUnlisted.URL+"/x"); !strings.HasPrefix(got, "403 ") || !strings.Contains(got, "refused") {
+				t.Errorf("HTTP to an unlisted loopback port = %q, want 403", got)
+			}
+		})
+	}
+	if n := unlisted.conns.Load() + plainUnlisted.conns.Load(); n != 0 {
+		t.Errorf("the unlisted origins saw %d connections", n)
+	}
+	got := rec.all()
+	if len(got) != 4 {
+		t.Fatalf("refusals = %+v, want 4", got)
+	}
+	for _, r := range got {
+		if r.Host != "127.0.0.1" || (r.Port != unlisted.port() && r.Port != plainUnlisted.port()) ||
+			r.Reason != reasonIPNotListed || time.Since(r.At) > time.Minute {
+			t.Errorf("refusal = %+v", r)
+		}
+	}
+}
+
+// TestForwardDropsHopHeaders: what the client said to the proxy stays
+// with the proxy.
+func TestForwardDropsHopHeaders(t *testing.T) {
+	o := newOrigin(t, false)
+	p, _ := startProxy(t, Options{Rule: Rule{Hosts: []string{o.hostPort()}}})
+	req, _ := http.NewRequest(http.MethodGet, o.URL+"/h", nil)
+	req.Header.Set("Proxy-Authorization", "Basic c2VjcmV0")
+	req.Header.Set("Connection", "X-Private")
+	req.Header.Set("X-Private", "yes")
+	req.Header.Set("X-Kept", "yes")
+	resp, err := client(t, tcpDialer(p), nil).Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	h := <-o.seen
+	for _, k := range []string{"Proxy-Authorization", "X-Private", "Proxy-Connection"} {
+		if h.Get(k) != "" {
+			t.Errorf("the origin saw %s: %q", k, h.Get(k))
+		}
+	}
+	if h.Get("X-Kept") != "yes" {
+		t.Errorf("the origin lost X-Kept: %v", h)
+	}
+}
+
+// TestRefusedNameIsNeverLookedUp: the decision comes before DNS, and a
+// listed name is looked up by the proxy itself.
+func TestRefusedNameIsNeverLookedUp(t *testing.T) {
+	o := newOrigin(t, false)
+	res := &fixedResolver{addr: mustAddr("127.0.0.1")}
+	port := strconv.Itoa(o.port())
+	p, rec := startProxy(t, Options{
+		Rule:    Rule{Hosts: []string{"svc.test", "127.0.0.1:" + port}},
+		Resolve: res.resolve,
+	})
+	c := client(t, tcpDialer(p), nil)
+	if got := get(t, c, "http://other.test:"+port+"/"); !strings.HasPrefix(got, "403 ") {
+		t.Errorf("unlisted name = %q, want 403", got)
+	}
+	if n := res.lookups.Load(); n != 0 {
+		t.Errorf("the refused name was looked up %d times", n)
+	}
+	if got := get(t, c, "http://SVC.test.:"+port+"/n"); got != "200 hello /n" {
+		t.Errorf("listed name = %q", got)
+	}
+	if n := res.lookups.Load(); n != 1 {
+		t.Errorf("lookups = %d, want 1", n)
+	}
+	if r := rec.all(); len(r) != 1 || r[0].Host != "other.test" || r[0].Reason != reasonNotListed {
+		t.Errorf("refusals = %+v", r)
+	}
+}
+
+// TestListedNameResolvingToLoopbackIsRefused: DNS cannot turn a listed
+// public name into a way to the machine's own services.
+func TestListedNameResolvingToLoopbackIsRefused(t *testing.T) {
+	o := newOrigin(t, false)
+	res := &fixedResolver{addr: mustAddr("::ffff:127.0.0.1")}
+	p, rec := startProxy(t, Options{Rule: Rule{Hosts: []string{"api.test"}}, Resolve: res.resolve})
+	got := get(t, client(t, tcpDialer(p), nil), "http://api.test:"+strconv.Itoa(o.port())+"/")
+	if !strings.HasPrefix(got, "403 ") || !strings.Contains(got, "127.0.0.1") {
+		t.Errorf("answer = %q, want 403 naming 127.0.0.1", got)
+	}
+	if o.conns.Load() != 0 {
+		t.Error("the loopback origin was reached")
+	}
+	if r := rec.all(); len(r) != 1 || r[0].Host != "api.test" || !strings.Contains(r[0].Reason, "127.0.0.1") {
+		t.Errorf("refusals = %+v", r)
+	}
+}
+
+// TestLocalhostEntryReachesLoopback: an exact "localhost" entry is a
+// literal listing of loopback, resolved without DNS.
+func TestLocalhostEntryReachesLoopback(t *testing.T) {
+	o := newOrigin(t, false)
+	res := &fixedResolver{addr: mustAddr("203.0.113.1")}
+	port := strconv.Itoa(o.port())
+	p, _ := startProxy(t, Options{Rule: Rule{Hosts: []string{"localhost:" + port}}, Resolve: res.resolve})
+	if got := get(t, client(t, tcpDialer(p), nil), "http://localhost:"+port+"/l"); got != "200 hello /l" {
+		t.Errorf("answer = %q", got)
+	}
+	if res.lookups.Load() != 0 {
+		t.Error("localhost was looked up")
+	}
+}
+
+// TestBadRequestsAreAnswered: each malformed or unsupported request gets
+// its status and a closed connection, never a dial.
+func TestBadRequestsAreAnswered(t *testing.T) {
+	p, rec := startProxy(t, Options{Rule: Rule{All: true}})
+	cases := map[string]string{
+		"GET /path HTTP/1.1\r\nHost: x.test\r\n\r\n":                                    "400",
+		"GET https://x.test/ HTTP/1.1\r\nHost: x.test\r\n\r\n":                          "400",
+		"CONNECT x.test HTTP/1.1\r\nHost: x.test\r\n\r\n":                               "400",
+		"GET http://x.test/ HTTP/1.1\r\nHost: x.test\r\nUpgrade: websocket\r\n\r\n":     "501",
+		"CONNECT 127.1:80 HTTP/1.1\r\nHost: 127.1:80\r\n\r\n":                           "403",
+		"CONNECT x.test:99999 HTTP/1.1\r\nHost: x.test\r\n\r\n":                         "403",
+		"not http at all\r\n\r\n":                                                       "400",
+		"GET http://x.test/ HTTP/1.1\r\nX: " + strings.Repeat("a", 40<<10) + "\r\n\r\n": "431",
+	}
+	for req, want := range cases {
+		c, err := tcpDialer(p)(t.Context())
+		if err != nil {
+			t.Fatal(err)
+		}
+		guard(t, c)
+		go c.Write([]byte(req))
+		status := make([]byte, 12)
+		if _, err := c.Read(status); err != nil || string(status[9:12]) != want {
+			t.Errorf("%.40q: answer %q (%v), want %s", req, status, err, want)
+		}
+		expectClosed(t, c)
+		c.Close()
+	}
+	r := rec.all()
+	if len(r) != 2 || r[0].Reason == r[1].Reason {
+		t.Errorf("refusals = %+v, want the bad host and the bad port", r)
+	}
+}
+
+// TestSocketIsPrivate: the socket is 0600, in a directory only its owner
+// enters, and gone after Close.
+func TestSocketIsPrivate(t *testing.T) {
+	open := t.TempDir()
+	if err := os.Chmod(open, 0o777); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Start(t.Context(), Options{SocketDir: open}); !errors.Is(err, ErrSocketDir) {
+		t.Fatalf("Start in a 0777 directory = %v, want ErrSocketDir", err)
+	}
+	p, err := Start(t.Context(), Options{SocketDir: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	fi, err := os.Stat(p.SocketPath())
+	if err != nil || fi.Mode().Perm() != 0o600 || fi.Mode().Type() != os.ModeSocket {
+		t.Errorf("socket %v mode %v", err, fi.Mode())
+	}
+	if !strings.HasPrefix(p.Addr(), "127.0.0.1:") {
+		t.Errorf("Addr = %q", p.Addr())
+	}
+	if err := p.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(p.SocketPath()); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("the socket outlived Close: %v", err)
+	}
+}
+
+// TestBadRuleFailsStart: a typo in the list fails before anything runs.
+func TestBadRuleFailsStart(t *testing.T) {
+	if _, err := Start(t.Context(), Options{Rule: Rule{Hosts: []string{"*.*"}}}); !errors.Is(err, ErrBadEntry) {
+		t.Fatalf("Start = %v, want ErrBadEntry", err)
+	}
+}
