@@ -16,12 +16,18 @@ import (
 
 	"github.com/mcpdeck/mcpdeck/model"
 	"github.com/mcpdeck/mcpdeck/testdata/faultlaunch"
+	"github.com/mcpdeck/mcpdeck/transports/egress"
 )
 
 // faultBin is the faultserver binary built once for all tests.
 var faultBin string
 
 func TestMain(m *testing.M) {
+	if len(os.Args) > 1 && os.Args[1] == egress.ShimArg {
+		// This binary is mcpdeck's executable here: a sandboxed server
+		// with a host list runs behind it, as behind mcpdeck's main.
+		os.Exit(egress.RunShim(os.Args[1:]))
+	}
 	var fault faultlaunch.Binary
 	bin, err := fault.Path()
 	if err != nil {

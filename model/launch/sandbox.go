@@ -87,7 +87,7 @@ func (l Launcher) facts(s Spec, prog model.Program, dir, tmp string) (sandbox.Fa
 			}
 		}
 	}
-	if s.Net != nil && s.Net.Shim != nil {
+	if s.Net != nil && s.Net.ShimArgs != nil {
 		self, err := os.Executable()
 		if err != nil {
 			return f, fmt.Errorf("sandbox network: %w", err)

@@ -22,10 +22,14 @@ type Net struct {
 	// Addr is the proxy's loopback address, host:port (macOS: the only
 	// place the profile lets the server connect).
 	Addr string
-	// Shim, given the socket's path inside the sandbox and the server's
-	// argv, is the argv that runs the server behind a loopback listener
-	// forwarding to it (Linux).
-	Shim func(socket string, argv []string) []string
+	// ShimArgs, given the socket's path inside the sandbox and the
+	// server's argv, are the arguments (after mcpdeck's own executable)
+	// that run the server behind a loopback listener forwarding to it
+	// (Linux).
+	ShimArgs func(socket string, argv []string) []string
+	// Env, given an environment and the proxy's address, points it at
+	// the proxy (macOS, where no shim runs).
+	Env func(env []string, addr string) []string
 }
 
 // bwrapArgs are bubblewrap's arguments that run argv under p: every
@@ -69,9 +73,9 @@ func bwrapArgs(p Profile, argv []string, net *Net) []string {
 	if p.RunsIn != "" && !under(p.RunsIn, mountDsts(p)) {
 		a = append(a, "--dir", p.RunsIn)
 	}
-	if net != nil && net.Socket != "" && net.Shim != nil {
+	if net != nil && net.Socket != "" && net.ShimArgs != nil && p.Self != "" {
 		a = append(a, "--bind", net.Socket, insideSocket)
-		argv = net.Shim(insideSocket, argv)
+		argv = append([]string{p.Self}, net.ShimArgs(insideSocket, argv)...)
 	}
 	for _, e := range empties {
 		a = append(a, "--remount-ro", e)

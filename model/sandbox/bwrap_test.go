@@ -62,10 +62,10 @@ func TestBwrapArgsNetwork(t *testing.T) {
 		t.Errorf("network all keeps no network: %v", all)
 	}
 	shim := func(sock string, argv []string) []string {
-		return append([]string{"/self", "shim", sock, "--"}, argv...)
+		return append([]string{"shim", sock, "--"}, argv...)
 	}
-	hosts := bwrapArgs(Profile{Network: model.SandboxNetwork{Hosts: []string{"a.com"}}}, []string{"/x", "y"},
-		&Net{Socket: "/run/user/1/p.sock", Shim: shim})
+	hosts := bwrapArgs(Profile{Network: model.SandboxNetwork{Hosts: []string{"a.com"}}, Self: "/self"}, []string{"/x", "y"},
+		&Net{Socket: "/run/user/1/p.sock", ShimArgs: shim})
 	line := strings.Join(hosts, " ")
 	if slices.Contains(hosts, "--share-net") || !strings.Contains(line, "--bind /run/user/1/p.sock "+insideSocket) ||
 		!strings.HasSuffix(line, "-- /self shim "+insideSocket+" -- /x y") {
@@ -74,12 +74,9 @@ func TestBwrapArgsNetwork(t *testing.T) {
 }
 
 func TestSandboxEnv(t *testing.T) {
-	env := sandboxEnv([]string{"PATH=/usr/bin", "DBUS_SESSION_BUS_ADDRESS=unix:path=/run/user/1/bus", "SSH_AUTH_SOCK=/x", "TMPDIR=/var/tmp", "NO_PROXY=*", "UV_CACHE_DIR=/mine"}, "/tmp", "http://127.0.0.1:9")
+	env := sandboxEnv([]string{"PATH=/usr/bin", "DBUS_SESSION_BUS_ADDRESS=unix:path=/run/user/1/bus", "SSH_AUTH_SOCK=/x", "TMPDIR=/var/tmp", "UV_CACHE_DIR=/mine"}, "/tmp")
 	slices.Sort(env)
-	want := []string{
-		"ALL_PROXY=http://127.0.0.1:9", "HTTPS_PROXY=http://127.0.0.1:9", "HTTP_PROXY=http://127.0.0.1:9", "PATH=/usr/bin", "TEMP=/tmp", "TMP=/tmp", "TMPDIR=/tmp",
-		"UV_CACHE_DIR=/mine", "all_proxy=http://127.0.0.1:9", "http_proxy=http://127.0.0.1:9", "https_proxy=http://127.0.0.1:9", "npm_config_cache=/tmp/npm",
-	}
+	want := []string{"PATH=/usr/bin", "TEMP=/tmp", "TMP=/tmp", "TMPDIR=/tmp", "UV_CACHE_DIR=/mine", "npm_config_cache=/tmp/npm"}
 	if !slices.Equal(env, want) {
 		t.Errorf("env\n%v\nwant\n%v", env, want)
 	}

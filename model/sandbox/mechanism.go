@@ -48,19 +48,12 @@ func firstExisting(paths []string, exists func(string) bool) string {
 
 // sandboxEnv is env for a sandboxed server: the addresses of sockets the
 // sandbox closes (the D-Bus session bus, the SSH and GPG agents) removed,
-// TMPDIR (and TMP, TEMP) at the private temporary directory tmp, the npm
-// and uv caches inside it unless the definition places them, and with
-// proxy (a URL, "" for none) as every proxy variable.
-func sandboxEnv(env []string, tmp, proxy string) []string {
+// TMPDIR (and TMP, TEMP) at the private temporary directory tmp, and the
+// npm and uv caches inside it unless the definition places them.
+func sandboxEnv(env []string, tmp string) []string {
 	drop := map[string]bool{"DBUS_SESSION_BUS_ADDRESS": true, "SSH_AUTH_SOCK": true, "GPG_AGENT_INFO": true}
 	set := map[string]string{"TMPDIR": tmp, "TMP": tmp, "TEMP": tmp}
 	defaults := map[string]string{"npm_config_cache": filepath.Join(tmp, "npm"), "UV_CACHE_DIR": filepath.Join(tmp, "uv")}
-	if proxy != "" {
-		for _, k := range []string{"HTTP_PROXY", "HTTPS_PROXY", "ALL_PROXY", "http_proxy", "https_proxy", "all_proxy"} {
-			set[k] = proxy
-		}
-		drop["NO_PROXY"], drop["no_proxy"] = true, true
-	}
 	out := make([]string, 0, len(env)+len(set))
 	for _, kv := range env {
 		k, _, _ := strings.Cut(kv, "=")

@@ -35,18 +35,19 @@ func (m Mechanism) Wrap(p Profile, argv, env []string, nt *Net) (Wrapped, error)
 		return out
 	}
 	p.Read, p.Write, p.Hide, p.HideFiles = real(p.Read), real(p.Write), real(p.Hide), real(p.HideFiles)
-	port, proxy := 0, ""
-	if nt != nil && nt.Addr != "" {
+	port := 0
+	env = sandboxEnv(env, p.TempDir)
+	if nt != nil && nt.Addr != "" && nt.Env != nil {
 		_, ps, err := net.SplitHostPort(nt.Addr)
 		if err != nil {
 			return Wrapped{}, fmt.Errorf("proxy address %q: %w", nt.Addr, err)
 		}
 		port, _ = strconv.Atoi(ps)
-		proxy = "http://" + nt.Addr
+		env = nt.Env(env, nt.Addr)
 	}
 	return Wrapped{
 		Path: m.Path,
 		Args: append([]string{"sandbox-exec", "-p", sbplProfile(p, port)}, argv...),
-		Env:  sandboxEnv(env, p.TempDir, proxy),
+		Env:  env,
 	}, nil
 }

@@ -23,6 +23,6 @@ func (m Mechanism) Wrap(p Profile, argv, env []string, net *Net) (Wrapped, error
 	return Wrapped{
 		Path: m.Path,
 		Args: append([]string{"bwrap"}, bwrapArgs(p, argv, net)...),
-		Env:  sandboxEnv(env, insideTemp, ""),
+		Env:  sandboxEnv(env, insideTemp),
 	}, nil
 }

@@ -56,6 +56,9 @@ type Profile struct {
 	TempDir string
 	Home    string
 	RunsIn  string
+	// Self is mcpdeck's own executable when the sandbox runs the network
+	// shim ("" otherwise).
+	Self string
 }
 
 // Resolve works out the profile of box for a server described by f:
@@ -72,7 +75,7 @@ type Profile struct {
 // one of its ancestors or direct children such as ~/.local) is never
 // opened for a program found in it: only that file is.
 func Resolve(box *model.Sandbox, f Facts) Profile {
-	p := Profile{Network: box.Network, TempDir: f.TempDir, Home: f.Home, RunsIn: f.RunsIn}
+	p := Profile{Network: box.Network, TempDir: f.TempDir, Home: f.Home, RunsIn: f.RunsIn, Self: f.Self}
 	var read, write []string
 	read = append(read, systemDirs(f)...)
 	read = append(read, packageDirs(f)...)

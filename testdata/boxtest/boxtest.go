@@ -42,7 +42,7 @@ func BuildBoxServer(t testing.TB, dir string) string {
 
 // PlantHome makes a home directory with ~/.ssh/id_rsa holding Key, sets
 // HOME (and the XDG directories) to it for the test, and returns it and
-// the key's path.
+// the key's path. Build before: go's build cache is under the home.
 func PlantHome(t testing.TB) (home, key string) {
 	t.Helper()
 	home = filepath.Join(t.TempDir(), "home")
