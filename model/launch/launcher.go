@@ -102,14 +102,22 @@ func (l Launcher) resolve(s Spec) (*exec.Cmd, model.Program, error) {
 }
 
 // Start starts s in its own process group with the given standard
-// streams (nil is the null device) and returns the running group.
+// streams (nil is the null device) and returns the running group: in its
+// sandbox when s has one; without one, only if managed policy does not
+// require one of the server (sandboxedMcpServers).
 func (l Launcher) Start(s Spec, stdin, stdout, stderr *os.File) (*platform.Group, error) {
 	if s.Sandbox != nil {
 		return l.startSandboxed(s, stdin, stdout, stderr)
 	}
-	cmd, err := l.command(s)
+	cmd, prog, err := l.resolve(s)
 	if err != nil {
 		return nil, err
+	}
+	if rule, ok := l.Policy.RequiresSandbox(l.Server, prog); ok {
+		return nil, &BlockedError{Program: prog.Path, Rule: rule}
+	}
+	if l.starting != nil {
+		l.starting(cmd)
 	}
 	return startWith(cmd, stdin, stdout, stderr)
 }

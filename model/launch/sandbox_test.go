@@ -15,6 +15,7 @@ import (
 	"github.com/mcpdeck/mcpdeck/model/platform"
 	"github.com/mcpdeck/mcpdeck/model/sandbox"
 	"github.com/mcpdeck/mcpdeck/testdata/boxtest"
+	"github.com/mcpdeck/mcpdeck/testdata/launchtest"
 )
 
 // boxed is a boxserver started by the launcher, spoken to over its pipes.
@@ -235,4 +236,24 @@ func TestSandboxUnavailableStartsNothing(t *testing.T) {
 	if !errors.As(err, &ue) || !errors.Is(err, sandbox.ErrUnavailable) || !strings.Contains(err.Error(), "install") {
 		t.Fatalf("Find with nothing installed: %v", err)
 	}
+}
+
+// TestPolicyRequiresASandbox: under sandboxedMcpServers a server's
+// program without a sandbox does not start, and the error names the
+// rule; with one it starts.
+func TestPolicyRequiresASandbox(t *testing.T) {
+	bin := boxtest.BuildBoxServer(t, t.TempDir())
+	pol := launchtest.Load(t, `{"sandboxedMcpServers": [{"serverCommand": ["*"]}]}`, nil).ManagedPolicy
+	l := Launcher{Policy: pol, Server: "box"}
+	_, err := l.Start(Spec{Command: bin}, nil, nil, nil)
+	var be *BlockedError
+	if !errors.As(err, &be) || be.Rule != `sandboxedMcpServers: serverCommand ["*"] (the server has no sandbox)` {
+		t.Fatalf("unsandboxed start: %v", err)
+	}
+	boxtest.RequireMechanism(t)
+	g, err := l.Start(Spec{Command: bin, Sandbox: model.DefaultSandbox()}, nil, nil, nil)
+	if err != nil {
+		t.Fatalf("sandboxed start: %v", err)
+	}
+	_, _ = g.Wait() // stdin is the null device: the server ends at once
 }

@@ -149,6 +149,10 @@ type listed struct {
 	Approval  struct {
 		Status string `json:"status"`
 	} `json:"approval"`
+	Policy struct {
+		Allowed bool   `json:"allowed"`
+		Rule    string `json:"rule"`
+	} `json:"policy"`
 	OAuth *struct {
 		ClientID     string `json:"clientId"`
 		CallbackPort int    `json:"callbackPort"`

@@ -66,6 +66,9 @@ func runRegistryAdd(cmd *cobra.Command, g *clicore.Globals, args []string, f add
 	if err != nil {
 		return err
 	}
+	if err := giveSandbox(plan, f.sandbox, values); err != nil {
+		return err
+	}
 	mode := registry.SecretsInStore
 	if !scope.MayUseSecrets() {
 		mode = registry.SecretsFromEnv
@@ -187,6 +190,7 @@ func givenValues(plan registry.Plan, env, headers, argVals map[string]string) (m
 			if v, ok := argVals[fl.Key]; ok {
 				values[fl.ID] = v
 			}
+		case registry.FieldSandbox: // --sandbox (giveSandbox)
 		}
 	}
 	for _, fl := range plan.Fields {
@@ -203,6 +207,24 @@ func givenValues(plan registry.Plan, env, headers, argVals map[string]string) (m
 		return nil, x, clicore.Usagef("-H sets headers of remote servers; %s runs locally (give environment variables with -e)", textsafe.SanitizeLine(plan.Entry.Name))
 	}
 	return values, x, nil
+}
+
+// giveSandbox answers the plan's sandbox field from --sandbox[=PROFILE]:
+// the flag alone keeps the default the plan offers, =none opts out. A
+// plan without the field (a remote, an image, a bundle) takes only the
+// flag's absence or "none".
+func giveSandbox(plan registry.Plan, flag string, values map[string]string) error {
+	offered := slices.ContainsFunc(plan.Fields, func(f registry.Field) bool { return f.ID == registry.SandboxFieldID })
+	switch {
+	case flag == "":
+	case !offered && flag != "none":
+		return clicore.Usagef("--sandbox: %s runs no npm or PyPI package here, and mcpdeck sandboxes only those from the registry", textsafe.SanitizeLine(plan.Runs()))
+	case flag == model.SandboxProfileDefault || flag == "none":
+		values[registry.SandboxFieldID] = flag
+	default:
+		return clicore.Usagef("--sandbox=%s: a registry install offers the default profile or none", flag)
+	}
+	return nil
 }
 
 // fieldList names the fields a plan asks for, or says there are none.
