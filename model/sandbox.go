@@ -168,3 +168,36 @@ func (s Sandbox) MarshalJSON() ([]byte, error) {
 	}
 	return w.bytes(), nil
 }
+
+// blockedPrefix starts the log line of a connection a sandbox's proxy
+// refused.
+const blockedPrefix = "blocked connection to "
+
+// SandboxBlockedNote is how a refused connection reads in the server's
+// log: "blocked connection to api.example.com:443 (why)". hostPort is
+// host:port ([v6]:port), why the proxy's reason.
+func SandboxBlockedNote(hostPort, why string) string {
+	return blockedPrefix + hostPort + " (" + why + ")"
+}
+
+// LastSandboxBlocked finds the newest SandboxBlockedNote among log lines
+// and returns its host, as a network list entry names it ("" when there
+// is none). The line may have been written by the server itself: the
+// host is still only one the server asked for.
+func LastSandboxBlocked(lines []string) string {
+	for i := len(lines) - 1; i >= 0; i-- {
+		rest, ok := strings.CutPrefix(lines[i], blockedPrefix)
+		if !ok {
+			continue
+		}
+		hostPort, _, _ := strings.Cut(rest, " ")
+		end := strings.LastIndex(hostPort, ":")
+		if end <= 0 || strings.Trim(hostPort[end+1:], "0123456789") != "" {
+			continue
+		}
+		if host := strings.TrimSuffix(strings.TrimPrefix(hostPort[:end], "["), "]"); CheckSandboxHost(host) == "" {
+			return host
+		}
+	}
+	return ""
+}

@@ -202,3 +202,22 @@ func FuzzSandboxDecode(f *testing.F) {
 		}
 	})
 }
+
+func TestLastSandboxBlocked(t *testing.T) {
+	lines := []string{
+		SandboxBlockedNote("old.example.com:443", "the host is not in the sandbox's list"),
+		"some stderr",
+		SandboxBlockedNote("[::1]:8080", "the address is not in the sandbox's list"),
+		SandboxBlockedNote("API.example.com:443", "not a list entry: upper case"),
+		"blocked connection to a b:1 (spaces are no host)",
+	}
+	if got := LastSandboxBlocked(lines); got != "::1" {
+		t.Errorf("got %q, want ::1", got)
+	}
+	if got := LastSandboxBlocked(lines[:2]); got != "old.example.com" {
+		t.Errorf("got %q", got)
+	}
+	if got := LastSandboxBlocked([]string{"nothing"}); got != "" {
+		t.Errorf("got %q", got)
+	}
+}

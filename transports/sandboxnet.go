@@ -23,11 +23,6 @@ type Refusal struct {
 	At   time.Time
 }
 
-// BlockedNote is how a refusal reads in the server's log:
-// "blocked connection to api.example.com:443".
-func (r Refusal) BlockedNote() string {
-	return "blocked connection to " + net.JoinHostPort(r.Host, strconv.Itoa(r.Port))
-}
 
 // sandboxProxy starts the proxy of a sandbox whose network is a host
 // list, its unix socket in a private directory of its own; each refusal
@@ -47,7 +42,7 @@ func sandboxProxy(box *model.Sandbox, note func(string), onRefuse func(Refusal))
 		SocketDir: dir,
 		OnRefuse: func(r egress.Refusal) {
 			ref := Refusal{Host: textsafe.SanitizeLine(r.Host), Port: r.Port, At: r.At}
-			note(ref.BlockedNote() + " (" + r.Reason + ")")
+			note(model.SandboxBlockedNote(net.JoinHostPort(ref.Host, strconv.Itoa(ref.Port)), r.Reason))
 			if onRefuse != nil {
 				onRefuse(ref)
 			}

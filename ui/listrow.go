@@ -43,6 +43,9 @@ func (l *serverList) renderRow(s *engine.ServerSnapshot, selected bool) string {
 	name += strings.Repeat(" ", max(0, l.nameW-ansi.StringWidth(name)))
 	text, style := rowStatus(l.st, s, l.now(), l.hints)
 	text = textsafe.SanitizeLine(text) // errors, reasons and rules are outside text
+	if s.Config.Sandbox != nil {
+		text += " · sandboxed"
+	}
 	if cost, over := l.costs.label(s); cost != "" {
 		text += " · " + cost
 		if over {

@@ -2,6 +2,8 @@ package config
 
 import (
 	"encoding/json"
+	"errors"
+	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -63,5 +65,36 @@ func TestApprovalViewShowsSandbox(t *testing.T) {
 	}
 	if fs := UnknownFields(raw); len(fs) != 1 || fs[0].Field != "sandbox.mode" {
 		t.Errorf("UnknownFields = %+v", fs)
+	}
+}
+
+// TestAllowSandboxHost: the host joins the network list in the user or
+// local file, the rest of the definition kept as written; a project
+// server's .mcp.json is never written, and neither is a server without a
+// sandbox.
+func TestAllowSandboxHost(t *testing.T) {
+	f := newFixture(t)
+	f.write(f.userFile(), servers("boxed", `{"command":"npx","args":["-y","x"],"sandbox":{"read":["~/d"],"network":["a.com"]}}`, "open", `{"command":"npx"}`))
+	f.write(f.projectFile(), servers("shared", `{"command":"npx","sandbox":true}`))
+	path, err := AllowSandboxHost(f.opts(), model.ScopeUser, "boxed", "api.example.com")
+	if err != nil || path != f.userFile() {
+		t.Fatalf("user: %q %v", path, err)
+	}
+	s := mustServer(t, f.load(), "boxed")
+	if got := s.Raw.Sandbox.Network.Hosts; !slices.Equal(got, []string{"a.com", "api.example.com"}) || s.Raw.Sandbox.Read[0] != "~/d" || s.Raw.Args[1] != "x" {
+		t.Errorf("after: %+v", s.Raw)
+	}
+	before, _ := os.ReadFile(f.projectFile())
+	if _, err := AllowSandboxHost(f.opts(), model.ScopeProject, "shared", "api.example.com"); !errors.Is(err, model.ErrInvalid) || !strings.Contains(err.Error(), "user or local settings") {
+		t.Errorf("project: %v", err)
+	}
+	if after, _ := os.ReadFile(f.projectFile()); string(after) != string(before) {
+		t.Error("the project's .mcp.json was written")
+	}
+	if _, err := AllowSandboxHost(f.opts(), model.ScopeUser, "open", "api.example.com"); !errors.Is(err, model.ErrInvalid) {
+		t.Errorf("no sandbox: %v", err)
+	}
+	if _, err := AllowSandboxHost(f.opts(), model.ScopeUser, "boxed", "https://x"); !errors.Is(err, model.ErrInvalid) {
+		t.Errorf("not a host: %v", err)
 	}
 }

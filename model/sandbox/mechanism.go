@@ -26,6 +26,9 @@ type Mechanism struct {
 	Path string // its absolute file
 	// VersionArgs print its version ("--version"); nil when it has none.
 	VersionArgs []string
+	// ProbeArgs run /usr/bin/true (or /bin/true) in the smallest sandbox:
+	// whether the system lets it make one (user namespaces may be off).
+	ProbeArgs []string
 }
 
 // Wrapped is a server's program wrapped in the mechanism: what the

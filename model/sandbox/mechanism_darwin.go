@@ -17,7 +17,7 @@ func Find(exists func(string) bool) (Mechanism, error) {
 	if !exists(sandboxExec) {
 		return Mechanism{}, &UnavailableError{Sentence: "sandbox needs /usr/bin/sandbox-exec, which this macOS does not have"}
 	}
-	return Mechanism{Name: "sandbox-exec", Path: sandboxExec}, nil
+	return Mechanism{Name: "sandbox-exec", Path: sandboxExec, ProbeArgs: []string{"-p", "(version 1)(allow default)", "/usr/bin/true"}}, nil
 }
 
 // Wrap runs argv under p with sandbox-exec and a generated profile; the

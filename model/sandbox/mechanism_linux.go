@@ -13,7 +13,10 @@ func Find(exists func(string) bool) (Mechanism, error) {
 	if path == "" {
 		return Mechanism{}, &UnavailableError{Sentence: "sandbox needs bubblewrap: install the package bubblewrap (apt-get install bubblewrap, dnf install bubblewrap)"}
 	}
-	return Mechanism{Name: "bubblewrap", Path: path, VersionArgs: []string{"--version"}}, nil
+	return Mechanism{
+		Name: "bubblewrap", Path: path, VersionArgs: []string{"--version"},
+		ProbeArgs: []string{"--unshare-all", "--die-with-parent", "--ro-bind", "/", "/", "--", "true"},
+	}, nil
 }
 
 // Wrap runs argv under p with bubblewrap; env is the server's
