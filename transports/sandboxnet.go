@@ -23,7 +23,6 @@ type Refusal struct {
 	At   time.Time
 }
 
-
 // sandboxProxy starts the proxy of a sandbox whose network is a host
 // list, its unix socket in a private directory of its own; each refusal
 // goes to the server's log (note) and to onRefuse. stop ends the proxy

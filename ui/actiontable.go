@@ -174,7 +174,7 @@ func actionTable() []action {
 			tabs: tabs(tabTools), onItem: true, enabled: hasItems(tabTools), footer: inDetail, run: toggleDeny,
 		},
 		{
-			id: ActAllowHost, verb: "allow blocked host", help: groupServers, def: tuikit.Bind("H", "allow blocked host", "H"), reach: onScreen,
+			id: ActAllowHost, verb: "allow blocked host", help: groupServers, def: tuikit.Bind("H", "add host", "H"), reach: onScreen,
 			tabs: tabs(tabStderr), enabled: canAllowHost, footer: inDetail, run: allowHost,
 		},
 		{

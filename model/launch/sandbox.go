@@ -1,10 +1,13 @@
 package launch
 
 import (
+	"bufio"
 	"fmt"
 	"os"
 	"path/filepath"
 	"runtime"
+	"strings"
+	"time"
 
 	"github.com/mcpdeck/mcpdeck/model"
 	"github.com/mcpdeck/mcpdeck/model/platform"
@@ -27,7 +30,11 @@ func (l Launcher) startSandboxed(s Spec, stdin, stdout, stderr *os.File) (*platf
 	if err != nil {
 		return nil, err
 	}
-	mech, err := sandbox.Find(exists)
+	find := l.mechanism
+	if find == nil {
+		find = func() (sandbox.Mechanism, error) { return sandbox.Find(exists) }
+	}
+	mech, err := find()
 	if err != nil {
 		return nil, err
 	}
@@ -46,17 +53,51 @@ func (l Launcher) startSandboxed(s Spec, stdin, stdout, stderr *os.File) (*platf
 		_ = os.RemoveAll(tmp)
 		return nil, err
 	}
-	cmd.Path, cmd.Args, cmd.Env = w.Path, w.Args, w.Env
+	cmd.Path, cmd.Args, cmd.Env, cmd.ExtraFiles = w.Path, w.Args, w.Env, w.ExtraFiles
 	if l.starting != nil {
 		l.starting(cmd)
 	}
 	g, err := startWith(cmd, stdin, stdout, stderr)
+	for _, f := range w.ExtraFiles {
+		_ = f.Close()
+	}
 	if err != nil {
+		closeReady(w.Ready)
 		_ = os.RemoveAll(tmp)
 		return nil, fmt.Errorf("%s: %w", mech.Name, err)
 	}
 	g.AfterExit(func() { _ = os.RemoveAll(tmp) })
+	if err := sandboxReady(w.Ready); err != nil {
+		g.Signal(platform.Kill)
+		_, _ = g.Wait()
+		return nil, err
+	}
 	return g, nil
+}
+
+// readyTimeout bounds the wait for a mechanism to say its sandbox exists.
+const readyTimeout = 10 * time.Second
+
+// sandboxReady waits until the mechanism has made the sandbox (the
+// first JSON object on ready ends) or gave up (ready closes empty:
+// ErrNoNamespaces); nil ready is a mechanism that does not say.
+func sandboxReady(ready *os.File) error {
+	if ready == nil {
+		return nil
+	}
+	defer closeReady(ready)
+	_ = ready.SetReadDeadline(time.Now().Add(readyTimeout))
+	line, err := bufio.NewReader(ready).ReadString('}')
+	if err != nil && !strings.Contains(line, "child-pid") {
+		return sandbox.ErrNoNamespaces
+	}
+	return nil
+}
+
+func closeReady(f *os.File) {
+	if f != nil {
+		_ = f.Close()
+	}
 }
 
 // facts gathers what sandbox.Resolve needs about this machine and s.

@@ -2,6 +2,7 @@ package sandbox
 
 import (
 	"errors"
+	"os"
 	"path/filepath"
 	"strings"
 )
@@ -37,7 +38,20 @@ type Wrapped struct {
 	Path string
 	Args []string // argv, Args[0] the mechanism's name
 	Env  []string
+	// ExtraFiles go to the mechanism as descriptors 3, 4...; the launcher
+	// closes its copies once started.
+	ExtraFiles []*os.File
+	// Ready, when set, says the sandbox exists: the mechanism writes to it
+	// once its namespaces are made, and closes it without a word when it
+	// could not make them. The launcher reads it (ErrNoNamespaces) and
+	// closes it.
+	Ready *os.File
 }
+
+// ErrNoNamespaces is a mechanism that could not make the sandbox's
+// namespaces (unprivileged user namespaces off, a container that forbids
+// them): the server did not run.
+var ErrNoNamespaces = errors.New("bubblewrap could not create the sandbox's namespaces (unprivileged user namespaces may be disabled here: run mcpdeck doctor)")
 
 // firstExisting is the first of paths that exists (exists says), or "".
 func firstExisting(paths []string, exists func(string) bool) string {

@@ -2,6 +2,11 @@
 
 package sandbox
 
+import (
+	"fmt"
+	"os"
+)
+
 // bwrapPaths are where mcpdeck looks for bubblewrap: system places only.
 func bwrapPaths() []string {
 	return []string{"/usr/bin/bwrap", "/bin/bwrap", "/usr/local/bin/bwrap", "/run/current-system/sw/bin/bwrap"}
@@ -23,9 +28,12 @@ func Find(exists func(string) bool) (Mechanism, error) {
 // environment. With a host list, the shim inside forwards the proxy's
 // socket and sets the proxy variables itself.
 func (m Mechanism) Wrap(p Profile, argv, env []string, net *Net) (Wrapped, error) {
-	return Wrapped{
-		Path: m.Path,
-		Args: append([]string{"bwrap"}, bwrapArgs(p, argv, net)...),
-		Env:  sandboxEnv(env, insideTemp),
-	}, nil
+	r, w, err := os.Pipe()
+	if err != nil {
+		return Wrapped{}, fmt.Errorf("bubblewrap: %w", err)
+	}
+	// --info-fd 3 (ExtraFiles[0]): bubblewrap writes the sandbox's
+	// namespaces there once it made them.
+	args := append([]string{"bwrap", "--info-fd", "3"}, bwrapArgs(p, argv, net)...)
+	return Wrapped{Path: m.Path, Args: args, Env: sandboxEnv(env, insideTemp), ExtraFiles: []*os.File{w}, Ready: r}, nil
 }

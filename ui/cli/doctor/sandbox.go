@@ -62,4 +62,3 @@ func usersNote(users []string) string {
 	}
 	return "; sandboxed: " + strings.Join(users, ", ")
 }
-
