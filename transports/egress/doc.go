@@ -42,4 +42,11 @@
 // the namespace's loopback, forwards every connection to the proxy's unix
 // socket, points the server at itself with HTTP_PROXY, HTTPS_PROXY and
 // ALL_PROXY (Env) and runs the server as its child.
+//
+// Beyond Rule, Refusal, Options, Start, Proxy, ShimArg and RunShim, the
+// package offers Rule.Check and ParseEntry (validate a list before it
+// runs), Options.Resolve (fixed answers for tests), Options.Limits with
+// DefaultLimits, Env (the proxy variables, for a sandbox that reaches
+// Proxy.Addr directly, as on macOS) and the sentinels ErrBadEntry,
+// ErrRefused, ErrSocketDir and ErrClosed.
 package egress

@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"net"
 	"net/http"
 	"strconv"
@@ -18,7 +19,7 @@ func (p *Proxy) serveHTTP(c net.Conn, cr *clientReader, br *bufio.Reader) {
 	if err != nil {
 		if cr.exceeded {
 			answer(c, http.StatusRequestHeaderFieldsTooLarge, "the request header is larger than the proxy accepts")
-		} else if !errors.Is(err, net.ErrClosed) {
+		} else if !errors.Is(err, io.EOF) && !errors.Is(err, net.ErrClosed) {
 			answer(c, http.StatusBadRequest, "the proxy could not read the request")
 		}
 		return
@@ -84,13 +85,17 @@ func answer(c net.Conn, status int, msg string) {
 }
 
 // answerDial answers a failed dial: 403 for a refusal, 504 for a timeout,
-// 502 otherwise, in a sentence without the request.
+// 502 otherwise, in a sentence without the request, and without the
+// machine's resolver address a lookup error carries.
 func answerDial(c net.Conn, err error) {
 	var re *refusedError
 	var ne net.Error
+	var dnsErr *net.DNSError
 	switch {
 	case errors.As(err, &re):
 		answer(c, http.StatusForbidden, "mcpdeck sandbox: "+re.Error())
+	case errors.As(err, &dnsErr):
+		answer(c, http.StatusBadGateway, "mcpdeck sandbox: could not look up "+dnsErr.Name)
 	case errors.As(err, &ne) && ne.Timeout(), errors.Is(err, context.DeadlineExceeded):
 		answer(c, http.StatusGatewayTimeout, "mcpdeck sandbox: the destination did not answer in time")
 	default:

@@ -1,8 +1,11 @@
 package egress
 
 import (
+	"context"
 	"errors"
+	"net"
 	"net/http"
+	"net/netip"
 	"os"
 	"strconv"
 	"strings"
@@ -204,5 +207,23 @@ func TestSocketIsPrivate(t *testing.T) {
 func TestBadRuleFailsStart(t *testing.T) {
 	if _, err := Start(t.Context(), Options{Rule: Rule{Hosts: []string{"*.*"}}}); !errors.Is(err, ErrBadEntry) {
 		t.Fatalf("Start = %v, want ErrBadEntry", err)
+	}
+}
+
+// TestLookupFailureIsA502WithoutTheResolver: a name that does not resolve
+// is a bad gateway naming the host, not the machine's DNS server.
+func TestLookupFailureIsA502WithoutTheResolver(t *testing.T) {
+	p, rec := startProxy(t, Options{
+		Rule: Rule{Hosts: []string{"gone.test"}},
+		Resolve: func(_ context.Context, name string) ([]netip.Addr, error) {
+			return nil, &net.DNSError{Err: "no such host", Name: name, Server: "192.0.2.53:53", IsNotFound: true}
+		},
+	})
+	got := get(t, client(t, tcpDialer(p), nil), "http://gone.test/")
+	if !strings.HasPrefix(got, "502 ") || !strings.Contains(got, "gone.test") || strings.Contains(got, "192.0.2.53") {
+		t.Errorf("answer = %q, want 502 naming the host only", got)
+	}
+	if len(rec.all()) != 0 {
+		t.Errorf("a failed lookup is not a refusal: %+v", rec.all())
 	}
 }
