@@ -148,11 +148,17 @@ func (p *Proxy) forward(c net.Conn, cr *clientReader, req *http.Request) {
 
 // exchange writes req to up while reading up's response, so a server
 // that answers before reading the whole body does not deadlock, and
-// copies the response to the client.
+// copies the response to the client. A client that expects 100 Continue
+// gets it from the proxy once the destination is reached; the body then
+// goes on unasked, so no interim response is passed on.
 func (p *Proxy) exchange(c, up net.Conn, req *http.Request) {
 	dropHopHeaders(req.Header)
 	req.RequestURI = ""
 	req.Close = true
+	if strings.EqualFold(req.Header.Get("Expect"), "100-continue") {
+		_, _ = io.WriteString(c, "HTTP/1.1 100 Continue\r\n\r\n")
+	}
+	req.Header.Del("Expect")
 	wrote := make(chan struct{})
 	p.wg.Add(1)
 	go func() {
@@ -163,7 +169,11 @@ func (p *Proxy) exchange(c, up net.Conn, req *http.Request) {
 		}
 	}()
 	defer func() { <-wrote }()
-	resp, err := http.ReadResponse(bufio.NewReader(up), req)
+	ur := bufio.NewReader(up)
+	resp, err := http.ReadResponse(ur, req)
+	for err == nil && resp.StatusCode < http.StatusOK {
+		resp, err = http.ReadResponse(ur, req)
+	}
 	if err != nil {
 		_ = up.Close()
 		answer(c, http.StatusBadGateway, "mcpdeck sandbox: the destination did not answer with HTTP")

@@ -3,8 +3,11 @@ package egress
 import (
 	"context"
 	"errors"
+	"fmt"
+	"io"
 	"net"
 	"net/http"
+	"net/http/httptest"
 	"net/netip"
 	"os"
 	"strconv"
@@ -225,5 +228,29 @@ func TestLookupFailureIsA502WithoutTheResolver(t *testing.T) {
 	}
 	if len(rec.all()) != 0 {
 		t.Errorf("a failed lookup is not a refusal: %+v", rec.all())
+	}
+}
+
+// TestForwardAnswersExpectContinue: a client waiting for 100 Continue
+// before its body gets it, and the body arrives whole.
+func TestForwardAnswersExpectContinue(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		b, _ := io.ReadAll(r.Body)
+		fmt.Fprintf(w, "got %d", len(b))
+	}))
+	t.Cleanup(srv.Close)
+	hostPort := strings.TrimPrefix(srv.URL, "http://")
+	p, _ := startProxy(t, Options{Rule: Rule{Hosts: []string{hostPort}}})
+	c := client(t, tcpDialer(p), nil)
+	c.Transport.(*http.Transport).ExpectContinueTimeout = time.Hour
+	req, _ := http.NewRequest(http.MethodPost, srv.URL+"/", strings.NewReader(strings.Repeat("x", 100000)))
+	req.Header.Set("Expect", "100-continue")
+	resp, err := c.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	if b, _ := io.ReadAll(resp.Body); string(b) != "got 100000" {
+		t.Errorf("answer %q", b)
 	}
 }

@@ -156,6 +156,12 @@ func TestShimInBwrap(t *testing.T) {
 		}
 		t.Skip("bwrap is not installed (Debian package bubblewrap)")
 	}
+	if out, err := exec.CommandContext(t.Context(), bwrap, "--unshare-net", "--ro-bind", "/", "/", "true").CombinedOutput(); err != nil {
+		if os.Getenv("CI") == "true" {
+			t.Fatalf("bwrap cannot make a network namespace here: %v: %s", err, out)
+		}
+		t.Skipf("bwrap cannot make a network namespace here (user namespaces off?): %v: %s", err, out)
+	}
 	listed, unlisted := newOrigin(t, false), newOrigin(t, false)
 	dir := t.TempDir()
 	p, rec := startProxy(t, Options{Rule: Rule{Hosts: []string{listed.hostPort()}}, SocketDir: dir})
