@@ -24,17 +24,18 @@ func (p *Proxy) dial(ctx context.Context, hostname string, port int) (net.Conn, 
 			hostname = hostname[:maxRefusedHost]
 		}
 		hostname = strings.ToValidUTF8(hostname, "\uFFFD")
-		return nil, p.refuse(hostname, port, reasonBadHost)
+		return nil, p.refuse(Refusal{Host: hostname, Port: port, Reason: reasonBadHost})
 	}
 	if port < 1 || port > 65535 {
-		return nil, p.refuse(h.String(), port, reasonBadPort)
+		return nil, p.refuse(Refusal{Host: h.String(), Port: port, Reason: reasonBadPort})
 	}
 	kind := p.rule.match(h, port)
 	if kind == matchNone {
+		r := Refusal{Host: h.String(), Port: port, Reason: reasonNotListed, Allow: Entry{host: h, port: port}.String()}
 		if h.ip.IsValid() {
-			return nil, p.refuse(h.String(), port, reasonIPNotListed)
+			r.Reason = reasonIPNotListed
 		}
-		return nil, p.refuse(h.String(), port, reasonNotListed)
+		return nil, p.refuse(r)
 	}
 	addrs, err := p.resolve(ctx, h)
 	if err != nil {
@@ -48,7 +49,8 @@ func (p *Proxy) dial(ctx context.Context, hostname string, port int) (net.Conn, 
 	}
 	if len(allowed) == 0 {
 		if len(addrs) > 0 {
-			return nil, p.refuse(h.String(), port, reasonAddr(addrs[0].Unmap()))
+			ip := addrs[0].Unmap()
+			return nil, p.refuse(Refusal{Host: h.String(), Port: port, Reason: reasonAddr(ip), Allow: Entry{host: host{ip: ip}, port: port}.String()})
 		}
 		return nil, fmt.Errorf("look up %s: %w", h, errNoAddress)
 	}
@@ -94,9 +96,9 @@ func (p *Proxy) connect(ctx context.Context, addrs []netip.Addr, port int) (net.
 	return nil, errors.Join(errs...)
 }
 
-// refuse reports a refusal and returns it as an error.
-func (p *Proxy) refuse(hostname string, port int, reason string) error {
-	r := Refusal{Host: hostname, Port: port, At: time.Now(), Reason: reason}
+// refuse stamps a refusal, reports it and returns it as an error.
+func (p *Proxy) refuse(r Refusal) error {
+	r.At = time.Now()
 	if p.opts.OnRefuse != nil {
 		p.opts.OnRefuse(r)
 	}

@@ -44,7 +44,8 @@
 // ALL_PROXY (Env) and runs the server as its child.
 //
 // Beyond Rule, Refusal, Options, Start, Proxy, ShimArg and RunShim, the
-// package offers Rule.Check and ParseEntry (validate a list before it
+// package offers Refusal.Allow (the entry a person can add to allow what
+// was refused), Rule.Check and ParseEntry (validate a list before it
 // runs), Options.Resolve (fixed answers for tests), Options.Limits with
 // DefaultLimits, Env (the proxy variables, for a sandbox that reaches
 // Proxy.Addr directly, as on macOS) and the sentinels ErrBadEntry,

@@ -10,6 +10,7 @@ import (
 	"net/http/httptest"
 	"net/netip"
 	"os"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -252,5 +253,41 @@ func TestForwardAnswersExpectContinue(t *testing.T) {
 	defer resp.Body.Close()
 	if b, _ := io.ReadAll(resp.Body); string(b) != "got 100000" {
 		t.Errorf("answer %q", b)
+	}
+}
+
+// TestRefusalNamesTheEntryThatAllowsIt: Allow is the entry to add, and
+// adding it lets the same connection through: a name first, then the
+// address it resolves to, since loopback must be listed as an address.
+func TestRefusalNamesTheEntryThatAllowsIt(t *testing.T) {
+	o := newOrigin(t, false)
+	port := strconv.Itoa(o.port())
+	res := &fixedResolver{addr: mustAddr("127.0.0.1")}
+	for _, c := range []struct {
+		url  string
+		want []string
+	}{
+		{"http://Svc.Test:" + port + "/", []string{"svc.test:" + port, "127.0.0.1:" + port}},
+		{"http://[::ffff:127.0.0.1]:" + port + "/", []string{"127.0.0.1:" + port}},
+	} {
+		var hosts []string
+		for range len(c.want) {
+			p, rec := startProxy(t, Options{Rule: Rule{Hosts: hosts}, Resolve: res.resolve})
+			if got := get(t, client(t, tcpDialer(p), nil), c.url); !strings.HasPrefix(got, "403 ") {
+				t.Fatalf("%s with %q: %q, want 403", c.url, hosts, got)
+			}
+			r := rec.all()
+			if len(r) != 1 {
+				t.Fatalf("refusals = %+v", r)
+			}
+			hosts = append(hosts, r[0].Allow)
+		}
+		if !slices.Equal(hosts, c.want) {
+			t.Errorf("%s: entries added = %q, want %q", c.url, hosts, c.want)
+		}
+		p, _ := startProxy(t, Options{Rule: Rule{Hosts: hosts}, Resolve: res.resolve})
+		if got := get(t, client(t, tcpDialer(p), nil), c.url); got != "200 hello /" {
+			t.Errorf("%s with the entries added: %q", c.url, got)
+		}
 	}
 }
