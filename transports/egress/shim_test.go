@@ -45,8 +45,8 @@ func TestEnvPointsEverythingAtTheProxy(t *testing.T) {
 	got := Env([]string{"PATH=/bin", "NO_PROXY=localhost", "no_proxy=*", "HTTP_PROXY=http://old", "https_proxy=x", "HOME=/h"}, "127.0.0.1:9")
 	want := []string{
 		"PATH=/bin", "HOME=/h",
-		"HTTP_PROXY=http://127.0.0.1:9", "HTTPS_PROXY=http://127.0.0.1:9", "ALL_PROXY=socks5h://127.0.0.1:9",
-		"http_proxy=http://127.0.0.1:9", "https_proxy=http://127.0.0.1:9", "all_proxy=socks5h://127.0.0.1:9",
+		"HTTP_PROXY=http://127.0.0.1:9", "HTTPS_PROXY=http://127.0.0.1:9", "ALL_PROXY=http://127.0.0.1:9",
+		"http_proxy=http://127.0.0.1:9", "https_proxy=http://127.0.0.1:9", "all_proxy=http://127.0.0.1:9",
 		"NODE_USE_ENV_PROXY=1",
 	}
 	if !slices.Equal(got, want) {
