@@ -8,6 +8,8 @@ import (
 	"net/netip"
 	"strings"
 	"time"
+
+	"github.com/mcpdeck/mcpdeck/model/hostlist"
 )
 
 // maxRefusedHost bounds the host a Refusal carries when it did not parse.
@@ -18,7 +20,7 @@ const maxRefusedHost = 255
 // answers. A refusal is reported to OnRefuse and returned as an error
 // that Is ErrRefused; no DNS query is made for a refused name.
 func (p *Proxy) dial(ctx context.Context, hostname string, port int) (net.Conn, error) {
-	h, err := parseHost(hostname)
+	h, err := hostlist.ParseHost(hostname)
 	if err != nil {
 		if len(hostname) > maxRefusedHost {
 			hostname = hostname[:maxRefusedHost]
@@ -31,8 +33,8 @@ func (p *Proxy) dial(ctx context.Context, hostname string, port int) (net.Conn, 
 	}
 	kind := p.rule.match(h, port)
 	if kind == matchNone {
-		r := Refusal{Host: h.String(), Port: port, Reason: reasonNotListed, Allow: Entry{host: h, port: port}.String()}
-		if h.ip.IsValid() {
+		r := Refusal{Host: h.String(), Port: port, Reason: reasonNotListed, Allow: hostlist.NewEntry(h, port).String()}
+		if h.IP().IsValid() {
 			r.Reason = reasonIPNotListed
 		}
 		return nil, p.refuse(r)
@@ -50,7 +52,7 @@ func (p *Proxy) dial(ctx context.Context, hostname string, port int) (net.Conn, 
 	if len(allowed) == 0 {
 		if len(addrs) > 0 {
 			ip := addrs[0].Unmap()
-			return nil, p.refuse(Refusal{Host: h.String(), Port: port, Reason: reasonAddr(ip), Allow: Entry{host: host{ip: ip}, port: port}.String()})
+			return nil, p.refuse(Refusal{Host: h.String(), Port: port, Reason: reasonAddr(ip), Allow: hostlist.NewEntry(hostlist.AddrHost(ip), port).String()})
 		}
 		return nil, fmt.Errorf("look up %s: %w", h, errNoAddress)
 	}
@@ -63,16 +65,16 @@ var errNoAddress = errors.New("no address found")
 // resolve returns h's addresses: an IP literal as it is, "localhost" as
 // the loopback addresses without asking DNS, a name through
 // Options.Resolve or the system resolver.
-func (p *Proxy) resolve(ctx context.Context, h host) ([]netip.Addr, error) {
+func (p *Proxy) resolve(ctx context.Context, h hostlist.Host) ([]netip.Addr, error) {
 	switch {
-	case h.ip.IsValid():
-		return []netip.Addr{h.ip}, nil
-	case h.name == "localhost":
+	case h.IP().IsValid():
+		return []netip.Addr{h.IP()}, nil
+	case h.Name() == "localhost":
 		return []netip.Addr{netip.AddrFrom4([4]byte{127, 0, 0, 1}), netip.IPv6Loopback()}, nil
 	case p.opts.Resolve != nil:
-		return p.opts.Resolve(ctx, h.name)
+		return p.opts.Resolve(ctx, h.Name())
 	}
-	return net.DefaultResolver.LookupNetIP(ctx, "ip", h.name)
+	return net.DefaultResolver.LookupNetIP(ctx, "ip", h.Name())
 }
 
 // connect dials the addresses in turn and tracks the connection it gets,

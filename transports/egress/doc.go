@@ -2,7 +2,8 @@
 // loopback proxy that lets a server reach only the hosts its definition
 // lists, decided by the host name the server asked for.
 //
-// The rule. A Rule is either All or a list of entries. An entry is an
+// The rule. A Rule is either All or a list of entries, read by
+// model/hostlist, the grammar's one home. An entry is an
 // exact host name ("api.example.com"), an IP literal ("127.0.0.1",
 // "::1", "[::1]:8080") or a wildcard "*.example.com", each with an
 // optional ":port" (without one, every port is allowed). A wildcard
@@ -45,8 +46,8 @@
 //
 // Beyond Rule, Refusal, Options, Start, Proxy, ShimArg and RunShim, the
 // package offers Refusal.Allow (the entry a person can add to allow what
-// was refused), Rule.Check and ParseEntry (validate a list before it
-// runs), Options.Resolve (fixed answers for tests), Options.Limits with
+// was refused), Rule.Check (validate a list before it runs; entries parse
+// with hostlist.ParseEntry), Options.Resolve (fixed answers for tests), Options.Limits with
 // DefaultLimits, Env (the proxy variables, for a sandbox that reaches
 // Proxy.Addr directly, as on macOS) and the sentinels ErrBadEntry,
 // ErrRefused, ErrSocketDir and ErrClosed.

@@ -10,6 +10,8 @@ import (
 	"net/http"
 	"strconv"
 	"strings"
+
+	"github.com/mcpdeck/mcpdeck/model/hostlist"
 )
 
 // serveHTTP answers one request: CONNECT becomes a tunnel, an
@@ -70,8 +72,8 @@ func splitTarget(target string, def int) (string, int, bool) {
 	if hostname == "" {
 		return "", 0, false
 	}
-	port, err := strconv.Atoi(portStr)
-	if err != nil || !allDigits(portStr) {
+	port, err := hostlist.ParsePort(portStr)
+	if err != nil {
 		port = -1 // refused with its reason, not a parse error
 	}
 	return hostname, port, true
