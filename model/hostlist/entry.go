@@ -24,9 +24,6 @@ func (e Entry) Host() Host { return e.host }
 // Wildcard reports whether the entry is "*.name".
 func (e Entry) Wildcard() bool { return e.wildcard }
 
-// Port is the entry's port, 0 for every port.
-func (e Entry) Port() int { return e.port }
-
 // ParseEntry reads one host-list item: "name", "*.name", an IP literal
 // ("10.0.0.1", "::1", "[::1]"), each with an optional ":port". Surrounding
 // spaces are ignored; anything else that is not one of these forms is

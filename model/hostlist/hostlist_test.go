@@ -109,7 +109,7 @@ func TestMatches(t *testing.T) {
 			t.Errorf("%q matches %q:%d = %v, want %v", c.entry, c.host, c.port, got, c.want)
 		}
 	}
-	if e := NewEntry(AddrHost(netip.MustParseAddr("::1")), 80); e.String() != "[::1]:80" || e.Port() != 80 || e.Wildcard() {
+	if e := NewEntry(AddrHost(netip.MustParseAddr("::1")), 80); e.String() != "[::1]:80" || e.Wildcard() || !e.Matches(AddrHost(netip.MustParseAddr("::1")), 80) {
 		t.Errorf("NewEntry = %q", e)
 	}
 }
