@@ -3,10 +3,10 @@
 // lists, decided by the host name the server asked for.
 //
 // The rule. A Rule is either All or a list of entries, read by
-// model/hostlist, the grammar's one home. An entry is an
-// exact host name ("api.example.com"), an IP literal ("127.0.0.1",
-// "::1", "[::1]:8080") or a wildcard "*.example.com", each with an
-// optional ":port" (without one, every port is allowed). A wildcard
+// model/hostlist, the grammar's one home. An entry is an exact host name
+// ("api.example.com"), an IP literal ("127.0.0.1", "::1", "[::1]:8080")
+// or a wildcard "*.example.com", each with an optional ":port" (without
+// one, every port is allowed). A wildcard
 // matches every name below its base ("a.example.com", "a.b.example.com")
 // and never the base itself: list "example.com" as well to allow it.
 // Names are compared case-insensitively, without a trailing dot, and in
@@ -46,9 +46,9 @@
 //
 // Beyond Rule, Refusal, Options, Start, Proxy, ShimArg and RunShim, the
 // package offers Refusal.Allow (the entry a person can add to allow what
-// was refused), Rule.Check (validate a list before it runs; entries parse
-// with hostlist.ParseEntry), Options.Resolve (fixed answers for tests), Options.Limits with
-// DefaultLimits, Env (the proxy variables, for a sandbox that reaches
-// Proxy.Addr directly, as on macOS) and the sentinels ErrBadEntry,
-// ErrRefused, ErrSocketDir and ErrClosed.
+// was refused), Options.Resolve (fixed answers for tests), Options.Limits
+// with DefaultLimits, Env (the proxy variables, for a sandbox that
+// reaches Proxy.Addr directly, as on macOS) and the sentinels ErrBadEntry,
+// ErrRefused, ErrSocketDir and ErrClosed. A definition's list is checked
+// before it runs with hostlist.ParseEntry, the parser the proxy uses.
 package egress

@@ -7,7 +7,7 @@ import (
 )
 
 // ErrBadEntry is hostlist.ErrBadEntry, the error of an entry of the list
-// that does not parse; Start and Rule.Check return it wrapped.
+// that does not parse; Start returns it wrapped.
 var ErrBadEntry = hostlist.ErrBadEntry
 
 // ErrRefused is the error of a destination the rule does not allow; the

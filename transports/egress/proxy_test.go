@@ -215,10 +215,12 @@ func TestSocketIsPrivate(t *testing.T) {
 	}
 }
 
-// TestBadRuleFailsStart: a typo in the list fails before anything runs.
+// TestBadRuleFailsStart: a typo in the list fails before anything runs,
+// naming the entry.
 func TestBadRuleFailsStart(t *testing.T) {
-	if _, err := Start(t.Context(), Options{Rule: Rule{Hosts: []string{"*.*"}}}); !errors.Is(err, ErrBadEntry) {
-		t.Fatalf("Start = %v, want ErrBadEntry", err)
+	_, err := Start(t.Context(), Options{Rule: Rule{Hosts: []string{"ok.example", "*.*"}}})
+	if !errors.Is(err, ErrBadEntry) || !strings.Contains(err.Error(), `host entry "*.*"`) {
+		t.Fatalf("Start = %v, want ErrBadEntry naming the entry", err)
 	}
 }
 

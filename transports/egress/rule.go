@@ -14,14 +14,6 @@ type Rule struct {
 	Hosts []string
 }
 
-// Check returns the first entry of Hosts that hostlist.ParseEntry
-// refuses, wrapped with ErrBadEntry, so a definition with a typo fails
-// before it runs.
-func (r Rule) Check() error {
-	_, err := r.compile()
-	return err
-}
-
 // Allows reports whether the rule lets a client ask for host on port,
 // deciding on the name as written (an IP literal counts only when listed,
 // or under All when public). A rule with an entry that does not parse
