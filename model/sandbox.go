@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"slices"
 	"strings"
+
+	"github.com/mcpdeck/mcpdeck/model/hostlist"
 )
 
 // Sandbox is what a stdio server's definition asks of its sandbox: the
@@ -181,8 +183,8 @@ func SandboxBlockedNote(hostPort, why string) string {
 }
 
 // LastSandboxBlocked finds the newest SandboxBlockedNote among log lines
-// and returns its host, as a network list entry names it ("" when there
-// is none). The line may have been written by the server itself: the
+// and returns its host, as a network list entry names it (normalised;
+// "" when there is none). The line may have been written by the server itself: the
 // host is still only one the server asked for.
 func LastSandboxBlocked(lines []string) string {
 	for i := len(lines) - 1; i >= 0; i-- {
@@ -195,8 +197,9 @@ func LastSandboxBlocked(lines []string) string {
 		if end <= 0 || strings.Trim(hostPort[end+1:], "0123456789") != "" {
 			continue
 		}
-		if host := strings.TrimSuffix(strings.TrimPrefix(hostPort[:end], "["), "]"); CheckSandboxHost(host) == "" {
-			return host
+		host := strings.TrimSuffix(strings.TrimPrefix(hostPort[:end], "["), "]")
+		if e, err := hostlist.ParseEntry(host); err == nil && !e.Wildcard() {
+			return e.String()
 		}
 	}
 	return ""

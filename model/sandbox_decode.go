@@ -4,9 +4,9 @@ import (
 	"encoding/json"
 	"fmt"
 	"slices"
-	"strconv"
 	"strings"
 
+	"github.com/mcpdeck/mcpdeck/model/hostlist"
 	"github.com/mcpdeck/mcpdeck/model/internal/jsondoc"
 )
 
@@ -116,51 +116,15 @@ func decodeNetwork(d jsondoc.Decoder, n *jsondoc.Node, f string) (SandboxNetwork
 }
 
 // CheckSandboxHost says what is wrong with h as an entry of a sandbox's
-// network list, "" when nothing is: a host name or IP address in lower
-// case, optionally starting with "*." (any name under it, not the name
-// itself) and optionally ending with ":PORT" ("[::1]:8080" for an IPv6
-// address with a port); no scheme, path or other wildcard. The proxy
-// (transports/egress) reads the same forms.
+// network list, "" when nothing is. The grammar is model/hostlist's, the
+// one the proxy (transports/egress) reads: a host name, "*.name" or an
+// IP literal, with an optional ":port".
 func CheckSandboxHost(h string) string {
-	bad := fmt.Sprintf("host %q is not a host name or address (no scheme or path)", h)
-	name, port := h, ""
-	switch {
-	case strings.HasPrefix(h, "["):
-		end := strings.Index(h, "]")
-		if end < 0 {
-			return bad
-		}
-		name, port = h[1:end], strings.TrimPrefix(h[end+1:], ":")
-		if h[end+1:] != "" && !strings.HasPrefix(h[end+1:], ":") {
-			return bad
-		}
-	case strings.Count(h, ":") == 1:
-		name, port, _ = strings.Cut(h, ":")
-	}
-	if strings.Trim(port, "0123456789") != "" {
-		return bad
-	}
-	if port != "" || strings.HasSuffix(h, ":") {
-		if n, err := strconv.Atoi(port); err != nil || n < 1 || n > 65535 {
-			return fmt.Sprintf("host %q: the port must be a number from 1 to 65535", h)
-		}
-	}
-	base := strings.TrimPrefix(name, "*.")
-	switch {
-	case h == "":
+	if strings.TrimSpace(h) == "" {
 		return "must not be empty"
-	case h != strings.ToLower(h):
-		return fmt.Sprintf("host %q must be in lower case", h)
-	case strings.Contains(base, "*"):
-		return fmt.Sprintf(`host %q: a wildcard may only start it, as "*.example.com"`, h)
-	case base == "" || strings.HasPrefix(base, ".") || strings.HasSuffix(base, "."):
-		return bad
 	}
-	for _, r := range base {
-		ok := r == '.' || r == '-' || r == ':' || (r >= 'a' && r <= 'z') || (r >= '0' && r <= '9')
-		if !ok {
-			return bad
-		}
+	if _, err := hostlist.ParseEntry(h); err != nil {
+		return err.Error()
 	}
 	return ""
 }

@@ -9,6 +9,8 @@ import (
 	"strconv"
 	"sync"
 	"testing"
+
+	"github.com/mcpdeck/mcpdeck/model/hostlist"
 )
 
 // sink is a TCP server that reads each connection to its end, then
@@ -123,7 +125,7 @@ func BenchmarkAllows(b *testing.B) {
 	}
 	b.ReportAllocs()
 	for b.Loop() {
-		h, err := parseHost("API.example.com.")
+		h, err := hostlist.ParseHost("API.example.com.")
 		if err != nil || m.match(h, 443) == matchNone {
 			b.Fatal("refused")
 		}

@@ -8,6 +8,8 @@ import (
 	"net/netip"
 	"strings"
 	"time"
+
+	"github.com/mcpdeck/mcpdeck/model/hostlist"
 )
 
 // maxRefusedHost bounds the host a Refusal carries when it did not parse.
@@ -18,23 +20,24 @@ const maxRefusedHost = 255
 // answers. A refusal is reported to OnRefuse and returned as an error
 // that Is ErrRefused; no DNS query is made for a refused name.
 func (p *Proxy) dial(ctx context.Context, hostname string, port int) (net.Conn, error) {
-	h, err := parseHost(hostname)
+	h, err := hostlist.ParseHost(hostname)
 	if err != nil {
 		if len(hostname) > maxRefusedHost {
 			hostname = hostname[:maxRefusedHost]
 		}
 		hostname = strings.ToValidUTF8(hostname, "\uFFFD")
-		return nil, p.refuse(hostname, port, reasonBadHost)
+		return nil, p.refuse(Refusal{Host: hostname, Port: port, Reason: reasonBadHost})
 	}
 	if port < 1 || port > 65535 {
-		return nil, p.refuse(h.String(), port, reasonBadPort)
+		return nil, p.refuse(Refusal{Host: h.String(), Port: port, Reason: reasonBadPort})
 	}
 	kind := p.rule.match(h, port)
 	if kind == matchNone {
-		if h.ip.IsValid() {
-			return nil, p.refuse(h.String(), port, reasonIPNotListed)
+		r := Refusal{Host: h.String(), Port: port, Reason: reasonNotListed, Allow: hostlist.NewEntry(h, port).String()}
+		if h.IP().IsValid() {
+			r.Reason = reasonIPNotListed
 		}
-		return nil, p.refuse(h.String(), port, reasonNotListed)
+		return nil, p.refuse(r)
 	}
 	addrs, err := p.resolve(ctx, h)
 	if err != nil {
@@ -48,7 +51,8 @@ func (p *Proxy) dial(ctx context.Context, hostname string, port int) (net.Conn, 
 	}
 	if len(allowed) == 0 {
 		if len(addrs) > 0 {
-			return nil, p.refuse(h.String(), port, reasonAddr(addrs[0].Unmap()))
+			ip := addrs[0].Unmap()
+			return nil, p.refuse(Refusal{Host: h.String(), Port: port, Reason: reasonAddr(ip), Allow: hostlist.NewEntry(hostlist.AddrHost(ip), port).String()})
 		}
 		return nil, fmt.Errorf("look up %s: %w", h, errNoAddress)
 	}
@@ -61,16 +65,16 @@ var errNoAddress = errors.New("no address found")
 // resolve returns h's addresses: an IP literal as it is, "localhost" as
 // the loopback addresses without asking DNS, a name through
 // Options.Resolve or the system resolver.
-func (p *Proxy) resolve(ctx context.Context, h host) ([]netip.Addr, error) {
+func (p *Proxy) resolve(ctx context.Context, h hostlist.Host) ([]netip.Addr, error) {
 	switch {
-	case h.ip.IsValid():
-		return []netip.Addr{h.ip}, nil
-	case h.name == "localhost":
+	case h.IP().IsValid():
+		return []netip.Addr{h.IP()}, nil
+	case h.Name() == "localhost":
 		return []netip.Addr{netip.AddrFrom4([4]byte{127, 0, 0, 1}), netip.IPv6Loopback()}, nil
 	case p.opts.Resolve != nil:
-		return p.opts.Resolve(ctx, h.name)
+		return p.opts.Resolve(ctx, h.Name())
 	}
-	return net.DefaultResolver.LookupNetIP(ctx, "ip", h.name)
+	return net.DefaultResolver.LookupNetIP(ctx, "ip", h.Name())
 }
 
 // connect dials the addresses in turn and tracks the connection it gets,
@@ -94,9 +98,9 @@ func (p *Proxy) connect(ctx context.Context, addrs []netip.Addr, port int) (net.
 	return nil, errors.Join(errs...)
 }
 
-// refuse reports a refusal and returns it as an error.
-func (p *Proxy) refuse(hostname string, port int, reason string) error {
-	r := Refusal{Host: hostname, Port: port, At: time.Now(), Reason: reason}
+// refuse stamps a refusal, reports it and returns it as an error.
+func (p *Proxy) refuse(r Refusal) error {
+	r.At = time.Now()
 	if p.opts.OnRefuse != nil {
 		p.opts.OnRefuse(r)
 	}

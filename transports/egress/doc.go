@@ -2,10 +2,11 @@
 // loopback proxy that lets a server reach only the hosts its definition
 // lists, decided by the host name the server asked for.
 //
-// The rule. A Rule is either All or a list of entries. An entry is an
-// exact host name ("api.example.com"), an IP literal ("127.0.0.1",
-// "::1", "[::1]:8080") or a wildcard "*.example.com", each with an
-// optional ":port" (without one, every port is allowed). A wildcard
+// The rule. A Rule is either All or a list of entries, read by
+// model/hostlist, the grammar's one home. An entry is an exact host name
+// ("api.example.com"), an IP literal ("127.0.0.1", "::1", "[::1]:8080")
+// or a wildcard "*.example.com", each with an optional ":port" (without
+// one, every port is allowed). A wildcard
 // matches every name below its base ("a.example.com", "a.b.example.com")
 // and never the base itself: list "example.com" as well to allow it.
 // Names are compared case-insensitively, without a trailing dot, and in
@@ -42,4 +43,12 @@
 // the namespace's loopback, forwards every connection to the proxy's unix
 // socket, points the server at itself with HTTP_PROXY, HTTPS_PROXY and
 // ALL_PROXY (Env) and runs the server as its child.
+//
+// Beyond Rule, Refusal, Options, Start, Proxy, ShimArg and RunShim, the
+// package offers Refusal.Allow (the entry a person can add to allow what
+// was refused), Options.Resolve (fixed answers for tests), Options.Limits
+// with DefaultLimits, Env (the proxy variables, for a sandbox that
+// reaches Proxy.Addr directly, as on macOS) and the sentinels ErrBadEntry,
+// ErrRefused, ErrSocketDir and ErrClosed. A definition's list is checked
+// before it runs with hostlist.ParseEntry, the parser the proxy uses.
 package egress

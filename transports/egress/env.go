@@ -13,10 +13,13 @@ var proxyVars = []string{
 }
 
 // Env returns base with the proxy variables pointing at addr
-// ("127.0.0.1:PORT"): HTTP_PROXY and HTTPS_PROXY as http://addr,
-// ALL_PROXY as socks5h://addr (names resolved by the proxy), each also in
-// lower case (curl reads only http_proxy), NODE_USE_ENV_PROXY=1 (Node's
-// fetch honours the variables only with it) and no NO_PROXY.
+// ("127.0.0.1:PORT"): HTTP_PROXY, HTTPS_PROXY and ALL_PROXY as
+// http://addr, each also in lower case (curl reads only http_proxy),
+// NODE_USE_ENV_PROXY=1 (Node's fetch honours the variables only with it)
+// and no NO_PROXY. ALL_PROXY is not a socks5h:// URL although the proxy
+// speaks SOCKS5: Python's httpx, which the MCP SDK uses, refuses to start
+// a client when ALL_PROXY names SOCKS and the optional socksio package is
+// missing; a program that wants SOCKS5 can still use the same address.
 func Env(base []string, addr string) []string {
 	out := make([]string, 0, len(base)+len(proxyVars))
 	for _, kv := range base {
@@ -25,11 +28,10 @@ func Env(base []string, addr string) []string {
 			out = append(out, kv)
 		}
 	}
-	httpURL := "http://" + addr
-	socksURL := "socks5h://" + addr
+	u := "http://" + addr
 	return append(out,
-		"HTTP_PROXY="+httpURL, "HTTPS_PROXY="+httpURL, "ALL_PROXY="+socksURL,
-		"http_proxy="+httpURL, "https_proxy="+httpURL, "all_proxy="+socksURL,
+		"HTTP_PROXY="+u, "HTTPS_PROXY="+u, "ALL_PROXY="+u,
+		"http_proxy="+u, "https_proxy="+u, "all_proxy="+u,
 		"NODE_USE_ENV_PROXY=1",
 	)
 }

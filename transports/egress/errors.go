@@ -1,10 +1,14 @@
 package egress
 
-import "errors"
+import (
+	"errors"
 
-// ErrBadEntry is the error of a host entry that is not a host name, an
-// IP literal or a "*.name" wildcard with an optional valid port.
-var ErrBadEntry = errors.New("not a host entry")
+	"github.com/mcpdeck/mcpdeck/model/hostlist"
+)
+
+// ErrBadEntry is hostlist.ErrBadEntry, the error of an entry of the list
+// that does not parse; Start returns it wrapped.
+var ErrBadEntry = hostlist.ErrBadEntry
 
 // ErrRefused is the error of a destination the rule does not allow; the
 // proxy answers it with 403 or SOCKS5 reply 0x02.

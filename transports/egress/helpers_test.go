@@ -65,15 +65,17 @@ func startProxy(t *testing.T, o Options) (*Proxy, *refusals) {
 type origin struct {
 	*httptest.Server
 	conns atomic.Int32
-	seen  chan http.Header // the headers of each request, when buffered
+	seen  chan http.Header // the headers of each request and its Host, when buffered
 }
 
 func newOrigin(t *testing.T, tls bool) *origin {
 	t.Helper()
 	o := &origin{seen: make(chan http.Header, 16)}
 	o.Server = httptest.NewUnstartedServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		h := r.Header.Clone()
+		h.Set("Host", r.Host)
 		select {
-		case o.seen <- r.Header.Clone():
+		case o.seen <- h:
 		default:
 		}
 		fmt.Fprintf(w, "hello %s", r.URL.Path)

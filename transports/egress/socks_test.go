@@ -3,10 +3,12 @@ package egress
 import (
 	"bytes"
 	"context"
+	"errors"
 	"io"
 	"net"
 	"net/http"
 	"strconv"
+	"strings"
 	"testing"
 	"time"
 
@@ -103,3 +105,36 @@ func TestSOCKS5Replies(t *testing.T) {
 }
 
 func cat(parts ...[]byte) []byte { return bytes.Join(parts, nil) }
+
+// TestDialFailuresAreNotRefusals: a listed destination that does not
+// answer is SOCKS5 reply 0x05 and HTTP 502, reported as no refusal; a
+// refusal is an error that Is ErrRefused.
+func TestDialFailuresAreNotRefusals(t *testing.T) {
+	var lc net.ListenConfig
+	l, err := lc.Listen(t.Context(), "tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	closed := l.Addr().(*net.TCPAddr)
+	l.Close() // nothing listens there now
+	p, rec := startProxy(t, Options{Rule: Rule{Hosts: []string{closed.String()}}})
+	conn, err := tcpDialer(p)(t.Context())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	guard(t, conn)
+	go conn.Write(cat([]byte{5, 1, 0, 5, 1, 0, 1, 127, 0, 0, 1}, []byte{byte(closed.Port >> 8), byte(closed.Port)}))
+	if got, _ := io.ReadAll(conn); !bytes.HasPrefix(got, []byte{5, 0, 5, 5}) {
+		t.Errorf("SOCKS5 reply % x, want 05 00 05 05…", got)
+	}
+	if got := get(t, client(t, tcpDialer(p), nil), "http://"+closed.String()+"/"); !strings.HasPrefix(got, "502 ") {
+		t.Errorf("HTTP answer %q, want 502", got)
+	}
+	if r := rec.all(); len(r) != 0 {
+		t.Errorf("refusals = %+v", r)
+	}
+	if _, err := p.dial(t.Context(), "other.test", 443); !errors.Is(err, ErrRefused) || !strings.Contains(err.Error(), "other.test:443") {
+		t.Errorf("refused dial = %v, want ErrRefused naming other.test:443", err)
+	}
+}

@@ -1,4 +1,4 @@
-package egress
+package hostlist
 
 import (
 	"fmt"
@@ -7,12 +7,22 @@ import (
 	"strings"
 )
 
-// Entry is one parsed item of a Rule's host list.
+// Entry is one parsed item of a host list.
 type Entry struct {
-	host     host
+	host     Host
 	wildcard bool // "*.name": every name strictly below name
 	port     int  // 0: every port
 }
+
+// NewEntry is the entry that allows exactly h on port (0: every port).
+func NewEntry(h Host, port int) Entry { return Entry{host: h, port: port} }
+
+// Host is the entry's host; for a wildcard, the base below which it
+// matches.
+func (e Entry) Host() Host { return e.host }
+
+// Wildcard reports whether the entry is "*.name".
+func (e Entry) Wildcard() bool { return e.wildcard }
 
 // ParseEntry reads one host-list item: "name", "*.name", an IP literal
 // ("10.0.0.1", "::1", "[::1]"), each with an optional ":port". Surrounding
@@ -30,7 +40,7 @@ func ParseEntry(s string) (Entry, error) {
 		e.wildcard = true
 		hostPart = rest
 	}
-	h, err := parseHost(hostPart)
+	h, err := ParseHost(hostPart)
 	if err != nil {
 		return Entry{}, err
 	}
@@ -59,19 +69,19 @@ func splitEntryPort(s string) (string, int, error) {
 		if rest[0] != ':' {
 			return "", 0, fmt.Errorf("%w: %q has text after the address", ErrBadEntry, s)
 		}
-		port, err := parsePort(rest[1:])
+		port, err := ParsePort(rest[1:])
 		return s[:end+1], port, err
 	}
 	h, p, found := strings.Cut(s, ":")
 	if !found {
 		return s, 0, nil
 	}
-	port, err := parsePort(p)
+	port, err := ParsePort(p)
 	return h, port, err
 }
 
-// parsePort reads a decimal port from 1 to 65535, digits only.
-func parsePort(p string) (int, error) {
+// ParsePort reads a decimal port from 1 to 65535, digits only.
+func ParsePort(p string) (int, error) {
 	if !allDigits(p) || len(p) > 5 {
 		return 0, fmt.Errorf("%w: %q is not a port", ErrBadEntry, p)
 	}
@@ -98,8 +108,8 @@ func (e Entry) String() string {
 	return s + ":" + strconv.Itoa(e.port)
 }
 
-// matches reports whether the entry covers h on port.
-func (e Entry) matches(h host, port int) bool {
+// Matches reports whether the entry covers h on port.
+func (e Entry) Matches(h Host, port int) bool {
 	if e.port != 0 && e.port != port {
 		return false
 	}

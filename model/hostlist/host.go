@@ -1,4 +1,4 @@
-package egress
+package hostlist
 
 import (
 	"fmt"
@@ -11,44 +11,54 @@ import (
 // maxNameLen is the longest host name DNS can carry, in ASCII form.
 const maxNameLen = 253
 
-// host is a destination host in its one compared form: an IP address, or
+// Host is a destination host in its one compared form: an IP address, or
 // a lower-case ASCII name without a trailing dot.
-type host struct {
+type Host struct {
 	ip   netip.Addr // valid for an IP literal
 	name string     // set for a name
 }
 
-func (h host) String() string {
+// AddrHost is the host of an IP address (IPv4-mapped IPv6 unmapped).
+func AddrHost(ip netip.Addr) Host { return Host{ip: ip.Unmap()} }
+
+// IP is the host's address, invalid for a name.
+func (h Host) IP() netip.Addr { return h.ip }
+
+// Name is the host's name, "" for an address.
+func (h Host) Name() string { return h.name }
+
+// String is the address or the name, as compared.
+func (h Host) String() string {
 	if h.ip.IsValid() {
 		return h.ip.String()
 	}
 	return h.name
 }
 
-// parseHost normalises a host as a client or an entry writes it: IPv6 may
+// ParseHost normalises a host as a client or an entry writes it: IPv6 may
 // be bracketed, a name may carry upper case, one trailing dot and
 // non-ASCII letters (converted with IDNA). Zones, empty labels and
 // numeric last labels ("127.1", which some resolvers read as 127.0.0.1)
 // are refused.
-func parseHost(s string) (host, error) {
+func ParseHost(s string) (Host, error) {
 	if strings.HasPrefix(s, "[") && strings.HasSuffix(s, "]") {
 		s = s[1 : len(s)-1]
 		ip, err := netip.ParseAddr(s)
 		if err != nil || !ip.Is6() {
-			return host{}, fmt.Errorf("%w: %q is not an IPv6 address", ErrBadEntry, s)
+			return Host{}, fmt.Errorf("%w: %q is not an IPv6 address", ErrBadEntry, s)
 		}
 	}
 	if ip, err := netip.ParseAddr(s); err == nil {
 		if ip.Zone() != "" {
-			return host{}, fmt.Errorf("%w: the address %q has a zone", ErrBadEntry, s)
+			return Host{}, fmt.Errorf("%w: the address %q has a zone", ErrBadEntry, s)
 		}
-		return host{ip: ip.Unmap()}, nil
+		return Host{ip: ip.Unmap()}, nil
 	}
 	name, err := normaliseName(s)
 	if err != nil {
-		return host{}, err
+		return Host{}, err
 	}
-	return host{name: name}, nil
+	return Host{name: name}, nil
 }
 
 // normaliseName returns the compared form of a host name, or ErrBadEntry.
