@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/mcpdeck/mcpdeck/engine"
+	"github.com/mcpdeck/mcpdeck/model"
 	"github.com/mcpdeck/mcpdeck/model/textsafe"
 	"github.com/mcpdeck/mcpdeck/ui/status"
 )
@@ -17,7 +18,16 @@ func Reason(srv engine.ServerSnapshot) string { return status.Reason(&srv) }
 // ListLine is the `mcp list` line for one server.
 func ListLine(srv engine.ServerSnapshot) string {
 	o := OutcomeOf(srv)
-	return textsafe.SanitizeLine(fmt.Sprintf("%s %s: %s (%s) — %s", o.Glyph(), srv.Name, srv.Target, srv.Transport, StatusBody(srv)))
+	return textsafe.SanitizeLine(fmt.Sprintf("%s %s: %s (%s) — %s", o.Glyph(), srv.Name, srv.Target, TransportText(srv.Transport, srv.Config.Sandbox), StatusBody(srv)))
+}
+
+// TransportText is a server's transport as `mcp list` shows it, marked
+// when the server runs in a sandbox: "stdio, sandboxed".
+func TransportText(t model.Transport, box *model.Sandbox) string {
+	if box != nil {
+		return string(t) + ", sandboxed"
+	}
+	return string(t)
 }
 
 // StatusText is the `mcp get` Status line: the glyph and what

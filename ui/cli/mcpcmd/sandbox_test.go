@@ -14,9 +14,9 @@ import (
 func TestAddSandbox(t *testing.T) {
 	t.Parallel()
 	e := clitest.NewEnv(t)
-	e.OK("mcp", "add", "--sandbox", "boxed", "--", "npx", "-y", "pkg")
-	e.OK("mcp", "add", "--sandbox=write-project", "editor", "--", "npx", "-y", "ed")
-	e.OK("mcp", "add", "plain", "--", "npx", "-y", "other")
+	e.OK("mcp", "add", "--sandbox", "boxed", "--", "false", "pkg")
+	e.OK("mcp", "add", "--sandbox=write-project", "editor", "--", "false", "ed")
+	e.OK("mcp", "add", "plain", "--", "false", "other")
 	file := e.ReadFile(e.ScopeFile("local"))
 	if !strings.Contains(file, `"sandbox": true`) || !strings.Contains(file, `"sandbox": {`) || !strings.Contains(file, `"profile": "write-project"`) {
 		t.Errorf("local settings:\n%s", file)
@@ -24,9 +24,12 @@ func TestAddSandbox(t *testing.T) {
 	list := e.OK("mcp", "list", "--no-connect").Stdout
 	for _, l := range strings.Split(list, "\n") {
 		boxed := strings.HasPrefix(l, "boxed ") || strings.HasPrefix(l, "editor ")
-		if (boxed || strings.HasPrefix(l, "plain ")) && strings.Contains(l, "stdio (sandboxed)") != boxed {
+		if (boxed || strings.HasPrefix(l, "plain ")) && strings.Contains(l, "stdio, sandboxed") != boxed {
 			t.Errorf("list row %q", l)
 		}
+	}
+	if live := e.Run("mcp", "list").Stdout; !strings.Contains(live, "boxed: false pkg (stdio, sandboxed)") || !strings.Contains(live, "plain: false other (stdio) ") {
+		t.Errorf("live list:\n%s", live)
 	}
 	if out := e.OK("mcp", "get", "boxed").Stdout; !strings.Contains(out, "Sandbox:") || !strings.Contains(out, "default profile · network none") {
 		t.Errorf("get boxed:\n%s", out)
