@@ -35,7 +35,7 @@ type Launcher struct {
 	// starting, when set, sees each command that is about to start, its
 	// Path final (tests check that the program started is the one judged).
 	starting func(*exec.Cmd)
-	// mechanism, when set, replaces sandbox.Find (tests give a broken one).
+	// mechanism, when set, replaces sandbox.FindMechanism (tests give a broken one).
 	mechanism func() (sandbox.Mechanism, error)
 }
 

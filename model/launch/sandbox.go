@@ -32,7 +32,7 @@ func (l Launcher) startSandboxed(s Spec, stdin, stdout, stderr *os.File) (*platf
 	}
 	find := l.mechanism
 	if find == nil {
-		find = func() (sandbox.Mechanism, error) { return sandbox.Find(exists) }
+		find = func() (sandbox.Mechanism, error) { return sandbox.FindMechanism(exists) }
 	}
 	mech, err := find()
 	if err != nil {

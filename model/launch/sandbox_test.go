@@ -120,7 +120,7 @@ func newBoxWorld(t *testing.T) boxWorld {
 // TestSandboxHidesKeys: a planted ~/.ssh/id_rsa is read by the server
 // without a sandbox (the test can fail) and not with the default one,
 // not even when the definition lists ~ or the key itself; the project
-// stays readable.
+// stays readable, and a listed path that does not exist is skipped.
 func TestSandboxHidesKeys(t *testing.T) {
 	w := newBoxWorld(t)
 	if got := startBox(t, w.bin, w.project, nil).tool("read", map[string]string{"path": w.key}); got != boxtest.Key {
@@ -128,7 +128,7 @@ func TestSandboxHidesKeys(t *testing.T) {
 	}
 	for _, box := range []*model.Sandbox{
 		model.DefaultSandbox(),
-		{Profile: model.SandboxProfileDefault, Read: []string{w.home, w.key}},
+		{Profile: model.SandboxProfileDefault, Read: []string{w.home, w.key, filepath.Join(w.home, "missing")}, Write: []string{"/no/such/dir"}},
 	} {
 		b := startBox(t, w.bin, w.project, box)
 		if got := b.tool("read", map[string]string{"path": w.key}); !strings.HasPrefix(got, "error: ") {
@@ -231,7 +231,7 @@ func TestSandboxNetwork(t *testing.T) {
 // TestSandboxUnavailableStartsNothing: where the mechanism is missing a
 // sandboxed server does not start, and the error says what to install.
 func TestSandboxUnavailableStartsNothing(t *testing.T) {
-	_, err := sandbox.Find(func(string) bool { return false })
+	_, err := sandbox.FindMechanism(func(string) bool { return false })
 	var ue *sandbox.UnavailableError
 	if !errors.As(err, &ue) || !errors.Is(err, sandbox.ErrUnavailable) || !strings.Contains(err.Error(), "install") {
 		t.Fatalf("Find with nothing installed: %v", err)

@@ -49,10 +49,12 @@ func bwrapArgs(p Profile, argv []string, net *Net) []string {
 		case m.empty:
 			a = append(a, "--tmpfs", m.dst)
 			empties = append(empties, m.dst)
-		case m.write:
+		case m.dst == insideTemp && m.src == p.TempDir:
 			a = append(a, "--bind", m.src, m.dst)
+		case m.write: // a listed path that does not exist is skipped, not fatal
+			a = append(a, "--bind-try", m.src, m.dst)
 		default:
-			a = append(a, "--ro-bind", m.src, m.dst)
+			a = append(a, "--ro-bind-try", m.src, m.dst)
 		}
 	}
 	for _, h := range p.Hide {

@@ -45,7 +45,7 @@ func TestBwrapArgs(t *testing.T) {
 	// The private temporary directory is /tmp, mounted before what lies
 	// under /tmp; the home is empty and mounted before the project in it.
 	pos := func(s string) int { return strings.Index(line, s) }
-	order := []string{"--bind /tmp/sbx /tmp ", "--tmpfs /tmp/t/home ", "--bind /tmp/t/out /tmp/t/out", "--ro-bind /tmp/t/home/proj /tmp/t/home/proj", "--tmpfs /tmp/t/home/proj/.ssh --remount-ro /tmp/t/home/proj/.ssh", "--ro-bind /dev/null /etc/shadow", "--remount-ro /tmp/t/home ", "--remount-ro / "}
+	order := []string{"--bind /tmp/sbx /tmp ", "--tmpfs /tmp/t/home ", "--bind-try /tmp/t/out /tmp/t/out", "--ro-bind-try /tmp/t/home/proj /tmp/t/home/proj", "--tmpfs /tmp/t/home/proj/.ssh --remount-ro /tmp/t/home/proj/.ssh", "--ro-bind /dev/null /etc/shadow", "--remount-ro /tmp/t/home ", "--remount-ro / "}
 	for i := 1; i < len(order); i++ {
 		if pos(order[i-1]) < 0 || pos(order[i]) < 0 || pos(order[i-1]) > pos(order[i]) {
 			t.Errorf("%q must come before %q: %s", order[i-1], order[i], line)

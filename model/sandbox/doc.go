@@ -2,8 +2,8 @@
 // (model.Sandbox) into what the operating system enforces: Resolve works
 // out the profile — which paths the server may read and write, which
 // stay closed whatever is listed, where it may connect — from facts the
-// launcher gathers; Command wraps the server's program in the OS
+// launcher gathers; Mechanism.Wrap wraps the server's program in the OS
 // mechanism (bubblewrap on Linux, sandbox-exec on macOS, none elsewhere:
-// then the server does not run). Only model/launch calls Command, so a
+// then the server does not run). Only model/launch calls Wrap, so a
 // sandboxed server starts the one way every program starts.
 package sandbox

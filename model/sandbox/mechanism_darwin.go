@@ -12,8 +12,8 @@ import (
 // sandboxExec is macOS's sandbox-exec, always at this path.
 const sandboxExec = "/usr/bin/sandbox-exec"
 
-// Find returns sandbox-exec, or an UnavailableError.
-func Find(exists func(string) bool) (Mechanism, error) {
+// FindMechanism returns sandbox-exec, or an UnavailableError.
+func FindMechanism(exists func(string) bool) (Mechanism, error) {
 	if !exists(sandboxExec) {
 		return Mechanism{}, &UnavailableError{Sentence: "sandbox needs /usr/bin/sandbox-exec, which this macOS does not have"}
 	}

@@ -12,8 +12,8 @@ func bwrapPaths() []string {
 	return []string{"/usr/bin/bwrap", "/bin/bwrap", "/usr/local/bin/bwrap", "/run/current-system/sw/bin/bwrap"}
 }
 
-// Find returns bubblewrap, or an UnavailableError saying how to install it.
-func Find(exists func(string) bool) (Mechanism, error) {
+// FindMechanism returns bubblewrap, or an UnavailableError saying how to install it.
+func FindMechanism(exists func(string) bool) (Mechanism, error) {
 	path := firstExisting(bwrapPaths(), exists)
 	if path == "" {
 		return Mechanism{}, &UnavailableError{Sentence: "sandbox needs bubblewrap: install the package bubblewrap (apt-get install bubblewrap, dnf install bubblewrap)"}

@@ -4,12 +4,12 @@ package sandbox
 
 import "runtime"
 
-// Find reports that this system has no mechanism mcpdeck can use.
-func Find(func(string) bool) (Mechanism, error) {
+// FindMechanism reports that this system has no mechanism mcpdeck can use.
+func FindMechanism(func(string) bool) (Mechanism, error) {
 	return Mechanism{}, &UnavailableError{Sentence: "sandbox needs Linux with bubblewrap or macOS: mcpdeck has no sandbox for " + runtime.GOOS}
 }
 
-// Wrap is never reached: Find fails on this system.
+// Wrap is never reached: FindMechanism fails on this system.
 func (m Mechanism) Wrap(Profile, []string, []string, *Net) (Wrapped, error) {
 	return Wrapped{}, &UnavailableError{Sentence: "sandbox needs Linux with bubblewrap or macOS: mcpdeck has no sandbox for " + runtime.GOOS}
 }

@@ -20,7 +20,7 @@ const Key = "-----BEGIN OPENSSH PRIVATE KEY----- planted by boxtest"
 // the test is skipped with the reason, unless CI=true: there it fails.
 func RequireMechanism(t testing.TB) sandbox.Mechanism {
 	t.Helper()
-	m, err := sandbox.Find(func(p string) bool { _, err := os.Stat(p); return err == nil })
+	m, err := sandbox.FindMechanism(func(p string) bool { _, err := os.Stat(p); return err == nil })
 	if err != nil {
 		if os.Getenv("CI") == "true" {
 			t.Fatalf("CI must have a sandbox mechanism: %v", err)

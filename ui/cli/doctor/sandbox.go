@@ -18,7 +18,7 @@ import (
 // worth knowing.
 func sandboxCheck(ctx context.Context, res *config.Resolved) docLine {
 	return sandboxCheckWith(ctx, res, func() (sandbox.Mechanism, error) {
-		return sandbox.Find(func(p string) bool { _, err := os.Stat(p); return err == nil })
+		return sandbox.FindMechanism(func(p string) bool { _, err := os.Stat(p); return err == nil })
 	})
 }
 

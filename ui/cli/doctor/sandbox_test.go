@@ -16,7 +16,7 @@ import (
 func TestSandboxCheck(t *testing.T) {
 	boxed := &config.Resolved{Servers: []model.Server{{Name: "boxed", Config: model.ServerConfig{Command: "x", Sandbox: model.DefaultSandbox()}}}}
 	open := &config.Resolved{Servers: []model.Server{{Name: "open", Config: model.ServerConfig{Command: "x"}}}}
-	missing := func() (sandbox.Mechanism, error) { return sandbox.Find(func(string) bool { return false }) }
+	missing := func() (sandbox.Mechanism, error) { return sandbox.FindMechanism(func(string) bool { return false }) }
 	l := sandboxCheckWith(t.Context(), boxed, missing)
 	if l.mark != docBad || !strings.Contains(l.text, "boxed cannot run without it") || !strings.Contains(l.fix, "install") {
 		t.Errorf("missing, needed: %+v", l)
