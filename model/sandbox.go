@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/mcpdeck/mcpdeck/model/hostlist"
 )
@@ -176,10 +177,10 @@ func (s Sandbox) MarshalJSON() ([]byte, error) {
 const blockedPrefix = "blocked connection to "
 
 // SandboxBlockedNote is how a refused connection reads in the server's
-// log: "blocked connection to api.example.com:443 (why)". hostPort is
-// host:port ([v6]:port), why the proxy's reason.
-func SandboxBlockedNote(hostPort, why string) string {
-	return blockedPrefix + hostPort + " (" + why + ")"
+// log: "blocked connection to api.example.com:443 at 2026-01-02T15:04:05Z
+// (why)". hostPort is host:port ([v6]:port), why the proxy's reason.
+func SandboxBlockedNote(hostPort string, at time.Time, why string) string {
+	return blockedPrefix + hostPort + " at " + at.UTC().Format(time.RFC3339) + " (" + why + ")"
 }
 
 // LastSandboxBlocked finds the newest SandboxBlockedNote among log lines

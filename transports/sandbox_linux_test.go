@@ -91,7 +91,7 @@ func TestSandboxedHostList(t *testing.T) {
 		t.Errorf("refusals %+v", refused)
 	}
 	mu.Unlock()
-	want := fmt.Sprintf("blocked connection to 127.0.0.1:%d", unlisted)
+	want := fmt.Sprintf("blocked connection to 127.0.0.1:%d at ", unlisted) // and the time
 	if !slices.ContainsFunc(c.StderrTail(50), func(l string) bool { return strings.HasPrefix(l, want) }) {
 		t.Errorf("log lacks %q: %q", want, c.StderrTail(50))
 	}

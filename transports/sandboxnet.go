@@ -41,7 +41,7 @@ func sandboxProxy(box *model.Sandbox, note func(string), onRefuse func(Refusal))
 		SocketDir: dir,
 		OnRefuse: func(r egress.Refusal) {
 			ref := Refusal{Host: textsafe.SanitizeLine(r.Host), Port: r.Port, At: r.At}
-			note(model.SandboxBlockedNote(net.JoinHostPort(ref.Host, strconv.Itoa(ref.Port)), r.Reason))
+			note(model.SandboxBlockedNote(net.JoinHostPort(ref.Host, strconv.Itoa(ref.Port)), r.At, r.Reason))
 			if onRefuse != nil {
 				onRefuse(ref)
 			}

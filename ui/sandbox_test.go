@@ -3,6 +3,7 @@ package ui
 import (
 	"slices"
 	"testing"
+	"time"
 
 	"github.com/mcpdeck/mcpdeck/engine"
 	"github.com/mcpdeck/mcpdeck/model"
@@ -17,7 +18,7 @@ func TestSandboxedServerOnScreen(t *testing.T) {
 		s := fixture()
 		i := slices.IndexFunc(s.Servers, func(x engine.ServerSnapshot) bool { return x.Name == "flaky" })
 		s.Servers[i].Config = model.ServerConfig{Command: "flaky", Sandbox: &model.Sandbox{Profile: "default", Network: model.SandboxNetwork{Hosts: []string{"api.github.com"}}}}
-		s.Servers[i].StderrTail = []string{"starting", model.SandboxBlockedNote("api.example.com:443", "the host is not in the sandbox's list")}
+		s.Servers[i].StderrTail = []string{"starting", model.SandboxBlockedNote("api.example.com:443", time.Time{}, "the host is not in the sandbox's list")}
 		f := newFakeEngine(s)
 		h := newHarness(t, f, 140, 30)
 		h.keys("esc")
