@@ -122,11 +122,14 @@ func mounts(p Profile) []mount {
 	return ms
 }
 
-// mountDsts are the paths mounted into the sandbox.
+// mountDsts are the host's paths that appear in the sandbox as
+// themselves (not the private /tmp, whose content is not the host's).
 func mountDsts(p Profile) []string {
 	var out []string
 	for _, m := range mounts(p) {
-		out = append(out, m.dst)
+		if m.src != p.TempDir || m.dst != insideTemp {
+			out = append(out, m.dst)
+		}
 	}
 	return out
 }

@@ -56,6 +56,16 @@ func TestBwrapArgs(t *testing.T) {
 	}
 }
 
+// TestBwrapArgsRunsInUnderTmp: a server that runs in a directory under
+// the host's /tmp that nothing opens gets that directory made in its
+// private /tmp, or bubblewrap could not chdir there.
+func TestBwrapArgsRunsInUnderTmp(t *testing.T) {
+	line := strings.Join(bwrapArgs(Profile{TempDir: "/tmp/sbx", Home: "/root", RunsIn: "/tmp/t/home"}, []string{"/x"}, nil), " ")
+	if !strings.Contains(line, "--dir /tmp/t/home") || !strings.Contains(line, "--chdir /tmp/t/home") {
+		t.Errorf("%s", line)
+	}
+}
+
 func TestBwrapArgsNetwork(t *testing.T) {
 	all := bwrapArgs(Profile{Network: model.SandboxNetwork{All: true}}, []string{"/x"}, nil)
 	if !slices.Contains(all, "--share-net") {
