@@ -22,6 +22,7 @@ require (
 	github.com/yosida95/uritemplate/v3 v3.0.2
 	github.com/zalando/go-keyring v0.2.8
 	go.uber.org/goleak v1.3.0
+	golang.org/x/net v0.38.0
 	golang.org/x/sys v0.38.0
 	golang.org/x/text v0.23.0
 )

@@ -7,6 +7,7 @@ import (
 
 	"github.com/mcpdeck/mcpdeck/engine/lifecycle"
 	"github.com/mcpdeck/mcpdeck/model"
+	"github.com/mcpdeck/mcpdeck/model/config"
 )
 
 // Enable turns a server (or "all") on, persisted in the private state of the project.
@@ -160,4 +161,25 @@ func (r *runner) authenticate(ctx context.Context, name string) error {
 		r.feed(en, lifecycle.AuthDone{At: now()}, nil)
 	})
 	return err
+}
+
+// AllowSandboxHost adds host to the network list of server's sandbox in
+// the person's user or local settings, where the server is defined
+// (config.AllowSandboxHost: never the project's .mcp.json), and reloads,
+// so the server restarts with its proxy allowing the host.
+func (e *Engine) AllowSandboxHost(ctx context.Context, server, host string) error {
+	var scope model.Scope
+	known := false
+	e.locked(func() {
+		if en, ok := e.byName[server]; ok {
+			known, scope = true, en.srv.Scope
+		}
+	})
+	if !known {
+		return fmt.Errorf("%w: %s", ErrUnknownServer, server)
+	}
+	if _, err := config.AllowSandboxHost(e.opts.Load, scope, server, host); err != nil {
+		return fmt.Errorf("server %s: %w", server, err)
+	}
+	return e.Reload(ctx)
 }

@@ -176,6 +176,11 @@ func (r *runner) connOptions(srv model.Server, mask *textsafe.Masker, policy *at
 	o.OnFrame = func(f Frame) { e.logs.onFrame(name, f) }
 	o.Mask = mask
 	o.Launcher = launch.For(srv)
+	e.locked(func() {
+		if e.res != nil {
+			o.Launcher.Project = e.res.ProjectRoot // a sandboxed server reads it
+		}
+	})
 	if e.opts.Auth != nil && srv.Config.EffectiveType().Info().Headers {
 		o.HTTPClient = e.opts.Auth.HTTPClient(srv)
 		if trusted(srv) && srv.Config.HeadersHelper != "" {

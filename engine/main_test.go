@@ -7,9 +7,14 @@ import (
 	"testing"
 
 	"go.uber.org/goleak"
+
+	"github.com/mcpdeck/mcpdeck/transports/egress"
 )
 
 func TestMain(m *testing.M) {
+	if len(os.Args) > 1 && os.Args[1] == egress.ShimArg {
+		os.Exit(egress.RunShim(os.Args[1:])) // a sandboxed server's shim, as in main
+	}
 	code := m.Run()
 	faultBin.Remove()
 	editorBin.Remove()

@@ -171,6 +171,12 @@ func (cfg ServerConfig) Expand(lookup func(string) (string, bool), secret func(s
 	out.HeadersHelper = one("headersHelper", cfg.HeadersHelper)
 	out.Name = one("name", cfg.Name)
 	out.ProtocolVersion = one("protocolVersion", cfg.ProtocolVersion)
+	if cfg.Sandbox != nil {
+		sb := *cfg.Sandbox
+		sb.Read = strs("sandbox.read", sb.Read)
+		sb.Write = strs("sandbox.write", sb.Write)
+		out.Sandbox = &sb
+	}
 	if cfg.OAuth != nil {
 		o := *cfg.OAuth
 		o.ClientID = one("oauth.clientId", o.ClientID)

@@ -39,6 +39,9 @@ func canonicalJSON(cfg ServerConfig) []byte {
 	put("headersHelper", cfg.HeadersHelper, cfg.HeadersHelper != "")
 	put("name", cfg.Name, cfg.Name != "")
 	put("protocolVersion", cfg.ProtocolVersion, cfg.ProtocolVersion != "")
+	if cfg.Sandbox != nil {
+		m["sandbox"] = cfg.Sandbox.canonical()
+	}
 	addExtra(m, cfg.Extra, isServerKey)
 	if o := cfg.OAuth; o != nil {
 		om := map[string]any{}

@@ -10,6 +10,7 @@ type Policy struct{ rules programJudge }
 // programJudge is what managed policy's rules answer about one program.
 type programJudge interface {
 	Judge(server string, prog Program) PolicyDecision
+	RequiresSandbox(server string, prog Program) (rule string, required bool)
 }
 
 // NewPolicy wraps managed policy's rules (model/policy) so that a Server
@@ -24,6 +25,16 @@ func (p Policy) Judge(server string, prog Program) PolicyDecision {
 		return PolicyDecision{Allowed: true}
 	}
 	return p.rules.Judge(server, prog)
+}
+
+// RequiresSandbox reports whether prog, as the program of the stdio
+// server named server, may run only in a sandbox, and the rule that
+// says so; with no rules it need not.
+func (p Policy) RequiresSandbox(server string, prog Program) (string, bool) {
+	if p.rules == nil {
+		return "", false
+	}
+	return p.rules.RequiresSandbox(server, prog)
 }
 
 // PolicyDecision says whether managed policy lets the server run, and which

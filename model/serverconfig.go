@@ -21,6 +21,10 @@ type ServerConfig struct {
 	Name string `json:"name,omitempty"`
 	// ProtocolVersion overrides the pinned MCP protocol version for this server.
 	ProtocolVersion string `json:"protocolVersion,omitempty"`
+	// Sandbox asks for the server's process to run sandboxed (stdio
+	// servers only); nil runs it as the person's account, unless managed
+	// policy requires a sandbox.
+	Sandbox *Sandbox `json:"sandbox,omitempty"`
 	// Extra holds fields this version of mcpdeck does not know; kept on rewrite.
 	Extra map[string]json.RawMessage `json:"-"`
 }

@@ -63,6 +63,8 @@ func DecodeServerConfig(d jsondoc.Decoder, n *jsondoc.Node, prefix string) (Serv
 			c.Name, err = d.Str(m.Val, f)
 		case "protocolVersion":
 			c.ProtocolVersion, err = d.Str(m.Val, f)
+		case "sandbox":
+			c.Sandbox, err = decodeSandbox(d, m.Val, f)
 		default:
 			if c.Extra == nil {
 				c.Extra = map[string]json.RawMessage{}

@@ -54,7 +54,7 @@ func (w *objWriter) bytes() []byte { w.buf.WriteByte('}'); return w.buf.Bytes() 
 // ServerKeys lists the fields ServerConfig decodes itself, in the
 // documented order: the names an unknown field may be a typo of.
 func ServerKeys() []string {
-	return []string{"type", "command", "args", "env", "cwd", "url", "headers", "headersHelper", "oauth", "name", "protocolVersion"}
+	return []string{"type", "command", "args", "env", "cwd", "url", "headers", "headersHelper", "oauth", "name", "protocolVersion", "sandbox"}
 }
 
 // OAuthKeys is ServerKeys for OAuthConfig.
@@ -90,6 +90,7 @@ func (c ServerConfig) MarshalJSON() ([]byte, error) {
 		{"oauth", c.OAuth, c.OAuth != nil},
 		{"name", c.Name, c.Name != ""},
 		{"protocolVersion", c.ProtocolVersion, c.ProtocolVersion != ""},
+		{"sandbox", c.Sandbox, c.Sandbox != nil},
 	}
 	for _, f := range fields {
 		if f.set {

@@ -29,16 +29,22 @@ func TestServerConfigUnmarshalStrict(t *testing.T) {
 		{`{"command":"x","env":{"A":"1","A":"2"}}`, "env.A", `duplicate key "A"`},
 		{`["x"]`, "", "must be an object, got array"},
 	} {
-		var c ServerConfig
-		err := json.Unmarshal([]byte(tc.in), &c)
-		var fe *jsondoc.FieldError
-		if !errors.As(err, &fe) {
-			t.Errorf("%s: want a field error, got %v", tc.in, err)
-			continue
-		}
-		if fe.Field != tc.field || fe.Msg != tc.msg {
-			t.Errorf("%s: got field %q msg %q, want %q %q", tc.in, fe.Field, fe.Msg, tc.field, tc.msg)
-		}
+		wantFieldError(t, tc.in, tc.field, tc.msg)
+	}
+}
+
+// wantFieldError checks that decoding in fails with msg at field.
+func wantFieldError(t *testing.T, in, field, msg string) {
+	t.Helper()
+	var c ServerConfig
+	err := json.Unmarshal([]byte(in), &c)
+	var fe *jsondoc.FieldError
+	if !errors.As(err, &fe) {
+		t.Errorf("%s: want a field error, got %v", in, err)
+		return
+	}
+	if fe.Field != field || fe.Msg != msg {
+		t.Errorf("%s: got field %q msg %q, want %q %q", in, fe.Field, fe.Msg, field, msg)
 	}
 }
 

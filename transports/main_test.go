@@ -17,6 +17,7 @@ import (
 	"github.com/mcpdeck/mcpdeck/model"
 	"github.com/mcpdeck/mcpdeck/testdata/fakeeditor/editorlaunch"
 	"github.com/mcpdeck/mcpdeck/testdata/faultlaunch"
+	"github.com/mcpdeck/mcpdeck/transports/egress"
 )
 
 // faultBin is the faultserver binary built once for all tests.
@@ -26,6 +27,11 @@ var faultBin string
 var editorBin = faultlaunch.Binary{Package: editorlaunch.Package}
 
 func TestMain(m *testing.M) {
+	if len(os.Args) > 1 && os.Args[1] == egress.ShimArg {
+		// This binary is mcpdeck's executable here: a sandboxed server
+		// with a host list runs behind it, as behind mcpdeck's main.
+		os.Exit(egress.RunShim(os.Args[1:]))
+	}
 	var fault faultlaunch.Binary
 	bin, err := fault.Path()
 	if err != nil {

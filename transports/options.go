@@ -53,6 +53,10 @@ type Options struct {
 	// by managed policy and starts that very file. The engine passes
 	// launch.For(server); the zero value judges by no rules.
 	Launcher launch.Launcher
+	// OnRefuse hears each connection a sandboxed server's proxy refused
+	// (it is in the server's log too); it must not block. nil: the log
+	// only.
+	OnRefuse func(Refusal)
 
 	pinned bool // ProtocolVersion comes from the server's definition
 }

@@ -107,12 +107,23 @@ func startStdio(name string, cfg model.ServerConfig, opts Options) (*stdioTransp
 		return nil, err
 	}
 	// The process outlives Open's context: its end is ours to manage (shutdown).
-	spec := launch.Spec{Command: cfg.Command, Args: cfg.Args, Env: cfg.Env, Dir: cfg.Cwd}
-	g, err := opts.Launcher.Start(spec, inR, outW, errW)
+	ring := newStderrRing(opts.LogDir, name)
+	spec := launch.Spec{Command: cfg.Command, Args: cfg.Args, Env: cfg.Env, Dir: cfg.Cwd, Sandbox: cfg.Sandbox}
+	netw, stopProxy, err := sandboxProxy(cfg.Sandbox, ring.note, opts.OnRefuse)
 	if err != nil {
+		ring.close()
 		closeAll()
 		return nil, err
 	}
+	spec.Net = netw
+	g, err := opts.Launcher.Start(spec, inR, outW, errW)
+	if err != nil {
+		stopProxy()
+		ring.close()
+		closeAll()
+		return nil, err
+	}
+	g.AfterExit(stopProxy)
 	_ = inR.Close()
 	_ = outW.Close()
 	_ = errW.Close()
@@ -120,7 +131,7 @@ func startStdio(name string, cfg model.ServerConfig, opts Options) (*stdioTransp
 	t := &stdioTransport{
 		group:      g,
 		pid:        g.Pid(),
-		ring:       newStderrRing(opts.LogDir, name),
+		ring:       ring,
 		name:       name,
 		maxLine:    opts.maxMessage(),
 		stdin:      inW,

@@ -36,6 +36,7 @@ const (
 	ActReadResource
 	ActWatchResource
 	ActDenyTool
+	ActAllowHost
 	ActGetPrompt
 	ActReload
 	ActAddServer
@@ -171,6 +172,10 @@ func actionTable() []action {
 		{
 			id: ActDenyTool, verb: "deny tool", help: groupUse, def: tuikit.Bind("D", "deny/allow tool", "D"), reach: onScreen,
 			tabs: tabs(tabTools), onItem: true, enabled: hasItems(tabTools), footer: inDetail, run: toggleDeny,
+		},
+		{
+			id: ActAllowHost, verb: "allow blocked host", help: groupServers, def: tuikit.Bind("H", "add host", "H"), reach: onScreen,
+			tabs: tabs(tabStderr), enabled: canAllowHost, footer: inDetail, run: allowHost,
 		},
 		{
 			id: ActGetPrompt, verb: "get prompt", help: groupUse, def: tuikit.Bind("p", "get prompt", "p"), reach: onScreen,

@@ -31,6 +31,7 @@ type Engine interface {
 	ReadResource(ctx context.Context, server, uri string) (engine.ResourceResult, error)
 	Watch(ctx context.Context, server, uri string) error
 	SetToolDenied(ctx context.Context, server, tool string, deny bool) error
+	AllowSandboxHost(ctx context.Context, server, host string) error
 	Unwatch(ctx context.Context, server, uri string) error
 	GetPrompt(ctx context.Context, server, name string, args map[string]string) (engine.PromptResult, error)
 	Complete(ctx context.Context, server string, ref engine.CompletionRef, arg, value string, others map[string]string) ([]string, error)

@@ -141,6 +141,13 @@ func (f *fakeEngine) SetToolDenied(_ context.Context, server, tool string, deny 
 	return nil
 }
 
+func (f *fakeEngine) AllowSandboxHost(_ context.Context, server, host string) error {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.actions = append(f.actions, "allow host "+server+" "+host)
+	return nil
+}
+
 func (f *fakeEngine) Unwatch(_ context.Context, server, uri string) error {
 	f.mu.Lock()
 	defer f.mu.Unlock()

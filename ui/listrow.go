@@ -46,6 +46,9 @@ func (l *serverList) renderRow(s *engine.ServerSnapshot, selected bool) string {
 		text = s.Editor.Name + " · " + text
 	}
 	text = textsafe.SanitizeLine(text) // errors, reasons, rules and editors' names are outside text
+	if s.Config.Sandbox != nil {
+		text += " · sandboxed"
+	}
 	if cost, over := l.costs.label(s); cost != "" {
 		text += " · " + cost
 		if over {

@@ -58,6 +58,12 @@ func overviewLines(st *styles.Styles, s *engine.ServerSnapshot, width int, conte
 	}
 	kv("Context", context)
 	kv("Sampling", samplingLine(s))
+	if sb := s.Config.Sandbox; sb != nil {
+		kv("Sandbox", sb.Summary())
+		if host := model.LastSandboxBlocked(s.StderrTail); host != "" {
+			kv("Blocked", host+" (see Stderr; H there adds it to the sandbox's network list)")
+		}
+	}
 	if s.Policy.Rule != "" {
 		verdict := "allowed by"
 		if !s.Policy.Allowed {

@@ -143,10 +143,11 @@ func TestAddFromRegistry(t *testing.T) {
 		if strings.Contains(h.view(), secret) {
 			t.Fatalf("the secret is shown as it is typed:\n%s", h.view())
 		}
-		h.keys("enter", "enter")
+		h.keys("enter", "enter", "enter") // the label; the sandbox, pre-selected
 		h.wantView("Add server-everything?", "stdio server server-everything, written to the user scope (/cfg/user.json):",
 			"Command  npx -y @modelcontextprotocol/server-everything@2026.8.31 stdio",
-			"Env      EVERYTHING_TOKEN=${secret:EVERYTHING_TOKEN}", "Secrets  EVERYTHING_TOKEN go to mcpdeck's secret store", "enter add")
+			"Env      EVERYTHING_TOKEN=${secret:EVERYTHING_TOKEN}", "Sandbox  default profile · network registry.npmjs.org",
+			"Secrets  EVERYTHING_TOKEN go to mcpdeck's secret store", "enter add")
 		if strings.Contains(h.view(), secret) {
 			t.Fatalf("the confirmation shows the secret:\n%s", h.view())
 		}
@@ -162,7 +163,7 @@ func TestAddFromRegistry(t *testing.T) {
 		}
 		in := reg.installed[0]
 		if in.scope != model.ScopeUser || in.name != "server-everything" || in.cfg.Env["EVERYTHING_TOKEN"] != "${secret:EVERYTHING_TOKEN}" ||
-			len(in.secrets) != 1 || in.secrets[0].Value != secret {
+			len(in.secrets) != 1 || in.secrets[0].Value != secret || in.cfg.Sandbox == nil {
 			t.Errorf("installed %+v", in)
 		}
 		if got := h.eng.Actions(); len(got) == 0 || got[len(got)-1] != "reload " {

@@ -17,6 +17,7 @@ import (
 	"github.com/mcpdeck/mcpdeck/engine"
 	"github.com/mcpdeck/mcpdeck/model"
 	"github.com/mcpdeck/mcpdeck/model/config"
+	"github.com/mcpdeck/mcpdeck/testdata/boxtest"
 	"github.com/mcpdeck/mcpdeck/transports"
 )
 
@@ -28,6 +29,8 @@ type transportCase struct {
 	// answersLost, when set, says why our answers to the server's requests
 	// never reach it although its requests reach us.
 	answersLost string
+	// sandboxed: the server runs in the default sandbox (bubblewrap).
+	sandboxed bool
 }
 
 var transportCases = []transportCase{
@@ -36,6 +39,14 @@ var transportCases = []transportCase{
 		server: func(t *testing.T, ctx context.Context, tools nodeTools) map[string]any {
 			return map[string]any{"type": "stdio", "command": tools.Node, "args": []string{tools.Everything, "stdio"}}
 		},
+	},
+	{
+		name: "stdio-sandboxed",
+		server: func(t *testing.T, ctx context.Context, tools nodeTools) map[string]any {
+			boxtest.RequireMechanism(t)
+			return map[string]any{"type": "stdio", "command": tools.Node, "args": []string{tools.Everything, "stdio"}, "sandbox": true}
+		},
+		sandboxed: true,
 	},
 	{
 		name: "sse",
@@ -249,6 +260,13 @@ func TestEverything(t *testing.T) {
 			h := newHarness(t, tc)
 			srv := h.connected(t)
 
+			if tc.sandboxed {
+				t.Run("runs in the sandbox", func(t *testing.T) {
+					if kids := childProcesses(); !slices.ContainsFunc(kids, func(k string) bool { return strings.HasSuffix(k, "(bwrap)") }) {
+						t.Errorf("no bwrap among our children %v: the server runs unsandboxed", kids)
+					}
+				})
+			}
 			t.Run("lists", func(t *testing.T) {
 				if srv.ServerInfo.Name == "" {
 					t.Errorf("no serverInfo from initialize")

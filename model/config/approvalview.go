@@ -32,7 +32,7 @@ const commandLineMax = 72
 // argument, cwd, the directory it runs in (runsIn: Server.RunsIn, "" for
 // a server mcpdeck starts no process for), every env variable and header
 // with its value as written, the headers helper, OAuth settings, URL,
-// protocol version, fields this version does not know, which of the
+// protocol version, the sandbox, fields this version does not know, which of the
 // person's environment variables go where, and the source file. Values are not masked: a definition awaiting
 // approval comes from a repository, so its values are the repository's,
 // and masking them would hide exactly what a hostile one relies on
@@ -70,6 +70,7 @@ func ApprovalView(raw model.ServerConfig, runsIn, source string) []ApprovalLine 
 	if raw.ProtocolVersion != "" {
 		add("Protocol version", textsafe.Escape(raw.ProtocolVersion))
 	}
+	out = append(out, sandboxLines(raw.Sandbox)...)
 	out = append(out, extraLines("Unknown field", raw.Extra)...)
 	out = append(out, variableLines(raw)...)
 	add("Source", textsafe.Escape(source))
@@ -119,6 +120,23 @@ func oauthLines(o *model.OAuthConfig) []ApprovalLine {
 		out = append(out, ApprovalLine{Label: "OAuth", Value: "on, with default settings"})
 	}
 	return out
+}
+
+// sandboxLines shows the sandbox the definition asks for: its profile and
+// each path and host it adds, so approving it approves exactly those.
+func sandboxLines(s *model.Sandbox) []ApprovalLine {
+	if s == nil {
+		return nil
+	}
+	out := []ApprovalLine{{Label: "Sandbox", Value: textsafe.Escape(s.Profile) + " profile"}}
+	for _, p := range s.Read {
+		out = append(out, ApprovalLine{Label: "Sandbox reads", Value: textsafe.Escape(p)})
+	}
+	for _, p := range s.Write {
+		out = append(out, ApprovalLine{Label: "Sandbox writes", Value: textsafe.Escape(p)})
+	}
+	out = append(out, ApprovalLine{Label: "Sandbox network", Value: textsafe.Escape(s.Network.String())})
+	return append(out, extraLines("Sandbox unknown field", s.Extra)...)
 }
 
 // extraLines shows fields mcpdeck does not know, as compact JSON, so that

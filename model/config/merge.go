@@ -109,6 +109,7 @@ func build(d jsonfile.Definition, opts LoadOptions, root string) model.Server {
 		dir = filepath.Dir(d.Origin.Source)
 	}
 	cfg.Cwd = workDir(cfg.Cwd, dir, root, d.Origin.Scope, opts)
+	cfg.Sandbox = placeSandbox(cfg.Sandbox, cfg.Cwd, opts.Home)
 	s.Config = cfg
 	s.HomeRelative = homeRelative(d.Raw, cfg, d.Origin.Scope, opts.Cwd)
 	probs = append(probs, optInProblems(d.Raw, d.Origin.Scope)...)

@@ -20,6 +20,7 @@ func TestPolicy(t *testing.T) {
 		"runner", `{"command":"python","args":["-m","srv","--port","1"]}`,
 		"ghost", `{"command":"ghost","args":["-y","random-server"]}`,
 		"ghost-path", `{"command":"sh","args":["-c","x"],"env":{"PATH":"/nonexistent"}}`,
+		"boxed", `{"command":"npx","args":["-y","random-server"],"sandbox":true}`,
 	}
 	for _, tc := range []struct {
 		name   string
@@ -104,6 +105,34 @@ func TestPolicy(t *testing.T) {
 			name:   "a serverUrl pattern with a query fails closed",
 			policy: `{"deniedMcpServers": [{"serverUrl": "https://*.evil.com/*?x=*"}]}`,
 			want:   map[string]string{"github": "deny: managed-settings.json cannot be used"},
+		},
+		{
+			name:   "a sandbox required of every stdio server",
+			policy: `{"sandboxedMcpServers": [{"serverCommand": ["*"]}]}`,
+			want: map[string]string{
+				"random": `deny: sandboxedMcpServers: serverCommand ["*"] (the server has no sandbox)`,
+				"ghost":  `deny: sandboxedMcpServers: serverCommand ["*"] (the server has no sandbox)`,
+				"boxed":  "allow: ", "corp": "allow: ",
+			},
+		},
+		{
+			name:   "a sandbox required of the servers a rule names",
+			policy: `{"sandboxedMcpServers": [{"serverName": "runner"}, {"serverCommand": ["npx", "-y", "random-*"]}]}`,
+			want: map[string]string{
+				"runner": `deny: sandboxedMcpServers: serverName "runner" (the server has no sandbox)`,
+				"random": `deny: sandboxedMcpServers: serverCommand ["npx", "-y", "random-*"] (the server has no sandbox)`,
+				"github": "allow: ", "boxed": "allow: ", "my.tool": "allow: ",
+			},
+		},
+		{
+			name:   "a deny still wins over a sandbox",
+			policy: `{"sandboxedMcpServers": [{"serverCommand": ["*"]}], "deniedMcpServers": [{"serverName": "boxed"}]}`,
+			want:   map[string]string{"boxed": `deny: deniedMcpServers: serverName "boxed"`},
+		},
+		{
+			name:   "a serverUrl in sandboxedMcpServers fails closed",
+			policy: `{"sandboxedMcpServers": [{"serverUrl": "*"}]}`,
+			want:   map[string]string{"boxed": "deny: managed-settings.json cannot be used"},
 		},
 		{
 			name:   "broken policy file fails closed",

@@ -38,5 +38,10 @@ func UnknownFields(raw model.ServerConfig) []UnknownField {
 			out = append(out, UnknownField{Field: "oauth." + k, Name: k, Known: model.OAuthKeys()})
 		}
 	}
+	if raw.Sandbox != nil {
+		for _, k := range slices.Sorted(maps.Keys(raw.Sandbox.Extra)) {
+			out = append(out, UnknownField{Field: "sandbox." + k, Name: k, Known: model.SandboxKeys()})
+		}
+	}
 	return out
 }

@@ -37,6 +37,9 @@ func validate(cfg model.ServerConfig) []model.Problem {
 		all := model.TransportNames(func(model.TransportInfo) bool { return true }, "or")
 		bad("type", "unknown transport "+strconv.Quote(string(t.Name))+" (use "+all+")")
 	}
+	if cfg.Sandbox != nil && !t.Program {
+		bad("sandbox", "only a server mcpdeck starts (stdio) can be sandboxed; a "+string(t.Name)+" server runs elsewhere")
+	}
 	return probs
 }
 

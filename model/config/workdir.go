@@ -61,3 +61,33 @@ func workDir(cwd, dir, root string, scope model.Scope, opts LoadOptions) string 
 	}
 	return filepath.Join(dir, cwd)
 }
+
+// placeSandbox makes the paths of an expanded sandbox absolute, as
+// workDir does a cwd: "~" and "~/x" are under home, a relative path is
+// relative to runsIn, the directory the server starts in.
+func placeSandbox(s *model.Sandbox, runsIn, home string) *model.Sandbox {
+	if s == nil {
+		return nil
+	}
+	out := *s
+	place := func(in []string) []string {
+		if in == nil {
+			return nil
+		}
+		ps := make([]string, len(in))
+		for i, p := range in {
+			switch {
+			case p == "~":
+				p = home
+			case strings.HasPrefix(p, "~/"):
+				p = filepath.Join(home, p[2:])
+			case !filepath.IsAbs(p):
+				p = filepath.Join(runsIn, p)
+			}
+			ps[i] = filepath.Clean(p)
+		}
+		return ps
+	}
+	out.Read, out.Write = place(s.Read), place(s.Write)
+	return &out
+}

@@ -17,6 +17,7 @@ import (
 
 	"github.com/mcpdeck/mcpdeck/model"
 	"github.com/mcpdeck/mcpdeck/model/platform"
+	"github.com/mcpdeck/mcpdeck/model/sandbox"
 )
 
 // Launcher starts programs under one managed policy, for one server or for
@@ -28,9 +29,14 @@ type Launcher struct {
 	// Server is whose program it is, for serverName rules; "" for
 	// mcpdeck's own programs.
 	Server string
+	// Project is the project's root, "" outside one: a sandboxed server
+	// reads it (model/sandbox.Resolve).
+	Project string
 	// starting, when set, sees each command that is about to start, its
 	// Path final (tests check that the program started is the one judged).
 	starting func(*exec.Cmd)
+	// mechanism, when set, replaces sandbox.FindMechanism (tests give a broken one).
+	mechanism func() (sandbox.Mechanism, error)
 }
 
 // For is the launcher of srv's programs, under the policy srv was loaded
@@ -55,27 +61,18 @@ type Spec struct {
 	// Dir is the working directory, taken relative to mcpdeck's; "" is
 	// mcpdeck's. A Command with a path separator is relative to it.
 	Dir string
+	// Sandbox, when set, runs the program in that sandbox (Start only);
+	// Net is its proxy when its network is a host list.
+	Sandbox *model.Sandbox
+	Net     *sandbox.Net
 }
 
 // command finds s's program, judges it, and returns the command that
 // starts exactly that file (Path set, never looked up again).
 func (l Launcher) command(s Spec) (*exec.Cmd, error) {
-	dir, err := filepath.Abs(s.Dir)
-	if err != nil {
-		return nil, fmt.Errorf("working directory: %w", err)
-	}
-	prog, err := model.ResolveProgram(s.Command, s.Args, s.Env, dir, os.LookupEnv)
+	cmd, _, err := l.resolve(s)
 	if err != nil {
 		return nil, err
-	}
-	if d := l.Policy.Judge(l.Server, prog); !d.Allowed {
-		return nil, &BlockedError{Program: prog.Path, Rule: d.Rule}
-	}
-	cmd := &exec.Cmd{
-		Path: prog.Path,
-		Args: append([]string{s.Command}, s.Args...),
-		Env:  mergeEnv(os.Environ(), s.Env),
-		Dir:  dir,
 	}
 	if l.starting != nil {
 		l.starting(cmd)
@@ -83,13 +80,53 @@ func (l Launcher) command(s Spec) (*exec.Cmd, error) {
 	return cmd, nil
 }
 
+// resolve finds and judges s's program: the command that starts exactly
+// that file, and the program as judged.
+func (l Launcher) resolve(s Spec) (*exec.Cmd, model.Program, error) {
+	dir, err := filepath.Abs(s.Dir)
+	if err != nil {
+		return nil, model.Program{}, fmt.Errorf("working directory: %w", err)
+	}
+	prog, err := model.ResolveProgram(s.Command, s.Args, s.Env, dir, os.LookupEnv)
+	if err != nil {
+		return nil, prog, err
+	}
+	if d := l.Policy.Judge(l.Server, prog); !d.Allowed {
+		return nil, prog, &BlockedError{Program: prog.Path, Rule: d.Rule}
+	}
+	cmd := &exec.Cmd{
+		Path: prog.Path,
+		Args: append([]string{s.Command}, s.Args...),
+		Env:  mergeEnv(os.Environ(), s.Env),
+		Dir:  dir,
+	}
+	return cmd, prog, nil
+}
+
 // Start starts s in its own process group with the given standard
-// streams (nil is the null device) and returns the running group.
+// streams (nil is the null device) and returns the running group: in its
+// sandbox when s has one; without one, only if managed policy does not
+// require one of the server (sandboxedMcpServers).
 func (l Launcher) Start(s Spec, stdin, stdout, stderr *os.File) (*platform.Group, error) {
-	cmd, err := l.command(s)
+	if s.Sandbox != nil {
+		return l.startSandboxed(s, stdin, stdout, stderr)
+	}
+	cmd, prog, err := l.resolve(s)
 	if err != nil {
 		return nil, err
 	}
+	if rule, ok := l.Policy.RequiresSandbox(l.Server, prog); ok {
+		return nil, &BlockedError{Program: prog.Path, Rule: rule}
+	}
+	if l.starting != nil {
+		l.starting(cmd)
+	}
+	return startWith(cmd, stdin, stdout, stderr)
+}
+
+// startWith starts cmd as a group with the given standard streams (nil is
+// the null device).
+func startWith(cmd *exec.Cmd, stdin, stdout, stderr *os.File) (*platform.Group, error) {
 	if stdin != nil {
 		cmd.Stdin = stdin
 	}

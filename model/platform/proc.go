@@ -22,9 +22,10 @@ const (
 // a kill-on-close job object. Ending the group ends them all, so a child
 // of a script can neither outlive it nor hold its output pipes open.
 type Group struct {
-	cmd  *exec.Cmd
-	mu   sync.Mutex
-	tree processTree
+	cmd   *exec.Cmd
+	mu    sync.Mutex
+	tree  processTree
+	after []func() // run once the leader has exited (AfterExit)
 }
 
 // StartGroup starts cmd as the leader of a new process group. cmd.Path is
@@ -45,11 +46,26 @@ func (g *Group) Pid() int { return g.cmd.Process.Pid }
 // the wait itself failed.
 func (g *Group) Wait() (*os.ProcessState, error) {
 	err := g.cmd.Wait()
+	g.mu.Lock()
+	after := g.after
+	g.after = nil
+	g.mu.Unlock()
+	for _, f := range after {
+		f()
+	}
 	var ee *exec.ExitError
 	if errors.As(err, &ee) {
 		err = nil
 	}
 	return g.cmd.ProcessState, err
+}
+
+// AfterExit has Wait run f once the leader has exited: what was made
+// for this run (a sandbox's private temporary directory) goes with it.
+func (g *Group) AfterExit(f func()) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	g.after = append(g.after, f)
 }
 
 // Release lets go of what holds the group (the Windows job, which ends

@@ -19,7 +19,7 @@ func ReadManaged(f *jsonfile.File, prob *model.Problem, path string) (Rules, []m
 	var probs []model.Problem
 	var pol Rules
 	pol.file = path
-	for _, key := range []string{"allowedMcpServers", "deniedMcpServers"} {
+	for _, key := range []string{"allowedMcpServers", "deniedMcpServers", sandboxedKey} {
 		n := f.Root.Get(key)
 		if n == nil || n.Kind == 'z' {
 			continue
@@ -31,10 +31,13 @@ func ReadManaged(f *jsonfile.File, prob *model.Problem, path string) (Rules, []m
 			pol.broken = fmt.Sprintf("managed-settings.json cannot be used (%s): every server is blocked", p.Error())
 			continue
 		}
-		if key == "allowedMcpServers" {
+		switch key {
+		case "allowedMcpServers":
 			pol.allow = rules
-		} else {
+		case "deniedMcpServers":
 			pol.deny = rules
+		default:
+			pol.sandboxed = rules
 		}
 	}
 	return pol, probs
@@ -62,6 +65,10 @@ func decodeRules(d jsondoc.Decoder, n *jsondoc.Node, field string) ([]policyRule
 		case "serverName":
 			r.name, err = d.Str(m.Val, f+".serverName")
 		case "serverUrl":
+			if field == sandboxedKey {
+				err = &jsondoc.FieldError{Field: f + ".serverUrl", Offset: m.KeyStart, Msg: "a remote server runs elsewhere and cannot be sandboxed (use serverName or serverCommand)"}
+				break
+			}
 			r.url, err = d.Str(m.Val, f+".serverUrl")
 			if err == nil {
 				var perr error

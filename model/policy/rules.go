@@ -44,7 +44,14 @@ type Rules struct {
 	deny   []policyRule
 	broken string
 	file   string
+	// sandboxed are the rules of sandboxedMcpServers: a stdio server one
+	// matches runs only with a sandbox.
+	sandboxed []policyRule
 }
+
+// sandboxedKey is the managed setting that requires a sandbox of the
+// stdio servers its rules match (serverName, serverCommand).
+const sandboxedKey = "sandboxedMcpServers"
 
 // Judge decides whether prog may start as a program of the server named
 // server ("" for mcpdeck's own programs, such as the browser opener): it is
@@ -60,7 +67,33 @@ func (p Rules) Judge(server string, prog model.Program) model.PolicyDecision {
 // when it found none).
 func (p Rules) Decide(name string, cfg model.ServerConfig, prog model.Program, found bool) model.PolicyDecision {
 	t := cfg.EffectiveType().Info()
-	return p.judge(&target{name: name, program: t.Program, remote: t.Remote, rawURL: cfg.URL, prog: prog, found: found})
+	tg := &target{name: name, program: t.Program, remote: t.Remote, rawURL: cfg.URL, prog: prog, found: found}
+	d := p.judge(tg)
+	if d.Allowed && t.Program && cfg.Sandbox == nil {
+		if rule, ok := p.sandboxRule(tg); ok {
+			return model.PolicyDecision{Allowed: false, Rule: rule}
+		}
+	}
+	return d
+}
+
+// RequiresSandbox reports whether prog, as the program of the stdio
+// server named server, may run only in a sandbox, and the rule that says
+// so: the launcher refuses to start it without one.
+func (p Rules) RequiresSandbox(server string, prog model.Program) (string, bool) {
+	return p.sandboxRule(&target{name: server, program: true, prog: prog, found: prog.Path != ""})
+}
+
+// sandboxRule is the first sandboxedMcpServers rule t matches, described
+// as a policy block names its rule. A program that cannot be found
+// matches every serverCommand rule (doubt requires the sandbox).
+func (p Rules) sandboxRule(t *target) (string, bool) {
+	for _, r := range p.sandboxed {
+		if t.matches(r, true) {
+			return sandboxedKey + ": " + r.describe() + " (the server has no sandbox)", true
+		}
+	}
+	return "", false
 }
 
 // judge applies the policy to a target. Deny wins over allow; the

@@ -15,6 +15,7 @@ import (
 
 	"github.com/mcpdeck/mcpdeck/model"
 	"github.com/mcpdeck/mcpdeck/model/config"
+	"github.com/mcpdeck/mcpdeck/transports/egress"
 )
 
 // Env is a private machine for one test: its own HOME, XDG config dir,
@@ -149,6 +150,10 @@ type listed struct {
 	Approval  struct {
 		Status string `json:"status"`
 	} `json:"approval"`
+	Policy struct {
+		Allowed bool   `json:"allowed"`
+		Rule    string `json:"rule"`
+	} `json:"policy"`
 	OAuth *struct {
 		ClientID     string `json:"clientId"`
 		CallbackPort int    `json:"callbackPort"`
@@ -264,8 +269,13 @@ var Binary string
 // real binary once, as `make build` and `make install` do (stamped with the
 // commit when the tree is a git checkout, whatever GOFLAGS this machine
 // sets), so the CLI tests run what a person runs; it then checks that no
-// goroutine outlives the tests.
+// goroutine outlives the tests. Started as the egress shim (a sandboxed
+// server with a host list, run by a command the test runs in process),
+// it is the shim, as mcpdeck's main is.
 func Main(m *testing.M) {
+	if len(os.Args) > 1 && os.Args[1] == egress.ShimArg {
+		os.Exit(egress.RunShim(os.Args[1:]))
+	}
 	dir, err := os.MkdirTemp("", "mcpdeck-cli-test-")
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)

@@ -84,7 +84,8 @@ func TestHostileTreeCannotRedirectAUserServer(t *testing.T) {
 	m.WriteFile(filepath.Join(m.Proj, ".npmrc"), "registry="+hostile.URL+"/\n")
 
 	secret := "everything-secret-0123456789"
-	m.OK("mcp", "add", "everything", "-s", "user", "--registry", "io.github.modelcontextprotocol/server-everything", "-e", "EVERYTHING_TOKEN="+secret)
+	// Unsandboxed: the package is installed under home, which a sandbox hides.
+	m.OK("mcp", "add", "everything", "-s", "user", "--registry", "io.github.modelcontextprotocol/server-everything", "--sandbox=none", "-e", "EVERYTHING_TOKEN="+secret)
 	m.OK("mcp", "add", "-s", "user", "fetched", "--", "npx", "-y", "mcpdeck-not-installed-anywhere@2.0.0")
 
 	r := m.RunInProcess("--json", "call", "everything", "get-env", "{}")

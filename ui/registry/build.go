@@ -334,5 +334,8 @@ func Lines(cfg model.ServerConfig) []string {
 	for _, k := range slices.Sorted(maps.Keys(cfg.Headers)) {
 		out = append(out, "Header   "+k+": "+cfg.Headers[k])
 	}
+	if cfg.Sandbox != nil {
+		out = append(out, "Sandbox  "+cfg.Sandbox.Summary())
+	}
 	return out
 }

@@ -45,7 +45,8 @@ func (b *builder) pkg() (model.ServerConfig, error) {
 		args = append(append(args, image(pk)), pkgArgs...)
 	}
 	cfg.Args = args
-	return cfg, nil
+	cfg.Sandbox, err = b.sandbox()
+	return cfg, err
 }
 
 // dashDash puts "--" before the package's own arguments, if any.

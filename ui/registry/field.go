@@ -17,6 +17,7 @@ const (
 	FieldArg                             // a command-line argument (--arg KEY=VALUE)
 	FieldVariable                        // a {variable} inside a fixed value or URL (--arg KEY=VALUE)
 	FieldUserConfig                      // a setting an MCP bundle's manifest asks for (--arg KEY=VALUE)
+	FieldSandbox                         // whether to run it sandboxed (--sandbox, --sandbox=none)
 )
 
 // Field is one value the person supplies to install a server: asked for
@@ -42,6 +43,8 @@ func (f Field) Label() string {
 		return "variable " + f.Key
 	case FieldUserConfig:
 		return "setting " + f.Key
+	case FieldSandbox:
+		return "sandbox"
 	}
 	return f.Key
 }
@@ -56,6 +59,8 @@ func (f Field) flagWith(value string) string {
 		return "-e " + f.Key + "='" + value + "'"
 	case FieldHeader:
 		return "-H '" + f.Key + ": " + value + "'"
+	case FieldSandbox:
+		return "--sandbox=" + value
 	case FieldArg, FieldVariable, FieldUserConfig:
 	}
 	return "--arg " + f.Key + "='" + value + "'"

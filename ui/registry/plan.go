@@ -135,7 +135,11 @@ func (p *Plan) packageFields() error {
 			}
 		}
 	}
-	return p.keyValues(FieldEnv, pk.EnvironmentVariables)
+	if err := p.keyValues(FieldEnv, pk.EnvironmentVariables); err != nil {
+		return err
+	}
+	p.addSandboxField()
+	return nil
 }
 
 // checkRunnablePackage checks a package its registry's runtime runs: its

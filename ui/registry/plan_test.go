@@ -104,7 +104,7 @@ func TestBuildAsksWhatIsMissing(t *testing.T) {
 	for _, f := range p.Fields {
 		ids = append(ids, f.ID)
 	}
-	if strings.Join(ids, " ") != "arg:transport env:EVERYTHING_TOKEN env:EVERYTHING_LABEL" {
+	if strings.Join(ids, " ") != "arg:transport env:EVERYTHING_TOKEN env:EVERYTHING_LABEL sandbox" {
 		t.Errorf("fields %v", ids)
 	}
 	_, _, err = p.Build(nil, SecretsInStore)

@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/mcpdeck/mcpdeck/engine"
+	"github.com/mcpdeck/mcpdeck/model"
 	"github.com/mcpdeck/mcpdeck/model/textsafe"
 	"github.com/mcpdeck/mcpdeck/ui/status"
 )
@@ -17,11 +18,20 @@ func Reason(srv engine.ServerSnapshot) string { return status.Reason(&srv) }
 // ListLine is the `mcp list` line for one server.
 func ListLine(srv engine.ServerSnapshot) string {
 	o := OutcomeOf(srv)
-	how := string(srv.Transport)
+	how := TransportText(srv.Transport, srv.Config.Sandbox)
 	if srv.Editor != nil {
 		how += ", " + srv.Editor.From()
 	}
 	return textsafe.SanitizeLine(fmt.Sprintf("%s %s: %s (%s) — %s", o.Glyph(), srv.Name, srv.Target, how, StatusBody(srv)))
+}
+
+// TransportText is a server's transport as `mcp list` shows it, marked
+// when the server runs in a sandbox: "stdio, sandboxed".
+func TransportText(t model.Transport, box *model.Sandbox) string {
+	if box != nil {
+		return string(t) + ", sandboxed"
+	}
+	return string(t)
 }
 
 // StatusText is the `mcp get` Status line: the glyph and what

@@ -86,6 +86,7 @@ func runDoctor(ctx context.Context, f *clicore.EngineFlags, bundle string) error
 	lines = append(lines, workDirChecks(res)...)
 	lines = append(lines, programChecks(ctx, res)...)
 	lines = append(lines, keychainCheck(ctx, g))
+	lines = append(lines, sandboxCheck(ctx, res))
 	servers, run, err := doctorServers(ctx, f)
 	if err != nil {
 		return err

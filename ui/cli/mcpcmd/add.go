@@ -1,6 +1,7 @@
 package mcpcmd
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -25,6 +26,8 @@ type addFlags struct {
 	registry string
 	args     []string
 	yes      bool
+	// sandbox is --sandbox[=PROFILE]: "" for none.
+	sandbox string
 }
 
 func newMCPAddCmd(g *clicore.Globals) *cobra.Command {
@@ -62,6 +65,10 @@ func newMCPAddCmd(g *clicore.Globals) *cobra.Command {
 	fl.StringVar(&f.registry, "registry", "", "install `SERVER[@VERSION]` from the MCP Registry (MCPDECK_REGISTRY_URL): its remote, else its package, pinned; -t stdio takes the package, -t http/sse a remote")
 	fl.StringArrayVar(&f.args, "arg", nil, "with --registry: a value for an argument or {variable} the server asks for, `KEY=VALUE` (repeatable)")
 	fl.BoolVar(&f.yes, "yes", false, "with --registry: do not ask to confirm at a terminal")
+	fl.StringVar(&f.sandbox, "sandbox", "", "run the stdio server in a sandbox with `PROFILE` ("+strings.Join(model.SandboxProfiles(), " or ")+"; --sandbox alone: default): "+
+		"it reads the system, its own package and the project, writes a private /tmp, has no network; "+
+		"--registry offers it to npm and PyPI packages, --sandbox=none declines")
+	fl.Lookup("sandbox").NoOptDefVal = model.SandboxProfileDefault
 	cmd.RunE = func(cmd *cobra.Command, args []string) error {
 		if f.registry != "" {
 			return runRegistryAdd(cmd, g, args, f, scope())
@@ -134,11 +141,30 @@ func addConfig(cmd *cobra.Command, args []string, f addFlags) (string, model.Ser
 		if err != nil {
 			return "", cfg, err
 		}
-		cfg = model.ServerConfig{Type: model.TransportStdio, Command: args[1], Args: args[2:], Env: env}
+		box, err := sandboxFlag(f.sandbox)
+		if err != nil {
+			return "", cfg, err
+		}
+		cfg = model.ServerConfig{Type: model.TransportStdio, Command: args[1], Args: args[2:], Env: env, Sandbox: box}
 		return name, cfg, nil
+	}
+	if f.sandbox != "" {
+		return "", cfg, clicore.Usagef("--sandbox is for stdio servers (a command after --): a remote server runs elsewhere")
 	}
 	cfg, err := remoteConfig(args[1], f)
 	return name, cfg, err
+}
+
+// sandboxFlag is the sandbox --sandbox[=PROFILE] asks for: nil without
+// the flag, else that profile with nothing added.
+func sandboxFlag(profile string) (*model.Sandbox, error) {
+	if profile == "" || profile == "none" {
+		return nil, nil
+	}
+	if !slices.Contains(model.SandboxProfiles(), profile) {
+		return nil, clicore.Usagef("--sandbox=%s: unknown profile (use %s)", profile, strings.Join(model.SandboxProfiles(), " or "))
+	}
+	return &model.Sandbox{Profile: profile}, nil
 }
 
 // remoteConfig builds an sse/http/ws definition from a URL and the flags.

@@ -66,6 +66,9 @@ func runRegistryAdd(cmd *cobra.Command, g *clicore.Globals, args []string, f add
 	if err != nil {
 		return err
 	}
+	if err := giveSandbox(plan, f.sandbox, values); err != nil {
+		return err
+	}
 	mode := registry.SecretsInStore
 	if !scope.MayUseSecrets() {
 		mode = registry.SecretsFromEnv
@@ -187,22 +190,48 @@ func givenValues(plan registry.Plan, env, headers, argVals map[string]string) (m
 			if v, ok := argVals[fl.Key]; ok {
 				values[fl.ID] = v
 			}
+		case registry.FieldSandbox: // --sandbox (giveSandbox)
 		}
 	}
-	for _, fl := range plan.Fields {
+	for _, fl := range valueFields(plan.Fields) {
 		delete(argVals, fl.Key)
 	}
 	x := extraValues{env: env, headers: headers}
 	switch {
 	case len(argVals) > 0:
 		return nil, x, clicore.Usagef("%s asks for no argument or variable named %s (it asks for: %s)",
-			textsafe.SanitizeLine(plan.Entry.Name), strings.Join(slices.Sorted(maps.Keys(argVals)), ", "), fieldList(plan.Fields))
+			textsafe.SanitizeLine(plan.Entry.Name), strings.Join(slices.Sorted(maps.Keys(argVals)), ", "), fieldList(valueFields(plan.Fields)))
 	case plan.Remote != nil && len(env) > 0:
 		return nil, x, clicore.Usagef("-e sets environment variables of servers that run locally; %s is reached at a URL (give headers with -H)", textsafe.SanitizeLine(plan.Entry.Name))
 	case plan.Package != nil && len(headers) > 0:
 		return nil, x, clicore.Usagef("-H sets headers of remote servers; %s runs locally (give environment variables with -e)", textsafe.SanitizeLine(plan.Entry.Name))
 	}
 	return values, x, nil
+}
+
+// valueFields are the fields -e, -H and --arg give and a terminal asks
+// for: all but the sandbox, which is on unless --sandbox=none, as the plan
+// shown before "Add it?" says.
+func valueFields(fields []registry.Field) []registry.Field {
+	return slices.DeleteFunc(slices.Clone(fields), func(f registry.Field) bool { return f.Kind == registry.FieldSandbox })
+}
+
+// giveSandbox answers the plan's sandbox field from --sandbox[=PROFILE]:
+// the flag alone keeps the default the plan offers, =none opts out. A
+// plan without the field (a remote, an image, a bundle) takes only the
+// flag's absence or "none".
+func giveSandbox(plan registry.Plan, flag string, values map[string]string) error {
+	offered := slices.ContainsFunc(plan.Fields, func(f registry.Field) bool { return f.ID == registry.SandboxFieldID })
+	switch {
+	case flag == "":
+	case !offered && flag != "none":
+		return clicore.Usagef("--sandbox: %s runs no npm or PyPI package here, and mcpdeck sandboxes only those from the registry", textsafe.SanitizeLine(plan.Runs()))
+	case flag == model.SandboxProfileDefault || flag == "none":
+		values[registry.SandboxFieldID] = flag
+	default:
+		return clicore.Usagef("--sandbox=%s: a registry install offers the default profile or none", flag)
+	}
+	return nil
 }
 
 // fieldList names the fields a plan asks for, or says there are none.
@@ -222,7 +251,7 @@ func fieldList(fields []registry.Field) string {
 // references to the environment.
 func askFields(g *clicore.Globals, plan registry.Plan, values map[string]string, mode registry.SecretMode) error {
 	var ask []registry.Field
-	for _, f := range plan.Fields {
+	for _, f := range valueFields(plan.Fields) {
 		if _, given := values[f.ID]; !given && (mode == registry.SecretsInStore || !f.Input.IsSecret) {
 			ask = append(ask, f)
 		}

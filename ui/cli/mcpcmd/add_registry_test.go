@@ -128,7 +128,8 @@ func TestRegistryAddThenCallUsesTheStoredSecret(t *testing.T) {
 	t.Setenv("npm_config_offline", "true")
 	secret := "everything-secret-0123456789"
 
-	r := m.OK("mcp", "add", "everything", "-s", "user", "--registry", "io.github.modelcontextprotocol/server-everything", "-e", "EVERYTHING_TOKEN="+secret)
+	// Unsandboxed: the package is installed under home, which a sandbox hides.
+	r := m.OK("mcp", "add", "everything", "-s", "user", "--registry", "io.github.modelcontextprotocol/server-everything", "--sandbox=none", "-e", "EVERYTHING_TOKEN="+secret)
 	if !strings.Contains(r.Stdout, "Command  npx -y @modelcontextprotocol/server-everything@2026.8.31 stdio") ||
 		!strings.Contains(r.Stdout, "Stored EVERYTHING_TOKEN in mcpdeck's secret store, for everything in the user scope only.") ||
 		!strings.Contains(r.Stderr, "secrets stored in "+filepath.Join(m.Config, "mcpdeck", "credentials.json")+" (0600)") {

@@ -132,6 +132,7 @@ func TestRegistryAddAtATerminal(t *testing.T) {
 	for _, want := range []string{
 		"io.github.example/weather asks for env WEATHER_API_KEY, env UNITS",
 		"Command  uvx mcp-weather==1.2.0", "Env      UNITS=imperial", "Env      WEATHER_API_KEY=${secret:WEATHER_API_KEY}",
+		"Sandbox  default profile · network pypi.org, files.pythonhosted.org",
 		"in the user scope (" + e.ScopeFile("user") + ")", "Added stdio server weather",
 		"Stored WEATHER_API_KEY in mcpdeck's secret store, for weather in the user scope only.",
 	} {

@@ -174,6 +174,9 @@ func writeDefinition(v serverView, line func(label, value string)) {
 	if v.HeadersHelper != "" {
 		line("Headers helper", textsafe.SanitizeLine(v.HeadersHelper))
 	}
+	if v.Sandbox != nil {
+		line("Sandbox", textsafe.SanitizeLine(v.Sandbox.Summary()))
+	}
 	if len(v.StoreSecrets) > 0 {
 		line("Secrets", strings.Join(v.StoreSecrets, ", ")+" from mcpdeck's secret store (values not shown)")
 	}

@@ -104,7 +104,7 @@ func writeServerTable(w io.Writer, res *config.Resolved, extra []extraColumn) {
 	pending := 0
 	var probs []model.Problem
 	for _, s := range res.Servers {
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s", textsafe.SanitizeLine(s.Name), s.Scope, textsafe.SanitizeLine(string(s.Raw.EffectiveType())),
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s", textsafe.SanitizeLine(s.Name), s.Scope, textsafe.SanitizeLine(clicore.TransportText(s.Raw.EffectiveType(), s.Raw.Sandbox)),
 			yesNo(s.Enabled), approvalText(s.Approval), textsafe.SanitizeLine(policyText(s.Policy)))
 		for _, c := range extra {
 			fmt.Fprint(tw, "\t"+textsafe.SanitizeLine(c.Value(s)))

@@ -27,20 +27,23 @@ type serverView struct {
 	Cwd       string          `json:"cwd,omitempty"`
 	// RunsIn is the directory a stdio server starts in (model.Server.RunsIn);
 	// HomeRelative its relative paths that now name something under home.
-	RunsIn        string               `json:"runsIn,omitempty"`
-	HomeRelative  []string             `json:"homeRelative,omitempty"`
-	URL           string               `json:"url,omitempty"`
-	Env           map[string]string    `json:"env,omitempty"`
-	Headers       map[string]string    `json:"headers,omitempty"`
-	HeadersHelper string               `json:"headersHelper,omitempty"`
-	OAuth         *model.OAuthConfig   `json:"oauth,omitempty"`
-	Builtin       string               `json:"builtin,omitempty"`
-	Hash          string               `json:"hash"`
-	Enabled       bool                 `json:"enabled"`
-	Approval      model.Approval       `json:"approval"`
-	Policy        model.PolicyDecision `json:"policy"`
-	Runnable      bool                 `json:"runnable"`
-	Problems      []model.Problem      `json:"problems,omitempty"`
+	RunsIn        string             `json:"runsIn,omitempty"`
+	HomeRelative  []string           `json:"homeRelative,omitempty"`
+	URL           string             `json:"url,omitempty"`
+	Env           map[string]string  `json:"env,omitempty"`
+	Headers       map[string]string  `json:"headers,omitempty"`
+	HeadersHelper string             `json:"headersHelper,omitempty"`
+	OAuth         *model.OAuthConfig `json:"oauth,omitempty"`
+	Builtin       string             `json:"builtin,omitempty"`
+	// Sandbox is the sandbox the definition asks for, as written (true
+	// for the default profile).
+	Sandbox  *model.Sandbox       `json:"sandbox,omitempty"`
+	Hash     string               `json:"hash"`
+	Enabled  bool                 `json:"enabled"`
+	Approval model.Approval       `json:"approval"`
+	Policy   model.PolicyDecision `json:"policy"`
+	Runnable bool                 `json:"runnable"`
+	Problems []model.Problem      `json:"problems,omitempty"`
 	// UnknownFields are the fields of the definition mcpdeck does not use
 	// (config.UnknownFields), by path: "agrs", "oauth.clientID".
 	UnknownFields []string `json:"unknownFields,omitempty"`
@@ -61,7 +64,7 @@ func newServerView(s model.Server) serverView {
 		Transport: c.EffectiveType(), Command: c.Command, Args: c.Args, Cwd: c.Cwd, URL: c.URL,
 		RunsIn: clicore.ShownRunsIn(s), HomeRelative: s.HomeRelative,
 		Env: c.Env, Headers: c.Headers, HeadersHelper: c.HeadersHelper,
-		OAuth: c.OAuth, Builtin: c.Name, Hash: s.Hash, Enabled: s.Enabled,
+		OAuth: c.OAuth, Builtin: c.Name, Sandbox: c.Sandbox, Hash: s.Hash, Enabled: s.Enabled,
 		Approval: s.Approval, Policy: s.Policy, Runnable: s.Runnable(), Problems: s.Problems,
 		StoreSecrets: config.SecretNames(s.Raw), UnknownFields: unknownFieldPaths(s.Raw),
 	}

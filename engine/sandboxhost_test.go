@@ -1,0 +1,71 @@
+package engine
+
+import (
+	"context"
+	"encoding/json"
+	"net"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/mcpdeck/mcpdeck/model"
+	"github.com/mcpdeck/mcpdeck/model/config"
+	"github.com/mcpdeck/mcpdeck/testdata/boxtest"
+)
+
+// TestAllowSandboxHost: a sandboxed user server is refused a loopback
+// port its list lacks, its log says so, and AllowSandboxHost adds the
+// host to the user settings: after the reload the proxy lets the same
+// connection through.
+func TestAllowSandboxHost(t *testing.T) {
+	boxtest.RequireMechanism(t)
+	bin := boxtest.BuildBoxServer(t, t.TempDir())
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	go func() { // accepts and hangs up: reached, which a refusal is not
+		for {
+			c, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			_ = c.Close()
+		}
+	}()
+	target := ln.Addr().String()
+	box := map[string]any{"command": bin, "sandbox": map[string]any{"network": []string{"example.org"}}}
+	e := realEngine(t, nil, nil, func(o *Options) {
+		raw, _ := json.Marshal(map[string]any{"mcpServers": map[string]any{"b": box}})
+		if err := os.WriteFile(filepath.Join(o.Load.ConfigDir, config.UserSettingsFile), raw, 0o600); err != nil {
+			t.Fatal(err)
+		}
+	})
+	if err := e.Start(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	await(t, e, "b", "connected", inState(model.StateConnected))
+	connect := func() string {
+		res, err := e.CallTool(t.Context(), "b", "connect", map[string]any{"target": target}, nil)
+		if err != nil || len(res.Content) == 0 {
+			t.Fatalf("connect: %v", err)
+		}
+		return res.Content[0].Text
+	}
+	if got := connect(); !strings.HasPrefix(got, "refused: ") {
+		t.Fatalf("unlisted: %q", got)
+	}
+	s := await(t, e, "b", "the refusal in its log", func(s ServerSnapshot) bool { return model.LastSandboxBlocked(s.StderrTail) == "127.0.0.1" })
+	if err := e.AllowSandboxHost(t.Context(), "b", model.LastSandboxBlocked(s.StderrTail)); err != nil {
+		t.Fatal(err)
+	}
+	await(t, e, "b", "reconnected with the host", func(s ServerSnapshot) bool {
+		return s.State == model.StateConnected && s.Config.Sandbox != nil && slices.Contains(s.Config.Sandbox.Network.Hosts, "127.0.0.1")
+	})
+	if got := connect(); strings.HasPrefix(got, "refused: ") {
+		t.Errorf("allowed, yet %q", got)
+	}
+}

@@ -1,0 +1,144 @@
+package sandbox
+
+import (
+	"cmp"
+	"slices"
+	"strings"
+)
+
+// Inside the sandbox: where the private temporary directory and the
+// proxy's socket appear.
+const (
+	insideTemp   = "/tmp"
+	insideSocket = "/run/mcpdeck/egress.sock"
+)
+
+// Net is the network plumbing of a sandbox whose network is a host list:
+// mcpdeck's proxy, which allows only those hosts.
+type Net struct {
+	// Socket is the proxy's unix socket on the host (Linux: bound into
+	// the sandbox, whose network namespace is empty).
+	Socket string
+	// Addr is the proxy's loopback address, host:port (macOS: the only
+	// place the profile lets the server connect).
+	Addr string
+	// ShimArgs, given the socket's path inside the sandbox and the
+	// server's argv, are the arguments (after mcpdeck's own executable)
+	// that run the server behind a loopback listener forwarding to it
+	// (Linux).
+	ShimArgs func(socket string, argv []string) []string
+	// Env, given an environment and the proxy's address, points it at
+	// the proxy (macOS, where no shim runs).
+	Env func(env []string, addr string) []string
+}
+
+// bwrapArgs are bubblewrap's arguments that run argv under p: every
+// namespace unshared (the network too unless p allows all), an empty
+// root the listed paths are bound into (read-only or writable), closed
+// paths masked, a private /tmp, a /dev without the terminal, no
+// capabilities, killed with mcpdeck.
+func bwrapArgs(p Profile, argv []string, net *Net) []string {
+	a := []string{"--unshare-all"}
+	if p.Network.All {
+		a = append(a, "--share-net")
+	}
+	a = append(a, "--die-with-parent", "--cap-drop", "ALL")
+	var empties []string // made read-only once everything is mounted in them
+	for _, m := range mounts(p) {
+		switch {
+		case m.empty:
+			a = append(a, "--tmpfs", m.dst)
+			empties = append(empties, m.dst)
+		case m.dst == insideTemp && m.src == p.TempDir:
+			a = append(a, "--bind", m.src, m.dst)
+		case m.write: // a listed path that does not exist is skipped, not fatal
+			a = append(a, "--bind-try", m.src, m.dst)
+		default:
+			a = append(a, "--ro-bind-try", m.src, m.dst)
+		}
+	}
+	for _, h := range p.Hide {
+		a = append(a, "--tmpfs", h, "--remount-ro", h)
+	}
+	for _, h := range p.HideFiles {
+		a = append(a, "--ro-bind", "/dev/null", h)
+	}
+	a = append(a, "--proc", "/proc", "--tmpfs", "/dev")
+	for _, d := range []string{"null", "zero", "full", "random", "urandom"} {
+		a = append(a, "--dev-bind", "/dev/"+d, "/dev/"+d)
+	}
+	a = append(a, "--symlink", "/proc/self/fd", "/dev/fd",
+		"--symlink", "/proc/self/fd/0", "/dev/stdin",
+		"--symlink", "/proc/self/fd/1", "/dev/stdout",
+		"--symlink", "/proc/self/fd/2", "/dev/stderr",
+		"--tmpfs", "/dev/shm")
+	if p.RunsIn != "" && !under(p.RunsIn, mountDsts(p)) {
+		a = append(a, "--dir", p.RunsIn)
+	}
+	if net != nil && net.Socket != "" && net.ShimArgs != nil && p.Self != "" {
+		a = append(a, "--bind", net.Socket, insideSocket)
+		argv = append([]string{p.Self}, net.ShimArgs(insideSocket, argv)...)
+	}
+	for _, e := range empties {
+		a = append(a, "--remount-ro", e)
+	}
+	a = append(a, "--remount-ro", "/")
+	if p.RunsIn != "" {
+		a = append(a, "--chdir", p.RunsIn)
+	}
+	a = append(a, "--")
+	return append(a, argv...)
+}
+
+// mount is one path of the sandbox: src bound at dst, or an empty
+// read-only directory.
+type mount struct {
+	src, dst     string
+	write, empty bool
+}
+
+// mounts are p's paths in the order they are mounted: a directory before
+// what is in it, so a nested path is not hidden by its parent's mount
+// (a project under /tmp, a write path inside a read one). The home
+// directory is an empty read-only one unless p opens it: the paths
+// opened inside it appear, nothing else does.
+func mounts(p Profile) []mount {
+	var ms []mount
+	for _, r := range p.Read {
+		ms = append(ms, mount{src: r, dst: r})
+	}
+	for _, w := range p.Write {
+		if w != p.TempDir {
+			ms = append(ms, mount{src: w, dst: w, write: true})
+		}
+	}
+	if p.TempDir != "" {
+		ms = append(ms, mount{src: p.TempDir, dst: insideTemp, write: true})
+	}
+	if p.Home != "" && !under(p.Home, slices.Concat(p.Read, p.Write)) {
+		ms = append(ms, mount{dst: p.Home, empty: true})
+	}
+	slices.SortStableFunc(ms, func(x, y mount) int { return compareDepth(x.dst, y.dst) })
+	return ms
+}
+
+// mountDsts are the host's paths that appear in the sandbox as
+// themselves (not the private /tmp, whose content is not the host's).
+func mountDsts(p Profile) []string {
+	var out []string
+	for _, m := range mounts(p) {
+		if m.src != p.TempDir || m.dst != insideTemp {
+			out = append(out, m.dst)
+		}
+	}
+	return out
+}
+
+// compareDepth orders paths so a directory comes before what is in it:
+// fewer separators first (then by name, for a stable order).
+func compareDepth(a, b string) int {
+	if c := cmp.Compare(strings.Count(a, "/"), strings.Count(b, "/")); c != 0 {
+		return c
+	}
+	return cmp.Compare(a, b)
+}

@@ -1,0 +1,93 @@
+package sandbox
+
+import (
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/mcpdeck/mcpdeck/model"
+)
+
+// argPairs finds each occurrence of flag and returns what follows it.
+func argPairs(args []string, flag string, n int) [][]string {
+	var out [][]string
+	for i, a := range args {
+		if a == "--" {
+			break
+		}
+		if a == flag && i+n < len(args) {
+			out = append(out, args[i+1:i+1+n])
+		}
+	}
+	return out
+}
+
+func TestBwrapArgs(t *testing.T) {
+	p := Profile{
+		Read:  []string{"/usr", "/tmp/t/home/proj"},
+		Write: []string{"/tmp/t/out", "/tmp/sbx"},
+		Hide:  []string{"/tmp/t/home/proj/.ssh"}, HideFiles: []string{"/etc/shadow"},
+		TempDir: "/tmp/sbx", Home: "/tmp/t/home", RunsIn: "/tmp/t/home/proj",
+	}
+	args := bwrapArgs(p, []string{"/srv/bin/server", "--flag"}, nil)
+	line := strings.Join(args, " ")
+	for _, want := range []string{"--unshare-all", "--die-with-parent", "--cap-drop ALL", "--proc /proc", "--remount-ro /", "--chdir /tmp/t/home/proj"} {
+		if !strings.Contains(line, want) {
+			t.Errorf("lacks %q: %s", want, line)
+		}
+	}
+	if slices.Contains(args, "--share-net") || slices.Contains(args, "--dev") {
+		t.Errorf("shares the network or mounts a /dev with the terminal: %s", line)
+	}
+	if !strings.HasSuffix(line, "-- /srv/bin/server --flag") {
+		t.Errorf("does not end with the program: %s", line)
+	}
+	// The private temporary directory is /tmp, mounted before what lies
+	// under /tmp; the home is empty and mounted before the project in it.
+	pos := func(s string) int { return strings.Index(line, s) }
+	order := []string{"--bind /tmp/sbx /tmp ", "--tmpfs /tmp/t/home ", "--bind-try /tmp/t/out /tmp/t/out", "--ro-bind-try /tmp/t/home/proj /tmp/t/home/proj", "--tmpfs /tmp/t/home/proj/.ssh --remount-ro /tmp/t/home/proj/.ssh", "--ro-bind /dev/null /etc/shadow", "--remount-ro /tmp/t/home ", "--remount-ro / "}
+	for i := 1; i < len(order); i++ {
+		if pos(order[i-1]) < 0 || pos(order[i]) < 0 || pos(order[i-1]) > pos(order[i]) {
+			t.Errorf("%q must come before %q: %s", order[i-1], order[i], line)
+		}
+	}
+	if got := argPairs(args, "--dev-bind", 2); len(got) != 5 {
+		t.Errorf("devices %v", got)
+	}
+}
+
+// TestBwrapArgsRunsInUnderTmp: a server that runs in a directory under
+// the host's /tmp that nothing opens gets that directory made in its
+// private /tmp, or bubblewrap could not chdir there.
+func TestBwrapArgsRunsInUnderTmp(t *testing.T) {
+	line := strings.Join(bwrapArgs(Profile{TempDir: "/tmp/sbx", Home: "/root", RunsIn: "/tmp/t/home"}, []string{"/x"}, nil), " ")
+	if !strings.Contains(line, "--dir /tmp/t/home") || !strings.Contains(line, "--chdir /tmp/t/home") {
+		t.Errorf("%s", line)
+	}
+}
+
+func TestBwrapArgsNetwork(t *testing.T) {
+	all := bwrapArgs(Profile{Network: model.SandboxNetwork{All: true}}, []string{"/x"}, nil)
+	if !slices.Contains(all, "--share-net") {
+		t.Errorf("network all keeps no network: %v", all)
+	}
+	shim := func(sock string, argv []string) []string {
+		return append([]string{"shim", sock, "--"}, argv...)
+	}
+	hosts := bwrapArgs(Profile{Network: model.SandboxNetwork{Hosts: []string{"a.com"}}, Self: "/self"}, []string{"/x", "y"},
+		&Net{Socket: "/run/user/1/p.sock", ShimArgs: shim})
+	line := strings.Join(hosts, " ")
+	if slices.Contains(hosts, "--share-net") || !strings.Contains(line, "--bind /run/user/1/p.sock "+insideSocket) ||
+		!strings.HasSuffix(line, "-- /self shim "+insideSocket+" -- /x y") {
+		t.Errorf("host list: %s", line)
+	}
+}
+
+func TestSandboxEnv(t *testing.T) {
+	env := sandboxEnv([]string{"PATH=/usr/bin", "DBUS_SESSION_BUS_ADDRESS=unix:path=/run/user/1/bus", "SSH_AUTH_SOCK=/x", "TMPDIR=/var/tmp", "UV_CACHE_DIR=/mine"}, "/tmp")
+	slices.Sort(env)
+	want := []string{"PATH=/usr/bin", "TEMP=/tmp", "TMP=/tmp", "TMPDIR=/tmp", "UV_CACHE_DIR=/mine", "npm_config_cache=/tmp/npm"}
+	if !slices.Equal(env, want) {
+		t.Errorf("env\n%v\nwant\n%v", env, want)
+	}
+}

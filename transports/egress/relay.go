@@ -1,0 +1,83 @@
+package egress
+
+import (
+	"context"
+	"errors"
+	"net"
+	"sync"
+	"time"
+)
+
+// relay is the shim's forwarder: every connection accepted on the
+// namespace's loopback is joined to the proxy's unix socket.
+type relay struct {
+	ln     net.Listener
+	socket string
+	ctx    context.Context // ends at close
+	stop   context.CancelFunc
+	wg     sync.WaitGroup
+	conns  connSet
+}
+
+func startRelay(ctx context.Context, ln net.Listener, socket string) *relay {
+	r := &relay{ln: ln, socket: socket}
+	r.ctx, r.stop = context.WithCancel(ctx)
+	r.wg.Add(1)
+	go r.accept()
+	return r
+}
+
+func (r *relay) accept() {
+	defer r.wg.Done()
+	for {
+		c, err := r.ln.Accept()
+		if err != nil {
+			if errors.Is(err, net.ErrClosed) {
+				return
+			}
+			select { // out of descriptors: let it pass
+			case <-time.After(acceptBackoff):
+			case <-r.ctx.Done():
+				return
+			}
+			continue
+		}
+		r.wg.Add(1)
+		go func() {
+			defer r.wg.Done()
+			r.join(c)
+		}()
+	}
+}
+
+// join pipes c to a fresh connection to the socket until both ends stop.
+func (r *relay) join(c net.Conn) {
+	if !r.conns.add(c) {
+		return
+	}
+	defer r.conns.drop(c)
+	var d net.Dialer
+	up, err := d.DialContext(r.ctx, "unix", r.socket)
+	if err != nil {
+		return
+	}
+	if !r.conns.add(up) {
+		return
+	}
+	defer r.conns.drop(up)
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		oneWay(c, up)
+	}()
+	oneWay(up, c)
+	<-done
+}
+
+// close stops accepting, cuts every relayed connection and waits.
+func (r *relay) close() {
+	r.stop()
+	r.conns.closeAll()
+	_ = r.ln.Close()
+	r.wg.Wait()
+}

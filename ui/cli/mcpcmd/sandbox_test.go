@@ -1,0 +1,68 @@
+package mcpcmd
+
+import (
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/mcpdeck/mcpdeck/testdata/clitest"
+)
+
+// TestAddSandbox: --sandbox writes the default profile, --sandbox=PROFILE
+// that profile; list marks the servers, get and --json show the sandbox;
+// a profile that does not exist or a remote server is a usage error.
+func TestAddSandbox(t *testing.T) {
+	t.Parallel()
+	e := clitest.NewEnv(t)
+	e.OK("mcp", "add", "--sandbox", "boxed", "--", "false", "pkg")
+	e.OK("mcp", "add", "--sandbox=write-project", "editor", "--", "false", "ed")
+	e.OK("mcp", "add", "plain", "--", "false", "other")
+	file := e.ReadFile(e.ScopeFile("local"))
+	if !strings.Contains(file, `"sandbox": true`) || !strings.Contains(file, `"sandbox": {`) || !strings.Contains(file, `"profile": "write-project"`) {
+		t.Errorf("local settings:\n%s", file)
+	}
+	list := e.OK("mcp", "list", "--no-connect").Stdout
+	for _, l := range strings.Split(list, "\n") {
+		boxed := strings.HasPrefix(l, "boxed ") || strings.HasPrefix(l, "editor ")
+		if (boxed || strings.HasPrefix(l, "plain ")) && strings.Contains(l, "stdio, sandboxed") != boxed {
+			t.Errorf("list row %q", l)
+		}
+	}
+	if live := e.Run("mcp", "list").Stdout; !strings.Contains(live, "boxed: false pkg (stdio, sandboxed)") || !strings.Contains(live, "plain: false other (stdio) ") {
+		t.Errorf("live list:\n%s", live)
+	}
+	if out := e.OK("mcp", "get", "boxed").Stdout; !strings.Contains(out, "Sandbox:") || !strings.Contains(out, "default profile · network none") {
+		t.Errorf("get boxed:\n%s", out)
+	}
+	if js := e.OK("mcp", "get", "editor", "--json").Stdout; !strings.Contains(js, `"sandbox": {`) {
+		t.Errorf("get --json:\n%s", js)
+	}
+	for _, bad := range [][]string{
+		{"mcp", "add", "--sandbox=strict", "x", "--", "npx"},
+		{"mcp", "add", "--sandbox", "y", "https://example.com/mcp"},
+	} {
+		if r := e.Run(bad...); r.Code != 2 || !strings.Contains(r.Stderr, "--sandbox") {
+			t.Errorf("%v: %s", bad, r)
+		}
+	}
+}
+
+// TestPolicyRequiringASandboxIsShown: a stdio server without a sandbox is
+// listed blocked with the sandboxedMcpServers rule; one with a sandbox is
+// not.
+func TestPolicyRequiringASandboxIsShown(t *testing.T) {
+	t.Parallel()
+	e := clitest.NewEnv(t)
+	e.WriteFile(filepath.Join(e.Managed, "managed-settings.json"), `{"sandboxedMcpServers": [{"serverCommand": ["*"]}]}`)
+	e.OK("mcp", "add", "open", "--", "x")
+	e.OK("mcp", "add", "--sandbox", "boxed", "--", "x")
+	if p := e.Get("open").Policy; p.Allowed || p.Rule != `sandboxedMcpServers: serverCommand ["*"] (the server has no sandbox)` {
+		t.Errorf("open: %+v", p)
+	}
+	if p := e.Get("boxed").Policy; !p.Allowed {
+		t.Errorf("boxed: %+v", p)
+	}
+	if out := e.OK("mcp", "list", "--no-connect").Stdout; !strings.Contains(out, "blocked (sandboxedMcpServers") {
+		t.Errorf("list:\n%s", out)
+	}
+}
