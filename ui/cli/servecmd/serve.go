@@ -38,9 +38,10 @@ func NewCmd(g *clicore.Globals) *cobra.Command {
 			"and resources of every server that may run (approved, enabled, allowed by policy), tools and\n" +
 			"prompts named SERVER__NAME. Calls go through mcpdeck: its approvals, policy, permissions,\n" +
 			"sign-in and reconnects. --servers and --tools narrow what one agent sees.\n\n" +
-			"--http listens on a loopback address only (another needs --listen) and requires\n" +
-			"Authorization: Bearer TOKEN: the token is $MCPDECK_SERVE_TOKEN, or one mcpdeck makes, prints\n" +
-			"once and keeps in its config directory (serve-token, 0600). GET /health needs no token.",
+			"--http listens on a loopback address only (another needs --listen) and requires its token,\n" +
+			"as Authorization: Bearer TOKEN on /mcp or in the capability URL /mcp/TOKEN (for agents that\n" +
+			"take only a URL): the token is $MCPDECK_SERVE_TOKEN, or one mcpdeck makes, prints once (both\n" +
+			"forms) and keeps in its config directory (serve-token, 0600). GET /health needs no token.",
 		Args: clicore.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error { return runServe(cmd.Context(), g, sf) },
 	}
@@ -78,6 +79,7 @@ func runServe(ctx context.Context, g *clicore.Globals, sf serveFlags) error {
 		clicore.OnlyServers(&eo, sf.servers)
 	}
 	var ln net.Listener
+	var access string  // how an agent presents the token, said once listening
 	if sf.http != "" { // listen first: a port in use fails before any server starts
 		ln, err = (&net.ListenConfig{}).Listen(ctx, "tcp", sf.http)
 		if err != nil {
@@ -92,6 +94,7 @@ func runServe(ctx context.Context, g *clicore.Globals, sf serveFlags) error {
 		if created {
 			fmt.Fprintf(g.Stderr, "mcpdeck serve: made a token (shown only now; kept in %s): %s\n", path, tok)
 		}
+		access = accessNote(ln.Addr().String(), tok, path, created)
 	}
 	gw, err := serve.New(ctx, eo, serve.Options{Servers: sf.servers, Tools: sf.tools, Version: moduleVersion(), Log: g.Stderr})
 	if err != nil {
@@ -105,12 +108,28 @@ func runServe(ctx context.Context, g *clicore.Globals, sf serveFlags) error {
 		err = gw.ServeStdio(ctx, g.Stdin, g.RawStdout)
 	} else {
 		fmt.Fprintf(g.Stderr, "mcpdeck serve: listening on http://%s/mcp\n", ln.Addr())
+		fmt.Fprintln(g.Stderr, access)
 		err = gw.ServeHTTP(ctx, ln, hopts)
 	}
 	if err == nil && interrupted() != nil {
 		return clicore.SilentError{} // Ctrl-C: exit 130, nothing to explain
 	}
 	return err
+}
+
+// accessNote says the two ways an agent presents the token: the header
+// on /mcp, or the capability URL /mcp/TOKEN for agents that take only a
+// URL. The token itself appears only when it was just made (created),
+// as it is shown only then; otherwise the note says where it is kept.
+func accessNote(addr, tok, path string, created bool) string {
+	where := "$" + serve.TokenEnv
+	if path != "" {
+		where = path
+	}
+	if !created {
+		return fmt.Sprintf("mcpdeck serve: send the header \"Authorization: Bearer TOKEN\", or give an agent that takes only a URL http://%s/mcp/TOKEN (TOKEN is in %s)", addr, where)
+	}
+	return fmt.Sprintf("mcpdeck serve: send the header \"Authorization: Bearer TOKEN\", or give an agent that takes only a URL (a secret, as the token is): http://%s%s", addr, serve.CapabilityPath(tok))
 }
 
 // moduleVersion is mcpdeck's module version alone ("(devel)" in a
