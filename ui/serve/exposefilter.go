@@ -7,10 +7,12 @@ import (
 	"github.com/mcpdeck/mcpdeck/engine"
 )
 
-// filter narrows what is exposed: --servers and --tools.
+// filter narrows what is exposed (--servers and --tools) and says how it
+// is named (--prefix).
 type filter struct {
 	servers map[string]bool // nil: every server
 	tools   []string        // globs on exposed tool names; none: every tool
+	prefix  Prefix
 }
 
 // newFilter checks the globs (a malformed one is an error naming it).

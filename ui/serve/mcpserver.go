@@ -9,10 +9,13 @@ import (
 	"github.com/mcpdeck/mcpdeck/model"
 )
 
-// instructions tell the agent what it is talking to.
-const instructions = "mcpdeck serve offers every MCP server mcpdeck manages for you as one server. " +
-	"Tools and prompts are named SERVER__NAME; resources keep their URIs. " +
-	"A server that is reconnecting, failed or needs sign-in answers with an error that says so."
+// instructions tell the agent what it is talking to, and how names are
+// made under p.
+func instructions(p Prefix) string {
+	return "mcpdeck serve offers every MCP server mcpdeck manages for you as one server. " +
+		p.instructions() + "resources keep their URIs. " +
+		"A server that is reconnecting, failed or needs sign-in answers with an error that says so."
+}
 
 // newMCPServer is the MCP server the agent talks to: list_changed declared
 // for tools, prompts and resources; logging; a first listing that waits
@@ -52,7 +55,7 @@ func (g *Gateway) newMCPServer(version string) *server.MCPServer {
 		server.WithCompletions(),
 		server.WithPromptCompletionProvider(completer{g}),
 		server.WithResourceCompletionProvider(completer{g}),
-		server.WithInstructions(instructions),
+		server.WithInstructions(instructions(g.f.prefix)),
 		server.WithHooks(hooks),
 		server.WithRecovery(),
 	)

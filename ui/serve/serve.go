@@ -3,8 +3,9 @@
 //
 // A Gateway owns an engine and follows its snapshots: the servers that may
 // run (approved, enabled, allowed by policy) and that --servers keeps are
-// offered, their tools and prompts as SERVER__NAME (model.ServeName),
-// resources under their own URIs; a tool a permission rule denies, or that
+// offered, their tools and prompts as SERVER__NAME (model.ServeName) or
+// under their own names as --prefix says (naming.go), resources under
+// their own URIs; a tool a permission rule denies, or that
 // --tools leaves out, is not offered. When what is offered changes (a server
 // connects, is disabled, changes its lists) the agent is sent
 // notifications/…/list_changed. A server that drops keeps its last lists
@@ -47,6 +48,7 @@ const defaultStartupWait = 10 * time.Second
 type Options struct {
 	Servers []string // --servers: only these servers (none: every one)
 	Tools   []string // --tools: globs on exposed tool names (none: every tool)
+	Prefix  Prefix   // --prefix: how tools and prompts are named ("": auto)
 	Version string   // mcpdeck's version, given to agents as serverInfo
 	// Log receives notes for the person, one line each (a server's state,
 	// a name left out); nil discards them.
@@ -107,6 +109,9 @@ func New(ctx context.Context, eo engine.Options, o Options) (*Gateway, error) {
 	if err != nil {
 		return nil, err
 	}
+	if f.prefix, err = ParsePrefix(string(o.Prefix)); err != nil {
+		return nil, err
+	}
 	g := &Gateway{
 		f: f, log: o.Log, told: map[string]bool{}, floods: map[string]int{}, last: map[string]lists{}, kinds: map[string]status.Kind{},
 		sessions: map[string]server.ClientSession{}, ready: make(chan struct{}), changed: make(chan struct{}),
@@ -136,6 +141,7 @@ func New(ctx context.Context, eo engine.Options, o Options) (*Gateway, error) {
 		_ = eng.Close()
 		return nil, err
 	}
+	g.note(f.prefix.describe(snap, f))
 	g.apply(snap)
 	wait := o.StartupWait
 	if wait <= 0 {
@@ -143,6 +149,12 @@ func New(ctx context.Context, eo engine.Options, o Options) (*Gateway, error) {
 	}
 	g.readyT = time.AfterFunc(wait, g.setReady)
 	g.wg.Go(g.follow)
+	if f.prefix == PrefixNever {
+		if err := g.refuseClashes(ctx); err != nil {
+			_ = g.Close()
+			return nil, err
+		}
+	}
 	return g, nil
 }
 

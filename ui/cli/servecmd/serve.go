@@ -25,6 +25,7 @@ type serveFlags struct {
 	listen  bool     // --listen: allow a non-loopback --http address
 	servers []string // --servers
 	tools   []string // --tools
+	prefix  string   // --prefix auto|always|never
 }
 
 // NewCmd is `mcpdeck serve`: every server mcpdeck manages, offered to
@@ -32,12 +33,15 @@ type serveFlags struct {
 func NewCmd(g *clicore.Globals) *cobra.Command {
 	var sf serveFlags
 	cmd := &cobra.Command{
-		Use:   "serve [--http HOST:PORT] [--servers A,B] [--tools PATTERN]",
+		Use:   "serve [--http HOST:PORT] [--servers A,B] [--tools PATTERN] [--prefix auto|always|never]",
 		Short: "Offer every server mcpdeck manages to an agent as one MCP server",
 		Long: "Speaks MCP on stdio (or, with --http, streamable HTTP at /mcp) and offers the tools, prompts\n" +
-			"and resources of every server that may run (approved, enabled, allowed by policy), tools and\n" +
-			"prompts named SERVER__NAME. Calls go through mcpdeck: its approvals, policy, permissions,\n" +
-			"sign-in and reconnects. --servers and --tools narrow what one agent sees.\n\n" +
+			"and resources of every server that may run (approved, enabled, allowed by policy). Calls go\n" +
+			"through mcpdeck: its approvals, policy, permissions, sign-in and reconnects. --servers and\n" +
+			"--tools narrow what one agent sees.\n\n" +
+			"--prefix names tools and prompts: auto (the default) SERVER__NAME when more than one server\n" +
+			"is offered, the server's own names when one is; always SERVER__NAME; never the servers' own\n" +
+			"names, refusing to start when two servers offer one name. serve says which at start.\n\n" +
 			"--http listens on a loopback address only (another needs --listen) and requires its token,\n" +
 			"as Authorization: Bearer TOKEN on /mcp or in the capability URL /mcp/TOKEN (for agents that\n" +
 			"take only a URL): the token is $MCPDECK_SERVE_TOKEN, or one mcpdeck makes, prints once (both\n" +
@@ -49,7 +53,8 @@ func NewCmd(g *clicore.Globals) *cobra.Command {
 	fl.StringVar(&sf.http, "http", "", "serve streamable HTTP on `HOST:PORT` (path /mcp) instead of stdio")
 	fl.BoolVar(&sf.listen, "listen", false, "allow --http to bind an address other machines can reach")
 	fl.StringSliceVar(&sf.servers, "servers", nil, "offer only these servers (comma-separated `NAMES`)")
-	fl.StringSliceVar(&sf.tools, "tools", nil, "offer only tools whose SERVER__TOOL name matches a glob `PATTERN` (comma-separated or repeated)")
+	fl.StringSliceVar(&sf.tools, "tools", nil, "offer only tools whose SERVER__TOOL (or shown) name matches a glob `PATTERN` (comma-separated or repeated)")
+	fl.StringVar(&sf.prefix, "prefix", string(serve.PrefixAuto), "name tools and prompts SERVER__NAME: `auto` (when more than one server is offered), always or never")
 	return cmd
 }
 
@@ -60,6 +65,10 @@ func runServe(ctx context.Context, g *clicore.Globals, sf serveFlags) error {
 	interrupted := ctx.Err                                  // Ctrl-C (run's context)
 	ctx, stop := signal.NotifyContext(ctx, syscall.SIGTERM) // an agent stopping its server: exit 0
 	defer stop()
+	prefix, err := serve.ParsePrefix(sf.prefix)
+	if err != nil {
+		return clicore.Usagef("%v", err)
+	}
 	var hopts serve.HTTPOptions
 	if sf.http != "" {
 		host, err := serve.CheckAddr(sf.http, sf.listen)
@@ -96,7 +105,7 @@ func runServe(ctx context.Context, g *clicore.Globals, sf serveFlags) error {
 		}
 		access = accessNote(ln.Addr().String(), tok, path, created)
 	}
-	gw, err := serve.New(ctx, eo, serve.Options{Servers: sf.servers, Tools: sf.tools, Version: moduleVersion(), Log: g.Stderr})
+	gw, err := serve.New(ctx, eo, serve.Options{Servers: sf.servers, Tools: sf.tools, Prefix: prefix, Version: moduleVersion(), Log: g.Stderr})
 	if err != nil {
 		if errors.Is(err, serve.ErrUnknownServer) || errors.Is(err, path.ErrBadPattern) {
 			return clicore.Usagef("%v", err)

@@ -32,6 +32,7 @@ func TestServeRefusesWhatItShould(t *testing.T) {
 		{[]string{"serve", "--listen"}, "--listen only makes sense with --http"},
 		{[]string{"--mcp-config", cfg, "serve", "--servers", "nope"}, `no such server "nope" (configured: fa)`},
 		{[]string{"--mcp-config", cfg, "serve", "--tools", "[a-"}, `--tools pattern "[a-"`},
+		{[]string{"--mcp-config", cfg, "serve", "--prefix", "sometimes"}, `--prefix takes auto, always or never, not "sometimes"`},
 	} {
 		r := e.Fails(clicore.ExitUsage, tc.args...)
 		if !strings.Contains(r.Stderr, tc.want) {
@@ -86,7 +87,8 @@ func (in inspector) run(t *testing.T, e *clitest.Env, args ...string) (string, s
 }
 
 // TestServeThroughInspectorCLI: the Inspector's CLI lists and calls the
-// tools of a real server through `mcpdeck serve`, on stdio and on HTTP
+// tools of a real server through `mcpdeck serve` (one server: its own tool
+// names under the default --prefix auto), on stdio and on HTTP
 // (with the token mcpdeck made, printed once and stored 0600; without it,
 // the request is refused).
 func TestServeThroughInspectorCLI(t *testing.T) {
@@ -97,12 +99,17 @@ func TestServeThroughInspectorCLI(t *testing.T) {
 
 	t.Run("stdio", func(t *testing.T) {
 		out, errOut, ok := in.run(t, e, clitest.Binary, "--mcp-config", string(cfg), "serve", "--method", "tools/list")
-		if !ok || !strings.Contains(out, `"name": "fa__echo"`) {
+		if !ok || !strings.Contains(out, `"name": "echo"`) {
 			t.Fatalf("tools/list: ok=%v\n%s\n%s", ok, out, errOut)
 		}
-		out, errOut, ok = in.run(t, e, clitest.Binary, "--mcp-config", string(cfg), "serve", "--method", "tools/call", "--tool-name", "fa__add", "--tool-arg", "a=1", "b=2")
+		out, errOut, ok = in.run(t, e, clitest.Binary, "--mcp-config", string(cfg), "serve", "--method", "tools/call", "--tool-name", "add", "--tool-arg", "a=1", "b=2")
 		if !ok || !strings.Contains(out, `"text": "3"`) {
 			t.Fatalf("tools/call: ok=%v\n%s\n%s", ok, out, errOut)
+		}
+		// --prefix always names the one server's tools SERVER__TOOL, as before auto.
+		out, errOut, ok = in.run(t, e, clitest.Binary, "--mcp-config", string(cfg), "serve", "--prefix", "always", "--method", "tools/call", "--tool-name", "fa__add", "--tool-arg", "a=1", "b=2")
+		if !ok || !strings.Contains(out, `"text": "3"`) {
+			t.Fatalf("tools/call with --prefix always: ok=%v\n%s\n%s", ok, out, errOut)
 		}
 	})
 
@@ -117,10 +124,10 @@ func TestServeThroughInspectorCLI(t *testing.T) {
 		}
 		auth := "Authorization: Bearer " + srv.token
 		out, errOut, ok := in.run(t, e, srv.url, "--transport", "http", "--header", auth, "--method", "tools/list")
-		if !ok || !strings.Contains(out, `"name": "fa__echo"`) {
+		if !ok || !strings.Contains(out, `"name": "echo"`) {
 			t.Fatalf("tools/list: ok=%v\n%s\n%s", ok, out, errOut)
 		}
-		out, errOut, ok = in.run(t, e, srv.url, "--transport", "http", "--header", auth, "--method", "tools/call", "--tool-name", "fa__echo", "--tool-arg", "text=over http")
+		out, errOut, ok = in.run(t, e, srv.url, "--transport", "http", "--header", auth, "--method", "tools/call", "--tool-name", "echo", "--tool-arg", "text=over http")
 		if !ok || !strings.Contains(out, `"text": "over http"`) {
 			t.Fatalf("tools/call: ok=%v\n%s\n%s", ok, out, errOut)
 		}
@@ -129,7 +136,7 @@ func TestServeThroughInspectorCLI(t *testing.T) {
 			t.Errorf("without the token: ok=%v\n%s\n%s", ok, out, errOut)
 		}
 		// The capability URL printed beside the header form: no header needed.
-		out, errOut, ok = in.run(t, e, srv.capability, "--transport", "http", "--method", "tools/call", "--tool-name", "fa__echo", "--tool-arg", "text=by URL")
+		out, errOut, ok = in.run(t, e, srv.capability, "--transport", "http", "--method", "tools/call", "--tool-name", "echo", "--tool-arg", "text=by URL")
 		if !ok || !strings.Contains(out, `"text": "by URL"`) {
 			t.Fatalf("tools/call at the capability URL: ok=%v\n%s\n%s", ok, out, errOut)
 		}
