@@ -83,6 +83,7 @@ type Gateway struct {
 	kinds    map[string]status.Kind // each offered server's last kind, for notes
 	calls    []*call                // agent requests in flight, oldest first
 	sessions map[string]server.ClientSession
+	subs     subscriptions // the agents' resource subscriptions (subscribe.go)
 	// changed is closed and replaced whenever the above changes (a
 	// snapshot applied, a call begun or ended): it wakes waiters.
 	changed chan struct{}

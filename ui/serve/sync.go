@@ -32,11 +32,13 @@ func (g *Gateway) apply(snap engine.Snapshot) {
 	g.snap, g.view, g.x = snap, view, x
 	notes := g.notesLocked(snap, x)
 	settled := g.settledLocked(snap)
+	updated := g.updatedLocked(snap)
 	g.mu.Unlock()
 
 	for _, n := range notes {
 		g.note(n)
 	}
+	g.sendUpdates(updated)
 	reset(old.tools, x.tools, g.srv.SetTools, func(t mcp.Tool) server.ServerTool {
 		return server.ServerTool{Tool: t, Handler: g.callTool}
 	})
