@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"sync"
+	"sync/atomic"
 
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
@@ -39,6 +40,11 @@ type relay struct {
 	cancel context.CancelCauseFunc
 	asks   chan *question // the call's questions, from the engine's callbacks
 	final  chan outcome   // the call's end (buffered: nobody may be waiting)
+	done   chan struct{}  // closed when the engine call returned (its places released)
+
+	// holding counts the call's questions waiting in the engine's
+	// callbacks: each holds one of the server's engine.MaxPendingAsks.
+	holding atomic.Int32
 
 	mu    sync.Mutex
 	caps  mcp.ClientCapabilities // what the latest request declared
@@ -109,7 +115,14 @@ func (g *Gateway) startRelay(ctx context.Context, key requestKey, srv string, me
 	rctx, cancel := context.WithCancelCause(g.base)
 	r := &relay{
 		key: key, server: srv, agent: agentOf(ctx), ctx: rctx, cancel: cancel,
-		asks: make(chan *question), final: make(chan outcome, 1), asked: map[string]*question{},
+		asks: make(chan *question), final: make(chan outcome, 1), done: make(chan struct{}), asked: map[string]*question{},
+	}
+	// Calls of srv its agents never continued give up their places first.
+	for _, old := range g.pending.makeRoom(srv, engine.MaxPendingAsks/2) {
+		select {
+		case <-old.done:
+		case <-ctx.Done():
+		}
 	}
 	r.attach(ctx, meta)
 	var progress func(engine.Progress)
@@ -120,6 +133,7 @@ func (g *Gateway) startRelay(ctx context.Context, key requestKey, srv string, me
 		callCtx, end := g.begin(rctx, srv, r)
 		res, err := run(callCtx, progress)
 		end()
+		close(r.done)
 		r.final <- outcome{res, err}
 		cancel(nil) // release a question still waiting
 	})

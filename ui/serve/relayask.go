@@ -17,6 +17,8 @@ import (
 // ask puts one request for input to the agent and waits for the answer;
 // called by the engine's callbacks during the call.
 func (r *relay) ask(ctx context.Context, req mcp.InputRequest) (mcp.InputResponse, error) {
+	r.holding.Add(1) // one of the server's places in the engine, until this returns
+	defer r.holding.Add(-1)
 	q := &question{req: req, answer: make(chan mcp.InputResponse, 1)}
 	select {
 	case r.asks <- q:
