@@ -139,7 +139,7 @@ CONFSERVER := bin/confserver
 conformance-serve: build npm-deps ## the server suites (0.1.16, and 2026-07-28 requirements) against a reference server, directly and through mcpdeck serve
 	$(GO) build -buildvcs=auto -o $(CONFSERVER) ./testdata/confserver
 	MCPDECK_BIN=$(CURDIR)/$(BIN) CONFSERVER_BIN=$(CURDIR)/$(CONFSERVER) CONFORMANCE_OUT=$(CONFORMANCE_OUT)-serve \
-		CONFORMANCE_BASELINE=testdata/conformance/serve-expected-failures.txt \
+		CONFORMANCE_BASELINE=testdata/conformance/serve-expected-failures.txt CONFORMANCE_STDIO=1 \
 		testdata/conformance/server.sh
 	MCPDECK_BIN=$(CURDIR)/$(BIN) CONFSERVER_BIN=$(CURDIR)/$(CONFSERVER) CONFORMANCE_OUT=$(CONFORMANCE_OUT)-serve-2026 \
 		CONFORMANCE_SUITE=conformance-next CONFORMANCE_REQUIREMENTS=2026-07-28 \

@@ -11,13 +11,21 @@
 # HTTP can drop the last notification sent just before a result); the
 # line says "2nd run".
 #
+# With CONFORMANCE_STDIO=1 a third column runs the suite against `mcpdeck
+# serve` on stdio, made reachable over HTTP by supergateway (testdata/npm;
+# one serve per session): the suite reaches servers over HTTP only. Its
+# dns-rebinding-protection answer is supergateway's, not serve's, and is
+# reported, not judged.
+#
 # The run fails when
 #   - the reference fails a scenario not in $CONFORMANCE_BASELINE (the
 #     scenarios the reference itself does not implement), or
 #   - a scenario the reference passes fails through serve (a serve bug),
 #     unless $CONFORMANCE_SERVE_BUGS names it (open serve bugs, each with
 #     its cause: to be fixed, not a baseline), or
-#   - dns-rebinding-protection, when the suite has it, fails against serve.
+#   - dns-rebinding-protection, when the suite has it, fails against serve,
+#   - with CONFORMANCE_STDIO, a scenario the reference passes fails through
+#     serve on stdio (dns-rebinding-protection aside).
 # A listed scenario that passes is reported as stale, to trim the list.
 #
 # Environment: MCPDECK_BIN, CONFSERVER_BIN (built by make), MCPDECK_NPM_DIR,
@@ -37,6 +45,7 @@ suite="${CONFORMANCE_SUITE:-@modelcontextprotocol/conformance}"
 requirements="${CONFORMANCE_REQUIREMENTS:-}"
 baseline="${CONFORMANCE_BASELINE:-}"
 serve_bugs="${CONFORMANCE_SERVE_BUGS:-}"
+stdio="${CONFORMANCE_STDIO:-}"
 
 # shellcheck source=suite.sh
 . "$here/suite.sh"
@@ -90,6 +99,30 @@ cfg=$(printf '{"mcpServers":{"ref":{"command":"%s"}}}' "$confserver")
 ) 2>"$out/serve.log" &
 pids+=($!)
 serve_url="$(url_from "$out/serve.log")/$token"
+
+# serve on stdio behind supergateway (stateful: one serve per session).
+stdio_url=""
+if [ -n "$stdio" ]; then
+	port=$(node -e 'const s = require("net").createServer().listen(0, "127.0.0.1", () => { console.log(s.address().port); s.close(); })')
+	{
+		echo '#!/bin/sh'
+		echo "cd '$work/home' || exit 1"
+		echo "HOME='$work/home' XDG_CONFIG_HOME='$work/config' XDG_CACHE_HOME='$work/cache' MCPDECK_MANAGED_DIR='$work/managed' \\"
+		echo "	exec '$mcpdeck' --mcp-config '$cfg' serve --prefix auto"
+	} >"$out/serve-stdio.sh"
+	chmod +x "$out/serve-stdio.sh"
+	node "$npm_dir/supergateway/dist/index.js" --stdio "$out/serve-stdio.sh" --outputTransport streamableHttp \
+		--stateful --port "$port" --streamableHttpPath /mcp >"$out/supergateway.log" 2>&1 &
+	pids+=($!)
+	stdio_url="http://127.0.0.1:$port/mcp"
+	node -e 'const port = +process.argv[1]; const end = Date.now() + 30000;
+(function again() { const s = require("net").connect(port, "127.0.0.1", () => { s.end(); process.exit(0); });
+  s.on("error", () => { if (Date.now() > end) process.exit(1); setTimeout(again, 100); }); })();' "$port" || {
+		echo "conformance: supergateway did not listen on $port:" >&2
+		cat "$out/supergateway.log" >&2
+		exit 1
+	}
+fi
 
 req_args=()
 [ -z "$requirements" ] || req_args=(--requirements "$requirements")
@@ -146,19 +179,29 @@ echo "conformance-serve: $suite${requirements:+ --requirements $requirements}"
 echo "  reference: $direct_url; through serve: ${serve_url%/*}/TOKEN"
 run_all direct "$direct_url"
 run_all serve "$serve_url"
+[ -z "$stdio_url" ] || run_all stdio "$stdio_url"
 mapfile -t all < <(sort -u <(scenarios direct) <(scenarios serve))
 [ ${#all[@]} -gt 0 ] || {
 	echo "conformance: the suite ran no server scenarios (see $out/direct.log)" >&2
 	exit 1
 }
 
-failed=0 dpass=0 spass=0 stale=0
-printf '%-5s %-48s %-22s %s\n' "" scenario "direct" "through serve"
+failed=0 dpass=0 spass=0 ipass=0 stale=0
+printf '%-5s %-48s %-22s %-22s%s\n' "" scenario "direct" "through serve" "${stdio_url:+ serve on stdio}"
 for s in "${all[@]}"; do
 	result direct "$direct_url" "$s"
 	dv=$v dok=$ok dbad=$bad dnote=$note
 	result serve "$serve_url" "$s"
 	sv=$v sok=$ok sbad=$bad snote=$note
+	icol="" stdio_fail=""
+	if [ -n "$stdio_url" ]; then
+		result stdio "$stdio_url" "$s"
+		icol=" $v $ok/$((ok + bad))$note"
+		[ "$v" = PASS ] && ipass=$((ipass + 1))
+		if [ "$dv" = PASS ] && [ "$v" = FAIL ] && [ "$s" != dns-rebinding-protection ] && ! listed "$serve_bugs" "$s"; then
+			stdio_fail=1
+		fi
+	fi
 	[ "$dv" = PASS ] && dpass=$((dpass + 1))
 	[ "$sv" = PASS ] && spass=$((spass + 1))
 	mark=ok why=""
@@ -181,9 +224,12 @@ for s in "${all[@]}"; do
 	if [ "$s" = dns-rebinding-protection ] && [ "$sv" = FAIL ]; then
 		mark=FAIL why="serve must protect itself from DNS rebinding"
 	fi
+	if [ -n "$stdio_fail" ]; then
+		mark=FAIL why="passes directly, fails through serve on stdio"
+	fi
 	[ "$mark" = FAIL ] && failed=$((failed + 1))
-	printf '%-5s %-48s %-22s %s%s\n' "$mark" "$s" "$dv $dok/$((dok + dbad))$dnote" "$sv $sok/$((sok + sbad))$snote" "${why:+  ($why)}"
+	printf '%-5s %-48s %-22s %-22s%s%s\n' "$mark" "$s" "$dv $dok/$((dok + dbad))$dnote" "$sv $sok/$((sok + sbad))$snote" "$icol" "${why:+  ($why)}"
 done
-echo "conformance-serve: ${#all[@]} scenarios; passed directly $dpass, through serve $spass; $failed failing the run (results in $out)"
+echo "conformance-serve: ${#all[@]} scenarios; passed directly $dpass, through serve $spass${stdio_url:+, through serve on stdio $ipass}; $failed failing the run (results in $out)"
 [ "$stale" -eq 0 ] || echo "conformance-serve: $stale listed scenario(s) pass: remove them from the lists"
 [ "$failed" -eq 0 ]
