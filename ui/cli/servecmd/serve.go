@@ -54,7 +54,9 @@ func NewCmd(g *clicore.Globals) *cobra.Command {
 	fl.BoolVar(&sf.listen, "listen", false, "allow --http to bind an address other machines can reach")
 	fl.StringSliceVar(&sf.servers, "servers", nil, "offer only these servers (comma-separated `NAMES`)")
 	fl.StringSliceVar(&sf.tools, "tools", nil, "offer only tools whose SERVER__TOOL (or shown) name matches a glob `PATTERN` (comma-separated or repeated)")
-	fl.StringVar(&sf.prefix, "prefix", string(serve.PrefixAuto), "name tools and prompts SERVER__NAME: `auto` (when more than one server is offered), always or never")
+	sf.prefix = string(serve.PrefixAuto)
+	fl.Var(clicore.NewEnumFlag(&sf.prefix, string(serve.PrefixAuto), string(serve.PrefixAlways), string(serve.PrefixNever)), "prefix",
+		"name tools and prompts SERVER__NAME: auto (when more than one server is offered), always or never")
 	return cmd
 }
 

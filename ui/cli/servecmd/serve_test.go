@@ -32,7 +32,7 @@ func TestServeRefusesWhatItShould(t *testing.T) {
 		{[]string{"serve", "--listen"}, "--listen only makes sense with --http"},
 		{[]string{"--mcp-config", cfg, "serve", "--servers", "nope"}, `no such server "nope" (configured: fa)`},
 		{[]string{"--mcp-config", cfg, "serve", "--tools", "[a-"}, `--tools pattern "[a-"`},
-		{[]string{"--mcp-config", cfg, "serve", "--prefix", "sometimes"}, `--prefix takes auto, always or never, not "sometimes"`},
+		{[]string{"--mcp-config", cfg, "serve", "--prefix", "sometimes"}, `must be one of auto, always, never`},
 	} {
 		r := e.Fails(clicore.ExitUsage, tc.args...)
 		if !strings.Contains(r.Stderr, tc.want) {
