@@ -55,6 +55,9 @@ func (g *Gateway) subscribe(ctx context.Context, _ any, req *mcp.SubscribeReques
 	}
 	if err := g.eng.Watch(ctx, srv, req.Params.URI); err != nil {
 		g.note("subscribing to " + req.Params.URI + " on " + srv + ": " + err.Error())
+		g.mu.Lock()
+		delete(g.subs.sessions, k) // the next subscribe tries again
+		g.mu.Unlock()
 	}
 }
 

@@ -54,3 +54,24 @@ func TestSubscribeToAnUnknownResource(t *testing.T) {
 		t.Errorf("log lacks %q:\n%s", want, r.log)
 	}
 }
+
+// TestSubscribeThatFailsIsForgotten: a subscribe the server cannot take
+// (it is not connected) is told to the person and not kept, so the next
+// subscribe to the URI tries again.
+func TestSubscribeThatFailsIsForgotten(t *testing.T) {
+	r := newRig(t, map[string]any{"gone": map[string]any{"command": "/nonexistent/mcp-server"}}, Options{}, nil)
+	a := r.stdioAgent()
+	if err := a.Subscribe( //nolint:staticcheck // agents on 2025-11-25 subscribe so
+		t.Context(), mcp.SubscribeRequest{Params: mcp.SubscribeParams{URI: "gone://x"}}); err != nil {
+		t.Fatalf("resources/subscribe: %v", err)
+	}
+	if want := "subscribing to gone://x on gone: "; !strings.Contains(r.log.String(), want) {
+		t.Errorf("log lacks %q:\n%s", want, r.log)
+	}
+	r.gw.mu.Lock()
+	kept := len(r.gw.subs.sessions)
+	r.gw.mu.Unlock()
+	if kept != 0 {
+		t.Errorf("%d failed subscriptions kept", kept)
+	}
+}
