@@ -50,6 +50,10 @@ type Options struct {
 	Tools   []string // --tools: globs on exposed tool names (none: every tool)
 	Prefix  Prefix   // --prefix: how tools and prompts are named ("": auto)
 	Version string   // mcpdeck's version, given to agents as serverInfo
+	// AnswersElicitation says that the engine options' Elicit answers an
+	// elicitation the agent cannot (the --elicit policy), so a server on
+	// 2026-07-28 may ask for one (agentcaps.go).
+	AnswersElicitation bool
 	// Log receives notes for the person, one line each (a server's state,
 	// a name left out); nil discards them.
 	Log io.Writer
@@ -72,6 +76,7 @@ type Gateway struct {
 		sample engine.SampleFunc
 		onLog  func(string, engine.LogEntry)
 	}
+	answersElicit bool // Options.AnswersElicitation
 
 	mu       sync.Mutex
 	snap     engine.Snapshot
@@ -123,6 +128,7 @@ func New(ctx context.Context, eo engine.Options, o Options) (*Gateway, error) {
 		g.log = io.Discard
 	}
 	g.fallback.elicit, g.fallback.sample, g.fallback.onLog = eo.Elicit, eo.Sample, eo.OnLog
+	g.answersElicit = o.AnswersElicitation
 	eo.Elicit, eo.Sample, eo.OnLog = g.elicit, g.sample, g.onLog
 	g.srv = g.newMCPServer(o.Version)
 	eng, err := engine.New(eo)

@@ -107,7 +107,10 @@ func runServe(ctx context.Context, g *clicore.Globals, sf serveFlags) error {
 		}
 		access = accessNote(ln.Addr().String(), tok, path, created)
 	}
-	gw, err := serve.New(ctx, eo, serve.Options{Servers: sf.servers, Tools: sf.tools, Prefix: prefix, Version: moduleVersion(), Log: g.Stderr})
+	gw, err := serve.New(ctx, eo, serve.Options{
+		Servers: sf.servers, Tools: sf.tools, Prefix: prefix, Version: moduleVersion(), Log: g.Stderr,
+		AnswersElicitation: g.Elicit != "",
+	})
 	if err != nil {
 		if errors.Is(err, serve.ErrUnknownServer) || errors.Is(err, path.ErrBadPattern) {
 			return clicore.Usagef("%v", err)

@@ -1,0 +1,19 @@
+package engine
+
+import (
+	"context"
+
+	"github.com/mark3labs/mcp-go/mcp"
+
+	"github.com/mcpdeck/mcpdeck/transports"
+)
+
+// WithDeclaredCapabilities returns a context under which a call's requests
+// to a server on protocol 2026-07-28 declare edit(own) as the client's
+// capabilities, own being what mcpdeck declares; edit runs at each
+// request. A gateway (mcpdeck serve) declares what the agent it calls for
+// can have answered, so the server asks only that. A server on an earlier
+// protocol learnt the capabilities once, at initialize, and keeps them.
+func WithDeclaredCapabilities(ctx context.Context, edit func(own mcp.ClientCapabilities) mcp.ClientCapabilities) context.Context {
+	return transports.WithCapabilities(ctx, edit)
+}
