@@ -51,6 +51,12 @@ type relay struct {
 	att   *attachment            // the latest agent request: progress goes to it
 	asked map[string]*question   // put to the agent, not answered yet
 	n     int                    // questions asked so far, for their ids
+
+	// The server's input-required round being gathered: its keys not yet
+	// put to the agent nor settled by the engine, and where the engine
+	// says which it settled (engine.InputKey).
+	waiting map[string]bool
+	settled <-chan string
 }
 
 // attachment is the latest agent request of a relay. Progress goes to it,
@@ -65,6 +71,7 @@ type attachment struct {
 // question is one request for input, waiting for its answer.
 type question struct {
 	req    mcp.InputRequest
+	in     engine.InputKey        // its place in the server's round, if any
 	answer chan mcp.InputResponse // buffered: answered once
 }
 
@@ -154,7 +161,8 @@ func (g *Gateway) resume(ctx context.Context, key requestKey, meta *mcp.Meta, p 
 
 // round waits for the call's next event while the agent request in ctx
 // waits: the end (also when questions were left unanswered: they are moot),
-// or questions (with those still unanswered), which park the call under a
+// or questions (with those still unanswered; a server's round whole, under
+// the server's keys), which park the call under a
 // new request state (too many parked: the call is cancelled and its end
 // says why). The agent cancelling the request cancels the call.
 func (g *Gateway) round(ctx context.Context, r *relay) step {
@@ -172,13 +180,8 @@ func (g *Gateway) round(ctx context.Context, r *relay) step {
 		case <-ctx.Done():
 		}
 	}
-	for more := true; more; {
-		select {
-		case q := <-r.asks:
-			r.add(q)
-		default:
-			more = false
-		}
+	if o, ended := r.gather(ctx); ended {
+		return step{outcome: o}
 	}
 	if ctx.Err() != nil {
 		r.abandon(context.Cause(ctx))

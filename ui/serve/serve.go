@@ -129,7 +129,7 @@ func New(ctx context.Context, eo engine.Options, o Options) (*Gateway, error) {
 	}
 	g.fallback.elicit, g.fallback.sample, g.fallback.onLog = eo.Elicit, eo.Sample, eo.OnLog
 	g.answersElicit = o.AnswersElicitation
-	eo.Elicit, eo.Sample, eo.OnLog = g.elicit, g.sample, g.onLog
+	eo.Elicit, eo.Sample, eo.OnLog, eo.Roots = g.elicit, g.sample, g.onLog, g.roots
 	g.srv = g.newMCPServer(o.Version)
 	eng, err := engine.New(eo)
 	if err != nil {
