@@ -56,9 +56,11 @@ func (ic *inputCall) noteRound(raw json.RawMessage) json.RawMessage {
 }
 
 // claim is the key of the round's request that asks method with params
-// (nil for roots/list), the first not claimed yet, and a function to call
+// (nil for roots/list), the first not claimed yet (else the first of the
+// method: every request of the round gets a key, so a gateway gathering
+// the round never waits for one that cannot come), and a function to call
 // when the engine is done with it; the zero InputKey when the call is in
-// no round or none matches.
+// no round or none is left.
 func (ic *inputCall) claim(method mcp.MCPMethod, params any) (InputKey, func()) {
 	if ic == nil {
 		return InputKey{}, func() {}
@@ -71,20 +73,30 @@ func (ic *inputCall) claim(method mcp.MCPMethod, params any) (InputKey, func()) 
 		if r == nil {
 			return
 		}
-		for _, k := range r.keys {
-			q := r.reqs[k]
-			if r.claimed[k] || q.Method != method || !sameParams(q, want) {
-				continue
-			}
+		k, ok := r.free(method, func(q mcp.InputRequest) bool { return sameParams(q, want) })
+		if !ok { // mcp-go passed the parameters on changed: any of the method
+			k, ok = r.free(method, func(mcp.InputRequest) bool { return true })
+		}
+		if ok {
 			r.claimed[k] = true
 			in, settled = InputKey{Key: k, Keys: r.keys, Settled: r.settled}, r.settled
-			return
 		}
 	})
 	if settled == nil {
 		return InputKey{}, func() {}
 	}
 	return in, func() { settled <- in.Key }
+}
+
+// free is the first key of the round not claimed yet whose request asks
+// method and is one match wants.
+func (r *inputRound) free(method mcp.MCPMethod, match func(mcp.InputRequest) bool) (string, bool) {
+	for _, k := range r.keys {
+		if q := r.reqs[k]; !r.claimed[k] && q.Method == method && match(q) {
+			return k, true
+		}
+	}
+	return "", false
 }
 
 // sameParams says whether q's parameters encode as want.

@@ -8,8 +8,9 @@ import (
 )
 
 // TestInputRoundKeys: a request for input of a call's input-required
-// round gets the server's key back by its method and parameters, each key
-// once (two identical questions get both keys), with the round's keys and
+// round gets the server's key back by its method and parameters (else the
+// first key left of its method), each key once (two identical questions
+// get both keys), with the round's keys and
 // a channel that hears each key the engine settled; outside a round (a
 // server's own request, no call) the key is empty.
 func TestInputRoundKeys(t *testing.T) {
@@ -45,8 +46,11 @@ func TestInputRoundKeys(t *testing.T) {
 	if keys[0] != "a" || keys[1] != "b" {
 		t.Errorf("two identical questions got %v, want [a b]", keys)
 	}
+	if in, _ := ic.claim(mcp.MethodElicitationCreate, form); in.Key != "other" {
+		t.Errorf("a third identical question got %q, want the one left of its method, other", in.Key)
+	}
 	if in, _ := ic.claim(mcp.MethodElicitationCreate, form); in.Key != "" {
-		t.Errorf("a third identical question got %q, want none", in.Key)
+		t.Errorf("a fourth question got %q, want none: the round has no more", in.Key)
 	}
 	in, settle := ic.claim(mcp.MethodListRoots, nil)
 	if in.Key != "roots" {
