@@ -34,11 +34,13 @@ func tapped(inner transport.Interface, rec *frameRecorder) transport.Interface {
 }
 
 // SendRequest declares the capabilities the request's context carries
-// (requestcaps.go), records the request, then its response with the time
-// it took, then hands the result to TakeResult.
+// (requestcaps.go) and adds its first inputResponses (firstinput.go),
+// records the request, then its response with the time it took, then
+// hands the result to TakeResult.
 func (t *tap) SendRequest(ctx context.Context, req transport.JSONRPCRequest) (*transport.JSONRPCResponse, error) {
 	start := time.Now()
 	req.Params = declareCapabilities(ctx, req.Params)
+	req.Params = addFirstInput(ctx, req.Method, req.Params)
 	t.rec.message(start, Sent, KindRequest, req.Method, idText(req.ID), req)
 	resp, err := t.Interface.SendRequest(ctx, req)
 	if err == nil && resp != nil {

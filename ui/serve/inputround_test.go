@@ -51,3 +51,23 @@ func TestAgentGetsTheServersRoundWhole(t *testing.T) {
 	}
 	r.waitSettled()
 }
+
+// TestAnswersGivenBeforeTheQuestion: an agent on 2026-07-28 may send its
+// answers with its first request, before the server asked; they reach the
+// server with the engine's first request, which completes at once.
+func TestAnswersGivenBeforeTheQuestion(t *testing.T) {
+	r := newRig(t, map[string]any{"fa": fault([]string{"-ask", "-modern"}, nil)}, Options{}, nil)
+	a := &rawAgent{agent: r.modernAgent()}
+	answers := mcp.InputResponses{"user_name": mcp.NewElicitationInputResponse(mcp.ElicitationResult{
+		ElicitationResponse: mcp.ElicitationResponse{Action: mcp.ElicitationResponseActionAccept, Content: map[string]any{"name": "Ada"}},
+	})}
+	res, err := a.round(t.Context(), t, mcp.MethodToolsCall, map[string]any{"name": "fa__ask_three", "inputResponses": answers})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var final mcp.CallToolResult
+	if err := json.Unmarshal(res, &final); err != nil || final.NeedsInput() || !strings.Contains(string(res), "1 answers: user_name=Ada") {
+		t.Errorf("the result = %s (%v), want the server's answer to the one given", res, err)
+	}
+	r.waitSettled()
+}
