@@ -28,7 +28,7 @@ CONFORMANCE_OUT ?= $(CURDIR)/.cache/conformance
 # OS-specific code lives in _unix.go / _windows.go files.
 CROSS_TARGETS ?= windows/amd64 darwin/arm64 linux/arm64
 
-.PHONY: help build install cross test test-go conformance-all lint bench demo npm-deps conformance conformance-auth conformance-next conformance-2026 tools-check clean
+.PHONY: help build install cross test test-go conformance-all lint bench demo npm-deps conformance conformance-auth conformance-next conformance-2026 conformance-serve tools-check clean
 
 help: ## show the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-17s %s\n", $$1, $$2}'
@@ -65,7 +65,7 @@ test: npm-deps tools-check ## every test: go test -race ./... (real servers incl
 		echo "note: no conformance suite or Node 22 in $(MCPDECK_NPM_DIR) (npm-deps installs them on linux/amd64); conformance runs skipped"; \
 	fi
 
-conformance-all: conformance conformance-auth conformance-next conformance-2026 ## every conformance run (part of make test)
+conformance-all: conformance conformance-auth conformance-next conformance-2026 conformance-serve ## every conformance run (part of make test)
 
 test-go: ## only go test -race ./... (tests needing Node tools skip when they are missing)
 	$(GO) test -race -count=1 ./...
@@ -148,6 +148,20 @@ conformance-2026: build npm-deps ## the next suite's scenarios of protocol 2026-
 		CONFORMANCE_CHECKS=testdata/conformance/2026-expected-checks.txt \
 		CONFORMANCE_BASELINE=testdata/conformance/2026-expected-failures.txt \
 		testdata/conformance/run.sh --all
+
+# The reference MCP server the server suites run against (testdata/confserver).
+CONFSERVER := bin/confserver
+
+conformance-serve: build npm-deps ## the server suites (0.1.16, and 2026-07-28 requirements) against a reference server, directly and through mcpdeck serve
+	$(GO) build -buildvcs=auto -o $(CONFSERVER) ./testdata/confserver
+	MCPDECK_BIN=$(CURDIR)/$(BIN) CONFSERVER_BIN=$(CURDIR)/$(CONFSERVER) CONFORMANCE_OUT=$(CONFORMANCE_OUT)-serve \
+		CONFORMANCE_BASELINE=testdata/conformance/serve-expected-failures.txt CONFORMANCE_STDIO=1 \
+		testdata/conformance/server.sh
+	MCPDECK_BIN=$(CURDIR)/$(BIN) CONFSERVER_BIN=$(CURDIR)/$(CONFSERVER) CONFORMANCE_OUT=$(CONFORMANCE_OUT)-serve-2026 \
+		CONFORMANCE_SUITE=conformance-next CONFORMANCE_REQUIREMENTS=2026-07-28 \
+		CONFORMANCE_BASELINE=testdata/conformance/serve-2026-expected-failures.txt \
+		CONFORMANCE_SERVE_BUGS=testdata/conformance/serve-2026-open-bugs.txt \
+		testdata/conformance/server.sh
 
 clean: ## remove build outputs and caches (not node_modules)
 	rm -rf bin .cache

@@ -32,6 +32,8 @@ type askState struct {
 // MaxPendingAsks of the server's requests already wait (then it is declined
 // at once).
 func (p *askParts) elicit(ctx context.Context, server string, req mcp.ElicitationRequest) (*mcp.ElicitationResult, error) {
+	in, settle := inputCallFrom(ctx).claim(mcp.MethodElicitationCreate, req.Params)
+	defer settle()
 	release, err := p.admit(server)
 	if err != nil {
 		return nil, err
@@ -42,7 +44,7 @@ func (p *askParts) elicit(ctx context.Context, server string, req mcp.Elicitatio
 	if mode == "" {
 		mode = string(mcp.ElicitationModeForm)
 	}
-	r := ElicitRequest{Server: server, Mode: mode, Message: sanitize(pr.Message), URL: pr.URL, ElicitationID: pr.ElicitationID}
+	r := ElicitRequest{Server: server, Mode: mode, Message: sanitize(pr.Message), URL: pr.URL, ElicitationID: pr.ElicitationID, Input: in}
 	if pr.RequestedSchema != nil {
 		raw, err := json.Marshal(pr.RequestedSchema)
 		if err == nil {

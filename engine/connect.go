@@ -162,7 +162,9 @@ func (r *runner) connOptions(srv model.Server, mask *textsafe.Masker, policy *at
 		Elicit: func(ctx context.Context, req mcp.ElicitationRequest) (*mcp.ElicitationResult, error) {
 			return e.asks.elicit(ctx, name, req)
 		},
-		Roots:          r.roots,
+		Roots: func(ctx context.Context) ([]mcp.Root, error) {
+			return r.answerRoots(ctx, name)
+		},
 		LogDir:         filepath.Join(e.opts.CacheDir, "logs"),
 		Builtins:       e.opts.Builtins,
 		MaxMessageSize: e.opts.MaxMessageSize,
@@ -195,6 +197,22 @@ func (r *runner) connOptions(srv model.Server, mask *textsafe.Masker, policy *at
 		}
 	}
 	return o
+}
+
+// answerRoots answers server's roots/list: Options.Roots, given the
+// project's root, or that root.
+func (r *runner) answerRoots(ctx context.Context, server string) ([]mcp.Root, error) {
+	in, settle := inputCallFrom(ctx).claim(mcp.MethodListRoots, nil)
+	defer settle()
+	project, err := r.roots(ctx)
+	if err != nil || r.e.opts.Roots == nil {
+		return project, err
+	}
+	req := RootsRequest{Server: server, Project: project, Input: in}
+	if ic := inputCallFrom(ctx); ic != nil {
+		req.Request = ic.what
+	}
+	return r.e.opts.Roots(ctx, req)
 }
 
 // roots answers roots/list with the project root.

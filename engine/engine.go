@@ -100,6 +100,9 @@ type Options struct {
 	// CLI's policy); nil declines them, and sampling is not declared to
 	// servers at all.
 	Sample SampleFunc
+	// Roots answers servers' roots/list; nil answers with the project's
+	// root (RootsRequest.Project), as the TUI and the CLI do.
+	Roots RootsFunc
 	// SamplingCommand, when set, writes the reply to every server's
 	// sampling requests (--sampling-command), instead of the person or a
 	// server's own "sampling" setting.

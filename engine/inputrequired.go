@@ -34,6 +34,7 @@ type inputCall struct {
 	mu       sync.Mutex
 	declined *ElicitRequest // the request for input the person declined
 	action   string         // decline or cancel
+	round    *inputRound    // the latest input-required round (inputround.go)
 }
 
 type inputCallKey struct{}
@@ -41,7 +42,9 @@ type inputCallKey struct{}
 // withInputCall marks ctx as carrying the request what (e.g. "tools/call
 // feedback"), so requests for input it answers with are tied to it.
 func withInputCall(ctx context.Context, what string) context.Context {
-	return context.WithValue(ctx, inputCallKey{}, &inputCall{what: what})
+	ic := &inputCall{what: what}
+	ctx = transports.TakeResult(ctx, callMethod(what), ic.noteRound)
+	return context.WithValue(ctx, inputCallKey{}, ic)
 }
 
 // inputCallFrom returns the request ctx carries, nil for a server's own

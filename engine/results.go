@@ -39,6 +39,8 @@ type ElicitRequest struct {
 	// the server asked for it by answering that request "input required";
 	// empty for a server's own elicitation/create.
 	Request string `json:"request,omitempty"`
+	// Input places it in its call's input-required round.
+	Input InputKey `json:"-"`
 }
 
 // ElicitResponse is the person's answer.

@@ -60,6 +60,8 @@ type SampleRequest struct {
 	Allowed bool `json:"allowed,omitempty"`
 	// Raw is the request's params as the server sent them: the command's stdin.
 	Raw json.RawMessage `json:"-"`
+	// Input places it in its call's input-required round.
+	Input InputKey `json:"-"`
 	// commandDir is where Command runs: the directory of the file that
 	// defines it (Server.DefinitionDir), "" (mcpdeck's) for
 	// --sampling-command, which the person typed there.
@@ -110,6 +112,8 @@ const maxSampleHistory = 50
 // MaxPendingAsks of the server's requests waiting it is declined at once,
 // and only the burst is recorded (AskFlood), not each request.
 func (p *askParts) sample(ctx context.Context, server string, req mcp.CreateMessageRequest) (*mcp.CreateMessageResult, error) {
+	in, settle := inputCallFrom(ctx).claim(mcp.MethodSamplingCreateMessage, req.CreateMessageParams)
+	defer settle()
 	release, err := p.admit(server)
 	if err != nil {
 		return nil, err
@@ -126,6 +130,7 @@ func (p *askParts) sample(ctx context.Context, server string, req mcp.CreateMess
 		return nil, fmt.Errorf("%w: %s", ErrUnknownServer, server)
 	}
 	r := newSampleRequest(server, req.CreateMessageParams)
+	r.Input = in
 	if ic := inputCallFrom(ctx); ic != nil {
 		r.Request = ic.what
 	}

@@ -46,6 +46,13 @@ func ServeName(server, name string) string {
 	return cutName(NormalizeName(server) + "__" + NormalizeName(name))
 }
 
+// ServeOwnName is the name `mcpdeck serve` gives a tool or prompt when it
+// offers it without its server's prefix: normalized and cut like
+// ServeName, so it is a valid tool name too.
+func ServeOwnName(name string) string {
+	return cutName(NormalizeName(name))
+}
+
 // cutName keeps a name of at most maxToolNameLen characters; a longer one is
 // cut and ends with '_' plus 8 hex digits of the SHA-256 of the full name.
 func cutName(full string) string {

@@ -33,10 +33,14 @@ func tapped(inner transport.Interface, rec *frameRecorder) transport.Interface {
 	return t
 }
 
-// SendRequest records the request, then its response with the time it
-// took, then hands the result to TakeResult.
+// SendRequest declares the capabilities the request's context carries
+// (requestcaps.go) and adds its first inputResponses (firstinput.go),
+// records the request, then its response with the time it took, then
+// hands the result to TakeResult.
 func (t *tap) SendRequest(ctx context.Context, req transport.JSONRPCRequest) (*transport.JSONRPCResponse, error) {
 	start := time.Now()
+	req.Params = declareCapabilities(ctx, req.Params)
+	req.Params = addFirstInput(ctx, req.Method, req.Params)
 	t.rec.message(start, Sent, KindRequest, req.Method, idText(req.ID), req)
 	resp, err := t.Interface.SendRequest(ctx, req)
 	if err == nil && resp != nil {

@@ -42,13 +42,14 @@ func askAnswer(res *mcp.ElicitationResult, property string) (string, string) {
 // askURL is the page the -ask tool visit asks the user to open.
 const askURL = "https://example.test/sign-in"
 
-// addAsk adds what -ask serves: the tool interview (two questions, one per
+// addAsk adds what -ask serves: caps and ask_three (askround.go), the tool interview (two questions, one per
 // input-required round, the first answer kept in the request state), the
 // tool visit (a URL elicitation), the tool ask_many (many questions in one
 // round), the prompt greet (one question,
 // input-required) and the resource fault://ask (a server-to-client
 // elicitation/create, so only on a session before 2026-07-28).
 func addAsk(s *server.MCPServer) {
+	addAskRound(s)
 	s.AddTool(mcp.NewTool("visit", mcp.WithDescription("Ask the user to open a page (URL elicitation)")),
 		func(_ context.Context, r mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 			if res := server.ElicitationResponse(r.Params.InputResponses, "visit"); res != nil {

@@ -11,11 +11,11 @@ import (
 	"github.com/mcpdeck/mcpdeck/engine"
 )
 
-// A server's elicitation or sampling request during an agent's call (call,
-// upstream.go) is put to that agent when it declared it can answer: as a
-// request on its session, or for an agent on 2026-07-28 through the call's
-// relay; otherwise the engine's own answers (the CLI's headless policy)
-// reply.
+// A server's elicitation, sampling or roots/list request during an agent's
+// call (call, upstream.go) is put to that agent when it declared it can
+// answer: as a request on its session, or for an agent on 2026-07-28
+// through the call's relay; otherwise the engine's own answers (the CLI's
+// headless policy, the project's root) reply.
 
 // elicit puts a server's elicitation to the agent when it declared it can
 // answer (URL mode only when it declared that too), else to the fallback.
@@ -28,7 +28,7 @@ func (g *Gateway) elicit(ctx context.Context, req engine.ElicitRequest) (engine.
 	if err != nil {
 		return engine.ElicitResponse{}, err
 	}
-	a, err := askAgent(ctx, c, mcp.NewElicitationInputRequest(p))
+	a, err := askAgent(ctx, c, mcp.NewElicitationInputRequest(p), req.Input)
 	if err != nil {
 		return engine.ElicitResponse{}, err
 	}
@@ -88,7 +88,7 @@ func (g *Gateway) sample(ctx context.Context, r engine.SampleRequest) (engine.Sa
 	if err != nil {
 		return engine.SampleResponse{}, err
 	}
-	a, err := askAgent(ctx, c, mcp.NewSamplingInputRequest(p))
+	a, err := askAgent(ctx, c, mcp.NewSamplingInputRequest(p), r.Input)
 	if err != nil {
 		return engine.SampleResponse{}, err
 	}
@@ -112,6 +112,21 @@ func sampleParams(r engine.SampleRequest) (mcp.CreateMessageParams, error) {
 	return p, nil
 }
 
+// roots answers a server's roots/list with the agent's roots when it
+// declared it can list them, else with mcpdeck's own answer (the project's
+// root), as the TUI and the CLI answer.
+func (g *Gateway) roots(ctx context.Context, req engine.RootsRequest) ([]mcp.Root, error) {
+	c := g.callFor(ctx, req.Server)
+	if !agentCan(c, mcp.MethodListRoots, func(caps mcp.ClientCapabilities) bool { return caps.Roots != nil }) {
+		return req.Project, nil
+	}
+	a, err := askAgent(ctx, c, mcp.NewRootsInputRequest(), req.Input)
+	if err != nil {
+		return nil, err
+	}
+	return a.Roots.Roots, nil
+}
+
 // agentCan says whether the agent of c may be asked for method: it
 // declared what want checks, and its call is relayed or its session takes
 // such requests.
@@ -128,6 +143,14 @@ func agentCan(c *call, method mcp.MCPMethod, want func(mcp.ClientCapabilities) b
 		_, ok = s.(server.SessionWithElicitation)
 	case mcp.MethodSamplingCreateMessage:
 		_, ok = s.(server.SessionWithSampling)
+	case mcp.MethodListRoots:
+		// mcp-go 1.2.1 sends an HTTP session's roots/list only on the
+		// agent's standalone event stream (GET), which an agent need not
+		// open, and would wait for its answer until the call ends; an
+		// agent on 2025-11-25 over HTTP gets mcpdeck's answer instead.
+		_, http := s.(server.SessionWithStreamableHTTPConfig)
+		_, ok = s.(server.SessionWithRoots)
+		ok = ok && !http
 	default:
 		ok = false
 	}
@@ -135,13 +158,13 @@ func agentCan(c *call, method mcp.MCPMethod, want func(mcp.ClientCapabilities) b
 }
 
 // askAgent puts req to the agent of c (agentCan said it may be asked):
-// through the call's relay, or as a request on the agent's session, on the
-// call's own context.
-func askAgent(ctx context.Context, c *call, req mcp.InputRequest) (mcp.InputResponse, error) {
+// through the call's relay (in places it in the server's round), or as a
+// request on the agent's session, on the call's own context.
+func askAgent(ctx context.Context, c *call, req mcp.InputRequest, in engine.InputKey) (mcp.InputResponse, error) {
 	var a mcp.InputResponse
 	var err error
 	if c.relay != nil {
-		a, err = c.relay.ask(ctx, req)
+		a, err = c.relay.ask(ctx, req, in)
 	} else {
 		a, err = askSession(ctx, c, req)
 	}
@@ -151,7 +174,7 @@ func askAgent(ctx context.Context, c *call, req mcp.InputRequest) (mcp.InputResp
 	if err := a.DecodeFor(req.Method); err != nil {
 		return a, fmt.Errorf("the agent's answer to %s cannot be read: %w", req.Method, err)
 	}
-	if a.Elicitation == nil && a.Sampling == nil {
+	if a.Elicitation == nil && a.Sampling == nil && a.Roots == nil {
 		return a, fmt.Errorf("the agent answered %s with nothing", req.Method)
 	}
 	return a, nil
@@ -177,6 +200,12 @@ func askSession(ctx context.Context, c *call, req mcp.InputRequest) (mcp.InputRe
 			return mcp.InputResponse{}, err
 		}
 		return mcp.NewSamplingInputResponse(*res), nil
+	case mcp.MethodListRoots:
+		res, err := s.(server.SessionWithRoots).ListRoots(up, mcp.ListRootsRequest{Request: mcp.Request{Method: string(req.Method)}})
+		if err != nil || res == nil {
+			return mcp.InputResponse{}, err
+		}
+		return mcp.NewRootsInputResponse(*res), nil
 	default:
 		return mcp.InputResponse{}, fmt.Errorf("mcpdeck serve does not pass %s on", req.Method)
 	}

@@ -33,9 +33,13 @@ type exposure struct {
 	// left are the items not offered, each a sentence for the person's log
 	// (a name two servers share, a definition the protocol library refuses).
 	left []string
+	// clashes are the names two servers share, each a sentence naming
+	// both (--prefix never refuses to start on one).
+	clashes []string
 }
 
-// expose builds the exposure of snap. Servers come in the engine's order
+// expose builds the exposure of snap, tools and prompts named as
+// f.prefix says (naming.go). Servers come in the engine's order
 // (scope high to low, then name), so when two tools or prompts meet under
 // one name, or two servers offer one URI, the first server keeps it.
 func expose(snap engine.Snapshot, f filter) exposure {
@@ -43,26 +47,42 @@ func expose(snap engine.Snapshot, f filter) exposure {
 		toolRoutes: map[string]route{}, promptRoutes: map[string]route{},
 		resourceRoutes: map[string]string{}, templateRoutes: map[string]string{},
 	}
+	name := f.prefix.namer(snap, f)
 	for i := range snap.Servers {
 		srv := &snap.Servers[i]
 		if !f.exposes(srv) {
 			continue
 		}
-		x.addTools(srv, f)
-		x.addPrompts(srv)
+		x.addTools(srv, f, name)
+		x.addPrompts(srv, name)
 		x.addResources(srv)
 	}
 	return x
 }
 
-func (x *exposure) addTools(srv *engine.ServerSnapshot, f filter) {
+// taken records that kind srv/item cannot be offered as name, already
+// r's: a sentence for the person, and a clash when two servers meet.
+func (x *exposure) taken(kind string, srv, item, name string, r route) {
+	s := fmt.Sprintf("%s %s/%s is not offered: its name %s is already %s/%s's", kind, srv, item, name, r.server, r.name)
+	x.left = append(x.left, s)
+	if r.server != srv {
+		x.clashes = append(x.clashes, fmt.Sprintf("%s %s is offered by %s (%s) and %s (%s)", kind, name, r.server, r.name, srv, item))
+	}
+}
+
+func (x *exposure) addTools(srv *engine.ServerSnapshot, f filter, nameOf namer) {
 	for _, t := range srv.Tools {
-		name := model.ServeName(srv.Name, t.Name)
-		if t.Denied || !f.tool(srv, t.Name, name) {
+		name := nameOf(srv.Name, t.Name)
+		// --tools matches SERVER__TOOL, and also the name shown when that differs.
+		if t.Denied || !f.tool(srv, t.Name, model.ServeName(srv.Name, t.Name)) && !f.tool(srv, t.Name, name) {
+			continue
+		}
+		if name == "" {
+			x.left = append(x.left, fmt.Sprintf("tool %s/%s is not offered: it has no name", srv.Name, t.Name))
 			continue
 		}
 		if r, taken := x.toolRoutes[name]; taken {
-			x.left = append(x.left, fmt.Sprintf("tool %s/%s is not offered: its name %s is already %s/%s's", srv.Name, t.Name, name, r.server, r.name))
+			x.taken("tool", srv.Name, t.Name, name, r)
 			continue
 		}
 		mt := toolOf(name, t)
@@ -93,11 +113,15 @@ func toolOf(name string, t engine.Tool) mcp.Tool {
 	return mt
 }
 
-func (x *exposure) addPrompts(srv *engine.ServerSnapshot) {
+func (x *exposure) addPrompts(srv *engine.ServerSnapshot, nameOf namer) {
 	for _, p := range srv.Prompts {
-		name := model.ServeName(srv.Name, p.Name)
+		name := nameOf(srv.Name, p.Name)
+		if name == "" {
+			x.left = append(x.left, fmt.Sprintf("prompt %s/%s is not offered: it has no name", srv.Name, p.Name))
+			continue
+		}
 		if r, taken := x.promptRoutes[name]; taken {
-			x.left = append(x.left, fmt.Sprintf("prompt %s/%s is not offered: its name %s is already %s/%s's", srv.Name, p.Name, name, r.server, r.name))
+			x.taken("prompt", srv.Name, p.Name, name, r)
 			continue
 		}
 		mp := mcp.Prompt{Name: name, Description: p.Description}

@@ -7,13 +7,15 @@ import (
 	"github.com/mcpdeck/mcpdeck/engine"
 )
 
-// filter narrows what is exposed: --servers, --tools and --ide-tools.
+// filter narrows what is exposed (--servers, --tools and --ide-tools) and
+// says how it is named (--prefix).
 type filter struct {
 	servers map[string]bool // nil: every server
 	tools   []string        // globs on exposed tool names; none: every tool
 	// ideTools are the editors' tools the person opted in to beside the
 	// ones model.Editor.ForAgents lets through.
 	ideTools map[string]bool
+	prefix   Prefix
 }
 
 // newFilter checks the globs (a malformed one is an error naming it).

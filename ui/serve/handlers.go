@@ -57,7 +57,7 @@ func (g *Gateway) callTool(ctx context.Context, req mcp.CallToolRequest) (*mcp.C
 	if err := g.connected(ctx, r.server); err != nil {
 		return mcp.NewToolResultError(err.Error()), nil
 	}
-	s := dispatch(g, ctx, key, r.server, req.Params.Meta, func(ctx context.Context, p func(engine.Progress)) (*mcp.CallToolResult, error) {
+	s := dispatch(g, ctx, key, r.server, req.Params.Meta, req.Params.InputResponses, func(ctx context.Context, p func(engine.Progress)) (*mcp.CallToolResult, error) {
 		return g.eng.CallToolRaw(ctx, r.server, r.name, req.GetArguments(), p)
 	})
 	return g.toolStep(ctx, r.server, s)
@@ -79,8 +79,20 @@ func (g *Gateway) toolStep(ctx context.Context, srv string, s step) (*mcp.CallTo
 
 // dispatch runs the engine call run for the agent request in ctx: relayed
 // when the agent is on 2026-07-28 and can answer input, else within the
-// request.
-func dispatch[T any](g *Gateway, ctx context.Context, key requestKey, srv string, meta *mcp.Meta, run func(context.Context, func(engine.Progress)) (T, error)) step {
+// request. Answers the agent gave before being asked (in) go with the
+// call's first request to the server.
+func dispatch[T any](g *Gateway, ctx context.Context, key requestKey, srv string, meta *mcp.Meta, in mcp.InputResponses, run func(context.Context, func(engine.Progress)) (T, error)) step {
+	if len(in) > 0 {
+		inner := run
+		run = func(ctx context.Context, p func(engine.Progress)) (T, error) {
+			ctx, err := engine.WithInputResponses(ctx, string(key.method), in)
+			if err != nil {
+				var zero T
+				return zero, err
+			}
+			return inner(ctx, p)
+		}
+	}
 	if relayable(ctx) {
 		return g.startRelay(ctx, key, srv, meta, func(ctx context.Context, p func(engine.Progress)) (any, error) { return run(ctx, p) })
 	}
@@ -129,7 +141,7 @@ func (g *Gateway) getPrompt(ctx context.Context, req mcp.GetPromptRequest) (*mcp
 	if err := g.connected(ctx, r.server); err != nil {
 		return nil, err
 	}
-	s := dispatch(g, ctx, key, r.server, req.Params.Meta, func(ctx context.Context, _ func(engine.Progress)) (*mcp.GetPromptResult, error) {
+	s := dispatch(g, ctx, key, r.server, req.Params.Meta, req.Params.InputResponses, func(ctx context.Context, _ func(engine.Progress)) (*mcp.GetPromptResult, error) {
 		return g.eng.GetPromptRaw(ctx, r.server, r.name, req.Params.Arguments)
 	})
 	return g.promptStep(ctx, r.server, s)

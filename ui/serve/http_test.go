@@ -37,45 +37,57 @@ func TestHTTPSecurity(t *testing.T) {
 		{"health, foreign Host", "GET", "/health", "", "rebound.example", "", http.StatusForbidden},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			var body io.Reader
+			body := ""
 			if tc.method == "POST" {
-				body = strings.NewReader(initialize)
+				body = initialize
 			}
-			req, err := http.NewRequestWithContext(t.Context(), tc.method, base+tc.path, body)
-			if err != nil {
-				t.Fatal(err)
-			}
-			req.Header.Set("Content-Type", "application/json")
-			req.Header.Set("Accept", "application/json, text/event-stream")
-			if tc.auth != "" {
-				req.Header.Set("Authorization", tc.auth)
-			}
-			if tc.host != "" {
-				req.Host = tc.host
-			}
-			if tc.origin != "" {
-				req.Header.Set("Origin", tc.origin)
-			}
-			resp, err := http.DefaultClient.Do(req)
-			if err != nil {
-				t.Fatal(err)
-			}
-			b, _ := io.ReadAll(resp.Body)
-			_ = resp.Body.Close()
+			resp, b := probe{tc.method, tc.path, tc.auth, tc.host, tc.origin}.do(t, base, body)
 			if resp.StatusCode != tc.want {
 				t.Errorf("status %d, want %d: %s", resp.StatusCode, tc.want, b)
 			}
-			if strings.Contains(string(b), token) || strings.Contains(string(b), "wrong-token") {
+			if strings.Contains(b, token) || strings.Contains(b, "wrong-token") {
 				t.Errorf("the answer carries a token: %s", b)
 			}
 			if tc.want == http.StatusUnauthorized && resp.Header.Get("WWW-Authenticate") == "" {
 				t.Error("401 without WWW-Authenticate")
 			}
-			if tc.path == "/health" && tc.want == http.StatusOK && (!strings.Contains(string(b), `"status":"ok"`) || strings.Contains(string(b), "fa")) {
+			if tc.path == "/health" && tc.want == http.StatusOK && (!strings.Contains(b, `"status":"ok"`) || strings.Contains(b, "fa")) {
 				t.Errorf("health = %s, want status and counts, no names", b)
 			}
 		})
 	}
+}
+
+// probe is one HTTP request to the gateway's listener.
+type probe struct{ method, path, auth, host, origin string }
+
+// do sends p (with body, as an MCP client would) to base and returns the
+// answer and its body. A redirect is returned, not followed.
+func (p probe) do(t *testing.T, base, body string) (*http.Response, string) {
+	t.Helper()
+	req, err := http.NewRequestWithContext(t.Context(), p.method, base+p.path, strings.NewReader(body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept", "application/json, text/event-stream")
+	if p.auth != "" {
+		req.Header.Set("Authorization", p.auth)
+	}
+	if p.host != "" {
+		req.Host = p.host
+	}
+	if p.origin != "" {
+		req.Header.Set("Origin", p.origin)
+	}
+	c := &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
+	resp, err := c.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ := io.ReadAll(resp.Body)
+	_ = resp.Body.Close()
+	return resp, string(b)
 }
 
 // TestHTTPBodyIsBounded: a request body over 32 MB is refused, not read

@@ -140,7 +140,7 @@ func TestExposeLeavesOutWhatTheLibraryRefuses(t *testing.T) {
 		{Name: "bare"},
 		{Name: "odd", InputSchema: json.RawMessage(`"not a schema"`)},
 	}
-	x := expose(snap, filter{})
+	x := expose(snap, filter{prefix: PrefixAlways})
 	if len(x.tools) != 2 || x.tools[0].Name != "s__bare" || string(x.tools[1].RawInputSchema) != `{"type":"object"}` {
 		t.Errorf("tools = %+v", x.tools)
 	}

@@ -25,7 +25,7 @@ import (
 func offline(t testing.TB) *rig {
 	g := &Gateway{
 		log: io.Discard, told: map[string]bool{}, floods: map[string]int{}, last: map[string]lists{}, kinds: map[string]status.Kind{},
-		sessions: map[string]server.ClientSession{}, ready: make(chan struct{}), changed: make(chan struct{}),
+		sessions: map[string]server.ClientSession{}, ready: make(chan struct{}), settled: make(chan struct{}), changed: make(chan struct{}),
 	}
 	g.base, g.stop = context.WithCancel(context.Background())
 	t.Cleanup(g.stop)

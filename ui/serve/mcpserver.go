@@ -9,13 +9,17 @@ import (
 	"github.com/mcpdeck/mcpdeck/model"
 )
 
-// instructions tell the agent what it is talking to.
-const instructions = "mcpdeck serve offers every MCP server mcpdeck manages for you as one server. " +
-	"Tools and prompts are named SERVER__NAME; resources keep their URIs. " +
-	"A server that is reconnecting, failed or needs sign-in answers with an error that says so."
+// instructions tell the agent what it is talking to, and how names are
+// made under p.
+func instructions(p Prefix) string {
+	return "mcpdeck serve offers every MCP server mcpdeck manages for you as one server. " +
+		p.instructions() + "resources keep their URIs. " +
+		"A server that is reconnecting, failed or needs sign-in answers with an error that says so."
+}
 
 // newMCPServer is the MCP server the agent talks to: list_changed declared
-// for tools, prompts and resources; logging; a first listing that waits
+// for tools, prompts and resources; resource subscriptions (subscribe.go);
+// logging; a first listing that waits
 // for servers still connecting (and so does a first call); sessions
 // tracked for log messages.
 func (g *Gateway) newMCPServer(version string) *server.MCPServer {
@@ -30,8 +34,9 @@ func (g *Gateway) newMCPServer(version string) *server.MCPServer {
 	})
 	hooks.AddOnUnregisterSession(func(_ context.Context, s server.ClientSession) {
 		g.mu.Lock()
-		defer g.mu.Unlock()
 		delete(g.sessions, s.SessionID())
+		g.mu.Unlock()
+		g.dropSubscriptions(g.base, s.SessionID(), "")
 	})
 	hooks.AddBeforeListTools(func(ctx context.Context, _ any, _ *mcp.ListToolsRequest) { g.waitReady(ctx) })
 	hooks.AddBeforeListPrompts(func(ctx context.Context, _ any, _ *mcp.ListPromptsRequest) { g.waitReady(ctx) })
@@ -41,18 +46,21 @@ func (g *Gateway) newMCPServer(version string) *server.MCPServer {
 	hooks.AddBeforeGetPrompt(func(ctx context.Context, _ any, _ *mcp.GetPromptRequest) { g.waitReady(ctx) })
 	hooks.AddBeforeReadResource(func(ctx context.Context, _ any, _ *mcp.ReadResourceRequest) { g.waitReady(ctx) })
 	hooks.AddAfterReadResource(asInputRequired)
+	hooks.AddBeforeSubscribe(func(ctx context.Context, _ any, _ *mcp.SubscribeRequest) { g.waitReady(ctx) })
+	hooks.AddAfterSubscribe(g.subscribe)
+	hooks.AddAfterUnsubscribe(g.unsubscribe)
 	hooks.AddAfterSetLevel(func(ctx context.Context, _ any, req *mcp.SetLevelRequest, _ *mcp.EmptyResult) {
 		g.setLevel(ctx, string(req.Params.Level))
 	})
 	return server.NewMCPServer("mcpdeck", version,
 		server.WithToolCapabilities(true),
 		server.WithPromptCapabilities(true),
-		server.WithResourceCapabilities(false, true),
+		server.WithResourceCapabilities(true, true),
 		server.WithLogging(),
 		server.WithCompletions(),
 		server.WithPromptCompletionProvider(completer{g}),
 		server.WithResourceCompletionProvider(completer{g}),
-		server.WithInstructions(instructions),
+		server.WithInstructions(instructions(g.f.prefix)),
 		server.WithHooks(hooks),
 		server.WithRecovery(),
 	)

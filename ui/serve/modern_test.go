@@ -19,7 +19,7 @@ import (
 // that declared no elicitation gets the headless answer (here
 // accept-defaults) instead.
 func TestModernAgent(t *testing.T) {
-	r := newRig(t, map[string]any{"fa": fault(nil, nil)}, Options{}, func(eo *engine.Options) {
+	r := newRig(t, map[string]any{"fa": fault(nil, nil)}, Options{AnswersElicitation: true}, func(eo *engine.Options) {
 		eo.Elicit, _ = engine.ElicitPolicy("accept-defaults")
 	})
 	h := elicitAnswer{asked: make(chan string, 1)}

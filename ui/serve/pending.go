@@ -1,9 +1,11 @@
 package serve
 
 import (
+	"cmp"
 	"crypto/rand"
 	"errors"
 	"fmt"
+	"slices"
 	"sync"
 	"time"
 )
@@ -33,12 +35,14 @@ type pending struct {
 	mu      sync.Mutex
 	byState map[string]*parked
 	closed  bool
+	seq     uint64 // parks so far, to find the oldest
 }
 
 // parked is one waiting call and the timer that abandons it.
 type parked struct {
 	r     *relay
 	timer *time.Timer
+	seq   uint64
 }
 
 func newPending(ttl time.Duration, limit int) *pending {
@@ -58,8 +62,44 @@ func (p *pending) park(r *relay) (string, error) {
 	if len(p.byState) >= p.max {
 		return "", fmt.Errorf("%w (%d): answer or cancel one first", ErrTooManyWaiting, p.max)
 	}
-	p.byState[state] = &parked{r: r, timer: time.AfterFunc(p.ttl, func() { p.expire(state) })}
+	p.seq++
+	p.byState[state] = &parked{r: r, timer: time.AfterFunc(p.ttl, func() { p.expire(state) }), seq: p.seq}
 	return state, nil
+}
+
+// makeRoom abandons the oldest calls of server waiting for answers until
+// those left hold at most keep of the server's places in the engine (a
+// question waits in each: engine.MaxPendingAsks at most), and returns
+// them. Calls an agent never continued would otherwise make every new
+// call's questions be declined until they expire; a new call wins over
+// the oldest unanswered ones.
+func (p *pending) makeRoom(server string, keep int) []*relay {
+	p.mu.Lock()
+	var mine []string
+	held := 0
+	for state, w := range p.byState {
+		if w.r.server == server {
+			mine = append(mine, state)
+			held += int(w.r.holding.Load())
+		}
+	}
+	slices.SortFunc(mine, func(a, b string) int { return cmp.Compare(p.byState[a].seq, p.byState[b].seq) })
+	var out []*relay
+	for _, state := range mine {
+		if held <= keep {
+			break
+		}
+		w := p.byState[state]
+		w.timer.Stop()
+		delete(p.byState, state)
+		held -= int(w.r.holding.Load())
+		out = append(out, w.r)
+	}
+	p.mu.Unlock()
+	for _, r := range out {
+		r.abandon(fmt.Errorf("a newer call to %s needed its place (calls waiting for answers may hold %d of its questions)", server, keep))
+	}
+	return out
 }
 
 // expire abandons the call under state if it is still waiting.

@@ -88,3 +88,42 @@ func (p *pending) count() int {
 	defer p.mu.Unlock()
 	return len(p.byState)
 }
+
+// TestMakeRoomAbandonsTheOldestOfAServer: with one server's waiting calls
+// holding more than keep questions, the oldest are abandoned (their states then unknown,
+// their engine calls cancelled with the reason); other servers' calls
+// and the newer ones stay.
+func TestMakeRoomAbandonsTheOldestOfAServer(t *testing.T) {
+	tool := requestKey{mcp.MethodToolsCall, "elicit"}
+	p := newPending(pendingTTL, maxPending)
+	var states []string
+	var relays []*relay
+	for _, srv := range []string{"a", "a", "b", "a", "a"} {
+		r := parkedRelay("agent", tool)
+		r.server = srv
+		r.holding.Store(1)
+		s, err := p.park(r)
+		if err != nil {
+			t.Fatal(err)
+		}
+		states, relays = append(states, s), append(relays, r)
+	}
+	out := p.makeRoom("a", 3)
+	if len(out) != 1 || out[0] != relays[0] {
+		t.Fatalf("makeRoom abandoned %v, want the first call of a", out)
+	}
+	if cause := context.Cause(relays[0].ctx); !errors.Is(cause, errAbandoned) || !strings.Contains(cause.Error(), "a newer call to a needed its place") {
+		t.Errorf("the oldest call's cause: %v", cause)
+	}
+	if _, err := p.take(states[0], "agent", tool); !errors.Is(err, ErrUnknownRequestState) {
+		t.Errorf("the abandoned call's state: %v", err)
+	}
+	for i := 1; i < len(relays); i++ {
+		if relays[i].ctx.Err() != nil {
+			t.Errorf("call %d (%s) was cancelled", i, relays[i].server)
+		}
+	}
+	if out := p.makeRoom("a", 3); len(out) != 0 {
+		t.Errorf("a second makeRoom abandoned %d", len(out))
+	}
+}

@@ -42,7 +42,7 @@ func (g *Gateway) read(ctx context.Context, req mcp.ReadResourceRequest, find fu
 	if err := g.connected(ctx, server); err != nil {
 		return nil, err
 	}
-	s := dispatch(g, ctx, key, server, req.Params.Meta, func(ctx context.Context, _ func(engine.Progress)) (*mcp.ReadResourceResult, error) {
+	s := dispatch(g, ctx, key, server, req.Params.Meta, req.Params.InputResponses, func(ctx context.Context, _ func(engine.Progress)) (*mcp.ReadResourceResult, error) {
 		return g.eng.ReadResourceRaw(ctx, server, uri)
 	})
 	return g.readStep(ctx, server, s)

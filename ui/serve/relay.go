@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"sync"
+	"sync/atomic"
 
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
@@ -39,12 +40,23 @@ type relay struct {
 	cancel context.CancelCauseFunc
 	asks   chan *question // the call's questions, from the engine's callbacks
 	final  chan outcome   // the call's end (buffered: nobody may be waiting)
+	done   chan struct{}  // closed when the engine call returned (its places released)
+
+	// holding counts the call's questions waiting in the engine's
+	// callbacks: each holds one of the server's engine.MaxPendingAsks.
+	holding atomic.Int32
 
 	mu    sync.Mutex
 	caps  mcp.ClientCapabilities // what the latest request declared
 	att   *attachment            // the latest agent request: progress goes to it
 	asked map[string]*question   // put to the agent, not answered yet
 	n     int                    // questions asked so far, for their ids
+
+	// The server's input-required round being gathered: its keys not yet
+	// put to the agent nor settled by the engine, and where the engine
+	// says which it settled (engine.InputKey).
+	waiting map[string]bool
+	settled <-chan string
 }
 
 // attachment is the latest agent request of a relay. Progress goes to it,
@@ -59,6 +71,7 @@ type attachment struct {
 // question is one request for input, waiting for its answer.
 type question struct {
 	req    mcp.InputRequest
+	in     engine.InputKey        // its place in the server's round, if any
 	answer chan mcp.InputResponse // buffered: answered once
 }
 
@@ -109,7 +122,14 @@ func (g *Gateway) startRelay(ctx context.Context, key requestKey, srv string, me
 	rctx, cancel := context.WithCancelCause(g.base)
 	r := &relay{
 		key: key, server: srv, agent: agentOf(ctx), ctx: rctx, cancel: cancel,
-		asks: make(chan *question), final: make(chan outcome, 1), asked: map[string]*question{},
+		asks: make(chan *question), final: make(chan outcome, 1), done: make(chan struct{}), asked: map[string]*question{},
+	}
+	// Calls of srv its agents never continued give up their places first.
+	for _, old := range g.pending.makeRoom(srv, engine.MaxPendingAsks/2) {
+		select {
+		case <-old.done:
+		case <-ctx.Done():
+		}
 	}
 	r.attach(ctx, meta)
 	var progress func(engine.Progress)
@@ -120,6 +140,7 @@ func (g *Gateway) startRelay(ctx context.Context, key requestKey, srv string, me
 		callCtx, end := g.begin(rctx, srv, r)
 		res, err := run(callCtx, progress)
 		end()
+		close(r.done)
 		r.final <- outcome{res, err}
 		cancel(nil) // release a question still waiting
 	})
@@ -140,7 +161,8 @@ func (g *Gateway) resume(ctx context.Context, key requestKey, meta *mcp.Meta, p 
 
 // round waits for the call's next event while the agent request in ctx
 // waits: the end (also when questions were left unanswered: they are moot),
-// or questions (with those still unanswered), which park the call under a
+// or questions (with those still unanswered; a server's round whole, under
+// the server's keys), which park the call under a
 // new request state (too many parked: the call is cancelled and its end
 // says why). The agent cancelling the request cancels the call.
 func (g *Gateway) round(ctx context.Context, r *relay) step {
@@ -158,13 +180,8 @@ func (g *Gateway) round(ctx context.Context, r *relay) step {
 		case <-ctx.Done():
 		}
 	}
-	for more := true; more; {
-		select {
-		case q := <-r.asks:
-			r.add(q)
-		default:
-			more = false
-		}
+	if o, ended := r.gather(ctx); ended {
+		return step{outcome: o}
 	}
 	if ctx.Err() != nil {
 		r.abandon(context.Cause(ctx))

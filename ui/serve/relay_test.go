@@ -244,7 +244,16 @@ func TestModernAgentThePersonsSamplingChoicesWin(t *testing.T) {
 }
 
 // rawAgent sends requests as an agent on 2026-07-28 that declared
-// elicitation and sampling, one round at a time (no automatic retry).
+// elicitation, sampling and roots (rawCaps), one round at a time (no
+// automatic retry).
+// rawCaps are what a rawAgent declares.
+var rawCaps = mcp.ClientCapabilities{
+	Elicitation: &mcp.ElicitationCapability{}, Sampling: &mcp.SamplingCapability{},
+	Roots: &struct {
+		ListChanged bool `json:"listChanged,omitempty"`
+	}{},
+}
+
 type rawAgent struct {
 	*agent
 	ids atomic.Int64
@@ -256,7 +265,7 @@ func (a *rawAgent) round(ctx context.Context, t testing.TB, method mcp.MCPMethod
 	t.Helper()
 	params["_meta"] = map[string]any{
 		mcp.MetaKeyProtocolVersion:    mcp.ProtocolVersion20260728,
-		mcp.MetaKeyClientCapabilities: mcp.ClientCapabilities{Elicitation: &mcp.ElicitationCapability{}, Sampling: &mcp.SamplingCapability{}},
+		mcp.MetaKeyClientCapabilities: rawCaps,
 		"progressToken":               "raw-progress",
 	}
 	body, err := json.Marshal(params)

@@ -16,8 +16,10 @@ import (
 
 // ask puts one request for input to the agent and waits for the answer;
 // called by the engine's callbacks during the call.
-func (r *relay) ask(ctx context.Context, req mcp.InputRequest) (mcp.InputResponse, error) {
-	q := &question{req: req, answer: make(chan mcp.InputResponse, 1)}
+func (r *relay) ask(ctx context.Context, req mcp.InputRequest, in engine.InputKey) (mcp.InputResponse, error) {
+	r.holding.Add(1) // one of the server's places in the engine, until this returns
+	defer r.holding.Add(-1)
+	q := &question{req: req, in: in, answer: make(chan mcp.InputResponse, 1)}
 	select {
 	case r.asks <- q:
 	case <-ctx.Done():
@@ -75,12 +77,70 @@ func (r *relay) progress(g *Gateway) func(engine.Progress) {
 	}
 }
 
-// add gives q an id and records it as put to the agent.
+// add gives q an id, the server's key when it has one, and records it as
+// put to the agent; a question of a server's round not gathered yet starts
+// gathering that round (gather).
 func (r *relay) add(q *question) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	r.n++
-	r.asked["input-"+strconv.Itoa(r.n)] = q
+	id := q.in.Key
+	if _, taken := r.asked[id]; id == "" || taken {
+		id = "input-" + strconv.Itoa(r.n)
+	}
+	r.asked[id] = q
+	if q.in.Settled == nil {
+		return
+	}
+	if q.in.Settled != r.settled {
+		r.settled, r.waiting = q.in.Settled, map[string]bool{}
+		for _, k := range q.in.Keys {
+			r.waiting[k] = true
+		}
+	}
+	delete(r.waiting, q.in.Key)
+}
+
+// gather takes the questions already asked and, while a server's round is
+// incomplete, waits for its other questions or for the engine to settle
+// them (answered without the agent), so the agent gets the round whole; it
+// returns the call's end instead when the call ends meanwhile. The agent's
+// request ending stops the wait (round sees it).
+func (r *relay) gather(ctx context.Context) (outcome, bool) {
+	for {
+		r.mu.Lock()
+		settled, missing := r.settled, len(r.waiting) > 0
+		r.mu.Unlock()
+		if !missing {
+			settled = nil // nothing to wait for: take what is there
+		}
+		select {
+		case q := <-r.asks:
+			r.add(q)
+			continue
+		case k := <-settled:
+			r.mu.Lock()
+			delete(r.waiting, k)
+			r.mu.Unlock()
+			continue
+		default:
+		}
+		if !missing {
+			return outcome{}, false
+		}
+		select {
+		case q := <-r.asks:
+			r.add(q)
+		case k := <-settled:
+			r.mu.Lock()
+			delete(r.waiting, k)
+			r.mu.Unlock()
+		case o := <-r.final:
+			return o, true
+		case <-ctx.Done():
+			return outcome{}, false
+		}
+	}
 }
 
 func (r *relay) unanswered() bool {

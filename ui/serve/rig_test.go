@@ -59,8 +59,23 @@ func fault(args []string, env map[string]string) map[string]any {
 }
 
 // newRig starts a gateway on servers (name → definition), given as
-// --mcp-config would give them. edit may change the engine options.
+// --mcp-config would give them. edit may change the engine options. The
+// tests written before --prefix name tools SERVER__NAME: an unset Prefix
+// is always here (the command's default is auto).
 func newRig(t testing.TB, servers map[string]any, o Options, edit func(*engine.Options)) *rig {
+	t.Helper()
+	if o.Prefix == "" {
+		o.Prefix = PrefixAlways
+	}
+	r, err := startRig(t, servers, o, edit)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r
+}
+
+// startRig is newRig with o as given, returning New's error.
+func startRig(t testing.TB, servers map[string]any, o Options, edit func(*engine.Options)) (*rig, error) {
 	t.Helper()
 	dir := t.TempDir()
 	cfg, err := json.Marshal(map[string]any{"mcpServers": servers})
@@ -96,7 +111,7 @@ func newRig(t testing.TB, servers map[string]any, o Options, edit func(*engine.O
 	o.Log = r.log
 	gw, err := New(t.Context(), eo, o)
 	if err != nil {
-		t.Fatal(err)
+		return nil, err
 	}
 	r.gw = gw
 	t.Cleanup(func() {
@@ -104,7 +119,7 @@ func newRig(t testing.TB, servers map[string]any, o Options, edit func(*engine.O
 			t.Logf("closing the gateway: %v", err)
 		}
 	})
-	return r
+	return r, nil
 }
 
 // waitFor waits until cond holds for the gateway (checked under its lock

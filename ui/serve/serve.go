@@ -3,8 +3,9 @@
 //
 // A Gateway owns an engine and follows its snapshots: the servers that may
 // run (approved, enabled, allowed by policy) and that --servers keeps are
-// offered, their tools and prompts as SERVER__NAME (model.ServeName),
-// resources under their own URIs; a tool a permission rule denies, or that
+// offered, their tools and prompts as SERVER__NAME (model.ServeName) or
+// under their own names as --prefix says (naming.go), resources under
+// their own URIs; a tool a permission rule denies, or that
 // --tools leaves out, is not offered. When what is offered changes (a server
 // connects, is disabled, changes its lists) the agent is sent
 // notifications/…/list_changed. A server that drops keeps its last lists
@@ -55,7 +56,12 @@ type Options struct {
 	// IDETools (--ide-tools) are editors' tools to offer beside
 	// getDiagnostics and executeCode (model.Editor.ForAgents).
 	IDETools []string
+	Prefix   Prefix // --prefix: how tools and prompts are named ("": auto)
 	Version  string // mcpdeck's version, given to agents as serverInfo
+	// AnswersElicitation says that the engine options' Elicit answers an
+	// elicitation the agent cannot (the --elicit policy), so a server on
+	// 2026-07-28 may ask for one (agentcaps.go).
+	AnswersElicitation bool
 	// Log receives notes for the person, one line each (a server's state,
 	// a name left out); nil discards them.
 	Log io.Writer
@@ -78,6 +84,7 @@ type Gateway struct {
 		sample engine.SampleFunc
 		onLog  func(string, engine.LogEntry)
 	}
+	answersElicit bool // Options.AnswersElicitation
 
 	mu       sync.Mutex
 	snap     engine.Snapshot
@@ -89,6 +96,7 @@ type Gateway struct {
 	kinds    map[string]status.Kind // each offered server's last kind, for notes
 	calls    []*call                // agent requests in flight, oldest first
 	sessions map[string]server.ClientSession
+	subs     subscriptions // the agents' resource subscriptions (subscribe.go)
 	// changed is closed and replaced whenever the above changes (a
 	// snapshot applied, a call begun or ended): it wakes waiters.
 	changed chan struct{}
@@ -103,7 +111,11 @@ type Gateway struct {
 	ready     chan struct{} // closed once every server settled, or StartupWait passed
 	readyOnce sync.Once
 	readyT    *time.Timer
-	wg        sync.WaitGroup
+	// settled is closed once every server the filter keeps has connected
+	// or failed, grace or not: --prefix never waits for it (naming.go).
+	settled     chan struct{}
+	settledOnce sync.Once
+	wg          sync.WaitGroup
 }
 
 // ErrUnknownServer is returned for a --servers name nothing configures.
@@ -116,9 +128,12 @@ func New(ctx context.Context, eo engine.Options, o Options) (*Gateway, error) {
 	if err != nil {
 		return nil, err
 	}
+	if f.prefix, err = ParsePrefix(string(o.Prefix)); err != nil {
+		return nil, err
+	}
 	g := &Gateway{
 		f: f, log: o.Log, told: map[string]bool{}, floods: map[string]int{}, last: map[string]lists{}, kinds: map[string]status.Kind{},
-		sessions: map[string]server.ClientSession{}, ready: make(chan struct{}), changed: make(chan struct{}),
+		sessions: map[string]server.ClientSession{}, ready: make(chan struct{}), settled: make(chan struct{}), changed: make(chan struct{}),
 		pending: newPending(pendingTTL, maxPending),
 	}
 	g.base, g.stop = context.WithCancel(context.Background())
@@ -126,7 +141,8 @@ func New(ctx context.Context, eo engine.Options, o Options) (*Gateway, error) {
 		g.log = io.Discard
 	}
 	g.fallback.elicit, g.fallback.sample, g.fallback.onLog = eo.Elicit, eo.Sample, eo.OnLog
-	eo.Elicit, eo.Sample, eo.OnLog = g.elicit, g.sample, g.onLog
+	g.answersElicit = o.AnswersElicitation
+	eo.Elicit, eo.Sample, eo.OnLog, eo.Roots = g.elicit, g.sample, g.onLog, g.roots
 	g.srv = g.newMCPServer(o.Version)
 	eng, err := engine.New(eo)
 	if err != nil {
@@ -145,9 +161,16 @@ func New(ctx context.Context, eo engine.Options, o Options) (*Gateway, error) {
 		_ = eng.Close()
 		return nil, err
 	}
+	g.note(f.prefix.describe(snap, f))
 	g.apply(snap)
 	g.startGrace(o.StartupWait)
 	g.wg.Go(g.follow)
+	if f.prefix == PrefixNever {
+		if err := g.refuseClashes(ctx); err != nil {
+			_ = g.Close()
+			return nil, err
+		}
+	}
 	return g, nil
 }
 
@@ -210,6 +233,12 @@ func (g *Gateway) startGrace(wait time.Duration) {
 }
 
 func (g *Gateway) setReady() { g.readyOnce.Do(func() { close(g.ready) }) }
+
+// setSettled marks every server settled; lists need wait no longer either.
+func (g *Gateway) setSettled() {
+	g.settledOnce.Do(func() { close(g.settled) })
+	g.setReady()
+}
 
 // waitReady holds a first listing until the servers settled (or
 // StartupWait passed, or the request ended).

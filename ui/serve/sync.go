@@ -32,11 +32,13 @@ func (g *Gateway) apply(snap engine.Snapshot) {
 	g.snap, g.view, g.x = snap, view, x
 	notes := g.notesLocked(snap, x)
 	settled := g.settledLocked(snap)
+	updated := g.updatedLocked(snap)
 	g.mu.Unlock()
 
 	for _, n := range notes {
 		g.note(n)
 	}
+	g.sendUpdates(updated)
 	tools, prompts := differ(old.tools, x.tools), differ(old.prompts, x.prompts)
 	resources, templates := differ(old.resources, x.resources), differ(old.templates, x.templates)
 	changed := tools || prompts || resources || templates
@@ -70,7 +72,7 @@ func (g *Gateway) apply(snap engine.Snapshot) {
 		g.lists.release()
 	}
 	if settled {
-		g.setReady()
+		g.setSettled()
 	}
 	g.mu.Lock()
 	g.bumpLocked()

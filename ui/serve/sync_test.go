@@ -16,7 +16,7 @@ import (
 func TestApplyKeepsTheExposureWhenNothingOfferedChanged(t *testing.T) {
 	g := &Gateway{
 		log: io.Discard, told: map[string]bool{}, last: map[string]lists{}, kinds: map[string]status.Kind{},
-		ready: make(chan struct{}), changed: make(chan struct{}),
+		ready: make(chan struct{}), settled: make(chan struct{}), changed: make(chan struct{}), f: filter{prefix: PrefixAlways},
 	}
 	g.srv = g.newMCPServer("test")
 	tools := []engine.Tool{{Name: "echo", InputSchema: []byte(`{"type":"object"}`)}}

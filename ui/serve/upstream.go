@@ -25,14 +25,18 @@ type callKey struct{}
 // begin records an agent request on server (relayed through r, or nil)
 // until end is called; the returned context carries it, so a request for
 // input the engine raises inside the call (a server on 2026-07-28) finds it
-// directly.
+// directly, and declares the agent's capabilities upstream (agentcaps.go).
 func (g *Gateway) begin(ctx context.Context, server string, r *relay) (context.Context, func()) {
 	c := &call{server: server, ctx: ctx, relay: r}
 	g.mu.Lock()
 	g.calls = append(g.calls, c)
 	g.bumpLocked()
 	g.mu.Unlock()
-	return context.WithValue(ctx, callKey{}, c), func() {
+	agent := func() (mcp.ClientCapabilities, bool) { return requestCaps(ctx) }
+	if r != nil {
+		agent = func() (mcp.ClientCapabilities, bool) { return r.capabilities(), true }
+	}
+	return context.WithValue(g.declareAgent(ctx, agent), callKey{}, c), func() {
 		g.mu.Lock()
 		defer g.mu.Unlock()
 		g.calls = slices.DeleteFunc(g.calls, func(x *call) bool { return x == c })

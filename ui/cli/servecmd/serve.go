@@ -26,6 +26,7 @@ type serveFlags struct {
 	servers []string // --servers
 	tools   []string // --tools
 	ide     []string // --ide-tools
+	prefix  string   // --prefix auto|always|never
 }
 
 // NewCmd is `mcpdeck serve`: every server mcpdeck manages, offered to
@@ -33,15 +34,19 @@ type serveFlags struct {
 func NewCmd(g *clicore.Globals) *cobra.Command {
 	var sf serveFlags
 	cmd := &cobra.Command{
-		Use:   "serve [--http HOST:PORT] [--servers A,B] [--tools PATTERN]",
+		Use:   "serve [--http HOST:PORT] [--servers A,B] [--tools PATTERN] [--prefix auto|always|never]",
 		Short: "Offer every server mcpdeck manages to an agent as one MCP server",
 		Long: "Speaks MCP on stdio (or, with --http, streamable HTTP at /mcp) and offers the tools, prompts\n" +
-			"and resources of every server that may run (approved, enabled, allowed by policy), tools and\n" +
-			"prompts named SERVER__NAME. Calls go through mcpdeck: its approvals, policy, permissions,\n" +
-			"sign-in and reconnects. --servers and --tools narrow what one agent sees.\n\n" +
-			"--http listens on a loopback address only (another needs --listen) and requires\n" +
-			"Authorization: Bearer TOKEN: the token is $MCPDECK_SERVE_TOKEN, or one mcpdeck makes, prints\n" +
-			"once and keeps in its config directory (serve-token, 0600). GET /health needs no token.",
+			"and resources of every server that may run (approved, enabled, allowed by policy). Calls go\n" +
+			"through mcpdeck: its approvals, policy, permissions, sign-in and reconnects. --servers and\n" +
+			"--tools narrow what one agent sees.\n\n" +
+			"--prefix names tools and prompts: auto (the default) SERVER__NAME when more than one server\n" +
+			"is offered, the server's own names when one is; always SERVER__NAME; never the servers' own\n" +
+			"names, refusing to start when two servers offer one name. serve says which at start.\n\n" +
+			"--http listens on a loopback address only (another needs --listen) and requires its token,\n" +
+			"as Authorization: Bearer TOKEN on /mcp or in the capability URL /mcp/TOKEN (for agents that\n" +
+			"take only a URL): the token is $MCPDECK_SERVE_TOKEN, or one mcpdeck makes, prints once (both\n" +
+			"forms) and keeps in its config directory (serve-token, 0600). GET /health needs no token.",
 		Args: clicore.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error { return runServe(cmd.Context(), g, sf) },
 	}
@@ -49,8 +54,11 @@ func NewCmd(g *clicore.Globals) *cobra.Command {
 	fl.StringVar(&sf.http, "http", "", "serve streamable HTTP on `HOST:PORT` (path /mcp) instead of stdio")
 	fl.BoolVar(&sf.listen, "listen", false, "allow --http to bind an address other machines can reach")
 	fl.StringSliceVar(&sf.servers, "servers", nil, "offer only these servers (comma-separated `NAMES`)")
-	fl.StringSliceVar(&sf.tools, "tools", nil, "offer only tools whose SERVER__TOOL name matches a glob `PATTERN` (comma-separated or repeated)")
+	fl.StringSliceVar(&sf.tools, "tools", nil, "offer only tools whose SERVER__TOOL (or shown) name matches a glob `PATTERN` (comma-separated or repeated)")
 	fl.StringSliceVar(&sf.ide, "ide-tools", nil, "also offer these `TOOLS` of editors' IDE servers (without it: getDiagnostics and executeCode only)")
+	sf.prefix = string(serve.PrefixAuto)
+	fl.Var(clicore.NewEnumFlag(&sf.prefix, string(serve.PrefixAuto), string(serve.PrefixAlways), string(serve.PrefixNever)), "prefix",
+		"name tools and prompts SERVER__NAME: auto (when more than one server is offered), always or never")
 	return cmd
 }
 
@@ -61,6 +69,10 @@ func runServe(ctx context.Context, g *clicore.Globals, sf serveFlags) error {
 	interrupted := ctx.Err                                  // Ctrl-C (run's context)
 	ctx, stop := signal.NotifyContext(ctx, syscall.SIGTERM) // an agent stopping its server: exit 0
 	defer stop()
+	prefix, err := serve.ParsePrefix(sf.prefix)
+	if err != nil {
+		return clicore.Usagef("%v", err)
+	}
 	var hopts serve.HTTPOptions
 	if sf.http != "" {
 		host, err := serve.CheckAddr(sf.http, sf.listen)
@@ -80,6 +92,7 @@ func runServe(ctx context.Context, g *clicore.Globals, sf serveFlags) error {
 		clicore.OnlyServers(&eo, sf.servers)
 	}
 	var ln net.Listener
+	var access string  // how an agent presents the token, said once listening
 	if sf.http != "" { // listen first: a port in use fails before any server starts
 		ln, err = (&net.ListenConfig{}).Listen(ctx, "tcp", sf.http)
 		if err != nil {
@@ -94,8 +107,12 @@ func runServe(ctx context.Context, g *clicore.Globals, sf serveFlags) error {
 		if created {
 			fmt.Fprintf(g.Stderr, "mcpdeck serve: made a token (shown only now; kept in %s): %s\n", path, tok)
 		}
+		access = accessNote(ln.Addr().String(), tok, path, created)
 	}
-	gw, err := serve.New(ctx, eo, serve.Options{Servers: sf.servers, Tools: sf.tools, IDETools: sf.ide, Version: moduleVersion(), Log: g.Stderr})
+	gw, err := serve.New(ctx, eo, serve.Options{
+		Servers: sf.servers, Tools: sf.tools, IDETools: sf.ide, Prefix: prefix, Version: moduleVersion(), Log: g.Stderr,
+		AnswersElicitation: g.Elicit != "",
+	})
 	if err != nil {
 		if errors.Is(err, serve.ErrUnknownServer) || errors.Is(err, path.ErrBadPattern) {
 			return clicore.Usagef("%v", err)
@@ -107,12 +124,28 @@ func runServe(ctx context.Context, g *clicore.Globals, sf serveFlags) error {
 		err = gw.ServeStdio(ctx, g.Stdin, g.RawStdout)
 	} else {
 		fmt.Fprintf(g.Stderr, "mcpdeck serve: listening on http://%s/mcp\n", ln.Addr())
+		fmt.Fprintln(g.Stderr, access)
 		err = gw.ServeHTTP(ctx, ln, hopts)
 	}
 	if err == nil && interrupted() != nil {
 		return clicore.SilentError{} // Ctrl-C: exit 130, nothing to explain
 	}
 	return err
+}
+
+// accessNote says the two ways an agent presents the token: the header
+// on /mcp, or the capability URL /mcp/TOKEN for agents that take only a
+// URL. The token itself appears only when it was just made (created),
+// as it is shown only then; otherwise the note says where it is kept.
+func accessNote(addr, tok, path string, created bool) string {
+	where := "$" + serve.TokenEnv
+	if path != "" {
+		where = path
+	}
+	if !created {
+		return fmt.Sprintf("mcpdeck serve: send the header \"Authorization: Bearer TOKEN\", or give an agent that takes only a URL http://%s/mcp/TOKEN (TOKEN is in %s)", addr, where)
+	}
+	return fmt.Sprintf("mcpdeck serve: send the header \"Authorization: Bearer TOKEN\", or give an agent that takes only a URL (a secret, as the token is): http://%s%s", addr, serve.CapabilityPath(tok))
 }
 
 // moduleVersion is mcpdeck's module version alone ("(devel)" in a

@@ -32,6 +32,7 @@ func TestServeRefusesWhatItShould(t *testing.T) {
 		{[]string{"serve", "--listen"}, "--listen only makes sense with --http"},
 		{[]string{"--mcp-config", cfg, "serve", "--servers", "nope"}, `no such server "nope" (configured: fa)`},
 		{[]string{"--mcp-config", cfg, "serve", "--tools", "[a-"}, `--tools pattern "[a-"`},
+		{[]string{"--mcp-config", cfg, "serve", "--prefix", "sometimes"}, `must be one of auto, always, never`},
 	} {
 		r := e.Fails(clicore.ExitUsage, tc.args...)
 		if !strings.Contains(r.Stderr, tc.want) {
@@ -86,7 +87,8 @@ func (in inspector) run(t *testing.T, e *clitest.Env, args ...string) (string, s
 }
 
 // TestServeThroughInspectorCLI: the Inspector's CLI lists and calls the
-// tools of a real server through `mcpdeck serve`, on stdio and on HTTP
+// tools of a real server through `mcpdeck serve` (one server: its own tool
+// names under the default --prefix auto), on stdio and on HTTP
 // (with the token mcpdeck made, printed once and stored 0600; without it,
 // the request is refused).
 func TestServeThroughInspectorCLI(t *testing.T) {
@@ -97,33 +99,46 @@ func TestServeThroughInspectorCLI(t *testing.T) {
 
 	t.Run("stdio", func(t *testing.T) {
 		out, errOut, ok := in.run(t, e, clitest.Binary, "--mcp-config", string(cfg), "serve", "--method", "tools/list")
-		if !ok || !strings.Contains(out, `"name": "fa__echo"`) {
+		if !ok || !strings.Contains(out, `"name": "echo"`) {
 			t.Fatalf("tools/list: ok=%v\n%s\n%s", ok, out, errOut)
 		}
-		out, errOut, ok = in.run(t, e, clitest.Binary, "--mcp-config", string(cfg), "serve", "--method", "tools/call", "--tool-name", "fa__add", "--tool-arg", "a=1", "b=2")
+		out, errOut, ok = in.run(t, e, clitest.Binary, "--mcp-config", string(cfg), "serve", "--method", "tools/call", "--tool-name", "add", "--tool-arg", "a=1", "b=2")
 		if !ok || !strings.Contains(out, `"text": "3"`) {
 			t.Fatalf("tools/call: ok=%v\n%s\n%s", ok, out, errOut)
+		}
+		// --prefix always names the one server's tools SERVER__TOOL, as before auto.
+		out, errOut, ok = in.run(t, e, clitest.Binary, "--mcp-config", string(cfg), "serve", "--prefix", "always", "--method", "tools/call", "--tool-name", "fa__add", "--tool-arg", "a=1", "b=2")
+		if !ok || !strings.Contains(out, `"text": "3"`) {
+			t.Fatalf("tools/call with --prefix always: ok=%v\n%s\n%s", ok, out, errOut)
 		}
 	})
 
 	t.Run("http", func(t *testing.T) {
 		srv := startServeHTTP(t, e, "--mcp-config", string(cfg), "serve", "--http", "127.0.0.1:0")
+		if srv.token == "" {
+			t.Fatalf("mcpdeck serve printed no token:\n%s", strings.Join(srv.seen, "\n"))
+		}
 		tokenFile := filepath.Join(e.Config, "mcpdeck", "serve-token")
 		if fi, err := os.Stat(tokenFile); err != nil || (runtime.GOOS != "windows" && fi.Mode().Perm() != 0o600) {
 			t.Errorf("token file %s: %v %v", tokenFile, fi, err)
 		}
 		auth := "Authorization: Bearer " + srv.token
 		out, errOut, ok := in.run(t, e, srv.url, "--transport", "http", "--header", auth, "--method", "tools/list")
-		if !ok || !strings.Contains(out, `"name": "fa__echo"`) {
+		if !ok || !strings.Contains(out, `"name": "echo"`) {
 			t.Fatalf("tools/list: ok=%v\n%s\n%s", ok, out, errOut)
 		}
-		out, errOut, ok = in.run(t, e, srv.url, "--transport", "http", "--header", auth, "--method", "tools/call", "--tool-name", "fa__echo", "--tool-arg", "text=over http")
+		out, errOut, ok = in.run(t, e, srv.url, "--transport", "http", "--header", auth, "--method", "tools/call", "--tool-name", "echo", "--tool-arg", "text=over http")
 		if !ok || !strings.Contains(out, `"text": "over http"`) {
 			t.Fatalf("tools/call: ok=%v\n%s\n%s", ok, out, errOut)
 		}
 		out, errOut, ok = in.run(t, e, srv.url, "--transport", "http", "--method", "tools/list")
-		if ok || !strings.Contains(out+errOut, "needs Authorization: Bearer") {
+		if ok || !strings.Contains(out+errOut, "needs its token") {
 			t.Errorf("without the token: ok=%v\n%s\n%s", ok, out, errOut)
+		}
+		// The capability URL printed beside the header form: no header needed.
+		out, errOut, ok = in.run(t, e, srv.capability, "--transport", "http", "--method", "tools/call", "--tool-name", "echo", "--tool-arg", "text=by URL")
+		if !ok || !strings.Contains(out, `"text": "by URL"`) {
+			t.Fatalf("tools/call at the capability URL: ok=%v\n%s\n%s", ok, out, errOut)
 		}
 		health, err := http.Get(strings.TrimSuffix(srv.url, "/mcp") + "/health")
 		if err != nil || health.StatusCode != http.StatusOK {
@@ -132,8 +147,16 @@ func TestServeThroughInspectorCLI(t *testing.T) {
 			_ = health.Body.Close()
 		}
 		stderr := srv.stop(t)
-		if n := strings.Count(stderr, srv.token); n != 1 {
-			t.Errorf("the token appears %d times on stderr, want once (when made):\n%s", n, stderr)
+		if n := strings.Count(stderr, srv.token); n != 2 {
+			t.Errorf("the token appears %d times on stderr, want twice (when made: itself, and in the capability URL):\n%s", n, stderr)
+		}
+		if srv.capability != srv.url+"/"+srv.token {
+			t.Errorf("capability URL %q, want %q/TOKEN", srv.capability, srv.url)
+		}
+		// Started again, it names the stored token's file, never the token.
+		again := startServeHTTP(t, e, "--mcp-config", string(cfg), "serve", "--http", "127.0.0.1:0")
+		if stderr := again.stop(t); strings.Contains(stderr, srv.token) || !strings.Contains(stderr, "/mcp/TOKEN (TOKEN is in "+tokenFile+")") {
+			t.Errorf("second start's stderr:\n%s", stderr)
 		}
 	})
 }
@@ -142,6 +165,8 @@ func TestServeThroughInspectorCLI(t *testing.T) {
 type servedHTTP struct {
 	cmd        *exec.Cmd
 	url, token string
+	capability string // the capability URL, when the token was made
+	ready      bool   // it said where it listens and how to present the token
 	lines      chan string
 	seen       []string
 }
@@ -168,7 +193,7 @@ func startServeHTTP(t *testing.T, e *clitest.Env, args ...string) *servedHTTP {
 	}()
 	deadline := time.NewTimer(60 * time.Second)
 	defer deadline.Stop()
-	for s.url == "" {
+	for !s.ready {
 		select {
 		case l, ok := <-s.lines:
 			if !ok {
@@ -179,17 +204,20 @@ func startServeHTTP(t *testing.T, e *clitest.Env, args ...string) *servedHTTP {
 			if _, tok, found := strings.Cut(l, "made a token (shown only now; kept in "); found {
 				s.token = tok[strings.LastIndex(tok, ": ")+2:]
 			}
+			if _, u, found := strings.Cut(l, "takes only a URL (a secret, as the token is): "); found {
+				s.capability = u
+			}
 			if _, u, found := strings.Cut(l, "listening on "); found {
 				s.url = u
+			}
+			if strings.Contains(l, "takes only a URL") {
+				s.ready = true
 			}
 		case <-deadline.C:
 			_ = s.cmd.Process.Kill()
 			_ = s.cmd.Wait()
 			t.Fatalf("mcpdeck serve did not say where it listens:\n%s", strings.Join(s.seen, "\n"))
 		}
-	}
-	if s.token == "" {
-		t.Fatalf("mcpdeck serve printed no token:\n%s", strings.Join(s.seen, "\n"))
 	}
 	return s
 }

@@ -1,0 +1,123 @@
+package engine
+
+import (
+	"bytes"
+	"encoding/json"
+	"slices"
+	"strings"
+
+	"github.com/mark3labs/mcp-go/mcp"
+
+	"github.com/mcpdeck/mcpdeck/engine/lock"
+)
+
+// mcp-go answers a server's input-required round by calling the handler
+// of each request concurrently, without the key the server gave it; the
+// engine reads the round as it arrives (transports.TakeResult) and gives
+// each request its key back, by its method and parameters, so a gateway
+// can put the round to its agent as the server asked it.
+
+// InputKey places a server's request for input in its call's round; the
+// zero value is a request the server sent on its own.
+type InputKey struct {
+	Key  string   // the server's key for the request
+	Keys []string // every key of the round, sorted
+	// Settled receives each key of the round whose request the engine
+	// finished with (answered, declined, failed): a gateway gathering the
+	// round's questions stops waiting for those.
+	Settled <-chan string
+}
+
+// inputRound is the input-required round a call is in.
+type inputRound struct {
+	reqs    mcp.InputRequests
+	keys    []string
+	claimed map[string]bool
+	settled chan string // buffered: one send per key
+}
+
+// noteRound records the round a result of the call starts, when it is an
+// input-required one; the result is returned as it came.
+func (ic *inputCall) noteRound(raw json.RawMessage) json.RawMessage {
+	var res struct {
+		ResultType    string            `json:"resultType"`
+		InputRequests mcp.InputRequests `json:"inputRequests"`
+	}
+	if err := json.Unmarshal(raw, &res); err != nil || res.ResultType != string(mcp.ResultTypeInputRequired) || len(res.InputRequests) == 0 {
+		return raw
+	}
+	r := &inputRound{reqs: res.InputRequests, claimed: map[string]bool{}, settled: make(chan string, len(res.InputRequests))}
+	for k := range res.InputRequests {
+		r.keys = append(r.keys, k)
+	}
+	slices.Sort(r.keys)
+	lock.With(&ic.mu, func() { ic.round = r })
+	return raw
+}
+
+// claim is the key of the round's request that asks method with params
+// (nil for roots/list), the first not claimed yet (else the first of the
+// method: every request of the round gets a key, so a gateway gathering
+// the round never waits for one that cannot come), and a function to call
+// when the engine is done with it; the zero InputKey when the call is in
+// no round or none is left.
+func (ic *inputCall) claim(method mcp.MCPMethod, params any) (InputKey, func()) {
+	if ic == nil {
+		return InputKey{}, func() {}
+	}
+	want, _ := json.Marshal(params)
+	var in InputKey
+	var settled chan string
+	lock.With(&ic.mu, func() {
+		r := ic.round
+		if r == nil {
+			return
+		}
+		k, ok := r.free(method, func(q mcp.InputRequest) bool { return sameParams(q, want) })
+		if !ok { // mcp-go passed the parameters on changed: any of the method
+			k, ok = r.free(method, func(mcp.InputRequest) bool { return true })
+		}
+		if ok {
+			r.claimed[k] = true
+			in, settled = InputKey{Key: k, Keys: r.keys, Settled: r.settled}, r.settled
+		}
+	})
+	if settled == nil {
+		return InputKey{}, func() {}
+	}
+	return in, func() { settled <- in.Key }
+}
+
+// free is the first key of the round not claimed yet whose request asks
+// method and is one match wants.
+func (r *inputRound) free(method mcp.MCPMethod, match func(mcp.InputRequest) bool) (string, bool) {
+	for _, k := range r.keys {
+		if q := r.reqs[k]; !r.claimed[k] && q.Method == method && match(q) {
+			return k, true
+		}
+	}
+	return "", false
+}
+
+// sameParams says whether q's parameters encode as want.
+func sameParams(q mcp.InputRequest, want []byte) bool {
+	var p any
+	switch q.Method {
+	case mcp.MethodElicitationCreate:
+		p = q.Elicitation
+	case mcp.MethodSamplingCreateMessage:
+		p = q.Sampling
+	case mcp.MethodListRoots:
+		return true
+	default:
+		return false
+	}
+	got, _ := json.Marshal(p)
+	return bytes.Equal(got, want)
+}
+
+// callMethod is the method of a call's what ("tools/call NAME").
+func callMethod(what string) string {
+	m, _, _ := strings.Cut(what, " ")
+	return m
+}
