@@ -53,6 +53,9 @@ type Options struct {
 	// by managed policy and starts that very file. The engine passes
 	// launch.For(server); the zero value judges by no rules.
 	Launcher launch.Launcher
+	// Started, when set, is told the process id of a stdio server as soon
+	// as its process runs (the engine's start-up gate watches its CPU use).
+	Started func(pid int)
 
 	pinned bool // ProtocolVersion comes from the server's definition
 }
