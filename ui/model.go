@@ -156,8 +156,7 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.applySnapshot(msg.snap)
 		return m, tea.Batch(waitSnapshot(m.env.eng.Updates()), m.maybeTick(), m.askApprovals(), m.costs.refresh(msg.snap.Servers))
 	case costMsg:
-		m.applyCost(msg)
-		return m, nil
+		return m, m.applyCost(msg)
 	case updatesClosedMsg:
 		return m, nil
 	case tickMsg:
@@ -183,12 +182,13 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	return m, m.updateTop(msg)
 }
 
-// applyCost stores a finished token count.
-func (m *Model) applyCost(msg costMsg) {
-	m.costs.apply(msg)
+// applyCost stores a finished token count and starts the next.
+func (m *Model) applyCost(msg costMsg) tea.Cmd {
+	next := m.costs.apply(msg)
 	if m.detail != nil && m.detail.srv.Name == msg.server {
 		m.detail.overview = nil // its Context line changed
 	}
+	return next
 }
 
 func (m *Model) resize(w, h int) {
