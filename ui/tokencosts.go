@@ -96,7 +96,7 @@ func (c *tokenCosts) refresh(servers []engine.ServerSnapshot) tea.Cmd {
 // connecting reports whether s is on its way to connecting now (not
 // waiting for a retry, for approval or for sign-in).
 func connecting(s *engine.ServerSnapshot) bool {
-	return status.KindOf(s) == status.Pending && s.Reason.Kind != model.ReasonRetryScheduled
+	return status.KindOf(s) == status.Pending && !retryWaits(s)
 }
 
 // next starts counting the oldest due server, unless a count runs or a
