@@ -86,6 +86,8 @@ type Model struct {
 	floodOn   string
 	floodText string
 
+	footerDrawn footerCache // footer.go
+
 	status    string
 	statusErr bool
 	width     int

@@ -35,6 +35,16 @@ type tokenCosts struct {
 	running string                   // the server being counted, "" when none
 	runFP   string                   // the fingerprint of the tools being counted
 	settled bool                     // no server was connecting in the latest snapshot
+	prints  map[string]toolsPrint    // server → its tools' fingerprint, kept while the slice is the same
+}
+
+// toolsPrint is the fingerprint of one published tool slice (which is
+// never changed: a new list is a new slice), so a snapshot with the same
+// tools costs no hashing.
+type toolsPrint struct {
+	first *engine.Tool
+	n     int
+	fp    string
 }
 
 type tokenCost struct {
@@ -54,7 +64,7 @@ func newTokenCosts(counter *contextcost.Counter) *tokenCosts {
 	if counter == nil {
 		counter = &contextcost.Counter{}
 	}
-	return &tokenCosts{counter: counter, done: map[string]tokenCost{}, current: map[string]string{}, due: map[string][]engine.Tool{}}
+	return &tokenCosts{counter: counter, done: map[string]tokenCost{}, current: map[string]string{}, due: map[string][]engine.Tool{}, prints: map[string]toolsPrint{}}
 }
 
 // fingerprint changes when a server's tool list does.
@@ -79,7 +89,7 @@ func (c *tokenCosts) refresh(servers []engine.ServerSnapshot) tea.Cmd {
 		if status.KindOf(s) != status.Connected || len(s.Tools) == 0 {
 			continue
 		}
-		fp := fingerprint(s)
+		fp := c.print(s)
 		c.current[s.Name] = fp
 		if c.done[s.Name].fp == fp || (c.running == s.Name && c.runFP == fp) {
 			delete(c.due, s.Name)
@@ -90,7 +100,22 @@ func (c *tokenCosts) refresh(servers []engine.ServerSnapshot) tea.Cmd {
 		}
 		c.due[s.Name] = s.Tools // published tool slices are never changed
 	}
+	for name := range c.prints {
+		if _, ok := c.current[name]; !ok {
+			delete(c.prints, name) // no longer connected: its slice is let go
+		}
+	}
 	return c.next()
+}
+
+// print is s's fingerprint, hashed again only for a new tool slice.
+func (c *tokenCosts) print(s *engine.ServerSnapshot) string {
+	p := c.prints[s.Name]
+	if p.first != &s.Tools[0] || p.n != len(s.Tools) {
+		p = toolsPrint{first: &s.Tools[0], n: len(s.Tools), fp: fingerprint(s)}
+		c.prints[s.Name] = p
+	}
+	return p.fp
 }
 
 // connecting reports whether s is on its way to connecting now (not

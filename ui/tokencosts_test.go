@@ -71,3 +71,20 @@ func connectedWithTool(name string) engine.ServerSnapshot {
 		Tools: []engine.Tool{{Name: "t", Description: "does " + name}},
 	}
 }
+
+// TestUnchangedToolsAreNotHashedAgain: a snapshot whose tool lists are
+// the same slices as before (a health ping's traffic publishes one per
+// server every 30 s) costs the token meter no hashing: a handful of
+// allocations, not one per tool.
+func TestUnchangedToolsAreNotHashedAgain(t *testing.T) {
+	s := bigSnapshot(50, 1000)
+	for i := range s.Servers {
+		s.Servers[i].State = model.StateConnected
+	}
+	c := newTokenCosts(testTokens)
+	c.running = "someone" // no count starts: only the bookkeeping is measured
+	c.refresh(s.Servers)
+	if allocs := testing.AllocsPerRun(20, func() { c.refresh(s.Servers) }); allocs > 10 {
+		t.Fatalf("a snapshot with 1000 unchanged tools cost %.0f allocations", allocs)
+	}
+}
