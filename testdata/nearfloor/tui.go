@@ -134,8 +134,7 @@ func idleTUI(w *world, ss []server, idle time.Duration, writes int) error {
 	if _, err := t.waitConnected(len(ss)); err != nil {
 		return err
 	}
-	time.Sleep(3 * time.Second) // let the start settle
-	c0, err := cpu(t.pid)
+	c0, err := settle(t.pid)
 	if err != nil {
 		return err
 	}
@@ -162,4 +161,23 @@ func idleTUI(w *world, ss []server, idle time.Duration, writes int) error {
 	extra := c2 - c1 - time.Duration(rate*float64(spent))
 	fmt.Printf("idle50  %d writes to another file in the project directory: %.2f s CPU beyond idle (%v in %v; floor 0)\n", writes, extra.Seconds(), c2-c1, spent.Round(time.Millisecond))
 	return nil
+}
+
+// settle waits until the start's work (the token counts) is over: a
+// second in which the process used at most one clock tick, or 60 s. It
+// returns the CPU used so far.
+func settle(pid int) (time.Duration, error) {
+	c0, err := cpu(pid)
+	for range 60 {
+		if err != nil {
+			return 0, err
+		}
+		time.Sleep(time.Second)
+		c1, err1 := cpu(pid)
+		if err1 == nil && c1-c0 <= 10*time.Millisecond {
+			return c1, nil
+		}
+		c0, err = c1, err1
+	}
+	return c0, err
 }
