@@ -72,16 +72,23 @@ type Place struct {
 // Release.
 func (g *Gate) Acquire(ctx context.Context) (*Place, error) {
 	p := &Place{g: g}
+	waited := false // counted in g.waiting
 	for {
 		var room chan struct{}
 		lock.With(&g.mu, func() {
 			if g.admitsLocked() {
 				p.since = time.Now()
 				g.places[p] = struct{}{}
+				if waited {
+					g.leaveLocked()
+				}
 				return
 			}
 			room = g.room
-			g.waiting++
+			if !waited {
+				waited = true
+				g.waiting++
+			}
 			if g.adaptive && g.quit == nil {
 				g.quit = make(chan struct{})
 				go g.poll(g.quit)
@@ -92,23 +99,21 @@ func (g *Gate) Acquire(ctx context.Context) (*Place, error) {
 		}
 		select {
 		case <-room:
-			g.leave()
 		case <-ctx.Done():
-			g.leave()
+			lock.With(&g.mu, g.leaveLocked)
 			return nil, ctx.Err()
 		}
 	}
 }
 
-// leave counts a waiter out; the last one ends the poll loop.
-func (g *Gate) leave() {
-	lock.With(&g.mu, func() {
-		g.waiting--
-		if g.waiting == 0 && g.quit != nil {
-			close(g.quit)
-			g.quit = nil
-		}
-	})
+// leaveLocked counts a waiter out; the last one ends the poll loop.
+// Callers hold g.mu.
+func (g *Gate) leaveLocked() {
+	g.waiting--
+	if g.waiting == 0 && g.quit != nil {
+		close(g.quit)
+		g.quit = nil
+	}
 }
 
 // admitsLocked reports whether one more connect may start: fewer than base

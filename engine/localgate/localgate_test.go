@@ -189,3 +189,50 @@ func TestLocalGateGivesUpWithTheContext(t *testing.T) {
 		p.Release()
 	})
 }
+
+// TestGateKeepsLookingWhileStartsChurn: starts that end every 7 ms (each
+// waking the waiters) do not keep the gate from looking: a waiting start
+// among them is still seen waiting.
+func TestGateKeepsLookingWhileStartsChurn(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		cpu := newFakeCPU()
+		g := New(0, cpu.read)
+		cpu.set(1, false)
+		a, err := g.Acquire(t.Context())
+		if err != nil {
+			t.Fatal(err)
+		}
+		a.Started(1)
+		defer a.Release()
+		var next atomic.Int64
+		next.Store(1)
+		ctx, stop := context.WithCancel(t.Context())
+		defer stop()
+		var wg sync.WaitGroup
+		for range 3 { // two hold the places a leaves, one waits
+			wg.Go(func() {
+				for ctx.Err() == nil {
+					p, err := g.Acquire(ctx)
+					if err != nil {
+						return
+					}
+					pid := int(next.Add(1))
+					cpu.set(pid, true)
+					p.Started(pid)
+					time.Sleep(7 * time.Millisecond) // out of step with the polls
+					p.Release()
+				}
+			})
+		}
+		time.Sleep(10 * pollEvery)
+		synctest.Wait()
+		g.mu.Lock()
+		idle := a.idle
+		g.mu.Unlock()
+		stop()
+		wg.Wait()
+		if !idle {
+			t.Fatal("a waiting start among starts that end every 7 ms was never seen waiting")
+		}
+	})
+}
