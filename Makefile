@@ -28,7 +28,7 @@ CONFORMANCE_OUT ?= $(CURDIR)/.cache/conformance
 # OS-specific code lives in _unix.go / _windows.go files.
 CROSS_TARGETS ?= windows/amd64 darwin/arm64 linux/arm64
 
-.PHONY: help build install cross test test-go conformance-all lint bench demo npm-deps conformance conformance-auth conformance-next conformance-2026 conformance-serve tools-check clean
+.PHONY: help build install cross test test-go conformance-all lint bench bench-floor demo npm-deps conformance conformance-auth conformance-next conformance-2026 conformance-serve tools-check clean
 
 help: ## show the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-17s %s\n", $$1, $$2}'
@@ -122,6 +122,13 @@ bench: build ## run the benchmarks, then mcpdeck serve against mcp-hub (testdata
 		fi; \
 	fi
 	$(GO) run ./testdata/gatewaybench -mcpdeck $(BIN) -hub $(MCP_HUB)
+
+# NEARFLOOR_RUNS runs of each side; NEARFLOOR selects the scenarios
+# (testdata/nearfloor: slow30 cpu100 tui100 idle50).
+NEARFLOOR_RUNS ?= 5
+NEARFLOOR ?= slow30 cpu100 tui100 idle50
+bench-floor: build ## mcpdeck against the floor in one run: mcp list, the TUI's connects, the idle TUI (needs tmux)
+	$(GO) run ./testdata/nearfloor -bin $(BIN) -runs $(NEARFLOOR_RUNS) $(NEARFLOOR)
 
 demo: build ## run the TUI on the embedded demo servers
 	./$(BIN) demo

@@ -69,41 +69,48 @@ func BenchmarkConnect100Stdio(b *testing.B) {
 		b.ReportMetric(float64(b.Elapsed().Microseconds())/float64(b.N*n), "µs/server")
 	})
 	b.Run("direct", func(b *testing.B) {
-		f := transports.NewFactory()
 		cfg := model.ServerConfig{Command: bin}
 		for b.Loop() {
-			var wg sync.WaitGroup
-			slots := make(chan struct{}, 3)
-			conns := make([]*transports.Conn, n)
-			for i := range n {
-				wg.Go(func() {
-					slots <- struct{}{}
-					defer func() { <-slots }()
-					c, err := f.Open(context.Background(), fmt.Sprintf("s%03d", i), cfg, transports.Options{})
-					if err != nil {
-						b.Error(err)
-						return
-					}
-					if _, err := c.Client().ListTools(context.Background(), mcp.ListToolsRequest{}); err != nil {
-						b.Error(err)
-					}
-					conns[i] = c
-				})
-			}
-			wg.Wait()
-			b.StopTimer()
-			ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
-			for _, c := range conns {
-				if c != nil {
-					wg.Go(func() { _ = c.Close(ctx) })
-				}
-			}
-			wg.Wait()
-			cancel()
-			b.StartTimer()
+			openAll(b, cfg, n, 3)
 		}
 		b.ReportMetric(float64(b.Elapsed().Microseconds())/float64(b.N*n), "µs/server")
 	})
+}
+
+// openAll opens n servers of cfg through the transports, parallel at a
+// time, and lists each one's tools: the work of connecting without the
+// engine. They are closed outside the timer.
+func openAll(b *testing.B, cfg model.ServerConfig, n, parallel int) {
+	f := transports.NewFactory()
+	var wg sync.WaitGroup
+	slots := make(chan struct{}, parallel)
+	conns := make([]*transports.Conn, n)
+	for i := range n {
+		wg.Go(func() {
+			slots <- struct{}{}
+			defer func() { <-slots }()
+			c, err := f.Open(context.Background(), fmt.Sprintf("s%03d", i), cfg, transports.Options{})
+			if err != nil {
+				b.Error(err)
+				return
+			}
+			if _, err := c.Client().ListTools(context.Background(), mcp.ListToolsRequest{}); err != nil {
+				b.Error(err)
+			}
+			conns[i] = c
+		})
+	}
+	wg.Wait()
+	b.StopTimer()
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	for _, c := range conns {
+		if c != nil {
+			wg.Go(func() { _ = c.Close(ctx) })
+		}
+	}
+	wg.Wait()
+	b.StartTimer()
 }
 
 // BenchmarkIdleRemoteHeap measures the heap held per connected streamable

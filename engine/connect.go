@@ -73,6 +73,7 @@ func (r *runner) connected(ctx context.Context, en *entry, gen uint64, conn sess
 // change it.
 func (r *runner) openAndList(ctx context.Context, srv model.Server, mask *textsafe.Masker, policy *atomic.Pointer[model.Policy]) (session, lists, error) {
 	e := r.e
+	opts := r.connOptions(srv, mask, policy)
 	if srv.Config.EffectiveType().Info().Remote {
 		select {
 		case r.remote <- struct{}{}:
@@ -81,14 +82,14 @@ func (r *runner) openAndList(ctx context.Context, srv model.Server, mask *textsa
 		}
 		defer func() { <-r.remote }()
 	} else {
-		release, err := r.local.Acquire(ctx)
+		place, err := r.local.Acquire(ctx)
 		if err != nil {
 			return nil, lists{}, err
 		}
-		defer release()
+		defer place.Release()
+		opts.Started = place.Started // the gate watches its process's CPU use
 	}
 	cctx, cancel := context.WithTimeout(ctx, e.set.connectTimeout)
-	opts := r.connOptions(srv, mask, policy)
 	opts.ProtocolVersion = r.rememberedVersion(srv)
 	conn, err := e.open(cctx, srv.Name, srv.Config, opts)
 	timedOut := cctx.Err() == context.DeadlineExceeded && ctx.Err() == nil

@@ -7,13 +7,18 @@ import (
 	"os/exec"
 	"path/filepath"
 	"testing"
+
+	"github.com/mcpdeck/mcpdeck/model"
 )
 
-// BenchmarkLocalConnects connects many stdio servers at once, with the old
-// fixed batch of 3 (MCP_SERVER_CONNECTION_BATCH_SIZE=3) and the adaptive
-// default, in three shapes: 30 servers that wait 1 s before answering (an
-// npx download), 100 fault servers that start at once (CPU-bound), and 10
-// server-everything processes on Node (skipped without the npm tools).
+// BenchmarkLocalConnects connects many stdio servers at once, with the
+// fixed batch of 3 (MCP_SERVER_CONNECTION_BATCH_SIZE=3), the adaptive
+// default, and the floor: the same servers all started at once through the
+// transports, with no engine and no gate. Three shapes: 30 servers that
+// wait 1 s before answering (an npx download; target: adaptive within
+// 1.1× the floor), 100 fault servers that start at once (CPU-bound), and
+// 10 server-everything processes on Node (skipped without the npm tools).
+// Compare the modes with benchstat.
 func BenchmarkLocalConnects(b *testing.B) {
 	bin := needFaultServer(b)
 	shapes := []struct {
@@ -29,6 +34,16 @@ func BenchmarkLocalConnects(b *testing.B) {
 		}},
 	}
 	for _, sh := range shapes {
+		b.Run(sh.name+"/floor", func(b *testing.B) {
+			def := sh.def()
+			cfg := model.ServerConfig{Command: def["command"].(string)}
+			if args, ok := def["args"].([]string); ok {
+				cfg.Args = args
+			}
+			for b.Loop() {
+				openAll(b, cfg, sh.n, sh.n) // all at once
+			}
+		})
 		for _, mode := range []struct {
 			name string
 			env  map[string]string

@@ -25,7 +25,7 @@ type runner struct {
 func newRunner(e *Engine) *runner {
 	return &runner{
 		e:      e,
-		local:  localgate.New(e.set.localBatch, localgate.CPUBusy()),
+		local:  localgate.New(e.set.localBatch, localgate.TreeCPU),
 		remote: make(chan struct{}, e.set.remoteBatch),
 	}
 }

@@ -7,7 +7,6 @@ import (
 	"sync"
 	"time"
 
-	"github.com/fsnotify/fsnotify"
 	"github.com/mcpdeck/mcpdeck/engine/lock"
 )
 
@@ -18,22 +17,32 @@ const watchDebounce = 250 * time.Millisecond
 // directories of every file Load consulted, so files created later (a new
 // .mcp.json) are noticed too, and atomic rename-into-place writes as well.
 type watcher struct {
-	fs    *fsnotify.Watcher
+	fs    fileNotifier
 	done  chan struct{}
 	mu    sync.Mutex
 	files map[string]bool
-	dirs  map[string]bool
 	timer *time.Timer
+}
+
+// fileNotifier reports the paths of changed files: on Linux only config
+// files and names appearing in or leaving their directories
+// (watchnotify_linux.go), elsewhere anything in those directories
+// (fsnotify, watchnotify_other.go), which watchLoop filters by name.
+type fileNotifier interface {
+	watch(file string) error // file and its directory, which exists
+	names() <-chan string    // closed by close; "" when events were lost
+	errs() <-chan error
+	close() error
 }
 
 // startWatch begins watching the files of the current config.
 func (c *configParts) startWatch() error {
 	e := c.e
-	fw, err := fsnotify.NewWatcher()
+	fw, err := newNotifier()
 	if err != nil {
 		return err
 	}
-	w := &watcher{fs: fw, done: make(chan struct{}), files: map[string]bool{}, dirs: map[string]bool{}}
+	w := &watcher{fs: fw, done: make(chan struct{}), files: map[string]bool{}}
 	var files []string
 	e.locked(func() {
 		if e.closed {
@@ -44,7 +53,7 @@ func (c *configParts) startWatch() error {
 		files = c.filesLocked()
 	})
 	if err != nil {
-		_ = fw.Close()
+		_ = fw.close()
 		return err
 	}
 	w.update(files)
@@ -60,28 +69,27 @@ func (c *configParts) filesLocked() []string {
 	return c.e.res.Files
 }
 
-// update watches the directories of files.
+// update watches files and their directories, again after each reload: a
+// file replaced by a rename is a new file to watch.
 func (w *watcher) update(files []string) {
 	lock.With(&w.mu, func() {
 		for _, f := range files {
 			f = filepath.Clean(f)
 			w.files[f] = true
-			dir := filepath.Dir(f)
-			if w.dirs[dir] {
+			if st, err := os.Stat(filepath.Dir(f)); err != nil || !st.IsDir() {
 				continue
 			}
-			if st, err := os.Stat(dir); err != nil || !st.IsDir() {
-				continue
-			}
-			if err := w.fs.Add(dir); err == nil {
-				w.dirs[dir] = true
-			}
+			_ = w.fs.watch(f) // a directory that went away meanwhile is not watched
 		}
 	})
 }
 
-// relevant reports whether an event concerns a config file.
+// relevant reports whether an event concerns a config file ("" is lost
+// events, which may have).
 func (w *watcher) relevant(name string) (ok bool) {
+	if name == "" {
+		return true
+	}
 	lock.With(&w.mu, func() { ok = w.files[filepath.Clean(name)] })
 	return ok
 }
@@ -92,7 +100,7 @@ func (w *watcher) close() {
 			w.timer.Stop()
 		}
 	})
-	_ = w.fs.Close()
+	_ = w.fs.close()
 	<-w.done
 }
 
@@ -101,11 +109,11 @@ func (c *configParts) watchLoop(w *watcher) {
 	defer close(w.done)
 	for {
 		select {
-		case ev, ok := <-w.fs.Events:
+		case name, ok := <-w.fs.names():
 			if !ok {
 				return
 			}
-			if !w.relevant(ev.Name) {
+			if !w.relevant(name) {
 				continue
 			}
 			lock.With(&w.mu, func() {
@@ -114,7 +122,7 @@ func (c *configParts) watchLoop(w *watcher) {
 				}
 				w.timer = time.AfterFunc(watchDebounce, func() { c.watchReload(w) })
 			})
-		case err, ok := <-w.fs.Errors:
+		case err, ok := <-w.fs.errs():
 			if !ok {
 				return
 			}

@@ -57,6 +57,9 @@ type Options struct {
 	// (it is in the server's log too); it must not block. nil: the log
 	// only.
 	OnRefuse func(Refusal)
+	// Started, when set, is told the process id of a stdio server as soon
+	// as its process runs (the engine's start-up gate watches its CPU use).
+	Started func(pid int)
 
 	pinned bool // ProtocolVersion comes from the server's definition
 }

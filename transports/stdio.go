@@ -127,6 +127,9 @@ func startStdio(name string, cfg model.ServerConfig, opts Options) (*stdioTransp
 	_ = inR.Close()
 	_ = outW.Close()
 	_ = errW.Close()
+	if opts.Started != nil {
+		opts.Started(g.Pid())
+	}
 
 	t := &stdioTransport{
 		group:      g,

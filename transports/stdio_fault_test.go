@@ -237,3 +237,13 @@ func TestStdioCancelledWriteLeavesNoDeadline(t *testing.T) {
 		}
 	}
 }
+
+// TestStdioTellsTheStartedProcess: Options.Started hears the server's
+// process id before the handshake (the engine's start-up gate watches it).
+func TestStdioTellsTheStartedProcess(t *testing.T) {
+	var pids []int
+	c := open(t, stdioCfg(), Options{Started: func(pid int) { pids = append(pids, pid) }})
+	if len(pids) != 1 || pids[0] != c.PID() || pids[0] == 0 {
+		t.Fatalf("Started heard %v, the connection's process is %d", pids, c.PID())
+	}
+}

@@ -378,3 +378,24 @@ func TestReconnectFollowsTheEngine(t *testing.T) {
 		t.Errorf("a command not found is no reason not to try again: %q", why)
 	}
 }
+
+// TestCountdownTicksOnlyWhileShown: the 1 s tick runs while a countdown is
+// on screen, not while the retrying server is out of view (the detail
+// view of another server), and starts again when it comes back.
+func TestCountdownTicksOnlyWhileShown(t *testing.T) {
+	inBubble(t, func(t *testing.T) {
+		h := newHarness(t, newFakeEngine(fixture()), 120, 30)
+		h.keys("esc")
+		h.selectServer("notes")
+		h.keys("enter")
+		time.Sleep(2 * time.Second) // fake time: let the running tick fire
+		h.settle()
+		if h.m.ticking {
+			t.Fatal("ticking while the detail view of a connected server hides the countdown")
+		}
+		h.keys("esc")
+		if !h.m.ticking {
+			t.Fatal("no tick once the countdown is on screen again")
+		}
+	})
+}

@@ -154,3 +154,21 @@ func TestSnapshotBurstDoesNotFreezeInput(t *testing.T) {
 		h.wantView("server-003-renamed")
 	})
 }
+
+// BenchmarkSnapshot50 is what a snapshot that changes nothing on screen
+// costs the TUI (a health ping's traffic publishes one per server every
+// 30 s): Update with it, then a frame; 50 connected servers with 20 tools
+// each.
+func BenchmarkSnapshot50(b *testing.B) {
+	s := bigSnapshot(50, 1000)
+	for i := range s.Servers {
+		s.Servers[i].State = model.StateConnected
+	}
+	m := benchModel(b, s)
+	b.ReportAllocs()
+	for b.Loop() {
+		s.Seq++
+		m.Update(snapshotMsg{snap: s})
+		_ = m.View()
+	}
+}

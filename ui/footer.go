@@ -1,6 +1,9 @@
 package ui
 
 import (
+	"strconv"
+	"strings"
+
 	"github.com/charmbracelet/bubbles/help"
 	"github.com/charmbracelet/bubbles/key"
 	"github.com/charmbracelet/x/ansi"
@@ -22,6 +25,26 @@ func footerView(h help.Model, keys []key.Binding, width int) string {
 	}
 	h.Width = width
 	return h.ShortHelpView(keys)
+}
+
+// footerCache is the last footer drawn and what it was drawn from: most
+// frames (a snapshot that changes nothing on screen) draw the same one.
+type footerCache struct{ key, text string }
+
+// footer is footerView of the keys for what is on screen, drawn again only
+// when the keys or the width changed.
+func (m *Model) footer() string {
+	keys := m.withHelpKey(m.footerKeys())
+	var b strings.Builder
+	b.WriteString(strconv.Itoa(m.width))
+	for _, k := range keys {
+		h := k.Help()
+		b.WriteString("\x00" + h.Key + "\x00" + h.Desc + "\x00" + strconv.FormatBool(k.Enabled()))
+	}
+	if key := b.String(); key != m.footerDrawn.key {
+		m.footerDrawn = footerCache{key: key, text: footerView(newHelp(&m.st), keys, m.width)}
+	}
+	return m.footerDrawn.text
 }
 
 // withHelpKey adds the help key to a prompt's hints ("? help", or "f1

@@ -248,6 +248,36 @@ func (l *serverList) emptyView(h int) string {
 }
 
 // View renders the visible rows (and the filter line when in use).
+// visible is the range of rows on screen, [off, end).
+func (l *serverList) visible() (off, end int) {
+	h := l.height
+	if l.filter.Shown() {
+		h--
+	}
+	off = l.offset
+	if h < l.height { // the filter line took one row
+		off = max(0, min(off, len(l.rows)-h))
+		if l.cursor >= off+h {
+			off = l.cursor - h + 1
+		}
+	}
+	return off, min(off+h, len(l.rows))
+}
+
+// countsDown reports whether a row on screen counts down to a retry.
+func (l *serverList) countsDown() bool {
+	if l.cursor < 0 {
+		return false
+	}
+	off, end := l.visible()
+	for _, r := range l.rows[off:end] {
+		if r.idx >= 0 && retryWaits(&l.servers[r.idx]) {
+			return true
+		}
+	}
+	return false
+}
+
 func (l *serverList) View() string {
 	var b strings.Builder
 	h := l.height
@@ -259,14 +289,7 @@ func (l *serverList) View() string {
 	if l.cursor < 0 {
 		return b.String() + l.emptyView(h)
 	}
-	off := l.offset
-	if h < l.height { // the filter line took one row
-		off = max(0, min(off, len(l.rows)-h))
-		if l.cursor >= off+h {
-			off = l.cursor - h + 1
-		}
-	}
-	end := min(off+h, len(l.rows))
+	off, end := l.visible()
 	for i := off; i < end; i++ {
 		if i > off {
 			b.WriteByte('\n')

@@ -10,7 +10,6 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/mcpdeck/mcpdeck/engine"
-	"github.com/mcpdeck/mcpdeck/model"
 	"github.com/mcpdeck/mcpdeck/ui/addserver"
 	"github.com/mcpdeck/mcpdeck/ui/contextcost"
 	"github.com/mcpdeck/mcpdeck/ui/status"
@@ -52,7 +51,7 @@ var errNoBrowser = errors.New("no browser opener")
 // errNoClipboard is what copying says when the TUI was given no way to.
 var errNoClipboard = errors.New("no clipboard here")
 
-// tickMsg drives pending countdowns; it runs only while a retry is scheduled.
+// tickMsg drives pending countdowns; it runs only while one is on screen.
 type tickMsg time.Time
 
 // Model is the root of the TUI. Its Update handles the engine's and the
@@ -69,9 +68,8 @@ type Model struct {
 	bridge  *ElicitBridge
 	title   string
 
-	snap     engine.Snapshot
-	counts   [status.NumKinds]int // servers per kind, for the header
-	retrying bool                 // some server has a scheduled retry: the countdown ticks
+	snap   engine.Snapshot
+	counts [status.NumKinds]int // servers per kind, for the header
 
 	list   serverList
 	costs  *tokenCosts
@@ -87,6 +85,8 @@ type Model struct {
 	floods    map[string]int
 	floodOn   string
 	floodText string
+
+	footerDrawn footerCache // footer.go
 
 	status    string
 	statusErr bool
@@ -151,13 +151,12 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	switch msg := msg.(type) {
 	case tea.WindowSizeMsg:
 		m.resize(msg.Width, msg.Height)
-		return m, m.broadcast(msg)
+		return m, tea.Batch(m.broadcast(msg), m.maybeTick())
 	case snapshotMsg:
 		m.applySnapshot(msg.snap)
 		return m, tea.Batch(waitSnapshot(m.env.eng.Updates()), m.maybeTick(), m.askApprovals(), m.costs.refresh(msg.snap.Servers))
 	case costMsg:
-		m.applyCost(msg)
-		return m, nil
+		return m, m.applyCost(msg)
 	case updatesClosedMsg:
 		return m, nil
 	case tickMsg:
@@ -170,7 +169,8 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.status, m.statusErr = msg.line, false
 		return m, nil
 	case tea.KeyMsg:
-		return m, m.onKey(msg)
+		cmd := m.onKey(msg)
+		return m, tea.Batch(cmd, m.maybeTick()) // a countdown may have come into view
 	case tuikit.Reported:
 		m.status, m.statusErr = msg.Report()
 		if _, all := msg.(tuikit.Broadcast); all {
@@ -183,12 +183,13 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	return m, m.updateTop(msg)
 }
 
-// applyCost stores a finished token count.
-func (m *Model) applyCost(msg costMsg) {
-	m.costs.apply(msg)
+// applyCost stores a finished token count and starts the next.
+func (m *Model) applyCost(msg costMsg) tea.Cmd {
+	next := m.costs.apply(msg)
 	if m.detail != nil && m.detail.srv.Name == msg.server {
 		m.detail.overview = nil // its Context line changed
 	}
+	return next
 }
 
 func (m *Model) resize(w, h int) {
@@ -206,13 +207,8 @@ func (m *Model) bodyHeight() int { return max(m.height-3, 1) }
 func (m *Model) applySnapshot(s engine.Snapshot) {
 	m.snap = s
 	m.counts = [status.NumKinds]int{}
-	m.retrying = false
 	for i := range s.Servers {
-		sv := &s.Servers[i]
-		m.counts[status.KindOf(sv)]++ // each counted once, as the list shows it
-		if sv.Reason.Kind == model.ReasonRetryScheduled {
-			m.retrying = true
-		}
+		m.counts[status.KindOf(&s.Servers[i])]++ // each counted once, as the list shows it
 	}
 	m.list.SetServers(s.Servers, s.Problems)
 	m.syncAuth()
@@ -236,13 +232,22 @@ func (m *Model) find(name string) *engine.ServerSnapshot {
 	return nil
 }
 
-// maybeTick starts the 1 s countdown tick if a retry is scheduled.
+// maybeTick starts the 1 s countdown tick if a countdown is on screen.
 func (m *Model) maybeTick() tea.Cmd {
-	if m.ticking || !m.retrying {
+	if m.ticking || !m.countsDown() {
 		return nil
 	}
 	m.ticking = true
 	return tea.Tick(time.Second, func(t time.Time) tea.Msg { return tickMsg(t) })
+}
+
+// countsDown reports whether the screen shows a countdown to a retry: a
+// row of the list, or the server the detail view shows.
+func (m *Model) countsDown() bool {
+	if m.detail != nil {
+		return retryWaits(&m.detail.srv)
+	}
+	return m.list.countsDown()
 }
 
 // broadcast gives msg to every modal (results find the modal that started them).

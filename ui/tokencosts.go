@@ -3,6 +3,7 @@ package ui
 import (
 	"fmt"
 	"hash/fnv"
+	"runtime"
 	"slices"
 	"strings"
 
@@ -20,11 +21,30 @@ import (
 // tools, and again whenever they change. Descriptions in snapshots are
 // capped, so a server with a cut description shows "≥" (mcpdeck context
 // counts the whole definitions).
+//
+// Counting is the TUI's least urgent work: it waits until no server is
+// connecting (the tokenizer's load and the counts would compete with the
+// servers' starts), then counts one server at a time, yielding between
+// tools, so at most one server's definitions are being encoded at once.
 type tokenCosts struct {
 	counter *contextcost.Counter
-	done    map[string]tokenCost // by server
-	pending map[string]string    // server → fingerprint being counted
-	current map[string]string    // server → fingerprint of its tools in the latest snapshot
+	done    map[string]tokenCost     // by server
+	current map[string]string        // server → fingerprint of its tools in the latest snapshot
+	due     map[string][]engine.Tool // servers whose tools are still to count, by name
+	queue   []string                 // the names in due, oldest first
+	running string                   // the server being counted, "" when none
+	runFP   string                   // the fingerprint of the tools being counted
+	settled bool                     // no server was connecting in the latest snapshot
+	prints  map[string]toolsPrint    // server → its tools' fingerprint, kept while the slice is the same
+}
+
+// toolsPrint is the fingerprint of one published tool slice (which is
+// never changed: a new list is a new slice), so a snapshot with the same
+// tools costs no hashing.
+type toolsPrint struct {
+	first *engine.Tool
+	n     int
+	fp    string
 }
 
 type tokenCost struct {
@@ -44,7 +64,7 @@ func newTokenCosts(counter *contextcost.Counter) *tokenCosts {
 	if counter == nil {
 		counter = &contextcost.Counter{}
 	}
-	return &tokenCosts{counter: counter, done: map[string]tokenCost{}, pending: map[string]string{}, current: map[string]string{}}
+	return &tokenCosts{counter: counter, done: map[string]tokenCost{}, current: map[string]string{}, due: map[string][]engine.Tool{}, prints: map[string]toolsPrint{}}
 }
 
 // fingerprint changes when a server's tool list does.
@@ -56,25 +76,76 @@ func fingerprint(s *engine.ServerSnapshot) string {
 	return fmt.Sprintf("%d-%x", len(s.Tools), h.Sum64())
 }
 
-// refresh starts a count for every connected server whose tools changed.
+// refresh notes every connected server whose tools changed as due, and
+// starts the next count once no server is connecting.
 func (c *tokenCosts) refresh(servers []engine.ServerSnapshot) tea.Cmd {
-	var cmds []tea.Cmd
 	clear(c.current)
+	c.settled = true
 	for i := range servers {
 		s := &servers[i]
+		if connecting(s) {
+			c.settled = false
+		}
 		if status.KindOf(s) != status.Connected || len(s.Tools) == 0 {
 			continue
 		}
-		fp := fingerprint(s)
+		fp := c.print(s)
 		c.current[s.Name] = fp
-		if c.done[s.Name].fp == fp || c.pending[s.Name] == fp {
+		if c.done[s.Name].fp == fp || (c.running == s.Name && c.runFP == fp) {
+			delete(c.due, s.Name)
 			continue
 		}
-		c.pending[s.Name] = fp
-		name, tools, counter := s.Name, s.Tools, c.counter // published tool slices are never changed
-		cmds = append(cmds, func() tea.Msg { return costMsg{server: name, cost: count(counter, name, fp, tools)} })
+		if _, queued := c.due[s.Name]; !queued {
+			c.queue = append(c.queue, s.Name)
+		}
+		c.due[s.Name] = s.Tools // published tool slices are never changed
 	}
-	return tea.Batch(cmds...)
+	for name := range c.prints {
+		if _, ok := c.current[name]; !ok {
+			delete(c.prints, name) // no longer connected: its slice is let go
+		}
+	}
+	return c.next()
+}
+
+// print is s's fingerprint, hashed again only for a new tool slice.
+func (c *tokenCosts) print(s *engine.ServerSnapshot) string {
+	p := c.prints[s.Name]
+	if p.first != &s.Tools[0] || p.n != len(s.Tools) {
+		p = toolsPrint{first: &s.Tools[0], n: len(s.Tools), fp: fingerprint(s)}
+		c.prints[s.Name] = p
+	}
+	return p.fp
+}
+
+// connecting reports whether s is on its way to connecting now (not
+// waiting for a retry, for approval or for sign-in).
+func connecting(s *engine.ServerSnapshot) bool {
+	return status.KindOf(s) == status.Pending && !retryWaits(s)
+}
+
+// next starts counting the oldest due server, unless a count runs or a
+// server is connecting.
+func (c *tokenCosts) next() tea.Cmd {
+	if c.running != "" || !c.settled {
+		return nil
+	}
+	for len(c.queue) > 0 {
+		name := c.queue[0]
+		c.queue = c.queue[1:]
+		tools, ok := c.due[name]
+		fp, current := c.current[name]
+		if !ok || !current {
+			delete(c.due, name)
+			continue // gone, or no longer connected
+		}
+		delete(c.due, name)
+		c.running, c.runFP = name, fp
+		counter := c.counter
+		return func() tea.Msg { return costMsg{server: name, cost: count(counter, name, fp, tools)} }
+	}
+	c.queue = nil // let the backing array go
+	return nil
 }
 
 // count tokenizes the definitions; on a tokenizer error nothing is shown.
@@ -86,6 +157,7 @@ func count(counter *contextcost.Counter, server, fp string, tools []engine.Tool)
 		if t.Denied {
 			continue // agents are not sent a denied tool
 		}
+		runtime.Gosched() // the least urgent work: let anything waiting run first
 		n, err := counter.ToolTokens(contextcost.Tool{Name: t.Name, Description: t.Description, InputSchema: t.InputSchema})
 		if err != nil {
 			return tokenCost{fp: fp, tokens: -1}
@@ -122,12 +194,13 @@ func (c *tokenCosts) overview(s *engine.ServerSnapshot) string {
 	return line
 }
 
-// apply stores a finished count.
-func (c *tokenCosts) apply(m costMsg) {
-	if c.pending[m.server] == m.cost.fp {
-		delete(c.pending, m.server)
+// apply stores a finished count and starts the next.
+func (c *tokenCosts) apply(m costMsg) tea.Cmd {
+	if c.running == m.server {
+		c.running = ""
 	}
 	c.done[m.server] = m.cost
+	return c.next()
 }
 
 // label is a server's count for its row, "" when there is none; over is

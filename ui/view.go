@@ -29,7 +29,7 @@ func (m *Model) View() string {
 	b.WriteByte('\n')
 	b.WriteString(m.statusLine())
 	b.WriteByte('\n')
-	b.WriteString(footerView(newHelp(&m.st), m.withHelpKey(m.footerKeys()), m.width))
+	b.WriteString(m.footer())
 	return fitLines(safeFrame(b.String()), m.width, m.height)
 }
 
