@@ -143,6 +143,9 @@ func idleTUI(w *world, ss []server, idle time.Duration, writes int) error {
 	if err != nil {
 		return err
 	}
+	if hwm, rss, err := memory(t.pid); err == nil {
+		fmt.Printf("idle50  TUI memory after the start: peak %d MB, now %d MB\n", hwm>>10, rss>>10)
+	}
 	rate := float64(c1-c0) / float64(idle)
 	fmt.Printf("idle50  TUI idle, %d connected: %.2f%% of a core (%v CPU in %v; floor 0)\n", len(ss), 100*rate, c1-c0, idle)
 	other := filepath.Join(w.proj, "build.log")
@@ -180,4 +183,26 @@ func settle(pid int) (time.Duration, error) {
 		c0, err = c1, err1
 	}
 	return c0, err
+}
+
+// memory is the process's peak and current resident size in KB (VmHWM,
+// VmRSS).
+func memory(pid int) (hwm, rss int, err error) {
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
+	if err != nil {
+		return 0, 0, err
+	}
+	for line := range strings.Lines(string(b)) {
+		f := strings.Fields(line)
+		if len(f) < 2 {
+			continue
+		}
+		switch f[0] {
+		case "VmHWM:":
+			hwm, _ = strconv.Atoi(f[1])
+		case "VmRSS:":
+			rss, _ = strconv.Atoi(f[1])
+		}
+	}
+	return hwm, rss, nil
 }
