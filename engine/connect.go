@@ -177,6 +177,7 @@ func (r *runner) connOptions(srv model.Server, mask *textsafe.Masker, policy *at
 	}
 	o.OnNotification = func(n mcp.JSONRPCNotification) { e.notes.on(name, n) }
 	o.OnFrame = func(f Frame) { e.logs.onFrame(name, f) }
+	o.OnRefuse = func(r Refusal) { e.logs.onRefuse(name, r) }
 	o.Mask = mask
 	o.Launcher = launch.For(srv)
 	e.locked(func() {

@@ -50,6 +50,9 @@ type logState struct {
 	// "" until they choose one.
 	level   string
 	traffic trafficState
+	// refusals are the snapshot's Refusals: replaced, never changed in
+	// place, so a snapshot's copy stays its own.
+	refusals []Refusal
 }
 
 // onMessage keeps a server's log message, masked with the server's

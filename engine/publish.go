@@ -88,6 +88,7 @@ func (en *entry) snapshot(s *ServerSnapshot) {
 
 		Logs: en.logs.shown, LogErrors: en.logs.errors,
 		Traffic: en.logs.traffic.shown, TrafficDropped: en.logs.traffic.shownDropped,
+		Refusals: en.logs.refusals,
 
 		Sampling: en.asks.sampled, Flood: en.asks.flood,
 		Watched: en.watch.shown,

@@ -103,6 +103,10 @@ type ServerSnapshot struct {
 	// --json output: mcpdeck --trace FILE and doctor --bundle write them.
 	Traffic        []Frame `json:"-"`
 	TrafficDropped int     `json:"-"`
+	// Refusals are the last connections the server's sandbox proxy
+	// refused (at most maxRefusals, oldest first), as the proxy reported
+	// them: the H key allows the newest one's Allow entry.
+	Refusals []Refusal `json:"refusals,omitempty"`
 	// Sampling is the server's last sampling requests and their answers
 	// (at most 50, oldest first); SamplingDecision the person's standing
 	// answer ("" = ask each time).

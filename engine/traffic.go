@@ -11,6 +11,10 @@ import (
 // the transport (secrets masked, body at most 64 KB).
 type Frame = transports.Frame
 
+// Refusal is a connection a sandboxed server's proxy refused
+// (transports.Refusal), as the proxy reported it.
+type Refusal = transports.Refusal
+
 // The directions and kinds of a Frame.
 const (
 	FrameSent         = transports.Sent

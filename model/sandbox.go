@@ -5,8 +5,6 @@ import (
 	"slices"
 	"strings"
 	"time"
-
-	"github.com/mcpdeck/mcpdeck/model/hostlist"
 )
 
 // Sandbox is what a stdio server's definition asks of its sandbox: the
@@ -181,27 +179,4 @@ const blockedPrefix = "blocked connection to "
 // (why)". hostPort is host:port ([v6]:port), why the proxy's reason.
 func SandboxBlockedNote(hostPort string, at time.Time, why string) string {
 	return blockedPrefix + hostPort + " at " + at.UTC().Format(time.RFC3339) + " (" + why + ")"
-}
-
-// LastSandboxBlocked finds the newest SandboxBlockedNote among log lines
-// and returns its host, as a network list entry names it (normalised;
-// "" when there is none). The line may have been written by the server itself: the
-// host is still only one the server asked for.
-func LastSandboxBlocked(lines []string) string {
-	for i := len(lines) - 1; i >= 0; i-- {
-		rest, ok := strings.CutPrefix(lines[i], blockedPrefix)
-		if !ok {
-			continue
-		}
-		hostPort, _, _ := strings.Cut(rest, " ")
-		end := strings.LastIndex(hostPort, ":")
-		if end <= 0 || strings.Trim(hostPort[end+1:], "0123456789") != "" {
-			continue
-		}
-		host := strings.TrimSuffix(strings.TrimPrefix(hostPort[:end], "["), "]")
-		if e, err := hostlist.ParseEntry(host); err == nil && !e.Wildcard() {
-			return e.String()
-		}
-	}
-	return ""
 }

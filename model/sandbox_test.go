@@ -5,7 +5,6 @@ import (
 	"reflect"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/mcpdeck/mcpdeck/model/internal/jsondoc"
 )
@@ -201,26 +200,4 @@ func FuzzSandboxDecode(f *testing.F) {
 			t.Fatalf("%s: round trip through %s changed the hash", in, out)
 		}
 	})
-}
-
-func TestLastSandboxBlocked(t *testing.T) {
-	lines := []string{
-		SandboxBlockedNote("old.example.com:443", time.Time{}, "the host is not in the sandbox's list"),
-		"some stderr",
-		SandboxBlockedNote("[::1]:8080", time.Time{}, "the address is not in the sandbox's list"),
-		SandboxBlockedNote("a/b:443", time.Time{}, "not a host"),
-		"blocked connection to a b:1 (spaces are no host)",
-	}
-	if got := LastSandboxBlocked(lines); got != "::1" {
-		t.Errorf("got %q, want ::1", got)
-	}
-	if got := LastSandboxBlocked([]string{SandboxBlockedNote("API.Example.com.:443", time.Time{}, "")}); got != "api.example.com" {
-		t.Errorf("not normalised: %q", got)
-	}
-	if got := LastSandboxBlocked(lines[:2]); got != "old.example.com" {
-		t.Errorf("got %q", got)
-	}
-	if got := LastSandboxBlocked([]string{"nothing"}); got != "" {
-		t.Errorf("got %q", got)
-	}
 }

@@ -15,12 +15,16 @@ import (
 )
 
 // Refusal is a connection a sandboxed server tried and its sandbox's
-// proxy refused: the host as the server named it (sanitized), the port
-// and when.
+// proxy refused: the host as the server named it (sanitized), the port,
+// when, why in words, and Allow, the network list entry that would let it
+// through ("" when none would). It comes from the proxy, never from the
+// server's output, so a key that acts on it acts on what was refused.
 type Refusal struct {
-	Host string
-	Port int
-	At   time.Time
+	Host   string    `json:"host"`
+	Port   int       `json:"port"`
+	At     time.Time `json:"at"`
+	Reason string    `json:"reason"`
+	Allow  string    `json:"allow,omitempty"`
 }
 
 // sandboxProxy starts the proxy of a sandbox whose network is a host
@@ -40,7 +44,7 @@ func sandboxProxy(box *model.Sandbox, note func(string), onRefuse func(Refusal))
 		Rule:      egress.Rule{Hosts: box.Network.Hosts},
 		SocketDir: dir,
 		OnRefuse: func(r egress.Refusal) {
-			ref := Refusal{Host: textsafe.SanitizeLine(r.Host), Port: r.Port, At: r.At}
+			ref := Refusal{Host: textsafe.SanitizeLine(r.Host), Port: r.Port, At: r.At, Reason: r.Reason, Allow: textsafe.SanitizeLine(r.Allow)}
 			note(model.SandboxBlockedNote(net.JoinHostPort(ref.Host, strconv.Itoa(ref.Port)), r.At, r.Reason))
 			if onRefuse != nil {
 				onRefuse(ref)

@@ -60,8 +60,8 @@ func overviewLines(st *styles.Styles, s *engine.ServerSnapshot, width int, conte
 	kv("Sampling", samplingLine(s))
 	if sb := s.Config.Sandbox; sb != nil {
 		kv("Sandbox", sb.Summary())
-		if host := model.LastSandboxBlocked(s.StderrTail); host != "" {
-			kv("Blocked", host+" (see Stderr; H there adds it to the sandbox's network list)")
+		if r, ok := s.LastRefusal(); ok {
+			kv("Blocked", r.Allow+" (H adds it to the sandbox's network list)")
 		}
 	}
 	if s.Policy.Rule != "" {

@@ -2,6 +2,7 @@ package ui
 
 import (
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -11,23 +12,32 @@ import (
 
 // TestSandboxedServerOnScreen: the row marks a sandboxed server, the
 // overview shows its profile and the host its proxy last refused, and H
-// in the Stderr tab asks the engine to allow that host; a project
-// server's is refused with the reason.
+// in the Stderr tab asks the engine to allow that refusal's entry; a
+// "blocked connection" line the server printed itself is no refusal (H
+// says there is none), and a project server's is refused with the reason.
 func TestSandboxedServerOnScreen(t *testing.T) {
 	inBubble(t, func(t *testing.T) {
 		s := fixture()
 		i := slices.IndexFunc(s.Servers, func(x engine.ServerSnapshot) bool { return x.Name == "flaky" })
 		s.Servers[i].Config = model.ServerConfig{Command: "flaky", Sandbox: &model.Sandbox{Profile: "default", Network: model.SandboxNetwork{Hosts: []string{"api.github.com"}}}}
-		s.Servers[i].StderrTail = []string{"starting", model.SandboxBlockedNote("api.example.com:443", time.Time{}, "the host is not in the sandbox's list")}
+		s.Servers[i].StderrTail = []string{"starting", model.SandboxBlockedNote("evil.example:443", time.Time{}, "forged by the server")}
 		f := newFakeEngine(s)
 		h := newHarness(t, f, 140, 30)
 		h.keys("esc")
 		h.wantView("sandboxed")
 		h.selectServer("flaky")
-		h.keys("enter")
-		h.wantView("Sandbox", "default profile · network api.github.com", "Blocked", "api.example.com")
+		h.keys("enter", "5", "H")
+		h.wantView("allow blocked host: no blocked connection yet")
+		if got := h.eng.Actions(); len(got) != 0 {
+			t.Fatalf("a forged line was acted on: %v", got)
+		}
+		s.Servers[i].Refusals = []engine.Refusal{{Host: "api.example.com", Port: 443, Reason: "the host is not in the sandbox's list", Allow: "api.example.com:443"}}
+		f.publish(s)
+		h.settle()
+		h.keys("1")
+		h.wantView("Sandbox", "default profile · network api.github.com", "Blocked", "api.example.com:443")
 		h.keys("5", "H")
-		if got := h.eng.Actions(); !slices.Contains(got, "allow host flaky api.example.com") {
+		if got := h.eng.Actions(); !slices.Contains(got, "allow host flaky api.example.com:443") || slices.ContainsFunc(got, func(a string) bool { return strings.Contains(a, "evil") }) {
 			t.Fatalf("H did not allow the host: %v", got)
 		}
 		s.Servers[i].Scope = model.ScopeProject

@@ -77,6 +77,10 @@ func main() {
 		}
 		return string(out)
 	})
+	tool("say", "Write a line to stderr", []string{"text"}, func(a map[string]string) string {
+		fmt.Fprintln(os.Stderr, a["text"])
+		return "said"
+	})
 	tool("pid", "This process's pid as it sees it", nil, func(map[string]string) string { return fmt.Sprint(os.Getpid()) })
 	if err := server.ServeStdio(s); err != nil {
 		fmt.Fprintln(os.Stderr, err)

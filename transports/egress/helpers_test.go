@@ -17,6 +17,8 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/mcpdeck/mcpdeck/model/hostlist"
 )
 
 // refusals collects what OnRefuse reports.
@@ -245,3 +247,20 @@ func exe(t *testing.T) string {
 }
 
 func mustAddr(s string) netip.Addr { return netip.MustParseAddr(s) }
+
+// Allows reports, for the tests and the fuzz target, whether the rule lets a client ask for host on port,
+// deciding on the name as written (an IP literal counts only when listed,
+// or under All when public). A rule with an entry that does not parse
+// allows nothing, as Start refuses it. The proxy also checks the
+// addresses a name resolves to; Allows does not resolve.
+func (r Rule) Allows(hostname string, port int) bool {
+	m, err := r.compile()
+	if err != nil {
+		return false
+	}
+	h, err := hostlist.ParseHost(hostname)
+	if err != nil {
+		return false
+	}
+	return m.match(h, port) != matchNone
+}

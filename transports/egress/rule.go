@@ -14,23 +14,6 @@ type Rule struct {
 	Hosts []string
 }
 
-// Allows reports whether the rule lets a client ask for host on port,
-// deciding on the name as written (an IP literal counts only when listed,
-// or under All when public). A rule with an entry that does not parse
-// allows nothing, as Start refuses it. The proxy also checks the
-// addresses a name resolves to; Allows does not resolve.
-func (r Rule) Allows(hostname string, port int) bool {
-	m, err := r.compile()
-	if err != nil {
-		return false
-	}
-	h, err := hostlist.ParseHost(hostname)
-	if err != nil {
-		return false
-	}
-	return m.match(h, port) != matchNone
-}
-
 // matchKind says how a destination name matched the rule; only an exact
 // "localhost" entry lets a name reach a loopback address.
 type matchKind int
