@@ -12,21 +12,16 @@ import (
 	"testing"
 
 	"github.com/mark3labs/mcp-go/mcp"
-	"github.com/mark3labs/mcp-go/server"
 
 	"github.com/mcpdeck/mcpdeck/engine"
 	"github.com/mcpdeck/mcpdeck/model"
-	"github.com/mcpdeck/mcpdeck/ui/status"
 )
 
 // offline is a gateway without an engine: snapshots are applied by hand.
 // Its grace is not started (ready stays open until setReady or a
 // snapshot in which every server settled).
 func offline(t testing.TB) *rig {
-	g := &Gateway{
-		log: io.Discard, told: map[string]bool{}, floods: map[string]int{}, last: map[string]lists{}, kinds: map[string]status.Kind{},
-		sessions: map[string]server.ClientSession{}, ready: make(chan struct{}), settled: make(chan struct{}), changed: make(chan struct{}),
-	}
+	g := newGateway(filter{}, io.Discard)
 	g.base, g.stop = context.WithCancel(context.Background())
 	t.Cleanup(g.stop)
 	g.srv = g.newMCPServer("test")

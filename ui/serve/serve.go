@@ -121,6 +121,17 @@ type Gateway struct {
 // ErrUnknownServer is returned for a --servers name nothing configures.
 var ErrUnknownServer = errors.New("no such server")
 
+// newGateway is a Gateway's state before anything runs: its maps and
+// channels, made in one place so that no constructor (the tests' offline
+// ones included) leaves one nil.
+func newGateway(f filter, log io.Writer) *Gateway {
+	return &Gateway{
+		f: f, log: log, told: map[string]bool{}, floods: map[string]int{}, last: map[string]lists{}, kinds: map[string]status.Kind{},
+		sessions: map[string]server.ClientSession{}, ready: make(chan struct{}), settled: make(chan struct{}), changed: make(chan struct{}),
+		pending: newPending(pendingTTL, maxPending),
+	}
+}
+
 // New starts an engine with eo and offers its servers. eo's Elicit, Sample
 // and OnLog stay the answers for what the agent cannot take.
 func New(ctx context.Context, eo engine.Options, o Options) (*Gateway, error) {
@@ -131,11 +142,7 @@ func New(ctx context.Context, eo engine.Options, o Options) (*Gateway, error) {
 	if f.prefix, err = ParsePrefix(string(o.Prefix)); err != nil {
 		return nil, err
 	}
-	g := &Gateway{
-		f: f, log: o.Log, told: map[string]bool{}, floods: map[string]int{}, last: map[string]lists{}, kinds: map[string]status.Kind{},
-		sessions: map[string]server.ClientSession{}, ready: make(chan struct{}), settled: make(chan struct{}), changed: make(chan struct{}),
-		pending: newPending(pendingTTL, maxPending),
-	}
+	g := newGateway(f, o.Log)
 	g.base, g.stop = context.WithCancel(context.Background())
 	if g.log == nil {
 		g.log = io.Discard

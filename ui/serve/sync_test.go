@@ -6,7 +6,6 @@ import (
 
 	"github.com/mcpdeck/mcpdeck/engine"
 	"github.com/mcpdeck/mcpdeck/model"
-	"github.com/mcpdeck/mcpdeck/ui/status"
 )
 
 // TestApplyKeepsTheExposureWhenNothingOfferedChanged: a snapshot that
@@ -14,10 +13,7 @@ import (
 // keeps the exposure as it was, without building it again; a new list, a
 // server that may no longer run, or a new server rebuilds it.
 func TestApplyKeepsTheExposureWhenNothingOfferedChanged(t *testing.T) {
-	g := &Gateway{
-		log: io.Discard, told: map[string]bool{}, last: map[string]lists{}, kinds: map[string]status.Kind{},
-		ready: make(chan struct{}), settled: make(chan struct{}), changed: make(chan struct{}), f: filter{prefix: PrefixAlways},
-	}
+	g := newGateway(filter{prefix: PrefixAlways}, io.Discard)
 	g.srv = g.newMCPServer("test")
 	tools := []engine.Tool{{Name: "echo", InputSchema: []byte(`{"type":"object"}`)}}
 	srv := engine.ServerSnapshot{Name: "a", State: model.StateConnected, Runnable: true, Tools: tools}
