@@ -8,6 +8,7 @@ import (
 	"mime"
 	"net/http"
 	"sync"
+	"sync/atomic"
 
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
@@ -21,16 +22,23 @@ import (
 // writes each message in one Write, the cache's reply is written whole
 // under the same lock, so lines never interleave. After close, writes are
 // dropped (the front's reader may outlive ServeStdio by one line).
+//
+// closed is apart from the lock: a write blocked on an agent that stopped
+// reading holds mu for as long as the agent lets it, and close must not
+// wait for it, or ServeStdio never returns.
 type stdioOut struct {
 	mu     sync.Mutex
 	w      io.Writer
-	closed bool
+	closed atomic.Bool
 }
 
 func (o *stdioOut) Write(p []byte) (int, error) {
+	if o.closed.Load() {
+		return 0, io.ErrClosedPipe
+	}
 	o.mu.Lock()
 	defer o.mu.Unlock()
-	if o.closed {
+	if o.closed.Load() {
 		return 0, io.ErrClosedPipe
 	}
 	return o.w.Write(p)
@@ -44,17 +52,14 @@ func (o *stdioOut) answer(g *Gateway, msg []byte) bool {
 	}
 	o.mu.Lock()
 	defer o.mu.Unlock()
-	if !o.closed {
+	if !o.closed.Load() {
 		writeReply(o.w, id, res)
 	}
 	return true
 }
 
-func (o *stdioOut) close() {
-	o.mu.Lock()
-	defer o.mu.Unlock()
-	o.closed = true
-}
+// close drops every later write at once, without waiting for one under way.
+func (o *stdioOut) close() { o.closed.Store(true) }
 
 // stdioFront reads the agent's lines from in: the cache answers plain list
 // requests on out, the rest go on to mcp-go through the returned reader.
