@@ -2,46 +2,25 @@ package egress
 
 import (
 	"bufio"
+	"context"
 	"fmt"
 	"io"
 	"net"
 	"net/http"
 	"strconv"
-	"sync"
 	"testing"
 
 	"github.com/mcpdeck/mcpdeck/model/hostlist"
 )
 
-// sink is a TCP server that reads each connection to its end, then
-// answers one byte and closes it.
+// sink is a server that reads each connection to its end, then answers
+// one byte.
 func sink(tb testing.TB) string {
 	tb.Helper()
-	var lc net.ListenConfig
-	l, err := lc.Listen(tb.Context(), "tcp", "127.0.0.1:0")
-	if err != nil {
-		tb.Fatal(err)
-	}
-	var wg sync.WaitGroup
-	wg.Add(1)
-	go func() {
-		defer wg.Done()
-		for {
-			c, err := l.Accept()
-			if err != nil {
-				return
-			}
-			wg.Add(1)
-			go func() {
-				defer wg.Done()
-				defer c.Close()
-				_, _ = io.Copy(io.Discard, c)
-				_, _ = c.Write([]byte{'k'})
-			}()
-		}
-	}()
-	tb.Cleanup(func() { l.Close(); wg.Wait() })
-	return l.Addr().String()
+	return tcpServer(tb, func(_ context.Context, c net.Conn) {
+		_, _ = io.Copy(io.Discard, c)
+		_, _ = c.Write([]byte{'k'})
+	})
 }
 
 // benchProxy starts a proxy that lists target.

@@ -201,39 +201,39 @@ func (f *fixedResolver) resolve(_ context.Context, _ string) ([]netip.Addr, erro
 	return []netip.Addr{f.addr}, nil
 }
 
-// hold is a raw TCP server that accepts and keeps connections open
-// without a word, until the test ends.
-func hold(t *testing.T) string {
-	t.Helper()
+// tcpServer is a raw TCP server on loopback until the test ends: each
+// connection gets its own goroutine running handle, then is closed. ctx
+// ends as the test does, before the server waits for its goroutines.
+func tcpServer(tb testing.TB, handle func(ctx context.Context, c net.Conn)) string {
+	tb.Helper()
 	var lc net.ListenConfig
-	l, err := lc.Listen(t.Context(), "tcp", "127.0.0.1:0")
+	l, err := lc.Listen(tb.Context(), "tcp", "127.0.0.1:0")
 	if err != nil {
-		t.Fatal(err)
+		tb.Fatal(err)
 	}
+	ctx := tb.Context()
 	var wg sync.WaitGroup
-	var mu sync.Mutex
-	var conns []net.Conn
-	wg.Add(1)
-	go func() {
-		defer wg.Done()
+	wg.Go(func() {
 		for {
 			c, err := l.Accept()
 			if err != nil {
 				return
 			}
-			mu.Lock()
-			conns = append(conns, c)
-			mu.Unlock()
-		}
-	}()
-	t.Cleanup(func() {
-		l.Close()
-		wg.Wait()
-		for _, c := range conns {
-			c.Close()
+			wg.Go(func() {
+				defer c.Close()
+				handle(ctx, c)
+			})
 		}
 	})
+	tb.Cleanup(func() { l.Close(); wg.Wait() })
 	return l.Addr().String()
+}
+
+// hold is a server that keeps each connection open without a word until
+// the test ends.
+func hold(t *testing.T) string {
+	t.Helper()
+	return tcpServer(t, func(ctx context.Context, _ net.Conn) { <-ctx.Done() })
 }
 
 // exe is the test binary, re-executed as the shim or a child.
