@@ -23,6 +23,7 @@ require (
 	github.com/zalando/go-keyring v0.2.8
 	go.uber.org/goleak v1.3.0
 	golang.org/x/net v0.38.0
+	golang.org/x/sync v0.25.0
 	golang.org/x/sys v0.38.0
 	golang.org/x/text v0.23.0
 )
