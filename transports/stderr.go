@@ -11,6 +11,8 @@ import (
 	"strings"
 	"sync"
 	"unicode/utf8"
+
+	"github.com/mcpdeck/mcpdeck/model/lock"
 )
 
 // Limits of the stderr capture of one stdio server.
@@ -70,9 +72,7 @@ func (r *stderrRing) openLog() {
 // memory and in the log file.
 func (r *stderrRing) note(line string) {
 	r.addMem([]byte(line))
-	r.mu.Lock()
-	r.writeLog([]byte(line + "\n"))
-	r.mu.Unlock()
+	lock.With(&r.mu, func() { r.writeLog([]byte(line + "\n")) })
 }
 
 func (r *stderrRing) writeLog(b []byte) {
@@ -96,22 +96,23 @@ func (r *stderrRing) writeLog(b []byte) {
 }
 
 // tail returns the last n lines (all when n <= 0).
-func (r *stderrRing) tail(n int) []string {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	if n <= 0 || n > len(r.lines) {
-		n = len(r.lines)
-	}
-	return append([]string(nil), r.lines[len(r.lines)-n:]...)
+func (r *stderrRing) tail(n int) (lines []string) {
+	lock.With(&r.mu, func() {
+		if n <= 0 || n > len(r.lines) {
+			n = len(r.lines)
+		}
+		lines = append([]string(nil), r.lines[len(r.lines)-n:]...)
+	})
+	return lines
 }
 
 func (r *stderrRing) close() {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	if r.log != nil {
-		_ = r.log.Close()
-		r.log = nil
-	}
+	lock.With(&r.mu, func() {
+		if r.log != nil {
+			_ = r.log.Close()
+			r.log = nil
+		}
+	})
 }
 
 // consume reads src line by line into the ring until EOF or an error.
@@ -121,9 +122,7 @@ func (r *stderrRing) consume(src io.Reader) {
 	for {
 		chunk, err := br.ReadSlice('\n')
 		if len(chunk) > 0 {
-			r.mu.Lock()
-			r.writeLog(chunk)
-			r.mu.Unlock()
+			lock.With(&r.mu, func() { r.writeLog(chunk) })
 			if room := stderrMaxLine + 1 - len(cur); room > 0 {
 				cur = append(cur, chunk[:min(room, len(chunk))]...)
 			}
@@ -147,22 +146,22 @@ func (r *stderrRing) addMem(b []byte) {
 	if len(line) > stderrMaxLine {
 		line = truncateUTF8(line, stderrMaxLine) + "… [truncated]"
 	}
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	r.lines = append(r.lines, line)
-	r.bytes += len(line)
-	for len(r.lines) > stderrMaxLines || r.bytes > stderrMaxBytes {
-		r.bytes -= len(r.lines[0])
-		r.lines[0] = ""
-		r.lines = r.lines[1:]
-	}
-	if cap(r.lines) > 4*stderrMaxLines {
-		r.lines = append([]string(nil), r.lines...)
-	}
-	select {
-	case r.changed <- struct{}{}:
-	default: // a wake-up is already pending
-	}
+	lock.With(&r.mu, func() {
+		r.lines = append(r.lines, line)
+		r.bytes += len(line)
+		for len(r.lines) > stderrMaxLines || r.bytes > stderrMaxBytes {
+			r.bytes -= len(r.lines[0])
+			r.lines[0] = ""
+			r.lines = r.lines[1:]
+		}
+		if cap(r.lines) > 4*stderrMaxLines {
+			r.lines = append([]string(nil), r.lines...)
+		}
+		select {
+		case r.changed <- struct{}{}:
+		default: // a wake-up is already pending
+		}
+	})
 }
 
 func truncateUTF8(s string, n int) string {

@@ -17,6 +17,7 @@ import (
 
 	"github.com/mcpdeck/mcpdeck/model"
 	"github.com/mcpdeck/mcpdeck/model/launch"
+	"github.com/mcpdeck/mcpdeck/model/lock"
 	"github.com/mcpdeck/mcpdeck/model/platform"
 )
 
@@ -162,27 +163,31 @@ func (t *stdioTransport) Close() error { return t.shutdown(context.Background())
 
 // write sends one message line; a write that ctx interrupts leaves the stream
 // unusable, so the peer fails.
-func (t *stdioTransport) write(ctx context.Context, msg []byte) error {
-	t.writeMu.Lock()
-	defer t.writeMu.Unlock()
+func (t *stdioTransport) write(ctx context.Context, msg []byte) (err error) {
+	lock.With(&t.writeMu, func() { err = t.writeLocked(ctx, msg) })
+	return err
+}
+
+// writeLocked is write's work, holding writeMu.
+func (t *stdioTransport) writeLocked(ctx context.Context, msg []byte) error {
 	// The interrupting deadline is set on its own goroutine, which may run
 	// after this write returned: the reset below must come after it, or the
 	// stale deadline fails the next write at once.
 	var mu sync.Mutex
 	finished := false
 	stop := context.AfterFunc(ctx, func() {
-		mu.Lock()
-		defer mu.Unlock()
-		if !finished {
-			_ = t.stdin.SetWriteDeadline(time.Now())
-		}
+		lock.With(&mu, func() {
+			if !finished {
+				_ = t.stdin.SetWriteDeadline(time.Now())
+			}
+		})
 	})
 	defer func() {
 		if !stop() {
-			mu.Lock()
-			finished = true
-			_ = t.stdin.SetWriteDeadline(time.Time{})
-			mu.Unlock()
+			lock.With(&mu, func() {
+				finished = true
+				_ = t.stdin.SetWriteDeadline(time.Time{})
+			})
 		}
 	}()
 	line := make([]byte, 0, len(msg)+1)

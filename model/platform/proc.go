@@ -5,6 +5,8 @@ import (
 	"os"
 	"os/exec"
 	"sync"
+
+	"github.com/mcpdeck/mcpdeck/model/lock"
 )
 
 // Stop is how firmly Group.Signal asks a process group to end.
@@ -46,10 +48,8 @@ func (g *Group) Pid() int { return g.cmd.Process.Pid }
 // the wait itself failed.
 func (g *Group) Wait() (*os.ProcessState, error) {
 	err := g.cmd.Wait()
-	g.mu.Lock()
-	after := g.after
-	g.after = nil
-	g.mu.Unlock()
+	var after []func()
+	lock.With(&g.mu, func() { after, g.after = g.after, nil })
 	for _, f := range after {
 		f()
 	}
@@ -63,16 +63,12 @@ func (g *Group) Wait() (*os.ProcessState, error) {
 // AfterExit has Wait run f once the leader has exited: what was made
 // for this run (a sandbox's private temporary directory) goes with it.
 func (g *Group) AfterExit(f func()) {
-	g.mu.Lock()
-	defer g.mu.Unlock()
-	g.after = append(g.after, f)
+	lock.With(&g.mu, func() { g.after = append(g.after, f) })
 }
 
 // Release lets go of what holds the group (the Windows job, which ends
 // whatever is still in it). Signal(Kill) after Release reaches the leader
 // only.
 func (g *Group) Release() {
-	g.mu.Lock()
-	defer g.mu.Unlock()
-	g.tree.release()
+	lock.With(&g.mu, func() { g.tree.release() })
 }

@@ -9,6 +9,8 @@ import (
 	"unsafe"
 
 	"golang.org/x/sys/windows"
+
+	"github.com/mcpdeck/mcpdeck/model/lock"
 )
 
 // setGroupAttr starts the program in a new console process group, the only
@@ -73,13 +75,13 @@ func (g *Group) Signal(s Stop) {
 		_ = windows.GenerateConsoleCtrlEvent(windows.CTRL_BREAK_EVENT, uint32(g.Pid()))
 		return
 	}
-	g.mu.Lock()
-	defer g.mu.Unlock()
-	if g.tree.job != 0 {
-		_ = windows.TerminateJobObject(g.tree.job, 1)
-		return
-	}
-	_ = g.cmd.Process.Kill()
+	lock.With(&g.mu, func() {
+		if g.tree.job != 0 {
+			_ = windows.TerminateJobObject(g.tree.job, 1)
+			return
+		}
+		_ = g.cmd.Process.Kill()
+	})
 }
 
 // ExitSignal is always "": Windows processes end with an exit code only
