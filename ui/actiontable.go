@@ -300,7 +300,7 @@ func (a action) works(m *Model, r reach) bool {
 }
 
 // check runs a's enabled test with the words the status line shows
-// ("reconnect: server is disabled").
+// ("reconnect: disabled by you (enable it to connect)").
 func (a action) check(s *engine.ServerSnapshot) (bool, string) {
 	ok, why := a.enabled(s)
 	if ok {

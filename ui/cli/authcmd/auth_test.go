@@ -104,7 +104,7 @@ func TestAuthLogoutOfUnapprovedProjectServer(t *testing.T) {
 		err := cmd.ExecuteContext(context.Background())
 		return stdout.String(), err
 	}
-	if _, err := auth("p"); err == nil || !strings.Contains(err.Error(), "not approved") {
+	if _, err := auth("p"); err == nil || !strings.Contains(err.Error(), "awaiting your approval (mcpdeck mcp approve p)") {
 		t.Errorf("sign-in: %v", err)
 	}
 	if out, err := auth("--logout", "p"); err != nil || !strings.HasPrefix(out, "Signed out of p") {

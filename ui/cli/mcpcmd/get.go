@@ -205,17 +205,5 @@ func whyNot(s model.Server) string {
 	if len(bs) == 0 {
 		return "yes"
 	}
-	name := textsafe.QuoteArg(s.Name)
-	switch bs[0].Kind {
-	case model.ReasonBlockedByPolicy:
-		return "no: blocked by managed policy"
-	case model.ReasonDisabledByYou:
-		return "no: disabled (mcpdeck mcp enable " + name + ")"
-	case model.ReasonAwaitingApproval:
-		return "no: waiting for approval (mcpdeck mcp approve " + name + ")"
-	case model.ReasonRejectedByYou:
-		return "no: rejected (mcpdeck mcp approve " + name + " to allow it)"
-	default:
-		return "no: its definition has problems"
-	}
+	return "no: " + status.CannotRun(bs[0], s.Name, status.InCLI)
 }
