@@ -175,8 +175,7 @@ func arrowProblems(code, doc map[string][]string) []string {
 // though a walk with the host's build context alone sees neither file of
 // the other system.
 func TestArrowCheckSeesEveryOS(t *testing.T) {
-	root := t.TempDir()
-	files := map[string]string{
+	root := plantTree(t, map[string]string{
 		"model/types.go":          "package model\n",
 		"model/types_windows.go":  "package model\n\nimport _ \"" + module + "/ui\"\n",
 		"oauth/oauth.go":          "package oauth\n",
@@ -184,16 +183,7 @@ func TestArrowCheckSeesEveryOS(t *testing.T) {
 		"transports/transport.go": "package transports\n",
 		"ui/ui.go":                "package ui\n",
 		"main.go":                 "package main\n",
-	}
-	for name, src := range files {
-		p := filepath.Join(root, filepath.FromSlash(name))
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(src), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	})
 	doc := map[string][]string{"main": {}, "model": {}, "oauth": {}, "transports": {}, "ui": {}}
 	problems := strings.Join(arrowProblems(ourImports(t, root, targetOS), doc), "\n")
 	for _, want := range []string{
@@ -213,4 +203,21 @@ func TestArrowCheckSeesEveryOS(t *testing.T) {
 			t.Errorf("a %s build context sees model importing %v; the planted import is Windows-only", sys, deps)
 		}
 	}
+}
+
+// plantTree writes files (path: source) into a new directory, for the
+// planted-violation tests of the structure checks, and returns it.
+func plantTree(t *testing.T, files map[string]string) string {
+	t.Helper()
+	root := t.TempDir()
+	for name, src := range files {
+		p := filepath.Join(root, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return root
 }

@@ -5,7 +5,6 @@ import (
 	"go/parser"
 	"go/token"
 	"io/fs"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -131,8 +130,7 @@ func TestNoUnlockByHand(t *testing.T) {
 // allowed package and testdata, and makes sure the check finds exactly
 // the planted ones.
 func TestUnlockCheckFindsUnlocks(t *testing.T) {
-	root := t.TempDir()
-	files := map[string]string{
+	root := plantTree(t, map[string]string{
 		"model/lock/lock.go": "package lock\nfunc With(mu *sync.Mutex, f func()) { mu.Lock(); defer mu.Unlock(); f() }\n",
 		"transports/kill_windows.go": "//go:build windows\n\npackage transports\n" +
 			"func (c *conn) early() {\n\tc.mu.Lock()\n\tif c.closed {\n\t\tc.mu.Unlock()\n\t\treturn\n\t}\n\tdefer c.mu.Unlock()\n}\n",
@@ -141,16 +139,7 @@ func TestUnlockCheckFindsUnlocks(t *testing.T) {
 		"transports/egress/rule.go": "package egress\nfunc (r *rule) take() { r.mu.Lock(); defer r.mu.Unlock() }\n",
 		"testdata/server/main.go":   "package main\nfunc (s *srv) f() { s.mu.Lock(); s.mu.Unlock() }\n",
 		"engine/engine_test.go":     "package engine\nfunc (e *env) f() { e.mu.Lock(); e.mu.Unlock() }\n",
-	}
-	for name, src := range files {
-		p := filepath.Join(root, filepath.FromSlash(name))
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(src), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	})
 	helpers, bad, allowed := handUnlocks(t, root)
 	if helpers != 1 || len(bad) != 3 {
 		t.Errorf("found %d helper unlocks and %d by hand %v, want 1 and 3 (two in the Windows file, one in engine)", helpers, len(bad), bad)
