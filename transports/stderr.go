@@ -11,6 +11,8 @@ import (
 	"strings"
 	"sync"
 	"unicode/utf8"
+
+	"github.com/mcpdeck/mcpdeck/model/textsafe"
 )
 
 // Limits of the stderr capture of one stdio server.
@@ -19,14 +21,19 @@ const (
 	stderrMaxBytes  = 256 << 10 // bytes kept in memory
 	stderrMaxLine   = 4 << 10   // longer lines are cut
 	logRotateBytes  = 5 << 20   // the log file is rotated beyond this
+	logMaxLine      = 64 << 10  // longer lines are cut in the log file
 	exitTailLines   = 20        // lines put into ExitError.StderrTail
 	stdoutNoiseNote = "[stdout] "
 )
 
 // stderrRing keeps the most recent lines of a server's stderr in memory,
-// bounded by line count and total bytes, and copies everything to a log file
-// that is rotated at logRotateBytes (one old file kept as .1).
+// bounded by line count and total bytes, and copies every line, masked, to
+// a log file that is rotated at logRotateBytes (one old file kept as .1).
 type stderrRing struct {
+	// mask is the server's one Masker: a secret of its set that the
+	// server prints never reaches the disk (the lines in memory are
+	// masked when they are read, StderrTail's callers).
+	mask  *textsafe.Masker
 	mu    sync.Mutex
 	lines []string // oldest first
 	bytes int
@@ -37,10 +44,11 @@ type stderrRing struct {
 	logPath string
 	log     *os.File
 	logSize int64
+	logLine []byte // the line being read, up to logMaxLine+mask.Longest()
 }
 
-func newStderrRing(logDir, name string) *stderrRing {
-	r := &stderrRing{changed: make(chan struct{}, 1)}
+func newStderrRing(logDir, name string, mask *textsafe.Masker) *stderrRing {
+	r := &stderrRing{changed: make(chan struct{}, 1), mask: mask}
 	if logDir == "" {
 		return r
 	}
@@ -71,8 +79,31 @@ func (r *stderrRing) openLog() {
 func (r *stderrRing) note(line string) {
 	r.addMem([]byte(line))
 	r.mu.Lock()
-	r.writeLog([]byte(line + "\n"))
+	r.writeLog([]byte(r.mask.Mask(line) + "\n"))
 	r.mu.Unlock()
+}
+
+// logChunk adds chunk, a piece of the line being read, to the log: a line
+// is written whole once it ends (end), masked first. A line longer than
+// logMaxLine is cut there; what is masked reaches past the cut by the
+// longest secret, so no secret is split by it and left half shown.
+func (r *stderrRing) logChunk(chunk []byte, end bool) {
+	if r.log == nil {
+		return
+	}
+	if room := logMaxLine + r.mask.Longest() - len(r.logLine); room > 0 {
+		r.logLine = append(r.logLine, chunk[:min(room, len(chunk))]...)
+	}
+	if !end {
+		return
+	}
+	line := strings.TrimSuffix(string(r.logLine), "\n")
+	out := r.mask.Mask(line)
+	if len(line) > logMaxLine {
+		out = truncateUTF8(out, logMaxLine) + "… [line cut]"
+	}
+	r.writeLog([]byte(out + "\n"))
+	r.logLine = r.logLine[:0]
 }
 
 func (r *stderrRing) writeLog(b []byte) {
@@ -122,7 +153,7 @@ func (r *stderrRing) consume(src io.Reader) {
 		chunk, err := br.ReadSlice('\n')
 		if len(chunk) > 0 {
 			r.mu.Lock()
-			r.writeLog(chunk)
+			r.logChunk(chunk, chunk[len(chunk)-1] == '\n')
 			r.mu.Unlock()
 			if room := stderrMaxLine + 1 - len(cur); room > 0 {
 				cur = append(cur, chunk[:min(room, len(chunk))]...)
@@ -136,12 +167,17 @@ func (r *stderrRing) consume(src io.Reader) {
 			if len(cur) > 0 {
 				r.addMem(cur)
 			}
+			r.mu.Lock()
+			if len(r.logLine) > 0 {
+				r.logChunk(nil, true)
+			}
+			r.mu.Unlock()
 			return
 		}
 	}
 }
 
-// addMem is add without the log write (consume writes raw chunks itself).
+// addMem is add without the log write (consume writes lines itself).
 func (r *stderrRing) addMem(b []byte) {
 	line := strings.TrimRight(string(b), "\r\n")
 	if len(line) > stderrMaxLine {
