@@ -107,6 +107,9 @@ func TestStderrLogIsMasked(t *testing.T) {
 	await(t, e, "s", "the leak on stderr", func(s ServerSnapshot) bool {
 		return strings.Contains(strings.Join(s.StderrTail, "\n"), "****")
 	})
+	if err := e.Close(); err != nil { // the server stops: its log is complete
+		t.Fatal(err)
+	}
 	b, err := os.ReadFile(transports.LogPath(filepath.Join(e.opts.CacheDir, "logs"), "s"))
 	if err != nil {
 		t.Fatal(err)

@@ -43,6 +43,7 @@ type stderrRing struct {
 
 	logPath string
 	log     *os.File
+	logBuf  *bufio.Writer // on log: a flood is written in blocks, flushed once the reader waits (consume)
 	logSize int64
 	logLine []byte // the line being read, up to logMaxLine+mask.Longest()
 }
@@ -72,6 +73,19 @@ func (r *stderrRing) openLog() {
 		return
 	}
 	r.log, r.logSize = f, st.Size()
+	if r.logBuf == nil {
+		r.logBuf = bufio.NewWriterSize(f, 32<<10)
+	} else {
+		r.logBuf.Reset(f)
+	}
+}
+
+// flushLog writes what the log's buffer holds; a failed write ends the log.
+func (r *stderrRing) flushLog() {
+	if r.log != nil && r.logBuf.Flush() != nil {
+		_ = r.log.Close()
+		r.log = nil
+	}
 }
 
 // note records a line that did not come from stderr (stdout noise), in
@@ -80,6 +94,7 @@ func (r *stderrRing) note(line string) {
 	r.addMem([]byte(line))
 	r.mu.Lock()
 	r.writeLog([]byte(r.mask.Mask(line) + "\n"))
+	r.flushLog()
 	r.mu.Unlock()
 }
 
@@ -111,6 +126,10 @@ func (r *stderrRing) writeLog(b []byte) {
 		return
 	}
 	if r.logSize+int64(len(b)) > logRotateBytes {
+		r.flushLog()
+		if r.log == nil {
+			return
+		}
 		_ = r.log.Close()
 		_ = os.Rename(r.logPath, r.logPath+".1")
 		r.openLog()
@@ -118,7 +137,7 @@ func (r *stderrRing) writeLog(b []byte) {
 			return
 		}
 	}
-	n, err := r.log.Write(b)
+	n, err := r.logBuf.Write(b)
 	r.logSize += int64(n)
 	if err != nil {
 		_ = r.log.Close()
@@ -139,6 +158,7 @@ func (r *stderrRing) tail(n int) []string {
 func (r *stderrRing) close() {
 	r.mu.Lock()
 	defer r.mu.Unlock()
+	r.flushLog()
 	if r.log != nil {
 		_ = r.log.Close()
 		r.log = nil
@@ -154,6 +174,9 @@ func (r *stderrRing) consume(src io.Reader) {
 		if len(chunk) > 0 {
 			r.mu.Lock()
 			r.logChunk(chunk, chunk[len(chunk)-1] == '\n')
+			if br.Buffered() == 0 { // the server is quiet for now: the file has all it wrote
+				r.flushLog()
+			}
 			r.mu.Unlock()
 			if room := stderrMaxLine + 1 - len(cur); room > 0 {
 				cur = append(cur, chunk[:min(room, len(chunk))]...)
