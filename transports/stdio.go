@@ -52,7 +52,6 @@ type stdioTransport struct {
 	stderrDone chan struct{}
 	exited     chan struct{} // closed once the process is reaped and the peer failed
 	closing    atomic.Bool
-	probeEnded atomic.Bool // the process ended on the server/discover probe (probe.go)
 	closeOnce  sync.Once
 	closeErr   error
 }
