@@ -18,7 +18,7 @@ import (
 // TestCallLostMidCallSaysReconnecting: a server whose connection ends
 // during a call fails the call with ErrConnectionLost, naming why the
 // connection ended and the reconnect attempt under way; a call that fails
-// on a connection that stays up keeps its own error.
+// on a connection that stays up keeps its own error, reported at once.
 func TestCallLostMidCallSaysReconnecting(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		n := newFakeNet()
@@ -35,9 +35,13 @@ func TestCallLostMidCallSaysReconnecting(t *testing.T) {
 		mustStart(t, e)
 		current(t, e, "s")
 
+		start := time.Now()
 		_, err := e.CallTool(context.Background(), "s", "blip", nil, nil)
 		if err == nil || errors.Is(err, ErrConnectionLost) {
 			t.Fatalf("blip on a working connection: %v", err)
+		}
+		if d := time.Since(start); d >= lossGrace {
+			t.Errorf("blip was reported %s after it failed, want at once (the connection answers pings)", d)
 		}
 		if s := current(t, e, "s"); s.State != model.StateConnected {
 			t.Fatalf("after blip: %s", s.State)

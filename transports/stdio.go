@@ -53,7 +53,6 @@ type stdioTransport struct {
 	stderrDone chan struct{}
 	exited     chan struct{} // closed once the process is reaped and the peer failed
 	closing    atomic.Bool
-	probeEnded atomic.Bool // the process ended on the server/discover probe (probe.go)
 	closeOnce  sync.Once
 	closeErr   error
 }
@@ -108,7 +107,7 @@ func startStdio(name string, cfg model.ServerConfig, opts Options) (*stdioTransp
 		return nil, err
 	}
 	// The process outlives Open's context: its end is ours to manage (shutdown).
-	ring := newStderrRing(opts.LogDir, name)
+	ring := newStderrRing(opts.LogDir, name, opts.Mask)
 	spec := launch.Spec{Command: cfg.Command, Args: cfg.Args, Env: cfg.Env, Dir: cfg.Cwd, Sandbox: cfg.Sandbox}
 	netw, stopProxy, err := sandboxProxy(cfg.Sandbox, ring.note, opts.OnRefuse)
 	if err != nil {

@@ -122,6 +122,7 @@ if [ -n "$stdio" ]; then
 		cat "$out/supergateway.log" >&2
 		exit 1
 	}
+	loopback_only "$port" || exit 1
 fi
 
 req_args=()
