@@ -3,6 +3,7 @@ package launch
 import (
 	"bufio"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -48,9 +49,18 @@ func (l Launcher) startSandboxed(s Spec, stdin, stdout, stderr *os.File) (*platf
 		return nil, err
 	}
 	profile := sandbox.Resolve(s.Sandbox, facts)
-	w, err := mech.Wrap(profile, append([]string{prog.Path}, prog.Args...), cmd.Env, s.Net)
+	held, err := holdPlaceholders(profile.Placeholders)
 	if err != nil {
 		_ = os.RemoveAll(tmp)
+		return nil, err
+	}
+	done := func() {
+		held.release()
+		_ = os.RemoveAll(tmp)
+	}
+	w, err := mech.Wrap(profile, append([]string{profile.Program}, profile.Args...), cmd.Env, s.Net)
+	if err != nil {
+		done()
 		return nil, err
 	}
 	cmd.Path, cmd.Args, cmd.Env, cmd.ExtraFiles = w.Path, w.Args, w.Env, w.ExtraFiles
@@ -63,10 +73,10 @@ func (l Launcher) startSandboxed(s Spec, stdin, stdout, stderr *os.File) (*platf
 	}
 	if err != nil {
 		closeReady(w.Ready)
-		_ = os.RemoveAll(tmp)
+		done()
 		return nil, fmt.Errorf("%s: %w", mech.Name, err)
 	}
-	g.AfterExit(func() { _ = os.RemoveAll(tmp) })
+	g.AfterExit(done)
 	if err := sandboxReady(w.Ready); err != nil {
 		g.Signal(platform.Kill)
 		_, _ = g.Wait()
@@ -108,8 +118,8 @@ func (l Launcher) facts(s Spec, prog model.Program, dir, tmp string) (sandbox.Fa
 	}
 	f := sandbox.Facts{
 		GOOS: runtime.GOOS, Home: home, Project: l.Project, RunsIn: dir, TempDir: tmp,
-		Program: prog, RuntimeDir: os.Getenv("XDG_RUNTIME_DIR"),
-		Exists: exists, Real: realPath, IsFile: isFile,
+		Program: prog, RuntimeDir: os.Getenv("XDG_RUNTIME_DIR"), GitConfigs: gitConfigs(home),
+		Exists: exists, Real: realPath, IsFile: isFile, IsDir: isDir, ReadDir: os.ReadDir, ReadHead: readHead,
 	}
 	for _, own := range []func() (string, error){platform.ConfigDir, platform.CacheDir} {
 		if d, err := own(); err == nil {
@@ -138,7 +148,42 @@ func (l Launcher) facts(s Spec, prog model.Program, dir, tmp string) (sandbox.Fa
 	return f, nil
 }
 
+// gitConfigs are the person's own git configuration files, where a
+// core.hooksPath applies to every repository.
+func gitConfigs(home string) []string {
+	out := []string{filepath.Join(home, ".gitconfig"), "/etc/gitconfig"}
+	xdg := os.Getenv("XDG_CONFIG_HOME")
+	if xdg == "" {
+		xdg = filepath.Join(home, ".config")
+	}
+	out = append(out, filepath.Join(xdg, "git", "config"))
+	if g := os.Getenv("GIT_CONFIG_GLOBAL"); g != "" {
+		out = append(out, g)
+	}
+	return out
+}
+
 func exists(p string) bool { _, err := os.Lstat(p); return err == nil }
+
+func isDir(p string) bool { st, err := os.Stat(p); return err == nil && st.IsDir() }
+
+// readHead reads at most n bytes of the regular file at p: a FIFO or a
+// device a repository puts in a file's place is never read (nor waited
+// for: openNonBlocking).
+func readHead(p string, n int) ([]byte, error) {
+	if st, err := os.Stat(p); err != nil || !st.Mode().IsRegular() {
+		return nil, fmt.Errorf("%s: not a regular file", p)
+	}
+	f, err := openNonBlocking(p)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	if st, err := f.Stat(); err != nil || !st.Mode().IsRegular() {
+		return nil, fmt.Errorf("%s: not a regular file", p)
+	}
+	return io.ReadAll(io.LimitReader(f, int64(n)))
+}
 
 func isFile(p string) bool { st, err := os.Stat(p); return err == nil && st.Mode().IsRegular() }
 
