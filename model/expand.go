@@ -99,7 +99,8 @@ func validVarName(name string) bool {
 }
 
 // Expand expands every string field of the definition (Extra excluded: we
-// do not know what it means); in cwd, ${PROJECT_DIR} is root (cwdLookup).
+// do not know what it means); in cwd and the sandbox's paths,
+// ${PROJECT_DIR} is root (cwdLookup).
 // Each unset variable, and each ${secret:NAME} that secret refuses,
 // becomes a Problem naming the field ("headers.Authorization") and the
 // variable or secret; the caller adds server and file. A secret that
@@ -173,8 +174,25 @@ func (cfg ServerConfig) Expand(lookup func(string) (string, bool), secret func(s
 	out.ProtocolVersion = one("protocolVersion", cfg.ProtocolVersion)
 	if cfg.Sandbox != nil {
 		sb := *cfg.Sandbox
-		sb.Read = strs("sandbox.read", sb.Read)
-		sb.Write = strs("sandbox.write", sb.Write)
+		paths := func(field string, in []string) ([]string, []bool) {
+			if in == nil {
+				return nil, nil
+			}
+			out := make([]string, len(in))
+			var marks []bool
+			for i, s := range in {
+				out[i] = oneWith(cwdLookup(lookup, root), field+"["+strconv.Itoa(i)+"]", s)
+				if namesProjectDir(s) {
+					if marks == nil {
+						marks = make([]bool, len(in))
+					}
+					marks[i] = true
+				}
+			}
+			return out, marks
+		}
+		sb.Read, sb.ProjectRead = paths("sandbox.read", sb.Read)
+		sb.Write, sb.ProjectWrite = paths("sandbox.write", sb.Write)
 		out.Sandbox = &sb
 	}
 	if cfg.OAuth != nil {

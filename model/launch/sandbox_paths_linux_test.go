@@ -10,6 +10,7 @@ import (
 
 	"github.com/mcpdeck/mcpdeck/model"
 	"github.com/mcpdeck/mcpdeck/testdata/boxtest"
+	"github.com/mcpdeck/mcpdeck/testdata/launchtest"
 )
 
 // The tests here attack the sandbox the way a hostile repository would,
@@ -313,5 +314,54 @@ func TestSandboxArgumentWithDotDot(t *testing.T) {
 	out := boxedRun(t, w.project, w.project, model.DefaultSandbox(), "/bin/sh", x+"/docs/../tools/run.sh") // not filepath.Join: it cleans
 	if !strings.Contains(out, "ran-the-script") {
 		t.Errorf("the script was not found:\n%s", out)
+	}
+}
+
+// TestSandboxWritesProjectDir: the README's own
+// "write": ["${PROJECT_DIR}/out"], in the person's definition, loads and
+// opens the project's out for writing, and nothing else of the project;
+// with no project the sandbox opens (started in a directory nothing
+// marks), it opens nothing.
+func TestSandboxWritesProjectDir(t *testing.T) {
+	boxtest.RequireMechanism(t)
+	srv := launchtest.Server(t, "", "boxed", map[string]any{
+		"command": "/bin/sh", "args": []any{"-c", "echo hi > out/file; echo evil > README; echo done"},
+		"cwd": "${PROJECT_DIR}", "sandbox": map[string]any{"write": []any{"${PROJECT_DIR}/out"}},
+	})
+	project := srv.Config.Cwd
+	mustWrite(t, filepath.Join(project, "README"), "project file")
+	if err := os.Mkdir(filepath.Join(project, "out"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	run := func() string {
+		r, w, err := os.Pipe()
+		if err != nil {
+			t.Fatal(err)
+		}
+		l := For(srv)
+		l.Project = project
+		g, err := l.Start(Spec{Command: srv.Config.Command, Args: srv.Config.Args, Dir: project, Sandbox: srv.Config.Sandbox}, nil, w, w)
+		_ = w.Close()
+		if err != nil {
+			t.Fatal(err)
+		}
+		out, _ := io.ReadAll(r)
+		_ = r.Close()
+		_, _ = g.Wait()
+		return string(out)
+	}
+	if out := run(); !strings.Contains(out, "done") {
+		t.Fatalf("no project: the server did not run:\n%s", out)
+	}
+	if _, err := os.Stat(filepath.Join(project, "out", "file")); err == nil {
+		t.Error("no project: ${PROJECT_DIR}/out was opened")
+	}
+	mustWrite(t, filepath.Join(project, ".mcp.json"), "{}") // now it is a project
+	out := run()
+	if got, err := os.ReadFile(filepath.Join(project, "out", "file")); err != nil || string(got) != "hi\n" {
+		t.Errorf("${PROJECT_DIR}/out was not written: %q %v\n%s", got, err, out)
+	}
+	if got := mustRead(t, filepath.Join(project, "README")); got != "project file" {
+		t.Errorf("the rest of the project was written: %q", got)
 	}
 }
