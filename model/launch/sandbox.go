@@ -48,6 +48,16 @@ func (l Launcher) startSandboxed(s Spec, stdin, stdout, stderr *os.File) (*platf
 		_ = os.RemoveAll(tmp)
 		return nil, err
 	}
+	if !s.noShim {
+		if facts.Shim, err = l.resolveShim(s, prog, cmd.Dir); err != nil {
+			_ = os.RemoveAll(tmp)
+			return nil, err
+		}
+		if facts.Shim != nil {
+			facts.Interpreter = facts.Shim.Interpreter
+			facts.Runtimes = append(facts.Runtimes, facts.Interpreter)
+		}
+	}
 	profile := sandbox.Resolve(s.Sandbox, facts)
 	held, err := holdPlaceholders(profile.Placeholders)
 	if err != nil {

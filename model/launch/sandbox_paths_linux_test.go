@@ -365,3 +365,68 @@ func TestSandboxWritesProjectDir(t *testing.T) {
 		t.Errorf("the rest of the project was written: %q", got)
 	}
 }
+
+// fakePyenv plants a pyenv-style tree under root: a shim as pyenv
+// writes them, a manager whose which and exec name versions/9.9's
+// interpreter, and that interpreter (a script saying it ran).
+func fakePyenv(t *testing.T, root string) {
+	t.Helper()
+	shim := "#!/usr/bin/env bash\nset -e\n[ -n \"$PYENV_DEBUG\" ] && set -x\n\nprogram=\"${0##*/}\"\n\nexport PYENV_ROOT=\"" + root + "\"\n" +
+		"exec \"" + root + "/libexec/pyenv\" exec \"$program\" \"$@\"\n"
+	manager := "#!/bin/sh\ncase \"$1\" in\nwhich) echo \"$PYENV_ROOT/versions/9.9/bin/$2\" ;;\nexec) shift; n=$1; shift; exec \"$PYENV_ROOT/versions/9.9/bin/$n\" \"$@\" ;;\nesac\n"
+	for path, text := range map[string]string{
+		filepath.Join(root, "shims", "python3"):                  shim,
+		filepath.Join(root, "libexec", "pyenv"):                  manager,
+		filepath.Join(root, "versions", "9.9", "bin", "python3"): "#!/bin/sh\necho \"real interpreter: $*\"\n",
+	} {
+		mustWrite(t, path, text)
+		if err := os.Chmod(path, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// TestSandboxVersionManagerShim: a server whose program is a pyenv-style
+// shim runs sandboxed: the manager, asked which interpreter the shim
+// runs, names it, and the sandbox runs that interpreter.
+func TestSandboxVersionManagerShim(t *testing.T) {
+	w := newShWorld(t)
+	root := filepath.Join(w.home, ".pyenv")
+	fakePyenv(t, root)
+	r, wr, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	l := Launcher{Server: "py", Project: w.project}
+	g, err := l.Start(Spec{Command: "python3", Args: []string{"server.py"}, Env: map[string]string{"PATH": filepath.Join(root, "shims") + ":/usr/bin:/bin"}, Dir: w.project, Sandbox: model.DefaultSandbox()}, nil, wr, wr)
+	_ = wr.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, _ := io.ReadAll(r)
+	_ = r.Close()
+	_, _ = g.Wait()
+	if !strings.Contains(string(out), "real interpreter: server.py") {
+		t.Errorf("the shim's interpreter did not run:\n%s", out)
+	}
+}
+
+// TestSandboxRealPyenv: this machine's python3 is a real pyenv shim (as
+// on many people's machines): it runs sandboxed. Skipped where python3 is
+// no pyenv shim.
+func TestSandboxRealPyenv(t *testing.T) {
+	boxtest.RequireMechanism(t)
+	py, err := exec.LookPath("python3")
+	if err != nil {
+		t.Skip("no python3")
+	}
+	if b, err := os.ReadFile(py); err != nil || !strings.Contains(string(b), "libexec/pyenv\" exec") {
+		t.Skip("python3 is no pyenv shim here")
+	}
+	dir := t.TempDir()
+	mustWrite(t, filepath.Join(dir, ".mcp.json"), "{}")
+	out := boxedRun(t, dir, dir, model.DefaultSandbox(), "python3", "-c", "import sys; print('python', sys.version_info[0])")
+	if !strings.Contains(out, "python 3") {
+		t.Errorf("pyenv's python3 did not run sandboxed:\n%s", out)
+	}
+}
