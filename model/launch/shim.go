@@ -181,4 +181,3 @@ func (l Launcher) askManager(s Spec) ([]byte, error) {
 	}
 	return out, nil
 }
-

@@ -62,4 +62,3 @@ func TestShimOf(t *testing.T) {
 		}
 	}
 }
-
