@@ -2,6 +2,7 @@ package launch
 
 import (
 	"bufio"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -49,13 +50,9 @@ func (l Launcher) startSandboxed(s Spec, stdin, stdout, stderr *os.File) (*platf
 		return nil, err
 	}
 	if !s.noShim {
-		if facts.Shim, err = l.resolveShim(s, prog, cmd.Dir); err != nil {
+		if err := l.withShim(&facts, s, prog, cmd.Dir); err != nil {
 			_ = os.RemoveAll(tmp)
 			return nil, err
-		}
-		if facts.Shim != nil {
-			facts.Interpreter = facts.Shim.Interpreter
-			facts.Runtimes = append(facts.Runtimes, facts.Interpreter)
 		}
 	}
 	profile := sandbox.Resolve(s.Sandbox, facts)
@@ -203,4 +200,56 @@ func realPath(p string) string {
 		return ""
 	}
 	return r
+}
+
+// Explain is the sandbox s would start in now, worked out as Start works
+// it out but starting nothing (no private /tmp is made, no placeholder):
+// what the approval prompt and `mcp get` show. ask lets it ask a version
+// manager which interpreter a shim runs (that starts the manager's query,
+// in its own sandbox); without it, a shim is resolved at start only. A
+// program that is not found (or policy blocks) still gets the rest of
+// its profile.
+func (l Launcher) Explain(s Spec, ask bool) (sandbox.Profile, error) {
+	if s.Sandbox == nil {
+		return sandbox.Profile{}, errors.New("no sandbox")
+	}
+	_, prog, err := l.resolve(s)
+	if err != nil && prog.Path == "" {
+		prog = model.Program{Command: s.Command, Args: s.Args}
+	}
+	dir, err := filepath.Abs(s.Dir)
+	if err != nil {
+		return sandbox.Profile{}, fmt.Errorf("working directory: %w", err)
+	}
+	facts, err := l.facts(s, prog, dir, "")
+	if err != nil {
+		return sandbox.Profile{}, err
+	}
+	if ask && prog.Path != "" {
+		if err := l.withShim(&facts, s, prog, dir); err != nil {
+			return sandbox.Profile{}, err
+		}
+	}
+	return sandbox.Resolve(s.Sandbox, facts), nil
+}
+
+// ExplainServer is Explain for srv's own program, with project as the
+// project's root (config.Resolved.ProjectRoot).
+func ExplainServer(srv model.Server, project string, ask bool) (sandbox.Profile, error) {
+	l := For(srv)
+	l.Project = project
+	c := srv.Config
+	return l.Explain(Spec{Command: c.Command, Args: c.Args, Env: c.Env, Dir: c.Cwd, Sandbox: c.Sandbox}, ask)
+}
+
+// withShim adds to f the interpreter behind prog when it is a version
+// manager's shim (resolveShim).
+func (l Launcher) withShim(f *sandbox.Facts, s Spec, prog model.Program, dir string) error {
+	shim, err := l.resolveShim(s, prog, dir)
+	if err != nil || shim == nil {
+		return err
+	}
+	f.Shim, f.Interpreter = shim, shim.Interpreter
+	f.Runtimes = append(f.Runtimes, shim.Interpreter)
+	return nil
 }

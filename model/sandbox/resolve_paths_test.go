@@ -245,7 +245,7 @@ func TestResolveRunsLater(t *testing.T) {
 			t.Errorf("placeholder %s: dir %v", ph.Path, ph.Dir)
 		}
 	}
-	for _, want := range []string{j(".githooks"), j("tools/hooks"), j(".npmrc"), j(".bashrc"), j(".mcp.json"), j(".husky"), j(".config"), filepath.Join(nested, ".envrc")} {
+	for _, want := range []string{j(".githooks"), j("tools/hooks"), j(".npmrc"), j(".bashrc"), j(".mcp.json"), j(".husky"), filepath.Join(nested, ".envrc")} {
 		if !slices.Contains(holders, want) {
 			t.Errorf("placeholders %v lack %s", holders, want)
 		}
@@ -264,8 +264,13 @@ func TestResolveRunsLater(t *testing.T) {
 		!opens(q, j(".claude/commands")) || !slices.Contains(q.Write, j("tools")) {
 		t.Errorf("a write path inside .claude stays writable: write %v read %v dropped %+v", q.Write, q.Read, q.Dropped)
 	}
-	if !slices.Contains(p.Write, project) || slices.Contains(p.Read, filepath.Join(home, ".git")) {
-		t.Errorf("write %v", p.Write)
+	if !slices.Contains(p.Write, project) || slices.Contains(holders, j(".config")) {
+		t.Errorf("write %v, placeholders %v (.config/git is git's only in a home)", p.Write, holders)
+	}
+	// A writable home keeps git's own configuration read-only too.
+	home2 := Resolve(&model.Sandbox{Profile: model.SandboxProfileDefault, Write: []string{home}}, f)
+	if !slices.ContainsFunc(home2.Placeholders, func(ph Placeholder) bool { return ph.Path == filepath.Join(home, ".config") }) {
+		t.Errorf("a writable home: placeholders %v", home2.Placeholders)
 	}
 }
 
@@ -341,5 +346,43 @@ func TestBwrapArgsRunsLater(t *testing.T) {
 	}
 	if strings.Contains(line, "/h/proj/inner") {
 		t.Errorf("made a link inside a bound host path: %s", line)
+	}
+}
+
+// TestViewLines: the view names the project, the shim's resolution, the
+// private /tmp, what stays read-only in each write path (* for what
+// cannot be created), each path not opened with why, the network, and
+// the environment once the launcher says; home is ~.
+func TestViewLines(t *testing.T) {
+	p := Profile{
+		Project: "/h/proj", Read: []string{"/usr", "/h/.pyenv/versions/3.12"}, Write: []string{"/h/proj", "/tmp/sbx"}, TempDir: "/tmp/sbx",
+		ReadOnly: []string{"/h/proj/.git/hooks", "/h/proj/lib/.git/config"}, Placeholders: []Placeholder{{Path: "/h/proj/.envrc"}},
+		Dropped: []Drop{{Path: "/h/.ssh", Reason: ReasonNever}, {Path: "/h/proj/assets", Target: "/h", Reason: ReasonOutside}},
+		Shim:    &Shim{Manager: "pyenv", Shim: "/h/.pyenv/shims/python3", Interpreter: "/h/.pyenv/versions/3.12/bin/python3"},
+		Network: model.SandboxNetwork{Hosts: []string{"api.github.com"}}, NestedLimit: true,
+	}
+	var got []string
+	for _, l := range p.View().Lines("/h") {
+		got = append(got, l.Label+"|"+l.Value)
+	}
+	want := []string{
+		"Sandbox project|~/proj (writable)",
+		"Sandbox runs|~/.pyenv/shims/python3 → pyenv → ~/.pyenv/versions/3.12/bin/python3",
+		"Sandbox reads|/usr", "|~/.pyenv/versions/3.12",
+		"Sandbox writes|~/proj", "|private /tmp",
+		"Read-only inside|~/proj: .envrc*, .git/hooks, lib/.git/config", "|(* does not exist yet and cannot be created)",
+		"Nested repositories|searched in the first 2000 directories only: those beyond are not kept read-only",
+		"Not opened|~/.ssh: never opened", "|~/proj/assets → ~: outside the project",
+		"Sandbox network|api.github.com",
+	}
+	if !slices.Equal(got, want) {
+		t.Errorf("lines\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	p.EnvNames = []string{"PATH", "LANG"}
+	if l := p.View().Lines("/h"); l[len(l)-1] != (Line{"Environment", "PATH, LANG"}) {
+		t.Errorf("environment: %v", l[len(l)-1])
+	}
+	if v := (Profile{NoProject: "~ is your home directory"}).View(); v.Lines("/h")[0].Value != "none: ~ is your home directory" || !slices.Equal(v.Write, []string{PrivateTemp}) {
+		t.Errorf("no project: %+v", v)
 	}
 }

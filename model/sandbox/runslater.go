@@ -15,13 +15,13 @@ import (
 // (script shells, registries) and shell start-up files. Inside every
 // write path, and every repository found in one, these stay read-only,
 // and those that do not exist cannot be created. Dir marks a directory.
-// The repository's core.hooksPath joins them (hooksPaths); .git itself is
-// handled apart (gitPaths).
+// The repository's core.hooksPath joins them (hooksPaths), and in a
+// writable home directory git's ~/.config/git; .git itself is handled
+// apart (gitPaths).
 func RunsLater() []RunsLaterPath {
 	return []RunsLaterPath{
 		{".gitmodules", false},
 		{".gitconfig", false},
-		{".config/git", true},
 		{".husky", true},
 		{".mcp.json", false},
 		{".mcp.lock.json", false},
@@ -125,6 +125,9 @@ func (r *resolver) protectRoot(root string) (link string) {
 	}
 	for _, h := range r.hooksPaths(root) {
 		paths = append(paths, RunsLaterPath{Rel: h, Dir: true})
+	}
+	if slices.Contains(r.homes, root) { // git's own configuration, in a writable home
+		paths = append(paths, RunsLaterPath{Rel: ".config/git", Dir: true})
 	}
 	for _, rp := range paths {
 		path := filepath.Join(root, rp.Rel)
