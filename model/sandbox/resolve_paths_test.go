@@ -366,14 +366,14 @@ func TestViewLines(t *testing.T) {
 		got = append(got, l.Label+"|"+l.Value)
 	}
 	want := []string{
-		"Sandbox project|~/proj (writable)",
-		"Sandbox runs|~/.pyenv/shims/python3 → pyenv → ~/.pyenv/versions/3.12/bin/python3",
-		"Sandbox reads|/usr", "|~/.pyenv/versions/3.12",
-		"Sandbox writes|~/proj", "|private /tmp",
+		"Project|~/proj (writable)",
+		"Runs|~/.pyenv/shims/python3 → pyenv → ~/.pyenv/versions/3.12/bin/python3",
+		"Reads|/usr", "|~/.pyenv/versions/3.12",
+		"Writes|~/proj", "|private /tmp",
 		"Read-only inside|~/proj: .envrc*, .git/hooks, lib/.git/config", "|(* does not exist yet and cannot be created)",
 		"Nested repositories|searched in the first 2000 directories only: those beyond are not kept read-only",
 		"Not opened|~/.ssh: never opened", "|~/proj/assets → ~: outside the project",
-		"Sandbox network|api.github.com",
+		"Network|api.github.com",
 	}
 	if !slices.Equal(got, want) {
 		t.Errorf("lines\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))

@@ -94,15 +94,15 @@ func (v View) Lines(home string) []Line {
 		if slices.Contains(v.Write, v.Project) {
 			how = "writable"
 		}
-		out = append(out, Line{"Sandbox project", short(v.Project) + " (" + how + ")"})
+		out = append(out, Line{"Project", short(v.Project) + " (" + how + ")"})
 	case v.NoProject != "":
-		out = append(out, Line{"Sandbox project", "none: " + v.NoProject})
+		out = append(out, Line{"Project", "none: " + v.NoProject})
 	}
 	if v.Shim != nil {
-		out = append(out, Line{"Sandbox runs", short(v.Shim.Shim) + " → " + v.Shim.Manager + " → " + short(v.Shim.Interpreter)})
+		out = append(out, Line{"Runs", short(v.Shim.Shim) + " → " + v.Shim.Manager + " → " + short(v.Shim.Interpreter)})
 	}
-	list("Sandbox reads", mapStrings(v.Read, short))
-	list("Sandbox writes", mapStrings(v.Write, short))
+	list("Reads", mapStrings(v.Read, short))
+	list("Writes", mapStrings(v.Write, short))
 	list("Read-only inside", v.groupedReadOnly(home))
 	if v.NestedLimit {
 		out = append(out, Line{"Nested repositories", "searched in the first " + strconv.Itoa(nestedMax) + " directories only: those beyond are not kept read-only"})
@@ -112,7 +112,7 @@ func (v View) Lines(home string) []Line {
 		drops = append(drops, d.Text(home))
 	}
 	list("Not opened", drops)
-	out = append(out, Line{"Sandbox network", v.Network})
+	out = append(out, Line{"Network", v.Network})
 	if v.Env != nil {
 		out = append(out, Line{"Environment", strings.Join(v.Env, ", ")})
 	}

@@ -87,9 +87,9 @@ func TestGetShowsTheEffectiveSandbox(t *testing.T) {
 	e.WriteFile(filepath.Join(e.Proj, "out", "x"), "")
 	out := e.OK("mcp", "get", "boxed", "--no-connect").Stdout
 	for _, want := range []string{
-		"Sandbox on this machine", "Sandbox project:", "~/proj (writable)",
+		"Sandbox on this machine", "Project:", "~/proj (writable)",
 		"~/.ssh: never opened", "~/proj/assets → ~: outside the project",
-		"Read-only inside:", ".git*", ".envrc*", "Sandbox network:",
+		"Read-only inside:", ".git*", ".envrc*", "Network:",
 		"Config problems:", "sandbox: ~/.ssh: never opened",
 	} {
 		if !strings.Contains(out, want) {
@@ -106,7 +106,7 @@ func TestGetShowsTheEffectiveSandbox(t *testing.T) {
 		}
 	}
 	home := e.RunIn(e.Home, "mcp", "get", "boxed", "--no-connect").Stdout
-	if !strings.Contains(home, "Sandbox project:") || !strings.Contains(home, "none: ") || !strings.Contains(home, "no project") {
+	if !strings.Contains(home, "Project:") || !strings.Contains(home, "none: ") || !strings.Contains(home, "no project") {
 		t.Errorf("started in home:\n%s", home)
 	}
 }
