@@ -412,11 +412,13 @@ func Never(f Facts) []string {
 }
 
 // hide lists the closed paths inside an open one, for the mechanism to
-// mask: each as named and where it really is.
+// mask, where they really are: a closed path that is (or is reached
+// through) a link is masked at its target, which the never list holds
+// too (a mask on the link would land wherever the link points).
 func (r *resolver) hide() {
 	p := &r.p
 	for _, n := range r.never {
-		if !r.exists(n) {
+		if !r.exists(n) || r.real(n) != n {
 			continue
 		}
 		switch {

@@ -386,3 +386,19 @@ func TestViewLines(t *testing.T) {
 		t.Errorf("no project: %+v", v)
 	}
 }
+
+// TestResolveHidesWhereAClosedPathReallyIs: ~/.ssh that is a link to
+// another directory of the home is masked there (a mask on the link would
+// land wherever it points), and listing that directory opens nothing.
+func TestResolveHidesWhereAClosedPathReallyIs(t *testing.T) {
+	f, home, _ := osFacts(t, false)
+	write(t, filepath.Join(home, "keys", "ssh", "id_rsa"), "key")
+	link(t, "keys/ssh", filepath.Join(home, ".ssh"))
+	p := Resolve(&model.Sandbox{Profile: model.SandboxProfileDefault, Read: []string{home, filepath.Join(home, "keys", "ssh")}}, f)
+	if !slices.Contains(p.Hide, filepath.Join(home, "keys", "ssh")) || slices.Contains(p.Hide, filepath.Join(home, ".ssh")) {
+		t.Errorf("hide %v", p.Hide)
+	}
+	if droppedWhy(p, filepath.Join(home, "keys", "ssh")) != ReasonNever {
+		t.Errorf("dropped %+v", p.Dropped)
+	}
+}
