@@ -126,7 +126,7 @@ func (l Launcher) facts(s Spec, prog model.Program, dir, tmp string) (sandbox.Fa
 	f := sandbox.Facts{
 		GOOS: runtime.GOOS, Home: home, Project: l.Project, RunsIn: dir, TempDir: tmp,
 		Program: prog, RuntimeDir: os.Getenv("XDG_RUNTIME_DIR"), GitConfigs: gitConfigs(home),
-		Exists: exists, Real: realPath, IsFile: isFile, IsDir: isDir, ReadDir: os.ReadDir, ReadHead: readHead,
+		Exists: exists, Real: realPath, IsFile: isFile, IsDir: isDir, ReadDir: os.ReadDir, ReadHead: readHead, Lstat: os.Lstat,
 	}
 	for _, own := range []func() (string, error){platform.ConfigDir, platform.CacheDir} {
 		if d, err := own(); err == nil {

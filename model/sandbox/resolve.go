@@ -58,6 +58,9 @@ type Facts struct {
 	IsDir    func(string) bool
 	ReadDir  func(string) ([]fs.DirEntry, error)
 	ReadHead func(path string, n int) ([]byte, error)
+	// Lstat describes a path without following a final link (nil:
+	// Exists and Real answer instead).
+	Lstat func(string) (fs.FileInfo, error)
 }
 
 // Profile is a resolved sandbox: absolute paths, each what the path a
@@ -464,11 +467,24 @@ func under(path string, dirs []string) bool {
 	return false
 }
 
-// within reports whether path is dir or inside it.
+// within reports whether path is dir or inside it, both taken cleaned
+// (lexically: callers resolve links first). It is called for every pair
+// of a profile's paths and the never list, so it compares strings rather
+// than computing a relative path.
 func within(path, dir string) bool {
 	if dir == "" {
 		return false
 	}
-	rel, err := filepath.Rel(dir, path)
-	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) && !filepath.IsAbs(rel)
+	path, dir = filepath.Clean(path), filepath.Clean(dir)
+	switch {
+	case path == dir:
+		return true
+	case filepath.IsAbs(path) != filepath.IsAbs(dir):
+		return false
+	case dir == ".":
+		return path != ".." && !strings.HasPrefix(path, ".."+string(filepath.Separator))
+	case strings.HasSuffix(dir, string(filepath.Separator)): // the root
+		return strings.HasPrefix(path, dir)
+	}
+	return len(path) > len(dir) && path[len(dir)] == filepath.Separator && path[:len(dir)] == dir
 }

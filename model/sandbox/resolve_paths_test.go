@@ -46,6 +46,7 @@ func osFacts(t *testing.T, bare bool) (Facts, string, string) {
 		IsFile:  func(p string) bool { st, err := os.Stat(p); return err == nil && st.Mode().IsRegular() },
 		IsDir:   func(p string) bool { st, err := os.Stat(p); return err == nil && st.IsDir() },
 		ReadDir: os.ReadDir,
+		Lstat:   os.Lstat,
 		ReadHead: func(p string, n int) ([]byte, error) {
 			f, err := os.Open(p)
 			if err != nil {

@@ -169,3 +169,14 @@ func TestWithin(t *testing.T) {
 		}
 	}
 }
+
+func TestWithinRelativeAndRoot(t *testing.T) {
+	for _, tc := range []struct {
+		path, dir string
+		want      bool
+	}{{"a/b", ".", true}, {"../a", ".", false}, {"/a", "/", true}, {"/", "/", true}, {"a", "/", false}, {"/a/b/", "/a/b", true}, {"/ab/c", "/a", false}} {
+		if got := within(tc.path, tc.dir); got != tc.want {
+			t.Errorf("within(%q, %q) = %v", tc.path, tc.dir, got)
+		}
+	}
+}

@@ -134,17 +134,11 @@ func (r *resolver) protectRoot(root string) (link string) {
 		if !within(path, root) || path == root {
 			continue
 		}
-		switch t := r.real(path); {
-		case t == "" && r.exists(path):
-			return path // a dangling link
-		case t == "":
-			ph := r.firstMissing(root, path, rp.Dir)
-			if r.exists(ph.Path) { // a dangling link on the way
-				return ph.Path
-			}
-			p.Placeholders = appendPlaceholder(p.Placeholders, ph)
-		case t != path:
-			return path // it, or a directory on the way, is a link
+		switch at, state := r.inspect(root, path); state {
+		case pathLink:
+			return at // it, or a directory on the way, is a link
+		case pathMissing:
+			p.Placeholders = appendPlaceholder(p.Placeholders, Placeholder{Path: at, Dir: rp.Dir || at != path})
 		default:
 			p.ReadOnly = appendNew(p.ReadOnly, path)
 		}
@@ -152,19 +146,42 @@ func (r *resolver) protectRoot(root string) (link string) {
 	return ""
 }
 
-// firstMissing is the placeholder for a missing path inside root: its
-// first directory that does not exist, or the path itself.
-func (r *resolver) firstMissing(root, path string, dir bool) Placeholder {
-	rel, _ := filepath.Rel(root, path)
+// What inspect finds of a path inside a write path.
+const (
+	pathThere = iota
+	pathMissing
+	pathLink
+)
+
+// inspect walks path down from root (a real directory), one element at a
+// time without following links: the first element that is missing
+// (pathMissing) or a link (pathLink), else the path (pathThere). It costs
+// one lstat per element below root, where resolving every link of the
+// whole path would cost one per element from /.
+func (r *resolver) inspect(root, path string) (string, int) {
+	rel, err := filepath.Rel(root, path)
+	if err != nil {
+		return path, pathMissing
+	}
 	d := root
-	parts := strings.Split(rel, string(filepath.Separator))
-	for i, part := range parts {
+	for _, part := range strings.Split(rel, string(filepath.Separator)) {
 		d = filepath.Join(d, part)
-		if r.real(d) == "" {
-			return Placeholder{Path: d, Dir: dir || i < len(parts)-1}
+		switch {
+		case r.f.Lstat != nil:
+			st, err := r.f.Lstat(d)
+			switch {
+			case err != nil:
+				return d, pathMissing
+			case st.Mode()&fs.ModeSymlink != 0:
+				return d, pathLink
+			}
+		case !r.exists(d):
+			return d, pathMissing
+		case r.real(d) != d:
+			return d, pathLink
 		}
 	}
-	return Placeholder{Path: path, Dir: dir}
+	return path, pathThere
 }
 
 func appendPlaceholder(list []Placeholder, ph Placeholder) []Placeholder {
