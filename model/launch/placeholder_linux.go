@@ -59,29 +59,13 @@ var errNotPlaceholder = errors.New("something else appeared there")
 // lock: then it is made again).
 func holdPlaceholder(ph sandbox.Placeholder) (*os.File, error) {
 	for range 5 {
-		var err error
-		if ph.Dir {
-			err = os.Mkdir(ph.Path, 0o555)
-		} else {
-			var f *os.File
-			if f, err = os.OpenFile(ph.Path, os.O_RDONLY|os.O_CREATE|os.O_EXCL|syscall.O_NOFOLLOW, 0o444); err == nil {
-				_ = f.Close()
-			}
-		}
-		if err != nil && !errors.Is(err, fs.ErrExist) {
-			return nil, err
-		}
-		flags := os.O_RDONLY | syscall.O_NOFOLLOW
-		if ph.Dir {
-			flags |= syscall.O_DIRECTORY
-		}
-		f, err := os.OpenFile(ph.Path, flags, 0)
+		f, made, err := makePlaceholder(ph)
 		switch {
 		case errors.Is(err, fs.ErrNotExist):
 			continue
 		case err != nil:
 			return nil, fmt.Errorf("%w (%w)", errNotPlaceholder, err)
-		case !isPlaceholder(f, ph.Dir):
+		case !made && !isPlaceholder(f, ph.Dir):
 			_ = f.Close()
 			return nil, errNotPlaceholder
 		}
@@ -95,6 +79,29 @@ func holdPlaceholder(ph sandbox.Placeholder) (*os.File, error) {
 		_ = f.Close()
 	}
 	return nil, errors.New("it keeps changing")
+}
+
+// makePlaceholder opens ph, made here (made) or found, never through a
+// link: a file is created and opened at once; a directory is made, then
+// opened.
+func makePlaceholder(ph sandbox.Placeholder) (f *os.File, made bool, err error) {
+	if !ph.Dir {
+		f, err = os.OpenFile(ph.Path, os.O_RDONLY|os.O_CREATE|os.O_EXCL|syscall.O_NOFOLLOW, 0o444)
+		if err == nil {
+			return f, true, nil
+		}
+		if !errors.Is(err, fs.ErrExist) {
+			return nil, false, err
+		}
+		f, err = os.OpenFile(ph.Path, os.O_RDONLY|syscall.O_NOFOLLOW, 0)
+		return f, false, err
+	}
+	mkErr := os.Mkdir(ph.Path, 0o555)
+	if mkErr != nil && !errors.Is(mkErr, fs.ErrExist) {
+		return nil, false, mkErr
+	}
+	f, err = os.OpenFile(ph.Path, os.O_RDONLY|syscall.O_NOFOLLOW|syscall.O_DIRECTORY, 0)
+	return f, mkErr == nil, err
 }
 
 // release removes each placeholder no other server holds, and lets go of
