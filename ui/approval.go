@@ -292,9 +292,5 @@ func sandboxLines(v *sandbox.View) []config.ApprovalLine {
 	if v == nil {
 		return nil
 	}
-	out := []config.ApprovalLine{{Label: "Its sandbox here", Value: "what it would open on this machine now, links resolved"}}
-	for _, l := range v.Lines("") {
-		out = append(out, config.ApprovalLine{Label: l.Label, Value: textsafe.Escape(l.Value)})
-	}
-	return out
+	return append([]config.ApprovalLine{{Label: "Its sandbox here", Value: "what it would open on this machine now, links resolved"}}, config.SandboxLines(v, "")...)
 }

@@ -225,6 +225,22 @@ func gitStatusRunsNothing(t *testing.T, dir, mark string) {
 	}
 }
 
+// writeProjectAttack runs script with write-project in project: it must
+// print wrote (the project is writable) and "done" (it ran to its end),
+// and none of refused (what the sandbox must have stopped).
+func writeProjectAttack(t *testing.T, project, script, wrote string, refused ...string) {
+	t.Helper()
+	out := boxedSh(t, project, project, &model.Sandbox{Profile: model.SandboxProfileWriteProject}, script)
+	if !strings.Contains(out, wrote) || !strings.Contains(out, "done") {
+		t.Fatalf("the project is not writable, or the script did not run:\n%s", out)
+	}
+	for _, s := range refused {
+		if strings.Contains(out, s) {
+			t.Errorf("%s:\n%s", s, out)
+		}
+	}
+}
+
 // TestSandboxRunsLaterStaysReadOnly: with write-project, the server can
 // write the project but not what runs later: a hook, core.fsmonitor in
 // .git/config, the core.hooksPath directory, .envrc, .vscode,
@@ -253,15 +269,7 @@ func TestSandboxRunsLaterStaysReadOnly(t *testing.T) {
 		"mv .envrc .envrc-away && echo moved-envrc",
 		"echo done",
 	}, "; ")
-	out := boxedSh(t, w.project, w.project, &model.Sandbox{Profile: model.SandboxProfileWriteProject}, script)
-	if !strings.Contains(out, "wrote-project") || !strings.Contains(out, "done") {
-		t.Fatalf("the project is not writable, or the script did not run:\n%s", out)
-	}
-	for _, s := range []string{"moved-git", "moved-envrc"} {
-		if strings.Contains(out, s) {
-			t.Errorf("%s:\n%s", s, out)
-		}
-	}
+	writeProjectAttack(t, w.project, script, "wrote-project", "moved-git", "moved-envrc")
 	if strings.Contains(mustRead(t, filepath.Join(w.project, ".git", "config")), "fsmonitor") {
 		t.Error(".git/config was written")
 	}
@@ -291,15 +299,7 @@ func TestSandboxNestedRepositoryHooks(t *testing.T) {
 		"mv vendor/lib/.git vendor/lib/.git-away && echo moved-git",
 		"echo done",
 	}, "; ")
-	out := boxedSh(t, w.project, w.project, &model.Sandbox{Profile: model.SandboxProfileWriteProject}, script)
-	if !strings.Contains(out, "wrote-nested") || !strings.Contains(out, "done") {
-		t.Fatalf("the nested repository is not writable, or the script did not run:\n%s", out)
-	}
-	for _, s := range []string{"moved-vendor", "moved-lib", "moved-git"} {
-		if strings.Contains(out, s) {
-			t.Errorf("%s:\n%s", s, out)
-		}
-	}
+	writeProjectAttack(t, w.project, script, "wrote-nested", "moved-vendor", "moved-lib", "moved-git")
 	gitStatusRunsNothing(t, nested, mark)
 }
 

@@ -5,6 +5,7 @@ import (
 	"io"
 
 	"github.com/mcpdeck/mcpdeck/model"
+	"github.com/mcpdeck/mcpdeck/model/config"
 	"github.com/mcpdeck/mcpdeck/model/launch"
 	"github.com/mcpdeck/mcpdeck/model/sandbox"
 	"github.com/mcpdeck/mcpdeck/model/textsafe"
@@ -45,18 +46,7 @@ func (b boxView) write(w io.Writer, home, indent string) {
 		return
 	}
 	fmt.Fprintf(w, "%sSandbox on this machine, as it would start now:\n", indent)
-	lines := b.View.Lines(home)
-	col := 0
-	for _, l := range lines {
-		col = max(col, len(l.Label)+1)
-	}
-	for _, l := range lines {
-		label := l.Label
-		if label != "" {
-			label += ":"
-		}
-		fmt.Fprintf(w, "%s  %-*s %s\n", indent, col, label, textsafe.Escape(l.Value))
-	}
+	writeLabelled(w, config.SandboxLines(b.View, home), indent+"  ")
 }
 
 // problems are what the sandbox does not open of what was asked, in
