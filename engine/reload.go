@@ -10,6 +10,8 @@ import (
 	"github.com/mcpdeck/mcpdeck/engine/lock"
 	"github.com/mcpdeck/mcpdeck/model"
 	"github.com/mcpdeck/mcpdeck/model/config"
+	"github.com/mcpdeck/mcpdeck/model/launch"
+	"github.com/mcpdeck/mcpdeck/model/sandbox"
 	"github.com/mcpdeck/mcpdeck/model/textsafe"
 )
 
@@ -43,6 +45,9 @@ type shownDefinition struct {
 	written *model.ServerConfig
 	runsIn  string // redacted
 	target  string // the command line or URL, redacted
+	// sandbox is what the sandbox of a server awaiting approval would
+	// open (ServerSnapshot.Sandbox).
+	sandbox *sandbox.View
 }
 
 // Reload reads the configuration again and reconciles: new servers start,
@@ -78,7 +83,7 @@ func (c *configParts) reload() error {
 	// The needs-auth cache is a file: read it before taking e.mu. The
 	// desired list cannot go stale meanwhile: reloads are serialized and
 	// whatever changes overEn reloads again.
-	pre := preloaded{needsAuth: cachedNeedsAuth(e.opts.Auth, desired), blockers: c.blockersAll(desired)}
+	pre := preloaded{needsAuth: cachedNeedsAuth(e.opts.Auth, desired), blockers: c.blockersAll(desired), boxes: sandboxViews(desired, res.ProjectRoot)}
 	e.locked(func() {
 		if e.closed {
 			err = ErrClosed
@@ -171,6 +176,25 @@ func (c *configParts) desiredLocked(res *config.Resolved, ides []model.Server) [
 type preloaded struct {
 	needsAuth map[string]bool
 	blockers  map[string][]model.Reason
+	boxes     map[string]*sandbox.View
+}
+
+// sandboxViews works out, for each server awaiting approval that asks
+// for a sandbox, what that sandbox would open on this machine
+// (launch.ExplainServer, never asking a version manager: nothing of an
+// unapproved definition runs); callers do not hold e.mu.
+func sandboxViews(servers []model.Server, project string) map[string]*sandbox.View {
+	out := map[string]*sandbox.View{}
+	for _, srv := range servers {
+		if !srv.AwaitsApproval() || srv.Config.Sandbox == nil || !srv.Config.EffectiveType().Info().Program {
+			continue
+		}
+		if p, err := launch.ExplainServer(srv, project, false); err == nil {
+			v := p.View()
+			out[srv.Name] = &v
+		}
+	}
+	return out
 }
 
 // blockersAll finds the blockers (PATH lookups) of every server; callers do
@@ -199,7 +223,7 @@ func (c *configParts) applyLocked(a lifecycle.Action, pre preloaded) {
 		en = &entry{st: lifecycle.New(e.run.limits())}
 		e.byName[a.Name] = en
 	}
-	configure(en, a.Server, pre.blockers[a.Name])
+	configure(en, a.Server, pre.blockers[a.Name], pre.boxes[a.Name])
 	e.run.feed(en, lifecycle.Configured{At: now(), Def: definition(en), Change: a.Kind, CachedAuth: pre.needsAuth[a.Name]}, nil)
 }
 
@@ -217,8 +241,9 @@ func definition(en *entry) lifecycle.Definition {
 	return d
 }
 
-// configure stores the definition, its blockers and how snapshots show it.
-func configure(en *entry, srv model.Server, bs []model.Reason) {
+// configure stores the definition, its blockers and how snapshots show
+// it (box: what its sandbox would open, for the approval prompt).
+func configure(en *entry, srv model.Server, bs []model.Reason, box *sandbox.View) {
 	en.srv = srv
 	en.mask = textsafe.NewMasker(srv.Secrets()...)
 	pol := srv.ManagedPolicy
@@ -233,6 +258,7 @@ func configure(en *entry, srv model.Server, bs []model.Reason) {
 	if srv.AwaitsApproval() {
 		written := srv.Raw
 		d.written = &written
+		d.sandbox = box
 	}
 	en.def = d
 }

@@ -6,6 +6,7 @@ import (
 
 	"github.com/mcpdeck/mcpdeck/engine/lifecycle"
 	"github.com/mcpdeck/mcpdeck/model"
+	"github.com/mcpdeck/mcpdeck/model/sandbox"
 )
 
 // Snapshot is an immutable copy of every server's state, published by the
@@ -43,6 +44,10 @@ type ServerSnapshot struct {
 	// other server, so the literal secrets of the person's own servers
 	// never leave the engine unmasked. Not in JSON output.
 	Written *model.ServerConfig `json:"-"`
+	// Sandbox is what the sandbox of a server awaiting approval would
+	// open on this machine (links resolved, ${VAR}s expanded), which the
+	// approval prompt shows; nil for every other server.
+	Sandbox *sandbox.View `json:"sandboxProfile,omitempty"`
 	// RunsIn is the directory a stdio server starts in (model.Server.RunsIn),
 	// which the approval prompt shows.
 	RunsIn string `json:"runsIn,omitempty"`

@@ -27,6 +27,21 @@ type Sandbox struct {
 	Network SandboxNetwork
 	// Extra holds fields this version does not know; kept on rewrite.
 	Extra map[string]json.RawMessage
+	// ProjectRead and ProjectWrite mark the Read and Write entries
+	// written with ${PROJECT_DIR}, by index (nil when none is): set when
+	// the definition is expanded, never read from or written to a file.
+	// With no project a sandbox may open, they open nothing.
+	ProjectRead, ProjectWrite []bool
+}
+
+// NamesProject reports whether entry i of Write (write) or Read was
+// written with ${PROJECT_DIR}.
+func (s *Sandbox) NamesProject(write bool, i int) bool {
+	marks := s.ProjectRead
+	if write {
+		marks = s.ProjectWrite
+	}
+	return i < len(marks) && marks[i]
 }
 
 // The sandbox profiles a definition can name.

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/mcpdeck/mcpdeck/model"
+	"github.com/mcpdeck/mcpdeck/model/sandbox"
 	"github.com/mcpdeck/mcpdeck/model/textsafe"
 )
 
@@ -137,6 +138,20 @@ func sandboxLines(s *model.Sandbox) []ApprovalLine {
 	}
 	out = append(out, ApprovalLine{Label: "Sandbox network", Value: textsafe.Escape(s.Network.String())})
 	return append(out, extraLines("Sandbox unknown field", s.Extra)...)
+}
+
+// SandboxLines are what a sandbox would open on this machine
+// (sandbox.View, home shown as ~ when home is set), as approval lines,
+// each value escaped like the definition's.
+func SandboxLines(v *sandbox.View, home string) []ApprovalLine {
+	if v == nil {
+		return nil
+	}
+	var out []ApprovalLine
+	for _, l := range v.Lines(home) {
+		out = append(out, ApprovalLine{Label: l.Label, Value: textsafe.Escape(l.Value)})
+	}
+	return out
 }
 
 // extraLines shows fields mcpdeck does not know, as compact JSON, so that

@@ -98,3 +98,32 @@ func TestAllowSandboxHost(t *testing.T) {
 		t.Errorf("not a host: %v", err)
 	}
 }
+
+// TestSandboxPathsNameTheProject: the README's own
+// "write": ["${PROJECT_DIR}/out"] works in the person's definitions:
+// ${PROJECT_DIR} is the project root in a sandbox's paths as in cwd,
+// whatever the environment says, and the entries written with it are
+// marked (with no project a sandbox may open, they open nothing). A
+// plugin may not name it there either.
+func TestSandboxPathsNameTheProject(t *testing.T) {
+	f := newFixture(t)
+	f.env[model.ProjectDirVar] = "/somewhere/else"
+	f.write(f.userFile(), servers("boxed", `{"command":"npx","sandbox":{"read":["~/notes","${PROJECT_DIR}/docs"],"write":["${PROJECT_DIR}/out"]}}`))
+	f.write(f.pluginFile("plug"), servers("plugged", `{"command":"npx","args":["-y","p@1.0.0"],"sandbox":{"write":["${PROJECT_DIR}/out"]}}`))
+	r := f.load()
+	s := mustServer(t, r, "boxed")
+	if len(s.Problems) > 0 {
+		t.Fatalf("problems: %v", s.Problems)
+	}
+	box := s.Config.Sandbox
+	if !slices.Equal(box.Write, []string{filepath.Join(f.proj, "out")}) || !slices.Equal(box.Read, []string{filepath.Join(f.home, "notes"), filepath.Join(f.proj, "docs")}) {
+		t.Errorf("read %v write %v", box.Read, box.Write)
+	}
+	if box.NamesProject(false, 0) || !box.NamesProject(false, 1) || !box.NamesProject(true, 0) {
+		t.Errorf("marks: read %v write %v", box.ProjectRead, box.ProjectWrite)
+	}
+	p := mustServer(t, r, "plugged")
+	if p.Runnable() || len(p.Problems) != 1 || p.Problems[0].Field != "sandbox" || !strings.Contains(p.Problems[0].Message, "not a plugin's") {
+		t.Errorf("plugin: runnable %v problems %+v", p.Runnable(), p.Problems)
+	}
+}

@@ -65,6 +65,9 @@ type Spec struct {
 	// Net is its proxy when its network is a host list.
 	Sandbox *model.Sandbox
 	Net     *sandbox.Net
+	// noShim starts the program as it is, never asking a version
+	// manager (the manager's own query).
+	noShim bool
 }
 
 // command finds s's program, judges it, and returns the command that

@@ -2,7 +2,9 @@ package launch
 
 import (
 	"bufio"
+	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -47,10 +49,25 @@ func (l Launcher) startSandboxed(s Spec, stdin, stdout, stderr *os.File) (*platf
 		_ = os.RemoveAll(tmp)
 		return nil, err
 	}
+	if !s.noShim {
+		if err := l.withShim(&facts, s, prog, cmd.Dir); err != nil {
+			_ = os.RemoveAll(tmp)
+			return nil, err
+		}
+	}
 	profile := sandbox.Resolve(s.Sandbox, facts)
-	w, err := mech.Wrap(profile, append([]string{prog.Path}, prog.Args...), cmd.Env, s.Net)
+	held, err := holdPlaceholders(profile.Placeholders)
 	if err != nil {
 		_ = os.RemoveAll(tmp)
+		return nil, err
+	}
+	done := func() {
+		held.release()
+		_ = os.RemoveAll(tmp)
+	}
+	w, err := mech.Wrap(profile, append([]string{profile.Program}, profile.Args...), cmd.Env, s.Net)
+	if err != nil {
+		done()
 		return nil, err
 	}
 	cmd.Path, cmd.Args, cmd.Env, cmd.ExtraFiles = w.Path, w.Args, w.Env, w.ExtraFiles
@@ -63,10 +80,10 @@ func (l Launcher) startSandboxed(s Spec, stdin, stdout, stderr *os.File) (*platf
 	}
 	if err != nil {
 		closeReady(w.Ready)
-		_ = os.RemoveAll(tmp)
+		done()
 		return nil, fmt.Errorf("%s: %w", mech.Name, err)
 	}
-	g.AfterExit(func() { _ = os.RemoveAll(tmp) })
+	g.AfterExit(done)
 	if err := sandboxReady(w.Ready); err != nil {
 		g.Signal(platform.Kill)
 		_, _ = g.Wait()
@@ -108,8 +125,8 @@ func (l Launcher) facts(s Spec, prog model.Program, dir, tmp string) (sandbox.Fa
 	}
 	f := sandbox.Facts{
 		GOOS: runtime.GOOS, Home: home, Project: l.Project, RunsIn: dir, TempDir: tmp,
-		Program: prog, RuntimeDir: os.Getenv("XDG_RUNTIME_DIR"),
-		Exists: exists, Real: realPath, IsFile: isFile,
+		Program: prog, RuntimeDir: os.Getenv("XDG_RUNTIME_DIR"), GitConfigs: gitConfigs(home),
+		Exists: exists, Real: realPath, IsFile: isFile, IsDir: isDir, ReadDir: os.ReadDir, ReadHead: readHead, Lstat: os.Lstat,
 	}
 	for _, own := range []func() (string, error){platform.ConfigDir, platform.CacheDir} {
 		if d, err := own(); err == nil {
@@ -138,7 +155,42 @@ func (l Launcher) facts(s Spec, prog model.Program, dir, tmp string) (sandbox.Fa
 	return f, nil
 }
 
+// gitConfigs are the person's own git configuration files, where a
+// core.hooksPath applies to every repository.
+func gitConfigs(home string) []string {
+	out := []string{filepath.Join(home, ".gitconfig"), "/etc/gitconfig"}
+	xdg := os.Getenv("XDG_CONFIG_HOME")
+	if xdg == "" {
+		xdg = filepath.Join(home, ".config")
+	}
+	out = append(out, filepath.Join(xdg, "git", "config"))
+	if g := os.Getenv("GIT_CONFIG_GLOBAL"); g != "" {
+		out = append(out, g)
+	}
+	return out
+}
+
 func exists(p string) bool { _, err := os.Lstat(p); return err == nil }
+
+func isDir(p string) bool { st, err := os.Stat(p); return err == nil && st.IsDir() }
+
+// readHead reads at most n bytes of the regular file at p: a FIFO or a
+// device a repository puts in a file's place is never read (nor waited
+// for: openNonBlocking).
+func readHead(p string, n int) ([]byte, error) {
+	if st, err := os.Stat(p); err != nil || !st.Mode().IsRegular() {
+		return nil, fmt.Errorf("%s: not a regular file", p)
+	}
+	f, err := openNonBlocking(p)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	if st, err := f.Stat(); err != nil || !st.Mode().IsRegular() {
+		return nil, fmt.Errorf("%s: not a regular file", p)
+	}
+	return io.ReadAll(io.LimitReader(f, int64(n)))
+}
 
 func isFile(p string) bool { st, err := os.Stat(p); return err == nil && st.Mode().IsRegular() }
 
@@ -148,4 +200,56 @@ func realPath(p string) string {
 		return ""
 	}
 	return r
+}
+
+// Explain is the sandbox s would start in now, worked out as Start works
+// it out but starting nothing (no private /tmp is made, no placeholder):
+// what the approval prompt and `mcp get` show. ask lets it ask a version
+// manager which interpreter a shim runs (that starts the manager's query,
+// in its own sandbox); without it, a shim is resolved at start only. A
+// program that is not found (or policy blocks) still gets the rest of
+// its profile.
+func (l Launcher) Explain(s Spec, ask bool) (sandbox.Profile, error) {
+	if s.Sandbox == nil {
+		return sandbox.Profile{}, errors.New("no sandbox")
+	}
+	_, prog, err := l.resolve(s)
+	if err != nil && prog.Path == "" {
+		prog = model.Program{Command: s.Command, Args: s.Args}
+	}
+	dir, err := filepath.Abs(s.Dir)
+	if err != nil {
+		return sandbox.Profile{}, fmt.Errorf("working directory: %w", err)
+	}
+	facts, err := l.facts(s, prog, dir, "")
+	if err != nil {
+		return sandbox.Profile{}, err
+	}
+	if ask && prog.Path != "" {
+		if err := l.withShim(&facts, s, prog, dir); err != nil {
+			return sandbox.Profile{}, err
+		}
+	}
+	return sandbox.Resolve(s.Sandbox, facts), nil
+}
+
+// ExplainServer is Explain for srv's own program, with project as the
+// project's root (config.Resolved.ProjectRoot).
+func ExplainServer(srv model.Server, project string, ask bool) (sandbox.Profile, error) {
+	l := For(srv)
+	l.Project = project
+	c := srv.Config
+	return l.Explain(Spec{Command: c.Command, Args: c.Args, Env: c.Env, Dir: c.Cwd, Sandbox: c.Sandbox}, ask)
+}
+
+// withShim adds to f the interpreter behind prog when it is a version
+// manager's shim (resolveShim).
+func (l Launcher) withShim(f *sandbox.Facts, s Spec, prog model.Program, dir string) error {
+	shim, err := l.resolveShim(s, prog, dir)
+	if err != nil || shim == nil {
+		return err
+	}
+	f.Shim, f.Interpreter = shim, shim.Interpreter
+	f.Runtimes = append(f.Runtimes, shim.Interpreter)
+	return nil
 }

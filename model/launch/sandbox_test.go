@@ -114,6 +114,9 @@ func newBoxWorld(t *testing.T) boxWorld {
 	if err := os.WriteFile(filepath.Join(w.project, "README"), []byte("project file"), 0o644); err != nil {
 		t.Fatal(err)
 	}
+	if err := os.WriteFile(filepath.Join(w.project, ".mcp.json"), []byte("{}"), 0o644); err != nil { // what makes it a project
+		t.Fatal(err)
+	}
 	return w
 }
 

@@ -51,8 +51,12 @@ func bwrapArgs(p Profile, argv []string, net *Net) []string {
 			empties = append(empties, m.dst)
 		case m.dst == insideTemp && m.src == p.TempDir:
 			a = append(a, "--bind", m.src, m.dst)
+		case m.write && m.must:
+			a = append(a, "--bind", m.src, m.dst)
 		case m.write: // a listed path that does not exist is skipped, not fatal
 			a = append(a, "--bind-try", m.src, m.dst)
+		case m.must: // what runs later: gone since Resolve, the start fails
+			a = append(a, "--ro-bind", m.src, m.dst)
 		default:
 			a = append(a, "--ro-bind-try", m.src, m.dst)
 		}
@@ -72,8 +76,12 @@ func bwrapArgs(p Profile, argv []string, net *Net) []string {
 		"--symlink", "/proc/self/fd/1", "/dev/stdout",
 		"--symlink", "/proc/self/fd/2", "/dev/stderr",
 		"--tmpfs", "/dev/shm")
-	if p.RunsIn != "" && !under(p.RunsIn, mountDsts(p)) {
+	dsts := mountDsts(p)
+	if p.RunsIn != "" && !under(p.RunsIn, dsts) {
 		a = append(a, "--dir", p.RunsIn)
+	}
+	for _, l := range links(p, dsts) {
+		a = append(a, "--symlink", l.To, l.At)
 	}
 	if net != nil && net.Socket != "" && net.ShimArgs != nil && p.Self != "" {
 		a = append(a, "--bind", net.Socket, insideSocket)
@@ -91,10 +99,27 @@ func bwrapArgs(p Profile, argv []string, net *Net) []string {
 }
 
 // mount is one path of the sandbox: src bound at dst, or an empty
-// read-only directory.
+// read-only directory; must is a path that has to be there (what runs
+// later, held read-only, and the directories pinned around it).
 type mount struct {
-	src, dst     string
-	write, empty bool
+	src, dst           string
+	write, empty, must bool
+}
+
+// links are p's links that the sandbox must make itself: those whose
+// place no host path bound in holds (there the host's own link is seen),
+// nor another link made before.
+func links(p Profile, dsts []string) []Link {
+	var out []Link
+	var at []string
+	for _, l := range p.Links {
+		if l.At == insideTemp || under(l.At, dsts) || under(l.At, at) || slices.ContainsFunc(dsts, func(d string) bool { return within(d, l.At) }) {
+			continue
+		}
+		out = append(out, l)
+		at = append(at, l.At)
+	}
+	return out
 }
 
 // mounts are p's paths in the order they are mounted: a directory before
@@ -112,6 +137,15 @@ func mounts(p Profile) []mount {
 			ms = append(ms, mount{src: w, dst: w, write: true})
 		}
 	}
+	for _, d := range p.Pinned {
+		ms = append(ms, mount{src: d, dst: d, write: true, must: true})
+	}
+	for _, d := range p.ReadOnly {
+		ms = append(ms, mount{src: d, dst: d, must: true})
+	}
+	for _, ph := range p.Placeholders {
+		ms = append(ms, mount{src: ph.Path, dst: ph.Path, must: true})
+	}
 	if p.TempDir != "" {
 		ms = append(ms, mount{src: p.TempDir, dst: insideTemp, write: true})
 	}
@@ -123,11 +157,12 @@ func mounts(p Profile) []mount {
 }
 
 // mountDsts are the host's paths that appear in the sandbox as
-// themselves (not the private /tmp, whose content is not the host's).
+// themselves (not the private /tmp, whose content is not the host's, nor
+// the empty directories the sandbox makes, where it may add to).
 func mountDsts(p Profile) []string {
 	var out []string
 	for _, m := range mounts(p) {
-		if m.src != p.TempDir || m.dst != insideTemp {
+		if !m.empty && (m.src != p.TempDir || m.dst != insideTemp) {
 			out = append(out, m.dst)
 		}
 	}

@@ -1,6 +1,7 @@
 package mcpcmd
 
 import (
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -64,5 +65,48 @@ func TestPolicyRequiringASandboxIsShown(t *testing.T) {
 	}
 	if out := e.OK("mcp", "list", "--no-connect").Stdout; !strings.Contains(out, "blocked (sandboxedMcpServers") {
 		t.Errorf("list:\n%s", out)
+	}
+}
+
+// TestGetShowsTheEffectiveSandbox: mcp get (and --json) show what the
+// sandbox opens on this machine, ${VAR}s expanded and links resolved: the
+// project, what stays read-only inside a write path, and each path asked
+// for that it does not open, with why; "read": ["~/.ssh"] is a config
+// problem, never "Config problems: none". Started in the home directory,
+// the sandbox has no project, and says so.
+func TestGetShowsTheEffectiveSandbox(t *testing.T) {
+	t.Parallel()
+	e := clitest.NewEnv(t)
+	e.WriteFile(filepath.Join(e.Proj, ".mcp.json"), `{}`)
+	e.WriteFile(filepath.Join(e.Home, ".ssh", "id_rsa"), "key")
+	if err := os.Symlink("..", filepath.Join(e.Proj, "assets")); err != nil {
+		t.Fatal(err)
+	}
+	e.WriteFile(e.ScopeFile("user"), `{"mcpServers": {"boxed": {"command": "/bin/sh", "cwd": "${PROJECT_DIR}", "sandbox": {
+		"profile": "write-project", "read": ["~/.ssh"], "write": ["${PROJECT_DIR}/assets", "${PROJECT_DIR}/out"]}}}}`)
+	e.WriteFile(filepath.Join(e.Proj, "out", "x"), "")
+	out := e.OK("mcp", "get", "boxed", "--no-connect").Stdout
+	for _, want := range []string{
+		"Sandbox on this machine", "Project:", "~/proj (writable)",
+		"~/.ssh: never opened", "~/proj/assets → ~: outside the project",
+		"Read-only inside:", ".git*", ".envrc*", "Network:",
+		"Config problems:", "sandbox: ~/.ssh: never opened",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("get lacks %q:\n%s", want, out)
+		}
+	}
+	if strings.Contains(out, "Config problems: none") {
+		t.Errorf("a dropped path reads as no problem:\n%s", out)
+	}
+	js := e.OK("mcp", "get", "boxed", "--json", "--no-connect").Stdout
+	for _, want := range []string{`"sandboxProfile": {`, `"project": "` + e.Proj + `"`, `"reason": "never opened"`, `"cannotBeCreated": [`} {
+		if !strings.Contains(js, want) {
+			t.Errorf("--json lacks %s:\n%s", want, js)
+		}
+	}
+	home := e.RunIn(e.Home, "mcp", "get", "boxed", "--no-connect").Stdout
+	if !strings.Contains(home, "Project:") || !strings.Contains(home, "none: ") || !strings.Contains(home, "no project") {
+		t.Errorf("started in home:\n%s", home)
 	}
 }

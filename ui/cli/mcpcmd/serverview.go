@@ -83,12 +83,17 @@ func unknownFieldPaths(raw model.ServerConfig) []string {
 // written with nothing masked, one labelled line each after indent: what
 // the person approves. `mcp get` and `mcp approve` print it.
 func writeApprovalView(w io.Writer, s model.Server, indent string) {
-	view := config.ApprovalView(s.Raw, s.RunsIn(), s.Source)
+	writeLabelled(w, config.ApprovalView(s.Raw, s.RunsIn(), s.Source), indent)
+}
+
+// writeLabelled prints labelled lines (values already escaped), the
+// values in one column; an empty label continues the line above.
+func writeLabelled(w io.Writer, lines []config.ApprovalLine, indent string) {
 	col := 0
-	for _, l := range view {
+	for _, l := range lines {
 		col = max(col, len(l.Label)+1)
 	}
-	for _, l := range view {
+	for _, l := range lines {
 		label := l.Label
 		if label != "" {
 			label += ":"
