@@ -39,6 +39,8 @@
 //	-leak-path          HTTP: put the path of the initialize request's URL in the instructions ("served at PATH")
 //	-say TEXT           print "saying TEXT" on stderr and put TEXT in the instructions
 //	-path PATH          HTTP: serve streamable HTTP at PATH instead of /mcp
+//	-public URL         SSE: the base URL clients reach the server at (a proxy in front of it), announced
+//	                    in the endpoint event instead of the server's own address
 //	-ask                add what asks for input: tool interview{} (two input-required rounds: name, then colour;
 //	                    "NAME likes COLOUR"), tool visit{} (URL elicitation: "visit: ACTION"),
 //	                    prompt greet (one round: "Hello NAME"), resource fault://ask
@@ -101,7 +103,7 @@ type config struct {
 	hostile                   bool
 	leakEnv, stderrFile       string
 	leakAuth, leakPath        bool
-	say, path                 string
+	say, path, public         string
 	ask, crashEverywhere      bool
 	elicitFlood, sampleFlood  int
 }
@@ -146,6 +148,7 @@ func main() {
 	flag.BoolVar(&c.leakPath, "leak-path", false, "put the path of the initialize request's URL in the instructions (HTTP)")
 	flag.StringVar(&c.say, "say", "", "print TEXT on stderr and put it in the instructions")
 	flag.StringVar(&c.path, "path", "/mcp", "the streamable HTTP endpoint's path")
+	flag.StringVar(&c.public, "public", "", "SSE: the base URL clients reach the server at (a proxy in front), announced in the endpoint event")
 	flag.BoolVar(&c.ask, "ask", false, "serve the tool interview, the prompt greet and the resource fault://ask, which ask for input (ask.go)")
 	flag.BoolVar(&c.crashEverywhere, "crash-everywhere", false, "serve the resource fault://crash and the prompt crash, which exit like the crash tool (crash.go)")
 	flag.Parse()

@@ -104,6 +104,9 @@ func runServe(ctx context.Context, g *clicore.Globals, sf serveFlags) error {
 			return err
 		}
 		hopts.Token = tok
+		if v, _ := eo.Load.LookupEnv(serve.DebugEnv); v == "1" {
+			hopts.Debug = true
+		}
 		if created {
 			fmt.Fprintf(g.Stderr, "mcpdeck serve: made a token (shown only now; kept in %s): %s\n", path, tok)
 		}
