@@ -3,6 +3,7 @@ package serve
 import (
 	"encoding/json"
 	"net/http"
+	"os"
 	"runtime/metrics"
 )
 
@@ -11,6 +12,16 @@ import (
 // (testdata/soak) sees the gateway's goroutines and heap from outside
 // without a listener of its own. Off, the path is not served at all.
 const DebugEnv = "MCPDECK_SERVE_DEBUG"
+
+// DebugEnabled says whether DebugEnv asks for /debug/runtime: only the
+// value 1 does. A nil lookupEnv is os.LookupEnv.
+func DebugEnabled(lookupEnv func(string) (string, bool)) bool {
+	if lookupEnv == nil {
+		lookupEnv = os.LookupEnv
+	}
+	v, _ := lookupEnv(DebugEnv)
+	return v == "1"
+}
 
 // runtimeMetrics are the figures /debug/runtime gives, by the names
 // runtime/metrics reads them under.

@@ -104,9 +104,7 @@ func runServe(ctx context.Context, g *clicore.Globals, sf serveFlags) error {
 			return err
 		}
 		hopts.Token = tok
-		if v, _ := eo.Load.LookupEnv(serve.DebugEnv); v == "1" {
-			hopts.Debug = true
-		}
+		hopts.Debug = serve.DebugEnabled(eo.Load.LookupEnv)
 		if created {
 			fmt.Fprintf(g.Stderr, "mcpdeck serve: made a token (shown only now; kept in %s): %s\n", path, tok)
 		}
