@@ -1,0 +1,314 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"slices"
+	"sync"
+	"syscall"
+	"time"
+)
+
+// startupBound is how long the fleet may take to connect at the start:
+// 50 servers, the local ones a few at a time (mcpdeck's start-up gate),
+// each within connectTimeout; the rest is margin.
+const startupBound = 90 * time.Second
+
+func run(ctx context.Context, o options) (*report, error) {
+	ph := plan(o.duration)
+	rnd := rand.New(rand.NewPCG(uint64(o.seed), 1))
+	started := time.Now()
+	w, err := newWorld(o)
+	if err != nil {
+		return nil, err
+	}
+	defer w.cleanup(o.keep)
+	if o.keep {
+		fmt.Fprintln(os.Stderr, "soak: the run's files are in", w.dir)
+	}
+	defer w.killAll()
+	counts := &faultCounts{}
+	servers := fleet()
+	for _, s := range servers {
+		if s.remote() {
+			if err := s.startRemote(w, counts); err != nil {
+				return nil, err
+			}
+			defer s.proxy.close()
+			defer s.up.stop()
+		}
+	}
+	if err := w.writeConfig(servers); err != nil {
+		return nil, err
+	}
+	wl := &writeLog{verbose: o.verbose}
+	wr, err := newWriters(w, servers, wl, counts)
+	if err != nil {
+		return nil, err
+	}
+	for _, s := range servers {
+		if s.scope == "project" {
+			wr.approve(ctx, s.name)
+		}
+	}
+
+	r := &report{
+		Command: "make soak SOAK_DURATION=" + o.duration.String(), Mcpdeck: o.mcpdeck, Seed: o.seed,
+		Started: started.UTC().Format(time.RFC3339), Servers: len(servers), Transports: map[string]int{}, Agents: o.agents,
+		Phases: map[string]any{
+			"warm_s": ph.warm.Seconds(), "faults_s": (ph.faults - ph.warm).Seconds(), "reserve_s": (ph.end - ph.faults).Seconds(),
+			"tool_timeout_s": toolTimeout.Seconds(), "connect_timeout_s": connectTimeout.Seconds(),
+			"ping_interval_s": pingInterval.Seconds(), "call_timeout_s": callTimeout.Seconds(),
+		},
+		RecoveryMaxS: recoveryBound.Seconds(),
+	}
+	for _, s := range servers {
+		r.Transports[s.transport]++
+	}
+	say := func(format string, args ...any) {
+		if o.verbose {
+			fmt.Fprintf(os.Stderr, "soak: %5.1fs "+format+"\n", append([]any{time.Since(started).Seconds()}, args...)...)
+		}
+	}
+
+	if err := w.startServe(ctx); err != nil {
+		return nil, err
+	}
+	start := time.Now()
+	if err := w.waitConnected(ctx, len(servers), startupBound); err != nil {
+		return nil, err
+	}
+	say("%d servers connected", len(servers))
+
+	fr := &fleetRun{servers: servers, tally: newTally(), verbose: o.verbose}
+	actx, stopAgents := context.WithCancel(ctx)
+	defer stopAgents()
+	var agents sync.WaitGroup
+	var clients []*agent
+	for i := range o.agents {
+		a, err := dial(ctx, w, i, i%2 == 0)
+		if err != nil {
+			return nil, err
+		}
+		a.rnd = rand.New(rand.NewPCG(rnd.Uint64(), rnd.Uint64()))
+		clients = append(clients, a)
+		agents.Go(func() { a.loop(actx, fr) })
+	}
+	defer func() {
+		for _, a := range clients {
+			_ = a.c.Close()
+		}
+	}()
+
+	sleepUntil(ctx, start.Add(ph.warm))
+	first, err := w.sample(ctx, fr)
+	if err != nil {
+		return nil, fmt.Errorf("start sample: %w", err)
+	}
+	say("start sample: %+v", first)
+	r.RSSStartMB, r.GoroutinesStart, r.HeapStartMB = first.rss, first.goroutines, first.heap
+
+	fr.phase.Store(phaseFaults)
+	fctx, stopFaults := context.WithDeadline(ctx, start.Add(ph.faults))
+	defer stopFaults()
+	in := &injector{w: w, servers: servers, counts: counts, rnd: rand.New(rand.NewPCG(rnd.Uint64(), 2)), verbose: o.verbose, errs: make(chan string, 64)}
+	var faulting sync.WaitGroup
+	faulting.Go(func() { in.run(fctx) })
+	faulting.Go(func() { wr.run(fctx, rand.New(rand.NewPCG(rnd.Uint64(), 3))) })
+	faulting.Wait()
+	if ctx.Err() != nil {
+		return nil, ctx.Err()
+	}
+	fr.phase.Store(phaseRecovery)
+	say("faults stopped, config restored")
+	close(in.errs)
+	for e := range in.errs {
+		r.Notes = append(r.Notes, e)
+	}
+
+	took, notRecovered, err := w.recover(ctx, servers, fr)
+	if err != nil {
+		return nil, err
+	}
+	r.RecoveryS, r.NotRecovered = took.Seconds(), notRecovered
+	say("recovered in %s (%d not)", took.Round(time.Millisecond), len(notRecovered))
+	fr.phase.Store(phaseSteady)
+
+	sleepUntil(ctx, start.Add(ph.end))
+	last, err := w.sample(ctx, fr)
+	if err != nil {
+		return nil, fmt.Errorf("end sample: %w", err)
+	}
+	say("end sample: %+v", last)
+	r.RSSEndMB, r.GoroutinesEnd, r.HeapEndMB = last.rss, last.goroutines, last.heap
+
+	stopAgents()
+	agents.Wait()
+	exitTook, err := w.stopServe()
+	r.ExitS = exitTook.Seconds()
+	if err != nil {
+		r.ExitError = err.Error()
+	}
+	orphans := w.orphans()
+	r.Orphans = len(orphans)
+	for _, p := range orphans {
+		r.OrphanList = append(r.OrphanList, p.String())
+	}
+	wr.final(context.Background())
+
+	r.fill(fr.tally)
+	r.Faults, r.FaultsInjected = counts.snapshot()
+	r.FaultsInjected += r.FaultCalls
+	r.Faults["fault_calls"] = r.FaultCalls
+	r.Writes, r.WritesLost, r.WritesList = wl.n, wl.nLost, wl.lost
+	for _, s := range wl.refused {
+		r.Notes = append(r.Notes, "write refused: "+s)
+	}
+	r.DurationS = time.Since(start).Seconds()
+	return r, nil
+}
+
+func sleepUntil(ctx context.Context, t time.Time) {
+	select {
+	case <-ctx.Done():
+	case <-time.After(time.Until(t)):
+	}
+}
+
+// waitConnected waits until serve offers n servers, all connected.
+func (w *world) waitConnected(ctx context.Context, n int, bound time.Duration) error {
+	deadline := time.Now().Add(bound)
+	for {
+		h, err := w.health(ctx)
+		if err == nil && h.Servers == n && h.Connected == n {
+			return nil
+		}
+		if time.Now().After(deadline) {
+			return fmt.Errorf("after %s serve offers %d servers, %d connected, want %d (%v): %s", bound, h.Servers, h.Connected, n, err, tail(w.serve.log, 2000))
+		}
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-w.serve.done:
+			return fmt.Errorf("mcpdeck serve exited: %s", tail(w.serve.log, 2000))
+		case <-time.After(250 * time.Millisecond):
+		}
+	}
+}
+
+// snapshot is one sample of the serve process.
+type snapshot struct {
+	rss, heap  float64
+	goroutines int
+}
+
+// sample pauses the agents (waiting for the calls in flight), lets the
+// goroutine count settle, and reads it with the process's memory: the
+// lowest count over the last 3 s, once it held still for 3 s (or
+// settleBound passed).
+func (w *world) sample(ctx context.Context, fr *fleetRun) (snapshot, error) {
+	fr.gate.Lock()
+	defer fr.gate.Unlock()
+	var seen []int
+	deadline := time.Now().Add(settleBound)
+	var s snapshot
+	for {
+		rt, err := w.runtime(ctx)
+		if err != nil {
+			return s, err
+		}
+		seen = append(seen, rt.Goroutines)
+		s.heap = float64(rt.HeapObjectBytes) / (1 << 20)
+		window := seen[max(0, len(seen)-6):]
+		if len(seen) >= 6 && (slices.Min(window) == slices.Max(window) || time.Now().After(deadline)) {
+			s.goroutines = slices.Min(window)
+			break
+		}
+		select {
+		case <-ctx.Done():
+			return s, ctx.Err()
+		case <-time.After(500 * time.Millisecond):
+		}
+	}
+	rss, err := rssMB(w.serve.cmd.Process.Pid)
+	s.rss = rss
+	return s, err
+}
+
+// recover calls every server through serve, once a second each, until
+// each answers, and says how long the slowest took; those that did not
+// answer within recoveryBound are named with their last error.
+func (w *world) recover(ctx context.Context, servers []*server, fr *fleetRun) (time.Duration, []string, error) {
+	a, err := dial(ctx, w, 99, false)
+	if err != nil {
+		return 0, nil, err
+	}
+	defer a.c.Close()
+	start := time.Now()
+	var mu sync.Mutex
+	var slowest time.Duration
+	var failed []string
+	var wg sync.WaitGroup
+	for i, s := range servers {
+		rnd := rand.New(rand.NewPCG(uint64(i), 4))
+		wg.Go(func() {
+			last := "no answer"
+			for time.Since(start) < recoveryBound && ctx.Err() == nil {
+				c := probe(s, rnd)
+				o := a.do(ctx, c)
+				fr.tally.add(o, "recovery", false)
+				if !o.lost && !o.isErr && (c.want == "" || o.result == c.want) {
+					mu.Lock()
+					slowest = max(slowest, time.Since(start))
+					mu.Unlock()
+					return
+				}
+				last = o.err
+				time.Sleep(time.Second)
+			}
+			mu.Lock()
+			failed = append(failed, s.name+": "+last)
+			mu.Unlock()
+		})
+	}
+	wg.Wait()
+	slices.Sort(failed)
+	return slowest, failed, nil
+}
+
+// orphans are the run's processes still alive once serve exited, after
+// 5 s for the ones already dying. They are killed: the run leaves
+// nothing behind.
+func (w *world) orphans() []proc {
+	var left []proc
+	for range 25 {
+		left = marked(w.runID)
+		if len(left) == 0 {
+			return nil
+		}
+		time.Sleep(200 * time.Millisecond)
+	}
+	for _, p := range left {
+		_ = syscall.Kill(p.pid, syscall.SIGKILL)
+	}
+	return left
+}
+
+// killAll ends whatever of the run is still running (after an error).
+func (w *world) killAll() {
+	if w.serve.cmd != nil {
+		select {
+		case <-w.serve.done:
+		default:
+			_ = w.serve.cmd.Process.Kill()
+			<-w.serve.done
+		}
+	}
+	for _, p := range marked(w.runID) {
+		_ = syscall.Kill(p.pid, syscall.SIGKILL)
+	}
+}
+
+
