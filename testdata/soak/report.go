@@ -196,7 +196,7 @@ const flatRatio = 1.2
 func (r *report) verdict() []string {
 	r.Goals = map[string]any{
 		"lost": 0, "unexplained": 0, "wrong": 0, "orphans": 0, "writes_lost": 0,
-		"rss_end_mb": fmt.Sprintf("<= %.1f x rss_start_mb", flatRatio),
+		"rss_end_mb":     fmt.Sprintf("<= %.1f x rss_start_mb", flatRatio),
 		"goroutines_end": fmt.Sprintf("<= %.1f x goroutines_start", flatRatio),
 		"recovery_s":     fmt.Sprintf("every server answers again within %.0f s of the faults stopping", recoveryBound.Seconds()),
 		"exit":           fmt.Sprintf("serve exits 0 within %.0f s of SIGTERM", exitBound.Seconds()),

@@ -310,5 +310,3 @@ func (w *world) killAll() {
 		_ = syscall.Kill(p.pid, syscall.SIGKILL)
 	}
 }
-
-

@@ -101,12 +101,12 @@ func newWriters(w *world, servers []*server, log *writeLog, counts *faultCounts)
 
 // The servers each writer owns, so that checks never race another writer.
 const (
-	rejectOwned   = "pst01"       // approve and reject
-	disableOwned1 = "st01"        // disable and enable
-	disableOwned2 = "pold01"      // disable and enable (a project server)
-	secretOwned1  = "st03"        // secrets
-	secretOwned2  = "st04"        // secrets
-	addPrefix     = "w"           // servers mcp add makes and mcp remove removes
+	rejectOwned   = "pst01"             // approve and reject
+	disableOwned1 = "st01"              // disable and enable
+	disableOwned2 = "pold01"            // disable and enable (a project server)
+	secretOwned1  = "st03"              // secrets
+	secretOwned2  = "st04"              // secrets
+	addPrefix     = "w"                 // servers mcp add makes and mcp remove removes
 	brokenJSON    = `{"mcpServers": {"` // what a half-saved file holds
 )
 
@@ -264,7 +264,9 @@ func (wr *writers) localWrite(r *rand.Rand) {
 	switch {
 	case name == rejectOwned && cur.Approval.Status == "approved":
 		args = []string{"mcp", "reject", name}
-		check = func(s listed) error { return want(s.Approval.Status == "rejected", "approval %q, want rejected", s.Approval.Status) }
+		check = func(s listed) error {
+			return want(s.Approval.Status == "rejected", "approval %q, want rejected", s.Approval.Status)
+		}
 	case name == rejectOwned:
 		args = []string{"mcp", "approve", name}
 		check = func(s listed) error {
