@@ -1,0 +1,95 @@
+package serve
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/mark3labs/mcp-go/mcp"
+
+	"github.com/mcpdeck/mcpdeck/engine"
+	"github.com/mcpdeck/mcpdeck/model"
+)
+
+// offersNo is the answer to a call of a tool or prompt (kind) serve does
+// not offer now: when its name is SERVER__NAME of a server --servers
+// keeps but serve does not offer (disabled, rejected, awaiting approval,
+// blocked, its config file broken), it says that server's state, so an
+// agent that called a name it was offered before learns why it is gone
+// and what the person can do. why reports whether it found such a server.
+func (g *Gateway) offersNo(kind, name string) (msg string, why bool) {
+	msg = fmt.Sprintf("mcpdeck serve offers no %s %q now", kind, name)
+	g.mu.Lock()
+	s, ok := g.notOfferedLocked(name)
+	g.mu.Unlock()
+	if !ok {
+		return msg, false
+	}
+	return msg + ": " + stateSentence(&s), true
+}
+
+// notOfferedLocked finds the server a name is prefixed with (the longest
+// such name, as SERVER__NAME is made by model.ServeName), if --servers
+// keeps it and serve does not offer it. Callers hold g.mu.
+func (g *Gateway) notOfferedLocked(name string) (engine.ServerSnapshot, bool) {
+	var best *engine.ServerSnapshot
+	bestLen := 0
+	for i := range g.snap.Servers {
+		s := &g.snap.Servers[i]
+		prefix := model.NormalizeName(s.Name) + "__"
+		if len(prefix) > bestLen && strings.HasPrefix(name, prefix) {
+			best, bestLen = s, len(prefix)
+		}
+	}
+	if best == nil || !g.f.server(best.Name) || g.f.exposes(best) {
+		return engine.ServerSnapshot{}, false
+	}
+	return *best, true
+}
+
+// explainNotOffered runs before mcp-go handles a request (its
+// OnRequestInitialization hook): a tools/call or prompts/get of a name
+// that is not offered and that names a server serve does not offer is
+// answered with the server's state instead of mcp-go's "tool not found".
+// Anything else goes on to mcp-go untouched.
+func (g *Gateway) explainNotOffered(_ context.Context, _ any, message any) error {
+	raw, ok := message.(json.RawMessage)
+	if !ok {
+		return nil
+	}
+	var m struct {
+		Method string `json:"method"`
+		Params struct {
+			Name string `json:"name"`
+		} `json:"params"`
+	}
+	if json.Unmarshal(raw, &m) != nil {
+		return nil
+	}
+	var kind string
+	var offered bool
+	switch mcp.MCPMethod(m.Method) {
+	case mcp.MethodToolsCall:
+		kind, offered = "tool", lookupOK(g, func(x *exposure) bool { _, ok := x.toolRoutes[m.Params.Name]; return ok })
+	case mcp.MethodPromptsGet:
+		kind, offered = "prompt", lookupOK(g, func(x *exposure) bool { _, ok := x.promptRoutes[m.Params.Name]; return ok })
+	default:
+		return nil
+	}
+	if offered {
+		return nil
+	}
+	if msg, why := g.offersNo(kind, m.Params.Name); why {
+		return errors.New(msg)
+	}
+	return nil
+}
+
+// lookupOK asks one question of what is offered now.
+func lookupOK(g *Gateway, ask func(*exposure) bool) bool {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	return ask(&g.x)
+}
