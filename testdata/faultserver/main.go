@@ -30,6 +30,8 @@
 //	-close-on-unknown-method  stdio: close stdout instead, and keep running
 //	-ignore-signals     stdio: ignore SIGINT and SIGTERM, logging "got signal NAME" to stderr
 //	-spawn-grandchild   start a child process (same group) that sleeps; logs "grandchild pid N"
+//	-spawn-daemon       start a child process in a session of its own (setsid) that sleeps, as a
+//	                    daemonizing server does; logs "daemon pid N" (unix)
 //	-sleep              do nothing but sleep (used for the grandchild)
 //	-stateless          HTTP: stateless streamable server (no session id)
 //	-hostile            serve names, URIs, results and stderr full of terminal escapes (hostile.go)
@@ -97,6 +99,7 @@ type config struct {
 	closeOnUnknown            bool
 	ignoreSignals             bool
 	spawnGrandchild           bool
+	spawnDaemon               bool
 	sleep                     bool
 	startDelay                time.Duration
 	stateless                 bool
@@ -136,6 +139,7 @@ func main() {
 	flag.BoolVar(&c.closeOnUnknown, "close-on-unknown-method", false, "close stdout on a request the server does not know, and keep running (stdio)")
 	flag.BoolVar(&c.ignoreSignals, "ignore-signals", false, "ignore SIGINT/SIGTERM")
 	flag.BoolVar(&c.spawnGrandchild, "spawn-grandchild", false, "spawn a sleeping child")
+	flag.BoolVar(&c.spawnDaemon, "spawn-daemon", false, "spawn a sleeping child in a session of its own (setsid)")
 	flag.BoolVar(&c.sleep, "sleep", false, "just sleep")
 	flag.DurationVar(&c.startDelay, "start-delay", 0, "wait this long before serving, idle (like an npx download)")
 	flag.BoolVar(&c.stateless, "stateless", false, "stateless streamable HTTP")
@@ -178,6 +182,12 @@ func run(c config) int {
 		}
 		grandchildPID.Store(int64(cmd.Process.Pid))
 		fmt.Fprintf(os.Stderr, "grandchild pid %d\n", cmd.Process.Pid)
+	}
+	if c.spawnDaemon {
+		if err := spawnDaemon(); err != nil {
+			fmt.Fprintln(os.Stderr, "spawn daemon:", err)
+			return 1
+		}
 	}
 	if c.exitAfter > 0 {
 		time.AfterFunc(c.exitAfter, func() {

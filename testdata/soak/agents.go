@@ -144,7 +144,7 @@ func choose(rnd *rand.Rand, servers []*server, faults bool) call {
 	if faults {
 		switch {
 		case n < 30:
-			s := pick(func(s *server) bool { return s.role == roleCrashy || s.role == roleGrandchild })
+			s := pick(func(s *server) bool { return s.role == roleCrashy || s.role == roleGrandchild || s.role == roleDaemon })
 			return call{server: s.name, tool: "crash", fault: true}
 		case n < 37:
 			s := pick(func(s *server) bool { return s.kind == "fault" && !s.remote() })

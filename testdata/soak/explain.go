@@ -19,13 +19,16 @@ import (
 //  3. It carries none of the raw wording of Go's and mcp-go's errors
 //     (rawFragments): mcpdeck promises to turn those into sentences, so
 //     one showing through is a failure not explained, even when a
-//     sentence surrounds it.
+//     sentence surrounds it. What follows "the server answered with an
+//     error: " is the server's own text, relayed as it is, and exempt.
 func explained(msg, server string) (bool, string) {
 	if msg == "" {
 		return false, "empty message"
 	}
+	// What a server answered is its own text, relayed as it is.
+	own, _, _ := strings.Cut(msg, serverSaid)
 	for _, raw := range rawFragments {
-		if raw.MatchString(msg) {
+		if raw.MatchString(own) {
 			return false, "raw error text " + raw.String()
 		}
 	}
@@ -40,6 +43,9 @@ func explained(msg, server string) (bool, string) {
 	}
 	return true, ""
 }
+
+// serverSaid introduces a server's own error text in mcpdeck's sentences.
+const serverSaid = "the server answered with an error: "
 
 func isWordRune(r rune) bool {
 	return r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9'

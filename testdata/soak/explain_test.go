@@ -15,6 +15,8 @@ func TestExplained(t *testing.T) {
 		{"tool call on crash02: the connection was lost during the call (the server process exited with code 3: crashing with code 3); mcpdeck reconnects it (attempt 1/5)", "crash02", true},
 		{"tool call on ws03: no answer within 20s (MCP_TOOL_TIMEOUT)", "ws03", true},
 		{"tool call on sse01: the server reset the connection at 127.0.0.1:4000", "sse01", true},
+		{"calling hang on pst01: the server answered with an error: internal error: context canceled", "pst01", true},
+		{"mcpdeck serve offers no tool \"st01__echo\" now: server st01 is disabled: you disabled it", "st01", true},
 		// Not naming the server, or another one.
 		{"mcpdeck serve offers no tool \"st01__echo\" now", "st01", false},
 		{"tool call on st011: no answer within 20s (MCP_TOOL_TIMEOUT)", "st01", false},

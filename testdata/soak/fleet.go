@@ -19,6 +19,7 @@ const (
 	roleFlood      = "flood"      // floods stderr at start and on call, and log notifications
 	roleHang       = "hang"       // stopped (SIGSTOP) for a while: only pings notice
 	roleGrandchild = "grandchild" // starts a child of its own, and crashes too
+	roleDaemon     = "daemon"     // starts a child in a session of its own (daemonizes), and crashes too
 )
 
 // server is one server of the run, as defined in a config file.
@@ -38,8 +39,9 @@ type server struct {
 // fleet is the run's servers: 22 on stdio, 12 on streamable HTTP, 8 on
 // SSE and 8 on WebSocket; 10 of them in the project's .mcp.json (so they
 // need approval, and the config churn reaches them), the rest in the
-// person's settings.json.
-func fleet() []*server {
+// person's settings.json. daemons adds stdio servers that daemonize a
+// child (setsid), which only a subreaper or a cgroup can end with them.
+func fleet(daemons int) []*server {
 	var out []*server
 	add := func(n int, prefix, transport, kind, role, scope string, args ...string) {
 		for i := 1; i <= n; i++ {
@@ -57,6 +59,7 @@ func fleet() []*server {
 	add(3, "flood", "stdio", "fault", roleFlood, "user", "-stderr-mb", "1")
 	add(3, "hang", "stdio", "fault", roleHang, "user")
 	add(2, "gc", "stdio", "fault", roleGrandchild, "user", "-spawn-grandchild")
+	add(daemons, "daemon", "stdio", "fault", roleDaemon, "user", "-spawn-daemon")
 	add(1, "calc", "stdio", "calculator", roleSteady, "user")
 	add(1, "weather", "stdio", "weather", roleSteady, "user")
 	add(3, "http", "http", "fault", roleSteady, "user")

@@ -49,6 +49,7 @@ type options struct {
 	seed     int64
 	keep     bool
 	verbose  bool
+	daemons  int
 }
 
 func main() {
@@ -58,6 +59,7 @@ func main() {
 	flag.StringVar(&o.report, "report", "", "write the JSON report to this file (default: only the summary line)")
 	flag.IntVar(&o.agents, "agents", 8, "agents calling tools through serve at once")
 	flag.Int64Var(&o.seed, "seed", 0, "seed of the fault schedule and the agents' choices (0: from the clock, printed)")
+	flag.IntVar(&o.daemons, "daemons", 0, "add this many stdio servers that daemonize a child (setsid): orphans unless mcpdeck ends a server's whole tree")
 	flag.BoolVar(&o.keep, "keep", false, "keep the run's directory (config, logs) and print where it is")
 	flag.BoolVar(&o.verbose, "v", false, "say what happens as it happens")
 	flag.Parse()

@@ -133,8 +133,8 @@ type report struct {
 
 	RSSStartMB      float64 `json:"rss_start_mb"`
 	RSSEndMB        float64 `json:"rss_end_mb"`
-	HeapStartMB     float64 `json:"heap_start_mb"`
-	HeapEndMB       float64 `json:"heap_end_mb"`
+	HeapStartMB     float64 `json:"heap_live_start_mb"`
+	HeapEndMB       float64 `json:"heap_live_end_mb"`
 	GoroutinesStart int     `json:"goroutines_start"`
 	GoroutinesEnd   int     `json:"goroutines_end"`
 

@@ -30,7 +30,7 @@ func run(ctx context.Context, o options) (*report, error) {
 	}
 	defer w.killAll()
 	counts := &faultCounts{}
-	servers := fleet()
+	servers := fleet(o.daemons)
 	for _, s := range servers {
 		if s.remote() {
 			if err := s.startRemote(w, counts); err != nil {
@@ -94,15 +94,30 @@ func run(ctx context.Context, o options) (*report, error) {
 		}
 		a.rnd = rand.New(rand.NewPCG(rnd.Uint64(), rnd.Uint64()))
 		clients = append(clients, a)
+	}
+	var closeOnce sync.Once
+	closeAgents := func() {
+		closeOnce.Do(func() {
+			for _, a := range clients {
+				_ = a.c.Close() // ends the session (DELETE): before serve stops, to be heard
+			}
+		})
+	}
+	defer closeAgents()
+	fillStart := time.Now()
+	fill(ctx, clients, servers, fr)
+	say("filled mcpdeck's bounded buffers in %s", time.Since(fillStart).Round(time.Millisecond))
+	for _, a := range clients {
 		agents.Go(func() { a.loop(actx, fr) })
 	}
-	defer func() {
-		for _, a := range clients {
-			_ = a.c.Close()
-		}
-	}()
 
-	sleepUntil(ctx, start.Add(ph.warm))
+	// The warm-up lasts its share of the run, and at least 5 s of the
+	// agents' own calls after the fill.
+	warmEnd := start.Add(ph.warm)
+	if t := time.Now().Add(5 * time.Second); t.After(warmEnd) {
+		warmEnd = t
+	}
+	sleepUntil(ctx, warmEnd)
 	first, err := w.sample(ctx, fr)
 	if err != nil {
 		return nil, fmt.Errorf("start sample: %w", err)
@@ -146,6 +161,7 @@ func run(ctx context.Context, o options) (*report, error) {
 
 	stopAgents()
 	agents.Wait()
+	closeAgents()
 	exitTook, err := w.stopServe()
 	r.ExitS = exitTook.Seconds()
 	if err != nil {
@@ -177,6 +193,60 @@ func sleepUntil(ctx context.Context, t time.Time) {
 	}
 }
 
+// fillCalls is how many calls fill makes of each server: each keeps the
+// last 500 frames of its traffic (engine's maxTrafficFrames), a call
+// with 8 progress notifications is 10 frames, a plain call 2.
+const (
+	fillProgressCalls = 60
+	fillPlainCalls    = 260
+	fillLogs          = 1100 // past the 1000 log messages kept per server (engine's maxLogEntries)
+)
+
+// fill is the first part of the warm-up: it calls every server until
+// what mcpdeck keeps of it (traffic, log messages) is at its bound, so
+// that memory measured from the start sample on grows only if something
+// grows without one. The agents share the calls.
+func fill(ctx context.Context, agents []*agent, servers []*server, fr *fleetRun) {
+	jobs := make(chan call, 1024)
+	go func() {
+		defer close(jobs)
+		rnd := rand.New(rand.NewPCG(7, 7))
+		var all []call
+		for _, s := range servers {
+			switch {
+			case s.role == roleFlood:
+				all = append(all, call{server: s.name, tool: "flood", args: map[string]any{"count": fillLogs}, want: fmt.Sprintf("sent %d notifications", fillLogs)})
+				fallthrough
+			case s.kind == "fault":
+				for range fillProgressCalls {
+					all = append(all, call{server: s.name, tool: "progress", args: map[string]any{"steps": 8}, want: "did 8 steps", progress: true})
+				}
+			default:
+				for range fillPlainCalls {
+					all = append(all, probe(s, rnd))
+				}
+			}
+		}
+		rnd.Shuffle(len(all), func(i, j int) { all[i], all[j] = all[j], all[i] })
+		for _, c := range all {
+			select {
+			case jobs <- c:
+			case <-ctx.Done():
+				return
+			}
+		}
+	}()
+	var wg sync.WaitGroup
+	for _, a := range agents {
+		wg.Go(func() {
+			for c := range jobs {
+				fr.tally.add(a.do(ctx, c), "warm", fr.verbose)
+			}
+		})
+	}
+	wg.Wait()
+}
+
 // waitConnected waits until serve offers n servers, all connected.
 func (w *world) waitConnected(ctx context.Context, n int, bound time.Duration) error {
 	deadline := time.Now().Add(bound)
@@ -198,7 +268,8 @@ func (w *world) waitConnected(ctx context.Context, n int, bound time.Duration) e
 	}
 }
 
-// snapshot is one sample of the serve process.
+// snapshot is one sample of the serve process: its resident memory,
+// the heap its last GC found live, and its goroutines.
 type snapshot struct {
 	rss, heap  float64
 	goroutines int
@@ -220,7 +291,7 @@ func (w *world) sample(ctx context.Context, fr *fleetRun) (snapshot, error) {
 			return s, err
 		}
 		seen = append(seen, rt.Goroutines)
-		s.heap = float64(rt.HeapObjectBytes) / (1 << 20)
+		s.heap = float64(rt.HeapLiveBytes) / (1 << 20)
 		window := seen[max(0, len(seen)-6):]
 		if len(seen) >= 6 && (slices.Min(window) == slices.Max(window) || time.Now().After(deadline)) {
 			s.goroutines = slices.Min(window)

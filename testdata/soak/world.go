@@ -253,6 +253,7 @@ func (w *world) health(ctx context.Context) (h struct{ Servers, Connected int },
 func (w *world) runtime(ctx context.Context) (r struct {
 	Goroutines      int    `json:"goroutines"`
 	HeapObjectBytes uint64 `json:"heap_object_bytes"`
+	HeapLiveBytes   uint64 `json:"heap_live_bytes"`
 	TotalBytes      uint64 `json:"total_bytes"`
 }, err error,
 ) {

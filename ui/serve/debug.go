@@ -28,6 +28,7 @@ func DebugEnabled(lookupEnv func(string) (string, bool)) bool {
 var runtimeMetrics = [...]struct{ key, name string }{
 	{"goroutines", "/sched/goroutines:goroutines"},
 	{"heap_object_bytes", "/memory/classes/heap/objects:bytes"},
+	{"heap_live_bytes", "/gc/heap/live:bytes"},
 	{"total_bytes", "/memory/classes/total:bytes"},
 	{"released_bytes", "/memory/classes/heap/released:bytes"},
 	{"gc_cycles", "/gc/cycles/total:gc-cycles"},
