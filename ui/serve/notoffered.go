@@ -11,29 +11,45 @@ import (
 
 	"github.com/mcpdeck/mcpdeck/engine"
 	"github.com/mcpdeck/mcpdeck/model"
+	"github.com/mcpdeck/mcpdeck/model/textsafe"
 )
 
 // offersNo is the answer to a call of a tool or prompt (kind) serve does
-// not offer now: when its name is SERVER__NAME of a server --servers
-// keeps but serve does not offer (disabled, rejected, awaiting approval,
-// blocked, its config file broken), it says that server's state, so an
-// agent that called a name it was offered before learns why it is gone
-// and what the person can do. why reports whether it found such a server.
+// not offer now, saying why when its name is SERVER__NAME of a server
+// --servers keeps: the server's state when serve does not offer the
+// server (disabled, rejected, awaiting approval, blocked), or the
+// permission rule that denies the tool (while a settings file cannot be
+// read, every tool is denied). So an agent that called a name it was
+// offered before learns why it is gone and what the person can do. why
+// reports whether there was such a reason.
 func (g *Gateway) offersNo(kind, name string) (msg string, why bool) {
 	msg = fmt.Sprintf("mcpdeck serve offers no %s %q now", kind, name)
 	g.mu.Lock()
-	s, ok := g.notOfferedLocked(name)
+	s, ok := g.namedServerLocked(name)
+	var denied *engine.Tool
+	if ok && g.f.exposes(&s) && kind == "tool" {
+		denied = g.deniedToolLocked(&s, name)
+	}
 	g.mu.Unlock()
-	if !ok {
+	switch {
+	case !ok:
 		return msg, false
+	case denied != nil:
+		rule := g.eng.DenyRule(denied.ExposedName)
+		if rule == "" {
+			return msg, false // allowed again meanwhile
+		}
+		return msg + ": " + textsafe.SanitizeLine(fmt.Sprintf("server %s's tool %s is denied by a permission rule (%s)", s.Name, denied.Name, rule)), true
+	case g.f.exposes(&s):
+		return msg, false // offered: the server has no such tool
 	}
 	return msg + ": " + stateSentence(&s), true
 }
 
-// notOfferedLocked finds the server a name is prefixed with (the longest
+// namedServerLocked finds the server a name is prefixed with (the longest
 // such name, as SERVER__NAME is made by model.ServeName), if --servers
-// keeps it and serve does not offer it. Callers hold g.mu.
-func (g *Gateway) notOfferedLocked(name string) (engine.ServerSnapshot, bool) {
+// keeps it. Callers hold g.mu.
+func (g *Gateway) namedServerLocked(name string) (engine.ServerSnapshot, bool) {
 	var best *engine.ServerSnapshot
 	bestLen := 0
 	for i := range g.snap.Servers {
@@ -43,10 +59,22 @@ func (g *Gateway) notOfferedLocked(name string) (engine.ServerSnapshot, bool) {
 			best, bestLen = s, len(prefix)
 		}
 	}
-	if best == nil || !g.f.server(best.Name) || g.f.exposes(best) {
+	if best == nil || !g.f.server(best.Name) {
 		return engine.ServerSnapshot{}, false
 	}
 	return *best, true
+}
+
+// deniedToolLocked is s's tool offered as name were it allowed, when a
+// permission rule denies it; nil otherwise. Callers hold g.mu.
+func (g *Gateway) deniedToolLocked(s *engine.ServerSnapshot, name string) *engine.Tool {
+	nameOf := g.f.prefix.namer(g.snap, g.f)
+	for i := range s.Tools {
+		if t := &s.Tools[i]; t.Denied && nameOf(s.Name, t.Name) == name {
+			return t
+		}
+	}
+	return nil
 }
 
 // explainNotOffered runs before mcp-go handles a request (its

@@ -1,6 +1,8 @@
 package serve
 
 import (
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -60,5 +62,41 @@ func checkNotOffered(t *testing.T, a *agent) {
 		if got := call(name); !strings.Contains(got, "not found") || strings.Contains(got, "offers no tool") {
 			t.Errorf("calling %s: %q, want the library's not found", name, got)
 		}
+	}
+}
+
+// TestCallOfAToolDeniedWhileSettingsAreBroken: while the person's
+// settings file cannot be parsed every tool is denied (its deny rules are
+// unknown), so serve offers none; a call of one says which rule stops
+// it, naming the file, not "tool not found".
+func TestCallOfAToolDeniedWhileSettingsAreBroken(t *testing.T) {
+	r := newRig(t, map[string]any{"fa": fault(nil, nil)}, Options{}, nil)
+	a := r.stdioAgent()
+	if names := a.toolNames(t); !slices.Contains(names, "fa__echo") {
+		t.Fatalf("fa's tools are not offered: %v", names)
+	}
+	settings := filepath.Join(r.load.ConfigDir, "settings.json")
+	if err := os.WriteFile(settings, []byte(`{"mcpServers": {"`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := r.gw.eng.Reload(t.Context()); err != nil {
+		t.Fatal(err)
+	}
+	r.waitFor("fa's tools denied", func(g *Gateway) bool { _, ok := g.x.toolRoutes["fa__echo"]; return !ok })
+	req := mcp.CallToolRequest{}
+	req.Params.Name, req.Params.Arguments = "fa__echo", map[string]any{"text": "x"}
+	res, err := a.CallTool(t.Context(), req)
+	got := ""
+	switch {
+	case err != nil:
+		got = err.Error()
+	case res.IsError:
+		got = resultText(res)
+	default:
+		t.Fatalf("the call went through: %v", res)
+	}
+	want := `mcpdeck serve offers no tool "fa__echo" now: server fa's tool echo is denied by a permission rule (deny: every tool while ` + settings + ` cannot be read)`
+	if !strings.Contains(got, want) {
+		t.Errorf("calling fa__echo: %q, want %q", got, want)
 	}
 }
