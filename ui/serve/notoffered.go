@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/mark3labs/mcp-go/mcp"
@@ -17,9 +18,10 @@ import (
 // offersNo is the answer to a call of a tool or prompt (kind) serve does
 // not offer now, saying why when its name is SERVER__NAME of a server
 // --servers keeps: the server's state when serve does not offer the
-// server (disabled, rejected, awaiting approval, blocked), or the
+// server (disabled, rejected, awaiting approval, blocked), the
 // permission rule that denies the tool (while a settings file cannot be
-// read, every tool is denied). So an agent that called a name it was
+// read, every tool is denied), or that the server left the
+// configuration (its editor closed). So an agent that called a name it was
 // offered before learns why it is gone and what the person can do. why
 // reports whether there was such a reason.
 func (g *Gateway) offersNo(kind, name string) (msg string, why bool) {
@@ -30,10 +32,16 @@ func (g *Gateway) offersNo(kind, name string) (msg string, why bool) {
 	if ok && g.f.exposes(&s) && kind == "tool" {
 		denied = g.deniedToolLocked(&s, name)
 	}
+	var gone string
+	if !ok {
+		gone, ok = g.gone.find(name, g.f)
+	}
 	g.mu.Unlock()
 	switch {
 	case !ok:
 		return msg, false
+	case gone != "":
+		return msg + ": " + gone, true
 	case denied != nil:
 		rule := g.eng.DenyRule(denied.ExposedName)
 		if rule == "" {
@@ -120,4 +128,61 @@ func lookupOK(g *Gateway, ask func(*exposure) bool) bool {
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	return ask(&g.x)
+}
+
+// maxGone bounds how many servers that left the configuration are
+// remembered (the oldest is forgotten first).
+const maxGone = 256
+
+// goneServers remembers the servers that left the configuration while
+// serve ran, each with the sentence that says so. Guarded by the
+// Gateway's mu.
+type goneServers struct {
+	why   map[string]string
+	order []string // oldest first
+}
+
+// note records the servers of old that cur no longer has, and forgets
+// the ones cur has again.
+func (gs *goneServers) note(old, cur []engine.ServerSnapshot) {
+	now := make(map[string]bool, len(cur))
+	for i := range cur {
+		now[cur[i].Name] = true
+		delete(gs.why, cur[i].Name)
+	}
+	for i := range old {
+		s := &old[i]
+		if now[s.Name] {
+			continue
+		}
+		why := "server " + s.Name + " is no longer in the configuration"
+		if s.Editor != nil {
+			why = "server " + s.Name + " is gone: its editor, " + s.Editor.Name + ", closed"
+		}
+		if gs.why == nil {
+			gs.why = map[string]string{}
+		}
+		gs.why[s.Name] = textsafe.SanitizeLine(why)
+		gs.order = append(gs.order, s.Name)
+	}
+	for len(gs.why) > maxGone || len(gs.order) > 2*maxGone {
+		oldest := gs.order[0]
+		gs.order = gs.order[1:]
+		if _, still := gs.why[oldest]; still && !slices.Contains(gs.order, oldest) {
+			delete(gs.why, oldest)
+		}
+	}
+}
+
+// find is the sentence of the gone server a name is prefixed with (the
+// longest), if f keeps it.
+func (gs *goneServers) find(name string, f filter) (string, bool) {
+	best, why := 0, ""
+	for s, w := range gs.why {
+		prefix := model.NormalizeName(s) + "__"
+		if len(prefix) > best && strings.HasPrefix(name, prefix) && f.server(s) {
+			best, why = len(prefix), w
+		}
+	}
+	return why, why != ""
 }

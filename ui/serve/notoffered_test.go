@@ -1,6 +1,7 @@
 package serve
 
 import (
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"slices"
@@ -39,27 +40,12 @@ func TestCallOfAToolNoLongerOffered(t *testing.T) {
 // one connected fa does not have.
 func checkNotOffered(t *testing.T, a *agent) {
 	t.Helper()
-	// An error, or (while mcp-go still holds the list serve just
-	// replaced) the handler's error result: either says the same.
-	call := func(name string) string {
-		req := mcp.CallToolRequest{}
-		req.Params.Name, req.Params.Arguments = name, map[string]any{"text": "x"}
-		res, err := a.CallTool(t.Context(), req)
-		switch {
-		case err != nil:
-			return err.Error()
-		case res.IsError:
-			return resultText(res)
-		}
-		t.Fatalf("calling %s: %v, want an error", name, res)
-		return ""
-	}
-	got := call("fb__echo")
+	got := callText(t, a, "fb__echo")
 	if want := `mcpdeck serve offers no tool "fb__echo" now: server fb is disabled`; !strings.Contains(got, want) {
 		t.Errorf("calling fb__echo: %q, want %q", got, want)
 	}
 	for _, name := range []string{"nope__echo", "fa__nope"} {
-		if got := call(name); !strings.Contains(got, "not found") || strings.Contains(got, "offers no tool") {
+		if got := callText(t, a, name); !strings.Contains(got, "not found") || strings.Contains(got, "offers no tool") {
 			t.Errorf("calling %s: %q, want the library's not found", name, got)
 		}
 	}
@@ -83,20 +69,61 @@ func TestCallOfAToolDeniedWhileSettingsAreBroken(t *testing.T) {
 		t.Fatal(err)
 	}
 	r.waitFor("fa's tools denied", func(g *Gateway) bool { _, ok := g.x.toolRoutes["fa__echo"]; return !ok })
-	req := mcp.CallToolRequest{}
-	req.Params.Name, req.Params.Arguments = "fa__echo", map[string]any{"text": "x"}
-	res, err := a.CallTool(t.Context(), req)
-	got := ""
-	switch {
-	case err != nil:
-		got = err.Error()
-	case res.IsError:
-		got = resultText(res)
-	default:
-		t.Fatalf("the call went through: %v", res)
-	}
+	got := callText(t, a, "fa__echo")
 	want := `mcpdeck serve offers no tool "fa__echo" now: server fa's tool echo is denied by a permission rule (deny: every tool while ` + settings + ` cannot be read)`
 	if !strings.Contains(got, want) {
 		t.Errorf("calling fa__echo: %q, want %q", got, want)
 	}
+}
+
+// TestCallOfAToolOfAServerThatLeft: a server removed from the person's
+// settings while serve runs is named as gone, not "tool not found"; one
+// that comes back is offered again.
+func TestCallOfAToolOfAServerThatLeft(t *testing.T) {
+	r := newRig(t, map[string]any{"fa": fault(nil, nil)}, Options{}, nil)
+	settings := filepath.Join(r.load.ConfigDir, "settings.json")
+	write := func(servers map[string]any) {
+		t.Helper()
+		b, _ := json.Marshal(map[string]any{"mcpServers": servers})
+		if err := os.WriteFile(settings, b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if err := r.gw.eng.Reload(t.Context()); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write(map[string]any{"fc": fault(nil, nil)})
+	r.waitFor("fc offered", func(g *Gateway) bool { _, ok := g.x.toolRoutes["fc__echo"]; return ok })
+	a := r.stdioAgent()
+	write(map[string]any{})
+	r.waitFor("fc gone", func(g *Gateway) bool { _, ok := g.x.toolRoutes["fc__echo"]; return !ok })
+	if got, want := callText(t, a, "fc__echo"), `mcpdeck serve offers no tool "fc__echo" now: server fc is no longer in the configuration`; !strings.Contains(got, want) {
+		t.Errorf("calling fc__echo: %q, want %q", got, want)
+	}
+	write(map[string]any{"fc": fault(nil, nil)})
+	r.waitFor("fc back", func(g *Gateway) bool { _, ok := g.x.toolRoutes["fc__echo"]; return ok })
+	r.gw.mu.Lock()
+	_, still := r.gw.gone.why["fc"]
+	r.gw.mu.Unlock()
+	if still {
+		t.Error("fc is back but still remembered as gone")
+	}
+}
+
+// callText calls name and returns the error's text or the error result's
+// (while mcp-go still holds the list serve just replaced, the handler
+// answers: either says the same); a call that goes through fails the test.
+func callText(t *testing.T, a *agent, name string) string {
+	t.Helper()
+	req := mcp.CallToolRequest{}
+	req.Params.Name, req.Params.Arguments = name, map[string]any{"text": "x"}
+	res, err := a.CallTool(t.Context(), req)
+	switch {
+	case err != nil:
+		return err.Error()
+	case res.IsError:
+		return resultText(res)
+	}
+	t.Fatalf("calling %s went through: %v", name, res)
+	return ""
 }

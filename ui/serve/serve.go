@@ -97,6 +97,7 @@ type Gateway struct {
 	calls    []*call                // agent requests in flight, oldest first
 	sessions map[string]server.ClientSession
 	subs     subscriptions // the agents' resource subscriptions (subscribe.go)
+	gone     goneServers   // servers that left the configuration (notoffered.go)
 	// changed is closed and replaced whenever the above changes (a
 	// snapshot applied, a call begun or ended): it wakes waiters.
 	changed chan struct{}

@@ -29,6 +29,7 @@ func (g *Gateway) apply(snap engine.Snapshot) {
 		x = expose(view, g.f)
 	}
 	old := g.x
+	g.gone.note(g.snap.Servers, snap.Servers)
 	g.snap, g.view, g.x = snap, view, x
 	notes := g.notesLocked(snap, x)
 	settled := g.settledLocked(snap)
