@@ -18,7 +18,9 @@ import (
 // offersNo is the answer to a call of a tool or prompt (kind) serve does
 // not offer now, saying why when its name is SERVER__NAME of a server
 // --servers keeps: the server's state when serve does not offer the
-// server (disabled, rejected, awaiting approval, blocked), the
+// server (disabled, rejected, awaiting approval, blocked) or offers it
+// without that tool while it connects (its definition changed: its old
+// lists went with the old definition), the
 // permission rule that denies the tool (while a settings file cannot be
 // read, every tool is denied), or that the server left the
 // configuration (its editor closed). So an agent that called a name it was
@@ -48,8 +50,8 @@ func (g *Gateway) offersNo(kind, name string) (msg string, why bool) {
 			return msg, false // allowed again meanwhile
 		}
 		return msg + ": " + textsafe.SanitizeLine(fmt.Sprintf("server %s's tool %s is denied by a permission rule (%s)", s.Name, denied.Name, rule)), true
-	case g.f.exposes(&s):
-		return msg, false // offered: the server has no such tool
+	case g.f.exposes(&s) && s.State == model.StateConnected:
+		return msg, false // offered and connected: the server has no such tool
 	}
 	return msg + ": " + stateSentence(&s), true
 }
@@ -90,7 +92,7 @@ func (g *Gateway) deniedToolLocked(s *engine.ServerSnapshot, name string) *engin
 // that is not offered and that names a server serve does not offer is
 // answered with the server's state instead of mcp-go's "tool not found".
 // Anything else goes on to mcp-go untouched.
-func (g *Gateway) explainNotOffered(_ context.Context, _ any, message any) error {
+func (g *Gateway) explainNotOffered(ctx context.Context, _ any, message any) error {
 	raw, ok := message.(json.RawMessage)
 	if !ok {
 		return nil
@@ -105,16 +107,27 @@ func (g *Gateway) explainNotOffered(_ context.Context, _ any, message any) error
 		return nil
 	}
 	var kind string
-	var offered bool
+	var offered func() bool
 	switch mcp.MCPMethod(m.Method) {
 	case mcp.MethodToolsCall:
-		kind, offered = "tool", lookupOK(g, func(x *exposure) bool { _, ok := x.toolRoutes[m.Params.Name]; return ok })
+		kind, offered = "tool", func() bool {
+			return lookupOK(g, func(x *exposure) bool { _, ok := x.toolRoutes[m.Params.Name]; return ok })
+		}
 	case mcp.MethodPromptsGet:
-		kind, offered = "prompt", lookupOK(g, func(x *exposure) bool { _, ok := x.promptRoutes[m.Params.Name]; return ok })
+		kind, offered = "prompt", func() bool {
+			return lookupOK(g, func(x *exposure) bool { _, ok := x.promptRoutes[m.Params.Name]; return ok })
+		}
 	default:
 		return nil
 	}
-	if offered {
+	if offered() {
+		return nil
+	}
+	// A call made while serve starts waits for the servers still
+	// connecting, as a listing does (mcp-go's BeforeCallTool, which would
+	// wait too, comes only after this).
+	g.waitReady(ctx)
+	if offered() {
 		return nil
 	}
 	if msg, why := g.offersNo(kind, m.Params.Name); why {

@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/mark3labs/mcp-go/mcp"
 )
@@ -126,4 +127,28 @@ func callText(t *testing.T, a *agent, name string) string {
 	}
 	t.Fatalf("calling %s went through: %v", name, res)
 	return ""
+}
+
+// TestCallBeforeListingWaitsForTheServer: an agent that calls a tool
+// without listing first (inspector-cli does), while its server still
+// connects, waits for it as a listing does and gets the result.
+func TestCallBeforeListingWaitsForTheServer(t *testing.T) {
+	r := newRig(t, map[string]any{"slow": fault([]string{"-start-delay", "500ms"}, nil)}, Options{}, nil)
+	a := r.stdioAgent()
+	if got, isErr := a.call(t, "slow__echo", map[string]any{"text": "hi"}); isErr || got != "hi" {
+		t.Errorf("calling slow__echo at start: %q (error %v), want hi", got, isErr)
+	}
+}
+
+// TestCallOfAToolOfAServerStillConnecting: a server that is offered but
+// has no lists yet (it connects: at start, or again after its definition
+// changed, when its old lists went with the old definition) answers a
+// call of one of its tools with its state, not "tool not found".
+func TestCallOfAToolOfAServerStillConnecting(t *testing.T) {
+	r := newRig(t, map[string]any{"fa": fault(nil, nil), "fh": fault([]string{"-hang-init"}, nil)}, Options{StartupWait: time.Millisecond}, nil)
+	a := r.stdioAgent()
+	got := callText(t, a, "fh__echo")
+	if want := `mcpdeck serve offers no tool "fh__echo" now: server fh is not connected`; !strings.Contains(got, want) {
+		t.Errorf("calling fh__echo: %q, want %q", got, want)
+	}
 }
