@@ -119,6 +119,8 @@ func probe(s *server, rnd *rand.Rand) call {
 		return call{server: s.name, tool: "calculate", args: map[string]any{"op": "add", "a": a, "b": b}, want: fmt.Sprint(a + b)}
 	case "weather":
 		return call{server: s.name, tool: "forecast", args: map[string]any{"city": "Oslo", "days": 1}}
+	case "ide":
+		return call{server: s.name, tool: "getDiagnostics"}
 	}
 	text := fmt.Sprintf("soak %d", rnd.Int64())
 	return call{server: s.name, tool: "echo", args: map[string]any{"text": text}, want: text}

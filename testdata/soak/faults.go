@@ -38,7 +38,7 @@ type injector struct {
 func (in *injector) run(ctx context.Context) {
 	var targets []*server
 	for _, s := range in.servers {
-		if s.remote() || s.role == roleHang {
+		if s.remote() || s.role == roleHang || s.editor != nil {
 			targets = append(targets, s)
 		}
 	}
@@ -55,13 +55,16 @@ func (in *injector) run(ctx context.Context) {
 			continue
 		}
 		d := time.Duration(2000+in.rnd.IntN(8000)) * time.Millisecond
-		if s.remote() {
+		switch {
+		case s.editor != nil:
+			in.wg.Go(func() { defer s.busy.Store(false); in.editorEpisode(s, min(d, 4*time.Second)) })
+		case s.remote():
 			f := pickFault(in.rnd)
 			if f == faultStall {
 				d += 5 * time.Second // long enough for calls and pings to notice
 			}
 			in.wg.Go(func() { defer s.busy.Store(false); in.remoteEpisode(ctx, s, f, d) })
-		} else {
+		default:
 			d = time.Duration(8000+in.rnd.IntN(12000)) * time.Millisecond // past two pings
 			in.wg.Go(func() { defer s.busy.Store(false); in.hangEpisode(ctx, s, d) })
 		}
@@ -101,6 +104,17 @@ func (in *injector) remoteEpisode(ctx context.Context, s *server, f fault, d tim
 	select {
 	case <-ctx.Done():
 	case <-time.After(d):
+	}
+}
+
+// editorEpisode closes the editor and opens it again after down.
+func (in *injector) editorEpisode(s *server, down time.Duration) {
+	in.counts.add("editor_restart")
+	if in.verbose {
+		fmt.Fprintf(os.Stderr, "soak: fault editor_restart on %s for %s\n", s.name, down.Round(time.Millisecond))
+	}
+	if err := s.editor.restart(down); err != nil {
+		in.errs <- fmt.Sprintf("restarting the editor: %v", err)
 	}
 }
 

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+	"syscall"
 	"time"
 )
 
@@ -26,20 +27,23 @@ const (
 type server struct {
 	name      string
 	transport string // stdio, http, sse, ws
-	kind      string // fault (testdata/faultserver), conf (testdata/confserver), calculator, weather (mcpdeck demo-server)
+	kind      string // fault (testdata/faultserver), conf (testdata/confserver), calculator, weather (mcpdeck demo-server), ide (testdata/fakeeditor)
 	role      string
-	scope     string   // user (settings.json) or project (.mcp.json)
+	scope     string   // user (settings.json), project (.mcp.json) or ide (a lock file)
 	args      []string // the fault server's own flags
 
-	proxy *proxy    // remote servers: what mcpdeck connects to
-	up    *upstream // remote servers: the server process behind the proxy
-	busy  atomic.Bool
+	proxy  *proxy    // remote servers: what mcpdeck connects to
+	up     *upstream // remote servers: the server process behind the proxy
+	editor *editor   // the editor's server
+	busy   atomic.Bool
 }
 
 // fleet is the run's servers: 22 on stdio, 12 on streamable HTTP, 8 on
-// SSE and 8 on WebSocket; 10 of them in the project's .mcp.json (so they
-// need approval, and the config churn reaches them), the rest in the
-// person's settings.json. daemons adds stdio servers that daemonize a
+// SSE, 8 on WebSocket and an editor's (testdata/fakeeditor: WebSocket
+// with its token, found by its lock file); 10 of them in the project's
+// .mcp.json (so they need approval, and the config churn reaches them),
+// the editor's from its lock file, the rest in the person's
+// settings.json. daemons adds stdio servers that daemonize a
 // child (setsid), which only a subreaper or a cgroup can end with them.
 func fleet(daemons int) []*server {
 	var out []*server
@@ -71,11 +75,13 @@ func fleet(daemons int) []*server {
 	add(2, "psse", "sse", "fault", roleSteady, "project")
 	add(6, "ws", "ws", "fault", roleSteady, "user")
 	add(2, "pws", "ws", "fault", roleSteady, "project")
+	add(1, "ide", "ide", "ide", roleSteady, "ide")
 	return out
 }
 
-// remote says whether the server is reached over the network.
-func (s *server) remote() bool { return s.transport != "stdio" }
+// remote says whether the server is reached over the network through a
+// proxy of the run's.
+func (s *server) remote() bool { return s.transport != "stdio" && s.transport != "ide" }
 
 // definition is the server's entry in its config file.
 func (s *server) definition(w *world) map[string]any {
@@ -195,4 +201,70 @@ func (u *upstream) restart(down time.Duration) error {
 		time.Sleep(200 * time.Millisecond)
 	}
 	return err
+}
+
+// editor is the fake editor: it serves its MCP server on a port of its
+// own and announces it in a lock file under the person's Claude config
+// dir, which mcpdeck watches. Restarting it is an editor closed and
+// opened again: the lock file goes, a new one comes with a new port.
+type editor struct {
+	bin, dir, workspace string
+	log                 io.Writer
+
+	mu   sync.Mutex
+	cmd  *exec.Cmd
+	done chan struct{}
+}
+
+func (e *editor) start() error {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	cmd := exec.Command(e.bin, "-dir", e.dir, "-workspace", e.workspace, "-transport", "ws")
+	stderr, err := cmd.StderrPipe()
+	if err != nil {
+		return err
+	}
+	if err := cmd.Start(); err != nil {
+		return err
+	}
+	br := bufio.NewReader(stderr)
+	line, err := br.ReadString('\n')
+	done := make(chan struct{})
+	go func() {
+		_, _ = io.Copy(e.log, br)
+		_ = cmd.Wait()
+		close(done)
+	}()
+	if err != nil || !strings.HasPrefix(line, "listening on ") {
+		_ = cmd.Process.Kill()
+		<-done
+		return fmt.Errorf("the fake editor said %q (%v), want its port", line, err)
+	}
+	e.cmd, e.done = cmd, done
+	return nil
+}
+
+// stop closes the editor as a person does (SIGTERM: it removes its lock
+// file), killing it if it has not gone within 5 s.
+func (e *editor) stop() {
+	e.mu.Lock()
+	cmd, done := e.cmd, e.done
+	e.cmd = nil
+	e.mu.Unlock()
+	if cmd == nil {
+		return
+	}
+	_ = cmd.Process.Signal(syscall.SIGTERM)
+	select {
+	case <-done:
+	case <-time.After(5 * time.Second):
+		_ = cmd.Process.Kill()
+		<-done
+	}
+}
+
+func (e *editor) restart(down time.Duration) error {
+	e.stop()
+	time.Sleep(down)
+	return e.start()
 }

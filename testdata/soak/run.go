@@ -32,12 +32,19 @@ func run(ctx context.Context, o options) (*report, error) {
 	counts := &faultCounts{}
 	servers := fleet(o.daemons)
 	for _, s := range servers {
-		if s.remote() {
+		switch {
+		case s.remote():
 			if err := s.startRemote(w, counts); err != nil {
 				return nil, err
 			}
 			defer s.proxy.close()
 			defer s.up.stop()
+		case s.kind == "ide":
+			s.editor = &editor{bin: w.editorBin, dir: w.claudeDir(), workspace: w.proj, log: w.logFile("editor")}
+			if err := s.editor.start(); err != nil {
+				return nil, err
+			}
+			defer s.editor.stop()
 		}
 	}
 	if err := w.writeConfig(servers); err != nil {

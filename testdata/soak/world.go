@@ -27,7 +27,7 @@ import (
 type world struct {
 	dir, home, proj, config, cache, managed, tmp string
 	runID                                        string
-	mcpdeck, faultBin, confBin                   string
+	mcpdeck, faultBin, confBin, editorBin        string
 	token                                        string
 	bins                                         []*faultlaunch.Binary
 
@@ -65,7 +65,11 @@ func newWorld(o options) (*world, error) {
 	}
 	fault := &faultlaunch.Binary{}
 	conf := &faultlaunch.Binary{Package: "github.com/mcpdeck/mcpdeck/testdata/confserver"}
-	w.bins = []*faultlaunch.Binary{fault, conf}
+	ed := &faultlaunch.Binary{Package: "github.com/mcpdeck/mcpdeck/testdata/fakeeditor"}
+	w.bins = []*faultlaunch.Binary{fault, conf, ed}
+	if w.editorBin, err = ed.Path(); err != nil {
+		return nil, err
+	}
 	if w.faultBin, err = fault.Path(); err != nil {
 		return nil, err
 	}
@@ -108,6 +112,9 @@ func (w *world) logFile(name string) io.Writer {
 	return f
 }
 
+// claudeDir is where editors write their lock files (its ide directory).
+func (w *world) claudeDir() string { return filepath.Join(w.home, ".claude") }
+
 // userSettings and projectFile are the config files the run writes.
 func (w *world) userSettings() string { return filepath.Join(w.config, "mcpdeck", "settings.json") }
 func (w *world) projectFile() string  { return filepath.Join(w.proj, ".mcp.json") }
@@ -136,6 +143,7 @@ func (w *world) env() []string {
 		"XDG_DATA_HOME=" + filepath.Join(w.dir, "data"),
 		"MCPDECK_MANAGED_DIR=" + w.managed,
 		"TMPDIR=" + w.tmp,
+		"CLAUDE_CONFIG_DIR=" + w.claudeDir(),
 		"PATH=" + os.Getenv("PATH"),
 		"DBUS_SESSION_BUS_ADDRESS=unix:path=" + filepath.Join(w.dir, "no-dbus"),
 		"MCP_TIMEOUT=" + strconv.Itoa(int(connectTimeout.Milliseconds())),
@@ -168,9 +176,10 @@ func writeAtomic(path string, b []byte) error {
 func (w *world) writeConfig(servers []*server) error {
 	user, proj := map[string]any{}, map[string]any{}
 	for _, s := range servers {
-		if s.scope == "project" {
+		switch s.scope {
+		case "project":
 			proj[s.name] = s.definition(w)
-		} else {
+		case "user":
 			user[s.name] = s.definition(w)
 		}
 	}

@@ -551,6 +551,9 @@ func (wr *writers) final(ctx context.Context) {
 	}
 	var bad []string
 	for _, s := range wr.servers {
+		if s.scope != "user" && s.scope != "project" {
+			continue // the editor's server lives as long as the editor
+		}
 		got, ok := l[s.name]
 		switch {
 		case !ok:
