@@ -52,3 +52,17 @@ func TestDebugRuntime(t *testing.T) {
 		t.Errorf("/debug/runtime/TOKEN answered: %s", b)
 	}
 }
+
+// TestDebugEnabled: only the value 1 turns /debug/runtime on; a nil
+// lookup reads the process's environment.
+func TestDebugEnabled(t *testing.T) {
+	for v, want := range map[string]bool{"1": true, "": false, "0": false, "true": false, "yes": false} {
+		if got := DebugEnabled(func(k string) (string, bool) { return v, k == DebugEnv }); got != want {
+			t.Errorf("%s=%q: %v, want %v", DebugEnv, v, got, want)
+		}
+	}
+	t.Setenv(DebugEnv, "1")
+	if !DebugEnabled(nil) {
+		t.Errorf("nil lookup with %s=1 in the environment: off", DebugEnv)
+	}
+}
