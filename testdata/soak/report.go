@@ -141,8 +141,12 @@ type report struct {
 	RecoveryS    float64  `json:"recovery_s"`
 	RecoveryMaxS float64  `json:"recovery_bound_s"`
 	NotRecovered []string `json:"not_recovered,omitempty"`
-	ExitS        float64  `json:"exit_s"`
-	ExitError    string   `json:"exit_error,omitempty"`
+	// RecoveredByCall are the servers that had given up when the faults
+	// stopped and connected again when the first call asked (serve's
+	// promise for a failed or signed-out server), with that answer.
+	RecoveredByCall []string `json:"recovered_by_a_call,omitempty"`
+	ExitS           float64  `json:"exit_s"`
+	ExitError       string   `json:"exit_error,omitempty"`
 
 	Orphans    int      `json:"orphans"`
 	OrphanList []string `json:"orphan_list,omitempty"`

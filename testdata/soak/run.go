@@ -6,6 +6,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"slices"
+	"strings"
 	"sync"
 	"syscall"
 	"time"
@@ -150,11 +151,11 @@ func run(ctx context.Context, o options) (*report, error) {
 		r.Notes = append(r.Notes, e)
 	}
 
-	took, notRecovered, err := w.recover(ctx, servers, fr)
+	took, notRecovered, byCall, err := w.recover(ctx, servers, fr)
 	if err != nil {
 		return nil, err
 	}
-	r.RecoveryS, r.NotRecovered = took.Seconds(), notRecovered
+	r.RecoveryS, r.NotRecovered, r.RecoveredByCall = took.Seconds(), notRecovered, byCall
 	say("recovered in %s (%d not)", took.Round(time.Millisecond), len(notRecovered))
 	fr.phase.Store(phaseSteady)
 
@@ -318,22 +319,20 @@ func (w *world) sample(ctx context.Context, fr *fleetRun) (snapshot, error) {
 // recover calls every server through serve, once a second each, until
 // each answers, and says how long the slowest took; those that did not
 // answer within recoveryBound are named with their last error.
-func (w *world) recover(ctx context.Context, servers []*server, fr *fleetRun) (time.Duration, []string, error) {
+func (w *world) recover(ctx context.Context, servers []*server, fr *fleetRun) (slowest time.Duration, failed, byCall []string, err error) {
 	a, err := dial(ctx, w, 99, false)
 	if err != nil {
-		return 0, nil, err
+		return 0, nil, nil, err
 	}
 	defer a.c.Close()
 	start := time.Now()
 	var mu sync.Mutex
-	var slowest time.Duration
-	var failed []string
 	var wg sync.WaitGroup
 	for i, s := range servers {
 		rnd := rand.New(rand.NewPCG(uint64(i), 4))
 		wg.Go(func() {
 			last := "no answer"
-			for time.Since(start) < recoveryBound && ctx.Err() == nil {
+			for try := 0; time.Since(start) < recoveryBound && ctx.Err() == nil; try++ {
 				c := probe(s, rnd)
 				o := a.do(ctx, c)
 				fr.tally.add(o, "recovery", false)
@@ -342,6 +341,11 @@ func (w *world) recover(ctx context.Context, servers []*server, fr *fleetRun) (t
 					slowest = max(slowest, time.Since(start))
 					mu.Unlock()
 					return
+				}
+				if try == 0 && strings.Contains(o.err, reconnectedByCall) {
+					mu.Lock()
+					byCall = append(byCall, s.name+": "+o.err)
+					mu.Unlock()
 				}
 				last = o.err
 				time.Sleep(time.Second)
@@ -353,8 +357,20 @@ func (w *world) recover(ctx context.Context, servers []*server, fr *fleetRun) (t
 	}
 	wg.Wait()
 	slices.Sort(failed)
-	return slowest, failed, nil
+	slices.Sort(byCall)
+	if len(failed) == 0 {
+		if h, err := w.health(ctx); err != nil || h.Servers != len(servers) || h.Connected != h.Servers {
+			failed = append(failed, fmt.Sprintf("serve's /health: %d offered, %d connected, want %d (%v)", h.Servers, h.Connected, len(servers), err))
+		}
+	}
+	return slowest, failed, byCall, nil
 }
+
+// reconnectedByCall is what serve adds when a call finds its server
+// failed or signed out and asks it to connect again: such a server gave
+// up (its backoff ran out, or it crashed in a loop) and recovers by that
+// call, as serve promises, not by itself.
+const reconnectedByCall = "mcpdeck is connecting it again"
 
 // orphans are the run's processes still alive once serve exited, after
 // 5 s for the ones already dying. They are killed: the run leaves

@@ -11,6 +11,7 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 
 	"github.com/mcpdeck/mcpdeck/engine"
+	"github.com/mcpdeck/mcpdeck/engine/lock"
 	"github.com/mcpdeck/mcpdeck/model"
 	"github.com/mcpdeck/mcpdeck/model/textsafe"
 )
@@ -106,41 +107,34 @@ func (g *Gateway) explainNotOffered(ctx context.Context, _ any, message any) err
 	if json.Unmarshal(raw, &m) != nil {
 		return nil
 	}
+	// mcp-go answers a name it holds; what it holds is set just after
+	// the exposure changes (apply), so that is what counts here.
 	var kind string
-	var offered func() bool
+	var held func() bool
 	switch mcp.MCPMethod(m.Method) {
 	case mcp.MethodToolsCall:
-		kind, offered = "tool", func() bool {
-			return lookupOK(g, func(x *exposure) bool { _, ok := x.toolRoutes[m.Params.Name]; return ok })
-		}
+		kind, held = "tool", func() bool { return g.srv.GetTool(m.Params.Name) != nil }
 	case mcp.MethodPromptsGet:
-		kind, offered = "prompt", func() bool {
-			return lookupOK(g, func(x *exposure) bool { _, ok := x.promptRoutes[m.Params.Name]; return ok })
-		}
+		kind, held = "prompt", func() bool { _, ok := g.srv.ListPrompts()[m.Params.Name]; return ok }
 	default:
 		return nil
 	}
-	if offered() {
+	if held() {
 		return nil
 	}
 	// A call made while serve starts waits for the servers still
 	// connecting, as a listing does (mcp-go's BeforeCallTool, which would
-	// wait too, comes only after this).
+	// wait too, comes only after this); one made while a snapshot is
+	// applied waits for its lists to be set.
 	g.waitReady(ctx)
-	if offered() {
+	lock.With(&g.setting, func() {})
+	if held() {
 		return nil
 	}
 	if msg, why := g.offersNo(kind, m.Params.Name); why {
 		return errors.New(msg)
 	}
 	return nil
-}
-
-// lookupOK asks one question of what is offered now.
-func lookupOK(g *Gateway, ask func(*exposure) bool) bool {
-	g.mu.Lock()
-	defer g.mu.Unlock()
-	return ask(&g.x)
 }
 
 // maxGone bounds how many servers that left the configuration are

@@ -86,6 +86,10 @@ type Gateway struct {
 	}
 	answersElicit bool // Options.AnswersElicitation
 
+	// setting is held while a snapshot is applied, from the exposure
+	// built to mcp-go's lists set (sync.go).
+	setting sync.Mutex
+
 	mu       sync.Mutex
 	snap     engine.Snapshot
 	view     engine.Snapshot // snap with reconnecting servers' last lists (viewLocked), as x was built from

@@ -8,6 +8,7 @@ import (
 	"github.com/mark3labs/mcp-go/server"
 
 	"github.com/mcpdeck/mcpdeck/engine"
+	"github.com/mcpdeck/mcpdeck/engine/lock"
 	"github.com/mcpdeck/mcpdeck/model"
 	"github.com/mcpdeck/mcpdeck/ui/status"
 )
@@ -18,6 +19,13 @@ import (
 // published every 200 ms while they flow): then the exposure is kept, not
 // built again (which checks every tool's schema).
 func (g *Gateway) apply(snap engine.Snapshot) {
+	lock.With(&g.setting, func() { g.applyHeld(snap) })
+}
+
+// applyHeld is apply, holding g.setting: from the exposure built to the
+// last list set in mcp-go, a call of a name not offered waits for it
+// (explainNotOffered).
+func (g *Gateway) applyHeld(snap engine.Snapshot) {
 	g.mu.Lock()
 	if snap.Seq < g.snap.Seq { // never step back to an older snapshot
 		g.mu.Unlock()
