@@ -213,9 +213,28 @@ func (a *agent) loop(ctx context.Context, f *fleetRun) {
 		c := choose(a.rnd, f.servers, phase == phaseFaults)
 		o := a.do(ctx, c)
 		f.gate.RUnlock()
-		if ctx.Err() != nil && !o.lost {
+		if ctx.Err() != nil {
 			return // the run ended under the call: not the product's answer
 		}
 		f.tally.add(o, phaseNames[phase], f.verbose)
+		if o.isErr || o.lost {
+			// An agent's model reads the error before its next call.
+			select {
+			case <-ctx.Done():
+			case <-time.After(afterError):
+			}
+		}
 	}
+}
+
+// afterError is how long an agent pauses after an error, as a model
+// reading it would, rather than calling again at once.
+const afterError = 200 * time.Millisecond
+
+// reached says whether a fault call reached its server: it was answered
+// with a result, or with an error about the call itself ("calling crash
+// on S: …"), not refused before it by serve (the server not offered or
+// not connected).
+func (o outcome) reached() bool {
+	return !o.lost && (!o.isErr || strings.Contains(o.err, "calling "+o.tool+" on "+o.server+":"))
 }

@@ -19,7 +19,7 @@ type tally struct {
 	mu          sync.Mutex
 	calls, ok   int
 	errs        int // errors that were explained
-	faultCalls  int
+	faultCalls  int // fault calls that reached their server
 	byPhase     map[string]*phaseCount
 	lost        []string
 	unexplained []string
@@ -45,7 +45,7 @@ func (t *tally) add(o outcome, phase string, verbose bool) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	t.calls++
-	if o.fault {
+	if o.fault && o.reached() {
 		t.faultCalls++
 	}
 	pc := t.byPhase[phase]

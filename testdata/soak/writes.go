@@ -104,9 +104,11 @@ const (
 	rejectOwned   = "pst01"             // approve and reject
 	disableOwned1 = "st01"              // disable and enable
 	disableOwned2 = "pold01"            // disable and enable (a project server)
-	secretOwned1  = "st03"              // secrets
-	secretOwned2  = "st04"              // secrets
-	addPrefix     = "w"                 // servers mcp add makes and mcp remove removes
+	secretOwned1  = "st03"              // secrets, by one writer
+	secretOwned2  = "st04"              // secrets, by another at once
+	addPrefix1    = "ua"                // servers one writer adds (mcp add) and removes
+	addPrefix2    = "ub"                // servers another adds and removes at once
+	refusedPrefix = "uz"                // servers added while a file is broken (refused)
 	brokenJSON    = `{"mcpServers": {"` // what a half-saved file holds
 )
 
@@ -128,24 +130,29 @@ func (wr *writers) run(ctx context.Context, rnd *rand.Rand) {
 			}
 		})
 	}
-	every(wr.userWrite)
+	every(func(r *rand.Rand) { wr.userWrite(r, addPrefix1) })
+	every(func(r *rand.Rand) { wr.userWrite(r, addPrefix2) })
 	every(wr.localWrite)
-	every(wr.secretWrite)
+	every(func(r *rand.Rand) { wr.secretWrite(r, secretOwned1) })
+	every(func(r *rand.Rand) { wr.secretWrite(r, secretOwned2) })
 	every(wr.projectEdit)
 	every(wr.breakFile)
 	wg.Wait()
 	wr.restore(context.Background())
 }
 
-// userWrite adds a server to the user scope (mcp add) or removes one it
-// added, and checks settings.json.
-func (wr *writers) userWrite(r *rand.Rand) {
+// userWrite adds a server named with prefix to the user scope (mcp add)
+// or removes one it added, and checks settings.json. Two run at once,
+// each with its own prefix.
+func (wr *writers) userWrite(r *rand.Rand, prefix string) {
 	wr.editing.RLock()
 	defer wr.editing.RUnlock()
 	wr.mu.Lock()
 	var alive []string
 	for n := range wr.added {
-		alive = append(alive, n)
+		if strings.HasPrefix(n, prefix) {
+			alive = append(alive, n)
+		}
 	}
 	sort.Strings(alive)
 	wr.mu.Unlock()
@@ -153,7 +160,7 @@ func (wr *writers) userWrite(r *rand.Rand) {
 	if len(alive) < 2 || (len(alive) < 4 && r.IntN(2) == 0) {
 		wr.mu.Lock()
 		wr.next++
-		name := fmt.Sprintf("%s%03d", addPrefix, wr.next)
+		name := fmt.Sprintf("%s%03d", prefix, wr.next)
 		wr.mu.Unlock()
 		_, err := wr.w.cli(ctx, nil, "mcp", "add", "-s", "user", "-e", runEnv+"="+wr.w.runID, "-e", serverEnv+"="+name, name, "--", wr.w.faultBin)
 		if err != nil {
@@ -163,7 +170,7 @@ func (wr *writers) userWrite(r *rand.Rand) {
 		wr.mu.Lock()
 		wr.added[name] = true
 		wr.mu.Unlock()
-		wr.log.done("mcp add -s user "+name, wr.checkUser())
+		wr.log.done("mcp add -s user "+name, wr.checkUser(prefix))
 		return
 	}
 	name := alive[r.IntN(len(alive))]
@@ -174,12 +181,14 @@ func (wr *writers) userWrite(r *rand.Rand) {
 	wr.mu.Lock()
 	delete(wr.added, name)
 	wr.mu.Unlock()
-	wr.log.done("mcp remove -s user "+name, wr.checkUser())
+	wr.log.done("mcp remove -s user "+name, wr.checkUser(prefix))
 }
 
-// checkUser: settings.json parses and holds exactly the fleet's user
-// servers and the added ones.
-func (wr *writers) checkUser() error {
+// checkUser: settings.json parses and holds the fleet's user servers and
+// exactly the added ones named with prefix ("": every name, exactly the
+// fleet's and the added ones). A writer checks its own prefix only: the
+// other's write may land between its own and its check.
+func (wr *writers) checkUser(prefix string) error {
 	var f struct {
 		MCPServers map[string]json.RawMessage `json:"mcpServers"`
 	}
@@ -198,7 +207,9 @@ func (wr *writers) checkUser() error {
 	}
 	wr.mu.Lock()
 	for n := range wr.added {
-		want[n] = true
+		if strings.HasPrefix(n, prefix) {
+			want[n] = true
+		}
 	}
 	wr.mu.Unlock()
 	var missing, extra []string
@@ -208,7 +219,7 @@ func (wr *writers) checkUser() error {
 		}
 	}
 	for n := range f.MCPServers {
-		if !want[n] {
+		if !want[n] && (prefix == "" || strings.HasPrefix(n, prefix)) {
 			extra = append(extra, n)
 		}
 	}
@@ -319,12 +330,11 @@ func (wr *writers) checkLocal(ctx context.Context, name string, check func(liste
 	return check(s)
 }
 
-// secretWrite stores a new value for a secret (mcp secret) and checks
-// the store.
-func (wr *writers) secretWrite(r *rand.Rand) {
+// secretWrite stores a new value for one of server's secrets (mcp
+// secret) and checks the store. Two run at once, each on its own server.
+func (wr *writers) secretWrite(r *rand.Rand, server string) {
 	wr.editing.RLock()
 	defer wr.editing.RUnlock()
-	server := []string{secretOwned1, secretOwned2}[r.IntN(2)]
 	key := []string{"TOKEN", "OTHER"}[r.IntN(2)]
 	value := "v-" + randomHex(8)
 	what := fmt.Sprintf("mcp secret %s %s", server, key)
@@ -335,11 +345,12 @@ func (wr *writers) secretWrite(r *rand.Rand) {
 	wr.mu.Lock()
 	wr.secrets[server+"/"+key] = value
 	wr.mu.Unlock()
-	wr.log.done(what, wr.checkSecrets())
+	wr.log.done(what, wr.checkSecrets(server))
 }
 
-// checkSecrets: credentials.json parses and holds every value last stored.
-func (wr *writers) checkSecrets() error {
+// checkSecrets: credentials.json parses and holds the values last stored
+// for server ("": for every server).
+func (wr *writers) checkSecrets(only string) error {
 	b, err := os.ReadFile(wr.w.credentials())
 	if err != nil {
 		return err
@@ -352,6 +363,9 @@ func (wr *writers) checkSecrets() error {
 	defer wr.mu.Unlock()
 	for k, v := range wr.secrets {
 		server, key, _ := strings.Cut(k, "/")
+		if only != "" && server != only {
+			continue
+		}
 		if got := m["secret:user::"+server+":"+key]; got != v {
 			return fmt.Errorf("credentials.json: %s of %s is %q, want %q", key, server, got, v)
 		}
@@ -467,7 +481,7 @@ func (wr *writers) breakFile(r *rand.Rand) {
 func (wr *writers) brokenWrite(path, scope string) {
 	wr.mu.Lock()
 	wr.next++
-	name := fmt.Sprintf("%s%03d", addPrefix, wr.next)
+	name := fmt.Sprintf("%s%03d", refusedPrefix, wr.next)
 	wr.mu.Unlock()
 	_, err := wr.w.cli(context.Background(), nil, "mcp", "add", "-s", scope, name, "--", wr.w.faultBin)
 	b, rerr := os.ReadFile(path)
@@ -505,7 +519,7 @@ func (wr *writers) restore(ctx context.Context) {
 		wr.mu.Lock()
 		delete(wr.added, name)
 		wr.mu.Unlock()
-		wr.log.done("mcp remove -s user "+name+" (restoring)", wr.checkUser())
+		wr.log.done("mcp remove -s user "+name+" (restoring)", wr.checkUser(""))
 	}
 	orig := map[string]any{}
 	for _, s := range wr.servers {
@@ -542,8 +556,8 @@ func (wr *writers) restore(ctx context.Context) {
 // run's writes left: the fleet's servers in settings.json, every server
 // runnable (approved, enabled), the secrets last stored.
 func (wr *writers) final(ctx context.Context) {
-	wr.log.done("settings.json at the end", wr.checkUser())
-	wr.log.done("credentials.json at the end", wr.checkSecrets())
+	wr.log.done("settings.json at the end", wr.checkUser(""))
+	wr.log.done("credentials.json at the end", wr.checkSecrets(""))
 	l, err := wr.list(ctx)
 	if err != nil {
 		wr.log.done("mcp list at the end", err)
