@@ -37,6 +37,7 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"runtime"
 	"syscall"
 	"time"
 )
@@ -63,6 +64,10 @@ func main() {
 	flag.BoolVar(&o.keep, "keep", false, "keep the run's directory (config, logs) and print where it is")
 	flag.BoolVar(&o.verbose, "v", false, "say what happens as it happens")
 	flag.Parse()
+	if runtime.GOOS != "linux" {
+		fmt.Fprintln(os.Stderr, "soak: runs on Linux only: it reads /proc for memory, processes and their environment")
+		os.Exit(2)
+	}
 	if o.duration < 2*time.Minute {
 		fmt.Fprintln(os.Stderr, "soak: -duration must be at least 2m (warm-up, faults, recovery and a steady phase)")
 		os.Exit(2)
