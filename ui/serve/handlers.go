@@ -51,7 +51,7 @@ func (g *Gateway) callTool(ctx context.Context, req mcp.CallToolRequest) (*mcp.C
 	}
 	r, ok := lookup(g, func(x *exposure) (route, bool) { r, ok := x.toolRoutes[req.Params.Name]; return r, ok })
 	if !ok {
-		msg, _ := g.offersNo("tool", req.Params.Name)
+		msg, _ := g.offersNo(ctx, "tool", req.Params.Name)
 		return mcp.NewToolResultError(msg), nil
 	}
 	if err := g.connected(ctx, r.server); err != nil {
@@ -136,7 +136,7 @@ func (g *Gateway) getPrompt(ctx context.Context, req mcp.GetPromptRequest) (*mcp
 	}
 	r, ok := lookup(g, func(x *exposure) (route, bool) { r, ok := x.promptRoutes[req.Params.Name]; return r, ok })
 	if !ok {
-		msg, _ := g.offersNo("prompt", req.Params.Name)
+		msg, _ := g.offersNo(ctx, "prompt", req.Params.Name)
 		return nil, errors.New(msg)
 	}
 	if err := g.connected(ctx, r.server); err != nil {

@@ -7,11 +7,11 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/mark3labs/mcp-go/mcp"
 
 	"github.com/mcpdeck/mcpdeck/engine"
-	"github.com/mcpdeck/mcpdeck/engine/lock"
 	"github.com/mcpdeck/mcpdeck/model"
 	"github.com/mcpdeck/mcpdeck/model/textsafe"
 )
@@ -27,7 +27,7 @@ import (
 // configuration (its editor closed). So an agent that called a name it was
 // offered before learns why it is gone and what the person can do. why
 // reports whether there was such a reason.
-func (g *Gateway) offersNo(kind, name string) (msg string, why bool) {
+func (g *Gateway) offersNo(ctx context.Context, kind, name string) (msg string, why bool) {
 	msg = fmt.Sprintf("mcpdeck serve offers no %s %q now", kind, name)
 	g.mu.Lock()
 	s, ok := g.namedServerLocked(name)
@@ -54,7 +54,44 @@ func (g *Gateway) offersNo(kind, name string) (msg string, why bool) {
 	case g.f.exposes(&s) && s.State == model.StateConnected:
 		return msg, false // offered and connected: the server has no such tool
 	}
-	return msg + ": " + stateSentence(&s), true
+	// Its state, and a failed or signed-out server is asked to connect
+	// again, as for a call of a tool offered.
+	var ue *unavailableError
+	if err := g.unavailable(ctx, s.Name); errors.As(err, &ue) {
+		return msg + ": " + ue.msg, true
+	}
+	return msg + ": " + stateSentence(&s), true // gone from the engine meanwhile
+}
+
+// caughtUpWait bounds how long a call waits for serve to apply the
+// engine's latest snapshot (published every 200 ms at most while servers
+// change).
+const caughtUpWait = 2 * time.Second
+
+// caughtUp waits until serve has applied the engine's snapshot of now,
+// lists set in mcp-go included (at most caughtUpWait).
+func (g *Gateway) caughtUp(ctx context.Context) {
+	want := g.eng.Snapshot().Seq
+	limit := time.NewTimer(caughtUpWait)
+	defer limit.Stop()
+	for {
+		g.mu.Lock()
+		ch := g.changed // taken first: an apply that ends after closes it
+		g.mu.Unlock()
+		g.setting.Lock()
+		done := g.setSeq >= want
+		g.setting.Unlock()
+		if done {
+			return
+		}
+		select {
+		case <-ch:
+		case <-limit.C:
+			return
+		case <-ctx.Done():
+			return
+		}
+	}
 }
 
 // namedServerLocked finds the server a name is prefixed with (the longest
@@ -124,14 +161,15 @@ func (g *Gateway) explainNotOffered(ctx context.Context, _ any, message any) err
 	}
 	// A call made while serve starts waits for the servers still
 	// connecting, as a listing does (mcp-go's BeforeCallTool, which would
-	// wait too, comes only after this); one made while a snapshot is
-	// applied waits for its lists to be set.
+	// wait too, comes only after this); any call waits until what serve
+	// offers follows the engine's state as of now (a server just
+	// connected, a rule just lifted).
 	g.waitReady(ctx)
-	lock.With(&g.setting, func() {})
+	g.caughtUp(ctx)
 	if held() {
 		return nil
 	}
-	if msg, why := g.offersNo(kind, m.Params.Name); why {
+	if msg, why := g.offersNo(ctx, kind, m.Params.Name); why {
 		return errors.New(msg)
 	}
 	return nil

@@ -10,6 +10,8 @@ import (
 	"time"
 
 	"github.com/mark3labs/mcp-go/mcp"
+
+	"github.com/mcpdeck/mcpdeck/model"
 )
 
 // TestCallOfAToolNoLongerOffered: an agent that calls a tool it was offered
@@ -150,5 +152,25 @@ func TestCallOfAToolOfAServerStillConnecting(t *testing.T) {
 	got := callText(t, a, "fh__echo")
 	if want := `mcpdeck serve offers no tool "fh__echo" now: server fh is not connected`; !strings.Contains(got, want) {
 		t.Errorf("calling fh__echo: %q, want %q", got, want)
+	}
+}
+
+// TestCallOfAToolOfAFailedServerReconnectsIt: a failed server with no
+// lists offered is asked to connect again by a call of one of its tools,
+// as a call of a tool offered does, and the answer says so.
+func TestCallOfAToolOfAFailedServerReconnectsIt(t *testing.T) {
+	r := newRig(t, map[string]any{"fa": fault(nil, nil), "fx": fault([]string{"-no-such-flag"}, nil)}, Options{}, nil)
+	r.waitFor("fx failed", func(g *Gateway) bool {
+		for _, s := range g.snap.Servers {
+			if s.Name == "fx" {
+				return s.State == model.StateFailed
+			}
+		}
+		return false
+	})
+	a := r.stdioAgent()
+	got := callText(t, a, "fx__echo")
+	if want := "server fx failed"; !strings.Contains(got, want) || !strings.Contains(got, "mcpdeck is connecting it again") {
+		t.Errorf("calling fx__echo: %q, want %q and that mcpdeck connects it again", got, want)
 	}
 }

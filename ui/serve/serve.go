@@ -87,8 +87,10 @@ type Gateway struct {
 	answersElicit bool // Options.AnswersElicitation
 
 	// setting is held while a snapshot is applied, from the exposure
-	// built to mcp-go's lists set (sync.go).
+	// built to mcp-go's lists set (sync.go); setSeq, guarded by it, is the
+	// last snapshot whose lists are set.
 	setting sync.Mutex
+	setSeq  uint64
 
 	mu       sync.Mutex
 	snap     engine.Snapshot

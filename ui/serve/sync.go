@@ -8,7 +8,6 @@ import (
 	"github.com/mark3labs/mcp-go/server"
 
 	"github.com/mcpdeck/mcpdeck/engine"
-	"github.com/mcpdeck/mcpdeck/engine/lock"
 	"github.com/mcpdeck/mcpdeck/model"
 	"github.com/mcpdeck/mcpdeck/ui/status"
 )
@@ -19,7 +18,10 @@ import (
 // published every 200 ms while they flow): then the exposure is kept, not
 // built again (which checks every tool's schema).
 func (g *Gateway) apply(snap engine.Snapshot) {
-	lock.With(&g.setting, func() { g.applyHeld(snap) })
+	g.setting.Lock()
+	defer g.setting.Unlock()
+	g.applyHeld(snap)
+	g.setSeq = max(g.setSeq, snap.Seq)
 }
 
 // applyHeld is apply, holding g.setting: from the exposure built to the
