@@ -1,30 +1,35 @@
 // Command soak runs the real mcpdeck — `serve --http` and the engine inside
 // it — for a while under trouble and reports whether it lost anything:
 //
-//   - about 50 servers on every transport: stdio (fault servers, the demo's
-//     servers), streamable HTTP, SSE and WebSocket (fault servers and the
-//     conformance reference server), the remote ones behind a
-//     fault-injecting loopback TCP proxy each (proxy.go: drops, resets,
-//     stalls, slow reads, HTTP 5xx, 401 bursts, upstream restarts);
+//   - 51 servers on every transport (fleet.go): stdio (fault servers, the
+//     demo's servers), streamable HTTP, SSE and WebSocket (fault servers
+//     and the conformance reference server) and an editor's (the fake
+//     editor's lock file), the remote ones behind a fault-injecting
+//     loopback TCP proxy each (proxy.go: drops, resets, stalls, slow
+//     reads, HTTP 5xx, 401 bursts, upstream restarts); the editor closed
+//     and reopened;
 //   - stdio servers that crash (a tool call exits them), hang (SIGSTOP, so
-//     only mcpdeck's pings notice) and flood stderr and log notifications;
+//     only mcpdeck's pings notice) and flood stderr and log notifications
+//     (faults.go, agents.go);
 //   - 8 agents calling tools through serve over HTTP with its token, half
 //     on protocol 2026-07-28 and half on 2025-11-25 (agents.go);
-//   - the project's .mcp.json edited, broken (invalid JSON) and restored
-//     as a person's editor would, and mcpdeck's own writers (mcp add,
-//     remove, approve, reject, secret) run at once and checked after each
-//     write and at the end (config.go, writes.go).
+//   - the project's .mcp.json edited, and it and settings.json broken
+//     (invalid JSON) and restored as a person's editor would, while
+//     mcpdeck's own writers (mcp add, remove, approve, reject, enable,
+//     disable, secret) run two at a time on each file, every write checked
+//     after it returns and at the end (writes.go).
 //
-// The run has four phases: warm-up (no faults; ends with the start
-// sample), faults, recovery (faults stopped; every server must answer
-// again within its backoff) and steady (ends with the end sample). Then
-// serve is stopped and /proc is searched for processes it left behind.
+// The run has four phases: warm-up (no faults: every server is called
+// until mcpdeck's bounded buffers of it are full, then the start sample),
+// faults, recovery (faults stopped; every server must answer again within
+// its backoff) and steady (ends with the end sample). Then serve is
+// stopped and /proc is searched for processes it left behind (procs.go).
 // It prints one summary line, writes a JSON report (report.go) and exits 1
-// naming each goal missed: lost 0, unexplained 0, wrong 0, orphans 0,
-// writes_lost 0, memory and goroutines end ≤ 1.2 × start, every server
-// recovered. No verdict rests on wall-clock luck: every timeout is a bound
-// mcpdeck promises (MCP_TOOL_TIMEOUT, its backoff, MCP_TIMEOUT) plus a
-// margin for a loaded machine, written where it is set.
+// naming each goal missed: lost 0, unexplained 0 (explain.go), wrong 0,
+// orphans 0, writes_lost 0, memory and goroutines end ≤ 1.2 × start, every
+// server recovered. No verdict rests on wall-clock luck: every timeout is
+// a bound mcpdeck promises (MCP_TOOL_TIMEOUT, its backoff, MCP_TIMEOUT)
+// plus a margin for a loaded machine, written where it is set (bounds.go).
 //
 // `make soak` runs it (SOAK_DURATION, SOAK_REPORT). Linux only: it reads
 // /proc for memory, processes and their environment.
