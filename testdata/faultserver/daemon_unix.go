@@ -10,8 +10,9 @@ import (
 )
 
 // spawnDaemon starts a child that sleeps in a session of its own
-// (setsid), as a server that daemonizes does: killing the server's
-// process group does not reach it.
+// (setsid) with an empty environment, as a server that daemonizes does:
+// killing the server's process group does not reach it, and nothing it
+// inherited marks it.
 func spawnDaemon() error {
 	self, err := os.Executable()
 	if err != nil {
@@ -19,6 +20,7 @@ func spawnDaemon() error {
 	}
 	cmd := exec.Command(self, "-sleep")
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
+	cmd.Env = []string{}
 	if err := cmd.Start(); err != nil {
 		return err
 	}

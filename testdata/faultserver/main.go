@@ -30,8 +30,8 @@
 //	-close-on-unknown-method  stdio: close stdout instead, and keep running
 //	-ignore-signals     stdio: ignore SIGINT and SIGTERM, logging "got signal NAME" to stderr
 //	-spawn-grandchild   start a child process (same group) that sleeps; logs "grandchild pid N"
-//	-spawn-daemon       start a child process in a session of its own (setsid) that sleeps, as a
-//	                    daemonizing server does; logs "daemon pid N" (unix)
+//	-spawn-daemon       start a child process in a session of its own (setsid), with an empty
+//	                    environment, that sleeps, as a daemonizing server does; logs "daemon pid N" (unix)
 //	-sleep              do nothing but sleep (used for the grandchild)
 //	-stateless          HTTP: stateless streamable server (no session id)
 //	-hostile            serve names, URIs, results and stderr full of terminal escapes (hostile.go)

@@ -2,11 +2,14 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"fmt"
 	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
+	"time"
 )
 
 // runEnv marks every process of a run: mcpdeck is started with
@@ -21,6 +24,7 @@ const (
 // proc is one process found in /proc.
 type proc struct {
 	pid, ppid, pgid, sid int
+	start                uint64 // start time (clock ticks after boot): with pid, who it is
 	state                string // R, S, D, T (stopped), Z (zombie)…
 	cmdline              string
 	server               string // its serverEnv, "" if none
@@ -73,27 +77,13 @@ func marked(id string) []proc {
 	return out
 }
 
-// stat reads a process's state, parent, group and session.
+// stat reads a process's state, parent, group, session, start time and
+// command line.
 func stat(pid int) (proc, bool) {
-	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
-	if err != nil {
-		return proc{}, false
+	p, ok := statLine(pid)
+	if !ok {
+		return p, false
 	}
-	s := string(b)
-	// The command (field 2) may hold spaces and parentheses: the fields
-	// after it start past the last ")".
-	i := strings.LastIndexByte(s, ')')
-	if i < 0 || i+2 > len(s) {
-		return proc{}, false
-	}
-	f := strings.Fields(s[i+2:])
-	if len(f) < 4 {
-		return proc{}, false
-	}
-	p := proc{pid: pid, state: f[0]}
-	p.ppid, _ = strconv.Atoi(f[1])
-	p.pgid, _ = strconv.Atoi(f[2])
-	p.sid, _ = strconv.Atoi(f[3])
 	if cl, err := os.ReadFile(fmt.Sprintf("/proc/%d/cmdline", pid)); err == nil {
 		p.cmdline = strings.TrimSpace(strings.ReplaceAll(string(cl), "\x00", " "))
 		if len(p.cmdline) > 200 {
@@ -101,6 +91,100 @@ func stat(pid int) (proc, bool) {
 		}
 	}
 	return p, true
+}
+
+// statLine reads /proc/PID/stat alone.
+func statLine(pid int) (proc, bool) {
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	if err != nil {
+		return proc{}, false
+	}
+	s := string(b)
+	// The command (field 2) may hold spaces and parentheses: the fields
+	// after it start past the last ")", field 3 first.
+	i := strings.LastIndexByte(s, ')')
+	if i < 0 || i+2 > len(s) {
+		return proc{}, false
+	}
+	f := strings.Fields(s[i+2:])
+	if len(f) < 20 {
+		return proc{}, false
+	}
+	p := proc{pid: pid, state: f[0]}
+	p.ppid, _ = strconv.Atoi(f[1])
+	p.pgid, _ = strconv.Atoi(f[2])
+	p.sid, _ = strconv.Atoi(f[3])
+	p.start, _ = strconv.ParseUint(f[19], 10, 64) // field 22
+	return p, true
+}
+
+// lineage remembers every process seen below serve, by pid and start
+// time, so that one that left its tree (daemonized: reparented to init)
+// and cleared its environment (so the marker no longer finds it) is
+// still known at the end.
+type lineage struct {
+	mu   sync.Mutex
+	seen map[int]proc
+}
+
+// watch looks at serve's tree every interval until ctx ends.
+func (l *lineage) watch(ctx context.Context, root int, interval time.Duration) {
+	for {
+		l.scan(root)
+		select {
+		case <-ctx.Done():
+			return
+		case <-time.After(interval):
+		}
+	}
+}
+
+// scan records root's descendants as they are now.
+func (l *lineage) scan(root int) {
+	children := map[int][]proc{}
+	ents, _ := os.ReadDir("/proc")
+	for _, e := range ents {
+		pid, err := strconv.Atoi(e.Name())
+		if err != nil {
+			continue
+		}
+		if p, ok := statLine(pid); ok {
+			children[p.ppid] = append(children[p.ppid], p)
+		}
+	}
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.seen == nil {
+		l.seen = map[int]proc{}
+	}
+	queue := []int{root}
+	for len(queue) > 0 {
+		for _, c := range children[queue[0]] {
+			if old, ok := l.seen[c.pid]; !ok || old.start != c.start {
+				if full, ok := stat(c.pid); ok {
+					c = full
+				}
+				l.seen[c.pid] = c
+			}
+			queue = append(queue, c.pid)
+		}
+		queue = queue[1:]
+	}
+}
+
+// alive are the processes seen below serve that still run (zombies left
+// out), the same processes by their start time.
+func (l *lineage) alive() []proc {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	var out []proc
+	for pid, was := range l.seen {
+		if now, ok := statLine(pid); ok && now.start == was.start && now.state != "Z" {
+			now.cmdline, now.server = was.cmdline, was.server
+			out = append(out, now)
+		}
+	}
+	return out
 }
 
 // rssMB is a process's resident memory in MB (VmRSS of /proc/PID/status).

@@ -84,6 +84,9 @@ func run(ctx context.Context, o options) (*report, error) {
 	if err := w.startServe(ctx); err != nil {
 		return nil, err
 	}
+	lctx, stopWatching := context.WithCancel(ctx)
+	defer stopWatching()
+	go w.tree.watch(lctx, w.serve.cmd.Process.Pid, time.Second)
 	start := time.Now()
 	if err := w.waitConnected(ctx, len(servers), startupBound); err != nil {
 		return nil, err
@@ -170,7 +173,9 @@ func run(ctx context.Context, o options) (*report, error) {
 	stopAgents()
 	agents.Wait()
 	closeAgents()
+	w.tree.scan(w.serve.cmd.Process.Pid)
 	exitTook, err := w.stopServe()
+	stopWatching()
 	r.ExitS = exitTook.Seconds()
 	if err != nil {
 		r.ExitError = err.Error()
@@ -373,12 +378,18 @@ func (w *world) recover(ctx context.Context, servers []*server, fr *fleetRun) (s
 const reconnectedByCall = "mcpdeck is connecting it again"
 
 // orphans are the run's processes still alive once serve exited, after
-// 5 s for the ones already dying. They are killed: the run leaves
-// nothing behind.
+// 5 s for the ones already dying: those carrying the run's marker, and
+// those seen below serve during the run (lineage). They are killed: the
+// run leaves nothing behind.
 func (w *world) orphans() []proc {
 	var left []proc
 	for range 25 {
 		left = marked(w.runID)
+		for _, p := range w.tree.alive() {
+			if !slices.ContainsFunc(left, func(q proc) bool { return q.pid == p.pid }) {
+				left = append(left, p)
+			}
+		}
 		if len(left) == 0 {
 			return nil
 		}

@@ -33,6 +33,7 @@ type world struct {
 
 	mu   sync.Mutex
 	logs []*os.File
+	tree lineage // serve's descendants, as seen during the run
 
 	serve struct {
 		cmd  *exec.Cmd
