@@ -20,9 +20,15 @@ func (c *callParts) callError(ctx context.Context, server, what string, err erro
 	}
 	var why string
 	var lost *ConnectionLostError
+	isLost := errors.As(err, &lost)
+	// A cancellation the caller did not make is mcpdeck closing the
+	// connection under the call: the transport cancels what is in flight.
+	closed := !isLost && errors.Is(err, context.Canceled) && ctx.Err() == nil
 	switch {
-	case errors.As(err, &lost):
+	case isLost:
 		why = lost.Error()
+	case closed:
+		why = (&ConnectionLostError{Closed: true}).Error()
 	case errors.Is(err, context.DeadlineExceeded):
 		why = fmt.Sprintf("no answer within %s (MCP_TOOL_TIMEOUT)", e.set.toolTimeout)
 	case errors.Is(err, context.Canceled):
@@ -39,6 +45,11 @@ func (c *callParts) callError(ctx context.Context, server, what string, err erro
 			why = textsafe.NewMasker().Mask(why) // the server is gone: its patterns only
 			return
 		}
+		if closed {
+			sh := en.st.Shown()
+			lost = &ConnectionLostError{Closed: true, State: sh.State, Reason: sh.Reason, Err: err}
+			why = lost.Error()
+		}
 		why = en.redact(why)
 		if cls, _ := e.errs.classify(err); cls == lifecycle.ClassAuth {
 			scopeErr = missingScopeLocked(e, en)
@@ -46,6 +57,9 @@ func (c *callParts) callError(ctx context.Context, server, what string, err erro
 	})
 	if scopeErr != nil {
 		return &CallError{Message: fmt.Sprintf("%s on %s: %s", what, server, scopeErr), Err: errors.Join(scopeErr, err)}
+	}
+	if closed && lost != nil {
+		err = lost
 	}
 	return &CallError{Message: fmt.Sprintf("%s on %s: %s", what, server, why), Err: err}
 }

@@ -32,11 +32,18 @@ type ConnectionLostError struct {
 	State  model.State  // the server's state once the loss was handled
 	Reason model.Reason // and its reason
 	Err    error        // the request's own error
+	// Closed says mcpdeck itself closed the connection under the call (a
+	// reconnect, a stop, a changed definition), not the server or the
+	// network.
+	Closed bool
 }
 
 // Error says that the connection was lost, why, and what happens next.
 func (e *ConnectionLostError) Error() string {
 	s := "the connection was lost during the call"
+	if e.Closed {
+		s = "the connection was closed during the call"
+	}
 	if e.Cause != "" {
 		s += " (" + e.Cause + ")"
 	}

@@ -141,3 +141,33 @@ func TestConnectionLostSaysWhatNext(t *testing.T) {
 		}
 	}
 }
+
+// TestCallUnderAClosedConnectionIsNotCancelled: a call in flight when
+// mcpdeck closes its connection (a reconnect the person asked for, or one
+// the engine decided) fails saying the connection went and what happens
+// next, never "cancelled", which is what a caller's own cancellation says.
+func TestCallUnderAClosedConnectionIsNotCancelled(t *testing.T) {
+	bin := needFaultServer(t)
+	url, _ := faultlaunch.Start(t, bin, "-http")
+	asked := make(chan struct{}, 1)
+	e := realEngine(t, map[string]any{"web": map[string]any{"type": "http", "url": url}}, map[string]string{"MCP_TIMEOUT": "60000"}, func(o *Options) {
+		o.Elicit = func(context.Context, ElicitRequest) (ElicitResponse, error) {
+			asked <- struct{}{}
+			return ElicitResponse{Action: ElicitAccept, Content: map[string]any{}}, nil
+		}
+	})
+	if err := e.Start(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	await(t, e, "web", "connected", inState(model.StateConnected))
+	errc := make(chan error, 1)
+	go func() { _, err := e.CallTool(context.Background(), "web", "stall", nil, nil); errc <- err }()
+	<-asked
+	if err := e.Reconnect(context.Background(), "web"); err != nil {
+		t.Fatal(err)
+	}
+	err := <-errc
+	if err == nil || strings.Contains(err.Error(), "cancelled") || !strings.HasPrefix(err.Error(), "calling stall on web: the connection was closed during the call") {
+		t.Errorf("got %v, want the connection closed during the call", err)
+	}
+}

@@ -126,7 +126,10 @@ func (c *callParts) prepare(server, tool string, progress func(Progress)) (tc to
 		}
 		if def.Denied {
 			_, rule := e.res.Permissions.Check(def.ExposedName)
-			return fmt.Errorf("%w: %s (rule %s)", ErrDenied, def.ExposedName, rule)
+			return &CallError{
+				Message: fmt.Sprintf("calling %s on %s: %s is denied by a permission rule (%s)", tool, server, def.ExposedName, rule),
+				Err:     fmt.Errorf("%w: %s (rule %s)", ErrDenied, def.ExposedName, rule),
+			}
 		}
 		tc.name = def.Name
 		if tc.sch, err = en.calls.schemaFor(def); err != nil {

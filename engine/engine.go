@@ -283,6 +283,22 @@ func (e *Engine) ManagedPolicy() (p model.Policy) {
 	return p
 }
 
+// DenyRule is the permission rule of the configuration last loaded that
+// denies the tool of that exposed name (mcp__server__tool), "" when none
+// does: what to tell an agent whose call of a tool no longer offered a
+// rule stopped.
+func (e *Engine) DenyRule(exposedName string) (rule string) {
+	e.locked(func() {
+		if e.res == nil {
+			return
+		}
+		if allowed, r := e.res.Permissions.Check(exposedName); !allowed {
+			rule = r
+		}
+	})
+	return rule
+}
+
 // Close shuts every server down in parallel, within about a second, and
 // waits for every goroutine the engine started.
 func (e *Engine) Close() error {

@@ -41,6 +41,9 @@ func serveSSE(_ context.Context, c config) error {
 	if err != nil {
 		return err
 	}
+	if c.public != "" {
+		base = c.public
+	}
 	srv := server.NewSSEServer(newServer(c, hooks{}), server.WithBaseURL(base))
 	return http.Serve(ln, faults(c, srv, "")) //nolint:gosec // test server
 }

@@ -30,6 +30,8 @@
 //	-close-on-unknown-method  stdio: close stdout instead, and keep running
 //	-ignore-signals     stdio: ignore SIGINT and SIGTERM, logging "got signal NAME" to stderr
 //	-spawn-grandchild   start a child process (same group) that sleeps; logs "grandchild pid N"
+//	-spawn-daemon       start a child process in a session of its own (setsid), with an empty
+//	                    environment, that sleeps, as a daemonizing server does; logs "daemon pid N" (unix)
 //	-sleep              do nothing but sleep (used for the grandchild)
 //	-stateless          HTTP: stateless streamable server (no session id)
 //	-hostile            serve names, URIs, results and stderr full of terminal escapes (hostile.go)
@@ -39,6 +41,8 @@
 //	-leak-path          HTTP: put the path of the initialize request's URL in the instructions ("served at PATH")
 //	-say TEXT           print "saying TEXT" on stderr and put TEXT in the instructions
 //	-path PATH          HTTP: serve streamable HTTP at PATH instead of /mcp
+//	-public URL         SSE: the base URL clients reach the server at (a proxy in front of it), announced
+//	                    in the endpoint event instead of the server's own address
 //	-ask                add what asks for input: tool interview{} (two input-required rounds: name, then colour;
 //	                    "NAME likes COLOUR"), tool visit{} (URL elicitation: "visit: ACTION"),
 //	                    prompt greet (one round: "Hello NAME"), resource fault://ask
@@ -95,13 +99,14 @@ type config struct {
 	closeOnUnknown            bool
 	ignoreSignals             bool
 	spawnGrandchild           bool
+	spawnDaemon               bool
 	sleep                     bool
 	startDelay                time.Duration
 	stateless                 bool
 	hostile                   bool
 	leakEnv, stderrFile       string
 	leakAuth, leakPath        bool
-	say, path                 string
+	say, path, public         string
 	ask, crashEverywhere      bool
 	elicitFlood, sampleFlood  int
 }
@@ -134,6 +139,7 @@ func main() {
 	flag.BoolVar(&c.closeOnUnknown, "close-on-unknown-method", false, "close stdout on a request the server does not know, and keep running (stdio)")
 	flag.BoolVar(&c.ignoreSignals, "ignore-signals", false, "ignore SIGINT/SIGTERM")
 	flag.BoolVar(&c.spawnGrandchild, "spawn-grandchild", false, "spawn a sleeping child")
+	flag.BoolVar(&c.spawnDaemon, "spawn-daemon", false, "spawn a sleeping child in a session of its own (setsid)")
 	flag.BoolVar(&c.sleep, "sleep", false, "just sleep")
 	flag.DurationVar(&c.startDelay, "start-delay", 0, "wait this long before serving, idle (like an npx download)")
 	flag.BoolVar(&c.stateless, "stateless", false, "stateless streamable HTTP")
@@ -146,6 +152,7 @@ func main() {
 	flag.BoolVar(&c.leakPath, "leak-path", false, "put the path of the initialize request's URL in the instructions (HTTP)")
 	flag.StringVar(&c.say, "say", "", "print TEXT on stderr and put it in the instructions")
 	flag.StringVar(&c.path, "path", "/mcp", "the streamable HTTP endpoint's path")
+	flag.StringVar(&c.public, "public", "", "SSE: the base URL clients reach the server at (a proxy in front), announced in the endpoint event")
 	flag.BoolVar(&c.ask, "ask", false, "serve the tool interview, the prompt greet and the resource fault://ask, which ask for input (ask.go)")
 	flag.BoolVar(&c.crashEverywhere, "crash-everywhere", false, "serve the resource fault://crash and the prompt crash, which exit like the crash tool (crash.go)")
 	flag.Parse()
@@ -175,6 +182,12 @@ func run(c config) int {
 		}
 		grandchildPID.Store(int64(cmd.Process.Pid))
 		fmt.Fprintf(os.Stderr, "grandchild pid %d\n", cmd.Process.Pid)
+	}
+	if c.spawnDaemon {
+		if err := spawnDaemon(); err != nil {
+			fmt.Fprintln(os.Stderr, "spawn daemon:", err)
+			return 1
+		}
 	}
 	if c.exitAfter > 0 {
 		time.AfterFunc(c.exitAfter, func() {

@@ -3,7 +3,6 @@ package serve
 import (
 	"context"
 	"errors"
-	"fmt"
 
 	"github.com/mark3labs/mcp-go/mcp"
 
@@ -52,7 +51,8 @@ func (g *Gateway) callTool(ctx context.Context, req mcp.CallToolRequest) (*mcp.C
 	}
 	r, ok := lookup(g, func(x *exposure) (route, bool) { r, ok := x.toolRoutes[req.Params.Name]; return r, ok })
 	if !ok {
-		return mcp.NewToolResultError(fmt.Sprintf("mcpdeck serve offers no tool %q now", req.Params.Name)), nil
+		msg, _ := g.offersNo(ctx, "tool", req.Params.Name)
+		return mcp.NewToolResultError(msg), nil
 	}
 	if err := g.connected(ctx, r.server); err != nil {
 		return mcp.NewToolResultError(err.Error()), nil
@@ -136,7 +136,8 @@ func (g *Gateway) getPrompt(ctx context.Context, req mcp.GetPromptRequest) (*mcp
 	}
 	r, ok := lookup(g, func(x *exposure) (route, bool) { r, ok := x.promptRoutes[req.Params.Name]; return r, ok })
 	if !ok {
-		return nil, fmt.Errorf("mcpdeck serve offers no prompt %q now", req.Params.Name)
+		msg, _ := g.offersNo(ctx, "prompt", req.Params.Name)
+		return nil, errors.New(msg)
 	}
 	if err := g.connected(ctx, r.server); err != nil {
 		return nil, err

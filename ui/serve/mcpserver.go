@@ -38,6 +38,7 @@ func (g *Gateway) newMCPServer(version string) *server.MCPServer {
 		g.mu.Unlock()
 		g.dropSubscriptions(g.base, s.SessionID(), "")
 	})
+	hooks.AddOnRequestInitialization(g.explainNotOffered)
 	hooks.AddBeforeListTools(func(ctx context.Context, _ any, _ *mcp.ListToolsRequest) { g.waitReady(ctx) })
 	hooks.AddBeforeListPrompts(func(ctx context.Context, _ any, _ *mcp.ListPromptsRequest) { g.waitReady(ctx) })
 	hooks.AddBeforeListResources(func(ctx context.Context, _ any, _ *mcp.ListResourcesRequest) { g.waitReady(ctx) })

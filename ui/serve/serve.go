@@ -86,6 +86,12 @@ type Gateway struct {
 	}
 	answersElicit bool // Options.AnswersElicitation
 
+	// setting is held while a snapshot is applied, from the exposure
+	// built to mcp-go's lists set (sync.go); setSeq, guarded by it, is the
+	// last snapshot whose lists are set.
+	setting sync.Mutex
+	setSeq  uint64
+
 	mu       sync.Mutex
 	snap     engine.Snapshot
 	view     engine.Snapshot // snap with reconnecting servers' last lists (viewLocked), as x was built from
@@ -97,6 +103,7 @@ type Gateway struct {
 	calls    []*call                // agent requests in flight, oldest first
 	sessions map[string]server.ClientSession
 	subs     subscriptions // the agents' resource subscriptions (subscribe.go)
+	gone     goneServers   // servers that left the configuration (notoffered.go)
 	// changed is closed and replaced whenever the above changes (a
 	// snapshot applied, a call begun or ended): it wakes waiters.
 	changed chan struct{}

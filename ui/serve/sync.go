@@ -18,6 +18,16 @@ import (
 // published every 200 ms while they flow): then the exposure is kept, not
 // built again (which checks every tool's schema).
 func (g *Gateway) apply(snap engine.Snapshot) {
+	g.setting.Lock()
+	defer g.setting.Unlock()
+	g.applyHeld(snap)
+	g.setSeq = max(g.setSeq, snap.Seq)
+}
+
+// applyHeld is apply, holding g.setting: from the exposure built to the
+// last list set in mcp-go, a call of a name not offered waits for it
+// (explainNotOffered).
+func (g *Gateway) applyHeld(snap engine.Snapshot) {
 	g.mu.Lock()
 	if snap.Seq < g.snap.Seq { // never step back to an older snapshot
 		g.mu.Unlock()
@@ -29,6 +39,7 @@ func (g *Gateway) apply(snap engine.Snapshot) {
 		x = expose(view, g.f)
 	}
 	old := g.x
+	g.gone.note(g.snap.Servers, snap.Servers)
 	g.snap, g.view, g.x = snap, view, x
 	notes := g.notesLocked(snap, x)
 	settled := g.settledLocked(snap)

@@ -104,6 +104,7 @@ func runServe(ctx context.Context, g *clicore.Globals, sf serveFlags) error {
 			return err
 		}
 		hopts.Token = tok
+		hopts.Debug = serve.DebugEnabled(eo.Load.LookupEnv)
 		if created {
 			fmt.Fprintf(g.Stderr, "mcpdeck serve: made a token (shown only now; kept in %s): %s\n", path, tok)
 		}
