@@ -55,7 +55,9 @@ type Spec struct {
 	What    string
 	Command string   // a bare name looked up in PATH, or a path
 	Args    []string // its arguments
-	// Env is added to mcpdeck's environment; a PATH in it is where a bare
+	// Env is added to mcpdeck's environment, which never carries
+	// mcpdeck's own credentials (model.OwnSecretVar) and, in a sandbox,
+	// only what sandbox.ServerEnv passes; a PATH in it is where a bare
 	// Command is looked up instead of mcpdeck's PATH.
 	Env map[string]string
 	// Dir is the working directory, taken relative to mcpdeck's; "" is
@@ -97,7 +99,7 @@ func (l Launcher) resolve(s Spec) (*exec.Cmd, model.Program, error) {
 	cmd := &exec.Cmd{
 		Path: prog.Path,
 		Args: append([]string{s.Command}, s.Args...),
-		Env:  mergeEnv(os.Environ(), s.Env),
+		Env:  mergeEnv(model.WithoutOwnSecrets(os.Environ()), s.Env),
 		Dir:  dir,
 	}
 	return cmd, prog, nil

@@ -48,7 +48,8 @@ func (l Launcher) startSandboxed(s Spec, stdin, stdout, stderr *os.File) (*platf
 		return nil, err
 	}
 	profile := sandbox.Resolve(s.Sandbox, facts)
-	w, err := mech.Wrap(profile, append([]string{prog.Path}, prog.Args...), cmd.Env, s.Net)
+	env := sandbox.ServerEnv(os.Environ(), s.Env, s.Sandbox.Network)
+	w, err := mech.Wrap(profile, append([]string{prog.Path}, prog.Args...), env, s.Net)
 	if err != nil {
 		_ = os.RemoveAll(tmp)
 		return nil, err

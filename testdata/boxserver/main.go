@@ -7,7 +7,10 @@
 // {target} (an HTTP CONNECT to target through $HTTPS_PROXY, then one
 // line sent and one read back: "reply LINE"), spawn_read{path} (a child
 // process, this program again, reads the file: its answer), pid{} (its
-// own pid as it sees it).
+// own pid as it sees it), env{name} (the variable's value, "unset" when
+// it is not), environ{} (every variable's name, sorted, one a line),
+// unix_connect{path} (a connection to a unix socket: "connected"),
+// socketpair{} (a connected pair of unix sockets: "pair").
 //
 // With -read PATH it prints the file (or "error: ...") and exits: the
 // child of spawn_read.
@@ -22,6 +25,7 @@ import (
 	"net/url"
 	"os"
 	"os/exec"
+	"sort"
 	"strings"
 	"time"
 
@@ -81,6 +85,30 @@ func main() {
 		fmt.Fprintln(os.Stderr, a["text"])
 		return "said"
 	})
+	tool("env", "One environment variable", []string{"name"}, func(a map[string]string) string {
+		if v, ok := os.LookupEnv(a["name"]); ok {
+			return v
+		}
+		return "unset"
+	})
+	tool("environ", "The environment's names", nil, func(map[string]string) string {
+		var names []string
+		for _, kv := range os.Environ() {
+			name, _, _ := strings.Cut(kv, "=")
+			names = append(names, name)
+		}
+		sort.Strings(names)
+		return strings.Join(names, "\n")
+	})
+	tool("unix_connect", "Connect to a unix socket", []string{"path"}, func(a map[string]string) string {
+		c, err := net.DialTimeout("unix", a["path"], 2*time.Second)
+		if err != nil {
+			return "error: " + err.Error()
+		}
+		_ = c.Close()
+		return "connected"
+	})
+	tool("socketpair", "Make a connected pair of unix sockets", nil, func(map[string]string) string { return socketPair() })
 	tool("pid", "This process's pid as it sees it", nil, func(map[string]string) string { return fmt.Sprint(os.Getpid()) })
 	if err := server.ServeStdio(s); err != nil {
 		fmt.Fprintln(os.Stderr, err)
