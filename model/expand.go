@@ -181,6 +181,7 @@ func (cfg ServerConfig) Expand(lookup func(string) (string, bool), secret func(s
 		sb := *cfg.Sandbox
 		sb.Read = strs("sandbox.read", sb.Read)
 		sb.Write = strs("sandbox.write", sb.Write)
+		sb.Sockets = strs("sandbox.sockets", sb.Sockets)
 		out.Sandbox = &sb
 	}
 	if cfg.OAuth != nil {

@@ -98,6 +98,14 @@ func TestSandboxedHostList(t *testing.T) {
 	if got := callText(t, c, "dial", map[string]any{"addr": fmt.Sprintf("127.0.0.1:%d", listed)}); !strings.HasPrefix(got, "error: ") {
 		t.Errorf("a direct connection around the proxy: %q", got)
 	}
+	// Behind the shim, which reaches the proxy's socket, the server itself
+	// is under the socket filter: no unix socket, not even that one.
+	if got := callText(t, c, "unix_connect", map[string]any{"path": "/run/mcpdeck/egress.sock"}); !strings.Contains(got, "operation not permitted") {
+		t.Errorf("the server behind the shim made a unix socket: %q", got)
+	}
+	if got := callText(t, c, "socketpair", nil); got != "pair" {
+		t.Errorf("socketpair behind the shim: %q", got)
+	}
 	_ = c.Close(context.Background())
 }
 

@@ -136,6 +136,9 @@ func sandboxLines(s *model.Sandbox) []ApprovalLine {
 		out = append(out, ApprovalLine{Label: "Sandbox writes", Value: textsafe.Escape(p)})
 	}
 	out = append(out, ApprovalLine{Label: "Sandbox network", Value: textsafe.Escape(s.Network.String())})
+	for _, p := range s.Sockets {
+		out = append(out, ApprovalLine{Label: "Sandbox sockets", Value: textsafe.Escape(p)})
+	}
 	return append(out, extraLines("Sandbox unknown field", s.Extra)...)
 }
 

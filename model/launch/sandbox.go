@@ -109,8 +109,8 @@ func (l Launcher) facts(s Spec, prog model.Program, dir, tmp string) (sandbox.Fa
 	}
 	f := sandbox.Facts{
 		GOOS: runtime.GOOS, Home: home, Project: l.Project, RunsIn: dir, TempDir: tmp,
-		Program: prog, RuntimeDir: os.Getenv("XDG_RUNTIME_DIR"),
-		Exists: exists, Real: realPath, IsFile: isFile,
+		Program: prog, RuntimeDir: os.Getenv("XDG_RUNTIME_DIR"), AgentSocket: os.Getenv("SSH_AUTH_SOCK"),
+		Exists: exists, Real: realPath, IsFile: isFile, IsSocket: isSocket,
 	}
 	for _, own := range []func() (string, error){platform.ConfigDir, platform.CacheDir} {
 		if d, err := own(); err == nil {
@@ -142,6 +142,8 @@ func (l Launcher) facts(s Spec, prog model.Program, dir, tmp string) (sandbox.Fa
 func exists(p string) bool { _, err := os.Lstat(p); return err == nil }
 
 func isFile(p string) bool { st, err := os.Stat(p); return err == nil && st.Mode().IsRegular() }
+
+func isSocket(p string) bool { st, err := os.Stat(p); return err == nil && st.Mode()&os.ModeSocket != 0 }
 
 func realPath(p string) string {
 	r, err := filepath.EvalSymlinks(p)

@@ -3,6 +3,7 @@ package sandbox
 import (
 	"cmp"
 	"slices"
+	"strconv"
 	"strings"
 )
 
@@ -36,7 +37,8 @@ type Net struct {
 // namespace unshared (the network too unless p allows all), an empty
 // root the listed paths are bound into (read-only or writable), closed
 // paths masked, a private /tmp, a /dev without the terminal, no
-// capabilities, killed with mcpdeck.
+// capabilities, killed with mcpdeck, no unix socket made (filterWay)
+// unless p lists sockets.
 func bwrapArgs(p Profile, argv []string, net *Net) []string {
 	a := []string{"--unshare-all"}
 	if p.Network.All {
@@ -58,7 +60,13 @@ func bwrapArgs(p Profile, argv []string, net *Net) []string {
 		}
 	}
 	for _, h := range p.Hide {
-		a = append(a, "--tmpfs", h, "--remount-ro", h)
+		a = append(a, "--tmpfs", h)
+	}
+	for _, s := range p.Sockets { // after the hiding, which may hold one
+		a = append(a, "--ro-bind-try", s, s)
+	}
+	for _, h := range p.Hide {
+		a = append(a, "--remount-ro", h)
 	}
 	for _, h := range p.HideFiles {
 		a = append(a, "--ro-bind", "/dev/null", h)
@@ -75,9 +83,16 @@ func bwrapArgs(p Profile, argv []string, net *Net) []string {
 	if p.RunsIn != "" && !under(p.RunsIn, mountDsts(p)) {
 		a = append(a, "--dir", p.RunsIn)
 	}
-	if net != nil && net.Socket != "" && net.ShimArgs != nil && p.Self != "" {
+	direct, viaShim := filterWay(p, net)
+	if viaShim {
+		argv = append([]string{p.Self, FilterExecArg, "--"}, argv...)
+	}
+	if shimmed(p, net) {
 		a = append(a, "--bind", net.Socket, insideSocket)
 		argv = append([]string{p.Self}, net.ShimArgs(insideSocket, argv)...)
+	}
+	if direct {
+		a = append(a, "--seccomp", strconv.Itoa(filterFD))
 	}
 	for _, e := range empties {
 		a = append(a, "--remount-ro", e)
@@ -88,6 +103,31 @@ func bwrapArgs(p Profile, argv []string, net *Net) []string {
 	}
 	a = append(a, "--")
 	return append(a, argv...)
+}
+
+// filterFD is the descriptor bubblewrap reads the socket filter from:
+// the second of Wrapped.ExtraFiles (the first is --info-fd's).
+const filterFD = 4
+
+// shimmed reports whether the server runs behind the network shim (a
+// host list on Linux).
+func shimmed(p Profile, net *Net) bool {
+	return net != nil && net.Socket != "" && net.ShimArgs != nil && p.Self != ""
+}
+
+// filterWay is how the socket filter binds the server: directly, by
+// bubblewrap's --seccomp; or, behind the network shim (which itself
+// connects to the proxy's unix socket), by mcpdeck's executable loading
+// it just before it becomes the server (FilterExecArg). Neither when the
+// definition lets the server make unix sockets.
+func filterWay(p Profile, net *Net) (direct, viaShim bool) {
+	if p.UnixSockets {
+		return false, false
+	}
+	if shimmed(p, net) {
+		return false, true
+	}
+	return true, false
 }
 
 // mount is one path of the sandbox: src bound at dst, or an empty

@@ -34,6 +34,19 @@ func (m Mechanism) Wrap(p Profile, argv, env []string, net *Net) (Wrapped, error
 	}
 	// --info-fd 3 (ExtraFiles[0]): bubblewrap writes the sandbox's
 	// namespaces there once it made them.
+	files := []*os.File{w}
+	if direct, _ := filterWay(p, net); direct {
+		// --seccomp 4 (ExtraFiles[1]): the socket filter, read to its end.
+		f, err := filterPipe()
+		if err != nil {
+			_, _ = r.Close(), w.Close()
+			return Wrapped{}, err
+		}
+		files = append(files, f)
+	} else if _, ok := auditArch(); !ok && !p.UnixSockets {
+		_, _ = r.Close(), w.Close()
+		return Wrapped{}, ErrNoSocketFilter // the shim could not load it either
+	}
 	args := append([]string{"bwrap", "--info-fd", "3"}, bwrapArgs(p, argv, net)...)
-	return Wrapped{Path: m.Path, Args: args, Env: sandboxEnv(env, insideTemp), ExtraFiles: []*os.File{w}, Ready: r}, nil
+	return Wrapped{Path: m.Path, Args: args, Env: sandboxEnv(env, insideTemp), ExtraFiles: files, Ready: r}, nil
 }

@@ -30,9 +30,13 @@ type Facts struct {
 	// Self is mcpdeck's own executable, readable when the sandbox runs
 	// the network shim (it is the shim).
 	Self string
-	// RuntimeDir is $XDG_RUNTIME_DIR ("" when unset): its D-Bus and
-	// keyring sockets stay closed.
+	// RuntimeDir is $XDG_RUNTIME_DIR ("" when unset): it stays closed,
+	// with the sockets it holds (D-Bus, keyring, agents, podman).
 	RuntimeDir string
+	// AgentSocket is $SSH_AUTH_SOCK ("" when unset): it stays closed.
+	AgentSocket string
+	// IsSocket reports a unix socket (sandbox.sockets lists only those).
+	IsSocket func(string) bool
 	// Exists reports whether a path exists; Real resolves its symbolic
 	// links ("" when it cannot); IsFile reports a regular file.
 	Exists func(string) bool
@@ -59,6 +63,11 @@ type Profile struct {
 	// Self is mcpdeck's own executable when the sandbox runs the network
 	// shim ("" otherwise).
 	Self string
+	// Sockets are the unix sockets the definition lists that exist, and
+	// UnixSockets whether the server may make unix sockets at all: only
+	// when the definition lists any (openSockets).
+	Sockets     []string
+	UnixSockets bool
 }
 
 // Resolve works out the profile of box for a server described by f:
@@ -109,13 +118,14 @@ func Resolve(box *model.Sandbox, f Facts) Profile {
 		p.Write = minimal(append(p.Write, f.TempDir), nil)
 	}
 	p.Read = minimal(keep(read), p.Write)
+	p.Sockets, p.UnixSockets = openSockets(box, f)
 	for _, n := range never {
 		if f.Exists != nil && !f.Exists(n) {
 			continue
 		}
 		switch {
 		case !under(n, p.Read) && !under(n, p.Write):
-		case f.IsFile != nil && f.IsFile(n):
+		case f.IsFile != nil && f.IsFile(n), f.IsSocket != nil && f.IsSocket(n): // a socket is masked as a file is
 			p.HideFiles = append(p.HideFiles, n)
 		default:
 			p.Hide = append(p.Hide, n)
@@ -139,9 +149,7 @@ func Never(f Facts) []string {
 		"/etc/ssl/private", "/etc/krb5.keytab", "/etc/wireguard", "/etc/NetworkManager/system-connections",
 		"/private/etc/ssh", "/private/etc/sudoers", "/Library/Keychains", "/run/dbus", "/var/run/dbus",
 	}
-	if f.RuntimeDir != "" {
-		out = append(out, filepath.Join(f.RuntimeDir, "bus"), filepath.Join(f.RuntimeDir, "keyring"), filepath.Join(f.RuntimeDir, "gnupg"))
-	}
+	out = append(out, neverSockets(f)...)
 	for _, o := range f.Own {
 		if o != "" {
 			out = append(out, filepath.Clean(o))

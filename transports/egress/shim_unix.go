@@ -25,6 +25,7 @@ func RunShim(args []string) int {
 		shimSay(os.Stderr, err)
 		return shimUsage
 	}
+	untraceable()
 	sigs := make(chan os.Signal, 4)
 	signal.Notify(sigs, syscall.SIGINT, syscall.SIGTERM)
 	defer signal.Stop(sigs)

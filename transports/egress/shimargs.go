@@ -4,6 +4,8 @@ import (
 	"errors"
 	"fmt"
 	"net/netip"
+
+	"github.com/mcpdeck/mcpdeck/model/sandbox"
 )
 
 // ShimArg is the first argument that makes mcpdeck run as the shim inside
@@ -68,4 +70,23 @@ func (cfg *shimConfig) set(flag, value string) error {
 	}
 	cfg.listen = ap
 	return nil
+}
+
+// RunHelper runs mcpdeck's executable as one of a sandbox's helpers when
+// args (os.Args[1:]) start with one's name: the network shim (ShimArg) or
+// the socket filter's loader (sandbox.FilterExecArg), which the shim runs
+// the server through. ok is false for any other command line. mcpdeck's
+// main and every test binary that stands in for it call this one
+// function, so they are the same helpers.
+func RunHelper(args []string) (code int, ok bool) {
+	if len(args) == 0 {
+		return 0, false
+	}
+	switch args[0] {
+	case ShimArg:
+		return RunShim(args), true
+	case sandbox.FilterExecArg:
+		return sandbox.RunFiltered(args), true
+	}
+	return 0, false
 }
