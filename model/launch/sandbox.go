@@ -143,7 +143,10 @@ func exists(p string) bool { _, err := os.Lstat(p); return err == nil }
 
 func isFile(p string) bool { st, err := os.Stat(p); return err == nil && st.Mode().IsRegular() }
 
-func isSocket(p string) bool { st, err := os.Stat(p); return err == nil && st.Mode()&os.ModeSocket != 0 }
+func isSocket(p string) bool {
+	st, err := os.Stat(p)
+	return err == nil && st.Mode()&os.ModeSocket != 0
+}
 
 func realPath(p string) string {
 	r, err := filepath.EvalSymlinks(p)
