@@ -65,7 +65,10 @@ func sandboxProxy(box *model.Sandbox, note func(string), onRefuse func(Refusal))
 		ShimArgs: func(socket string, argv []string) []string {
 			return append([]string{egress.ShimArg, "--socket", socket, "--"}, argv...)
 		},
-		Env: egress.Env,
+		ShimEnv: []string{egress.CredentialEnv + "=" + p.Credential().String()},
+		Env: func(env []string, addr string) []string {
+			return egress.Env(env, p.Credential().ProxyURL(addr))
+		},
 	}
 	return n, stop, nil
 }

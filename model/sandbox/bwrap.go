@@ -28,8 +28,12 @@ type Net struct {
 	// that run the server behind a loopback listener forwarding to it
 	// (Linux).
 	ShimArgs func(socket string, argv []string) []string
+	// ShimEnv are variables only the shim reads (the proxy's credential),
+	// added to the sandbox's environment when the shim runs; the shim
+	// takes them out before the server starts.
+	ShimEnv []string
 	// Env, given an environment and the proxy's address, points it at
-	// the proxy (macOS, where no shim runs).
+	// the proxy, credential included (macOS, where no shim runs).
 	Env func(env []string, addr string) []string
 }
 

@@ -48,5 +48,9 @@ func (m Mechanism) Wrap(p Profile, argv, env []string, net *Net) (Wrapped, error
 		return Wrapped{}, ErrNoSocketFilter // the shim could not load it either
 	}
 	args := append([]string{"bwrap", "--info-fd", "3"}, bwrapArgs(p, argv, net)...)
-	return Wrapped{Path: m.Path, Args: args, Env: sandboxEnv(env, insideTemp), ExtraFiles: files, Ready: r}, nil
+	env = sandboxEnv(env, insideTemp)
+	if shimmed(p, net) {
+		env = append(env, net.ShimEnv...)
+	}
+	return Wrapped{Path: m.Path, Args: args, Env: env, ExtraFiles: files, Ready: r}, nil
 }

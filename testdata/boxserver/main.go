@@ -19,6 +19,7 @@ package main
 import (
 	"bufio"
 	"context"
+	"encoding/base64"
 	"flag"
 	"fmt"
 	"net"
@@ -125,7 +126,7 @@ func readFile(path string) string {
 }
 
 // viaProxy opens a tunnel to target (host:port) with HTTP CONNECT through
-// $HTTPS_PROXY, sends "ping" and returns the line that comes back.
+// $HTTPS_PROXY (with its user and password, when it has them), sends "ping" and returns the line that comes back.
 func viaProxy(target string) string {
 	p := os.Getenv("HTTPS_PROXY")
 	if p == "" {
@@ -141,7 +142,11 @@ func viaProxy(target string) string {
 	}
 	defer c.Close()
 	_ = c.SetDeadline(time.Now().Add(5 * time.Second))
-	fmt.Fprintf(c, "CONNECT %s HTTP/1.1\r\nHost: %s\r\n\r\n", target, target)
+	auth := "" // the proxy's credential, from the URL's user information, as curl sends it
+	if pass, ok := u.User.Password(); ok {
+		auth = "Proxy-Authorization: Basic " + base64.StdEncoding.EncodeToString([]byte(u.User.Username()+":"+pass)) + "\r\n"
+	}
+	fmt.Fprintf(c, "CONNECT %s HTTP/1.1\r\nHost: %s\r\n%s\r\n", target, target, auth)
 	br := bufio.NewReader(c)
 	status, err := br.ReadString('\n')
 	if err != nil {

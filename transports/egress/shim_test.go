@@ -13,6 +13,8 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+
+	"github.com/mcpdeck/mcpdeck/model/sandbox"
 )
 
 func TestParseShimArgs(t *testing.T) {
@@ -42,15 +44,24 @@ func TestParseShimArgs(t *testing.T) {
 }
 
 func TestEnvPointsEverythingAtTheProxy(t *testing.T) {
-	got := Env([]string{"PATH=/bin", "NO_PROXY=localhost", "no_proxy=*", "HTTP_PROXY=http://old", "https_proxy=x", "HOME=/h"}, "127.0.0.1:9")
+	const u = "http://mcpdeck:pw@127.0.0.1:9"
+	got := Env([]string{"PATH=/bin", "NO_PROXY=localhost", "no_proxy=*", "HTTP_PROXY=http://old", "https_proxy=x", "HOME=/h"}, u)
 	want := []string{
 		"PATH=/bin", "HOME=/h",
-		"HTTP_PROXY=http://127.0.0.1:9", "HTTPS_PROXY=http://127.0.0.1:9", "ALL_PROXY=http://127.0.0.1:9",
-		"http_proxy=http://127.0.0.1:9", "https_proxy=http://127.0.0.1:9", "all_proxy=http://127.0.0.1:9",
+		"HTTP_PROXY=" + u, "HTTPS_PROXY=" + u, "ALL_PROXY=" + u,
+		"http_proxy=" + u, "https_proxy=" + u, "all_proxy=" + u,
 		"NODE_USE_ENV_PROXY=1",
 	}
 	if !slices.Equal(got, want) {
 		t.Errorf("Env =\n%q\nwant\n%q", got, want)
+	}
+	var names []string // what the views say a sandboxed server receives
+	for _, kv := range got[2:] {
+		name, _, _ := strings.Cut(kv, "=")
+		names = append(names, name)
+	}
+	if want := sandbox.ProxyEnvNames(); !slices.Equal(names, want) {
+		t.Errorf("Env sets %v, sandbox.ProxyEnvNames says %v", names, want)
 	}
 }
 
@@ -67,6 +78,7 @@ func TestShimInProcess(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
+		cfg.credential = testCred
 		var out, errOut bytes.Buffer
 		code := runShim(t.Context(), cfg, shimIO{in: strings.NewReader(""), out: &out, err: &errOut}, nil)
 		if code != 0 || !strings.HasPrefix(out.String(), want) {
@@ -96,6 +108,7 @@ func TestShimFailsWithASentence(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
+		cfg.credential = testCred
 		var out, errOut bytes.Buffer
 		code := runShim(t.Context(), cfg, shimIO{in: strings.NewReader(""), out: &out, err: &errOut}, nil)
 		if code != c.code || out.Len() != 0 || !strings.Contains(errOut.String(), c.says) {
@@ -110,9 +123,11 @@ func TestShimFailsWithASentence(t *testing.T) {
 func TestShimProcessPassesStdioExitCodeAndSignals(t *testing.T) {
 	p, _ := startProxy(t, Options{})
 	shim := func(script string) *exec.Cmd {
-		return exec.CommandContext(t.Context(), exe(t), ShimArg, "--socket", p.SocketPath(), "--", "/bin/sh", "-c", script)
+		cmd := exec.CommandContext(t.Context(), exe(t), ShimArg, "--socket", p.SocketPath(), "--", "/bin/sh", "-c", script)
+		cmd.Env = append(os.Environ(), CredentialEnv+"="+testCred.String())
+		return cmd
 	}
-	cmd := shim(`read line; echo "got $line"; echo "proxy $HTTPS_PROXY" >&2; exit 7`)
+	cmd := shim(`read line; echo "got $line"; echo "proxy $HTTPS_PROXY" >&2; echo "credential ${` + CredentialEnv + `:-gone}" >&2; exit 7`)
 	cmd.Stdin = strings.NewReader("ping\n")
 	var errOut bytes.Buffer
 	cmd.Stderr = &errOut
@@ -121,8 +136,8 @@ func TestShimProcessPassesStdioExitCodeAndSignals(t *testing.T) {
 	if !errors.As(err, &ee) || ee.ExitCode() != 7 || string(out) != "got ping\n" {
 		t.Errorf("exit %v, stdout %q", err, out)
 	}
-	if !strings.Contains(errOut.String(), "proxy http://127.0.0.1:") {
-		t.Errorf("stderr %q, want the child's HTTPS_PROXY", errOut.String())
+	if !strings.Contains(errOut.String(), "proxy "+testCred.ProxyURL("127.0.0.1:")) || !strings.Contains(errOut.String(), "credential gone") {
+		t.Errorf("stderr %q, want the child's HTTPS_PROXY with the credential, and no %s", errOut.String(), CredentialEnv)
 	}
 
 	cmd = shim(`echo ready; exec sleep 60`)
@@ -175,7 +190,7 @@ func inBwrap(t *testing.T, p *Proxy, dir string, env, argv []string) (string, in
 		args = append(args, exe(t), ShimArg, "--socket", p.SocketPath(), "--")
 	}
 	cmd := exec.CommandContext(t.Context(), needBwrap(t), append(args, argv...)...)
-	cmd.Env = append(os.Environ(), env...)
+	cmd.Env = append(os.Environ(), append(env, CredentialEnv+"="+testCred.String())...)
 	var errOut bytes.Buffer
 	cmd.Stderr = &errOut
 	out, err := cmd.Output()

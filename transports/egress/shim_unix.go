@@ -25,6 +25,13 @@ func RunShim(args []string) int {
 		shimSay(os.Stderr, err)
 		return shimUsage
 	}
+	cred, ok := ParseCredential(os.Getenv(CredentialEnv))
+	if !ok {
+		shimSay(os.Stderr, errors.New(CredentialEnv+" does not hold the proxy's credential"))
+		return shimSetup
+	}
+	_ = os.Unsetenv(CredentialEnv) // the server sees it only in its proxy URL
+	cfg.credential = cred
 	untraceable()
 	sigs := make(chan os.Signal, 4)
 	signal.Notify(sigs, syscall.SIGINT, syscall.SIGTERM)
@@ -55,7 +62,7 @@ func runShim(ctx context.Context, cfg shimConfig, stdio shimIO, sigs <-chan os.S
 	r := startRelay(ctx, ln, cfg.socket)
 	defer r.close()
 	cmd := exec.CommandContext(ctx, cfg.argv[0], cfg.argv[1:]...)
-	cmd.Env = Env(os.Environ(), ln.Addr().String())
+	cmd.Env = Env(os.Environ(), cfg.credential.ProxyURL(ln.Addr().String()))
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = stdio.in, stdio.out, stdio.err
 	if err := cmd.Start(); err != nil {
 		shimSay(stdio.err, fmt.Errorf("cannot start %s: %w", cfg.argv[0], err))

@@ -28,8 +28,10 @@ var errShimUsage = errors.New("usage: mcpdeck " + ShimArg + " --socket PATH [--l
 // shimConfig is the shim's parsed command line.
 type shimConfig struct {
 	socket string
-	listen netip.AddrPort
-	argv   []string
+	// credential is the proxy's, from CredentialEnv (RunShim).
+	credential Credential
+	listen     netip.AddrPort
+	argv       []string
 }
 
 // parseShimArgs reads the words after ShimArg (a leading ShimArg is
