@@ -2,8 +2,10 @@ package launch
 
 import (
 	"bufio"
+	"context"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"runtime"
 	"strings"
@@ -20,15 +22,31 @@ func runtimeNames() []string {
 	return []string{"node", "python3", "python", "uv", "uvx", "bun", "deno", "npx", "npm"}
 }
 
-// startSandboxed starts s's program, found and judged as any program is,
-// inside its sandbox: the mechanism comes from a fixed system path, the
-// profile from model/sandbox.Resolve, and the private temporary
-// directory made here goes when the program exits. Where no mechanism
-// exists, nothing starts and the error says what to install.
-func (l Launcher) startSandboxed(s Spec, stdin, stdout, stderr *os.File) (*platform.Group, error) {
+// wrapped is a program wrapped in its sandbox, ready to start: the
+// command, the mechanism's readiness pipe and the descriptors it takes
+// (the launcher closes its copies once started), and the private
+// temporary directory, removed when the program ends.
+type wrapped struct {
+	cmd   *exec.Cmd
+	ready *os.File
+	extra []*os.File
+	tmp   string
+	mech  string
+}
+
+// sandboxedCmd finds and judges s's program as any program is, checks
+// its sandbox against managed policy's maximum (judging each path as
+// what it reaches), and wraps it: the mechanism comes from a fixed
+// system path, the profile from model/sandbox.Resolve, the environment
+// from sandbox.ServerEnv. Where no mechanism exists, nothing is made and
+// the error says what to install.
+func (l Launcher) sandboxedCmd(s Spec) (*wrapped, error) {
 	cmd, prog, err := l.resolve(s)
 	if err != nil {
 		return nil, err
+	}
+	if rule, beyond := l.Policy.SandboxBeyond(l.Server, prog, s.Sandbox, realOrSelf); beyond {
+		return nil, &BlockedError{Program: prog.Path, Rule: rule}
 	}
 	find := l.mechanism
 	if find == nil {
@@ -58,22 +76,56 @@ func (l Launcher) startSandboxed(s Spec, stdin, stdout, stderr *os.File) (*platf
 	if l.starting != nil {
 		l.starting(cmd)
 	}
-	g, err := startWith(cmd, stdin, stdout, stderr)
-	for _, f := range w.ExtraFiles {
+	return &wrapped{cmd: cmd, ready: w.Ready, extra: w.ExtraFiles, tmp: tmp, mech: mech.Name}, nil
+}
+
+// closeExtra closes the launcher's copies of the mechanism's descriptors.
+func (b *wrapped) closeExtra() {
+	for _, f := range b.extra {
 		_ = f.Close()
 	}
+}
+
+// startSandboxed starts s's program inside its sandbox (sandboxedCmd);
+// the private temporary directory goes when the program exits.
+func (l Launcher) startSandboxed(s Spec, stdin, stdout, stderr *os.File) (*platform.Group, error) {
+	b, err := l.sandboxedCmd(s)
 	if err != nil {
-		closeReady(w.Ready)
-		_ = os.RemoveAll(tmp)
-		return nil, fmt.Errorf("%s: %w", mech.Name, err)
+		return nil, err
 	}
-	g.AfterExit(func() { _ = os.RemoveAll(tmp) })
-	if err := sandboxReady(w.Ready); err != nil {
+	g, err := startWith(b.cmd, stdin, stdout, stderr)
+	b.closeExtra()
+	if err != nil {
+		closeReady(b.ready)
+		_ = os.RemoveAll(b.tmp)
+		return nil, fmt.Errorf("%s: %w", b.mech, err)
+	}
+	g.AfterExit(func() { _ = os.RemoveAll(b.tmp) })
+	if err := sandboxReady(b.ready); err != nil {
 		g.Signal(platform.Kill)
 		_, _ = g.Wait()
 		return nil, err
 	}
 	return g, nil
+}
+
+// runSandboxed runs s to its end inside a sandbox, as Run does: s's own,
+// else the server's (Launcher.Sandbox), else the default profile.
+func (l Launcher) runSandboxed(ctx context.Context, s Spec, stdin []byte, lim platform.Limits) ([]byte, error) {
+	if s.Sandbox == nil {
+		s.Sandbox = l.Sandbox
+	}
+	if s.Sandbox == nil {
+		s.Sandbox = model.DefaultSandbox()
+	}
+	b, err := l.sandboxedCmd(s)
+	if err != nil {
+		return nil, err
+	}
+	defer func() { _ = os.RemoveAll(b.tmp) }()
+	defer closeReady(b.ready)
+	defer b.closeExtra()
+	return platform.Run(ctx, b.cmd, stdin, lim)
 }
 
 // readyTimeout bounds the wait for a mechanism to say its sandbox exists.
@@ -146,6 +198,15 @@ func isFile(p string) bool { st, err := os.Stat(p); return err == nil && st.Mode
 func isSocket(p string) bool {
 	st, err := os.Stat(p)
 	return err == nil && st.Mode()&os.ModeSocket != 0
+}
+
+// realOrSelf is p with its symbolic links resolved, or p when it cannot
+// be: how managed policy's maximum judges a path.
+func realOrSelf(p string) string {
+	if r := realPath(p); r != "" {
+		return r
+	}
+	return p
 }
 
 func realPath(p string) string {
