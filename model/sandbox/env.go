@@ -18,14 +18,43 @@ import (
 // mcpdeck's own credentials), and a server that needs one names it in its
 // definition's env.
 func hostVarPasses(name string, network model.SandboxNetwork) bool {
-	switch name {
-	case "PATH", "HOME", "LANG", "LANGUAGE", "TERM", "TZ":
-		return true
+	for _, pat := range passedHostVars(network) {
+		if prefix, ok := strings.CutSuffix(pat, "*"); ok && strings.HasPrefix(name, prefix) || pat == name {
+			return true
+		}
 	}
-	if strings.HasPrefix(name, "LC_") {
-		return true
+	return false
+}
+
+// passedHostVars are the names (a final * for any ending) of mcpdeck's
+// variables a sandboxed server receives: the allow-list.
+func passedHostVars(network model.SandboxNetwork) []string {
+	out := []string{"PATH", "HOME", "LANG", "LANGUAGE", "LC_*", "TERM", "TZ"}
+	if network.All {
+		out = append(out, hostProxyVars()...)
 	}
-	return network.All && slices.Contains(hostProxyVars(), name)
+	return out
+}
+
+// EnvRule is what a sandboxed server's environment is made of, as the
+// approval view shows it before anything runs: the allow-list's names
+// (LC_* for every locale variable), the private temporary directory's and
+// caches', the proxy's with a host list, then the definition's env names.
+func EnvRule(def map[string]string, network model.SandboxNetwork) []string {
+	out := passedHostVars(network)
+	for _, kv := range sandboxEnv(nil, insideTemp) {
+		name, _, _ := strings.Cut(kv, "=")
+		out = append(out, name)
+	}
+	if len(network.Hosts) > 0 && !network.All {
+		out = append(out, ProxyEnvNames()...)
+	}
+	for _, k := range slices.Sorted(maps.Keys(def)) {
+		if !slices.Contains(out, k) && !slices.Contains(closedSocketVars(), k) {
+			out = append(out, k)
+		}
+	}
+	return out
 }
 
 // hostProxyVars are the proxy variables of the person's own network.
