@@ -2,6 +2,7 @@ package sandbox
 
 import (
 	"encoding/binary"
+	"errors"
 	"testing"
 
 	"golang.org/x/net/bpf"
@@ -96,7 +97,7 @@ func TestSocketFilterDecides(t *testing.T) {
 func TestFilterBytes(t *testing.T) {
 	b, err := filterBytes()
 	if _, ok := auditArch(); !ok {
-		if err != ErrNoSocketFilter {
+		if !errors.Is(err, ErrNoSocketFilter) {
 			t.Fatalf("unfilterable architecture: %v", err)
 		}
 		return
