@@ -13,8 +13,7 @@ func main() {
 	noquery.Restore() // before anything can start a process that inherits CI
 	if code, ok := egress.RunHelper(os.Args[1:]); ok {
 		// Inside a sandbox whose network is a host list: relay to the
-		// proxy and run the server (transports/egress), through the
-		// socket filter's loader.
+		// proxy and run the server (transports/egress).
 		os.Exit(code)
 	}
 	os.Exit(cli.Execute(os.Args[1:]))

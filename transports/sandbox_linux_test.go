@@ -112,7 +112,7 @@ func TestSandboxedHostList(t *testing.T) {
 // BenchmarkSandboxStart is what the sandbox adds to a server's start:
 // start, initialize and stop the boxserver with no sandbox, the default
 // one (with and without the socket filter), and one with a host list
-// (proxy, shim and the filter's loader).
+// (proxy, broker and shim).
 func BenchmarkSandboxStart(b *testing.B) {
 	boxtest.RequireMechanism(b)
 	bin := boxtest.BuildBoxServer(b, b.TempDir())

@@ -35,7 +35,7 @@ func (m Mechanism) Wrap(p Profile, argv, env []string, net *Net) (Wrapped, error
 	// --info-fd 3 (ExtraFiles[0]): bubblewrap writes the sandbox's
 	// namespaces there once it made them.
 	files := []*os.File{w}
-	if direct, _ := filterWay(p, net); direct {
+	if !p.UnixSockets {
 		// --seccomp 4 (ExtraFiles[1]): the socket filter, read to its end.
 		f, err := filterPipe()
 		if err != nil {
@@ -43,9 +43,9 @@ func (m Mechanism) Wrap(p Profile, argv, env []string, net *Net) (Wrapped, error
 			return Wrapped{}, err
 		}
 		files = append(files, f)
-	} else if _, ok := auditArch(); !ok && !p.UnixSockets {
-		_, _ = r.Close(), w.Close()
-		return Wrapped{}, ErrNoSocketFilter // the shim could not load it either
+	}
+	if shimmed(p, net) {
+		files = append(files, net.Control) // the shim's --control-fd
 	}
 	args := append([]string{"bwrap", "--info-fd", "3"}, bwrapArgs(p, argv, net)...)
 	env = sandboxEnv(env, insideTemp)

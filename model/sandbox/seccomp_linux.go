@@ -2,13 +2,9 @@ package sandbox
 
 import (
 	"encoding/binary"
-	"errors"
 	"fmt"
 	"os"
-	"os/exec"
 	"runtime"
-	"syscall"
-	"unsafe"
 
 	"golang.org/x/net/bpf"
 	"golang.org/x/sys/unix"
@@ -187,57 +183,4 @@ func filterPipe() (*os.File, error) {
 		return nil, fmt.Errorf("the socket filter: %w", err)
 	}
 	return r, nil
-}
-
-// RunFiltered is FilterExecArg's work: load the socket filter on this
-// process (every thread; no new privileges) and execute the program after
-// "--" in its place, with this environment. It returns only on failure,
-// with the exit code (2 for bad arguments, 126 when the filter or the
-// program could not be loaded, 127 when the program is missing) after a
-// sentence on stderr: it never runs the program unfiltered.
-func RunFiltered(args []string) int {
-	if len(args) > 0 && args[0] == FilterExecArg {
-		args = args[1:]
-	}
-	if len(args) < 2 || args[0] != "--" || args[1] == "" {
-		fmt.Fprintln(os.Stderr, "mcpdeck sandbox: usage: mcpdeck "+FilterExecArg+" -- PROGRAM [ARGS]")
-		return 2
-	}
-	argv := args[1:]
-	path, err := exec.LookPath(argv[0])
-	if err != nil {
-		fmt.Fprintf(os.Stderr, "mcpdeck sandbox: cannot start %s: %v\n", argv[0], err)
-		return 127
-	}
-	if err := loadFilter(); err != nil {
-		fmt.Fprintf(os.Stderr, "mcpdeck sandbox: %v\n", err)
-		return 126
-	}
-	err = syscall.Exec(path, argv, os.Environ())
-	fmt.Fprintf(os.Stderr, "mcpdeck sandbox: cannot start %s: %v\n", argv[0], err)
-	if errors.Is(err, os.ErrNotExist) {
-		return 127
-	}
-	return 126
-}
-
-// loadFilter installs the socket filter on every thread of this process.
-func loadFilter() error {
-	raw, err := assembled()
-	if err != nil {
-		return err
-	}
-	filters := make([]unix.SockFilter, len(raw))
-	for i, r := range raw {
-		filters[i] = unix.SockFilter{Code: r.Op, Jt: r.Jt, Jf: r.Jf, K: r.K}
-	}
-	prog := unix.SockFprog{Len: uint16(len(filters)), Filter: &filters[0]}
-	if err := unix.Prctl(unix.PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0); err != nil {
-		return fmt.Errorf("no new privileges: %w", err)
-	}
-	if _, _, errno := unix.Syscall(unix.SYS_SECCOMP, unix.SECCOMP_SET_MODE_FILTER, unix.SECCOMP_FILTER_FLAG_TSYNC, uintptr(unsafe.Pointer(&prog))); errno != 0 {
-		return fmt.Errorf("loading the socket filter: %w", errno)
-	}
-	runtime.KeepAlive(filters)
-	return nil
 }

@@ -10,6 +10,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"syscall"
 	"testing"
@@ -22,10 +23,11 @@ func TestParseShimArgs(t *testing.T) {
 		"--socket /s -- prog a b":                                {socket: "/s", argv: []string{"prog", "a", "b"}},
 		ShimArg + " --socket /s -- prog":                         {socket: "/s", argv: []string{"prog"}},
 		"--listen 127.0.0.2:8000 --socket /s -- prog --socket x": {socket: "/s", argv: []string{"prog", "--socket", "x"}},
+		"--control-fd 5 -- prog":                                 {control: 5, argv: []string{"prog"}},
 	}
 	for in, want := range good {
 		got, err := parseShimArgs(strings.Fields(in))
-		if err != nil || got.socket != want.socket || !slices.Equal(got.argv, want.argv) {
+		if err != nil || got.socket != want.socket || got.control != want.control || !slices.Equal(got.argv, want.argv) {
 			t.Errorf("parseShimArgs(%q) = %+v, %v", in, got, err)
 		}
 	}
@@ -36,6 +38,7 @@ func TestParseShimArgs(t *testing.T) {
 		"", "--socket /s", "--socket /s --", "-- prog", "--socket", "--bogus -- prog",
 		"--listen 0.0.0.0:0 --socket /s -- prog", "--listen 10.0.0.1:80 --socket /s -- prog",
 		"--listen localhost:80 --socket /s -- prog",
+		"--control-fd x -- prog", "--control-fd 1 -- prog", "--control-fd 5 --socket /s -- prog",
 	} {
 		if _, err := parseShimArgs(strings.Fields(in)); !errors.Is(err, errShimUsage) {
 			t.Errorf("parseShimArgs(%q) = %v, want the usage error", in, err)
@@ -264,5 +267,42 @@ func TestShimNodeFetchInBwrap(t *testing.T) {
 	}
 	if r := rec.all(); len(r) != 1 || r[0].Port != unlisted.port() {
 		t.Errorf("refusals = %+v", r)
+	}
+}
+
+// TestShimThroughTheBroker: with --control-fd the shim gets each
+// connection to the proxy from mcpdeck's broker, never making a unix
+// socket itself: the listed origin answers through it, the unlisted one
+// is refused; the broker stops when asked, and a shim whose control
+// descriptor is gone fails with a sentence.
+func TestShimThroughTheBroker(t *testing.T) {
+	listed, unlisted := newOrigin(t, false), newOrigin(t, false)
+	p, rec := startProxy(t, Options{Rule: Rule{Hosts: []string{listed.hostPort()}}})
+	t.Setenv(childEnv, "fetch")
+	for url, want := range map[string]string{listed.URL + "/in": "200 hello /in", unlisted.URL: "403 "} {
+		control, stop, err := StartBroker(p.SocketPath())
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Setenv(fetchURLEnv, url)
+		cfg, err := parseShimArgs([]string{"--control-fd", strconv.Itoa(int(control.Fd())), "--", exe(t)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		cfg.credential = testCred
+		var out, errOut bytes.Buffer
+		code := runShim(t.Context(), cfg, shimIO{in: strings.NewReader(""), out: &out, err: &errOut}, nil)
+		if code != 0 || !strings.HasPrefix(out.String(), want) {
+			t.Errorf("GET %s: code %d, stdout %q, stderr %q; want %q", url, code, out.String(), errOut.String(), want)
+		}
+		stop()
+	}
+	if r := rec.all(); len(r) != 1 || r[0].Port != unlisted.port() {
+		t.Errorf("refusals = %+v", r)
+	}
+	cfg, _ := parseShimArgs([]string{"--control-fd", "999", "--", "true"})
+	var out, errOut bytes.Buffer
+	if code := runShim(t.Context(), cfg, shimIO{in: strings.NewReader(""), out: &out, err: &errOut}, nil); code != shimSetup || !strings.Contains(errOut.String(), "broker") {
+		t.Errorf("no control descriptor: code %d, stderr %q", code, errOut.String())
 	}
 }
