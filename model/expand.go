@@ -106,11 +106,17 @@ func validVarName(name string) bool {
 // variable or secret; the caller adds server and file. A secret that
 // answers ErrSecretUnread leaves its reference as written. put lists each
 // value expansion inserted, from a variable harmlessVar does not pass or
-// from the secret store.
+// from the secret store. A credential of mcpdeck's own (OwnSecretVar)
+// never expands: it is a Problem, so no definition, least of all a
+// repository's, can hand it to a server.
 func (cfg ServerConfig) Expand(lookup func(string) (string, bool), secret func(string) (string, error), root string) (_ ServerConfig, put []Expansion, _ []Problem) {
 	var probs []Problem
 	oneWith := func(lookup func(string) (string, bool), field, s string) string {
 		look := func(name string) (string, bool) {
+			if OwnSecretVar(name) {
+				probs = append(probs, Problem{Field: field, Message: "${" + name + "} is a credential of mcpdeck's own, never given to a server"})
+				return "", true
+			}
 			v, ok := lookup(name)
 			if ok && v != "" && !harmlessVar(name) {
 				put = append(put, Expansion{Field: field, Ref: "${" + name + "}", Value: v})
@@ -177,6 +183,7 @@ func (cfg ServerConfig) Expand(lookup func(string) (string, bool), secret func(s
 		inProject := func(field, s string) string { return oneWith(cwdLookup(lookup, root), field, s) }
 		sb.Read, sb.ProjectRead = expandSandboxPaths("sandbox.read", sb.Read, inProject)
 		sb.Write, sb.ProjectWrite = expandSandboxPaths("sandbox.write", sb.Write, inProject)
+		sb.Sockets = strs("sandbox.sockets", sb.Sockets)
 		out.Sandbox = &sb
 	}
 	if cfg.OAuth != nil {

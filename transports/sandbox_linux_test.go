@@ -100,13 +100,22 @@ func TestSandboxedHostList(t *testing.T) {
 	if got := callText(t, c, "dial", map[string]any{"addr": fmt.Sprintf("127.0.0.1:%d", listed)}); !strings.HasPrefix(got, "error: ") {
 		t.Errorf("a direct connection around the proxy: %q", got)
 	}
+	// Behind the shim, which reaches the proxy's socket, the server itself
+	// is under the socket filter: no unix socket, not even that one.
+	if got := callText(t, c, "unix_connect", map[string]any{"path": "/run/mcpdeck/egress.sock"}); !strings.Contains(got, "operation not permitted") {
+		t.Errorf("the server behind the shim made a unix socket: %q", got)
+	}
+	if got := callText(t, c, "socketpair", nil); got != "pair" {
+		t.Errorf("socketpair behind the shim: %q", got)
+	}
 	_ = c.Close(context.Background())
 }
 
 // BenchmarkSandboxStart is what the sandbox adds to a server's start:
 // start, initialize and stop the boxserver with no sandbox, the default
-// one, one with a host list (proxy and shim), and write-project in a
-// repository (what runs later found, its placeholders made and removed).
+// one (with and without the socket filter), one with a host list (proxy,
+// broker and shim), and write-project in a repository (what runs later
+// found, its placeholders made and removed).
 func BenchmarkSandboxStart(b *testing.B) {
 	boxtest.RequireMechanism(b)
 	bin := boxtest.BuildBoxServer(b, b.TempDir())
@@ -162,6 +171,10 @@ func sandboxCases() []struct {
 	}{
 		{"none", nil, false},
 		{"default", model.DefaultSandbox(), false},
+		// The default profile without the socket filter (a listed socket
+		// that does not exist lifts it and opens nothing): what the
+		// filter itself costs, measured in the same run.
+		{"default-unfiltered", &model.Sandbox{Profile: model.SandboxProfileDefault, Sockets: []string{"/nonexistent/bench.sock"}}, false},
 		{"hosts", &model.Sandbox{Profile: model.SandboxProfileDefault, Network: model.SandboxNetwork{Hosts: []string{"example.com"}}}, false},
 		{"write-project", &model.Sandbox{Profile: model.SandboxProfileWriteProject}, true},
 	}

@@ -55,7 +55,9 @@ func dialWS(ctx context.Context, name string, cfg model.ServerConfig, opts Optio
 	}
 	hc := opts.HTTPClient
 	var idle func()
-	if hc == nil {
+	if tr, ok := editorHTTPTransport(cfg, opts.socketTables); ok {
+		hc, idle = &http.Client{Transport: tr}, tr.CloseIdleConnections
+	} else if hc == nil {
 		tr := http.DefaultTransport.(*http.Transport).Clone()
 		hc, idle = &http.Client{Transport: tr}, tr.CloseIdleConnections
 	}

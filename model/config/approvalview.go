@@ -71,7 +71,7 @@ func ApprovalView(raw model.ServerConfig, runsIn, source string) []ApprovalLine 
 	if raw.ProtocolVersion != "" {
 		add("Protocol version", textsafe.Escape(raw.ProtocolVersion))
 	}
-	out = append(out, sandboxLines(raw.Sandbox)...)
+	out = append(out, sandboxLines(raw.Sandbox, raw.Env)...)
 	out = append(out, extraLines("Unknown field", raw.Extra)...)
 	out = append(out, variableLines(raw)...)
 	add("Source", textsafe.Escape(source))
@@ -123,9 +123,11 @@ func oauthLines(o *model.OAuthConfig) []ApprovalLine {
 	return out
 }
 
-// sandboxLines shows the sandbox the definition asks for: its profile and
-// each path and host it adds, so approving it approves exactly those.
-func sandboxLines(s *model.Sandbox) []ApprovalLine {
+// sandboxLines shows the sandbox the definition asks for: its profile,
+// each path, host and socket it adds, so approving it approves exactly
+// those, and the environment variables it receives (sandbox.EnvRule; env
+// is the definition's).
+func sandboxLines(s *model.Sandbox, env map[string]string) []ApprovalLine {
 	if s == nil {
 		return nil
 	}
@@ -137,6 +139,10 @@ func sandboxLines(s *model.Sandbox) []ApprovalLine {
 		out = append(out, ApprovalLine{Label: "Sandbox writes", Value: textsafe.Escape(p)})
 	}
 	out = append(out, ApprovalLine{Label: "Sandbox network", Value: textsafe.Escape(s.Network.String())})
+	for _, p := range s.Sockets {
+		out = append(out, ApprovalLine{Label: "Sandbox sockets", Value: textsafe.Escape(p)})
+	}
+	out = append(out, ApprovalLine{Label: "Sandbox env", Value: textsafe.Escape(strings.Join(sandbox.EnvRule(env, s.Network), " "))})
 	return append(out, extraLines("Sandbox unknown field", s.Extra)...)
 }
 

@@ -84,7 +84,7 @@ func Load(opts LoadOptions) (*Resolved, error) {
 
 	r.Files = append(r.Files, l.managedSettings)
 	pf, pprob := jsonfile.Read(l.managedSettings)
-	pol, pp := policy.ReadManaged(pf, pprob, l.managedSettings)
+	pol, pp := policy.ReadManaged(pf, pprob, l.managedSettings, opts.Home)
 	r.ManagedPolicy = model.NewPolicy(pol)
 	ld.probs = append(ld.probs, pp...)
 	if pprob != nil {

@@ -44,6 +44,32 @@ func TestLoadSandboxOnlyForStdio(t *testing.T) {
 	}
 }
 
+// TestSandboxSocketsOnlyInUserScope: a user definition may list unix
+// sockets (placed like paths, shown when approving); a project's, a
+// local one's or a plugin's may not: the problem names the field.
+func TestSandboxSocketsOnlyInUserScope(t *testing.T) {
+	f := newFixture(t)
+	def := `{"command":"npx","sandbox":{"sockets":["~/.docker/run/docker.sock"]}}`
+	f.write(f.userFile(), servers("mine", def))
+	f.write(f.projectFile(), servers("theirs", def))
+	r := f.load()
+	mine := mustServer(t, r, "mine")
+	if len(mine.Problems) > 0 || !slices.Equal(mine.Config.Sandbox.Sockets, []string{filepath.Join(f.home, ".docker/run/docker.sock")}) {
+		t.Errorf("user scope: problems %v, sockets %v", mine.Problems, mine.Config.Sandbox.Sockets)
+	}
+	theirs := mustServer(t, r, "theirs")
+	if len(theirs.Problems) != 1 || theirs.Problems[0].Field != "sandbox.sockets" || !strings.Contains(theirs.Problems[0].Message, "only a user-scope definition") {
+		t.Errorf("project scope: problems %+v", theirs.Problems)
+	}
+	var lines []string
+	for _, l := range ApprovalView(theirs.Raw, "", f.projectFile()) {
+		lines = append(lines, l.Label+": "+l.Value)
+	}
+	if !slices.Contains(lines, "Sandbox sockets: ~/.docker/run/docker.sock") {
+		t.Errorf("approval view lacks the socket:\n%s", strings.Join(lines, "\n"))
+	}
+}
+
 // TestApprovalViewShowsSandbox: approving a definition shows its sandbox,
 // each added path and host, and its unknown sandbox fields.
 func TestApprovalViewShowsSandbox(t *testing.T) {

@@ -42,6 +42,18 @@ func optInProblems(raw model.ServerConfig, s model.Scope) []model.Problem {
 	return out
 }
 
+// socketProblems refuses sandbox.sockets in a definition of any scope
+// but the user's: a unix socket is a door out of every sandbox, opened
+// only by the person's own settings, never by a file a project, a plugin
+// or a --mcp-config ships.
+func socketProblems(raw model.ServerConfig, s model.Scope) []model.Problem {
+	if raw.Sandbox == nil || len(raw.Sandbox.Sockets) == 0 || s == model.ScopeUser {
+		return nil
+	}
+	return []model.Problem{{Field: "sandbox.sockets", Message: "only a user-scope definition may open unix sockets to a sandbox; this one is " + s.String() +
+		" scope: copy the server to your user scope to let it reach a socket"}}
+}
+
 // workDir is the absolute directory a server of scope starts in, from its
 // expanded cwd: none means the project root for servers the project
 // defines (Scope.DefinedByProject) and the home directory for every other;
@@ -96,6 +108,6 @@ func placeSandbox(s *model.Sandbox, runsIn, home string) *model.Sandbox {
 		}
 		return ps
 	}
-	out.Read, out.Write = place(s.Read), place(s.Write)
+	out.Read, out.Write, out.Sockets = place(s.Read), place(s.Write), place(s.Sockets)
 	return &out
 }

@@ -2,10 +2,12 @@ package launch
 
 import (
 	"bufio"
+	"context"
 	"errors"
 	"fmt"
 	"io"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"runtime"
 	"strings"
@@ -22,15 +24,32 @@ func runtimeNames() []string {
 	return []string{"node", "python3", "python", "uv", "uvx", "bun", "deno", "npx", "npm"}
 }
 
-// startSandboxed starts s's program, found and judged as any program is,
-// inside its sandbox: the mechanism comes from a fixed system path, the
-// profile from model/sandbox.Resolve, and the private temporary
-// directory made here goes when the program exits. Where no mechanism
-// exists, nothing starts and the error says what to install.
-func (l Launcher) startSandboxed(s Spec, stdin, stdout, stderr *os.File) (*platform.Group, error) {
+// wrapped is a program wrapped in its sandbox, ready to start: the
+// command, the mechanism's readiness pipe and the descriptors it takes
+// (the launcher closes its copies once started), and done, which
+// releases the profile's placeholders and removes the private temporary
+// directory once the program ends.
+type wrapped struct {
+	cmd   *exec.Cmd
+	ready *os.File
+	extra []*os.File
+	done  func()
+	mech  string
+}
+
+// sandboxedCmd finds and judges s's program as any program is, checks
+// its sandbox against managed policy's maximum (judging each path as
+// what it reaches), and wraps it: the mechanism comes from a fixed
+// system path, the profile from model/sandbox.Resolve, the environment
+// from sandbox.ServerEnv. Where no mechanism exists, nothing is made and
+// the error says what to install.
+func (l Launcher) sandboxedCmd(s Spec) (*wrapped, error) {
 	cmd, prog, err := l.resolve(s)
 	if err != nil {
 		return nil, err
+	}
+	if rule, beyond := l.Policy.SandboxBeyond(l.Server, prog, s.Sandbox, realOrSelf); beyond {
+		return nil, &BlockedError{Program: prog.Path, Rule: rule}
 	}
 	find := l.mechanism
 	if find == nil {
@@ -65,7 +84,8 @@ func (l Launcher) startSandboxed(s Spec, stdin, stdout, stderr *os.File) (*platf
 		held.release()
 		_ = os.RemoveAll(tmp)
 	}
-	w, err := mech.Wrap(profile, append([]string{profile.Program}, profile.Args...), cmd.Env, s.Net)
+	env := sandbox.ServerEnv(os.Environ(), s.Env, s.Sandbox.Network)
+	w, err := mech.Wrap(profile, append([]string{profile.Program}, profile.Args...), env, s.Net)
 	if err != nil {
 		done()
 		return nil, err
@@ -74,22 +94,56 @@ func (l Launcher) startSandboxed(s Spec, stdin, stdout, stderr *os.File) (*platf
 	if l.starting != nil {
 		l.starting(cmd)
 	}
-	g, err := startWith(cmd, stdin, stdout, stderr)
-	for _, f := range w.ExtraFiles {
+	return &wrapped{cmd: cmd, ready: w.Ready, extra: w.ExtraFiles, done: done, mech: mech.Name}, nil
+}
+
+// closeExtra closes the launcher's copies of the mechanism's descriptors.
+func (b *wrapped) closeExtra() {
+	for _, f := range b.extra {
 		_ = f.Close()
 	}
+}
+
+// startSandboxed starts s's program inside its sandbox (sandboxedCmd);
+// its placeholders and private temporary directory go when it exits.
+func (l Launcher) startSandboxed(s Spec, stdin, stdout, stderr *os.File) (*platform.Group, error) {
+	b, err := l.sandboxedCmd(s)
 	if err != nil {
-		closeReady(w.Ready)
-		done()
-		return nil, fmt.Errorf("%s: %w", mech.Name, err)
+		return nil, err
 	}
-	g.AfterExit(done)
-	if err := sandboxReady(w.Ready); err != nil {
+	g, err := startWith(b.cmd, stdin, stdout, stderr)
+	b.closeExtra()
+	if err != nil {
+		closeReady(b.ready)
+		b.done()
+		return nil, fmt.Errorf("%s: %w", b.mech, err)
+	}
+	g.AfterExit(b.done)
+	if err := sandboxReady(b.ready); err != nil {
 		g.Signal(platform.Kill)
 		_, _ = g.Wait()
 		return nil, err
 	}
 	return g, nil
+}
+
+// runSandboxed runs s to its end inside a sandbox, as Run does: s's own,
+// else the server's (Launcher.Sandbox), else the default profile.
+func (l Launcher) runSandboxed(ctx context.Context, s Spec, stdin []byte, lim platform.Limits) ([]byte, error) {
+	if s.Sandbox == nil {
+		s.Sandbox = l.Sandbox
+	}
+	if s.Sandbox == nil {
+		s.Sandbox = model.DefaultSandbox()
+	}
+	b, err := l.sandboxedCmd(s)
+	if err != nil {
+		return nil, err
+	}
+	defer b.done()
+	defer closeReady(b.ready)
+	defer b.closeExtra()
+	return platform.Run(ctx, b.cmd, stdin, lim)
 }
 
 // readyTimeout bounds the wait for a mechanism to say its sandbox exists.
@@ -125,8 +179,8 @@ func (l Launcher) facts(s Spec, prog model.Program, dir, tmp string) (sandbox.Fa
 	}
 	f := sandbox.Facts{
 		GOOS: runtime.GOOS, Home: home, Project: l.Project, RunsIn: dir, TempDir: tmp,
-		Program: prog, RuntimeDir: os.Getenv("XDG_RUNTIME_DIR"), GitConfigs: gitConfigs(home),
-		Exists: exists, Real: realPath, IsFile: isFile, IsDir: isDir, ReadDir: os.ReadDir, ReadHead: readHead, Lstat: os.Lstat,
+		Program: prog, RuntimeDir: os.Getenv("XDG_RUNTIME_DIR"), AgentSocket: os.Getenv("SSH_AUTH_SOCK"), GitConfigs: gitConfigs(home),
+		Exists: exists, Real: realPath, IsFile: isFile, IsDir: isDir, IsSocket: isSocket, ReadDir: os.ReadDir, ReadHead: readHead, Lstat: os.Lstat,
 	}
 	for _, own := range []func() (string, error){platform.ConfigDir, platform.CacheDir} {
 		if d, err := own(); err == nil {
@@ -193,6 +247,20 @@ func readHead(p string, n int) ([]byte, error) {
 }
 
 func isFile(p string) bool { st, err := os.Stat(p); return err == nil && st.Mode().IsRegular() }
+
+func isSocket(p string) bool {
+	st, err := os.Stat(p)
+	return err == nil && st.Mode()&os.ModeSocket != 0
+}
+
+// realOrSelf is p with its symbolic links resolved, or p when it cannot
+// be: how managed policy's maximum judges a path.
+func realOrSelf(p string) string {
+	if r := realPath(p); r != "" {
+		return r
+	}
+	return p
+}
 
 func realPath(p string) string {
 	r, err := filepath.EvalSymlinks(p)

@@ -2,33 +2,39 @@ package sandbox
 
 import (
 	"cmp"
+	"os"
 	"slices"
+	"strconv"
 	"strings"
 )
 
-// Inside the sandbox: where the private temporary directory and the
-// proxy's socket appear.
-const (
-	insideTemp   = "/tmp"
-	insideSocket = "/run/mcpdeck/egress.sock"
-)
+// insideTemp is where the private temporary directory appears inside
+// the sandbox.
+const insideTemp = "/tmp"
 
 // Net is the network plumbing of a sandbox whose network is a host list:
 // mcpdeck's proxy, which allows only those hosts.
 type Net struct {
-	// Socket is the proxy's unix socket on the host (Linux: bound into
-	// the sandbox, whose network namespace is empty).
-	Socket string
+	// Control is the shim's end of the egress broker's control socket
+	// (Linux): it goes into the sandbox as a descriptor, through which the
+	// shim gets each connection to the proxy without making a unix socket
+	// (the socket filter binds the shim too). The launcher closes its copy
+	// once the sandbox started.
+	Control *os.File
 	// Addr is the proxy's loopback address, host:port (macOS: the only
 	// place the profile lets the server connect).
 	Addr string
-	// ShimArgs, given the socket's path inside the sandbox and the
-	// server's argv, are the arguments (after mcpdeck's own executable)
-	// that run the server behind a loopback listener forwarding to it
-	// (Linux).
-	ShimArgs func(socket string, argv []string) []string
+	// ShimArgs, given the control descriptor's number inside the sandbox
+	// and the server's argv, are the arguments (after mcpdeck's own
+	// executable) that run the server behind a loopback listener
+	// forwarding to the proxy (Linux).
+	ShimArgs func(controlFD int, argv []string) []string
+	// ShimEnv are variables only the shim reads (the proxy's credential),
+	// added to the sandbox's environment when the shim runs; the shim
+	// takes them out before the server starts.
+	ShimEnv []string
 	// Env, given an environment and the proxy's address, points it at
-	// the proxy (macOS, where no shim runs).
+	// the proxy, credential included (macOS, where no shim runs).
 	Env func(env []string, addr string) []string
 }
 
@@ -36,7 +42,11 @@ type Net struct {
 // namespace unshared (the network too unless p allows all), an empty
 // root the listed paths are bound into (read-only or writable), closed
 // paths masked, a private /tmp, a /dev without the terminal, no
-// capabilities, killed with mcpdeck.
+// capabilities, killed with mcpdeck, and under the socket filter
+// (socketFilter, read by --seccomp from the descriptor after --info-fd's)
+// unless p lists sockets; the shim, behind which a server with a host
+// list runs, is under it too and gets its connections to the proxy on
+// the next descriptor.
 func bwrapArgs(p Profile, argv []string, net *Net) []string {
 	a := []string{"--unshare-all"}
 	if p.Network.All {
@@ -62,7 +72,13 @@ func bwrapArgs(p Profile, argv []string, net *Net) []string {
 		}
 	}
 	for _, h := range p.Hide {
-		a = append(a, "--tmpfs", h, "--remount-ro", h)
+		a = append(a, "--tmpfs", h)
+	}
+	for _, s := range p.Sockets { // after the hiding, which may hold one
+		a = append(a, "--ro-bind-try", s, s)
+	}
+	for _, h := range p.Hide {
+		a = append(a, "--remount-ro", h)
 	}
 	for _, h := range p.HideFiles {
 		a = append(a, "--ro-bind", "/dev/null", h)
@@ -83,9 +99,13 @@ func bwrapArgs(p Profile, argv []string, net *Net) []string {
 	for _, l := range links(p, dsts) {
 		a = append(a, "--symlink", l.To, l.At)
 	}
-	if net != nil && net.Socket != "" && net.ShimArgs != nil && p.Self != "" {
-		a = append(a, "--bind", net.Socket, insideSocket)
-		argv = append([]string{p.Self}, net.ShimArgs(insideSocket, argv)...)
+	fd := 4 // the next descriptor after --info-fd's (Wrapped.ExtraFiles)
+	if !p.UnixSockets {
+		a = append(a, "--seccomp", strconv.Itoa(fd))
+		fd++
+	}
+	if shimmed(p, net) {
+		argv = append([]string{p.Self}, net.ShimArgs(fd, argv)...)
 	}
 	for _, e := range empties {
 		a = append(a, "--remount-ro", e)
@@ -96,6 +116,12 @@ func bwrapArgs(p Profile, argv []string, net *Net) []string {
 	}
 	a = append(a, "--")
 	return append(a, argv...)
+}
+
+// shimmed reports whether the server runs behind the network shim (a
+// host list on Linux).
+func shimmed(p Profile, net *Net) bool {
+	return net != nil && net.Control != nil && net.ShimArgs != nil && p.Self != ""
 }
 
 // mount is one path of the sandbox: src bound at dst, or an empty

@@ -39,13 +39,17 @@ type Facts struct {
 	// Self is mcpdeck's own executable, readable when the sandbox runs
 	// the network shim (it is the shim).
 	Self string
-	// RuntimeDir is $XDG_RUNTIME_DIR ("" when unset): its D-Bus and
-	// keyring sockets stay closed.
+	// RuntimeDir is $XDG_RUNTIME_DIR ("" when unset): it stays closed,
+	// with the sockets it holds (D-Bus, keyring, agents, podman).
 	RuntimeDir string
 	// GitConfigs are the person's own git configuration files (global
 	// and system): a core.hooksPath in them names a directory in every
 	// repository, which stays read-only like .git/hooks.
 	GitConfigs []string
+	// AgentSocket is $SSH_AUTH_SOCK ("" when unset): it stays closed.
+	AgentSocket string
+	// IsSocket reports a unix socket (sandbox.sockets lists only those).
+	IsSocket func(string) bool
 	// Exists reports whether a path exists (a dangling link does); Real
 	// resolves every symbolic link in it ("" when it cannot: the path
 	// does not exist); IsFile reports a regular file.
@@ -125,6 +129,11 @@ type Profile struct {
 	// Self is mcpdeck's own executable when the sandbox runs the network
 	// shim ("" otherwise).
 	Self string
+	// Sockets are the unix sockets the definition lists that exist, and
+	// UnixSockets whether the server may make unix sockets at all: only
+	// when the definition lists any (openSockets).
+	Sockets     []string
+	UnixSockets bool
 }
 
 // Link is a symbolic link at At whose target is To (resolved).
@@ -214,6 +223,7 @@ func Resolve(box *model.Sandbox, f Facts) Profile {
 	}
 	read = append(read, r.protect()...)
 	p.Read = minimal(read, p.Write)
+	p.Sockets, p.UnixSockets = openSockets(box, f)
 	r.hide()
 	return *p
 }
@@ -403,9 +413,7 @@ func Never(f Facts) []string {
 		"/etc/ssl/private", "/etc/krb5.keytab", "/etc/wireguard", "/etc/NetworkManager/system-connections",
 		"/private/etc/ssh", "/private/etc/sudoers", "/Library/Keychains", "/run/dbus", "/var/run/dbus",
 	}
-	if f.RuntimeDir != "" {
-		out = append(out, filepath.Join(f.RuntimeDir, "bus"), filepath.Join(f.RuntimeDir, "keyring"), filepath.Join(f.RuntimeDir, "gnupg"))
-	}
+	out = append(out, neverSockets(f)...)
 	for _, o := range f.Own {
 		if o != "" {
 			out = append(out, filepath.Clean(o))
@@ -426,7 +434,7 @@ func (r *resolver) hide() {
 		}
 		switch {
 		case !under(n, p.Read) && !under(n, p.Write):
-		case r.isFile(n):
+		case r.isFile(n), r.f.IsSocket != nil && r.f.IsSocket(n): // a socket is masked as a file is
 			p.HideFiles = appendNew(p.HideFiles, n)
 		default:
 			p.Hide = appendNew(p.Hide, n)

@@ -129,12 +129,12 @@ func TestResolveNeverWinsOverTheDefinition(t *testing.T) {
 		Write:   []string{"/home/u/.aws", "/home/u/.config/mcpdeck/credentials.json"},
 	}
 	p := Resolve(box, f)
-	for _, d := range []string{"/home/u/.ssh/id_rsa", "/home/u/.aws", "/home/u/.config/mcpdeck/credentials.json"} {
+	for _, d := range []string{"/home/u/.ssh/id_rsa", "/home/u/.aws", "/home/u/.config/mcpdeck/credentials.json", "/run/user/1000"} {
 		if why, ok := dropped(p, d); !ok || why != ReasonNever || slices.Contains(p.Read, d) || slices.Contains(p.Write, d) {
 			t.Errorf("%s: dropped %v, read %v, write %v", d, p.Dropped, p.Read, p.Write)
 		}
 	}
-	for _, h := range []string{"/home/u/.ssh", "/home/u/.aws", "/home/u/.config/mcpdeck", "/home/u/.local/share/keyrings", "/run/user/1000/bus"} {
+	for _, h := range []string{"/home/u/.ssh", "/home/u/.aws", "/home/u/.config/mcpdeck", "/home/u/.local/share/keyrings"} {
 		if !slices.Contains(p.Hide, h) && !slices.Contains(p.HideFiles, h) {
 			t.Errorf("hide %v lacks %s", p.Hide, h)
 		}

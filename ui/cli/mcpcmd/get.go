@@ -184,6 +184,9 @@ func writeDefinition(v serverView, line func(label, value string)) {
 	if v.Sandbox != nil {
 		line("Sandbox", textsafe.SanitizeLine(v.Sandbox.Summary()))
 	}
+	if len(v.SandboxEnv) > 0 {
+		line("Sandbox env", textsafe.SanitizeLine(strings.Join(v.SandboxEnv, " ")))
+	}
 	if len(v.StoreSecrets) > 0 {
 		line("Secrets", strings.Join(v.StoreSecrets, ", ")+" from mcpdeck's secret store (values not shown)")
 	}

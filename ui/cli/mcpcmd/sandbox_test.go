@@ -110,3 +110,36 @@ func TestGetShowsTheEffectiveSandbox(t *testing.T) {
 		t.Errorf("started in home:\n%s", home)
 	}
 }
+
+// TestGetNamesTheSandboxEnv: get, --json and the approval view name the
+// variables a sandboxed server receives — the allow-list, its private
+// TMPDIR, its definition's env — and never mcpdeck's own credentials or
+// the person's other variables.
+func TestGetNamesTheSandboxEnv(t *testing.T) {
+	t.Parallel()
+	e := clitest.NewEnv(t)
+	e.Extra = []string{"MCPDECK_SERVE_TOKEN=serve-token-0123456789", "AWS_SECRET_ACCESS_KEY=x", "LANG=C.UTF-8"}
+	e.OK("mcp", "add", "-s", "user", "--sandbox", "-e", "API_KEY=k", "boxed", "--", "false", "pkg")
+	out := e.OK("mcp", "get", "boxed").Stdout
+	var env string
+	for _, l := range strings.Split(out, "\n") {
+		if strings.Contains(l, "Sandbox env:") {
+			env += l + "\n"
+		}
+	}
+	for _, want := range []string{"API_KEY", "LANG", "PATH", "TMPDIR"} {
+		if !strings.Contains(env, want) {
+			t.Errorf("sandbox env lacks %s:\n%s", want, out)
+		}
+	}
+	if strings.Contains(env, "MCPDECK_") || strings.Contains(env, "AWS_") {
+		t.Errorf("sandbox env names a variable it does not pass:\n%s", env)
+	}
+	if js := e.OK("mcp", "get", "boxed", "--json").Stdout; !strings.Contains(js, `"sandboxEnv": [`) || strings.Contains(js, "MCPDECK_SERVE") || !strings.Contains(js, `"API_KEY"`) {
+		t.Errorf("get --json:\n%s", js)
+	}
+	e.WriteFile(filepath.Join(e.Proj, ".mcp.json"), `{"mcpServers": {"repo": {"command": "false", "env": {"TOKEN": "${TOKEN}"}, "sandbox": true}}}`)
+	if out := e.OK("mcp", "get", "repo").Stdout; !strings.Contains(out, "Sandbox env:") || !strings.Contains(out, "PATH HOME LANG LANGUAGE LC_* TERM TZ") || !strings.Contains(out, " TOKEN") {
+		t.Errorf("the approval view of a project server:\n%s", out)
+	}
+}
