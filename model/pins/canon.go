@@ -1,0 +1,256 @@
+package pins
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"slices"
+	"unicode/utf8"
+)
+
+// errNotJSON says a value is not one JSON value.
+var errNotJSON = errors.New("not a JSON value")
+
+// maxDepth bounds how deeply canonical JSON nests, so a hostile schema
+// cannot exhaust the stack.
+const maxDepth = 200
+
+// canonicalizer writes JSON values in one canonical form: object members
+// sorted by key, no insignificant whitespace, strings with the fewest
+// escapes; numbers keep their text. Its buffers are reused across values
+// (a listing of 300 tools allocates them once).
+type canonicalizer struct {
+	out   []byte
+	spans []span // the members of the objects being written, a stack
+	tmp   []byte // reordering room
+	order []span // reordering room
+}
+
+// span is one object member written to out: its key's content, and the
+// whole member from the key's opening quote to the end of its value.
+type span struct{ keyFrom, keyTo, from, to int }
+
+// canonical appends the canonical form of the JSON value src to dst.
+// An empty or blank src appends nothing.
+func (c *canonicalizer) canonical(dst, src []byte) ([]byte, error) {
+	if len(bytes.TrimSpace(src)) == 0 {
+		return dst, nil
+	}
+	c.out = dst
+	i, err := c.value(src, skipWS(src, 0), 0)
+	if err == nil && skipWS(src, i) != len(src) {
+		err = errNotJSON
+	}
+	dst, c.out = c.out, nil
+	return dst, err
+}
+
+func skipWS(s []byte, i int) int {
+	for i < len(s) && (s[i] == ' ' || s[i] == '\t' || s[i] == '\n' || s[i] == '\r') {
+		i++
+	}
+	return i
+}
+
+// value writes the value at s[i:] and returns where it ends.
+func (c *canonicalizer) value(s []byte, i, depth int) (int, error) {
+	if i >= len(s) || depth > maxDepth {
+		return 0, errNotJSON
+	}
+	switch b := s[i]; {
+	case b == '{':
+		return c.object(s, i+1, depth)
+	case b == '[':
+		return c.array(s, i+1, depth)
+	case b == '"':
+		return c.str(s, i)
+	case b == 't':
+		return c.word(s, i, "true")
+	case b == 'f':
+		return c.word(s, i, "false")
+	case b == 'n':
+		return c.word(s, i, "null")
+	case b == '-' || b >= '0' && b <= '9':
+		return c.number(s, i)
+	}
+	return 0, errNotJSON
+}
+
+func (c *canonicalizer) word(s []byte, i int, w string) (int, error) {
+	if !bytes.HasPrefix(s[i:], []byte(w)) {
+		return 0, errNotJSON
+	}
+	c.out = append(c.out, w...)
+	return i + len(w), nil
+}
+
+// number copies a number's text after checking its grammar loosely
+// (digits, sign, point, exponent): its spelling is part of what was sent.
+func (c *canonicalizer) number(s []byte, i int) (int, error) {
+	j := i
+	for j < len(s) && (s[j] >= '0' && s[j] <= '9' || s[j] == '-' || s[j] == '+' || s[j] == '.' || s[j] == 'e' || s[j] == 'E') {
+		j++
+	}
+	if !json.Valid(s[i:j]) {
+		return 0, errNotJSON
+	}
+	c.out = append(c.out, s[i:j]...)
+	return j, nil
+}
+
+// str writes the string at s[i:] (its opening quote); one without escapes
+// or control characters is copied as it is.
+func (c *canonicalizer) str(s []byte, i int) (int, error) {
+	plain, high := true, false
+	j := i + 1
+	for ; j < len(s); j++ {
+		b := s[j]
+		if b == '"' {
+			break
+		}
+		if b == '\\' {
+			plain = false
+			j++
+			continue
+		}
+		if b < 0x20 {
+			plain = false
+		}
+		high = high || b >= 0x80
+	}
+	if j >= len(s) {
+		return 0, errNotJSON
+	}
+	if plain && (!high || utf8.Valid(s[i+1:j])) {
+		c.out = append(c.out, s[i:j+1]...)
+		return j + 1, nil
+	}
+	var v string
+	if err := json.Unmarshal(s[i:j+1], &v); err != nil {
+		return 0, errNotJSON
+	}
+	c.out = appendString(c.out, v)
+	return j + 1, nil
+}
+
+func (c *canonicalizer) array(s []byte, i, depth int) (int, error) {
+	c.out = append(c.out, '[')
+	i = skipWS(s, i)
+	if i < len(s) && s[i] == ']' {
+		c.out = append(c.out, ']')
+		return i + 1, nil
+	}
+	for {
+		var err error
+		if i, err = c.value(s, skipWS(s, i), depth+1); err != nil {
+			return 0, err
+		}
+		i = skipWS(s, i)
+		if i >= len(s) {
+			return 0, errNotJSON
+		}
+		if s[i] == ']' {
+			c.out = append(c.out, ']')
+			return i + 1, nil
+		}
+		if s[i] != ',' {
+			return 0, errNotJSON
+		}
+		c.out = append(c.out, ',')
+		i++
+	}
+}
+
+func (c *canonicalizer) object(s []byte, i, depth int) (int, error) {
+	c.out = append(c.out, '{')
+	base := len(c.spans)
+	defer func() { c.spans = c.spans[:base] }()
+	i = skipWS(s, i)
+	if i < len(s) && s[i] == '}' {
+		c.out = append(c.out, '}')
+		return i + 1, nil
+	}
+	for {
+		i = skipWS(s, i)
+		if i >= len(s) || s[i] != '"' {
+			return 0, errNotJSON
+		}
+		if len(c.spans) > base {
+			c.out = append(c.out, ',')
+		}
+		sp := span{from: len(c.out), keyFrom: len(c.out) + 1}
+		var err error
+		if i, err = c.str(s, i); err != nil {
+			return 0, err
+		}
+		sp.keyTo = len(c.out) - 1
+		i = skipWS(s, i)
+		if i >= len(s) || s[i] != ':' {
+			return 0, errNotJSON
+		}
+		c.out = append(c.out, ':')
+		if i, err = c.value(s, skipWS(s, i+1), depth+1); err != nil {
+			return 0, err
+		}
+		sp.to = len(c.out)
+		c.spans = append(c.spans, sp)
+		i = skipWS(s, i)
+		if i >= len(s) {
+			return 0, errNotJSON
+		}
+		if s[i] == '}' {
+			c.sortMembers(c.spans[base:])
+			c.out = append(c.out, '}')
+			return i + 1, nil
+		}
+		if s[i] != ',' {
+			return 0, errNotJSON
+		}
+		i++
+	}
+}
+
+// sortMembers rewrites the members of one object, written in the order
+// they came, sorted by key (byte order of the canonical key; equal keys
+// keep their order).
+func (c *canonicalizer) sortMembers(ms []span) {
+	key := func(m span) []byte { return c.out[m.keyFrom:m.keyTo] }
+	if slices.IsSortedFunc(ms, func(a, b span) int { return bytes.Compare(key(a), key(b)) }) {
+		return
+	}
+	from, to := ms[0].from, ms[len(ms)-1].to
+	c.tmp = append(c.tmp[:0], c.out[from:to]...)
+	c.order = append(c.order[:0], ms...)
+	sorted := c.order
+	slices.SortStableFunc(sorted, func(a, b span) int { return bytes.Compare(key(a), key(b)) })
+	w := from
+	for k, m := range sorted {
+		if k > 0 {
+			c.out[w] = ','
+			w++
+		}
+		w += copy(c.out[w:], c.tmp[m.from-from:m.to-from])
+	}
+}
+
+// appendString appends v as a JSON string with only the escapes JSON
+// requires (quote, backslash, controls); invalid UTF-8 becomes U+FFFD.
+func appendString(dst []byte, v string) []byte {
+	const hex = "0123456789abcdef"
+	dst = append(dst, '"')
+	for i := 0; i < len(v); {
+		r, size := utf8.DecodeRuneInString(v[i:])
+		switch {
+		case r == utf8.RuneError && size == 1:
+			dst = append(dst, "\ufffd"...)
+		case r == '"' || r == '\\':
+			dst = append(dst, '\\', byte(r))
+		case r < 0x20:
+			dst = append(dst, '\\', 'u', '0', '0', hex[r>>4], hex[r&0xF])
+		default:
+			dst = append(dst, v[i:i+size]...)
+		}
+		i += size
+	}
+	return append(dst, '"')
+}
