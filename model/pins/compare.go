@@ -34,7 +34,7 @@ type Change struct {
 	Lock bool `json:"lock,omitempty"`
 	// Withheld says the item is not offered and not called until the
 	// person accepts it.
-	Withheld bool `json:"withheld"`
+	Withheld bool  `json:"withheld"`
 	Old      *Item `json:"old,omitempty"` // the pin, nil for a new item
 	New      *Item `json:"new,omitempty"` // the listing's, nil for a removed one
 }

@@ -58,7 +58,7 @@ func (it Item) key() key { return key{it.Kind, it.Name} }
 
 // Tool is a tool as the server sent it.
 type Tool struct {
-	Name, Title, Description string
+	Name, Title, Description  string
 	InputSchema, OutputSchema json.RawMessage
 	Annotations               json.RawMessage
 }
