@@ -78,7 +78,7 @@ func (c *configParts) reload() error {
 	// The needs-auth cache is a file: read it before taking e.mu. The
 	// desired list cannot go stale meanwhile: reloads are serialized and
 	// whatever changes overEn reloads again.
-	pre := preloaded{needsAuth: cachedNeedsAuth(e.opts.Auth, desired), blockers: c.blockersAll(desired)}
+	pre := preloaded{needsAuth: cachedNeedsAuth(e.opts.Auth, desired), blockers: c.blockersAll(desired), pins: e.pins.preload(res, desired)}
 	e.locked(func() {
 		if e.closed {
 			err = ErrClosed
@@ -103,8 +103,9 @@ func (c *configParts) applyAllLocked(res *config.Resolved, desired []model.Serve
 	for _, a := range lifecycle.Reconcile(desired, have) {
 		c.applyLocked(a, pre)
 	}
-	for _, en := range e.byName {
+	for name, en := range e.byName {
 		e.lists.permitLocked(en)
+		e.pins.reloadedLocked(en, pre.pins[name])
 	}
 	e.order = e.order[:0:0]
 	for _, en := range e.byName {
@@ -171,6 +172,7 @@ func (c *configParts) desiredLocked(res *config.Resolved, ides []model.Server) [
 type preloaded struct {
 	needsAuth map[string]bool
 	blockers  map[string][]model.Reason
+	pins      map[string]pinPre
 }
 
 // blockersAll finds the blockers (PATH lookups) of every server; callers do

@@ -4,11 +4,13 @@ import (
 	"bytes"
 	"cmp"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"maps"
 	"slices"
 
 	"github.com/mcpdeck/mcpdeck/model/internal/jsondoc"
+	"github.com/mcpdeck/mcpdeck/model/internal/jsonfile"
 )
 
 // LockFileName is the lock file a team commits beside its .mcp.json.
@@ -263,4 +265,18 @@ func isLowerHex(s string) bool {
 // Names are the servers a lock file has entries for, sorted.
 func (l *Lock) Names() []string {
 	return slices.SortedFunc(maps.Keys(l.Servers), cmp.Compare[string])
+}
+
+// ReadLock reads the lock file at path: nil, nil, nil when there is none.
+// Only a regular file is read (after links), at most MaxLockSize bytes.
+func ReadLock(path string) (*Lock, []string, error) {
+	f, prob := jsonfile.Read(path)
+	if prob != nil {
+		return nil, nil, errors.New(prob.Error())
+	}
+	if f == nil {
+		return nil, nil, nil
+	}
+	l, probs := DecodeLock(f.Doc)
+	return l, probs, nil
 }

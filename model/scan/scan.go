@@ -2,6 +2,7 @@ package scan
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"unicode/utf8"
 
@@ -23,11 +24,18 @@ type Finding struct {
 	Excerpt string `json:"excerpt"`
 }
 
-// Context is what the scan of one server knows of the others: every
-// configured server's tools by name (a name two servers share lists
-// both).
+// Context is what the scan of one server knows of the others.
 type Context struct {
-	Tools map[string][]string // tool name → servers offering it
+	// Tools names the servers that offer a tool called name (this one
+	// among them); nil knows none.
+	Tools func(name string) []string
+}
+
+func (c Context) offering(name string) []string {
+	if c.Tools == nil {
+		return nil
+	}
+	return c.Tools(name)
 }
 
 // excerptRunes is how much text on each side of a match an excerpt keeps.
@@ -171,25 +179,18 @@ func (s *itemScan) shadowing(field, text string) {
 			if tool == "" || (s.item.Kind == pins.KindTool && tool == s.item.Name) || s.own[tool] || !s.toolLike(tool, phrase) {
 				continue
 			}
+			offering := s.ctx.offering(tool)
+			if slices.Contains(offering, s.server) {
+				continue
+			}
 			n++
 			where := "a tool this server does not offer"
-			if others := s.others(tool); len(others) > 0 {
-				where = "the tool of " + strings.Join(others, ", ")
+			if len(offering) > 0 {
+				where = "the tool of " + textsafe.Escape(strings.Join(offering, ", "))
 			}
 			s.add(RuleShadowing, field, fmt.Sprintf("steers how %s is used: %s", textsafe.Escape(tool), where), excerpt(text, m[0], m[1]))
 		}
 	}
-}
-
-// others are the servers other than this one that offer tool.
-func (s *itemScan) others(tool string) []string {
-	var out []string
-	for _, srv := range s.ctx.Tools[tool] {
-		if srv != s.server {
-			out = append(out, textsafe.Escape(srv))
-		}
-	}
-	return out
 }
 
 // toolLike tells a tool's name from the words the patterns also catch in
@@ -201,7 +202,7 @@ func (s *itemScan) toolLike(w, phrase string) bool {
 	case "it", "this", "that", "tool", "tools", "one", "any", "each", "every", "same", "other", "user":
 		return false
 	}
-	return len(s.ctx.Tools[w]) > 0 || strings.ContainsAny(w, "_.-") || hasUpperInside(w) ||
+	return len(s.ctx.offering(w)) > 0 || strings.ContainsAny(w, "_.-") || hasUpperInside(w) ||
 		strings.Contains(strings.ToLower(phrase), " tool")
 }
 
