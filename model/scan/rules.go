@@ -45,7 +45,7 @@ const OversizedText = 4096
 // once and never changed.
 var Rules = []Rule{
 	{ID: RuleHiddenInstructions, Level: Warning, Summary: "instructions aimed at the model and hidden from the person", patterns: res(
-		`(?i)<\s*/?\s*(important|system|instructions?|secret|hidden|admin|critical)\b[^>]{0,40}>`,
+		`(?i)<\s*(important|system|instructions?|secret|hidden|admin|critical)\b[^>]{0,40}>`,
 		`(?i)\b(do not|don't|dont|never|must not)\s+(tell|mention|inform|reveal|show|notify|alert|disclose)(\s+\S+){0,6}?\s+(the\s+)?(user|human|person)\b`,
 		`(?i)\b(without|before)\s+(telling|informing|notifying|asking|alerting)\s+the\s+(user|human|person)\b`,
 		`(?i)\b(ignore|disregard|forget)\s+(all\s+)?(of\s+)?(the\s+|your\s+)?(previous|prior|above|earlier|other)\s+(instructions|rules|prompts?)\b`,

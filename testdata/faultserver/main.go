@@ -38,6 +38,7 @@
 //	-leak-auth          HTTP: put the credential of the initialize request's Authorization header (scheme dropped) in the instructions
 //	-leak-path          HTTP: put the path of the initialize request's URL in the instructions ("served at PATH")
 //	-say TEXT           print "saying TEXT" on stderr and put TEXT in the instructions
+//	-tools-file PATH    serve only the tools PATH lists ([{"name","description","inputSchema"}]), read at start
 //	-path PATH          HTTP: serve streamable HTTP at PATH instead of /mcp
 //	-ask                add what asks for input: tool interview{} (two input-required rounds: name, then colour;
 //	                    "NAME likes COLOUR"), tool visit{} (URL elicitation: "visit: ACTION"),
@@ -104,6 +105,7 @@ type config struct {
 	say, path                 string
 	ask, crashEverywhere      bool
 	elicitFlood, sampleFlood  int
+	toolsFile                 string
 }
 
 // grandchildPID is the pid started by -spawn-grandchild (0 if none).
@@ -145,6 +147,7 @@ func main() {
 	flag.IntVar(&c.sampleFlood, "sample-flood", 0, "stdio: once initialized, send N sampling/createMessage requests at once (flood.go)")
 	flag.BoolVar(&c.leakPath, "leak-path", false, "put the path of the initialize request's URL in the instructions (HTTP)")
 	flag.StringVar(&c.say, "say", "", "print TEXT on stderr and put it in the instructions")
+	flag.StringVar(&c.toolsFile, "tools-file", "", "serve only the tools this JSON file lists, read at start (toolsfile.go)")
 	flag.StringVar(&c.path, "path", "/mcp", "the streamable HTTP endpoint's path")
 	flag.BoolVar(&c.ask, "ask", false, "serve the tool interview, the prompt greet and the resource fault://ask, which ask for input (ask.go)")
 	flag.BoolVar(&c.crashEverywhere, "crash-everywhere", false, "serve the resource fault://crash and the prompt crash, which exit like the crash tool (crash.go)")
