@@ -94,7 +94,9 @@ func TestScanRules(t *testing.T) {
 	r = e.Run("scan", "--sarif", "mail")
 	var log struct {
 		Version string
-		Runs    []struct{ Results []struct{ RuleID, Level string } }
+		Runs    []struct {
+			Results []struct{ RuleID, Level string }
+		}
 	}
 	if err := json.Unmarshal([]byte(r.Stdout), &log); err != nil || r.Code != 1 || log.Version != "2.1.0" || len(log.Runs[0].Results) == 0 {
 		t.Fatalf("sarif: %v %s", err, r)
