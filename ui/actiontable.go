@@ -32,6 +32,7 @@ const (
 	ActReconnect
 	ActStopRetrying
 	ActAuthenticate
+	ActReviewTools
 	ActCallTool
 	ActReadResource
 	ActWatchResource
@@ -156,6 +157,10 @@ func actionTable() []action {
 		{
 			id: ActAuthenticate, verb: "authenticate", help: groupServers, def: tuikit.Bind("a", "authenticate", "a"), reach: onScreen,
 			enabled: canAuthenticate, footer: needsSignIn, run: engineRun(Engine.Authenticate),
+		},
+		{
+			id: ActReviewTools, verb: "review tools", help: groupServers, def: tuikit.Bind("v", "review", "v"), reach: onScreen,
+			enabled: canReview, run: openReview,
 		},
 		{
 			id: ActCallTool, verb: "call tool", help: groupUse, def: tuikit.Bind("c", "call tool", "c"), reach: onScreen,

@@ -28,7 +28,7 @@ type Piece struct {
 // deleted and added whole.
 const maxDiffCells = 4 << 20
 
-// Words diffs two texts word by word (a word and the spaces after it are
+// Words diffs two texts word by word (words, spaces and punctuation are
 // tokens of their own), for descriptions.
 func Words(a, b string) []Piece { return diff(words(a), words(b)) }
 
@@ -49,17 +49,28 @@ func Pretty(s string) string {
 	return b.String()
 }
 
+// words splits s into tokens: runs of letters and digits, runs of
+// spaces, and every other character on its own, so punctuation added to
+// a word shows as added, not the word as replaced.
 func words(s string) []string {
+	class := func(r rune) int {
+		switch {
+		case unicode.IsSpace(r):
+			return 1
+		case unicode.IsLetter(r) || unicode.IsDigit(r) || r == '_':
+			return 2
+		}
+		return 3
+	}
 	var out []string
-	start := 0
-	space := false
+	start, prev := 0, 0
 	for i, r := range s {
-		sp := unicode.IsSpace(r)
-		if i > start && sp != space {
+		c := class(r)
+		if i > start && (c != prev || c == 3) {
 			out = append(out, s[start:i])
 			start = i
 		}
-		space = sp
+		prev = c
 	}
 	if start < len(s) {
 		out = append(out, s[start:])
