@@ -101,29 +101,31 @@ func (c *canonicalizer) number(s []byte, i int) (int, error) {
 // str writes the string at s[i:] (its opening quote); one without escapes
 // or control characters is copied as it is.
 func (c *canonicalizer) str(s []byte, i int) (int, error) {
-	plain, high := true, false
-	j := i + 1
-	for ; j < len(s); j++ {
-		b := s[j]
-		if b == '"' {
-			break
+	end := bytes.IndexByte(s[i+1:], '"')
+	if end < 0 {
+		return 0, errNotJSON
+	}
+	j := i + 1 + end
+	body := s[i+1 : j]
+	if bytes.IndexByte(body, '\\') < 0 {
+		plain, high := true, false
+		for _, b := range body {
+			plain = plain && b >= 0x20
+			high = high || b >= 0x80
 		}
-		if b == '\\' {
-			plain = false
+		if plain && (!high || utf8.Valid(body)) {
+			c.out = append(c.out, s[i:j+1]...)
+			return j + 1, nil
+		}
+	}
+	// escapes, or characters JSON does not allow raw: decode, write anew
+	for j = i + 1; j < len(s) && s[j] != '"'; j++ {
+		if s[j] == '\\' {
 			j++
-			continue
 		}
-		if b < 0x20 {
-			plain = false
-		}
-		high = high || b >= 0x80
 	}
 	if j >= len(s) {
 		return 0, errNotJSON
-	}
-	if plain && (!high || utf8.Valid(s[i+1:j])) {
-		c.out = append(c.out, s[i:j+1]...)
-		return j + 1, nil
 	}
 	var v string
 	if err := json.Unmarshal(s[i:j+1], &v); err != nil {

@@ -14,7 +14,6 @@ import (
 type Hasher struct {
 	c    canonicalizer
 	buf  []byte // the framed fields the hash covers
-	can  []byte // one canonical value
 	h    hash.Hash
 	sum  [sha256.Size]byte
 	hexd [2 * sha256.Size]byte
@@ -23,8 +22,8 @@ type Hasher struct {
 // NewHasher returns a Hasher.
 func NewHasher() *Hasher { return &Hasher{h: sha256.New()} }
 
-// field tags in the framing the hash covers: a tag byte, the length as a
-// uvarint, the bytes. Framing, not concatenation: no two different items
+// field tags in the framing the hash covers: a tag byte, the length (a
+// uvarint for texts, four bytes for JSON), the bytes. Framing, not concatenation: no two different items
 // hash alike by moving text from one field into the next.
 const (
 	tagName byte = iota + 1
@@ -53,22 +52,26 @@ func (h *Hasher) text(tag byte, s string) {
 	h.buf = append(h.buf, s...)
 }
 
-// json frames a JSON value by its canonical form and returns that form
-// (nil when raw is empty or null); a value that is not JSON is framed as
-// sent, under its own tag.
+// json frames a JSON value by its canonical form, written straight into
+// the framing (its length a fixed four bytes, filled in after), and
+// returns that form (nil when raw is empty or null); a value that is not
+// JSON is framed as sent, under its own tag.
 func (h *Hasher) json(tag byte, raw json.RawMessage) []byte {
-	can, err := h.c.canonical(h.can[:0], raw)
-	h.can = can
-	if err != nil {
+	start := len(h.buf)
+	h.buf = append(h.buf, tag, 0, 0, 0, 0)
+	buf, err := h.c.canonical(h.buf, raw)
+	h.buf = buf
+	can := h.buf[start+5:]
+	switch {
+	case err != nil:
+		h.buf = h.buf[:start]
 		h.text(tagBroken, string(raw))
 		return raw
-	}
-	if len(can) == 0 || string(can) == "null" {
+	case len(can) == 0 || string(can) == "null":
+		h.buf = h.buf[:start]
 		return nil
 	}
-	h.buf = append(h.buf, tag)
-	h.buf = binary.AppendUvarint(h.buf, uint64(len(can)))
-	h.buf = append(h.buf, can...)
+	binary.BigEndian.PutUint32(h.buf[start+1:], uint32(len(can)))
 	return can
 }
 
