@@ -2,6 +2,7 @@ package config
 
 import (
 	"encoding/json"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -30,5 +31,30 @@ func TestPinsOffOnlyInUserOrLocalScope(t *testing.T) {
 	}
 	if off, note := PinsOff(srv(model.ScopeUser, `"no"`), false); off != "" || note == "" {
 		t.Errorf("not a bool: %q %q", off, note)
+	}
+}
+
+// TestManagedPolicyForcesPinning: "forceToolPinning": true in
+// managed-settings.json sets Resolved.ForcePins, which overrides a user
+// definition's "pinTools": false; a value that is not a bool still
+// forces, with a problem.
+func TestManagedPolicyForcesPinning(t *testing.T) {
+	for _, tc := range []struct {
+		policy string
+		forced bool
+	}{{``, false}, {`{"forceToolPinning": true}`, true}, {`{"forceToolPinning": false}`, false}, {`{"forceToolPinning": "yes"}`, true}} {
+		f := newFixture(t)
+		f.write(f.userFile(), servers("s", `{"command":"x","pinTools":false}`))
+		if tc.policy != "" {
+			f.write(filepath.Join(f.managed, ManagedSettingsFile), tc.policy)
+		}
+		r := f.load()
+		if r.ForcePins != tc.forced {
+			t.Errorf("%s: ForcePins %v", tc.policy, r.ForcePins)
+		}
+		off, _ := PinsOff(mustServer(t, r, "s"), r.ForcePins)
+		if (off == "") != tc.forced {
+			t.Errorf("%s: off %q", tc.policy, off)
+		}
 	}
 }
