@@ -7,9 +7,8 @@ import (
 )
 
 // withholdLocked sets Withheld on the tools, prompts and templates the
-// pins report withholds. Callers hold e.mu. The slices are shared with
-// published snapshots, so a
-// changed one is copied, never edited in place.
+// pins report withholds. The slices are shared with published snapshots,
+// so a changed one is copied, never edited in place. Callers hold e.mu.
 func (p *listParts) withholdLocked(en *entry) {
 	rep := en.pins.report
 	status := func(kind pins.Kind, name string) pins.Status {

@@ -104,6 +104,7 @@ func (f *fakeEngine) Reject(_ context.Context, n string) error { return f.record
 func (f *fakeEngine) AcceptPins(_ context.Context, n string, names []string) error {
 	return f.record("accept", fmt.Sprintf("%s %v", n, names))
 }
+
 func (f *fakeEngine) Authenticate(_ context.Context, n string) error {
 	return f.record("authenticate", n)
 }

@@ -2,12 +2,9 @@ package pins
 
 import (
 	"bytes"
-	"cmp"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"maps"
-	"slices"
 
 	"github.com/mcpdeck/mcpdeck/model/internal/jsondoc"
 	"github.com/mcpdeck/mcpdeck/model/internal/jsonfile"
@@ -260,11 +257,6 @@ func isLowerHex(s string) bool {
 		}
 	}
 	return true
-}
-
-// Names are the servers a lock file has entries for, sorted.
-func (l *Lock) Names() []string {
-	return slices.SortedFunc(maps.Keys(l.Servers), cmp.Compare[string])
 }
 
 // ReadLock reads the lock file at path: nil, nil, nil when there is none.

@@ -31,8 +31,10 @@ func TestHashIgnoresKeyOrderAndLayout(t *testing.T) {
 // too.
 func TestHashSeesEveryField(t *testing.T) {
 	h := NewHasher()
-	base := Tool{Name: "t", Title: "T", Description: "d", InputSchema: json.RawMessage(`{"type":"object"}`),
-		OutputSchema: json.RawMessage(`{"type":"object"}`), Annotations: json.RawMessage(`{"readOnlyHint":true}`)}
+	base := Tool{
+		Name: "t", Title: "T", Description: "d", InputSchema: json.RawMessage(`{"type":"object"}`),
+		OutputSchema: json.RawMessage(`{"type":"object"}`), Annotations: json.RawMessage(`{"readOnlyHint":true}`),
+	}
 	variants := map[string]func(*Tool){
 		"name":        func(x *Tool) { x.Name = "u" },
 		"title":       func(x *Tool) { x.Title = "U" },

@@ -87,8 +87,12 @@ type namedText struct{ name, text string }
 
 func fields(it pins.Item) []namedText {
 	return []namedText{
-		{"name", it.Name}, {"title", it.Title}, {"description", it.Description},
-		{"schema", it.Schema}, {"outputSchema", it.Output}, {"annotations", it.Annotations},
+		{"name", it.Name},
+		{"title", it.Title},
+		{"description", it.Description},
+		{"schema", it.Schema},
+		{"outputSchema", it.Output},
+		{"annotations", it.Annotations},
 	}
 }
 
