@@ -2,6 +2,7 @@ package scan
 
 import (
 	"regexp"
+	"strings"
 )
 
 // Level is how much a finding matters: a Warning makes `mcpdeck scan`
@@ -21,8 +22,12 @@ type Rule struct {
 	ID      string `json:"id"`
 	Level   Level  `json:"level"`
 	Summary string `json:"summary"`
-	// patterns match in one text (case-insensitive where written so).
+	// patterns match in one text (case-insensitive where written so);
+	// hints are words one of which a match must hold (lower case): a text
+	// with none of them is not searched, which keeps a listing of 10 000
+	// tools cheap to scan.
 	patterns []*regexp.Regexp
+	hints    []string
 }
 
 // The rule IDs.
@@ -50,21 +55,25 @@ var Rules = []Rule{
 		`(?i)\b(without|before)\s+(telling|informing|notifying|asking|alerting)\s+the\s+(user|human|person)\b`,
 		`(?i)\b(ignore|disregard|forget)\s+(all\s+)?(of\s+)?(the\s+|your\s+)?(previous|prior|above|earlier|other)\s+(instructions|rules|prompts?)\b`,
 		`(?i)\byou\s+are\s+now\b|\bnew\s+instructions\s*:`,
-	)},
+	), hints: []string{"<", "tell", "mention", "inform", "reveal", "show", "notify", "alert", "disclose", "without", "before", "ignore", "disregard", "forget", "you are now", "new instructions"}},
 	{ID: RuleInvisible, Level: Warning, Summary: "invisible characters (tag characters, bidi controls, zero-width and other hidden characters)"},
 	{ID: RuleSecretPath, Level: Warning, Summary: "a reference to a file or place that holds secrets", patterns: res(
 		`(?i)~/\.ssh\b|\.ssh/|\bid_(rsa|dsa|ecdsa|ed25519)\b|(^|[\s/'"\x60(])\.env\b|\.aws/(credentials|config)\b|\bcredentials\.json\b|\.netrc\b|\.npmrc\b|\.pgpass\b|\.git-credentials\b|/etc/(shadow|passwd)\b|\.kube/config\b|\.docker/config\.json\b|\.gnupg\b`,
-	)},
+	), hints: []string{"ssh", "id_", ".env", ".aws", "credentials.json", ".netrc", ".npmrc", ".pgpass", ".git-credentials", "/etc/", ".kube", ".docker", ".gnupg"}},
 	{ID: RuleSecretWord, Level: Note, Summary: "a mention of credentials, tokens or keys", patterns: res(
 		`(?i)\b(credentials?|passwords?|passphrases?|private[\s_-]?keys?|api[\s_-]?keys?|secret[\s_-]?keys?|(access|auth|bearer|session|refresh)[\s_-]?tokens?)\b`,
-	)},
+	), hints: []string{"credential", "password", "passphrase", "key", "token"}},
 	{ID: RuleShadowing, Level: Warning, Summary: "steers how another tool is used (shadowing)"},
 	{ID: RuleSendTo, Level: Warning, Summary: "asks for data to be sent to an address", patterns: res(
 		`(?i)\b(send|post|upload|forward|bcc|cc|copy|exfiltrate|transmit|submit|report|leak|mail)\b[^.\n]{0,80}?(https?://[^\s"'<>\x60]+|\b[\w.+-]+@[\w-]+(\.[\w-]+)+\b)`,
-	)},
-	{ID: RuleURL, Level: Note, Summary: "a URL", patterns: res(`(?i)\bhttps?://[^\s"'<>\x60]+`)},
+	), hints: []string{"http", "@"}},
+	{ID: RuleURL, Level: Note, Summary: "a URL", patterns: res(`(?i)\bhttps?://[^\s"'<>\x60]+`), hints: []string{"http"}},
 	{ID: RuleOversized, Level: Note, Summary: "an oversized text (room to hide instructions)"},
 }
+
+// shadowHints are the words one of which a steering phrase holds (see
+// Rule.hints).
+var shadowHints = []string{"when", "if", "after", "before", "instead", "tool"}
 
 // shadowPatterns find a tool named in a phrase that steers its use; the
 // submatch "tool" is the name.
@@ -80,6 +89,20 @@ func res(exprs ...string) []*regexp.Regexp {
 		out[i] = regexp.MustCompile(e)
 	}
 	return out
+}
+
+// hinted reports whether lower (a text in lower case) holds one of hints;
+// no hints is always.
+func hinted(lower string, hints []string) bool {
+	if len(hints) == 0 {
+		return true
+	}
+	for _, h := range hints {
+		if strings.Contains(lower, h) {
+			return true
+		}
+	}
+	return false
 }
 
 // RuleByID finds a rule.

@@ -124,7 +124,11 @@ func (s *itemScan) field(name, text string) {
 	if text == "" {
 		return
 	}
+	lower := strings.ToLower(text)
 	for _, r := range Rules {
+		if len(r.patterns) == 0 || !hinted(lower, r.hints) {
+			continue
+		}
 		n := 0
 		for _, p := range r.patterns {
 			for _, m := range p.FindAllStringIndex(text, maxPerRule) {
@@ -137,7 +141,9 @@ func (s *itemScan) field(name, text string) {
 		}
 	}
 	s.invisible(name, text)
-	s.shadowing(name, text)
+	if hinted(lower, shadowHints) {
+		s.shadowing(name, text)
+	}
 }
 
 // invisible reports hidden characters (newline, tab and carriage return
