@@ -80,3 +80,30 @@ func TestReviewAcceptAll(t *testing.T) {
 		}
 	})
 }
+
+// TestReviewIsTerminalSafe: a change whose name, description and schema
+// are hostile (escape sequences, bidi and tag characters) is shown with
+// every hidden character as an escape, nothing of it reaching the
+// terminal.
+func TestReviewIsTerminalSafe(t *testing.T) {
+	inBubble(t, func(t *testing.T) {
+		s := fixture()
+		h := pins.NewHasher()
+		old := []pins.Item{h.Tool(pins.Tool{Name: hx("tool"), Description: "plain"})}
+		now := []pins.Item{h.Tool(pins.Tool{Name: hx("tool"), Description: hx("desc \U000E0041 "),
+			InputSchema: []byte(`{"type":"object","description":"` + jsonEsc(hostile) + `"}`)})}
+		rec := pins.First(old)
+		listed := map[pins.Kind]bool{pins.KindTool: true}
+		for i := range s.Servers {
+			if s.Servers[i].Name == "notes" {
+				s.Servers[i].Pins = engine.PinReport{Changes: pins.Compare(&rec, now, listed, nil), Findings: scan.Server("notes", now, scan.Context{}), Listed: listed}
+			}
+		}
+		hs := newHarness(t, newFakeEngine(s), 100, 40)
+		hs.keys("esc")
+		hs.selectServer("notes")
+		hs.keys("v")
+		hs.wantView("What notes tells a model changed", `\U000e0041`)
+		assertScreenSafe(t, "review", hs.view())
+	})
+}
