@@ -90,8 +90,10 @@ func TestReviewIsTerminalSafe(t *testing.T) {
 		s := fixture()
 		h := pins.NewHasher()
 		old := []pins.Item{h.Tool(pins.Tool{Name: hx("tool"), Description: "plain"})}
-		now := []pins.Item{h.Tool(pins.Tool{Name: hx("tool"), Description: hx("desc \U000E0041 "),
-			InputSchema: []byte(`{"type":"object","description":"` + jsonEsc(hostile) + `"}`)})}
+		now := []pins.Item{h.Tool(pins.Tool{
+			Name: hx("tool"), Description: hx("desc \U000E0041 "),
+			InputSchema: []byte(`{"type":"object","description":"` + jsonEsc(hostile) + `"}`),
+		})}
 		rec := pins.First(old)
 		listed := map[pins.Kind]bool{pins.KindTool: true}
 		for i := range s.Servers {
