@@ -118,7 +118,7 @@ func (p *pinParts) decideLocked(en *entry) {
 
 // saveLocked writes en's record in the background. Callers hold e.mu.
 func (p *pinParts) saveLocked(en *entry) {
-	if en.pins.path == "" {
+	if en.pins.path == "" || p.e.closed { // closed: the next listing pins again
 		return
 	}
 	path := en.pins.path
