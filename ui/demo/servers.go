@@ -24,6 +24,7 @@ func Builtins() map[string]func() *server.MCPServer {
 		"calculator":  Calculator,
 		"weather-sim": Weather,
 		"survey":      Survey,
+		"mailer":      Mailer,
 	}
 }
 
