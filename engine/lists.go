@@ -113,7 +113,7 @@ type lists struct {
 	// authErr is a list refused for lack of authorization (401/403)
 	authErr error
 	// pinned is what a fetch learned for pins: the items of each list as
-	// sent, the instructions, the scan's findings (pinlists.go).
+	// sent, the instructions (pinlists.go).
 	pinned pinLists
 }
 
@@ -152,7 +152,7 @@ func (p *listParts) fetchAll(ctx context.Context, srv model.Server, conn session
 	if out.fatal != nil {
 		return out
 	}
-	p.e.pins.prepare(srv.Name, conn, &out)
+	instructionsOf(conn, &out)
 	select {
 	case <-conn.Done(): // e.g. a page over the limit, which ended the connection
 		if err := conn.Err(); err != nil {
@@ -173,8 +173,6 @@ func (p *listParts) fetchAll(ctx context.Context, srv model.Server, conn session
 func mergeList(dst *lists, src lists, k listKind) {
 	dst.fetched[k] = true
 	dst.pinned.items[k] = src.pinned.items[k]
-	dst.pinned.findings = append(dst.pinned.findings, src.pinned.findings...)
-	dst.pinned.scanned = dst.pinned.scanned || src.pinned.scanned
 	dst.problems = append(dst.problems, src.problems...)
 	if dst.fatal == nil {
 		dst.fatal = src.fatal

@@ -5,21 +5,17 @@ import (
 
 	"github.com/mcpdeck/mcpdeck/engine/toolspage"
 	"github.com/mcpdeck/mcpdeck/model/pins"
-	"github.com/mcpdeck/mcpdeck/model/scan"
 )
 
 // pinLists is what one fetch learned for pins: each list's items as the
-// server sent them (hashed whole; texts bounded, then masked), the
-// instructions when the connection is new, and the scan's findings of
-// those items. Built outside e.mu: hashing and scanning hundreds of tools
-// takes time.
+// server sent them (hashed whole, texts bounded; masked where they are
+// shown or saved) and the instructions when the connection is new. Built
+// outside e.mu, as the lists are read.
 type pinLists struct {
 	items        [numLists][]pins.Item
 	instructions *pins.Item // nil: not fetched, or none (instructionsSeen)
 	// instructionsSeen says the instructions were read (a new connection).
 	instructionsSeen bool
-	findings         []scan.Finding
-	scanned          bool
 }
 
 // pinTool is a tool as sent, for its pin.
@@ -65,42 +61,23 @@ func kindOf(k listKind) (pins.Kind, bool) {
 	return "", false
 }
 
-// prepare finishes a fetch's pins outside e.mu: the instructions of a new
-// connection (conn, nil for a refetch), texts masked with the server's
-// secrets, and the scan.
-func (p *pinParts) prepare(server string, conn session, l *lists) {
+// instructionsOf pins the instructions of a new connection.
+func instructionsOf(conn session, l *lists) {
 	pl := &l.pinned
-	if conn != nil {
-		pl.instructionsSeen = true
-		if init := conn.Init(); init != nil {
-			if it, ok := pins.NewHasher().Instructions(init.Instructions); ok {
-				pl.instructions = &it
-			}
+	pl.instructionsSeen = true
+	if init := conn.Init(); init != nil {
+		if it, ok := pins.NewHasher().Instructions(init.Instructions); ok {
+			pl.instructions = &it
 		}
 	}
-	var mask func(string) string
-	p.e.ifEntry(server, func(en *entry) { mask = en.mask.Mask })
-	if mask == nil {
-		return
-	}
-	for k := range pl.items {
-		maskItems(pl.items[k], mask)
-	}
-	if pl.instructions != nil {
-		pl.instructions.Description = mask(pl.instructions.Description)
-	}
-	pl.findings = scan.Server(server, pl.allItems(), scan.Context{Tools: p.offeredBy})
-	pl.scanned = true
 }
 
-// maskItems masks the texts of items (new slices, not yet shared) in
-// place; the hashes stay those of what was sent.
-func maskItems(items []pins.Item, mask func(string) string) {
-	for i := range items {
-		it := &items[i]
-		it.Title, it.Description, it.Schema = mask(it.Title), mask(it.Description), mask(it.Schema)
-		it.Output, it.Annotations = mask(it.Output), mask(it.Annotations)
-	}
+// masked is a copy of it with its texts masked by mask; the hash stays
+// that of what was sent.
+func masked(it pins.Item, mask func(string) string) pins.Item {
+	it.Title, it.Description, it.Schema = mask(it.Title), mask(it.Description), mask(it.Schema)
+	it.Output, it.Annotations = mask(it.Output), mask(it.Annotations)
+	return it
 }
 
 // offeredBy names the servers whose last listing offers a tool called

@@ -19,8 +19,10 @@ type PinReport struct {
 	// as the lock file says), sorted by kind then name; a Withheld one is
 	// not offered, called or read until the person accepts it.
 	Changes []pins.Change `json:"changes,omitempty"`
-	// Findings are the scan's (model/scan) of the live listing.
+	// Findings are the scan's (model/scan) of the live listing; Scanning
+	// says a scan of it is still under way (its findings come later).
 	Findings []scan.Finding `json:"findings,omitempty"`
+	Scanning bool           `json:"scanning,omitempty"`
 	// LockFile is the repository lock file whose entry for the server
 	// applies ("" when none does); LockProblems what in it was ignored.
 	LockFile     string   `json:"lockFile,omitempty"`

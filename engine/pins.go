@@ -37,6 +37,7 @@ type pinParts struct {
 type pendingPins struct {
 	server string
 	rec    *pins.Record
+	mask   func(string) string // the server's masker: texts are saved masked
 }
 
 // pinState is what pins keep per server.
@@ -53,12 +54,18 @@ type pinState struct {
 	instructions *pins.Item
 	listed       map[pins.Kind]bool
 	findings     map[pins.Kind][]scan.Finding
-	report       PinReport // what snapshots show, rebuilt by decideLocked
+	// scanning counts the scans under way (scanLocked); epoch changes
+	// when the connection's lists are forgotten, so a late scan is
+	// dropped.
+	scanning int
+	epoch    uint64
+	report   PinReport // what snapshots show, rebuilt by decideLocked
 }
 
 // forget drops what the connection listed.
 func (s *pinState) forget() {
 	s.items, s.instructions, s.listed, s.findings = [numLists][]pins.Item{}, nil, nil, nil
+	s.scanning, s.epoch = 0, s.epoch+1
 	s.report = PinReport{Off: s.off, Note: s.note, LockFile: s.lockFile, LockProblems: s.lockProblems}
 }
 
@@ -68,8 +75,8 @@ func (s *pinState) current() []pins.Item {
 	return pl.allItems()
 }
 
-// listedLocked takes a fetch's items and findings and decides again.
-// Callers hold e.mu.
+// listedLocked takes a fetch's items, decides again and has them
+// scanned. Callers hold e.mu.
 func (p *pinParts) listedLocked(en *entry, l lists) {
 	s := &en.pins
 	if s.listed == nil {
@@ -84,15 +91,62 @@ func (p *pinParts) listedLocked(en *entry, l lists) {
 	if l.pinned.instructionsSeen {
 		s.instructions, s.listed[pins.KindInstructions], took[pins.KindInstructions] = l.pinned.instructions, true, true
 	}
-	if l.pinned.scanned {
-		for kind := range took {
-			s.findings[kind] = nil
-		}
-		for _, f := range l.pinned.findings {
-			s.findings[f.Kind] = append(s.findings[f.Kind], f)
+	p.decideLocked(en)
+	p.scanLocked(en, took)
+}
+
+// scanLocked scans the items of the kinds just listed in the background
+// (the scan is for the person to read; what is withheld is decided
+// already), then shows its findings, masked. The report says Scanning
+// meanwhile. Callers hold e.mu.
+func (p *pinParts) scanLocked(en *entry, kinds map[pins.Kind]bool) {
+	e, s := p.e, &en.pins
+	if e.closed || len(kinds) == 0 {
+		return
+	}
+	var items []pins.Item
+	for _, it := range s.current() {
+		if kinds[it.Kind] {
+			items = append(items, it)
 		}
 	}
-	p.decideLocked(en)
+	s.scanning++
+	s.report.Scanning = true
+	name, mask, epoch := en.srv.Name, en.mask, s.epoch
+	e.wg.Go(func() {
+		found := scan.Server(name, items, scan.Context{Tools: p.offeredBy})
+		for i := range found {
+			found[i].Message, found[i].Excerpt = mask.Mask(found[i].Message), mask.Mask(found[i].Excerpt)
+		}
+		e.locked(func() { p.scannedLocked(name, en, epoch, kinds, found) })
+	})
+}
+
+// scannedLocked shows a scan's findings, unless the connection it scanned
+// is gone. Callers hold e.mu.
+func (p *pinParts) scannedLocked(name string, en *entry, epoch uint64, kinds map[pins.Kind]bool, found []scan.Finding) {
+	e, s := p.e, &en.pins
+	if e.byName[name] != en || s.epoch != epoch {
+		return
+	}
+	s.scanning--
+	for kind := range kinds {
+		s.findings[kind] = nil
+	}
+	for _, f := range found {
+		s.findings[f.Kind] = append(s.findings[f.Kind], f)
+	}
+	s.report.Findings, s.report.Scanning = s.allFindings(), s.scanning > 0
+	e.publishLocked()
+}
+
+// allFindings are the findings of every kind, in the kinds' order.
+func (s *pinState) allFindings() []scan.Finding {
+	var out []scan.Finding
+	for _, kind := range pins.Kinds {
+		out = append(out, s.findings[kind]...)
+	}
+	return out
 }
 
 // decideLocked compares the live listing with the pins and the lock file,
@@ -100,9 +154,9 @@ func (p *pinParts) listedLocked(en *entry, l lists) {
 func (p *pinParts) decideLocked(en *entry) {
 	s := &en.pins
 	cur := s.current()
-	rep := PinReport{Off: s.off, Note: s.note, LockFile: s.lockFile, LockProblems: s.lockProblems, Items: cur, Listed: s.listed}
-	for _, kind := range pins.Kinds {
-		rep.Findings = append(rep.Findings, s.findings[kind]...)
+	rep := PinReport{
+		Off: s.off, Note: s.note, LockFile: s.lockFile, LockProblems: s.lockProblems, Items: cur, Listed: s.listed,
+		Findings: s.allFindings(), Scanning: s.scanning > 0,
 	}
 	if s.off == "" && len(s.listed) > 0 {
 		if s.record == nil {
@@ -110,10 +164,27 @@ func (p *pinParts) decideLocked(en *entry) {
 			s.record = &rec
 			p.saveLocked(en)
 		}
-		rep.Changes = pins.Compare(s.record, cur, s.listed, s.lock)
+		rep.Changes = maskedChanges(pins.Compare(s.record, cur, s.listed, s.lock), en.mask.Mask)
 	}
 	s.report = rep
 	p.e.lists.withholdLocked(en)
+}
+
+// maskedChanges are changes with the texts of their items masked (the
+// server's own secrets never reach a snapshot), each item a copy.
+func maskedChanges(changes []pins.Change, mask func(string) string) []pins.Change {
+	for i := range changes {
+		c := &changes[i]
+		if c.Old != nil {
+			it := masked(*c.Old, mask)
+			c.Old = &it
+		}
+		if c.New != nil {
+			it := masked(*c.New, mask)
+			c.New = &it
+		}
+	}
+	return changes
 }
 
 // saveLocked writes en's record in the background. Callers hold e.mu.
@@ -122,7 +193,7 @@ func (p *pinParts) saveLocked(en *entry) {
 		return
 	}
 	path := en.pins.path
-	p.pending[path] = pendingPins{server: en.srv.Name, rec: en.pins.record}
+	p.pending[path] = pendingPins{server: en.srv.Name, rec: en.pins.record, mask: en.mask.Mask}
 	p.e.wg.Go(func() {
 		if err := p.flush(path); err != nil {
 			p.e.log.Warn("saving pins", "server", en.srv.Name, "err", err)
@@ -141,7 +212,11 @@ func (p *pinParts) flush(path string) (err error) {
 			}
 		})
 		if ok {
-			err = private.WritePins(path, w.server, *w.rec)
+			rec := pins.Record{Items: make([]pins.Item, len(w.rec.Items))}
+			for i, it := range w.rec.Items {
+				rec.Items[i] = masked(it, w.mask)
+			}
+			err = private.WritePins(path, w.server, rec)
 		}
 	})
 	return err
@@ -289,7 +364,7 @@ func (p *pinParts) acceptLocked(en *entry, names []string) (string, error) {
 	p.decideLocked(en)
 	p.e.publishLocked()
 	if s.path != "" {
-		p.pending[s.path] = pendingPins{server: server, rec: s.record}
+		p.pending[s.path] = pendingPins{server: server, rec: s.record, mask: en.mask.Mask}
 	}
 	return s.path, nil
 }

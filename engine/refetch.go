@@ -30,7 +30,6 @@ func (p *listParts) refetchLocked(en *entry, k listKind) {
 			ctx, cancel := context.WithTimeout(e.ctx, e.set.connectTimeout)
 			one := p.fetchList(ctx, name, conn.Client(), k)
 			cancel()
-			p.e.pins.prepare(name, nil, &one)
 			again = false
 			e.locked(func() { again = p.refetched(en, gen, conn, k, one) })
 		}

@@ -24,7 +24,7 @@ func Builtins() map[string]func() *server.MCPServer {
 		"calculator":  Calculator,
 		"weather-sim": Weather,
 		"survey":      Survey,
-		"mailer":      Mailer,
+		"webmail":     Mailer,
 	}
 }
 

@@ -62,6 +62,14 @@ func runScan(ctx context.Context, g *clicore.Globals, names []string, sarif bool
 	if err != nil {
 		return err
 	}
+	if err := sess.WaitScanned(ctx, want); err != nil {
+		return err
+	}
+	for i := range settled { // with their findings
+		if srv, ok := sess.Server(settled[i].Name); ok {
+			settled[i] = srv
+		}
+	}
 	var findings []scan.Finding
 	var unscanned []string
 	sources := map[string]string{}

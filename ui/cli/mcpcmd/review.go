@@ -53,6 +53,9 @@ type reviewDoc struct {
 
 func runReview(ctx context.Context, g *clicore.Globals, name string, accept bool, names []string) error {
 	return clicore.WithServer(ctx, clicore.NewEngineFlags(g), name, func(ctx context.Context, s *clicore.Session) error {
+		if err := s.WaitScanned(ctx, []string{name}); err != nil {
+			return err
+		}
 		srv, _ := s.Server(name)
 		rep := srv.Pins
 		doc := reviewDoc{Server: name, Off: rep.Off, Changes: rep.Changes, Findings: rep.Findings, Withheld: rep.Withheld()}
