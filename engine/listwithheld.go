@@ -10,13 +10,13 @@ import (
 // pins report withholds. The slices are shared with published snapshots,
 // so a changed one is copied, never edited in place. Callers hold e.mu.
 func (p *listParts) withholdLocked(en *entry) {
-	rep := en.pins.report
-	status := func(kind pins.Kind, name string) pins.Status {
-		if st, withheld := rep.Status(kind, name); withheld {
-			return st
+	withheld := map[pinKey]pins.Status{} // one lookup per item, however many changed
+	for _, c := range en.pins.report.Changes {
+		if c.Withheld {
+			withheld[pinKey{c.Kind, c.Name}] = c.Status
 		}
-		return ""
 	}
+	status := func(kind pins.Kind, name string) pins.Status { return withheld[pinKey{kind, name}] }
 	en.lists.tools = marked(en.lists.tools, func(t *Tool) *pins.Status { return &t.Withheld }, func(t Tool) pins.Status { return status(pins.KindTool, t.Name) })
 	en.lists.prompts = marked(en.lists.prompts, func(t *Prompt) *pins.Status { return &t.Withheld }, func(t Prompt) pins.Status { return status(pins.KindPrompt, t.Name) })
 	en.lists.templates = marked(en.lists.templates, func(t *ResourceTemplate) *pins.Status { return &t.Withheld }, func(t ResourceTemplate) pins.Status { return status(pins.KindTemplate, t.Name) })
