@@ -18,9 +18,10 @@ const maxDepth = 200
 // canonicalizer writes JSON values in one canonical form: object members
 // sorted by key, no insignificant whitespace, strings with the fewest
 // escapes; numbers keep their text. Its buffers are reused across values
-// (a listing of 300 tools allocates them once).
+// (a listing of 300 tools allocates them once). The output travels
+// through the calls as a value, not a field, so appending to it costs no
+// write barrier.
 type canonicalizer struct {
-	out   []byte
 	spans []span // the members of the objects being written, a stack
 	tmp   []byte // reordering room
 	order []span // reordering room
@@ -36,13 +37,14 @@ func (c *canonicalizer) canonical(dst, src []byte) ([]byte, error) {
 	if len(bytes.TrimSpace(src)) == 0 {
 		return dst, nil
 	}
-	c.out = dst
-	i, err := c.value(src, skipWS(src, 0), 0)
+	out, i, err := c.value(dst, src, skipWS(src, 0), 0)
 	if err == nil && skipWS(src, i) != len(src) {
 		err = errNotJSON
 	}
-	dst, c.out = c.out, nil
-	return dst, err
+	if err != nil {
+		return dst, err
+	}
+	return out, nil
 }
 
 func skipWS(s []byte, i int) int {
@@ -53,57 +55,80 @@ func skipWS(s []byte, i int) int {
 }
 
 // value writes the value at s[i:] and returns where it ends.
-func (c *canonicalizer) value(s []byte, i, depth int) (int, error) {
+func (c *canonicalizer) value(out, s []byte, i, depth int) ([]byte, int, error) {
 	if i >= len(s) || depth > maxDepth {
-		return 0, errNotJSON
+		return out, 0, errNotJSON
 	}
 	switch b := s[i]; {
 	case b == '{':
-		return c.object(s, i+1, depth)
+		return c.object(out, s, i+1, depth)
 	case b == '[':
-		return c.array(s, i+1, depth)
+		return c.array(out, s, i+1, depth)
 	case b == '"':
-		return c.str(s, i)
+		return str(out, s, i)
 	case b == 't':
-		return c.word(s, i, "true")
+		return word(out, s, i, "true")
 	case b == 'f':
-		return c.word(s, i, "false")
+		return word(out, s, i, "false")
 	case b == 'n':
-		return c.word(s, i, "null")
+		return word(out, s, i, "null")
 	case b == '-' || b >= '0' && b <= '9':
-		return c.number(s, i)
+		return number(out, s, i)
 	}
-	return 0, errNotJSON
+	return out, 0, errNotJSON
 }
 
-func (c *canonicalizer) word(s []byte, i int, w string) (int, error) {
+func word(out, s []byte, i int, w string) ([]byte, int, error) {
 	if !bytes.HasPrefix(s[i:], []byte(w)) {
-		return 0, errNotJSON
+		return out, 0, errNotJSON
 	}
-	c.out = append(c.out, w...)
-	return i + len(w), nil
+	return append(out, w...), i + len(w), nil
 }
 
-// number copies a number's text after checking its grammar loosely
-// (digits, sign, point, exponent): its spelling is part of what was sent.
-func (c *canonicalizer) number(s []byte, i int) (int, error) {
+// number copies a number's text after checking its grammar (-, digits
+// without a leading zero, a fraction, an exponent): its spelling is part
+// of what was sent.
+func number(out, s []byte, i int) ([]byte, int, error) {
 	j := i
-	for j < len(s) && (s[j] >= '0' && s[j] <= '9' || s[j] == '-' || s[j] == '+' || s[j] == '.' || s[j] == 'e' || s[j] == 'E') {
+	digits := func() bool {
+		k := j
+		for j < len(s) && s[j] >= '0' && s[j] <= '9' {
+			j++
+		}
+		return j > k
+	}
+	if j < len(s) && s[j] == '-' {
 		j++
 	}
-	if !json.Valid(s[i:j]) {
-		return 0, errNotJSON
+	if j < len(s) && s[j] == '0' {
+		j++
+	} else if !digits() {
+		return out, 0, errNotJSON
 	}
-	c.out = append(c.out, s[i:j]...)
-	return j, nil
+	if j < len(s) && s[j] == '.' {
+		j++
+		if !digits() {
+			return out, 0, errNotJSON
+		}
+	}
+	if j < len(s) && (s[j] == 'e' || s[j] == 'E') {
+		j++
+		if j < len(s) && (s[j] == '+' || s[j] == '-') {
+			j++
+		}
+		if !digits() {
+			return out, 0, errNotJSON
+		}
+	}
+	return append(out, s[i:j]...), j, nil
 }
 
 // str writes the string at s[i:] (its opening quote); one without escapes
 // or control characters is copied as it is.
-func (c *canonicalizer) str(s []byte, i int) (int, error) {
+func str(out, s []byte, i int) ([]byte, int, error) {
 	end := bytes.IndexByte(s[i+1:], '"')
 	if end < 0 {
-		return 0, errNotJSON
+		return out, 0, errNotJSON
 	}
 	j := i + 1 + end
 	body := s[i+1 : j]
@@ -114,8 +139,7 @@ func (c *canonicalizer) str(s []byte, i int) (int, error) {
 			high = high || b >= 0x80
 		}
 		if plain && (!high || utf8.Valid(body)) {
-			c.out = append(c.out, s[i:j+1]...)
-			return j + 1, nil
+			return append(out, s[i:j+1]...), j + 1, nil
 		}
 	}
 	// escapes, or characters JSON does not allow raw: decode, write anew
@@ -125,113 +149,108 @@ func (c *canonicalizer) str(s []byte, i int) (int, error) {
 		}
 	}
 	if j >= len(s) {
-		return 0, errNotJSON
+		return out, 0, errNotJSON
 	}
 	var v string
 	if err := json.Unmarshal(s[i:j+1], &v); err != nil {
-		return 0, errNotJSON
+		return out, 0, errNotJSON
 	}
-	c.out = appendString(c.out, v)
-	return j + 1, nil
+	return appendString(out, v), j + 1, nil
 }
 
-func (c *canonicalizer) array(s []byte, i, depth int) (int, error) {
-	c.out = append(c.out, '[')
+func (c *canonicalizer) array(out, s []byte, i, depth int) ([]byte, int, error) {
+	out = append(out, '[')
 	i = skipWS(s, i)
 	if i < len(s) && s[i] == ']' {
-		c.out = append(c.out, ']')
-		return i + 1, nil
+		return append(out, ']'), i + 1, nil
 	}
 	for {
 		var err error
-		if i, err = c.value(s, skipWS(s, i), depth+1); err != nil {
-			return 0, err
+		if out, i, err = c.value(out, s, skipWS(s, i), depth+1); err != nil {
+			return out, 0, err
 		}
 		i = skipWS(s, i)
 		if i >= len(s) {
-			return 0, errNotJSON
+			return out, 0, errNotJSON
 		}
 		if s[i] == ']' {
-			c.out = append(c.out, ']')
-			return i + 1, nil
+			return append(out, ']'), i + 1, nil
 		}
 		if s[i] != ',' {
-			return 0, errNotJSON
+			return out, 0, errNotJSON
 		}
-		c.out = append(c.out, ',')
+		out = append(out, ',')
 		i++
 	}
 }
 
-func (c *canonicalizer) object(s []byte, i, depth int) (int, error) {
-	c.out = append(c.out, '{')
+func (c *canonicalizer) object(out, s []byte, i, depth int) ([]byte, int, error) {
+	out = append(out, '{')
 	base := len(c.spans)
 	defer func() { c.spans = c.spans[:base] }()
 	i = skipWS(s, i)
 	if i < len(s) && s[i] == '}' {
-		c.out = append(c.out, '}')
-		return i + 1, nil
+		return append(out, '}'), i + 1, nil
 	}
 	for {
 		i = skipWS(s, i)
 		if i >= len(s) || s[i] != '"' {
-			return 0, errNotJSON
+			return out, 0, errNotJSON
 		}
 		if len(c.spans) > base {
-			c.out = append(c.out, ',')
+			out = append(out, ',')
 		}
-		sp := span{from: len(c.out), keyFrom: len(c.out) + 1}
+		sp := span{from: len(out), keyFrom: len(out) + 1}
 		var err error
-		if i, err = c.str(s, i); err != nil {
-			return 0, err
+		if out, i, err = str(out, s, i); err != nil {
+			return out, 0, err
 		}
-		sp.keyTo = len(c.out) - 1
+		sp.keyTo = len(out) - 1
 		i = skipWS(s, i)
 		if i >= len(s) || s[i] != ':' {
-			return 0, errNotJSON
+			return out, 0, errNotJSON
 		}
-		c.out = append(c.out, ':')
-		if i, err = c.value(s, skipWS(s, i+1), depth+1); err != nil {
-			return 0, err
+		out = append(out, ':')
+		if out, i, err = c.value(out, s, skipWS(s, i+1), depth+1); err != nil {
+			return out, 0, err
 		}
-		sp.to = len(c.out)
+		sp.to = len(out)
 		c.spans = append(c.spans, sp)
 		i = skipWS(s, i)
 		if i >= len(s) {
-			return 0, errNotJSON
+			return out, 0, errNotJSON
 		}
 		if s[i] == '}' {
-			c.sortMembers(c.spans[base:])
-			c.out = append(c.out, '}')
-			return i + 1, nil
+			c.sortMembers(out, c.spans[base:])
+			return append(out, '}'), i + 1, nil
 		}
 		if s[i] != ',' {
-			return 0, errNotJSON
+			return out, 0, errNotJSON
 		}
 		i++
 	}
 }
 
-// sortMembers rewrites the members of one object, written in the order
-// they came, sorted by key (byte order of the canonical key; equal keys
-// keep their order).
-func (c *canonicalizer) sortMembers(ms []span) {
-	key := func(m span) []byte { return c.out[m.keyFrom:m.keyTo] }
-	if slices.IsSortedFunc(ms, func(a, b span) int { return bytes.Compare(key(a), key(b)) }) {
+// sortMembers rewrites the members of one object in out, written in the
+// order they came, sorted by key (byte order of the canonical key; equal
+// keys keep their order).
+func (c *canonicalizer) sortMembers(out []byte, ms []span) {
+	cmp := func(a, b span) int { return bytes.Compare(out[a.keyFrom:a.keyTo], out[b.keyFrom:b.keyTo]) }
+	if slices.IsSortedFunc(ms, cmp) {
 		return
 	}
 	from, to := ms[0].from, ms[len(ms)-1].to
-	c.tmp = append(c.tmp[:0], c.out[from:to]...)
+	c.tmp = append(c.tmp[:0], out[from:to]...)
 	c.order = append(c.order[:0], ms...)
 	sorted := c.order
-	slices.SortStableFunc(sorted, func(a, b span) int { return bytes.Compare(key(a), key(b)) })
+	slices.SortStableFunc(sorted, cmp)
 	w := from
 	for k, m := range sorted {
 		if k > 0 {
-			c.out[w] = ','
+			out[w] = ','
 			w++
 		}
-		w += copy(c.out[w:], c.tmp[m.from-from:m.to-from])
+		w += copy(out[w:], c.tmp[m.from-from:m.to-from])
 	}
 }
 
