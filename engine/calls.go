@@ -10,6 +10,7 @@ import (
 
 	"github.com/mcpdeck/mcpdeck/engine/resultfile"
 	"github.com/mcpdeck/mcpdeck/engine/schema"
+	"github.com/mcpdeck/mcpdeck/model/pins"
 )
 
 // progressGrace is how long progress for a finished call is still delivered.
@@ -131,6 +132,9 @@ func (c *callParts) prepare(server, tool string, progress func(Progress)) (tc to
 				Err:     fmt.Errorf("%w: %s (rule %s)", ErrDenied, def.ExposedName, rule),
 			}
 		}
+		if st, withheld := en.pins.report.Status(pins.KindTool, def.Name); withheld {
+			return withheldError(server, pins.KindTool, def.Name, st)
+		}
 		tc.name = def.Name
 		if tc.sch, err = en.calls.schemaFor(def); err != nil {
 			return fmt.Errorf("tool %s: %w", tool, err)
@@ -241,6 +245,9 @@ func (c *callParts) prompt(ctx context.Context, server, name string, args map[st
 	err := c.e.withEntry(server, func(en *entry) (err error) {
 		if t, err = targetLocked(en); err != nil {
 			return err
+		}
+		if st, withheld := en.pins.report.Status(pins.KindPrompt, name); withheld {
+			return withheldError(server, pins.KindPrompt, name, st)
 		}
 		missing = en.lists.missingArguments(name, args)
 		return nil

@@ -166,6 +166,7 @@ type Engine struct {
 	subs   *subParts    // resource subscriptions (subscriptions.go)
 	health *healthParts // requests under way, pings (health.go)
 	ide    *ideParts    // editors found through their lock files (idescan.go, idewatch.go)
+	pins   *pinParts    // what servers tell a model, pinned and withheld (pins.go)
 }
 
 // New builds an engine; Start loads the config and begins connecting.
@@ -224,6 +225,7 @@ func newEngine(opts Options) *Engine {
 	e.subs = &subParts{e: e}
 	e.health = &healthParts{e: e}
 	e.ide = newIDEParts(e)
+	e.pins = &pinParts{e: e, pending: map[string]pendingPins{}}
 	return e
 }
 

@@ -5,19 +5,10 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/mark3labs/mcp-go/mcp"
-
 	"github.com/mcpdeck/mcpdeck/engine/toolspage"
 	"github.com/mcpdeck/mcpdeck/model"
 	"github.com/mcpdeck/mcpdeck/model/textsafe"
 )
-
-// convertTool converts a tool as mcp-go decoded it, for a page the stream
-// reader refused (toolspage.Read) and left to mcp-go.
-func convertTool(server string, t mcp.Tool) Tool {
-	w := toolspage.FromMCP(t)
-	return convertWire(server, &w)
-}
 
 // convertWire sanitizes a server's tool, caps its description and computes
 // its exposed name; the input schema stays as the server sent it.
@@ -107,6 +98,7 @@ func (p *listParts) apply(en *entry, l lists) {
 	if l.fetched[listSkills] {
 		s.skills = l.skills
 	}
+	p.e.pins.listedLocked(en, l)
 }
 
 // maskTexts masks, with the server's Masker, what freshly fetched lists

@@ -83,7 +83,7 @@ func (c *configParts) reload() error {
 	// The needs-auth cache is a file: read it before taking e.mu. The
 	// desired list cannot go stale meanwhile: reloads are serialized and
 	// whatever changes overEn reloads again.
-	pre := preloaded{needsAuth: cachedNeedsAuth(e.opts.Auth, desired), blockers: c.blockersAll(desired), boxes: sandboxViews(desired, res.ProjectRoot)}
+	pre := preloaded{needsAuth: cachedNeedsAuth(e.opts.Auth, desired), blockers: c.blockersAll(desired), boxes: sandboxViews(desired, res.ProjectRoot), pins: e.pins.preload(res, desired)}
 	e.locked(func() {
 		if e.closed {
 			err = ErrClosed
@@ -108,8 +108,9 @@ func (c *configParts) applyAllLocked(res *config.Resolved, desired []model.Serve
 	for _, a := range lifecycle.Reconcile(desired, have) {
 		c.applyLocked(a, pre)
 	}
-	for _, en := range e.byName {
+	for name, en := range e.byName {
 		e.lists.permitLocked(en)
+		e.pins.reloadedLocked(en, pre.pins[name])
 	}
 	e.order = e.order[:0:0]
 	for _, en := range e.byName {
@@ -177,6 +178,7 @@ type preloaded struct {
 	needsAuth map[string]bool
 	blockers  map[string][]model.Reason
 	boxes     map[string]*sandbox.View
+	pins      map[string]pinPre
 }
 
 // sandboxViews works out, for each server awaiting approval that asks

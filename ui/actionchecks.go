@@ -78,6 +78,18 @@ func canApprove(s *engine.ServerSnapshot) (bool, string) {
 	return true, ""
 }
 
+// canReview: the server's tools changed since the person accepted them
+// (or differ from the lock file).
+func canReview(s *engine.ServerSnapshot) (bool, string) {
+	switch {
+	case s.Pins.Off != "":
+		return false, "its tools are not pinned (" + s.Pins.Off + ")"
+	case len(s.Pins.Changes) == 0:
+		return false, "nothing it tells a model changed since you accepted it"
+	}
+	return true, ""
+}
+
 func canReject(s *engine.ServerSnapshot) (bool, string) {
 	switch s.Approval.Status {
 	case model.ApprovalNotNeeded:

@@ -9,6 +9,9 @@ import (
 	"github.com/mcpdeck/mcpdeck/model/internal/jsonfile"
 )
 
+// forcePinsKey is the managed setting that pins every server's tools.
+const forcePinsKey = "forceToolPinning"
+
 // ReadManaged reads managed-settings.json; home is where "~" in a
 // sandbox rule's maximum leads. A missing file is no policy.
 func ReadManaged(f *jsonfile.File, prob *model.Problem, path, home string) (Rules, []model.Problem) {
@@ -21,6 +24,14 @@ func ReadManaged(f *jsonfile.File, prob *model.Problem, path, home string) (Rule
 	var probs []model.Problem
 	var pol Rules
 	pol.file = path
+	if n := f.Root.Get(forcePinsKey); n != nil && n.Kind != 'z' {
+		if n.Kind != 'b' {
+			probs = append(probs, f.ProblemAt("", jsondoc.Want(n, forcePinsKey, "true or false")))
+			pol.forcePins = true // an administrator who wrote it meant it
+		} else {
+			pol.forcePins = string(f.Doc[n.Start:n.End]) == "true"
+		}
+	}
 	for _, key := range []string{"allowedMcpServers", "deniedMcpServers", sandboxedKey} {
 		n := f.Root.Get(key)
 		if n == nil || n.Kind == 'z' {

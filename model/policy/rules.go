@@ -50,7 +50,15 @@ type Rules struct {
 	// sandboxed are the rules of sandboxedMcpServers: a stdio server one
 	// matches runs only with a sandbox.
 	sandboxed []policyRule
+	// forcePins is forceToolPinning: every server's tools are pinned,
+	// whatever a definition's "pinTools" says.
+	forcePins bool
 }
+
+// ForcesToolPinning reports whether managed policy pins every server's
+// tools ("forceToolPinning": true), whatever a definition's "pinTools"
+// says.
+func (p Rules) ForcesToolPinning() bool { return p.forcePins }
 
 // sandboxedKey is the managed setting that requires a sandbox of the
 // stdio servers its rules match (serverName, serverCommand).

@@ -40,6 +40,7 @@
 //	-leak-auth          HTTP: put the credential of the initialize request's Authorization header (scheme dropped) in the instructions
 //	-leak-path          HTTP: put the path of the initialize request's URL in the instructions ("served at PATH")
 //	-say TEXT           print "saying TEXT" on stderr and put TEXT in the instructions
+//	-tools-file PATH    serve only the tools PATH lists ([{"name","description","inputSchema"}]), read at start
 //	-path PATH          HTTP: serve streamable HTTP at PATH instead of /mcp
 //	-public URL         SSE: the base URL clients reach the server at (a proxy in front of it), announced
 //	                    in the endpoint event instead of the server's own address
@@ -109,6 +110,7 @@ type config struct {
 	say, path, public         string
 	ask, crashEverywhere      bool
 	elicitFlood, sampleFlood  int
+	toolsFile                 string
 }
 
 // grandchildPID is the pid started by -spawn-grandchild (0 if none).
@@ -151,6 +153,7 @@ func main() {
 	flag.IntVar(&c.sampleFlood, "sample-flood", 0, "stdio: once initialized, send N sampling/createMessage requests at once (flood.go)")
 	flag.BoolVar(&c.leakPath, "leak-path", false, "put the path of the initialize request's URL in the instructions (HTTP)")
 	flag.StringVar(&c.say, "say", "", "print TEXT on stderr and put it in the instructions")
+	flag.StringVar(&c.toolsFile, "tools-file", "", "serve only the tools this JSON file lists, read at start (toolsfile.go)")
 	flag.StringVar(&c.path, "path", "/mcp", "the streamable HTTP endpoint's path")
 	flag.StringVar(&c.public, "public", "", "SSE: the base URL clients reach the server at (a proxy in front), announced in the endpoint event")
 	flag.BoolVar(&c.ask, "ask", false, "serve the tool interview, the prompt greet and the resource fault://ask, which ask for input (ask.go)")

@@ -24,6 +24,9 @@ func text(s string) *mcp.CallToolResult { return mcp.NewToolResultText(s) }
 
 // newServer builds the MCP server with the normal and fault tools.
 func newServer(c config, h hooks) *server.MCPServer {
+	if c.toolsFile != "" {
+		return toolsFileServer(c.toolsFile)
+	}
 	opts := []server.ServerOption{
 		server.WithToolCapabilities(true),
 		server.WithLogging(),

@@ -127,6 +127,7 @@ func newRootCmd(g *clicore.Globals) *cobra.Command {
 	root.AddCommand(engcmd.NewLogsCmd(g))
 	root.AddCommand(doctor.NewCmd(g))
 	root.AddCommand(engcmd.NewContextCmd(g))
+	root.AddCommand(engcmd.NewScanCmd(g))
 	root.AddCommand(registrycmd.NewCmd(g))
 	root.AddCommand(authcmd.NewCmd(g))
 	root.AddCommand(servecmd.NewCmd(g))
