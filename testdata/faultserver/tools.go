@@ -11,6 +11,8 @@ import (
 
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
+
+	"github.com/mcpdeck/mcpdeck/ui/serve/inorder"
 )
 
 // hooks are the transport-specific actions some tools need.
@@ -81,7 +83,7 @@ func newServer(c config, h hooks) *server.MCPServer {
 			}
 			for i := 1; i <= steps; i++ {
 				if token != nil {
-					_ = s.SendNotificationToClient(ctx, "notifications/progress", map[string]any{
+					_ = inorder.Send(ctx, s, "notifications/progress", map[string]any{
 						"progressToken": token, "progress": i, "total": steps, "message": fmt.Sprintf("step %d", i),
 					})
 				}
