@@ -63,7 +63,7 @@ func newServer(c config, h hooks) *server.MCPServer {
 		})
 	s.AddTool(mcp.NewTool("pids", mcp.WithDescription("Process ids of the server and its grandchild")),
 		func(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-			return text(fmt.Sprintf(`{"pid":%d,"grandchild":%d}`, os.Getpid(), grandchildPID.Load())), nil
+			return text(fmt.Sprintf(`{"pid":%d,"grandchild":%d,"daemon":%d}`, os.Getpid(), grandchildPID.Load(), daemonPID.Load())), nil
 		})
 	s.AddTool(mcp.NewTool("env", mcp.WithDescription("Value of an environment variable"), mcp.WithString("name", mcp.Required())),
 		func(_ context.Context, r mcp.CallToolRequest) (*mcp.CallToolResult, error) {
