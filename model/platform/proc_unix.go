@@ -32,7 +32,6 @@ func (g *Group) Signal(s Stop) {
 	}
 	_ = syscall.Kill(-g.Pid(), sig)
 	g.tree.signal(g.Pid(), sig) // its fields are set before Start: no lock
-
 }
 
 // ExitSignal names the signal that ended a process ("SIGKILL"), or "" when
