@@ -31,7 +31,7 @@ import (
 // rest keeps only the counts, and a new list loads it again.
 type tokenCosts struct {
 	counter *contextcost.Counter
-	loaded  bool // a count ran since the tokenizer was last let go
+	loaded  bool                     // a count ran since the tokenizer was last let go
 	done    map[string]tokenCost     // by server
 	current map[string]string        // server → fingerprint of its tools in the latest snapshot
 	due     map[string][]engine.Tool // servers whose tools are still to count, by name
