@@ -31,7 +31,8 @@ const maxSweeps = 10
 // (Signal addresses it) and its tag, "PREFIX-RANDOM", where PREFIX names
 // this mcpdeck process (treePrefix). Its fields are set before Start.
 type processTree struct {
-	tag string
+	tag   string
+	since uint64 // the leader's start time: no member started before it
 }
 
 // newProcessTree tags cmd's environment for a new group.
@@ -53,20 +54,28 @@ func newProcessTree(cmd *exec.Cmd) processTree {
 	return processTree{tag: tag}
 }
 
-func (*processTree) started(int) {}
-func (*processTree) release()    {}
+func (p *processTree) started(pid int) {
+	if st, ok := readStat(pid); ok {
+		p.since = st.start
+	}
+}
 
-// signal sends sig to the group's members outside its process group (the
-// caller signalled that): those carrying its tag, and the descendants of
-// the leader and of those. A SIGKILL looks again until none is left (a
-// member may have forked meanwhile), and reaps the members mcpdeck
-// adopted as child subreaper.
+func (*processTree) release() {}
+
+// signal, for SIGKILL, kills the group's members outside its process
+// group (the caller signalled that): those carrying its tag, and the
+// descendants of the leader and of those; it looks again until none is
+// left (a member may have forked meanwhile), and reaps the members
+// mcpdeck adopted as child subreaper. The gentler signals reach the
+// process group only: stopping a server always ends with SIGKILL to what
+// is left once it exited (its daemons), and a sweep of /proc for each
+// step made stopping many servers at once slow on a busy machine.
 func (p *processTree) signal(leader int, sig syscall.Signal) {
-	if p.tag == "" {
+	if p.tag == "" || sig != syscall.SIGKILL {
 		return
 	}
 	needle := []byte("\x00" + treeEnv + "=" + p.tag + "\x00")
-	sweep(leader, needle, sig, true)
+	sweep(leader, p.since, needle, sig, true)
 }
 
 // EndStrays kills every process left carrying a tag of this mcpdeck
@@ -78,24 +87,34 @@ func EndStrays() {
 	}
 	// No reaping: its leaders are children mcpdeck started (their
 	// exec.Cmd waits for them), and mcpdeck is exiting.
-	sweep(0, []byte("\x00"+treeEnv+"="+treePrefix()+"-"), syscall.SIGKILL, false)
+	var since uint64
+	if st, ok := readStat(os.Getpid()); ok {
+		since = st.start
+	}
+	sweep(0, since, []byte("\x00"+treeEnv+"="+treePrefix()+"-"), syscall.SIGKILL, false)
 }
 
-// sweep sends sig to the tree of leader and of the processes whose
-// environment holds needle (findTree). A SIGKILL sweeps again until two
-// sweeps in a row find nothing left running (a member may have forked
-// meanwhile, or been caught between fork and exec), at most maxSweeps
-// times, and with reap waits for the killed members mcpdeck adopted.
-func sweep(leader int, needle []byte, sig syscall.Signal, reap bool) {
+// sweep sends sig to the tree of leader and of the processes started at
+// or after since whose environment holds needle (findTree). A SIGKILL
+// that reached a process outside the leader's group looks once more (the
+// process may have forked meanwhile, its child caught between fork and
+// exec) until a look finds none it had not killed, at most maxSweeps
+// times; with reap it then waits for the killed members mcpdeck adopted.
+// One look is the common case: a server without daemons leaves nothing
+// outside its group, and a look reads little more than /proc/*/stat.
+func sweep(leader int, since uint64, needle []byte, sig syscall.Signal, reap bool) {
 	killed, reaping := map[int]bool{}, map[int]bool{}
-	quiet := 0
 	for range maxSweeps {
-		members := findTree(leader, func(env []byte) bool { return bytes.Contains(env, needle) })
-		for _, m := range members {
-			if m.live {
-				_ = syscall.Kill(m.pid, sig)
+		fresh := false
+		for _, m := range findTree(leader, since, func(env []byte) bool { return bytes.Contains(env, needle) }) {
+			if killed[m.pid] {
+				continue
 			}
 			killed[m.pid] = true
+			if m.live {
+				_ = syscall.Kill(m.pid, sig)
+				fresh = fresh || !m.inGroup
+			}
 		}
 		if sig != syscall.SIGKILL {
 			return
@@ -107,11 +126,7 @@ func sweep(leader int, needle []byte, sig syscall.Signal, reap bool) {
 				reaping[pid] = true
 			}
 		}
-		quiet++
-		if anyLive(members) {
-			quiet = 0
-		}
-		if quiet == 2 {
+		if !fresh {
 			return
 		}
 	}
@@ -142,22 +157,14 @@ func treePrefix() string {
 	if !ok {
 		return strconv.Itoa(self)
 	}
-	return strconv.Itoa(self) + "." + st.start
+	return strconv.Itoa(self) + "." + strconv.FormatUint(st.start, 10)
 }
 
 // member is one process of a group's tree.
 type member struct {
-	pid  int
-	live bool // not a zombie
-}
-
-func anyLive(ms []member) bool {
-	for _, m := range ms {
-		if m.live {
-			return true
-		}
-	}
-	return false
+	pid     int
+	live    bool // not a zombie
+	inGroup bool // in the leader's process group, which the caller signalled itself
 }
 
 // reapAdopted waits for pid, and reports true, when it is mcpdeck's
@@ -174,10 +181,12 @@ func reapAdopted(pid int) bool {
 }
 
 // findTree lists the processes of a tree: those in the leader's process
-// group (leader 0: none), those whose initial environment tagged says is
-// the tree's, and the descendants of all of these. Zombies are listed
-// (live false) but their environment is gone.
-func findTree(leader int, tagged func(env []byte) bool) []member {
+// group (leader 0: none), those started at or after since whose initial
+// environment tagged says is the tree's (an older process cannot be: its
+// environment is read only for the others), and the descendants of all
+// of these. Zombies are listed (live false) but their environment is
+// gone.
+func findTree(leader int, since uint64, tagged func(env []byte) bool) []member {
 	self := os.Getpid()
 	entries, err := os.ReadDir("/proc")
 	if err != nil {
@@ -198,7 +207,7 @@ func findTree(leader int, tagged func(env []byte) bool) []member {
 		switch {
 		case leader > 0 && (pid == leader || st.pgrp == leader):
 			in[pid] = true
-		case st.state != 'Z' && st.state != 'X':
+		case st.state != 'Z' && st.state != 'X' && st.start >= since:
 			if env, err := os.ReadFile("/proc/" + e.Name() + "/environ"); err == nil && tagged(append([]byte{0}, env...)) {
 				in[pid] = true
 			}
@@ -216,7 +225,7 @@ func findTree(leader int, tagged func(env []byte) bool) []member {
 	out := make([]member, 0, len(in))
 	for pid := range in {
 		st := all[pid]
-		out = append(out, member{pid: pid, live: st.state != 'Z' && st.state != 'X'})
+		out = append(out, member{pid: pid, live: st.state != 'Z' && st.state != 'X', inGroup: leader > 0 && st.pgrp == leader})
 	}
 	return out
 }
@@ -225,30 +234,61 @@ func findTree(leader int, tagged func(env []byte) bool) []member {
 type stat struct {
 	state      byte
 	ppid, pgrp int
-	start      string // start time in clock ticks since boot
+	start      uint64 // start time in clock ticks since boot
 }
 
 func readStat(pid int) (stat, bool) {
-	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
+	var buf [1024]byte // a stat line is a few hundred bytes
+	fd, err := unix.Open("/proc/"+strconv.Itoa(pid)+"/stat", unix.O_RDONLY|unix.O_CLOEXEC, 0)
 	if err != nil {
 		return stat{}, false
 	}
-	// The command name may hold spaces and parentheses: fields follow the last ')'.
+	n, err := unix.Read(fd, buf[:])
+	_ = unix.Close(fd)
+	if err != nil || n <= 0 {
+		return stat{}, false
+	}
+	b := buf[:n]
+	// The command name may hold spaces and parentheses: fields follow the
+	// last ')'. They are, from there: state ppid pgrp session tty_nr tpgid
+	// flags minflt cminflt majflt cmajflt utime stime cutime cstime
+	// priority nice num_threads itrealvalue starttime. Cut by hand: a
+	// sweep reads every process's, and strings.Fields allocated 50 strings
+	// for each.
 	i := bytes.LastIndexByte(b, ')')
 	if i < 0 {
 		return stat{}, false
 	}
-	f := strings.Fields(string(b[i+1:]))
-	// state ppid pgrp session tty_nr tpgid flags minflt cminflt majflt
-	// cmajflt utime stime cutime cstime priority nice num_threads
-	// itrealvalue starttime
-	if len(f) < 20 || len(f[0]) == 0 {
-		return stat{}, false
+	var st stat
+	field := 0
+	for rest := b[i+1:]; field <= 19; field++ {
+		rest = bytes.TrimLeft(rest, " ")
+		end := bytes.IndexByte(rest, ' ')
+		if end < 0 {
+			end = len(rest)
+		}
+		f := rest[:end]
+		rest = rest[end:]
+		if len(f) == 0 {
+			return stat{}, false
+		}
+		switch field {
+		case 0:
+			st.state = f[0]
+		case 1, 2, 19:
+			n, err := strconv.ParseUint(string(f), 10, 64)
+			if err != nil {
+				return stat{}, false
+			}
+			switch field {
+			case 1:
+				st.ppid = int(n)
+			case 2:
+				st.pgrp = int(n)
+			default:
+				st.start = n
+			}
+		}
 	}
-	ppid, err1 := strconv.Atoi(f[1])
-	pgrp, err2 := strconv.Atoi(f[2])
-	if err1 != nil || err2 != nil {
-		return stat{}, false
-	}
-	return stat{state: f[0][0], ppid: ppid, pgrp: pgrp, start: f[19]}, true
+	return st, true
 }
