@@ -121,7 +121,7 @@ func TestProgressComesBeforeTheResult(t *testing.T) {
 		{"stdio", func(r *rig) *agent { return r.stdioAgent() }},
 		{"http with a GET stream", func(r *rig) *agent {
 			base := r.serveHTTP(HTTPOptions{Token: testToken})
-			tr, err := transport.NewStreamableHTTP(base+"/mcp", transport.WithContinuousListening(),
+			tr, err := transport.NewStreamableHTTP(base+"/mcp", transport.WithContinuousListening(), //nolint:staticcheck // agents on 2025-11-25 open the GET stream so
 				transport.WithHTTPHeaders(map[string]string{"Authorization": "Bearer " + testToken}))
 			if err != nil {
 				t.Fatal(err)
