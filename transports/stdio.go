@@ -204,12 +204,21 @@ func (t *stdioTransport) writeLocked(ctx context.Context, msg []byte) error {
 	return nil
 }
 
-// readStdout dispatches stdout lines until EOF. When stdout ends but the
-// process lives on, the connection is lost all the same.
+// readStdout dispatches stdout lines until EOF. When stdout ended because
+// the process is exiting, its exit (wait) says why, however long that takes
+// on a busy machine; when it ends but the process lives on, the connection
+// is lost all the same, after a grace for an exit that was on its way.
 func (t *stdioTransport) readStdout() {
 	eof := t.readLines()
 	close(t.stdoutDone)
 	if !eof {
+		return
+	}
+	if exiting(t.pid) {
+		select {
+		case <-t.exited:
+		case <-t.done:
+		}
 		return
 	}
 	timer := time.NewTimer(drainGrace)

@@ -13,6 +13,8 @@ import (
 	"time"
 
 	"github.com/mark3labs/mcp-go/server"
+
+	"github.com/mcpdeck/mcpdeck/ui/serve/inorder"
 )
 
 func listen(addr, path string) (net.Listener, string, error) {
@@ -32,7 +34,7 @@ func serveHTTP(_ context.Context, c config) error {
 	}
 	srv := server.NewStreamableHTTPServer(newServer(c, hooks{}), server.WithStateLess(c.stateless), server.WithHTTPContextFunc(withPath))
 	mux := http.NewServeMux()
-	mux.Handle(c.path, faults(c, srv, "Mcp-Session-Id"))
+	mux.Handle(c.path, faults(c, inorder.HTTP(srv), "Mcp-Session-Id"))
 	return http.Serve(ln, mux) //nolint:gosec // test server
 }
 

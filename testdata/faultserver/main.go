@@ -32,6 +32,8 @@
 //	-spawn-grandchild   start a child process (same group) that sleeps; logs "grandchild pid N"
 //	-spawn-daemon       start a child process in a session of its own (setsid), with an empty
 //	                    environment, that sleeps, as a daemonizing server does; logs "daemon pid N" (unix)
+//	-daemonize          start a daemon that sleeps, as a double fork does: a child in a new session
+//	                    (setsid) starts it and exits, so it is nobody's child; logs "daemon pid N"
 //	-sleep              do nothing but sleep (used for the grandchild)
 //	-stateless          HTTP: stateless streamable server (no session id)
 //	-hostile            serve names, URIs, results and stderr full of terminal escapes (hostile.go)
@@ -56,7 +58,7 @@
 //	                    tool flood_answers{want} waits for want answers and tallies them by JSON-RPC error (flood.go)
 //	-sample-flood N     the same with N sampling/createMessage requests
 //
-// Tools: pids{} ({"pid":N,"grandchild":M}), echo{text}, add{a,b}, env{name}, cwd{}, progress{steps} (progress
+// Tools: pids{} ({"pid":N,"grandchild":M,"daemon":D}), echo{text}, add{a,b}, env{name}, cwd{}, progress{steps} (progress
 // notifications to the call's token), elicit{message} (form elicitation,
 // returns the answer as JSON), sample{prompt} (asks for the client's model's
 // reply in an input-required round, returns "MODEL: REPLY"), roots{} (asks the client for roots),
@@ -76,6 +78,8 @@ import (
 	"os"
 	"os/exec"
 	"os/signal"
+	"strconv"
+	"strings"
 	"sync/atomic"
 	"syscall"
 	"time"
@@ -100,7 +104,7 @@ type config struct {
 	closeOnUnknown            bool
 	ignoreSignals             bool
 	spawnGrandchild           bool
-	spawnDaemon               bool
+	spawnDaemon, daemonize, daemonParent bool
 	sleep                     bool
 	startDelay                time.Duration
 	stateless                 bool
@@ -113,8 +117,9 @@ type config struct {
 	toolsFile                 string
 }
 
-// grandchildPID is the pid started by -spawn-grandchild (0 if none).
-var grandchildPID atomic.Int64
+// grandchildPID is the pid started by -spawn-grandchild (0 if none);
+// daemonPID the one -daemonize left behind.
+var grandchildPID, daemonPID atomic.Int64
 
 func main() {
 	var c config
@@ -142,6 +147,8 @@ func main() {
 	flag.BoolVar(&c.ignoreSignals, "ignore-signals", false, "ignore SIGINT/SIGTERM")
 	flag.BoolVar(&c.spawnGrandchild, "spawn-grandchild", false, "spawn a sleeping child")
 	flag.BoolVar(&c.spawnDaemon, "spawn-daemon", false, "spawn a sleeping child in a session of its own (setsid)")
+	flag.BoolVar(&c.daemonize, "daemonize", false, "leave a sleeping daemon (setsid, double fork)")
+	flag.BoolVar(&c.daemonParent, "daemon-parent", false, "start a sleeper in a new session, print its pid, exit (for -daemonize)")
 	flag.BoolVar(&c.sleep, "sleep", false, "just sleep")
 	flag.DurationVar(&c.startDelay, "start-delay", 0, "wait this long before serving, idle (like an npx download)")
 	flag.BoolVar(&c.stateless, "stateless", false, "stateless streamable HTTP")
@@ -165,6 +172,9 @@ func main() {
 func run(c config) int {
 	if c.sleep {
 		select {}
+	}
+	if c.daemonParent {
+		return startDaemon()
 	}
 	time.Sleep(c.startDelay)
 	if c.ignoreSignals {
@@ -191,6 +201,17 @@ func run(c config) int {
 			fmt.Fprintln(os.Stderr, "spawn daemon:", err)
 			return 1
 		}
+	}
+	if c.daemonize {
+		self, _ := os.Executable()
+		out, err := exec.Command(self, "-daemon-parent").Output()
+		pid, perr := strconv.Atoi(strings.TrimSpace(string(out)))
+		if err != nil || perr != nil {
+			fmt.Fprintln(os.Stderr, "daemonize:", err, perr)
+			return 1
+		}
+		daemonPID.Store(int64(pid))
+		fmt.Fprintf(os.Stderr, "daemon pid %d\n", pid)
 	}
 	if c.exitAfter > 0 {
 		time.AfterFunc(c.exitAfter, func() {

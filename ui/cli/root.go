@@ -15,10 +15,12 @@ import (
 	"os"
 	"os/signal"
 	"strings"
+	"syscall"
 
 	"github.com/spf13/cobra"
 
 	"github.com/mcpdeck/mcpdeck/model/config"
+	"github.com/mcpdeck/mcpdeck/model/platform"
 	"github.com/mcpdeck/mcpdeck/ui/cli/authcmd"
 	"github.com/mcpdeck/mcpdeck/ui/cli/batch"
 	"github.com/mcpdeck/mcpdeck/ui/cli/clicore"
@@ -33,7 +35,13 @@ import (
 // Execute runs the command line (without the program name) and returns the
 // process exit code: 0 success, 1 failure, 2 usage error, 130 interrupted.
 func Execute(args []string) int {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	// Whatever a server starts stays mcpdeck's to end, even once its
+	// parent exited (a daemon), and nothing of it outlives mcpdeck.
+	_ = platform.BecomeSubreaper()
+	defer platform.EndStrays()
+	// Ctrl-C, a closed terminal (SIGHUP) and SIGTERM end the command the
+	// orderly way, its servers stopped with it.
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGHUP, syscall.SIGTERM)
 	defer stop()
 	return Run(ctx, args, os.Stdin, os.Stdout, os.Stderr)
 }

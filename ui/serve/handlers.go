@@ -9,6 +9,7 @@ import (
 	"github.com/mcpdeck/mcpdeck/engine"
 	"github.com/mcpdeck/mcpdeck/model"
 	"github.com/mcpdeck/mcpdeck/model/textsafe"
+	"github.com/mcpdeck/mcpdeck/ui/serve/inorder"
 )
 
 // connected returns nil when the server a request goes to is connected, or the
@@ -112,7 +113,9 @@ func (g *Gateway) progress(ctx context.Context, meta *mcp.Meta) func(engine.Prog
 	return func(p engine.Progress) { g.sendProgress(ctx, tok, p) }
 }
 
-// sendProgress sends one progress notification on the agent request in ctx.
+// sendProgress sends one progress notification on the agent request in
+// ctx: on that request's own stream, before its result, while it has not
+// been answered (inorder).
 func (g *Gateway) sendProgress(ctx context.Context, tok mcp.ProgressToken, p engine.Progress) {
 	params := map[string]any{"progressToken": tok, "progress": p.Progress}
 	if p.Total > 0 {
@@ -121,7 +124,7 @@ func (g *Gateway) sendProgress(ctx context.Context, tok mcp.ProgressToken, p eng
 	if p.Message != "" {
 		params["message"] = p.Message
 	}
-	_ = g.srv.SendNotificationToClient(ctx, string(mcp.MethodNotificationProgress), params)
+	_ = inorder.Send(ctx, g.srv, string(mcp.MethodNotificationProgress), params)
 }
 
 // getPrompt runs a prompts/get on the server the name leads to.

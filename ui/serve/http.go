@@ -18,6 +18,7 @@ import (
 	"github.com/mark3labs/mcp-go/server"
 
 	"github.com/mcpdeck/mcpdeck/model"
+	"github.com/mcpdeck/mcpdeck/ui/serve/inorder"
 )
 
 // maxRequestBody bounds one request from the agent.
@@ -126,7 +127,7 @@ func (g *Gateway) ServeHTTP(ctx context.Context, ln net.Listener, h HTTPOptions)
 	logw := h.logWriter(g.log)
 	st := g.streamable(logw)
 	hs := &http.Server{
-		Handler: g.handler(h, g.httpFront(st)), ReadHeaderTimeout: 10 * time.Second,
+		Handler: g.handler(h, g.httpFront(inorder.HTTP(st))), ReadHeaderTimeout: 10 * time.Second,
 		ErrorLog: log.New(logw, "mcpdeck serve: ", 0),
 	}
 	errc := make(chan error, 1)
