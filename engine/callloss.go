@@ -125,5 +125,10 @@ func ended(ctx context.Context, s session) bool {
 	case <-alive:
 	case <-ctx.Done():
 	}
-	return false
+	select { // an end that came with the answer wins: select picks either
+	case <-s.Done():
+		return true
+	default:
+		return false
+	}
 }
