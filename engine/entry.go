@@ -39,6 +39,7 @@ type entry struct {
 	asks   askState    // sampling and elicitation
 	watch  watchState  // subscriptions
 	health healthState // health
+	memory memoryState // memory
 }
 
 // forget drops everything learned from a connection so that a reconnect

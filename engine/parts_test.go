@@ -19,6 +19,7 @@ var partOwners = map[string][]string{
 	"asks":   {"askParts", "askState"},
 	"watch":  {"subParts", "watchState"},
 	"health": {"healthParts", "healthState"},
+	"memory": {"memoryParts", "memoryState"},
 }
 
 // partFuncs are the plain functions that belong to a part.

@@ -73,12 +73,18 @@ func (c *configParts) reload() error {
 	if !res.Enterprise { // managed configuration allows only its own servers
 		ides = e.ide.servers(e.opts.Load.Cwd, c.takenBy(res))
 	}
-	var desired []model.Server
-	e.locked(func() { desired = c.desiredLocked(res, ides) })
-	// The needs-auth cache is a file: read it before taking e.mu. The
-	// desired list cannot go stale meanwhile: reloads are serialized and
-	// whatever changes overEn reloads again.
-	pre := preloaded{needsAuth: cachedNeedsAuth(e.opts.Auth, desired), blockers: c.blockersAll(desired)}
+	var desired, fresh []model.Server
+	e.locked(func() {
+		desired = c.desiredLocked(res, ides)
+		fresh = c.freshLocked(desired)
+	})
+	// The needs-auth cache and remembered lists are files: read them
+	// before taking e.mu. The desired list cannot go stale meanwhile:
+	// reloads are serialized and whatever changes overEn reloads again.
+	pre := preloaded{
+		needsAuth: cachedNeedsAuth(e.opts.Auth, desired), blockers: c.blockersAll(desired),
+		remembered: e.memory.preload(fresh),
+	}
 	e.locked(func() {
 		if e.closed {
 			err = ErrClosed
@@ -105,6 +111,7 @@ func (c *configParts) applyAllLocked(res *config.Resolved, desired []model.Serve
 	}
 	for _, en := range e.byName {
 		e.lists.permitLocked(en)
+		e.memory.permittedLocked(en)
 	}
 	e.order = e.order[:0:0]
 	for _, en := range e.byName {
@@ -167,10 +174,24 @@ func (c *configParts) desiredLocked(res *config.Resolved, ides []model.Server) [
 }
 
 // preloaded is what a reload learns by I/O (the needs-auth cache file, PATH
-// lookups) before it takes e.mu, by server name.
+// lookups, remembered lists) before it takes e.mu, by server name.
 type preloaded struct {
-	needsAuth map[string]bool
-	blockers  map[string][]model.Reason
+	needsAuth  map[string]bool
+	blockers   map[string][]model.Reason
+	remembered map[string]preloadedLists // of fresh definitions only (freshLocked)
+}
+
+// freshLocked are the servers of desired whose definition no entry holds
+// yet (new, or changed): only theirs have lists to read. Callers hold
+// e.mu.
+func (c *configParts) freshLocked(desired []model.Server) []model.Server {
+	var out []model.Server
+	for _, srv := range desired {
+		if en := c.e.byName[srv.Name]; en == nil || en.srv.Hash != srv.Hash {
+			out = append(out, srv)
+		}
+	}
+	return out
 }
 
 // blockersAll finds the blockers (PATH lookups) of every server; callers do
@@ -195,11 +216,15 @@ func (c *configParts) applyLocked(a lifecycle.Action, pre preloaded) {
 		}
 		return
 	}
+	oldHash := ""
 	if en == nil {
 		en = &entry{st: lifecycle.New(e.run.limits())}
 		e.byName[a.Name] = en
+	} else {
+		oldHash = en.srv.Hash
 	}
 	configure(en, a.Server, pre.blockers[a.Name])
+	e.memory.configuredLocked(en, oldHash, pre.remembered)
 	e.run.feed(en, lifecycle.Configured{At: now(), Def: definition(en), Change: a.Kind, CachedAuth: pre.needsAuth[a.Name]}, nil)
 }
 

@@ -91,7 +91,12 @@ type ServerSnapshot struct {
 	Templates       []ResourceTemplate `json:"resourceTemplates,omitempty"`
 	Prompts         []Prompt           `json:"prompts,omitempty"`
 	Skills          []Skill            `json:"skills,omitempty"` // listed only; files are read on LoadSkill
-	StderrTail      []string           `json:"stderrTail,omitempty"`
+	// Remembered are the server's last lists (Options.RememberLists): the
+	// live ones once listed in this run, else an earlier run's, until a
+	// connection lists it; nil when none are known for its definition.
+	// Not in JSON output.
+	Remembered *RememberedLists `json:"-"`
+	StderrTail []string         `json:"stderrTail,omitempty"`
 	// Logs are the server's last log messages (notifications/message), at
 	// most 1 000, oldest first; LogErrors counts those at error or above
 	// since mcpdeck started.
