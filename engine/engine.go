@@ -18,7 +18,8 @@
 // The Engine is a thin front over parts that each own their fields: the
 // runner (connections and the reducer), config (reload, the person's
 // choices), calls, lists, notifications, asks (sampling and elicitation),
-// logs (and traffic), skills, subscriptions and health. Per server, an
+// logs (and traffic), skills, subscriptions, health and memory (lists
+// remembered between runs, for `mcpdeck serve`). Per server, an
 // entry holds one field group per part. One mutex guards them all, taken
 // only through locked and withEntry (lock.go), and one function assembles
 // what a snapshot shows of a server from the parts (entry.snapshot,
