@@ -43,8 +43,8 @@ func arrive[T any](g *Gateway, ctx context.Context, find func(*exposure) (T, boo
 }
 
 // awaitServer waits while server is offered and on its way to a
-// connection, up to the startup limit (or until ctx ends), and reports
-// whether it waited at all.
+// connection, up to the startup limit (or until ctx ends, or the gateway
+// closes), and reports whether it waited at all.
 func (g *Gateway) awaitServer(ctx context.Context, server string) bool {
 	coming, changed := g.coming(server)
 	if !coming {
@@ -58,6 +58,8 @@ func (g *Gateway) awaitServer(ctx context.Context, server string) bool {
 		case <-t.C:
 			return true
 		case <-ctx.Done():
+			return true
+		case <-g.base.Done():
 			return true
 		}
 		coming, changed = g.coming(server)

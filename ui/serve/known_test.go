@@ -301,6 +301,21 @@ func TestFailedServerIsNotWaitedFor(t *testing.T) {
 	})
 }
 
+// heldEv is a second start over fast (tool a) and ev, which the first
+// start saw offering remembered and now offers live, held back until
+// release: an agent of it, initialized. Defer release.
+func heldEv(t *testing.T, remembered, live []string, o Options) (*agent, func()) {
+	t.Helper()
+	cache := t.TempDir()
+	warmUp(t, cache, map[string]inproc{"fast": {tools: []string{"a"}}, "ev": {tools: remembered}})
+	come, release := gate()
+	g := startInproc(t, cache, map[string]func() *server.MCPServer{
+		"fast": inproc{tools: []string{"a"}}.build,
+		"ev":   inproc{tools: live, come: come}.build,
+	}, o)
+	return inprocAgent(t, g), release
+}
+
 // gate is a channel a test closes to let a server come (or fail), with
 // release, which closes it if the test has not (defer it: the engine
 // closes only once its servers are let go).
@@ -327,19 +342,12 @@ func TestRememberedListsReplacedByLive(t *testing.T) {
 	for _, changed := range []bool{true, false} {
 		t.Run(map[bool]string{true: "changed", false: "same"}[changed], func(t *testing.T) {
 			synctest.Test(t, func(t *testing.T) {
-				cache := t.TempDir()
-				warmUp(t, cache, map[string]inproc{"fast": {tools: []string{"a"}}, "ev": {tools: []string{"echo", "old"}}})
 				live := []string{"echo", "old"}
 				if changed {
 					live = []string{"echo", "new"}
 				}
-				come, release := gate()
+				a, release := heldEv(t, []string{"echo", "old"}, live, Options{})
 				defer release()
-				g := startInproc(t, cache, map[string]func() *server.MCPServer{
-					"fast": inproc{tools: []string{"a"}}.build,
-					"ev":   inproc{tools: live, come: come}.build,
-				}, Options{})
-				a := inprocAgent(t, g)
 				if names := a.toolNames(t); !slices.Equal(names, []string{"ev__echo", "ev__old", "fast__a"}) {
 					t.Fatalf("first list %v, want the remembered", names)
 				}
@@ -368,16 +376,8 @@ func TestRememberedListsReplacedByLive(t *testing.T) {
 // told the list changed, its next list the live one.
 func TestCallWaitsForItsServer(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		cache := t.TempDir()
-		warmUp(t, cache, map[string]inproc{"fast": {tools: []string{"a"}}, "ev": {tools: []string{"echo", "old"}}})
-
-		come, release := gate()
+		a, release := heldEv(t, []string{"echo", "old"}, []string{"echo", "new"}, Options{})
 		defer release()
-		g := startInproc(t, cache, map[string]func() *server.MCPServer{
-			"fast": inproc{tools: []string{"a"}}.build,
-			"ev":   inproc{tools: []string{"echo", "new"}, come: come}.build,
-		}, Options{})
-		a := inprocAgent(t, g)
 		if names := a.toolNames(t); !slices.Equal(names, []string{"ev__echo", "ev__old", "fast__a"}) {
 			t.Fatalf("first list %v", names)
 		}
@@ -405,18 +405,45 @@ func TestCallWaitsForItsServer(t *testing.T) {
 // the connect timeout (or --wait) with the server's state, not never.
 func TestCallToAServerThatNeverComes(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		cache := t.TempDir()
-		warmUp(t, cache, map[string]inproc{"ev": {tools: []string{"echo"}}, "fast": {tools: []string{"a"}}})
-		come, release := gate()
+		a, release := heldEv(t, []string{"echo"}, []string{"echo"}, Options{StartupWait: 4 * time.Second})
 		defer release()
-		g := startInproc(t, cache, map[string]func() *server.MCPServer{
-			"fast": inproc{tools: []string{"a"}}.build,
-			"ev":   inproc{tools: []string{"echo"}, come: come}.build,
-		}, Options{StartupWait: 4 * time.Second})
-		a := inprocAgent(t, g)
 		got := <-answer(func() (called, error) { return a.callNamed(t.Context(), "ev__echo", "hi") })
 		if got.err != nil || got.at != 4*time.Second || !got.v.isErr || !strings.Contains(got.v.text, "server ev is not connected") {
 			t.Errorf("ev__echo = %+v %v at %s, want ev's state at 4s", got.v, got.err, got.at)
+		}
+	})
+}
+
+// TestCloseEndsTheWaits: closing the gateway lets go at once of a call
+// waiting for its server and of a first list waiting for a server known
+// of nothing, rather than holding them (and their goroutines) to the
+// connect timeout.
+func TestCloseEndsTheWaits(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		cache := t.TempDir()
+		warmUp(t, cache, map[string]inproc{"ev": {tools: []string{"echo"}}})
+		come, release := gate()
+		defer release()
+		g := startInproc(t, cache, map[string]func() *server.MCPServer{
+			"ev":  inproc{tools: []string{"echo"}, come: come}.build,
+			"new": inproc{tools: []string{"x"}, come: come}.build,
+		}, Options{})
+		a := inprocAgent(t, g)
+		call := answer(func() (called, error) { return a.callNamed(t.Context(), "ev__echo", "hi") })
+		list := answer(func() ([]string, error) { return a.listed(t.Context()) })
+		time.Sleep(time.Second)
+		noAnswerYet(t, call, "ev__echo")
+		noAnswerYet(t, list, "the first tools/list")
+		closed := make(chan error, 1)
+		go func() { closed <- g.Close() }()
+		if got := <-call; got.at != time.Second {
+			t.Errorf("the call ended at %s, want when the gateway closed (1s)", got.at)
+		}
+		if got := <-list; got.at != time.Second {
+			t.Errorf("the list ended at %s, want when the gateway closed (1s)", got.at)
+		}
+		if err := <-closed; err != nil {
+			t.Error(err)
 		}
 	})
 }

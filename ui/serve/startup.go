@@ -57,13 +57,15 @@ func (s *startup) begin(limit time.Duration) {
 	})
 }
 
-// end stops the wait's timer (the gateway closes).
+// end stops the wait's timer and lets every held answer go (the gateway
+// closes: nothing is coming any more).
 func (s *startup) end() {
 	lock.With(&s.mu, func() {
 		if s.timer != nil {
 			s.timer.Stop()
 		}
 	})
+	s.markReady()
 }
 
 // waitFor is how long serve waits for one server to come.
