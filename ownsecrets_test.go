@@ -16,7 +16,7 @@ import (
 var notCredentials = map[string]bool{
 	"MCPDECK_MANAGED_DIR": true, "MCPDECK_REGISTRY_URL": true, "MCPDECK_NPM_DIR": true,
 	"MCPDECK_DEMO_STATE": true, "MCPDECK_SERVER_URL": true, "MCPDECK_SERVER_NAME": true,
-	"MCPDECK_PING_INTERVAL": true, "MCPDECK_SERVE_DEBUG": true,
+	"MCPDECK_PING_INTERVAL": true, "MCPDECK_SERVE_DEBUG": true, "MCPDECK_TREE": true,
 }
 
 // TestEveryOwnVariableIsJudged: each MCPDECK_ variable the program names

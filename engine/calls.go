@@ -120,10 +120,7 @@ func (c *callParts) prepare(server, tool string, progress func(Progress)) (tc to
 		}
 		def, ok := en.lists.tool(tool)
 		if !ok {
-			if refused := toolsRefusedLocked(e, en); refused != nil {
-				return &CallError{Message: fmt.Sprintf("call %s on %s: %s", tool, server, refused), Err: refused}
-			}
-			return &CallError{Message: fmt.Sprintf("server %s has no tool %q", server, tool), Err: ErrUnknownTool}
+			return unknownToolLocked(e, en, tool)
 		}
 		if def.Denied {
 			_, rule := e.res.Permissions.Check(def.ExposedName)
@@ -151,6 +148,9 @@ func (c *callParts) prepare(server, tool string, progress func(Progress)) (tc to
 func (c *callParts) tool(ctx context.Context, server, tool string, args map[string]any, progress func(Progress)) (*mcp.CallToolResult, error) {
 	e := c.e
 	tc, err := c.prepare(server, tool, progress)
+	if errors.Is(err, ErrUnknownTool) && e.lists.relistTools(ctx, server) {
+		tc, err = c.prepare(server, tool, progress)
+	}
 	if err != nil {
 		return nil, err
 	}

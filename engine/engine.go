@@ -18,7 +18,8 @@
 // The Engine is a thin front over parts that each own their fields: the
 // runner (connections and the reducer), config (reload, the person's
 // choices), calls, lists, notifications, asks (sampling and elicitation),
-// logs (and traffic), skills, subscriptions and health. Per server, an
+// logs (and traffic), skills, subscriptions, health and memory (lists
+// remembered between runs, for `mcpdeck serve`). Per server, an
 // entry holds one field group per part. One mutex guards them all, taken
 // only through locked and withEntry (lock.go), and one function assembles
 // what a snapshot shows of a server from the parts (entry.snapshot,
@@ -51,6 +52,7 @@ import (
 	"io"
 	"log/slog"
 	"sync"
+	"time"
 
 	"github.com/mark3labs/mcp-go/server"
 
@@ -107,6 +109,11 @@ type Options struct {
 	// sampling requests (--sampling-command), instead of the person or a
 	// server's own "sampling" setting.
 	SamplingCommand string
+	// RememberLists keeps each server's last tools, prompts, resources
+	// and templates per definition in CacheDir, and shows them in
+	// snapshots (ServerSnapshot.Remembered) while it is not connected:
+	// `mcpdeck serve` answers an agent's first list from them (remember.go).
+	RememberLists bool
 }
 
 // ErrClosed is returned by actions after Close.
@@ -165,6 +172,7 @@ type Engine struct {
 	skills *skillParts  // skill loading (skillload.go)
 	subs   *subParts    // resource subscriptions (subscriptions.go)
 	health *healthParts // requests under way, pings (health.go)
+	memory *memoryParts // lists remembered between runs (remember.go)
 	ide    *ideParts    // editors found through their lock files (idescan.go, idewatch.go)
 	pins   *pinParts    // what servers tell a model, pinned and withheld (pins.go)
 }
@@ -224,6 +232,7 @@ func newEngine(opts Options) *Engine {
 	e.skills = &skillParts{e: e}
 	e.subs = &subParts{e: e}
 	e.health = &healthParts{e: e}
+	e.memory = &memoryParts{e: e}
 	e.ide = newIDEParts(e)
 	e.pins = &pinParts{e: e, pending: map[string]pendingPins{}}
 	return e
@@ -262,6 +271,10 @@ func (e *Engine) Start(ctx context.Context) error {
 	}
 	return nil
 }
+
+// ConnectTimeout is how long one connect may take, and again its listing
+// (MCP_TIMEOUT): `mcpdeck serve` waits no longer for a server to come.
+func (e *Engine) ConnectTimeout() time.Duration { return e.set.connectTimeout }
 
 // Updates delivers a snapshot after every change. Only the latest unread
 // snapshot is kept; the channel closes after Close.

@@ -40,6 +40,7 @@ type entry struct {
 	watch  watchState  // subscriptions
 	health healthState // health
 	pins   pinState    // pins
+	memory memoryState // memory
 }
 
 // forget drops everything learned from a connection so that a reconnect

@@ -301,7 +301,7 @@ func fetchResourcesPage(ctx context.Context, c *client.Client, cursor mcp.Cursor
 		if listFull(len(out.resources)) {
 			return "", errTooMany
 		}
-		r := Resource{URI: x.URI, Name: sanitize(x.Name), Description: capText(x.Description), MIMEType: x.MIMEType}
+		r := cleanResource(Resource{URI: x.URI, Name: x.Name, Description: x.Description, MIMEType: x.MIMEType})
 		out.size += len(r.URI) + len(r.Name) + len(r.Description) + len(r.MIMEType)
 		out.resources = append(out.resources, r)
 	}
@@ -325,7 +325,7 @@ func fetchTemplatesPage(ctx context.Context, c *client.Client, cursor mcp.Cursor
 		if x.URITemplate != nil {
 			tmpl = x.URITemplate.Raw()
 		}
-		rt := ResourceTemplate{URITemplate: tmpl, Name: sanitize(x.Name), Description: capText(x.Description), MIMEType: x.MIMEType}
+		rt := cleanTemplate(ResourceTemplate{URITemplate: tmpl, Name: x.Name, Description: x.Description, MIMEType: x.MIMEType})
 		out.pinned.items[listTemplates] = append(out.pinned.items[listTemplates], h.Template(pins.Template{
 			Name: x.Name, Title: x.Title, Description: x.Description, URITemplate: tmpl, MIMEType: x.MIMEType,
 		}))
@@ -348,12 +348,14 @@ func fetchPromptsPage(ctx context.Context, c *client.Client, cursor mcp.Cursor, 
 		if listFull(len(out.prompts)) {
 			return "", errTooMany
 		}
-		p := Prompt{Name: sanitize(x.Name), Description: capText(x.Description)}
-		out.size += len(p.Name) + len(p.Description)
+		p := Prompt{Name: x.Name, Description: x.Description}
 		for _, a := range x.Arguments {
-			pa := PromptArgument{Name: a.Name, Description: capText(a.Description), Required: a.Required}
-			out.size += len(pa.Name) + len(pa.Description)
-			p.Arguments = append(p.Arguments, pa)
+			p.Arguments = append(p.Arguments, PromptArgument{Name: a.Name, Description: a.Description, Required: a.Required})
+		}
+		p = cleanPrompt(p)
+		out.size += len(p.Name) + len(p.Description)
+		for _, a := range p.Arguments {
+			out.size += len(a.Name) + len(a.Description)
 		}
 		out.prompts = append(out.prompts, p)
 		out.pinned.items[listPrompts] = append(out.pinned.items[listPrompts], h.Prompt(pinPrompt(x)))

@@ -20,6 +20,7 @@ var partOwners = map[string][]string{
 	"watch":  {"subParts", "watchState"},
 	"health": {"healthParts", "healthState"},
 	"pins":   {"pinParts", "pinState"},
+	"memory": {"memoryParts", "memoryState"},
 }
 
 // partFuncs are the plain functions that belong to a part.

@@ -84,7 +84,7 @@ func (en *entry) snapshot(s *ServerSnapshot) {
 		ServerInfo: c.server, ProtocolVersion: c.protocol, Instructions: c.instructions, Subscriptions: c.subscriptions,
 
 		Tools: en.lists.tools, Resources: en.lists.resources, Templates: en.lists.templates,
-		Prompts: en.lists.prompts, Skills: en.lists.skills, Pins: en.pins.report,
+		Prompts: en.lists.prompts, Skills: en.lists.skills, Pins: en.pins.report, Remembered: en.memory.lists,
 
 		Logs: en.logs.shown, LogErrors: en.logs.errors,
 		Traffic: en.logs.traffic.shown, TrafficDropped: en.logs.traffic.shownDropped,

@@ -78,12 +78,19 @@ func (c *configParts) reload() error {
 	if !res.Enterprise { // managed configuration allows only its own servers
 		ides = e.ide.servers(e.opts.Load.Cwd, c.takenBy(res))
 	}
-	var desired []model.Server
-	e.locked(func() { desired = c.desiredLocked(res, ides) })
-	// The needs-auth cache is a file: read it before taking e.mu. The
-	// desired list cannot go stale meanwhile: reloads are serialized and
-	// whatever changes overEn reloads again.
-	pre := preloaded{needsAuth: cachedNeedsAuth(e.opts.Auth, desired), blockers: c.blockersAll(desired), boxes: sandboxViews(desired, res.ProjectRoot), pins: e.pins.preload(res, desired)}
+	var desired, fresh []model.Server
+	e.locked(func() {
+		desired = c.desiredLocked(res, ides)
+		fresh = c.freshLocked(desired)
+	})
+	// The needs-auth cache, remembered lists and pins are files: read them
+	// before taking e.mu. The desired list cannot go stale meanwhile:
+	// reloads are serialized and whatever changes overEn reloads again.
+	pre := preloaded{
+		needsAuth: cachedNeedsAuth(e.opts.Auth, desired), blockers: c.blockersAll(desired),
+		boxes: sandboxViews(desired, res.ProjectRoot), pins: e.pins.preload(res, desired),
+		remembered: e.memory.preload(fresh),
+	}
 	e.locked(func() {
 		if e.closed {
 			err = ErrClosed
@@ -111,6 +118,7 @@ func (c *configParts) applyAllLocked(res *config.Resolved, desired []model.Serve
 	for name, en := range e.byName {
 		e.lists.permitLocked(en)
 		e.pins.reloadedLocked(en, pre.pins[name])
+		e.memory.permittedLocked(en)
 	}
 	e.order = e.order[:0:0]
 	for _, en := range e.byName {
@@ -173,12 +181,13 @@ func (c *configParts) desiredLocked(res *config.Resolved, ides []model.Server) [
 }
 
 // preloaded is what a reload learns by I/O (the needs-auth cache file, PATH
-// lookups) before it takes e.mu, by server name.
+// lookups, remembered lists) before it takes e.mu, by server name.
 type preloaded struct {
-	needsAuth map[string]bool
-	blockers  map[string][]model.Reason
-	boxes     map[string]*sandbox.View
-	pins      map[string]pinPre
+	needsAuth  map[string]bool
+	blockers   map[string][]model.Reason
+	boxes      map[string]*sandbox.View
+	pins       map[string]pinPre
+	remembered map[string]preloadedLists // of fresh definitions only (freshLocked)
 }
 
 // sandboxViews works out, for each server awaiting approval that asks
@@ -194,6 +203,19 @@ func sandboxViews(servers []model.Server, project string) map[string]*sandbox.Vi
 		if p, err := launch.ExplainServer(srv, project, false); err == nil {
 			v := p.View()
 			out[srv.Name] = &v
+		}
+	}
+	return out
+}
+
+// freshLocked are the servers of desired whose definition no entry holds
+// yet (new, or changed): only theirs have lists to read. Callers hold
+// e.mu.
+func (c *configParts) freshLocked(desired []model.Server) []model.Server {
+	var out []model.Server
+	for _, srv := range desired {
+		if en := c.e.byName[srv.Name]; en == nil || en.srv.Hash != srv.Hash {
+			out = append(out, srv)
 		}
 	}
 	return out
@@ -221,11 +243,15 @@ func (c *configParts) applyLocked(a lifecycle.Action, pre preloaded) {
 		}
 		return
 	}
+	oldHash := ""
 	if en == nil {
 		en = &entry{st: lifecycle.New(e.run.limits())}
 		e.byName[a.Name] = en
+	} else {
+		oldHash = en.srv.Hash
 	}
 	configure(en, a.Server, pre.blockers[a.Name], pre.boxes[a.Name])
+	e.memory.configuredLocked(en, oldHash, pre.remembered)
 	e.run.feed(en, lifecycle.Configured{At: now(), Def: definition(en), Change: a.Kind, CachedAuth: pre.needsAuth[a.Name]}, nil)
 }
 

@@ -100,8 +100,13 @@ type ServerSnapshot struct {
 	// Pins is how what the server tells a model stands against what the
 	// person accepted: the changes (those withheld are marked on the
 	// tools, prompts and templates too) and the scan's findings.
-	Pins       PinReport `json:"pins,omitzero"`
-	StderrTail []string  `json:"stderrTail,omitempty"`
+	Pins PinReport `json:"pins,omitzero"`
+	// Remembered are the server's last lists (Options.RememberLists): the
+	// live ones once listed in this run, else an earlier run's, until a
+	// connection lists it; nil when none are known for its definition.
+	// Not in JSON output.
+	Remembered *RememberedLists `json:"-"`
+	StderrTail []string         `json:"stderrTail,omitempty"`
 	// Logs are the server's last log messages (notifications/message), at
 	// most 1 000, oldest first; LogErrors counts those at error or above
 	// since mcpdeck started.

@@ -35,6 +35,9 @@
 //	-daemonize          start a daemon that sleeps, as a double fork does: a child in a new session
 //	                    (setsid) starts it and exits, so it is nobody's child; logs "daemon pid N"
 //	-sleep              do nothing but sleep (used for the grandchild)
+//	-start-delay D      wait D before serving, idle (like an npx download)
+//	-gate PATH          before serving, read one byte (or the end) from PATH: a FIFO the test
+//	                    writes a byte to for each start it lets happen
 //	-stateless          HTTP: stateless streamable server (no session id)
 //	-hostile            serve names, URIs, results and stderr full of terminal escapes (hostile.go)
 //	-leak-env NAME      print the value of env NAME on stderr and put it in the description of a tool "leak" (leak.go)
@@ -73,8 +76,10 @@ package main
 
 import (
 	"context"
+	"errors"
 	"flag"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"os/signal"
@@ -107,6 +112,7 @@ type config struct {
 	spawnDaemon, daemonize, daemonParent bool
 	sleep                     bool
 	startDelay                time.Duration
+	gate                      string
 	stateless                 bool
 	hostile                   bool
 	leakEnv, stderrFile       string
@@ -151,6 +157,7 @@ func main() {
 	flag.BoolVar(&c.daemonParent, "daemon-parent", false, "start a sleeper in a new session, print its pid, exit (for -daemonize)")
 	flag.BoolVar(&c.sleep, "sleep", false, "just sleep")
 	flag.DurationVar(&c.startDelay, "start-delay", 0, "wait this long before serving, idle (like an npx download)")
+	flag.StringVar(&c.gate, "gate", "", "before serving, read one byte (or the end) from this file: a FIFO a test writes to let the server start")
 	flag.BoolVar(&c.stateless, "stateless", false, "stateless streamable HTTP")
 	flag.BoolVar(&c.hostile, "hostile", false, "serve hostile strings everywhere")
 	flag.StringVar(&c.leakEnv, "leak-env", "", "print env NAME's value on stderr and in a tool's description")
@@ -177,6 +184,12 @@ func run(c config) int {
 		return startDaemon()
 	}
 	time.Sleep(c.startDelay)
+	if c.gate != "" {
+		if err := waitGate(c.gate); err != nil {
+			fmt.Fprintln(os.Stderr, "gate:", err)
+			return 1
+		}
+	}
 	if c.ignoreSignals {
 		ch := make(chan os.Signal, 4)
 		signal.Notify(ch, syscall.SIGINT, syscall.SIGTERM)
@@ -262,4 +275,19 @@ func floodStderr(mb int) {
 		_, _ = os.Stderr.Write(buf)
 	}
 	fmt.Fprintln(os.Stderr, "stderr flood done")
+}
+
+// waitGate reads one byte, or the end, from path: a test holds the server
+// back until it writes to the FIFO there.
+func waitGate(path string) error {
+	f, err := os.Open(path)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	var b [1]byte
+	if _, err := f.Read(b[:]); err != nil && !errors.Is(err, io.EOF) {
+		return err
+	}
+	return nil
 }

@@ -12,6 +12,8 @@ import (
 	"sync"
 
 	"github.com/pkoukk/tiktoken-go"
+
+	"github.com/mcpdeck/mcpdeck/model/lock"
 )
 
 // Limits above which a server, and all servers together, are marked.
@@ -59,45 +61,38 @@ type Counter struct {
 }
 
 // encoding is the loaded encoding, loading it when there is none.
-func (c *Counter) encoding() (*tiktoken.Tiktoken, error) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if c.enc == nil {
-		enc, err := loadO200k()
-		if err != nil {
-			return nil, fmt.Errorf("loading the %s tokenizer: %w", Encoding, err)
+func (c *Counter) encoding() (enc *tiktoken.Tiktoken, err error) {
+	lock.With(&c.mu, func() {
+		if c.enc == nil {
+			if c.enc, err = loadO200k(); err != nil {
+				err = fmt.Errorf("loading the %s tokenizer: %w", Encoding, err)
+				return
+			}
 		}
-		c.enc = enc
-	}
-	return c.enc, nil
+		enc = c.enc
+	})
+	return enc, err
 }
 
 // Hold keeps the encoding through a run of counts (Release waits for
 // their end instead of dropping it between two of them); the returned
 // function ends the hold.
 func (c *Counter) Hold() (end func()) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	c.holds++
-	return sync.OnceFunc(func() {
-		c.mu.Lock()
-		defer c.mu.Unlock()
-		c.holds--
-	})
+	lock.With(&c.mu, func() { c.holds++ })
+	return sync.OnceFunc(func() { lock.With(&c.mu, func() { c.holds-- }) })
 }
 
 // Release lets go of the encoding unless a Hold is running, and reports
 // whether it did: the memory is the garbage collector's (and the
 // system's, once the caller runs debug.FreeOSMemory). A later count loads
 // it again.
-func (c *Counter) Release() bool {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if c.enc == nil || c.holds > 0 {
-		return false
-	}
-	c.enc = nil
-	return true
+func (c *Counter) Release() (released bool) {
+	lock.With(&c.mu, func() {
+		if c.enc != nil && c.holds == 0 {
+			c.enc, released = nil, true
+		}
+	})
+	return released
 }
 
 // Count is the number of tokens of text.

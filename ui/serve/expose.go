@@ -18,6 +18,9 @@ type route struct {
 	server, name string
 }
 
+// to is the server r leads to.
+func (r route) to() string { return r.server }
+
 // exposure is what the gateway offers for one engine snapshot: the lists its
 // agent sees, where each name leads, and what was left out and why.
 type exposure struct {

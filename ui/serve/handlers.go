@@ -50,11 +50,15 @@ func (g *Gateway) callTool(ctx context.Context, req mcp.CallToolRequest) (*mcp.C
 		}
 		return g.toolStep(ctx, srv, s)
 	}
-	r, ok := lookup(g, func(x *exposure) (route, bool) { r, ok := x.toolRoutes[req.Params.Name]; return r, ok })
-	if !ok {
+	a := arrive(g, ctx, func(x *exposure) (route, bool) { r, ok := x.toolRoutes[req.Params.Name]; return r, ok }, route.to)
+	switch {
+	case a.gone != "":
+		return mcp.NewToolResultError(goneError("tool", "tools", req.Params.Name, a.gone).Error()), nil
+	case !a.ok:
 		msg, _ := g.offersNo(ctx, "tool", req.Params.Name)
 		return mcp.NewToolResultError(msg), nil
 	}
+	r := a.to
 	if err := g.connected(ctx, r.server); err != nil {
 		return mcp.NewToolResultError(err.Error()), nil
 	}
@@ -137,11 +141,15 @@ func (g *Gateway) getPrompt(ctx context.Context, req mcp.GetPromptRequest) (*mcp
 		}
 		return g.promptStep(ctx, srv, s)
 	}
-	r, ok := lookup(g, func(x *exposure) (route, bool) { r, ok := x.promptRoutes[req.Params.Name]; return r, ok })
-	if !ok {
+	a := arrive(g, ctx, func(x *exposure) (route, bool) { r, ok := x.promptRoutes[req.Params.Name]; return r, ok }, route.to)
+	switch {
+	case a.gone != "":
+		return nil, goneError("prompt", "prompts", req.Params.Name, a.gone)
+	case !a.ok:
 		msg, _ := g.offersNo(ctx, "prompt", req.Params.Name)
 		return nil, errors.New(msg)
 	}
+	r := a.to
 	if err := g.connected(ctx, r.server); err != nil {
 		return nil, err
 	}

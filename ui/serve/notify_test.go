@@ -30,7 +30,7 @@ func TestListChangedWhenAServerConnects(t *testing.T) {
 // TestFirstListWaitsForServersConnecting: the first tools/list waits (up
 // to StartupWait) for servers still connecting, so an agent that ignores
 // list_changed still gets every tool. (The rig waits up to waitLimit;
-// the grace's own timing is TestGraceAnswersWithTheReady's.)
+// the wait's own timing is TestFirstListWaitsForTheUnknown's.)
 func TestFirstListWaitsForServersConnecting(t *testing.T) {
 	r := newRig(t, map[string]any{"slow": fault([]string{"-start-delay", "500ms"}, nil)}, Options{}, nil)
 	a := r.httpAgent()

@@ -164,7 +164,7 @@ func (g *Gateway) explainNotOffered(ctx context.Context, _ any, message any) err
 	// wait too, comes only after this); any call waits until what serve
 	// offers follows the engine's state as of now (a server just
 	// connected, a rule just lifted).
-	g.waitReady(ctx)
+	g.start.waitReady(ctx)
 	g.caughtUp(ctx)
 	if held() {
 		return nil

@@ -8,6 +8,8 @@ import (
 	"mime"
 	"net/http"
 	"strings"
+
+	"github.com/mcpdeck/mcpdeck/model/lock"
 )
 
 // HTTP wraps a streamable HTTP MCP handler (mcp-go's): a POST carrying
@@ -55,9 +57,7 @@ func (w *responseWriter) Header() http.Header { return w.hdr }
 // when the server answers with SSE too; a second call (the server
 // upgrading a stream the notifications already upgraded) does nothing.
 func (w *responseWriter) WriteHeader(code int) {
-	w.wmu.Lock()
-	defer w.wmu.Unlock()
-	w.headerLocked(code)
+	lock.With(&w.wmu, func() { w.headerLocked(code) })
 }
 
 // headerLocked sends the server's status unless one was sent. If the
@@ -85,17 +85,16 @@ func (w *responseWriter) headerLocked(code int) {
 }
 
 func (w *responseWriter) Write(p []byte) (int, error) {
-	w.wmu.Lock()
-	w.headerLocked(http.StatusOK)
-	sse := w.sse
-	w.wmu.Unlock()
+	var sse bool
+	lock.With(&w.wmu, func() {
+		w.headerLocked(http.StatusOK)
+		sse = w.sse
+	})
 	return w.serverWrite(p, sse)
 }
 
 func (w *responseWriter) Flush() {
-	w.wmu.Lock()
-	defer w.wmu.Unlock()
-	w.flusher.Flush()
+	lock.With(&w.wmu, w.flusher.Flush)
 }
 
 // Unwrap lets http.ResponseController reach the connection (write deadlines).

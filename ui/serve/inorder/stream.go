@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"io"
 	"sync"
+
+	"github.com/mcpdeck/mcpdeck/model/lock"
 )
 
 // maxQueued bounds the notifications waiting on one stream, as mcp-go
@@ -50,19 +52,20 @@ func newStream(out io.Writer, framed func([]byte) []byte) *Stream {
 
 // enqueue queues msg, reporting false when the stream takes no more (it
 // ended, or its queue is full): the caller then sends it the ordinary way.
-func (s *Stream) enqueue(msg []byte, fallback func()) bool {
-	s.qmu.Lock()
-	defer s.qmu.Unlock()
-	if s.closed || len(s.queue) >= maxQueued {
-		return false
-	}
-	s.queue = append(s.queue, item{msg: msg, fallback: fallback})
-	if !s.started {
-		s.started = true
-		go s.run()
-	}
-	s.signal()
-	return true
+func (s *Stream) enqueue(msg []byte, fallback func()) (queued bool) {
+	lock.With(&s.qmu, func() {
+		if s.closed || len(s.queue) >= maxQueued {
+			return
+		}
+		s.queue = append(s.queue, item{msg: msg, fallback: fallback})
+		if !s.started {
+			s.started = true
+			go s.run()
+		}
+		s.signal()
+		queued = true
+	})
+	return queued
 }
 
 // signal wakes the writer goroutine. Callers hold qmu.
@@ -82,18 +85,13 @@ func (s *Stream) run() {
 			return
 		case <-s.wake:
 		}
-		s.wmu.Lock()
-		s.drainLocked()
-		s.wmu.Unlock()
+		lock.With(&s.wmu, s.drainLocked)
 	}
 }
 
 // take empties the queue.
-func (s *Stream) take() []item {
-	s.qmu.Lock()
-	defer s.qmu.Unlock()
-	items := s.queue
-	s.queue = nil
+func (s *Stream) take() (items []item) {
+	lock.With(&s.qmu, func() { items, s.queue = s.queue, nil })
 	return items
 }
 
@@ -130,24 +128,23 @@ func (s *Stream) drainLocked() {
 // serverWrite writes p, which the server itself sends, after whatever is
 // queued. sse says the stream carries SSE events, whose boundaries no
 // notification may cut.
-func (s *Stream) serverWrite(p []byte, sse bool) (int, error) {
-	s.wmu.Lock()
-	defer s.wmu.Unlock()
-	s.drainLocked()
-	n, err := s.out.Write(p)
-	if err != nil {
-		s.broken = true
-	}
-	if sse {
-		s.partial = !bytes.HasSuffix(p, []byte("\n\n"))
-		if !s.partial {
-			s.qmu.Lock()
-			if len(s.queue) > 0 {
-				s.signal()
-			}
-			s.qmu.Unlock()
+func (s *Stream) serverWrite(p []byte, sse bool) (n int, err error) {
+	lock.With(&s.wmu, func() {
+		s.drainLocked()
+		if n, err = s.out.Write(p); err != nil {
+			s.broken = true
 		}
-	}
+		if sse {
+			s.partial = !bytes.HasSuffix(p, []byte("\n\n"))
+			if !s.partial {
+				lock.With(&s.qmu, func() {
+					if len(s.queue) > 0 {
+						s.signal()
+					}
+				})
+			}
+		}
+	})
 	return n, err
 }
 
@@ -156,12 +153,12 @@ func (s *Stream) serverWrite(p []byte, sse bool) (int, error) {
 // write on a response after its handler returned); stdio does not, so a
 // reader that stopped reading cannot hold up the end.
 func (s *Stream) close(wait bool) []item {
-	s.qmu.Lock()
-	s.closed = true
-	items := s.queue
-	s.queue = nil
-	started := s.started
-	s.qmu.Unlock()
+	var items []item
+	var started bool
+	lock.With(&s.qmu, func() {
+		s.closed = true
+		items, s.queue, started = s.queue, nil, s.started
+	})
 	if started {
 		close(s.stop)
 		if wait {
