@@ -78,7 +78,7 @@ func (x *exposure) addTools(srv *engine.ServerSnapshot, f filter, nameOf namer) 
 	for _, t := range srv.Tools {
 		name := nameOf(srv.Name, t.Name)
 		// --tools matches SERVER__TOOL, and also the name shown when that differs.
-		if t.Denied || !f.tool(srv, t.Name, model.ServeName(srv.Name, t.Name)) && !f.tool(srv, t.Name, name) || x.withheld(srv, pins.KindTool, t.Name) {
+		if t.Denied || !f.tool(srv, t.Name, model.ServeName(srv.Name, t.Name)) && !f.tool(srv, t.Name, name) || x.withheld(srv, pins.KindTool, t.Name, t.Withheld) {
 			continue
 		}
 		if name == "" {
@@ -120,7 +120,7 @@ func toolOf(name string, t engine.Tool) mcp.Tool {
 func (x *exposure) addPrompts(srv *engine.ServerSnapshot, nameOf namer) {
 	for _, p := range srv.Prompts {
 		name := nameOf(srv.Name, p.Name)
-		if x.withheld(srv, pins.KindPrompt, p.Name) {
+		if x.withheld(srv, pins.KindPrompt, p.Name, p.Withheld) {
 			continue
 		}
 		if name == "" {
@@ -150,7 +150,7 @@ func (x *exposure) addResources(srv *engine.ServerSnapshot) {
 		x.resources = append(x.resources, mcp.Resource{URI: r.URI, Name: r.Name, Description: r.Description, MIMEType: r.MIMEType})
 	}
 	for _, t := range srv.Templates {
-		if x.withheld(srv, pins.KindTemplate, t.Name) {
+		if x.withheld(srv, pins.KindTemplate, t.Name, t.Withheld) {
 			continue
 		}
 		if other, taken := x.templateRoutes[t.URITemplate]; taken {
