@@ -135,9 +135,9 @@ func listProject(ctx context.Context, g *clicore.Globals, project []model.Server
 			names = append(names, s.Name)
 			continue
 		}
-		why := "it may not run here (disabled, blocked or with a problem)"
-		if s.AwaitsApproval() {
-			why = "it is not approved here: mcpdeck mcp approve " + textsafe.QuoteArg(s.Name)
+		why := "it may not run here"
+		if bs := s.Blockers(); len(bs) > 0 {
+			why = "it cannot run here: " + status.CannotRun(bs[0], s.Name, status.InCLI)
 		}
 		notes = append(notes, lockDrift{Server: s.Name, Problem: why})
 	}
