@@ -137,7 +137,7 @@ func (c *callParts) noteFailure(t callTarget, err error) {
 }
 
 // reconnectFor replaces t's connection (unless that already happened) and
-// waits until the server is connected again, or has failed.
+// waits until the server is connected again (awaitUp), or has failed.
 func (c *callParts) reconnectFor(ctx context.Context, t callTarget) (callTarget, error) {
 	e := c.e
 	e.ifEntry(t.name, func(en *entry) {
@@ -145,29 +145,17 @@ func (c *callParts) reconnectFor(ctx context.Context, t callTarget) (callTarget,
 			e.run.feed(en, lifecycle.SessionExpired{At: now(), Gen: t.gen}, nil)
 		}
 	})
-	for {
-		var nt callTarget
-		var changed chan struct{}
-		err := e.withEntry(t.name, func(en *entry) error {
-			// Connected: call again; pending: wait for the attempt; any
-			// other state will not connect by itself.
-			switch s := en.st.Current(); s {
-			case model.StateConnected:
-				nt = callTarget{name: t.name, gen: en.st.Gen(), conn: en.conn.conn}
-			case model.StatePending:
-				changed = e.changed
-			default:
-				return fmt.Errorf("%w: %s is %s: %s", ErrNotConnected, t.name, s, en.st.Shown().Error)
-			}
-			return nil
-		})
-		if err != nil || changed == nil {
-			return nt, err
-		}
-		select {
-		case <-changed:
-		case <-ctx.Done():
-			return callTarget{}, ctx.Err()
-		}
+	c.awaitUp(ctx, t.name)
+	if err := ctx.Err(); err != nil {
+		return callTarget{}, err
 	}
+	var nt callTarget
+	err := e.withEntry(t.name, func(en *entry) error {
+		if s := en.st.Current(); s != model.StateConnected {
+			return fmt.Errorf("%w: %s is %s: %s", ErrNotConnected, t.name, s, en.st.Shown().Error)
+		}
+		nt = callTarget{name: t.name, gen: en.st.Gen(), conn: en.conn.conn}
+		return nil
+	})
+	return nt, err
 }

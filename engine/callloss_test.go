@@ -171,3 +171,42 @@ func TestCallUnderAClosedConnectionIsNotCancelled(t *testing.T) {
 		t.Errorf("got %v, want the connection closed during the call", err)
 	}
 }
+
+// TestRequestWaitsForAReconnect: a call, a read and a prompt made while
+// their server reconnects after a connection loss (a batch's next lines)
+// wait for it and run; a call to a server still down when the connect
+// timeout ends fails saying it is pending.
+func TestRequestWaitsForAReconnect(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		n := newFakeNet()
+		n.servers["s"] = toolServer(map[string]server.ToolHandlerFunc{
+			"echo": func(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+				return mcp.NewToolResultText("echoed"), nil
+			},
+		})
+		e := newTestEngine(t, n, stdioServer("s"))
+		mustStart(t, e)
+		current(t, e, "s")
+		n.last("s").kill(exitErr(3))
+		if s := current(t, e, "s"); s.State != model.StatePending {
+			t.Fatalf("after the loss: %s", s.State)
+		}
+		start := time.Now()
+		res, err := e.CallTool(context.Background(), "s", "echo", nil, nil)
+		if err != nil || text(res) != "echoed" {
+			t.Fatalf("a call during the reconnect: %+v %v", res, err)
+		}
+		if time.Since(start) == 0 {
+			t.Error("the call did not wait for the reconnect")
+		}
+
+		n.set(func() { n.block["s"] = true }) // it stays down: every attempt hangs
+		n.last("s").kill(exitErr(3))
+		current(t, e, "s")
+		start = time.Now()
+		_, err = e.CallTool(context.Background(), "s", "echo", nil, nil)
+		if !errors.Is(err, ErrNotConnected) || time.Since(start) > e.ConnectTimeout() {
+			t.Errorf("a call to a server that stays down: %v after %s", err, time.Since(start))
+		}
+	})
+}

@@ -147,6 +147,7 @@ func (c *callParts) prepare(server, tool string, progress func(Progress)) (tc to
 // tool runs CallToolRaw.
 func (c *callParts) tool(ctx context.Context, server, tool string, args map[string]any, progress func(Progress)) (*mcp.CallToolResult, error) {
 	e := c.e
+	c.awaitUp(ctx, server)
 	tc, err := c.prepare(server, tool, progress)
 	if errors.Is(err, ErrUnknownTool) && e.lists.relistTools(ctx, server) {
 		tc, err = c.prepare(server, tool, progress)
@@ -209,6 +210,7 @@ func (e *Engine) ReadResource(ctx context.Context, server, uri string) (Resource
 // (for `mcpdeck serve`).
 func (e *Engine) ReadResourceRaw(ctx context.Context, server, uri string) (*mcp.ReadResourceResult, error) {
 	c := e.calls
+	c.awaitUp(ctx, server)
 	t, err := c.target(server)
 	if err != nil {
 		return nil, err
@@ -242,6 +244,7 @@ func (e *Engine) GetPromptRaw(ctx context.Context, server, name string, args map
 func (c *callParts) prompt(ctx context.Context, server, name string, args map[string]string) (*mcp.GetPromptResult, error) {
 	var t callTarget
 	var missing []string
+	c.awaitUp(ctx, server)
 	err := c.e.withEntry(server, func(en *entry) (err error) {
 		if t, err = targetLocked(en); err != nil {
 			return err
