@@ -40,9 +40,22 @@ func Execute(args []string) int {
 	_ = platform.BecomeSubreaper()
 	defer platform.EndStrays()
 	// Ctrl-C, a closed terminal (SIGHUP) and SIGTERM end the command the
-	// orderly way, its servers stopped with it.
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGHUP, syscall.SIGTERM)
+	// orderly way, its servers stopped with it; SIGTERM's is a stop asked
+	// for (clicore.ErrTerminated), the others interrupt.
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGHUP)
 	defer stop()
+	ctx, cancel := context.WithCancelCause(ctx)
+	defer cancel(nil)
+	term := make(chan os.Signal, 1)
+	signal.Notify(term, syscall.SIGTERM)
+	defer signal.Stop(term)
+	go func() {
+		select {
+		case <-term:
+			cancel(clicore.ErrTerminated)
+		case <-ctx.Done():
+		}
+	}()
 	return Run(ctx, args, os.Stdin, os.Stdout, os.Stderr)
 }
 

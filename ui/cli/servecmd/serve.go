@@ -8,10 +8,8 @@ import (
 	"errors"
 	"fmt"
 	"net"
-	"os/signal"
 	"path"
 	"runtime/debug"
-	"syscall"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -77,9 +75,14 @@ func NewCmd(g *clicore.Globals) *cobra.Command {
 // elicitation and sampling as the fallback), watching config files so an
 // approval or edit elsewhere reaches the agent, and serves it.
 func runServe(ctx context.Context, g *clicore.Globals, sf serveFlags) error {
-	interrupted := ctx.Err                                  // Ctrl-C (run's context)
-	ctx, stop := signal.NotifyContext(ctx, syscall.SIGTERM) // an agent stopping its server: exit 0
-	defer stop()
+	// Ctrl-C ends serve with 130; SIGTERM, an agent stopping the server it
+	// started, with 0.
+	interrupted := func() error {
+		if clicore.Terminated(ctx) {
+			return nil
+		}
+		return ctx.Err()
+	}
 	prefix, err := serve.ParsePrefix(sf.prefix)
 	if err != nil {
 		return clicore.Usagef("%v", err)
