@@ -12,12 +12,12 @@ import (
 // completer passes the agent's completion/complete on to the server that
 // offers the prompt or resource template (the engine bounds and cleans
 // what comes back).
-type completer struct{ g *Gateway }
+type completer struct{ rs *routes }
 
 // CompletePromptArgument implements server.PromptCompletionProvider.
 func (c completer) CompletePromptArgument(ctx context.Context, prompt string, arg mcp.CompleteArgument, cc mcp.CompleteContext) (*mcp.Completion, error) {
-	c.g.start.waitReady(ctx) // an agent may complete before it lists, as it may call
-	r, ok := lookup(c.g, func(x *exposure) (route, bool) { r, ok := x.promptRoutes[prompt]; return r, ok })
+	c.rs.g.start.waitReady(ctx) // an agent may complete before it lists, as it may call
+	r, ok := lookup(c.rs, func(x *exposure) (route, bool) { r, ok := x.promptRoutes[prompt]; return r, ok })
 	if !ok {
 		return nil, fmt.Errorf("mcpdeck serve offers no prompt %q now", prompt)
 	}
@@ -26,8 +26,8 @@ func (c completer) CompletePromptArgument(ctx context.Context, prompt string, ar
 
 // CompleteResourceArgument implements server.ResourceCompletionProvider.
 func (c completer) CompleteResourceArgument(ctx context.Context, template string, arg mcp.CompleteArgument, cc mcp.CompleteContext) (*mcp.Completion, error) {
-	c.g.start.waitReady(ctx)
-	server, ok := lookup(c.g, func(x *exposure) (string, bool) { s, ok := x.templateRoutes[template]; return s, ok })
+	c.rs.g.start.waitReady(ctx)
+	server, ok := lookup(c.rs, func(x *exposure) (string, bool) { s, ok := x.templateRoutes[template]; return s, ok })
 	if !ok {
 		return nil, fmt.Errorf("mcpdeck serve offers no resource template %q now", template)
 	}
@@ -35,12 +35,12 @@ func (c completer) CompleteResourceArgument(ctx context.Context, template string
 }
 
 func (c completer) complete(ctx context.Context, server string, ref engine.CompletionRef, arg mcp.CompleteArgument, cc mcp.CompleteContext) (*mcp.Completion, error) {
-	if err := c.g.connected(ctx, server); err != nil {
+	if err := c.rs.connected(ctx, server); err != nil {
 		return nil, err
 	}
-	values, err := c.g.eng.Complete(ctx, server, ref, arg.Name, arg.Value, cc.Arguments)
+	values, err := c.rs.g.eng.Complete(ctx, server, ref, arg.Name, arg.Value, cc.Arguments)
 	if err != nil {
-		return nil, c.g.failed(ctx, server, err)
+		return nil, c.rs.failed(ctx, server, err)
 	}
 	return &mcp.Completion{Values: values}, nil
 }

@@ -239,7 +239,7 @@ func TestFirstListAnsweredFromRememberedLists(t *testing.T) {
 		if names := a.toolNames(t); !slices.Equal(names, []string{"fast__a", "slow__b"}) || time.Since(start) != 0 {
 			t.Fatalf("first list = %v after %s, want fast__a and slow__b at once", names, time.Since(start))
 		}
-		if s, _ := g.server("slow"); s.State == model.StateConnected {
+		if s, _ := g.lists.server("slow"); s.State == model.StateConnected {
 			t.Fatal("slow connected: the list did not come from what was remembered")
 		}
 	})

@@ -86,9 +86,9 @@ func cachedMethod(m mcp.MCPMethod) bool {
 // cache then answers exactly as mcp-go would (its order, its empty
 // lists). It is called only once first answers are given (listed), so
 // mcp-go's hook does not wait.
-func (g *Gateway) encodeList(method mcp.MCPMethod) ([]byte, error) {
+func (l *lists) encodeList(method mcp.MCPMethod) ([]byte, error) {
 	req := fmt.Appendf(nil, `{"jsonrpc":"2.0","id":0,"method":%q}`, method)
-	resp, ok := g.srv.HandleMessage(context.Background(), req).(mcp.JSONRPCResponse)
+	resp, ok := l.g.srv.HandleMessage(context.Background(), req).(mcp.JSONRPCResponse)
 	if !ok {
 		return nil, fmt.Errorf("listing %s for the cache: %w", method, errNoListResult)
 	}
@@ -137,18 +137,18 @@ func plainID(id json.RawMessage) bool {
 
 // listed reports whether list requests are answered now (startup.go);
 // before that mcp-go's hook holds them.
-func (g *Gateway) listed() bool { return g.start.isReady() }
+func (l *lists) listed() bool { return l.g.start.isReady() }
 
 // cachedList returns msg's id and the cached result that answers it, when
 // msg is a plain list request and lists are answered now; otherwise msg
 // is left to mcp-go (not a plain list request, first answers still held,
 // or no result).
-func (g *Gateway) cachedList(msg []byte) (json.RawMessage, []byte, bool) {
+func (l *lists) cachedList(msg []byte) (json.RawMessage, []byte, bool) {
 	id, method, ok := plainList(msg)
-	if !ok || !g.listed() {
+	if !ok || !l.listed() {
 		return nil, nil, false
 	}
-	res, err := g.lists.result(method, g.encodeList)
+	res, err := l.cache.result(method, l.encodeList)
 	if err != nil {
 		return nil, nil, false
 	}

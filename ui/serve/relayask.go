@@ -66,13 +66,13 @@ func (r *relay) capabilities() mcp.ClientCapabilities {
 
 // progress sends the call's progress to the latest agent request, under
 // the token that request gave.
-func (r *relay) progress(g *Gateway) func(engine.Progress) {
+func (r *relay) progress(rs *routes) func(engine.Progress) {
 	return func(p engine.Progress) {
 		r.mu.Lock()
 		a := r.att
 		r.mu.Unlock()
 		if a != nil && a.token != nil {
-			g.sendProgress(a.ctx, a.token, p)
+			rs.sendProgress(a.ctx, a.token, p)
 		}
 	}
 }
