@@ -10,6 +10,8 @@ import (
 	"sync"
 
 	"github.com/mark3labs/mcp-go/mcp"
+
+	"github.com/mcpdeck/mcpdeck/engine/lock"
 )
 
 // maxPlainList bounds a list request the cache answers: a plain one is a
@@ -39,27 +41,31 @@ var errHeld = errors.New("the offered lists are being set")
 // hold drops the encoded results and answers nothing until release:
 // what is offered is changing.
 func (c *listCache) hold() {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	c.gen++
-	c.held++
-	c.results = nil
+	lock.With(&c.mu, func() {
+		c.gen++
+		c.held++
+		c.results = nil
+	})
 }
 
 // release lets results be encoded again, from the lists now set.
 func (c *listCache) release() {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	c.held--
-	c.results = nil
+	lock.With(&c.mu, func() {
+		c.held--
+		c.results = nil
+	})
 }
 
 // result is method's encoded result, encoded by build on first use in
 // this generation. Building holds the lock, so hold waits for it: no
 // result of the lists before a change outlives the change.
-func (c *listCache) result(method mcp.MCPMethod, build func(mcp.MCPMethod) ([]byte, error)) ([]byte, error) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
+func (c *listCache) result(method mcp.MCPMethod, build func(mcp.MCPMethod) ([]byte, error)) (b []byte, err error) {
+	lock.With(&c.mu, func() { b, err = c.resultHeld(method, build) })
+	return b, err
+}
+
+// resultHeld is result, holding c.mu.
+func (c *listCache) resultHeld(method mcp.MCPMethod, build func(mcp.MCPMethod) ([]byte, error)) ([]byte, error) {
 	if c.held > 0 {
 		return nil, errHeld
 	}

@@ -12,6 +12,8 @@ import (
 
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
+
+	"github.com/mcpdeck/mcpdeck/engine/lock"
 )
 
 // The fronts below stand before mcp-go on each transport and answer plain
@@ -32,16 +34,18 @@ type stdioOut struct {
 	closed atomic.Bool
 }
 
-func (o *stdioOut) Write(p []byte) (int, error) {
+func (o *stdioOut) Write(p []byte) (n int, err error) {
 	if o.closed.Load() {
 		return 0, io.ErrClosedPipe
 	}
-	o.mu.Lock()
-	defer o.mu.Unlock()
-	if o.closed.Load() {
-		return 0, io.ErrClosedPipe
-	}
-	return o.w.Write(p)
+	lock.With(&o.mu, func() {
+		if o.closed.Load() {
+			n, err = 0, io.ErrClosedPipe
+			return
+		}
+		n, err = o.w.Write(p)
+	})
+	return n, err
 }
 
 // answer writes the cache's reply to msg, if it has one, in one piece.
@@ -50,11 +54,11 @@ func (o *stdioOut) answer(l *lists, msg []byte) bool {
 	if !ok {
 		return false
 	}
-	o.mu.Lock()
-	defer o.mu.Unlock()
-	if !o.closed.Load() {
-		writeReply(o.w, id, res)
-	}
+	lock.With(&o.mu, func() {
+		if !o.closed.Load() {
+			writeReply(o.w, id, res)
+		}
+	})
 	return true
 }
 
