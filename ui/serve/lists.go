@@ -24,12 +24,12 @@ import (
 type lists struct {
 	g *Gateway
 
-	mu    sync.Mutex
-	snap  engine.Snapshot
-	view  engine.Snapshot // snap with the lists offered of servers not connected (viewLocked)
-	x     exposure        // built from view
-	known known           // what is offered of servers not connected (known.go)
-	gone  goneServers     // servers that left the configuration (notoffered.go)
+	mu       sync.Mutex
+	snap     engine.Snapshot
+	view     engine.Snapshot // snap with the lists offered of servers not connected (viewLocked)
+	x        exposure        // built from view
+	known    known           // what is offered of servers not connected (known.go)
+	departed goneServers     // servers that left the configuration (notoffered.go)
 
 	cache listCache // encoded list results until what is offered changes; its own lock
 }
@@ -38,7 +38,7 @@ type lists struct {
 // after, and whether every server settled and first answers may go
 // (startup.go).
 type taken struct {
-	old, x         exposure
+	old, cur       exposure
 	settled, ready bool
 }
 
@@ -57,8 +57,8 @@ func (l *lists) take(snap engine.Snapshot) (t taken, ok bool) {
 		if !sameOffer(l.view, view) {
 			x = expose(view, l.g.f)
 		}
-		t.old, t.x = l.x, x
-		l.gone.note(l.snap.Servers, snap.Servers)
+		t.old, t.cur = l.x, x
+		l.departed.note(l.snap.Servers, snap.Servers)
 		l.snap, l.view, l.x = snap, view, x
 		t.settled, t.ready = l.settledLocked(snap)
 		ok = true
@@ -71,7 +71,7 @@ func (l *lists) take(snap engine.Snapshot) (t taken, ok bool) {
 // the first list set to the last, the agents' lists go to mcp-go, not to
 // results encoded from the lists before (listcache.go).
 func (l *lists) offer(t taken) {
-	old, x, r, srv := t.old, t.x, l.g.routes, l.g.srv
+	old, x, r, srv := t.old, t.cur, l.g.routes, l.g.srv
 	tools, prompts := differ(old.tools, x.tools), differ(old.prompts, x.prompts)
 	resources, templates := differ(old.resources, x.resources), differ(old.templates, x.templates)
 	changed := tools || prompts || resources || templates
@@ -209,7 +209,7 @@ func (l *lists) named(kind, name string) (s engine.ServerSnapshot, ok bool, deni
 			denied = l.deniedToolLocked(&s, name)
 		}
 		if !ok {
-			gone, ok = l.gone.find(name, l.g.f)
+			gone, ok = l.departed.find(name, l.g.f)
 		}
 	})
 	return s, ok, denied, gone

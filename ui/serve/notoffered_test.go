@@ -107,7 +107,7 @@ func TestCallOfAToolOfAServerThatLeft(t *testing.T) {
 	write(map[string]any{"fc": fault(nil, nil)})
 	r.waitFor("fc back", func(g *Gateway) bool { _, ok := g.lists.exposed().toolRoutes["fc__echo"]; return ok })
 	var still bool
-	lock.With(&r.gw.lists.mu, func() { _, still = r.gw.lists.gone.why["fc"] })
+	lock.With(&r.gw.lists.mu, func() { _, still = r.gw.lists.departed.why["fc"] })
 	if still {
 		t.Error("fc is back but still remembered as gone")
 	}

@@ -104,7 +104,7 @@ func newGateway(f filter, log io.Writer, fb fallbacks) *Gateway {
 	g.sessions = &sessions{g: g, byID: map[string]server.ClientSession{}, logFallback: fb.onLog}
 	g.routes = &routes{g: g}
 	g.asks = &questions{g: g, fallback: fb, pending: newPending(pendingTTL, maxPending)}
-	g.syncer = &syncer{g: g, told: map[string]bool{}, floods: map[string]int{}, kinds: map[string]status.Kind{}}
+	g.syncer = &syncer{g: g, told: map[string]bool{}, floods: map[string]int{}, lastKinds: map[string]status.Kind{}}
 	return g
 }
 

@@ -18,12 +18,12 @@ import (
 type syncer struct {
 	g *Gateway
 
-	mu  sync.Mutex
-	seq uint64 // the last snapshot whose lists are set
+	mu      sync.Mutex
+	applied uint64 // the last snapshot whose lists are set
 
-	told   map[string]bool        // notes already written
-	floods map[string]int         // each server's burst of declined requests last noted (AskFlood.Seq)
-	kinds  map[string]status.Kind // each offered server's last kind, for notes
+	told      map[string]bool        // notes already written
+	floods    map[string]int         // each server's burst of declined requests last noted (AskFlood.Seq)
+	lastKinds map[string]status.Kind // each offered server's last kind, for notes
 }
 
 // follow applies every snapshot the engine publishes, until it closes.
@@ -40,7 +40,7 @@ func (s *syncer) follow() {
 func (s *syncer) apply(snap engine.Snapshot) {
 	lock.With(&s.mu, func() {
 		s.applyHeld(snap)
-		s.seq = max(s.seq, snap.Seq)
+		s.applied = max(s.applied, snap.Seq)
 	})
 }
 
@@ -51,7 +51,7 @@ func (s *syncer) applyHeld(snap engine.Snapshot) {
 	if !ok {
 		return
 	}
-	for _, n := range s.notes(snap, t.x) {
+	for _, n := range s.notes(snap, t.cur) {
 		g.note(n)
 	}
 	g.sessions.sendUpdates(g.sessions.updated(snap))
@@ -82,10 +82,10 @@ func (s *syncer) notes(snap engine.Snapshot, x exposure) []string {
 			out = append(out, status.Flood(srv))
 		}
 		k := status.KindOf(srv)
-		if old, seen := s.kinds[srv.Name]; seen && old == k {
+		if old, seen := s.lastKinds[srv.Name]; seen && old == k {
 			continue
 		}
-		s.kinds[srv.Name] = k
+		s.lastKinds[srv.Name] = k
 		if status.OutcomeOf(srv) == status.OutcomePending && k == status.Pending {
 			continue // still connecting: say so once it settles
 		}
@@ -114,7 +114,7 @@ func (s *syncer) caughtUp(ctx context.Context) {
 	for {
 		ch := s.g.changed.wait() // taken first: an apply that ends after rings it
 		var done bool
-		lock.With(&s.mu, func() { done = s.seq >= want })
+		lock.With(&s.mu, func() { done = s.applied >= want })
 		if done {
 			return
 		}
