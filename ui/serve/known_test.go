@@ -33,8 +33,16 @@ const connectTimeout = 30 * time.Second
 // name and arguments, and it holds its tools/list (so its connect) until
 // come is closed (nil: never holds).
 type inproc struct {
-	tools []string
-	come  chan struct{}
+	tools   []string
+	prompts []string // each with an argument "name" whose completion is the prompt's name
+	come    chan struct{}
+}
+
+// promptNames completes every prompt's argument with the prompt's name.
+type promptNames struct{}
+
+func (promptNames) CompletePromptArgument(_ context.Context, prompt string, _ mcp.CompleteArgument, _ mcp.CompleteContext) (*mcp.Completion, error) {
+	return &mcp.Completion{Values: []string{prompt}}, nil
 }
 
 func (p inproc) build() *server.MCPServer {
@@ -48,7 +56,13 @@ func (p inproc) build() *server.MCPServer {
 			}
 		})
 	}
-	s := server.NewMCPServer("inproc", "1", server.WithToolCapabilities(true), server.WithHooks(hooks))
+	s := server.NewMCPServer("inproc", "1", server.WithToolCapabilities(true), server.WithHooks(hooks),
+		server.WithCompletions(), server.WithPromptCompletionProvider(promptNames{}))
+	for _, name := range p.prompts {
+		s.AddPrompt(mcp.NewPrompt(name, mcp.WithArgument("name")), func(context.Context, mcp.GetPromptRequest) (*mcp.GetPromptResult, error) {
+			return mcp.NewGetPromptResult(name, nil), nil
+		})
+	}
 	for _, name := range p.tools {
 		s.AddTool(mcp.NewTool(name, mcp.WithString("text")), func(_ context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 			return mcp.NewToolResultText(name + ":" + req.GetString("text", "")), nil
@@ -397,6 +411,39 @@ func TestCallWaitsForItsServer(t *testing.T) {
 		a.note(t, string(mcp.MethodNotificationToolsListChanged), "ev's live list")
 		if names := a.toolNames(t); !slices.Equal(names, []string{"ev__echo", "ev__new", "fast__a"}) {
 			t.Errorf("after list_changed: %v", names)
+		}
+	})
+}
+
+// TestCompletionWaitsForItsServer: a completion for a remembered prompt
+// of a server still connecting waits for the server, as a call does,
+// rather than failing because it is not connected yet (the conformance
+// suite's completion-complete through serve on stdio, a warm start).
+func TestCompletionWaitsForItsServer(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		cache := t.TempDir()
+		ev := inproc{tools: []string{"echo"}, prompts: []string{"greet"}}
+		warmUp(t, cache, map[string]inproc{"fast": {tools: []string{"a"}}, "ev": ev})
+		come, release := gate()
+		defer release()
+		ev.come = come
+		g := startInproc(t, cache, map[string]func() *server.MCPServer{"fast": inproc{tools: []string{"a"}}.build, "ev": ev.build}, Options{})
+		a := inprocAgent(t, g)
+		done := answer(func() ([]string, error) {
+			req := mcp.CompleteRequest{}
+			req.Params.Ref = mcp.PromptReference{Type: "ref/prompt", Name: "ev__greet"}
+			req.Params.Argument = mcp.CompleteArgument{Name: "name", Value: "g"}
+			res, err := a.Complete(t.Context(), req)
+			if err != nil {
+				return nil, err
+			}
+			return res.Completion.Values, nil
+		})
+		time.Sleep(3 * time.Second)
+		noAnswerYet(t, done, "the completion")
+		release()
+		if got := <-done; got.err != nil || !slices.Equal(got.v, []string{"greet"}) || got.at != 3*time.Second {
+			t.Errorf("completion = %v %v at %s, want [greet] when ev came (3s)", got.v, got.err, got.at)
 		}
 	})
 }
