@@ -6,7 +6,6 @@ import (
 	"go/token"
 	"io/fs"
 	"path/filepath"
-	"slices"
 	"strings"
 	"testing"
 )
@@ -15,15 +14,6 @@ import (
 // (model/lock.With, in a defer); every other lock goes through it, so no
 // return or panic can leave a lock held.
 const unlockHelper = "With"
-
-// allowUnlockByHand are the packages that still unlock by hand, until the
-// serve/egress restructuring lands: ui/serve (the Gateway's parts) and
-// transports/egress were being rebuilt when the rest moved to model/lock.
-// Remove each entry once its package is clean; the test says when.
-var allowUnlockByHand = []string{
-	"ui/serve",          // until the serve restructuring lands
-	"transports/egress", // until the egress restructuring lands
-}
 
 // programFiles lists the program's Go files under root: every OS's (the
 // parser reads a file whatever its build tags), no tests, nothing under
@@ -54,11 +44,10 @@ func programFiles(t *testing.T, root string) []string {
 
 // handUnlocks walks the program under root: helpers counts the deferred
 // unlocks inside unlockHelper, bad lists every other Unlock or RUnlock by
-// position, and allowed counts those in allowUnlockByHand's packages.
-func handUnlocks(t *testing.T, root string) (helpers int, bad []string, allowed map[string]int) {
+// position. No package is exempt.
+func handUnlocks(t *testing.T, root string) (helpers int, bad []string) {
 	t.Helper()
 	fset := token.NewFileSet()
-	allowed = map[string]int{}
 	for _, path := range programFiles(t, root) {
 		f, err := parser.ParseFile(fset, path, nil, parser.SkipObjectResolution)
 		if err != nil {
@@ -66,15 +55,9 @@ func handUnlocks(t *testing.T, root string) (helpers int, bad []string, allowed 
 		}
 		ok, unlocks := unlocks(fset, f)
 		helpers += ok
-		rel, _ := filepath.Rel(root, filepath.Dir(path))
-		pkg := filepath.ToSlash(rel)
-		if slices.Contains(allowUnlockByHand, pkg) {
-			allowed[pkg] += len(unlocks)
-			continue
-		}
 		bad = append(bad, unlocks...)
 	}
-	return helpers, bad, allowed
+	return helpers, bad
 }
 
 // unlocks counts f's deferred unlocks inside unlockHelper (ok) and lists,
@@ -108,27 +91,22 @@ func unlocks(fset *token.FileSet, f *ast.File) (ok int, bad []string) {
 
 // TestNoUnlockByHand fails when code anywhere in the program, on any OS,
 // unlocks a mutex but in model/lock.With: take the lock through it, or
-// keep the state in a lock.Map. It also fails when an allowed package has
-// become clean, so that its entry goes.
+// keep the state in a lock.Map.
 func TestNoUnlockByHand(t *testing.T) {
-	helpers, bad, allowed := handUnlocks(t, ".")
+	helpers, bad := handUnlocks(t, ".")
 	for _, b := range bad {
 		t.Errorf("%s: unlock by hand; take the lock through lock.With (model/lock)", b)
 	}
 	if helpers != 1 {
 		t.Errorf("found %d deferred unlocks in a function named %s, want exactly one: model/lock.With", helpers, unlockHelper)
 	}
-	for _, pkg := range allowUnlockByHand {
-		if allowed[pkg] == 0 {
-			t.Errorf("%s no longer unlocks by hand: remove it from allowUnlockByHand", pkg)
-		}
-	}
 }
 
 // TestUnlockCheckFindsUnlocks plants hand unlocks in a tree (one in a
-// Windows-only file, one deferred outside With) beside the helper, an
-// allowed package and testdata, and makes sure the check finds exactly
-// the planted ones.
+// Windows-only file, one deferred outside With, one in ui/serve and one
+// in transports/egress, the packages last to move) beside the helper,
+// testdata and a test file, and makes sure the check finds exactly the
+// planted ones.
 func TestUnlockCheckFindsUnlocks(t *testing.T) {
 	root := plantTree(t, map[string]string{
 		"model/lock/lock.go": "package lock\nfunc With(mu *sync.Mutex, f func()) { mu.Lock(); defer mu.Unlock(); f() }\n",
@@ -140,11 +118,8 @@ func TestUnlockCheckFindsUnlocks(t *testing.T) {
 		"testdata/server/main.go":   "package main\nfunc (s *srv) f() { s.mu.Lock(); s.mu.Unlock() }\n",
 		"engine/engine_test.go":     "package engine\nfunc (e *env) f() { e.mu.Lock(); e.mu.Unlock() }\n",
 	})
-	helpers, bad, allowed := handUnlocks(t, root)
-	if helpers != 1 || len(bad) != 3 {
-		t.Errorf("found %d helper unlocks and %d by hand %v, want 1 and 3 (two in the Windows file, one in engine)", helpers, len(bad), bad)
-	}
-	if allowed["ui/serve"] != 1 || allowed["transports/egress"] != 1 {
-		t.Errorf("allowed packages counted %v, want one each", allowed)
+	helpers, bad := handUnlocks(t, root)
+	if helpers != 1 || len(bad) != 5 {
+		t.Errorf("found %d helper unlocks and %d by hand %v, want 1 and 5 (two in the Windows file, one each in engine, serve and egress)", helpers, len(bad), bad)
 	}
 }

@@ -1,13 +1,10 @@
 package oauth
 
 import (
-	"go/ast"
-	"go/parser"
-	"go/token"
-	"os"
-	"slices"
 	"strings"
 	"testing"
+
+	"github.com/mcpdeck/mcpdeck/testdata/partcheck"
 )
 
 // maxManagerMethods keeps Manager a thin front: its methods are the
@@ -30,86 +27,11 @@ var partFields = map[string][]string{
 	"warn":   {"fallbackStore"},
 }
 
-func packageFiles(t *testing.T) (*token.FileSet, []*ast.File) {
-	t.Helper()
-	entries, err := os.ReadDir(".")
-	if err != nil {
-		t.Fatal(err)
-	}
-	fset := token.NewFileSet()
-	var files []*ast.File
-	for _, e := range entries {
-		n := e.Name()
-		if !strings.HasSuffix(n, ".go") || strings.HasSuffix(n, "_test.go") {
-			continue
-		}
-		f, err := parser.ParseFile(fset, n, nil, 0)
-		if err != nil {
-			t.Fatal(err)
-		}
-		files = append(files, f)
-	}
-	return fset, files
-}
-
-// receiverType is the type name of fd's receiver, "" for a function.
-func receiverType(fd *ast.FuncDecl) string {
-	if fd.Recv == nil || len(fd.Recv.List) == 0 {
-		return ""
-	}
-	x := fd.Recv.List[0].Type
-	if s, ok := x.(*ast.StarExpr); ok {
-		x = s.X
-	}
-	if id, ok := x.(*ast.Ident); ok {
-		return id.Name
-	}
-	return ""
-}
-
-// managerMethods counts the methods declared on Manager.
-func managerMethods(files []*ast.File) int {
-	n := 0
-	for _, f := range files {
-		for _, d := range f.Decls {
-			if fd, ok := d.(*ast.FuncDecl); ok && receiverType(fd) == "Manager" {
-				n++
-			}
-		}
-	}
-	return n
-}
-
-// fieldTrespasses lists, by position, every selection of a part's state
-// field outside the methods of the types allowed to touch it.
-func fieldTrespasses(fset *token.FileSet, files []*ast.File) []string {
-	var out []string
-	for _, f := range files {
-		for _, d := range f.Decls {
-			owner := ""
-			if fd, ok := d.(*ast.FuncDecl); ok {
-				owner = receiverType(fd)
-			}
-			ast.Inspect(d, func(n ast.Node) bool {
-				sel, ok := n.(*ast.SelectorExpr)
-				if !ok {
-					return true
-				}
-				if allowed, ok := partFields[sel.Sel.Name]; ok && !slices.Contains(allowed, owner) {
-					out = append(out, fset.Position(sel.Pos()).String()+": ."+sel.Sel.Name+" belongs to "+strings.Join(allowed, " or "))
-				}
-				return true
-			})
-		}
-	}
-	return out
-}
-
 // TestManagerIsThin fails when Manager grows past maxManagerMethods: new
 // work goes to the part it belongs to.
 func TestManagerIsThin(t *testing.T) {
-	_, files := packageFiles(t)
-	if n := managerMethods(files); n > maxManagerMethods {
+	_, files := partcheck.Sources(t, ".", 10)
+	if n := partcheck.Methods(files, "Manager"); n > maxManagerMethods {
 		t.Errorf("Manager has %d methods, want at most %d: give the new work to a part", n, maxManagerMethods)
 	}
 }
@@ -117,8 +39,8 @@ func TestManagerIsThin(t *testing.T) {
 // TestPartsOwnTheirFields fails when code outside a part reads or writes
 // what the part keeps: each part is the only way to its state.
 func TestPartsOwnTheirFields(t *testing.T) {
-	fset, files := packageFiles(t)
-	for _, v := range fieldTrespasses(fset, files) {
+	fset, files := partcheck.Sources(t, ".", 10)
+	for _, v := range partcheck.Trespasses(fset, files, partFields) {
 		t.Error(v)
 	}
 }
@@ -134,15 +56,11 @@ func TestPartChecksFindViolations(t *testing.T) {
 	for i := range maxManagerMethods {
 		b.WriteString("func (m *Manager) m" + string(rune('a'+i%26)) + string(rune('a'+i/26)) + "() {}\n")
 	}
-	fset := token.NewFileSet()
-	f, err := parser.ParseFile(fset, "planted.go", b.String(), 0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if got := fieldTrespasses(fset, []*ast.File{f}); len(got) != 1 {
+	fset, files := partcheck.Parse(t, b.String())
+	if got := partcheck.Trespasses(fset, files, partFields); len(got) != 1 {
 		t.Errorf("found %d trespasses %v, want 1 (Manager.peek)", len(got), got)
 	}
-	if n := managerMethods([]*ast.File{f}); n != maxManagerMethods+1 {
+	if n := partcheck.Methods(files, "Manager"); n != maxManagerMethods+1 {
 		t.Errorf("counted %d Manager methods, want %d", n, maxManagerMethods+1)
 	}
 }

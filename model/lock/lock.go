@@ -9,9 +9,10 @@ package lock
 
 import "sync"
 
-// With runs f holding mu.
-func With(mu *sync.Mutex, f func()) {
-	mu.Lock()
-	defer mu.Unlock()
+// With runs f holding l: a *sync.Mutex, or the read side of a
+// sync.RWMutex (its RLocker), such as syscall.ForkLock's.
+func With(l sync.Locker, f func()) {
+	l.Lock()
+	defer l.Unlock()
 	f()
 }

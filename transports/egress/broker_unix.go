@@ -10,6 +10,8 @@ import (
 	"os"
 	"sync"
 	"syscall"
+
+	"github.com/mcpdeck/mcpdeck/model/lock"
 )
 
 // The control protocol between the shim and the broker: the shim asks
@@ -32,13 +34,14 @@ var errNoProxyConn = errors.New("the egress broker gave no connection to the pro
 // sandbox's socket filter binds it as it binds the server, which it
 // starts directly. stop closes mcpdeck's end and waits for the broker.
 func StartBroker(socket string) (shimEnd *os.File, stop func(), err error) {
-	syscall.ForkLock.RLock() // no other goroutine's child inherits the pair before it is close-on-exec
-	fds, err := syscall.Socketpair(syscall.AF_UNIX, syscall.SOCK_STREAM, 0)
-	if err == nil {
-		syscall.CloseOnExec(fds[0])
-		syscall.CloseOnExec(fds[1])
-	}
-	syscall.ForkLock.RUnlock()
+	var fds [2]int
+	// Under ForkLock: no other goroutine's child inherits the pair before it is close-on-exec.
+	lock.With(syscall.ForkLock.RLocker(), func() {
+		if fds, err = syscall.Socketpair(syscall.AF_UNIX, syscall.SOCK_STREAM, 0); err == nil {
+			syscall.CloseOnExec(fds[0])
+			syscall.CloseOnExec(fds[1])
+		}
+	})
 	if err != nil {
 		return nil, nil, fmt.Errorf("the egress broker: %w", err)
 	}
@@ -99,9 +102,14 @@ type controlDialer struct {
 }
 
 // dial returns a connection to the proxy that the broker made.
-func (d *controlDialer) dial() (net.Conn, error) {
-	d.mu.Lock()
-	defer d.mu.Unlock()
+func (d *controlDialer) dial() (_ net.Conn, err error) {
+	var c net.Conn
+	lock.With(&d.mu, func() { c, err = d.ask() })
+	return c, err
+}
+
+// ask is dial, holding d.mu: one ask and its answer at a time.
+func (d *controlDialer) ask() (net.Conn, error) {
 	if _, err := d.c.Write([]byte{brokerAsk}); err != nil {
 		return nil, err
 	}

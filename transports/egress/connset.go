@@ -3,6 +3,8 @@ package egress
 import (
 	"net"
 	"sync"
+
+	"github.com/mcpdeck/mcpdeck/model/lock"
 )
 
 // connSet holds the open connections of a proxy or a relay, so closing
@@ -14,37 +16,38 @@ type connSet struct {
 }
 
 // add records c; false (and c closed) once the set is closed.
-func (s *connSet) add(c net.Conn) bool {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if s.closed {
-		_ = c.Close()
-		return false
-	}
-	if s.conns == nil {
-		s.conns = map[net.Conn]struct{}{}
-	}
-	s.conns[c] = struct{}{}
-	return true
+func (s *connSet) add(c net.Conn) (added bool) {
+	lock.With(&s.mu, func() {
+		if s.closed {
+			_ = c.Close()
+			return
+		}
+		if s.conns == nil {
+			s.conns = map[net.Conn]struct{}{}
+		}
+		s.conns[c] = struct{}{}
+		added = true
+	})
+	return added
 }
 
 // drop closes c and forgets it.
 func (s *connSet) drop(c net.Conn) {
 	_ = c.Close()
-	s.mu.Lock()
-	delete(s.conns, c)
-	s.mu.Unlock()
+	lock.With(&s.mu, func() { delete(s.conns, c) })
 }
 
-// closeAll marks the set closed and closes what it holds.
+// closeAll marks the set closed and closes what it holds (outside the
+// lock: a close may take its time).
 func (s *connSet) closeAll() {
-	s.mu.Lock()
-	s.closed = true
-	conns := make([]net.Conn, 0, len(s.conns))
-	for c := range s.conns {
-		conns = append(conns, c)
-	}
-	s.mu.Unlock()
+	var conns []net.Conn
+	lock.With(&s.mu, func() {
+		s.closed = true
+		conns = make([]net.Conn, 0, len(s.conns))
+		for c := range s.conns {
+			conns = append(conns, c)
+		}
+	})
 	for _, c := range conns {
 		_ = c.Close()
 	}

@@ -30,13 +30,13 @@ import (
 // declareAgent returns ctx declaring, on the requests of the call it
 // carries, what the agent behind the call can have answered (agent is read
 // at each request: a relayed call's latest agent request counts).
-func (g *Gateway) declareAgent(ctx context.Context, agent func() (mcp.ClientCapabilities, bool)) context.Context {
+func (q *questions) declareAgent(ctx context.Context, agent func() (mcp.ClientCapabilities, bool)) context.Context {
 	return engine.WithDeclaredCapabilities(ctx, func(own mcp.ClientCapabilities) mcp.ClientCapabilities {
 		caps, ok := agent()
 		if !ok {
 			return own
 		}
-		return upstreamCaps(own, caps, g.answersElicit)
+		return upstreamCaps(own, caps, q.fallback.answersElicit)
 	})
 }
 

@@ -17,12 +17,36 @@ import (
 // through the call's relay; otherwise the engine's own answers (the CLI's
 // headless policy, the project's root) reply.
 
+// questions is the part that puts servers' questions to the agents: a
+// server's elicitation, sampling or roots/list request during an agent's
+// call goes to that agent when it declared it can answer (agentcaps.go),
+// through the call's relay for an agent on 2026-07-28 (relay.go), whose
+// calls wait for their answers in pending; otherwise the fallbacks answer.
+// Its fields are set in New and never change; pending keeps its own lock.
+type questions struct {
+	g        *Gateway
+	fallback fallbacks
+	pending  *pending
+}
+
+// fallbacks answer what the agent cannot: the engine options' own
+// callbacks (the CLI's headless policy, stderr for log messages).
+type fallbacks struct {
+	elicit        engine.ElicitFunc
+	sample        engine.SampleFunc
+	onLog         func(string, engine.LogEntry)
+	answersElicit bool // Options.AnswersElicitation
+}
+
+// close abandons every call waiting for its agent's answers.
+func (q *questions) close() { q.pending.close() }
+
 // elicit puts a server's elicitation to the agent when it declared it can
 // answer (URL mode only when it declared that too), else to the fallback.
-func (g *Gateway) elicit(ctx context.Context, req engine.ElicitRequest) (engine.ElicitResponse, error) {
-	c := g.callFor(ctx, req.Server)
+func (q *questions) elicit(ctx context.Context, req engine.ElicitRequest) (engine.ElicitResponse, error) {
+	c := q.g.routes.callFor(ctx, req.Server)
 	if !agentCan(c, mcp.MethodElicitationCreate, func(caps mcp.ClientCapabilities) bool { return canElicit(caps, req.Mode) }) {
-		return g.elicitFallback(ctx, req)
+		return q.elicitFallback(ctx, req)
 	}
 	p, err := elicitParams(req)
 	if err != nil {
@@ -42,11 +66,11 @@ func canElicit(caps mcp.ClientCapabilities, mode string) bool {
 }
 
 // elicitFallback answers an elicitation the agent cannot.
-func (g *Gateway) elicitFallback(ctx context.Context, req engine.ElicitRequest) (engine.ElicitResponse, error) {
-	if g.fallback.elicit == nil {
+func (q *questions) elicitFallback(ctx context.Context, req engine.ElicitRequest) (engine.ElicitResponse, error) {
+	if q.fallback.elicit == nil {
 		return engine.ElicitResponse{Action: engine.ElicitDecline, Reason: "the agent cannot answer elicitation"}, nil
 	}
-	return g.fallback.elicit(ctx, req)
+	return q.fallback.elicit(ctx, req)
 }
 
 // elicitParams is a server's elicitation as it goes to the agent, the
@@ -79,10 +103,10 @@ func elicitResponse(res *mcp.ElicitationResult) engine.ElicitResponse {
 // declared sampling, unless the person chose a command to reply (their
 // choice wins); else to the fallback. The person's standing "never" for a
 // server is applied by the engine before this is asked.
-func (g *Gateway) sample(ctx context.Context, r engine.SampleRequest) (engine.SampleResponse, error) {
-	c := g.callFor(ctx, r.Server)
+func (q *questions) sample(ctx context.Context, r engine.SampleRequest) (engine.SampleResponse, error) {
+	c := q.g.routes.callFor(ctx, r.Server)
 	if r.Command != "" || !agentCan(c, mcp.MethodSamplingCreateMessage, func(caps mcp.ClientCapabilities) bool { return caps.Sampling != nil }) {
-		return g.sampleFallback(ctx, r)
+		return q.sampleFallback(ctx, r)
 	}
 	p, err := sampleParams(r)
 	if err != nil {
@@ -96,11 +120,11 @@ func (g *Gateway) sample(ctx context.Context, r engine.SampleRequest) (engine.Sa
 }
 
 // sampleFallback answers a sampling request the agent may not.
-func (g *Gateway) sampleFallback(ctx context.Context, r engine.SampleRequest) (engine.SampleResponse, error) {
-	if g.fallback.sample == nil {
+func (q *questions) sampleFallback(ctx context.Context, r engine.SampleRequest) (engine.SampleResponse, error) {
+	if q.fallback.sample == nil {
 		return engine.SampleResponse{Choice: engine.SampleDecline}, nil
 	}
-	return g.fallback.sample(ctx, r)
+	return q.fallback.sample(ctx, r)
 }
 
 // sampleParams is a server's sampling request as it goes to the agent.
@@ -115,8 +139,8 @@ func sampleParams(r engine.SampleRequest) (mcp.CreateMessageParams, error) {
 // roots answers a server's roots/list with the agent's roots when it
 // declared it can list them, else with mcpdeck's own answer (the project's
 // root), as the TUI and the CLI answer.
-func (g *Gateway) roots(ctx context.Context, req engine.RootsRequest) ([]mcp.Root, error) {
-	c := g.callFor(ctx, req.Server)
+func (q *questions) roots(ctx context.Context, req engine.RootsRequest) ([]mcp.Root, error) {
+	c := q.g.routes.callFor(ctx, req.Server)
 	if !agentCan(c, mcp.MethodListRoots, func(caps mcp.ClientCapabilities) bool { return caps.Roots != nil }) {
 		return req.Project, nil
 	}

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/mcpdeck/mcpdeck/engine/lock"
 	"github.com/mcpdeck/mcpdeck/ui/status"
 )
 
@@ -27,14 +26,14 @@ type arrival[T any] struct {
 // arrive resolves a request's name with find in what is offered now; when
 // it leads to a server still connecting (serverOf), waits for that server
 // to connect or fail and resolves the name again.
-func arrive[T any](g *Gateway, ctx context.Context, find func(*exposure) (T, bool), serverOf func(T) string) arrival[T] {
-	to, ok := lookup(g, find)
-	if !ok || !g.awaitServer(ctx, serverOf(to)) {
+func arrive[T any](rs *routes, ctx context.Context, find func(*exposure) (T, bool), serverOf func(T) string) arrival[T] {
+	to, ok := lookup(rs, find)
+	if !ok || !rs.awaitServer(ctx, serverOf(to)) {
 		return arrival[T]{to: to, ok: ok}
 	}
-	again, ok := lookup(g, find)
+	again, ok := lookup(rs, find)
 	if !ok {
-		if s, up := g.server(serverOf(to)); up && status.OutcomeOf(&s) == status.OutcomeConnected {
+		if s, up := rs.g.lists.server(serverOf(to)); up && status.OutcomeOf(&s) == status.OutcomeConnected {
 			return arrival[T]{gone: s.Name}
 		}
 		return arrival[T]{to: to, ok: true} // not up: the call says why (unavailable)
@@ -45,12 +44,13 @@ func arrive[T any](g *Gateway, ctx context.Context, find func(*exposure) (T, boo
 // awaitServer waits while server is offered and on its way to a
 // connection, up to the startup limit (or until ctx ends, or the gateway
 // closes), and reports whether it waited at all.
-func (g *Gateway) awaitServer(ctx context.Context, server string) bool {
-	coming, changed := g.coming(server)
+func (rs *routes) awaitServer(ctx context.Context, server string) bool {
+	changed := rs.g.changed.wait() // taken first: a change after the read rings it
+	coming := rs.g.lists.coming(server)
 	if !coming {
 		return false
 	}
-	t := time.NewTimer(g.start.waitFor())
+	t := time.NewTimer(rs.g.start.waitFor())
 	defer t.Stop()
 	for coming {
 		select {
@@ -59,26 +59,13 @@ func (g *Gateway) awaitServer(ctx context.Context, server string) bool {
 			return true
 		case <-ctx.Done():
 			return true
-		case <-g.base.Done():
+		case <-rs.g.base.Done():
 			return true
 		}
-		coming, changed = g.coming(server)
+		changed = rs.g.changed.wait()
+		coming = rs.g.lists.coming(server)
 	}
 	return true
-}
-
-// coming reports whether server is offered and on its way to a
-// connection, with the channel closed at the gateway's next change.
-func (g *Gateway) coming(server string) (coming bool, changed <-chan struct{}) {
-	lock.With(&g.mu, func() {
-		changed = g.changed
-		for i := range g.snap.Servers {
-			if s := &g.snap.Servers[i]; s.Name == server {
-				coming = g.f.exposes(s) && status.OutcomeOf(s) == status.OutcomePending
-			}
-		}
-	})
-	return coming, changed
 }
 
 // goneError is the answer to a request for kind name (plural: kinds),

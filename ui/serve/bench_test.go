@@ -52,11 +52,11 @@ func BenchmarkApplyTrafficSnapshot(b *testing.B) {
 		tools[i] = engine.Tool{Name: fmt.Sprint("t", i), InputSchema: schema}
 	}
 	srv := engine.ServerSnapshot{Name: "big", State: model.StateConnected, Runnable: true, Tools: tools}
-	g.apply(engine.Snapshot{Seq: 1, Servers: []engine.ServerSnapshot{srv}})
+	g.syncer.apply(engine.Snapshot{Seq: 1, Servers: []engine.ServerSnapshot{srv}})
 	seq := uint64(1)
 	for b.Loop() {
 		seq++
 		srv.Traffic = []engine.Frame{{Method: "tools/call"}}
-		g.apply(engine.Snapshot{Seq: seq, Servers: []engine.ServerSnapshot{srv}})
+		g.syncer.apply(engine.Snapshot{Seq: seq, Servers: []engine.ServerSnapshot{srv}})
 	}
 }

@@ -17,7 +17,6 @@ import (
 
 	"github.com/mark3labs/mcp-go/server"
 
-	"github.com/mcpdeck/mcpdeck/model"
 	"github.com/mcpdeck/mcpdeck/ui/serve/inorder"
 )
 
@@ -105,20 +104,9 @@ func bearer(r *http.Request) string {
 // health says the gateway runs and how many servers it offers: counts
 // only, no names.
 func (g *Gateway) health(w http.ResponseWriter, _ *http.Request) {
-	g.mu.Lock()
-	offered, connected := 0, 0
-	for i := range g.snap.Servers {
-		s := &g.snap.Servers[i]
-		if g.f.exposes(s) {
-			offered++
-			if s.State == model.StateConnected {
-				connected++
-			}
-		}
-	}
-	g.mu.Unlock()
+	offered, connected := g.lists.census()
 	w.Header().Set("Content-Type", "application/json")
-	_ = json.NewEncoder(w).Encode(map[string]any{"status": "ok", "servers": offered, "connected": connected})
+	_ = json.NewEncoder(w).Encode(map[string]any{"status": "ok", "servers": offered, "connected": len(connected)})
 }
 
 // ServeHTTP serves /mcp and /health (see handler) on ln until ctx is done, then closes the agents'

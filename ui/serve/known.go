@@ -15,7 +15,7 @@ import (
 // is answered at once; once it fails (or needs sign-in) before connecting
 // in this run they are withdrawn: what an earlier run saw is no promise,
 // and the agent is told with list_changed. They come back with the live
-// lists. Its fields are guarded by Gateway.mu.
+// lists. Its fields are guarded by lists.mu.
 type known struct {
 	// failed are the servers (→ their definition's hash) that failed in
 	// this run and have not connected since.
@@ -25,7 +25,7 @@ type known struct {
 func newKnown() known { return known{failed: map[string]string{}} }
 
 // noteLocked records what snapshot s says of a server: a failure, or a
-// connection that ends one. Callers hold Gateway.mu.
+// connection that ends one. Callers hold lists.mu.
 func (k *known) noteLocked(s *engine.ServerSnapshot) {
 	switch status.OutcomeOf(s) {
 	case status.OutcomeConnected:
@@ -37,7 +37,7 @@ func (k *known) noteLocked(s *engine.ServerSnapshot) {
 }
 
 // forgetOthersLocked drops what is noted of servers not in seen (removed
-// from the configuration). Callers hold Gateway.mu.
+// from the configuration). Callers hold lists.mu.
 func (k *known) forgetOthersLocked(seen map[string]bool) {
 	for n := range k.failed {
 		if !seen[n] {
@@ -47,7 +47,7 @@ func (k *known) forgetOthersLocked(seen map[string]bool) {
 }
 
 // failedLocked reports whether s failed in this run, as defined now, and
-// has not connected since. Callers hold Gateway.mu.
+// has not connected since. Callers hold lists.mu.
 func (k *known) failedLocked(s *engine.ServerSnapshot) bool {
 	h, ok := k.failed[s.Name]
 	return ok && h == s.Hash
@@ -55,7 +55,7 @@ func (k *known) failedLocked(s *engine.ServerSnapshot) bool {
 
 // offerLocked gives s, not connected, the lists serve offers of it (none
 // when it knows none, or only an earlier run's of a server that failed
-// since). Callers hold Gateway.mu.
+// since). Callers hold lists.mu.
 func (k *known) offerLocked(s *engine.ServerSnapshot) {
 	s.Tools, s.Prompts, s.Resources, s.Templates = nil, nil, nil, nil
 	m := s.Remembered
@@ -67,7 +67,7 @@ func (k *known) offerLocked(s *engine.ServerSnapshot) {
 
 // awaitedLocked reports whether a first answer waits for s: it is
 // offered, on its way to its first connection, has not failed in this
-// run, and serve knows no lists of it. Callers hold Gateway.mu.
+// run, and serve knows no lists of it. Callers hold lists.mu.
 func (k *known) awaitedLocked(f filter, s *engine.ServerSnapshot) bool {
 	return f.exposes(s) && s.State != model.StateConnected && s.Remembered == nil &&
 		status.OutcomeOf(s) == status.OutcomePending && !k.failedLocked(s)

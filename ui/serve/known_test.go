@@ -33,18 +33,16 @@ const connectTimeout = 30 * time.Second
 // name and arguments, and it holds its tools/list (so its connect) until
 // come is closed (nil: never holds).
 type inproc struct {
-	tools []string
-	come  chan struct{}
-	// prompt, when set, is a prompt with one argument, "arg", whose
-	// completion offers the value typed and the prompt's name.
-	prompt string
+	tools   []string
+	prompts []string // each with an argument "name" whose completion is the prompt's name
+	come    chan struct{}
 }
 
-// inprocCompleter completes an inproc prompt's argument.
-type inprocCompleter struct{}
+// promptNames completes every prompt's argument with the prompt's name.
+type promptNames struct{}
 
-func (inprocCompleter) CompletePromptArgument(_ context.Context, prompt string, arg mcp.CompleteArgument, _ mcp.CompleteContext) (*mcp.Completion, error) {
-	return &mcp.Completion{Values: []string{arg.Value + "-" + prompt}}, nil
+func (promptNames) CompletePromptArgument(_ context.Context, prompt string, _ mcp.CompleteArgument, _ mcp.CompleteContext) (*mcp.Completion, error) {
+	return &mcp.Completion{Values: []string{prompt}}, nil
 }
 
 func (p inproc) build() *server.MCPServer {
@@ -58,14 +56,11 @@ func (p inproc) build() *server.MCPServer {
 			}
 		})
 	}
-	opts := []server.ServerOption{server.WithToolCapabilities(true), server.WithHooks(hooks)}
-	if p.prompt != "" {
-		opts = append(opts, server.WithPromptCapabilities(true), server.WithCompletions(), server.WithPromptCompletionProvider(inprocCompleter{}))
-	}
-	s := server.NewMCPServer("inproc", "1", opts...)
-	if p.prompt != "" {
-		s.AddPrompt(mcp.NewPrompt(p.prompt, mcp.WithArgument("arg")), func(context.Context, mcp.GetPromptRequest) (*mcp.GetPromptResult, error) {
-			return mcp.NewGetPromptResult("", nil), nil
+	s := server.NewMCPServer("inproc", "1", server.WithToolCapabilities(true), server.WithHooks(hooks),
+		server.WithCompletions(), server.WithPromptCompletionProvider(promptNames{}))
+	for _, name := range p.prompts {
+		s.AddPrompt(mcp.NewPrompt(name, mcp.WithArgument("name")), func(context.Context, mcp.GetPromptRequest) (*mcp.GetPromptResult, error) {
+			return mcp.NewGetPromptResult(name, nil), nil
 		})
 	}
 	for _, name := range p.tools {
@@ -258,7 +253,7 @@ func TestFirstListAnsweredFromRememberedLists(t *testing.T) {
 		if names := a.toolNames(t); !slices.Equal(names, []string{"fast__a", "slow__b"}) || time.Since(start) != 0 {
 			t.Fatalf("first list = %v after %s, want fast__a and slow__b at once", names, time.Since(start))
 		}
-		if s, _ := g.server("slow"); s.State == model.StateConnected {
+		if s, _ := g.lists.server("slow"); s.State == model.StateConnected {
 			t.Fatal("slow connected: the list did not come from what was remembered")
 		}
 	})
@@ -420,39 +415,35 @@ func TestCallWaitsForItsServer(t *testing.T) {
 	})
 }
 
-// TestCompletionWaitsForItsServer: completion/complete for an argument of
-// a remembered prompt, asked while its server is still connecting, waits
-// for the server as a call does, then completes; it does not fail with
-// "not connected" (the conformance suite's completion-complete through
-// serve on stdio asked at once and failed so).
+// TestCompletionWaitsForItsServer: a completion for a remembered prompt
+// of a server still connecting waits for the server, as a call does,
+// rather than failing because it is not connected yet (the conformance
+// suite's completion-complete through serve on stdio, a warm start).
 func TestCompletionWaitsForItsServer(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		cache := t.TempDir()
-		ev := inproc{tools: []string{"echo"}, prompt: "greet"}
-		warmUp(t, cache, map[string]inproc{"ev": ev})
+		ev := inproc{tools: []string{"echo"}, prompts: []string{"greet"}}
+		warmUp(t, cache, map[string]inproc{"fast": {tools: []string{"a"}}, "ev": ev})
 		come, release := gate()
 		defer release()
 		ev.come = come
-		g := startInproc(t, cache, map[string]func() *server.MCPServer{"ev": ev.build}, Options{})
+		g := startInproc(t, cache, map[string]func() *server.MCPServer{"fast": inproc{tools: []string{"a"}}.build, "ev": ev.build}, Options{})
 		a := inprocAgent(t, g)
-		if _, err := a.listed(t.Context()); err != nil {
-			t.Fatal(err)
-		}
 		done := answer(func() ([]string, error) {
-			res, err := a.Complete(t.Context(), mcp.CompleteRequest{Params: mcp.CompleteParams{
-				Ref:      mcp.PromptReference{Type: "ref/prompt", Name: "ev__greet"},
-				Argument: mcp.CompleteArgument{Name: "arg", Value: "hi"},
-			}})
+			req := mcp.CompleteRequest{}
+			req.Params.Ref = mcp.PromptReference{Type: "ref/prompt", Name: "ev__greet"}
+			req.Params.Argument = mcp.CompleteArgument{Name: "name", Value: "g"}
+			res, err := a.Complete(t.Context(), req)
 			if err != nil {
 				return nil, err
 			}
 			return res.Completion.Values, nil
 		})
-		time.Sleep(2 * time.Second)
-		noAnswerYet(t, done, "completion/complete")
+		time.Sleep(3 * time.Second)
+		noAnswerYet(t, done, "the completion")
 		release()
-		if got := <-done; got.err != nil || !slices.Equal(got.v, []string{"hi-greet"}) || got.at != 2*time.Second {
-			t.Errorf("completion = %v %v at %s, want [hi-greet] when ev came (2s)", got.v, got.err, got.at)
+		if got := <-done; got.err != nil || !slices.Equal(got.v, []string{"greet"}) || got.at != 3*time.Second {
+			t.Errorf("completion = %v %v at %s, want [greet] when ev came (3s)", got.v, got.err, got.at)
 		}
 	})
 }

@@ -27,7 +27,7 @@ func offer300(g *Gateway) {
 		}
 		snap.Servers = append(snap.Servers, srv)
 	}
-	g.apply(snap)
+	g.syncer.apply(snap)
 }
 
 // BenchmarkToolsList is one tools/list of 300 tools through the gateway's

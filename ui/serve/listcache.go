@@ -10,6 +10,8 @@ import (
 	"sync"
 
 	"github.com/mark3labs/mcp-go/mcp"
+
+	"github.com/mcpdeck/mcpdeck/engine/lock"
 )
 
 // maxPlainList bounds a list request the cache answers: a plain one is a
@@ -39,27 +41,31 @@ var errHeld = errors.New("the offered lists are being set")
 // hold drops the encoded results and answers nothing until release:
 // what is offered is changing.
 func (c *listCache) hold() {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	c.gen++
-	c.held++
-	c.results = nil
+	lock.With(&c.mu, func() {
+		c.gen++
+		c.held++
+		c.results = nil
+	})
 }
 
 // release lets results be encoded again, from the lists now set.
 func (c *listCache) release() {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	c.held--
-	c.results = nil
+	lock.With(&c.mu, func() {
+		c.held--
+		c.results = nil
+	})
 }
 
 // result is method's encoded result, encoded by build on first use in
 // this generation. Building holds the lock, so hold waits for it: no
 // result of the lists before a change outlives the change.
-func (c *listCache) result(method mcp.MCPMethod, build func(mcp.MCPMethod) ([]byte, error)) ([]byte, error) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
+func (c *listCache) result(method mcp.MCPMethod, build func(mcp.MCPMethod) ([]byte, error)) (b []byte, err error) {
+	lock.With(&c.mu, func() { b, err = c.resultHeld(method, build) })
+	return b, err
+}
+
+// resultHeld is result, holding c.mu.
+func (c *listCache) resultHeld(method mcp.MCPMethod, build func(mcp.MCPMethod) ([]byte, error)) ([]byte, error) {
 	if c.held > 0 {
 		return nil, errHeld
 	}
@@ -86,9 +92,9 @@ func cachedMethod(m mcp.MCPMethod) bool {
 // cache then answers exactly as mcp-go would (its order, its empty
 // lists). It is called only once first answers are given (listed), so
 // mcp-go's hook does not wait.
-func (g *Gateway) encodeList(method mcp.MCPMethod) ([]byte, error) {
+func (l *lists) encodeList(method mcp.MCPMethod) ([]byte, error) {
 	req := fmt.Appendf(nil, `{"jsonrpc":"2.0","id":0,"method":%q}`, method)
-	resp, ok := g.srv.HandleMessage(context.Background(), req).(mcp.JSONRPCResponse)
+	resp, ok := l.g.srv.HandleMessage(context.Background(), req).(mcp.JSONRPCResponse)
 	if !ok {
 		return nil, fmt.Errorf("listing %s for the cache: %w", method, errNoListResult)
 	}
@@ -137,18 +143,18 @@ func plainID(id json.RawMessage) bool {
 
 // listed reports whether list requests are answered now (startup.go);
 // before that mcp-go's hook holds them.
-func (g *Gateway) listed() bool { return g.start.isReady() }
+func (l *lists) listed() bool { return l.g.start.isReady() }
 
 // cachedList returns msg's id and the cached result that answers it, when
 // msg is a plain list request and lists are answered now; otherwise msg
 // is left to mcp-go (not a plain list request, first answers still held,
 // or no result).
-func (g *Gateway) cachedList(msg []byte) (json.RawMessage, []byte, bool) {
+func (l *lists) cachedList(msg []byte) (json.RawMessage, []byte, bool) {
 	id, method, ok := plainList(msg)
-	if !ok || !g.listed() {
+	if !ok || !l.listed() {
 		return nil, nil, false
 	}
-	res, err := g.lists.result(method, g.encodeList)
+	res, err := l.cache.result(method, l.encodeList)
 	if err != nil {
 		return nil, nil, false
 	}

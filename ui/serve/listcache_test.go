@@ -14,6 +14,7 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 
 	"github.com/mcpdeck/mcpdeck/engine"
+	"github.com/mcpdeck/mcpdeck/engine/lock"
 	"github.com/mcpdeck/mcpdeck/model"
 )
 
@@ -21,7 +22,7 @@ import (
 // Its wait is not started (ready stays open until start.markReady or a
 // snapshot in which every server settled).
 func offline(t testing.TB) *rig {
-	g := newGateway(filter{}, io.Discard)
+	g := newGateway(filter{}, io.Discard, fallbacks{})
 	g.base, g.stop = context.WithCancel(context.Background())
 	t.Cleanup(g.stop)
 	g.srv = g.newMCPServer("test")
@@ -43,17 +44,20 @@ func up(name string, tools ...string) engine.ServerSnapshot {
 
 // applyAll applies a snapshot of servers, numbered after the last.
 func applyAll(g *Gateway, servers ...engine.ServerSnapshot) {
-	g.mu.Lock()
-	seq := g.snap.Seq + 1
-	g.mu.Unlock()
-	g.apply(engine.Snapshot{Seq: seq, Servers: servers})
+	seq := g.lists.lastSnapshot().Seq + 1
+	g.syncer.apply(engine.Snapshot{Seq: seq, Servers: servers})
 }
 
 // generation is the count of changes of what is offered so far.
-func (c *listCache) generation() uint64 {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.gen
+func (c *listCache) generation() (gen uint64) {
+	lock.With(&c.mu, func() { gen = c.gen })
+	return gen
+}
+
+// cached is how many results the cache holds.
+func (c *listCache) cached() (n int) {
+	lock.With(&c.mu, func() { n = len(c.results) })
+	return n
 }
 
 // viaMCPGo is mcp-go's own reply to msg, as its stdio transport encodes it.
@@ -68,7 +72,7 @@ func viaMCPGo(t *testing.T, g *Gateway, msg string) string {
 
 // viaCache is the cache's reply to msg, or "" when it leaves msg to mcp-go.
 func viaCache(g *Gateway, msg string) string {
-	id, res, ok := g.cachedList([]byte(msg))
+	id, res, ok := g.lists.cachedList([]byte(msg))
 	if !ok {
 		return ""
 	}
@@ -179,15 +183,15 @@ func TestListCacheInvalidation(t *testing.T) {
 	}
 	before := viaCache(g, list)
 	for _, s := range steps {
-		gen := g.lists.generation()
-		prev := g.lists.results[mcp.MethodToolsList]
+		gen := g.lists.cache.generation()
+		prev := g.lists.cache.results[mcp.MethodToolsList]
 		applyAll(g, s.servers...)
 		got := viaCache(g, list)
 		sameJSON(t, got, viaMCPGo(t, g, list))
-		if changed := g.lists.generation() != gen; changed != s.changes {
+		if changed := g.lists.cache.generation() != gen; changed != s.changes {
 			t.Errorf("%s: generation changed %v, want %v", s.cause, changed, s.changes)
 		}
-		if !s.changes && &g.lists.results[mcp.MethodToolsList][0] != &prev[0] {
+		if !s.changes && &g.lists.cache.results[mcp.MethodToolsList][0] != &prev[0] {
 			t.Errorf("%s: the reply was encoded again", s.cause)
 		}
 		if s.changes && got == before {
@@ -221,9 +225,7 @@ func TestFrontsAnswerFromTheCache(t *testing.T) {
 			if err != nil || len(res.ResourceTemplates) != 2 {
 				t.Errorf("resources/templates/list = %+v, %v", res, err)
 			}
-			r.gw.lists.mu.Lock()
-			cached := len(r.gw.lists.results)
-			r.gw.lists.mu.Unlock()
+			cached := r.gw.lists.cache.cached()
 			if want := map[bool]int{true: 0, false: 2}[via == "modern"]; cached != want {
 				t.Errorf("%d results cached, want %d", cached, want)
 			}
@@ -328,9 +330,7 @@ func TestCachedListNeedsTheTokenAndASession(t *testing.T) {
 	}
 	const list = `{"jsonrpc":"2.0","id":2,"method":"tools/list"}`
 	cached := func() int {
-		r.gw.lists.mu.Lock()
-		defer r.gw.lists.mu.Unlock()
-		return len(r.gw.lists.results)
+		return r.gw.lists.cache.cached()
 	}
 	for _, c := range []struct {
 		name, token, session, version string

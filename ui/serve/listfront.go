@@ -12,6 +12,8 @@ import (
 
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
+
+	"github.com/mcpdeck/mcpdeck/engine/lock"
 )
 
 // The fronts below stand before mcp-go on each transport and answer plain
@@ -32,29 +34,31 @@ type stdioOut struct {
 	closed atomic.Bool
 }
 
-func (o *stdioOut) Write(p []byte) (int, error) {
+func (o *stdioOut) Write(p []byte) (n int, err error) {
 	if o.closed.Load() {
 		return 0, io.ErrClosedPipe
 	}
-	o.mu.Lock()
-	defer o.mu.Unlock()
-	if o.closed.Load() {
-		return 0, io.ErrClosedPipe
-	}
-	return o.w.Write(p)
+	lock.With(&o.mu, func() {
+		if o.closed.Load() {
+			n, err = 0, io.ErrClosedPipe
+			return
+		}
+		n, err = o.w.Write(p)
+	})
+	return n, err
 }
 
 // answer writes the cache's reply to msg, if it has one, in one piece.
-func (o *stdioOut) answer(g *Gateway, msg []byte) bool {
-	id, res, ok := g.cachedList(msg)
+func (o *stdioOut) answer(l *lists, msg []byte) bool {
+	id, res, ok := l.cachedList(msg)
 	if !ok {
 		return false
 	}
-	o.mu.Lock()
-	defer o.mu.Unlock()
-	if !o.closed.Load() {
-		writeReply(o.w, id, res)
-	}
+	lock.With(&o.mu, func() {
+		if !o.closed.Load() {
+			writeReply(o.w, id, res)
+		}
+	})
 	return true
 }
 
@@ -70,7 +74,7 @@ func (g *Gateway) stdioFront(in io.Reader, out *stdioOut) (rest io.Reader, stop 
 		r := bufio.NewReader(in)
 		for {
 			line, err := r.ReadBytes('\n')
-			if len(line) > 0 && !out.answer(g, line) {
+			if len(line) > 0 && !out.answer(g.lists, line) {
 				if _, werr := pw.Write(line); werr != nil {
 					return
 				}
@@ -94,7 +98,7 @@ func (g *Gateway) stdioFront(in io.Reader, out *stdioOut) (rest io.Reader, stop 
 // answer is the same.
 func (g *Gateway) httpFront(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if r.Method != http.MethodPost || r.ContentLength < 0 || r.ContentLength > maxPlainList || !g.listed() || !g.legacySession(r) {
+		if r.Method != http.MethodPost || r.ContentLength < 0 || r.ContentLength > maxPlainList || !g.lists.listed() || !g.legacySession(r) {
 			next.ServeHTTP(w, r)
 			return
 		}
@@ -104,7 +108,7 @@ func (g *Gateway) httpFront(next http.Handler) http.Handler {
 			return
 		}
 		r.Body = io.NopCloser(bytes.NewReader(body))
-		id, res, ok := g.cachedList(body)
+		id, res, ok := g.lists.cachedList(body)
 		if !ok {
 			next.ServeHTTP(w, r)
 			return
@@ -129,8 +133,5 @@ func (g *Gateway) legacySession(r *http.Request) bool {
 	if id == "" {
 		return false
 	}
-	g.mu.Lock()
-	defer g.mu.Unlock()
-	_, ok := g.sessions[id]
-	return ok
+	return g.sessions.has(id)
 }

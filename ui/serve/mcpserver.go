@@ -5,8 +5,6 @@ import (
 
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
-
-	"github.com/mcpdeck/mcpdeck/model"
 )
 
 // instructions tell the agent what it is talking to, and how names are
@@ -27,18 +25,9 @@ func (g *Gateway) newMCPServer(version string) *server.MCPServer {
 		version = "dev"
 	}
 	hooks := &server.Hooks{}
-	hooks.AddOnRegisterSession(func(_ context.Context, s server.ClientSession) {
-		g.mu.Lock()
-		defer g.mu.Unlock()
-		g.sessions[s.SessionID()] = s
-	})
-	hooks.AddOnUnregisterSession(func(_ context.Context, s server.ClientSession) {
-		g.mu.Lock()
-		delete(g.sessions, s.SessionID())
-		g.mu.Unlock()
-		g.dropSubscriptions(g.base, s.SessionID(), "")
-	})
-	hooks.AddOnRequestInitialization(g.explainNotOffered)
+	hooks.AddOnRegisterSession(g.sessions.register)
+	hooks.AddOnUnregisterSession(g.sessions.unregister)
+	hooks.AddOnRequestInitialization(g.routes.explainNotOffered)
 	hooks.AddBeforeListTools(func(ctx context.Context, _ any, _ *mcp.ListToolsRequest) { g.start.waitReady(ctx) })
 	hooks.AddBeforeListPrompts(func(ctx context.Context, _ any, _ *mcp.ListPromptsRequest) { g.start.waitReady(ctx) })
 	hooks.AddBeforeListResources(func(ctx context.Context, _ any, _ *mcp.ListResourcesRequest) { g.start.waitReady(ctx) })
@@ -48,8 +37,8 @@ func (g *Gateway) newMCPServer(version string) *server.MCPServer {
 	hooks.AddBeforeReadResource(func(ctx context.Context, _ any, _ *mcp.ReadResourceRequest) { g.start.waitReady(ctx) })
 	hooks.AddAfterReadResource(asInputRequired)
 	hooks.AddBeforeSubscribe(func(ctx context.Context, _ any, _ *mcp.SubscribeRequest) { g.start.waitReady(ctx) })
-	hooks.AddAfterSubscribe(g.subscribe)
-	hooks.AddAfterUnsubscribe(g.unsubscribe)
+	hooks.AddAfterSubscribe(g.sessions.subscribe)
+	hooks.AddAfterUnsubscribe(g.sessions.unsubscribe)
 	hooks.AddAfterSetLevel(func(ctx context.Context, _ any, req *mcp.SetLevelRequest, _ *mcp.EmptyResult) {
 		g.setLevel(ctx, string(req.Params.Level))
 	})
@@ -59,8 +48,8 @@ func (g *Gateway) newMCPServer(version string) *server.MCPServer {
 		server.WithResourceCapabilities(true, true),
 		server.WithLogging(),
 		server.WithCompletions(),
-		server.WithPromptCompletionProvider(completer{g}),
-		server.WithResourceCompletionProvider(completer{g}),
+		server.WithPromptCompletionProvider(completer{g.routes}),
+		server.WithResourceCompletionProvider(completer{g.routes}),
 		server.WithInstructions(instructions(g.f.prefix)),
 		server.WithHooks(hooks),
 		server.WithRecovery(),
@@ -70,15 +59,7 @@ func (g *Gateway) newMCPServer(version string) *server.MCPServer {
 // setLevel passes the agent's logging/setLevel on to every offered server
 // that is connected, so they send what the agent asked for.
 func (g *Gateway) setLevel(ctx context.Context, level string) {
-	g.mu.Lock()
-	var names []string
-	for i := range g.snap.Servers {
-		s := &g.snap.Servers[i]
-		if g.f.exposes(s) && s.State == model.StateConnected {
-			names = append(names, s.Name)
-		}
-	}
-	g.mu.Unlock()
+	_, names := g.lists.census()
 	for _, n := range names {
 		if err := g.eng.SetLogLevel(ctx, n, level); err != nil {
 			g.note("setting the log level of " + n + ": " + err.Error())

@@ -116,14 +116,12 @@ func (g *Gateway) refuseClashes(ctx context.Context) error {
 	t := time.NewTimer(clashWait)
 	defer t.Stop()
 	select {
-	case <-g.start.settled:
+	case <-g.start.whenSettled():
 	case <-t.C:
 	case <-ctx.Done():
 		return ctx.Err()
 	}
-	g.mu.Lock()
-	clashes := g.x.clashes
-	g.mu.Unlock()
+	clashes := g.lists.clashes()
 	if len(clashes) == 0 {
 		return nil
 	}

@@ -94,12 +94,12 @@ func TestCancellationReachesTheEngine(t *testing.T) {
 				_, err := a.CallTool(ctx, req)
 				done <- err
 			}()
-			r.waitFor("the hang call in flight", func(g *Gateway) bool { return len(g.calls) == 1 })
+			r.waitFor("the hang call in flight", func(g *Gateway) bool { return g.routes.inFlight() == 1 })
 			cancel()
 			if err := <-done; err == nil {
 				t.Error("the cancelled call returned no error")
 			}
-			r.waitFor("the engine's call to end", func(g *Gateway) bool { return len(g.calls) == 0 })
+			r.waitFor("the engine's call to end", func(g *Gateway) bool { return g.routes.inFlight() == 0 })
 			if got, _ := a.call(t, "fa__echo", map[string]any{"text": "after"}); got != "after" {
 				t.Errorf("a call after the cancelled one = %q", got)
 			}

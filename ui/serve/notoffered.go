@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"slices"
 	"strings"
-	"time"
 
 	"github.com/mark3labs/mcp-go/mcp"
 
@@ -27,102 +26,30 @@ import (
 // configuration (its editor closed). So an agent that called a name it was
 // offered before learns why it is gone and what the person can do. why
 // reports whether there was such a reason.
-func (g *Gateway) offersNo(ctx context.Context, kind, name string) (msg string, why bool) {
+func (rs *routes) offersNo(ctx context.Context, kind, name string) (msg string, why bool) {
 	msg = fmt.Sprintf("mcpdeck serve offers no %s %q now", kind, name)
-	g.mu.Lock()
-	s, ok := g.namedServerLocked(name)
-	var denied *engine.Tool
-	if ok && g.f.exposes(&s) && kind == "tool" {
-		denied = g.deniedToolLocked(&s, name)
-	}
-	var gone string
-	if !ok {
-		gone, ok = g.gone.find(name, g.f)
-	}
-	g.mu.Unlock()
+	s, ok, denied, gone := rs.g.lists.named(kind, name)
 	switch {
 	case !ok:
 		return msg, false
 	case gone != "":
 		return msg + ": " + gone, true
 	case denied != nil:
-		rule := g.eng.DenyRule(denied.ExposedName)
+		rule := rs.g.eng.DenyRule(denied.ExposedName)
 		if rule == "" {
 			return msg, false // allowed again meanwhile
 		}
 		return msg + ": " + textsafe.SanitizeLine(fmt.Sprintf("server %s's tool %s is denied by a permission rule (%s)", s.Name, denied.Name, rule)), true
-	case g.f.exposes(&s) && s.State == model.StateConnected:
+	case rs.g.f.exposes(&s) && s.State == model.StateConnected:
 		return msg, false // offered and connected: the server has no such tool
 	}
 	// Its state, and a failed or signed-out server is asked to connect
 	// again, as for a call of a tool offered.
 	var ue *unavailableError
-	if err := g.unavailable(ctx, s.Name); errors.As(err, &ue) {
+	if err := rs.unavailable(ctx, s.Name); errors.As(err, &ue) {
 		return msg + ": " + ue.msg, true
 	}
 	return msg + ": " + stateSentence(&s), true // gone from the engine meanwhile
-}
-
-// caughtUpWait bounds how long a call waits for serve to apply the
-// engine's latest snapshot (published every 200 ms at most while servers
-// change).
-const caughtUpWait = 2 * time.Second
-
-// caughtUp waits until serve has applied the engine's snapshot of now,
-// lists set in mcp-go included (at most caughtUpWait).
-func (g *Gateway) caughtUp(ctx context.Context) {
-	want := g.eng.Snapshot().Seq
-	limit := time.NewTimer(caughtUpWait)
-	defer limit.Stop()
-	for {
-		g.mu.Lock()
-		ch := g.changed // taken first: an apply that ends after closes it
-		g.mu.Unlock()
-		g.setting.Lock()
-		done := g.setSeq >= want
-		g.setting.Unlock()
-		if done {
-			return
-		}
-		select {
-		case <-ch:
-		case <-limit.C:
-			return
-		case <-ctx.Done():
-			return
-		}
-	}
-}
-
-// namedServerLocked finds the server a name is prefixed with (the longest
-// such name, as SERVER__NAME is made by model.ServeName), if --servers
-// keeps it. Callers hold g.mu.
-func (g *Gateway) namedServerLocked(name string) (engine.ServerSnapshot, bool) {
-	var best *engine.ServerSnapshot
-	bestLen := 0
-	for i := range g.snap.Servers {
-		s := &g.snap.Servers[i]
-		prefix := model.NormalizeName(s.Name) + "__"
-		if len(prefix) > bestLen && strings.HasPrefix(name, prefix) {
-			best, bestLen = s, len(prefix)
-		}
-	}
-	if best == nil || !g.f.server(best.Name) {
-		return engine.ServerSnapshot{}, false
-	}
-	return *best, true
-}
-
-// deniedToolLocked is s's tool offered as name were it allowed, when a
-// permission rule denies it; nil otherwise. Callers hold g.mu.
-func (g *Gateway) deniedToolLocked(s *engine.ServerSnapshot, name string) *engine.Tool {
-	nameOf := g.f.prefix.namer(g.snap, g.f)
-	for i := range s.Tools {
-		if t := &s.Tools[i]; t.Denied && nameOf(s.Name, t.Name) == name {
-			return t
-		}
-	}
-	return nil
 }
 
 // explainNotOffered runs before mcp-go handles a request (its
@@ -130,7 +57,7 @@ func (g *Gateway) deniedToolLocked(s *engine.ServerSnapshot, name string) *engin
 // that is not offered and that names a server serve does not offer is
 // answered with the server's state instead of mcp-go's "tool not found".
 // Anything else goes on to mcp-go untouched.
-func (g *Gateway) explainNotOffered(ctx context.Context, _ any, message any) error {
+func (rs *routes) explainNotOffered(ctx context.Context, _ any, message any) error {
 	raw, ok := message.(json.RawMessage)
 	if !ok {
 		return nil
@@ -150,9 +77,9 @@ func (g *Gateway) explainNotOffered(ctx context.Context, _ any, message any) err
 	var held func() bool
 	switch mcp.MCPMethod(m.Method) {
 	case mcp.MethodToolsCall:
-		kind, held = "tool", func() bool { return g.srv.GetTool(m.Params.Name) != nil }
+		kind, held = "tool", func() bool { return rs.g.srv.GetTool(m.Params.Name) != nil }
 	case mcp.MethodPromptsGet:
-		kind, held = "prompt", func() bool { _, ok := g.srv.ListPrompts()[m.Params.Name]; return ok }
+		kind, held = "prompt", func() bool { _, ok := rs.g.srv.ListPrompts()[m.Params.Name]; return ok }
 	default:
 		return nil
 	}
@@ -164,12 +91,12 @@ func (g *Gateway) explainNotOffered(ctx context.Context, _ any, message any) err
 	// wait too, comes only after this); any call waits until what serve
 	// offers follows the engine's state as of now (a server just
 	// connected, a rule just lifted).
-	g.start.waitReady(ctx)
-	g.caughtUp(ctx)
+	rs.g.start.waitReady(ctx)
+	rs.g.syncer.caughtUp(ctx)
 	if held() {
 		return nil
 	}
-	if msg, why := g.offersNo(ctx, kind, m.Params.Name); why {
+	if msg, why := rs.offersNo(ctx, kind, m.Params.Name); why {
 		return errors.New(msg)
 	}
 	return nil
@@ -180,8 +107,7 @@ func (g *Gateway) explainNotOffered(ctx context.Context, _ any, message any) err
 const maxGone = 256
 
 // goneServers remembers the servers that left the configuration while
-// serve ran, each with the sentence that says so. Guarded by the
-// Gateway's mu.
+// serve ran, each with the sentence that says so. Guarded by lists.mu.
 type goneServers struct {
 	why   map[string]string
 	order []string // oldest first

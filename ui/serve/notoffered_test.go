@@ -11,6 +11,7 @@ import (
 
 	"github.com/mark3labs/mcp-go/mcp"
 
+	"github.com/mcpdeck/mcpdeck/engine/lock"
 	"github.com/mcpdeck/mcpdeck/model"
 )
 
@@ -33,7 +34,7 @@ func TestCallOfAToolNoLongerOffered(t *testing.T) {
 			if err := r.gw.eng.Disable(t.Context(), "fb"); err != nil {
 				t.Fatal(err)
 			}
-			r.waitFor("fb not offered", func(g *Gateway) bool { _, ok := g.x.toolRoutes["fb__echo"]; return !ok })
+			r.waitFor("fb not offered", func(g *Gateway) bool { _, ok := g.lists.exposed().toolRoutes["fb__echo"]; return !ok })
 			checkNotOffered(t, a)
 		})
 	}
@@ -71,7 +72,7 @@ func TestCallOfAToolDeniedWhileSettingsAreBroken(t *testing.T) {
 	if err := r.gw.eng.Reload(t.Context()); err != nil {
 		t.Fatal(err)
 	}
-	r.waitFor("fa's tools denied", func(g *Gateway) bool { _, ok := g.x.toolRoutes["fa__echo"]; return !ok })
+	r.waitFor("fa's tools denied", func(g *Gateway) bool { _, ok := g.lists.exposed().toolRoutes["fa__echo"]; return !ok })
 	got := callText(t, a, "fa__echo")
 	want := `mcpdeck serve offers no tool "fa__echo" now: server fa's tool echo is denied by a permission rule (deny: every tool while ` + settings + ` cannot be read)`
 	if !strings.Contains(got, want) {
@@ -96,18 +97,17 @@ func TestCallOfAToolOfAServerThatLeft(t *testing.T) {
 		}
 	}
 	write(map[string]any{"fc": fault(nil, nil)})
-	r.waitFor("fc offered", func(g *Gateway) bool { _, ok := g.x.toolRoutes["fc__echo"]; return ok })
+	r.waitFor("fc offered", func(g *Gateway) bool { _, ok := g.lists.exposed().toolRoutes["fc__echo"]; return ok })
 	a := r.stdioAgent()
 	write(map[string]any{})
-	r.waitFor("fc gone", func(g *Gateway) bool { _, ok := g.x.toolRoutes["fc__echo"]; return !ok })
+	r.waitFor("fc gone", func(g *Gateway) bool { _, ok := g.lists.exposed().toolRoutes["fc__echo"]; return !ok })
 	if got, want := callText(t, a, "fc__echo"), `mcpdeck serve offers no tool "fc__echo" now: server fc is no longer in the configuration`; !strings.Contains(got, want) {
 		t.Errorf("calling fc__echo: %q, want %q", got, want)
 	}
 	write(map[string]any{"fc": fault(nil, nil)})
-	r.waitFor("fc back", func(g *Gateway) bool { _, ok := g.x.toolRoutes["fc__echo"]; return ok })
-	r.gw.mu.Lock()
-	_, still := r.gw.gone.why["fc"]
-	r.gw.mu.Unlock()
+	r.waitFor("fc back", func(g *Gateway) bool { _, ok := g.lists.exposed().toolRoutes["fc__echo"]; return ok })
+	var still bool
+	lock.With(&r.gw.lists.mu, func() { _, still = r.gw.lists.departed.why["fc"] })
 	if still {
 		t.Error("fc is back but still remembered as gone")
 	}
@@ -161,7 +161,7 @@ func TestCallOfAToolOfAServerStillConnecting(t *testing.T) {
 func TestCallOfAToolOfAFailedServerReconnectsIt(t *testing.T) {
 	r := newRig(t, map[string]any{"fa": fault(nil, nil), "fx": fault([]string{"-no-such-flag"}, nil)}, Options{}, nil)
 	r.waitFor("fx failed", func(g *Gateway) bool {
-		for _, s := range g.snap.Servers {
+		for _, s := range g.lists.lastSnapshot().Servers {
 			if s.Name == "fx" {
 				return s.State == model.StateFailed
 			}

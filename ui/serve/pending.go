@@ -8,6 +8,8 @@ import (
 	"slices"
 	"sync"
 	"time"
+
+	"github.com/mcpdeck/mcpdeck/engine/lock"
 )
 
 // pendingTTL is how long a call waits for its agent to continue it after an
@@ -54,16 +56,22 @@ func newPending(ttl time.Duration, limit int) *pending {
 // parked and the error says why; the caller abandons it.
 func (p *pending) park(r *relay) (string, error) {
 	state := rand.Text() // 128 bits from crypto/rand
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	if p.closed {
-		return "", errors.New("mcpdeck serve is stopping")
+	var err error
+	lock.With(&p.mu, func() {
+		if p.closed {
+			err = errors.New("mcpdeck serve is stopping")
+			return
+		}
+		if len(p.byState) >= p.max {
+			err = fmt.Errorf("%w (%d): answer or cancel one first", ErrTooManyWaiting, p.max)
+			return
+		}
+		p.seq++
+		p.byState[state] = &parked{r: r, timer: time.AfterFunc(p.ttl, func() { p.expire(state) }), seq: p.seq}
+	})
+	if err != nil {
+		return "", err
 	}
-	if len(p.byState) >= p.max {
-		return "", fmt.Errorf("%w (%d): answer or cancel one first", ErrTooManyWaiting, p.max)
-	}
-	p.seq++
-	p.byState[state] = &parked{r: r, timer: time.AfterFunc(p.ttl, func() { p.expire(state) }), seq: p.seq}
 	return state, nil
 }
 
@@ -74,7 +82,17 @@ func (p *pending) park(r *relay) (string, error) {
 // call's questions be declined until they expire; a new call wins over
 // the oldest unanswered ones.
 func (p *pending) makeRoom(server string, keep int) []*relay {
-	p.mu.Lock()
+	var out []*relay
+	lock.With(&p.mu, func() { out = p.oldestHeld(server, keep) })
+	for _, r := range out {
+		r.abandon(fmt.Errorf("a newer call to %s needed its place (calls waiting for answers may hold %d of its questions)", server, keep))
+	}
+	return out
+}
+
+// oldestHeld is makeRoom's choice, holding p.mu: it takes the oldest
+// calls of server out until those left hold at most keep places.
+func (p *pending) oldestHeld(server string, keep int) []*relay {
 	var mine []string
 	held := 0
 	for state, w := range p.byState {
@@ -95,19 +113,17 @@ func (p *pending) makeRoom(server string, keep int) []*relay {
 		held -= int(w.r.holding.Load())
 		out = append(out, w.r)
 	}
-	p.mu.Unlock()
-	for _, r := range out {
-		r.abandon(fmt.Errorf("a newer call to %s needed its place (calls waiting for answers may hold %d of its questions)", server, keep))
-	}
 	return out
 }
 
 // expire abandons the call under state if it is still waiting.
 func (p *pending) expire(state string) {
-	p.mu.Lock()
-	w, ok := p.byState[state]
-	delete(p.byState, state)
-	p.mu.Unlock()
+	var w *parked
+	var ok bool
+	lock.With(&p.mu, func() {
+		w, ok = p.byState[state]
+		delete(p.byState, state)
+	})
 	if ok {
 		w.r.abandon(fmt.Errorf("the agent did not continue it within %v", p.ttl))
 	}
@@ -116,9 +132,13 @@ func (p *pending) expire(state string) {
 // take removes and returns the call under state when it was parked for
 // this agent and request; a state that names nothing, or another agent's
 // call, is unknown. A state for another request stays parked.
-func (p *pending) take(state, agent string, key requestKey) (*relay, error) {
-	p.mu.Lock()
-	defer p.mu.Unlock()
+func (p *pending) take(state, agent string, key requestKey) (r *relay, err error) {
+	lock.With(&p.mu, func() { r, err = p.takeHeld(state, agent, key) })
+	return r, err
+}
+
+// takeHeld is take, holding p.mu.
+func (p *pending) takeHeld(state, agent string, key requestKey) (*relay, error) {
 	w, ok := p.byState[state]
 	if !ok || w.r.agent != agent {
 		return nil, fmt.Errorf("%w (answered already, cancelled, or not continued within %v): send the request again without requestState",
@@ -134,10 +154,11 @@ func (p *pending) take(state, agent string, key requestKey) (*relay, error) {
 
 // close abandons every waiting call and parks no more.
 func (p *pending) close() {
-	p.mu.Lock()
-	all := p.byState
-	p.byState, p.closed = map[string]*parked{}, true
-	p.mu.Unlock()
+	var all map[string]*parked
+	lock.With(&p.mu, func() {
+		all = p.byState
+		p.byState, p.closed = map[string]*parked{}, true
+	})
 	for _, w := range all {
 		w.timer.Stop()
 		w.r.abandon(errors.New("mcpdeck serve stopped"))

@@ -10,16 +10,16 @@ import (
 )
 
 // readResource reads a listed resource from the server that offers it.
-func (g *Gateway) readResource(ctx context.Context, req mcp.ReadResourceRequest) ([]mcp.ResourceContents, error) {
-	return g.read(ctx, req, func(x *exposure) (string, bool) { s, ok := x.resourceRoutes[req.Params.URI]; return s, ok },
+func (rs *routes) readResource(ctx context.Context, req mcp.ReadResourceRequest) ([]mcp.ResourceContents, error) {
+	return rs.read(ctx, req, func(x *exposure) (string, bool) { s, ok := x.resourceRoutes[req.Params.URI]; return s, ok },
 		item{"resource", "resources", req.Params.URI})
 }
 
 // readTemplate reads a URI that matched template from the server offering
 // the template.
-func (g *Gateway) readTemplate(template string) func(context.Context, mcp.ReadResourceRequest) ([]mcp.ResourceContents, error) {
+func (rs *routes) readTemplate(template string) func(context.Context, mcp.ReadResourceRequest) ([]mcp.ResourceContents, error) {
 	return func(ctx context.Context, req mcp.ReadResourceRequest) ([]mcp.ResourceContents, error) {
-		return g.read(ctx, req, func(x *exposure) (string, bool) { s, ok := x.templateRoutes[template]; return s, ok },
+		return rs.read(ctx, req, func(x *exposure) (string, bool) { s, ok := x.templateRoutes[template]; return s, ok },
 			item{"resource template", "resource templates", template})
 	}
 }
@@ -29,17 +29,17 @@ type item struct{ kind, kinds, name string }
 
 // read runs a resources/read on the server find leads to, through what
 // (one find may lead nowhere).
-func (g *Gateway) read(ctx context.Context, req mcp.ReadResourceRequest, find func(*exposure) (string, bool), what item) ([]mcp.ResourceContents, error) {
+func (rs *routes) read(ctx context.Context, req mcp.ReadResourceRequest, find func(*exposure) (string, bool), what item) ([]mcp.ResourceContents, error) {
 	uri := req.Params.URI
 	key := requestKey{mcp.MethodResourcesRead, uri}
 	if req.Params.RequestState != "" {
-		s, srv, err := g.resume(ctx, key, req.Params.Meta, req.Params.MultiRoundTripParams)
+		s, srv, err := rs.g.asks.resume(ctx, key, req.Params.Meta, req.Params.MultiRoundTripParams)
 		if err != nil {
 			return nil, err
 		}
-		return g.readStep(ctx, srv, s)
+		return rs.readStep(ctx, srv, s)
 	}
-	a := arrive(g, ctx, find, func(s string) string { return s })
+	a := arrive(rs, ctx, find, func(s string) string { return s })
 	switch {
 	case a.gone != "":
 		return nil, goneError(what.kind, what.kinds, what.name, a.gone)
@@ -47,24 +47,24 @@ func (g *Gateway) read(ctx context.Context, req mcp.ReadResourceRequest, find fu
 		return nil, fmt.Errorf("mcpdeck serve offers no %s %q now", what.kind, what.name)
 	}
 	server := a.to
-	if err := g.connected(ctx, server); err != nil {
+	if err := rs.connected(ctx, server); err != nil {
 		return nil, err
 	}
-	s := dispatch(g, ctx, key, server, req.Params.Meta, req.Params.InputResponses, func(ctx context.Context, _ func(engine.Progress)) (*mcp.ReadResourceResult, error) {
-		return g.eng.ReadResourceRaw(ctx, server, uri)
+	s := dispatch(rs, ctx, key, server, req.Params.Meta, req.Params.InputResponses, func(ctx context.Context, _ func(engine.Progress)) (*mcp.ReadResourceResult, error) {
+		return rs.g.eng.ReadResourceRaw(ctx, server, uri)
 	})
-	return g.readStep(ctx, server, s)
+	return rs.readStep(ctx, server, s)
 }
 
 // readStep is the resources/read answer for step s of a call on srv. A
 // resource handler returns contents only, so questions travel as one
 // inputRequired value the AfterReadResource hook turns into the result.
-func (g *Gateway) readStep(ctx context.Context, srv string, s step) ([]mcp.ResourceContents, error) {
+func (rs *routes) readStep(ctx context.Context, srv string, s step) ([]mcp.ResourceContents, error) {
 	switch {
 	case s.ask != nil:
 		return []mcp.ResourceContents{inputRequired{ask: *s.ask}}, nil
 	case s.err != nil:
-		return nil, g.failed(ctx, srv, s.err)
+		return nil, rs.failed(ctx, srv, s.err)
 	}
 	return s.res.(*mcp.ReadResourceResult).Contents, nil
 }

@@ -118,14 +118,14 @@ func agentOf(ctx context.Context) string {
 
 // startRelay runs the engine call run for the agent request in ctx on its
 // own goroutine and returns its first step.
-func (g *Gateway) startRelay(ctx context.Context, key requestKey, srv string, meta *mcp.Meta, run func(context.Context, func(engine.Progress)) (any, error)) step {
-	rctx, cancel := context.WithCancelCause(g.base)
+func (qs *questions) startRelay(ctx context.Context, key requestKey, srv string, meta *mcp.Meta, run func(context.Context, func(engine.Progress)) (any, error)) step {
+	rctx, cancel := context.WithCancelCause(qs.g.base)
 	r := &relay{
 		key: key, server: srv, agent: agentOf(ctx), ctx: rctx, cancel: cancel,
 		asks: make(chan *question), final: make(chan outcome, 1), done: make(chan struct{}), asked: map[string]*question{},
 	}
 	// Calls of srv its agents never continued give up their places first.
-	for _, old := range g.pending.makeRoom(srv, engine.MaxPendingAsks/2) {
+	for _, old := range qs.pending.makeRoom(srv, engine.MaxPendingAsks/2) {
 		select {
 		case <-old.done:
 		case <-ctx.Done():
@@ -134,29 +134,29 @@ func (g *Gateway) startRelay(ctx context.Context, key requestKey, srv string, me
 	r.attach(ctx, meta)
 	var progress func(engine.Progress)
 	if meta != nil && meta.ProgressToken != nil {
-		progress = r.progress(g)
+		progress = r.progress(qs.g.routes)
 	}
-	g.wg.Go(func() {
-		callCtx, end := g.begin(rctx, srv, r)
+	qs.g.wg.Go(func() {
+		callCtx, end := qs.g.routes.begin(rctx, srv, r)
 		res, err := run(callCtx, progress)
 		end()
 		close(r.done)
 		r.final <- outcome{res, err}
 		cancel(nil) // release a question still waiting
 	})
-	return g.round(ctx, r)
+	return qs.round(ctx, r)
 }
 
 // resume delivers a retry's answers to the call its requestState names and
 // returns the call's next step.
-func (g *Gateway) resume(ctx context.Context, key requestKey, meta *mcp.Meta, p mcp.MultiRoundTripParams) (step, string, error) {
-	r, err := g.pending.take(p.RequestState, agentOf(ctx), key)
+func (qs *questions) resume(ctx context.Context, key requestKey, meta *mcp.Meta, p mcp.MultiRoundTripParams) (step, string, error) {
+	r, err := qs.pending.take(p.RequestState, agentOf(ctx), key)
 	if err != nil {
 		return step{}, "", err
 	}
 	r.attach(ctx, meta)
 	r.deliver(p.InputResponses)
-	return g.round(ctx, r), r.server, nil
+	return qs.round(ctx, r), r.server, nil
 }
 
 // round waits for the call's next event while the agent request in ctx
@@ -165,7 +165,7 @@ func (g *Gateway) resume(ctx context.Context, key requestKey, meta *mcp.Meta, p 
 // the server's keys), which park the call under a
 // new request state (too many parked: the call is cancelled and its end
 // says why). The agent cancelling the request cancels the call.
-func (g *Gateway) round(ctx context.Context, r *relay) step {
+func (qs *questions) round(ctx context.Context, r *relay) step {
 	select {
 	case o := <-r.final:
 		return step{outcome: o}
@@ -187,7 +187,7 @@ func (g *Gateway) round(ctx context.Context, r *relay) step {
 		r.abandon(context.Cause(ctx))
 		return step{outcome: outcome{err: ctx.Err()}}
 	}
-	state, err := g.pending.park(r)
+	state, err := qs.pending.park(r)
 	if err != nil {
 		r.abandon(err)
 		return step{outcome: outcome{err: err}}

@@ -91,7 +91,7 @@ func agentModel(asked chan<- mcp.CreateMessageParams) client.ClientOption {
 // agent: every relayed engine call has ended.
 func (r *rig) waitSettled() {
 	r.t.Helper()
-	r.waitFor("every call to end", func(g *Gateway) bool { return len(g.calls) == 0 && g.pending.count() == 0 })
+	r.waitFor("every call to end", func(g *Gateway) bool { return g.routes.inFlight() == 0 && g.asks.pending.count() == 0 })
 }
 
 // TestModernAgentAnswersThroughInputRequired: an agent on 2026-07-28 that
@@ -371,8 +371,8 @@ func TestAbandonedCallIsCancelled(t *testing.T) {
 		t.Fatal(err)
 	}
 	ir := askRound(t, res)
-	r.waitFor("the call to wait", func(g *Gateway) bool { return len(g.calls) == 1 && g.pending.count() == 1 })
-	r.gw.pending.expire(ir.RequestState)
+	r.waitFor("the call to wait", func(g *Gateway) bool { return g.routes.inFlight() == 1 && g.asks.pending.count() == 1 })
+	r.gw.asks.pending.expire(ir.RequestState)
 	r.waitSettled()
 	if _, err := a.round(t.Context(), t, mcp.MethodToolsCall, map[string]any{"name": "fa__elicit", "requestState": ir.RequestState}); err == nil {
 		t.Error("an expired state continued a call")
@@ -384,7 +384,7 @@ func TestAbandonedCallIsCancelled(t *testing.T) {
 		_, err := a.round(ctx, t, mcp.MethodToolsCall, map[string]any{"name": "fa__hang"})
 		done <- err
 	}()
-	r.waitFor("the call to run", func(g *Gateway) bool { return len(g.calls) == 1 })
+	r.waitFor("the call to run", func(g *Gateway) bool { return g.routes.inFlight() == 1 })
 	cancel()
 	if err := <-done; !errors.Is(err, context.Canceled) {
 		t.Errorf("the cancelled request returned %v", err)
@@ -397,7 +397,7 @@ func TestAbandonedCallIsCancelled(t *testing.T) {
 // the waiting one is unharmed, and closing the gateway cancels it.
 func TestTooManyWaitingCallsAreRefused(t *testing.T) {
 	r := newRig(t, map[string]any{"fa": fault([]string{"-ask"}, nil)}, Options{}, nil)
-	r.gw.pending = newPending(pendingTTL, 1)
+	r.gw.asks.pending = newPending(pendingTTL, 1)
 	a := &rawAgent{agent: r.modernAgent()}
 	res, err := a.round(t.Context(), t, mcp.MethodToolsCall, map[string]any{"name": "fa__elicit"})
 	if err != nil {
@@ -412,5 +412,5 @@ func TestTooManyWaitingCallsAreRefused(t *testing.T) {
 	if err := json.Unmarshal(res, &refused); err != nil || !refused.IsError || !strings.Contains(string(res), "too many calls are waiting for answers (1)") {
 		t.Errorf("the second call = %s (%v)", res, err)
 	}
-	r.waitFor("only the first call to wait", func(g *Gateway) bool { return len(g.calls) == 1 && g.pending.count() == 1 })
+	r.waitFor("only the first call to wait", func(g *Gateway) bool { return g.routes.inFlight() == 1 && g.asks.pending.count() == 1 })
 }

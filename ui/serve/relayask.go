@@ -9,6 +9,7 @@ import (
 	"github.com/mark3labs/mcp-go/server"
 
 	"github.com/mcpdeck/mcpdeck/engine"
+	"github.com/mcpdeck/mcpdeck/engine/lock"
 )
 
 // The relay's two sides: the engine's callbacks ask (and wait), the
@@ -49,30 +50,28 @@ func (r *relay) attach(ctx context.Context, meta *mcp.Meta) {
 	if meta != nil {
 		a.token = meta.ProgressToken
 	}
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	if info := server.RequestProtocolInfoFromContext(ctx); info != nil && info.ClientCapabilities != nil {
-		r.caps = *info.ClientCapabilities
-	}
-	r.att = a
+	lock.With(&r.mu, func() {
+		if info := server.RequestProtocolInfoFromContext(ctx); info != nil && info.ClientCapabilities != nil {
+			r.caps = *info.ClientCapabilities
+		}
+		r.att = a
+	})
 }
 
 // capabilities are what the agent's latest request declared.
-func (r *relay) capabilities() mcp.ClientCapabilities {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	return r.caps
+func (r *relay) capabilities() (caps mcp.ClientCapabilities) {
+	lock.With(&r.mu, func() { caps = r.caps })
+	return caps
 }
 
 // progress sends the call's progress to the latest agent request, under
 // the token that request gave.
-func (r *relay) progress(g *Gateway) func(engine.Progress) {
+func (r *relay) progress(rs *routes) func(engine.Progress) {
 	return func(p engine.Progress) {
-		r.mu.Lock()
-		a := r.att
-		r.mu.Unlock()
+		var a *attachment
+		lock.With(&r.mu, func() { a = r.att })
 		if a != nil && a.token != nil {
-			g.sendProgress(a.ctx, a.token, p)
+			rs.sendProgress(a.ctx, a.token, p)
 		}
 	}
 }
@@ -81,8 +80,11 @@ func (r *relay) progress(g *Gateway) func(engine.Progress) {
 // put to the agent; a question of a server's round not gathered yet starts
 // gathering that round (gather).
 func (r *relay) add(q *question) {
-	r.mu.Lock()
-	defer r.mu.Unlock()
+	lock.With(&r.mu, func() { r.addHeld(q) })
+}
+
+// addHeld is add, holding r.mu.
+func (r *relay) addHeld(q *question) {
 	r.n++
 	id := q.in.Key
 	if _, taken := r.asked[id]; id == "" || taken {
@@ -108,9 +110,9 @@ func (r *relay) add(q *question) {
 // request ending stops the wait (round sees it).
 func (r *relay) gather(ctx context.Context) (outcome, bool) {
 	for {
-		r.mu.Lock()
-		settled, missing := r.settled, len(r.waiting) > 0
-		r.mu.Unlock()
+		var settled <-chan string
+		var missing bool
+		lock.With(&r.mu, func() { settled, missing = r.settled, len(r.waiting) > 0 })
 		if !missing {
 			settled = nil // nothing to wait for: take what is there
 		}
@@ -119,9 +121,7 @@ func (r *relay) gather(ctx context.Context) (outcome, bool) {
 			r.add(q)
 			continue
 		case k := <-settled:
-			r.mu.Lock()
-			delete(r.waiting, k)
-			r.mu.Unlock()
+			r.settle(k)
 			continue
 		default:
 		}
@@ -132,9 +132,7 @@ func (r *relay) gather(ctx context.Context) (outcome, bool) {
 		case q := <-r.asks:
 			r.add(q)
 		case k := <-settled:
-			r.mu.Lock()
-			delete(r.waiting, k)
-			r.mu.Unlock()
+			r.settle(k)
 		case o := <-r.final:
 			return o, true
 		case <-ctx.Done():
@@ -143,32 +141,37 @@ func (r *relay) gather(ctx context.Context) (outcome, bool) {
 	}
 }
 
-func (r *relay) unanswered() bool {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	return len(r.asked) > 0
+// settle records that the engine settled the server's key k itself.
+func (r *relay) settle(k string) {
+	lock.With(&r.mu, func() { delete(r.waiting, k) })
+}
+
+// unanswered reports whether questions put to the agent await answers.
+func (r *relay) unanswered() (some bool) {
+	lock.With(&r.mu, func() { some = len(r.asked) > 0 })
+	return some
 }
 
 // questions are the requests for input still unanswered, by id.
-func (r *relay) questions() mcp.InputRequests {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	out := make(mcp.InputRequests, len(r.asked))
-	for id, q := range r.asked {
-		out[id] = q.req
-	}
+func (r *relay) questions() (out mcp.InputRequests) {
+	lock.With(&r.mu, func() {
+		out = make(mcp.InputRequests, len(r.asked))
+		for id, q := range r.asked {
+			out[id] = q.req
+		}
+	})
 	return out
 }
 
 // deliver hands each answer to the question it names; a question left
 // unanswered is asked again in the next round, an unknown id is ignored.
 func (r *relay) deliver(answers mcp.InputResponses) {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	for id, a := range answers {
-		if q, ok := r.asked[id]; ok {
-			q.answer <- a
-			delete(r.asked, id)
+	lock.With(&r.mu, func() {
+		for id, a := range answers {
+			if q, ok := r.asked[id]; ok {
+				q.answer <- a
+				delete(r.asked, id)
+			}
 		}
-	}
+	})
 }

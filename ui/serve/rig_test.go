@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/mcpdeck/mcpdeck/engine"
+	"github.com/mcpdeck/mcpdeck/engine/lock"
 	"github.com/mcpdeck/mcpdeck/model"
 	"github.com/mcpdeck/mcpdeck/model/config"
 	"github.com/mcpdeck/mcpdeck/transports"
@@ -122,16 +123,16 @@ func startRig(t testing.TB, servers map[string]any, o Options, edit func(*engine
 	return r, nil
 }
 
-// waitFor waits until cond holds for the gateway (checked under its lock
-// after every change), failing the test after waitLimit.
+// waitFor waits until cond holds for the gateway (checked after every
+// change; cond reads the parts through their own locks), failing the test
+// after waitLimit.
 func (r *rig) waitFor(what string, cond func(g *Gateway) bool) {
 	r.t.Helper()
 	deadline := time.NewTimer(waitLimit)
 	defer deadline.Stop()
 	for {
-		r.gw.mu.Lock()
-		ok, ch := cond(r.gw), r.gw.changed
-		r.gw.mu.Unlock()
+		ch := r.gw.changed.wait() // taken first: a change after cond rings it
+		ok := cond(r.gw)
 		if ok {
 			return
 		}
@@ -143,15 +144,24 @@ func (r *rig) waitFor(what string, cond func(g *Gateway) bool) {
 	}
 }
 
-// state is the named server's state in the last snapshot applied (under
-// the gateway's lock, inside waitFor).
+// state is the named server's state in the last snapshot applied.
 func state(g *Gateway, name string) model.State {
-	for _, s := range g.snap.Servers {
-		if s.Name == name {
-			return s.State
-		}
+	if s, ok := g.lists.server(name); ok {
+		return s.State
 	}
 	return model.StateDisabled
+}
+
+// lastSnapshot is the snapshot lists took last.
+func (l *lists) lastSnapshot() (s engine.Snapshot) {
+	lock.With(&l.mu, func() { s = l.snap })
+	return s
+}
+
+// inFlight counts the agent requests in flight.
+func (rs *routes) inFlight() (n int) {
+	lock.With(&rs.mu, func() { n = len(rs.calls) })
+	return n
 }
 
 // snapOf is a snapshot listing servers by name only, each one that may run.

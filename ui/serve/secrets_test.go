@@ -62,7 +62,7 @@ func TestErrorsToTheAgentMaskTheServersSecrets(t *testing.T) {
 	}
 	call() // fails, or finds the server reconnecting
 	r.waitFor("the 404 to be the server's error", func(g *Gateway) bool {
-		for _, s := range g.snap.Servers {
+		for _, s := range g.lists.lastSnapshot().Servers {
 			if s.Name == "api" {
 				return s.State != model.StateConnected && strings.Contains(s.Error, "404")
 			}

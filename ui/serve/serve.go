@@ -63,67 +63,49 @@ type Options struct {
 	StartupWait time.Duration
 }
 
-// Gateway is one engine offered as one MCP server.
+// Gateway is one engine offered as one MCP server. It is a thin front
+// over parts that own their fields, each its own lock or none
+// (parts_test.go holds who owns what): lists (what is offered), sessions
+// (the agents and their subscriptions), routes (requests in flight and
+// where a name leads), asks (servers' questions put to agents), syncer
+// (following the engine's snapshots) and start (first answers held).
+// What the Gateway keeps itself is set in New and never changes.
 type Gateway struct {
 	eng *engine.Engine
 	srv *server.MCPServer
 	f   filter
 	log io.Writer
 
-	// fallback answers what the agent cannot: the engine options' own
-	// callbacks (the CLI's headless policy).
-	fallback struct {
-		elicit engine.ElicitFunc
-		sample engine.SampleFunc
-		onLog  func(string, engine.LogEntry)
-	}
-	answersElicit bool // Options.AnswersElicitation
+	// base is the context of relayed calls (relay.go), cancelled by Close.
+	base context.Context
+	stop context.CancelFunc
+	wg   sync.WaitGroup
 
-	// setting is held while a snapshot is applied, from the exposure
-	// built to mcp-go's lists set (sync.go); setSeq, guarded by it, is the
-	// last snapshot whose lists are set.
-	setting sync.Mutex
-	setSeq  uint64
-
-	mu       sync.Mutex
-	snap     engine.Snapshot
-	view     engine.Snapshot // snap with the lists offered of servers not connected (viewLocked), as x was built from
-	x        exposure
-	known    known                  // what is offered of servers not connected (known.go)
-	told     map[string]bool        // notes already written
-	floods   map[string]int         // each server's burst of declined requests last noted (AskFlood.Seq)
-	kinds    map[string]status.Kind // each offered server's last kind, for notes
-	calls    []*call                // agent requests in flight, oldest first
-	sessions map[string]server.ClientSession
-	subs     subscriptions // the agents' resource subscriptions (subscribe.go)
-	gone     goneServers   // servers that left the configuration (notoffered.go)
-	// changed is closed and replaced whenever the above changes (a
-	// snapshot applied, a call begun or ended): it wakes waiters.
-	changed chan struct{}
-
-	// base is the context of relayed calls (relay.go), cancelled by Close;
-	// pending holds those waiting for their agent's answers.
-	base    context.Context
-	stop    context.CancelFunc
-	pending *pending
-
-	lists listCache // encoded list results until what is offered changes (listcache.go)
-	start startup   // holds first answers for servers serve knows nothing of (startup.go)
-	wg    sync.WaitGroup
+	lists    *lists     // the snapshot as offered, its exposure, the list cache and fronts (lists.go)
+	sessions *sessions  // the agents' sessions and resource subscriptions (sessions.go)
+	routes   *routes    // agent requests in flight and where they go (routes.go)
+	asks     *questions // servers' questions put to agents, calls waiting for answers (askagent.go)
+	syncer   *syncer    // applies the engine's snapshots (sync.go)
+	start    *startup   // holds first answers for servers serve knows nothing of (startup.go)
+	// changed rings whenever lists or routes change (a snapshot applied,
+	// a call begun or ended): it wakes waiters.
+	changed *bell
 }
 
 // ErrUnknownServer is returned for a --servers name nothing configures.
 var ErrUnknownServer = errors.New("no such server")
 
-// newGateway is a Gateway's state before anything runs: its maps and
-// channels, made in one place so that no constructor (the tests' offline
-// ones included) leaves one nil.
-func newGateway(f filter, log io.Writer) *Gateway {
-	return &Gateway{
-		f: f, log: log, told: map[string]bool{}, floods: map[string]int{}, known: newKnown(), kinds: map[string]status.Kind{},
-		sessions: map[string]server.ClientSession{}, start: newStartup(), changed: make(chan struct{}),
-		pending: newPending(pendingTTL, maxPending),
-	}
+// newGateway is a Gateway's state before anything runs: its parts, made
+// in one place so that no constructor (the tests' offline ones included)
+// leaves one nil.
+func newGateway(f filter, log io.Writer, fb fallbacks) *Gateway {
+	g := &Gateway{f: f, log: log, start: newStartup(), changed: newBell()}
+	g.lists = &lists{g: g, known: newKnown()}
+	g.sessions = &sessions{g: g, byID: map[string]server.ClientSession{}, logFallback: fb.onLog}
+	g.routes = &routes{g: g}
+	g.asks = &questions{g: g, fallback: fb, pending: newPending(pendingTTL, maxPending)}
+	g.syncer = &syncer{g: g, told: map[string]bool{}, floods: map[string]int{}, lastKinds: map[string]status.Kind{}}
+	return g
 }
 
 // New starts an engine with eo and offers its servers. eo's Elicit, Sample
@@ -136,14 +118,12 @@ func New(ctx context.Context, eo engine.Options, o Options) (*Gateway, error) {
 	if f.prefix, err = ParsePrefix(string(o.Prefix)); err != nil {
 		return nil, err
 	}
-	g := newGateway(f, o.Log)
-	g.base, g.stop = context.WithCancel(context.Background())
-	if g.log == nil {
-		g.log = io.Discard
+	if o.Log == nil {
+		o.Log = io.Discard
 	}
-	g.fallback.elicit, g.fallback.sample, g.fallback.onLog = eo.Elicit, eo.Sample, eo.OnLog
-	g.answersElicit = o.AnswersElicitation
-	eo.Elicit, eo.Sample, eo.OnLog, eo.Roots = g.elicit, g.sample, g.onLog, g.roots
+	g := newGateway(f, o.Log, fallbacks{elicit: eo.Elicit, sample: eo.Sample, onLog: eo.OnLog, answersElicit: o.AnswersElicitation})
+	g.base, g.stop = context.WithCancel(context.Background())
+	eo.Elicit, eo.Sample, eo.OnLog, eo.Roots = g.asks.elicit, g.asks.sample, g.sessions.onLog, g.asks.roots
 	// Each server's last lists answer the next start's first list (known.go).
 	eo.RememberLists = true
 	g.srv = g.newMCPServer(o.Version)
@@ -166,8 +146,8 @@ func New(ctx context.Context, eo engine.Options, o Options) (*Gateway, error) {
 	}
 	g.note(f.prefix.describe(snap, f))
 	g.start.begin(serverWait(o.StartupWait, eng.ConnectTimeout()))
-	g.apply(snap)
-	g.wg.Go(g.follow)
+	g.syncer.apply(snap)
+	g.wg.Go(g.syncer.follow)
 	if f.prefix == PrefixNever {
 		if err := g.refuseClashes(ctx); err != nil {
 			_ = g.Close()
@@ -201,27 +181,14 @@ func checkServers(snap engine.Snapshot, want []string) error {
 // (every server) and the gateway's goroutines.
 func (g *Gateway) Close() error {
 	g.start.end()
-	g.pending.close()
+	g.asks.close()
 	g.stop()
 	err := g.eng.Close()
 	g.wg.Wait()
 	return err
 }
 
-// follow applies every snapshot the engine publishes, until it closes.
-func (g *Gateway) follow() {
-	for snap := range g.eng.Updates() {
-		g.apply(snap)
-	}
-}
-
 // note writes one line for the person, sanitized (it carries server text).
 func (g *Gateway) note(s string) {
 	fmt.Fprintln(g.log, textsafe.SanitizeLine("mcpdeck serve: "+s))
-}
-
-// bumpLocked wakes whoever waits on changed. Callers hold g.mu.
-func (g *Gateway) bumpLocked() {
-	close(g.changed)
-	g.changed = make(chan struct{})
 }

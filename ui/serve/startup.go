@@ -30,8 +30,8 @@ type startup struct {
 	timer *time.Timer // ends the wait at limit; nil before begin
 }
 
-func newStartup() startup {
-	return startup{ready: make(chan struct{}), settled: make(chan struct{})}
+func newStartup() *startup {
+	return &startup{ready: make(chan struct{}), settled: make(chan struct{})}
 }
 
 // serverWait is how long serve waits for servers: connect (the engine's
@@ -82,6 +82,9 @@ func (s *startup) markSettled() {
 	s.settleOn.Do(func() { close(s.settled) })
 	s.markReady()
 }
+
+// whenSettled is closed once every server settled (markSettled).
+func (s *startup) whenSettled() <-chan struct{} { return s.settled }
 
 // isReady reports whether first answers are given now.
 func (s *startup) isReady() bool {

@@ -51,30 +51,18 @@ func colon(why string) string {
 	return ": " + why
 }
 
-// server returns the named server from the last snapshot.
-func (g *Gateway) server(name string) (engine.ServerSnapshot, bool) {
-	g.mu.Lock()
-	defer g.mu.Unlock()
-	for _, s := range g.snap.Servers {
-		if s.Name == name {
-			return s, true
-		}
-	}
-	return engine.ServerSnapshot{}, false
-}
-
 // unavailable is the error for a call to a server that is not connected:
 // its state in words. A server that failed or needs sign-in is asked to
 // connect again (the person may have fixed it, or signed in with
 // `mcpdeck auth` meanwhile), so the agent's next try may succeed.
-func (g *Gateway) unavailable(ctx context.Context, name string) error {
-	s, ok := g.server(name)
+func (rs *routes) unavailable(ctx context.Context, name string) error {
+	s, ok := rs.g.lists.server(name)
 	if !ok {
 		return fmt.Errorf("%w: %s", engine.ErrUnknownServer, name)
 	}
 	msg := stateSentence(&s)
 	if k := status.KindOf(&s); k == status.Failed || k == status.NeedsAuth {
-		if err := g.eng.Reconnect(ctx, name); err == nil {
+		if err := rs.g.eng.Reconnect(ctx, name); err == nil {
 			msg += "; mcpdeck is connecting it again, try again shortly"
 		}
 	}

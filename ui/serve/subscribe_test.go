@@ -8,6 +8,7 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 
 	"github.com/mcpdeck/mcpdeck/engine"
+	"github.com/mcpdeck/mcpdeck/engine/lock"
 )
 
 // TestAgentSubscribesToAResource: an agent's resources/subscribe reaches
@@ -31,7 +32,7 @@ func TestAgentSubscribesToAResource(t *testing.T) {
 		t.Fatalf("resources/unsubscribe: %v", err)
 	}
 	r.waitFor("the watch to end", func(g *Gateway) bool {
-		for _, s := range g.snap.Servers {
+		for _, s := range g.lists.lastSnapshot().Servers {
 			if s.Name == "fa" {
 				return !slices.ContainsFunc(s.Watched, func(w engine.WatchedResource) bool { return w.URI == uri })
 			}
@@ -68,9 +69,8 @@ func TestSubscribeThatFailsIsForgotten(t *testing.T) {
 	if want := "subscribing to gone://x on gone: "; !strings.Contains(r.log.String(), want) {
 		t.Errorf("log lacks %q:\n%s", want, r.log)
 	}
-	r.gw.mu.Lock()
-	kept := len(r.gw.subs.sessions)
-	r.gw.mu.Unlock()
+	var kept int
+	lock.With(&r.gw.sessions.mu, func() { kept = len(r.gw.sessions.subs.sessions) })
 	if kept != 0 {
 		t.Errorf("%d failed subscriptions kept", kept)
 	}
