@@ -151,6 +151,10 @@ func (s Server) Blockers() []Reason {
 		out = append(out, Reason{Kind: ReasonAwaitingApproval, Changed: s.Approval.Status == ApprovalChanged})
 	case ApprovalRejected:
 		out = append(out, Reason{Kind: ReasonRejectedByYou})
+	case ApprovalUnknown:
+		if len(s.Problems) == 0 { // the file's problem is normally there: never run without a reason
+			out = append(out, Reason{Kind: ReasonConfigProblem, Problem: &Problem{Server: s.Name, Message: "your decisions on this project cannot be read"}})
+		}
 	case ApprovalNotNeeded, ApprovalApproved:
 	}
 	for i := range s.Problems {
@@ -170,7 +174,7 @@ func (s Server) AwaitsApproval() bool {
 	switch s.Approval.Status {
 	case ApprovalPending, ApprovalChanged, ApprovalRejected:
 		return true
-	case ApprovalNotNeeded, ApprovalApproved:
+	case ApprovalNotNeeded, ApprovalApproved, ApprovalUnknown:
 	}
 	return false
 }

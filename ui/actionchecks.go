@@ -73,10 +73,17 @@ func canApprove(s *engine.ServerSnapshot) (bool, string) {
 		return false, "only project (.mcp.json) servers need approval"
 	case model.ApprovalApproved:
 		return false, "server is already approved"
+	case model.ApprovalUnknown:
+		return false, decisionsUnreadable
 	case model.ApprovalPending, model.ApprovalChanged, model.ApprovalRejected:
 	}
 	return true, ""
 }
+
+// decisionsUnreadable is why approving or rejecting waits: the file that
+// holds the person's decisions on the project cannot be read (its row, in
+// the local group, says where and why).
+const decisionsUnreadable = "your decisions on this project cannot be read: fix the local file first (its row says where)"
 
 func canReject(s *engine.ServerSnapshot) (bool, string) {
 	switch s.Approval.Status {
@@ -84,6 +91,8 @@ func canReject(s *engine.ServerSnapshot) (bool, string) {
 		return false, "only project (.mcp.json) servers need approval"
 	case model.ApprovalRejected:
 		return false, "server is already rejected"
+	case model.ApprovalUnknown:
+		return false, decisionsUnreadable
 	case model.ApprovalPending, model.ApprovalChanged, model.ApprovalApproved:
 	}
 	return true, ""

@@ -130,10 +130,15 @@ func stringList(f *jsonfile.File, key string) ([]string, error) {
 
 // EditState edits the person's private state of a project (see
 // StatePath), creating the projects directory (private to the person)
-// when needed. A new file starts by naming the project it belongs to.
+// when needed. A new file starts by naming the project it belongs to. A
+// file that cannot be read is refused with what the person needs first:
+// that nothing can be saved until it is fixed, then where and why.
 func EditState(path, root string, edit func(f *jsonfile.File) ([]byte, error)) error {
 	if path == "" {
 		return fmt.Errorf("%w: no absolute user config directory is known, so mcpdeck has nowhere private to save this", model.ErrInvalid)
+	}
+	if _, p := jsonfile.Read(path); p != nil {
+		return jsonfile.Unusable("your settings for this project cannot be saved until its file is fixed: %s", p.Error())
 	}
 	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
 		return fmt.Errorf("cannot create %s: %w", filepath.Dir(path), err)
