@@ -126,7 +126,7 @@ func (c *callParts) prepare(server, tool string, progress func(Progress)) (tc to
 		}
 		if def.Denied {
 			_, rule := e.res.Permissions.Check(def.ExposedName)
-			return fmt.Errorf("%w: %s (rule %s)", ErrDenied, def.ExposedName, rule)
+			return &DeniedError{Tool: def.ExposedName, Rule: rule, Unreadable: len(e.res.Permissions.Unreadable) > 0}
 		}
 		tc.name = def.Name
 		if tc.sch, err = en.calls.schemaFor(def); err != nil {

@@ -121,6 +121,26 @@ var ErrNotConnected = errors.New("server not connected")
 // ErrDenied is returned when permission rules forbid a tool.
 var ErrDenied = errors.New("tool call denied by permission rules")
 
+// DeniedError is a call refused by the permission rules: Tool is its
+// exposed name, Rule the deny rule that matched, or, when a settings
+// file's rules cannot be read (Unreadable), the sentence saying which and
+// what is wrong, which then leads: the cause, not a rule that does not
+// exist.
+type DeniedError struct {
+	Tool       string
+	Rule       string
+	Unreadable bool
+}
+
+func (e *DeniedError) Error() string {
+	if e.Unreadable {
+		return e.Rule + " (" + e.Tool + " was not called)"
+	}
+	return fmt.Sprintf("%v: %s (rule %s)", ErrDenied, e.Tool, e.Rule)
+}
+
+func (e *DeniedError) Unwrap() error { return ErrDenied }
+
 // Engine is the connection manager. All methods are safe for concurrent use.
 type Engine struct {
 	opts        Options

@@ -47,6 +47,11 @@ func (e *Engine) publishLocked() {
 	}
 	if e.res != nil {
 		s.Problems = e.res.Problems
+		if u := e.res.Permissions.Unreadable; len(u) > 0 {
+			for i := range s.Servers {
+				s.Servers[i].ToolsDeniedBy = u
+			}
+		}
 	}
 	s.Warnings = e.warnings
 	if e.res != nil && e.res.Untrusted != nil && !e.res.Untrusted.Told {

@@ -83,15 +83,20 @@ type ServerSnapshot struct {
 	// AuthURL is the sign-in URL while Authenticate runs, to show or copy.
 	AuthURL string `json:"authUrl,omitempty"`
 
-	ServerInfo      Implementation     `json:"serverInfo,omitzero"`
-	ProtocolVersion string             `json:"protocolVersion,omitempty"`
-	Instructions    string             `json:"instructions,omitempty"` // capped at 2048
-	Tools           []Tool             `json:"tools,omitempty"`
-	Resources       []Resource         `json:"resources,omitempty"`
-	Templates       []ResourceTemplate `json:"resourceTemplates,omitempty"`
-	Prompts         []Prompt           `json:"prompts,omitempty"`
-	Skills          []Skill            `json:"skills,omitempty"` // listed only; files are read on LoadSkill
-	StderrTail      []string           `json:"stderrTail,omitempty"`
+	ServerInfo      Implementation `json:"serverInfo,omitzero"`
+	ProtocolVersion string         `json:"protocolVersion,omitempty"`
+	Instructions    string         `json:"instructions,omitempty"` // capped at 2048
+	Tools           []Tool         `json:"tools,omitempty"`
+	// ToolsDeniedBy are the problems of the settings files whose
+	// permission rules cannot be read: while there are any, every tool is
+	// denied (model/policy Permissions.Unreadable), and the UIs say so
+	// before anything else about the tools.
+	ToolsDeniedBy []model.Problem    `json:"toolsDeniedBy,omitempty"`
+	Resources     []Resource         `json:"resources,omitempty"`
+	Templates     []ResourceTemplate `json:"resourceTemplates,omitempty"`
+	Prompts       []Prompt           `json:"prompts,omitempty"`
+	Skills        []Skill            `json:"skills,omitempty"` // listed only; files are read on LoadSkill
+	StderrTail    []string           `json:"stderrTail,omitempty"`
 	// Logs are the server's last log messages (notifications/message), at
 	// most 1 000, oldest first; LogErrors counts those at error or above
 	// since mcpdeck started.

@@ -142,7 +142,7 @@ func needsSignIn(_ *Model, s *engine.ServerSnapshot) bool { return s.State == mo
 func openCallTool(m *Model, p press) tea.Cmd {
 	s := p.s
 	if p.item >= 0 {
-		return m.push(openToolCall(m.env, s.Name, s.Tools[p.item]))
+		return m.push(openToolCall(m.env, s.Name, s.Tools[p.item], s.ToolsDeniedBy))
 	}
 	return m.push(openToolPicker(m.env, s))
 }

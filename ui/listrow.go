@@ -49,7 +49,11 @@ func (l *serverList) renderRow(s *engine.ServerSnapshot, selected bool) string {
 	if s.Config.Sandbox != nil {
 		text += " · sandboxed"
 	}
-	if cost, over := l.costs.label(s); cost != "" {
+	if len(s.ToolsDeniedBy) > 0 && len(s.Tools) > 0 {
+		// what costs nothing because it is all denied says why, not "~0 tokens"
+		text += " · " + status.ToolsDeniedShort(s.ToolsDeniedBy)
+		style = l.st.Bad
+	} else if cost, over := l.costs.label(s); cost != "" {
 		text += " · " + cost
 		if over {
 			text += " ⚠"

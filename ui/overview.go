@@ -9,6 +9,7 @@ import (
 
 	"github.com/mcpdeck/mcpdeck/engine"
 	"github.com/mcpdeck/mcpdeck/model"
+	"github.com/mcpdeck/mcpdeck/model/policy"
 	"github.com/mcpdeck/mcpdeck/model/textsafe"
 	"github.com/mcpdeck/mcpdeck/ui/status"
 	"github.com/mcpdeck/mcpdeck/ui/styles"
@@ -56,7 +57,11 @@ func overviewLines(st *styles.Styles, s *engine.ServerSnapshot, width int, conte
 	if s.Approval.Status != model.ApprovalNotNeeded {
 		kv("Approval", s.Approval.Status.String())
 	}
-	kv("Context", context)
+	if len(s.ToolsDeniedBy) > 0 {
+		kv("Tools", policy.Permissions{Unreadable: s.ToolsDeniedBy}.UnreadableText())
+	} else {
+		kv("Context", context)
+	}
 	kv("Sampling", samplingLine(s))
 	if sb := s.Config.Sandbox; sb != nil {
 		kv("Sandbox", sb.Summary())

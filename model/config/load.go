@@ -91,7 +91,7 @@ func Load(opts LoadOptions) (*Resolved, error) {
 	r.ManagedPolicy = model.NewPolicy(pol)
 	ld.probs = append(ld.probs, pp...)
 	if pprob != nil {
-		ld.unreadable = append(ld.unreadable, l.managedSettings)
+		ld.unreadable = append(ld.unreadable, *pprob)
 	}
 
 	// Enterprise is exclusive when managed-mcp.json exists, even when it is
@@ -104,7 +104,7 @@ func Load(opts LoadOptions) (*Resolved, error) {
 	r.Files = append(r.Files, l.untrusted)
 	r.Untrusted = private.Untrusted(l.untrusted, lf)
 	r.Permissions = mergePermissions(pf, uf, lf, &ld.probs)
-	r.Permissions.Unreadable = strings.Join(ld.unreadable, ", ")
+	r.Permissions.Unreadable = ld.unreadable
 
 	var defs []jsonfile.Definition
 	if r.Enterprise {
@@ -155,9 +155,10 @@ type loading struct {
 	r     *Resolved
 	prev  *Resolved
 	probs []model.Problem
-	// unreadable are the settings files that exist but cannot be parsed:
-	// their permission rules are unknown (see Permissions.Unreadable).
-	unreadable []string
+	// unreadable are the problems of the settings files that exist but
+	// cannot be parsed: their permission rules are unknown (see
+	// Permissions.Unreadable).
+	unreadable []model.Problem
 	// localBroken is set when the private state exists but cannot be read.
 	localBroken bool
 }
@@ -219,7 +220,7 @@ func (ld *loading) readSettings(path string) (*jsonfile.File, *model.Problem) {
 	ld.r.Files = append(ld.r.Files, path)
 	f, p := jsonfile.Read(path)
 	if p != nil {
-		ld.unreadable = append(ld.unreadable, path)
+		ld.unreadable = append(ld.unreadable, *p)
 	}
 	return f, p
 }

@@ -47,6 +47,9 @@ func StatusBody(srv engine.ServerSnapshot) string {
 	switch o {
 	case status.OutcomeConnected:
 		line += " · " + status.Counts(&srv)
+		if len(srv.ToolsDeniedBy) > 0 && len(srv.Tools) > 0 {
+			line += " · " + status.ToolsDeniedShort(srv.ToolsDeniedBy)
+		}
 	case status.OutcomeNeedsAuth:
 		line += " (run: mcpdeck auth " + textsafe.QuoteArg(srv.Name) + ")"
 	case status.OutcomeApproval:
