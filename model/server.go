@@ -88,7 +88,11 @@ type Problem struct {
 	// Scope is set on the problem of a scope's definitions file whose
 	// servers could not be read at all (broken JSON, unreadable, mcpServers
 	// not an object): the UIs show it as a row of that scope.
-	Scope   Scope  `json:"scope,omitempty"`
+	Scope Scope `json:"scope,omitempty"`
+	// Var is the environment variable a ${VAR} of the definition names
+	// that is not set (and has no default): the fix is to set it, not to
+	// edit the file.
+	Var     string `json:"var,omitempty"`
 	Message string `json:"message"`
 }
 
