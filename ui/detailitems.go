@@ -9,7 +9,6 @@ import (
 
 	"github.com/mcpdeck/mcpdeck/engine"
 	"github.com/mcpdeck/mcpdeck/model"
-	"github.com/mcpdeck/mcpdeck/model/policy"
 	"github.com/mcpdeck/mcpdeck/model/textsafe"
 	"github.com/mcpdeck/mcpdeck/ui/status"
 	"github.com/mcpdeck/mcpdeck/ui/tuikit"
@@ -41,7 +40,7 @@ func (d *detailView) viewItems(b *strings.Builder, h int) {
 	}
 	if d.tab == tabTools && len(d.srv.ToolsDeniedBy) > 0 {
 		// the cause before the tools it denies, whole: it is what to fix
-		why := policy.Permissions{Unreadable: d.srv.ToolsDeniedBy}.UnreadableText()
+		why := status.ToolsDenied(d.srv.ToolsDeniedBy)
 		for _, l := range strings.Split(tuikit.Wrap(why, max(d.width-2, 10)), "\n") {
 			b.WriteString("\n" + d.st.Bad.Render(l))
 			h--

@@ -10,9 +10,9 @@ import (
 
 	"github.com/mcpdeck/mcpdeck/engine"
 	"github.com/mcpdeck/mcpdeck/model"
-	"github.com/mcpdeck/mcpdeck/model/policy"
 	"github.com/mcpdeck/mcpdeck/model/textsafe"
 	"github.com/mcpdeck/mcpdeck/ui/form"
+	"github.com/mcpdeck/mcpdeck/ui/status"
 	"github.com/mcpdeck/mcpdeck/ui/tuikit"
 )
 
@@ -21,7 +21,7 @@ func openToolCall(e *env, srv string, t engine.Tool, deniedBy []model.Problem) (
 	title := "Call " + srv + " › " + t.Name
 	if t.Denied && len(deniedBy) > 0 {
 		return newResultModal(e, title, callDoneMsg{
-			err: &engine.DeniedError{Tool: t.ExposedName, Rule: policy.Permissions{Unreadable: deniedBy}.UnreadableText(), Unreadable: true},
+			err: &engine.DeniedError{Tool: t.ExposedName, Rule: status.ToolsDenied(deniedBy), Unreadable: true},
 		}, false), nil
 	}
 	if t.Denied {

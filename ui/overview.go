@@ -9,7 +9,6 @@ import (
 
 	"github.com/mcpdeck/mcpdeck/engine"
 	"github.com/mcpdeck/mcpdeck/model"
-	"github.com/mcpdeck/mcpdeck/model/policy"
 	"github.com/mcpdeck/mcpdeck/model/textsafe"
 	"github.com/mcpdeck/mcpdeck/ui/status"
 	"github.com/mcpdeck/mcpdeck/ui/styles"
@@ -58,7 +57,7 @@ func overviewLines(st *styles.Styles, s *engine.ServerSnapshot, width int, conte
 		kv("Approval", s.Approval.Status.String())
 	}
 	if len(s.ToolsDeniedBy) > 0 {
-		kv("Tools", policy.Permissions{Unreadable: s.ToolsDeniedBy}.UnreadableText())
+		kv("Tools", status.ToolsDenied(s.ToolsDeniedBy))
 	} else {
 		kv("Context", context)
 	}

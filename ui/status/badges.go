@@ -7,6 +7,7 @@ import (
 
 	"github.com/mcpdeck/mcpdeck/engine"
 	"github.com/mcpdeck/mcpdeck/model"
+	"github.com/mcpdeck/mcpdeck/model/policy"
 	"github.com/mcpdeck/mcpdeck/model/textsafe"
 )
 
@@ -39,6 +40,12 @@ func ToolBadges(t *engine.Tool, deniedBy []model.Problem) []string {
 		b = append(b, "⚠ "+t.Collision)
 	}
 	return b
+}
+
+// ToolsDenied is the whole of why every tool is denied (the detail, the
+// CLI's tools): policy.Permissions.UnreadableText, the one sentence.
+func ToolsDenied(deniedBy []model.Problem) string {
+	return policy.Permissions{Unreadable: deniedBy}.UnreadableText()
 }
 
 // ToolsDeniedShort is a row's word for a server whose tools are all denied

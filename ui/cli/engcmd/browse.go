@@ -8,7 +8,6 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/mcpdeck/mcpdeck/engine"
-	"github.com/mcpdeck/mcpdeck/model/policy"
 	"github.com/mcpdeck/mcpdeck/model/textsafe"
 	"github.com/mcpdeck/mcpdeck/ui/cli/clicore"
 	"github.com/mcpdeck/mcpdeck/ui/status"
@@ -91,7 +90,7 @@ func runEngListing(ctx context.Context, f *clicore.EngineFlags, l engListing, ar
 		}
 		fmt.Fprintf(g.Stdout, "%s (%s)\n", textsafe.SanitizeLine(srv.Name), count)
 		if l.use == "tools" && len(srv.ToolsDeniedBy) > 0 { // the cause before the tools it denies
-			fmt.Fprintln(g.Stdout, "  ! "+policy.Permissions{Unreadable: srv.ToolsDeniedBy}.UnreadableText())
+			fmt.Fprintln(g.Stdout, "  ! "+status.ToolsDenied(srv.ToolsDeniedBy))
 		}
 		for _, line := range lines {
 			fmt.Fprintln(g.Stdout, "  "+line)
