@@ -226,7 +226,7 @@ func actionTable() []action {
 		},
 		{
 			id: ActAllowHost, verb: "allow blocked host", help: groupServers,
-			doc: "in the stderr tab of a sandboxed server: add the host its proxy last refused (\"blocked connection to api.example.com:443\"; taken from the proxy's report, never from the log's text) to its sandbox's network list, in your user or local settings where the server is defined (never the project's `.mcp.json`); the server restarts with it",
+			doc: "in the stderr tab of a sandboxed server: add the host its proxy last refused (\"blocked connection to api.example.com:443\"; taken from the proxy's report, never from the log's text) to its sandbox's network list, in your user or local settings where the server is defined (never the project's `.mcp.json`); the server restarts with it, and a host once allowed is no longer shown as blocked",
 			def: tuikit.Bind("H", "add host", "H"), reach: onScreen,
 			tabs: tabs(tabStderr), enabled: canAllowHost, footer: inDetail, run: allowHost,
 		},

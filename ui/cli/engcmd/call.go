@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"time"
 
 	"github.com/spf13/cobra"
 
@@ -13,6 +14,7 @@ import (
 	"github.com/mcpdeck/mcpdeck/model/textsafe"
 	"github.com/mcpdeck/mcpdeck/ui/cli/clicore"
 	"github.com/mcpdeck/mcpdeck/ui/form"
+	"github.com/mcpdeck/mcpdeck/ui/status"
 )
 
 // NewCallCmds builds call, read and prompt.
@@ -118,8 +120,16 @@ func runEngCall(ctx context.Context, f *clicore.EngineFlags, server, tool string
 		srv, _ := s.Server(server)
 		params := args.Typed(schemaTyper(srv, tool))
 		prog := newCallProgress(g)
+		started := time.Now()
 		res, err := s.Eng.CallTool(ctx, server, tool, params, prog.show)
 		prog.end()
+		// the sandbox's refusals first: the server's own words ("fetch
+		// failed") do not say the sandbox did it
+		for _, after := range s.Eng.Snapshot().Servers {
+			if why := status.Refused(&after, after.RefusedSince(started)); after.Name == server && why != "" {
+				fmt.Fprintln(g.Stderr, "mcpdeck: "+why+".")
+			}
+		}
 		if err != nil {
 			return clicore.UnknownItemHint(engCallErr(f, fmt.Sprintf("call %s on %s", tool, server), err), srv, clicore.ItemTool, tool)
 		}
