@@ -27,7 +27,8 @@ func NewCallCmds(g *clicore.Globals) []*cobra.Command {
 			"Arguments are one JSON object (- reads it from stdin) or key=value words:\n" +
 			"key=text is typed by the tool's schema (count=3 is a number when count is\n" +
 			"one), key:=JSON is a JSON value as written (tags:='[\"a\"]').\n" +
-			"Progress is shown on stderr. A server's elicitation request needs --elicit here.",
+			"Progress is shown on stderr. A server's elicitation request is asked at the terminal,\n" +
+			"a line at a time; without one it needs --elicit.",
 		Example: `  mcpdeck call everything get-sum '{"a": 2, "b": 3}'
   mcpdeck call everything get-sum a=2 b=3
   mcpdeck call everything echo message=hi

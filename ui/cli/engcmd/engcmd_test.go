@@ -89,7 +89,7 @@ func TestEngElicitation(t *testing.T) {
 	cfg := clitest.EngServers(t, nil)
 	// headless without --elicit: a clear error, exit 1
 	r := e.Run("--mcp-config", cfg, "call", "survey", "feedback")
-	if r.Code != 1 || !strings.Contains(r.Stderr, "elicitation needs the TUI or --elicit") ||
+	if r.Code != 1 || !strings.Contains(r.Stderr, "elicitation needs a terminal, the TUI or --elicit") ||
 		!strings.Contains(r.Stderr, "How is the demo going?, for tools/call feedback") {
 		t.Errorf("headless elicitation: %s", r)
 	}
