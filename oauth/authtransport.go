@@ -79,6 +79,12 @@ func (t *authTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 		case http.StatusUnauthorized:
 			c, _ := parseWWWAuthenticate(resp.Header)
 			t.m.disco.noteChallenge(t.srv, c)
+			if tok == nil && retries == 0 {
+				if err := t.m.disco.plainBearer(ctx, t.srv); err != nil {
+					discard(resp)
+					return nil, err // no sign-in can help: say what would
+				}
+			}
 			if retries >= maxAuthRetries {
 				t.m.MarkNeedsAuth(t.srv)
 				return resp, nil
