@@ -54,6 +54,9 @@ func (e *Engine) publishLocked() {
 		}
 	}
 	s.Warnings = e.warnings
+	if l := e.config.ignoredLocks; len(l) > 0 {
+		s.Warnings = append(slices.Clip(s.Warnings), l...)
+	}
 	if e.res != nil && e.res.Untrusted != nil && !e.res.Untrusted.Told {
 		s.Warnings = append(slices.Clip(s.Warnings), e.res.Untrusted.Notice())
 	}

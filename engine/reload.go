@@ -25,8 +25,10 @@ type configParts struct {
 	// overSampling is the sampling decision on Extra servers, in memory.
 	overSampling map[string]model.SamplingDecision
 	// ides are the editors' servers of the configuration in force
-	// (idescan.go).
-	ides []model.Server
+	// (idescan.go), and ignoredLocks the notices of the lock files the
+	// last scan ignored (published as warnings).
+	ides         []model.Server
+	ignoredLocks []string
 }
 
 func newConfigParts(e *Engine) *configParts {
@@ -70,11 +72,15 @@ func (c *configParts) reload() error {
 		return fmt.Errorf("loading configuration: %w", err)
 	}
 	var ides []model.Server
+	var ignored []string
 	if !res.Enterprise { // managed configuration allows only its own servers
-		ides = e.ide.servers(e.opts.Load.Cwd, c.takenBy(res))
+		ides, ignored = e.ide.servers(e.opts.Load.Cwd, c.takenBy(res))
 	}
 	var desired []model.Server
-	e.locked(func() { desired = c.desiredLocked(res, ides) })
+	e.locked(func() {
+		desired = c.desiredLocked(res, ides)
+		c.ignoredLocks = ignored
+	})
 	// The needs-auth cache is a file: read it before taking e.mu. The
 	// desired list cannot go stale meanwhile: reloads are serialized and
 	// whatever changes overEn reloads again.

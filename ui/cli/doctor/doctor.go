@@ -254,6 +254,9 @@ func doctorServers(ctx context.Context, f *clicore.EngineFlags) ([]docLine, doct
 		}
 		out = append(out, l)
 	}
+	for _, w := range run.snap.Warnings { // what the TUI lists under ? (an editor's lock file it ignored)
+		out = append(out, docLine{mark: docWarn, text: textsafe.SanitizeLine(w)})
+	}
 	return out, run, nil
 }
 
