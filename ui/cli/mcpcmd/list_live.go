@@ -19,7 +19,8 @@ func newEngReconnectCmd(g *clicore.Globals) *cobra.Command {
 		Use:   "reconnect NAME|all",
 		Short: "Connect a server (or all) afresh and show the result",
 		Long: "Connects the server afresh, bypassing a remembered failure or needs-auth result,\n" +
-			"and prints its state line. Exits 1 if it failed.",
+			"and prints its state line; one that did not connect is tried once more, and its line\n" +
+			"says so (\"reconnected; the first attempt …\", \"tried twice\"). Exits 1 if it failed.",
 		Args: clicore.ExactArgs(1, "a server name or all"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			var names []string
@@ -60,7 +61,7 @@ func runEngList(ctx context.Context, f *clicore.EngineFlags, names []string, rec
 		return reportFileProblems(g.Stderr, s.Last.Problems)
 	}
 	stop := showProgress(g, s)
-	results, err := clicore.SettleList(ctx, s, names, len(reconnect) > 0 && reconnect[0])
+	results, before, err := clicore.SettleReconnecting(ctx, s, names, len(reconnect) > 0 && reconnect[0])
 	stop()
 	if err != nil {
 		return err
@@ -77,7 +78,7 @@ func runEngList(ctx context.Context, f *clicore.EngineFlags, names []string, rec
 	} else {
 		writeUnreadable(out, s.Last.Problems, status.OutcomeFailed.Glyph()+" ")
 		for _, srv := range results {
-			fmt.Fprintln(out, clicore.ListLine(srv))
+			fmt.Fprintln(out, clicore.ListLine(srv)+reconnectNote(srv, before))
 		}
 	}
 	if err := reportFileProblems(g.Stderr, s.Last.Problems); err != nil {
@@ -89,6 +90,22 @@ func runEngList(ctx context.Context, f *clicore.EngineFlags, names []string, rec
 		}
 	}
 	return nil
+}
+
+// reconnectNote says, after a server's line, that `mcp reconnect` tried it
+// again and how the first attempt ended; "" for a server it did not.
+func reconnectNote(srv engine.ServerSnapshot, before map[string]engine.ServerSnapshot) string {
+	b, ok := before[srv.Name]
+	switch first := clicore.StatusBody(b); {
+	case !ok:
+		return ""
+	case clicore.OutcomeOf(srv) == status.OutcomeConnected:
+		return textsafe.SanitizeLine(" (reconnected; the first attempt " + first + ")")
+	case first == clicore.StatusBody(srv):
+		return " (tried twice)"
+	default:
+		return textsafe.SanitizeLine(" (tried again; the first attempt " + first + ")")
+	}
 }
 
 // engListJSON is what the connecting `mcp list --json` prints: the same
