@@ -92,6 +92,9 @@ type Gateway struct {
 	x        exposure
 	last     map[string]lists       // each offered server's lists when last connected
 	told     map[string]bool        // notes already written
+	// judging is set while --prefix never waits to judge the names at
+	// start (refuseClashes): a clash then goes into its error, not a note.
+	judging bool
 	floods   map[string]int         // each server's burst of declined requests last noted (AskFlood.Seq)
 	kinds    map[string]status.Kind // each offered server's last kind, for notes
 	calls    []*call                // agent requests in flight, oldest first
@@ -128,7 +131,7 @@ func newGateway(f filter, log io.Writer) *Gateway {
 	return &Gateway{
 		f: f, log: log, told: map[string]bool{}, floods: map[string]int{}, last: map[string]lists{}, kinds: map[string]status.Kind{},
 		sessions: map[string]server.ClientSession{}, ready: make(chan struct{}), settled: make(chan struct{}), changed: make(chan struct{}),
-		pending: newPending(pendingTTL, maxPending),
+		pending: newPending(pendingTTL, maxPending), judging: f.prefix == PrefixNever,
 	}
 }
 

@@ -118,7 +118,13 @@ func (g *Gateway) notesLocked(snap engine.Snapshot, x exposure) []string {
 		}
 		out = append(out, stateSentence(s))
 	}
-	for _, l := range x.left {
+	left := x.left
+	if !g.judging { // while --prefix never judges the start, its error says the clashes
+		for _, c := range x.clashes {
+			left = append(left, c.note)
+		}
+	}
+	for _, l := range left {
 		if !g.told[l] {
 			g.told[l] = true
 			out = append(out, l)
