@@ -85,6 +85,10 @@ type Gateway struct {
 		onLog  func(string, engine.LogEntry)
 	}
 	answersElicit bool // Options.AnswersElicitation
+	// judging is set while --prefix never waits to judge the names at
+	// start (refuseClashes): a clash then goes into its error, not a note.
+	// Guarded by mu.
+	judging bool
 
 	mu       sync.Mutex
 	snap     engine.Snapshot
@@ -92,9 +96,6 @@ type Gateway struct {
 	x        exposure
 	last     map[string]lists       // each offered server's lists when last connected
 	told     map[string]bool        // notes already written
-	// judging is set while --prefix never waits to judge the names at
-	// start (refuseClashes): a clash then goes into its error, not a note.
-	judging bool
 	floods   map[string]int         // each server's burst of declined requests last noted (AskFlood.Seq)
 	kinds    map[string]status.Kind // each offered server's last kind, for notes
 	calls    []*call                // agent requests in flight, oldest first
