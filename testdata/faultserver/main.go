@@ -38,6 +38,8 @@
 //	-leak-auth          HTTP: put the credential of the initialize request's Authorization header (scheme dropped) in the instructions
 //	-leak-path          HTTP: put the path of the initialize request's URL in the instructions ("served at PATH")
 //	-say TEXT           print "saying TEXT" on stderr and put TEXT in the instructions
+//	-log-after-level D  D after the client's logging/setLevel, send one info log message
+//	                    ("told D after the level was set"), as a server finishing its start does
 //	-path PATH          HTTP: serve streamable HTTP at PATH instead of /mcp
 //	-ask                add what asks for input: tool interview{} (two input-required rounds: name, then colour;
 //	                    "NAME likes COLOUR"), tool visit{} (URL elicitation: "visit: ACTION"),
@@ -102,6 +104,7 @@ type config struct {
 	leakEnv, stderrFile       string
 	leakAuth, leakPath        bool
 	say, path                 string
+	logAfterLevel             time.Duration
 	ask, crashEverywhere      bool
 	elicitFlood, sampleFlood  int
 }
@@ -145,6 +148,7 @@ func main() {
 	flag.IntVar(&c.sampleFlood, "sample-flood", 0, "stdio: once initialized, send N sampling/createMessage requests at once (flood.go)")
 	flag.BoolVar(&c.leakPath, "leak-path", false, "put the path of the initialize request's URL in the instructions (HTTP)")
 	flag.StringVar(&c.say, "say", "", "print TEXT on stderr and put it in the instructions")
+	flag.DurationVar(&c.logAfterLevel, "log-after-level", 0, "send an info log message this long after logging/setLevel")
 	flag.StringVar(&c.path, "path", "/mcp", "the streamable HTTP endpoint's path")
 	flag.BoolVar(&c.ask, "ask", false, "serve the tool interview, the prompt greet and the resource fault://ask, which ask for input (ask.go)")
 	flag.BoolVar(&c.crashEverywhere, "crash-everywhere", false, "serve the resource fault://crash and the prompt crash, which exit like the crash tool (crash.go)")

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"strconv"
+	"time"
 
 	"github.com/spf13/cobra"
 
@@ -22,7 +23,7 @@ func NewLogsCmd(g *clicore.Globals) *cobra.Command {
 	level := "info"
 	cmd := &cobra.Command{
 		Use:   "logs SERVER",
-		Short: "Print a server's log messages (those it sends while connecting, or until Ctrl-C with --follow)",
+		Short: "Print a server's log messages (those it sends while connecting, until it is quiet for half a second; with --follow until Ctrl-C)",
 		Example: "  mcpdeck logs everything --follow\n" +
 			"  mcpdeck logs everything --level error --follow",
 		Args: clicore.ExactArgs(1, "one server SERVER"),
@@ -37,6 +38,7 @@ func NewLogsCmd(g *clicore.Globals) *cobra.Command {
 					<-ctx.Done()
 					return ctx.Err()
 				}
+				untilQuiet(ctx, f)
 				if printed, below := f.LogsSeen(); printed == 0 {
 					fmt.Fprintln(g.Stderr, "mcpdeck: "+noLogs(args[0], level, below))
 				}
@@ -48,6 +50,42 @@ func NewLogsCmd(g *clicore.Globals) *cobra.Command {
 		"print messages at or above this level (the server is asked for it too)")
 	cmd.Flags().BoolVarP(&follow, "follow", "f", false, "keep printing until Ctrl-C")
 	return cmd
+}
+
+// Without --follow, logs waits for the server to go quiet before it
+// stops: a server finishing its start (asking for the client's roots, then
+// saying what it got) logs just after connecting and after the level is
+// set, and the TUI's Logs tab shows those lines a moment later. It stops
+// once no message came for logsQuiet, and at logsMost whatever comes.
+const (
+	logsQuiet = 500 * time.Millisecond
+	logsMost  = 3 * time.Second
+)
+
+// untilQuiet waits until the server sent no log message for logsQuiet,
+// at most logsMost.
+func untilQuiet(ctx context.Context, f *clicore.EngineFlags) {
+	seen := func() int { p, b := f.LogsSeen(); return p + b }
+	most := time.NewTimer(logsMost)
+	defer most.Stop()
+	quiet := time.NewTimer(logsQuiet)
+	defer quiet.Stop()
+	last := seen()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-most.C:
+			return
+		case <-quiet.C:
+			now := seen()
+			if now == last {
+				return
+			}
+			last = now
+			quiet.Reset(logsQuiet)
+		}
+	}
 }
 
 // noLogs says that server sent nothing to show at level, and how to see
