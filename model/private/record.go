@@ -143,7 +143,7 @@ func EditState(path, root string, edit func(f *jsonfile.File) ([]byte, error)) e
 	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
 		return fmt.Errorf("cannot create %s: %w", filepath.Dir(path), err)
 	}
-	return jsonfile.Edit(path, jsonfile.WriteRules{NewMode: jsonfile.NewFileMode(model.ScopeLocal)}, func(f *jsonfile.File) ([]byte, error) {
+	return jsonfile.Edit(path, jsonfile.WriteRules{NewMode: jsonfile.NewFileMode(model.ScopeLocal), Backup: true}, func(f *jsonfile.File) ([]byte, error) {
 		out, err := edit(f)
 		if err != nil || f.Root.Get(keyProject) != nil || bytes.Equal(out, f.Doc) {
 			return out, err
