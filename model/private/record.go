@@ -2,6 +2,7 @@ package private
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -175,4 +176,28 @@ func RecordToolDenied(file, root, exposedName string, deny bool) error {
 		}
 		return jsonfile.SetMember(f.Doc, []string{policy.PermissionsKey, "deny"}, rules)
 	})
+}
+
+// ResetProjectChoices forgets, in the private state file of the project
+// at root, every decision on its project servers: approvals (with their
+// hashes), rejections and enableAllProjectMcpServers. Each project server
+// asks again, as new. It reports whether there was anything to forget.
+func ResetProjectChoices(file, root string) (bool, error) {
+	if _, err := os.Stat(file); errors.Is(err, os.ErrNotExist) {
+		return false, nil // no decision was ever written
+	}
+	forgot := false
+	err := EditState(file, root, func(f *jsonfile.File) ([]byte, error) {
+		doc := f.Doc
+		for _, k := range []string{keyEnabledMcpjson, keyDisabledMcpjson, keyEnableAll, keyApproved} {
+			var found bool
+			var err error
+			if doc, found, err = jsonfile.DeleteMember(doc, []string{k}); err != nil {
+				return nil, err
+			}
+			forgot = forgot || found
+		}
+		return doc, nil
+	})
+	return forgot, err
 }

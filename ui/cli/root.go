@@ -119,7 +119,9 @@ func newRootCmd(g *clicore.Globals) *cobra.Command {
 	pf.Var(clicore.NewEnumFlag(&g.LogLevel, "debug", "info", "notice", "warning", "error", "critical", "alert", "emergency", "off"), "log-level",
 		"print servers' log messages at or above this level on stderr while a command runs")
 
-	root.AddCommand(mcpcmd.NewCmd(g))
+	mcp := mcpcmd.NewCmd(g)
+	mcp.AddCommand(servecmd.NewCmd(g)) // Claude Code's `mcp serve`: the same serve
+	root.AddCommand(mcp)
 	root.AddCommand(engcmd.NewBrowseCmds(g)...) // tools, resources, prompts
 	root.AddCommand(engcmd.NewCallCmds(g)...)   // call, read, prompt
 	root.AddCommand(batch.NewCmd(g))

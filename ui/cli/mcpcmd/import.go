@@ -67,6 +67,19 @@ func clientTitle(c imports.Client) string {
 	return string(c)
 }
 
+// newMCPAddFromClaudeDesktopCmd is Claude Code's `mcp
+// add-from-claude-desktop`: mcp import --from claude-desktop.
+func newMCPAddFromClaudeDesktopCmd(g *clicore.Globals) *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "add-from-claude-desktop [-s SCOPE]",
+		Short: "Copy Claude Desktop's servers into mcpdeck's config (mcp import --from claude-desktop)",
+		Args:  clicore.ExactArgs(0, "no arguments"),
+	}
+	scope := clicore.AddScopeFlag(cmd, 0, "put every server in this scope (default: user)")
+	cmd.RunE = func(*cobra.Command, []string) error { return runImport(g, imports.ClaudeDesktop, "", scope()) }
+	return cmd
+}
+
 func newMCPImportCmd(g *clicore.Globals) *cobra.Command {
 	var from, file string
 	names := make([]string, 0, len(imports.Clients()))
@@ -99,43 +112,8 @@ func newMCPImportCmd(g *clicore.Globals) *cobra.Command {
 		if from == "" {
 			return clicore.Usagef("mcp import needs --from %s", strings.Join(names, "|"))
 		}
-		opts, err := g.LoadOptions()
-		if err != nil {
-			return err
-		}
 		client, _ := imports.ParseClient(from)
-		env := imports.Env{Home: opts.Home, ConfigDir: filepath.Dir(opts.ConfigDir), Cwd: opts.Cwd}
-		var found imports.Result
-		if file != "" {
-			found, err = imports.ReadFile(client, file, env)
-		} else {
-			found, err = imports.Read(client, env)
-		}
-		if err != nil {
-			return err
-		}
-		if len(found.Read) == 0 {
-			return fmt.Errorf("%w: no %s configuration found (looked in %s)", model.ErrNotFound, clientTitle(client), strings.Join(found.Files, ", "))
-		}
-		rep, err := importEntries(opts, scope(), found, g.Stderr)
-		if err != nil {
-			return err
-		}
-		rep.From = from
-		if g.JSON {
-			if err := clicore.WriteJSON(g.Stdout, rep); err != nil {
-				return err
-			}
-		} else {
-			writeImportReport(g.Stdout, rep, clientTitle(client))
-		}
-		for _, p := range rep.Problems {
-			fmt.Fprintln(g.Stderr, "mcpdeck: "+p)
-		}
-		if len(rep.Problems) > 0 {
-			return clicore.SilentError{}
-		}
-		return nil
+		return runImport(g, client, file, scope())
 	}
 	return cmd
 }
@@ -377,4 +355,45 @@ func writeImportReport(w io.Writer, rep importReport, title string) {
 			break
 		}
 	}
+}
+
+// runImport copies the servers client knows (read from file, or its
+// usual places) into scope (0: where each belongs) and reports each.
+func runImport(g *clicore.Globals, client imports.Client, file string, scope model.Scope) error {
+	opts, err := g.LoadOptions()
+	if err != nil {
+		return err
+	}
+	env := imports.Env{Home: opts.Home, ConfigDir: filepath.Dir(opts.ConfigDir), Cwd: opts.Cwd}
+	var found imports.Result
+	if file != "" {
+		found, err = imports.ReadFile(client, file, env)
+	} else {
+		found, err = imports.Read(client, env)
+	}
+	if err != nil {
+		return err
+	}
+	if len(found.Read) == 0 {
+		return fmt.Errorf("%w: no %s configuration found (looked in %s)", model.ErrNotFound, clientTitle(client), strings.Join(found.Files, ", "))
+	}
+	rep, err := importEntries(opts, scope, found, g.Stderr)
+	if err != nil {
+		return err
+	}
+	rep.From = string(client)
+	if g.JSON {
+		if err := clicore.WriteJSON(g.Stdout, rep); err != nil {
+			return err
+		}
+	} else {
+		writeImportReport(g.Stdout, rep, clientTitle(client))
+	}
+	for _, p := range rep.Problems {
+		fmt.Fprintln(g.Stderr, "mcpdeck: "+p)
+	}
+	if len(rep.Problems) > 0 {
+		return clicore.SilentError{}
+	}
+	return nil
 }

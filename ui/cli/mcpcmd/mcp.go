@@ -46,6 +46,9 @@ func NewCmd(g *clicore.Globals) *cobra.Command {
 		newMCPSecretCmd(g),
 		newMCPImportCmd(g),
 		newMCPMigrateLocalCmd(g),
+		// Claude Code's words for what mcpdeck also does
+		newMCPAddFromClaudeDesktopCmd(g),
+		newMCPResetProjectChoicesCmd(g),
 	)
 	return cmd
 }
