@@ -57,6 +57,10 @@ func (e *Engine) publishLocked() {
 	if l := e.config.ignoredLocks; len(l) > 0 {
 		s.Warnings = append(slices.Clip(s.Warnings), l...)
 	}
+	if u := e.config.unimported; u != nil {
+		s.Unimported = u
+		s.Warnings = append(slices.Clip(s.Warnings), u.Notice())
+	}
 	if e.res != nil && e.res.Untrusted != nil && !e.res.Untrusted.Told {
 		s.Warnings = append(slices.Clip(s.Warnings), e.res.Untrusted.Notice())
 	}

@@ -9,6 +9,7 @@ import (
 	"github.com/mcpdeck/mcpdeck/engine/lifecycle"
 	"github.com/mcpdeck/mcpdeck/engine/lock"
 	"github.com/mcpdeck/mcpdeck/model"
+	"github.com/mcpdeck/mcpdeck/model/imports"
 	"github.com/mcpdeck/mcpdeck/model/config"
 	"github.com/mcpdeck/mcpdeck/model/textsafe"
 )
@@ -29,6 +30,9 @@ type configParts struct {
 	// last scan ignored (published as warnings).
 	ides         []model.Server
 	ignoredLocks []string
+	// unimported are the servers Claude Code keeps in ~/.claude.json that
+	// the configuration in force does not define (nil: none).
+	unimported *imports.Unimported
 }
 
 func newConfigParts(e *Engine) *configParts {
@@ -76,10 +80,11 @@ func (c *configParts) reload() error {
 	if !res.Enterprise { // managed configuration allows only its own servers
 		ides, ignored = e.ide.servers(e.opts.Load.Cwd, c.takenBy(res))
 	}
+	unimported := imports.ClaudeCodeUnimported(imports.Env{Home: opts.Home, Cwd: opts.Cwd}, func(name string) bool { _, ok := res.Server(name); return ok })
 	var desired []model.Server
 	e.locked(func() {
 		desired = c.desiredLocked(res, ides)
-		c.ignoredLocks = ignored
+		c.ignoredLocks, c.unimported = ignored, unimported
 	})
 	// The needs-auth cache is a file: read it before taking e.mu. The
 	// desired list cannot go stale meanwhile: reloads are serialized and

@@ -6,6 +6,7 @@ import (
 
 	"github.com/mcpdeck/mcpdeck/engine/lifecycle"
 	"github.com/mcpdeck/mcpdeck/model"
+	"github.com/mcpdeck/mcpdeck/model/imports"
 )
 
 // Snapshot is an immutable copy of every server's state, published by the
@@ -20,6 +21,10 @@ type Snapshot struct {
 	// Warnings are things the person should see once, e.g. "tokens are stored
 	// in a file because no keychain is available".
 	Warnings []string `json:"warnings,omitempty"`
+	// Unimported are the servers Claude Code keeps in ~/.claude.json that
+	// mcpdeck's configuration does not define (their notice is among
+	// Warnings; the TUI's header counts them). Nil when there are none.
+	Unimported *imports.Unimported `json:"unimported,omitempty"`
 }
 
 // ServerSnapshot is one server as the UIs see it.

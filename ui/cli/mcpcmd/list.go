@@ -9,6 +9,7 @@ import (
 
 	"github.com/mcpdeck/mcpdeck/model"
 	"github.com/mcpdeck/mcpdeck/model/config"
+	"github.com/mcpdeck/mcpdeck/model/imports"
 	"github.com/mcpdeck/mcpdeck/model/textsafe"
 	"github.com/mcpdeck/mcpdeck/ui/cli/clicore"
 	"github.com/mcpdeck/mcpdeck/ui/status"
@@ -73,6 +74,14 @@ func printStaticList(g *clicore.Globals, res *config.Resolved) error {
 	} else {
 		writeUnreadable(g.Stdout, res.Problems, "")
 		writeServerTable(g.Stdout, res, nil)
+	}
+	// as the connecting list says it (among the engine's warnings)
+	lo, err := g.LoadOptions()
+	if err == nil {
+		has := func(name string) bool { _, ok := res.Server(name); return ok }
+		if u := imports.ClaudeCodeUnimported(imports.Env{Home: lo.Home, Cwd: lo.Cwd}, has); u != nil {
+			fmt.Fprintln(g.Stderr, "warning: "+u.Notice())
+		}
 	}
 	return reportFileProblems(g.Stderr, res.Problems)
 }
