@@ -7,6 +7,7 @@ package doctor
 import (
 	"context"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -73,6 +74,14 @@ func NewCmd(g *clicore.Globals) *cobra.Command {
 
 func runDoctor(ctx context.Context, f *clicore.EngineFlags, bundle string) error {
 	g := f.Globals
+	if bundle != "" { // refused before the checks, which take seconds, not after them
+		switch st, err := os.Lstat(bundle); {
+		case err == nil && st.Mode()&fs.ModeSymlink != 0:
+			return fmt.Errorf("--bundle: refusing to write %s: it is a symbolic link", bundle)
+		case err == nil:
+			return fmt.Errorf("--bundle: refusing to write %s: %w (choose a new name)", bundle, fs.ErrExist)
+		}
+	}
 	lo, err := g.SecretLoadOptions() // as the servers it connects will have them (and the bundle masks them)
 	if err != nil {
 		return err
