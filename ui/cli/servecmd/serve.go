@@ -11,6 +11,7 @@ import (
 	"os/signal"
 	"path"
 	"runtime/debug"
+	"strings"
 	"syscall"
 
 	"github.com/spf13/cobra"
@@ -74,6 +75,12 @@ func runServe(ctx context.Context, g *clicore.Globals, sf serveFlags) error {
 		return clicore.Usagef("%v", err)
 	}
 	var hopts serve.HTTPOptions
+	if strings.HasPrefix(sf.http, ":") && !sf.listen {
+		// as other servers take it, but on loopback only: --listen is what
+		// reaches other machines
+		sf.http = "127.0.0.1" + sf.http
+		fmt.Fprintf(g.Stderr, "mcpdeck serve: --http %s is taken as %s (this machine only; --listen binds every address)\n", strings.TrimPrefix(sf.http, "127.0.0.1"), sf.http)
+	}
 	if sf.http != "" {
 		host, err := serve.CheckAddr(sf.http, sf.listen)
 		if err != nil {

@@ -238,3 +238,17 @@ func (s *servedHTTP) stop(t *testing.T) string {
 	}
 	return strings.Join(s.seen, "\n")
 }
+
+// TestServeHTTPPortAlone: --http :PORT, refused before, is taken as
+// 127.0.0.1:PORT (loopback: --listen is what reaches other machines) and
+// said so.
+func TestServeHTTPPortAlone(t *testing.T) {
+	e := clitest.NewEnv(t)
+	e.OK("mcp", "add", "calc", "--", clitest.Binary, "demo-server", "calculator")
+	srv := startServeHTTP(t, e, "serve", "--http", ":0")
+	out := srv.stop(t)
+	if !strings.Contains(out, "mcpdeck serve: --http :0 is taken as 127.0.0.1:0 (this machine only; --listen binds every address)") ||
+		!strings.HasPrefix(srv.url, "http://127.0.0.1:") {
+		t.Errorf("--http :0 was not served on 127.0.0.1, or not said so (url %q):\n%s", srv.url, out)
+	}
+}
