@@ -112,8 +112,13 @@ type Options struct {
 // ErrClosed is returned by actions after Close.
 var ErrClosed = errors.New("engine closed")
 
-// ErrUnknownServer is returned for a name that is not configured.
-var ErrUnknownServer = errors.New("no such server")
+// ErrUnknownServer is returned for a name that is not configured; the
+// error names it, quoted: `no server named "calx"` (unknownServer), the
+// one wording every command uses.
+var ErrUnknownServer = errors.New("no server named")
+
+// unknownServer is ErrUnknownServer for name.
+func unknownServer(name string) error { return fmt.Errorf("%w %q", ErrUnknownServer, name) }
 
 // ErrNotConnected is returned for calls to a server that is not connected.
 var ErrNotConnected = errors.New("server not connected")

@@ -70,7 +70,7 @@ func (g *Gateway) server(name string) (engine.ServerSnapshot, bool) {
 func (g *Gateway) unavailable(ctx context.Context, name string) error {
 	s, ok := g.server(name)
 	if !ok {
-		return fmt.Errorf("%w: %s", engine.ErrUnknownServer, name)
+		return fmt.Errorf("%w %q", engine.ErrUnknownServer, name)
 	}
 	msg := stateSentence(&s)
 	if k := status.KindOf(&s); k == status.Failed || k == status.NeedsAuth {

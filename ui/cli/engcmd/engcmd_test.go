@@ -56,7 +56,7 @@ func TestEngCallErrors(t *testing.T) {
 		"down": map[string]any{"type": "http", "url": fmt.Sprintf("http://127.0.0.1:%d/mcp", clitest.ClosedPort(t))},
 	})
 	r := e.Fails(1, "--mcp-config", cfg, "call", "nope", "x", "{}")
-	if !strings.Contains(r.Stderr, `no such server "nope"`) || !strings.Contains(r.Stderr, "calc") {
+	if !strings.Contains(r.Stderr, `no server named "nope"`) || !strings.Contains(r.Stderr, "calc") {
 		t.Errorf("unknown server: %s", r)
 	}
 	r = e.Fails(2, "--mcp-config", cfg, "call", "calc", "calculate", `[1,2]`)

@@ -121,7 +121,11 @@ func runServe(ctx context.Context, g *clicore.Globals, sf serveFlags) error {
 		AnswersElicitation: g.Elicit != "",
 	})
 	if err != nil {
-		if errors.Is(err, serve.ErrUnknownServer) || errors.Is(err, path.ErrBadPattern) {
+		var unknown *serve.UnknownServerError
+		if errors.As(err, &unknown) { // in the words every command uses, with what a typo meant
+			return clicore.Usagef("%v", clicore.UnknownServer(unknown.Name, unknown.Configured))
+		}
+		if errors.Is(err, path.ErrBadPattern) {
 			return clicore.Usagef("%v", err)
 		}
 		return err

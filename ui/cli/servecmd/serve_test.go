@@ -30,7 +30,7 @@ func TestServeRefusesWhatItShould(t *testing.T) {
 		{[]string{"serve", "--http", "0.0.0.0:0"}, "pass --listen to allow it"},
 		{[]string{"serve", "--http", "192.168.1.5:8765"}, "is not a loopback address"},
 		{[]string{"serve", "--listen"}, "--listen only makes sense with --http"},
-		{[]string{"--mcp-config", cfg, "serve", "--servers", "nope"}, `no such server "nope" (configured: fa)`},
+		{[]string{"--mcp-config", cfg, "serve", "--servers", "nope"}, `no server named "nope" (configured: fa)`},
 		{[]string{"--mcp-config", cfg, "serve", "--tools", "[a-"}, `--tools pattern "[a-"`},
 		{[]string{"--mcp-config", cfg, "serve", "--prefix", "sometimes"}, `must be one of auto, always, never`},
 	} {
