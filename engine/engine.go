@@ -62,7 +62,11 @@ import (
 // Options configure an Engine. Only Factory is needed in production; every
 // other field has a working default.
 type Options struct {
-	Load     config.LoadOptions
+	// ClientVersion is the version servers are told mcpdeck is
+	// (clientInfo.version): the CLI gives its module version, the one
+	// --version and serve's serverInfo say; "" is "dev".
+	ClientVersion string
+	Load          config.LoadOptions
 	Rand     func() float64 // jitter source in [0,1); nil = math/rand
 	Logger   *slog.Logger   // nil = discard
 	Factory  transports.Factory

@@ -38,6 +38,7 @@
 //	-leak-auth          HTTP: put the credential of the initialize request's Authorization header (scheme dropped) in the instructions
 //	-leak-path          HTTP: put the path of the initialize request's URL in the instructions ("served at PATH")
 //	-say TEXT           print "saying TEXT" on stderr and put TEXT in the instructions
+//	-say-client         put "client NAME VERSION" (from initialize) in the instructions
 //	-log-after-level D  D after the client's logging/setLevel, send one info log message
 //	                    ("told D after the level was set"), as a server finishing its start does
 //	-path PATH          HTTP: serve streamable HTTP at PATH instead of /mcp
@@ -105,6 +106,7 @@ type config struct {
 	leakAuth, leakPath        bool
 	say, path                 string
 	logAfterLevel             time.Duration
+	sayClient                 bool
 	ask, crashEverywhere      bool
 	elicitFlood, sampleFlood  int
 }
@@ -148,6 +150,7 @@ func main() {
 	flag.IntVar(&c.sampleFlood, "sample-flood", 0, "stdio: once initialized, send N sampling/createMessage requests at once (flood.go)")
 	flag.BoolVar(&c.leakPath, "leak-path", false, "put the path of the initialize request's URL in the instructions (HTTP)")
 	flag.StringVar(&c.say, "say", "", "print TEXT on stderr and put it in the instructions")
+	flag.BoolVar(&c.sayClient, "say-client", false, "put the client's name and version (initialize) in the instructions")
 	flag.DurationVar(&c.logAfterLevel, "log-after-level", 0, "send an info log message this long after logging/setLevel")
 	flag.StringVar(&c.path, "path", "/mcp", "the streamable HTTP endpoint's path")
 	flag.BoolVar(&c.ask, "ask", false, "serve the tool interview, the prompt greet and the resource fault://ask, which ask for input (ask.go)")

@@ -131,6 +131,7 @@ func newRootCmd(g *clicore.Globals) *cobra.Command {
 	root.AddCommand(engcmd.NewContextCmd(g))
 	root.AddCommand(registrycmd.NewCmd(g))
 	root.AddCommand(authcmd.NewCmd(g))
+	root.AddCommand(newVersionCmd(g))
 	root.AddCommand(servecmd.NewCmd(g))
 	root.AddCommand(newDemoCmd(g), newDemoServerCmd(g))
 	root.AddCommand(completion.NewCmd())

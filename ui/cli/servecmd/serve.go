@@ -10,7 +10,6 @@ import (
 	"net"
 	"os/signal"
 	"path"
-	"runtime/debug"
 	"strings"
 	"syscall"
 
@@ -117,7 +116,7 @@ func runServe(ctx context.Context, g *clicore.Globals, sf serveFlags) error {
 		access = accessNote(ln.Addr().String(), tok, path, created)
 	}
 	gw, err := serve.New(ctx, eo, serve.Options{
-		Servers: sf.servers, Tools: sf.tools, IDETools: sf.ide, Prefix: prefix, Version: moduleVersion(), Log: g.Stderr,
+		Servers: sf.servers, Tools: sf.tools, IDETools: sf.ide, Prefix: prefix, Version: clicore.ModuleVersion(), Log: g.Stderr,
 		AnswersElicitation: g.Elicit != "",
 	})
 	if err != nil {
@@ -159,11 +158,3 @@ func accessNote(addr, tok, path string, created bool) string {
 	return fmt.Sprintf("mcpdeck serve: send the header \"Authorization: Bearer TOKEN\", or give an agent that takes only a URL (a secret, as the token is): http://%s%s", addr, serve.CapabilityPath(tok))
 }
 
-// moduleVersion is mcpdeck's module version alone ("(devel)" in a
-// checkout), for the serverInfo agents see.
-func moduleVersion() string {
-	if info, ok := debug.ReadBuildInfo(); ok && info.Main.Version != "" {
-		return info.Main.Version
-	}
-	return "(devel)"
-}
