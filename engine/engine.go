@@ -62,15 +62,17 @@ import (
 // Options configure an Engine. Only Factory is needed in production; every
 // other field has a working default.
 type Options struct {
-	// ClientVersion is the version servers are told mcpdeck is
-	// (clientInfo.version): the CLI gives its module version, the one
-	// --version and serve's serverInfo say; "" is "dev".
-	ClientVersion string
-	Load          config.LoadOptions
+	Load     config.LoadOptions
 	Rand     func() float64 // jitter source in [0,1); nil = math/rand
 	Logger   *slog.Logger   // nil = discard
 	Factory  transports.Factory
 	Builtins map[string]func() *server.MCPServer
+
+	// ClientVersion is the version servers are told mcpdeck is
+	// (clientInfo.version): the CLI gives its module version, the one
+	// --version and serve's serverInfo say; "" is "dev".
+	ClientVersion string
+
 	// Elicit answers servers' elicitation requests (TUI form or CLI
 	// policy); nil declines them with a log line.
 	Elicit ElicitFunc

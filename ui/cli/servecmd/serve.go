@@ -157,4 +157,3 @@ func accessNote(addr, tok, path string, created bool) string {
 	}
 	return fmt.Sprintf("mcpdeck serve: send the header \"Authorization: Bearer TOKEN\", or give an agent that takes only a URL (a secret, as the token is): http://%s%s", addr, serve.CapabilityPath(tok))
 }
-
