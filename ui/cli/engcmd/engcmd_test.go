@@ -101,7 +101,7 @@ func TestEngElicitation(t *testing.T) {
 	// says which field on stderr, and fails: the person asked to accept
 	r = e.Fails(1, "--mcp-config", cfg, "--elicit", "accept-defaults", "call", "survey", "feedback")
 	if !strings.Contains(r.Stdout, "you chose to decline") ||
-		!strings.Contains(r.Stderr, "mcpdeck: declined (for tools/call feedback): server survey asks for name, which have no default") {
+		!strings.Contains(r.Stderr, "mcpdeck: declined (for tools/call feedback): server survey asks for name, which has no default") {
 		t.Errorf("--elicit accept-defaults without a default for a required field: %s", r)
 	}
 	e.Fails(2, "--mcp-config", cfg, "--elicit", "maybe", "call", "survey", "feedback")

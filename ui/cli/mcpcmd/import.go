@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -349,11 +350,20 @@ func writeImportReport(w io.Writer, rep importReport, title string) {
 		summary = strings.TrimSuffix(summary, ".") + fmt.Sprintf("; %d already in mcpdeck.", n)
 	}
 	fmt.Fprintln(w, summary)
+	// name the servers that wait (imported into the project scope now, or
+	// there already): a general line after importing none misleads
+	var waiting []string
 	for _, o := range rep.Servers {
-		if o.NeedsApproval { // imported into the project scope, or there already
-			fmt.Fprintln(w, "Project servers run only once approved: mcpdeck mcp approve NAME|all")
-			break
+		if o.NeedsApproval && !slices.Contains(waiting, o.Name) {
+			waiting = append(waiting, textsafe.SanitizeLine(o.Name))
 		}
+	}
+	switch len(waiting) {
+	case 0:
+	case 1:
+		fmt.Fprintf(w, "Project server %s runs only once approved: mcpdeck mcp approve %s\n", waiting[0], textsafe.QuoteArg(waiting[0]))
+	default:
+		fmt.Fprintf(w, "Project servers %s run only once approved: mcpdeck mcp approve NAME|all\n", strings.Join(waiting, ", "))
 	}
 }
 
