@@ -25,6 +25,15 @@ type Question struct {
 	Secret bool
 }
 
+// Names are the properties the schema declares, in its order.
+func (f *Schema) Names() []string {
+	out := make([]string, len(f.fields))
+	for i, ff := range f.fields {
+		out[i] = ff.name
+	}
+	return out
+}
+
 // Questions are the form's fields, in the schema's order.
 func (f *Schema) Questions() []Question {
 	out := make([]Question, 0, len(f.fields))

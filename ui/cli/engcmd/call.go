@@ -6,6 +6,9 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
+	"strconv"
+	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -33,7 +36,13 @@ func NewCallCmds(g *clicore.Globals) []*cobra.Command {
   mcpdeck call everything get-sum a=2 b=3
   mcpdeck call everything echo message=hi
   jq -n '{a: 2, b: 3}' | mcpdeck call everything get-sum -`,
-		Args: clicore.MinimumArgs(2, "SERVER TOOL [JSON|-|KEY=VALUE...]"),
+		Args: func(cmd *cobra.Command, args []string) error {
+			if len(args) == 1 { // the tool is missing: where to find it
+				return clicore.Usagef("%s takes SERVER TOOL [JSON|-|KEY=VALUE...], got 1 argument; %s", cmd.CommandPath(),
+					strings.Replace(clicore.ListingCommand(clicore.ItemTool, args[0]), "lists them", "lists its tools", 1))
+			}
+			return clicore.MinimumArgs(2, "SERVER TOOL [JSON|-|KEY=VALUE...]")(cmd, args)
+		},
 		RunE: func(cmd *cobra.Command, args []string) error {
 			how := clicore.ArgsForm{Command: "call", What: "tool", Server: args[0], Name: args[1]}
 			params, err := clicore.ReadArgs(g, args[2:], how)
@@ -120,6 +129,9 @@ func runEngCall(ctx context.Context, f *clicore.EngineFlags, server, tool string
 	return clicore.WithServer(ctx, f, server, func(ctx context.Context, s *clicore.Session) error {
 		srv, _ := s.Server(server)
 		params := args.Typed(schemaTyper(srv, tool))
+		if w := unknownKeys(srv, tool, params); w != "" {
+			fmt.Fprintln(g.Stderr, "mcpdeck: warning: "+w)
+		}
 		prog := newCallProgress(g)
 		started := time.Now()
 		res, err := s.Eng.CallTool(ctx, server, tool, params, prog.show)
@@ -146,6 +158,52 @@ func runEngCall(ctx context.Context, f *clicore.EngineFlags, server, tool string
 		}
 		return nil
 	})
+}
+
+// unknownKeys warns of the arguments the tool's input schema does not
+// declare (c=3 for a tool taking a and b): sent anyway, since a schema may
+// allow more, but a typo should not go out without a word. "" when every
+// key is declared, or the tool or its schema is unknown.
+func unknownKeys(srv engine.ServerSnapshot, tool string, params map[string]any) string {
+	for _, t := range srv.Tools {
+		if t.Name != tool && t.ExposedName != tool {
+			continue
+		}
+		sch, err := form.Parse(t.InputSchema)
+		if err != nil {
+			return ""
+		}
+		declared := sch.Names()
+		var unknown []string
+		for k := range params {
+			if !slices.Contains(declared, k) {
+				unknown = append(unknown, k)
+			}
+		}
+		if len(unknown) == 0 || len(declared) == 0 {
+			return ""
+		}
+		slices.Sort(unknown)
+		what := fmt.Sprintf("tool %s has no argument %q", tool, unknown[0])
+		if len(unknown) > 1 {
+			what = fmt.Sprintf("tool %s has no arguments %s", tool, strings.Join(quoted(unknown), ", "))
+		}
+		msg := what + " (it takes " + strings.Join(declared, ", ") + "); sent anyway"
+		if hint := clicore.DidYouMean(unknown[0], declared); hint != "" {
+			msg += "; " + hint
+		}
+		return textsafe.SanitizeLine(msg)
+	}
+	return ""
+}
+
+// quoted is each string in Go's quotes.
+func quoted(ss []string) []string {
+	out := make([]string, len(ss))
+	for i, s := range ss {
+		out[i] = strconv.Quote(s)
+	}
+	return out
 }
 
 // schemaTyper types key=text arguments with tool's input schema as srv
