@@ -43,6 +43,8 @@ func NewCmd(g *clicore.Globals) *cobra.Command {
 		newMCPApproveCmd(g, true),
 		newMCPApproveCmd(g, false),
 		newMCPSamplingCmd(g),
+		newMCPDenyCmd(g, true),
+		newMCPDenyCmd(g, false),
 		newMCPSecretCmd(g),
 		newMCPImportCmd(g),
 		newMCPMigrateLocalCmd(g),
