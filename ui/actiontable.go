@@ -30,6 +30,7 @@ const (
 	ActEnable
 	ActDisable
 	ActReconnect
+	ActReconnectAll
 	ActStopRetrying
 	ActAuthenticate
 	ActCallTool
@@ -187,6 +188,11 @@ func actionTable() []action {
 			doc: "reconnect, or retry now while a retry is scheduled",
 			def: tuikit.Bind("r", "reconnect", "r"), reach: onScreen,
 			enabled: canReconnect, label: reconnectLabel, run: reconnect,
+		},
+		{
+			id: ActReconnectAll, verb: "reconnect all", help: groupServers,
+			doc: "reconnect every server that may run and is not connected (failed, given up, waiting to retry); connected ones are left alone; the status line counts those that connected and says why the others did not",
+			def: tuikit.Bind("ctrl+l", "reconnect all", "ctrl+l"), reach: onScreen, footer: never, run: reconnectAll,
 		},
 		{
 			id: ActStopRetrying, verb: "stop retrying", help: groupServers,

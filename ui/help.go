@@ -44,11 +44,28 @@ func fullHelp(st *styles.Styles, titles []string, groups [][]key.Binding, width,
 		}
 		p := strings.Join(parts, "\u00a0· ")
 		if i < len(titles) {
-			p = st.Heading.Render(titles[i]+":") + " " + p
+			// a heading never ends a line away from its first key
+			p = st.Heading.Render(strings.ReplaceAll(titles[i], " ", "\u00a0")+":") + "\u00a0" + p
 		}
-		paras = append(paras, tuikit.Wrap(p, width))
+		paras = append(paras, p)
 	}
-	return strings.Join(paras, "\n")
+	out := wrapEach(paras, width)
+	if lipgloss.Height(out) <= height {
+		return out
+	}
+	// shorter still: the groups run on in one paragraph, each heading
+	// marking where its group starts, so no group's last line is left
+	// half empty
+	return tuikit.Wrap(strings.Join(paras, "  "), width)
+}
+
+// wrapEach wraps each paragraph to the width, one after the other.
+func wrapEach(paras []string, width int) string {
+	out := make([]string, len(paras))
+	for i, p := range paras {
+		out[i] = tuikit.Wrap(p, width)
+	}
+	return strings.Join(out, "\n")
 }
 
 func helpColumns(st *styles.Styles, titles []string, groups [][]key.Binding, width int) string {
