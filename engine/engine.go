@@ -18,7 +18,8 @@
 // The Engine is a thin front over parts that each own their fields: the
 // runner (connections and the reducer), config (reload, the person's
 // choices), calls, lists, notifications, asks (sampling and elicitation),
-// logs (and traffic), skills, subscriptions and health. Per server, an
+// logs (and traffic), skills, subscriptions, health and memory (lists
+// remembered between runs, for `mcpdeck serve`). Per server, an
 // entry holds one field group per part. One mutex guards them all, taken
 // only through locked and withEntry (lock.go), and one function assembles
 // what a snapshot shows of a server from the parts (entry.snapshot,
@@ -51,6 +52,7 @@ import (
 	"io"
 	"log/slog"
 	"sync"
+	"time"
 
 	"github.com/mark3labs/mcp-go/server"
 
@@ -113,6 +115,11 @@ type Options struct {
 	// sampling requests (--sampling-command), instead of the person or a
 	// server's own "sampling" setting.
 	SamplingCommand string
+	// RememberLists keeps each server's last tools, prompts, resources
+	// and templates per definition in CacheDir, and shows them in
+	// snapshots (ServerSnapshot.Remembered) while it is not connected:
+	// `mcpdeck serve` answers an agent's first list from them (remember.go).
+	RememberLists bool
 }
 
 // ErrClosed is returned by actions after Close.
@@ -138,16 +145,17 @@ var ErrDenied = errors.New("tool call denied by permission rules")
 // what is wrong, which then leads: the cause, not a rule that does not
 // exist.
 type DeniedError struct {
-	Tool       string
-	Rule       string
-	Unreadable bool
+	Server, Name string // the call: server and the tool's own name
+	Tool         string
+	Rule         string
+	Unreadable   bool
 }
 
 func (e *DeniedError) Error() string {
 	if e.Unreadable {
 		return e.Rule + " (" + e.Tool + " was not called)"
 	}
-	return fmt.Sprintf("%v: %s (rule %s)", ErrDenied, e.Tool, e.Rule)
+	return fmt.Sprintf("calling %s on %s: %s is denied by a permission rule (%s)", e.Name, e.Server, e.Tool, e.Rule)
 }
 
 func (e *DeniedError) Unwrap() error { return ErrDenied }
@@ -196,7 +204,9 @@ type Engine struct {
 	skills *skillParts  // skill loading (skillload.go)
 	subs   *subParts    // resource subscriptions (subscriptions.go)
 	health *healthParts // requests under way, pings (health.go)
+	memory *memoryParts // lists remembered between runs (remember.go)
 	ide    *ideParts    // editors found through their lock files (idescan.go, idewatch.go)
+	pins   *pinParts    // what servers tell a model, pinned and withheld (pins.go)
 }
 
 // New builds an engine; Start loads the config and begins connecting.
@@ -254,7 +264,9 @@ func newEngine(opts Options) *Engine {
 	e.skills = &skillParts{e: e}
 	e.subs = &subParts{e: e}
 	e.health = &healthParts{e: e}
+	e.memory = &memoryParts{e: e}
 	e.ide = newIDEParts(e)
+	e.pins = &pinParts{e: e, pending: map[string]pendingPins{}}
 	return e
 }
 
@@ -292,6 +304,10 @@ func (e *Engine) Start(ctx context.Context) error {
 	return nil
 }
 
+// ConnectTimeout is how long one connect may take, and again its listing
+// (MCP_TIMEOUT): `mcpdeck serve` waits no longer for a server to come.
+func (e *Engine) ConnectTimeout() time.Duration { return e.set.connectTimeout }
+
 // Updates delivers a snapshot after every change. Only the latest unread
 // snapshot is kept; the channel closes after Close.
 func (e *Engine) Updates() <-chan Snapshot { return e.pub.ch }
@@ -312,6 +328,22 @@ func (e *Engine) ManagedPolicy() (p model.Policy) {
 		}
 	})
 	return p
+}
+
+// DenyRule is the permission rule of the configuration last loaded that
+// denies the tool of that exposed name (mcp__server__tool), "" when none
+// does: what to tell an agent whose call of a tool no longer offered a
+// rule stopped.
+func (e *Engine) DenyRule(exposedName string) (rule string) {
+	e.locked(func() {
+		if e.res == nil {
+			return
+		}
+		if allowed, r := e.res.Permissions.Check(exposedName); !allowed {
+			rule = r
+		}
+	})
+	return rule
 }
 
 // Close shuts every server down in parallel, within about a second, and

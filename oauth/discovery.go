@@ -153,6 +153,11 @@ func (dc *discoverer) findMetadata(ctx context.Context, srv model.Server) (*disc
 	if err := dc.findPRM(ctx, srv, serverURL, hint, d); err != nil {
 		return nil, err
 	}
+	var cut bool
+	if d.Resource, cut = sentResource(d.Resource, srv); cut {
+		dc.log.Info("the server's URL holds a secret: the resource named to its authorization server leaves that part out",
+			"server", srv.Name, "resource", d.Resource)
+	}
 	var oc model.OAuthConfig
 	if srv.Config.OAuth != nil {
 		oc = *srv.Config.OAuth

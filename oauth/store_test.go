@@ -107,6 +107,8 @@ func TestFailingSystemKeyringFallsBack(t *testing.T) {
 
 func TestSystemKeyringMock(t *testing.T) {
 	keyring.MockInit()
+	// A session bus to reach, so the keychain is asked: the mock answers.
+	t.Setenv("DBUS_SESSION_BUS_ADDRESS", "unix:path=/nonexistent")
 	m := New(Options{ConfigDir: t.TempDir()})
 	srv := (&testEnv{fake: &fakeAS{}}).serverNamed("y")
 	if err := m.SetPrivateKey(srv, strings.Repeat("k", 5000)); err != nil {

@@ -32,7 +32,7 @@ type Conn struct {
 	logPath    string                      // stdio only
 	shutdown   func(context.Context) error // transport-specific close
 	reason     func() error                // the transport's own failure (stdio, ws), if any
-	probeEnded func() bool                 // stdio only: the process ended on the discovery probe (probe.go)
+	probeEnded func() bool                 // stdio and WebSocket: the peer ended on the discovery probe (probe.go)
 	rt         *roundTripper               // http/sse only
 	rec        *frameRecorder              // records frames for Options.OnFrame; nil when none
 	refusals   *refusalRecorder            // streamable http only

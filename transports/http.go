@@ -30,7 +30,9 @@ func httpClientFor(c *Conn, cfg model.ServerConfig, opts Options, legacySSE bool
 		*hc = *opts.HTTPClient //nolint:govet // copying the struct is how one derives a client
 	}
 	base := hc.Transport
-	if base == nil {
+	if tr, ok := editorHTTPTransport(cfg, opts.socketTables); ok {
+		base, idle = tr, tr.CloseIdleConnections
+	} else if base == nil {
 		tr := http.DefaultTransport.(*http.Transport).Clone()
 		base, idle = tr, tr.CloseIdleConnections
 	}

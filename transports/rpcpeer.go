@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"sync"
+	"sync/atomic"
 
 	"github.com/mark3labs/mcp-go/client/transport"
 	"github.com/mark3labs/mcp-go/mcp"
@@ -33,6 +34,10 @@ type rpcPeer struct {
 	done    chan struct{}
 	failErr error // set once before done closes
 	once    sync.Once
+
+	// probeEnded is set when the peer ended on the server/discover probe
+	// (probe.go).
+	probeEnded atomic.Bool
 }
 
 func newRPCPeer(send func(context.Context, []byte) error) *rpcPeer {
@@ -64,8 +69,14 @@ func (p *rpcPeer) err() (err error) {
 }
 
 // SendRequest writes request and waits for its response, the peer's failure
-// or ctx.
+// or ctx, noting a discovery probe the server did not survive (probe.go).
 func (p *rpcPeer) SendRequest(ctx context.Context, req transport.JSONRPCRequest) (*transport.JSONRPCResponse, error) {
+	resp, err := p.sendRequest(ctx, req)
+	p.noteProbe(ctx, req, err)
+	return resp, err
+}
+
+func (p *rpcPeer) sendRequest(ctx context.Context, req transport.JSONRPCRequest) (*transport.JSONRPCResponse, error) {
 	if err := p.err(); err != nil {
 		return nil, err
 	}

@@ -53,7 +53,6 @@ type stdioTransport struct {
 	stderrDone chan struct{}
 	exited     chan struct{} // closed once the process is reaped and the peer failed
 	closing    atomic.Bool
-	probeEnded atomic.Bool // the process ended on the server/discover probe (probe.go)
 	closeOnce  sync.Once
 	closeErr   error
 }
@@ -108,7 +107,7 @@ func startStdio(name string, cfg model.ServerConfig, opts Options) (*stdioTransp
 		return nil, err
 	}
 	// The process outlives Open's context: its end is ours to manage (shutdown).
-	ring := newStderrRing(opts.LogDir, name)
+	ring := newStderrRing(opts.LogDir, name, opts.Mask)
 	spec := launch.Spec{Command: cfg.Command, Args: cfg.Args, Env: cfg.Env, Dir: cfg.Cwd, Sandbox: cfg.Sandbox}
 	netw, stopProxy, err := sandboxProxy(cfg.Sandbox, ring.note, opts.OnRefuse)
 	if err != nil {
@@ -205,12 +204,21 @@ func (t *stdioTransport) writeLocked(ctx context.Context, msg []byte) error {
 	return nil
 }
 
-// readStdout dispatches stdout lines until EOF. When stdout ends but the
-// process lives on, the connection is lost all the same.
+// readStdout dispatches stdout lines until EOF. When stdout ended because
+// the process is exiting, its exit (wait) says why, however long that takes
+// on a busy machine; when it ends but the process lives on, the connection
+// is lost all the same, after a grace for an exit that was on its way.
 func (t *stdioTransport) readStdout() {
 	eof := t.readLines()
 	close(t.stdoutDone)
 	if !eof {
+		return
+	}
+	if exiting(t.pid) {
+		select {
+		case <-t.exited:
+		case <-t.done:
+		}
 		return
 	}
 	timer := time.NewTimer(drainGrace)

@@ -85,6 +85,18 @@ func canApprove(s *engine.ServerSnapshot) (bool, string) {
 // the local group, says where and why).
 const decisionsUnreadable = "your decisions on this project cannot be read: fix the local file first (its row says where)"
 
+// canReview: the server's tools changed since the person accepted them
+// (or differ from the lock file).
+func canReview(s *engine.ServerSnapshot) (bool, string) {
+	switch {
+	case s.Pins.Off != "":
+		return false, "its tools are not pinned (" + s.Pins.Off + ")"
+	case len(s.Pins.Changes) == 0:
+		return false, "nothing it tells a model changed since you accepted it"
+	}
+	return true, ""
+}
+
 func canReject(s *engine.ServerSnapshot) (bool, string) {
 	switch s.Approval.Status {
 	case model.ApprovalNotNeeded:

@@ -33,6 +33,7 @@ const (
 	ActReconnectAll
 	ActStopRetrying
 	ActAuthenticate
+	ActReviewTools
 	ActCallTool
 	ActReadResource
 	ActWatchResource
@@ -205,6 +206,12 @@ func actionTable() []action {
 			doc: "authenticate (OAuth sign-in)",
 			def: tuikit.Bind("a", "authenticate", "a"), reach: onScreen,
 			enabled: canAuthenticate, footer: needsSignIn, run: engineRun(Engine.Authenticate),
+		},
+		{
+			id: ActReviewTools, verb: "review tools", help: groupServers,
+			doc: "review what a server tells a model that changed since you accepted it (its row then says \"⚠ tools changed: N withheld\"): a word diff of each description, a diff of each schema, the scan's findings beside them; A/enter accept the one shown, `*` accept all, x keep withholding it, esc close (see [Tool pinning](#tool-pinning-the-poisoning-scan-and-the-lock-file))",
+			def: tuikit.Bind("v", "review", "v"), reach: onScreen,
+			enabled: canReview, run: openReview,
 		},
 		{
 			id: ActCallTool, verb: "call tool", help: groupUse,

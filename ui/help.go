@@ -33,30 +33,43 @@ func fullHelp(st *styles.Styles, titles []string, groups [][]key.Binding, width,
 	}
 	// too short for columns: one wrapped paragraph per group, an entry never
 	// split between two lines
-	var paras []string
-	for i, g := range groups {
-		var parts []string
-		for _, b := range g {
-			if b.Enabled() {
-				desc := strings.ReplaceAll(b.Help().Desc, " ", "\u00a0")
-				parts = append(parts, st.Key.Render(b.Help().Key)+"\u00a0"+st.Muted.Render(desc))
-			}
-		}
-		p := strings.Join(parts, "\u00a0· ")
-		if i < len(titles) {
-			// a heading never ends a line away from its first key
-			p = st.Heading.Render(strings.ReplaceAll(titles[i], " ", "\u00a0")+":") + "\u00a0" + p
-		}
-		paras = append(paras, p)
-	}
-	out := wrapEach(paras, width)
+	out := wrapEach(helpParagraphs(st, titles, groups, true), width)
 	if lipgloss.Height(out) <= height {
 		return out
 	}
 	// shorter still: the groups run on in one paragraph, each heading
-	// marking where its group starts, so no group's last line is left
-	// half empty
-	return tuikit.Wrap(strings.Join(paras, "  "), width)
+	// marking where its group starts, and a description may go on to the
+	// next line (its key stays with its first word): every key still shows
+	return tuikit.Wrap(strings.Join(helpParagraphs(st, titles, groups, false), "  "), width)
+}
+
+// helpParagraphs is one paragraph per group of keys, headed by its title:
+// "key desc · key desc". whole keeps each entry on one line; otherwise
+// only a key and its description's first word are held together.
+func helpParagraphs(st *styles.Styles, titles []string, groups [][]key.Binding, whole bool) []string {
+	hold := func(s string) string { return strings.ReplaceAll(s, " ", "\u00a0") }
+	var paras []string
+	for i, g := range groups {
+		var parts []string
+		for _, b := range g {
+			if !b.Enabled() {
+				continue
+			}
+			desc := b.Help().Desc
+			if whole {
+				desc = hold(desc)
+			} else if first, rest, ok := strings.Cut(desc, " "); ok {
+				desc = first + " " + rest
+			}
+			parts = append(parts, st.Key.Render(b.Help().Key)+"\u00a0"+st.Muted.Render(desc))
+		}
+		p := strings.Join(parts, "\u00a0· ")
+		if i < len(titles) {
+			p = st.Heading.Render(hold(titles[i])+":") + " " + p
+		}
+		paras = append(paras, p)
+	}
+	return paras
 }
 
 // wrapEach wraps each paragraph to the width, one after the other.

@@ -20,9 +20,11 @@ const (
 )
 
 // Group is a started program together with every process it spawns: on
-// Unix its own process group, on Windows its own console process group in
-// a kill-on-close job object. Ending the group ends them all, so a child
-// of a script can neither outlive it nor hold its output pipes open.
+// Unix its own process group (on Linux also every descendant that left it,
+// found by the tag it inherited: tree_linux.go), on Windows its own console
+// process group in a kill-on-close job object. Ending the group ends them
+// all, so a child of a script can neither outlive it nor hold its output
+// pipes open, and a daemon it started (setsid, a double fork) goes too.
 type Group struct {
 	cmd   *exec.Cmd
 	mu    sync.Mutex
@@ -34,10 +36,12 @@ type Group struct {
 // started as it is: the caller has already found and judged it.
 func StartGroup(cmd *exec.Cmd) (*Group, error) {
 	setGroupAttr(cmd)
+	tree := newProcessTree(cmd)
 	if err := cmd.Start(); err != nil {
 		return nil, err
 	}
-	return &Group{cmd: cmd, tree: newProcessTree(cmd.Process.Pid)}, nil
+	tree.started(cmd.Process.Pid)
+	return &Group{cmd: cmd, tree: tree}, nil
 }
 
 // Pid is the group leader's process id.

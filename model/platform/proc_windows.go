@@ -23,38 +23,40 @@ func setGroupAttr(cmd *exec.Cmd) {
 	cmd.SysProcAttr.CreationFlags |= syscall.CREATE_NEW_PROCESS_GROUP
 }
 
-// processTree is the program's process tree: a job object it was put in
-// right after it started, so ending the job ends every process it spawned
+// processTree is the program's process tree: a job object it is put in
+// right after it starts, so ending the job ends every process it spawned
 // (an npx server's node child too), and closing the last handle to it
 // (KILL_ON_JOB_CLOSE) does the same if mcpdeck itself goes away. A child
 // started in the instant before the assignment escapes; zero job means the
 // job could not be made and only the leader itself is ended.
 type processTree struct{ job windows.Handle }
 
-// newProcessTree puts process pid in a new kill-on-close job.
-func newProcessTree(pid int) processTree {
+func newProcessTree(*exec.Cmd) processTree { return processTree{} }
+
+// started puts process pid in a new kill-on-close job.
+func (p *processTree) started(pid int) {
 	job, err := windows.CreateJobObject(nil, nil)
 	if err != nil {
-		return processTree{}
+		return
 	}
 	info := windows.JOBOBJECT_EXTENDED_LIMIT_INFORMATION{}
 	info.BasicLimitInformation.LimitFlags = windows.JOB_OBJECT_LIMIT_KILL_ON_JOB_CLOSE
 	if _, err := windows.SetInformationJobObject(job, windows.JobObjectExtendedLimitInformation,
 		uintptr(unsafe.Pointer(&info)), uint32(unsafe.Sizeof(info))); err != nil {
 		_ = windows.CloseHandle(job)
-		return processTree{}
+		return
 	}
 	proc, err := windows.OpenProcess(windows.PROCESS_SET_QUOTA|windows.PROCESS_TERMINATE, false, uint32(pid))
 	if err != nil {
 		_ = windows.CloseHandle(job)
-		return processTree{}
+		return
 	}
 	defer func() { _ = windows.CloseHandle(proc) }()
 	if err := windows.AssignProcessToJobObject(job, proc); err != nil {
 		_ = windows.CloseHandle(job)
-		return processTree{}
+		return
 	}
-	return processTree{job: job}
+	p.job = job
 }
 
 // release closes the job, ending whatever is still in it.

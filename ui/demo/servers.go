@@ -26,6 +26,7 @@ func Builtins() map[string]func() *server.MCPServer {
 		"calculator":  Calculator,
 		"weather-sim": Weather,
 		"survey":      Survey,
+		"webmail":     Mailer,
 	}
 }
 

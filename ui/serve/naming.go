@@ -114,18 +114,23 @@ const clashWait = 10 * time.Second
 // settled (or clashWait passed), a tool or prompt name two servers offer
 // is an error naming both.
 func (g *Gateway) refuseClashes(ctx context.Context) error {
-	// Not the list grace: a slow server's clash must still stop the start.
+	// Not the lists' wait (--wait): a slow server's clash must still stop the start.
 	t := time.NewTimer(clashWait)
 	defer t.Stop()
 	select {
-	case <-g.settled:
+	case <-g.start.settled:
 	case <-t.C:
 	case <-ctx.Done():
 		return ctx.Err()
 	}
 	g.mu.Lock()
 	clashes := g.x.clashes
-	g.judging = false // from now on a clash is a note, not a refusal
+	if len(clashes) == 0 {
+		// from now on a clash is a note, not a refusal; when this one
+		// refuses, judging stays on: its error says the clashes, and a
+		// snapshot applied before the gateway closes must not list them too
+		g.judging = false
+	}
 	g.mu.Unlock()
 	if len(clashes) == 0 {
 		return nil

@@ -36,6 +36,9 @@ func ToolBadges(t *engine.Tool, deniedBy []model.Problem) []string {
 	case t.Denied:
 		b = append(b, "denied by permissions")
 	}
+	if t.Withheld != "" {
+		b = append(b, "⚠ withheld: "+string(t.Withheld)+", review it")
+	}
 	if t.Collision != "" {
 		b = append(b, "⚠ "+t.Collision)
 	}

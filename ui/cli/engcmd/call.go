@@ -123,13 +123,23 @@ func writeMCPResult(g *clicore.Globals, res any) error {
 }
 
 // runEngCall connects SERVER alone, types the arguments with the tool's
-// input schema, calls TOOL and prints the result.
+// input schema, calls TOOL and prints the result. A tool the server's
+// list lacks is looked for once more when the server says its list
+// changes (engine.FindTool): a gateway such as mcpdeck serve may offer it
+// just after the first list.
 func runEngCall(ctx context.Context, f *clicore.EngineFlags, server, tool string, args clicore.Args) error {
 	g := f.Globals
 	return clicore.WithServer(ctx, f, server, func(ctx context.Context, s *clicore.Session) error {
-		srv, _ := s.Server(server)
-		params := args.Typed(schemaTyper(srv, tool))
-		if w := unknownKeys(srv, tool, params); w != "" {
+		failed := func(err error) error {
+			srv, _ := s.Server(server)
+			return clicore.UnknownItemHint(engCallErr(f, fmt.Sprintf("call %s on %s", tool, server), err), srv, clicore.ItemTool, tool)
+		}
+		def, err := s.Eng.FindTool(ctx, server, tool)
+		if err != nil {
+			return failed(err)
+		}
+		params := args.Typed(schemaTyper(def))
+		if w := unknownKeys(def, params); w != "" {
 			fmt.Fprintln(g.Stderr, "mcpdeck: warning: "+w)
 		}
 		prog := newCallProgress(g)
@@ -144,7 +154,7 @@ func runEngCall(ctx context.Context, f *clicore.EngineFlags, server, tool string
 			}
 		}
 		if err != nil {
-			return clicore.UnknownItemHint(engCallErr(f, fmt.Sprintf("call %s on %s", tool, server), err), srv, clicore.ItemTool, tool)
+			return failed(err)
 		}
 		if err := printToolResult(g, res); err != nil {
 			return err
@@ -163,38 +173,32 @@ func runEngCall(ctx context.Context, f *clicore.EngineFlags, server, tool string
 // unknownKeys warns of the arguments the tool's input schema does not
 // declare (c=3 for a tool taking a and b): sent anyway, since a schema may
 // allow more, but a typo should not go out without a word. "" when every
-// key is declared, or the tool or its schema is unknown.
-func unknownKeys(srv engine.ServerSnapshot, tool string, params map[string]any) string {
-	for _, t := range srv.Tools {
-		if t.Name != tool && t.ExposedName != tool {
-			continue
-		}
-		sch, err := form.Parse(t.InputSchema)
-		if err != nil {
-			return ""
-		}
-		declared := sch.Names()
-		var unknown []string
-		for k := range params {
-			if !slices.Contains(declared, k) {
-				unknown = append(unknown, k)
-			}
-		}
-		if len(unknown) == 0 || len(declared) == 0 {
-			return ""
-		}
-		slices.Sort(unknown)
-		what := fmt.Sprintf("tool %s has no argument %q", tool, unknown[0])
-		if len(unknown) > 1 {
-			what = fmt.Sprintf("tool %s has no arguments %s", tool, strings.Join(quoted(unknown), ", "))
-		}
-		msg := what + " (it takes " + strings.Join(declared, ", ") + "); sent anyway"
-		if hint := clicore.DidYouMean(unknown[0], declared); hint != "" {
-			msg += "; " + hint
-		}
-		return textsafe.SanitizeLine(msg)
+// key is declared, or the schema cannot be read.
+func unknownKeys(tool engine.Tool, params map[string]any) string {
+	sch, err := form.Parse(tool.InputSchema)
+	if err != nil {
+		return ""
 	}
-	return ""
+	declared := sch.Names()
+	var unknown []string
+	for k := range params {
+		if !slices.Contains(declared, k) {
+			unknown = append(unknown, k)
+		}
+	}
+	if len(unknown) == 0 || len(declared) == 0 {
+		return ""
+	}
+	slices.Sort(unknown)
+	what := fmt.Sprintf("tool %s has no argument %q", tool.Name, unknown[0])
+	if len(unknown) > 1 {
+		what = fmt.Sprintf("tool %s has no arguments %s", tool.Name, strings.Join(quoted(unknown), ", "))
+	}
+	msg := what + " (it takes " + strings.Join(declared, ", ") + "); sent anyway"
+	if hint := clicore.DidYouMean(unknown[0], declared); hint != "" {
+		msg += "; " + hint
+	}
+	return textsafe.SanitizeLine(msg)
 }
 
 // quoted is each string in Go's quotes.
@@ -206,21 +210,15 @@ func quoted(ss []string) []string {
 	return out
 }
 
-// schemaTyper types key=text arguments with tool's input schema as srv
-// lists it (form.Schema.FromText); nil, text as it is, when the tool is
-// not listed or its schema cannot be read (the engine then says why).
-func schemaTyper(srv engine.ServerSnapshot, tool string) func(key, text string) any {
-	for _, t := range srv.Tools {
-		if t.Name != tool && t.ExposedName != tool {
-			continue
-		}
-		sch, err := form.Parse(t.InputSchema)
-		if err != nil {
-			return nil
-		}
-		return sch.FromText
+// schemaTyper types key=text arguments with tool's input schema
+// (form.Schema.FromText); nil, text as it is, when its schema cannot be
+// read (the engine then says why).
+func schemaTyper(tool engine.Tool) func(key, text string) any {
+	sch, err := form.Parse(tool.InputSchema)
+	if err != nil {
+		return nil
 	}
-	return nil
+	return sch.FromText
 }
 
 // printToolResult prints a call's result: as JSON with --json, else its
@@ -256,7 +254,8 @@ func engCallErr(f *clicore.EngineFlags, what string, err error) error {
 		return fmt.Errorf("%s: cancelled", what)
 	}
 	var ce *engine.CallError
-	if errors.As(err, &ce) {
+	var de *engine.DeniedError
+	if errors.As(err, &ce) || errors.As(err, &de) && !de.Unreadable {
 		return err // it already names the request and the server
 	}
 	return fmt.Errorf("%s: %w", what, err)

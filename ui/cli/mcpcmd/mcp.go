@@ -48,6 +48,8 @@ func NewCmd(g *clicore.Globals) *cobra.Command {
 		newMCPSecretCmd(g),
 		newMCPImportCmd(g),
 		newMCPMigrateLocalCmd(g),
+		newMCPReviewCmd(g),
+		newMCPLockCmd(g),
 		// Claude Code's words for what mcpdeck also does
 		newMCPAddFromClaudeDesktopCmd(g),
 		newMCPResetProjectChoicesCmd(g),
