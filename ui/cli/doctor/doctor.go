@@ -253,7 +253,7 @@ func doctorServers(ctx context.Context, f *clicore.EngineFlags) ([]docLine, doct
 	clicore.SortLikeSnapshot(results, s.Last)
 	out := make([]docLine, 0, len(results))
 	for _, srv := range results {
-		l := docLine{mark: docOK, text: "server " + strings.TrimSpace(strings.TrimPrefix(clicore.ListLine(srv), clicore.OutcomeOf(srv).Glyph()))}
+		l := docLine{mark: docOK, text: "server " + strings.TrimSpace(strings.TrimPrefix(clicore.ListLine(srv), status.Mark(&srv)))}
 		switch clicore.OutcomeOf(srv) {
 		case status.OutcomeFailed:
 			l.mark, l.fix = docBad, serverFix(&srv)

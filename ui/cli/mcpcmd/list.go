@@ -1,8 +1,10 @@
 package mcpcmd
 
 import (
+	"cmp"
 	"fmt"
 	"io"
+	"slices"
 	"text/tabwriter"
 
 	"github.com/spf13/cobra"
@@ -24,11 +26,13 @@ func newMCPListCmd(g *clicore.Globals) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:     "list",
 		Aliases: []string{"ls"},
-		Short:   "Connect to every configured server and show its state (✓ ✗ ! ○ …)",
-		Long: "Connects to every enabled, approved server and prints one line per server, in a\n" +
-			"fixed order (scope, then name): ✓ connected, ✗ failed (with the reason), ! needs auth,\n" +
-			"○ disabled, … pending approval. On a terminal a progress line shows which servers\n" +
-			"are still starting. Exits 1 if any enabled server failed or a config file is broken.",
+		Short:   "Connect to every configured server and show its state (✓ ✗ ! ○ ⊘ ⊖ …)",
+		Long: "Connects to every enabled, approved server and prints one line per server, under a\n" +
+			"heading per scope (highest first, then by name, as the TUI groups them): ✓ connected,\n" +
+			"✗ failed (with the reason), ! needs auth, ○ disabled, ⊘ blocked by policy, ⊖ rejected,\n" +
+			"… pending approval. On a terminal a progress line shows which servers are still\n" +
+			"starting. Exits 1 if any enabled server failed or a config file is broken.\n" +
+			"--no-connect lists the same servers in the same order from the files alone.",
 		Example: "  mcpdeck mcp list\n  mcpdeck mcp list --json",
 		Args:    clicore.ExactArgs(0, "no arguments"),
 		RunE: func(cmd *cobra.Command, _ []string) error {
@@ -65,7 +69,7 @@ func printStaticList(g *clicore.Globals, res *config.Resolved) error {
 			doc.Problems = []model.Problem{}
 		}
 		mem := protocolMemory()
-		for _, s := range res.Servers {
+		for _, s := range byScope(res.Servers) {
 			doc.Servers = append(doc.Servers, newServerView(s).withProtocol(s, mem))
 		}
 		if err := clicore.WriteJSON(g.Stdout, doc); err != nil {
@@ -112,7 +116,7 @@ func writeServerTable(w io.Writer, res *config.Resolved, extra []extraColumn) {
 	fmt.Fprintln(tw)
 	pending := 0
 	var probs []model.Problem
-	for _, s := range res.Servers {
+	for _, s := range byScope(res.Servers) {
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s", textsafe.SanitizeLine(s.Name), s.Scope, textsafe.SanitizeLine(clicore.TransportText(s.Raw.EffectiveType(), s.Raw.Sandbox)),
 			yesNo(s.Enabled), approvalText(s.Approval), textsafe.SanitizeLine(policyText(s.Policy)))
 		for _, c := range extra {
@@ -140,6 +144,19 @@ func writeServerTable(w io.Writer, res *config.Resolved, extra []extraColumn) {
 	case pending > 1:
 		fmt.Fprintf(w, "\n%d project servers await approval: mcpdeck mcp approve NAME|all\n", pending)
 	}
+}
+
+// byScope is the servers in the order the connecting list and the TUI
+// show them: by scope, highest first, then by name.
+func byScope(servers []model.Server) []model.Server {
+	out := slices.Clone(servers)
+	slices.SortStableFunc(out, func(a, b model.Server) int {
+		if c := cmp.Compare(b.Scope, a.Scope); c != 0 {
+			return c
+		}
+		return cmp.Compare(a.Name, b.Name)
+	})
+	return out
 }
 
 // noServers is what the listings say when nothing is configured.

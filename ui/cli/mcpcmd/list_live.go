@@ -3,6 +3,7 @@ package mcpcmd
 import (
 	"context"
 	"fmt"
+	"io"
 
 	"github.com/spf13/cobra"
 
@@ -76,10 +77,9 @@ func runEngList(ctx context.Context, f *clicore.EngineFlags, names []string, rec
 			return err
 		}
 	} else {
-		writeUnreadable(out, s.Last.Problems, status.OutcomeFailed.Glyph()+" ")
-		for _, srv := range results {
-			fmt.Fprintln(out, clicore.ListLine(srv)+reconnectNote(srv, before))
-		}
+		writeByScope(out, s.Last.Problems, results, func(srv engine.ServerSnapshot) string {
+			return clicore.ListLine(srv) + reconnectNote(srv, before)
+		})
 	}
 	if err := reportFileProblems(g.Stderr, s.Last.Problems); err != nil {
 		return err
@@ -122,4 +122,35 @@ func engNonNil[T any](s []T) []T {
 		return []T{}
 	}
 	return s
+}
+
+// writeByScope prints the servers in groups by scope, highest first as
+// the TUI's list has them, each headed as there: by the row of the
+// scope's unreadable file (✗ user — settings.json unreadable (3:3): …),
+// else by the scope's name; the servers' lines, indented, under it.
+func writeByScope(w io.Writer, probs []model.Problem, servers []engine.ServerSnapshot, line func(engine.ServerSnapshot) string) {
+	unreadable := status.Unreadable(probs)
+	for sc := model.ScopeEnterprise; sc >= model.ScopeConnector; sc-- {
+		var heads []string
+		for _, p := range unreadable {
+			if p.Scope == sc {
+				heads = append(heads, status.OutcomeFailed.Glyph()+" "+status.UnreadableRow(p))
+			}
+		}
+		var lines []string
+		for _, srv := range servers {
+			if srv.Scope == sc {
+				lines = append(lines, "  "+line(srv))
+			}
+		}
+		if len(heads) == 0 && len(lines) == 0 {
+			continue
+		}
+		if len(heads) == 0 {
+			heads = []string{sc.String()}
+		}
+		for _, l := range append(heads, lines...) {
+			fmt.Fprintln(w, l)
+		}
+	}
 }
