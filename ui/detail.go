@@ -32,9 +32,7 @@ const (
 	numTabs
 )
 
-var (
-	tabNames = [numTabs]string{"Overview", "Tools", "Resources", "Prompts", "Stderr", "Instructions", "Skills", "Logs", "Traffic"}
-)
+var tabNames = [numTabs]string{"Overview", "Tools", "Resources", "Prompts", "Stderr", "Instructions", "Skills", "Logs", "Traffic"}
 
 // detailView shows one server: overview (config, source, history, errors,
 // why it is not running), its tools, resources, prompts, stderr,
