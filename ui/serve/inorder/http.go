@@ -32,7 +32,10 @@ func HTTP(next http.Handler) http.Handler {
 		rw := &responseWriter{rw: w, flusher: f, hdr: w.Header().Clone()}
 		rw.Stream = newStream(flushWriter{rw}, sseEvent)
 		rw.begin = rw.beginSSE
-		defer func() { fallback(rw.close(true)) }()
+		defer func() {
+			rw.finish()
+			fallback(rw.close(true))
+		}()
 		next.ServeHTTP(rw, r.WithContext(context.WithValue(r.Context(), streamKey{}, rw.Stream)))
 	})
 }
@@ -49,6 +52,11 @@ type responseWriter struct {
 	// Guarded by the Stream's wmu:
 	wroteHeader bool
 	sse         bool
+	// framed holds the server's plain JSON answer when a notification
+	// queued after the server chose JSON (a late progress) already made
+	// the response SSE: finish sends it as one event.
+	framed  bool
+	pending []byte
 }
 
 func (w *responseWriter) Header() http.Header { return w.hdr }
@@ -65,6 +73,7 @@ func (w *responseWriter) WriteHeader(code int) {
 // on this response and go the ordinary way.
 func (w *responseWriter) headerLocked(code int) {
 	if w.wroteHeader {
+		w.framed = w.sse && !isSSE(w.hdr)
 		return
 	}
 	if isSSE(w.hdr) {
@@ -85,12 +94,33 @@ func (w *responseWriter) headerLocked(code int) {
 }
 
 func (w *responseWriter) Write(p []byte) (int, error) {
-	var sse bool
+	var sse, framed bool
 	lock.With(&w.wmu, func() {
 		w.headerLocked(http.StatusOK)
-		sse = w.sse
+		sse, framed = w.sse, w.framed
+		if framed {
+			w.pending = append(w.pending, p...)
+		}
 	})
+	if framed {
+		return len(p), nil
+	}
 	return w.serverWrite(p, sse)
+}
+
+// finish sends a plain JSON answer held by Write as an SSE event, after
+// the notifications queued before it. Called once the server returned.
+func (w *responseWriter) finish() {
+	var msg []byte
+	lock.With(&w.wmu, func() { msg, w.pending = bytes.TrimRight(w.pending, "\r\n"), nil })
+	if len(msg) == 0 {
+		return
+	}
+	// An SSE event's data cannot hold a line break; each line is a data
+	// line of its own, which the client joins again.
+	msg = bytes.ReplaceAll(bytes.ReplaceAll(msg, []byte("\r\n"), []byte("\n")), []byte("\n"), []byte("\ndata: "))
+	_, _ = w.serverWrite(sseEvent(msg), true)
+	w.Flush()
 }
 
 func (w *responseWriter) Flush() {
