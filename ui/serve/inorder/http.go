@@ -32,10 +32,7 @@ func HTTP(next http.Handler) http.Handler {
 		rw := &responseWriter{rw: w, flusher: f, hdr: w.Header().Clone()}
 		rw.Stream = newStream(flushWriter{rw}, sseEvent)
 		rw.begin = rw.beginSSE
-		defer func() {
-			rw.finish()
-			fallback(rw.close(true))
-		}()
+		defer rw.finish()
 		next.ServeHTTP(rw, r.WithContext(context.WithValue(r.Context(), streamKey{}, rw.Stream)))
 	})
 }
@@ -52,11 +49,12 @@ type responseWriter struct {
 	// Guarded by the Stream's wmu:
 	wroteHeader bool
 	sse         bool
-	// framed holds the server's plain JSON answer when a notification
-	// queued after the server chose JSON (a late progress) already made
-	// the response SSE: finish sends it as one event.
-	framed  bool
-	pending []byte
+	answered    bool // the server sent its status (or began its body)
+	// reframe says the server answers without SSE on a response the
+	// notifications already made SSE: its body is kept in body and sent
+	// as one event when the handler returns (finish).
+	reframe bool
+	body    []byte
 }
 
 func (w *responseWriter) Header() http.Header { return w.hdr }
@@ -70,10 +68,17 @@ func (w *responseWriter) WriteHeader(code int) {
 
 // headerLocked sends the server's status unless one was sent. If the
 // server does not answer with SSE, the queued notifications cannot go
-// on this response and go the ordinary way.
+// on this response and go the ordinary way; if they already made it SSE
+// (one sent after the server chose plain JSON, such as a server's
+// progress relayed after its result), the server's body is reframed as
+// an event instead, for JSON on an SSE stream is no message at all.
 func (w *responseWriter) headerLocked(code int) {
+	if w.answered {
+		return
+	}
+	w.answered = true
 	if w.wroteHeader {
-		w.framed = w.sse && !isSSE(w.hdr)
+		w.reframe = w.sse && !isSSE(w.hdr)
 		return
 	}
 	if isSSE(w.hdr) {
@@ -94,33 +99,32 @@ func (w *responseWriter) headerLocked(code int) {
 }
 
 func (w *responseWriter) Write(p []byte) (int, error) {
-	var sse, framed bool
+	var sse, kept bool
 	lock.With(&w.wmu, func() {
 		w.headerLocked(http.StatusOK)
-		sse, framed = w.sse, w.framed
-		if framed {
-			w.pending = append(w.pending, p...)
+		sse, kept = w.sse, w.reframe
+		if kept {
+			w.body = append(w.body, p...)
 		}
 	})
-	if framed {
+	if kept {
 		return len(p), nil
 	}
 	return w.serverWrite(p, sse)
 }
 
-// finish sends a plain JSON answer held by Write as an SSE event, after
-// the notifications queued before it. Called once the server returned.
+// finish ends the response when the handler returns: a reframed answer
+// goes out as one event, after the queued notifications; notifications
+// still coming go the ordinary way.
 func (w *responseWriter) finish() {
-	var msg []byte
-	lock.With(&w.wmu, func() { msg, w.pending = bytes.TrimRight(w.pending, "\r\n"), nil })
-	if len(msg) == 0 {
-		return
+	var body []byte
+	lock.With(&w.wmu, func() { body, w.body = bytes.TrimSpace(w.body), nil })
+	if len(body) > 0 {
+		if _, err := w.serverWrite(sseEvent(body), true); err == nil {
+			w.Flush()
+		}
 	}
-	// An SSE event's data cannot hold a line break; each line is a data
-	// line of its own, which the client joins again.
-	msg = bytes.ReplaceAll(bytes.ReplaceAll(msg, []byte("\r\n"), []byte("\n")), []byte("\n"), []byte("\ndata: "))
-	_, _ = w.serverWrite(sseEvent(msg), true)
-	w.Flush()
+	fallback(w.close(true))
 }
 
 func (w *responseWriter) Flush() {
@@ -153,11 +157,23 @@ type flushWriter struct{ w *responseWriter }
 func (f flushWriter) Write(p []byte) (int, error) { return f.w.rw.Write(p) }
 func (f flushWriter) Flush()                      { f.w.flusher.Flush() }
 
-// sseEvent frames one message as an SSE event, as mcp-go writes them.
+// sseEvent frames one JSON message as an SSE event, as mcp-go writes
+// them. A raw line break in JSON can only be whitespace between tokens
+// (in a string it is escaped), so it becomes a space: the event stays one
+// data line.
 func sseEvent(msg []byte) []byte {
 	b := make([]byte, 0, len(msg)+24)
 	b = append(b, "event: message\ndata: "...)
-	b = append(b, msg...)
+	if !bytes.ContainsAny(msg, "\r\n") {
+		b = append(b, msg...)
+		return append(b, "\n\n"...)
+	}
+	for _, c := range msg {
+		if c == '\n' || c == '\r' {
+			c = ' '
+		}
+		b = append(b, c)
+	}
 	return append(b, "\n\n"...)
 }
 
