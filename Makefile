@@ -33,11 +33,15 @@ CROSS_TARGETS ?= windows/amd64 darwin/arm64 linux/arm64
 help: ## show the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-17s %s\n", $$1, $$2}'
 
-# FIRST_BUILD_NOTE says what a build on a cold module cache is doing before
-# it goes quiet for a minute or two: it asks the cache, offline, for one
-# module every build needs.
-FIRST_BUILD_NOTE = @GOFLAGS=-mod=mod GOPROXY=off $(GO) list -m -f '{{.Dir}}' github.com/charmbracelet/bubbletea 2>/dev/null | grep -q . || \
-	echo "building mcpdeck (the first build downloads modules and takes a minute or two)"
+# FIRST_BUILD_NOTE says what a build on a cold module cache is doing, step
+# by step, instead of guessing how long it takes (on a busy machine it can be
+# many minutes): it asks the cache, offline, for one module every build
+# needs, and when it is missing downloads the modules first, saying so, then
+# says the compile starts.
+FIRST_BUILD_NOTE = @GOFLAGS=-mod=mod GOPROXY=off $(GO) list -m -f '{{.Dir}}' github.com/charmbracelet/bubbletea 2>/dev/null | grep -q . || { \
+	echo "first build, step 1 of 2: downloading the Go modules mcpdeck needs (go mod download)"; \
+	$(GO) mod download && \
+	echo "first build, step 2 of 2: compiling mcpdeck and its modules (later builds reuse this)"; }
 
 build: ## build bin/mcpdeck
 	$(FIRST_BUILD_NOTE)

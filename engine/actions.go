@@ -52,7 +52,7 @@ func (e *Engine) SetSampling(ctx context.Context, name string, d model.SamplingD
 	known := false
 	e.locked(func() { _, known = e.byName[name] })
 	if !known {
-		return fmt.Errorf("%w: %s", ErrUnknownServer, name)
+		return unknownServer(name)
 	}
 	return e.config.setSampling(ctx, name, d)
 }
@@ -106,7 +106,7 @@ func (e *Engine) CancelReconnect(_ context.Context, name string) (err error) {
 		en := e.byName[name]
 		switch {
 		case en == nil:
-			err = fmt.Errorf("%w: %s", ErrUnknownServer, name)
+			err = unknownServer(name)
 		case en.st.Current() != model.StatePending || !en.st.Active():
 			err = fmt.Errorf("server %s is not reconnecting", name)
 		default:
@@ -136,7 +136,7 @@ func (r *runner) authenticate(ctx context.Context, name string) error {
 		}
 	})
 	if !known {
-		return fmt.Errorf("%w: %s", ErrUnknownServer, name)
+		return unknownServer(name)
 	}
 	if t := srv.Config.EffectiveType(); !t.Info().OAuth {
 		return fmt.Errorf("server %s uses %s: %w", name, t, model.ErrNoSignIn)
@@ -176,7 +176,7 @@ func (e *Engine) AllowSandboxHost(ctx context.Context, server, host string) erro
 		}
 	})
 	if !known {
-		return fmt.Errorf("%w: %s", ErrUnknownServer, server)
+		return unknownServer(server)
 	}
 	if _, err := config.AllowSandboxHost(e.opts.Load, scope, server, host); err != nil {
 		return fmt.Errorf("server %s: %w", server, err)

@@ -50,7 +50,7 @@ func trusted(srv model.Server) bool {
 	switch srv.Approval.Status {
 	case model.ApprovalNotNeeded, model.ApprovalApproved:
 		return true
-	case model.ApprovalPending, model.ApprovalChanged, model.ApprovalRejected:
+	case model.ApprovalPending, model.ApprovalChanged, model.ApprovalRejected, model.ApprovalUnknown:
 		return false
 	}
 	return false

@@ -124,9 +124,9 @@ func (c *callParts) prepare(server, tool string, progress func(Progress)) (tc to
 		}
 		if def.Denied {
 			_, rule := e.res.Permissions.Check(def.ExposedName)
-			return &CallError{
-				Message: fmt.Sprintf("calling %s on %s: %s is denied by a permission rule (%s)", tool, server, def.ExposedName, rule),
-				Err:     fmt.Errorf("%w: %s (rule %s)", ErrDenied, def.ExposedName, rule),
+			return &DeniedError{
+				Server: server, Name: tool, Tool: def.ExposedName, Rule: rule,
+				Unreadable: len(e.res.Permissions.Unreadable) > 0,
 			}
 		}
 		if st, withheld := en.pins.report.Status(pins.KindTool, def.Name); withheld {

@@ -23,7 +23,7 @@ func (c *configParts) names(name string, pick func(*entry) bool) (out []string, 
 		case e.closed:
 			err = ErrClosed
 		case name != "all" && e.byName[name] == nil:
-			err = fmt.Errorf("%w: %s", ErrUnknownServer, name)
+			err = unknownServer(name)
 		case name != "all":
 			out = []string{name}
 		default:
@@ -126,7 +126,7 @@ func (c *configParts) approveShown(ctx context.Context, shown map[string]string)
 		})
 		switch {
 		case !found:
-			errs = append(errs, fmt.Errorf("server %s: %w", n, ErrUnknownServer))
+			errs = append(errs, unknownServer(n))
 		case hash != shown[n]:
 			errs = append(errs, fmt.Errorf("server %s: %w", n, ErrChangedSinceShown))
 		default:
@@ -148,7 +148,7 @@ func (c *configParts) setToolDenied(ctx context.Context, server, tool string, de
 	known := false
 	e.locked(func() { _, known = e.byName[server] })
 	if !known {
-		return fmt.Errorf("%w: %s", ErrUnknownServer, server)
+		return unknownServer(server)
 	}
 	if err := config.SetToolDenied(e.opts.Load, model.ToolName(server, tool), deny); err != nil {
 		return fmt.Errorf("server %s, tool %s: %w", server, tool, err)

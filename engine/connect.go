@@ -170,6 +170,7 @@ func (r *runner) connOptions(srv model.Server, mask *textsafe.Masker, policy *at
 			return r.answerRoots(ctx, name)
 		},
 		LogDir:         filepath.Join(e.opts.CacheDir, "logs"),
+		ClientVersion:  e.opts.ClientVersion,
 		Builtins:       e.opts.Builtins,
 		MaxMessageSize: e.opts.MaxMessageSize,
 	}

@@ -76,9 +76,13 @@ func acceptDefaults(_ context.Context, req ElicitRequest) (ElicitResponse, error
 	}
 	if len(missing) > 0 {
 		sort.Strings(missing)
+		have := "which have no default"
+		if len(missing) == 1 {
+			have = "which has no default"
+		}
 		return ElicitResponse{Action: ElicitDecline, Reason: fmt.Sprintf(
-			"server %s asks for %s, which have no default; --elicit accept-defaults can only fill defaults (answer in the TUI instead)",
-			req.Server, strings.Join(missing, ", "))}, nil
+			"server %s asks for %s, %s; --elicit accept-defaults can only fill defaults (answer at a terminal without --elicit, or in the TUI)",
+			req.Server, strings.Join(missing, ", "), have)}, nil
 	}
 	return ElicitResponse{Action: ElicitAccept, Content: content}, nil
 }

@@ -69,6 +69,12 @@ type Options struct {
 	Logger   *slog.Logger   // nil = discard
 	Factory  transports.Factory
 	Builtins map[string]func() *server.MCPServer
+
+	// ClientVersion is the version servers are told mcpdeck is
+	// (clientInfo.version): the CLI gives its module version, the one
+	// --version and serve's serverInfo say; "" is "dev".
+	ClientVersion string
+
 	// Elicit answers servers' elicitation requests (TUI form or CLI
 	// policy); nil declines them with a log line.
 	Elicit ElicitFunc
@@ -119,14 +125,40 @@ type Options struct {
 // ErrClosed is returned by actions after Close.
 var ErrClosed = errors.New("engine closed")
 
-// ErrUnknownServer is returned for a name that is not configured.
-var ErrUnknownServer = errors.New("no such server")
+// ErrUnknownServer is returned for a name that is not configured; the
+// error names it, quoted: `no server named "calx"` (unknownServer), the
+// one wording every command uses.
+var ErrUnknownServer = errors.New("no server named")
+
+// unknownServer is ErrUnknownServer for name.
+func unknownServer(name string) error { return fmt.Errorf("%w %q", ErrUnknownServer, name) }
 
 // ErrNotConnected is returned for calls to a server that is not connected.
 var ErrNotConnected = errors.New("server not connected")
 
 // ErrDenied is returned when permission rules forbid a tool.
 var ErrDenied = errors.New("tool call denied by permission rules")
+
+// DeniedError is a call refused by the permission rules: Tool is its
+// exposed name, Rule the deny rule that matched, or, when a settings
+// file's rules cannot be read (Unreadable), the sentence saying which and
+// what is wrong, which then leads: the cause, not a rule that does not
+// exist.
+type DeniedError struct {
+	Server, Name string // the call: server and the tool's own name
+	Tool         string
+	Rule         string
+	Unreadable   bool
+}
+
+func (e *DeniedError) Error() string {
+	if e.Unreadable {
+		return e.Rule + " (" + e.Tool + " was not called)"
+	}
+	return fmt.Sprintf("calling %s on %s: %s is denied by a permission rule (%s)", e.Name, e.Server, e.Tool, e.Rule)
+}
+
+func (e *DeniedError) Unwrap() error { return ErrDenied }
 
 // Engine is the connection manager. All methods are safe for concurrent use.
 type Engine struct {

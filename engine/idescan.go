@@ -47,34 +47,35 @@ func lockDir(lookup func(string) (string, bool), home string) string {
 }
 
 // servers are the dynamic servers of the live editors whose workspace
-// holds cwd, named (ide.Names) around the names configured takes.
-// Callers hold reloadMu and not e.mu.
-func (p *ideParts) servers(cwd string, configured func(string) bool) []model.Server {
-	eds := p.scan(cwd)
+// holds cwd, named (ide.Names) around the names configured takes, and a
+// notice for each lock file ignored (ide.Ignored). Callers hold reloadMu
+// and not e.mu.
+func (p *ideParts) servers(cwd string, configured func(string) bool) ([]model.Server, []string) {
+	eds, ignored := p.scan(cwd)
 	named := p.names.Assign(eds, configured)
 	out := make([]model.Server, 0, len(named))
 	for name, ed := range named {
 		out = append(out, ed.Server(name))
 	}
 	slices.SortFunc(out, func(a, b model.Server) int { return strings.Compare(a.Name, b.Name) })
-	return out
+	return out, ignored
 }
 
 // scan reads every PORT.lock of the directory and keeps the editors that
-// are running and have cwd open; each file it ignores is logged with why.
-func (p *ideParts) scan(cwd string) []ide.Editor {
+// are running and have cwd open; each file it ignores is logged with why,
+// and noticed (ide.Ignored).
+func (p *ideParts) scan(cwd string) (out []ide.Editor, ignored []string) {
 	if p.dir == "" || cwd == "" {
-		return nil
+		return nil, nil
 	}
 	project, err := resolvedPath(cwd)
 	if err != nil {
-		return nil
+		return nil, nil
 	}
 	ents, err := os.ReadDir(p.dir)
 	if err != nil {
-		return nil // no editor has written here yet
+		return nil, nil // no editor has written here yet
 	}
-	var out []ide.Editor
 	for _, ent := range ents {
 		if !strings.HasSuffix(ent.Name(), ".lock") {
 			continue
@@ -84,11 +85,12 @@ func (p *ideParts) scan(cwd string) []ide.Editor {
 		switch {
 		case err != nil:
 			p.e.log.Info("ignoring an editor's lock file", "file", textsafe.SanitizeLine(path), "reason", textsafe.SanitizeLine(err.Error()))
+			ignored = append(ignored, ide.Ignored(path, err))
 		case ok:
 			out = append(out, ed)
 		}
 	}
-	return out
+	return out, ignored
 }
 
 // editor reads one lock file: the editor, whether it is live and has

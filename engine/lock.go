@@ -1,8 +1,6 @@
 package engine
 
 import (
-	"fmt"
-
 	"github.com/mcpdeck/mcpdeck/engine/lock"
 )
 
@@ -19,7 +17,7 @@ func (e *Engine) withEntry(server string, f func(en *entry) error) (err error) {
 		case e.closed:
 			err = ErrClosed
 		case en == nil:
-			err = fmt.Errorf("%w: %s", ErrUnknownServer, server)
+			err = unknownServer(server)
 		default:
 			err = f(en)
 		}

@@ -47,8 +47,20 @@ func (e *Engine) publishLocked() {
 	}
 	if e.res != nil {
 		s.Problems = e.res.Problems
+		if u := e.res.Permissions.Unreadable; len(u) > 0 {
+			for i := range s.Servers {
+				s.Servers[i].ToolsDeniedBy = u
+			}
+		}
 	}
 	s.Warnings = e.warnings
+	if l := e.config.ignoredLocks; len(l) > 0 {
+		s.Warnings = append(slices.Clip(s.Warnings), l...)
+	}
+	if u := e.config.unimported; u != nil {
+		s.Unimported = u
+		s.Warnings = append(slices.Clip(s.Warnings), u.Notice())
+	}
 	if e.res != nil && e.res.Untrusted != nil && !e.res.Untrusted.Told {
 		s.Warnings = append(slices.Clip(s.Warnings), e.res.Untrusted.Notice())
 	}

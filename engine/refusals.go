@@ -1,6 +1,9 @@
 package engine
 
-import "slices"
+import (
+	"slices"
+	"time"
+)
 
 // maxRefusals bounds the refusals a server's snapshot keeps: a server
 // that dials in a loop costs no more than this.
@@ -27,12 +30,33 @@ func keepRefusal(kept []Refusal, r Refusal) []Refusal {
 }
 
 // LastRefusal is the newest refusal whose host a network list entry can
-// allow; ok is false when there is none.
+// allow and the server's sandbox does not allow yet; ok is false when
+// there is none. A host allowed since (H) is not refused any more: its
+// refusal is history, not something to act on again.
 func (s *ServerSnapshot) LastRefusal() (r Refusal, ok bool) {
 	for i := len(s.Refusals) - 1; i >= 0; i-- {
-		if s.Refusals[i].Allow != "" {
+		if a := s.Refusals[i].Allow; a != "" && !s.allowsHost(a) {
 			return s.Refusals[i], true
 		}
 	}
 	return Refusal{}, false
+}
+
+// RefusedSince is the refusals reported after t, oldest first: the
+// connections a call that started at t was refused.
+func (s *ServerSnapshot) RefusedSince(t time.Time) []Refusal {
+	var out []Refusal
+	for _, r := range s.Refusals {
+		if r.At.After(t) {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+// allowsHost reports whether the server's sandbox network list holds the
+// entry host (or allows every host).
+func (s *ServerSnapshot) allowsHost(host string) bool {
+	box := s.Config.Sandbox
+	return box != nil && (box.Network.All || slices.Contains(box.Network.Hosts, host))
 }

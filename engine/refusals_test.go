@@ -3,6 +3,8 @@ package engine
 import (
 	"strconv"
 	"testing"
+
+	"github.com/mcpdeck/mcpdeck/model"
 )
 
 // TestKeepRefusalBounded: the list keeps the newest maxRefusals, oldest
@@ -28,5 +30,20 @@ func TestKeepRefusalBounded(t *testing.T) {
 	}
 	if _, ok := (&ServerSnapshot{}).LastRefusal(); ok {
 		t.Error("a refusal out of nothing")
+	}
+}
+
+// TestAllowedHostIsNoLongerRefused: once the server's network list holds a
+// refused host's entry (H added it), that refusal is not the one to act
+// on: the overview's Blocked line goes, and H has nothing to add again.
+func TestAllowedHostIsNoLongerRefused(t *testing.T) {
+	s := ServerSnapshot{Refusals: []Refusal{{Port: 1, Allow: "a.example:443"}, {Port: 2, Allow: "b.example:443"}}}
+	s.Config.Sandbox = &model.Sandbox{Network: model.SandboxNetwork{Hosts: []string{"b.example:443"}}}
+	if r, ok := s.LastRefusal(); !ok || r.Allow != "a.example:443" {
+		t.Errorf("LastRefusal = %+v %v, want a.example:443 (b is allowed now)", r, ok)
+	}
+	s.Config.Sandbox.Network.Hosts = append(s.Config.Sandbox.Network.Hosts, "a.example:443")
+	if r, ok := s.LastRefusal(); ok {
+		t.Errorf("LastRefusal = %+v, want none: every refused host is allowed", r)
 	}
 }

@@ -10,6 +10,7 @@ import (
 	"github.com/mcpdeck/mcpdeck/engine/lock"
 	"github.com/mcpdeck/mcpdeck/model"
 	"github.com/mcpdeck/mcpdeck/model/config"
+	"github.com/mcpdeck/mcpdeck/model/imports"
 	"github.com/mcpdeck/mcpdeck/model/launch"
 	"github.com/mcpdeck/mcpdeck/model/sandbox"
 	"github.com/mcpdeck/mcpdeck/model/textsafe"
@@ -27,8 +28,13 @@ type configParts struct {
 	// overSampling is the sampling decision on Extra servers, in memory.
 	overSampling map[string]model.SamplingDecision
 	// ides are the editors' servers of the configuration in force
-	// (idescan.go).
-	ides []model.Server
+	// (idescan.go), and ignoredLocks the notices of the lock files the
+	// last scan ignored (published as warnings).
+	ides         []model.Server
+	ignoredLocks []string
+	// unimported are the servers Claude Code keeps in ~/.claude.json that
+	// the configuration in force does not define (nil: none).
+	unimported *imports.Unimported
 }
 
 func newConfigParts(e *Engine) *configParts {
@@ -75,13 +81,16 @@ func (c *configParts) reload() error {
 		return fmt.Errorf("loading configuration: %w", err)
 	}
 	var ides []model.Server
+	var ignored []string
 	if !res.Enterprise { // managed configuration allows only its own servers
-		ides = e.ide.servers(e.opts.Load.Cwd, c.takenBy(res))
+		ides, ignored = e.ide.servers(e.opts.Load.Cwd, c.takenBy(res))
 	}
+	unimported := imports.ClaudeCodeUnimported(imports.Env{Home: opts.Home, Cwd: opts.Cwd}, func(name string) bool { _, ok := res.Server(name); return ok })
 	var desired, fresh []model.Server
 	e.locked(func() {
 		desired = c.desiredLocked(res, ides)
 		fresh = c.freshLocked(desired)
+		c.ignoredLocks, c.unimported = ignored, unimported
 	})
 	// The needs-auth cache, remembered lists and pins are files: read them
 	// before taking e.mu. The desired list cannot go stale meanwhile:

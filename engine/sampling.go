@@ -127,7 +127,7 @@ func (p *askParts) sample(ctx context.Context, server string, req mcp.CreateMess
 		}
 	})
 	if !known {
-		return nil, fmt.Errorf("%w: %s", ErrUnknownServer, server)
+		return nil, unknownServer(server)
 	}
 	r := newSampleRequest(server, req.CreateMessageParams)
 	r.Input = in

@@ -6,6 +6,7 @@ import (
 
 	"github.com/mcpdeck/mcpdeck/engine/lifecycle"
 	"github.com/mcpdeck/mcpdeck/model"
+	"github.com/mcpdeck/mcpdeck/model/imports"
 	"github.com/mcpdeck/mcpdeck/model/pins"
 	"github.com/mcpdeck/mcpdeck/model/sandbox"
 )
@@ -22,6 +23,10 @@ type Snapshot struct {
 	// Warnings are things the person should see once, e.g. "tokens are stored
 	// in a file because no keychain is available".
 	Warnings []string `json:"warnings,omitempty"`
+	// Unimported are the servers Claude Code keeps in ~/.claude.json that
+	// mcpdeck's configuration does not define (their notice is among
+	// Warnings; the TUI's header counts them). Nil when there are none.
+	Unimported *imports.Unimported `json:"unimported,omitempty"`
 }
 
 // ServerSnapshot is one server as the UIs see it.
@@ -89,14 +94,19 @@ type ServerSnapshot struct {
 	// AuthURL is the sign-in URL while Authenticate runs, to show or copy.
 	AuthURL string `json:"authUrl,omitempty"`
 
-	ServerInfo      Implementation     `json:"serverInfo,omitzero"`
-	ProtocolVersion string             `json:"protocolVersion,omitempty"`
-	Instructions    string             `json:"instructions,omitempty"` // capped at 2048
-	Tools           []Tool             `json:"tools,omitempty"`
-	Resources       []Resource         `json:"resources,omitempty"`
-	Templates       []ResourceTemplate `json:"resourceTemplates,omitempty"`
-	Prompts         []Prompt           `json:"prompts,omitempty"`
-	Skills          []Skill            `json:"skills,omitempty"` // listed only; files are read on LoadSkill
+	ServerInfo      Implementation `json:"serverInfo,omitzero"`
+	ProtocolVersion string         `json:"protocolVersion,omitempty"`
+	Instructions    string         `json:"instructions,omitempty"` // capped at 2048
+	Tools           []Tool         `json:"tools,omitempty"`
+	// ToolsDeniedBy are the problems of the settings files whose
+	// permission rules cannot be read: while there are any, every tool is
+	// denied (model/policy Permissions.Unreadable), and the UIs say so
+	// before anything else about the tools.
+	ToolsDeniedBy []model.Problem    `json:"toolsDeniedBy,omitempty"`
+	Resources     []Resource         `json:"resources,omitempty"`
+	Templates     []ResourceTemplate `json:"resourceTemplates,omitempty"`
+	Prompts       []Prompt           `json:"prompts,omitempty"`
+	Skills        []Skill            `json:"skills,omitempty"` // listed only; files are read on LoadSkill
 	// Pins is how what the server tells a model stands against what the
 	// person accepted: the changes (those withheld are marked on the
 	// tools, prompts and templates too) and the scan's findings.

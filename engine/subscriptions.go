@@ -113,7 +113,7 @@ func (p *subParts) unwatch(ctx context.Context, server, uri string) error {
 		conn = en.conn.conn
 	})
 	if !known {
-		return fmt.Errorf("%w: %s", ErrUnknownServer, server)
+		return unknownServer(server)
 	}
 	if conn == nil {
 		return nil

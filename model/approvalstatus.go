@@ -9,9 +9,14 @@ const (
 	ApprovalPending // never decided
 	ApprovalChanged // approved, but the definition changed since: ask again
 	ApprovalRejected
+	// ApprovalUnknown: the file that holds the person's decisions on the
+	// project cannot be read, so whether they approved it is not known.
+	// It does not run, and it is not asked about as if it were new: the
+	// file's problem is on the server (Server.Problems) until it is fixed.
+	ApprovalUnknown
 )
 
-var approvalNames = [...]string{"not-needed", "approved", "pending", "changed", "rejected"}
+var approvalNames = [...]string{"not-needed", "approved", "pending", "changed", "rejected", "unknown"}
 
 // String returns the name shown in listings.
 func (a ApprovalStatus) String() string {

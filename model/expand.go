@@ -135,7 +135,8 @@ func (cfg ServerConfig) Expand(lookup func(string) (string, bool), secret func(s
 		}
 		v, missing, secretErrs := expand(s, look, sec)
 		for _, m := range missing {
-			probs = append(probs, Problem{Field: field, Message: m + " is not set"})
+			name := strings.TrimSuffix(strings.TrimPrefix(m, "${"), "}")
+			probs = append(probs, Problem{Field: field, Var: name, Message: m + " is not set"})
 		}
 		for _, err := range secretErrs {
 			probs = append(probs, Problem{Field: field, Message: err.Error()})

@@ -69,8 +69,8 @@ func TestExpandConfigEveryField(t *testing.T) {
 		t.Errorf("expanded = %+v\nwant %+v", out, want)
 	}
 	wantProbs := []Problem{
-		{Field: "args[1]", Message: "${MISSING_ARG} is not set"},
-		{Field: "headers.Authorization", Message: "${API_TOKEN} is not set"},
+		{Field: "args[1]", Var: "MISSING_ARG", Message: "${MISSING_ARG} is not set"},
+		{Field: "headers.Authorization", Var: "API_TOKEN", Message: "${API_TOKEN} is not set"},
 	}
 	if !reflect.DeepEqual(probs, wantProbs) {
 		t.Errorf("problems = %v, want %v", probs, wantProbs)

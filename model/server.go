@@ -88,7 +88,11 @@ type Problem struct {
 	// Scope is set on the problem of a scope's definitions file whose
 	// servers could not be read at all (broken JSON, unreadable, mcpServers
 	// not an object): the UIs show it as a row of that scope.
-	Scope   Scope  `json:"scope,omitempty"`
+	Scope Scope `json:"scope,omitempty"`
+	// Var is the environment variable a ${VAR} of the definition names
+	// that is not set (and has no default): the fix is to set it, not to
+	// edit the file.
+	Var     string `json:"var,omitempty"`
 	Message string `json:"message"`
 }
 
@@ -151,6 +155,10 @@ func (s Server) Blockers() []Reason {
 		out = append(out, Reason{Kind: ReasonAwaitingApproval, Changed: s.Approval.Status == ApprovalChanged})
 	case ApprovalRejected:
 		out = append(out, Reason{Kind: ReasonRejectedByYou})
+	case ApprovalUnknown:
+		if len(s.Problems) == 0 { // the file's problem is normally there: never run without a reason
+			out = append(out, Reason{Kind: ReasonConfigProblem, Problem: &Problem{Server: s.Name, Message: "your decisions on this project cannot be read"}})
+		}
 	case ApprovalNotNeeded, ApprovalApproved:
 	}
 	for i := range s.Problems {
@@ -170,7 +178,7 @@ func (s Server) AwaitsApproval() bool {
 	switch s.Approval.Status {
 	case ApprovalPending, ApprovalChanged, ApprovalRejected:
 		return true
-	case ApprovalNotNeeded, ApprovalApproved:
+	case ApprovalNotNeeded, ApprovalApproved, ApprovalUnknown:
 	}
 	return false
 }

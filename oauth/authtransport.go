@@ -69,59 +69,92 @@ func (t *authTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 	if err != nil {
 		t.m.log.Debug("no usable token; sending without", "server", t.srv.Name, "err", err)
 	}
+	a := &attempt{tok: tok}
 	resp, err := t.send(req, tok)
-	stepUps, retries, refreshed := 0, 0, false
 	for {
 		if err != nil {
 			return nil, err
 		}
+		var again bool
 		switch resp.StatusCode {
 		case http.StatusUnauthorized:
-			c, _ := parseWWWAuthenticate(resp.Header)
-			t.m.disco.noteChallenge(t.srv, c)
-			if retries >= maxAuthRetries {
-				t.m.MarkNeedsAuth(t.srv)
-				return resp, nil
+			if again, err = t.on401(ctx, resp, a); err != nil {
+				return nil, err
 			}
-			retries++
-			next, viaRefresh := t.recover401(ctx, tok, !refreshed)
-			refreshed = refreshed || viaRefresh
-			if next == nil {
-				t.m.MarkNeedsAuth(t.srv)
-				return resp, nil
-			}
-			discard(resp)
-			tok = next
 		case http.StatusForbidden:
-			c, ok := parseWWWAuthenticate(resp.Header)
-			if !ok || (c.Error != "insufficient_scope" && len(c.Scopes) == 0) {
-				return resp, nil
-			}
-			t.m.disco.noteChallenge(t.srv, c)
-			t.m.steps.mark(t.srv, tok, c.Scopes)
-			if stepUps >= t.m.opts.StepUpLimit {
-				t.m.log.Warn("step-up retry limit reached", "server", t.srv.Name, "err", ErrStepUpLimit)
-				t.m.steps.noteLacking(t.srv, tok, c.Scopes)
-				return resp, nil
-			}
-			stepUps++
-			if !t.m.opts.InlineAuth && !isMachine(t.srv) {
-				t.m.steps.noteLacking(t.srv, tok, c.Scopes)
-				return resp, nil // the person re-authorizes; Authenticate asks for the union
-			}
-			next, ierr := t.m.inlineAuth(ctx, t.srv, tok)
-			if ierr != nil {
-				t.m.log.Warn("step-up authorization failed", "server", t.srv.Name, "err", ierr)
-				t.m.steps.noteLacking(t.srv, tok, c.Scopes)
-				return resp, nil
-			}
-			discard(resp)
-			tok = next
-		default:
+			again = t.on403(ctx, resp, a)
+		}
+		if !again {
 			return resp, nil
 		}
-		resp, err = t.send(req, tok)
+		discard(resp)
+		resp, err = t.send(req, a.tok)
 	}
+}
+
+// attempt is what one RoundTrip has tried so far: the token it sends and
+// how often each way of recovering ran.
+type attempt struct {
+	tok              *tokenRecord
+	stepUps, retries int
+	refreshed        bool
+}
+
+// on401 handles an unauthorized answer: again reports that a.tok is a
+// token to send the request again with; an error says why no sign-in can
+// help (a server that wants a header).
+func (t *authTransport) on401(ctx context.Context, resp *http.Response, a *attempt) (again bool, err error) {
+	c, _ := parseWWWAuthenticate(resp.Header)
+	t.m.disco.noteChallenge(t.srv, c)
+	if a.tok == nil && a.retries == 0 {
+		if err := t.m.disco.plainBearer(ctx, t.srv); err != nil {
+			discard(resp)
+			return false, err // no sign-in can help: say what would
+		}
+	}
+	if a.retries >= maxAuthRetries {
+		t.m.MarkNeedsAuth(t.srv)
+		return false, nil
+	}
+	a.retries++
+	next, viaRefresh := t.recover401(ctx, a.tok, !a.refreshed)
+	a.refreshed = a.refreshed || viaRefresh
+	if next == nil {
+		t.m.MarkNeedsAuth(t.srv)
+		return false, nil
+	}
+	a.tok = next
+	return true, nil
+}
+
+// on403 handles a forbidden answer: one that asks for more scopes is
+// stepped up (inline, or noted for the person's next sign-in); again
+// reports that a.tok now has them.
+func (t *authTransport) on403(ctx context.Context, resp *http.Response, a *attempt) (again bool) {
+	c, ok := parseWWWAuthenticate(resp.Header)
+	if !ok || (c.Error != "insufficient_scope" && len(c.Scopes) == 0) {
+		return false
+	}
+	t.m.disco.noteChallenge(t.srv, c)
+	t.m.steps.mark(t.srv, a.tok, c.Scopes)
+	if a.stepUps >= t.m.opts.StepUpLimit {
+		t.m.log.Warn("step-up retry limit reached", "server", t.srv.Name, "err", ErrStepUpLimit)
+		t.m.steps.noteLacking(t.srv, a.tok, c.Scopes)
+		return false
+	}
+	a.stepUps++
+	if !t.m.opts.InlineAuth && !isMachine(t.srv) {
+		t.m.steps.noteLacking(t.srv, a.tok, c.Scopes)
+		return false // the person re-authorizes; Authenticate asks for the union
+	}
+	next, ierr := t.m.inlineAuth(ctx, t.srv, a.tok)
+	if ierr != nil {
+		t.m.log.Warn("step-up authorization failed", "server", t.srv.Name, "err", ierr)
+		t.m.steps.noteLacking(t.srv, a.tok, c.Scopes)
+		return false
+	}
+	a.tok = next
+	return true
 }
 
 // forServer reports whether u is on the server's own origin (scheme, host

@@ -2,6 +2,7 @@ package oauth
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"log/slog"
 	"net/http"
@@ -62,11 +63,13 @@ type discoverer struct {
 }
 
 // hints is what a server's challenges said: challenged means a 401 or 403
-// was seen (even without hints), so discovery need not probe.
+// was seen (even without hints), so discovery need not probe. plain is
+// set once discovery found that the server offers no OAuth sign-in.
 type hints struct {
 	challenged bool
 	metadata   string   // resource_metadata
 	scopes     []string // scope
+	plain      int      // 0 not known yet, 1 plain bearer (no OAuth), 2 OAuth or unsure
 }
 
 // noteChallenge remembers the hints of a Bearer challenge for discovery.
@@ -80,6 +83,43 @@ func (dc *discoverer) noteChallenge(srv model.Server, c challenge) {
 			h.scopes = c.Scopes
 		}
 	})
+}
+
+// plainBearer reports, after a 401 to a request sent without a token,
+// whether the server offers no OAuth sign-in at all (ErrWantsHeader, or
+// ErrHeaderRefused when the definition sends an Authorization header of
+// its own): then no sign-in can help, and the person must be told what
+// would. Learned once per server; any other outcome (OAuth found, the
+// metadata unreachable) is left to the sign-in as before.
+func (dc *discoverer) plainBearer(ctx context.Context, srv model.Server) error {
+	switch dc.hints.Get(stateKey(srv)).plain {
+	case 1:
+		return plainBearerErr(srv)
+	case 2:
+		return nil
+	}
+	_, err := dc.findMetadata(ctx, srv)
+	plain := errors.Is(err, ErrWantsHeader)
+	dc.hints.Update(stateKey(srv), func(h *hints) {
+		h.plain = 2
+		if plain {
+			h.plain = 1
+		}
+	})
+	if plain {
+		return plainBearerErr(srv)
+	}
+	return nil
+}
+
+// plainBearerErr is what a server without OAuth that answered 401 wants.
+func plainBearerErr(srv model.Server) error {
+	for k := range srv.Config.Headers {
+		if strings.EqualFold(k, "Authorization") {
+			return fmt.Errorf("server %s: %w", srv.Name, model.ErrHeaderRefused)
+		}
+	}
+	return fmt.Errorf("server %s: %w", srv.Name, ErrWantsHeader)
 }
 
 // scopeHint is the scope the server's last challenge asked for.
@@ -154,6 +194,12 @@ func (dc *discoverer) findMetadata(ctx context.Context, srv model.Server) (*disc
 		// default endpoints would only end in a registration error.
 		return nil, fmt.Errorf("server %s: %w", srv.Name, ErrNotAsked)
 	}
+	if d.PRM == nil && srv.Config.OAuth == nil && !dc.servesAuthorize(ctx, issuer) {
+		// It asked for credentials, but nothing describes a sign-in and
+		// the endpoints older servers use by default are not there: a
+		// plain bearer token, which only a header can send.
+		return nil, fmt.Errorf("server %s: %w", srv.Name, ErrWantsHeader)
+	}
 	// 2025-03-26 fallback: default endpoints at the authorization base URL.
 	iu, err := url.Parse(issuer)
 	if err != nil || iu.Host == "" {
@@ -168,6 +214,21 @@ func (dc *discoverer) findMetadata(ctx context.Context, srv model.Server) (*disc
 		RegistrationEndpoint:  base + "/register",
 	}
 	return d, nil
+}
+
+// servesAuthorize reports whether the authorization base URL answers at
+// the default authorization endpoint (2025-03-26 servers without
+// metadata): an endpoint that is not there (404, 405) means no OAuth.
+func (dc *discoverer) servesAuthorize(ctx context.Context, issuer string) bool {
+	iu, err := url.Parse(issuer)
+	if err != nil || iu.Host == "" {
+		return true // the fallback says what is wrong with it
+	}
+	status, err := dc.wire.getJSON(ctx, originOf(iu)+"/authorize", &struct{}{})
+	if err != nil && status == 0 {
+		return true // unreachable: the fallback's own error says so
+	}
+	return status != http.StatusNotFound && status != http.StatusMethodNotAllowed
 }
 
 // challenge is the resource-metadata URL the server's 401 named (from an

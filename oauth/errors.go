@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"unicode/utf8"
 
+	"github.com/mcpdeck/mcpdeck/model"
 	"github.com/mcpdeck/mcpdeck/model/textsafe"
 )
 
@@ -37,6 +38,9 @@ var (
 	// ErrNotAsked means the server never asked for sign-in: it answered
 	// without credentials and publishes no OAuth metadata.
 	ErrNotAsked = errors.New("the server did not ask for sign-in: it answered without credentials and publishes no OAuth metadata, so there is nothing to sign in to")
+	// ErrWantsHeader means the server asked for credentials (401) but
+	// offers no OAuth sign-in (model.ErrWantsHeader).
+	ErrWantsHeader = model.ErrWantsHeader
 	// ErrIssuerMismatch means metadata or a callback named an unexpected issuer.
 	ErrIssuerMismatch = errors.New("the authorization server's issuer does not match")
 	// ErrKeychainTimeout means a keychain call did not answer in time.

@@ -62,3 +62,30 @@ func TestNoSignInWhereTheTableSaysNone(t *testing.T) {
 		}
 	}
 }
+
+// TestSignInToAServerThatWantsAHeader: a server that answers 401 with a
+// plain Bearer challenge, publishes no OAuth metadata and has no default
+// /authorize (mcpdeck serve --http, an API behind a static token) wants a
+// token in a header: signing in says so, instead of "no client identity
+// … set oauth.clientId".
+func TestSignInToAServerThatWantsAHeader(t *testing.T) {
+	e := newEnv(t, nil)
+	gw := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path != "/mcp" {
+			http.NotFound(w, r)
+			return
+		}
+		w.Header().Set("WWW-Authenticate", `Bearer realm="gateway"`)
+		http.Error(w, "token needed", http.StatusUnauthorized)
+	}))
+	t.Cleanup(gw.Close)
+	srv := model.Server{
+		Name: "gw", Scope: model.ScopeUser, Hash: "0123456789abcdef0123",
+		Config:  model.ServerConfig{Type: model.TransportHTTP, URL: gw.URL + "/mcp"},
+		Enabled: true, Policy: model.PolicyDecision{Allowed: true},
+	}
+	err := e.m.Authenticate(context.Background(), srv, e.showURL)
+	if !errors.Is(err, ErrWantsHeader) || errors.Is(err, ErrNoClient) || !strings.Contains(err.Error(), `-H "Authorization: Bearer ${TOKEN}"`) {
+		t.Errorf("Authenticate = %v, want ErrWantsHeader", err)
+	}
+}

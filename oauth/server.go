@@ -39,7 +39,7 @@ func isMachine(srv model.Server) bool {
 // server not (or no longer) approved. Nothing of it may run or be contacted.
 func untrusted(srv model.Server) bool {
 	switch srv.Approval.Status {
-	case model.ApprovalPending, model.ApprovalChanged, model.ApprovalRejected:
+	case model.ApprovalPending, model.ApprovalChanged, model.ApprovalRejected, model.ApprovalUnknown:
 		return true
 	case model.ApprovalNotNeeded, model.ApprovalApproved:
 	}

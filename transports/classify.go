@@ -17,6 +17,7 @@ import (
 	"github.com/mark3labs/mcp-go/client/transport"
 	"github.com/mark3labs/mcp-go/mcp"
 
+	"github.com/mcpdeck/mcpdeck/model"
 	"github.com/mcpdeck/mcpdeck/model/launch"
 	"github.com/mcpdeck/mcpdeck/model/platform"
 )
@@ -128,6 +129,8 @@ func classifyOwn(err error) (Class, bool) {
 	case errors.Is(err, ErrProtocol), errors.As(err, &syn), errors.As(err, &typ),
 		errors.As(err, &unsup), errors.Is(err, transport.ErrLegacySSEServer):
 		return ClassProtocol, true
+	case errors.Is(err, model.ErrWantsHeader), errors.Is(err, model.ErrHeaderRefused):
+		return ClassTerminal, true // a token is missing from the definition: reconnecting cannot help
 	case errors.Is(err, ErrNoBuiltin), errors.Is(err, errors.ErrUnsupported),
 		errors.Is(err, ErrEditorRefused), errors.Is(err, ErrNotLoopback):
 		return ClassTerminal, true

@@ -15,6 +15,7 @@ import (
 
 	"github.com/mark3labs/mcp-go/client/transport"
 
+	"github.com/mcpdeck/mcpdeck/model"
 	"github.com/mcpdeck/mcpdeck/model/platform"
 	"github.com/mcpdeck/mcpdeck/model/textsafe"
 )
@@ -42,6 +43,11 @@ func Humanize(err error) string {
 }
 
 func humanize(err error) string {
+	for _, said := range []error{model.ErrWantsHeader, model.ErrHeaderRefused} {
+		if errors.Is(err, said) {
+			return said.Error() // already the sentence, whatever wraps it (the request's URL)
+		}
+	}
 	if s, ok := humanizeProcess(err); ok {
 		return s
 	}

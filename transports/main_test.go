@@ -62,6 +62,14 @@ func open(t *testing.T, cfg model.ServerConfig, opts Options) *Conn {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(t.Context(), 20*time.Second)
 	defer cancel()
+	return openCtx(t, ctx, cfg, opts)
+}
+
+// openCtx is open with the caller's bound on the start: a test whose
+// server does heavy work before it answers (a 100 MB stderr flood under
+// -race on a loaded machine) leaves it to go test's own timeout.
+func openCtx(t *testing.T, ctx context.Context, cfg model.ServerConfig, opts Options) *Conn {
+	t.Helper()
 	c, err := NewFactory().Open(ctx, t.Name(), cfg, opts)
 	if err != nil {
 		t.Fatalf("Open: %v (%s)", err, Humanize(err))

@@ -73,8 +73,10 @@ func TestStdioStderrFloodStaysBounded(t *testing.T) {
 	var before, after runtime.MemStats
 	runtime.GC()
 	runtime.ReadMemStats(&before)
-	c := open(t, stdioCfg("-stderr-mb", mb), Options{LogDir: logDir})
-	// the flood ran before the server answered initialize; wait for our reader
+	// the flood runs before the server answers initialize: no deadline of
+	// the test's own on that (it took over 20 s under make test's load)
+	c := openCtx(t, t.Context(), stdioCfg("-stderr-mb", mb), Options{LogDir: logDir})
+	// wait for our reader
 	tick := time.NewTicker(5 * time.Millisecond)
 	defer tick.Stop()
 	for !slices.Contains(c.StderrTail(5), "stderr flood done") {

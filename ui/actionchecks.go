@@ -73,10 +73,17 @@ func canApprove(s *engine.ServerSnapshot) (bool, string) {
 		return false, "only project (.mcp.json) servers need approval"
 	case model.ApprovalApproved:
 		return false, "server is already approved"
+	case model.ApprovalUnknown:
+		return false, decisionsUnreadable
 	case model.ApprovalPending, model.ApprovalChanged, model.ApprovalRejected:
 	}
 	return true, ""
 }
+
+// decisionsUnreadable is why approving or rejecting waits: the file that
+// holds the person's decisions on the project cannot be read (its row, in
+// the local group, says where and why).
+const decisionsUnreadable = "your decisions on this project cannot be read: fix the local file first (its row says where)"
 
 // canReview: the server's tools changed since the person accepted them
 // (or differ from the lock file).
@@ -96,6 +103,8 @@ func canReject(s *engine.ServerSnapshot) (bool, string) {
 		return false, "only project (.mcp.json) servers need approval"
 	case model.ApprovalRejected:
 		return false, "server is already rejected"
+	case model.ApprovalUnknown:
+		return false, decisionsUnreadable
 	case model.ApprovalPending, model.ApprovalChanged, model.ApprovalApproved:
 	}
 	return true, ""
@@ -145,7 +154,7 @@ func needsSignIn(_ *Model, s *engine.ServerSnapshot) bool { return s.State == mo
 func openCallTool(m *Model, p press) tea.Cmd {
 	s := p.s
 	if p.item >= 0 {
-		return m.push(openToolCall(m.env, s.Name, s.Tools[p.item]))
+		return m.push(openToolCall(m.env, s.Name, s.Tools[p.item], s.ToolsDeniedBy))
 	}
 	return m.push(openToolPicker(m.env, s))
 }

@@ -19,6 +19,8 @@ func canAllowHost(s *engine.ServerSnapshot) (bool, string) {
 	switch {
 	case s.Config.Sandbox == nil:
 		return false, "server is not sandboxed"
+	case !refused && len(s.Refusals) > 0:
+		return false, "every host its sandbox refused is allowed now"
 	case !refused:
 		return false, "no blocked connection yet"
 	case s.Scope != model.ScopeUser && s.Scope != model.ScopeLocal:

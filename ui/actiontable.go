@@ -30,6 +30,7 @@ const (
 	ActEnable
 	ActDisable
 	ActReconnect
+	ActReconnectAll
 	ActStopRetrying
 	ActAuthenticate
 	ActReviewTools
@@ -190,6 +191,11 @@ func actionTable() []action {
 			enabled: canReconnect, label: reconnectLabel, run: reconnect,
 		},
 		{
+			id: ActReconnectAll, verb: "reconnect all", help: groupServers,
+			doc: "reconnect every server that may run and is not connected (failed, given up, waiting to retry); connected ones are left alone; the status line counts those that connected and says why the others did not",
+			def: tuikit.Bind("ctrl+l", "reconnect all", "ctrl+l"), reach: onScreen, footer: never, run: reconnectAll,
+		},
+		{
 			id: ActStopRetrying, verb: "stop retrying", help: groupServers,
 			doc: "stop a scheduled retry",
 			def: tuikit.Bind("s", "stop retrying", "s"), reach: onScreen,
@@ -233,7 +239,7 @@ func actionTable() []action {
 		},
 		{
 			id: ActAllowHost, verb: "allow blocked host", help: groupServers,
-			doc: "in the stderr tab of a sandboxed server: add the host its proxy last refused (\"blocked connection to api.example.com:443\"; taken from the proxy's report, never from the log's text) to its sandbox's network list, in your user or local settings where the server is defined (never the project's `.mcp.json`); the server restarts with it",
+			doc: "in the stderr tab of a sandboxed server: add the host its proxy last refused (\"blocked connection to api.example.com:443\"; taken from the proxy's report, never from the log's text) to its sandbox's network list, in your user or local settings where the server is defined (never the project's `.mcp.json`); the server restarts with it, and a host once allowed is no longer shown as blocked",
 			def: tuikit.Bind("H", "add host", "H"), reach: onScreen,
 			tabs: tabs(tabStderr), enabled: canAllowHost, footer: inDetail, run: allowHost,
 		},

@@ -56,7 +56,7 @@ func TestRemappedKeyIsUsedEverywhere(t *testing.T) {
 		k.Actions = map[ActionID]key.Binding{
 			ActApprove: tuikit.Bind("Y", "approve", "Y"),
 			ActEnable:  tuikit.Bind("E", "enable", "E"),
-			ActReload:  tuikit.Bind("ctrl+l", "reload config", "ctrl+l"),
+			ActReload:  tuikit.Bind("ctrl+g", "reload config", "ctrl+g"),
 			ActNextTab: tuikit.Bind("]", "next tab", "]"),
 		}
 		h := newHarnessKeys(t, newFakeEngine(fixture()), 140, 30, &k)
@@ -69,7 +69,7 @@ func TestRemappedKeyIsUsedEverywhere(t *testing.T) {
 			t.Fatalf("the old keys still act: %v", got)
 		}
 		h.keys("E")
-		h.send(tea.KeyMsg{Type: tea.KeyCtrlL})
+		h.send(tea.KeyMsg{Type: tea.KeyCtrlG})
 		if got := h.eng.Actions(); !slices.Equal(got, []string{"enable off", "reload "}) {
 			t.Fatalf("the new keys: engine got %v", got)
 		}
@@ -81,7 +81,7 @@ func TestRemappedKeyIsUsedEverywhere(t *testing.T) {
 		if v := h.view(); !strings.Contains(v, "Y      approve") && !strings.Contains(v, "Y approve") {
 			t.Errorf("help does not name the remapped key:\n%s", v)
 		}
-		h.wantView("ctrl+l", "]")
+		h.wantView("ctrl+g", "]")
 	})
 }
 

@@ -273,6 +273,9 @@ func (m *Model) askApprovals() tea.Cmd {
 		}
 	}
 	if _, open := m.tell(approvalPrompt{}, approvalsMsg{find: m.find, more: ask}); open || len(ask) == 0 {
+		if top := m.top(); open && len(ask) > 0 && top != nil && top.Answers() == (approvalPrompt{}) {
+			m.rearm() // it asks about more servers now: a key typed before they showed is not for them
+		}
 		return nil
 	}
 	m.modals = append([]tuikit.Modal{&approvalModal{env: m.env, servers: ask}}, m.modals...)

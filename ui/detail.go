@@ -32,11 +32,7 @@ const (
 	numTabs
 )
 
-var (
-	tabNames = [numTabs]string{"Overview", "Tools", "Resources", "Prompts", "Stderr", "Instructions", "Skills", "Logs", "Traffic"}
-	// tabShort are the names when the full ones do not fit (60 columns).
-	tabShort = [numTabs]string{"Info", "Tools", "Res", "Prompts", "Stderr", "Instr", "Sk", "Logs", "Wire"}
-)
+var tabNames = [numTabs]string{"Overview", "Tools", "Resources", "Prompts", "Stderr", "Instructions", "Skills", "Logs", "Traffic"}
 
 // detailView shows one server: overview (config, source, history, errors,
 // why it is not running), its tools, resources, prompts, stderr,
@@ -259,21 +255,18 @@ func (d *detailView) moved() {
 
 // tabBar names the tabs with their item counts. The current one is in
 // brackets as well as styled, so it shows without colour (NO_COLOR drops
-// bold and underline too); short names are used when the full ones do not
-// fit, then without the padding, and when even those do not, the tabs
-// around the current one that fit, with ‹ and › where some are left out:
-// the current tab is always on screen, whole.
+// bold and underline too). When they do not fit, the padding goes, then
+// the tabs farthest from the current one, with ‹ and › where some are
+// left out: a name is never cut nor abbreviated, and the current tab is
+// always on screen, whole.
 func (d *detailView) tabBar() string {
-	for _, try := range []struct {
-		names *[numTabs]string
-		pad   bool
-	}{{&tabNames, true}, {&tabShort, true}, {&tabShort, false}} {
-		if s := d.tabRange(try.names, try.pad, 0, numTabs-1); ansi.StringWidth(s) <= d.width {
+	for _, pad := range []bool{true, false} {
+		if s := d.tabRange(pad, 0, numTabs-1); ansi.StringWidth(s) <= d.width {
 			return s
 		}
 	}
 	lo, hi := d.tab, d.tab
-	fits := func(lo, hi detailTab) bool { return ansi.StringWidth(d.tabRange(&tabShort, false, lo, hi)) <= d.width }
+	fits := func(lo, hi detailTab) bool { return ansi.StringWidth(d.tabRange(false, lo, hi)) <= d.width }
 	for grew := true; grew; {
 		grew = false
 		if hi < numTabs-1 && fits(lo, hi+1) {
@@ -283,19 +276,19 @@ func (d *detailView) tabBar() string {
 			lo, grew = lo-1, true
 		}
 	}
-	return d.tabRange(&tabShort, false, lo, hi)
+	return d.tabRange(false, lo, hi)
 }
 
-// tabRange draws tabs lo to hi by names, the others padded with a space
+// tabRange draws tabs lo to hi by name, the others padded with a space
 // each side when pad is set, marking with ‹ and › that tabs before or
 // after them are left out.
-func (d *detailView) tabRange(names *[numTabs]string, pad bool, lo, hi detailTab) string {
+func (d *detailView) tabRange(pad bool, lo, hi detailTab) string {
 	var b strings.Builder
 	if lo > 0 {
 		b.WriteString(d.st.Muted.Render("‹"))
 	}
 	for t := lo; t <= hi; t++ {
-		name := names[t]
+		name := tabNames[t]
 		if isListTab(t) {
 			name += " " + strconv.Itoa(d.itemCount(t))
 		}

@@ -159,7 +159,7 @@ func TestLongTextIsWrappedNotCut(t *testing.T) {
 		h.selectServer("broken")
 		h.keys("enter")
 		h.wantView("END-OF-ERROR", "/home/me/.config/mcpdeck/settings.json (user)",
-			"[Info]", " Instr ") // the short tab names, every tab on screen
+			"[Overview] Tools", " ›") // whole tab names; those left out marked
 		h.keys("esc")
 		h.selectServer("notes")
 		h.keys("enter", "5")

@@ -38,6 +38,14 @@ func (d *detailView) viewItems(b *strings.Builder, h int) {
 		}
 		return
 	}
+	if d.tab == tabTools && len(d.srv.ToolsDeniedBy) > 0 {
+		// the cause before the tools it denies, whole: it is what to fix
+		why := status.ToolsDenied(d.srv.ToolsDeniedBy)
+		for _, l := range strings.Split(tuikit.Wrap(why, max(d.width-2, 10)), "\n") {
+			b.WriteString("\n" + d.st.Bad.Render(l))
+			h--
+		}
+	}
 	per := max(h/2, 1)
 	off := d.offset[d.tab]
 	for i := off; i < min(off+per, n); i++ {
@@ -64,7 +72,7 @@ func (d *detailView) item(i int) (string, string) {
 	switch d.tab {
 	case tabTools:
 		t := &d.srv.Tools[i]
-		return t.Name + toolBadges(t), orDefault(t.Description, t.ExposedName)
+		return t.Name + toolBadges(t, d.srv.ToolsDeniedBy), orDefault(t.Description, t.ExposedName)
 	case tabResources:
 		if i < len(d.srv.Resources) {
 			r := &d.srv.Resources[i]
@@ -117,12 +125,12 @@ func (d *detailView) selected() (item int, why string) {
 
 // toolBadges is a tool's title, when it is not its name, and its badges
 // (status.ToolBadges), in brackets after its name.
-func toolBadges(t *engine.Tool) string {
+func toolBadges(t *engine.Tool, deniedBy []model.Problem) string {
 	var b []string
 	if t.Title != "" && t.Title != t.Name {
 		b = append(b, "“"+t.Title+"”")
 	}
-	b = append(b, status.ToolBadges(t)...)
+	b = append(b, status.ToolBadges(t, deniedBy)...)
 	if len(b) == 0 {
 		return ""
 	}

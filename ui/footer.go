@@ -32,8 +32,12 @@ func footerView(h help.Model, keys []key.Binding, width int) string {
 type footerCache struct{ key, text string }
 
 // footer is footerView of the keys for what is on screen, drawn again only
-// when the keys or the width changed.
+// when the keys or the width changed. A prompt not yet armed shows no keys:
+// its keys appear when they work (promptguard.go).
 func (m *Model) footer() string {
+	if !m.guard.armed {
+		return ""
+	}
 	keys := m.withHelpKey(m.footerKeys())
 	var b strings.Builder
 	b.WriteString(strconv.Itoa(m.width))

@@ -139,11 +139,39 @@ func (h *harness) send(msgs ...tea.Msg) {
 }
 
 // keys sends each argument as a key press: named keys ("enter", "esc",
-// "ctrl+d", "down", "tab") or runes typed one by one.
+// "ctrl+d", "down", "tab") or runes typed one by one, each by a person who
+// looked at the screen first: a prompt on it has been drawn and armed.
 func (h *harness) keys(ks ...string) {
+	for _, k := range ks {
+		for _, msg := range keyMsg(k) {
+			h.look()
+			h.send(msg)
+		}
+	}
+}
+
+// burst sends keys as typed ahead, without looking at the screen between
+// them: a prompt that opens meanwhile is not armed for them.
+func (h *harness) burst(ks ...string) {
 	for _, k := range ks {
 		h.send(keyMsg(k)...)
 	}
+}
+
+// look is a person looking at the screen: it is drawn, and a prompt on it
+// has been there for a whole guard window with no key (armPrompt).
+func (h *harness) look() {
+	h.m.View()
+	h.send(armPrompt(h.m))
+}
+
+// armPrompt is the message ending the guard window of the prompt on top
+// of m as if no key came during it, nil when nothing is to arm.
+func armPrompt(m *Model) tea.Msg {
+	if m.guard.armed {
+		return nil
+	}
+	return armMsg{gen: m.guard.gen, keys: m.guard.keys}
 }
 
 func keyMsg(k string) []tea.Msg {
@@ -164,7 +192,11 @@ func keyMsg(k string) []tea.Msg {
 	return out
 }
 
-func (h *harness) view() string { return h.m.View() }
+// view is the screen as a person sees it: a prompt on it armed.
+func (h *harness) view() string {
+	h.look()
+	return h.m.View()
+}
 
 // selectServer moves the list cursor to name.
 func (h *harness) selectServer(name string) {

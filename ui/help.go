@@ -33,22 +33,52 @@ func fullHelp(st *styles.Styles, titles []string, groups [][]key.Binding, width,
 	}
 	// too short for columns: one wrapped paragraph per group, an entry never
 	// split between two lines
+	out := wrapEach(helpParagraphs(st, titles, groups, true), width)
+	if lipgloss.Height(out) <= height {
+		return out
+	}
+	// shorter still: the groups run on in one paragraph, each heading
+	// marking where its group starts, and a description may go on to the
+	// next line (its key stays with its first word): every key still shows
+	return tuikit.Wrap(strings.Join(helpParagraphs(st, titles, groups, false), "  "), width)
+}
+
+// helpParagraphs is one paragraph per group of keys, headed by its title:
+// "key desc · key desc". whole keeps each entry on one line; otherwise
+// only a key and its description's first word are held together.
+func helpParagraphs(st *styles.Styles, titles []string, groups [][]key.Binding, whole bool) []string {
+	hold := func(s string) string { return strings.ReplaceAll(s, " ", "\u00a0") }
 	var paras []string
 	for i, g := range groups {
 		var parts []string
 		for _, b := range g {
-			if b.Enabled() {
-				desc := strings.ReplaceAll(b.Help().Desc, " ", "\u00a0")
-				parts = append(parts, st.Key.Render(b.Help().Key)+"\u00a0"+st.Muted.Render(desc))
+			if !b.Enabled() {
+				continue
 			}
+			desc := b.Help().Desc
+			if whole {
+				desc = hold(desc)
+			} else if first, rest, ok := strings.Cut(desc, " "); ok {
+				desc = first + " " + rest
+			}
+			parts = append(parts, st.Key.Render(b.Help().Key)+"\u00a0"+st.Muted.Render(desc))
 		}
 		p := strings.Join(parts, "\u00a0· ")
 		if i < len(titles) {
-			p = st.Heading.Render(titles[i]+":") + " " + p
+			p = st.Heading.Render(hold(titles[i])+":") + " " + p
 		}
-		paras = append(paras, tuikit.Wrap(p, width))
+		paras = append(paras, p)
 	}
-	return strings.Join(paras, "\n")
+	return paras
+}
+
+// wrapEach wraps each paragraph to the width, one after the other.
+func wrapEach(paras []string, width int) string {
+	out := make([]string, len(paras))
+	for i, p := range paras {
+		out[i] = tuikit.Wrap(p, width)
+	}
+	return strings.Join(out, "\n")
 }
 
 func helpColumns(st *styles.Styles, titles []string, groups [][]key.Binding, width int) string {

@@ -33,8 +33,9 @@ func (m *Model) push(nm tuikit.Modal, cmd tea.Cmd) tea.Cmd {
 }
 
 // onKey reads a key in the action table, place by place: ctrl+c
-// anywhere; then, over a modal, what the root keeps there (quit, help)
-// before the modal gets the key; else, unless a filter is being typed,
+// anywhere; then, over a modal, nothing while a prompt is not yet armed
+// (promptguard.go), else what the root keeps there (quit, help) before
+// the modal gets the key; else, unless a filter is being typed,
 // the actions of the screen, and finally the screen itself (movement).
 func (m *Model) onKey(msg tea.KeyMsg) tea.Cmd {
 	if a, ok := m.actionFor(msg, anywhere); ok {
@@ -50,6 +51,9 @@ func (m *Model) onKey(msg tea.KeyMsg) tea.Cmd {
 		return tea.Batch(cmds...)
 	}
 	if top := m.top(); top != nil {
+		if m.heldKey() {
+			return nil
+		}
 		if a, ok := m.actionFor(msg, overModal); ok && (msg.Type != tea.KeyRunes || !top.TakesText()) { // typed letters are text
 			return m.do(a, msg)
 		}

@@ -79,9 +79,15 @@ func (h *liveHarness) until(what ...string) {
 	}
 }
 
+// keys types, like a person who looked at the screen before each key (a
+// prompt on it is armed).
 func (h *liveHarness) keys(ks ...string) {
 	for _, k := range ks {
 		for _, msg := range keyMsg(k) {
+			h.m.View()
+			if a := armPrompt(h.m); a != nil {
+				h.deliver(a)
+			}
 			h.deliver(msg)
 		}
 	}

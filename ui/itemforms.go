@@ -9,14 +9,21 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/mcpdeck/mcpdeck/engine"
+	"github.com/mcpdeck/mcpdeck/model"
 	"github.com/mcpdeck/mcpdeck/model/textsafe"
 	"github.com/mcpdeck/mcpdeck/ui/form"
+	"github.com/mcpdeck/mcpdeck/ui/status"
 	"github.com/mcpdeck/mcpdeck/ui/tuikit"
 )
 
 // openToolCall opens the argument form of one tool; submitting runs it.
-func openToolCall(e *env, srv string, t engine.Tool) (tuikit.Modal, tea.Cmd) {
+func openToolCall(e *env, srv string, t engine.Tool, deniedBy []model.Problem) (tuikit.Modal, tea.Cmd) {
 	title := "Call " + srv + " › " + t.Name
+	if t.Denied && len(deniedBy) > 0 {
+		return newResultModal(e, title, callDoneMsg{
+			err: &engine.DeniedError{Tool: t.ExposedName, Rule: status.ToolsDenied(deniedBy), Unreadable: true},
+		}, false), nil
+	}
 	if t.Denied {
 		return newResultModal(e, title, callDoneMsg{
 			err: fmt.Errorf("%s is denied by your permission rules (permissions.deny)", t.ExposedName),
@@ -34,7 +41,7 @@ func openToolCall(e *env, srv string, t engine.Tool) (tuikit.Modal, tea.Cmd) {
 	if t.Description != "" {
 		intro = append(intro, tuikit.FirstLine(t.Description))
 	}
-	if b := toolBadges(&t); b != "" {
+	if b := toolBadges(&t, deniedBy); b != "" {
 		intro = append(intro, strings.TrimSpace(b))
 	}
 	fm := form.New(e.Env, title, intro, sf)
@@ -61,11 +68,11 @@ func openToolPicker(e *env, s *engine.ServerSnapshot) (tuikit.Modal, tea.Cmd) {
 	tools := s.Tools
 	items := make([]pickItem, len(tools))
 	for i := range tools {
-		items[i] = pickItem{label: tools[i].Name + toolBadges(&tools[i]), desc: tools[i].Description}
+		items[i] = pickItem{label: tools[i].Name + toolBadges(&tools[i], s.ToolsDeniedBy), desc: tools[i].Description}
 	}
-	name := s.Name
+	name, deniedBy := s.Name, s.ToolsDeniedBy
 	return newPicker(e, "Call a tool of "+name, items, func(i int) (tuikit.Modal, tea.Cmd) {
-		return openToolCall(e, name, tools[i])
+		return openToolCall(e, name, tools[i], deniedBy)
 	}), nil
 }
 

@@ -55,3 +55,38 @@ func TestUnreadableRowIsTerminalSafe(t *testing.T) {
 		h.wantView("project — .mcp.json")
 	})
 }
+
+// TestUnreadablePrivateState: the person's private state of the project
+// broken is the local group's heading, and a project server whose
+// approval it can no longer tell is not asked about as new; A on it says
+// why it waits instead of failing on the file.
+func TestUnreadablePrivateState(t *testing.T) {
+	inBubble(t, func(t *testing.T) {
+		s := fixture()
+		p := model.Problem{Scope: model.ScopeLocal, File: "/home/me/.config/mcpdeck/projects/work-1a2b.json", Line: 1, Col: 3, Message: "invalid JSON: invalid character 'b'"}
+		s.Problems = []model.Problem{p}
+		for _, i := range []int{2, 3} { // repo-tools, fresh: their decisions are unknown
+			srv := &s.Servers[i]
+			why := p
+			why.Scope, why.Server, why.Message = 0, srv.Name, "your decisions on this project cannot be read: "+p.Message
+			srv.Approval = model.Approval{Status: model.ApprovalUnknown}
+			srv.State, srv.Problems = model.StateFailed, []model.Problem{why}
+			srv.Error = why.Error()
+			srv.Reason = model.Reason{Kind: model.ReasonConfigProblem, Problem: &srv.Problems[0], Error: srv.Error}
+			srv.Blockers = []model.Reason{srv.Reason}
+		}
+		h := newHarness(t, newFakeEngine(s), 100, 24)
+		v := h.view()
+		if strings.Contains(v, "project server") {
+			t.Fatalf("a server whose decision is unknown is asked about as new:\n%s", v)
+		}
+		h.wantView("local — work-1a2b.json unreadable (1:3): invalid JSON: invalid character 'b'")
+		golden(t, "list_unreadable_private_state", v)
+		h.selectServer("fresh")
+		h.keys("A")
+		h.wantView("your decisions on this project cannot be read")
+		if a := h.eng.Actions(); len(a) != 0 {
+			t.Fatalf("actions %v", a)
+		}
+	})
+}

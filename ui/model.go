@@ -85,6 +85,9 @@ type Model struct {
 	floods    map[string]int
 	floodOn   string
 	floodText string
+	// guard keeps a key typed before a prompt was on screen from
+	// answering it (promptguard.go).
+	guard promptGuard
 
 	footerDrawn footerCache // footer.go
 
@@ -143,44 +146,55 @@ func (m *Model) Init() tea.Cmd {
 	if m.bridge != nil {
 		cmds = append(cmds, m.bridge.wait())
 	}
-	return tea.Batch(cmds...)
+	return tea.Batch(append(cmds, m.guardTop())...)
 }
 
-// Update handles one message. It never blocks and never does I/O.
+// Update handles one message, then guards a prompt that came on top. It
+// never blocks and never does I/O.
 func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	cmd := m.update(msg)
+	if g := m.guardTop(); g != nil {
+		cmd = tea.Batch(cmd, g)
+	}
+	return m, cmd
+}
+
+func (m *Model) update(msg tea.Msg) tea.Cmd {
 	switch msg := msg.(type) {
 	case tea.WindowSizeMsg:
 		m.resize(msg.Width, msg.Height)
-		return m, tea.Batch(m.broadcast(msg), m.maybeTick())
+		return tea.Batch(m.broadcast(msg), m.maybeTick())
 	case snapshotMsg:
 		m.applySnapshot(msg.snap)
-		return m, tea.Batch(waitSnapshot(m.env.eng.Updates()), m.maybeTick(), m.askApprovals(), m.costs.refresh(msg.snap.Servers))
+		return tea.Batch(waitSnapshot(m.env.eng.Updates()), m.maybeTick(), m.askApprovals(), m.costs.refresh(msg.snap.Servers))
 	case costMsg:
-		return m, m.applyCost(msg)
+		return m.applyCost(msg)
 	case updatesClosedMsg:
-		return m, nil
+		return nil
 	case tickMsg:
 		m.ticking = false
-		return m, m.maybeTick()
+		return m.maybeTick()
+	case armMsg:
+		return m.guard.arm(msg)
 	case askMsg:
-		return m, tea.Batch(m.push(msg.open(m.env)), m.bridge.wait(), msg.gone)
+		return tea.Batch(m.push(msg.open(m.env)), m.bridge.wait(), msg.gone)
 	case withdrawnMsg:
 		m.drop(msg.q)
 		m.status, m.statusErr = msg.line, false
-		return m, nil
+		return nil
 	case tea.KeyMsg:
-		cmd := m.onKey(msg)
-		return m, tea.Batch(cmd, m.maybeTick()) // a countdown may have come into view
+		m.guard.keys++
+		return tea.Batch(m.onKey(msg), m.maybeTick()) // a countdown may have come into view
 	case tuikit.Reported:
 		m.status, m.statusErr = msg.Report()
 		if _, all := msg.(tuikit.Broadcast); all {
-			return m, m.broadcast(msg)
+			return m.broadcast(msg)
 		}
-		return m, nil
+		return nil
 	case tuikit.Broadcast, spinner.TickMsg:
-		return m, m.broadcast(msg)
+		return m.broadcast(msg)
 	}
-	return m, m.updateTop(msg)
+	return m.updateTop(msg)
 }
 
 // applyCost stores a finished token count and starts the next.

@@ -46,7 +46,7 @@ func TestViewFitsSmallTerminal(t *testing.T) {
 		check("detail")
 		h.keys("?")
 		check("help")
-		h.wantView("Move:", "In prompts:", "browser") // every key, the last one (o open in browser) too
+		h.wantView("Move:", "prompts:", "browser") // every key, the last one (o open in browser) too; headings keep their words together (no-break spaces)
 		golden(t, "small_help_60x15", h.view())
 	})
 }

@@ -56,8 +56,12 @@ func overviewLines(st *styles.Styles, s *engine.ServerSnapshot, width int, conte
 	if s.Approval.Status != model.ApprovalNotNeeded {
 		kv("Approval", s.Approval.Status.String())
 	}
-	kv("Context", context)
-	kv("Tools", status.PinsLine(s))
+	if len(s.ToolsDeniedBy) > 0 { // every tool is denied: the cause leads
+		kv("Tools", status.ToolsDenied(s.ToolsDeniedBy))
+	} else {
+		kv("Context", context)
+		kv("Tools", status.PinsLine(s))
+	}
 	kv("Sampling", samplingLine(s))
 	if sb := s.Config.Sandbox; sb != nil {
 		kv("Sandbox", sb.Summary())

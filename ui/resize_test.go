@@ -98,9 +98,8 @@ func glyphPlain(s model.State) string {
 }
 
 // TestActiveTabIsVisibleAt60x15: on a 60×15 terminal the detail view's
-// tab bar shows every tab when their short names fit, and otherwise the
-// ones around the current tab, which is always whole, with ‹ and › where
-// tabs are left out.
+// tab bar shows the tabs around the current one, by their whole names,
+// the current tab always whole, with ‹ and › where tabs are left out.
 func TestActiveTabIsVisibleAt60x15(t *testing.T) {
 	inBubble(t, func(t *testing.T) {
 		s := fixture()
@@ -108,7 +107,7 @@ func TestActiveTabIsVisibleAt60x15(t *testing.T) {
 		h.keys("esc")
 		h.selectServer("notes")
 		h.keys("enter", "8")
-		h.wantView("Info Tools 3 Res 2 Prompts 1 Stderr Instr Sk 0 [Logs] Wire")
+		h.wantView("‹ Prompts 1 Stderr Instructions Skills 0 [Logs] Traffic")
 
 		for i := range 120 {
 			s.Servers[5].Tools = append(s.Servers[5].Tools, engine.Tool{Name: fmt.Sprintf("t%03d", i)})
@@ -116,7 +115,7 @@ func TestActiveTabIsVisibleAt60x15(t *testing.T) {
 		}
 		h.eng.publish(s)
 		h.settle()
-		for i, want := range []string{"[Info]", "[Tools 123]", "[Res 122]", "[Prompts 1]", "[Stderr]", "[Instr]", "[Sk 0]", "[Logs]", "[Wire]"} {
+		for i, want := range []string{"[Overview]", "[Tools 123]", "[Resources 122]", "[Prompts 1]", "[Stderr]", "[Instructions]", "[Skills 0]", "[Logs]", "[Traffic]"} {
 			h.keys(string(rune('1' + i)))
 			bar := strings.Split(h.view(), "\n")[2]
 			if !strings.Contains(bar, want) {

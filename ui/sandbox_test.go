@@ -40,6 +40,23 @@ func TestSandboxedServerOnScreen(t *testing.T) {
 		if got := h.eng.Actions(); !slices.Contains(got, "allow host flaky api.example.com:443") || slices.ContainsFunc(got, func(a string) bool { return strings.Contains(a, "evil") }) {
 			t.Fatalf("H did not allow the host: %v", got)
 		}
+		// the reload after H: the host is in the list now, so nothing is
+		// blocked any more and H has nothing to add again
+		allowed := *s.Servers[i].Config.Sandbox
+		allowed.Network = allowed.Network.AddHost("api.example.com:443")
+		s.Servers[i].Config.Sandbox = &allowed
+		f.publish(s)
+		h.settle()
+		h.keys("1")
+		if v := h.view(); strings.Contains(v, "Blocked") {
+			t.Fatalf("the Blocked line stays after the host was allowed:\n%s", v)
+		}
+		h.keys("5", "H")
+		h.wantView("allow blocked host: every host its sandbox refused is allowed now")
+		if n := len(h.eng.Actions()); n != 1 {
+			t.Fatalf("H allowed again: %v", h.eng.Actions())
+		}
+		s.Servers[i].Config.Sandbox = &model.Sandbox{Profile: model.SandboxProfileDefault, Network: model.SandboxNetwork{Hosts: []string{"api.github.com"}}}
 		s.Servers[i].Scope = model.ScopeProject
 		f.publish(s)
 		h.settle()

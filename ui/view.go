@@ -8,6 +8,7 @@ import (
 	"github.com/charmbracelet/lipgloss"
 	"github.com/charmbracelet/x/ansi"
 
+	"github.com/mcpdeck/mcpdeck/model/imports"
 	"github.com/mcpdeck/mcpdeck/model/textsafe"
 	"github.com/mcpdeck/mcpdeck/ui/status"
 )
@@ -19,6 +20,7 @@ func (m *Model) View() string {
 	var body string
 	if top := m.top(); top != nil {
 		body = top.View(m.width, bh)
+		m.guard.drawn = true // the guard's prompt is the top (guardTop ran after the last Update)
 	} else {
 		body = m.current().View()
 	}
@@ -61,8 +63,22 @@ func (m *Model) header() string {
 		}
 		return b.String()
 	}
-	if s := render(true); ansi.StringWidth(s) <= m.width {
-		return s
+	// what Claude Code knows and mcpdeck does not: said once, at the top,
+	// with the command when there is room (? lists the whole notice)
+	var extra []string
+	if u := m.snap.Unimported; u != nil {
+		extra = []string{"  " + st.Warn.Render("↓ "+u.Short()+": "+imports.ImportCommand), "  " + st.Warn.Render("↓ "+u.Short())}
+	}
+	for _, words := range []bool{true, false} {
+		s := render(words)
+		for _, x := range extra {
+			if ansi.StringWidth(s+x) <= m.width {
+				return s + x
+			}
+		}
+		if ansi.StringWidth(s) <= m.width {
+			return s
+		}
 	}
 	return render(false)
 }

@@ -27,6 +27,22 @@ var (
 	ErrNotEditors = errors.New("lock file names a transport no editor speaks")
 )
 
+// Ignored is the notice for a lock file the engine did not use, so that an
+// editor's server that vanished says why: the file, the reason, and what
+// makes it usable. err is CheckFile's or Parse's.
+func Ignored(path string, err error) string {
+	fix := "the editor writes it again when it restarts"
+	switch {
+	case errors.Is(err, ErrUntrusted) && strings.Contains(err.Error(), "others may write it"):
+		fix = "make it yours alone: chmod go-w " + path
+	case errors.Is(err, ErrUntrusted) && strings.Contains(err.Error(), "not owned by you"):
+		fix = "only a file you own is read: the editor running as you writes one"
+	case errors.Is(err, ErrNotLocal):
+		fix = "only an editor on this machine is connected"
+	}
+	return textsafe.SanitizeLine("editor lock file " + path + " ignored (" + err.Error() + "): its editor's server is not offered; " + fix)
+}
+
 // FileFacts is what the engine learned of a lock file from the file
 // system, before reading it.
 type FileFacts struct {

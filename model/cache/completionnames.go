@@ -31,6 +31,9 @@ type ServerNames struct {
 	Tools     []string  `json:"tools,omitempty"`
 	Prompts   []string  `json:"prompts,omitempty"`
 	Resources []string  `json:"resources,omitempty"`
+	// Args are each tool's argument names (its input schema's
+	// properties), for completing key= after `call SERVER TOOL`.
+	ToolArgs map[string][]string `json:"toolArgs,omitempty"`
 }
 
 // nameCachePath is the file of the definition with hash: by hash, not by

@@ -55,8 +55,9 @@
 // ${VAR}, missing command) stays listed with Server.Problems and cannot run.
 // Writes refuse to touch a file they cannot parse. What such a file decides
 // fails closed: a broken managed-settings.json blocks every server, a broken
-// settings file denies every tool (Permissions.Unreadable), a broken local
-// settings file leaves project servers unapproved.
+// settings file denies every tool (Permissions.Unreadable), a broken private
+// state keeps the decisions read before it broke, or, on a first load,
+// leaves project servers' approval unknown (they do not run).
 //
 // # Writes
 //

@@ -1,8 +1,10 @@
 package config
 
 import (
+	"errors"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/mcpdeck/mcpdeck/model"
@@ -120,5 +122,67 @@ func checkProjectProblem(t *testing.T, r *Resolved, file string) {
 	p := r.Problems[0]
 	if p.Scope != model.ScopeProject || p.File != file || p.Line != 4 || p.Server != "" {
 		t.Errorf("problem = %+v, want the project file's at line 4", p)
+	}
+}
+
+// TestBrokenPrivateStateKeepsPastDecisions: the person's private state of
+// the project (local servers, approvals, rejections) broken mid-edit is
+// the local scope's unreadable file; the decisions and local servers read
+// before stay; a first load does not know the decisions, so no project
+// server runs and none is asked about as new, each naming the file.
+func TestBrokenPrivateStateKeepsPastDecisions(t *testing.T) {
+	f := newFixture(t)
+	f.write(f.projectFile(), servers("good", `{"command":"good"}`, "bad", `{"command":"bad"}`))
+	if err := SetApproval(f.opts(), "good", true, ""); err != nil {
+		t.Fatal(err)
+	}
+	if err := SetApproval(f.opts(), "bad", false, ""); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := AddServer(f.opts(), model.ScopeLocal, "loc", model.ServerConfig{Command: "loc"}); err != nil {
+		t.Fatal(err)
+	}
+	good := f.load()
+	f.write(f.localFile(), "{ broken")
+
+	opts := f.opts()
+	opts.Previous = good
+	kept, err := Load(opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(kept.Problems) != 1 || kept.Problems[0].Scope != model.ScopeLocal || kept.Problems[0].File != f.localFile() || kept.Problems[0].Line != 1 {
+		t.Fatalf("problems = %+v, want the private state's, as the local scope's row", kept.Problems)
+	}
+	if s := mustServer(t, kept, "good"); s.Approval.Status != model.ApprovalApproved || !s.Runnable() {
+		t.Errorf("good = %v runnable %v, want still approved", s.Approval.Status, s.Runnable())
+	}
+	if s := mustServer(t, kept, "bad"); s.Approval.Status != model.ApprovalRejected {
+		t.Errorf("bad = %v, want still rejected", s.Approval.Status)
+	}
+	mustServer(t, kept, "loc")
+	opts.Previous = kept // still broken at the next reload
+	again, err := Load(opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s := mustServer(t, again, "bad"); s.Approval.Status != model.ApprovalRejected {
+		t.Errorf("at the next reload bad = %v, want still rejected", s.Approval.Status)
+	}
+	mustServer(t, again, "loc")
+
+	first := f.load()
+	for _, name := range []string{"good", "bad"} {
+		s := mustServer(t, first, name)
+		if s.Approval.Status != model.ApprovalUnknown || s.AwaitsApproval() || s.Runnable() {
+			t.Errorf("first load: %s = %v awaits %v runnable %v, want unknown, not asked, not run", name, s.Approval.Status, s.AwaitsApproval(), s.Runnable())
+		}
+		if len(s.Problems) != 1 || s.Problems[0].File != f.localFile() || !strings.Contains(s.Problems[0].Error(), "your decisions on this project cannot be read") {
+			t.Errorf("first load: %s problems %+v, want the private state's", name, s.Problems)
+		}
+	}
+	err = SetApproval(f.opts(), "good", true, "")
+	if !errors.Is(err, model.ErrFileUnusable) || !strings.HasPrefix(err.Error(), "invalid: your settings for this project cannot be saved until its file is fixed: invalid JSON") || !strings.Contains(err.Error(), f.localFile()+":1:") {
+		t.Errorf("approving with the file broken: %v, want the cause first, then the file", err)
 	}
 }

@@ -38,10 +38,13 @@ type Resolved struct {
 	// older mcpdeck kept private state there, but a repository can ship one,
 	// so nothing in it applies. Nil when there is none.
 	Untrusted *private.UntrustedLocal
-	// read holds the definitions each plugin, user and project file gave,
-	// by path: what the next load keeps when that file breaks
-	// (LoadOptions.Previous).
+	// read holds the definitions each plugin, user, project and private
+	// state file gave, by path: what the next load keeps when that file
+	// breaks (LoadOptions.Previous).
 	read map[string][]jsonfile.Definition
+	// decisions are the person's decisions read from the private state
+	// (nil when there is none): what the next load keeps when it breaks.
+	decisions *private.Decisions
 }
 
 // Suppressed is a plugin server that duplicates another server (same command
@@ -92,7 +95,7 @@ func Load(opts LoadOptions) (*Resolved, error) {
 	r.ForcePins = pol.ForcesToolPinning()
 	ld.probs = append(ld.probs, pp...)
 	if pprob != nil {
-		ld.unreadable = append(ld.unreadable, l.managedSettings)
+		ld.unreadable = append(ld.unreadable, *pprob)
 	}
 
 	// Enterprise is exclusive when managed-mcp.json exists, even when it is
@@ -101,24 +104,11 @@ func Load(opts LoadOptions) (*Resolved, error) {
 	ef, eprob := jsonfile.Read(l.managedMCP)
 	r.Enterprise = ef != nil || eprob != nil
 	uf, uprob := ld.readSettings(l.user)
-	var lf *jsonfile.File
-	if l.local != "" {
-		r.Files = append(r.Files, l.projectsDir) // noticed when the first decision creates it
-		var lprob *model.Problem
-		if lf, lprob = ld.readSettings(l.local); lprob != nil {
-			ld.probs = append(ld.probs, *lprob)
-		}
-	}
-	var st private.Decisions
-	if lf != nil {
-		var sp []model.Problem
-		st, sp = private.ReadDecisions(lf)
-		ld.probs = append(ld.probs, sp...)
-	}
+	lf, st := ld.privateState(l)
 	r.Files = append(r.Files, l.untrusted)
 	r.Untrusted = private.Untrusted(l.untrusted, lf)
 	r.Permissions = mergePermissions(pf, uf, lf, &ld.probs)
-	r.Permissions.Unreadable = strings.Join(ld.unreadable, ", ")
+	r.Permissions.Unreadable = ld.unreadable
 
 	var defs []jsonfile.Definition
 	if r.Enterprise {
@@ -152,7 +142,7 @@ func (ld *loading) unmanaged(l locations, opts LoadOptions, uf *jsonfile.File, u
 		f, p := jsonfile.Read(l.project)
 		defs = append(defs, ld.servers(f, p, model.ScopeProject, l.project, true)...)
 	}
-	for _, d := range ld.defsIn(lf, model.ScopeLocal, l.local) {
+	for _, d := range ld.localServers(lf, l.local) {
 		d.Dir = l.root // a relative cwd means the project's directory
 		defs = append(defs, d)
 	}
@@ -169,9 +159,63 @@ type loading struct {
 	r     *Resolved
 	prev  *Resolved
 	probs []model.Problem
-	// unreadable are the settings files that exist but cannot be parsed:
-	// their permission rules are unknown (see Permissions.Unreadable).
-	unreadable []string
+	// unreadable are the problems of the settings files that exist but
+	// cannot be parsed: their permission rules are unknown (see
+	// Permissions.Unreadable).
+	unreadable []model.Problem
+	// localBroken is set when the private state exists but cannot be read.
+	localBroken bool
+}
+
+// privateState reads the person's private state of the project: the file
+// and the decisions in it. When the file exists but cannot be read, its
+// problem is the local scope's (the UIs show it as that scope's row), and
+// the decisions are those the load it replaces read from it, else Unknown:
+// a half-saved edit must not make past decisions look new, nor turn a
+// rejected project server into one asking to be approved.
+func (ld *loading) privateState(l locations) (*jsonfile.File, private.Decisions) {
+	r := ld.r
+	if l.local == "" {
+		return nil, private.Decisions{}
+	}
+	r.Files = append(r.Files, l.projectsDir) // noticed when the first decision creates it
+	lf, lprob := ld.readSettings(l.local)
+	switch {
+	case lf != nil:
+		st, sp := private.ReadDecisions(lf)
+		ld.probs = append(ld.probs, sp...)
+		r.decisions = &st
+		return lf, st
+	case lprob == nil:
+		return nil, private.Decisions{} // no decisions yet
+	}
+	p := *lprob
+	p.Scope = model.ScopeLocal
+	ld.probs = append(ld.probs, p)
+	ld.localBroken = true
+	if ld.prev != nil && ld.prev.decisions != nil {
+		r.decisions = ld.prev.decisions
+		return nil, *ld.prev.decisions
+	}
+	return nil, private.Unknown(p)
+}
+
+// localServers is the servers of the private state f at path; when it
+// cannot be read, those the load it replaces read from it.
+func (ld *loading) localServers(f *jsonfile.File, path string) []jsonfile.Definition {
+	if ld.localBroken {
+		if ld.prev == nil {
+			return nil
+		}
+		d := ld.prev.read[path]
+		ld.r.read[path] = d
+		return d
+	}
+	d := ld.defsIn(f, model.ScopeLocal, path)
+	if f != nil {
+		ld.r.read[path] = d
+	}
+	return d
 }
 
 // readSettings reads a settings file (user settings, the private state),
@@ -180,7 +224,7 @@ func (ld *loading) readSettings(path string) (*jsonfile.File, *model.Problem) {
 	ld.r.Files = append(ld.r.Files, path)
 	f, p := jsonfile.Read(path)
 	if p != nil {
-		ld.unreadable = append(ld.unreadable, path)
+		ld.unreadable = append(ld.unreadable, *p)
 	}
 	return f, p
 }

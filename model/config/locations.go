@@ -149,6 +149,8 @@ func (l locations) writeRules(s model.Scope) jsonfile.WriteRules {
 	r := jsonfile.WriteRules{NewMode: jsonfile.NewFileMode(s)}
 	if s == model.ScopeProject { // local scope is private state in the config dir
 		r.Within = l.root
+	} else {
+		r.Backup = true // the person's settings, perhaps shaped by hand; not a file in the repository
 	}
 	return r
 }

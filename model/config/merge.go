@@ -51,6 +51,12 @@ func merge(defs []jsonfile.Definition, opts LoadOptions, root string, pol policy
 		sort.SliceStable(s.Overrides, func(a, b int) bool { return s.Overrides[a].Scope > s.Overrides[b].Scope })
 		if s.Scope == model.ScopeProject {
 			s.Approval = st.Approval(s.Name, s.Raw, s.Hash)
+			if p := st.Unreadable(); p != nil && s.Approval.Status == model.ApprovalUnknown {
+				why := *p
+				why.Scope, why.Server = 0, s.Name
+				why.Message = "your decisions on this project cannot be read: " + p.Message
+				s.Problems = append(s.Problems, why)
+			}
 		}
 		s.ManagedPolicy = model.NewPolicy(pol)
 		s.Policy = decideServer(pol, s, opts)

@@ -68,6 +68,20 @@ func SetApproval(opts LoadOptions, name string, approved bool, hash string) erro
 	return private.RecordApproval(r.LocalSettings, r.ProjectRoot, targets, approved)
 }
 
+// ResetProjectChoices forgets the person's approvals and rejections of the
+// project's .mcp.json servers (Claude Code's `mcp reset-project-choices`):
+// each asks again at the next start. It reports whether there were any.
+func ResetProjectChoices(opts LoadOptions) (bool, error) {
+	r, err := Load(opts)
+	if err != nil {
+		return false, err
+	}
+	if r.LocalSettings == "" {
+		return false, nil
+	}
+	return private.ResetProjectChoices(r.LocalSettings, r.ProjectRoot)
+}
+
 // ReadUntrustedLocal reads the project's .mcpdeck/settings.local.json for
 // MigrateLocal to show; ErrNotFound when there is none, ErrFileUnusable when
 // it is not a JSON object.

@@ -127,8 +127,16 @@ func TestRewriteKeepsUnknownFieldsOrderAndMode(t *testing.T) {
 	if got := f.read(path); !strings.Contains(got, `"mcpServers": {},`) || !strings.Contains(got, `"zzz": null`) {
 		t.Errorf("after removing all servers:\n%s", got)
 	}
-	if entries, _ := os.ReadDir(filepath.Dir(path)); len(entries) != 1 {
-		t.Errorf("temp or lock files left behind: %v", entries)
+	if entries, _ := os.ReadDir(filepath.Dir(path)); len(entries) != 2 {
+		t.Errorf("temp or lock files left behind (only the file and its backup may be there): %v", entries)
+	}
+	// The file as it was before the first rewrite is kept beside it,
+	// with its mode, and later rewrites leave that copy alone.
+	if got := f.read(path + ".backup"); got != orig {
+		t.Errorf("the backup is not the file before the first rewrite:\n%s", got)
+	}
+	if st, _ := os.Stat(path + ".backup"); st.Mode().Perm() != 0o640 {
+		t.Errorf("backup mode = %v, want the file's 0640", st.Mode().Perm())
 	}
 }
 
@@ -278,5 +286,45 @@ func TestDefaultLoadOptions(t *testing.T) {
 	t.Setenv("MCPDECK_MANAGED_DIR", "")
 	if o, _ := DefaultLoadOptions(nil); o.ManagedDir != defaultManagedDir {
 		t.Errorf("managed dir = %q", o.ManagedDir)
+	}
+}
+
+// TestBackupBeforeFirstRewrite: the person's settings and private state
+// are kept as FILE.backup before mcpdeck first rewrites them (as Claude
+// Code keeps ~/.claude.json.backup); a file mcpdeck creates has nothing
+// to keep, and a project's .mcp.json, which lives in the repository, gets
+// no stray file beside it.
+func TestBackupBeforeFirstRewrite(t *testing.T) {
+	f := newFixture(t)
+	orig := servers("a", `{"command":"a"}`)
+	f.write(f.userFile(), orig)
+	f.write(f.projectFile(), servers("p", `{"command":"p"}`))
+	if _, err := AddServer(f.opts(), model.ScopeUser, "b", model.ServerConfig{Command: "b"}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := AddServer(f.opts(), model.ScopeUser, "c", model.ServerConfig{Command: "c"}); err != nil {
+		t.Fatal(err)
+	}
+	if got := f.read(f.userFile() + ".backup"); got != orig {
+		t.Errorf("settings.json.backup = %q, want the file before the first rewrite", got)
+	}
+	if _, err := AddServer(f.opts(), model.ScopeLocal, "l", model.ServerConfig{Command: "l"}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(f.localFile() + ".backup"); !os.IsNotExist(err) {
+		t.Errorf("a backup of a file mcpdeck created: %v", err)
+	}
+	before := f.read(f.localFile())
+	if _, err := AddServer(f.opts(), model.ScopeLocal, "m", model.ServerConfig{Command: "m"}); err != nil {
+		t.Fatal(err)
+	}
+	if got := f.read(f.localFile() + ".backup"); got != before {
+		t.Errorf("private state backup = %q, want %q", got, before)
+	}
+	if _, err := AddServer(f.opts(), model.ScopeProject, "q", model.ServerConfig{Command: "q"}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(f.projectFile() + ".backup"); !os.IsNotExist(err) {
+		t.Errorf("a backup beside the repository's .mcp.json: %v", err)
 	}
 }

@@ -69,7 +69,7 @@ func TestWriteThroughSymlinkChainKeepsLinks(t *testing.T) {
 	if st, _ := os.Stat(real); st.Mode().Perm() != 0o640 {
 		t.Errorf("target mode %v, want 0640 kept", st.Mode().Perm())
 	}
-	noStrays(t, dotfiles, "mcpdeck.json")
+	noStrays(t, dotfiles, "mcpdeck.json", "mcpdeck.json.backup") // the backup is next to the file written
 	noStrays(t, f.cfg, "settings.json")
 	if _, err := RemoveServer(f.opts(), model.ScopeUser, "s"); err != nil {
 		t.Fatal(err)

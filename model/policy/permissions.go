@@ -1,11 +1,13 @@
 package policy
 
 import (
+	"fmt"
 	"strings"
 
 	"github.com/mcpdeck/mcpdeck/model"
 	"github.com/mcpdeck/mcpdeck/model/internal/jsondoc"
 	"github.com/mcpdeck/mcpdeck/model/internal/jsonfile"
+	"github.com/mcpdeck/mcpdeck/model/textsafe"
 )
 
 // Permissions are the permissions.allow / permissions.deny rules of the user
@@ -14,19 +16,20 @@ import (
 type Permissions struct {
 	Allow []string `json:"allow,omitempty"`
 	Deny  []string `json:"deny,omitempty"`
-	// Unreadable names a settings file that exists but cannot be parsed: its
-	// deny rules are unknown, so Check denies every tool (naming the file)
-	// rather than let a rule the person wrote silently stop applying.
-	Unreadable string `json:"unreadable,omitempty"`
+	// Unreadable are the problems of the settings files that exist but
+	// cannot be parsed: their deny rules are unknown, so Check denies every
+	// tool (UnreadableText says why) rather than let a rule the person
+	// wrote silently stop applying.
+	Unreadable []model.Problem `json:"unreadable,omitempty"`
 }
 
 // Check decides a tool call by its exposed name. It returns allowed=false with
 // the deny rule that matched; allowed=true with the allow rule; or
 // allowed=false with rule "" when no rule matches, meaning "ask the person".
-// With Unreadable set it denies everything.
+// With Unreadable set it denies everything, the rule being UnreadableText.
 func (p Permissions) Check(exposedToolName string) (allowed bool, rule string) {
-	if p.Unreadable != "" {
-		return false, "deny: every tool while " + p.Unreadable + " cannot be read"
+	if len(p.Unreadable) > 0 {
+		return false, p.UnreadableText()
 	}
 	for _, r := range p.Deny {
 		if ruleMatches(r, exposedToolName) {
@@ -39,6 +42,29 @@ func (p Permissions) Check(exposedToolName string) (allowed bool, rule string) {
 		}
 	}
 	return false, ""
+}
+
+// UnreadableText is why every tool is denied, the cause first: each
+// settings file that cannot be read, at its line and column, and what is
+// wrong, then what mcpdeck does until it is fixed. "" when every file was
+// read. It is the one sentence the TUI's detail, the CLI and serve give.
+func (p Permissions) UnreadableText() string {
+	if len(p.Unreadable) == 0 {
+		return ""
+	}
+	parts := make([]string, 0, len(p.Unreadable))
+	for _, u := range p.Unreadable {
+		at := u.File
+		if u.Line > 0 {
+			at += fmt.Sprintf(":%d:%d", u.Line, u.Col)
+		}
+		parts = append(parts, at+": "+u.Cause())
+	}
+	it := "it is"
+	if len(parts) > 1 {
+		it = "they are"
+	}
+	return textsafe.SanitizeLine(strings.Join(parts, "; ") + " — the permission rules there cannot be read, so every tool is denied until " + it + " fixed")
 }
 
 // ruleMatches matches one rule. Rules are normalized part by part so a rule

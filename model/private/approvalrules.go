@@ -10,8 +10,12 @@ import (
 // the same, otherwise the status is Changed with a diff from the approved
 // definition; enableAllProjectMcpServers approves everything not rejected; a
 // bare name in enabledMcpjsonServers (written by hand or by the reference
-// tool, without a hash) approves as the reference does.
+// tool, without a hash) approves as the reference does. Decisions that
+// could not be read (Unknown) approve and reject nothing.
 func (st Decisions) Approval(name string, raw model.ServerConfig, hash string) model.Approval {
+	if st.unreadable != nil {
+		return model.Approval{Status: model.ApprovalUnknown}
+	}
 	if containsName(st.disabledMcpjson, name) {
 		return model.Approval{Status: model.ApprovalRejected}
 	}

@@ -50,7 +50,20 @@ type Decisions struct {
 	disabled        []string
 	permissions     policy.Permissions
 	sampling        map[string]model.SamplingDecision // by normalized name, see samplingdecisions.go
+	// unreadable is the problem of a private state file that exists but
+	// cannot be read: the decisions are unknown (see Unknown).
+	unreadable *model.Problem
 }
+
+// Unknown is the decisions of a private state file that exists but cannot
+// be read (p says why) when no earlier read of it is at hand: whether the
+// person approved or rejected a project server is not known, so none of
+// them runs and none is asked about as new (model.ApprovalUnknown).
+func Unknown(p model.Problem) Decisions { return Decisions{unreadable: &p} }
+
+// Unreadable is the problem of the file the decisions could not be read
+// from (Unknown), nil when they were read.
+func (st Decisions) Unreadable() *model.Problem { return st.unreadable }
 
 // Disabled reports whether the person disabled the server name.
 func (st Decisions) Disabled(name string) bool { return containsName(st.disabled, name) }

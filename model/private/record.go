@@ -2,6 +2,7 @@ package private
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -130,15 +131,20 @@ func stringList(f *jsonfile.File, key string) ([]string, error) {
 
 // EditState edits the person's private state of a project (see
 // StatePath), creating the projects directory (private to the person)
-// when needed. A new file starts by naming the project it belongs to.
+// when needed. A new file starts by naming the project it belongs to. A
+// file that cannot be read is refused with what the person needs first:
+// that nothing can be saved until it is fixed, then where and why.
 func EditState(path, root string, edit func(f *jsonfile.File) ([]byte, error)) error {
 	if path == "" {
 		return fmt.Errorf("%w: no absolute user config directory is known, so mcpdeck has nowhere private to save this", model.ErrInvalid)
 	}
+	if _, p := jsonfile.Read(path); p != nil {
+		return jsonfile.Unusable("your settings for this project cannot be saved until its file is fixed: %s", p.Error())
+	}
 	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
 		return fmt.Errorf("cannot create %s: %w", filepath.Dir(path), err)
 	}
-	return jsonfile.Edit(path, jsonfile.WriteRules{NewMode: jsonfile.NewFileMode(model.ScopeLocal)}, func(f *jsonfile.File) ([]byte, error) {
+	return jsonfile.Edit(path, jsonfile.WriteRules{NewMode: jsonfile.NewFileMode(model.ScopeLocal), Backup: true}, func(f *jsonfile.File) ([]byte, error) {
 		out, err := edit(f)
 		if err != nil || f.Root.Get(keyProject) != nil || bytes.Equal(out, f.Doc) {
 			return out, err
@@ -170,4 +176,28 @@ func RecordToolDenied(file, root, exposedName string, deny bool) error {
 		}
 		return jsonfile.SetMember(f.Doc, []string{policy.PermissionsKey, "deny"}, rules)
 	})
+}
+
+// ResetProjectChoices forgets, in the private state file of the project
+// at root, every decision on its project servers: approvals (with their
+// hashes), rejections and enableAllProjectMcpServers. Each project server
+// asks again, as new. It reports whether there was anything to forget.
+func ResetProjectChoices(file, root string) (bool, error) {
+	if _, err := os.Stat(file); errors.Is(err, os.ErrNotExist) {
+		return false, nil // no decision was ever written
+	}
+	forgot := false
+	err := EditState(file, root, func(f *jsonfile.File) ([]byte, error) {
+		doc := f.Doc
+		for _, k := range []string{keyEnabledMcpjson, keyDisabledMcpjson, keyEnableAll, keyApproved} {
+			var found bool
+			var err error
+			if doc, found, err = jsonfile.DeleteMember(doc, []string{k}); err != nil {
+				return nil, err
+			}
+			forgot = forgot || found
+		}
+		return doc, nil
+	})
+	return forgot, err
 }

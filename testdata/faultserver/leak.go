@@ -17,7 +17,7 @@ import (
 // text; as a careless server might echo them. Tests check they are
 // masked.
 func leakOptions(c config, hooks *server.Hooks) []server.ServerOption {
-	if !c.leakAuth && !c.leakPath && c.say == "" {
+	if !c.leakAuth && !c.leakPath && c.say == "" && !c.sayClient {
 		return nil
 	}
 	hooks.AddAfterInitialize(func(ctx context.Context, _ any, req *mcp.InitializeRequest, res *mcp.InitializeResult) {
@@ -34,6 +34,9 @@ func leakOptions(c config, hooks *server.Hooks) []server.ServerOption {
 		}
 		if c.say != "" {
 			says = append(says, c.say)
+		}
+		if c.sayClient {
+			says = append(says, "client "+req.Params.ClientInfo.Name+" "+req.Params.ClientInfo.Version)
 		}
 		res.Instructions = strings.Join(says, "; ")
 	})

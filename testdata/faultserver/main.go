@@ -45,6 +45,9 @@
 //	-leak-auth          HTTP: put the credential of the initialize request's Authorization header (scheme dropped) in the instructions
 //	-leak-path          HTTP: put the path of the initialize request's URL in the instructions ("served at PATH")
 //	-say TEXT           print "saying TEXT" on stderr and put TEXT in the instructions
+//	-say-client         put "client NAME VERSION" (from initialize) in the instructions
+//	-log-after-level D  D after the client's logging/setLevel, send one info log message
+//	                    ("told D after the level was set"), as a server finishing its start does
 //	-tools-file PATH    serve only the tools PATH lists ([{"name","description","inputSchema"}]), read at start
 //	-path PATH          HTTP: serve streamable HTTP at PATH instead of /mcp
 //	-public URL         SSE: the base URL clients reach the server at (a proxy in front of it), announced
@@ -118,6 +121,8 @@ type config struct {
 	leakEnv, stderrFile       string
 	leakAuth, leakPath        bool
 	say, path, public         string
+	logAfterLevel             time.Duration
+	sayClient                 bool
 	ask, crashEverywhere      bool
 	elicitFlood, sampleFlood  int
 	toolsFile                 string
@@ -167,6 +172,8 @@ func main() {
 	flag.IntVar(&c.sampleFlood, "sample-flood", 0, "stdio: once initialized, send N sampling/createMessage requests at once (flood.go)")
 	flag.BoolVar(&c.leakPath, "leak-path", false, "put the path of the initialize request's URL in the instructions (HTTP)")
 	flag.StringVar(&c.say, "say", "", "print TEXT on stderr and put it in the instructions")
+	flag.BoolVar(&c.sayClient, "say-client", false, "put the client's name and version (initialize) in the instructions")
+	flag.DurationVar(&c.logAfterLevel, "log-after-level", 0, "send an info log message this long after logging/setLevel")
 	flag.StringVar(&c.toolsFile, "tools-file", "", "serve only the tools this JSON file lists, read at start (toolsfile.go)")
 	flag.StringVar(&c.path, "path", "/mcp", "the streamable HTTP endpoint's path")
 	flag.StringVar(&c.public, "public", "", "SSE: the base URL clients reach the server at (a proxy in front), announced in the endpoint event")

@@ -41,6 +41,17 @@ func newServer(c config, h hooks) *server.MCPServer {
 	sh := &server.Hooks{}
 	opts = append(opts, tick.options(sh)...)
 	opts = append(opts, leakOptions(c, sh)...)
+	var self *server.MCPServer // set below: the hook runs only once it serves
+	if d := c.logAfterLevel; d > 0 {
+		sh.AddAfterSetLevel(func(ctx context.Context, _ any, _ *mcp.SetLevelRequest, _ *mcp.EmptyResult) {
+			ctx = context.WithoutCancel(ctx)
+			go func() {
+				time.Sleep(d)
+				_ = self.SendNotificationToClient(ctx, "notifications/message",
+					map[string]any{"level": "info", "logger": "start", "data": fmt.Sprintf("told %v after the level was set", d)})
+			}()
+		})
+	}
 	opts = append(opts, server.WithHooks(sh))
 	if c.hostile {
 		opts = append(opts, hostileOptions()...)
@@ -52,6 +63,7 @@ func newServer(c config, h hooks) *server.MCPServer {
 		opts = append(opts, crashOptions()...)
 	}
 	s := server.NewMCPServer("faultserver", "1.0.0", opts...)
+	self = s
 	tick.add(s)
 	addLeaks(s, c)
 	var added atomic.Int64

@@ -37,7 +37,7 @@ func newDemoCmd(g *clicore.Globals) *cobra.Command {
 			defer env.Cleanup()
 			eo := engine.Options{
 				Load: env.Load, Factory: transports.NewFactory(), Builtins: env.Builtins,
-				Extra: env.Extra, CacheDir: env.CacheDir,
+				Extra: env.Extra, CacheDir: env.CacheDir, ClientVersion: clicore.ModuleVersion(),
 			}
 			if err := g.TraceInto(&eo); err != nil {
 				return err

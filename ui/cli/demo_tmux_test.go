@@ -75,6 +75,46 @@ func (s *tmuxSession) waitFor(what ...string) string {
 	}
 }
 
+// waitForAny polls the screen until one of the strings is on it.
+func (s *tmuxSession) waitForAny(what ...string) string {
+	s.t.Helper()
+	deadline := time.Now().Add(15 * time.Second)
+	tick := time.NewTicker(50 * time.Millisecond)
+	defer tick.Stop()
+	for {
+		scr := s.screen()
+		for _, w := range what {
+			if strings.Contains(scr, w) {
+				return scr
+			}
+		}
+		if time.Now().After(deadline) {
+			s.t.Fatalf("the screen never showed any of %q:\n%s", what, scr)
+		}
+		<-tick.C
+	}
+}
+
+// waitArmed waits until the prompt on screen takes keys: its footer, which
+// ends with its help key (help), is drawn only then.
+func (s *tmuxSession) waitArmed(help string) string {
+	s.t.Helper()
+	deadline := time.Now().Add(15 * time.Second)
+	tick := time.NewTicker(50 * time.Millisecond)
+	defer tick.Stop()
+	for {
+		scr := s.screen()
+		lines := strings.Split(strings.TrimRight(scr, "\n"), "\n")
+		if strings.HasSuffix(strings.TrimSpace(lines[len(lines)-1]), help) {
+			return scr
+		}
+		if time.Now().After(deadline) {
+			s.t.Fatalf("the prompt never took keys (no footer ending %q):\n%s", help, scr)
+		}
+		<-tick.C
+	}
+}
+
 // TestDemoInARealTerminal runs `mcpdeck demo` in tmux and uses it as a
 // person would: approve the project server, filter, open a server, call a
 // tool, answer a form elicitation, quit.
@@ -83,6 +123,7 @@ func TestDemoInARealTerminal(t *testing.T) {
 
 	// The project server asks for approval first, showing the full command.
 	s.waitFor("New project server", "reviewer", "demo-server", "A/enter approve")
+	s.waitArmed("? help")
 	s.keys("A") // A approves, in the prompt as in the list
 	scr := s.waitFor("● reviewer", "● calculator", "● notes", "● weather-sim", "● survey")
 	for _, want := range []string{"⊘ blocked", "blocked by policy", "dynamic", "project", "user", "mcpdeck demo"} {
@@ -141,6 +182,7 @@ func TestDemoInARealTerminal(t *testing.T) {
 	s.waitFor("No arguments")
 	s.keys("Enter")
 	s.waitFor("How is the demo going?", "Your name")
+	s.waitArmed("f1 help")
 	s.keys("Ada", "Enter", "Enter", "Enter")
 	s.waitFor("✓ done", `Thanks, Ada! You rated the demo "great" (no newsletter).`)
 	s.keys("Escape")
@@ -153,6 +195,7 @@ func TestDemoInARealTerminal(t *testing.T) {
 func TestDemoFitsSmallTerminal(t *testing.T) {
 	s := newTmux(t, 60, 15, textsafe.QuoteArg(clitest.Binary)+" demo")
 	s.waitFor("New project server")
+	s.waitArmed("? help")
 	s.keys("Escape")
 	scr := s.waitFor("● calculator")
 	lines := strings.Split(strings.TrimRight(scr, "\n"), "\n")
@@ -180,6 +223,7 @@ func (s *tmuxSession) selectByFilter(name string) {
 func TestDemoActionsInARealTerminal(t *testing.T) {
 	s := newTmux(t, 110, 30, textsafe.QuoteArg(clitest.Binary)+" demo")
 	s.waitFor("New project server")
+	s.waitArmed("? help")
 	s.keys("x") // reject the project server
 	s.waitFor("● notes", "reject reviewer: done")
 

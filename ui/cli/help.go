@@ -3,6 +3,7 @@ package cli
 import (
 	"fmt"
 	"io"
+	"regexp"
 	"strings"
 
 	"github.com/charmbracelet/x/ansi"
@@ -65,15 +66,31 @@ func writeUsageTo(w io.Writer, c *cobra.Command) {
 		}
 	}
 	if c.HasAvailableLocalFlags() {
-		b.WriteString("\n\nFlags:\n" + trimLines(c.LocalFlags().FlagUsagesWrapped(helpWidth)))
+		b.WriteString("\n\nFlags:\n" + trimLines(optionalValues(c.LocalFlags().FlagUsagesWrapped(helpWidth))))
 	}
 	if c.HasAvailableInheritedFlags() {
-		b.WriteString("\n\nGlobal Flags:\n" + trimLines(c.InheritedFlags().FlagUsagesWrapped(helpWidth)))
+		b.WriteString("\n\nGlobal Flags:\n" + trimLines(optionalValues(c.InheritedFlags().FlagUsagesWrapped(helpWidth))))
 	}
 	if c.HasAvailableSubCommands() {
 		b.WriteString("\n\nUse \"" + c.CommandPath() + " [command] --help\" for more information about a command.")
 	}
 	fmt.Fprintln(w, b.String())
+}
+
+// pflagOptional is how pflag shows a flag whose value may be left out:
+// `--sandbox PROFILE[="default"]`, which reads as if PROFILE were required
+// and "default" typed in quotes.
+var pflagOptional = regexp.MustCompile(` ([A-Za-z_]+)\[="[^"]*"\]`)
+
+// optionalValues writes such a flag as a person does, `--sandbox[=PROFILE]`
+// (the usage says what the flag alone means), padded so that the
+// descriptions stay in their column.
+func optionalValues(usages string) string {
+	return pflagOptional.ReplaceAllStringFunc(usages, func(m string) string {
+		name := pflagOptional.FindStringSubmatch(m)[1]
+		short := "[=" + name + "]"
+		return short + strings.Repeat(" ", len(m)-len(short))
+	})
 }
 
 // reflow fits text into width as a person would by hand: a line that is

@@ -10,6 +10,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/mcpdeck/mcpdeck/model/config"
+	"github.com/mcpdeck/mcpdeck/testdata/clitest"
 	"github.com/mcpdeck/mcpdeck/ui/cli/clicore"
 )
 
@@ -55,5 +56,17 @@ func TestEveryHelpFits80Columns(t *testing.T) {
 	Run(context.Background(), []string{"--help"}, strings.NewReader(""), &out, &bytes.Buffer{})
 	if flat := strings.Join(strings.Fields(out.String()), " "); !strings.Contains(flat, "asks before starting servers a repository brought along, connects to them") {
 		t.Errorf("the root's text lost words:\n%s", out.String())
+	}
+}
+
+// TestHelpShowsOptionalValuesAsTyped: a flag whose value may be left out
+// reads `--sandbox[=PROFILE]`, not pflag's `--sandbox PROFILE[="default"]`
+// (which reads as a required PROFILE and a quoted default), and the
+// descriptions keep their column.
+func TestHelpShowsOptionalValuesAsTyped(t *testing.T) {
+	e := clitest.NewEnv(t)
+	out := e.OK("mcp", "add", "--help").Stdout
+	if strings.Contains(out, `[="`) || !strings.Contains(out, "      --sandbox[=PROFILE]             run the stdio server in a sandbox") {
+		t.Errorf("mcp add --help:\n%s", out)
 	}
 }

@@ -140,7 +140,9 @@ func newRootCmd(g *clicore.Globals) *cobra.Command {
 	pf.Var(clicore.NewEnumFlag(&g.LogLevel, "debug", "info", "notice", "warning", "error", "critical", "alert", "emergency", "off"), "log-level",
 		"print servers' log messages at or above this level on stderr while a command runs")
 
-	root.AddCommand(mcpcmd.NewCmd(g))
+	mcp := mcpcmd.NewCmd(g)
+	mcp.AddCommand(servecmd.NewCmd(g)) // Claude Code's `mcp serve`: the same serve
+	root.AddCommand(mcp)
 	root.AddCommand(engcmd.NewBrowseCmds(g)...) // tools, resources, prompts
 	root.AddCommand(engcmd.NewCallCmds(g)...)   // call, read, prompt
 	root.AddCommand(batch.NewCmd(g))
@@ -151,6 +153,7 @@ func newRootCmd(g *clicore.Globals) *cobra.Command {
 	root.AddCommand(engcmd.NewScanCmd(g))
 	root.AddCommand(registrycmd.NewCmd(g))
 	root.AddCommand(authcmd.NewCmd(g))
+	root.AddCommand(newVersionCmd(g))
 	root.AddCommand(servecmd.NewCmd(g))
 	root.AddCommand(newDemoCmd(g), newDemoServerCmd(g))
 	root.AddCommand(completion.NewCmd())

@@ -37,9 +37,17 @@ type exposure struct {
 	// left are the items not offered, each a sentence for the person's log
 	// (a name two servers share, a definition the protocol library refuses).
 	left []string
-	// clashes are the names two servers share, each a sentence naming
-	// both (--prefix never refuses to start on one).
-	clashes []string
+	// clashes are the names two servers share (--prefix never refuses to
+	// start on one); their sentences for the log are not in left.
+	clashes []clash
+}
+
+// clash is a name two servers offer: first keeps it, second's item is
+// left out; note is the sentence for the person's log.
+type clash struct {
+	kind, name    string
+	first, second string
+	note          string
 }
 
 // expose builds the exposure of snap, tools and prompts named as
@@ -68,10 +76,11 @@ func expose(snap engine.Snapshot, f filter) exposure {
 // r's: a sentence for the person, and a clash when two servers meet.
 func (x *exposure) taken(kind string, srv, item, name string, r route) {
 	s := fmt.Sprintf("%s %s/%s is not offered: its name %s is already %s/%s's", kind, srv, item, name, r.server, r.name)
-	x.left = append(x.left, s)
-	if r.server != srv {
-		x.clashes = append(x.clashes, fmt.Sprintf("%s %s is offered by %s (%s) and %s (%s)", kind, name, r.server, r.name, srv, item))
+	if r.server == srv {
+		x.left = append(x.left, s)
+		return
 	}
+	x.clashes = append(x.clashes, clash{kind: kind, name: name, first: r.server, second: srv, note: s})
 }
 
 func (x *exposure) addTools(srv *engine.ServerSnapshot, f filter, nameOf namer) {

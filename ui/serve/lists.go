@@ -192,7 +192,7 @@ func (l *lists) resourceServerLocked(uri string) string {
 }
 
 // clashes are the names two servers offer now (--prefix never).
-func (l *lists) clashes() (c []string) {
+func (l *lists) clashes() (c []clash) {
 	lock.With(&l.mu, func() { c = l.x.clashes })
 	return c
 }

@@ -9,6 +9,8 @@ import (
 
 	"github.com/mcpdeck/mcpdeck/engine"
 	"github.com/mcpdeck/mcpdeck/model"
+	"github.com/mcpdeck/mcpdeck/model/textsafe"
+	"github.com/mcpdeck/mcpdeck/ui/status"
 )
 
 // Prefix is --prefix: whether offered tools and prompts carry their
@@ -121,9 +123,46 @@ func (g *Gateway) refuseClashes(ctx context.Context) error {
 	case <-ctx.Done():
 		return ctx.Err()
 	}
-	clashes := g.lists.clashes()
+	clashes := g.syncer.judgeClashes()
 	if len(clashes) == 0 {
 		return nil
 	}
-	return fmt.Errorf("--prefix never: %w: %s; use --prefix auto or always, or leave one out with --servers or --tools", ErrNameClash, strings.Join(clashes, "; "))
+	return fmt.Errorf("--prefix never: %w: %s; use --prefix auto or always, or leave one out with --servers or --tools", ErrNameClash, clashSummary(clashes))
+}
+
+// clashSummary words the clashes briefly, by pair of servers: "fa and fb
+// both offer 33 names (tools echo, add, …; prompts greet)". A few names
+// per pair say enough; the rest are counted.
+func clashSummary(clashes []clash) string {
+	const shown = 5
+	type pair struct{ a, b string }
+	var order []pair
+	names := map[pair]map[string][]string{} // kind → names
+	count := map[pair]int{}
+	for _, c := range clashes {
+		p := pair{c.first, c.second}
+		if _, ok := names[p]; !ok {
+			order = append(order, p)
+			names[p] = map[string][]string{}
+		}
+		count[p]++
+		if count[p] <= shown {
+			names[p][c.kind] = append(names[p][c.kind], c.name)
+		}
+	}
+	parts := make([]string, 0, len(order))
+	for _, p := range order {
+		var kinds []string
+		for _, k := range []string{"tool", "prompt"} {
+			if n := names[p][k]; len(n) > 0 {
+				kinds = append(kinds, k+"s "+strings.Join(n, ", "))
+			}
+		}
+		what := strings.Join(kinds, "; ")
+		if more := count[p] - shown; more > 0 {
+			what += fmt.Sprintf(" and %d more", more)
+		}
+		parts = append(parts, fmt.Sprintf("%s and %s both offer %s (%s)", p.a, p.b, status.Plural(count[p], "name"), what))
+	}
+	return textsafe.SanitizeLine(strings.Join(parts, "; "))
 }

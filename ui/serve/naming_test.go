@@ -56,9 +56,17 @@ func TestPrefixAutoManyServers(t *testing.T) {
 // server's tools out with --tools lets it start, with their own names.
 func TestPrefixNeverRefusesAClash(t *testing.T) {
 	servers := map[string]any{"fa": fault(nil, nil), "fb": fault(nil, nil)}
-	_, err := startRig(t, servers, Options{Prefix: PrefixNever}, nil)
-	if !errors.Is(err, ErrNameClash) || !strings.Contains(err.Error(), "tool echo is offered by fa (echo) and fb (echo)") {
+	refused, err := startRig(t, servers, Options{Prefix: PrefixNever}, nil)
+	if !errors.Is(err, ErrNameClash) || !strings.Contains(err.Error(), "fa and fb both offer ") || !strings.Contains(err.Error(), " names (tools add, crash, ") {
 		t.Fatalf("New = %v, want a clash naming fa and fb", err)
+	}
+	// one line per pair of servers, a few names each, and no note per name
+	// before it: the refusal says it all, in a few hundred characters
+	if n := len(err.Error()); n > 400 {
+		t.Errorf("the refusal is %d characters long:\n%v", n, err)
+	}
+	if strings.Contains(refused.log.String(), "tool fb/") {
+		t.Errorf("the log repeats each clash the refusal says:\n%s", refused.log)
 	}
 	r, err := startRig(t, servers, Options{Prefix: PrefixNever, Tools: []string{"fa__*"}}, nil)
 	if err != nil {

@@ -39,6 +39,9 @@ func (rs *routes) offersNo(ctx context.Context, kind, name string) (msg string, 
 		if rule == "" {
 			return msg, false // allowed again meanwhile
 		}
+		if len(s.ToolsDeniedBy) > 0 { // no rule: an unreadable file, which leads
+			return msg + ": " + textsafe.SanitizeLine(fmt.Sprintf("%s (server %s's tool %s too)", rule, s.Name, denied.Name)), true
+		}
 		return msg + ": " + textsafe.SanitizeLine(fmt.Sprintf("server %s's tool %s is denied by a permission rule (%s)", s.Name, denied.Name, rule)), true
 	case rs.g.f.exposes(&s) && s.State == model.StateConnected:
 		return msg, false // offered and connected: the server has no such tool

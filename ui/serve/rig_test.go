@@ -75,7 +75,8 @@ func newRig(t testing.TB, servers map[string]any, o Options, edit func(*engine.O
 	return r
 }
 
-// startRig is newRig with o as given, returning New's error.
+// startRig is newRig with o as given, returning New's error (with a rig
+// whose log holds what New wrote, and no gateway).
 func startRig(t testing.TB, servers map[string]any, o Options, edit func(*engine.Options)) (*rig, error) {
 	t.Helper()
 	dir := t.TempDir()
@@ -112,7 +113,7 @@ func startRig(t testing.TB, servers map[string]any, o Options, edit func(*engine
 	o.Log = r.log
 	gw, err := New(t.Context(), eo, o)
 	if err != nil {
-		return nil, err
+		return r, err // its log says what New wrote before failing
 	}
 	r.gw = gw
 	t.Cleanup(func() {

@@ -25,7 +25,6 @@ package serve
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"sort"
@@ -92,8 +91,9 @@ type Gateway struct {
 	changed *bell
 }
 
-// ErrUnknownServer is returned for a --servers name nothing configures.
-var ErrUnknownServer = errors.New("no such server")
+// ErrUnknownServer is returned for a --servers name nothing configures
+// (the engine's, so every command words it alike).
+var ErrUnknownServer = engine.ErrUnknownServer
 
 // newGateway is a Gateway's state before anything runs: its parts, made
 // in one place so that no constructor (the tests' offline ones included)
@@ -104,7 +104,7 @@ func newGateway(f filter, log io.Writer, fb fallbacks) *Gateway {
 	g.sessions = &sessions{g: g, byID: map[string]server.ClientSession{}, logFallback: fb.onLog}
 	g.routes = &routes{g: g}
 	g.asks = &questions{g: g, fallback: fb, pending: newPending(pendingTTL, maxPending)}
-	g.syncer = &syncer{g: g, told: map[string]bool{}, floods: map[string]int{}, lastKinds: map[string]status.Kind{}}
+	g.syncer = &syncer{g: g, told: map[string]bool{}, floods: map[string]int{}, lastKinds: map[string]status.Kind{}, judging: f.prefix == PrefixNever}
 	return g
 }
 
@@ -168,14 +168,27 @@ func checkServers(snap engine.Snapshot, want []string) error {
 	sort.Strings(names)
 	for _, w := range want {
 		if !have[w] {
-			if len(names) == 0 {
-				return fmt.Errorf("%w %q: no MCP servers are configured", ErrUnknownServer, w)
-			}
-			return fmt.Errorf("%w %q (configured: %s)", ErrUnknownServer, w, strings.Join(names, ", "))
+			return &UnknownServerError{Name: w, Configured: names}
 		}
 	}
 	return nil
 }
+
+// UnknownServerError is a --servers name nothing configures, with the
+// names that are (the CLI words it, with the one a typo meant).
+type UnknownServerError struct {
+	Name       string
+	Configured []string
+}
+
+func (e *UnknownServerError) Error() string {
+	if len(e.Configured) == 0 {
+		return fmt.Sprintf("%v %q: no MCP servers are configured", ErrUnknownServer, e.Name)
+	}
+	return fmt.Sprintf("%v %q (configured: %s)", ErrUnknownServer, e.Name, strings.Join(e.Configured, ", "))
+}
+
+func (e *UnknownServerError) Unwrap() error { return ErrUnknownServer }
 
 // Close cancels the calls waiting for an agent's answers, stops the engine
 // (every server) and the gateway's goroutines.

@@ -58,7 +58,7 @@ func colon(why string) string {
 func (rs *routes) unavailable(ctx context.Context, name string) error {
 	s, ok := rs.g.lists.server(name)
 	if !ok {
-		return fmt.Errorf("%w: %s", engine.ErrUnknownServer, name)
+		return fmt.Errorf("%w %q", engine.ErrUnknownServer, name)
 	}
 	msg := stateSentence(&s)
 	if k := status.KindOf(&s); k == status.Failed || k == status.NeedsAuth {

@@ -24,6 +24,9 @@ type syncer struct {
 	told      map[string]bool        // notes already written
 	floods    map[string]int         // each server's burst of declined requests last noted (AskFlood.Seq)
 	lastKinds map[string]status.Kind // each offered server's last kind, for notes
+	// judging is set while --prefix never waits to judge the names at
+	// start (judgeClashes): a clash then goes into its error, not a note.
+	judging bool
 }
 
 // follow applies every snapshot the engine publishes, until it closes.
@@ -91,13 +94,33 @@ func (s *syncer) notes(snap engine.Snapshot, x exposure) []string {
 		}
 		out = append(out, stateSentence(srv))
 	}
-	for _, l := range x.left {
+	left := x.left
+	if !s.judging { // while --prefix never judges the start, its error says the clashes
+		for _, c := range x.clashes {
+			left = append(left, c.note)
+		}
+	}
+	for _, l := range left {
 		if !s.told[l] {
 			s.told[l] = true
 			out = append(out, l)
 		}
 	}
 	return out
+}
+
+// judgeClashes is --prefix never's judgement at start: the names two
+// servers offer now. With none, judging ends and a later clash is a note;
+// when there are some, judging stays on: the refusal's error says them,
+// and a snapshot applied before the gateway closes must not list them too.
+func (s *syncer) judgeClashes() (c []clash) {
+	lock.With(&s.mu, func() {
+		c = s.g.lists.clashes()
+		if len(c) == 0 {
+			s.judging = false
+		}
+	})
+	return c
 }
 
 // caughtUpWait bounds how long a call waits for serve to apply the

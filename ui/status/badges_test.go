@@ -22,7 +22,7 @@ func TestToolBadges(t *testing.T) {
 			[]string{"read-only", "open-world", "denied by permissions", "⚠ the same exposed name as b/x"},
 		},
 	} {
-		if got := ToolBadges(&tc.tool); !slices.Equal(got, tc.want) {
+		if got := ToolBadges(&tc.tool, nil); !slices.Equal(got, tc.want) {
 			t.Errorf("%+v: badges %q, want %q", tc.tool, got, tc.want)
 		}
 	}

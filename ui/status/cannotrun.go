@@ -72,3 +72,12 @@ func CannotRun(b model.Reason, server string, u Undo) string {
 	}
 	return string(b.Kind)
 }
+
+// SetVariable is the fix for a definition's ${VAR} that is not set: the
+// variable needs a value in the environment mcpdeck starts from; the
+// definition is right as it is. It names no value: an assignment would
+// read as a credential to the masker.
+func SetVariable(name string) string {
+	n := textsafe.SanitizeLine(name)
+	return "set " + n + " in the environment you start mcpdeck from (export it in your shell or its profile), then run mcpdeck doctor again"
+}

@@ -2,6 +2,7 @@ package status
 
 import (
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/mcpdeck/mcpdeck/engine"
@@ -25,7 +26,13 @@ func Move(t engine.Transition) string {
 		}
 		return fmt.Sprintf("reconnect attempt %d/%d", c.Attempt, c.MaxAttempts)
 	case model.ReasonRetryScheduled:
-		return fmt.Sprintf("reconnect attempt %d/%d in %s", c.Attempt, c.MaxAttempts, c.At.Sub(t.At).Round(100*time.Millisecond))
+		next := fmt.Sprintf("reconnect attempt %d/%d in %s", c.Attempt, c.MaxAttempts, c.At.Sub(t.At).Round(100*time.Millisecond))
+		if c.Error == "" {
+			return next
+		}
+		// why it is retried first: a connection lost to a SIGKILL says so
+		why, _, _ := strings.Cut(c.Error, "\n")
+		return why + "; " + next
 	case model.ReasonAwaitingApproval, model.ReasonBlockedByPolicy, model.ReasonDisabledByYou,
 		model.ReasonRejectedByYou, model.ReasonConfigProblem:
 		return CannotRun(c, "", InTUI)

@@ -57,8 +57,21 @@ var outcomes = [numOutcomes]struct{ glyph, word string }{
 	OutcomeApproval:  {"…", "pending approval"},
 }
 
-// Glyph is the outcome's mark in `mcp list`.
+// Glyph is the outcome's mark.
 func (o Outcome) Glyph() string { return outcomes[o].glyph }
+
+// Mark is a server's mark in `mcp list`: its outcome's, except that a
+// server off says how, with the TUI's marks (○ disabled, ⊘ blocked by
+// policy, ⊖ rejected), not one ○ for all three.
+func Mark(s *engine.ServerSnapshot) string {
+	if o := OutcomeOf(s); o != OutcomeDisabled {
+		return o.Glyph()
+	}
+	if k := KindOf(s); k == Blocked || k == Rejected {
+		return k.Glyph()
+	}
+	return OutcomeDisabled.Glyph()
+}
 
 // Word is the outcome in words.
 func (o Outcome) Word() string { return outcomes[o].word }

@@ -55,6 +55,11 @@ func Edit(path string, rules WriteRules, edit func(f *File) ([]byte, error)) err
 	if f.BOM {
 		out = append(append([]byte(nil), utf8BOM...), out...)
 	}
+	if rules.Backup && !isNew {
+		if err := keepBackup(target); err != nil {
+			return err // nothing rewritten without the copy asked for
+		}
+	}
 	return writeFile(target, out, rules)
 }
 

@@ -2,7 +2,9 @@ package jsonfile
 
 import (
 	"errors"
+	"fmt"
 	"io/fs"
+	"os"
 
 	"github.com/mcpdeck/mcpdeck/model/platform"
 )
@@ -17,6 +19,35 @@ type WriteRules struct {
 	// repository's link cannot make mcpdeck write the person's own files.
 	// "" lets links point anywhere: the user config dir is the person's.
 	Within string
+	// Backup keeps the file as it was before mcpdeck first rewrites it,
+	// as FILE.backup next to it (made once, never overwritten): the
+	// person's own files, which they may have shaped by hand.
+	Backup bool
+}
+
+// BackupSuffix names the copy Edit keeps of a file before its first
+// rewrite (WriteRules.Backup).
+const BackupSuffix = ".backup"
+
+// keepBackup copies target, as it is on disk, to target+BackupSuffix with
+// its mode, unless that copy exists: the first state is the one to keep.
+func keepBackup(target string) error {
+	backup := target + BackupSuffix
+	if _, err := os.Lstat(backup); err == nil || !errors.Is(err, fs.ErrNotExist) {
+		return nil // kept already (or not ours to replace)
+	}
+	st, err := os.Stat(target)
+	if err != nil {
+		return err
+	}
+	data, err := os.ReadFile(target)
+	if err != nil {
+		return err
+	}
+	if err := platform.WriteFile(backup, data, platform.WriteOptions{NewMode: st.Mode().Perm()}); err != nil {
+		return fmt.Errorf("keeping a backup of %s: %w", target, err)
+	}
+	return nil
 }
 
 // writeTarget returns the file a write of path really changes

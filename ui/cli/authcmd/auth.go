@@ -99,10 +99,7 @@ func authServer(g *clicore.Globals, lo config.LoadOptions, name string, logout b
 	}
 	srv, ok := r.Server(name)
 	if !ok {
-		if hint := clicore.DidYouMean(name, clicore.ServerNames(r)); hint != "" {
-			return model.Server{}, fmt.Errorf("no server named %s; %s", name, hint)
-		}
-		return model.Server{}, fmt.Errorf("no server named %s (mcpdeck mcp list shows them)", name)
+		return model.Server{}, clicore.UnknownServer(name, clicore.ServerNames(r))
 	}
 	if t := srv.Config.EffectiveType(); !t.Info().OAuth {
 		return model.Server{}, fmt.Errorf("server %s uses %s: %w", name, t, model.ErrNoSignIn)

@@ -74,7 +74,7 @@ func TestAuthCommandRefusals(t *testing.T) {
 	t.Setenv("DBUS_SESSION_BUS_ADDRESS", "unix:path=/nonexistent")
 	t.Setenv("XDG_CACHE_HOME", t.TempDir())
 	servers := `{"mcpServers":{"local":{"command":"true"}}}`
-	if _, _, err := runAuth(t, servers, "nope"); err == nil || !strings.Contains(err.Error(), "no server named nope") {
+	if _, _, err := runAuth(t, servers, "nope"); err == nil || !strings.Contains(err.Error(), `no server named "nope" (configured: local)`) {
 		t.Errorf("unknown server: %v", err)
 	}
 	if _, _, err := runAuth(t, servers, "local"); err == nil || !strings.Contains(err.Error(), "sse and http") {

@@ -15,7 +15,7 @@ import (
 
 // errEngElicitHeadless is the answer to a server's elicitation when no
 // person can answer it and --elicit was not given.
-var errEngElicitHeadless = errors.New("elicitation needs the TUI or --elicit accept-defaults|decline|cancel")
+var errEngElicitHeadless = errors.New("elicitation needs a terminal, the TUI or --elicit accept-defaults|decline|cancel")
 
 // EngineFlags is what an engine-backed command needs from the global flags.
 type EngineFlags struct {
@@ -36,6 +36,8 @@ type EngineFlags struct {
 	// printed and below count the servers' log messages PrintLog printed
 	// and those it left out for being below --log-level (LogsSeen).
 	printed, below atomic.Int64
+	// askMu keeps two requests asked at the terminal from interleaving.
+	askMu sync.Mutex
 }
 
 func NewEngineFlags(g *Globals) *EngineFlags { return &EngineFlags{Globals: g} }
@@ -131,6 +133,10 @@ func (f *EngineFlags) EngineOptions() (engine.Options, error) {
 		if f.Globals.Elicit == ElicitAcceptDefaults {
 			o.Elicit = f.sayWhyDeclined(pol)
 		}
+		return o, nil
+	}
+	if OnTerminal(f.Globals) {
+		o.Elicit = f.elicitAtTerminal // a person is there to answer, as mcp approve asks
 		return o, nil
 	}
 	o.Elicit = func(_ context.Context, req engine.ElicitRequest) (engine.ElicitResponse, error) {

@@ -19,7 +19,7 @@ func TUIEngineOptions(g *Globals) (engine.Options, error) {
 	if err != nil {
 		return engine.Options{}, err
 	}
-	o := engine.Options{Load: load, Factory: transports.NewFactory(), Watch: true, SamplingCommand: g.SamplingCommand}
+	o := engine.Options{Load: load, Factory: transports.NewFactory(), Watch: true, SamplingCommand: g.SamplingCommand, ClientVersion: ModuleVersion()}
 	if dir, err := platform.CacheDir(); err == nil {
 		o.CacheDir = dir
 	}

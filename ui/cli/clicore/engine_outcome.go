@@ -17,12 +17,11 @@ func Reason(srv engine.ServerSnapshot) string { return status.Reason(&srv) }
 
 // ListLine is the `mcp list` line for one server.
 func ListLine(srv engine.ServerSnapshot) string {
-	o := OutcomeOf(srv)
 	how := TransportText(srv.Transport, srv.Config.Sandbox)
 	if srv.Editor != nil {
 		how += ", " + srv.Editor.From()
 	}
-	return textsafe.SanitizeLine(fmt.Sprintf("%s %s: %s (%s) — %s", o.Glyph(), srv.Name, srv.Target, how, StatusBody(srv)))
+	return textsafe.SanitizeLine(fmt.Sprintf("%s %s: %s (%s) — %s", status.Mark(&srv), srv.Name, srv.Target, how, StatusBody(srv)))
 }
 
 // TransportText is a server's transport as `mcp list` shows it, marked
@@ -37,7 +36,7 @@ func TransportText(t model.Transport, box *model.Sandbox) string {
 // StatusText is the `mcp get` Status line: the glyph and what
 // ListLine says after the dash.
 func StatusText(srv engine.ServerSnapshot) string {
-	return textsafe.SanitizeLine(OutcomeOf(srv).Glyph() + " " + StatusBody(srv))
+	return textsafe.SanitizeLine(status.Mark(&srv) + " " + StatusBody(srv))
 }
 
 // StatusBody is the outcome in words with its counts or reason.
@@ -47,6 +46,9 @@ func StatusBody(srv engine.ServerSnapshot) string {
 	switch o {
 	case status.OutcomeConnected:
 		line += " · " + status.Counts(&srv)
+		if len(srv.ToolsDeniedBy) > 0 && len(srv.Tools) > 0 {
+			line += " · " + status.ToolsDeniedShort(srv.ToolsDeniedBy)
+		}
 	case status.OutcomeNeedsAuth:
 		line += " (run: mcpdeck auth " + textsafe.QuoteArg(srv.Name) + ")"
 	case status.OutcomeApproval:

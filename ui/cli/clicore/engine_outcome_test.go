@@ -29,7 +29,7 @@ func TestEngMCPListShowsPendingApproval(t *testing.T) {
 		t.Fatal(err)
 	}
 	r := e.OK("mcp", "list")
-	if !strings.HasPrefix(r.Stdout, "… repo: ") || !strings.Contains(r.Stdout, "pending approval") ||
+	if !strings.HasPrefix(r.Stdout, "project\n  … repo: ") || !strings.Contains(r.Stdout, "pending approval") ||
 		!strings.Contains(r.Stdout, "(run: mcpdeck mcp approve repo)") {
 		t.Errorf("unapproved project server: %s", r)
 	}
@@ -39,7 +39,7 @@ func TestEngMCPListShowsPendingApproval(t *testing.T) {
 	}
 	e.OK("mcp", "approve", "repo")
 	r = e.OK("mcp", "list")
-	if !strings.HasPrefix(r.Stdout, "✓ repo: ") {
+	if !strings.HasPrefix(r.Stdout, "project\n  ✓ repo: ") {
 		t.Errorf("approved project server: %s", r)
 	}
 }

@@ -5,7 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"sort"
+	"slices"
 	"strings"
 	"time"
 
@@ -242,7 +242,14 @@ func engUnknownServer(name string, snap engine.Snapshot) error {
 	for _, srv := range snap.Servers {
 		names = append(names, srv.Name)
 	}
-	sort.Strings(names)
+	return UnknownServer(name, names)
+}
+
+// UnknownServer is the one sentence for a server name nothing configures,
+// in every command: `no server named "calx" (configured: calc, notes);
+// did you mean "calc"?` (engine.ErrUnknownServer).
+func UnknownServer(name string, configured []string) error {
+	names := slices.Sorted(slices.Values(configured))
 	if len(names) == 0 {
 		return fmt.Errorf("%w %q: no MCP servers are configured (see mcpdeck mcp add, or --mcp-config)", engine.ErrUnknownServer, name)
 	}

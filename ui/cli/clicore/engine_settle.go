@@ -14,33 +14,42 @@ import (
 // failed and needs-auth ones are reconnected once and their new outcome
 // replaces the first.
 func SettleList(ctx context.Context, s *Session, names []string, reconnect bool) ([]engine.ServerSnapshot, error) {
-	var results []engine.ServerSnapshot
+	results, _, err := SettleReconnecting(ctx, s, names, reconnect)
+	return results, err
+}
+
+// SettleReconnecting is SettleList that also says which servers it
+// reconnected: before, by name, is how each of those first ended (what
+// `mcp reconnect` tells beside the new outcome).
+func SettleReconnecting(ctx context.Context, s *Session, names []string, reconnect bool) (results []engine.ServerSnapshot, before map[string]engine.ServerSnapshot, err error) {
 	var retry []string
+	before = map[string]engine.ServerSnapshot{}
 	report := func(srv engine.ServerSnapshot) {
 		if o := OutcomeOf(srv); reconnect && (o == status.OutcomeFailed || o == status.OutcomeNeedsAuth) {
 			retry = append(retry, srv.Name)
+			before[srv.Name] = srv
 			return
 		}
 		results = append(results, srv)
 	}
 	if err := s.WaitSettled(ctx, names, report); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	if len(retry) == 0 {
-		return results, nil
+		return results, before, nil
 	}
 	mark := time.Now()
 	for _, n := range retry {
 		if err := s.Eng.Reconnect(ctx, n); err != nil {
-			return nil, fmt.Errorf("reconnect %s: %w", n, err)
+			return nil, nil, fmt.Errorf("reconnect %s: %w", n, err)
 		}
 	}
 	collect := func(srv engine.ServerSnapshot) { results = append(results, srv) }
 	// only the outcome of the new attempt counts
 	if err := s.waitSettledSince(ctx, retry, mark, collect); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	return results, nil
+	return results, before, nil
 }
 
 // SortLikeSnapshot orders results as the engine orders servers (scope high

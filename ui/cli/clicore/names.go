@@ -2,9 +2,11 @@ package clicore
 
 import (
 	"errors"
+	"fmt"
 
 	"github.com/mcpdeck/mcpdeck/engine"
 	"github.com/mcpdeck/mcpdeck/model/config"
+	"github.com/mcpdeck/mcpdeck/model/textsafe"
 )
 
 // ServerNames lists the configured servers' names, for a did-you-mean.
@@ -62,5 +64,18 @@ func UnknownItemHint(err error, srv engine.ServerSnapshot, kind, name string) er
 			return err
 		}
 	}
-	return WithDidYouMean(err, name, listed)
+	if hint := DidYouMean(name, listed); hint != "" {
+		return fmt.Errorf("%w; %s", err, hint)
+	}
+	if kind == ItemTool && errors.Is(err, engine.ErrUnknownTool) {
+		// nothing close, and surely not there: where to see what there is
+		return fmt.Errorf("%w (%s)", err, ListingCommand(kind, srv.Name))
+	}
+	return err
+}
+
+// ListingCommand is the command that lists the items of kind srv offers:
+// "mcpdeck tools everything lists them".
+func ListingCommand(kind, server string) string {
+	return "mcpdeck " + kind + "s " + textsafe.QuoteArg(server) + " lists them"
 }

@@ -42,3 +42,16 @@ func versionText(info *debug.BuildInfo, ok bool) string {
 
 // BuildVersion is versionText for the running binary.
 func BuildVersion() string { return versionText(debug.ReadBuildInfo()) }
+
+// ModuleVersion is mcpdeck's version alone, the first word of BuildVersion
+// ("(devel)" in a checkout built without VCS stamping): the one version
+// --version prints, `mcpdeck version` prints, servers are told (the
+// engine's clientInfo) and serve's agents see (serverInfo).
+func ModuleVersion() string { return moduleVersion(debug.ReadBuildInfo()) }
+
+func moduleVersion(info *debug.BuildInfo, ok bool) string {
+	if ok && info != nil && info.Main.Version != "" {
+		return info.Main.Version
+	}
+	return "(devel)"
+}

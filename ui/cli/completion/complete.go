@@ -23,6 +23,7 @@ const (
 	argPrompt                     // a prompt of the server before it
 	argResource                   // a resource URI of the server before it
 	argSampling                   // always, never or ask (mcp sampling)
+	argToolArg                    // an argument name of the tool before it, as key= (repeats)
 )
 
 // completedArgs says, by command path, what each positional argument names.
@@ -39,7 +40,9 @@ var completedArgs = map[string][]argKind{
 	"mcpdeck mcp sampling":  {argServer, argSampling},
 	"mcpdeck mcp secret":    {argServer},
 	"mcpdeck auth":          {argServer},
-	"mcpdeck call":          {argServer, argTool},
+	"mcpdeck call":          {argServer, argTool, argToolArg},
+	"mcpdeck mcp deny":      {argServer, argTool},
+	"mcpdeck mcp allow":     {argServer, argTool},
 	"mcpdeck read":          {argServer, argResource},
 	"mcpdeck prompt":        {argServer, argPrompt},
 	"mcpdeck tools":         {argServer},
@@ -61,10 +64,17 @@ func AddTo(root *cobra.Command, g *clicore.Globals) {
 	WalkCommands(root, func(cmd *cobra.Command) {
 		if kinds, ok := completedArgs[cmd.CommandPath()]; ok {
 			cmd.ValidArgsFunction = func(cmd *cobra.Command, args []string, _ string) ([]string, cobra.ShellCompDirective) {
-				if len(args) >= len(kinds) {
+				i := len(args)
+				if i >= len(kinds) && kinds[len(kinds)-1] == argToolArg {
+					i = len(kinds) - 1 // key= words repeat
+				}
+				if i >= len(kinds) {
 					return nil, cobra.ShellCompDirectiveNoFileComp
 				}
-				return completeArg(cmd, g, kinds[len(args)], args), cobra.ShellCompDirectiveNoFileComp
+				if kinds[i] == argToolArg { // the value follows the = at once
+					return completeArg(cmd, g, kinds[i], args), cobra.ShellCompDirectiveNoFileComp | cobra.ShellCompDirectiveNoSpace
+				}
+				return completeArg(cmd, g, kinds[i], args), cobra.ShellCompDirectiveNoFileComp
 			}
 		}
 		registerEnumFlags(cmd)
@@ -90,7 +100,7 @@ func completeArg(cmd *cobra.Command, g *clicore.Globals, k argKind, args []strin
 		return out
 	case argSampling:
 		return []string{"always\treply without asking", "never\tdecline without asking", "ask\task each time"}
-	case argTool, argPrompt, argResource:
+	case argTool, argPrompt, argResource, argToolArg:
 		names, ok := serverNamesFor(cmd.Context(), g, args[0])
 		if !ok {
 			return nil
@@ -100,11 +110,27 @@ func completeArg(cmd *cobra.Command, g *clicore.Globals, k argKind, args []strin
 			return cleanCandidates(names.Tools)
 		case argPrompt:
 			return cleanCandidates(names.Prompts)
+		case argToolArg:
+			return argCandidates(names.ToolArgs[args[1]], args[2:])
 		default:
 			return cleanCandidates(names.Resources)
 		}
 	}
 	return nil
+}
+
+// argCandidates are the tool's argument names not given yet, as "key=".
+func argCandidates(names, given []string) []string {
+	var out []string
+	for _, n := range cleanCandidates(names) {
+		used := slices.ContainsFunc(given, func(w string) bool {
+			return strings.HasPrefix(w, n+"=") || strings.HasPrefix(w, n+":=")
+		})
+		if !used {
+			out = append(out, n+"=")
+		}
+	}
+	return out
 }
 
 // serverCandidates is every configured server, with its scope and

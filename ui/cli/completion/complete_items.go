@@ -11,6 +11,7 @@ import (
 	"github.com/mcpdeck/mcpdeck/model/cache"
 	"github.com/mcpdeck/mcpdeck/model/platform"
 	"github.com/mcpdeck/mcpdeck/ui/cli/clicore"
+	"github.com/mcpdeck/mcpdeck/ui/form"
 )
 
 // completeConnectTimeout bounds the one connection completion may make:
@@ -54,6 +55,12 @@ func serverNamesFor(ctx context.Context, g *clicore.Globals, server string) (cac
 	n := cache.ServerNames{Hash: srv.Hash, At: time.Now()}
 	for _, t := range srv.Tools {
 		n.Tools = append(n.Tools, t.Name)
+		if sch, err := form.Parse(t.InputSchema); err == nil && len(sch.Names()) > 0 {
+			if n.ToolArgs == nil {
+				n.ToolArgs = map[string][]string{}
+			}
+			n.ToolArgs[t.Name] = sch.Names()
+		}
 	}
 	for _, p := range srv.Prompts {
 		n.Prompts = append(n.Prompts, p.Name)

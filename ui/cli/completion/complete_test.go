@@ -59,8 +59,16 @@ func TestCompletionOfServersToolsPromptsAndFlags(t *testing.T) {
 	if got := completions(e, "--mcp-config", c, "read", "notes", ""); len(got) == 0 || got[0] != "notes://all" {
 		t.Errorf("read notes: %v", got)
 	}
-	if got := completions(e, "--mcp-config", c, "call", "calc", "calculate", ""); len(got) != 0 {
-		t.Errorf("call calc calculate: %v (the JSON is not completed)", got)
+	// after the tool, its argument names as key= (the value follows at
+	// once), those already given left out
+	if got := completions(e, "--mcp-config", c, "call", "calc", "calculate", ""); strings.Join(got, " ") != "a= b= op=" {
+		t.Errorf("call calc calculate: %v, want its arguments", got)
+	}
+	if got := completions(e, "--mcp-config", c, "call", "calc", "calculate", "a=1", ""); strings.Join(got, " ") != "b= op=" {
+		t.Errorf("call calc calculate a=1: %v", got)
+	}
+	if got := completions(e, "--mcp-config", c, "mcp", "deny", "calc", ""); strings.Join(got, " ") != "calculate slow_count" {
+		t.Errorf("mcp deny calc: %v", got)
 	}
 	for _, tc := range []struct {
 		args []string

@@ -143,6 +143,9 @@ func TestDoctorBundleMasksEverySecret(t *testing.T) {
 	if r.Code != 1 || !strings.Contains(r.Stderr, "exists") {
 		t.Errorf("an existing bundle was not refused: %s", r)
 	}
+	if r.Stdout != "" {
+		t.Errorf("the checks ran (seconds of them) before the bundle was refused:\n%s", r.Stdout)
+	}
 	if after, _ := os.ReadFile(out); !bytes.Equal(before, after) {
 		t.Error("the existing bundle was changed")
 	}

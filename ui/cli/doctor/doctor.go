@@ -7,6 +7,7 @@ package doctor
 import (
 	"context"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -73,6 +74,14 @@ func NewCmd(g *clicore.Globals) *cobra.Command {
 
 func runDoctor(ctx context.Context, f *clicore.EngineFlags, bundle string) error {
 	g := f.Globals
+	if bundle != "" { // refused before the checks, which take seconds, not after them
+		switch st, err := os.Lstat(bundle); {
+		case err == nil && st.Mode()&fs.ModeSymlink != 0:
+			return fmt.Errorf("--bundle: refusing to write %s: it is a symbolic link", bundle)
+		case err == nil:
+			return fmt.Errorf("--bundle: refusing to write %s: %w (choose a new name)", bundle, fs.ErrExist)
+		}
+	}
 	lo, err := g.SecretLoadOptions() // as the servers it connects will have them (and the bundle masks them)
 	if err != nil {
 		return err
@@ -244,7 +253,7 @@ func doctorServers(ctx context.Context, f *clicore.EngineFlags) ([]docLine, doct
 	clicore.SortLikeSnapshot(results, s.Last)
 	out := make([]docLine, 0, len(results))
 	for _, srv := range results {
-		l := docLine{mark: docOK, text: "server " + strings.TrimSpace(strings.TrimPrefix(clicore.ListLine(srv), clicore.OutcomeOf(srv).Glyph()))}
+		l := docLine{mark: docOK, text: "server " + strings.TrimSpace(strings.TrimPrefix(clicore.ListLine(srv), status.Mark(&srv)))}
 		switch clicore.OutcomeOf(srv) {
 		case status.OutcomeFailed:
 			l.mark, l.fix = docBad, serverFix(&srv)
@@ -253,6 +262,9 @@ func doctorServers(ctx context.Context, f *clicore.EngineFlags) ([]docLine, doct
 			l.mark = docInfo
 		}
 		out = append(out, l)
+	}
+	for _, w := range run.snap.Warnings { // what the TUI lists under ? (an editor's lock file it ignored)
+		out = append(out, docLine{mark: docWarn, text: textsafe.SanitizeLine(w)})
 	}
 	return out, run, nil
 }

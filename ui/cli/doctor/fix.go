@@ -5,6 +5,7 @@ import (
 
 	"github.com/mcpdeck/mcpdeck/engine"
 	"github.com/mcpdeck/mcpdeck/model"
+	"github.com/mcpdeck/mcpdeck/ui/status"
 )
 
 // serverFix is what to do about a server that failed: for what stands in
@@ -18,6 +19,9 @@ func serverFix(s *engine.ServerSnapshot) string {
 			}
 			return "install " + b.Command + ", or correct \"command\" in " + s.Source
 		case model.ReasonConfigProblem:
+			if b.Problem != nil && b.Problem.Var != "" {
+				return status.SetVariable(b.Problem.Var)
+			}
 			return "correct the definition in " + s.Source + " where the problem says"
 		default:
 		}

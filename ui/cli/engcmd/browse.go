@@ -89,6 +89,9 @@ func runEngListing(ctx context.Context, f *clicore.EngineFlags, l engListing, ar
 			count = status.Plural(len(srv.Resources), "resource") + " · " + status.Plural(len(srv.Templates), "template")
 		}
 		fmt.Fprintf(g.Stdout, "%s (%s)\n", textsafe.SanitizeLine(srv.Name), count)
+		if l.use == "tools" && len(srv.ToolsDeniedBy) > 0 { // the cause before the tools it denies
+			fmt.Fprintln(g.Stdout, "  ! "+status.ToolsDenied(srv.ToolsDeniedBy))
+		}
 		for _, line := range lines {
 			fmt.Fprintln(g.Stdout, "  "+line)
 		}
@@ -107,7 +110,7 @@ func runEngListing(ctx context.Context, f *clicore.EngineFlags, l engListing, ar
 func engToolItems(srv engine.ServerSnapshot) (any, []string, int) {
 	var lines []string
 	for _, t := range srv.Tools {
-		tags := status.ToolBadges(&t)
+		tags := status.ToolBadges(&t, srv.ToolsDeniedBy)
 		line := textsafe.SanitizeLine(t.Name)
 		if len(tags) > 0 {
 			line += " [" + strings.Join(tags, ", ") + "]"

@@ -6,6 +6,10 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
 
 	"github.com/spf13/cobra"
 
@@ -13,6 +17,7 @@ import (
 	"github.com/mcpdeck/mcpdeck/model/textsafe"
 	"github.com/mcpdeck/mcpdeck/ui/cli/clicore"
 	"github.com/mcpdeck/mcpdeck/ui/form"
+	"github.com/mcpdeck/mcpdeck/ui/status"
 )
 
 // NewCallCmds builds call, read and prompt.
@@ -25,12 +30,19 @@ func NewCallCmds(g *clicore.Globals) []*cobra.Command {
 			"Arguments are one JSON object (- reads it from stdin) or key=value words:\n" +
 			"key=text is typed by the tool's schema (count=3 is a number when count is\n" +
 			"one), key:=JSON is a JSON value as written (tags:='[\"a\"]').\n" +
-			"Progress is shown on stderr. A server's elicitation request needs --elicit here.",
+			"Progress is shown on stderr. A server's elicitation request is asked at the terminal,\n" +
+			"a line at a time; without one it needs --elicit.",
 		Example: `  mcpdeck call everything get-sum '{"a": 2, "b": 3}'
   mcpdeck call everything get-sum a=2 b=3
   mcpdeck call everything echo message=hi
   jq -n '{a: 2, b: 3}' | mcpdeck call everything get-sum -`,
-		Args: clicore.MinimumArgs(2, "SERVER TOOL [JSON|-|KEY=VALUE...]"),
+		Args: func(cmd *cobra.Command, args []string) error {
+			if len(args) == 1 { // the tool is missing: where to find it
+				return clicore.Usagef("%s takes SERVER TOOL [JSON|-|KEY=VALUE...], got 1 argument; %s", cmd.CommandPath(),
+					strings.Replace(clicore.ListingCommand(clicore.ItemTool, args[0]), "lists them", "lists its tools", 1))
+			}
+			return clicore.MinimumArgs(2, "SERVER TOOL [JSON|-|KEY=VALUE...]")(cmd, args)
+		},
 		RunE: func(cmd *cobra.Command, args []string) error {
 			how := clicore.ArgsForm{Command: "call", What: "tool", Server: args[0], Name: args[1]}
 			params, err := clicore.ReadArgs(g, args[2:], how)
@@ -127,9 +139,20 @@ func runEngCall(ctx context.Context, f *clicore.EngineFlags, server, tool string
 			return failed(err)
 		}
 		params := args.Typed(schemaTyper(def))
+		if w := unknownKeys(def, params); w != "" {
+			fmt.Fprintln(g.Stderr, "mcpdeck: warning: "+w)
+		}
 		prog := newCallProgress(g)
+		started := time.Now()
 		res, err := s.Eng.CallTool(ctx, server, tool, params, prog.show)
 		prog.end()
+		// the sandbox's refusals first: the server's own words ("fetch
+		// failed") do not say the sandbox did it
+		for _, after := range s.Eng.Snapshot().Servers {
+			if why := status.Refused(&after, after.RefusedSince(started)); after.Name == server && why != "" {
+				fmt.Fprintln(g.Stderr, "mcpdeck: "+why+".")
+			}
+		}
 		if err != nil {
 			return failed(err)
 		}
@@ -145,6 +168,46 @@ func runEngCall(ctx context.Context, f *clicore.EngineFlags, server, tool string
 		}
 		return nil
 	})
+}
+
+// unknownKeys warns of the arguments the tool's input schema does not
+// declare (c=3 for a tool taking a and b): sent anyway, since a schema may
+// allow more, but a typo should not go out without a word. "" when every
+// key is declared, or the schema cannot be read.
+func unknownKeys(tool engine.Tool, params map[string]any) string {
+	sch, err := form.Parse(tool.InputSchema)
+	if err != nil {
+		return ""
+	}
+	declared := sch.Names()
+	var unknown []string
+	for k := range params {
+		if !slices.Contains(declared, k) {
+			unknown = append(unknown, k)
+		}
+	}
+	if len(unknown) == 0 || len(declared) == 0 {
+		return ""
+	}
+	slices.Sort(unknown)
+	what := fmt.Sprintf("tool %s has no argument %q", tool.Name, unknown[0])
+	if len(unknown) > 1 {
+		what = fmt.Sprintf("tool %s has no arguments %s", tool.Name, strings.Join(quoted(unknown), ", "))
+	}
+	msg := what + " (it takes " + strings.Join(declared, ", ") + "); sent anyway"
+	if hint := clicore.DidYouMean(unknown[0], declared); hint != "" {
+		msg += "; " + hint
+	}
+	return textsafe.SanitizeLine(msg)
+}
+
+// quoted is each string in Go's quotes.
+func quoted(ss []string) []string {
+	out := make([]string, len(ss))
+	for i, s := range ss {
+		out[i] = strconv.Quote(s)
+	}
+	return out
 }
 
 // schemaTyper types key=text arguments with tool's input schema
@@ -191,7 +254,8 @@ func engCallErr(f *clicore.EngineFlags, what string, err error) error {
 		return fmt.Errorf("%s: cancelled", what)
 	}
 	var ce *engine.CallError
-	if errors.As(err, &ce) {
+	var de *engine.DeniedError
+	if errors.As(err, &ce) || errors.As(err, &de) && !de.Unreadable {
 		return err // it already names the request and the server
 	}
 	return fmt.Errorf("%s: %w", what, err)

@@ -17,7 +17,7 @@ func TestMistypedNamesGetADidYouMean(t *testing.T) {
 		args []string
 		want string
 	}{
-		{[]string{"call", "calx", "calculate"}, `no such server "calx" (configured: calc, notes, survey, weather); did you mean "calc"?`},
+		{[]string{"call", "calx", "calculate"}, `no server named "calx" (configured: calc, notes, survey, weather); did you mean "calc"?`},
 		{[]string{"tools", "wether"}, `did you mean "weather"?`},
 		{[]string{"call", "calc", "calculat"}, `server calc has no tool "calculat"; did you mean "calculate"?`},
 		{[]string{"prompt", "calc", "explian", "expression=1"}, `did you mean "explain"?`},

@@ -56,7 +56,7 @@ func TestEngCallErrors(t *testing.T) {
 		"down": map[string]any{"type": "http", "url": fmt.Sprintf("http://127.0.0.1:%d/mcp", clitest.ClosedPort(t))},
 	})
 	r := e.Fails(1, "--mcp-config", cfg, "call", "nope", "x", "{}")
-	if !strings.Contains(r.Stderr, `no such server "nope"`) || !strings.Contains(r.Stderr, "calc") {
+	if !strings.Contains(r.Stderr, `no server named "nope"`) || !strings.Contains(r.Stderr, "calc") {
 		t.Errorf("unknown server: %s", r)
 	}
 	r = e.Fails(2, "--mcp-config", cfg, "call", "calc", "calculate", `[1,2]`)
@@ -89,7 +89,7 @@ func TestEngElicitation(t *testing.T) {
 	cfg := clitest.EngServers(t, nil)
 	// headless without --elicit: a clear error, exit 1
 	r := e.Run("--mcp-config", cfg, "call", "survey", "feedback")
-	if r.Code != 1 || !strings.Contains(r.Stderr, "elicitation needs the TUI or --elicit") ||
+	if r.Code != 1 || !strings.Contains(r.Stderr, "elicitation needs a terminal, the TUI or --elicit") ||
 		!strings.Contains(r.Stderr, "How is the demo going?, for tools/call feedback") {
 		t.Errorf("headless elicitation: %s", r)
 	}
@@ -101,7 +101,7 @@ func TestEngElicitation(t *testing.T) {
 	// says which field on stderr, and fails: the person asked to accept
 	r = e.Fails(1, "--mcp-config", cfg, "--elicit", "accept-defaults", "call", "survey", "feedback")
 	if !strings.Contains(r.Stdout, "you chose to decline") ||
-		!strings.Contains(r.Stderr, "mcpdeck: declined (for tools/call feedback): server survey asks for name, which have no default") {
+		!strings.Contains(r.Stderr, "mcpdeck: declined (for tools/call feedback): server survey asks for name, which has no default") {
 		t.Errorf("--elicit accept-defaults without a default for a required field: %s", r)
 	}
 	e.Fails(2, "--mcp-config", cfg, "--elicit", "maybe", "call", "survey", "feedback")

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"strconv"
+	"time"
 
 	"github.com/spf13/cobra"
 
@@ -18,15 +19,22 @@ import (
 // and an empty log is an answer, not a failure (exit 1 stays for a server
 // that could not be reached, so scripts collecting logs can tell the two).
 func NewLogsCmd(g *clicore.Globals) *cobra.Command {
-	var follow bool
+	var follow, stderr bool
 	level := "info"
 	cmd := &cobra.Command{
 		Use:   "logs SERVER",
-		Short: "Print a server's log messages (those it sends while connecting, or until Ctrl-C with --follow)",
+		Short: "Print a server's log messages (those it sends while connecting, until it is quiet for half a second; with --follow until Ctrl-C)",
 		Example: "  mcpdeck logs everything --follow\n" +
-			"  mcpdeck logs everything --level error --follow",
+			"  mcpdeck logs everything --level error --follow\n" +
+			"  mcpdeck logs everything --stderr",
 		Args: clicore.ExactArgs(1, "one server SERVER"),
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if stderr {
+				if follow {
+					return clicore.Usagef("--stderr prints the server's saved stderr; --follow is for its log messages")
+				}
+				return printStderrLog(g, args[0])
+			}
 			g.LogLevel = level // the engine's OnLog prints at this level
 			f := clicore.NewEngineFlagsInline(g)
 			return clicore.Cancelled(clicore.WithServer(cmd.Context(), f, args[0], func(ctx context.Context, s *clicore.Session) error {
@@ -37,6 +45,7 @@ func NewLogsCmd(g *clicore.Globals) *cobra.Command {
 					<-ctx.Done()
 					return ctx.Err()
 				}
+				untilQuiet(ctx, f)
 				if printed, below := f.LogsSeen(); printed == 0 {
 					fmt.Fprintln(g.Stderr, "mcpdeck: "+noLogs(args[0], level, below))
 				}
@@ -47,7 +56,44 @@ func NewLogsCmd(g *clicore.Globals) *cobra.Command {
 	cmd.Flags().Var(clicore.NewEnumFlag(&level, "debug", "info", "notice", "warning", "error", "critical", "alert", "emergency"), "level",
 		"print messages at or above this level (the server is asked for it too)")
 	cmd.Flags().BoolVarP(&follow, "follow", "f", false, "keep printing until Ctrl-C")
+	cmd.Flags().BoolVar(&stderr, "stderr", false, "print instead what the server wrote on stderr, as saved by every run (the TUI's, serve's, the CLI's), without connecting it")
 	return cmd
+}
+
+// Without --follow, logs waits for the server to go quiet before it
+// stops: a server finishing its start (asking for the client's roots, then
+// saying what it got) logs just after connecting and after the level is
+// set, and the TUI's Logs tab shows those lines a moment later. It stops
+// once no message came for logsQuiet, and at logsMost whatever comes.
+const (
+	logsQuiet = 500 * time.Millisecond
+	logsMost  = 3 * time.Second
+)
+
+// untilQuiet waits until the server sent no log message for logsQuiet,
+// at most logsMost.
+func untilQuiet(ctx context.Context, f *clicore.EngineFlags) {
+	seen := func() int { p, b := f.LogsSeen(); return p + b }
+	most := time.NewTimer(logsMost)
+	defer most.Stop()
+	quiet := time.NewTimer(logsQuiet)
+	defer quiet.Stop()
+	last := seen()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-most.C:
+			return
+		case <-quiet.C:
+			now := seen()
+			if now == last {
+				return
+			}
+			last = now
+			quiet.Reset(logsQuiet)
+		}
+	}
 }
 
 // noLogs says that server sent nothing to show at level, and how to see

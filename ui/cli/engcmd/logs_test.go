@@ -98,3 +98,17 @@ func TestSamplingFromTheCLI(t *testing.T) {
 		t.Errorf("the command's reply did not reach the server:\n%s\n%s", r.Stdout, r.Stderr)
 	}
 }
+
+// TestLogsWaitsForTheServerToGoQuiet: a server that logs a moment after
+// the level is set (as server-everything does once it has the client's
+// roots) has that line printed by `logs`, not "no log messages", which the
+// TUI's Logs tab would contradict a moment later.
+func TestLogsWaitsForTheServerToGoQuiet(t *testing.T) {
+	e := clitest.NewEnv(t)
+	fault := clitest.BuildFaultServer(t, t.TempDir())
+	cfg, _ := json.Marshal(map[string]any{"mcpServers": map[string]any{"f": map[string]any{"command": fault, "args": []string{"-log-after-level", "50ms"}}}})
+	r := e.OK("--mcp-config", string(cfg), "logs", "f")
+	if !strings.Contains(r.Stderr, "f info: start: told 50ms after the level was set") || strings.Contains(r.Stderr, "no log messages") {
+		t.Errorf("logs missed the line the server sent after the level was set:\n%s", r)
+	}
+}

@@ -31,7 +31,7 @@ func TestMistypedServerNamesGetADidYouMean(t *testing.T) {
 	if r := e.Fails(1, "auth", "remote-apj"); !strings.Contains(r.Stderr, `did you mean "remote-api"?`) {
 		t.Errorf("auth: %s", r)
 	}
-	if r := e.Fails(1, "mcp", "get", "nothing-like-it"); strings.Contains(r.Stderr, "did you mean") || !strings.Contains(r.Stderr, "see 'mcpdeck mcp list'") {
+	if r := e.Fails(1, "mcp", "get", "nothing-like-it"); strings.Contains(r.Stderr, "did you mean") || !strings.Contains(r.Stderr, "(configured: ") {
 		t.Errorf("a name close to nothing: %s", r)
 	}
 }

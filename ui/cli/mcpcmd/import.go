@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -67,6 +68,19 @@ func clientTitle(c imports.Client) string {
 	return string(c)
 }
 
+// newMCPAddFromClaudeDesktopCmd is Claude Code's `mcp
+// add-from-claude-desktop`: mcp import --from claude-desktop.
+func newMCPAddFromClaudeDesktopCmd(g *clicore.Globals) *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "add-from-claude-desktop [-s SCOPE]",
+		Short: "Copy Claude Desktop's servers into mcpdeck's config (mcp import --from claude-desktop)",
+		Args:  clicore.ExactArgs(0, "no arguments"),
+	}
+	scope := clicore.AddScopeFlag(cmd, 0, "put every server in this scope (default: user)")
+	cmd.RunE = func(*cobra.Command, []string) error { return runImport(g, imports.ClaudeDesktop, "", scope()) }
+	return cmd
+}
+
 func newMCPImportCmd(g *clicore.Globals) *cobra.Command {
 	var from, file string
 	names := make([]string, 0, len(imports.Clients()))
@@ -99,43 +113,8 @@ func newMCPImportCmd(g *clicore.Globals) *cobra.Command {
 		if from == "" {
 			return clicore.Usagef("mcp import needs --from %s", strings.Join(names, "|"))
 		}
-		opts, err := g.LoadOptions()
-		if err != nil {
-			return err
-		}
 		client, _ := imports.ParseClient(from)
-		env := imports.Env{Home: opts.Home, ConfigDir: filepath.Dir(opts.ConfigDir), Cwd: opts.Cwd}
-		var found imports.Result
-		if file != "" {
-			found, err = imports.ReadFile(client, file, env)
-		} else {
-			found, err = imports.Read(client, env)
-		}
-		if err != nil {
-			return err
-		}
-		if len(found.Read) == 0 {
-			return fmt.Errorf("%w: no %s configuration found (looked in %s)", model.ErrNotFound, clientTitle(client), strings.Join(found.Files, ", "))
-		}
-		rep, err := importEntries(opts, scope(), found, g.Stderr)
-		if err != nil {
-			return err
-		}
-		rep.From = from
-		if g.JSON {
-			if err := clicore.WriteJSON(g.Stdout, rep); err != nil {
-				return err
-			}
-		} else {
-			writeImportReport(g.Stdout, rep, clientTitle(client))
-		}
-		for _, p := range rep.Problems {
-			fmt.Fprintln(g.Stderr, "mcpdeck: "+p)
-		}
-		if len(rep.Problems) > 0 {
-			return clicore.SilentError{}
-		}
-		return nil
+		return runImport(g, client, file, scope())
 	}
 	return cmd
 }
@@ -371,10 +350,60 @@ func writeImportReport(w io.Writer, rep importReport, title string) {
 		summary = strings.TrimSuffix(summary, ".") + fmt.Sprintf("; %d already in mcpdeck.", n)
 	}
 	fmt.Fprintln(w, summary)
+	// name the servers that wait (imported into the project scope now, or
+	// there already): a general line after importing none misleads
+	var waiting []string
 	for _, o := range rep.Servers {
-		if o.NeedsApproval { // imported into the project scope, or there already
-			fmt.Fprintln(w, "Project servers run only once approved: mcpdeck mcp approve NAME|all")
-			break
+		if o.NeedsApproval && !slices.Contains(waiting, o.Name) {
+			waiting = append(waiting, textsafe.SanitizeLine(o.Name))
 		}
 	}
+	switch len(waiting) {
+	case 0:
+	case 1:
+		fmt.Fprintf(w, "Project server %s runs only once approved: mcpdeck mcp approve %s\n", waiting[0], textsafe.QuoteArg(waiting[0]))
+	default:
+		fmt.Fprintf(w, "Project servers %s run only once approved: mcpdeck mcp approve NAME|all\n", strings.Join(waiting, ", "))
+	}
+}
+
+// runImport copies the servers client knows (read from file, or its
+// usual places) into scope (0: where each belongs) and reports each.
+func runImport(g *clicore.Globals, client imports.Client, file string, scope model.Scope) error {
+	opts, err := g.LoadOptions()
+	if err != nil {
+		return err
+	}
+	env := imports.Env{Home: opts.Home, ConfigDir: filepath.Dir(opts.ConfigDir), Cwd: opts.Cwd}
+	var found imports.Result
+	if file != "" {
+		found, err = imports.ReadFile(client, file, env)
+	} else {
+		found, err = imports.Read(client, env)
+	}
+	if err != nil {
+		return err
+	}
+	if len(found.Read) == 0 {
+		return fmt.Errorf("%w: no %s configuration found (looked in %s)", model.ErrNotFound, clientTitle(client), strings.Join(found.Files, ", "))
+	}
+	rep, err := importEntries(opts, scope, found, g.Stderr)
+	if err != nil {
+		return err
+	}
+	rep.From = string(client)
+	if g.JSON {
+		if err := clicore.WriteJSON(g.Stdout, rep); err != nil {
+			return err
+		}
+	} else {
+		writeImportReport(g.Stdout, rep, clientTitle(client))
+	}
+	for _, p := range rep.Problems {
+		fmt.Fprintln(g.Stderr, "mcpdeck: "+p)
+	}
+	if len(rep.Problems) > 0 {
+		return clicore.SilentError{}
+	}
+	return nil
 }

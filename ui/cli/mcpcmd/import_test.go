@@ -292,7 +292,7 @@ func TestImportClaudeCodeKeepsEachServersScope(t *testing.T) {
 			"      note: where both apply, the local scope's shared, imported above, takes precedence over it\n",
 		"  = " + filepath.Join(e.Proj, ".mcp.json") + " is a file mcpdeck reads itself; already yours: db\n",
 		"Imported 3, skipped 0, not converted 1; 1 already in mcpdeck.\n",
-		"Project servers run only once approved: mcpdeck mcp approve NAME|all\n", // db is not approved yet
+		"Project server db runs only once approved: mcpdeck mcp approve db\n", // db is not approved yet
 	} {
 		if !strings.Contains(r.Stdout, want) {
 			t.Errorf("the report lacks %q:\n%s", want, r.Stdout)

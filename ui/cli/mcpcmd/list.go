@@ -1,14 +1,17 @@
 package mcpcmd
 
 import (
+	"cmp"
 	"fmt"
 	"io"
+	"slices"
 	"text/tabwriter"
 
 	"github.com/spf13/cobra"
 
 	"github.com/mcpdeck/mcpdeck/model"
 	"github.com/mcpdeck/mcpdeck/model/config"
+	"github.com/mcpdeck/mcpdeck/model/imports"
 	"github.com/mcpdeck/mcpdeck/model/textsafe"
 	"github.com/mcpdeck/mcpdeck/ui/cli/clicore"
 	"github.com/mcpdeck/mcpdeck/ui/status"
@@ -23,11 +26,13 @@ func newMCPListCmd(g *clicore.Globals) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:     "list",
 		Aliases: []string{"ls"},
-		Short:   "Connect to every configured server and show its state (✓ ✗ ! ○ …)",
-		Long: "Connects to every enabled, approved server and prints one line per server, in a\n" +
-			"fixed order (scope, then name): ✓ connected, ✗ failed (with the reason), ! needs auth,\n" +
-			"○ disabled, … pending approval. On a terminal a progress line shows which servers\n" +
-			"are still starting. Exits 1 if any enabled server failed or a config file is broken.",
+		Short:   "Connect to every configured server and show its state (✓ ✗ ! ○ ⊘ ⊖ …)",
+		Long: "Connects to every enabled, approved server and prints one line per server, under a\n" +
+			"heading per scope (highest first, then by name, as the TUI groups them): ✓ connected,\n" +
+			"✗ failed (with the reason), ! needs auth, ○ disabled, ⊘ blocked by policy, ⊖ rejected,\n" +
+			"… pending approval. On a terminal a progress line shows which servers are still\n" +
+			"starting. Exits 1 if any enabled server failed or a config file is broken.\n" +
+			"--no-connect lists the same servers in the same order from the files alone.",
 		Example: "  mcpdeck mcp list\n  mcpdeck mcp list --json",
 		Args:    clicore.ExactArgs(0, "no arguments"),
 		RunE: func(cmd *cobra.Command, _ []string) error {
@@ -64,7 +69,7 @@ func printStaticList(g *clicore.Globals, res *config.Resolved) error {
 			doc.Problems = []model.Problem{}
 		}
 		mem := protocolMemory()
-		for _, s := range res.Servers {
+		for _, s := range byScope(res.Servers) {
 			doc.Servers = append(doc.Servers, newServerView(s).withProtocol(s, mem))
 		}
 		if err := clicore.WriteJSON(g.Stdout, doc); err != nil {
@@ -73,6 +78,14 @@ func printStaticList(g *clicore.Globals, res *config.Resolved) error {
 	} else {
 		writeUnreadable(g.Stdout, res.Problems, "")
 		writeServerTable(g.Stdout, res, nil)
+	}
+	// as the connecting list says it (among the engine's warnings)
+	lo, err := g.LoadOptions()
+	if err == nil {
+		has := func(name string) bool { _, ok := res.Server(name); return ok }
+		if u := imports.ClaudeCodeUnimported(imports.Env{Home: lo.Home, Cwd: lo.Cwd}, has); u != nil {
+			fmt.Fprintln(g.Stderr, "warning: "+u.Notice())
+		}
 	}
 	return reportFileProblems(g.Stderr, res.Problems)
 }
@@ -103,7 +116,7 @@ func writeServerTable(w io.Writer, res *config.Resolved, extra []extraColumn) {
 	fmt.Fprintln(tw)
 	pending := 0
 	var probs []model.Problem
-	for _, s := range res.Servers {
+	for _, s := range byScope(res.Servers) {
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s", textsafe.SanitizeLine(s.Name), s.Scope, textsafe.SanitizeLine(clicore.TransportText(s.Raw.EffectiveType(), s.Raw.Sandbox)),
 			yesNo(s.Enabled), approvalText(s.Approval), textsafe.SanitizeLine(policyText(s.Policy)))
 		for _, c := range extra {
@@ -131,6 +144,19 @@ func writeServerTable(w io.Writer, res *config.Resolved, extra []extraColumn) {
 	case pending > 1:
 		fmt.Fprintf(w, "\n%d project servers await approval: mcpdeck mcp approve NAME|all\n", pending)
 	}
+}
+
+// byScope is the servers in the order the connecting list and the TUI
+// show them: by scope, highest first, then by name.
+func byScope(servers []model.Server) []model.Server {
+	out := slices.Clone(servers)
+	slices.SortStableFunc(out, func(a, b model.Server) int {
+		if c := cmp.Compare(b.Scope, a.Scope); c != 0 {
+			return c
+		}
+		return cmp.Compare(a.Name, b.Name)
+	})
+	return out
 }
 
 // noServers is what the listings say when nothing is configured.

@@ -3,6 +3,7 @@ package mcpcmd
 import (
 	"context"
 	"fmt"
+	"io"
 
 	"github.com/spf13/cobra"
 
@@ -19,7 +20,8 @@ func newEngReconnectCmd(g *clicore.Globals) *cobra.Command {
 		Use:   "reconnect NAME|all",
 		Short: "Connect a server (or all) afresh and show the result",
 		Long: "Connects the server afresh, bypassing a remembered failure or needs-auth result,\n" +
-			"and prints its state line. Exits 1 if it failed.",
+			"and prints its state line; one that did not connect is tried once more, and its line\n" +
+			"says so (\"reconnected; the first attempt …\", \"tried twice\"). Exits 1 if it failed.",
 		Args: clicore.ExactArgs(1, "a server name or all"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			var names []string
@@ -60,7 +62,7 @@ func runEngList(ctx context.Context, f *clicore.EngineFlags, names []string, rec
 		return reportFileProblems(g.Stderr, s.Last.Problems)
 	}
 	stop := showProgress(g, s)
-	results, err := clicore.SettleList(ctx, s, names, len(reconnect) > 0 && reconnect[0])
+	results, before, err := clicore.SettleReconnecting(ctx, s, names, len(reconnect) > 0 && reconnect[0])
 	stop()
 	if err != nil {
 		return err
@@ -75,10 +77,9 @@ func runEngList(ctx context.Context, f *clicore.EngineFlags, names []string, rec
 			return err
 		}
 	} else {
-		writeUnreadable(out, s.Last.Problems, status.OutcomeFailed.Glyph()+" ")
-		for _, srv := range results {
-			fmt.Fprintln(out, clicore.ListLine(srv))
-		}
+		writeByScope(out, s.Last.Problems, results, func(srv engine.ServerSnapshot) string {
+			return clicore.ListLine(srv) + reconnectNote(srv, before)
+		})
 	}
 	if err := reportFileProblems(g.Stderr, s.Last.Problems); err != nil {
 		return err
@@ -89,6 +90,22 @@ func runEngList(ctx context.Context, f *clicore.EngineFlags, names []string, rec
 		}
 	}
 	return nil
+}
+
+// reconnectNote says, after a server's line, that `mcp reconnect` tried it
+// again and how the first attempt ended; "" for a server it did not.
+func reconnectNote(srv engine.ServerSnapshot, before map[string]engine.ServerSnapshot) string {
+	b, ok := before[srv.Name]
+	switch first := clicore.StatusBody(b); {
+	case !ok:
+		return ""
+	case clicore.OutcomeOf(srv) == status.OutcomeConnected:
+		return textsafe.SanitizeLine(" (reconnected; the first attempt " + first + ")")
+	case first == clicore.StatusBody(srv):
+		return " (tried twice)"
+	default:
+		return textsafe.SanitizeLine(" (tried again; the first attempt " + first + ")")
+	}
 }
 
 // engListJSON is what the connecting `mcp list --json` prints: the same
@@ -105,4 +122,35 @@ func engNonNil[T any](s []T) []T {
 		return []T{}
 	}
 	return s
+}
+
+// writeByScope prints the servers in groups by scope, highest first as
+// the TUI's list has them, each headed as there: by the row of the
+// scope's unreadable file (✗ user — settings.json unreadable (3:3): …),
+// else by the scope's name; the servers' lines, indented, under it.
+func writeByScope(w io.Writer, probs []model.Problem, servers []engine.ServerSnapshot, line func(engine.ServerSnapshot) string) {
+	unreadable := status.Unreadable(probs)
+	for sc := model.ScopeEnterprise; sc >= model.ScopeConnector; sc-- {
+		var heads []string
+		for _, p := range unreadable {
+			if p.Scope == sc {
+				heads = append(heads, status.OutcomeFailed.Glyph()+" "+status.UnreadableRow(p))
+			}
+		}
+		var lines []string
+		for _, srv := range servers {
+			if srv.Scope == sc {
+				lines = append(lines, "  "+line(srv))
+			}
+		}
+		if len(heads) == 0 && len(lines) == 0 {
+			continue
+		}
+		if len(heads) == 0 {
+			heads = []string{sc.String()}
+		}
+		for _, l := range append(heads, lines...) {
+			fmt.Fprintln(w, l)
+		}
+	}
 }

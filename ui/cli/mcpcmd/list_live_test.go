@@ -124,8 +124,11 @@ func TestEngMCPListConnectsAndReports(t *testing.T) {
 		t.Fatalf("want exit 1 (a server failed), got %s", r)
 	}
 	lines := strings.Split(strings.TrimSpace(r.Stdout), "\n")
-	if len(lines) != 5 {
-		t.Fatalf("want one line per server, got %s", r)
+	if len(lines) != 6 || lines[0] != "dynamic" { // --mcp-config's scope heads them
+		t.Fatalf("want a heading and one line per server, got %s", r)
+	}
+	for i := range lines {
+		lines[i] = strings.TrimPrefix(lines[i], "  ")
 	}
 	want := map[string]string{
 		"calc":   "✓ calc: ",

@@ -74,7 +74,7 @@ func TestListShowsProgressOnATerminalAndPrintsInOrder(t *testing.T) {
 		t.Fatalf("mcp list: %v\n%s\n%q", err, out.String(), screen.String())
 	}
 	lines := strings.Split(strings.TrimSpace(out.String()), "\n")
-	if len(lines) != 2 || !strings.Contains(lines[0], "a-slow") || !strings.Contains(lines[1], "b-fast") {
+	if len(lines) != 3 || !strings.Contains(lines[1], "a-slow") || !strings.Contains(lines[2], "b-fast") { // under their scope's heading
 		t.Errorf("want a-slow then b-fast, got:\n%s", out.String())
 	}
 	if !strings.HasSuffix(screen.String(), "\r\x1b[2K") {

@@ -43,11 +43,16 @@ func NewCmd(g *clicore.Globals) *cobra.Command {
 		newMCPApproveCmd(g, true),
 		newMCPApproveCmd(g, false),
 		newMCPSamplingCmd(g),
+		newMCPDenyCmd(g, true),
+		newMCPDenyCmd(g, false),
 		newMCPSecretCmd(g),
 		newMCPImportCmd(g),
 		newMCPMigrateLocalCmd(g),
 		newMCPReviewCmd(g),
 		newMCPLockCmd(g),
+		// Claude Code's words for what mcpdeck also does
+		newMCPAddFromClaudeDesktopCmd(g),
+		newMCPResetProjectChoicesCmd(g),
 	)
 	return cmd
 }

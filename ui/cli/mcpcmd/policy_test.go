@@ -47,7 +47,7 @@ func TestUnknownNameNamesTheReason(t *testing.T) {
 	cmds := [][]string{{"get"}, {"enable"}, {"disable"}, {"approve"}, {"reject"}}
 	for _, c := range cmds {
 		r := e.Fails(1, append([]string{"mcp"}, append(c, "ghost")...)...)
-		if want := "mcpdeck: no server named ghost (see 'mcpdeck mcp list').\n"; r.Stderr != want {
+		if want := "mcpdeck: no server named \"ghost\" (configured: mine).\n"; r.Stderr != want {
 			t.Errorf("mcp %s ghost: %q, want %q", c[0], r.Stderr, want)
 		}
 	}

@@ -165,10 +165,7 @@ func errNoServer(res *config.Resolved, name string) error {
 			}
 		}
 	}
-	if hint := clicore.DidYouMean(name, clicore.ServerNames(res)); hint != "" {
-		return fmt.Errorf("%w: no server named %s; %s", model.ErrNotFound, textsafe.SanitizeLine(name), hint)
-	}
-	return fmt.Errorf("%w: no server named %s (see 'mcpdeck mcp list')", model.ErrNotFound, textsafe.SanitizeLine(name))
+	return fmt.Errorf("%w: %w", model.ErrNotFound, clicore.UnknownServer(textsafe.SanitizeLine(name), clicore.ServerNames(res)))
 }
 
 // sameWhat names what two deduplicated servers share, from the signature.

@@ -9,7 +9,7 @@ import (
 	"fmt"
 	"net"
 	"path"
-	"runtime/debug"
+	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -92,6 +92,12 @@ func runServe(ctx context.Context, g *clicore.Globals, sf serveFlags) error {
 		return err
 	}
 	var hopts serve.HTTPOptions
+	if strings.HasPrefix(sf.http, ":") && !sf.listen {
+		// as other servers take it, but on loopback only: --listen is what
+		// reaches other machines
+		sf.http = "127.0.0.1" + sf.http
+		fmt.Fprintf(g.Stderr, "mcpdeck serve: --http %s is taken as %s (this machine only; --listen binds every address)\n", strings.TrimPrefix(sf.http, "127.0.0.1"), sf.http)
+	}
 	if sf.http != "" {
 		host, err := serve.CheckAddr(sf.http, sf.listen)
 		if err != nil {
@@ -129,11 +135,15 @@ func runServe(ctx context.Context, g *clicore.Globals, sf serveFlags) error {
 		access = accessNote(ln.Addr().String(), tok, path, created)
 	}
 	gw, err := serve.New(ctx, eo, serve.Options{
-		Servers: sf.servers, Tools: sf.tools, IDETools: sf.ide, Prefix: prefix, Version: moduleVersion(), Log: g.Stderr,
+		Servers: sf.servers, Tools: sf.tools, IDETools: sf.ide, Prefix: prefix, Version: clicore.ModuleVersion(), Log: g.Stderr,
 		AnswersElicitation: g.Elicit != "", StartupWait: wait,
 	})
 	if err != nil {
-		if errors.Is(err, serve.ErrUnknownServer) || errors.Is(err, path.ErrBadPattern) {
+		var unknown *serve.UnknownServerError
+		if errors.As(err, &unknown) { // in the words every command uses, with what a typo meant
+			return clicore.Usagef("%v", clicore.UnknownServer(unknown.Name, unknown.Configured))
+		}
+		if errors.Is(err, path.ErrBadPattern) {
 			return clicore.Usagef("%v", err)
 		}
 		return err
@@ -180,13 +190,4 @@ func accessNote(addr, tok, path string, created bool) string {
 		return fmt.Sprintf("mcpdeck serve: send the header \"Authorization: Bearer TOKEN\", or give an agent that takes only a URL http://%s/mcp/TOKEN (TOKEN is in %s)", addr, where)
 	}
 	return fmt.Sprintf("mcpdeck serve: send the header \"Authorization: Bearer TOKEN\", or give an agent that takes only a URL (a secret, as the token is): http://%s%s", addr, serve.CapabilityPath(tok))
-}
-
-// moduleVersion is mcpdeck's module version alone ("(devel)" in a
-// checkout), for the serverInfo agents see.
-func moduleVersion() string {
-	if info, ok := debug.ReadBuildInfo(); ok && info.Main.Version != "" {
-		return info.Main.Version
-	}
-	return "(devel)"
 }

@@ -31,7 +31,7 @@ func TestServeRefusesWhatItShould(t *testing.T) {
 		{[]string{"serve", "--http", "0.0.0.0:0"}, "pass --listen to allow it"},
 		{[]string{"serve", "--http", "192.168.1.5:8765"}, "is not a loopback address"},
 		{[]string{"serve", "--listen"}, "--listen only makes sense with --http"},
-		{[]string{"--mcp-config", cfg, "serve", "--servers", "nope"}, `no such server "nope" (configured: fa)`},
+		{[]string{"--mcp-config", cfg, "serve", "--servers", "nope"}, `no server named "nope" (configured: fa)`},
 		{[]string{"--mcp-config", cfg, "serve", "--tools", "[a-"}, `--tools pattern "[a-"`},
 		{[]string{"--mcp-config", cfg, "serve", "--prefix", "sometimes"}, `must be one of auto, always, never`},
 		{[]string{"--mcp-config", cfg, "serve", "--wait", "-1s"}, `--wait takes a duration of 0 or more, not -1s`},
@@ -239,4 +239,18 @@ func (s *servedHTTP) stop(t *testing.T) string {
 		t.Errorf("mcpdeck serve exited %d (%v) after Ctrl-C, want %d", code, err, clicore.ExitInterrupted)
 	}
 	return strings.Join(s.seen, "\n")
+}
+
+// TestServeHTTPPortAlone: --http :PORT, refused before, is taken as
+// 127.0.0.1:PORT (loopback: --listen is what reaches other machines) and
+// said so.
+func TestServeHTTPPortAlone(t *testing.T) {
+	e := clitest.NewEnv(t)
+	e.OK("mcp", "add", "calc", "--", clitest.Binary, "demo-server", "calculator")
+	srv := startServeHTTP(t, e, "serve", "--http", ":0")
+	out := srv.stop(t)
+	if !strings.Contains(out, "mcpdeck serve: --http :0 is taken as 127.0.0.1:0 (this machine only; --listen binds every address)") ||
+		!strings.HasPrefix(srv.url, "http://127.0.0.1:") {
+		t.Errorf("--http :0 was not served on 127.0.0.1, or not said so (url %q):\n%s", srv.url, out)
+	}
 }
