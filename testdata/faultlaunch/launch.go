@@ -11,6 +11,7 @@ import (
 	"os/exec"
 	"path"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"sync"
 	"testing"
@@ -29,6 +30,12 @@ type Binary struct {
 	err     error
 }
 
+// PrebuiltEnv names a directory holding these programs already built for
+// the system the tests run on, named as Path would build them. The Windows
+// test binaries run under Wine, where there is no Go toolchain to build
+// them: testdata/wine/run.sh builds them first and sets it.
+const PrebuiltEnv = "MCPDECK_TEST_PROGRAMS"
+
 // Path builds the program the first time and returns its executable.
 func (b *Binary) Path() (string, error) {
 	b.once.Do(func() {
@@ -36,11 +43,22 @@ func (b *Binary) Path() (string, error) {
 		if pkg == "" {
 			pkg = "github.com/mcpdeck/mcpdeck/testdata/faultserver"
 		}
+		name := path.Base(pkg)
+		if runtime.GOOS == "windows" {
+			name += ".exe" // CreateProcess adds .exe to a name without an extension
+		}
+		if dir := os.Getenv(PrebuiltEnv); dir != "" {
+			b.path = filepath.Join(dir, name)
+			if _, err := os.Stat(b.path); err != nil {
+				b.err = fmt.Errorf("%s is set, but holds no %s: %w", PrebuiltEnv, name, err)
+			}
+			return
+		}
 		b.dir, b.err = os.MkdirTemp("", "mcpdeck-"+path.Base(pkg)+"-")
 		if b.err != nil {
 			return
 		}
-		b.path = filepath.Join(b.dir, path.Base(pkg))
+		b.path = filepath.Join(b.dir, name)
 		cmd := exec.Command("go", "build", "-o", b.path, pkg)
 		if out, err := cmd.CombinedOutput(); err != nil {
 			b.err = fmt.Errorf("building %s: %w\n%s", path.Base(pkg), err, out)
