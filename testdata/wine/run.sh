@@ -114,12 +114,12 @@ overlay="$cache/overlay"
 mkdir -p "$overlay"
 deleteat="$("$GO" env GOROOT)/src/internal/syscall/windows/at_windows.go"
 sed 's|^\t\tSTATUS_NOT_SUPPORTED:     // the file system|\t\tSTATUS_NOT_SUPPORTED, NTStatus(0xC0000002): // STATUS_NOT_IMPLEMENTED (Wine 8); the file system|' \
-	"$deleteat" >"$overlay/at_windows.go"
-if cmp -s "$deleteat" "$overlay/at_windows.go"; then
+	"$deleteat" >"$overlay/at_windows.go.txt"
+if cmp -s "$deleteat" "$overlay/at_windows.go.txt"; then
 	echo "test-windows: $deleteat changed; update the overlay in $0" >&2
 	exit 1
 fi
-printf '{"Replace":{"%s":"%s"}}\n' "$deleteat" "$overlay/at_windows.go" >"$overlay/overlay.json"
+printf '{"Replace":{"%s":"%s"}}\n' "$deleteat" "$overlay/at_windows.go.txt" >"$overlay/overlay.json"
 
 b=$SECONDS
 export GOOS=windows GOARCH=amd64 CGO_ENABLED=0
