@@ -215,7 +215,7 @@ func TestIntegrationFaults(t *testing.T) {
 	if d := time.Since(start); d > 2*time.Second {
 		t.Errorf("Close took %s", d)
 	}
-	if left := processesOf(bin); len(left) > 0 {
+	if left := survivorsOf(bin); len(left) > 0 {
 		t.Errorf("server processes survived Close: %v", left)
 	}
 }
@@ -381,7 +381,7 @@ func TestIntegrationCloseStubbornServersWithinOneSecond(t *testing.T) {
 	if d > closeTimeout+200*time.Millisecond { // the budget plus scheduling slack under -race
 		t.Errorf("Close took %s, want about %s at most", d, closeTimeout)
 	}
-	if left := processesOf(bin); len(left) > 0 {
+	if left := survivorsOf(bin); len(left) > 0 {
 		t.Errorf("processes survived Close: %v", left)
 	}
 }

@@ -32,3 +32,7 @@ func processesOf(bin string) []int {
 	}
 	return pids
 }
+
+// survivorsOf lists the processes running bin that outlived a Close:
+// here, every one still running, as SIGKILL ends a process at once.
+func survivorsOf(bin string) []int { return processesOf(bin) }

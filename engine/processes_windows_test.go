@@ -2,6 +2,7 @@ package engine
 
 import (
 	"strings"
+	"time"
 	"unsafe"
 
 	"golang.org/x/sys/windows"
@@ -46,4 +47,25 @@ func image(pid uint32) string {
 		return ""
 	}
 	return windows.UTF16ToString(buf[:n])
+}
+
+// survivorsOf lists the processes running bin that outlived a Close: those
+// still running two seconds later. Windows ends a job's processes in its
+// own time after TerminateJobObject, and Close waits for that only so long
+// (platform's awaitEmpty); a process outside the job never ends.
+func survivorsOf(bin string) []int {
+	deadline := time.Now().Add(2 * time.Second)
+	var left []int
+	for _, pid := range processesOf(bin) {
+		h, err := windows.OpenProcess(windows.SYNCHRONIZE, false, uint32(pid))
+		if err != nil {
+			continue // gone already
+		}
+		ms := uint32(max(0, time.Until(deadline).Milliseconds()))
+		if ev, err := windows.WaitForSingleObject(h, ms); err != nil || ev != windows.WAIT_OBJECT_0 {
+			left = append(left, pid)
+		}
+		_ = windows.CloseHandle(h)
+	}
+	return left
 }

@@ -142,6 +142,11 @@ export MCPDECK_EXE
 MCPDECK_EXE=$(winpath "$cache/bin/mcpdeck.exe")
 export MCPDECK_UNDER_WINE=1 # testdata/winetest checks that it sees Wine too
 run_args=(-test.v -test.timeout=8m)
+# The Node tools (testdata/npm) are Linux programs: pointing the tests at
+# a directory without them makes those tests skip, instead of finding
+# node_modules through drive Z: and starting Linux's node under Wine.
+export MCPDECK_NPM_DIR
+MCPDECK_NPM_DIR=$(winpath "$cache/no-node-tools")
 [ -z "${WINE_RUN:-}" ] || run_args+=("-test.run=$WINE_RUN")
 
 # run_one PKG: its test binary under Wine in its directory; the log in

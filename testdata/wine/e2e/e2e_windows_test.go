@@ -259,10 +259,16 @@ func TestServeHTTPKillAndReconnect(t *testing.T) {
 			}
 		}
 	}
-	addr := wait("listening line", func(l string) bool { return strings.HasPrefix(l, "mcpdeck serve: listening on ") })
-	url := strings.TrimPrefix(addr, "mcpdeck serve: listening on ")
 	connected := func(l string) bool { return strings.Contains(l, "server notes is connected") }
-	wait("notes connected", connected)
+	// serve says where it listens and that notes is connected in either order
+	url, up := "", false
+	wait("its address and notes connected", func(l string) bool {
+		if u, ok := strings.CutPrefix(l, "mcpdeck serve: listening on "); ok {
+			url = u
+		}
+		up = up || connected(l)
+		return url != "" && up
+	})
 
 	// mcpdeck.exe as the client, for this run only
 	client := func(args ...string) string {
