@@ -106,6 +106,10 @@ cp "$dll" "$WINEPREFIX/drive_c/windows/system32/bcryptprimitives.dll"
 # not the next run's business.
 wintemp=$(ls -d "$WINEPREFIX"/drive_c/users/*/AppData/Local/Temp "$WINEPREFIX"/drive_c/users/*/Temp 2>/dev/null | head -1 || true)
 [ -z "$wintemp" ] || find "$wintemp" -mindepth 1 -delete 2>/dev/null || true
+# One wineserver for the whole run: Wine programs started at once would
+# otherwise race to start it, or meet one that is shutting down ("wine
+# client error: recvmsg: Connection reset by peer").
+"$wineserver" -p
 trap '"$wineserver" -k 2>/dev/null || true' EXIT
 note "prefix ready ($((SECONDS - start)) s)"
 
