@@ -28,7 +28,7 @@ CONFORMANCE_OUT ?= $(CURDIR)/.cache/conformance
 # OS-specific code lives in _unix.go / _windows.go files.
 CROSS_TARGETS ?= windows/amd64 darwin/arm64 linux/arm64
 
-.PHONY: help build install cross test test-go test-windows conformance-all lint bench bench-floor demo npm-deps conformance conformance-auth conformance-next conformance-2026 conformance-serve tools-check clean
+.PHONY: help build install cross test test-go test-windows conformance-all lint bench bench-floor soak demo npm-deps conformance conformance-auth conformance-next conformance-2026 conformance-serve tools-check clean
 
 help: ## show the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-17s %s\n", $$1, $$2}'
@@ -133,6 +133,14 @@ NEARFLOOR_RUNS ?= 5
 NEARFLOOR ?= slow30 cpu100 tui100 idle50
 bench-floor: build ## mcpdeck against the floor in one run: mcp list, the TUI's connects, the idle TUI (needs tmux)
 	$(GO) run ./testdata/nearfloor -bin $(BIN) -runs $(NEARFLOOR_RUNS) $(NEARFLOOR)
+
+# SOAK_DURATION is how long `make soak` runs (at least 2m); SOAK_REPORT,
+# when set, is where its JSON report goes (testdata/soak).
+SOAK_DURATION ?= 10m
+SOAK_REPORT ?=
+soak: build ## mcpdeck serve under faults for SOAK_DURATION (default 10m); SOAK_REPORT=FILE writes the JSON report; fails on a goal missed
+	$(GO) test -count=1 ./testdata/soak/
+	$(GO) run ./testdata/soak -mcpdeck $(BIN) -duration $(SOAK_DURATION) $(if $(SOAK_REPORT),-report $(SOAK_REPORT))
 
 demo: build ## run the TUI on the embedded demo servers
 	./$(BIN) demo

@@ -11,10 +11,10 @@ import (
 
 func main() {
 	noquery.Restore() // before anything can start a process that inherits CI
-	if len(os.Args) > 1 && os.Args[1] == egress.ShimArg {
+	if code, ok := egress.RunHelper(os.Args[1:]); ok {
 		// Inside a sandbox whose network is a host list: relay to the
 		// proxy and run the server (transports/egress).
-		os.Exit(egress.RunShim(os.Args[1:]))
+		os.Exit(code)
 	}
 	os.Exit(cli.Execute(os.Args[1:]))
 }

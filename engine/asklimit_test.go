@@ -147,10 +147,54 @@ func floodTally(t *testing.T, e *Engine, person *neverAnswers, server string, wa
 	return ""
 }
 
-// TestInputFloodEndsTheCall: a 2026-07-28 tool that asks fifty questions in
-// one input-required round gets MaxPendingAsks of them before the person;
-// the rest are declined, which ends the call with a sentence saying why,
-// and the burst is on the server's snapshot.
+// TestInputRoundIsOneQuestion: a 2026-07-28 tool that asks five, fifty,
+// then maxRoundInputs questions in one input-required round gets them all
+// before the person at once, and its answer: the round holds one of the
+// server's MaxPendingAsks places, not one per input. The person answers
+// only once every question of the round is on screen.
+func TestInputRoundIsOneQuestion(t *testing.T) {
+	bin := needFaultServer(t)
+	var mu sync.Mutex
+	waiting, want := 0, 0
+	all := make(chan struct{})
+	e := realEngine(t, map[string]any{"ask": map[string]any{"command": bin, "args": []string{"-modern", "-ask"}}}, nil,
+		func(o *Options) {
+			o.Elicit = func(ctx context.Context, _ ElicitRequest) (ElicitResponse, error) {
+				mu.Lock()
+				if waiting++; waiting == want {
+					close(all)
+				}
+				ch := all
+				mu.Unlock()
+				select {
+				case <-ch:
+					return ElicitResponse{Action: ElicitAccept, Content: map[string]any{"answer": "yes"}}, nil
+				case <-ctx.Done():
+					return ElicitResponse{}, ctx.Err()
+				}
+			}
+		})
+	if err := e.Start(t.Context()); err != nil {
+		t.Fatal(err)
+	}
+	await(t, e, "ask", "connected", inState(model.StateConnected))
+	for _, n := range []int{MaxPendingAsks + 1, 50, maxRoundInputs} {
+		mu.Lock()
+		waiting, want, all = 0, n, make(chan struct{})
+		mu.Unlock()
+		res, err := e.CallTool(t.Context(), "ask", "ask_many", map[string]any{"count": n}, nil)
+		if err != nil {
+			t.Fatalf("a round of %d inputs: %v", n, err)
+		}
+		if got, want := text(res), fmt.Sprintf("%d answers", n); got != want {
+			t.Errorf("a round of %d inputs: %q, want %q", n, got, want)
+		}
+	}
+}
+
+// TestInputFloodEndsTheCall: a 2026-07-28 tool that asks more than
+// maxRoundInputs questions in one round has its call ended before the
+// person sees any, with a sentence saying why.
 func TestInputFloodEndsTheCall(t *testing.T) {
 	bin := needFaultServer(t)
 	person := newNeverAnswers()
@@ -160,28 +204,14 @@ func TestInputFloodEndsTheCall(t *testing.T) {
 		t.Fatal(err)
 	}
 	await(t, e, "ask", "connected", inState(model.StateConnected))
-	done := make(chan error, 1)
-	go func() {
-		_, err := e.CallTool(t.Context(), "ask", "ask_many", map[string]any{"count": 50}, nil)
-		done <- err
-	}()
-	var err error
-	select {
-	case err = <-done:
-	case msg := <-person.over:
-		t.Fatalf("the limit does not hold: %s", msg)
+	_, err := e.CallTool(t.Context(), "ask", "ask_many", map[string]any{"count": maxRoundInputs + 1}, nil)
+	if !errors.Is(err, ErrRoundTooLarge) {
+		t.Fatalf("error %v, want ErrRoundTooLarge", err)
 	}
-	if !errors.Is(err, ErrTooManyAsks) {
-		t.Fatalf("error %v, want ErrTooManyAsks", err)
-	}
-	if want := "calling ask_many on ask: the server asked for more input at once than mcpdeck lets wait (4 requests per server)"; !strings.Contains(err.Error(), want) {
+	if want := fmt.Sprintf("calling ask_many on ask: the server asked for %d inputs", maxRoundInputs+1); !strings.Contains(err.Error(), want) {
 		t.Errorf("error %q lacks %q", err, want)
 	}
-	if p := person.peakOf("ask"); p > MaxPendingAsks {
-		t.Errorf("%d questions waited for the person at once", p)
-	}
-	s := await(t, e, "ask", "the burst", func(s ServerSnapshot) bool { return s.Flood.Seq == 1 })
-	if s.Flood.Declined < 1 || s.Flood.Sent > 50 || s.Flood.Limit != MaxPendingAsks {
-		t.Errorf("burst %+v", s.Flood)
+	if p := person.peakOf("ask"); p != 0 {
+		t.Errorf("%d questions of the refused round reached the person", p)
 	}
 }

@@ -34,7 +34,7 @@ type askState struct {
 func (p *askParts) elicit(ctx context.Context, server string, req mcp.ElicitationRequest) (*mcp.ElicitationResult, error) {
 	in, settle := inputCallFrom(ctx).claim(mcp.MethodElicitationCreate, req.Params)
 	defer settle()
-	release, err := p.admit(server)
+	release, err := p.admitInput(ctx, server, in)
 	if err != nil {
 		return nil, err
 	}
@@ -66,6 +66,17 @@ func (p *askParts) elicit(ctx context.Context, server string, req mcp.Elicitatio
 		out.Content = resp.Content
 	}
 	return out, nil
+}
+
+// admitInput admits a request for input under its server's
+// MaxPendingAsks: the requests of one input-required round share one
+// place (holdRound), any other request takes a place of its own.
+func (p *askParts) admitInput(ctx context.Context, server string, in InputKey) (func(), error) {
+	ic := inputCallFrom(ctx)
+	if ic == nil || in.Key == "" {
+		return p.admit(server)
+	}
+	return ic.holdRound(func() (func(), error) { return p.admit(server) })
 }
 
 // answer asks the configured handler, declining when there is none.

@@ -312,7 +312,7 @@ func BenchmarkSnapshotPublish500(b *testing.B) {
 	}
 	for i := range 500 {
 		en := &entry{srv: stdioServer(fmt.Sprintf("s%03d", i))}
-		configure(en, en.srv, nil)
+		configure(en, en.srv, nil, nil)
 		en.lists.tools = tools
 		e.byName[en.srv.Name] = en
 		e.order = append(e.order, en)

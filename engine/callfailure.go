@@ -20,9 +20,15 @@ func (c *callParts) callError(ctx context.Context, server, what string, err erro
 	}
 	var why string
 	var lost *ConnectionLostError
+	isLost := errors.As(err, &lost)
+	// A cancellation the caller did not make is mcpdeck closing the
+	// connection under the call: the transport cancels what is in flight.
+	closed := !isLost && errors.Is(err, context.Canceled) && ctx.Err() == nil
 	switch {
-	case errors.As(err, &lost):
+	case isLost:
 		why = lost.Error()
+	case closed:
+		why = (&ConnectionLostError{Closed: true}).Error()
 	case errors.Is(err, context.DeadlineExceeded):
 		why = fmt.Sprintf("no answer within %s (MCP_TOOL_TIMEOUT)", e.set.toolTimeout)
 	case errors.Is(err, context.Canceled):
@@ -39,6 +45,11 @@ func (c *callParts) callError(ctx context.Context, server, what string, err erro
 			why = textsafe.NewMasker().Mask(why) // the server is gone: its patterns only
 			return
 		}
+		if closed {
+			sh := en.st.Shown()
+			lost = &ConnectionLostError{Closed: true, State: sh.State, Reason: sh.Reason, Err: err}
+			why = lost.Error()
+		}
 		why = en.redact(why)
 		if cls, _ := e.errs.classify(err); cls == lifecycle.ClassAuth {
 			scopeErr = missingScopeLocked(e, en)
@@ -46,6 +57,9 @@ func (c *callParts) callError(ctx context.Context, server, what string, err erro
 	})
 	if scopeErr != nil {
 		return &CallError{Message: fmt.Sprintf("%s on %s: %s", what, server, scopeErr), Err: errors.Join(scopeErr, err)}
+	}
+	if closed && lost != nil {
+		err = lost
 	}
 	return &CallError{Message: fmt.Sprintf("%s on %s: %s", what, server, why), Err: err}
 }
@@ -123,7 +137,7 @@ func (c *callParts) noteFailure(t callTarget, err error) {
 }
 
 // reconnectFor replaces t's connection (unless that already happened) and
-// waits until the server is connected again, or has failed.
+// waits until the server is connected again (awaitUp), or has failed.
 func (c *callParts) reconnectFor(ctx context.Context, t callTarget) (callTarget, error) {
 	e := c.e
 	e.ifEntry(t.name, func(en *entry) {
@@ -131,29 +145,17 @@ func (c *callParts) reconnectFor(ctx context.Context, t callTarget) (callTarget,
 			e.run.feed(en, lifecycle.SessionExpired{At: now(), Gen: t.gen}, nil)
 		}
 	})
-	for {
-		var nt callTarget
-		var changed chan struct{}
-		err := e.withEntry(t.name, func(en *entry) error {
-			// Connected: call again; pending: wait for the attempt; any
-			// other state will not connect by itself.
-			switch s := en.st.Current(); s {
-			case model.StateConnected:
-				nt = callTarget{name: t.name, gen: en.st.Gen(), conn: en.conn.conn}
-			case model.StatePending:
-				changed = e.changed
-			default:
-				return fmt.Errorf("%w: %s is %s: %s", ErrNotConnected, t.name, s, en.st.Shown().Error)
-			}
-			return nil
-		})
-		if err != nil || changed == nil {
-			return nt, err
-		}
-		select {
-		case <-changed:
-		case <-ctx.Done():
-			return callTarget{}, ctx.Err()
-		}
+	c.awaitUp(ctx, t.name)
+	if err := ctx.Err(); err != nil {
+		return callTarget{}, err
 	}
+	var nt callTarget
+	err := e.withEntry(t.name, func(en *entry) error {
+		if s := en.st.Current(); s != model.StateConnected {
+			return fmt.Errorf("%w: %s is %s: %s", ErrNotConnected, t.name, s, en.st.Shown().Error)
+		}
+		nt = callTarget{name: t.name, gen: en.st.Gen(), conn: en.conn.conn}
+		return nil
+	})
+	return nt, err
 }

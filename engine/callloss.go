@@ -18,7 +18,9 @@ var ErrConnectionLost = errors.New("connection lost during the call")
 // lossGrace is how long a request that failed on a broken connection waits
 // for the transport to say whether the connection ended. The request often
 // fails first: over HTTP the end shows at the event stream's next
-// reconnect, a second after it broke.
+// reconnect, a second after it broke. A ping answered meanwhile says at
+// once that the connection still works (only the request's own stream
+// broke), so such a failure is reported when it happens.
 const lossGrace = 3 * time.Second
 
 // ConnectionLostError is a request whose server's connection ended while
@@ -30,11 +32,18 @@ type ConnectionLostError struct {
 	State  model.State  // the server's state once the loss was handled
 	Reason model.Reason // and its reason
 	Err    error        // the request's own error
+	// Closed says mcpdeck itself closed the connection under the call (a
+	// reconnect, a stop, a changed definition), not the server or the
+	// network.
+	Closed bool
 }
 
 // Error says that the connection was lost, why, and what happens next.
 func (e *ConnectionLostError) Error() string {
 	s := "the connection was lost during the call"
+	if e.Closed {
+		s = "the connection was closed during the call"
+	}
 	if e.Cause != "" {
 		s += " (" + e.Cause + ")"
 	}
@@ -99,15 +108,27 @@ func (c *callParts) lostDuring(ctx context.Context, t callTarget, err error) err
 	return lost
 }
 
-// ended waits up to lossGrace for s to end.
+// ended waits up to lossGrace for s to end, and says no as soon as s
+// answers a ping: the connection works, only the request failed.
 func ended(ctx context.Context, s session) bool {
-	t := time.NewTimer(lossGrace)
-	defer t.Stop()
+	ctx, cancel := context.WithTimeout(ctx, lossGrace)
+	defer cancel()
+	alive := make(chan struct{})
+	go func() {
+		if s.Ping(ctx) == nil {
+			close(alive)
+		}
+	}()
 	select {
 	case <-s.Done():
 		return true
-	case <-t.C:
+	case <-alive:
 	case <-ctx.Done():
 	}
-	return false
+	select { // an end that came with the answer wins: select picks either
+	case <-s.Done():
+		return true
+	default:
+		return false
+	}
 }

@@ -18,7 +18,7 @@ import (
 // TestCallLostMidCallSaysReconnecting: a server whose connection ends
 // during a call fails the call with ErrConnectionLost, naming why the
 // connection ended and the reconnect attempt under way; a call that fails
-// on a connection that stays up keeps its own error.
+// on a connection that stays up keeps its own error, reported at once.
 func TestCallLostMidCallSaysReconnecting(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		n := newFakeNet()
@@ -35,9 +35,13 @@ func TestCallLostMidCallSaysReconnecting(t *testing.T) {
 		mustStart(t, e)
 		current(t, e, "s")
 
+		start := time.Now()
 		_, err := e.CallTool(context.Background(), "s", "blip", nil, nil)
 		if err == nil || errors.Is(err, ErrConnectionLost) {
 			t.Fatalf("blip on a working connection: %v", err)
+		}
+		if d := time.Since(start); d >= lossGrace {
+			t.Errorf("blip was reported %s after it failed, want at once (the connection answers pings)", d)
 		}
 		if s := current(t, e, "s"); s.State != model.StateConnected {
 			t.Fatalf("after blip: %s", s.State)
@@ -136,4 +140,73 @@ func TestConnectionLostSaysWhatNext(t *testing.T) {
 			t.Errorf("%s/%s: %q, want %q", tc.e.State, tc.e.Reason.Kind, got, tc.want)
 		}
 	}
+}
+
+// TestCallUnderAClosedConnectionIsNotCancelled: a call in flight when
+// mcpdeck closes its connection (a reconnect the person asked for, or one
+// the engine decided) fails saying the connection went and what happens
+// next, never "cancelled", which is what a caller's own cancellation says.
+func TestCallUnderAClosedConnectionIsNotCancelled(t *testing.T) {
+	bin := needFaultServer(t)
+	url, _ := faultlaunch.Start(t, bin, "-http")
+	asked := make(chan struct{}, 1)
+	e := realEngine(t, map[string]any{"web": map[string]any{"type": "http", "url": url}}, map[string]string{"MCP_TIMEOUT": "60000"}, func(o *Options) {
+		o.Elicit = func(context.Context, ElicitRequest) (ElicitResponse, error) {
+			asked <- struct{}{}
+			return ElicitResponse{Action: ElicitAccept, Content: map[string]any{}}, nil
+		}
+	})
+	if err := e.Start(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	await(t, e, "web", "connected", inState(model.StateConnected))
+	errc := make(chan error, 1)
+	go func() { _, err := e.CallTool(context.Background(), "web", "stall", nil, nil); errc <- err }()
+	<-asked
+	if err := e.Reconnect(context.Background(), "web"); err != nil {
+		t.Fatal(err)
+	}
+	err := <-errc
+	if err == nil || strings.Contains(err.Error(), "cancelled") || !strings.HasPrefix(err.Error(), "calling stall on web: the connection was closed during the call") {
+		t.Errorf("got %v, want the connection closed during the call", err)
+	}
+}
+
+// TestRequestWaitsForAReconnect: a call, a read and a prompt made while
+// their server reconnects after a connection loss (a batch's next lines)
+// wait for it and run; a call to a server still down when the connect
+// timeout ends fails saying it is pending.
+func TestRequestWaitsForAReconnect(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		n := newFakeNet()
+		n.servers["s"] = toolServer(map[string]server.ToolHandlerFunc{
+			"echo": func(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+				return mcp.NewToolResultText("echoed"), nil
+			},
+		})
+		e := newTestEngine(t, n, stdioServer("s"))
+		mustStart(t, e)
+		current(t, e, "s")
+		n.last("s").kill(exitErr(3))
+		if s := current(t, e, "s"); s.State != model.StatePending {
+			t.Fatalf("after the loss: %s", s.State)
+		}
+		start := time.Now()
+		res, err := e.CallTool(context.Background(), "s", "echo", nil, nil)
+		if err != nil || text(res) != "echoed" {
+			t.Fatalf("a call during the reconnect: %+v %v", res, err)
+		}
+		if time.Since(start) == 0 {
+			t.Error("the call did not wait for the reconnect")
+		}
+
+		n.set(func() { n.block["s"] = true }) // it stays down: every attempt hangs
+		n.last("s").kill(exitErr(3))
+		current(t, e, "s")
+		start = time.Now()
+		_, err = e.CallTool(context.Background(), "s", "echo", nil, nil)
+		if !errors.Is(err, ErrNotConnected) || time.Since(start) > e.ConnectTimeout() {
+			t.Errorf("a call to a server that stays down: %v after %s", err, time.Since(start))
+		}
+	})
 }

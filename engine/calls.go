@@ -10,6 +10,7 @@ import (
 
 	"github.com/mcpdeck/mcpdeck/engine/resultfile"
 	"github.com/mcpdeck/mcpdeck/engine/schema"
+	"github.com/mcpdeck/mcpdeck/model/pins"
 )
 
 // progressGrace is how long progress for a finished call is still delivered.
@@ -119,14 +120,17 @@ func (c *callParts) prepare(server, tool string, progress func(Progress)) (tc to
 		}
 		def, ok := en.lists.tool(tool)
 		if !ok {
-			if refused := toolsRefusedLocked(e, en); refused != nil {
-				return &CallError{Message: fmt.Sprintf("call %s on %s: %s", tool, server, refused), Err: refused}
-			}
-			return &CallError{Message: fmt.Sprintf("server %s has no tool %q", server, tool), Err: ErrUnknownTool}
+			return unknownToolLocked(e, en, tool)
 		}
 		if def.Denied {
 			_, rule := e.res.Permissions.Check(def.ExposedName)
-			return fmt.Errorf("%w: %s (rule %s)", ErrDenied, def.ExposedName, rule)
+			return &CallError{
+				Message: fmt.Sprintf("calling %s on %s: %s is denied by a permission rule (%s)", tool, server, def.ExposedName, rule),
+				Err:     fmt.Errorf("%w: %s (rule %s)", ErrDenied, def.ExposedName, rule),
+			}
+		}
+		if st, withheld := en.pins.report.Status(pins.KindTool, def.Name); withheld {
+			return withheldError(server, pins.KindTool, def.Name, st)
 		}
 		tc.name = def.Name
 		if tc.sch, err = en.calls.schemaFor(def); err != nil {
@@ -143,7 +147,11 @@ func (c *callParts) prepare(server, tool string, progress func(Progress)) (tc to
 // tool runs CallToolRaw.
 func (c *callParts) tool(ctx context.Context, server, tool string, args map[string]any, progress func(Progress)) (*mcp.CallToolResult, error) {
 	e := c.e
+	c.awaitUp(ctx, server)
 	tc, err := c.prepare(server, tool, progress)
+	if errors.Is(err, ErrUnknownTool) && e.lists.relistTools(ctx, server) {
+		tc, err = c.prepare(server, tool, progress)
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -202,6 +210,7 @@ func (e *Engine) ReadResource(ctx context.Context, server, uri string) (Resource
 // (for `mcpdeck serve`).
 func (e *Engine) ReadResourceRaw(ctx context.Context, server, uri string) (*mcp.ReadResourceResult, error) {
 	c := e.calls
+	c.awaitUp(ctx, server)
 	t, err := c.target(server)
 	if err != nil {
 		return nil, err
@@ -235,9 +244,13 @@ func (e *Engine) GetPromptRaw(ctx context.Context, server, name string, args map
 func (c *callParts) prompt(ctx context.Context, server, name string, args map[string]string) (*mcp.GetPromptResult, error) {
 	var t callTarget
 	var missing []string
+	c.awaitUp(ctx, server)
 	err := c.e.withEntry(server, func(en *entry) (err error) {
 		if t, err = targetLocked(en); err != nil {
 			return err
+		}
+		if st, withheld := en.pins.report.Status(pins.KindPrompt, name); withheld {
+			return withheldError(server, pins.KindPrompt, name, st)
 		}
 		missing = en.lists.missingArguments(name, args)
 		return nil

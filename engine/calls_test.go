@@ -276,8 +276,8 @@ func TestCallTimeoutCancelAndDenied(t *testing.T) {
 				t.Error("rm not flagged denied")
 			}
 		}
-		if _, err := e.CallTool(context.Background(), "s", "rm", nil, nil); !errors.Is(err, ErrDenied) || !strings.Contains(err.Error(), "mcp__s__rm") {
-			t.Fatalf("denied: %v", err)
+		if _, err := e.CallTool(context.Background(), "s", "rm", nil, nil); !errors.Is(err, ErrDenied) || !strings.HasPrefix(err.Error(), "calling rm on s: mcp__s__rm is denied by a permission rule (") {
+			t.Fatalf("denied: %v, want it to name the call, the server and the rule", err)
 		}
 		before := e.Snapshot()
 		// Lifting the rule takes effect on reload, without reconnecting.

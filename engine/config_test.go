@@ -132,7 +132,7 @@ func TestIntegrationConfigActions(t *testing.T) {
 
 	// Removing a server from the file closes it.
 	writeJSON(t, filepath.Join(d.load.ConfigDir, "settings.json"), servers(map[string]any{}))
-	timeout := time.After(60 * time.Second)
+	timeout := time.After(awaitDeadline)
 	for {
 		if _, ok := serverSnap(e.Snapshot(), "u"); !ok {
 			break

@@ -38,6 +38,9 @@ func (r *runner) connect(ctx context.Context, srv model.Server, mask *textsafe.M
 	if !kept && conn != nil {
 		r.goClose(conn, mask)
 	}
+	if kept {
+		r.e.memory.flush(srv.Name)
+	}
 }
 
 // connected reports attempt gen's outcome to Step and reports whether the

@@ -18,7 +18,8 @@
 // The Engine is a thin front over parts that each own their fields: the
 // runner (connections and the reducer), config (reload, the person's
 // choices), calls, lists, notifications, asks (sampling and elicitation),
-// logs (and traffic), skills, subscriptions and health. Per server, an
+// logs (and traffic), skills, subscriptions, health and memory (lists
+// remembered between runs, for `mcpdeck serve`). Per server, an
 // entry holds one field group per part. One mutex guards them all, taken
 // only through locked and withEntry (lock.go), and one function assembles
 // what a snapshot shows of a server from the parts (entry.snapshot,
@@ -51,6 +52,7 @@ import (
 	"io"
 	"log/slog"
 	"sync"
+	"time"
 
 	"github.com/mark3labs/mcp-go/server"
 
@@ -107,6 +109,11 @@ type Options struct {
 	// sampling requests (--sampling-command), instead of the person or a
 	// server's own "sampling" setting.
 	SamplingCommand string
+	// RememberLists keeps each server's last tools, prompts, resources
+	// and templates per definition in CacheDir, and shows them in
+	// snapshots (ServerSnapshot.Remembered) while it is not connected:
+	// `mcpdeck serve` answers an agent's first list from them (remember.go).
+	RememberLists bool
 }
 
 // ErrClosed is returned by actions after Close.
@@ -165,7 +172,9 @@ type Engine struct {
 	skills *skillParts  // skill loading (skillload.go)
 	subs   *subParts    // resource subscriptions (subscriptions.go)
 	health *healthParts // requests under way, pings (health.go)
+	memory *memoryParts // lists remembered between runs (remember.go)
 	ide    *ideParts    // editors found through their lock files (idescan.go, idewatch.go)
+	pins   *pinParts    // what servers tell a model, pinned and withheld (pins.go)
 }
 
 // New builds an engine; Start loads the config and begins connecting.
@@ -223,7 +232,9 @@ func newEngine(opts Options) *Engine {
 	e.skills = &skillParts{e: e}
 	e.subs = &subParts{e: e}
 	e.health = &healthParts{e: e}
+	e.memory = &memoryParts{e: e}
 	e.ide = newIDEParts(e)
+	e.pins = &pinParts{e: e, pending: map[string]pendingPins{}}
 	return e
 }
 
@@ -261,6 +272,10 @@ func (e *Engine) Start(ctx context.Context) error {
 	return nil
 }
 
+// ConnectTimeout is how long one connect may take, and again its listing
+// (MCP_TIMEOUT): `mcpdeck serve` waits no longer for a server to come.
+func (e *Engine) ConnectTimeout() time.Duration { return e.set.connectTimeout }
+
 // Updates delivers a snapshot after every change. Only the latest unread
 // snapshot is kept; the channel closes after Close.
 func (e *Engine) Updates() <-chan Snapshot { return e.pub.ch }
@@ -281,6 +296,22 @@ func (e *Engine) ManagedPolicy() (p model.Policy) {
 		}
 	})
 	return p
+}
+
+// DenyRule is the permission rule of the configuration last loaded that
+// denies the tool of that exposed name (mcp__server__tool), "" when none
+// does: what to tell an agent whose call of a tool no longer offered a
+// rule stopped.
+func (e *Engine) DenyRule(exposedName string) (rule string) {
+	e.locked(func() {
+		if e.res == nil {
+			return
+		}
+		if allowed, r := e.res.Permissions.Check(exposedName); !allowed {
+			rule = r
+		}
+	})
+	return rule
 }
 
 // Close shuts every server down in parallel, within about a second, and

@@ -39,6 +39,8 @@ type entry struct {
 	asks   askState    // sampling and elicitation
 	watch  watchState  // subscriptions
 	health healthState // health
+	pins   pinState    // pins
+	memory memoryState // memory
 }
 
 // forget drops everything learned from a connection so that a reconnect
@@ -47,4 +49,5 @@ func (en *entry) forget() {
 	en.lists.forget()
 	en.conn.forget()
 	en.calls.forget()
+	en.pins.forget()
 }

@@ -97,7 +97,7 @@ func gone(s Snapshot, name string) bool { _, ok := serverSnap(s, name); return !
 // awaitGone waits until the named server has no row.
 func awaitGone(t *testing.T, e *Engine, name string) {
 	t.Helper()
-	deadline := time.After(60 * time.Second)
+	deadline := time.After(awaitDeadline)
 	for !gone(e.Snapshot(), name) {
 		select {
 		case <-e.Updates():

@@ -85,6 +85,10 @@ func inputWhy(err error) string {
 	case errors.Is(err, client.ErrMaxInputRoundTripsExceeded):
 		return fmt.Sprintf("the server kept asking for more input, and mcpdeck stops a request after %d rounds (%v)",
 			transports.MaxInputRounds, err)
+	case errors.Is(err, ErrRoundTooLarge):
+		var r roundTooLarge
+		errors.As(err, &r)
+		return r.Error()
 	case errors.Is(err, ErrTooManyAsks):
 		return fmt.Sprintf("the server asked for more input at once than mcpdeck lets wait (%d requests per server), so mcpdeck declined the rest and stopped the request",
 			MaxPendingAsks)

@@ -3,12 +3,16 @@ package engine
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
+	"fmt"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/mark3labs/mcp-go/mcp"
 
 	"github.com/mcpdeck/mcpdeck/engine/lock"
+	"github.com/mcpdeck/mcpdeck/transports"
 )
 
 // mcp-go answers a server's input-required round by calling the handler
@@ -28,12 +32,45 @@ type InputKey struct {
 	Settled <-chan string
 }
 
+// A round is one question with several fields, so its requests share one
+// of their server's MaxPendingAsks places however many there are
+// (holdRound); these bound what one round may ask instead. A round beyond
+// them ends its call (ErrRoundTooLarge), before the person is asked
+// anything.
+const (
+	maxRoundInputs = 64
+	maxRoundBytes  = 4 << 20 // the result that starts the round, encoded
+)
+
+// ErrRoundTooLarge ends a call whose server asked, in one input-required
+// round, for more inputs than maxRoundInputs or more bytes than
+// maxRoundBytes.
+var ErrRoundTooLarge = errors.New("the server asked for too much input in one round")
+
+// roundTooLarge is ErrRoundTooLarge with what the round held.
+type roundTooLarge struct{ inputs, bytes int }
+
+func (r roundTooLarge) Error() string {
+	return fmt.Sprintf("the server asked for %d inputs (%s) in one round, more than mcpdeck answers at once (%d inputs, %s), so mcpdeck stopped the request",
+		r.inputs, transports.FormatSize(r.bytes), maxRoundInputs, transports.FormatSize(maxRoundBytes))
+}
+
+// Is makes errors.Is(err, ErrRoundTooLarge) hold.
+func (roundTooLarge) Is(target error) bool { return target == ErrRoundTooLarge }
+
 // inputRound is the input-required round a call is in.
 type inputRound struct {
-	reqs    mcp.InputRequests
-	keys    []string
-	claimed map[string]bool
-	settled chan string // buffered: one send per key
+	reqs     mcp.InputRequests
+	keys     []string
+	claimed  map[string]bool
+	settled  chan string // buffered: one send per key
+	tooLarge error       // roundTooLarge, or nil
+
+	// place is the one ask place the round's requests share: holders
+	// count those holding it, release gives it back.
+	mu      sync.Mutex
+	holders int
+	release func()
 }
 
 // noteRound records the round a result of the call starts, when it is an
@@ -47,6 +84,9 @@ func (ic *inputCall) noteRound(raw json.RawMessage) json.RawMessage {
 		return raw
 	}
 	r := &inputRound{reqs: res.InputRequests, claimed: map[string]bool{}, settled: make(chan string, len(res.InputRequests))}
+	if n := len(res.InputRequests); n > maxRoundInputs || len(raw) > maxRoundBytes {
+		r.tooLarge = roundTooLarge{inputs: n, bytes: len(raw)}
+	}
 	for k := range res.InputRequests {
 		r.keys = append(r.keys, k)
 	}
@@ -86,6 +126,40 @@ func (ic *inputCall) claim(method mcp.MCPMethod, params any) (InputKey, func()) 
 		return InputKey{}, func() {}
 	}
 	return in, func() { settled <- in.Key }
+}
+
+// holdRound takes the place of the call's current round for one of its
+// requests: the first to come takes it with admit, the last to finish
+// gives it back. A round too large for mcpdeck is refused whole.
+func (ic *inputCall) holdRound(admit func() (func(), error)) (func(), error) {
+	var r *inputRound
+	lock.With(&ic.mu, func() { r = ic.round })
+	if r == nil {
+		return admit()
+	}
+	if r.tooLarge != nil {
+		return nil, r.tooLarge
+	}
+	var err error
+	lock.With(&r.mu, func() {
+		if r.holders == 0 {
+			if r.release, err = admit(); err != nil {
+				return
+			}
+		}
+		r.holders++
+	})
+	if err != nil {
+		return nil, err
+	}
+	return func() {
+		lock.With(&r.mu, func() {
+			if r.holders--; r.holders == 0 {
+				r.release()
+				r.release = nil
+			}
+		})
+	}, nil
 }
 
 // free is the first key of the round not claimed yet whose request asks

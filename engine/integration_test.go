@@ -77,11 +77,17 @@ func realEngine(t testing.TB, servers map[string]any, env map[string]string, twe
 	return e
 }
 
+// awaitDeadline is how long await waits before it says what it waited
+// for. It bounds nothing the product promises: it only turns a hang into a
+// sentence. Listing 10 000 tools under -race on a loaded 2-core machine
+// took over a minute, so it is minutes, well inside go test's 10.
+const awaitDeadline = 4 * time.Minute
+
 // await reads snapshots until ok holds for the named server, or fails after
-// a generous deadline.
+// awaitDeadline.
 func await(t testing.TB, e *Engine, name string, what string, ok func(ServerSnapshot) bool) ServerSnapshot {
 	t.Helper()
-	deadline := time.After(60 * time.Second)
+	deadline := time.After(awaitDeadline)
 	for {
 		if s, found := serverSnap(e.Snapshot(), name); found && ok(s) {
 			return s

@@ -5,37 +5,64 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/mark3labs/mcp-go/mcp"
-
 	"github.com/mcpdeck/mcpdeck/engine/toolspage"
 	"github.com/mcpdeck/mcpdeck/model"
 	"github.com/mcpdeck/mcpdeck/model/textsafe"
 )
 
-// convertTool converts a tool as mcp-go decoded it, for a page the stream
-// reader refused (toolspage.Read) and left to mcp-go.
-func convertTool(server string, t mcp.Tool) Tool {
-	w := toolspage.FromMCP(t)
-	return convertWire(server, &w)
-}
-
-// convertWire sanitizes a server's tool, caps its description and computes
-// its exposed name; the input schema stays as the server sent it.
+// convertWire converts a server's tool as the stream reader read it
+// (cleanTool); the input schema stays as the server sent it.
 func convertWire(server string, t *toolspage.Wire) Tool {
 	title := t.Title
 	if title == "" {
 		title = t.Annotations.Title
 	}
-	return Tool{
+	return cleanTool(server, Tool{
 		Name:        t.Name,
-		ExposedName: model.ToolName(server, t.Name),
-		Title:       sanitize(title),
-		Description: capText(t.Description),
+		Title:       title,
+		Description: t.Description,
 		InputSchema: t.InputSchema,
 		ReadOnly:    isTrue(t.Annotations.ReadOnlyHint),
 		Destructive: isTrue(t.Annotations.DestructiveHint),
 		OpenWorld:   isTrue(t.Annotations.OpenWorldHint),
+	})
+}
+
+// The clean functions are the one place a server's list item is made fit
+// to keep and show: text sanitized, descriptions capped, the exposed name
+// computed. Live pages and lists remembered from an earlier run
+// (remember.go) both pass them, so a file in the cache is trusted no
+// more than the server it came from. Each is idempotent.
+
+// cleanTool sanitizes t's title, caps its description and computes its
+// exposed name. Its name and schema stay as sent: calls use them.
+func cleanTool(server string, t Tool) Tool {
+	t.ExposedName = model.ToolName(server, t.Name)
+	t.Title = sanitize(t.Title)
+	t.Description = capText(t.Description)
+	return t
+}
+
+// cleanResource sanitizes r's name and caps its description.
+func cleanResource(r Resource) Resource {
+	r.Name, r.Description = sanitize(r.Name), capText(r.Description)
+	return r
+}
+
+// cleanTemplate sanitizes t's name and caps its description.
+func cleanTemplate(t ResourceTemplate) ResourceTemplate {
+	t.Name, t.Description = sanitize(t.Name), capText(t.Description)
+	return t
+}
+
+// cleanPrompt sanitizes p's name and caps its and its arguments'
+// descriptions, in place: p's arguments are a slice no one shares yet.
+func cleanPrompt(p Prompt) Prompt {
+	p.Name, p.Description = sanitize(p.Name), capText(p.Description)
+	for i := range p.Arguments {
+		p.Arguments[i].Description = capText(p.Arguments[i].Description)
 	}
+	return p
 }
 
 func isTrue(b *bool) bool { return b != nil && *b }
@@ -107,6 +134,8 @@ func (p *listParts) apply(en *entry, l lists) {
 	if l.fetched[listSkills] {
 		s.skills = l.skills
 	}
+	p.e.pins.listedLocked(en, l)
+	p.e.memory.listedLocked(en)
 }
 
 // maskTexts masks, with the server's Masker, what freshly fetched lists
@@ -138,24 +167,34 @@ func maskTexts(m *textsafe.Masker, l *lists) {
 }
 
 // permitLocked re-flags denied tools after the permission rules
-// changed. Tool slices are shared with published snapshots, so a changed
-// list is copied, never edited in place.
+// changed (permitted).
 func (p *listParts) permitLocked(en *entry) {
+	if t, changed := p.permitted(en.lists.tools); changed {
+		en.lists.tools = t
+	}
+}
+
+// permitted is tools flagged anew by the permission rules in force, and
+// whether any flag changed. Tool slices are shared with published
+// snapshots, so a changed list is a copy, never edited in place. Callers
+// hold e.mu.
+func (p *listParts) permitted(tools []Tool) ([]Tool, bool) {
 	res := p.e.res
 	if res == nil {
-		return
+		return tools, false
 	}
 	var out []Tool
-	for i, t := range en.lists.tools {
+	for i, t := range tools {
 		allowed, rule := res.Permissions.Check(t.ExposedName)
 		if denied := !allowed && rule != ""; denied != t.Denied {
 			if out == nil {
-				out = slices.Clone(en.lists.tools)
+				out = slices.Clone(tools)
 			}
 			out[i].Denied = denied
 		}
 	}
-	if out != nil {
-		en.lists.tools = out
+	if out == nil {
+		return tools, false
 	}
+	return out, true
 }

@@ -13,6 +13,7 @@ import (
 	"github.com/mcpdeck/mcpdeck/engine/lock"
 	"github.com/mcpdeck/mcpdeck/engine/toolspage"
 	"github.com/mcpdeck/mcpdeck/model"
+	"github.com/mcpdeck/mcpdeck/model/pins"
 	"github.com/mcpdeck/mcpdeck/transports"
 )
 
@@ -111,6 +112,9 @@ type lists struct {
 	size  int // bytes kept from the list being fetched, cursors included
 	// authErr is a list refused for lack of authorization (401/403)
 	authErr error
+	// pinned is what a fetch learned for pins: the items of each list as
+	// sent, the instructions (pinlists.go).
+	pinned pinLists
 }
 
 // offered reports which lists the server declares.
@@ -148,6 +152,7 @@ func (p *listParts) fetchAll(ctx context.Context, srv model.Server, conn session
 	if out.fatal != nil {
 		return out
 	}
+	instructionsOf(conn, &out)
 	select {
 	case <-conn.Done(): // e.g. a page over the limit, which ended the connection
 		if err := conn.Err(); err != nil {
@@ -167,6 +172,7 @@ func (p *listParts) fetchAll(ctx context.Context, srv model.Server, conn session
 // mergeList copies kind k of src into dst.
 func mergeList(dst *lists, src lists, k listKind) {
 	dst.fetched[k] = true
+	dst.pinned.items[k] = src.pinned.items[k]
 	dst.problems = append(dst.problems, src.problems...)
 	if dst.fatal == nil {
 		dst.fatal = src.fatal
@@ -261,7 +267,8 @@ func fetchToolsPage(ctx context.Context, server string, c *client.Client, cursor
 	req := mcp.ListToolsRequest{}
 	req.Params.Cursor = cursor
 	var page pageTools
-	cctx, _ := toolspage.Take(ctx, func() { page = pageTools{} }, func(w *toolspage.Wire) { page.tools = append(page.tools, convertWire(server, w)) })
+	h := pins.NewHasher()
+	cctx, _ := toolspage.Take(ctx, func() { page = pageTools{} }, func(w *toolspage.Wire) { page.add(server, h, w) })
 	r, err := c.ListToolsByPage(cctx, req)
 	if err != nil {
 		return "", err
@@ -270,12 +277,14 @@ func fetchToolsPage(ctx context.Context, server string, c *client.Client, cursor
 		if listFull(len(out.tools)) {
 			return "", errTooMany
 		}
-		ct, ok := page.next(t.Name)
+		ct, item, ok := page.next(t.Name)
 		if !ok {
-			ct = convertTool(server, t)
+			w := toolspage.FromMCP(t)
+			ct, item = convertWire(server, &w), h.Tool(pinTool(&w))
 		}
 		out.size += len(ct.Name) + len(ct.ExposedName) + len(ct.Title) + len(ct.Description) + len(ct.InputSchema)
 		out.tools = append(out.tools, ct)
+		out.pinned.items[listTools] = append(out.pinned.items[listTools], item)
 	}
 	return r.NextCursor, nil
 }
@@ -292,7 +301,7 @@ func fetchResourcesPage(ctx context.Context, c *client.Client, cursor mcp.Cursor
 		if listFull(len(out.resources)) {
 			return "", errTooMany
 		}
-		r := Resource{URI: x.URI, Name: sanitize(x.Name), Description: capText(x.Description), MIMEType: x.MIMEType}
+		r := cleanResource(Resource{URI: x.URI, Name: x.Name, Description: x.Description, MIMEType: x.MIMEType})
 		out.size += len(r.URI) + len(r.Name) + len(r.Description) + len(r.MIMEType)
 		out.resources = append(out.resources, r)
 	}
@@ -301,6 +310,7 @@ func fetchResourcesPage(ctx context.Context, c *client.Client, cursor mcp.Cursor
 
 // fetchTemplatesPage reads one resources/templates/list page.
 func fetchTemplatesPage(ctx context.Context, c *client.Client, cursor mcp.Cursor, out *lists) (mcp.Cursor, error) {
+	h := pins.NewHasher()
 	req := mcp.ListResourceTemplatesRequest{}
 	req.Params.Cursor = cursor
 	r, err := c.ListResourceTemplatesByPage(ctx, req)
@@ -315,7 +325,10 @@ func fetchTemplatesPage(ctx context.Context, c *client.Client, cursor mcp.Cursor
 		if x.URITemplate != nil {
 			tmpl = x.URITemplate.Raw()
 		}
-		rt := ResourceTemplate{URITemplate: tmpl, Name: sanitize(x.Name), Description: capText(x.Description), MIMEType: x.MIMEType}
+		rt := cleanTemplate(ResourceTemplate{URITemplate: tmpl, Name: x.Name, Description: x.Description, MIMEType: x.MIMEType})
+		out.pinned.items[listTemplates] = append(out.pinned.items[listTemplates], h.Template(pins.Template{
+			Name: x.Name, Title: x.Title, Description: x.Description, URITemplate: tmpl, MIMEType: x.MIMEType,
+		}))
 		out.size += len(rt.URITemplate) + len(rt.Name) + len(rt.Description) + len(rt.MIMEType)
 		out.templates = append(out.templates, rt)
 	}
@@ -324,6 +337,7 @@ func fetchTemplatesPage(ctx context.Context, c *client.Client, cursor mcp.Cursor
 
 // fetchPromptsPage reads one prompts/list page.
 func fetchPromptsPage(ctx context.Context, c *client.Client, cursor mcp.Cursor, out *lists) (mcp.Cursor, error) {
+	h := pins.NewHasher()
 	req := mcp.ListPromptsRequest{}
 	req.Params.Cursor = cursor
 	r, err := c.ListPromptsByPage(ctx, req)
@@ -334,14 +348,17 @@ func fetchPromptsPage(ctx context.Context, c *client.Client, cursor mcp.Cursor, 
 		if listFull(len(out.prompts)) {
 			return "", errTooMany
 		}
-		p := Prompt{Name: sanitize(x.Name), Description: capText(x.Description)}
-		out.size += len(p.Name) + len(p.Description)
+		p := Prompt{Name: x.Name, Description: x.Description}
 		for _, a := range x.Arguments {
-			pa := PromptArgument{Name: a.Name, Description: capText(a.Description), Required: a.Required}
-			out.size += len(pa.Name) + len(pa.Description)
-			p.Arguments = append(p.Arguments, pa)
+			p.Arguments = append(p.Arguments, PromptArgument{Name: a.Name, Description: a.Description, Required: a.Required})
+		}
+		p = cleanPrompt(p)
+		out.size += len(p.Name) + len(p.Description)
+		for _, a := range p.Arguments {
+			out.size += len(a.Name) + len(a.Description)
 		}
 		out.prompts = append(out.prompts, p)
+		out.pinned.items[listPrompts] = append(out.pinned.items[listPrompts], h.Prompt(pinPrompt(x)))
 	}
 	return r.NextCursor, nil
 }

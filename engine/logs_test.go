@@ -34,6 +34,7 @@ func TestLogMessagesAreKeptBoundedAndCounted(t *testing.T) {
 		var seen int
 		e.opts.OnLog = func(server string, l LogEntry) { seen++ }
 		mustStart(t, e)
+		synctest.Wait() // start-up settled: its listing scanned and published
 		before := e.Snapshot().Seq
 		for i := range 1200 {
 			level := "info"

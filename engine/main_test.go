@@ -12,8 +12,8 @@ import (
 )
 
 func TestMain(m *testing.M) {
-	if len(os.Args) > 1 && os.Args[1] == egress.ShimArg {
-		os.Exit(egress.RunShim(os.Args[1:])) // a sandboxed server's shim, as in main
+	if code, ok := egress.RunHelper(os.Args[1:]); ok {
+		os.Exit(code) // a sandboxed server's shim, as in main
 	}
 	code := m.Run()
 	faultBin.Remove()

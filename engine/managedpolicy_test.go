@@ -62,12 +62,12 @@ func TestHeadersHelperFollowsThePolicyOfEachReload(t *testing.T) {
 		t.Fatalf("the policy changed the definition: %s %s %+v", before.Hash, after.Hash, after.Policy)
 	}
 	en := &entry{}
-	configure(en, before, nil)
+	configure(en, before, nil, nil)
 	o := e.run.connOptions(before, en.mask, &en.policy)
 	if _, err := o.HeaderFunc(t.Context()); err != nil {
 		t.Fatal(err)
 	}
-	configure(en, after, nil) // what a reload does for an unchanged definition
+	configure(en, after, nil, nil) // what a reload does for an unchanged definition
 	if _, err := o.HeaderFunc(t.Context()); err != nil {
 		t.Fatal(err)
 	}

@@ -1,5 +1,10 @@
 package engine
 
+import (
+	"github.com/mcpdeck/mcpdeck/engine/toolspage"
+	"github.com/mcpdeck/mcpdeck/model/pins"
+)
+
 // pageTools holds one tools/list page as the engine read it from the raw
 // result (toolspage.Read), converted, in the page's order. Reading the raw
 // result keeps each input schema byte for byte: mcp-go decodes a schema
@@ -9,7 +14,14 @@ package engine
 // key order and number spelling).
 type pageTools struct {
 	tools []Tool
+	items []pins.Item // each tool's pin, beside it
 	pos   int
+}
+
+// add converts one tool of the page and pins it as sent.
+func (p *pageTools) add(server string, h *pins.Hasher, w *toolspage.Wire) {
+	p.tools = append(p.tools, convertWire(server, w))
+	p.items = append(p.items, h.Tool(pinTool(w)))
 }
 
 // next returns the tool called name that follows the last one returned, in
@@ -17,13 +29,14 @@ type pageTools struct {
 // x-mcp-header declaration), so entries before the match are skipped; a
 // name listed twice gets each entry in turn. ok is false when the page was
 // not read: the stream reader refused it and mcp-go decoded it instead.
-func (p *pageTools) next(name string) (t Tool, ok bool) {
+func (p *pageTools) next(name string) (t Tool, item pins.Item, ok bool) {
 	for i := p.pos; i < len(p.tools); i++ {
 		if p.tools[i].Name == name {
 			p.pos = i + 1
 			t, p.tools[i] = p.tools[i], Tool{} // the page keeps no second reference
-			return t, true
+			item, p.items[i] = p.items[i], pins.Item{}
+			return t, item, true
 		}
 	}
-	return Tool{}, false
+	return Tool{}, pins.Item{}, false
 }

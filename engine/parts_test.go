@@ -19,6 +19,8 @@ var partOwners = map[string][]string{
 	"asks":   {"askParts", "askState"},
 	"watch":  {"subParts", "watchState"},
 	"health": {"healthParts", "healthState"},
+	"pins":   {"pinParts", "pinState"},
+	"memory": {"memoryParts", "memoryState"},
 }
 
 // partFuncs are the plain functions that belong to a part.
@@ -32,6 +34,7 @@ var crossCalls = map[string]bool{
 	"entry.forget→lists.forget":    true,
 	"entry.forget→conn.forget":     true,
 	"entry.forget→calls.forget":    true,
+	"entry.forget→pins.forget":     true,
 	"listParts.apply→calls.forget": true,
 }
 

@@ -71,7 +71,7 @@ func (en *entry) snapshot(s *ServerSnapshot) {
 	l, d, c := en.st.Shown(), &en.def, en.conn.info
 	*s = ServerSnapshot{
 		Name: en.srv.Name, Scope: en.srv.Scope, Source: en.srv.Source, Overrides: en.srv.Overrides,
-		Transport: d.transport, Config: d.config, Written: d.written, RunsIn: d.runsIn, Target: d.target, Hash: en.srv.Hash,
+		Transport: d.transport, Config: d.config, Written: d.written, Sandbox: d.sandbox, RunsIn: d.runsIn, Target: d.target, Hash: en.srv.Hash,
 		Enabled: en.srv.Enabled, Approval: en.srv.Approval, Policy: en.srv.Policy, Problems: en.srv.Problems,
 		SamplingDecision: en.srv.Sampling, Editor: en.srv.Editor,
 
@@ -84,7 +84,7 @@ func (en *entry) snapshot(s *ServerSnapshot) {
 		ServerInfo: c.server, ProtocolVersion: c.protocol, Instructions: c.instructions, Subscriptions: c.subscriptions,
 
 		Tools: en.lists.tools, Resources: en.lists.resources, Templates: en.lists.templates,
-		Prompts: en.lists.prompts, Skills: en.lists.skills,
+		Prompts: en.lists.prompts, Skills: en.lists.skills, Pins: en.pins.report, Remembered: en.memory.lists,
 
 		Logs: en.logs.shown, LogErrors: en.logs.errors,
 		Traffic: en.logs.traffic.shown, TrafficDropped: en.logs.traffic.shownDropped,

@@ -33,6 +33,7 @@ func (p *listParts) refetchLocked(en *entry, k listKind) {
 			again = false
 			e.locked(func() { again = p.refetched(en, gen, conn, k, one) })
 		}
+		e.memory.flush(name)
 	})
 }
 
@@ -49,16 +50,23 @@ func (p *listParts) refetched(en *entry, gen uint64, conn session, k listKind, o
 		e.run.lostLocked(en, gen, one.fatal)
 		return false
 	}
-	var l lists
-	mergeList(&l, one, k)
-	p.mark(&l)
-	problem, detail := p.problems(en, l)
-	p.apply(en, l)
-	e.run.feed(en, lifecycle.Listed{At: now(), Gen: gen, Problem: problem, Detail: detail}, nil)
+	p.applyOneLocked(en, gen, k, one)
 	again := s.dirty[k]
 	s.dirty[k] = false
 	if !again {
 		s.refetching[k] = false
 	}
 	return again
+}
+
+// applyOneLocked applies list k, fetched alone on connection gen (a
+// refetch, or a call's relist): marked and shown, and its problems, if
+// any, on the server. Callers hold e.mu.
+func (p *listParts) applyOneLocked(en *entry, gen uint64, k listKind, one lists) {
+	var l lists
+	mergeList(&l, one, k)
+	p.mark(&l)
+	problem, detail := p.problems(en, l)
+	p.apply(en, l)
+	p.e.run.feed(en, lifecycle.Listed{At: now(), Gen: gen, Problem: problem, Detail: detail}, nil)
 }

@@ -30,7 +30,7 @@ const (
 // as a whole CreateMessageResult, any other text as the assistant's text.
 // Errors never quote stdout.
 func replyByCommand(ctx context.Context, srv model.Server, r SampleRequest) (*mcp.CreateMessageResult, string, error) {
-	out, err := launch.For(srv).RunShell(ctx, r.Command,
+	out, err := launch.For(srv).PersonsProgram().RunShell(ctx, r.Command,
 		map[string]string{"MCPDECK_SERVER_NAME": r.Server}, r.commandDir, r.Raw,
 		platform.Limits{Timeout: sampleCommandTimeout, MaxOutput: maxSampleReply})
 	if err == nil {

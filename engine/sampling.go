@@ -114,7 +114,7 @@ const maxSampleHistory = 50
 func (p *askParts) sample(ctx context.Context, server string, req mcp.CreateMessageRequest) (*mcp.CreateMessageResult, error) {
 	in, settle := inputCallFrom(ctx).claim(mcp.MethodSamplingCreateMessage, req.CreateMessageParams)
 	defer settle()
-	release, err := p.admit(server)
+	release, err := p.admitInput(ctx, server, in)
 	if err != nil {
 		return nil, err
 	}

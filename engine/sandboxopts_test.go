@@ -15,7 +15,7 @@ func TestLauncherKnowsTheProject(t *testing.T) {
 	srv := launchtest.Server(t, "", "boxed", map[string]any{"command": "x", "sandbox": true})
 	e.locked(func() { e.res = &config.Resolved{ProjectRoot: "/work/proj"} })
 	en := &entry{}
-	configure(en, srv, nil)
+	configure(en, srv, nil, nil)
 	if got := e.run.connOptions(srv, en.mask, &en.policy).Launcher.Project; got != "/work/proj" {
 		t.Errorf("launcher project %q, want /work/proj", got)
 	}

@@ -2,11 +2,14 @@ package engine
 
 import (
 	"encoding/json"
+	"os"
+	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
 
 	"github.com/mcpdeck/mcpdeck/model"
+	"github.com/mcpdeck/mcpdeck/transports"
 )
 
 // TestExpandedArgumentMaskedInLogsStderrAndInstructions: a value ${KEY}
@@ -87,5 +90,31 @@ func TestListTextsAreMasked(t *testing.T) {
 	}
 	if strings.Contains(string(all), key) {
 		t.Errorf("the key is shown: %s", all)
+	}
+}
+
+// TestStderrLogIsMasked: a server that prints its own ${VAR} secret on
+// stderr has it masked in its log file in the cache directory, as in the
+// snapshot's stderr tail: nothing reaches the disk unmasked.
+func TestStderrLogIsMasked(t *testing.T) {
+	bin := needFaultServer(t)
+	const key = "env-key-5b2e81cd47"
+	e := realEngine(t, map[string]any{"s": map[string]any{"command": bin, "args": []string{"-leak-env", "TOKEN"}, "env": map[string]string{"TOKEN": "${KEY}"}}},
+		map[string]string{"KEY": key}, nil)
+	if err := e.Start(t.Context()); err != nil {
+		t.Fatal(err)
+	}
+	await(t, e, "s", "the leak on stderr", func(s ServerSnapshot) bool {
+		return strings.Contains(strings.Join(s.StderrTail, "\n"), "****")
+	})
+	if err := e.Close(); err != nil { // the server stops: its log is complete
+		t.Fatal(err)
+	}
+	b, err := os.ReadFile(transports.LogPath(filepath.Join(e.opts.CacheDir, "logs"), "s"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(string(b), key) || !strings.Contains(string(b), "****") {
+		t.Errorf("the log file holds %q", b)
 	}
 }

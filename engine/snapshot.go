@@ -6,6 +6,8 @@ import (
 
 	"github.com/mcpdeck/mcpdeck/engine/lifecycle"
 	"github.com/mcpdeck/mcpdeck/model"
+	"github.com/mcpdeck/mcpdeck/model/sandbox"
+	"github.com/mcpdeck/mcpdeck/model/pins"
 )
 
 // Snapshot is an immutable copy of every server's state, published by the
@@ -43,6 +45,10 @@ type ServerSnapshot struct {
 	// other server, so the literal secrets of the person's own servers
 	// never leave the engine unmasked. Not in JSON output.
 	Written *model.ServerConfig `json:"-"`
+	// Sandbox is what the sandbox of a server awaiting approval would
+	// open on this machine (links resolved, ${VAR}s expanded), which the
+	// approval prompt shows; nil for every other server.
+	Sandbox *sandbox.View `json:"sandboxProfile,omitempty"`
 	// RunsIn is the directory a stdio server starts in (model.Server.RunsIn),
 	// which the approval prompt shows.
 	RunsIn string `json:"runsIn,omitempty"`
@@ -91,7 +97,16 @@ type ServerSnapshot struct {
 	Templates       []ResourceTemplate `json:"resourceTemplates,omitempty"`
 	Prompts         []Prompt           `json:"prompts,omitempty"`
 	Skills          []Skill            `json:"skills,omitempty"` // listed only; files are read on LoadSkill
-	StderrTail      []string           `json:"stderrTail,omitempty"`
+	// Pins is how what the server tells a model stands against what the
+	// person accepted: the changes (those withheld are marked on the
+	// tools, prompts and templates too) and the scan's findings.
+	Pins PinReport `json:"pins,omitzero"`
+	// Remembered are the server's last lists (Options.RememberLists): the
+	// live ones once listed in this run, else an earlier run's, until a
+	// connection lists it; nil when none are known for its definition.
+	// Not in JSON output.
+	Remembered *RememberedLists `json:"-"`
+	StderrTail []string         `json:"stderrTail,omitempty"`
 	// Logs are the server's last log messages (notifications/message), at
 	// most 1 000, oldest first; LogErrors counts those at error or above
 	// since mcpdeck started.
@@ -150,6 +165,10 @@ type Tool struct {
 	// Collision names the other tools with the same ExposedName (after
 	// name normalization two tools can meet), "" when there are none.
 	Collision string `json:"collision,omitempty"`
+	// Withheld is set while the tool is new or changed since the person
+	// accepted the server's tools (or differs from the lock file): it is
+	// not offered nor called until they review it (ServerSnapshot.Pins).
+	Withheld pins.Status `json:"withheld,omitempty"`
 }
 
 // Resource is a listed resource.
@@ -166,6 +185,8 @@ type ResourceTemplate struct {
 	Name        string `json:"name"`
 	Description string `json:"description,omitempty"`
 	MIMEType    string `json:"mimeType,omitempty"`
+	// Withheld is set like Tool.Withheld.
+	Withheld pins.Status `json:"withheld,omitempty"`
 }
 
 // Prompt is a listed prompt with its arguments.
@@ -173,6 +194,8 @@ type Prompt struct {
 	Name        string           `json:"name"`
 	Description string           `json:"description,omitempty"`
 	Arguments   []PromptArgument `json:"arguments,omitempty"`
+	// Withheld is set like Tool.Withheld.
+	Withheld pins.Status `json:"withheld,omitempty"`
 }
 
 // PromptArgument is one argument a prompt takes.

@@ -7,6 +7,7 @@ import (
 	"testing/synctest"
 
 	"github.com/mcpdeck/mcpdeck/model"
+	"github.com/mcpdeck/mcpdeck/model/sandbox"
 	"github.com/mcpdeck/mcpdeck/model/textsafe"
 )
 
@@ -53,6 +54,32 @@ func TestSnapshotWrittenOnlyAwaitingApproval(t *testing.T) {
 			if s := current(t, e, name); s.Written != nil {
 				t.Errorf("%s: written = %+v, want nil (its literal values stay masked)", name, s.Written)
 			}
+		}
+	})
+}
+
+// TestSnapshotSandboxAwaitingApproval: a project server awaiting approval
+// that asks for a sandbox carries what that sandbox would open here (for
+// the approval prompt), with the paths it would not open and why; an
+// approved one carries none.
+func TestSnapshotSandboxAwaitingApproval(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		raw := model.ServerConfig{Command: "node", Args: []string{"srv.js"}, Sandbox: &model.Sandbox{
+			Profile: model.SandboxProfileDefault, Read: []string{"/nonexistent/mcpdeck-test"},
+		}}
+		mk := func(name string, status model.ApprovalStatus) model.Server {
+			s := stdioServer(name)
+			s.Scope, s.Raw, s.Config, s.Approval.Status = model.ScopeProject, raw, raw, status
+			return s
+		}
+		e := newTestEngine(t, newFakeNet(), mk("pending", model.ApprovalPending), mk("approved", model.ApprovalApproved))
+		mustStart(t, e)
+		s := current(t, e, "pending")
+		if s.Sandbox == nil || len(s.Sandbox.Dropped) != 1 || s.Sandbox.Dropped[0].Reason != sandbox.ReasonMissing || s.Sandbox.Network != "none" {
+			t.Errorf("pending: sandbox view %+v", s.Sandbox)
+		}
+		if s := current(t, e, "approved"); s.Sandbox != nil {
+			t.Errorf("approved: sandbox view %+v", s.Sandbox)
 		}
 	})
 }

@@ -26,6 +26,9 @@ type WatchedResource struct {
 	ChangedAt time.Time `json:"changedAt,omitzero"` // when the server last said it changed
 	Updates   int       `json:"updates"`            // update notifications received
 	ReadError string    `json:"error,omitempty"`    // why the last subscribe or read failed
+	// Sent is the latest read as the server sent it (ResourceResult.Sent),
+	// for output that must be MCP (the CLI's read --watch --json).
+	Sent *mcp.ReadResourceResult `json:"-"`
 }
 
 // subParts keeps the resources the person watches: it subscribes,
@@ -163,7 +166,7 @@ func (p *subParts) rereadLocked(en *entry, uri string, publish bool) {
 				if err != nil {
 					ws.w.ReadError = sanitize(err.Error())
 				} else {
-					ws.w.Contents = res.Contents
+					ws.w.Contents, ws.w.Sent = res.Contents, res.Sent
 				}
 				again = ws.again
 				ws.again, ws.reading = false, again

@@ -4,6 +4,7 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"slices"
 	"sync"
 	"time"
 
@@ -66,7 +67,7 @@ func (c *configParts) filesLocked() []string {
 	if c.e.res == nil {
 		return nil
 	}
-	return c.e.res.Files
+	return append(slices.Clip(c.e.res.Files), c.e.pins.filesLocked()...)
 }
 
 // update watches files and their directories, again after each reload: a

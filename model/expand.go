@@ -99,17 +99,24 @@ func validVarName(name string) bool {
 }
 
 // Expand expands every string field of the definition (Extra excluded: we
-// do not know what it means); in cwd, ${PROJECT_DIR} is root (cwdLookup).
+// do not know what it means); in cwd and the sandbox's paths,
+// ${PROJECT_DIR} is root (cwdLookup).
 // Each unset variable, and each ${secret:NAME} that secret refuses,
 // becomes a Problem naming the field ("headers.Authorization") and the
 // variable or secret; the caller adds server and file. A secret that
 // answers ErrSecretUnread leaves its reference as written. put lists each
 // value expansion inserted, from a variable harmlessVar does not pass or
-// from the secret store.
+// from the secret store. A credential of mcpdeck's own (OwnSecretVar)
+// never expands: it is a Problem, so no definition, least of all a
+// repository's, can hand it to a server.
 func (cfg ServerConfig) Expand(lookup func(string) (string, bool), secret func(string) (string, error), root string) (_ ServerConfig, put []Expansion, _ []Problem) {
 	var probs []Problem
 	oneWith := func(lookup func(string) (string, bool), field, s string) string {
 		look := func(name string) (string, bool) {
+			if OwnSecretVar(name) {
+				probs = append(probs, Problem{Field: field, Message: "${" + name + "} is a credential of mcpdeck's own, never given to a server"})
+				return "", true
+			}
 			v, ok := lookup(name)
 			if ok && v != "" && !harmlessVar(name) {
 				put = append(put, Expansion{Field: field, Ref: "${" + name + "}", Value: v})
@@ -173,8 +180,10 @@ func (cfg ServerConfig) Expand(lookup func(string) (string, bool), secret func(s
 	out.ProtocolVersion = one("protocolVersion", cfg.ProtocolVersion)
 	if cfg.Sandbox != nil {
 		sb := *cfg.Sandbox
-		sb.Read = strs("sandbox.read", sb.Read)
-		sb.Write = strs("sandbox.write", sb.Write)
+		inProject := func(field, s string) string { return oneWith(cwdLookup(lookup, root), field, s) }
+		sb.Read, sb.ProjectRead = expandSandboxPaths("sandbox.read", sb.Read, inProject)
+		sb.Write, sb.ProjectWrite = expandSandboxPaths("sandbox.write", sb.Write, inProject)
+		sb.Sockets = strs("sandbox.sockets", sb.Sockets)
 		out.Sandbox = &sb
 	}
 	if cfg.OAuth != nil {
@@ -189,6 +198,27 @@ func (cfg ServerConfig) Expand(lookup func(string) (string, bool), secret func(s
 		out.OAuth = &o
 	}
 	return out, put, probs
+}
+
+// expandSandboxPaths expands a sandbox's path list (field names it) with
+// expand, and marks the entries written with ${PROJECT_DIR} (nil when
+// none is).
+func expandSandboxPaths(field string, in []string, expand func(field, s string) string) ([]string, []bool) {
+	if in == nil {
+		return nil, nil
+	}
+	out := make([]string, len(in))
+	var marks []bool
+	for i, s := range in {
+		out[i] = expand(field+"["+strconv.Itoa(i)+"]", s)
+		if namesProjectDir(s) {
+			if marks == nil {
+				marks = make([]bool, len(in))
+			}
+			marks[i] = true
+		}
+	}
+	return out, marks
 }
 
 // secretPrefix starts a reference to a secret in mcpdeck's store:

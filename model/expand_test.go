@@ -90,3 +90,23 @@ func TestExpandConfigEveryField(t *testing.T) {
 		t.Errorf("expansions in %s\nwant %s", got, wantFields)
 	}
 }
+
+// TestExpandNeverGivesOwnCredentials: a definition (a repository's .mcp.json
+// as much as any) that names mcpdeck's serve token or client secret in env,
+// a header or an argument gets nothing, and a problem says why.
+func TestExpandNeverGivesOwnCredentials(t *testing.T) {
+	env := map[string]string{"MCPDECK_SERVE_TOKEN": "serve-token-value", "MCPDECK_CLIENT_SECRET": "client-secret-value"}
+	lookup := func(k string) (string, bool) { v, ok := env[k]; return v, ok }
+	in := ServerConfig{
+		Command: "srv", Args: []string{"--t=${MCPDECK_SERVE_TOKEN}"},
+		Env:     map[string]string{"T": "${MCPDECK_SERVE_TOKEN}"},
+		Headers: map[string]string{"Authorization": "Bearer ${MCPDECK_CLIENT_SECRET:-x}"},
+	}
+	out, put, probs := in.Expand(lookup, nil, "")
+	if out.Env["T"] != "" || out.Args[0] != "--t=" || out.Headers["Authorization"] != "Bearer x" || len(put) != 0 {
+		t.Errorf("expanded = %+v, put %v", out, put)
+	}
+	if len(probs) != 3 || !strings.Contains(probs[0].Message, "credential of mcpdeck's own") {
+		t.Errorf("problems = %v", probs)
+	}
+}

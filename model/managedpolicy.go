@@ -11,6 +11,7 @@ type Policy struct{ rules programJudge }
 type programJudge interface {
 	Judge(server string, prog Program) PolicyDecision
 	RequiresSandbox(server string, prog Program) (rule string, required bool)
+	SandboxBeyond(server string, prog Program, box *Sandbox, real func(string) string) (rule string, beyond bool)
 }
 
 // NewPolicy wraps managed policy's rules (model/policy) so that a Server
@@ -35,6 +36,18 @@ func (p Policy) RequiresSandbox(server string, prog Program) (string, bool) {
 		return "", false
 	}
 	return p.rules.RequiresSandbox(server, prog)
+}
+
+// SandboxBeyond reports whether box, the sandbox prog is about to run in
+// as a program of the server named server, opens more than managed
+// policy's maximum for it (a sandboxedMcpServers rule's), and the rule
+// that says so; real resolves a path's symbolic links. With no rules
+// nothing is beyond.
+func (p Policy) SandboxBeyond(server string, prog Program, box *Sandbox, real func(string) string) (string, bool) {
+	if p.rules == nil || box == nil {
+		return "", false
+	}
+	return p.rules.SandboxBeyond(server, prog, box, real)
 }
 
 // PolicyDecision says whether managed policy lets the server run, and which

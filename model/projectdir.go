@@ -1,8 +1,11 @@
 package model
 
+import "slices"
+
 // ProjectDirVar is the variable a definition's cwd names to start in the
-// project: in the cwd field, and only there, mcpdeck sets ${PROJECT_DIR} to
-// the project root (Resolved.ProjectRoot), whatever the environment says.
+// project: in the cwd field and the sandbox's read and write paths, and
+// only there, mcpdeck sets ${PROJECT_DIR} to the project root
+// (Resolved.ProjectRoot), whatever the environment says.
 // In the person's own definitions (user, --mcp-config) and managed ones it
 // is how a server the working tree did not define opts in to running in
 // it. In the project's .mcp.json and the local scope it means what no cwd
@@ -23,9 +26,26 @@ func cwdLookup(lookup func(string) (string, bool), root string) func(string) (st
 
 // NamesProjectDir reports whether the definition's cwd, as written, refers
 // to ${PROJECT_DIR}.
-func (c ServerConfig) NamesProjectDir() bool {
+func (c ServerConfig) NamesProjectDir() bool { return namesProjectDir(c.Cwd) }
+
+// SandboxNamesProjectDir reports whether a path of the definition's
+// sandbox, as written, refers to ${PROJECT_DIR}.
+func (c ServerConfig) SandboxNamesProjectDir() bool {
+	if c.Sandbox == nil {
+		return false
+	}
+	for _, p := range append(slices.Clone(c.Sandbox.Read), c.Sandbox.Write...) {
+		if namesProjectDir(p) {
+			return true
+		}
+	}
+	return false
+}
+
+// namesProjectDir reports whether s, as written, refers to ${PROJECT_DIR}.
+func namesProjectDir(s string) bool {
 	found := false
-	Expand(c.Cwd, func(name string) (string, bool) {
+	Expand(s, func(name string) (string, bool) {
 		found = found || name == ProjectDirVar
 		return "", true
 	})

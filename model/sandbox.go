@@ -25,8 +25,31 @@ type Sandbox struct {
 	Write []string
 	// Network is where the server may connect.
 	Network SandboxNetwork
+	// Sockets are unix sockets of the host the server may connect to,
+	// as written (~ and ${VAR} expand). Without any, the server cannot
+	// make a unix socket at all (socketpair aside); with some, that
+	// refusal is lifted and the listed sockets appear in the sandbox,
+	// never-list or not. Only a user-scope definition may list them:
+	// a socket (the Docker daemon's, an agent's) is a door out of any
+	// sandbox, and nothing a repository writes may open one.
+	Sockets []string
 	// Extra holds fields this version does not know; kept on rewrite.
 	Extra map[string]json.RawMessage
+	// ProjectRead and ProjectWrite mark the Read and Write entries
+	// written with ${PROJECT_DIR}, by index (nil when none is): set when
+	// the definition is expanded, never read from or written to a file.
+	// With no project a sandbox may open, they open nothing.
+	ProjectRead, ProjectWrite []bool
+}
+
+// NamesProject reports whether entry i of Write (write) or Read was
+// written with ${PROJECT_DIR}.
+func (s *Sandbox) NamesProject(write bool, i int) bool {
+	marks := s.ProjectRead
+	if write {
+		marks = s.ProjectWrite
+	}
+	return i < len(marks) && marks[i]
 }
 
 // The sandbox profiles a definition can name.
@@ -84,7 +107,7 @@ func DefaultSandbox() *Sandbox { return &Sandbox{Profile: SandboxProfileDefault}
 // added: written as `true`.
 func (s *Sandbox) IsPlainDefault() bool {
 	return s.Profile == SandboxProfileDefault && len(s.Read) == 0 && len(s.Write) == 0 &&
-		s.Network.None() && len(s.Extra) == 0
+		s.Network.None() && len(s.Sockets) == 0 && len(s.Extra) == 0
 }
 
 // Summary is the sandbox in one line for lists and the overview:
@@ -101,12 +124,15 @@ func (s *Sandbox) Summary() string {
 		parts = append(parts, "write "+strings.Join(s.Write, ", "))
 	}
 	parts = append(parts, "network "+s.Network.String())
+	if len(s.Sockets) > 0 {
+		parts = append(parts, "sockets "+strings.Join(s.Sockets, ", "))
+	}
 	return strings.Join(parts, " · ")
 }
 
 // SandboxKeys lists the fields of a sandbox object, in the documented
 // order: the names an unknown one may be a typo of.
-func SandboxKeys() []string { return []string{"profile", "read", "write", "network"} }
+func SandboxKeys() []string { return []string{"profile", "read", "write", "network", "sockets"} }
 
 // canonical is the sandbox as it is written and hashed: true for the plain
 // default profile, else an object (profile always named, so `{}` and
@@ -127,6 +153,9 @@ func (s *Sandbox) canonical() any {
 		m["network"] = "all"
 	case len(s.Network.Hosts) > 0:
 		m["network"] = s.Network.Hosts
+	}
+	if len(s.Sockets) > 0 {
+		m["sockets"] = s.Sockets
 	}
 	addExtra(m, s.Extra, func(k string) bool { return slices.Contains(SandboxKeys(), k) })
 	return m
@@ -156,6 +185,7 @@ func (s Sandbox) MarshalJSON() ([]byte, error) {
 		{"read", s.Read, len(s.Read) > 0},
 		{"write", s.Write, len(s.Write) > 0},
 		{"network", network, network != nil},
+		{"sockets", s.Sockets, len(s.Sockets) > 0},
 	}
 	for _, f := range fields {
 		if f.set {

@@ -44,6 +44,8 @@ func decodeSandbox(d jsondoc.Decoder, n *jsondoc.Node, prefix string) (*Sandbox,
 			s.Write, err = decodePaths(d, m.Val, f)
 		case "network":
 			s.Network, err = decodeNetwork(d, m.Val, f)
+		case "sockets":
+			s.Sockets, err = decodePaths(d, m.Val, f)
 		default:
 			if s.Extra == nil {
 				s.Extra = map[string]json.RawMessage{}

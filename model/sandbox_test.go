@@ -69,6 +69,8 @@ func TestSandboxDecodeErrorsNameTheField(t *testing.T) {
 		{`{"sandbox":{"network":["a.*.com"]}}`, "sandbox.network[0]", `not a host entry: "a.*.com" is not a host name`},
 		{`{"sandbox":{"network":["*"]}}`, "sandbox.network[0]", `not a host entry: "*" is not a host name`},
 		{`{"sandbox":{"read":[],"read":[]}}`, "sandbox.read", `duplicate key "read"`},
+		{`{"sandbox":{"sockets":"/run/docker.sock"}}`, "sandbox.sockets", "must be an array of strings, got string"},
+		{`{"sandbox":{"sockets":[""]}}`, "sandbox.sockets[0]", "must not be empty"},
 	} {
 		wantFieldError(t, tc.in, tc.field, tc.msg)
 	}
@@ -82,6 +84,7 @@ func TestSandboxRoundTrip(t *testing.T) {
 		`{"command":"x","sandbox":{"network":["a.com"],"read":["/r"]}}`:              `{"command":"x","sandbox":{"read":["/r"],"network":["a.com"]}}`,
 		`{"command":"x","sandbox":{"z":1,"profile":"write-project"}}`:                `{"command":"x","sandbox":{"profile":"write-project","z":1}}`,
 		`{"command":"x","sandbox":{"network":"all","write":["${PROJECT_DIR}/out"]}}`: `{"command":"x","sandbox":{"write":["${PROJECT_DIR}/out"],"network":"all"}}`,
+		`{"command":"x","sandbox":{"sockets":["~/s.sock"],"network":"all"}}`:         `{"command":"x","sandbox":{"network":"all","sockets":["~/s.sock"]}}`,
 	} {
 		c := parseConfig(t, in)
 		out, err := jsondoc.MarshalNoEscape(c)
@@ -119,6 +122,7 @@ func TestSandboxIsHashed(t *testing.T) {
 		`{"command":"x","sandbox":{"write":["/a"]}}`,
 		`{"command":"x","sandbox":{"profile":"write-project"}}`,
 		`{"command":"x","sandbox":{"future":1}}`,
+		`{"command":"x","sandbox":{"sockets":["/run/docker.sock"]}}`,
 	} {
 		got := h(s)
 		if prev, ok := seen[got]; ok {

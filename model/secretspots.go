@@ -4,6 +4,7 @@ import (
 	"encoding/base64"
 	"maps"
 	"net/url"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -175,6 +176,58 @@ func mapSpots(prefix string, m map[string]string, f func(field, v string) string
 	out := maps.Clone(m)
 	for k, v := range out {
 		out[k] = f(prefix+k, v)
+	}
+	return out
+}
+
+// ownSecretVars are the environment variables that carry mcpdeck's own
+// credentials: the gateway's token (mcpdeck serve), the OAuth client's
+// secret and private key, the enterprise IdP's token and secret, and the
+// value `mcp secret` stores. They sit beside the secret set because they
+// are the other half of one promise: a server's secrets stay out of
+// output, and mcpdeck's stay out of every child.
+func ownSecretVars() []string {
+	return []string{
+		"MCPDECK_SERVE_TOKEN", "MCPDECK_CLIENT_SECRET", "MCPDECK_CLIENT_PRIVATE_KEY",
+		"MCPDECK_IDP_ID_TOKEN", "MCPDECK_IDP_CLIENT_SECRET", "MCPDECK_SECRET_VALUE",
+	}
+}
+
+// OwnSecretVar reports whether the environment variable name holds a
+// credential of mcpdeck's own, which no child inherits (model/launch
+// strips it from every program's environment), no sandbox passes, and no
+// definition's ${VAR} expands: one of ownSecretVars, anything under
+// MCPDECK_IDP_, and, so that a credential added later is covered before
+// anyone remembers this list, any MCPDECK_ variable whose name ends in
+// TOKEN, SECRET, KEY, PASSWORD or CREDENTIAL(S). Names compare
+// case-insensitively, as Windows reads its environment.
+func OwnSecretVar(name string) bool {
+	n := strings.ToUpper(name)
+	rest, ok := strings.CutPrefix(n, "MCPDECK_")
+	if !ok {
+		return false
+	}
+	if slices.Contains(ownSecretVars(), n) || strings.HasPrefix(rest, "IDP_") {
+		return true
+	}
+	for _, suffix := range []string{"TOKEN", "SECRET", "KEY", "PASSWORD", "CREDENTIAL", "CREDENTIALS"} {
+		if strings.HasSuffix(rest, suffix) {
+			return true
+		}
+	}
+	return false
+}
+
+// WithoutOwnSecrets returns env ("NAME=value" entries, as os.Environ
+// gives them) without the variables OwnSecretVar names: the environment
+// every program mcpdeck starts inherits.
+func WithoutOwnSecrets(env []string) []string {
+	out := make([]string, 0, len(env))
+	for _, kv := range env {
+		name, _, _ := strings.Cut(kv, "=")
+		if !OwnSecretVar(name) {
+			out = append(out, kv)
+		}
 	}
 	return out
 }

@@ -102,19 +102,7 @@ func transportConsts(t *testing.T) (names []string, openings int) {
 // are compared with something that is not a URL scheme). What depends on
 // the transport reads a column of its row (Transport.Info).
 func TestTransportRulesHaveOneHome(t *testing.T) {
-	names := map[string]bool{}
-	for _, ti := range Transports() {
-		names[string(ti.Name)] = true
-		for _, a := range ti.Aliases {
-			names[strings.ToLower(a)] = true
-		}
-	}
-	schemes := map[string]bool{}
-	for _, ti := range Transports() {
-		for _, s := range ti.Schemes {
-			schemes[s] = true
-		}
-	}
+	names, schemes := transportWords()
 	// The words of other formats that happen to be transport names.
 	allowed := map[string]bool{
 		"model/transport.go":  true, // the table
@@ -148,6 +136,59 @@ func TestTransportRulesHaveOneHome(t *testing.T) {
 	})
 	if err != nil {
 		t.Fatal(err)
+	}
+}
+
+// transportWords are the transports' names and aliases, and the URL
+// schemes some of them share.
+func transportWords() (names, schemes map[string]bool) {
+	names, schemes = map[string]bool{}, map[string]bool{}
+	for _, ti := range Transports() {
+		names[string(ti.Name)] = true
+		for _, a := range ti.Aliases {
+			names[strings.ToLower(a)] = true
+		}
+		for _, s := range ti.Schemes {
+			schemes[s] = true
+		}
+	}
+	return names, schemes
+}
+
+// TestOneHomeCheckFindsCopies plants, in a Windows-only file, each way of
+// deciding by a transport's name (a constant compared, a case, a name as a
+// string, IsRemote) beside a URL scheme compared with a scheme, and makes
+// sure the check above finds the four copies and passes the scheme.
+func TestOneHomeCheckFindsCopies(t *testing.T) {
+	const src = `//go:build windows
+
+package transports
+
+func pick(cfg model.ServerConfig, u *url.URL) {
+	if cfg.Type == model.TransportStdio {
+		return
+	}
+	switch cfg.Type {
+	case model.TransportSSE:
+	}
+	kind := "streamable-http"
+	_ = cfg.IsRemote()
+	if u.Scheme == "http" {
+		return
+	}
+}
+`
+	f, err := parser.ParseFile(token.NewFileSet(), "pick_windows.go", src, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	names, schemes := transportWords()
+	if got := transportCopies(f, names, schemes); len(got) != 4 {
+		var what []string
+		for _, n := range got {
+			what = append(what, describe(n))
+		}
+		t.Errorf("found %d copies %v, want 4", len(got), what)
 	}
 }
 

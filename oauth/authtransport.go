@@ -7,14 +7,11 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"net"
 	"net/http"
 	"net/url"
-	"slices"
 	"strings"
 
 	"github.com/mcpdeck/mcpdeck/model"
-	"github.com/mcpdeck/mcpdeck/model/policy"
 )
 
 // maxAuthRetries bounds how often one request is re-sent after a 401: a
@@ -29,7 +26,7 @@ const maxAuthRetries = 3
 // without Authorization so that the server's 401 surfaces. It has no
 // overall timeout: GET SSE streams are long-lived.
 func (m *Manager) HTTPClient(srv model.Server) *http.Client {
-	t := &authTransport{m: m, srv: srv, st: m.state(srv), base: m.opts.Transport}
+	t := &authTransport{m: m, srv: srv, base: m.opts.Transport}
 	if u, err := url.Parse(srv.Config.URL); err == nil {
 		t.origin = portOrigin(u)
 	}
@@ -53,7 +50,6 @@ func (t *authTransport) checkRedirect(req *http.Request, via []*http.Request) er
 type authTransport struct {
 	m      *Manager
 	srv    model.Server
-	st     *serverState
 	base   http.RoundTripper
 	origin string // the server's origin; tokens go nowhere else
 }
@@ -69,7 +65,7 @@ func (t *authTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 	if err := bufferBody(req); err != nil {
 		return nil, err
 	}
-	tok, err := t.m.currentToken(ctx, t.srv, t.st)
+	tok, err := t.m.tokens.current(ctx, t.srv)
 	if err != nil {
 		t.m.log.Debug("no usable token; sending without", "server", t.srv.Name, "err", err)
 	}
@@ -82,7 +78,7 @@ func (t *authTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 		switch resp.StatusCode {
 		case http.StatusUnauthorized:
 			c, _ := parseWWWAuthenticate(resp.Header)
-			t.st.noteChallenge(c)
+			t.m.disco.noteChallenge(t.srv, c)
 			if retries >= maxAuthRetries {
 				t.m.MarkNeedsAuth(t.srv)
 				return resp, nil
@@ -101,22 +97,22 @@ func (t *authTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 			if !ok || (c.Error != "insufficient_scope" && len(c.Scopes) == 0) {
 				return resp, nil
 			}
-			t.st.noteChallenge(c)
-			t.st.markStepUp(tok, c.Scopes)
+			t.m.disco.noteChallenge(t.srv, c)
+			t.m.steps.mark(t.srv, tok, c.Scopes)
 			if stepUps >= t.m.opts.StepUpLimit {
 				t.m.log.Warn("step-up retry limit reached", "server", t.srv.Name, "err", ErrStepUpLimit)
-				t.st.noteLacking(tok, c.Scopes)
+				t.m.steps.noteLacking(t.srv, tok, c.Scopes)
 				return resp, nil
 			}
 			stepUps++
 			if !t.m.opts.InlineAuth && !isMachine(t.srv) {
-				t.st.noteLacking(tok, c.Scopes)
+				t.m.steps.noteLacking(t.srv, tok, c.Scopes)
 				return resp, nil // the person re-authorizes; Authenticate asks for the union
 			}
-			next, ierr := t.m.inlineAuth(ctx, t.srv, t.st, tok)
+			next, ierr := t.m.inlineAuth(ctx, t.srv, tok)
 			if ierr != nil {
 				t.m.log.Warn("step-up authorization failed", "server", t.srv.Name, "err", ierr)
-				t.st.noteLacking(tok, c.Scopes)
+				t.m.steps.noteLacking(t.srv, tok, c.Scopes)
 				return resp, nil
 			}
 			discard(resp)
@@ -134,32 +130,17 @@ func (t *authTransport) forServer(u *url.URL) bool {
 	return t.origin != "" && portOrigin(u) == t.origin
 }
 
-// portOrigin is scheme://host:port with the default port spelled out, so
-// that https://h and https://h:443 are one origin; ws and wss count as
-// http and https (policy.HTTPScheme).
-func portOrigin(u *url.URL) string {
-	scheme := policy.HTTPScheme(u.Scheme)
-	port := u.Port()
-	if port == "" {
-		port = policy.DefaultPort(scheme)
-	}
-	if u.Hostname() == "" {
-		return ""
-	}
-	return scheme + "://" + net.JoinHostPort(strings.ToLower(u.Hostname()), port)
-}
-
 // recover401 tries, in order: a token another caller already refreshed or
 // a refresh (or a new machine grant) unless this request already refreshed
 // once and was still refused, then, with InlineAuth, the full flow (which
 // discovers afresh, so a server that moved to another authorization server
 // gets a new registration there). viaRefresh says which way it went.
 func (t *authTransport) recover401(ctx context.Context, used *tokenRecord, mayRefresh bool) (next *tokenRecord, viaRefresh bool) {
-	if stored := t.m.reload(ctx, t.srv, t.st, used); stored != nil {
+	if stored := t.m.tokens.reload(ctx, t.srv, used); stored != nil {
 		return stored, false // signed in meanwhile, perhaps by another mcpdeck process
 	}
 	if mayRefresh && (used != nil || isMachine(t.srv)) {
-		next, err := t.m.refreshShared(ctx, t.srv, t.st, used)
+		next, err := t.m.tokens.refresh(ctx, t.srv, used)
 		if err == nil {
 			return next, true
 		}
@@ -168,7 +149,7 @@ func (t *authTransport) recover401(ctx context.Context, used *tokenRecord, mayRe
 	if !t.m.opts.InlineAuth {
 		return nil, false
 	}
-	next, err := t.m.inlineAuth(ctx, t.srv, t.st, used)
+	next, err := t.m.inlineAuth(ctx, t.srv, used)
 	if err != nil {
 		t.m.log.Warn("authorization failed", "server", t.srv.Name, "err", err)
 		return nil, false
@@ -195,7 +176,7 @@ func (t *authTransport) send(req *http.Request, tok *tokenRecord) (*http.Respons
 		}
 		switch {
 		case key != nil:
-			proof, err := dpopProof(key, req.Method, req.URL, tok.AccessToken, t.m.nonces.get(req.URL), t.m.opts.Now())
+			proof, err := dpopProof(key, req.Method, req.URL, tok.AccessToken, t.m.wire.nonces.get(req.URL), t.m.opts.Now())
 			if err != nil {
 				return nil, err
 			}
@@ -215,7 +196,7 @@ func (t *authTransport) send(req *http.Request, tok *tokenRecord) (*http.Respons
 		if key == nil {
 			return resp, nil
 		}
-		fresh := t.m.nonces.note(req.URL, resp.Header)
+		fresh := t.m.wire.nonces.note(req.URL, resp.Header)
 		if attempt > 0 || !fresh || !resourceWantsNonce(resp) {
 			return resp, nil
 		}
@@ -241,64 +222,4 @@ func bufferBody(req *http.Request) error {
 func discard(resp *http.Response) {
 	_, _ = io.Copy(io.Discard, io.LimitReader(resp.Body, 64<<10))
 	resp.Body.Close()
-}
-
-func isMachine(srv model.Server) bool {
-	g := oauthConfig(srv).Grant
-	return g == GrantClientCredentials || g == GrantCrossApp || g == GrantJWTBearer
-}
-
-// noteChallenge remembers the hints of a Bearer challenge for discovery.
-func (st *serverState) noteChallenge(c challenge) {
-	st.mu.Lock()
-	defer st.mu.Unlock()
-	st.challenged = true
-	if c.ResourceMetadata != "" {
-		st.hintMetadata = c.ResourceMetadata
-	}
-	if len(c.Scopes) > 0 {
-		st.hintScopes = c.Scopes
-	}
-}
-
-// markStepUp records the union of the token's scopes and the new ones.
-func (st *serverState) markStepUp(used *tokenRecord, scopes []string) {
-	st.mu.Lock()
-	defer st.mu.Unlock()
-	var have []string
-	if used != nil {
-		have = used.Scopes
-	}
-	st.stepUpScopes = unionScopes(st.stepUpScopes, have, scopes)
-}
-
-// NeedsStepUp reports the scopes a server asked for with 403
-// insufficient_scope that the next Authenticate will request (nil when none).
-func (m *Manager) NeedsStepUp(srv model.Server) []string {
-	st := m.state(srv)
-	st.mu.Lock()
-	defer st.mu.Unlock()
-	return slices.Clone(st.stepUpScopes)
-}
-
-// inlineAuth runs the flow from inside a request unless another caller
-// already replaced the token we used.
-func (m *Manager) inlineAuth(ctx context.Context, srv model.Server, st *serverState, used *tokenRecord) (*tokenRecord, error) {
-	st.flowMu.Lock()
-	defer st.flowMu.Unlock()
-	st.mu.Lock()
-	cur := st.tok
-	pendingStepUp := len(st.stepUpScopes) > 0
-	st.mu.Unlock()
-	if cur != nil && cur != used && !pendingStepUp {
-		return cur, nil
-	}
-	rec, err := m.obtain(ctx, srv, st, m.opts.ShowURL)
-	if err != nil {
-		return nil, err
-	}
-	if err := m.adopt(ctx, srv, st, rec); err != nil {
-		return nil, err
-	}
-	return rec, nil
 }

@@ -18,7 +18,7 @@ func BenchmarkRoundTripWithToken(b *testing.B) {
 	store := newMapStore()
 	m := New(Options{Store: store, Transport: ok})
 	srv := model.Server{Name: "b", Hash: "h", Config: model.ServerConfig{Type: model.TransportHTTP, URL: "http://127.0.0.1:1/mcp"}}
-	if err := m.saveJSON(context.Background(), storeKey(srv, kindToken), &tokenRecord{AccessToken: "x", ExpiresAt: time.Now().Add(time.Hour)}); err != nil {
+	if err := m.vault.saveJSON(context.Background(), storeKey(srv, kindToken), &tokenRecord{AccessToken: "x", ExpiresAt: time.Now().Add(time.Hour)}); err != nil {
 		b.Fatal(err)
 	}
 	c := m.HTTPClient(srv)

@@ -6,22 +6,37 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"log/slog"
 	"net/http"
 
 	"github.com/mcpdeck/mcpdeck/model"
 )
 
+// registrar is the registration part: who mcpdeck is at an authorization
+// server. It reuses a client it registered there (kept in the vault with
+// the issuer it belongs to), registers anew (RFC 7591), or presents the
+// person's pre-registered client and its secret, bound to one issuer. Its
+// fields are set once; what it learns lives in the vault.
+type registrar struct {
+	vault       *vault
+	wire        *wire
+	env         env
+	log         *slog.Logger
+	clientName  string // Options.ClientName
+	metadataURL string // Options.ClientMetadataURL
+}
+
 // clientIdentity decides how we identify ourselves: the configured
 // pre-registered clientId, a remembered registration, a Client ID Metadata
 // Document URL when the server supports it, or a new dynamic registration.
-func (m *Manager) clientIdentity(ctx context.Context, srv model.Server, d *discovery, redirectURI string) (*clientRecord, error) {
+func (r *registrar) clientIdentity(ctx context.Context, srv model.Server, d *discovery, redirectURI string) (*clientRecord, error) {
 	oc := oauthConfig(srv)
 	if oc.ClientID != "" {
-		secret, err := m.boundClientSecret(ctx, srv, d.AS.Issuer)
+		secret, err := r.boundClientSecret(ctx, srv, d.AS.Issuer)
 		if err != nil {
 			return nil, err
 		}
-		registered, err := m.extra(oc, "tokenEndpointAuthMethod")
+		registered, err := r.env.extra(oc, "tokenEndpointAuthMethod")
 		if err != nil {
 			return nil, err
 		}
@@ -29,24 +44,24 @@ func (m *Manager) clientIdentity(ctx context.Context, srv model.Server, d *disco
 		return &clientRecord{ClientID: oc.ClientID, ClientSecret: secret, AuthMethod: method, Issuer: d.AS.Issuer}, nil
 	}
 	var saved clientRecord
-	ok, err := m.loadJSON(ctx, storeKey(srv, kindClient), &saved)
+	ok, err := r.vault.loadJSON(ctx, storeKey(srv, kindClient), &saved)
 	if err != nil {
-		m.log.Warn("stored client registration unreadable; registering again", "server", srv.Name)
+		r.log.Warn("stored client registration unreadable; registering again", "server", srv.Name)
 	}
 	if ok && saved.Issuer != "" && saved.Issuer == d.AS.Issuer && (saved.RedirectURI == "" || saved.RedirectURI == redirectURI) {
 		return &saved, nil
 	}
-	if cimd := firstNonEmpty(oc.ClientMetadataURL, m.opts.ClientMetadataURL); cimd != "" && d.AS.ClientIDMetadataDocumentSupported {
+	if cimd := firstNonEmpty(oc.ClientMetadataURL, r.metadataURL); cimd != "" && d.AS.ClientIDMetadataDocumentSupported {
 		return &clientRecord{ClientID: cimd, AuthMethod: authNone, Issuer: d.AS.Issuer}, nil
 	}
 	if d.AS.RegistrationEndpoint == "" {
 		return nil, ErrNoClient
 	}
-	rec, err := m.register(ctx, d, redirectURI)
+	rec, err := r.register(ctx, d, redirectURI)
 	if err != nil {
 		return nil, err
 	}
-	if err := m.saveJSON(ctx, storeKey(srv, kindClient), rec); err != nil {
+	if err := r.vault.saveJSON(ctx, storeKey(srv, kindClient), rec); err != nil {
 		return nil, err
 	}
 	return rec, nil
@@ -54,9 +69,9 @@ func (m *Manager) clientIdentity(ctx context.Context, srv model.Server, d *disco
 
 // savedRedirectPort is the port of a remembered registration's redirect
 // URI, so that the callback can reuse it instead of registering again.
-func (m *Manager) savedRedirectPort(ctx context.Context, srv model.Server) int {
+func (r *registrar) savedRedirectPort(ctx context.Context, srv model.Server) int {
 	var saved clientRecord
-	if ok, _ := m.loadJSON(ctx, storeKey(srv, kindClient), &saved); !ok {
+	if ok, _ := r.vault.loadJSON(ctx, storeKey(srv, kindClient), &saved); !ok {
 		return 0
 	}
 	var port int
@@ -80,9 +95,9 @@ type registration struct {
 }
 
 // register performs dynamic client registration (RFC 7591) as a public client.
-func (m *Manager) register(ctx context.Context, d *discovery, redirectURI string) (*clientRecord, error) {
+func (r *registrar) register(ctx context.Context, d *discovery, redirectURI string) (*clientRecord, error) {
 	body, err := json.Marshal(registration{
-		ClientName:              m.opts.ClientName,
+		ClientName:              r.clientName,
 		RedirectURIs:            []string{redirectURI},
 		GrantTypes:              []string{"authorization_code", "refresh_token"},
 		ResponseTypes:           []string{"code"},
@@ -98,7 +113,7 @@ func (m *Manager) register(ctx context.Context, d *discovery, redirectURI string
 	}
 	req.Header.Set("Content-Type", "application/json")
 	req.Header.Set("Accept", "application/json")
-	resp, err := m.http.Do(req)
+	resp, err := r.wire.http.Do(req)
 	if err != nil {
 		return nil, fmt.Errorf("dynamic client registration: %w", humanNetErr(err))
 	}
@@ -110,64 +125,29 @@ func (m *Manager) register(ctx context.Context, d *discovery, redirectURI string
 		}
 		return nil, answerError("dynamic client registration", resp.StatusCode, b, nil, clientAuth{})
 	}
-	var r registration
-	if err := json.Unmarshal(b, &r); err != nil || r.ClientID == "" {
+	var got registration
+	if err := json.Unmarshal(b, &got); err != nil || got.ClientID == "" {
 		return nil, fmt.Errorf("dynamic client registration: the answer has no client_id")
 	}
-	method := r.TokenEndpointAuthMethod
-	if method == "" || (method != authNone && r.ClientSecret == "") {
-		method = chooseAuthMethod(d.AS.TokenEndpointAuthMethodsSupported, r.ClientSecret != "", "")
+	method := got.TokenEndpointAuthMethod
+	if method == "" || (method != authNone && got.ClientSecret == "") {
+		method = chooseAuthMethod(d.AS.TokenEndpointAuthMethodsSupported, got.ClientSecret != "", "")
 	}
-	m.log.Info("registered OAuth client", "issuer", d.AS.Issuer)
+	r.log.Info("registered OAuth client", "issuer", d.AS.Issuer)
 	return &clientRecord{
-		ClientID: r.ClientID, ClientSecret: r.ClientSecret, AuthMethod: method,
+		ClientID: got.ClientID, ClientSecret: got.ClientSecret, AuthMethod: method,
 		RedirectURI: redirectURI, Issuer: d.AS.Issuer,
 	}, nil
 }
 
 // clientSecret is the pre-registered client's secret: keychain, else
 // MCPDECK_CLIENT_SECRET.
-func (m *Manager) clientSecret(ctx context.Context, srv model.Server) (string, error) {
-	s, err := m.secret(ctx, srv, kindClientSecret)
+func (r *registrar) clientSecret(ctx context.Context, srv model.Server) (string, error) {
+	s, err := r.vault.secret(ctx, srv, kindClientSecret)
 	if err != nil || s != "" {
 		return s, err
 	}
-	return m.lookupEnv("MCPDECK_CLIENT_SECRET"), nil
-}
-
-func oauthConfig(srv model.Server) model.OAuthConfig {
-	if srv.Config.OAuth == nil {
-		return model.OAuthConfig{}
-	}
-	oc := *srv.Config.OAuth
-	if oc.Grant == GrantEnterpriseManaged {
-		oc.Grant = GrantCrossApp
-	}
-	return oc
-}
-
-// extra reads a string setting of OAuthConfig.Extra ("" when absent) with
-// ${VAR} and ${VAR:-default} expanded through Options.LookupEnv, as the
-// model expands the named fields (it leaves Extra alone: it does not know
-// what the keys mean). An unset variable is a configuration error.
-func (m *Manager) extra(oc model.OAuthConfig, key string) (string, error) {
-	raw, ok := oc.Extra[key]
-	if !ok {
-		return "", nil
-	}
-	var s string
-	if json.Unmarshal(raw, &s) != nil {
-		return "", fmt.Errorf("%w: oauth.%s must be a string", ErrConfig, key)
-	}
-	lookup := m.opts.LookupEnv
-	if lookup == nil {
-		lookup = func(string) (string, bool) { return "", false }
-	}
-	v, missing := model.Expand(s, lookup)
-	if len(missing) > 0 {
-		return "", fmt.Errorf("%w: oauth.%s: %s is not set", ErrConfig, key, missing[0])
-	}
-	return v, nil
+	return r.env.get("MCPDECK_CLIENT_SECRET"), nil
 }
 
 func firstNonEmpty(ss ...string) string {

@@ -2,17 +2,15 @@ package oauth
 
 import (
 	"context"
-	"encoding/json"
-	"errors"
 	"fmt"
-	"io"
+	"log/slog"
 	"net/http"
 	"net/url"
 	"slices"
 	"strings"
 
 	"github.com/mcpdeck/mcpdeck/model"
-	"github.com/mcpdeck/mcpdeck/model/textsafe"
+	"github.com/mcpdeck/mcpdeck/model/lock"
 )
 
 // protocolVersion is sent with discovery requests (MCP-Protocol-Version).
@@ -53,12 +51,48 @@ type discovery struct {
 	Resource string // RFC 8707 resource indicator
 }
 
+// discoverer is the discovery part: it finds where and how a server's
+// sign-in happens, from the hints of the server's last challenge (a 401
+// or 403's WWW-Authenticate), else from a probe without credentials, and
+// the metadata documents those name. The hints, per server, are its own.
+type discoverer struct {
+	wire  *wire
+	log   *slog.Logger
+	hints lock.Map[string, hints]
+}
+
+// hints is what a server's challenges said: challenged means a 401 or 403
+// was seen (even without hints), so discovery need not probe.
+type hints struct {
+	challenged bool
+	metadata   string   // resource_metadata
+	scopes     []string // scope
+}
+
+// noteChallenge remembers the hints of a Bearer challenge for discovery.
+func (dc *discoverer) noteChallenge(srv model.Server, c challenge) {
+	dc.hints.Update(stateKey(srv), func(h *hints) {
+		h.challenged = true
+		if c.ResourceMetadata != "" {
+			h.metadata = c.ResourceMetadata
+		}
+		if len(c.Scopes) > 0 {
+			h.scopes = c.Scopes
+		}
+	})
+}
+
+// scopeHint is the scope the server's last challenge asked for.
+func (dc *discoverer) scopeHint(srv model.Server) []string {
+	return slices.Clone(dc.hints.Get(stateKey(srv)).scopes)
+}
+
 // discover finds the protected-resource and authorization-server metadata
 // of srv, using the hints of the last 401 when there are some and probing
 // the server for them when there are none. It refuses metadata that would
 // send credentials over plain http to another machine (see secureEndpoint).
-func (m *Manager) discover(ctx context.Context, srv model.Server, st *serverState) (*discovery, error) {
-	d, err := m.findMetadata(ctx, srv, st)
+func (dc *discoverer) discover(ctx context.Context, srv model.Server) (*discovery, error) {
+	d, err := dc.findMetadata(ctx, srv)
 	if err != nil {
 		return nil, err
 	}
@@ -69,15 +103,20 @@ func (m *Manager) discover(ctx context.Context, srv model.Server, st *serverStat
 }
 
 // findMetadata is discover without the endpoint check.
-func (m *Manager) findMetadata(ctx context.Context, srv model.Server, st *serverState) (*discovery, error) {
+func (dc *discoverer) findMetadata(ctx context.Context, srv model.Server) (*discovery, error) {
 	serverURL, err := url.Parse(srv.Config.URL)
 	if err != nil || serverURL.Host == "" {
 		return nil, fmt.Errorf("%w: server URL %q is not absolute", ErrConfig, srv.Config.URL)
 	}
-	hint, open := m.challenge(ctx, srv, st)
+	hint, open := dc.challenge(ctx, srv)
 	d := &discovery{Resource: canonicalResource(serverURL)}
-	if err := m.findPRM(ctx, srv, serverURL, hint, d); err != nil {
+	if err := dc.findPRM(ctx, srv, serverURL, hint, d); err != nil {
 		return nil, err
+	}
+	var cut bool
+	if d.Resource, cut = sentResource(d.Resource, srv); cut {
+		dc.log.Info("the server's URL holds a secret: the resource named to its authorization server leaves that part out",
+			"server", srv.Name, "resource", d.Resource)
 	}
 	var oc model.OAuthConfig
 	if srv.Config.OAuth != nil {
@@ -93,7 +132,7 @@ func (m *Manager) findMetadata(ctx context.Context, srv model.Server, st *server
 		}
 	}
 	if mdURL := oc.AuthServerMetadataURL; mdURL != "" {
-		md, err := m.configuredASMetadata(ctx, srv, mdURL)
+		md, err := dc.configuredASMetadata(ctx, srv, mdURL)
 		if err != nil {
 			return nil, err
 		}
@@ -102,7 +141,7 @@ func (m *Manager) findMetadata(ctx context.Context, srv model.Server, st *server
 	}
 	// Without protected-resource metadata (2025-03-26) the issuer is
 	// whatever the server's root metadata says: nothing to hold it to.
-	md, found, err := m.fetchASMetadata(ctx, issuer, d.PRM != nil)
+	md, found, err := dc.fetchASMetadata(ctx, issuer, d.PRM != nil)
 	if err != nil {
 		return nil, err
 	}
@@ -133,20 +172,17 @@ func (m *Manager) findMetadata(ctx context.Context, srv model.Server, st *server
 
 // challenge is the resource-metadata URL the server's 401 named (from an
 // earlier challenge, else from a probe without credentials, remembered in
-// st) and whether the probe got through without credentials.
-func (m *Manager) challenge(ctx context.Context, srv model.Server, st *serverState) (hint string, open bool) {
-	st.mu.Lock()
-	hint, challenged := st.hintMetadata, st.challenged
-	st.mu.Unlock()
-	if challenged {
-		return hint, false
+// the hints) and whether the probe got through without credentials.
+func (dc *discoverer) challenge(ctx context.Context, srv model.Server) (hint string, open bool) {
+	if h := dc.hints.Get(stateKey(srv)); h.challenged {
+		return h.metadata, false
 	}
-	c, ok := m.probe(ctx, srv)
+	c, ok := dc.probe(ctx, srv)
 	if ok {
-		st.mu.Lock()
-		st.hintMetadata, st.hintScopes, st.challenged = c.ResourceMetadata, c.Scopes, true
+		dc.hints.Update(stateKey(srv), func(h *hints) {
+			h.metadata, h.scopes, h.challenged = c.ResourceMetadata, c.Scopes, true
+		})
 		hint = c.ResourceMetadata
-		st.mu.Unlock()
 	}
 	return hint, c.Open
 }
@@ -154,15 +190,15 @@ func (m *Manager) challenge(ctx context.Context, srv model.Server, st *serverSta
 // findPRM sets d.PRM (and d.Resource) from the first protected-resource
 // metadata candidate that names an authorization server; metadata for
 // another resource is refused.
-func (m *Manager) findPRM(ctx context.Context, srv model.Server, serverURL *url.URL, hint string, d *discovery) error {
+func (dc *discoverer) findPRM(ctx context.Context, srv model.Server, serverURL *url.URL, hint string, d *discovery) error {
 	for _, u := range prmCandidates(hint, serverURL) {
 		var prm protectedResource
-		status, err := m.getJSON(ctx, u, &prm)
+		status, err := dc.wire.getJSON(ctx, u, &prm)
 		if err != nil {
 			if isContextErr(err) {
 				return err
 			}
-			m.log.Debug("protected-resource metadata not usable", "url", u, "err", err)
+			dc.log.Debug("protected-resource metadata not usable", "url", u, "err", err)
 			continue
 		}
 		if status != http.StatusOK || len(prm.AuthorizationServers) == 0 {
@@ -183,12 +219,12 @@ func (m *Manager) findPRM(ctx context.Context, srv model.Server, serverURL *url.
 
 // configuredASMetadata reads the authorization server metadata the
 // person's oauth.authServerMetadataUrl names.
-func (m *Manager) configuredASMetadata(ctx context.Context, srv model.Server, mdURL string) (asMetadata, error) {
+func (dc *discoverer) configuredASMetadata(ctx context.Context, srv model.Server, mdURL string) (asMetadata, error) {
 	if err := secureEndpoint("oauth.authServerMetadataUrl of "+srv.Name, mdURL); err != nil {
 		return asMetadata{}, err
 	}
 	var md asMetadata
-	status, err := m.getJSON(ctx, mdURL, &md)
+	status, err := dc.wire.getJSON(ctx, mdURL, &md)
 	if err != nil {
 		return asMetadata{}, fmt.Errorf("authorization server metadata at %s: %w", shownURL(mdURL), err)
 	}
@@ -209,15 +245,15 @@ func (m *Manager) configuredASMetadata(ctx context.Context, srv model.Server, md
 // and takes the first usable document. With strict, the document's issuer
 // must equal the one we asked for (ignoring a trailing slash), so a server
 // cannot hand us another authorization server's endpoints.
-func (m *Manager) fetchASMetadata(ctx context.Context, issuer string, strict bool) (asMetadata, bool, error) {
+func (dc *discoverer) fetchASMetadata(ctx context.Context, issuer string, strict bool) (asMetadata, bool, error) {
 	for _, u := range asMetadataCandidates(issuer) {
 		var md asMetadata
-		status, err := m.getJSON(ctx, u, &md)
+		status, err := dc.wire.getJSON(ctx, u, &md)
 		if err != nil {
 			if isContextErr(err) {
 				return md, false, err
 			}
-			m.log.Debug("authorization server metadata not usable", "url", u, "err", err)
+			dc.log.Debug("authorization server metadata not usable", "url", u, "err", err)
 			continue
 		}
 		if status != http.StatusOK || md.TokenEndpoint == "" {
@@ -302,40 +338,4 @@ func resourceMatches(resource string, server *url.URL) bool {
 	rp := strings.TrimSuffix(r.Path, "/")
 	sp := strings.TrimSuffix(server.Path, "/")
 	return rp == "" || sp == rp || strings.HasPrefix(sp, rp+"/")
-}
-
-// getJSON fetches url into v; it returns the status and decodes only 200s.
-func (m *Manager) getJSON(ctx context.Context, u string, v any) (int, error) {
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, u, nil)
-	if err != nil {
-		return 0, err
-	}
-	req.Header.Set("Accept", "application/json")
-	req.Header.Set("MCP-Protocol-Version", protocolVersion)
-	resp, err := m.http.Do(req)
-	if err != nil {
-		return 0, humanNetErr(err)
-	}
-	defer resp.Body.Close()
-	if resp.StatusCode != http.StatusOK {
-		_, _ = io.Copy(io.Discard, io.LimitReader(resp.Body, 64<<10))
-		return resp.StatusCode, nil
-	}
-	if err := json.NewDecoder(io.LimitReader(resp.Body, 1<<20)).Decode(v); err != nil {
-		return resp.StatusCode, fmt.Errorf("%s is not valid JSON metadata", shownURL(u))
-	}
-	return resp.StatusCode, nil
-}
-
-// humanNetErr keeps the URL and cause of a transport error readable, and
-// clean: the URL may come from an authorization server.
-func humanNetErr(err error) error {
-	var ue *url.Error
-	if errors.As(err, &ue) {
-		return &cleanError{
-			msg: "cannot reach " + shownURL(ue.URL) + ": " + textsafe.SanitizeLine(ue.Err.Error()),
-			err: ue.Err,
-		}
-	}
-	return err
 }

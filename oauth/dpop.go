@@ -13,8 +13,9 @@ import (
 	"net/url"
 	"slices"
 	"strings"
-	"sync"
 	"time"
+
+	"github.com/mcpdeck/mcpdeck/model/lock"
 )
 
 // dpopAlg is the one DPoP proof algorithm mcpdeck signs with.
@@ -82,15 +83,10 @@ func dpopProof(key *ecdsa.PrivateKey, method string, u *url.URL, accessToken, no
 
 // dpopNonces remembers the latest DPoP-Nonce each origin handed out.
 type dpopNonces struct {
-	mu sync.Mutex
-	by map[string]string
+	by lock.Map[string, string]
 }
 
-func (n *dpopNonces) get(u *url.URL) string {
-	n.mu.Lock()
-	defer n.mu.Unlock()
-	return n.by[portOrigin(u)]
-}
+func (n *dpopNonces) get(u *url.URL) string { return n.by.Get(portOrigin(u)) }
 
 // note keeps the nonce of a response, if it carries one.
 func (n *dpopNonces) note(u *url.URL, h http.Header) bool {
@@ -98,12 +94,7 @@ func (n *dpopNonces) note(u *url.URL, h http.Header) bool {
 	if v == "" {
 		return false
 	}
-	n.mu.Lock()
-	defer n.mu.Unlock()
-	if n.by == nil {
-		n.by = map[string]string{}
-	}
-	n.by[portOrigin(u)] = v
+	n.by.Update(portOrigin(u), func(nonce *string) { *nonce = v })
 	return true
 }
 

@@ -89,10 +89,7 @@ func TestDPoPNonceRetriedOnlyOnce(t *testing.T) {
 	e.fake.DPoPNonce, e.fake.RotateNonce = "first", true
 	e.fake.mu.Unlock()
 	rt := e.m.HTTPClient(srv).Transport.(*authTransport)
-	st := e.m.state(srv)
-	st.mu.Lock()
-	tok := st.tok
-	st.mu.Unlock()
+	tok := e.m.tokens.inUse(srv)
 	req, _ := http.NewRequest(http.MethodGet, e.fake.mcpURL(), nil)
 	resp, err := rt.send(req, tok)
 	if err != nil {

@@ -3,6 +3,7 @@ package oauth
 import (
 	"errors"
 	"fmt"
+	"net"
 	"net/http"
 	"net/url"
 	"strings"
@@ -93,4 +94,19 @@ func checkRedirect(req *http.Request, via []*http.Request) error {
 // may appear in an error: credentials masked, one clean line.
 func shownURL(raw string) string {
 	return textsafe.SanitizeLine(model.Redact(model.ServerConfig{URL: raw}).URL)
+}
+
+// portOrigin is scheme://host:port with the default port spelled out, so
+// that https://h and https://h:443 are one origin; ws and wss count as
+// http and https (policy.HTTPScheme).
+func portOrigin(u *url.URL) string {
+	scheme := policy.HTTPScheme(u.Scheme)
+	port := u.Port()
+	if port == "" {
+		port = policy.DefaultPort(scheme)
+	}
+	if u.Hostname() == "" {
+		return ""
+	}
+	return scheme + "://" + net.JoinHostPort(strings.ToLower(u.Hostname()), port)
 }

@@ -5,6 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"sync"
+
+	"github.com/mcpdeck/mcpdeck/model/lock"
 )
 
 // fallbackStore uses the keychain until it fails once (error or timeout),
@@ -23,33 +25,32 @@ type fallbackStore struct {
 	what   string // what it holds, for the warning: "" = tokens
 }
 
-func (s *fallbackStore) useFile() bool {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.broken
+func (s *fallbackStore) useFile() (broken bool) {
+	lock.With(&s.mu, func() { broken = s.broken })
+	return broken
 }
 
 func (s *fallbackStore) fail(err error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if !s.broken {
-		s.broken = true
-		s.reason = keychainReason(err)
-	}
+	lock.With(&s.mu, func() {
+		if !s.broken {
+			s.broken = true
+			s.reason = keychainReason(err)
+		}
+	})
 }
 
 // stored records that a secret went to the file: from now on the warning
 // says so.
 func (s *fallbackStore) stored() {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if s.warn == "" {
-		what := s.what
-		if what == "" {
-			what = "tokens"
+	lock.With(&s.mu, func() {
+		if s.warn == "" {
+			what := s.what
+			if what == "" {
+				what = "tokens"
+			}
+			s.warn = fmt.Sprintf("no keychain (%s): %s stored in %s (0600)", s.reason, what, s.file.path)
 		}
-		s.warn = fmt.Sprintf("no keychain (%s): %s stored in %s (0600)", s.reason, what, s.file.path)
-	}
+	})
 }
 
 // keychainReason keeps the warning short and free of backend noise.
@@ -62,10 +63,9 @@ func keychainReason(err error) string {
 
 // Warning is the fallback notice, or "" until a secret was stored in the
 // file.
-func (s *fallbackStore) Warning() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.warn
+func (s *fallbackStore) Warning() (warn string) {
+	lock.With(&s.mu, func() { warn = s.warn })
+	return warn
 }
 
 func isContextErr(err error) bool {

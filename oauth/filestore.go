@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"sync"
 
+	"github.com/mcpdeck/mcpdeck/model/lock"
 	"github.com/mcpdeck/mcpdeck/model/platform"
 )
 
@@ -49,11 +50,15 @@ func (f *fileStore) save(m map[string]string) error {
 	return nil
 }
 
+// all reads every entry of the file.
+func (f *fileStore) all() (m map[string]string, err error) {
+	lock.With(&f.mu, func() { m, err = f.load() })
+	return m, err
+}
+
 // Get reads key.
 func (f *fileStore) Get(_ context.Context, key string) (string, error) {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	m, err := f.load()
+	m, err := f.all()
 	if err != nil {
 		return "", err
 	}
@@ -65,9 +70,13 @@ func (f *fileStore) Get(_ context.Context, key string) (string, error) {
 }
 
 // update runs a read-modify-write under the process mutex and the file lock.
-func (f *fileStore) update(change func(map[string]string) error) error {
-	f.mu.Lock()
-	defer f.mu.Unlock()
+func (f *fileStore) update(change func(map[string]string) error) (err error) {
+	lock.With(&f.mu, func() { err = f.updateLocked(change) })
+	return err
+}
+
+// updateLocked is update's work, under the process mutex.
+func (f *fileStore) updateLocked(change func(map[string]string) error) error {
 	if err := os.MkdirAll(filepath.Dir(f.path), 0o700); err != nil {
 		return fmt.Errorf("creating %s: %w", filepath.Dir(f.path), err)
 	}

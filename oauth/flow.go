@@ -2,8 +2,8 @@ package oauth
 
 import (
 	"context"
-	"errors"
 	"fmt"
+	"log/slog"
 	"net/url"
 	"slices"
 	"strings"
@@ -14,74 +14,30 @@ import (
 	"github.com/mcpdeck/mcpdeck/model/launch"
 )
 
-// Grant names of model.OAuthConfig.Grant.
-const (
-	GrantAuthorizationCode = ""
-	GrantClientCredentials = "client_credentials"
-	GrantCrossApp          = "xaa"
-	// GrantEnterpriseManaged is the current name of cross-app access
-	// (enterprise-managed authorization); both names select the same grant.
-	GrantEnterpriseManaged = "enterprise_managed"
-)
-
-// Authenticate runs the full flow for srv: interactive authorization code
-// with PKCE (showURL gets the URL to show for copying, the browser is
-// opened too), or the configured machine-to-machine grant. On success the
-// token is stored and the needs-auth mark cleared.
-func (m *Manager) Authenticate(ctx context.Context, srv model.Server, showURL func(string)) error {
-	if t := srv.Config.EffectiveType(); !t.Info().OAuth {
-		return fmt.Errorf("server %s uses %s: %w", srv.Name, t, model.ErrNoSignIn)
-	}
-	if untrusted(srv) {
-		// Discovery would contact a server the person has not approved.
-		return ErrUntrusted // callers name the server
-	}
-	st := m.state(srv)
-	st.flowMu.Lock()
-	defer st.flowMu.Unlock()
-	rec, err := m.obtain(ctx, srv, st, showURL)
-	if err != nil {
-		return err // the caller names the server ("authenticate X: …"), once
-	}
-	return m.adopt(ctx, srv, st, rec)
+// codeFlow is the browser's sign-in: authorization code with PKCE S256,
+// state and resource, the code coming back to a loopback callback. Its
+// fields are set once; each run keeps its own.
+type codeFlow struct {
+	disco *discoverer
+	reg   *registrar
+	wire  *wire
+	steps *stepUps
+	log   *slog.Logger
+	// open shows the URL in a browser; nil = mcpdeck's own opener.
+	open    func(ctx context.Context, url string) error
+	timeout time.Duration // Options.CallbackTimeout
 }
 
-// obtain gets a fresh token by the server's configured grant.
-func (m *Manager) obtain(ctx context.Context, srv model.Server, st *serverState, showURL func(string)) (*tokenRecord, error) {
-	switch g := oauthConfig(srv).Grant; g {
-	case GrantAuthorizationCode:
-		return m.codeFlow(ctx, srv, st, showURL)
-	case GrantClientCredentials, GrantCrossApp, GrantJWTBearer:
-		return m.machineGrant(ctx, srv, st)
-	default:
-		return nil, fmt.Errorf("%w: unknown oauth.grant %q (use client_credentials, enterprise_managed (also called xaa) or jwt_bearer, or leave it out)", ErrConfig, g)
-	}
-}
-
-// adopt stores a new token and makes it current.
-func (m *Manager) adopt(ctx context.Context, srv model.Server, st *serverState, rec *tokenRecord) error {
-	if err := m.saveJSON(ctx, storeKey(srv, kindToken), rec); err != nil {
-		return err
-	}
-	st.mu.Lock()
-	st.tok, st.loaded = rec, true
-	st.lacking = nil
-	st.mu.Unlock()
-	m.clearNeedsAuth(srv)
-	m.log.Info("authenticated", "server", srv.Name, "scopes", strings.Join(rec.Scopes, " "))
-	return nil
-}
-
-// codeFlow is authorization code + PKCE S256 + state + resource.
-func (m *Manager) codeFlow(ctx context.Context, srv model.Server, st *serverState, showURL func(string)) (*tokenRecord, error) {
-	d, err := m.discover(ctx, srv, st)
+// run is authorization code + PKCE S256 + state + resource.
+func (cf *codeFlow) run(ctx context.Context, srv model.Server, showURL func(string)) (*tokenRecord, error) {
+	d, err := cf.disco.discover(ctx, srv)
 	if err != nil {
 		return nil, err
 	}
 	if err := requirePKCE(d); err != nil {
 		return nil, err
 	}
-	scopes := m.chooseScopes(srv, st, d)
+	scopes := chooseScopes(srv, cf.steps.pending(srv), cf.disco.scopeHint(srv), d)
 
 	verifier, err := transport.GenerateCodeVerifier()
 	if err != nil {
@@ -94,7 +50,7 @@ func (m *Manager) codeFlow(ctx context.Context, srv model.Server, st *serverStat
 	oc := oauthConfig(srv)
 	port := oc.CallbackPort
 	if port == 0 && oc.ClientID == "" {
-		port = m.savedRedirectPort(ctx, srv)
+		port = cf.reg.savedRedirectPort(ctx, srv)
 	}
 	cs, err := listenCallback(ctx, port, state)
 	if err != nil && oc.CallbackPort == 0 && port != 0 {
@@ -107,11 +63,11 @@ func (m *Manager) codeFlow(ctx context.Context, srv model.Server, st *serverStat
 	defer cs.close()
 	defer func() {
 		if n := cs.ignored.Load(); n > 0 {
-			m.log.Warn("ignored OAuth callbacks without our state (possible forgery)", "server", srv.Name, "count", n)
+			cf.log.Warn("ignored OAuth callbacks without our state (possible forgery)", "server", srv.Name, "count", n)
 		}
 	}()
 
-	client, err := m.clientIdentity(ctx, srv, d, cs.redirectURI)
+	client, err := cf.reg.clientIdentity(ctx, srv, d, cs.redirectURI)
 	if err != nil {
 		return nil, err
 	}
@@ -122,24 +78,24 @@ func (m *Manager) codeFlow(ctx context.Context, srv model.Server, st *serverStat
 	if showURL != nil {
 		showURL(authURL)
 	}
-	open := m.opts.OpenBrowser
+	open := cf.open
 	if open == nil { // mcpdeck's own program, judged by serverCommand rules
 		open = launch.Own(srv.ManagedPolicy).OpenBrowser
 	}
 	if err := open(ctx, authURL); err != nil {
-		m.log.Warn("browser not opened; use the URL shown", "err", err)
+		cf.log.Warn("browser not opened; use the URL shown", "err", err)
 	}
 
-	timer := time.NewTimer(m.opts.CallbackTimeout)
+	timer := time.NewTimer(cf.timeout)
 	defer timer.Stop()
 	var res callbackResult
 	select {
 	case res = <-cs.result:
 	case <-timer.C:
 		if n := cs.ignored.Load(); n > 0 {
-			return nil, fmt.Errorf("%w (%s); %d callback(s) with a wrong state: %w", ErrCallbackTimeout, m.opts.CallbackTimeout, n, ErrStateMismatch)
+			return nil, fmt.Errorf("%w (%s); %d callback(s) with a wrong state: %w", ErrCallbackTimeout, cf.timeout, n, ErrStateMismatch)
 		}
-		return nil, fmt.Errorf("%w (%s)", ErrCallbackTimeout, m.opts.CallbackTimeout)
+		return nil, fmt.Errorf("%w (%s)", ErrCallbackTimeout, cf.timeout)
 	case <-ctx.Done():
 		return nil, ctx.Err()
 	}
@@ -167,17 +123,15 @@ func (m *Manager) codeFlow(ctx context.Context, srv model.Server, st *serverStat
 			return nil, err
 		}
 	}
-	tr, err := m.tokenRequest(ctx, d.AS.TokenEndpoint, form, ca, "token request")
+	tr, err := cf.wire.tokenRequest(ctx, d.AS.TokenEndpoint, form, ca, "token request")
 	if err != nil {
 		return nil, err
 	}
-	rec := m.record(tr, scopes, nil)
+	rec := newRecord(tr, scopes, nil, cf.wire.now())
 	rec.DPoPKey = dpopPEM
 	rec.Issuer, rec.TokenEndpoint, rec.RevocationEndpoint = d.AS.Issuer, d.AS.TokenEndpoint, d.AS.RevocationEndpoint
 	rec.Resource, rec.ClientID, rec.ClientSecret, rec.AuthMethod = d.Resource, client.ClientID, client.ClientSecret, client.AuthMethod
-	st.mu.Lock()
-	st.stepUpScopes = nil
-	st.mu.Unlock()
+	cf.steps.clearPending(srv)
 	return rec, nil
 }
 
@@ -205,13 +159,10 @@ func requirePKCE(d *discovery) error {
 }
 
 // chooseScopes follows the MCP scope selection strategy: a pending step-up
-// (union of scopes), else configured scopes, else the 401's scope, else
-// the resource's scopes_supported, else none; offline_access is added when
-// the authorization server lists it.
-func (m *Manager) chooseScopes(srv model.Server, st *serverState, d *discovery) []string {
-	st.mu.Lock()
-	stepUp, hint := slices.Clone(st.stepUpScopes), slices.Clone(st.hintScopes)
-	st.mu.Unlock()
+// (union of scopes), else configured scopes, else the 401's scope (hint),
+// else the resource's scopes_supported, else none; offline_access is added
+// when the authorization server lists it.
+func chooseScopes(srv model.Server, stepUp, hint []string, d *discovery) []string {
 	var scopes []string
 	switch oc := oauthConfig(srv); {
 	case len(stepUp) > 0:
@@ -251,18 +202,3 @@ func buildAuthorizeURL(d *discovery, clientID, redirectURI, state, challenge str
 	u.RawQuery = q.Encode()
 	return u.String(), nil
 }
-
-// unionScopes merges scope lists keeping first-seen order.
-func unionScopes(lists ...[]string) []string {
-	var out []string
-	for _, l := range lists {
-		for _, s := range l {
-			if s != "" && !slices.Contains(out, s) {
-				out = append(out, s)
-			}
-		}
-	}
-	return out
-}
-
-var errNoRefresh = errors.New("no refresh token")

@@ -537,8 +537,7 @@ func TestErrorDescriptionNeverEchoesSentCredentials(t *testing.T) {
 	}
 	echo.Store(true)
 	e.clock.Advance(2 * time.Minute)
-	st := e.m.state(srv)
-	_, err := e.m.refreshShared(context.Background(), srv, st, st.tok)
+	_, err := e.m.tokens.refresh(context.Background(), srv, e.m.tokens.inUse(srv))
 	e.note(err)
 	if err == nil || !strings.Contains(err.Error(), "refresh token [redacted] is unknown") {
 		t.Errorf("got %v, want the description with the token cut out", err)

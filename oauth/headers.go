@@ -1,19 +1,73 @@
 package oauth
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
 	"strings"
+	"sync"
+	"time"
 
 	"github.com/mcpdeck/mcpdeck/model"
-	"github.com/mcpdeck/mcpdeck/model/launch"
-	"github.com/mcpdeck/mcpdeck/model/platform"
+	"github.com/mcpdeck/mcpdeck/model/lock"
 )
 
 // maxHelperOutput bounds what a headersHelper may print.
 const maxHelperOutput = 64 << 10
+
+// helperCache is the headersHelper part: per server, the helper's last
+// output and when it was made. Each server's slot has its own mutex, held
+// while the helper runs, so that concurrent callers wait for one run.
+type helperCache struct {
+	ttl     time.Duration // Options.HelperCacheTTL
+	timeout time.Duration // Options.HelperTimeout
+	now     func() time.Time
+	slots   lock.Map[string, *helperSlot]
+}
+
+type helperSlot struct {
+	mu      sync.Mutex
+	headers map[string]string
+	at      time.Time
+}
+
+// slot is the server's slot, made on first use.
+func (c *helperCache) slot(srv model.Server) *helperSlot {
+	var s *helperSlot
+	c.slots.Update(stateKey(srv), func(p **helperSlot) {
+		if *p == nil {
+			*p = &helperSlot{}
+		}
+		s = *p
+	})
+	return s
+}
+
+// forget drops the server's cached output, so that the next request runs
+// the helper again.
+func (c *helperCache) forget(srv model.Server) {
+	s := c.slot(srv)
+	lock.With(&s.mu, func() { s.headers = nil })
+}
+
+// headers is the helper's output for srv: the cached one while it is
+// fresh, else a new run's.
+func (c *helperCache) headers(ctx context.Context, srv model.Server, helper string) (got map[string]string, err error) {
+	s := c.slot(srv)
+	lock.With(&s.mu, func() {
+		got = s.headers
+		if got != nil && c.now().Sub(s.at) < c.ttl && !c.now().Before(s.at) {
+			return
+		}
+		got, err = runHelper(ctx, srv, helper, c.timeout)
+		if err != nil {
+			s.headers = nil
+			return
+		}
+		s.headers, s.at = got, c.now()
+	})
+	return got, err
+}
 
 // Headers returns the server's static headers overridden by what its
 // headersHelper prints (a JSON object of strings). The helper runs with
@@ -35,18 +89,9 @@ func (m *Manager) Headers(ctx context.Context, srv model.Server) (map[string]str
 	if untrusted(srv) {
 		return nil, fmt.Errorf("server %s: headersHelper not run: %w", srv.Name, ErrUntrusted)
 	}
-	st := m.state(srv)
-	st.helperMu.Lock()
-	defer st.helperMu.Unlock()
-	got := st.helperHeaders
-	if got == nil || m.opts.Now().Sub(st.helperAt) >= m.opts.HelperCacheTTL || m.opts.Now().Before(st.helperAt) {
-		var err error
-		got, err = m.runHelper(ctx, srv, helper)
-		if err != nil {
-			st.helperHeaders = nil
-			return nil, fmt.Errorf("server %s: %w", srv.Name, err)
-		}
-		st.helperHeaders, st.helperAt = got, m.opts.Now()
+	got, err := m.helpers.headers(ctx, srv, helper)
+	if err != nil {
+		return nil, fmt.Errorf("server %s: %w", srv.Name, err)
 	}
 	for k, v := range got {
 		out[k] = v
@@ -54,19 +99,8 @@ func (m *Manager) Headers(ctx context.Context, srv model.Server) (map[string]str
 	return out, nil
 }
 
-// untrusted reports a definition the person has not approved: a project
-// server not (or no longer) approved. Nothing of it may run or be contacted.
-func untrusted(srv model.Server) bool {
-	switch srv.Approval.Status {
-	case model.ApprovalPending, model.ApprovalChanged, model.ApprovalRejected:
-		return true
-	case model.ApprovalNotNeeded, model.ApprovalApproved:
-	}
-	return srv.Scope == model.ScopeProject && srv.Approval.Status != model.ApprovalApproved
-}
-
-func (m *Manager) runHelper(ctx context.Context, srv model.Server, helper string) (map[string]string, error) {
-	out, err := m.runShell(ctx, srv, helper)
+func runHelper(ctx context.Context, srv model.Server, helper string, timeout time.Duration) (map[string]string, error) {
+	out, err := runShell(ctx, srv, helper, timeout)
 	if err != nil {
 		return nil, fmt.Errorf("%w: %w", ErrHelper, err)
 	}
@@ -87,22 +121,4 @@ func (m *Manager) runHelper(ctx context.Context, srv model.Server, helper string
 		got[k] = s
 	}
 	return got, nil
-}
-
-// runShell runs a configured command line (headersHelper,
-// oauth.assertionCommand) through the one shell runner (launch.RunShell:
-// judged by managed policy as the shell it is, in its own process group)
-// with MCPDECK_SERVER_NAME and MCPDECK_SERVER_URL, in the directory of the
-// config file that defined the server (Server.DefinitionDir), under the
-// helper timeout, and
-// returns its trimmed output. Errors never quote the output: it holds
-// credentials.
-func (m *Manager) runShell(ctx context.Context, srv model.Server, line string) ([]byte, error) {
-	env := map[string]string{"MCPDECK_SERVER_NAME": srv.Name, "MCPDECK_SERVER_URL": srv.Config.URL}
-	out, err := launch.For(srv).RunShell(ctx, line, env, srv.DefinitionDir(), nil,
-		platform.Limits{Timeout: m.opts.HelperTimeout, MaxOutput: maxHelperOutput})
-	if err != nil {
-		return nil, err
-	}
-	return bytes.TrimSpace(out), nil
 }

@@ -22,34 +22,46 @@ const (
 	tokenTypeIDJAG     = "urn:ietf:params:oauth:token-type:id-jag"
 )
 
-// machineGrant obtains a token without a person: client_credentials
+// machineGrants obtains tokens without a person. Its fields are set once;
+// it keeps nothing of its own: what it learns goes to the parts it asks
+// (discovery's hints, step-up's pending scopes, the vault).
+type machineGrants struct {
+	disco         *discoverer
+	reg           *registrar
+	vault         *vault
+	wire          *wire
+	steps         *stepUps
+	env           env
+	now           func() time.Time
+	helperTimeout time.Duration // bounds oauth.assertionCommand
+}
+
+// grant obtains a token without a person: client_credentials
 // (client_secret_basic/post or private_key_jwt), or cross-app access (an
 // ID-JAG from the enterprise IdP by token exchange, then the JWT bearer grant).
 //
 // Settings beyond OAuthConfig come from oauth.Extra: tokenEndpointAuthMethod,
 // privateKeyFile, signingAlgorithm, idpTokenEndpoint, idpIssuer, idpClientId.
-func (m *Manager) machineGrant(ctx context.Context, srv model.Server, st *serverState) (*tokenRecord, error) {
+func (mg *machineGrants) grant(ctx context.Context, srv model.Server) (*tokenRecord, error) {
 	oc := oauthConfig(srv)
 	if oc.ClientID == "" && oc.Grant != GrantJWTBearer {
 		return nil, fmt.Errorf("%w: oauth.grant %q needs oauth.clientId", ErrConfig, oc.Grant)
 	}
-	d, err := m.discover(ctx, srv, st)
+	d, err := mg.disco.discover(ctx, srv)
 	if err != nil {
 		return nil, err
 	}
-	st.mu.Lock()
-	scopes := unionScopes(st.stepUpScopes)
+	scopes := unionScopes(mg.steps.pending(srv))
 	if len(scopes) == 0 {
 		scopes = unionScopes(oc.Scopes)
 	}
 	if len(scopes) == 0 {
-		scopes = unionScopes(st.hintScopes)
+		scopes = unionScopes(mg.disco.scopeHint(srv))
 	}
-	st.mu.Unlock()
 	if len(scopes) == 0 && d.PRM != nil {
 		scopes = unionScopes(d.PRM.ScopesSupported)
 	}
-	ca, err := m.machineClientAuth(ctx, srv, oc, d)
+	ca, err := mg.clientAuth(ctx, srv, oc, d)
 	if err != nil {
 		return nil, err
 	}
@@ -60,14 +72,14 @@ func (m *Manager) machineGrant(ctx context.Context, srv model.Server, st *server
 	}
 	switch oc.Grant {
 	case GrantCrossApp:
-		jag, err := m.idJAG(ctx, srv, oc, d, scopes)
+		jag, err := mg.idJAG(ctx, srv, oc, d, scopes)
 		if err != nil {
 			return nil, err
 		}
 		form.Set("grant_type", grantJWTBearer)
 		form.Set("assertion", jag)
 	case GrantJWTBearer:
-		a, err := m.workloadAssertion(ctx, srv, oc)
+		a, err := mg.workloadAssertion(ctx, srv, oc)
 		if err != nil {
 			return nil, err
 		}
@@ -76,31 +88,29 @@ func (m *Manager) machineGrant(ctx context.Context, srv model.Server, st *server
 	default:
 		form.Set("grant_type", "client_credentials")
 	}
-	tr, err := m.tokenRequest(ctx, d.AS.TokenEndpoint, form, ca, oc.Grant+" token request")
+	tr, err := mg.wire.tokenRequest(ctx, d.AS.TokenEndpoint, form, ca, oc.Grant+" token request")
 	if err != nil {
 		if oc.Grant == GrantJWTBearer {
 			return nil, refusedAssertion(err)
 		}
 		return nil, err
 	}
-	rec := m.record(tr, scopes, nil)
+	rec := newRecord(tr, scopes, nil, mg.now())
 	rec.Issuer, rec.TokenEndpoint, rec.RevocationEndpoint = d.AS.Issuer, d.AS.TokenEndpoint, d.AS.RevocationEndpoint
 	rec.Resource, rec.ClientID, rec.AuthMethod = d.Resource, oc.ClientID, ca.Method
-	st.mu.Lock()
-	st.stepUpScopes = nil
-	st.mu.Unlock()
+	mg.steps.clearPending(srv)
 	return rec, nil
 }
 
-// machineClientAuth picks private_key_jwt when a key is configured, else
+// clientAuth picks private_key_jwt when a key is configured, else
 // the client secret with basic or post.
-func (m *Manager) machineClientAuth(ctx context.Context, srv model.Server, oc model.OAuthConfig, d *discovery) (clientAuth, error) {
+func (mg *machineGrants) clientAuth(ctx context.Context, srv model.Server, oc model.OAuthConfig, d *discovery) (clientAuth, error) {
 	ca := clientAuth{ClientID: oc.ClientID, Audience: d.AS.Issuer}
-	keyPEM, err := m.privateKey(ctx, srv, oc)
+	keyPEM, err := mg.privateKey(ctx, srv, oc)
 	if err != nil {
 		return ca, err
 	}
-	method, err := m.extra(oc, "tokenEndpointAuthMethod")
+	method, err := mg.env.extra(oc, "tokenEndpointAuthMethod")
 	if err != nil {
 		return ca, err
 	}
@@ -115,7 +125,7 @@ func (m *Manager) machineClientAuth(ctx context.Context, srv model.Server, oc mo
 		if err != nil {
 			return ca, fmt.Errorf("%w: %w", ErrConfig, err)
 		}
-		want, err := m.extra(oc, "signingAlgorithm")
+		want, err := mg.env.extra(oc, "signingAlgorithm")
 		if err != nil {
 			return ca, err
 		}
@@ -125,7 +135,7 @@ func (m *Manager) machineClientAuth(ctx context.Context, srv model.Server, oc mo
 		}
 		ca.Method = authJWT
 		ca.Assertion = func(aud string) (string, error) {
-			now := m.opts.Now()
+			now := mg.now()
 			return signJWT(key, alg, nil, map[string]any{
 				"iss": oc.ClientID, "sub": oc.ClientID, "aud": aud,
 				"iat": now.Unix(), "exp": now.Add(5 * time.Minute).Unix(), "jti": randomID(),
@@ -133,7 +143,7 @@ func (m *Manager) machineClientAuth(ctx context.Context, srv model.Server, oc mo
 		}
 		return ca, nil
 	}
-	secret, err := m.boundClientSecret(ctx, srv, d.AS.Issuer)
+	secret, err := mg.reg.boundClientSecret(ctx, srv, d.AS.Issuer)
 	if err != nil {
 		return ca, err
 	}
@@ -151,12 +161,12 @@ func (m *Manager) machineClientAuth(ctx context.Context, srv model.Server, oc mo
 // privateKey is the PEM for private_key_jwt: keychain, oauth.privateKeyFile
 // (${VAR} expanded, relative to the config file that names it),
 // or MCPDECK_CLIENT_PRIVATE_KEY.
-func (m *Manager) privateKey(ctx context.Context, srv model.Server, oc model.OAuthConfig) (string, error) {
-	k, err := m.secret(ctx, srv, kindPrivateKey)
+func (mg *machineGrants) privateKey(ctx context.Context, srv model.Server, oc model.OAuthConfig) (string, error) {
+	k, err := mg.vault.secret(ctx, srv, kindPrivateKey)
 	if err != nil || k != "" {
 		return k, err
 	}
-	p, err := m.extra(oc, "privateKeyFile")
+	p, err := mg.env.extra(oc, "privateKeyFile")
 	if err != nil {
 		return "", err
 	}
@@ -170,35 +180,35 @@ func (m *Manager) privateKey(ctx context.Context, srv model.Server, oc model.OAu
 		}
 		return string(b), nil
 	}
-	return m.lookupEnv("MCPDECK_CLIENT_PRIVATE_KEY"), nil
+	return mg.env.get("MCPDECK_CLIENT_PRIVATE_KEY"), nil
 }
 
 // idJAG exchanges the enterprise ID token for an identity assertion
 // authorization grant at the IdP (RFC 8693).
-func (m *Manager) idJAG(ctx context.Context, srv model.Server, oc model.OAuthConfig, d *discovery, scopes []string) (string, error) {
-	idToken, err := m.secret(ctx, srv, kindIDToken)
+func (mg *machineGrants) idJAG(ctx context.Context, srv model.Server, oc model.OAuthConfig, d *discovery, scopes []string) (string, error) {
+	idToken, err := mg.vault.secret(ctx, srv, kindIDToken)
 	if err != nil {
 		return "", err
 	}
 	if idToken == "" {
-		idToken = m.lookupEnv("MCPDECK_IDP_ID_TOKEN")
+		idToken = mg.env.get("MCPDECK_IDP_ID_TOKEN")
 	}
 	if idToken == "" {
 		return "", fmt.Errorf("%w: cross-app access needs an IdP ID token (keychain or MCPDECK_IDP_ID_TOKEN)", ErrConfig)
 	}
-	endpoint, err := m.extra(oc, "idpTokenEndpoint")
+	endpoint, err := mg.env.extra(oc, "idpTokenEndpoint")
 	if err != nil {
 		return "", err
 	}
 	if endpoint == "" {
-		iss, err := m.extra(oc, "idpIssuer")
+		iss, err := mg.env.extra(oc, "idpIssuer")
 		if err != nil {
 			return "", err
 		}
 		if iss == "" {
 			return "", fmt.Errorf("%w: cross-app access needs oauth.idpTokenEndpoint or oauth.idpIssuer", ErrConfig)
 		}
-		md, found, err := m.fetchASMetadata(ctx, iss, true)
+		md, found, err := mg.disco.fetchASMetadata(ctx, iss, true)
 		if err != nil {
 			return "", fmt.Errorf("IdP metadata: %w", err)
 		}
@@ -207,11 +217,11 @@ func (m *Manager) idJAG(ctx context.Context, srv model.Server, oc model.OAuthCon
 		}
 		endpoint = md.TokenEndpoint
 	}
-	idpSecret, err := m.secret(ctx, srv, kindIDPSecret)
+	idpSecret, err := mg.vault.secret(ctx, srv, kindIDPSecret)
 	if err != nil {
 		return "", err
 	}
-	idpClient, err := m.extra(oc, "idpClientId")
+	idpClient, err := mg.env.extra(oc, "idpClientId")
 	if err != nil {
 		return "", err
 	}
@@ -230,7 +240,7 @@ func (m *Manager) idJAG(ctx context.Context, srv model.Server, oc model.OAuthCon
 	if len(scopes) > 0 {
 		form.Set("scope", joinScopes(scopes))
 	}
-	tr, err := m.tokenRequest(ctx, endpoint, form, ca, "IdP token exchange")
+	tr, err := mg.wire.tokenRequest(ctx, endpoint, form, ca, "IdP token exchange")
 	if err != nil {
 		return "", err
 	}

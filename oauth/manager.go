@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/mcpdeck/mcpdeck/model"
+	"github.com/mcpdeck/mcpdeck/model/lock"
 )
 
 // Options configures a Manager. Zero values give the production behaviour.
@@ -67,50 +68,30 @@ type Options struct {
 
 // Manager authenticates mcpdeck to remote servers. It is safe for
 // concurrent use; one Manager serves every server of a process.
+//
+// It is a thin front over parts that own their fields, each guarding them
+// itself (model/lock): storage (vault), the wire to authorization servers,
+// discovery, registration, tokens and refresh, step-up, the two ways to
+// obtain a token (the browser's code flow and machine grants), the
+// headersHelper cache and the needs-auth cache. Per server, each part
+// keeps its own state under the server's name and definition hash.
 type Manager struct {
-	opts  Options
-	store Store
-	fb    *fallbackStore // nil when Options.Store was given
-	http  *http.Client
-	log   *slog.Logger
-	cache *needsAuthCache
+	opts Options
+	log  *slog.Logger
 
-	mu      sync.Mutex
-	servers map[string]*serverState
-	// nonces are the latest DPoP nonces, by origin.
-	nonces dpopNonces
-}
+	vault   *vault
+	wire    *wire
+	disco   *discoverer
+	reg     *registrar
+	tokens  *tokens
+	steps   *stepUps
+	code    *codeFlow
+	machine *machineGrants
+	helpers *helperCache
+	cache   *needsAuthCache
 
-// serverState is what the Manager knows about one server (name + hash).
-type serverState struct {
-	mu      sync.Mutex
-	tok     *tokenRecord
-	loaded  bool
-	refresh *flight
-	// hints from the last 401's WWW-Authenticate; challenged means a 401 or
-	// 403 was seen (even without hints), so discovery need not probe.
-	challenged   bool
-	hintMetadata string
-	hintScopes   []string
-	// step-up: scopes the server asked for with 403 insufficient_scope
-	stepUpScopes []string
-	// lacking: scopes of a 403 insufficient_scope that reached the caller
-	// unresolved; cleared by the next sign-in (see MissingScopes)
-	lacking []string
-
-	// flowMu serializes interactive flows for one server.
-	flowMu sync.Mutex
-
-	// headersHelper output cache
-	helperMu      sync.Mutex
-	helperHeaders map[string]string
-	helperAt      time.Time
-}
-
-type flight struct {
-	done chan struct{}
-	tok  *tokenRecord
-	err  error
+	// flows serializes the interactive flows (and logouts) of one server.
+	flows lock.Map[string, *sync.Mutex]
 }
 
 // New builds a Manager.
@@ -142,61 +123,60 @@ func New(opts Options) *Manager {
 	if opts.NeedsAuthTTL <= 0 {
 		opts.NeedsAuthTTL = 15 * time.Minute
 	}
-	m := &Manager{
-		opts:    opts,
-		http:    &http.Client{Transport: opts.Transport, Timeout: 30 * time.Second, CheckRedirect: checkRedirect},
-		log:     opts.Logger,
-		servers: map[string]*serverState{},
+	log := opts.Logger
+	if log == nil {
+		log = slog.New(slog.NewTextHandler(io.Discard, nil))
 	}
-	if m.log == nil {
-		m.log = slog.New(slog.NewTextHandler(io.Discard, nil))
+	m := &Manager{opts: opts, log: log}
+	m.vault = newVault(opts)
+	env := env(opts.LookupEnv)
+	m.wire = &wire{
+		http: &http.Client{Transport: opts.Transport, Timeout: 30 * time.Second, CheckRedirect: checkRedirect},
+		now:  opts.Now,
 	}
-	if opts.Store != nil {
-		m.store = opts.Store
-	} else {
-		kr := opts.Keyring
-		if kr == nil {
-			kr = SystemKeyring{}
-		}
-		m.fb = &fallbackStore{
-			kc:   &keychainStore{kr: kr, timeout: opts.KeyringTimeout},
-			file: &fileStore{path: filepath.Join(opts.ConfigDir, "credentials.json")},
-		}
-		m.store = m.fb
+	m.disco = &discoverer{wire: m.wire, log: log}
+	m.reg = &registrar{
+		vault: m.vault, wire: m.wire, env: env, log: log,
+		clientName: opts.ClientName, metadataURL: opts.ClientMetadataURL,
+	}
+	m.steps = &stepUps{}
+	m.machine = &machineGrants{
+		disco: m.disco, reg: m.reg, vault: m.vault, wire: m.wire, steps: m.steps,
+		env: env, now: opts.Now, helperTimeout: opts.HelperTimeout,
 	}
 	cachePath := ""
 	if opts.CacheDir != "" {
 		cachePath = filepath.Join(opts.CacheDir, "needs-auth.json")
 	}
-	m.cache = &needsAuthCache{path: cachePath, ttl: opts.NeedsAuthTTL, now: opts.Now}
+	m.cache = &needsAuthCache{path: cachePath, ttl: opts.NeedsAuthTTL, now: opts.Now, log: log}
+	m.tokens = &tokens{
+		vault: m.vault, wire: m.wire, disco: m.disco, needs: m.cache,
+		regrant: m.machine.grant, now: opts.Now, log: log,
+	}
+	m.code = &codeFlow{
+		disco: m.disco, reg: m.reg, wire: m.wire, steps: m.steps, log: log,
+		open: opts.OpenBrowser, timeout: opts.CallbackTimeout,
+	}
+	m.helpers = &helperCache{ttl: opts.HelperCacheTTL, timeout: opts.HelperTimeout, now: opts.Now}
 	return m
 }
 
-func stateKey(srv model.Server) string { return srv.Name + "@" + srv.Hash }
-
-func (m *Manager) state(srv model.Server) *serverState {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	k := stateKey(srv)
-	st, ok := m.servers[k]
-	if !ok {
-		st = &serverState{}
-		m.servers[k] = st
-	}
-	return st
+// serially runs f as the only interactive flow (or logout) of srv in
+// this Manager.
+func (m *Manager) serially(srv model.Server, f func()) {
+	var mu *sync.Mutex
+	m.flows.Update(stateKey(srv), func(p **sync.Mutex) {
+		if *p == nil {
+			*p = new(sync.Mutex)
+		}
+		mu = *p
+	})
+	lock.With(mu, f)
 }
 
 // Warnings lists conditions the person should see, such as the keychain
 // fallback file.
-func (m *Manager) Warnings() []string {
-	if m.fb == nil {
-		return nil
-	}
-	if w := m.fb.Warning(); w != "" {
-		return []string{w}
-	}
-	return nil
-}
+func (m *Manager) Warnings() []string { return m.vault.warnings() }
 
 // NeedsAuth reports whether the server answered 401 without a usable token
 // within the last 15 minutes (cached in a file across restarts). With
@@ -212,25 +192,6 @@ func (m *Manager) NeedsAuth(srv model.Server) bool {
 // MarkNeedsAuth records that the server wants authentication, and forgets
 // cached headersHelper output so that the next attempt runs it again.
 func (m *Manager) MarkNeedsAuth(srv model.Server) {
-	st := m.state(srv)
-	st.helperMu.Lock()
-	st.helperHeaders = nil
-	st.helperMu.Unlock()
-	if err := m.cache.set(stateKey(srv)); err != nil {
-		m.log.Warn("needs-auth cache not saved", "server", srv.Name, "err", err)
-	}
-}
-
-func (m *Manager) clearNeedsAuth(srv model.Server) {
-	if err := m.cache.clear(stateKey(srv)); err != nil {
-		m.log.Warn("needs-auth cache not saved", "server", srv.Name, "err", err)
-	}
-}
-
-func (m *Manager) lookupEnv(name string) string {
-	if m.opts.LookupEnv == nil {
-		return ""
-	}
-	v, _ := m.opts.LookupEnv(name)
-	return v
+	m.helpers.forget(srv)
+	m.cache.mark(srv)
 }

@@ -2,11 +2,14 @@ package oauth
 
 import (
 	"encoding/json"
+	"log/slog"
 	"os"
 	"path/filepath"
 	"sync"
 	"time"
 
+	"github.com/mcpdeck/mcpdeck/model"
+	"github.com/mcpdeck/mcpdeck/model/lock"
 	"github.com/mcpdeck/mcpdeck/model/platform"
 )
 
@@ -17,6 +20,7 @@ type needsAuthCache struct {
 	path string
 	ttl  time.Duration
 	now  func() time.Time
+	log  *slog.Logger
 
 	mu  sync.Mutex
 	mem map[string]time.Time
@@ -60,35 +64,33 @@ func (c *needsAuthCache) save(m map[string]time.Time) error {
 // update runs a read-modify-write of the cache under the process mutex and
 // the file's lock, so another mcpdeck process marking a server at the same
 // time keeps its entry; change reports whether m changed.
-func (c *needsAuthCache) update(change func(m map[string]time.Time) bool) error {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if c.path != "" {
-		if err := os.MkdirAll(filepath.Dir(c.path), 0o700); err != nil {
-			return err
+func (c *needsAuthCache) update(change func(m map[string]time.Time) bool) (err error) {
+	lock.With(&c.mu, func() {
+		if c.path != "" {
+			if err = os.MkdirAll(filepath.Dir(c.path), 0o700); err != nil {
+				return
+			}
+			var unlock func()
+			if unlock, err = platform.Lock(c.path); err != nil {
+				return
+			}
+			defer unlock()
 		}
-		unlock, err := platform.Lock(c.path)
-		if err != nil {
-			return err
+		m := c.load()
+		if change(m) {
+			err = c.save(m)
 		}
-		defer unlock()
-	}
-	m := c.load()
-	if !change(m) {
-		return nil
-	}
-	return c.save(m)
+	})
+	return err
 }
 
-func (c *needsAuthCache) get(key string) bool {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	t, ok := c.load()[key]
-	if !ok {
-		return false
-	}
-	d := c.now().Sub(t)
-	return d >= 0 && d < c.ttl
+func (c *needsAuthCache) get(key string) (fresh bool) {
+	lock.With(&c.mu, func() {
+		t, ok := c.load()[key]
+		d := c.now().Sub(t)
+		fresh = ok && d >= 0 && d < c.ttl
+	})
+	return fresh
 }
 
 func (c *needsAuthCache) set(key string) error {
@@ -99,9 +101,8 @@ func (c *needsAuthCache) set(key string) error {
 }
 
 func (c *needsAuthCache) clear(key string) error {
-	c.mu.Lock()
-	_, ok := c.load()[key]
-	c.mu.Unlock()
+	var ok bool
+	lock.With(&c.mu, func() { _, ok = c.load()[key] })
 	if !ok {
 		return nil // nothing to clear: no directory, lock or write
 	}
@@ -110,4 +111,19 @@ func (c *needsAuthCache) clear(key string) error {
 		delete(m, key)
 		return ok
 	})
+}
+
+// mark records that srv wants authentication; a cache that cannot be
+// saved is only logged: the verdict still stands in this process's answer.
+func (c *needsAuthCache) mark(srv model.Server) {
+	if err := c.set(stateKey(srv)); err != nil {
+		c.log.Warn("needs-auth cache not saved", "server", srv.Name, "err", err)
+	}
+}
+
+// unmark forgets that srv wanted authentication: it has a token now.
+func (c *needsAuthCache) unmark(srv model.Server) {
+	if err := c.clear(stateKey(srv)); err != nil {
+		c.log.Warn("needs-auth cache not saved", "server", srv.Name, "err", err)
+	}
 }

@@ -21,23 +21,23 @@ const statelessVersion = "2026-07-28"
 // names the scope the server wants first, and then ends that session. A
 // server that refuses the handshake (it speaks only the stateless
 // protocol) is asked for tools/list the stateless way instead.
-func (m *Manager) probe(ctx context.Context, srv model.Server) (challenge, bool) {
+func (dc *discoverer) probe(ctx context.Context, srv model.Server) (challenge, bool) {
 	if srv.Config.EffectiveType().Info().Opens == model.OpenSSE { // a GET opens its event stream
 		req, err := http.NewRequestWithContext(ctx, http.MethodGet, srv.Config.URL, nil)
 		if err != nil {
 			return challenge{}, false
 		}
 		req.Header.Set("Accept", "text/event-stream")
-		c, resp, ok := m.probeSend(req)
+		c, resp, ok := dc.probeSend(req)
 		c.Open = !ok && answeredOK(resp)
 		return c, ok
 	}
-	c, resp, ok := m.probeSend(m.probeRequest(ctx, srv, "", `{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"`+protocolVersion+
+	c, resp, ok := dc.probeSend(dc.probeRequest(ctx, srv, "", `{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"`+protocolVersion+
 		`","capabilities":{},"clientInfo":{"name":"mcpdeck","version":"probe"}}}`))
 	if !ok && resp != nil && resp.StatusCode >= 400 && resp.StatusCode < 500 {
 		// A server of the stateless protocol refuses the handshake: ask it
 		// for its tools the stateless way, which is what it guards.
-		c, resp, ok = m.probeSend(m.statelessProbe(ctx, srv))
+		c, resp, ok = dc.probeSend(dc.statelessProbe(ctx, srv))
 		c.Open = !ok && answeredOK(resp)
 		return c, ok
 	}
@@ -45,21 +45,21 @@ func (m *Manager) probe(ctx context.Context, srv model.Server) (challenge, bool)
 		return c, ok
 	}
 	sid := resp.Header.Get("Mcp-Session-Id")
-	_, _, _ = m.probeSend(m.probeRequest(ctx, srv, sid, `{"jsonrpc":"2.0","method":"notifications/initialized"}`))
-	c, resp, ok = m.probeSend(m.probeRequest(ctx, srv, sid, `{"jsonrpc":"2.0","id":1,"method":"tools/list"}`))
+	_, _, _ = dc.probeSend(dc.probeRequest(ctx, srv, sid, `{"jsonrpc":"2.0","method":"notifications/initialized"}`))
+	c, resp, ok = dc.probeSend(dc.probeRequest(ctx, srv, sid, `{"jsonrpc":"2.0","id":1,"method":"tools/list"}`))
 	c.Open = !ok && answeredOK(resp)
 	if sid != "" {
 		if req, err := http.NewRequestWithContext(ctx, http.MethodDelete, srv.Config.URL, nil); err == nil {
 			req.Header.Set("Mcp-Session-Id", sid)
 			req.Header.Set("MCP-Protocol-Version", protocolVersion)
-			_, _, _ = m.probeSend(req)
+			_, _, _ = dc.probeSend(req)
 		}
 	}
 	return c, ok
 }
 
 // probeRequest is a JSON-RPC POST of the probe, in session sid if not "".
-func (m *Manager) probeRequest(ctx context.Context, srv model.Server, sid, body string) *http.Request {
+func (dc *discoverer) probeRequest(ctx context.Context, srv model.Server, sid, body string) *http.Request {
 	req, err := http.NewRequestWithContext(ctx, http.MethodPost, srv.Config.URL, strings.NewReader(body))
 	if err != nil {
 		return nil
@@ -75,8 +75,8 @@ func (m *Manager) probeRequest(ctx context.Context, srv model.Server, sid, body 
 
 // statelessProbe is a tools/list of protocol 2026-07-28, which needs no
 // handshake: the version travels in the header and in _meta.
-func (m *Manager) statelessProbe(ctx context.Context, srv model.Server) *http.Request {
-	req := m.probeRequest(ctx, srv, "", `{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{"_meta":{"`+
+func (dc *discoverer) statelessProbe(ctx context.Context, srv model.Server) *http.Request {
+	req := dc.probeRequest(ctx, srv, "", `{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{"_meta":{"`+
 		mcp.MetaKeyProtocolVersion+`":"`+statelessVersion+`","`+mcp.MetaKeyClientInfo+`":{"name":"mcpdeck","version":"probe"}}}}`)
 	if req != nil {
 		req.Header.Set("MCP-Protocol-Version", statelessVersion)
@@ -89,11 +89,11 @@ func (m *Manager) statelessProbe(ctx context.Context, srv model.Server) *http.Re
 // 403 answer. Only the headers matter: the body, perhaps an open event
 // stream, is closed unread. It carries no credentials, so it follows
 // redirects as any client would.
-func (m *Manager) probeSend(req *http.Request) (challenge, *http.Response, bool) {
+func (dc *discoverer) probeSend(req *http.Request) (challenge, *http.Response, bool) {
 	if req == nil {
 		return challenge{}, nil, false
 	}
-	c := *m.http
+	c := *dc.wire.http
 	c.CheckRedirect = nil
 	resp, err := c.Do(req)
 	if err != nil {

@@ -1,10 +1,6 @@
 package oauth
 
 import (
-	"context"
-	"encoding/json"
-	"errors"
-	"fmt"
 	"time"
 
 	"github.com/mcpdeck/mcpdeck/model"
@@ -31,6 +27,10 @@ func storeKey(srv model.Server, kind string) string {
 	}
 	return srv.Name + "@" + h + "/" + kind
 }
+
+// stateKey names a server's state in every part: a changed definition is
+// another server.
+func stateKey(srv model.Server) string { return srv.Name + "@" + srv.Hash }
 
 // tokenRecord is a token plus what is needed to refresh and revoke it after
 // a restart without discovery.
@@ -89,83 +89,31 @@ type clientRecord struct {
 // String never shows the secret.
 func (c *clientRecord) String() string { return "client " + c.ClientID }
 
-func (m *Manager) loadJSON(ctx context.Context, key string, v any) (bool, error) {
-	s, err := m.store.Get(ctx, key)
-	if errors.Is(err, ErrNotFound) {
-		return false, nil
-	}
-	if err != nil {
-		return false, fmt.Errorf("reading stored credentials: %w", err)
-	}
-	if err := json.Unmarshal([]byte(s), v); err != nil {
-		// Never echo the value: it is a secret.
-		return false, fmt.Errorf("stored credentials for %s are unreadable; run mcpdeck auth again", key)
-	}
-	return true, nil
-}
-
-func (m *Manager) saveJSON(ctx context.Context, key string, v any) error {
-	b, err := json.Marshal(v)
-	if err != nil {
-		return err
-	}
-	if err := m.store.Set(ctx, key, string(b)); err != nil {
-		return fmt.Errorf("saving credentials: %w", err)
-	}
-	return nil
-}
-
-// secret reads a plain secret entry; "" when absent.
-func (m *Manager) secret(ctx context.Context, srv model.Server, kind string) (string, error) {
-	v, err := m.store.Get(ctx, storeKey(srv, kind))
-	if errors.Is(err, ErrNotFound) {
-		return "", nil
-	}
-	if err != nil {
-		return "", fmt.Errorf("reading stored secret: %w", err)
-	}
-	return v, nil
-}
-
-func (m *Manager) setSecret(srv model.Server, kind, value string) error {
-	ctx, cancel := context.WithTimeout(context.Background(), 4*m.opts.KeyringTimeout)
-	defer cancel()
-	key := storeKey(srv, kind)
-	if value == "" {
-		err := m.store.Delete(ctx, key)
-		if errors.Is(err, ErrNotFound) {
-			return nil
-		}
-		return err
-	}
-	return m.store.Set(ctx, key, value)
-}
-
 // SetClientSecret keeps the client secret of a pre-registered client
 // (oauth.clientId) in the keychain; "" deletes it. Either way the binding
 // of the old secret to an issuer is forgotten: the person giving the
 // secret is what may move it to another authorization server, and its
 // next use binds it again (secretbinding.go).
 func (m *Manager) SetClientSecret(srv model.Server, secret string) error {
-	if err := m.setSecret(srv, kindSecretBinding, ""); err != nil {
+	if err := m.vault.setSecret(srv, kindSecretBinding, ""); err != nil {
 		return err
 	}
-	return m.setSecret(srv, kindClientSecret, secret)
+	return m.vault.setSecret(srv, kindClientSecret, secret)
 }
 
 // SetPrivateKey keeps a PEM private key (PKCS#8, SEC1 or PKCS#1) for
 // private_key_jwt client authentication; "" deletes it.
 func (m *Manager) SetPrivateKey(srv model.Server, pem string) error {
-	return m.setSecret(srv, kindPrivateKey, pem)
+	return m.vault.setSecret(srv, kindPrivateKey, pem)
 }
 
 // SetIDToken keeps the enterprise IdP ID token used by cross-app access; "" deletes it.
 func (m *Manager) SetIDToken(srv model.Server, idToken string) error {
-	return m.setSecret(srv, kindIDToken, idToken)
+	return m.vault.setSecret(srv, kindIDToken, idToken)
 }
 
 // SetIDPClientSecret keeps the client secret mcpdeck uses at the enterprise
 // IdP for cross-app access; "" deletes it.
 func (m *Manager) SetIDPClientSecret(srv model.Server, secret string) error {
-	return m.setSecret(srv, kindIDPSecret, secret)
+	return m.vault.setSecret(srv, kindIDPSecret, secret)
 }

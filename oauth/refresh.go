@@ -4,115 +4,151 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"log/slog"
 	"net/url"
+	"time"
+
+	"golang.org/x/sync/singleflight"
 
 	"github.com/mcpdeck/mcpdeck/model"
+	"github.com/mcpdeck/mcpdeck/model/lock"
 )
 
-// currentToken is the stored token, refreshed first when it has expired.
+// tokens is the tokens-and-refresh part: per server, the token in use
+// (read from the vault once, then kept), its refresh, once for every
+// concurrent caller, and its revocation at sign-out.
+type tokens struct {
+	vault *vault
+	wire  *wire
+	disco *discoverer
+	needs *needsAuthCache
+	// regrant repeats a machine grant: a machine's "refresh".
+	regrant func(ctx context.Context, srv model.Server) (*tokenRecord, error)
+	now     func() time.Time
+	log     *slog.Logger
+
+	held   lock.Map[string, held]
+	flight singleflight.Group
+}
+
+// held is a server's token in this process; loaded says the vault was
+// read (tok nil then means there is none).
+type held struct {
+	tok    *tokenRecord
+	loaded bool
+}
+
+// current is the stored token, refreshed first when it has expired.
 // It returns nil (and no error) when there is none: the request then goes
 // out without Authorization. Machine grants fetch a token when none exists.
-func (m *Manager) currentToken(ctx context.Context, srv model.Server, st *serverState) (*tokenRecord, error) {
-	st.mu.Lock()
-	loaded, tok := st.loaded, st.tok
-	st.mu.Unlock()
-	if !loaded {
+func (t *tokens) current(ctx context.Context, srv model.Server) (*tokenRecord, error) {
+	key := stateKey(srv)
+	h := t.held.Get(key)
+	tok := h.tok
+	if !h.loaded {
 		var rec tokenRecord
-		ok, err := m.loadJSON(ctx, storeKey(srv, kindToken), &rec)
+		ok, err := t.vault.loadJSON(ctx, storeKey(srv, kindToken), &rec)
 		if err != nil {
 			return nil, err
 		}
-		st.mu.Lock()
-		if !st.loaded {
-			if ok {
-				st.tok = &rec
+		t.held.Update(key, func(h *held) {
+			if !h.loaded {
+				if ok {
+					h.tok = &rec
+				}
+				h.loaded = true
 			}
-			st.loaded = true
-		}
-		tok = st.tok
-		st.mu.Unlock()
+			tok = h.tok
+		})
 	}
 	if tok == nil && !isMachine(srv) {
 		return nil, nil
 	}
-	if tok != nil && !tok.expired(m.opts.Now()) {
+	if tok != nil && !tok.expired(t.now()) {
 		return tok, nil
 	}
-	return m.refreshShared(ctx, srv, st, tok)
+	return t.refresh(ctx, srv, tok)
+}
+
+// inUse is the token this process holds for srv, nil when none.
+func (t *tokens) inUse(srv model.Server) *tokenRecord { return t.held.Get(stateKey(srv)).tok }
+
+// adopt makes rec the token in use.
+func (t *tokens) adopt(srv model.Server, rec *tokenRecord) {
+	t.held.Update(stateKey(srv), func(h *held) { h.tok, h.loaded = rec, true })
 }
 
 // reload reads the stored token again and adopts it when it is not the one
 // that was just refused; nil when there is nothing newer.
-func (m *Manager) reload(ctx context.Context, srv model.Server, st *serverState, used *tokenRecord) *tokenRecord {
+func (t *tokens) reload(ctx context.Context, srv model.Server, used *tokenRecord) (tok *tokenRecord) {
 	var rec tokenRecord
-	ok, err := m.loadJSON(ctx, storeKey(srv, kindToken), &rec)
-	if err != nil || !ok || (used != nil && rec.AccessToken == used.AccessToken) || rec.expired(m.opts.Now()) {
+	ok, err := t.vault.loadJSON(ctx, storeKey(srv, kindToken), &rec)
+	if err != nil || !ok || (used != nil && rec.AccessToken == used.AccessToken) || rec.expired(t.now()) {
 		return nil
 	}
-	st.mu.Lock()
-	defer st.mu.Unlock()
-	if st.tok != nil && st.tok != used && st.tok.AccessToken == rec.AccessToken {
-		return st.tok
-	}
-	if st.tok != nil && st.tok != used {
-		return st.tok // another caller in this process already has a newer one
-	}
-	st.tok, st.loaded = &rec, true
-	return st.tok
+	t.held.Update(stateKey(srv), func(h *held) {
+		if h.tok != nil && h.tok != used {
+			tok = h.tok // another caller in this process already has a newer one
+			return
+		}
+		h.tok, h.loaded = &rec, true
+		tok = h.tok
+	})
+	return tok
 }
 
-// refreshShared refreshes once for all concurrent callers. used is the
-// token the caller had; if another caller already replaced it, that newer
-// token is returned without a second refresh.
-func (m *Manager) refreshShared(ctx context.Context, srv model.Server, st *serverState, used *tokenRecord) (*tokenRecord, error) {
-	st.mu.Lock()
-	if st.tok != nil && st.tok != used && !st.tok.expired(m.opts.Now()) {
-		t := st.tok
-		st.mu.Unlock()
-		return t, nil
+// newer is the token another caller put in place of used, if it is still
+// good; nil when used is still the one in use.
+func (t *tokens) newer(srv model.Server, used *tokenRecord) *tokenRecord {
+	if cur := t.inUse(srv); cur != nil && cur != used && !cur.expired(t.now()) {
+		return cur
 	}
-	if f := st.refresh; f != nil {
-		st.mu.Unlock()
-		select {
-		case <-f.done:
-			return f.tok, f.err
-		case <-ctx.Done():
-			return nil, ctx.Err()
-		}
-	}
-	f := &flight{done: make(chan struct{})}
-	st.refresh = f
-	st.mu.Unlock()
+	return nil
+}
 
-	// Not cancelled by one caller's context: the others share the result,
-	// and a rotated refresh token must reach the store even when the caller
-	// gave up meanwhile (the old one is dead at the authorization server).
+// refresh refreshes once for all concurrent callers (singleflight, one
+// flight per server). used is the token the caller had; if another caller
+// already replaced it, that newer token is returned without a second
+// refresh. Every caller waits for the one refresh, which no caller's
+// context cuts short: the others share its result, and a rotated refresh
+// token must reach the store even when the caller gave up meanwhile (the
+// old one is dead at the authorization server). The wire's timeout bounds
+// it.
+func (t *tokens) refresh(ctx context.Context, srv model.Server, used *tokenRecord) (*tokenRecord, error) {
+	if tok := t.newer(srv, used); tok != nil {
+		return tok, nil
+	}
 	detached := context.WithoutCancel(ctx)
-	tok, err := m.doRefresh(detached, srv, st, used)
-	if err == nil {
-		if serr := m.saveJSON(detached, storeKey(srv, kindToken), tok); serr != nil {
-			// Still use it in this process; the next sign-in repairs the store.
-			m.log.Warn("refreshed token not saved", "server", srv.Name, "err", serr)
+	v, err, _ := t.flight.Do(stateKey(srv), func() (any, error) {
+		// A flight that ended between the check above and this one
+		// brought a token already: its refresh token is the live one.
+		if tok := t.newer(srv, used); tok != nil {
+			return tok, nil
 		}
+		tok, err := t.renew(detached, srv, used)
+		if err != nil {
+			return nil, err
+		}
+		if serr := t.vault.saveJSON(detached, storeKey(srv, kindToken), tok); serr != nil {
+			// Still use it in this process; the next sign-in repairs the store.
+			t.log.Warn("refreshed token not saved", "server", srv.Name, "err", serr)
+		}
+		t.held.Update(stateKey(srv), func(h *held) { h.tok = tok })
+		t.needs.unmark(srv)
+		return tok, nil
+	})
+	if err != nil {
+		return nil, err
 	}
-	st.mu.Lock()
-	if err == nil {
-		st.tok = tok
-	}
-	st.refresh = nil
-	f.tok, f.err = tok, err
-	st.mu.Unlock()
-	close(f.done)
-	if err == nil {
-		m.clearNeedsAuth(srv)
-	}
-	return tok, err
+	return v.(*tokenRecord), nil
 }
 
-// doRefresh uses the refresh token, or repeats a machine grant.
-func (m *Manager) doRefresh(ctx context.Context, srv model.Server, st *serverState, used *tokenRecord) (*tokenRecord, error) {
+var errNoRefresh = errors.New("no refresh token")
+
+// renew uses the refresh token, or repeats a machine grant.
+func (t *tokens) renew(ctx context.Context, srv model.Server, used *tokenRecord) (*tokenRecord, error) {
 	if isMachine(srv) {
-		return m.machineGrant(ctx, srv, st)
+		return t.regrant(ctx, srv)
 	}
 	if used == nil || used.RefreshToken == "" {
 		return nil, errNoRefresh
@@ -122,7 +158,7 @@ func (m *Manager) doRefresh(ctx context.Context, srv model.Server, st *serverSta
 		// A record without its token endpoint: the refresh token and the
 		// client secret may go only to the issuer they came from, never
 		// to whatever the metadata names now.
-		d, err := m.discover(ctx, srv, st)
+		d, err := t.disco.discover(ctx, srv)
 		if err != nil {
 			return nil, err
 		}
@@ -137,83 +173,21 @@ func (m *Manager) doRefresh(ctx context.Context, srv model.Server, st *serverSta
 		form.Set("resource", used.Resource)
 	}
 	ca := clientAuth{ClientID: used.ClientID, Secret: used.ClientSecret, Method: used.AuthMethod, DPoP: dpopKeyOf(used)}
-	tr, err := m.tokenRequest(ctx, endpoint, form, ca, "token refresh")
+	tr, err := t.wire.tokenRequest(ctx, endpoint, form, ca, "token refresh")
 	if err != nil {
 		var oe *OAuthError
 		if errors.As(err, &oe) && oe.Code == "invalid_grant" {
 			// The refresh token is dead: forget it so we stop trying.
-			_ = m.store.Delete(ctx, storeKey(srv, kindToken))
-			st.mu.Lock()
-			if st.tok == used {
-				st.tok = nil
-			}
-			st.mu.Unlock()
+			_ = t.vault.remove(ctx, storeKey(srv, kindToken))
+			t.held.Update(stateKey(srv), func(h *held) {
+				if h.tok == used {
+					h.tok = nil
+				}
+			})
 			return nil, fmt.Errorf("%w: %w", ErrNeedsAuth, err)
 		}
 		return nil, err
 	}
-	m.log.Info("token refreshed", "server", srv.Name)
-	return m.record(tr, nil, used), nil
-}
-
-// Signout is what Logout did with a server's tokens.
-type Signout int
-
-const (
-	// SignoutNoTokens: there were no tokens to delete.
-	SignoutNoTokens Signout = iota
-	// SignoutDeleted: the tokens were deleted; the authorization server
-	// offers no revocation, so they stay valid there until they expire.
-	SignoutDeleted
-	// SignoutRevoked: the authorization server revoked the tokens, and
-	// they were deleted.
-	SignoutRevoked
-)
-
-// Logout revokes the server's tokens (RFC 7009) when the authorization
-// server offers revocation, and deletes them; it says which it did. The
-// tokens are deleted even when revocation fails; the error then says so.
-func (m *Manager) Logout(ctx context.Context, srv model.Server) (Signout, error) {
-	st := m.state(srv)
-	st.flowMu.Lock()
-	defer st.flowMu.Unlock()
-	var rec tokenRecord
-	ok, loadErr := m.loadJSON(ctx, storeKey(srv, kindToken), &rec)
-	var revokeErr error
-	if ok && rec.RevocationEndpoint != "" {
-		ca := clientAuth{ClientID: rec.ClientID, Secret: rec.ClientSecret, Method: rec.AuthMethod}
-		if rec.AuthMethod == authJWT {
-			ca.Method = authNone // no assertion for revocation; identify by client_id
-		}
-		if rec.RefreshToken != "" {
-			revokeErr = m.revoke(ctx, rec.RevocationEndpoint, rec.RefreshToken, "refresh_token", ca)
-		}
-		if err := m.revoke(ctx, rec.RevocationEndpoint, rec.AccessToken, "access_token", ca); err != nil {
-			revokeErr = errors.Join(revokeErr, err)
-		}
-	}
-	delErr := m.store.Delete(ctx, storeKey(srv, kindToken))
-	if errors.Is(delErr, ErrNotFound) {
-		delErr = nil
-	}
-	st.mu.Lock()
-	st.tok, st.loaded, st.stepUpScopes = nil, true, nil
-	st.mu.Unlock()
-	switch {
-	case delErr != nil:
-		return SignoutNoTokens, fmt.Errorf("logging out of %s: %w", srv.Name, delErr)
-	case loadErr != nil:
-		return SignoutNoTokens, fmt.Errorf("logging out of %s: %w", srv.Name, loadErr)
-	case revokeErr != nil:
-		return SignoutDeleted, fmt.Errorf("logged out of %s locally, but the server did not confirm revocation: %w", srv.Name, revokeErr)
-	}
-	out := SignoutNoTokens
-	switch {
-	case ok && rec.RevocationEndpoint != "":
-		out = SignoutRevoked
-	case ok:
-		out = SignoutDeleted
-	}
-	m.log.Info("logged out", "server", srv.Name, "revoked", out == SignoutRevoked)
-	return out, nil
+	t.log.Info("token refreshed", "server", srv.Name)
+	return newRecord(tr, nil, used, t.now()), nil
 }

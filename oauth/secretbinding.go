@@ -34,8 +34,8 @@ type secretBinding struct {
 // boundClientSecret is the configured client secret of srv ("" when there
 // is none) provided it may be sent to issuer, binding it on first use. A
 // secret bound to another issuer is never returned: the error says so.
-func (m *Manager) boundClientSecret(ctx context.Context, srv model.Server, issuer string) (string, error) {
-	secret, err := m.clientSecret(ctx, srv)
+func (r *registrar) boundClientSecret(ctx context.Context, srv model.Server, issuer string) (string, error) {
+	secret, err := r.clientSecret(ctx, srv)
 	if err != nil || secret == "" {
 		return secret, err
 	}
@@ -45,7 +45,7 @@ func (m *Manager) boundClientSecret(ctx context.Context, srv model.Server, issue
 	sum := sha256.Sum256([]byte(secret))
 	digest := hex.EncodeToString(sum[:])
 	var b secretBinding
-	ok, err := m.loadJSON(ctx, storeKey(srv, kindSecretBinding), &b)
+	ok, err := r.vault.loadJSON(ctx, storeKey(srv, kindSecretBinding), &b)
 	if err != nil {
 		return "", err
 	}
@@ -58,9 +58,9 @@ func (m *Manager) boundClientSecret(ctx context.Context, srv model.Server, issue
 		return secret, nil
 	}
 	// Bound before it is sent: a secret that could not be bound is not sent.
-	if err := m.saveJSON(ctx, storeKey(srv, kindSecretBinding), secretBinding{Issuer: issuer, SecretSHA256: digest}); err != nil {
+	if err := r.vault.saveJSON(ctx, storeKey(srv, kindSecretBinding), secretBinding{Issuer: issuer, SecretSHA256: digest}); err != nil {
 		return "", err
 	}
-	m.log.Info("client secret bound to its authorization server", "server", srv.Name, "issuer", issuer)
+	r.log.Info("client secret bound to its authorization server", "server", srv.Name, "issuer", issuer)
 	return secret, nil
 }

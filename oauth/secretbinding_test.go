@@ -151,14 +151,14 @@ func TestRefreshNotSentToNewIssuer(t *testing.T) {
 	}
 	ctx := context.Background()
 	var rec tokenRecord
-	if ok, err := e.m.loadJSON(ctx, storeKey(srv, kindToken), &rec); !ok || err != nil {
+	if ok, err := e.m.vault.loadJSON(ctx, storeKey(srv, kindToken), &rec); !ok || err != nil {
 		t.Fatalf("no stored token: %v", err)
 	}
 	if rec.ClientSecret == "" || rec.RefreshToken == "" {
 		t.Fatal("test needs a confidential client with a refresh token")
 	}
 	rec.TokenEndpoint = ""
-	if err := e.m.saveJSON(ctx, storeKey(srv, kindToken), &rec); err != nil {
+	if err := e.m.vault.saveJSON(ctx, storeKey(srv, kindToken), &rec); err != nil {
 		t.Fatal(err)
 	}
 	e.m = New(e.opts) // a restart reads the record as stored
@@ -188,7 +188,7 @@ func TestRegisteredSecretNotSentToNewIssuer(t *testing.T) {
 		t.Fatalf("first: %d, %v", code, err)
 	}
 	var old clientRecord
-	if ok, _ := e.m.loadJSON(context.Background(), storeKey(srv, kindClient), &old); !ok || old.ClientSecret == "" {
+	if ok, _ := e.m.vault.loadJSON(context.Background(), storeKey(srv, kindClient), &old); !ok || old.ClientSecret == "" {
 		t.Fatal("test needs a registration with a secret")
 	}
 	as2 := newFakeAS(t)

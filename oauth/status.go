@@ -10,7 +10,7 @@ import (
 // a refresh token may still renew it). For listings such as mcp get.
 func (m *Manager) HasToken(ctx context.Context, srv model.Server) (bool, error) {
 	var rec tokenRecord
-	return m.loadJSON(ctx, storeKey(srv, kindToken), &rec)
+	return m.vault.loadJSON(ctx, storeKey(srv, kindToken), &rec)
 }
 
 // CheckStore touches the keychain once so that a missing or hanging one is
@@ -18,6 +18,6 @@ func (m *Manager) HasToken(ctx context.Context, srv model.Server) (bool, error) 
 // until a token was stored in the file). It can
 // take up to KeyringTimeout: call it off the UI thread.
 func (m *Manager) CheckStore(ctx context.Context) []string {
-	_, _ = m.store.Get(ctx, probeKey)
+	_, _ = m.vault.store.Get(ctx, probeKey)
 	return m.Warnings()
 }

@@ -1,6 +1,10 @@
 package oauth
 
-import "context"
+import (
+	"context"
+
+	"github.com/mcpdeck/mcpdeck/model/lock"
+)
 
 // Storage is where the store keeps tokens and secrets: the OS keychain, or
 // the 0600 credentials file and why not the keychain. It is the store's
@@ -33,10 +37,9 @@ func (s *fallbackStore) probe(ctx context.Context) {
 }
 
 // storage is where the store keeps secrets now.
-func (s *fallbackStore) storage() Storage {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return Storage{Keychain: !s.broken, File: s.file.path, Reason: s.reason}
+func (s *fallbackStore) storage() (st Storage) {
+	lock.With(&s.mu, func() { st = Storage{Keychain: !s.broken, File: s.file.path, Reason: s.reason} })
+	return st
 }
 
 // Storage tries the keychain as the first write of a token would, and
@@ -44,9 +47,10 @@ func (s *fallbackStore) storage() Storage {
 // KeyringTimeout twice. With Options.Store it is the zero Storage: the
 // caller's store decides.
 func (m *Manager) Storage(ctx context.Context) Storage {
-	if m.fb == nil {
+	fb := m.vault.fb
+	if fb == nil {
 		return Storage{}
 	}
-	m.fb.probe(ctx)
-	return m.fb.storage()
+	fb.probe(ctx)
+	return fb.storage()
 }

@@ -23,11 +23,15 @@ type Keyring interface {
 	Delete(service, user string) error
 }
 
-// SystemKeyring is the OS keychain through go-keyring.
+// SystemKeyring is the OS keychain through go-keyring, asked only when
+// it can be reached without starting a program (keyringReachable).
 type SystemKeyring struct{}
 
 // Get reads one entry.
 func (SystemKeyring) Get(service, user string) (string, error) {
+	if err := keyringReachable(); err != nil {
+		return "", err
+	}
 	v, err := keyring.Get(service, user)
 	if errors.Is(err, keyring.ErrNotFound) {
 		return "", ErrNotFound
@@ -37,11 +41,17 @@ func (SystemKeyring) Get(service, user string) (string, error) {
 
 // Set writes one entry.
 func (SystemKeyring) Set(service, user, password string) error {
+	if err := keyringReachable(); err != nil {
+		return err
+	}
 	return keyring.Set(service, user, password)
 }
 
 // Delete removes one entry.
 func (SystemKeyring) Delete(service, user string) error {
+	if err := keyringReachable(); err != nil {
+		return err
+	}
 	err := keyring.Delete(service, user)
 	if errors.Is(err, keyring.ErrNotFound) {
 		return ErrNotFound

@@ -97,7 +97,7 @@ func TestFailingSystemKeyringFallsBack(t *testing.T) {
 	if err := m.SetClientSecret(srv, "s3cret"); err != nil {
 		t.Fatal(err)
 	}
-	got, err := m.secret(context.Background(), srv, kindClientSecret)
+	got, err := m.vault.secret(context.Background(), srv, kindClientSecret)
 	if err != nil || got != "s3cret" {
 		t.Fatalf("got %q, %v", got, err)
 	}
@@ -108,12 +108,14 @@ func TestFailingSystemKeyringFallsBack(t *testing.T) {
 
 func TestSystemKeyringMock(t *testing.T) {
 	keyring.MockInit()
+	// A session bus to reach, so the keychain is asked: the mock answers.
+	t.Setenv("DBUS_SESSION_BUS_ADDRESS", "unix:path=/nonexistent")
 	m := New(Options{ConfigDir: t.TempDir()})
 	srv := (&testEnv{fake: &fakeAS{}}).serverNamed("y")
 	if err := m.SetPrivateKey(srv, strings.Repeat("k", 5000)); err != nil {
 		t.Fatal(err)
 	}
-	got, _ := m.secret(context.Background(), srv, kindPrivateKey)
+	got, _ := m.vault.secret(context.Background(), srv, kindPrivateKey)
 	if len(got) != 5000 {
 		t.Errorf("got %d bytes back", len(got))
 	}
@@ -123,7 +125,7 @@ func TestSystemKeyringMock(t *testing.T) {
 	if err := m.SetPrivateKey(srv, ""); err != nil {
 		t.Fatal(err)
 	}
-	if got, _ := m.secret(context.Background(), srv, kindPrivateKey); got != "" {
+	if got, _ := m.vault.secret(context.Background(), srv, kindPrivateKey); got != "" {
 		t.Error("not deleted")
 	}
 }

@@ -32,7 +32,7 @@ func (m *Manager) StoredSecrets(ctx context.Context, servers []model.Server) ([]
 	var errs []error
 	for _, srv := range servers {
 		for _, kind := range secretKinds {
-			v, err := m.store.Get(ctx, storeKey(srv, kind))
+			v, err := m.vault.store.Get(ctx, storeKey(srv, kind))
 			switch {
 			case err == nil:
 				add(v)
@@ -41,10 +41,8 @@ func (m *Manager) StoredSecrets(ctx context.Context, servers []model.Server) ([]
 			}
 		}
 	}
-	if m.fb != nil {
-		m.fb.file.mu.Lock()
-		all, err := m.fb.file.load()
-		m.fb.file.mu.Unlock()
+	if fb := m.vault.fb; fb != nil {
+		all, err := fb.file.all()
 		if err != nil {
 			errs = append(errs, err)
 		}
@@ -53,7 +51,7 @@ func (m *Manager) StoredSecrets(ctx context.Context, servers []model.Server) ([]
 		}
 	}
 	for _, k := range secretEnv {
-		if v := m.lookupEnv(k); v != "" {
+		if v := env(m.opts.LookupEnv).get(k); v != "" {
 			add(v)
 		}
 	}

@@ -21,14 +21,14 @@ func TestStoredSecretsListsEverySecret(t *testing.T) {
 	srv := model.Server{Name: "remote", Hash: "0123456789abcdef0123"}
 	ctx := context.Background()
 	pem := "-----BEGIN PRIVATE KEY-----\nMIGHAgEAMBMGByqGSM49AgEGCCqGSM49\nAwEHBG0wawIBAQQg\n-----END PRIVATE KEY-----"
-	if err := m.saveJSON(ctx, storeKey(srv, kindToken), &tokenRecord{AccessToken: "access-1", RefreshToken: "refresh-1", TokenType: "Bearer", ClientID: "public-id", DPoPKey: pem}); err != nil {
+	if err := m.vault.saveJSON(ctx, storeKey(srv, kindToken), &tokenRecord{AccessToken: "access-1", RefreshToken: "refresh-1", TokenType: "Bearer", ClientID: "public-id", DPoPKey: pem}); err != nil {
 		t.Fatal(err)
 	}
 	if err := m.SetClientSecret(srv, "client-secret-1"); err != nil {
 		t.Fatal(err)
 	}
 	old := model.Server{Name: "remote", Hash: "ffffffffffffffff"}
-	if err := m.fb.file.Set(ctx, storeKey(old, kindClient), `{"client_id":"c","client_secret":"old-registered-secret"}`); err != nil {
+	if err := m.vault.fb.file.Set(ctx, storeKey(old, kindClient), `{"client_id":"c","client_secret":"old-registered-secret"}`); err != nil {
 		t.Fatal(err)
 	}
 	got, err := m.StoredSecrets(ctx, []model.Server{srv})

@@ -104,48 +104,14 @@ func basicCredential(ca clientAuth) string {
 	return base64.StdEncoding.EncodeToString([]byte(cred))
 }
 
-// postForm sends an authenticated form to an authorization-server endpoint;
-// role names the endpoint in the refusal of a plain-http one. Discovery
-// refuses such metadata already; this covers endpoints remembered in
-// token records and configured ones (oauth.idpTokenEndpoint).
-func (m *Manager) postForm(ctx context.Context, role, endpoint string, form url.Values, ca clientAuth) (*http.Response, error) {
-	if err := secureEndpoint(role, endpoint); err != nil {
-		return nil, err
-	}
-	req, err := http.NewRequestWithContext(ctx, http.MethodPost, endpoint, nil)
-	if err != nil {
-		return nil, fmt.Errorf("bad endpoint %q: %w", endpoint, err)
-	}
-	if err := applyClientAuth(req, form, ca); err != nil {
-		return nil, err
-	}
-	body := form.Encode()
-	req.Body = io.NopCloser(strings.NewReader(body))
-	req.ContentLength = int64(len(body))
-	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
-	req.Header.Set("Accept", "application/json")
-	if ca.DPoP != nil {
-		proof, err := dpopProof(ca.DPoP, http.MethodPost, req.URL, "", m.nonces.get(req.URL), m.opts.Now())
-		if err != nil {
-			return nil, err
-		}
-		req.Header.Set("DPoP", proof)
-	}
-	resp, err := m.http.Do(req)
-	if err != nil {
-		return nil, humanNetErr(err)
-	}
-	return resp, nil
-}
-
 // tokenRequest calls the token endpoint. Errors carry the OAuth error code
 // and description only, never the body (it could hold a token).
 // With DPoP, a use_dpop_nonce refusal that brings a nonce is retried once
 // with it.
-func (m *Manager) tokenRequest(ctx context.Context, endpoint string, form url.Values, ca clientAuth, op string) (*tokenResponse, error) {
-	status, b, gotNonce, err := m.tokenAnswer(ctx, endpoint, form, ca, op)
+func (w *wire) tokenRequest(ctx context.Context, endpoint string, form url.Values, ca clientAuth, op string) (*tokenResponse, error) {
+	status, b, gotNonce, err := w.tokenAnswer(ctx, endpoint, form, ca, op)
 	if err == nil && ca.DPoP != nil && gotNonce && status == http.StatusBadRequest && oauthErrorCode(b) == "use_dpop_nonce" {
-		status, b, _, err = m.tokenAnswer(ctx, endpoint, form, ca, op)
+		status, b, _, err = w.tokenAnswer(ctx, endpoint, form, ca, op)
 	}
 	if err != nil {
 		return nil, err
@@ -173,13 +139,13 @@ func (m *Manager) tokenRequest(ctx context.Context, endpoint string, form url.Va
 
 // tokenAnswer sends one token request and reads the answer; gotNonce says
 // the answer carried a DPoP nonce (now remembered for its origin).
-func (m *Manager) tokenAnswer(ctx context.Context, endpoint string, form url.Values, ca clientAuth, op string) (status int, body []byte, gotNonce bool, err error) {
-	resp, err := m.postForm(ctx, "token endpoint ("+op+")", endpoint, form, ca)
+func (w *wire) tokenAnswer(ctx context.Context, endpoint string, form url.Values, ca clientAuth, op string) (status int, body []byte, gotNonce bool, err error) {
+	resp, err := w.postForm(ctx, "token endpoint ("+op+")", endpoint, form, ca)
 	if err != nil {
 		return 0, nil, false, fmt.Errorf("%s: %w", op, err)
 	}
 	defer resp.Body.Close()
-	gotNonce = ca.DPoP != nil && m.nonces.note(resp.Request.URL, resp.Header)
+	gotNonce = ca.DPoP != nil && w.nonces.note(resp.Request.URL, resp.Header)
 	b, err := io.ReadAll(io.LimitReader(resp.Body, 1<<20))
 	if err != nil {
 		return 0, nil, false, fmt.Errorf("%s: reading the answer: %w", op, err)
@@ -194,8 +160,9 @@ func oauthErrorCode(body []byte) string {
 	return eb.Error
 }
 
-// record turns a token response into a stored record.
-func (m *Manager) record(tr *tokenResponse, requested []string, old *tokenRecord) *tokenRecord {
+// newRecord turns a token response received at now into a stored record;
+// old is the record a refresh renews (nil for a new sign-in).
+func newRecord(tr *tokenResponse, requested []string, old *tokenRecord, now time.Time) *tokenRecord {
 	rec := &tokenRecord{
 		AccessToken:  tr.AccessToken,
 		RefreshToken: tr.RefreshToken,
@@ -206,7 +173,7 @@ func (m *Manager) record(tr *tokenResponse, requested []string, old *tokenRecord
 		rec.Scopes = strings.Fields(tr.Scope)
 	}
 	if tr.ExpiresIn > 0 {
-		rec.IssuedAt = m.opts.Now()
+		rec.IssuedAt = now
 		rec.ExpiresAt = rec.IssuedAt.Add(time.Duration(tr.ExpiresIn) * time.Second)
 	}
 	if old != nil {
@@ -224,9 +191,9 @@ func (m *Manager) record(tr *tokenResponse, requested []string, old *tokenRecord
 }
 
 // revoke asks the authorization server to forget a token (RFC 7009).
-func (m *Manager) revoke(ctx context.Context, endpoint, token, hint string, ca clientAuth) error {
+func (w *wire) revoke(ctx context.Context, endpoint, token, hint string, ca clientAuth) error {
 	form := url.Values{"token": {token}, "token_type_hint": {hint}}
-	resp, err := m.postForm(ctx, "revocation endpoint", endpoint, form, ca)
+	resp, err := w.postForm(ctx, "revocation endpoint", endpoint, form, ca)
 	if err != nil {
 		return fmt.Errorf("revocation: %w", err)
 	}

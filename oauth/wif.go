@@ -28,7 +28,7 @@ var ErrAssertion = errors.New("the workload identity assertion was not accepted"
 // oauth.assertionFile (relative to the config file that names it) or the
 // output of oauth.assertionCommand. Neither runs or is read for a server
 // the person has not approved.
-func (m *Manager) workloadAssertion(ctx context.Context, srv model.Server, oc model.OAuthConfig) (string, error) {
+func (mg *machineGrants) workloadAssertion(ctx context.Context, srv model.Server, oc model.OAuthConfig) (string, error) {
 	if untrusted(srv) {
 		return "", ErrUntrusted
 	}
@@ -52,7 +52,7 @@ func (m *Manager) workloadAssertion(ctx context.Context, srv model.Server, oc mo
 		}
 		return checkAssertion(string(b[:n]), "oauth.assertionFile "+p)
 	case oc.AssertionCommand != "":
-		out, err := m.runShell(ctx, srv, oc.AssertionCommand)
+		out, err := runShell(ctx, srv, oc.AssertionCommand, mg.helperTimeout)
 		if err != nil {
 			return "", fmt.Errorf("%w: oauth.assertionCommand: %w", ErrAssertion, err)
 		}

@@ -10,6 +10,7 @@ import (
 	"os/exec"
 	"regexp"
 	"strconv"
+	"strings"
 	"syscall"
 
 	"github.com/coder/websocket"
@@ -145,10 +146,20 @@ func classifyOwn(err error) (Class, bool) {
 	return ClassUnknown, false
 }
 
+// serverClosedIdle is net/http's wording, its error unexported, for a
+// kept-alive connection the server closed as a request went out on it:
+// nothing was answered, and the next request opens a new connection.
+const serverClosedIdle = "http: server closed idle connection"
+
+// closedIdle reports whether err is net/http's serverClosedIdle.
+func closedIdle(err error) bool { return strings.Contains(err.Error(), serverClosedIdle) }
+
 func classifyNet(err error) (Class, bool) {
 	var dns *net.DNSError
 	var execErr *exec.Error
 	switch {
+	case closedIdle(err):
+		return ClassTransient, true
 	case errors.As(err, &execErr), errors.Is(err, exec.ErrNotFound),
 		errors.Is(err, platform.ErrNotFound), errors.Is(err, launch.ErrBlocked):
 		return ClassTerminal, true

@@ -36,6 +36,8 @@ func TestClassifyAndHumanize(t *testing.T) {
 		{"unreachable", opErr(syscall.EHOSTUNREACH), ClassTerminal, "the host at 10.0.0.1:443 cannot be reached: check the network or the URL"},
 		{"dns", &url.Error{Op: "Get", URL: "http://nowhere.invalid", Err: &net.DNSError{Err: "no such host", Name: "nowhere.invalid", IsNotFound: true}}, ClassTerminal, `cannot find host "nowhere.invalid" (DNS lookup failed): check the URL`},
 		{"reset", wrap(opErr(syscall.ECONNRESET)), ClassTransient, "the server reset the connection at 10.0.0.1:443"},
+		{"closed idle", wrap(&url.Error{Op: "Post", URL: "http://10.0.0.1:443/mcp", Err: errors.New("http: server closed idle connection")}), ClassTransient, "the server at 10.0.0.1:443 closed the connection before answering"},
+		{"closed idle, ws", fmt.Errorf("websocket handshake: %w", fmt.Errorf("failed to WebSocket dial: failed to send handshake request: %w", &url.Error{Op: "Get", URL: "http://10.0.0.1:443/ws", Err: errors.New("GET http://10.0.0.1:443/ws: http: server closed idle connection")})), ClassTransient, "the server at 10.0.0.1:443 closed the connection before answering"},
 		{"timedout", opErr(syscall.ETIMEDOUT), ClassTransient, "the connection at 10.0.0.1:443 timed out"},
 		{"pipe", fmt.Errorf("write: %w", syscall.EPIPE), ClassTransient, "the connection broke while sending"},
 		{"eof", fmt.Errorf("read: %w", io.ErrUnexpectedEOF), ClassTransient, "the connection to the server was lost"},

@@ -9,6 +9,7 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 
 	"github.com/mcpdeck/mcpdeck/model"
+	"github.com/mcpdeck/mcpdeck/model/lock"
 )
 
 // Conn is an initialized MCP session on one transport. It is built by
@@ -31,7 +32,7 @@ type Conn struct {
 	logPath    string                      // stdio only
 	shutdown   func(context.Context) error // transport-specific close
 	reason     func() error                // the transport's own failure (stdio, ws), if any
-	probeEnded func() bool                 // stdio only: the process ended on the discovery probe (probe.go)
+	probeEnded func() bool                 // stdio and WebSocket: the peer ended on the discovery probe (probe.go)
 	rt         *roundTripper               // http/sse only
 	rec        *frameRecorder              // records frames for Options.OnFrame; nil when none
 	refusals   *refusalRecorder            // streamable http only
@@ -55,9 +56,7 @@ func (c *Conn) lost(err error) {
 		err = ErrConnectionLost
 	}
 	c.doneOnce.Do(func() {
-		c.mu.Lock()
-		c.err = err
-		c.mu.Unlock()
+		lock.With(&c.mu, func() { c.err = err })
 		close(c.done)
 	})
 }
@@ -72,10 +71,9 @@ func (c *Conn) Transport() model.Transport { return c.kind }
 func (c *Conn) Client() *client.Client { return c.client }
 
 // Init returns the server's answer to initialize (refreshed by Reinit).
-func (c *Conn) Init() *mcp.InitializeResult {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.init
+func (c *Conn) Init() (init *mcp.InitializeResult) {
+	lock.With(&c.mu, func() { init = c.init })
+	return init
 }
 
 // Done is closed when the connection is lost (child exit, websocket close,
@@ -85,10 +83,9 @@ func (c *Conn) Done() <-chan struct{} { return c.done }
 // Err says why Done closed: *ExitError for a stdio child that ended,
 // *ProtocolError for malformed output, ErrClosed after Close, a network
 // error otherwise. nil while the connection is up.
-func (c *Conn) Err() error {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.err
+func (c *Conn) Err() (err error) {
+	lock.With(&c.mu, func() { err = c.err })
+	return err
 }
 
 // PID returns the stdio server's process id (also its process group id),
@@ -122,27 +119,29 @@ func (c *Conn) StderrChanged() <-chan struct{} {
 // Close ends the session and releases everything: stdio sends SIGINT →
 // 100 ms → SIGTERM → 400 ms → SIGKILL to the process group; HTTP ends the
 // session with a DELETE bounded by ctx. Safe to call more than once.
-func (c *Conn) Close(ctx context.Context) error {
-	c.closeMu.Lock()
-	defer c.closeMu.Unlock()
-	if c.closed {
-		return c.closeErr
-	}
-	c.closed = true
-	if c.rt != nil {
-		c.rt.closing.Store(&ctx)
-	}
-	if c.listenStop != nil {
-		c.listenStop() // before shutdown: the stream ending then is no loss
-	}
-	if c.shutdown != nil {
-		c.closeErr = c.shutdown(ctx)
-	}
-	c.lost(ErrClosed)
-	if c.listenDone != nil {
-		<-c.listenDone // shutdown failed the request if cancelling did not
-	}
-	return c.closeErr
+func (c *Conn) Close(ctx context.Context) (err error) {
+	lock.With(&c.closeMu, func() {
+		if c.closed {
+			err = c.closeErr
+			return
+		}
+		c.closed = true
+		if c.rt != nil {
+			c.rt.closing.Store(&ctx)
+		}
+		if c.listenStop != nil {
+			c.listenStop() // before shutdown: the stream ending then is no loss
+		}
+		if c.shutdown != nil {
+			c.closeErr = c.shutdown(ctx)
+		}
+		c.lost(ErrClosed)
+		if c.listenDone != nil {
+			<-c.listenDone // shutdown failed the request if cancelling did not
+		}
+		err = c.closeErr
+	})
+	return err
 }
 
 // Reinit re-runs initialize on the same transport, after ClassSessionExpired
@@ -163,9 +162,7 @@ func (c *Conn) Reinit(ctx context.Context) error {
 	if err != nil {
 		return Wrap(err)
 	}
-	c.mu.Lock()
-	c.init = res
-	c.mu.Unlock()
+	lock.With(&c.mu, func() { c.init = res })
 	return nil
 }
 

@@ -13,6 +13,7 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 
 	"github.com/mcpdeck/mcpdeck/model"
+	"github.com/mcpdeck/mcpdeck/model/lock"
 )
 
 // noResponseTimeout disables mcp-go's own SSE response wait (60 s, which
@@ -29,7 +30,9 @@ func httpClientFor(c *Conn, cfg model.ServerConfig, opts Options, legacySSE bool
 		*hc = *opts.HTTPClient //nolint:govet // copying the struct is how one derives a client
 	}
 	base := hc.Transport
-	if base == nil {
+	if tr, ok := editorHTTPTransport(cfg, opts.socketTables); ok {
+		base, idle = tr, tr.CloseIdleConnections
+	} else if base == nil {
 		tr := http.DefaultTransport.(*http.Transport).Clone()
 		base, idle = tr, tr.CloseIdleConnections
 	}
@@ -118,14 +121,14 @@ func openSSE(ctx context.Context, c *Conn, cfg model.ServerConfig, opts Options)
 		cancel()
 		return err
 	}
-	reqs.mu.Lock()
-	reqs.endpoint = func() string {
-		if u := tr.GetEndpoint(); u != nil {
-			return u.String()
+	lock.With(&reqs.mu, func() {
+		reqs.endpoint = func() string {
+			if u := tr.GetEndpoint(); u != nil {
+				return u.String()
+			}
+			return ""
 		}
-		return ""
-	}
-	reqs.mu.Unlock()
+	})
 	c.client = client.NewClient(tapped(&sessionCodeTransport{HTTPConnection: tr, bidi: reqs, cancels: true}, c.rec), clientOptions(opts)...)
 	tr.SetConnectionLostHandler(func(err error) {
 		c.lost(fmt.Errorf("%w: event stream ended: %w", ErrConnectionLost, err))

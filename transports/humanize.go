@@ -168,6 +168,8 @@ func humanizeNet(err error) (string, bool) {
 		return "the connection" + at + " broke while sending", true
 	case platform.IsErrno(err, syscall.ETIMEDOUT):
 		return "the connection" + at + " timed out", true
+	case closedIdle(err):
+		return "the server" + at + " closed the connection before answering", true
 	}
 	return "", false
 }

@@ -27,10 +27,10 @@ var faultBin string
 var editorBin = faultlaunch.Binary{Package: editorlaunch.Package}
 
 func TestMain(m *testing.M) {
-	if len(os.Args) > 1 && os.Args[1] == egress.ShimArg {
+	if code, ok := egress.RunHelper(os.Args[1:]); ok {
 		// This binary is mcpdeck's executable here: a sandboxed server
 		// with a host list runs behind it, as behind mcpdeck's main.
-		os.Exit(egress.RunShim(os.Args[1:]))
+		os.Exit(code)
 	}
 	var fault faultlaunch.Binary
 	bin, err := fault.Path()

@@ -7,6 +7,8 @@ import (
 	"strings"
 
 	"github.com/mark3labs/mcp-go/mcp"
+
+	"github.com/mcpdeck/mcpdeck/model/lock"
 )
 
 // Protocol negotiation. Unless a server's definition pins a version, Open
@@ -97,9 +99,7 @@ func (c *Conn) initialize(ctx context.Context, opts Options) error {
 	}
 	// Reinit after an expired session goes straight to what was agreed.
 	c.initReq.Params.ProtocolVersion = res.ProtocolVersion
-	c.mu.Lock()
-	c.init = res
-	c.mu.Unlock()
+	lock.With(&c.mu, func() { c.init = res })
 	return nil
 }
 

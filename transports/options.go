@@ -62,6 +62,9 @@ type Options struct {
 	Started func(pid int)
 
 	pinned bool // ProtocolVersion comes from the server's definition
+	// socketTables, when set, stands in for /proc/net/tcp{,6} in the
+	// check of an editor's port (tests); nil reads the system's.
+	socketTables socketTables
 }
 
 func (o Options) withDefaults(cfgVersion string) Options {

@@ -18,6 +18,7 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 
 	"github.com/mcpdeck/mcpdeck/model"
+	"github.com/mcpdeck/mcpdeck/model/lock"
 )
 
 // maxRefusalBody bounds how much of a refused handshake's body is kept.
@@ -106,18 +107,13 @@ func (r *refusalRecorder) RoundTrip(req *http.Request) (*http.Response, error) {
 	if rerr != nil {
 		return resp, nil
 	}
-	r.mu.Lock()
-	r.last = &refusal{status: resp.StatusCode, body: body}
-	r.mu.Unlock()
+	lock.With(&r.mu, func() { r.last = &refusal{status: resp.StatusCode, body: body} })
 	return resp, nil
 }
 
 // take returns and forgets the last refusal.
-func (r *refusalRecorder) take() *refusal {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	f := r.last
-	r.last = nil
+func (r *refusalRecorder) take() (f *refusal) {
+	lock.With(&r.mu, func() { f, r.last = r.last, nil })
 	return f
 }
 

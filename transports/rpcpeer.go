@@ -6,9 +6,12 @@ import (
 	"encoding/json"
 	"fmt"
 	"sync"
+	"sync/atomic"
 
 	"github.com/mark3labs/mcp-go/client/transport"
 	"github.com/mark3labs/mcp-go/mcp"
+
+	"github.com/mcpdeck/mcpdeck/model/lock"
 )
 
 // rpcPeer is the JSON-RPC half shared by our stdio and websocket transports:
@@ -31,6 +34,10 @@ type rpcPeer struct {
 	done    chan struct{}
 	failErr error // set once before done closes
 	once    sync.Once
+
+	// probeEnded is set when the peer ended on the server/discover probe
+	// (probe.go).
+	probeEnded atomic.Bool
 }
 
 func newRPCPeer(send func(context.Context, []byte) error) *rpcPeer {
@@ -49,24 +56,27 @@ func newRPCPeer(send func(context.Context, []byte) error) *rpcPeer {
 // requests return err, handlers' contexts are cancelled.
 func (p *rpcPeer) fail(err error) {
 	p.once.Do(func() {
-		p.mu.Lock()
-		p.failErr = err
-		p.mu.Unlock()
+		lock.With(&p.mu, func() { p.failErr = err })
 		p.cancel()
 		close(p.done)
 	})
 }
 
 // err returns why the peer failed, or nil while it runs.
-func (p *rpcPeer) err() error {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	return p.failErr
+func (p *rpcPeer) err() (err error) {
+	lock.With(&p.mu, func() { err = p.failErr })
+	return err
 }
 
 // SendRequest writes request and waits for its response, the peer's failure
-// or ctx.
+// or ctx, noting a discovery probe the server did not survive (probe.go).
 func (p *rpcPeer) SendRequest(ctx context.Context, req transport.JSONRPCRequest) (*transport.JSONRPCResponse, error) {
+	resp, err := p.sendRequest(ctx, req)
+	p.noteProbe(ctx, req, err)
+	return resp, err
+}
+
+func (p *rpcPeer) sendRequest(ctx context.Context, req transport.JSONRPCRequest) (*transport.JSONRPCResponse, error) {
 	if err := p.err(); err != nil {
 		return nil, err
 	}
@@ -76,14 +86,8 @@ func (p *rpcPeer) SendRequest(ctx context.Context, req transport.JSONRPCRequest)
 	}
 	key := req.ID.String()
 	ch := make(chan *transport.JSONRPCResponse, 1)
-	p.mu.Lock()
-	p.pending[key] = ch
-	p.mu.Unlock()
-	defer func() {
-		p.mu.Lock()
-		delete(p.pending, key)
-		p.mu.Unlock()
-	}()
+	lock.With(&p.mu, func() { p.pending[key] = ch })
+	defer lock.With(&p.mu, func() { delete(p.pending, key) })
 	if err := p.send(ctx, b); err != nil {
 		if ferr := p.err(); ferr != nil {
 			return nil, ferr
@@ -119,16 +123,12 @@ func (p *rpcPeer) SendNotification(ctx context.Context, n mcp.JSONRPCNotificatio
 
 // SetNotificationHandler installs the notification callback.
 func (p *rpcPeer) SetNotificationHandler(h func(mcp.JSONRPCNotification)) {
-	p.mu.Lock()
-	p.onNote = h
-	p.mu.Unlock()
+	lock.With(&p.mu, func() { p.onNote = h })
 }
 
 // SetRequestHandler installs the server→client request handler.
 func (p *rpcPeer) SetRequestHandler(h transport.RequestHandler) {
-	p.mu.Lock()
-	p.onReq = h
-	p.mu.Unlock()
+	lock.With(&p.mu, func() { p.onReq = h })
 }
 
 // GetSessionId is empty: stdio and websocket have no session id.
@@ -181,9 +181,8 @@ func (p *rpcPeer) dispatch(msg []byte) error {
 		if err := json.Unmarshal(msg, &n); err != nil {
 			return protocolErr("invalid notification", msg, err)
 		}
-		p.mu.Lock()
-		h := p.onNote
-		p.mu.Unlock()
+		var h func(mcp.JSONRPCNotification)
+		lock.With(&p.mu, func() { h = p.onNote })
 		if h != nil {
 			h(n)
 		}
@@ -198,10 +197,11 @@ func (p *rpcPeer) dispatch(msg []byte) error {
 		if err != nil {
 			return protocolErr("invalid response", msg, err)
 		}
-		p.mu.Lock()
-		ch := p.pending[r.ID.String()]
-		delete(p.pending, r.ID.String())
-		p.mu.Unlock()
+		var ch chan *transport.JSONRPCResponse
+		lock.With(&p.mu, func() {
+			ch = p.pending[r.ID.String()]
+			delete(p.pending, r.ID.String())
+		})
 		if ch != nil {
 			ch <- r
 		}
@@ -214,9 +214,8 @@ func (p *rpcPeer) dispatch(msg []byte) error {
 // serve answers a server→client request on its own goroutine, once one of
 // the connection's places for answers is free (answering).
 func (p *rpcPeer) serve(r transport.JSONRPCRequest) {
-	p.mu.Lock()
-	h := p.onReq
-	p.mu.Unlock()
+	var h transport.RequestHandler
+	lock.With(&p.mu, func() { h = p.onReq })
 	p.answers.run(p.done, func() {
 		var resp *transport.JSONRPCResponse
 		if h == nil {

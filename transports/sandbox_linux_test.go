@@ -5,6 +5,8 @@ import (
 	"context"
 	"fmt"
 	"net"
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"sync"
@@ -98,19 +100,34 @@ func TestSandboxedHostList(t *testing.T) {
 	if got := callText(t, c, "dial", map[string]any{"addr": fmt.Sprintf("127.0.0.1:%d", listed)}); !strings.HasPrefix(got, "error: ") {
 		t.Errorf("a direct connection around the proxy: %q", got)
 	}
+	// Behind the shim, which reaches the proxy's socket, the server itself
+	// is under the socket filter: no unix socket, not even that one.
+	if got := callText(t, c, "unix_connect", map[string]any{"path": "/run/mcpdeck/egress.sock"}); !strings.Contains(got, "operation not permitted") {
+		t.Errorf("the server behind the shim made a unix socket: %q", got)
+	}
+	if got := callText(t, c, "socketpair", nil); got != "pair" {
+		t.Errorf("socketpair behind the shim: %q", got)
+	}
 	_ = c.Close(context.Background())
 }
 
 // BenchmarkSandboxStart is what the sandbox adds to a server's start:
 // start, initialize and stop the boxserver with no sandbox, the default
-// one, and one with a host list (proxy and shim).
+// one (with and without the socket filter), one with a host list (proxy,
+// broker and shim), and write-project in a repository (what runs later
+// found, its placeholders made and removed).
 func BenchmarkSandboxStart(b *testing.B) {
 	boxtest.RequireMechanism(b)
 	bin := boxtest.BuildBoxServer(b, b.TempDir())
+	project := benchRepository(b)
 	for _, tc := range sandboxCases() {
 		b.Run(tc.name, func(b *testing.B) {
+			cfg, opts := model.ServerConfig{Command: bin, Sandbox: tc.box}, Options{}
+			if tc.project {
+				cfg.Cwd, opts.Launcher.Project = project, project
+			}
 			for b.Loop() {
-				c, err := NewFactory().Open(b.Context(), "bench", model.ServerConfig{Command: bin, Sandbox: tc.box}, Options{})
+				c, err := NewFactory().Open(b.Context(), "bench", cfg, opts)
 				if err != nil {
 					b.Fatal(err)
 				}
@@ -143,15 +160,37 @@ func BenchmarkSandboxCall(b *testing.B) {
 }
 
 func sandboxCases() []struct {
-	name string
-	box  *model.Sandbox
+	name    string
+	box     *model.Sandbox
+	project bool
 } {
 	return []struct {
-		name string
-		box  *model.Sandbox
+		name    string
+		box     *model.Sandbox
+		project bool
 	}{
-		{"none", nil},
-		{"default", model.DefaultSandbox()},
-		{"hosts", &model.Sandbox{Profile: model.SandboxProfileDefault, Network: model.SandboxNetwork{Hosts: []string{"example.com"}}}},
+		{"none", nil, false},
+		{"default", model.DefaultSandbox(), false},
+		// The default profile without the socket filter (a listed socket
+		// that does not exist lifts it and opens nothing): what the
+		// filter itself costs, measured in the same run.
+		{"default-unfiltered", &model.Sandbox{Profile: model.SandboxProfileDefault, Sockets: []string{"/nonexistent/bench.sock"}}, false},
+		{"hosts", &model.Sandbox{Profile: model.SandboxProfileDefault, Network: model.SandboxNetwork{Hosts: []string{"example.com"}}}, false},
+		{"write-project", &model.Sandbox{Profile: model.SandboxProfileWriteProject}, true},
 	}
+}
+
+// benchRepository is a project that is a repository: .git with hooks and
+// configuration, a few directories.
+func benchRepository(b *testing.B) string {
+	project := filepath.Join(b.TempDir(), "proj")
+	for _, d := range []string{".git/hooks", "src/a", "docs"} {
+		if err := os.MkdirAll(filepath.Join(project, d), 0o755); err != nil {
+			b.Fatal(err)
+		}
+	}
+	if err := os.WriteFile(filepath.Join(project, ".git", "config"), []byte("[core]\n"), 0o644); err != nil {
+		b.Fatal(err)
+	}
+	return project
 }

@@ -55,17 +55,28 @@ func sandboxProxy(box *model.Sandbox, note func(string), onRefuse func(Refusal))
 		_ = os.RemoveAll(dir)
 		return nil, nil, fmt.Errorf("sandbox proxy: %w", err)
 	}
+	control, stopBroker, err := egress.StartBroker(p.SocketPath())
+	if err != nil {
+		_ = p.Close()
+		_ = os.RemoveAll(dir)
+		return nil, nil, fmt.Errorf("sandbox proxy: %w", err)
+	}
 	stop := func() {
+		stopBroker()
+		_ = control.Close() // when the sandbox never started
 		_ = p.Close()
 		_ = os.RemoveAll(dir)
 	}
 	n := &sandbox.Net{
-		Socket: p.SocketPath(),
-		Addr:   p.Addr(),
-		ShimArgs: func(socket string, argv []string) []string {
-			return append([]string{egress.ShimArg, "--socket", socket, "--"}, argv...)
+		Control: control,
+		Addr:    p.Addr(),
+		ShimArgs: func(controlFD int, argv []string) []string {
+			return append([]string{egress.ShimArg, "--control-fd", strconv.Itoa(controlFD), "--"}, argv...)
 		},
-		Env: egress.Env,
+		ShimEnv: []string{egress.CredentialEnv + "=" + p.Credential().String()},
+		Env: func(env []string, addr string) []string {
+			return egress.Env(env, p.Credential().ProxyURL(addr))
+		},
 	}
 	return n, stop, nil
 }

@@ -14,6 +14,8 @@ import (
 
 	"github.com/mark3labs/mcp-go/client/transport"
 	"github.com/mark3labs/mcp-go/mcp"
+
+	"github.com/mcpdeck/mcpdeck/model/lock"
 )
 
 // sseRequests lets the legacy SSE transport answer server→client requests
@@ -38,9 +40,7 @@ type sseRequests struct {
 
 // SetRequestHandler installs the client's handler of server requests.
 func (s *sseRequests) SetRequestHandler(h transport.RequestHandler) {
-	s.mu.Lock()
-	s.handler = h
-	s.mu.Unlock()
+	lock.With(&s.mu, func() { s.handler = h })
 }
 
 // RoundTrip filters the event stream of a GET; other requests pass.
@@ -132,9 +132,10 @@ func (s *sseRequests) answer(data []byte) {
 	if err := json.Unmarshal(data, &req); err != nil {
 		return
 	}
-	s.mu.Lock()
-	h, endpoint, hc := s.handler, s.endpoint, s.client
-	s.mu.Unlock()
+	var h transport.RequestHandler
+	var endpoint func() string
+	var hc *http.Client
+	lock.With(&s.mu, func() { h, endpoint, hc = s.handler, s.endpoint, s.client })
 	var resp *transport.JSONRPCResponse
 	if h == nil {
 		resp = transport.NewJSONRPCErrorResponse(req.ID, mcp.METHOD_NOT_FOUND, "no handler for "+req.Method, nil)

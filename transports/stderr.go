@@ -11,6 +11,9 @@ import (
 	"strings"
 	"sync"
 	"unicode/utf8"
+
+	"github.com/mcpdeck/mcpdeck/model/lock"
+	"github.com/mcpdeck/mcpdeck/model/textsafe"
 )
 
 // Limits of the stderr capture of one stdio server.
@@ -19,14 +22,19 @@ const (
 	stderrMaxBytes  = 256 << 10 // bytes kept in memory
 	stderrMaxLine   = 4 << 10   // longer lines are cut
 	logRotateBytes  = 5 << 20   // the log file is rotated beyond this
+	logMaxLine      = 64 << 10  // longer lines are cut in the log file
 	exitTailLines   = 20        // lines put into ExitError.StderrTail
 	stdoutNoiseNote = "[stdout] "
 )
 
 // stderrRing keeps the most recent lines of a server's stderr in memory,
-// bounded by line count and total bytes, and copies everything to a log file
-// that is rotated at logRotateBytes (one old file kept as .1).
+// bounded by line count and total bytes, and copies every line, masked, to
+// a log file that is rotated at logRotateBytes (one old file kept as .1).
 type stderrRing struct {
+	// mask is the server's one Masker: a secret of its set that the
+	// server prints never reaches the disk (the lines in memory are
+	// masked when they are read, StderrTail's callers).
+	mask  *textsafe.Masker
 	mu    sync.Mutex
 	lines []string // oldest first
 	bytes int
@@ -36,11 +44,13 @@ type stderrRing struct {
 
 	logPath string
 	log     *os.File
+	logBuf  *bufio.Writer // on log: a flood is written in blocks, flushed once the reader waits (consume)
 	logSize int64
+	logLine []byte // the line being read, up to logMaxLine+mask.Longest()
 }
 
-func newStderrRing(logDir, name string) *stderrRing {
-	r := &stderrRing{changed: make(chan struct{}, 1)}
+func newStderrRing(logDir, name string, mask *textsafe.Masker) *stderrRing {
+	r := &stderrRing{changed: make(chan struct{}, 1), mask: mask}
 	if logDir == "" {
 		return r
 	}
@@ -64,15 +74,52 @@ func (r *stderrRing) openLog() {
 		return
 	}
 	r.log, r.logSize = f, st.Size()
+	if r.logBuf == nil {
+		r.logBuf = bufio.NewWriterSize(f, 32<<10)
+	} else {
+		r.logBuf.Reset(f)
+	}
+}
+
+// flushLog writes what the log's buffer holds; a failed write ends the log.
+func (r *stderrRing) flushLog() {
+	if r.log != nil && r.logBuf.Flush() != nil {
+		_ = r.log.Close()
+		r.log = nil
+	}
 }
 
 // note records a line that did not come from stderr (stdout noise), in
 // memory and in the log file.
 func (r *stderrRing) note(line string) {
 	r.addMem([]byte(line))
-	r.mu.Lock()
-	r.writeLog([]byte(line + "\n"))
-	r.mu.Unlock()
+	lock.With(&r.mu, func() {
+		r.writeLog([]byte(r.mask.Mask(line) + "\n"))
+		r.flushLog()
+	})
+}
+
+// logChunk adds chunk, a piece of the line being read, to the log: a line
+// is written whole once it ends (end), masked first. A line longer than
+// logMaxLine is cut there; what is masked reaches past the cut by the
+// longest secret, so no secret is split by it and left half shown.
+func (r *stderrRing) logChunk(chunk []byte, end bool) {
+	if r.log == nil {
+		return
+	}
+	if room := logMaxLine + r.mask.Longest() - len(r.logLine); room > 0 {
+		r.logLine = append(r.logLine, chunk[:min(room, len(chunk))]...)
+	}
+	if !end {
+		return
+	}
+	line := strings.TrimSuffix(string(r.logLine), "\n")
+	out := r.mask.Mask(line)
+	if len(line) > logMaxLine {
+		out = truncateUTF8(out, logMaxLine) + "… [line cut]"
+	}
+	r.writeLog([]byte(out + "\n"))
+	r.logLine = r.logLine[:0]
 }
 
 func (r *stderrRing) writeLog(b []byte) {
@@ -80,6 +127,10 @@ func (r *stderrRing) writeLog(b []byte) {
 		return
 	}
 	if r.logSize+int64(len(b)) > logRotateBytes {
+		r.flushLog()
+		if r.log == nil {
+			return
+		}
 		_ = r.log.Close()
 		_ = os.Rename(r.logPath, r.logPath+".1")
 		r.openLog()
@@ -87,7 +138,7 @@ func (r *stderrRing) writeLog(b []byte) {
 			return
 		}
 	}
-	n, err := r.log.Write(b)
+	n, err := r.logBuf.Write(b)
 	r.logSize += int64(n)
 	if err != nil {
 		_ = r.log.Close()
@@ -96,22 +147,24 @@ func (r *stderrRing) writeLog(b []byte) {
 }
 
 // tail returns the last n lines (all when n <= 0).
-func (r *stderrRing) tail(n int) []string {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	if n <= 0 || n > len(r.lines) {
-		n = len(r.lines)
-	}
-	return append([]string(nil), r.lines[len(r.lines)-n:]...)
+func (r *stderrRing) tail(n int) (lines []string) {
+	lock.With(&r.mu, func() {
+		if n <= 0 || n > len(r.lines) {
+			n = len(r.lines)
+		}
+		lines = append([]string(nil), r.lines[len(r.lines)-n:]...)
+	})
+	return lines
 }
 
 func (r *stderrRing) close() {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	if r.log != nil {
-		_ = r.log.Close()
-		r.log = nil
-	}
+	lock.With(&r.mu, func() {
+		r.flushLog()
+		if r.log != nil {
+			_ = r.log.Close()
+			r.log = nil
+		}
+	})
 }
 
 // consume reads src line by line into the ring until EOF or an error.
@@ -121,9 +174,12 @@ func (r *stderrRing) consume(src io.Reader) {
 	for {
 		chunk, err := br.ReadSlice('\n')
 		if len(chunk) > 0 {
-			r.mu.Lock()
-			r.writeLog(chunk)
-			r.mu.Unlock()
+			lock.With(&r.mu, func() {
+				r.logChunk(chunk, chunk[len(chunk)-1] == '\n')
+				if br.Buffered() == 0 { // the server is quiet for now: the file has all it wrote
+					r.flushLog()
+				}
+			})
 			if room := stderrMaxLine + 1 - len(cur); room > 0 {
 				cur = append(cur, chunk[:min(room, len(chunk))]...)
 			}
@@ -136,33 +192,38 @@ func (r *stderrRing) consume(src io.Reader) {
 			if len(cur) > 0 {
 				r.addMem(cur)
 			}
+			lock.With(&r.mu, func() {
+				if len(r.logLine) > 0 {
+					r.logChunk(nil, true)
+				}
+			})
 			return
 		}
 	}
 }
 
-// addMem is add without the log write (consume writes raw chunks itself).
+// addMem is add without the log write (consume writes lines itself).
 func (r *stderrRing) addMem(b []byte) {
 	line := strings.TrimRight(string(b), "\r\n")
 	if len(line) > stderrMaxLine {
 		line = truncateUTF8(line, stderrMaxLine) + "… [truncated]"
 	}
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	r.lines = append(r.lines, line)
-	r.bytes += len(line)
-	for len(r.lines) > stderrMaxLines || r.bytes > stderrMaxBytes {
-		r.bytes -= len(r.lines[0])
-		r.lines[0] = ""
-		r.lines = r.lines[1:]
-	}
-	if cap(r.lines) > 4*stderrMaxLines {
-		r.lines = append([]string(nil), r.lines...)
-	}
-	select {
-	case r.changed <- struct{}{}:
-	default: // a wake-up is already pending
-	}
+	lock.With(&r.mu, func() {
+		r.lines = append(r.lines, line)
+		r.bytes += len(line)
+		for len(r.lines) > stderrMaxLines || r.bytes > stderrMaxBytes {
+			r.bytes -= len(r.lines[0])
+			r.lines[0] = ""
+			r.lines = r.lines[1:]
+		}
+		if cap(r.lines) > 4*stderrMaxLines {
+			r.lines = append([]string(nil), r.lines...)
+		}
+		select {
+		case r.changed <- struct{}{}:
+		default: // a wake-up is already pending
+		}
+	})
 }
 
 func truncateUTF8(s string, n int) string {

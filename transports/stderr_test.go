@@ -12,7 +12,7 @@ import (
 )
 
 func TestStderrRingSignalsNewLinesCoalesced(t *testing.T) {
-	r := newStderrRing("", "s")
+	r := newStderrRing("", "s", nil)
 	select {
 	case <-r.changed:
 		t.Fatal("signal before any line")

@@ -17,6 +17,7 @@ import (
 
 	"github.com/mcpdeck/mcpdeck/model"
 	"github.com/mcpdeck/mcpdeck/model/launch"
+	"github.com/mcpdeck/mcpdeck/model/lock"
 	"github.com/mcpdeck/mcpdeck/model/platform"
 )
 
@@ -52,7 +53,6 @@ type stdioTransport struct {
 	stderrDone chan struct{}
 	exited     chan struct{} // closed once the process is reaped and the peer failed
 	closing    atomic.Bool
-	probeEnded atomic.Bool // the process ended on the server/discover probe (probe.go)
 	closeOnce  sync.Once
 	closeErr   error
 }
@@ -107,7 +107,7 @@ func startStdio(name string, cfg model.ServerConfig, opts Options) (*stdioTransp
 		return nil, err
 	}
 	// The process outlives Open's context: its end is ours to manage (shutdown).
-	ring := newStderrRing(opts.LogDir, name)
+	ring := newStderrRing(opts.LogDir, name, opts.Mask)
 	spec := launch.Spec{Command: cfg.Command, Args: cfg.Args, Env: cfg.Env, Dir: cfg.Cwd, Sandbox: cfg.Sandbox}
 	netw, stopProxy, err := sandboxProxy(cfg.Sandbox, ring.note, opts.OnRefuse)
 	if err != nil {
@@ -162,27 +162,31 @@ func (t *stdioTransport) Close() error { return t.shutdown(context.Background())
 
 // write sends one message line; a write that ctx interrupts leaves the stream
 // unusable, so the peer fails.
-func (t *stdioTransport) write(ctx context.Context, msg []byte) error {
-	t.writeMu.Lock()
-	defer t.writeMu.Unlock()
+func (t *stdioTransport) write(ctx context.Context, msg []byte) (err error) {
+	lock.With(&t.writeMu, func() { err = t.writeLocked(ctx, msg) })
+	return err
+}
+
+// writeLocked is write's work, holding writeMu.
+func (t *stdioTransport) writeLocked(ctx context.Context, msg []byte) error {
 	// The interrupting deadline is set on its own goroutine, which may run
 	// after this write returned: the reset below must come after it, or the
 	// stale deadline fails the next write at once.
 	var mu sync.Mutex
 	finished := false
 	stop := context.AfterFunc(ctx, func() {
-		mu.Lock()
-		defer mu.Unlock()
-		if !finished {
-			_ = t.stdin.SetWriteDeadline(time.Now())
-		}
+		lock.With(&mu, func() {
+			if !finished {
+				_ = t.stdin.SetWriteDeadline(time.Now())
+			}
+		})
 	})
 	defer func() {
 		if !stop() {
-			mu.Lock()
-			finished = true
-			_ = t.stdin.SetWriteDeadline(time.Time{})
-			mu.Unlock()
+			lock.With(&mu, func() {
+				finished = true
+				_ = t.stdin.SetWriteDeadline(time.Time{})
+			})
 		}
 	}()
 	line := make([]byte, 0, len(msg)+1)
@@ -200,12 +204,21 @@ func (t *stdioTransport) write(ctx context.Context, msg []byte) error {
 	return nil
 }
 
-// readStdout dispatches stdout lines until EOF. When stdout ends but the
-// process lives on, the connection is lost all the same.
+// readStdout dispatches stdout lines until EOF. When stdout ended because
+// the process is exiting, its exit (wait) says why, however long that takes
+// on a busy machine; when it ends but the process lives on, the connection
+// is lost all the same, after a grace for an exit that was on its way.
 func (t *stdioTransport) readStdout() {
 	eof := t.readLines()
 	close(t.stdoutDone)
 	if !eof {
+		return
+	}
+	if exiting(t.pid) {
+		select {
+		case <-t.exited:
+		case <-t.done:
+		}
 		return
 	}
 	timer := time.NewTimer(drainGrace)

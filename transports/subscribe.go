@@ -4,6 +4,8 @@ import (
 	"context"
 
 	"github.com/mark3labs/mcp-go/mcp"
+
+	"github.com/mcpdeck/mcpdeck/model/lock"
 )
 
 // Subscribe asks the server for notifications/resources/updated about uri
@@ -32,15 +34,15 @@ func (c *Conn) Subscribe(ctx context.Context, uri string, on bool) error {
 
 // restartListening reopens the listen stream with the current filter.
 func (c *Conn) restartListening(init *mcp.InitializeResult) {
-	c.closeMu.Lock()
-	defer c.closeMu.Unlock()
-	if c.closed {
-		return
-	}
-	if c.listenStop != nil {
-		c.listenStop()
-		<-c.listenDone
-		c.listenStop, c.listenDone = nil, nil
-	}
-	c.startListening(init)
+	lock.With(&c.closeMu, func() {
+		if c.closed {
+			return
+		}
+		if c.listenStop != nil {
+			c.listenStop()
+			<-c.listenDone
+			c.listenStop, c.listenDone = nil, nil
+		}
+		c.startListening(init)
+	})
 }

@@ -18,6 +18,11 @@ import (
 // wsSubprotocol is the WebSocket subprotocol of MCP.
 const wsSubprotocol = "mcp"
 
+// wsPongFloor is the least time a ping's pong is waited for, however often
+// pings go: a busy machine can take longer than a short interval to
+// answer, and that is not a lost connection.
+const wsPongFloor = 2 * time.Second
+
 // wsCloseGrace bounds the close handshake.
 const wsCloseGrace = 500 * time.Millisecond
 
@@ -50,7 +55,9 @@ func dialWS(ctx context.Context, name string, cfg model.ServerConfig, opts Optio
 	}
 	hc := opts.HTTPClient
 	var idle func()
-	if hc == nil {
+	if tr, ok := editorHTTPTransport(cfg, opts.socketTables); ok {
+		hc, idle = &http.Client{Transport: tr}, tr.CloseIdleConnections
+	} else if hc == nil {
 		tr := http.DefaultTransport.(*http.Transport).Clone()
 		hc, idle = &http.Client{Transport: tr}, tr.CloseIdleConnections
 	}
@@ -110,7 +117,8 @@ func (t *wsTransport) read() {
 }
 
 // keepalive pings every interval; a ping without pong within the interval
-// (or 10 s at most) means the connection is lost.
+// (but at least wsPongFloor, and 10 s at most) means the connection is
+// lost.
 func (t *wsTransport) keepalive(every time.Duration) {
 	defer close(t.pingDone)
 	if every < 0 {
@@ -124,7 +132,7 @@ func (t *wsTransport) keepalive(every time.Duration) {
 		case <-t.done:
 			return
 		case <-tick.C:
-			ctx, cancel := context.WithTimeout(t.ctx, min(every, 10*time.Second))
+			ctx, cancel := context.WithTimeout(t.ctx, min(max(every, wsPongFloor), 10*time.Second))
 			err := t.conn.Ping(ctx)
 			cancel()
 			if err != nil && t.ctx.Err() == nil {
@@ -176,7 +184,7 @@ func openWS(ctx context.Context, c *Conn, cfg model.ServerConfig, opts Options) 
 	if err != nil {
 		return err
 	}
-	c.shutdown, c.reason = t.shutdown, t.err
+	c.shutdown, c.reason, c.probeEnded = t.shutdown, t.err, t.probeEnded.Load
 	go func() {
 		<-t.done
 		c.lost(t.err())

@@ -7,10 +7,12 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
 	"github.com/coder/websocket"
+	"github.com/mark3labs/mcp-go/mcp"
 
 	"github.com/mcpdeck/mcpdeck/model"
 )
@@ -66,7 +68,10 @@ func TestWSHandshake(t *testing.T) {
 			http.Error(w, "no", http.StatusUnauthorized)
 			return
 		}
-		got <- r.Header.Clone()
+		select {
+		case got <- r.Header.Clone():
+		default: // dialled again: a socket closed on the probe is retried with initialize
+		}
 		conn, err := websocket.Accept(w, r, &websocket.AcceptOptions{Subprotocols: []string{"mcp"}})
 		if err != nil {
 			return
@@ -139,5 +144,58 @@ func TestWSPingTimeoutIsConnectionLost(t *testing.T) {
 	}
 	if !errors.Is(c.Err(), ErrConnectionLost) || !strings.Contains(c.Err().Error(), "ping") {
 		t.Fatalf("Err = %v", c.Err())
+	}
+}
+
+// TestWSServerThatClosesOnTheProbeConnects: an older WebSocket server that
+// closes the socket on server/discover, a method it does not know, is
+// dialled once more with initialize and connects, as a stdio server that
+// dies on the probe is started once more.
+func TestWSServerThatClosesOnTheProbeConnects(t *testing.T) {
+	var dials atomic.Int32
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		dials.Add(1)
+		conn, err := websocket.Accept(w, r, &websocket.AcceptOptions{Subprotocols: []string{"mcp"}})
+		if err != nil {
+			return
+		}
+		defer conn.CloseNow()
+		for {
+			_, msg, err := conn.Read(r.Context())
+			if err != nil {
+				return
+			}
+			var req struct {
+				ID     json.RawMessage `json:"id"`
+				Method string          `json:"method"`
+			}
+			_ = json.Unmarshal(msg, &req)
+			var reply string
+			switch req.Method {
+			case "server/discover":
+				_ = conn.Close(websocket.StatusInternalError, "unknown method server/discover")
+				return
+			case "initialize":
+				reply = `{"protocolVersion":"2025-11-25","capabilities":{},"serverInfo":{"name":"old","version":"1"}}`
+			case "ping":
+				reply = `{}`
+			default:
+				continue // notifications
+			}
+			if err := conn.Write(r.Context(), websocket.MessageText, []byte(`{"jsonrpc":"2.0","id":`+string(req.ID)+`,"result":`+reply+`}`)); err != nil {
+				return
+			}
+		}
+	}))
+	t.Cleanup(srv.Close)
+	c := open(t, model.ServerConfig{Type: model.TransportWS, URL: "ws" + strings.TrimPrefix(srv.URL, "http")}, Options{})
+	if got := c.Init().ProtocolVersion; got != mcp.ProtocolVersion20251125 {
+		t.Fatalf("negotiated %q", got)
+	}
+	if err := c.Ping(t.Context()); err != nil {
+		t.Fatalf("ping: %v", err)
+	}
+	if n := dials.Load(); n != 2 {
+		t.Fatalf("dialled %d times, want 2 (the probe, then initialize)", n)
 	}
 }

@@ -18,7 +18,7 @@ func canEnable(s *engine.ServerSnapshot) (bool, string) {
 	// choice (it stays blocked), so you are not stuck with it
 	switch {
 	case s.Enabled && status.IsBlocked(s):
-		return false, "blocked by policy rule " + s.Policy.Rule
+		return false, status.CannotRun(model.Reason{Kind: model.ReasonBlockedByPolicy, Rule: s.Policy.Rule}, s.Name, status.InTUI)
 	case s.Enabled:
 		return false, "server is already enabled"
 	}
@@ -42,31 +42,12 @@ func canReconnect(s *engine.ServerSnapshot) (bool, string) {
 }
 
 // cannotRun words why the engine will not run s, its first blocker, after
-// "verb: ".
+// "verb: " (status.CannotRun).
 func cannotRun(s *engine.ServerSnapshot) string {
 	if len(s.Blockers) == 0 {
 		return "the server cannot run"
 	}
-	switch b := s.Blockers[0]; b.Kind {
-	case model.ReasonBlockedByPolicy:
-		if b.Rule == "" {
-			return "blocked by managed policy"
-		}
-		return "blocked by policy rule " + b.Rule
-	case model.ReasonDisabledByYou:
-		return "server is disabled"
-	case model.ReasonAwaitingApproval:
-		return "server is awaiting approval"
-	case model.ReasonRejectedByYou:
-		return "server was rejected"
-	case model.ReasonConfigProblem:
-		if b.Problem != nil {
-			return "the config has problems: " + b.Problem.Message
-		}
-		return "the config has problems"
-	default:
-		return "the server cannot run"
-	}
+	return status.CannotRun(s.Blockers[0], s.Name, status.InTUI)
 }
 
 func canStopRetrying(s *engine.ServerSnapshot) (bool, string) {
@@ -93,6 +74,18 @@ func canApprove(s *engine.ServerSnapshot) (bool, string) {
 	case model.ApprovalApproved:
 		return false, "server is already approved"
 	case model.ApprovalPending, model.ApprovalChanged, model.ApprovalRejected:
+	}
+	return true, ""
+}
+
+// canReview: the server's tools changed since the person accepted them
+// (or differ from the lock file).
+func canReview(s *engine.ServerSnapshot) (bool, string) {
+	switch {
+	case s.Pins.Off != "":
+		return false, "its tools are not pinned (" + s.Pins.Off + ")"
+	case len(s.Pins.Changes) == 0:
+		return false, "nothing it tells a model changed since you accepted it"
 	}
 	return true, ""
 }

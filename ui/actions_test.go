@@ -47,7 +47,7 @@ func TestServerActionsGoToTheEngine(t *testing.T) {
 
 func TestDisabledActionsSayWhy(t *testing.T) {
 	cases := []struct{ server, key, want string }{
-		{"off", "r", "reconnect: server is disabled"},
+		{"off", "r", "reconnect: disabled by you (enable it to connect)"},
 		{"off", "d", "disable: server is already disabled"},
 		{"notes", "e", "enable: server is already enabled"},
 		{"notes", "a", "authenticate: sdk servers do not use OAuth"},
@@ -55,9 +55,9 @@ func TestDisabledActionsSayWhy(t *testing.T) {
 		{"broken", "c", "call tool: server is not connected (failed)"},
 		{"fresh", "p", "get prompt: server is not connected (awaiting approval)"},
 		{"blocked", "e", "enable: blocked by policy rule"},
-		{"fresh", "r", "reconnect: server is awaiting approval"},
+		{"fresh", "r", "reconnect: awaiting your approval (this server comes from the project's .mcp.json)"},
 		{"notes", "s", "stop retrying: no retry is scheduled"},
-		{"broken", "r", "reconnect: the config has problems: ${TOKEN} is not set"},
+		{"broken", "r", "reconnect: server broken, field env.TOKEN: ${TOKEN} is not set (/home/me/.config/mcpdeck/settings.json:4:7)"},
 	}
 	for _, c := range cases {
 		t.Run(c.want, func(t *testing.T) {

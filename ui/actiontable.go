@@ -32,6 +32,7 @@ const (
 	ActReconnect
 	ActStopRetrying
 	ActAuthenticate
+	ActReviewTools
 	ActCallTool
 	ActReadResource
 	ActWatchResource
@@ -62,13 +63,16 @@ const (
 // action is one thing the person can do by a key, as one value: its key,
 // its words, where it works, when it can run on a server and why not,
 // whether the footer offers it, and what it does. Key matching, the
-// footer, the help screen, status-line hints and disabled reasons all read
-// the table; adding an action is one entry there (and its check in
-// actionchecks.go).
+// footer, the help screen, status-line hints, disabled reasons and the
+// README's key table all read the table; adding an action is one entry
+// there (and its check in actionchecks.go), then go generate ./ui.
 type action struct {
 	id   ActionID
 	verb string // "enable": status lines and disabled reasons
 	help helpGroup
+	// doc is what the README's key table says the key does; go generate
+	// writes the table from it (ui/keytable_test.go checks it is current).
+	doc string
 	// shared is the action's key when prompts share it (open, back,
 	// filter, help, quit); otherwise def is the action's own, which
 	// KeyMap.Actions may remap.
@@ -128,70 +132,154 @@ func tabs(ts ...detailTab) tabSet {
 func (set tabSet) has(t detailTab) bool { return set&(1<<t) != 0 }
 
 // actionTable is the table, in the order of ActionID.
+//
+//go:generate go test -run ^TestReadmeKeyTableIsGenerated$ . -update-readme
 func actionTable() []action {
 	return []action{
-		{id: ActOpenServer, verb: "open", help: groupMove, shared: keyOpen, reach: onList, run: openServer},
-		{id: ActBack, verb: "back", help: groupMove, shared: keyBack, reach: onScreen, footer: inDetail, run: goBack},
-		{id: ActNextTab, verb: "next tab", help: groupMove, def: tuikit.Bind("tab/→", "next tab", "tab", "right", "l"), reach: onDetail, run: nextTab},
-		{id: ActPrevTab, verb: "prev tab", help: groupMove, def: tuikit.Bind("shift+tab/←", "prev tab", "shift+tab", "left", "h"), reach: onDetail, footer: never, run: prevTab},
 		{
-			id: ActJumpTab, verb: "go to tab", help: groupMove, def: tuikit.Bind("1–9", "go to tab", "1", "2", "3", "4", "5", "6", "7", "8", "9"),
+			id: ActOpenServer, verb: "open", help: groupMove,
+			doc:    "open the server's detail (overview, tools, resources, prompts, stderr, instructions, skills, logs, traffic)",
+			shared: keyOpen, reach: onList, run: openServer,
+		},
+		{
+			id: ActBack, verb: "back", help: groupMove,
+			doc:    "back",
+			shared: keyBack, reach: onScreen, footer: inDetail, run: goBack,
+		},
+		{
+			id: ActNextTab, verb: "next tab", help: groupMove,
+			doc: "next detail tab",
+			def: tuikit.Bind("tab/→", "next tab", "tab", "right", "l"), reach: onDetail, run: nextTab,
+		},
+		{
+			id: ActPrevTab, verb: "prev tab", help: groupMove,
+			doc: "previous detail tab",
+			def: tuikit.Bind("shift+tab/←", "prev tab", "shift+tab", "left", "h"), reach: onDetail, footer: never, run: prevTab,
+		},
+		{
+			id: ActJumpTab, verb: "go to tab", help: groupMove,
+			doc:   "go to a detail tab (8: the server's log messages; 9: its JSON-RPC traffic, see below)",
+			def:   tuikit.Bind("1–9", "go to tab", "1", "2", "3", "4", "5", "6", "7", "8", "9"),
 			reach: onDetail, footer: never, run: jumpTab,
 		},
 		{
-			id: ActApprove, verb: "approve", help: groupServers, def: tuikit.Bind("A", "approve", "A"), reach: onScreen,
+			id: ActApprove, verb: "approve", help: groupServers,
+			doc: "approve a project server",
+			def: tuikit.Bind("A", "approve", "A"), reach: onScreen,
 			enabled: canApprove, footer: approvalOpen, run: openApproval,
 		},
-		{id: ActReject, verb: "reject", help: groupServers, def: tuikit.Bind("x", "reject", "x"), reach: onScreen, enabled: canReject, footer: awaiting, run: engineRun(Engine.Reject)},
-		{id: ActEnable, verb: "enable", help: groupServers, def: tuikit.Bind("e", "enable", "e"), reach: onScreen, enabled: canEnable, run: engineRun(Engine.Enable)},
-		{id: ActDisable, verb: "disable", help: groupServers, def: tuikit.Bind("d", "disable", "d"), reach: onScreen, enabled: canDisable, run: engineRun(Engine.Disable)},
 		{
-			id: ActReconnect, verb: "reconnect", help: groupServers, def: tuikit.Bind("r", "reconnect", "r"), reach: onScreen,
+			id: ActReject, verb: "reject", help: groupServers,
+			doc: "reject a project server",
+			def: tuikit.Bind("x", "reject", "x"), reach: onScreen, enabled: canReject, footer: awaiting, run: engineRun(Engine.Reject),
+		},
+		{
+			id: ActEnable, verb: "enable", help: groupServers,
+			doc: "enable (saved in your private settings for the project)",
+			def: tuikit.Bind("e", "enable", "e"), reach: onScreen, enabled: canEnable, run: engineRun(Engine.Enable),
+		},
+		{
+			id: ActDisable, verb: "disable", help: groupServers,
+			doc: "disable (saved in your private settings for the project)",
+			def: tuikit.Bind("d", "disable", "d"), reach: onScreen, enabled: canDisable, run: engineRun(Engine.Disable),
+		},
+		{
+			id: ActReconnect, verb: "reconnect", help: groupServers,
+			doc: "reconnect, or retry now while a retry is scheduled",
+			def: tuikit.Bind("r", "reconnect", "r"), reach: onScreen,
 			enabled: canReconnect, label: reconnectLabel, run: reconnect,
 		},
 		{
-			id: ActStopRetrying, verb: "stop retrying", help: groupServers, def: tuikit.Bind("s", "stop retrying", "s"), reach: onScreen,
+			id: ActStopRetrying, verb: "stop retrying", help: groupServers,
+			doc: "stop a scheduled retry",
+			def: tuikit.Bind("s", "stop retrying", "s"), reach: onScreen,
 			enabled: canStopRetrying, run: engineRun(Engine.CancelReconnect),
 		},
 		{
-			id: ActAuthenticate, verb: "authenticate", help: groupServers, def: tuikit.Bind("a", "authenticate", "a"), reach: onScreen,
+			id: ActAuthenticate, verb: "authenticate", help: groupServers,
+			doc: "authenticate (OAuth sign-in)",
+			def: tuikit.Bind("a", "authenticate", "a"), reach: onScreen,
 			enabled: canAuthenticate, footer: needsSignIn, run: engineRun(Engine.Authenticate),
 		},
 		{
-			id: ActCallTool, verb: "call tool", help: groupUse, def: tuikit.Bind("c", "call tool", "c"), reach: onScreen,
+			id: ActReviewTools, verb: "review tools", help: groupServers,
+			doc: "review what a server tells a model that changed since you accepted it (its row then says \"⚠ tools changed: N withheld\"): a word diff of each description, a diff of each schema, the scan's findings beside them; A/enter accept the one shown, `*` accept all, x keep withholding it, esc close (see [Tool pinning](#tool-pinning-the-poisoning-scan-and-the-lock-file))",
+			def: tuikit.Bind("v", "review", "v"), reach: onScreen,
+			enabled: canReview, run: openReview,
+		},
+		{
+			id: ActCallTool, verb: "call tool", help: groupUse,
+			doc: "call a tool (a form generated from its input schema)",
+			def: tuikit.Bind("c", "call tool", "c"), reach: onScreen,
 			tabs: tabs(tabTools), onItem: true, enabled: hasItems(tabTools), run: openCallTool,
 		},
 		{
-			id: ActReadResource, verb: "read resource", help: groupUse, def: tuikit.Bind("R", "read resource", "R"), reach: onScreen,
+			id: ActReadResource, verb: "read resource", help: groupUse,
+			doc: "read a resource (a resource template's arguments in a form, with the server's suggestions when it offers completions: ctrl+e completes what is typed, and on an empty field lists them to choose from, or says there are none)",
+			def: tuikit.Bind("R", "read resource", "R"), reach: onScreen,
 			tabs: tabs(tabResources), onItem: true, enabled: hasItems(tabResources), run: openReadResource,
 		},
 		{
-			id: ActWatchResource, verb: "watch resource", help: groupUse, def: tuikit.Bind("w", "watch resource", "w"), reach: onScreen,
+			id: ActWatchResource, verb: "watch resource", help: groupUse,
+			doc: "in the resources tab: watch the selected resource (where the server offers subscriptions): its row shows when it last changed and its new content, re-read on every update; renewed after a reconnect; `w` again stops",
+			def: tuikit.Bind("w", "watch resource", "w"), reach: onScreen,
 			tabs: tabs(tabResources), onItem: true, enabled: canWatch, footer: inDetail, run: toggleWatch,
 		},
 		{
-			id: ActDenyTool, verb: "deny tool", help: groupUse, def: tuikit.Bind("D", "deny/allow tool", "D"), reach: onScreen,
+			id: ActDenyTool, verb: "deny tool", help: groupUse,
+			doc: "in the tools tab: deny the selected tool (a `permissions.deny` rule for `mcp__server__tool` in your private settings; agents using your settings no longer get it), again to allow it; the overview's Context line names the tools to deny when a server's definitions cost over 10 000 tokens",
+			def: tuikit.Bind("D", "deny/allow tool", "D"), reach: onScreen,
 			tabs: tabs(tabTools), onItem: true, enabled: hasItems(tabTools), footer: inDetail, run: toggleDeny,
 		},
 		{
-			id: ActAllowHost, verb: "allow blocked host", help: groupServers, def: tuikit.Bind("H", "add host", "H"), reach: onScreen,
+			id: ActAllowHost, verb: "allow blocked host", help: groupServers,
+			doc: "in the stderr tab of a sandboxed server: add the host its proxy last refused (\"blocked connection to api.example.com:443\"; taken from the proxy's report, never from the log's text) to its sandbox's network list, in your user or local settings where the server is defined (never the project's `.mcp.json`); the server restarts with it",
+			def: tuikit.Bind("H", "add host", "H"), reach: onScreen,
 			tabs: tabs(tabStderr), enabled: canAllowHost, footer: inDetail, run: allowHost,
 		},
 		{
-			id: ActGetPrompt, verb: "get prompt", help: groupUse, def: tuikit.Bind("p", "get prompt", "p"), reach: onScreen,
+			id: ActGetPrompt, verb: "get prompt", help: groupUse,
+			doc: "get a prompt (its arguments in a form, with the server's suggestions when it offers completions, as for `R`)",
+			def: tuikit.Bind("p", "get prompt", "p"), reach: onScreen,
 			tabs: tabs(tabPrompts), onItem: true, enabled: hasItems(tabPrompts), run: openGetPrompt,
 		},
-		{id: ActReload, verb: "reload", help: groupServers, def: tuikit.Bind("ctrl+r", "reload config", "ctrl+r"), reach: onScreen, footer: never, run: reload},
-		{id: ActAddServer, verb: "add from the MCP Registry", help: groupServers, def: tuikit.Bind("+", "add from MCP Registry", "+"), reach: onList, footer: hasRegistry, run: addServer},
+		{
+			id: ActReload, verb: "reload", help: groupServers,
+			doc: "reload the config files",
+			def: tuikit.Bind("ctrl+r", "reload config", "ctrl+r"), reach: onScreen, footer: never, run: reload,
+		},
+		{
+			id: ActAddServer, verb: "add from the MCP Registry", help: groupServers,
+			doc: "add a server from the MCP Registry: search, enter shows what it runs, what it asks for and where it goes (your user scope; `s` switches to local), enter asks for its name and fields in a form (secrets typed hidden, kept in your keychain), then shows the definition before writing it",
+			def: tuikit.Bind("+", "add from MCP Registry", "+"), reach: onList, footer: hasRegistry, run: addServer,
+		},
 		{id: ActOpenItem, verb: "open", help: notListed, shared: keyOpen, reach: onDetail, tabs: tabs(tabTraffic), onItem: true, run: openFromDetail},
 		{
-			id: ActLogLevel, verb: "set log level", help: groupUse, def: tuikit.Bind("L", "log level (Logs tab)", "L"), reach: onDetail,
+			id: ActLogLevel, verb: "set log level", help: groupUse,
+			doc: "in the logs tab: step the level and ask the server for it (`logging/setLevel`, sent again after a reconnect, or on protocol 2026-07-28 the level in every request's `_meta`)",
+			def: tuikit.Bind("L", "log level (Logs tab)", "L"), reach: onDetail,
 			applies: onLogsTab, tabs: tabs(tabLogs), run: cycleLogLevel,
 		},
-		{id: ActFilter, verb: "filter", help: groupUse, shared: keyFilter, reach: onScreen, applies: canFilter, run: startFilter},
-		{id: ActHelp, verb: "help", help: groupUse, shared: keyHelp, reach: onScreen | overModal, applies: helpIsRoots, run: openHelp},
-		{id: ActQuit, verb: "quit", help: groupUse, shared: keyQuit, reach: onScreen | overModal, run: quitTUI},
-		{id: ActForceQuit, verb: "quit", help: groupUse, def: tuikit.Bind("ctrl+c", "quit from anywhere", "ctrl+c"), reach: anywhere, footer: never, run: forceQuit},
+		{
+			id: ActFilter, verb: "filter", help: groupUse,
+			doc:    "filter the server list, a tools/resources/prompts tab or a picker: names that match come first, then descriptions that match, and the cursor is on the first (enter keeps the filter, esc clears it; `/` again selects the kept filter: typing replaces it, backspace, ← or → edit it)",
+			shared: keyFilter, reach: onScreen, applies: canFilter, run: startFilter,
+		},
+		{
+			id: ActHelp, verb: "help", help: groupUse,
+			doc:    "all keys, from anywhere (f1 in a form); inside a prompt its own keys come first",
+			shared: keyHelp, reach: onScreen | overModal, applies: helpIsRoots, run: openHelp,
+		},
+		{
+			id: ActQuit, verb: "quit", help: groupUse,
+			doc:    "quit from the screens, a picker, a result, the help, and the approval prompt, which leaves the servers awaiting approval; a prompt a server or a call waits on keeps q and says so",
+			shared: keyQuit, reach: onScreen | overModal, run: quitTUI,
+		},
+		{
+			id: ActForceQuit, verb: "quit", help: groupUse,
+			doc: "quit from anywhere",
+			def: tuikit.Bind("ctrl+c", "quit from anywhere", "ctrl+c"), reach: anywhere, footer: never, run: forceQuit,
+		},
 	}
 }
 
@@ -219,7 +307,7 @@ func (a action) works(m *Model, r reach) bool {
 }
 
 // check runs a's enabled test with the words the status line shows
-// ("reconnect: server is disabled").
+// ("reconnect: disabled by you (enable it to connect)").
 func (a action) check(s *engine.ServerSnapshot) (bool, string) {
 	ok, why := a.enabled(s)
 	if ok {

@@ -13,6 +13,7 @@ import (
 	"github.com/mcpdeck/mcpdeck/engine"
 	"github.com/mcpdeck/mcpdeck/model"
 	"github.com/mcpdeck/mcpdeck/model/config"
+	"github.com/mcpdeck/mcpdeck/model/sandbox"
 	"github.com/mcpdeck/mcpdeck/model/textsafe"
 	"github.com/mcpdeck/mcpdeck/ui/status"
 	"github.com/mcpdeck/mcpdeck/ui/tuikit"
@@ -179,8 +180,9 @@ func (m *approvalModal) View(width, height int) string {
 	return tuikit.Panel(st, append(append(head, body...), foot...), width, height)
 }
 
-// body is what the server will run or send, every field as written, in
-// lines of at most width columns (values wrap under their value column),
+// body is what the server will run or send, every field as written, and
+// what its sandbox would open on this machine, in lines of at most width
+// columns (values wrap under their value column),
 // and for a changed definition what changed since it was approved.
 func (m *approvalModal) body(s *engine.ServerSnapshot, width int) []string {
 	st := m.env.St
@@ -189,6 +191,7 @@ func (m *approvalModal) body(s *engine.ServerSnapshot, width int) []string {
 		written = *s.Written
 	}
 	view := config.ApprovalView(written, s.RunsIn, s.Source)
+	view = append(view, sandboxLines(s.Sandbox)...)
 	col := 0
 	for _, l := range view {
 		col = max(col, len(l.Label)+2)
@@ -280,4 +283,14 @@ func (m *Model) askApprovals() tea.Cmd {
 // shows its definition before anything is approved.
 func openApproval(m *Model, p press) tea.Cmd {
 	return m.push(&approvalModal{env: m.env, servers: []engine.ServerSnapshot{*p.s}, one: true}, nil)
+}
+
+// sandboxLines are what the sandbox of a server awaiting approval would
+// open on this machine (the engine works it out: engine.ServerSnapshot.Sandbox),
+// under a heading, each value escaped as the definition's are.
+func sandboxLines(v *sandbox.View) []config.ApprovalLine {
+	if v == nil {
+		return nil
+	}
+	return append([]config.ApprovalLine{{Label: "Its sandbox here", Value: "what it would open on this machine now, links resolved"}}, config.SandboxLines(v, "")...)
 }

@@ -12,6 +12,7 @@ import (
 	"github.com/mcpdeck/mcpdeck/engine"
 	"github.com/mcpdeck/mcpdeck/model"
 	"github.com/mcpdeck/mcpdeck/model/config"
+	"github.com/mcpdeck/mcpdeck/model/sandbox"
 )
 
 // hostileDefinition is a project server as a hostile repository would
@@ -208,4 +209,29 @@ func TestApprovalPromptFindsTheProgramAsTheLauncherWill(t *testing.T) {
 		t.Fatalf("a server whose program is found is warned about:\n%s", v)
 	}
 	h.keys("esc")
+}
+
+// TestApprovalPromptShowsTheSandboxHere: a pending server's sandbox is
+// shown as written and as it would open on this machine (the engine's
+// view): the project, what stays read-only, each path not opened with
+// why, a hostile path escaped like the rest.
+func TestApprovalPromptShowsTheSandboxHere(t *testing.T) {
+	inBubble(t, func(t *testing.T) {
+		s := hostileSnapshot()
+		fresh := &s.Servers[3]
+		box := &model.Sandbox{Profile: model.SandboxProfileWriteProject, Write: []string{"assets"}}
+		fresh.Written.Sandbox = box
+		fresh.Config.Sandbox = box
+		fresh.Sandbox = &sandbox.View{
+			Project: "/work", Read: []string{"/usr"}, Write: []string{"/work", sandbox.PrivateTemp},
+			ReadOnly: []string{"/work/.git/hooks"}, Missing: []string{"/work/.envrc"},
+			Dropped: []sandbox.Drop{{Path: "/work/assets", Target: "/home/me", Reason: sandbox.ReasonOutside}, {Path: "/work/\x1b[2Kx", Reason: sandbox.ReasonMissing}},
+			Network: "none",
+		}
+		h := newHarness(t, newFakeEngine(s), 110, 60)
+		h.keys("A")
+		h.wantView("Sandbox:", "write-project profile", "Its sandbox here:", "Project:", "/work (writable)",
+			"Read-only inside:", "/work: .envrc*, .git/hooks", "Not opened:", "/work/assets → /home/me: outside the project", `/work/\x1b[2Kx: does not exist`)
+		assertTerminalSafe(t, h.view())
+	})
 }

@@ -12,6 +12,7 @@ import (
 	"github.com/mcpdeck/mcpdeck/engine"
 	"github.com/mcpdeck/mcpdeck/model/textsafe"
 	"github.com/mcpdeck/mcpdeck/ui/status"
+	"github.com/mcpdeck/mcpdeck/ui/styles"
 	"github.com/mcpdeck/mcpdeck/ui/tuikit"
 )
 
@@ -60,11 +61,7 @@ func (m *authModal) Update(msg tea.Msg) (tuikit.Modal, tea.Cmd) {
 	case tea.KeyMsg:
 		switch {
 		case key.Matches(msg, m.env.Keys.CopyURL):
-			if err := m.env.copyText(textsafe.SanitizeLine(m.url)); err != nil {
-				m.status = "could not copy the URL: " + err.Error() + " — select it below the box instead"
-			} else {
-				m.status = "copied the URL: your terminal put it on the clipboard (in tmux, that needs set-clipboard on)"
-			}
+			m.status = m.env.copyURL(m.url)
 		case key.Matches(msg, m.env.Keys.OpenURL):
 			open, u, ctx := m.env.openURL, m.url, m.env.Ctx
 			return m, func() tea.Msg { return openedMsg{err: open(ctx, u)} }
@@ -94,12 +91,28 @@ func (m *authModal) View(width, height int) string {
 	if m.status != "" {
 		lines = append(lines, st.Muted.Render(textsafe.SanitizeLine(m.status)))
 	}
+	return panelWithURL(st, lines, u, width, height)
+}
+
+// panelWithURL is a panel of lines with the URL u (cleaned) under it,
+// unbroken but where the screen ends: a line of its own from the first
+// column, so that selecting it picks up no border, indent or other text.
+func panelWithURL(st *styles.Styles, lines []string, u string, width, height int) string {
 	shown := strings.Split(ansi.Hardwrap(u, max(width, 10), false), "\n")
 	box := tuikit.Panel(st, lines, width, max(height-len(shown), 5))
 	for i, l := range shown {
 		shown[i] = st.Accent.Render(l)
 	}
 	return box + "\n" + strings.Join(shown, "\n")
+}
+
+// copyURL puts u (cleaned) on the clipboard and words what happened for a
+// panel's status line.
+func (e *env) copyURL(u string) string {
+	if err := e.copyText(textsafe.SanitizeLine(u)); err != nil {
+		return "could not copy the URL: " + err.Error() + " — select it below the box instead"
+	}
+	return "copied the URL: your terminal put it on the clipboard (in tmux, that needs set-clipboard on)"
 }
 
 // syncAuth opens a sign-in panel for every new AuthURL in the snapshot,

@@ -10,7 +10,6 @@ import (
 	"github.com/mcpdeck/mcpdeck/engine"
 	"github.com/mcpdeck/mcpdeck/model/textsafe"
 	"github.com/mcpdeck/mcpdeck/ui/form"
-	"github.com/mcpdeck/mcpdeck/ui/styles"
 	"github.com/mcpdeck/mcpdeck/ui/tuikit"
 )
 
@@ -52,8 +51,9 @@ func newElicitModal(e *env, el *elicitation) (tuikit.Modal, tea.Cmd) {
 	return fm, fm.Init()
 }
 
-// urlModal is a URL elicitation: the URL is shown in full for copying, o
-// opens it, enter says "done" so the server can continue.
+// urlModal is a URL elicitation: the URL is shown in full under its box
+// for copying (as a sign-in's is), y copies it, o opens it, enter says
+// "done" so the server can continue.
 type urlModal struct {
 	env    *env
 	el     *elicitation
@@ -74,7 +74,7 @@ func (m *urlModal) Answers() any { return m.el }
 func (m *urlModal) Help() []key.Binding {
 	k := m.env.Keys
 	done := key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "done"))
-	return []key.Binding{k.OpenURL, done, k.Decline, k.Cancel}
+	return []key.Binding{k.CopyURL, k.OpenURL, done, k.Decline, k.Cancel}
 }
 
 func (m *urlModal) Update(msg tea.Msg) (tuikit.Modal, tea.Cmd) {
@@ -88,6 +88,8 @@ func (m *urlModal) Update(msg tea.Msg) (tuikit.Modal, tea.Cmd) {
 	case tea.KeyMsg:
 		k := m.env.Keys
 		switch {
+		case key.Matches(msg, k.CopyURL):
+			m.status = m.env.copyURL(m.el.req.URL)
 		case key.Matches(msg, k.OpenURL):
 			open, u, ctx := m.env.openURL, m.el.req.URL, m.env.Ctx
 			m.status = "opening…"
@@ -106,28 +108,23 @@ func (m *urlModal) Update(msg tea.Msg) (tuikit.Modal, tea.Cmd) {
 	return m, nil
 }
 
+// View is the panel, then the URL under it (panelWithURL), preceded in
+// the panel by the site it leads to, which a long URL can hide.
 func (m *urlModal) View(width, height int) string {
 	st := m.env.St
+	u := tuikit.Clean(m.el.req.URL)
 	var lines []string
 	lines = append(lines, st.Heading.Render(textsafe.SanitizeLine(m.el.req.Server)+" needs you to visit a page"+forRequest(m.el.req)), "")
 	lines = append(lines, strings.Split(tuikit.Wrap(tuikit.Clean(m.el.req.Message), max(width-4, 10)), "\n")...)
 	lines = append(lines, "")
-	lines = append(lines, urlLines(st, m.el.req.URL, width-4)...)
-	lines = append(lines, "", st.Key.Render("o")+" open in browser  "+st.Key.Render("enter")+" done  "+st.Key.Render("ctrl+d")+" decline  "+st.Key.Render("esc")+" cancel")
+	if p, err := url.Parse(u); err == nil && p.Host != "" {
+		lines = append(lines, "It leads to "+st.Heading.Render(p.Host)+". The URL is under this box: y puts it on your clipboard, also over SSH.")
+	} else {
+		lines = append(lines, "The URL is under this box: y puts it on your clipboard, also over SSH.")
+	}
+	lines = append(lines, "", st.Key.Render("y")+" copy URL  "+st.Key.Render("o")+" open in browser  "+st.Key.Render("enter")+" done  "+st.Key.Render("ctrl+d")+" decline  "+st.Key.Render("esc")+" cancel")
 	if m.status != "" {
 		lines = append(lines, st.Muted.Render(textsafe.SanitizeLine(m.status)))
 	}
-	return tuikit.Panel(st, lines, width, height)
-}
-
-// urlLines shows a URL a server sent: cleaned of control characters (it is
-// the server's text), hard-wrapped with no ellipsis so it can be copied
-// whole, and preceded by the site it leads to, which a long URL can hide.
-func urlLines(st *styles.Styles, raw string, width int) []string {
-	u := tuikit.Clean(raw)
-	var out []string
-	if p, err := url.Parse(u); err == nil && p.Host != "" {
-		out = append(out, "It leads to "+st.Heading.Render(p.Host)+":")
-	}
-	return append(out, strings.Split(tuikit.Wrap(st.Accent.Render(u), max(width, 10)), "\n")...)
+	return panelWithURL(st, lines, u, width, height)
 }

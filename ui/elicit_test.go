@@ -94,17 +94,36 @@ func TestFormElicitation(t *testing.T) {
 	})
 }
 
+// TestURLElicitation: the URL a server asks the person to visit is shown
+// as a sign-in's is: under the box, from the first column, unbroken by any
+// border or indent however long (golden); y copies exactly it, o opens it,
+// enter says done.
 func TestURLElicitation(t *testing.T) {
 	req := engine.ElicitRequest{
 		Server: "remote-api", Mode: "url", Message: "Sign in to continue",
-		URL: "https://auth.example.com/authorize?client_id=mcpdeck&state=abc123",
+		URL: "https://auth.example.com/authorize?client_id=mcpdeck&state=abc123" +
+			"&redirect_uri=https%3A%2F%2Fapp.example.com%2Fcallback%2Fafter%2Fthe%2Fsign-in&scope=files.read+files.write",
 	}
 	inBubble(t, func(t *testing.T) {
 		h := newHarness(t, newFakeEngine(fixture()), 100, 30)
 		h.keys("esc")
 		got := elicitAsync(h, t.Context(), req)
-		h.wantView("remote-api needs you to visit a page", "It leads to auth.example.com:", req.URL, "o open in browser")
-		golden(t, "elicit_url", h.view())
+		h.wantView("remote-api needs you to visit a page", "It leads to auth.example.com.", "y copy URL", "o open in browser")
+		v := h.view()
+		if !strings.Contains(strings.ReplaceAll(v, "\n", ""), req.URL) {
+			t.Fatalf("the URL is not on screen unbroken:\n%s", v)
+		}
+		for _, l := range strings.Split(v, "\n") {
+			if strings.Contains(l, "client_id") && strings.ContainsAny(l, "│ ") {
+				t.Errorf("a border or a blank on the URL's line: %q", l)
+			}
+		}
+		golden(t, "elicit_url", v)
+		h.keys("y")
+		if !slices.Equal(h.copied, []string{req.URL}) {
+			t.Fatalf("copied %q", h.copied)
+		}
+		h.wantView("copied the URL")
 		h.keys("o")
 		if !slices.Equal(h.opened, []string{req.URL}) {
 			t.Fatalf("opened %v", h.opened)
@@ -126,7 +145,7 @@ func TestURLElicitationControlCharacters(t *testing.T) {
 		h := newHarness(t, newFakeEngine(fixture()), 100, 30)
 		h.keys("esc")
 		got := elicitAsync(h, t.Context(), req)
-		h.wantView("It leads to evil.example:")
+		h.wantView("It leads to evil.example.")
 		if v := h.view(); strings.ContainsRune(v, 0x1b) || strings.ContainsRune(v, 0x07) {
 			t.Fatalf("control characters reached the screen: %q", v)
 		}

@@ -36,5 +36,6 @@ type Engine interface {
 	GetPrompt(ctx context.Context, server, name string, args map[string]string) (engine.PromptResult, error)
 	Complete(ctx context.Context, server string, ref engine.CompletionRef, arg, value string, others map[string]string) ([]string, error)
 	SetLogLevel(ctx context.Context, server, level string) error
+	AcceptPins(ctx context.Context, server string, names []string) error
 	Close() error
 }

@@ -101,6 +101,10 @@ func (f *fakeEngine) ApproveShown(_ context.Context, shown map[string]string) er
 	return err
 }
 func (f *fakeEngine) Reject(_ context.Context, n string) error { return f.record("reject", n) }
+func (f *fakeEngine) AcceptPins(_ context.Context, n string, names []string) error {
+	return f.record("accept", fmt.Sprintf("%s %v", n, names))
+}
+
 func (f *fakeEngine) Authenticate(_ context.Context, n string) error {
 	return f.record("authenticate", n)
 }

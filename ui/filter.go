@@ -31,7 +31,7 @@ type filterBox struct {
 }
 
 func newFilterBox(st *styles.Styles, keys *tuikit.Keys, placeholder string) filterBox {
-	ti := textinput.New()
+	ti := tuikit.NewTextInput()
 	ti.Prompt = "/"
 	ti.Placeholder = placeholder
 	return filterBox{keys: keys, input: ti, text: ti.TextStyle, chosen: st.Selected}

@@ -214,5 +214,13 @@ func inBubble(t *testing.T, f func(t *testing.T)) { synctest.Test(t, f) }
 // screenWidth is how many terminal columns s takes (escape sequences excluded).
 func screenWidth(s string) int { return ansi.StringWidth(s) }
 
-// testTokens is one tokenizer for every test: loading it takes a while.
-var testTokens = &contextcost.Counter{}
+// testTokens is one tokenizer for every test: loading it takes a while,
+// so it is held for good (the TUI lets its tokenizer go after counting:
+// TestTokenizerLetGoAfterCounting has one of its own).
+var testTokens = heldCounter()
+
+func heldCounter() *contextcost.Counter {
+	c := &contextcost.Counter{}
+	c.Hold()
+	return c
+}

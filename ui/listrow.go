@@ -56,6 +56,10 @@ func (l *serverList) renderRow(s *engine.ServerSnapshot, selected bool) string {
 			style = l.st.Warn
 		}
 	}
+	if changed := status.PinsRow(s); changed != "" { // first: a narrow row cuts the end
+		text = "⚠ " + changed + " · " + text
+		style = l.st.Warn
+	}
 	transport := fmt.Sprintf("%-5s", s.Transport)
 	if selected {
 		// plain text under one style: inner resets would cut the highlight

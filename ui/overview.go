@@ -57,6 +57,7 @@ func overviewLines(st *styles.Styles, s *engine.ServerSnapshot, width int, conte
 		kv("Approval", s.Approval.Status.String())
 	}
 	kv("Context", context)
+	kv("Tools", status.PinsLine(s))
 	kv("Sampling", samplingLine(s))
 	if sb := s.Config.Sandbox; sb != nil {
 		kv("Sandbox", sb.Summary())

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"hash/fnv"
 	"runtime"
+	"runtime/debug"
 	"slices"
 	"strings"
 
@@ -26,8 +27,11 @@ import (
 // connecting (the tokenizer's load and the counts would compete with the
 // servers' starts), then counts one server at a time, yielding between
 // tools, so at most one server's definitions are being encoded at once.
+// Once nothing is left to count the tokenizer (30 MB) is let go: a TUI at
+// rest keeps only the counts, and a new list loads it again.
 type tokenCosts struct {
 	counter *contextcost.Counter
+	loaded  bool                     // a count ran since the tokenizer was last let go
 	done    map[string]tokenCost     // by server
 	current map[string]string        // server → fingerprint of its tools in the latest snapshot
 	due     map[string][]engine.Tool // servers whose tools are still to count, by name
@@ -125,10 +129,14 @@ func connecting(s *engine.ServerSnapshot) bool {
 }
 
 // next starts counting the oldest due server, unless a count runs or a
-// server is connecting.
+// server is connecting; with nothing left to count it lets the tokenizer
+// go.
 func (c *tokenCosts) next() tea.Cmd {
-	if c.running != "" || !c.settled {
+	if c.running != "" {
 		return nil
+	}
+	if !c.settled {
+		return c.release()
 	}
 	for len(c.queue) > 0 {
 		name := c.queue[0]
@@ -140,16 +148,34 @@ func (c *tokenCosts) next() tea.Cmd {
 			continue // gone, or no longer connected
 		}
 		delete(c.due, name)
-		c.running, c.runFP = name, fp
+		c.running, c.runFP, c.loaded = name, fp, true
 		counter := c.counter
 		return func() tea.Msg { return costMsg{server: name, cost: count(counter, name, fp, tools)} }
 	}
 	c.queue = nil // let the backing array go
-	return nil
+	return c.release()
+}
+
+// release lets the tokenizer go, in a Cmd (returning its memory to the
+// system is a garbage collection), when a count loaded it and none is
+// due.
+func (c *tokenCosts) release() tea.Cmd {
+	if !c.loaded || len(c.queue) > 0 {
+		return nil
+	}
+	c.loaded = false
+	counter := c.counter
+	return func() tea.Msg {
+		if counter.Release() {
+			debug.FreeOSMemory()
+		}
+		return nil
+	}
 }
 
 // count tokenizes the definitions; on a tokenizer error nothing is shown.
 func count(counter *contextcost.Counter, server, fp string, tools []engine.Tool) tokenCost {
+	defer counter.Hold()() // no release between two tools
 	out := tokenCost{fp: fp}
 	sc := contextcost.ServerCost{}
 	exposed := map[string]string{}

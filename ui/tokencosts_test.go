@@ -4,8 +4,11 @@ import (
 	"strings"
 	"testing"
 
+	tea "github.com/charmbracelet/bubbletea"
+
 	"github.com/mcpdeck/mcpdeck/engine"
 	"github.com/mcpdeck/mcpdeck/model"
+	"github.com/mcpdeck/mcpdeck/ui/contextcost"
 )
 
 // TestTokenCountsWaitForConnects: while a server is connecting, no count
@@ -46,7 +49,7 @@ func TestTokenCountsOneAtATime(t *testing.T) {
 		t.Fatal("a second count started while one runs")
 	}
 	var counted []string
-	for cmd != nil {
+	for len(counted) < 3 && cmd != nil {
 		msg, ok := cmd().(costMsg)
 		if !ok {
 			t.Fatalf("the count's command gave %T, want one costMsg (one server at a time)", msg)
@@ -62,6 +65,41 @@ func TestTokenCountsOneAtATime(t *testing.T) {
 		if label, _ := c.label(&s); label == "" {
 			t.Fatalf("%s has no count", name)
 		}
+	}
+}
+
+// TestTokenizerLetGoAfterCounting: once every due server is counted, the
+// TUI lets the tokenizer (30 MB) go, and loads it again for a new list.
+func TestTokenizerLetGoAfterCounting(t *testing.T) {
+	counter := &contextcost.Counter{}
+	c := newTokenCosts(counter)
+	servers := []engine.ServerSnapshot{connectedWithTool("a"), connectedWithTool("b")}
+	countAll := func(cmd tea.Cmd) {
+		t.Helper()
+		for cmd != nil {
+			msg := cmd()
+			m, ok := msg.(costMsg)
+			if !ok {
+				if msg != nil {
+					t.Fatalf("a command gave %T", msg)
+				}
+				return // the last one: letting the tokenizer go
+			}
+			cmd = c.apply(m)
+		}
+	}
+	countAll(c.refresh(servers))
+	if counter.Release() {
+		t.Fatal("the tokenizer was still loaded after the counts")
+	}
+	servers[1].Tools = []engine.Tool{{Name: "t2", Description: "a new list"}}
+	countAll(c.refresh(servers))
+	b := servers[1]
+	if label, _ := c.label(&b); label == "" {
+		t.Fatal("the new list was not counted")
+	}
+	if counter.Release() {
+		t.Fatal("the tokenizer was still loaded after the second counts")
 	}
 }
 

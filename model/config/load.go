@@ -26,6 +26,9 @@ type Resolved struct {
 	// ManagedPolicy is managed policy, which judges mcpdeck's own programs
 	// too (the browser opener); each Server carries it as well.
 	ManagedPolicy model.Policy
+	// ForcePins is managed policy's forceToolPinning: every server's tools
+	// are pinned, whatever a definition's "pinTools" says (PinsOff).
+	ForcePins bool
 	// Suppressed lists plugin servers hidden by signature dedup.
 	Suppressed []Suppressed
 	// LocalSettings is the person's private state of ProjectRoot, in the
@@ -84,8 +87,9 @@ func Load(opts LoadOptions) (*Resolved, error) {
 
 	r.Files = append(r.Files, l.managedSettings)
 	pf, pprob := jsonfile.Read(l.managedSettings)
-	pol, pp := policy.ReadManaged(pf, pprob, l.managedSettings)
+	pol, pp := policy.ReadManaged(pf, pprob, l.managedSettings, opts.Home)
 	r.ManagedPolicy = model.NewPolicy(pol)
+	r.ForcePins = pol.ForcesToolPinning()
 	ld.probs = append(ld.probs, pp...)
 	if pprob != nil {
 		ld.unreadable = append(ld.unreadable, l.managedSettings)

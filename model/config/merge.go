@@ -113,6 +113,7 @@ func build(d jsonfile.Definition, opts LoadOptions, root string) model.Server {
 	s.Config = cfg
 	s.HomeRelative = homeRelative(d.Raw, cfg, d.Origin.Scope, opts.Cwd)
 	probs = append(probs, optInProblems(d.Raw, d.Origin.Scope)...)
+	probs = append(probs, socketProblems(d.Raw, d.Origin.Scope)...)
 	if len(d.Problems) == 0 && len(probs) == 0 {
 		probs = validate(cfg)
 	}

@@ -44,6 +44,32 @@ func TestLoadSandboxOnlyForStdio(t *testing.T) {
 	}
 }
 
+// TestSandboxSocketsOnlyInUserScope: a user definition may list unix
+// sockets (placed like paths, shown when approving); a project's, a
+// local one's or a plugin's may not: the problem names the field.
+func TestSandboxSocketsOnlyInUserScope(t *testing.T) {
+	f := newFixture(t)
+	def := `{"command":"npx","sandbox":{"sockets":["~/.docker/run/docker.sock"]}}`
+	f.write(f.userFile(), servers("mine", def))
+	f.write(f.projectFile(), servers("theirs", def))
+	r := f.load()
+	mine := mustServer(t, r, "mine")
+	if len(mine.Problems) > 0 || !slices.Equal(mine.Config.Sandbox.Sockets, []string{filepath.Join(f.home, ".docker/run/docker.sock")}) {
+		t.Errorf("user scope: problems %v, sockets %v", mine.Problems, mine.Config.Sandbox.Sockets)
+	}
+	theirs := mustServer(t, r, "theirs")
+	if len(theirs.Problems) != 1 || theirs.Problems[0].Field != "sandbox.sockets" || !strings.Contains(theirs.Problems[0].Message, "only a user-scope definition") {
+		t.Errorf("project scope: problems %+v", theirs.Problems)
+	}
+	var lines []string
+	for _, l := range ApprovalView(theirs.Raw, "", f.projectFile()) {
+		lines = append(lines, l.Label+": "+l.Value)
+	}
+	if !slices.Contains(lines, "Sandbox sockets: ~/.docker/run/docker.sock") {
+		t.Errorf("approval view lacks the socket:\n%s", strings.Join(lines, "\n"))
+	}
+}
+
 // TestApprovalViewShowsSandbox: approving a definition shows its sandbox,
 // each added path and host, and its unknown sandbox fields.
 func TestApprovalViewShowsSandbox(t *testing.T) {
@@ -96,5 +122,34 @@ func TestAllowSandboxHost(t *testing.T) {
 	}
 	if _, err := AllowSandboxHost(f.opts(), model.ScopeUser, "boxed", "https://x"); !errors.Is(err, model.ErrInvalid) {
 		t.Errorf("not a host: %v", err)
+	}
+}
+
+// TestSandboxPathsNameTheProject: the README's own
+// "write": ["${PROJECT_DIR}/out"] works in the person's definitions:
+// ${PROJECT_DIR} is the project root in a sandbox's paths as in cwd,
+// whatever the environment says, and the entries written with it are
+// marked (with no project a sandbox may open, they open nothing). A
+// plugin may not name it there either.
+func TestSandboxPathsNameTheProject(t *testing.T) {
+	f := newFixture(t)
+	f.env[model.ProjectDirVar] = "/somewhere/else"
+	f.write(f.userFile(), servers("boxed", `{"command":"npx","sandbox":{"read":["~/notes","${PROJECT_DIR}/docs"],"write":["${PROJECT_DIR}/out"]}}`))
+	f.write(f.pluginFile("plug"), servers("plugged", `{"command":"npx","args":["-y","p@1.0.0"],"sandbox":{"write":["${PROJECT_DIR}/out"]}}`))
+	r := f.load()
+	s := mustServer(t, r, "boxed")
+	if len(s.Problems) > 0 {
+		t.Fatalf("problems: %v", s.Problems)
+	}
+	box := s.Config.Sandbox
+	if !slices.Equal(box.Write, []string{filepath.Join(f.proj, "out")}) || !slices.Equal(box.Read, []string{filepath.Join(f.home, "notes"), filepath.Join(f.proj, "docs")}) {
+		t.Errorf("read %v write %v", box.Read, box.Write)
+	}
+	if box.NamesProject(false, 0) || !box.NamesProject(false, 1) || !box.NamesProject(true, 0) {
+		t.Errorf("marks: read %v write %v", box.ProjectRead, box.ProjectWrite)
+	}
+	p := mustServer(t, r, "plugged")
+	if p.Runnable() || len(p.Problems) != 1 || p.Problems[0].Field != "sandbox" || !strings.Contains(p.Problems[0].Message, "not a plugin's") {
+		t.Errorf("plugin: runnable %v problems %+v", p.Runnable(), p.Problems)
 	}
 }

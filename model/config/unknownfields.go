@@ -27,9 +27,9 @@ type UnknownField struct {
 // mcpdeck does not use, sorted: `mcp add-json` and `mcp get` name them.
 func UnknownFields(raw model.ServerConfig) []UnknownField {
 	var out []UnknownField
-	top := append(model.ServerKeys(), samplingKey)
+	top := append(model.ServerKeys(), samplingKey, pinToolsKey)
 	for _, k := range slices.Sorted(maps.Keys(raw.Extra)) {
-		if k != samplingKey {
+		if k != samplingKey && k != pinToolsKey {
 			out = append(out, UnknownField{Field: k, Name: k, Known: top})
 		}
 	}

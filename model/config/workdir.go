@@ -23,15 +23,35 @@ func ServerProgram(cfg model.ServerConfig, cwd string, lookupEnv func(string) (s
 // project defines start in it.
 const ProjectRedirects = "node_modules and .npmrc (npm, npx), uv.toml and pyproject.toml (uv, uvx), pip.conf (pip), NuGet.Config (dnx)"
 
-// optInProblems refuses ${PROJECT_DIR} in the cwd of raw, a definition of
-// scope s the person did not write: a plugin's (or a connector's). Every
+// optInProblems refuses ${PROJECT_DIR} in the cwd or the sandbox paths of
+// raw, a definition of scope s the person did not write: a plugin's (or a connector's). Every
 // other scope may name it.
 func optInProblems(raw model.ServerConfig, s model.Scope) []model.Problem {
-	if (s != model.ScopePlugin && s != model.ScopeConnector) || !raw.NamesProjectDir() {
+	if s != model.ScopePlugin && s != model.ScopeConnector {
 		return nil
 	}
-	return []model.Problem{{Field: "cwd", Message: "${" + model.ProjectDirVar + "} is for your own definitions, not a plugin's: " +
-		"copy the server to your user scope to run it in the project"}}
+	var out []model.Problem
+	if raw.NamesProjectDir() {
+		out = append(out, model.Problem{Field: "cwd", Message: "${" + model.ProjectDirVar + "} is for your own definitions, not a plugin's: " +
+			"copy the server to your user scope to run it in the project"})
+	}
+	if raw.SandboxNamesProjectDir() {
+		out = append(out, model.Problem{Field: "sandbox", Message: "${" + model.ProjectDirVar + "} is for your own definitions, not a plugin's: " +
+			"copy the server to your user scope to open the project in its sandbox"})
+	}
+	return out
+}
+
+// socketProblems refuses sandbox.sockets in a definition of any scope
+// but the user's: a unix socket is a door out of every sandbox, opened
+// only by the person's own settings, never by a file a project, a plugin
+// or a --mcp-config ships.
+func socketProblems(raw model.ServerConfig, s model.Scope) []model.Problem {
+	if raw.Sandbox == nil || len(raw.Sandbox.Sockets) == 0 || s == model.ScopeUser {
+		return nil
+	}
+	return []model.Problem{{Field: "sandbox.sockets", Message: "only a user-scope definition may open unix sockets to a sandbox; this one is " + s.String() +
+		" scope: copy the server to your user scope to let it reach a socket"}}
 }
 
 // workDir is the absolute directory a server of scope starts in, from its
@@ -88,6 +108,6 @@ func placeSandbox(s *model.Sandbox, runsIn, home string) *model.Sandbox {
 		}
 		return ps
 	}
-	out.Read, out.Write = place(s.Read), place(s.Write)
+	out.Read, out.Write, out.Sockets = place(s.Read), place(s.Write), place(s.Sockets)
 	return &out
 }

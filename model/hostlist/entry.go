@@ -21,6 +21,9 @@ func NewEntry(h Host, port int) Entry { return Entry{host: h, port: port} }
 // matches.
 func (e Entry) Host() Host { return e.host }
 
+// Port is the entry's port, 0 for every port.
+func (e Entry) Port() int { return e.port }
+
 // Wildcard reports whether the entry is "*.name".
 func (e Entry) Wildcard() bool { return e.wildcard }
 

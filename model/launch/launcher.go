@@ -32,6 +32,12 @@ type Launcher struct {
 	// Project is the project's root, "" outside one: a sandboxed server
 	// reads it (model/sandbox.Resolve).
 	Project string
+	// Sandbox is the server's own sandbox (nil: none): where its helpers
+	// run when managed policy requires the server to be sandboxed.
+	Sandbox *model.Sandbox
+	// persons marks the person's own program run for the server (the
+	// sampling command): judged as the server's, but no helper of it.
+	persons bool
 	// starting, when set, sees each command that is about to start, its
 	// Path final (tests check that the program started is the one judged).
 	starting func(*exec.Cmd)
@@ -42,8 +48,16 @@ type Launcher struct {
 // For is the launcher of srv's programs, under the policy srv was loaded
 // with.
 func For(srv model.Server) Launcher {
-	return Launcher{Policy: srv.ManagedPolicy, Server: srv.Name}
+	return Launcher{Policy: srv.ManagedPolicy, Server: srv.Name, Sandbox: srv.Config.Sandbox}
 }
+
+// PersonsProgram is l for a program the person configured that runs for
+// the server rather than as part of it (the sampling command, which
+// answers the server's requests with the person's model): policy judges
+// it as the server's program, but a sandbox requirement on the server
+// does not put it in the server's sandbox, where it could not reach the
+// model it calls.
+func (l Launcher) PersonsProgram() Launcher { l.persons = true; return l }
 
 // Own is the launcher of mcpdeck's own programs (the browser opener,
 // doctor's checks) under policy p: serverCommand rules apply to them,
@@ -55,7 +69,9 @@ type Spec struct {
 	What    string
 	Command string   // a bare name looked up in PATH, or a path
 	Args    []string // its arguments
-	// Env is added to mcpdeck's environment; a PATH in it is where a bare
+	// Env is added to mcpdeck's environment, which never carries
+	// mcpdeck's own credentials (model.OwnSecretVar) and, in a sandbox,
+	// only what sandbox.ServerEnv passes; a PATH in it is where a bare
 	// Command is looked up instead of mcpdeck's PATH.
 	Env map[string]string
 	// Dir is the working directory, taken relative to mcpdeck's; "" is
@@ -65,6 +81,9 @@ type Spec struct {
 	// Net is its proxy when its network is a host list.
 	Sandbox *model.Sandbox
 	Net     *sandbox.Net
+	// noShim starts the program as it is, never asking a version
+	// manager (the manager's own query).
+	noShim bool
 }
 
 // command finds s's program, judges it, and returns the command that
@@ -97,7 +116,7 @@ func (l Launcher) resolve(s Spec) (*exec.Cmd, model.Program, error) {
 	cmd := &exec.Cmd{
 		Path: prog.Path,
 		Args: append([]string{s.Command}, s.Args...),
-		Env:  mergeEnv(os.Environ(), s.Env),
+		Env:  mergeEnv(model.WithoutOwnSecrets(os.Environ()), s.Env),
 		Dir:  dir,
 	}
 	return cmd, prog, nil

@@ -9,11 +9,20 @@ import (
 // Run runs s to its end under lim, with stdin (nil for none), and returns
 // its stdout: in its own process group, which ends as a whole at the
 // timeout, at too much output and when the program exits (platform.Run).
-// Errors never quote stdout.
+// A server's helper (headersHelper, oauth.assertionCommand) that managed
+// policy requires to be sandboxed (sandboxedMcpServers) runs in the
+// server's sandbox, or the default profile when the server has none,
+// within the rule's maximum — or not at all. Errors never quote stdout.
 func (l Launcher) Run(ctx context.Context, s Spec, stdin []byte, lim platform.Limits) ([]byte, error) {
-	cmd, err := l.command(s)
+	cmd, prog, err := l.resolve(s)
 	if err != nil {
 		return nil, err
+	}
+	if _, required := l.Policy.RequiresSandbox(l.Server, prog); required && l.Server != "" && !l.persons {
+		return l.runSandboxed(ctx, s, stdin, lim)
+	}
+	if l.starting != nil {
+		l.starting(cmd)
 	}
 	return platform.Run(ctx, cmd, stdin, lim)
 }

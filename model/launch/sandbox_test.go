@@ -33,6 +33,12 @@ type boxed struct {
 // directory) with box as its sandbox (nil: none), and initializes it.
 func startBox(t *testing.T, bin, project string, box *model.Sandbox) *boxed {
 	t.Helper()
+	return startBoxEnv(t, bin, project, box, nil)
+}
+
+// startBoxEnv is startBox with the definition's env.
+func startBoxEnv(t *testing.T, bin, project string, box *model.Sandbox, env map[string]string) *boxed {
+	t.Helper()
 	inR, inW, err := os.Pipe()
 	if err != nil {
 		t.Fatal(err)
@@ -42,7 +48,7 @@ func startBox(t *testing.T, bin, project string, box *model.Sandbox) *boxed {
 		t.Fatal(err)
 	}
 	l := Launcher{Server: "box", Project: project}
-	g, err := l.Start(Spec{Command: bin, Dir: project, Sandbox: box}, inR, outW, nil)
+	g, err := l.Start(Spec{Command: bin, Dir: project, Sandbox: box, Env: env}, inR, outW, nil)
 	_ = inR.Close()
 	_ = outW.Close()
 	if err != nil {
@@ -112,6 +118,9 @@ func newBoxWorld(t *testing.T) boxWorld {
 		t.Fatal(err)
 	}
 	if err := os.WriteFile(filepath.Join(w.project, "README"), []byte("project file"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(w.project, ".mcp.json"), []byte("{}"), 0o644); err != nil { // what makes it a project
 		t.Fatal(err)
 	}
 	return w

@@ -5,6 +5,8 @@ import (
 	"os"
 	"os/exec"
 	"sync"
+
+	"github.com/mcpdeck/mcpdeck/model/lock"
 )
 
 // Stop is how firmly Group.Signal asks a process group to end.
@@ -18,9 +20,11 @@ const (
 )
 
 // Group is a started program together with every process it spawns: on
-// Unix its own process group, on Windows its own console process group in
-// a kill-on-close job object. Ending the group ends them all, so a child
-// of a script can neither outlive it nor hold its output pipes open.
+// Unix its own process group (on Linux also every descendant that left it,
+// found by the tag it inherited: tree_linux.go), on Windows its own console
+// process group in a kill-on-close job object. Ending the group ends them
+// all, so a child of a script can neither outlive it nor hold its output
+// pipes open, and a daemon it started (setsid, a double fork) goes too.
 type Group struct {
 	cmd   *exec.Cmd
 	mu    sync.Mutex
@@ -32,10 +36,12 @@ type Group struct {
 // started as it is: the caller has already found and judged it.
 func StartGroup(cmd *exec.Cmd) (*Group, error) {
 	setGroupAttr(cmd)
+	tree := newProcessTree(cmd)
 	if err := cmd.Start(); err != nil {
 		return nil, err
 	}
-	return &Group{cmd: cmd, tree: newProcessTree(cmd.Process.Pid)}, nil
+	tree.started(cmd.Process.Pid)
+	return &Group{cmd: cmd, tree: tree}, nil
 }
 
 // Pid is the group leader's process id.
@@ -46,10 +52,8 @@ func (g *Group) Pid() int { return g.cmd.Process.Pid }
 // the wait itself failed.
 func (g *Group) Wait() (*os.ProcessState, error) {
 	err := g.cmd.Wait()
-	g.mu.Lock()
-	after := g.after
-	g.after = nil
-	g.mu.Unlock()
+	var after []func()
+	lock.With(&g.mu, func() { after, g.after = g.after, nil })
 	for _, f := range after {
 		f()
 	}
@@ -63,16 +67,12 @@ func (g *Group) Wait() (*os.ProcessState, error) {
 // AfterExit has Wait run f once the leader has exited: what was made
 // for this run (a sandbox's private temporary directory) goes with it.
 func (g *Group) AfterExit(f func()) {
-	g.mu.Lock()
-	defer g.mu.Unlock()
-	g.after = append(g.after, f)
+	lock.With(&g.mu, func() { g.after = append(g.after, f) })
 }
 
 // Release lets go of what holds the group (the Windows job, which ends
 // whatever is still in it). Signal(Kill) after Release reaches the leader
 // only.
 func (g *Group) Release() {
-	g.mu.Lock()
-	defer g.mu.Unlock()
-	g.tree.release()
+	lock.With(&g.mu, func() { g.tree.release() })
 }

@@ -19,7 +19,8 @@ func setGroupAttr(cmd *exec.Cmd) {
 	cmd.SysProcAttr.Setpgid = true
 }
 
-// Signal sends s to the whole process group; a group already gone is fine.
+// Signal sends s to the whole process group, and on Linux to the
+// descendants that left it; a group already gone is fine.
 func (g *Group) Signal(s Stop) {
 	sig := syscall.SIGKILL
 	switch s {
@@ -30,6 +31,7 @@ func (g *Group) Signal(s Stop) {
 	case Kill:
 	}
 	_ = syscall.Kill(-g.Pid(), sig)
+	g.tree.signal(g.Pid(), sig) // its fields are set before Start: no lock
 }
 
 // ExitSignal names the signal that ended a process ("SIGKILL"), or "" when
@@ -44,11 +46,3 @@ func ExitSignal(state *os.ProcessState) string {
 	}
 	return ws.Signal().String()
 }
-
-// processTree is the group's hold on its processes: on Unix the process
-// group itself, which Signal addresses, so nothing is held.
-type processTree struct{}
-
-func newProcessTree(int) processTree { return processTree{} }
-
-func (*processTree) release() {}

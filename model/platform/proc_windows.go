@@ -9,11 +9,13 @@ import (
 	"unsafe"
 
 	"golang.org/x/sys/windows"
+
+	"github.com/mcpdeck/mcpdeck/model/lock"
 )
 
 // setGroupAttr starts the program in a new console process group, the only
 // group Windows can address: CTRL_BREAK_EVENT then reaches it and not
-// mcpdeck. It starts suspended: newProcessTree lets it run once it is in
+// mcpdeck. It starts suspended: processTree.started lets it run once it is in
 // its job.
 func setGroupAttr(cmd *exec.Cmd) {
 	if cmd.SysProcAttr == nil {
@@ -29,16 +31,18 @@ func setGroupAttr(cmd *exec.Cmd) {
 // means the job could not be made and only the leader itself is ended.
 type processTree struct{ job windows.Handle }
 
-// newProcessTree puts process pid, created suspended (setGroupAttr), in a
-// new kill-on-close job, then lets it run, job or not. Had it run first,
-// a child it started before the assignment would escape the job and
-// outlive mcpdeck: under Wine, with the machine busy, a server's
-// grandchild did. A process that cannot even be opened stays suspended
-// until Signal(Kill) ends it; one's own new child always can be.
-func newProcessTree(pid int) processTree {
+func newProcessTree(*exec.Cmd) processTree { return processTree{} }
+
+// started puts process pid, created suspended (setGroupAttr), in a new
+// kill-on-close job, then lets it run, job or not. Had it run first, a
+// child it started before the assignment would escape the job and outlive
+// mcpdeck: under Wine, with the machine busy, a server's grandchild did.
+// A process that cannot even be opened stays suspended until Signal(Kill)
+// ends it; one's own new child always can be.
+func (p *processTree) started(pid int) {
 	proc, err := windows.OpenProcess(windows.PROCESS_SET_QUOTA|windows.PROCESS_TERMINATE|windows.PROCESS_SUSPEND_RESUME, false, uint32(pid))
 	if err != nil {
-		return processTree{}
+		return
 	}
 	defer func() {
 		_ = resumeProcess(proc)
@@ -46,20 +50,20 @@ func newProcessTree(pid int) processTree {
 	}()
 	job, err := windows.CreateJobObject(nil, nil)
 	if err != nil {
-		return processTree{}
+		return
 	}
 	info := windows.JOBOBJECT_EXTENDED_LIMIT_INFORMATION{}
 	info.BasicLimitInformation.LimitFlags = windows.JOB_OBJECT_LIMIT_KILL_ON_JOB_CLOSE
 	if _, err := windows.SetInformationJobObject(job, windows.JobObjectExtendedLimitInformation,
 		uintptr(unsafe.Pointer(&info)), uint32(unsafe.Sizeof(info))); err != nil {
 		_ = windows.CloseHandle(job)
-		return processTree{}
+		return
 	}
 	if err := windows.AssignProcessToJobObject(job, proc); err != nil {
 		_ = windows.CloseHandle(job)
-		return processTree{}
+		return
 	}
-	return processTree{job: job}
+	p.job = job
 }
 
 // release closes the job, ending whatever is still in it.
@@ -80,14 +84,14 @@ func (g *Group) Signal(s Stop) {
 		_ = windows.GenerateConsoleCtrlEvent(windows.CTRL_BREAK_EVENT, uint32(g.Pid()))
 		return
 	}
-	g.mu.Lock()
-	defer g.mu.Unlock()
-	if g.tree.job != 0 {
-		_ = windows.TerminateJobObject(g.tree.job, 1)
-		awaitEmpty(g.tree.job)
-		return
-	}
-	_ = g.cmd.Process.Kill()
+	lock.With(&g.mu, func() {
+		if g.tree.job != 0 {
+			_ = windows.TerminateJobObject(g.tree.job, 1)
+			awaitEmpty(g.tree.job)
+			return
+		}
+		_ = g.cmd.Process.Kill()
+	})
 }
 
 // ExitSignal is always "": Windows processes end with an exit code only

@@ -2,14 +2,19 @@ package policy
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/mcpdeck/mcpdeck/model"
 	"github.com/mcpdeck/mcpdeck/model/internal/jsondoc"
 	"github.com/mcpdeck/mcpdeck/model/internal/jsonfile"
 )
 
-// ReadManaged reads managed-settings.json. A missing file is no policy.
-func ReadManaged(f *jsonfile.File, prob *model.Problem, path string) (Rules, []model.Problem) {
+// forcePinsKey is the managed setting that pins every server's tools.
+const forcePinsKey = "forceToolPinning"
+
+// ReadManaged reads managed-settings.json; home is where "~" in a
+// sandbox rule's maximum leads. A missing file is no policy.
+func ReadManaged(f *jsonfile.File, prob *model.Problem, path, home string) (Rules, []model.Problem) {
 	if prob != nil {
 		return Rules{broken: "managed-settings.json cannot be used (" + prob.Error() + "): every server is blocked", file: path}, []model.Problem{*prob}
 	}
@@ -19,12 +24,20 @@ func ReadManaged(f *jsonfile.File, prob *model.Problem, path string) (Rules, []m
 	var probs []model.Problem
 	var pol Rules
 	pol.file = path
+	if n := f.Root.Get(forcePinsKey); n != nil && n.Kind != 'z' {
+		if n.Kind != 'b' {
+			probs = append(probs, f.ProblemAt("", jsondoc.Want(n, forcePinsKey, "true or false")))
+			pol.forcePins = true // an administrator who wrote it meant it
+		} else {
+			pol.forcePins = string(f.Doc[n.Start:n.End]) == "true"
+		}
+	}
 	for _, key := range []string{"allowedMcpServers", "deniedMcpServers", sandboxedKey} {
 		n := f.Root.Get(key)
 		if n == nil || n.Kind == 'z' {
 			continue
 		}
-		rules, ferr := decodeRules(jsondoc.Decoder{Doc: f.Doc}, n, key)
+		rules, ferr := decodeRules(jsondoc.Decoder{Doc: f.Doc}, n, key, home)
 		if ferr != nil {
 			p := f.ProblemAt("", ferr)
 			probs = append(probs, p)
@@ -45,7 +58,7 @@ func ReadManaged(f *jsonfile.File, prob *model.Problem, path string) (Rules, []m
 
 // decodeRules decodes a list of rules; an entry with none or several of the
 // three keys is an error (an ambiguous policy must not be guessed at).
-func decodeRules(d jsondoc.Decoder, n *jsondoc.Node, field string) ([]policyRule, *jsondoc.FieldError) {
+func decodeRules(d jsondoc.Decoder, n *jsondoc.Node, field, home string) ([]policyRule, *jsondoc.FieldError) {
 	if n.Kind != '[' {
 		return nil, jsondoc.Want(n, field, "an array")
 	}
@@ -55,11 +68,20 @@ func decodeRules(d jsondoc.Decoder, n *jsondoc.Node, field string) ([]policyRule
 		if e.Kind != '{' {
 			return nil, jsondoc.Want(e, f, "an object")
 		}
-		if len(e.Members) != 1 {
+		members := e.Members
+		var bound *sandboxBound
+		if i := slices.IndexFunc(members, func(m jsondoc.Member) bool { return m.Key == maximumKey }); i >= 0 && field == sandboxedKey {
+			var err *jsondoc.FieldError
+			if bound, err = decodeBound(d, members[i].Val, f+"."+maximumKey, home); err != nil {
+				return nil, err
+			}
+			members = slices.Delete(slices.Clone(members), i, i+1)
+		}
+		if len(members) != 1 {
 			return nil, &jsondoc.FieldError{Field: f, Offset: e.Start, Msg: "must have exactly one of serverName, serverUrl, serverCommand"}
 		}
-		m := e.Members[0]
-		r := policyRule{kind: m.Key}
+		m := members[0]
+		r := policyRule{kind: m.Key, bound: bound}
 		var err *jsondoc.FieldError
 		switch m.Key {
 		case "serverName":

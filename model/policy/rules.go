@@ -17,6 +17,9 @@ type policyRule struct {
 	urlPat  urlPattern
 	command []string
 	kind    string // "serverName", "serverUrl" or "serverCommand"
+	// bound is a sandboxedMcpServers rule's maximum (maximumKey), nil
+	// when it has none.
+	bound *sandboxBound
 }
 
 // describe renders the rule for PolicyDecision.Rule, e.g.
@@ -47,7 +50,15 @@ type Rules struct {
 	// sandboxed are the rules of sandboxedMcpServers: a stdio server one
 	// matches runs only with a sandbox.
 	sandboxed []policyRule
+	// forcePins is forceToolPinning: every server's tools are pinned,
+	// whatever a definition's "pinTools" says.
+	forcePins bool
 }
+
+// ForcesToolPinning reports whether managed policy pins every server's
+// tools ("forceToolPinning": true), whatever a definition's "pinTools"
+// says.
+func (p Rules) ForcesToolPinning() bool { return p.forcePins }
 
 // sandboxedKey is the managed setting that requires a sandbox of the
 // stdio servers its rules match (serverName, serverCommand).
@@ -74,7 +85,34 @@ func (p Rules) Decide(name string, cfg model.ServerConfig, prog model.Program, f
 			return model.PolicyDecision{Allowed: false, Rule: rule}
 		}
 	}
+	if d.Allowed && t.Program && cfg.Sandbox != nil {
+		if rule, beyond := p.sandboxBeyond(tg, cfg.Sandbox, nil); beyond {
+			return model.PolicyDecision{Allowed: false, Rule: rule}
+		}
+	}
 	return d
+}
+
+// SandboxBeyond reports whether box, the sandbox prog is about to run in
+// as a program of the server named server, opens more than the maximum
+// of a sandboxedMcpServers rule that matches, and that rule with what
+// goes past it; real resolves symbolic links, so a write path is judged
+// as what it reaches. The launcher asks before it starts anything.
+func (p Rules) SandboxBeyond(server string, prog model.Program, box *model.Sandbox, real func(string) string) (string, bool) {
+	return p.sandboxBeyond(&target{name: server, program: true, prog: prog, found: prog.Path != ""}, box, real)
+}
+
+// sandboxBeyond is SandboxBeyond for a target.
+func (p Rules) sandboxBeyond(t *target, box *model.Sandbox, real func(string) string) (string, bool) {
+	for _, r := range p.sandboxed {
+		if r.bound == nil || !t.matches(r, true) {
+			continue
+		}
+		if what := r.bound.beyond(box, real); what != "" {
+			return sandboxedKey + ": " + r.describe() + " (the sandbox opens more than the rule's maximum: " + what + ")", true
+		}
+	}
+	return "", false
 }
 
 // RequiresSandbox reports whether prog, as the program of the stdio

@@ -2,33 +2,39 @@ package sandbox
 
 import (
 	"cmp"
+	"os"
 	"slices"
+	"strconv"
 	"strings"
 )
 
-// Inside the sandbox: where the private temporary directory and the
-// proxy's socket appear.
-const (
-	insideTemp   = "/tmp"
-	insideSocket = "/run/mcpdeck/egress.sock"
-)
+// insideTemp is where the private temporary directory appears inside
+// the sandbox.
+const insideTemp = "/tmp"
 
 // Net is the network plumbing of a sandbox whose network is a host list:
 // mcpdeck's proxy, which allows only those hosts.
 type Net struct {
-	// Socket is the proxy's unix socket on the host (Linux: bound into
-	// the sandbox, whose network namespace is empty).
-	Socket string
+	// Control is the shim's end of the egress broker's control socket
+	// (Linux): it goes into the sandbox as a descriptor, through which the
+	// shim gets each connection to the proxy without making a unix socket
+	// (the socket filter binds the shim too). The launcher closes its copy
+	// once the sandbox started.
+	Control *os.File
 	// Addr is the proxy's loopback address, host:port (macOS: the only
 	// place the profile lets the server connect).
 	Addr string
-	// ShimArgs, given the socket's path inside the sandbox and the
-	// server's argv, are the arguments (after mcpdeck's own executable)
-	// that run the server behind a loopback listener forwarding to it
-	// (Linux).
-	ShimArgs func(socket string, argv []string) []string
+	// ShimArgs, given the control descriptor's number inside the sandbox
+	// and the server's argv, are the arguments (after mcpdeck's own
+	// executable) that run the server behind a loopback listener
+	// forwarding to the proxy (Linux).
+	ShimArgs func(controlFD int, argv []string) []string
+	// ShimEnv are variables only the shim reads (the proxy's credential),
+	// added to the sandbox's environment when the shim runs; the shim
+	// takes them out before the server starts.
+	ShimEnv []string
 	// Env, given an environment and the proxy's address, points it at
-	// the proxy (macOS, where no shim runs).
+	// the proxy, credential included (macOS, where no shim runs).
 	Env func(env []string, addr string) []string
 }
 
@@ -36,7 +42,11 @@ type Net struct {
 // namespace unshared (the network too unless p allows all), an empty
 // root the listed paths are bound into (read-only or writable), closed
 // paths masked, a private /tmp, a /dev without the terminal, no
-// capabilities, killed with mcpdeck.
+// capabilities, killed with mcpdeck, and under the socket filter
+// (socketFilter, read by --seccomp from the descriptor after --info-fd's)
+// unless p lists sockets; the shim, behind which a server with a host
+// list runs, is under it too and gets its connections to the proxy on
+// the next descriptor.
 func bwrapArgs(p Profile, argv []string, net *Net) []string {
 	a := []string{"--unshare-all"}
 	if p.Network.All {
@@ -51,14 +61,24 @@ func bwrapArgs(p Profile, argv []string, net *Net) []string {
 			empties = append(empties, m.dst)
 		case m.dst == insideTemp && m.src == p.TempDir:
 			a = append(a, "--bind", m.src, m.dst)
+		case m.write && m.must:
+			a = append(a, "--bind", m.src, m.dst)
 		case m.write: // a listed path that does not exist is skipped, not fatal
 			a = append(a, "--bind-try", m.src, m.dst)
+		case m.must: // what runs later: gone since Resolve, the start fails
+			a = append(a, "--ro-bind", m.src, m.dst)
 		default:
 			a = append(a, "--ro-bind-try", m.src, m.dst)
 		}
 	}
 	for _, h := range p.Hide {
-		a = append(a, "--tmpfs", h, "--remount-ro", h)
+		a = append(a, "--tmpfs", h)
+	}
+	for _, s := range p.Sockets { // after the hiding, which may hold one
+		a = append(a, "--ro-bind-try", s, s)
+	}
+	for _, h := range p.Hide {
+		a = append(a, "--remount-ro", h)
 	}
 	for _, h := range p.HideFiles {
 		a = append(a, "--ro-bind", "/dev/null", h)
@@ -72,12 +92,20 @@ func bwrapArgs(p Profile, argv []string, net *Net) []string {
 		"--symlink", "/proc/self/fd/1", "/dev/stdout",
 		"--symlink", "/proc/self/fd/2", "/dev/stderr",
 		"--tmpfs", "/dev/shm")
-	if p.RunsIn != "" && !under(p.RunsIn, mountDsts(p)) {
+	dsts := mountDsts(p)
+	if p.RunsIn != "" && !under(p.RunsIn, dsts) {
 		a = append(a, "--dir", p.RunsIn)
 	}
-	if net != nil && net.Socket != "" && net.ShimArgs != nil && p.Self != "" {
-		a = append(a, "--bind", net.Socket, insideSocket)
-		argv = append([]string{p.Self}, net.ShimArgs(insideSocket, argv)...)
+	for _, l := range links(p, dsts) {
+		a = append(a, "--symlink", l.To, l.At)
+	}
+	fd := 4 // the next descriptor after --info-fd's (Wrapped.ExtraFiles)
+	if !p.UnixSockets {
+		a = append(a, "--seccomp", strconv.Itoa(fd))
+		fd++
+	}
+	if shimmed(p, net) {
+		argv = append([]string{p.Self}, net.ShimArgs(fd, argv)...)
 	}
 	for _, e := range empties {
 		a = append(a, "--remount-ro", e)
@@ -90,11 +118,34 @@ func bwrapArgs(p Profile, argv []string, net *Net) []string {
 	return append(a, argv...)
 }
 
+// shimmed reports whether the server runs behind the network shim (a
+// host list on Linux).
+func shimmed(p Profile, net *Net) bool {
+	return net != nil && net.Control != nil && net.ShimArgs != nil && p.Self != ""
+}
+
 // mount is one path of the sandbox: src bound at dst, or an empty
-// read-only directory.
+// read-only directory; must is a path that has to be there (what runs
+// later, held read-only, and the directories pinned around it).
 type mount struct {
-	src, dst     string
-	write, empty bool
+	src, dst           string
+	write, empty, must bool
+}
+
+// links are p's links that the sandbox must make itself: those whose
+// place no host path bound in holds (there the host's own link is seen),
+// nor another link made before.
+func links(p Profile, dsts []string) []Link {
+	var out []Link
+	var at []string
+	for _, l := range p.Links {
+		if l.At == insideTemp || under(l.At, dsts) || under(l.At, at) || slices.ContainsFunc(dsts, func(d string) bool { return within(d, l.At) }) {
+			continue
+		}
+		out = append(out, l)
+		at = append(at, l.At)
+	}
+	return out
 }
 
 // mounts are p's paths in the order they are mounted: a directory before
@@ -112,6 +163,15 @@ func mounts(p Profile) []mount {
 			ms = append(ms, mount{src: w, dst: w, write: true})
 		}
 	}
+	for _, d := range p.Pinned {
+		ms = append(ms, mount{src: d, dst: d, write: true, must: true})
+	}
+	for _, d := range p.ReadOnly {
+		ms = append(ms, mount{src: d, dst: d, must: true})
+	}
+	for _, ph := range p.Placeholders {
+		ms = append(ms, mount{src: ph.Path, dst: ph.Path, must: true})
+	}
 	if p.TempDir != "" {
 		ms = append(ms, mount{src: p.TempDir, dst: insideTemp, write: true})
 	}
@@ -123,11 +183,12 @@ func mounts(p Profile) []mount {
 }
 
 // mountDsts are the host's paths that appear in the sandbox as
-// themselves (not the private /tmp, whose content is not the host's).
+// themselves (not the private /tmp, whose content is not the host's, nor
+// the empty directories the sandbox makes, where it may add to).
 func mountDsts(p Profile) []string {
 	var out []string
 	for _, m := range mounts(p) {
-		if m.src != p.TempDir || m.dst != insideTemp {
+		if !m.empty && (m.src != p.TempDir || m.dst != insideTemp) {
 			out = append(out, m.dst)
 		}
 	}

@@ -3,8 +3,6 @@ package sandbox
 import (
 	"errors"
 	"os"
-	"path/filepath"
-	"strings"
 )
 
 // ErrUnavailable is a sandbox this system cannot provide: the server does
@@ -61,29 +59,4 @@ func firstExisting(paths []string, exists func(string) bool) string {
 		}
 	}
 	return ""
-}
-
-// sandboxEnv is env for a sandboxed server: the addresses of sockets the
-// sandbox closes (the D-Bus session bus, the SSH and GPG agents) removed,
-// TMPDIR (and TMP, TEMP) at the private temporary directory tmp, and the
-// npm and uv caches inside it unless the definition places them.
-func sandboxEnv(env []string, tmp string) []string {
-	drop := map[string]bool{"DBUS_SESSION_BUS_ADDRESS": true, "SSH_AUTH_SOCK": true, "GPG_AGENT_INFO": true}
-	set := map[string]string{"TMPDIR": tmp, "TMP": tmp, "TEMP": tmp}
-	defaults := map[string]string{"npm_config_cache": filepath.Join(tmp, "npm"), "UV_CACHE_DIR": filepath.Join(tmp, "uv")}
-	out := make([]string, 0, len(env)+len(set))
-	for _, kv := range env {
-		k, _, _ := strings.Cut(kv, "=")
-		delete(defaults, k)
-		if drop[k] || set[k] != "" {
-			continue
-		}
-		out = append(out, kv)
-	}
-	for _, m := range []map[string]string{set, defaults} {
-		for k, v := range m {
-			out = append(out, k+"="+v)
-		}
-	}
-	return out
 }

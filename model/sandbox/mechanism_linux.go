@@ -34,6 +34,23 @@ func (m Mechanism) Wrap(p Profile, argv, env []string, net *Net) (Wrapped, error
 	}
 	// --info-fd 3 (ExtraFiles[0]): bubblewrap writes the sandbox's
 	// namespaces there once it made them.
+	files := []*os.File{w}
+	if !p.UnixSockets {
+		// --seccomp 4 (ExtraFiles[1]): the socket filter, read to its end.
+		f, err := filterPipe()
+		if err != nil {
+			_, _ = r.Close(), w.Close()
+			return Wrapped{}, err
+		}
+		files = append(files, f)
+	}
+	if shimmed(p, net) {
+		files = append(files, net.Control) // the shim's --control-fd
+	}
 	args := append([]string{"bwrap", "--info-fd", "3"}, bwrapArgs(p, argv, net)...)
-	return Wrapped{Path: m.Path, Args: args, Env: sandboxEnv(env, insideTemp), ExtraFiles: []*os.File{w}, Ready: r}, nil
+	env = sandboxEnv(env, insideTemp)
+	if shimmed(p, net) {
+		env = append(env, net.ShimEnv...)
+	}
+	return Wrapped{Path: m.Path, Args: args, Env: env, ExtraFiles: files, Ready: r}, nil
 }

@@ -1,23 +1,57 @@
 package sandbox
 
 import (
+	"cmp"
+	"path/filepath"
 	"slices"
 	"testing"
 
 	"github.com/mcpdeck/mcpdeck/model"
 )
 
-// fakeFacts is a made-up machine: these paths exist, and the files among
-// them are files.
+// fakeFacts is a made-up machine: these paths exist (and the directories
+// holding them), the files among them are files, and real maps the links
+// to what they reach. The project is a repository.
 func fakeFacts(paths map[string]bool, real map[string]string) Facts {
+	paths["/home/u/proj/.git"] = false
+	exists := func(p string) bool {
+		if _, ok := paths[p]; ok {
+			return true
+		}
+		for q := range paths {
+			if within(q, p) {
+				return true
+			}
+		}
+		return false
+	}
 	return Facts{
 		GOOS: "linux", Home: "/home/u", Project: "/home/u/proj", RunsIn: "/home/u/proj",
 		TempDir: "/tmp/mcpdeck-sbx-1", RuntimeDir: "/run/user/1000",
 		Own:    []string{"/home/u/.config/mcpdeck", "/home/u/.cache/mcpdeck"},
-		Exists: func(p string) bool { _, ok := paths[p]; return ok },
+		Exists: exists,
 		IsFile: func(p string) bool { return paths[p] },
-		Real:   func(p string) string { return real[p] },
+		Real: func(p string) string {
+			p = filepath.Clean(p)
+			if r, ok := real[p]; ok {
+				return r
+			}
+			if exists(p) {
+				return p
+			}
+			return ""
+		},
 	}
+}
+
+// dropped reports whether p dropped path, and why.
+func dropped(p Profile, path string) (string, bool) {
+	for _, d := range p.Dropped {
+		if d.Path == path {
+			return d.Reason, true
+		}
+	}
+	return "", false
 }
 
 func TestResolveDefaultProfile(t *testing.T) {
@@ -63,8 +97,11 @@ func TestResolvePackageRoots(t *testing.T) {
 		{"/home/u/server.sh", "", "/home/u/server.sh"},
 		{"/srv/tools/bin/x", "", "/srv/tools/bin"},
 	} {
-		paths := map[string]bool{"/srv/venv/pyvenv.cfg": true}
-		f := fakeFacts(paths, nil)
+		paths := map[string]bool{"/srv/venv/pyvenv.cfg": true, tc.prog: true}
+		if tc.real != "" {
+			paths[tc.real] = true
+		}
+		f := fakeFacts(paths, map[string]string{tc.prog: cmp.Or(tc.real, tc.prog)})
 		f.Project = ""
 		f.Program = model.Program{Path: tc.prog, Real: tc.real}
 		f.Runtimes = []string{tc.prog}
@@ -92,12 +129,12 @@ func TestResolveNeverWinsOverTheDefinition(t *testing.T) {
 		Write:   []string{"/home/u/.aws", "/home/u/.config/mcpdeck/credentials.json"},
 	}
 	p := Resolve(box, f)
-	for _, d := range []string{"/home/u/.ssh/id_rsa", "/home/u/.aws", "/home/u/.config/mcpdeck/credentials.json"} {
-		if !slices.Contains(p.Dropped, d) || slices.Contains(p.Read, d) || slices.Contains(p.Write, d) {
+	for _, d := range []string{"/home/u/.ssh/id_rsa", "/home/u/.aws", "/home/u/.config/mcpdeck/credentials.json", "/run/user/1000"} {
+		if why, ok := dropped(p, d); !ok || why != ReasonNever || slices.Contains(p.Read, d) || slices.Contains(p.Write, d) {
 			t.Errorf("%s: dropped %v, read %v, write %v", d, p.Dropped, p.Read, p.Write)
 		}
 	}
-	for _, h := range []string{"/home/u/.ssh", "/home/u/.aws", "/home/u/.config/mcpdeck", "/home/u/.local/share/keyrings", "/run/user/1000/bus"} {
+	for _, h := range []string{"/home/u/.ssh", "/home/u/.aws", "/home/u/.config/mcpdeck", "/home/u/.local/share/keyrings"} {
 		if !slices.Contains(p.Hide, h) && !slices.Contains(p.HideFiles, h) {
 			t.Errorf("hide %v lacks %s", p.Hide, h)
 		}
@@ -105,7 +142,7 @@ func TestResolveNeverWinsOverTheDefinition(t *testing.T) {
 }
 
 func TestResolveWriteProjectAndAdditions(t *testing.T) {
-	f := fakeFacts(map[string]bool{}, nil)
+	f := fakeFacts(map[string]bool{"/data": false, "/out": false, "/home/u/proj/sub": false}, nil)
 	box := &model.Sandbox{
 		Profile: model.SandboxProfileWriteProject, Read: []string{"/data", "/home/u/proj/sub"}, Write: []string{"/out"},
 		Network: model.SandboxNetwork{Hosts: []string{"api.github.com"}},
@@ -127,6 +164,17 @@ func TestWithin(t *testing.T) {
 		path, dir string
 		want      bool
 	}{{"/a/b", "/a", true}, {"/a", "/a", true}, {"/ab", "/a", false}, {"/a/../b", "/a", false}, {"/", "/a", false}, {"/a/..b", "/a", true}} {
+		if got := within(tc.path, tc.dir); got != tc.want {
+			t.Errorf("within(%q, %q) = %v", tc.path, tc.dir, got)
+		}
+	}
+}
+
+func TestWithinRelativeAndRoot(t *testing.T) {
+	for _, tc := range []struct {
+		path, dir string
+		want      bool
+	}{{"a/b", ".", true}, {"../a", ".", false}, {"/a", "/", true}, {"/", "/", true}, {"a", "/", false}, {"/a/b/", "/a/b", true}, {"/ab/c", "/a", false}} {
 		if got := within(tc.path, tc.dir); got != tc.want {
 			t.Errorf("within(%q, %q) = %v", tc.path, tc.dir, got)
 		}

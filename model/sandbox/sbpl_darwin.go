@@ -12,8 +12,9 @@ import (
 // anything (resolving a path needs it; it shows names, not contents);
 // run and signal processes inside the sandbox; connect only to the
 // proxy's loopback port (when the network is a host list) or anywhere
-// (all). Closed paths are denied last: in SBPL a later rule overrides an
-// earlier one for the same operation. The keychain's service
+// (all). What runs later is denied writes after the allows, and closed
+// paths are denied last: in SBPL a later rule overrides an earlier one
+// for the same operation. The keychain's service
 // (com.apple.SecurityServer and friends) is unreachable.
 func sbplProfile(p Profile, proxyPort int) string {
 	var b strings.Builder
@@ -40,6 +41,24 @@ func sbplProfile(p Profile, proxyPort int) string {
 		w("(allow network*)")
 	case proxyPort > 0:
 		w(`(allow network-outbound (remote tcp "localhost:` + strconv.Itoa(proxyPort) + `"))`)
+	}
+	// What runs later stays read-only inside the write paths, and cannot
+	// be created where it does not exist yet (SBPL matches paths, not
+	// files: no placeholder is needed); pinned directories cannot be
+	// renamed or removed.
+	runsLater := append([]string(nil), p.ReadOnly...)
+	for _, ph := range p.Placeholders {
+		runsLater = append(runsLater, ph.Path)
+	}
+	if len(runsLater) > 0 {
+		w("(deny file-write*" + sbplPaths(runsLater) + ")")
+	}
+	if len(p.Pinned) > 0 {
+		var b strings.Builder
+		for _, d := range p.Pinned {
+			b.WriteString(" (literal " + sbplString(d) + ")")
+		}
+		w("(deny file-write-unlink" + b.String() + ")")
 	}
 	if closed := append(append([]string(nil), p.Hide...), p.HideFiles...); len(closed) > 0 {
 		w("(deny file-read* file-write*" + sbplPaths(closed) + ")")

@@ -7,7 +7,10 @@
 // {target} (an HTTP CONNECT to target through $HTTPS_PROXY, then one
 // line sent and one read back: "reply LINE"), spawn_read{path} (a child
 // process, this program again, reads the file: its answer), pid{} (its
-// own pid as it sees it).
+// own pid as it sees it), env{name} (the variable's value, "unset" when
+// it is not), environ{} (every variable's name, sorted, one a line),
+// unix_connect{path} (a connection to a unix socket: "connected"),
+// socketpair{} (a connected pair of unix sockets: "pair").
 //
 // With -read PATH it prints the file (or "error: ...") and exits: the
 // child of spawn_read.
@@ -16,12 +19,14 @@ package main
 import (
 	"bufio"
 	"context"
+	"encoding/base64"
 	"flag"
 	"fmt"
 	"net"
 	"net/url"
 	"os"
 	"os/exec"
+	"sort"
 	"strings"
 	"time"
 
@@ -81,6 +86,30 @@ func main() {
 		fmt.Fprintln(os.Stderr, a["text"])
 		return "said"
 	})
+	tool("env", "One environment variable", []string{"name"}, func(a map[string]string) string {
+		if v, ok := os.LookupEnv(a["name"]); ok {
+			return v
+		}
+		return "unset"
+	})
+	tool("environ", "The environment's names", nil, func(map[string]string) string {
+		var names []string
+		for _, kv := range os.Environ() {
+			name, _, _ := strings.Cut(kv, "=")
+			names = append(names, name)
+		}
+		sort.Strings(names)
+		return strings.Join(names, "\n")
+	})
+	tool("unix_connect", "Connect to a unix socket", []string{"path"}, func(a map[string]string) string {
+		c, err := net.DialTimeout("unix", a["path"], 2*time.Second)
+		if err != nil {
+			return "error: " + err.Error()
+		}
+		_ = c.Close()
+		return "connected"
+	})
+	tool("socketpair", "Make a connected pair of unix sockets", nil, func(map[string]string) string { return socketPair() })
 	tool("pid", "This process's pid as it sees it", nil, func(map[string]string) string { return fmt.Sprint(os.Getpid()) })
 	if err := server.ServeStdio(s); err != nil {
 		fmt.Fprintln(os.Stderr, err)
@@ -97,7 +126,7 @@ func readFile(path string) string {
 }
 
 // viaProxy opens a tunnel to target (host:port) with HTTP CONNECT through
-// $HTTPS_PROXY, sends "ping" and returns the line that comes back.
+// $HTTPS_PROXY (with its user and password, when it has them), sends "ping" and returns the line that comes back.
 func viaProxy(target string) string {
 	p := os.Getenv("HTTPS_PROXY")
 	if p == "" {
@@ -113,7 +142,11 @@ func viaProxy(target string) string {
 	}
 	defer c.Close()
 	_ = c.SetDeadline(time.Now().Add(5 * time.Second))
-	fmt.Fprintf(c, "CONNECT %s HTTP/1.1\r\nHost: %s\r\n\r\n", target, target)
+	auth := "" // the proxy's credential, from the URL's user information, as curl sends it
+	if pass, ok := u.User.Password(); ok {
+		auth = "Proxy-Authorization: Basic " + base64.StdEncoding.EncodeToString([]byte(u.User.Username()+":"+pass)) + "\r\n"
+	}
+	fmt.Fprintf(c, "CONNECT %s HTTP/1.1\r\nHost: %s\r\n%s\r\n", target, target, auth)
 	br := bufio.NewReader(c)
 	status, err := br.ReadString('\n')
 	if err != nil {

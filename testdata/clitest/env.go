@@ -273,8 +273,8 @@ var Binary string
 // server with a host list, run by a command the test runs in process),
 // it is the shim, as mcpdeck's main is.
 func Main(m *testing.M) {
-	if len(os.Args) > 1 && os.Args[1] == egress.ShimArg {
-		os.Exit(egress.RunShim(os.Args[1:]))
+	if code, ok := egress.RunHelper(os.Args[1:]); ok {
+		os.Exit(code)
 	}
 	dir, err := os.MkdirTemp("", "mcpdeck-cli-test-")
 	if err != nil {

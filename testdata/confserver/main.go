@@ -25,6 +25,8 @@ import (
 
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
+
+	"github.com/mcpdeck/mcpdeck/ui/serve/inorder"
 )
 
 func main() {
@@ -49,7 +51,14 @@ func main() {
 	registerSchemaTool(mcpServer)
 
 	if *addr == "" {
-		if err := server.ServeStdio(mcpServer); err != nil {
+		// Notifications about a request are written before its result
+		// (inorder.Lines); mcp-go's own ServeStdio writes them from a
+		// goroutine the result can overtake.
+		out := inorder.NewLines(os.Stdout)
+		defer out.Close()
+		s := server.NewStdioServer(mcpServer)
+		s.SetErrorLogger(log.New(os.Stderr, "", 0))
+		if err := s.Listen(out.With(context.Background()), os.Stdin, out); err != nil {
 			log.Fatal(err)
 		}
 		return
@@ -58,12 +67,14 @@ func main() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	// An event store makes streams resumable, and also delivers every
-	// notification a tool sends before its result (without one, mcp-go
-	// 1.2.1 may drop the last notification sent just before the result).
+	// An event store makes streams resumable. The progress and log
+	// messages a tool sends go on its own POST stream before its result
+	// (inorder.HTTP): mcp-go alone hands them to whichever of the
+	// session's streams reads first, often the GET stream, where the
+	// result overtakes them and the client drops them.
 	httpServer := server.NewStreamableHTTPServer(mcpServer, server.WithEventStore(server.NewInMemoryEventStore()))
 	mux := http.NewServeMux()
-	mux.Handle("/mcp", httpServer)
+	mux.Handle("/mcp", inorder.HTTP(httpServer))
 	fmt.Fprintf(os.Stderr, "listening on http://%s/mcp\n", ln.Addr())
 	log.Fatal(http.Serve(ln, mux))
 }
@@ -207,7 +218,7 @@ func registerTools(mcpServer *server.MCPServer) {
 				if i > 0 {
 					time.Sleep(50 * time.Millisecond)
 				}
-				if err := mcpServer.SendNotificationToClient(ctx, string(mcp.MethodNotificationMessage), map[string]any{
+				if err := inorder.Send(ctx, mcpServer, string(mcp.MethodNotificationMessage), map[string]any{
 					"level":  "info",
 					"logger": "conformance-test-server",
 					"data":   message,
@@ -229,7 +240,7 @@ func registerTools(mcpServer *server.MCPServer) {
 					if i > 0 {
 						time.Sleep(50 * time.Millisecond)
 					}
-					if err := mcpServer.SendNotificationToClient(ctx, string(mcp.MethodNotificationProgress), map[string]any{
+					if err := inorder.Send(ctx, mcpServer, string(mcp.MethodNotificationProgress), map[string]any{
 						"progressToken": token,
 						"progress":      progress,
 						"total":         100,

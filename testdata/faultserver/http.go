@@ -13,6 +13,8 @@ import (
 	"time"
 
 	"github.com/mark3labs/mcp-go/server"
+
+	"github.com/mcpdeck/mcpdeck/ui/serve/inorder"
 )
 
 func listen(addr, path string) (net.Listener, string, error) {
@@ -32,7 +34,7 @@ func serveHTTP(_ context.Context, c config) error {
 	}
 	srv := server.NewStreamableHTTPServer(newServer(c, hooks{}), server.WithStateLess(c.stateless), server.WithHTTPContextFunc(withPath))
 	mux := http.NewServeMux()
-	mux.Handle(c.path, faults(c, srv, "Mcp-Session-Id"))
+	mux.Handle(c.path, faults(c, inorder.HTTP(srv), "Mcp-Session-Id"))
 	return http.Serve(ln, mux) //nolint:gosec // test server
 }
 
@@ -40,6 +42,9 @@ func serveSSE(_ context.Context, c config) error {
 	ln, base, err := listen(c.sseAddr, "/sse")
 	if err != nil {
 		return err
+	}
+	if c.public != "" {
+		base = c.public
 	}
 	srv := server.NewSSEServer(newServer(c, hooks{}), server.WithBaseURL(base))
 	return http.Serve(ln, faults(c, srv, "")) //nolint:gosec // test server

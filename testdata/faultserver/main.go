@@ -30,7 +30,14 @@
 //	-close-on-unknown-method  stdio: close stdout instead, and keep running
 //	-ignore-signals     stdio: ignore SIGINT and SIGTERM, logging "got signal NAME" to stderr
 //	-spawn-grandchild   start a child process (same group) that sleeps; logs "grandchild pid N"
+//	-spawn-daemon       start a child process in a session of its own (setsid), with an empty
+//	                    environment, that sleeps, as a daemonizing server does; logs "daemon pid N" (unix)
+//	-daemonize          start a daemon that sleeps, as a double fork does: a child in a new session
+//	                    (setsid) starts it and exits, so it is nobody's child; logs "daemon pid N"
 //	-sleep              do nothing but sleep (used for the grandchild)
+//	-start-delay D      wait D before serving, idle (like an npx download)
+//	-gate PATH          before serving, read one byte (or the end) from PATH: a FIFO the test
+//	                    writes a byte to for each start it lets happen
 //	-stateless          HTTP: stateless streamable server (no session id)
 //	-hostile            serve names, URIs, results and stderr full of terminal escapes (hostile.go)
 //	-leak-env NAME      print the value of env NAME on stderr and put it in the description of a tool "leak" (leak.go)
@@ -38,7 +45,10 @@
 //	-leak-auth          HTTP: put the credential of the initialize request's Authorization header (scheme dropped) in the instructions
 //	-leak-path          HTTP: put the path of the initialize request's URL in the instructions ("served at PATH")
 //	-say TEXT           print "saying TEXT" on stderr and put TEXT in the instructions
+//	-tools-file PATH    serve only the tools PATH lists ([{"name","description","inputSchema"}]), read at start
 //	-path PATH          HTTP: serve streamable HTTP at PATH instead of /mcp
+//	-public URL         SSE: the base URL clients reach the server at (a proxy in front of it), announced
+//	                    in the endpoint event instead of the server's own address
 //	-ask                add what asks for input: tool interview{} (two input-required rounds: name, then colour;
 //	                    "NAME likes COLOUR"), tool visit{} (URL elicitation: "visit: ACTION"),
 //	                    prompt greet (one round: "Hello NAME"), resource fault://ask
@@ -51,7 +61,7 @@
 //	                    tool flood_answers{want} waits for want answers and tallies them by JSON-RPC error (flood.go)
 //	-sample-flood N     the same with N sampling/createMessage requests
 //
-// Tools: pids{} ({"pid":N,"grandchild":M}), echo{text}, add{a,b}, env{name}, cwd{}, progress{steps} (progress
+// Tools: pids{} ({"pid":N,"grandchild":M,"daemon":D}), echo{text}, add{a,b}, env{name}, cwd{}, progress{steps} (progress
 // notifications to the call's token), elicit{message} (form elicitation,
 // returns the answer as JSON), sample{prompt} (asks for the client's model's
 // reply in an input-required round, returns "MODEL: REPLY"), roots{} (asks the client for roots),
@@ -66,11 +76,15 @@ package main
 
 import (
 	"context"
+	"errors"
 	"flag"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"os/signal"
+	"strconv"
+	"strings"
 	"sync/atomic"
 	"syscall"
 	"time"
@@ -95,19 +109,23 @@ type config struct {
 	closeOnUnknown            bool
 	ignoreSignals             bool
 	spawnGrandchild           bool
+	spawnDaemon, daemonize, daemonParent bool
 	sleep                     bool
 	startDelay                time.Duration
+	gate                      string
 	stateless                 bool
 	hostile                   bool
 	leakEnv, stderrFile       string
 	leakAuth, leakPath        bool
-	say, path                 string
+	say, path, public         string
 	ask, crashEverywhere      bool
 	elicitFlood, sampleFlood  int
+	toolsFile                 string
 }
 
-// grandchildPID is the pid started by -spawn-grandchild (0 if none).
-var grandchildPID atomic.Int64
+// grandchildPID is the pid started by -spawn-grandchild (0 if none);
+// daemonPID the one -daemonize left behind.
+var grandchildPID, daemonPID atomic.Int64
 
 func main() {
 	var c config
@@ -134,8 +152,12 @@ func main() {
 	flag.BoolVar(&c.closeOnUnknown, "close-on-unknown-method", false, "close stdout on a request the server does not know, and keep running (stdio)")
 	flag.BoolVar(&c.ignoreSignals, "ignore-signals", false, "ignore SIGINT/SIGTERM")
 	flag.BoolVar(&c.spawnGrandchild, "spawn-grandchild", false, "spawn a sleeping child")
+	flag.BoolVar(&c.spawnDaemon, "spawn-daemon", false, "spawn a sleeping child in a session of its own (setsid)")
+	flag.BoolVar(&c.daemonize, "daemonize", false, "leave a sleeping daemon (setsid, double fork)")
+	flag.BoolVar(&c.daemonParent, "daemon-parent", false, "start a sleeper in a new session, print its pid, exit (for -daemonize)")
 	flag.BoolVar(&c.sleep, "sleep", false, "just sleep")
 	flag.DurationVar(&c.startDelay, "start-delay", 0, "wait this long before serving, idle (like an npx download)")
+	flag.StringVar(&c.gate, "gate", "", "before serving, read one byte (or the end) from this file: a FIFO a test writes to let the server start")
 	flag.BoolVar(&c.stateless, "stateless", false, "stateless streamable HTTP")
 	flag.BoolVar(&c.hostile, "hostile", false, "serve hostile strings everywhere")
 	flag.StringVar(&c.leakEnv, "leak-env", "", "print env NAME's value on stderr and in a tool's description")
@@ -145,7 +167,9 @@ func main() {
 	flag.IntVar(&c.sampleFlood, "sample-flood", 0, "stdio: once initialized, send N sampling/createMessage requests at once (flood.go)")
 	flag.BoolVar(&c.leakPath, "leak-path", false, "put the path of the initialize request's URL in the instructions (HTTP)")
 	flag.StringVar(&c.say, "say", "", "print TEXT on stderr and put it in the instructions")
+	flag.StringVar(&c.toolsFile, "tools-file", "", "serve only the tools this JSON file lists, read at start (toolsfile.go)")
 	flag.StringVar(&c.path, "path", "/mcp", "the streamable HTTP endpoint's path")
+	flag.StringVar(&c.public, "public", "", "SSE: the base URL clients reach the server at (a proxy in front), announced in the endpoint event")
 	flag.BoolVar(&c.ask, "ask", false, "serve the tool interview, the prompt greet and the resource fault://ask, which ask for input (ask.go)")
 	flag.BoolVar(&c.crashEverywhere, "crash-everywhere", false, "serve the resource fault://crash and the prompt crash, which exit like the crash tool (crash.go)")
 	flag.Parse()
@@ -158,7 +182,16 @@ func run(c config) int {
 			time.Sleep(time.Hour)
 		}
 	}
+	if c.daemonParent {
+		return startDaemon()
+	}
 	time.Sleep(c.startDelay)
+	if c.gate != "" {
+		if err := waitGate(c.gate); err != nil {
+			fmt.Fprintln(os.Stderr, "gate:", err)
+			return 1
+		}
+	}
 	if c.ignoreSignals {
 		ch := make(chan os.Signal, 4)
 		signal.Notify(ch, syscall.SIGINT, syscall.SIGTERM)
@@ -177,6 +210,23 @@ func run(c config) int {
 		}
 		grandchildPID.Store(int64(cmd.Process.Pid))
 		fmt.Fprintf(os.Stderr, "grandchild pid %d\n", cmd.Process.Pid)
+	}
+	if c.spawnDaemon {
+		if err := spawnDaemon(); err != nil {
+			fmt.Fprintln(os.Stderr, "spawn daemon:", err)
+			return 1
+		}
+	}
+	if c.daemonize {
+		self, _ := os.Executable()
+		out, err := exec.Command(self, "-daemon-parent").Output()
+		pid, perr := strconv.Atoi(strings.TrimSpace(string(out)))
+		if err != nil || perr != nil {
+			fmt.Fprintln(os.Stderr, "daemonize:", err, perr)
+			return 1
+		}
+		daemonPID.Store(int64(pid))
+		fmt.Fprintf(os.Stderr, "daemon pid %d\n", pid)
 	}
 	if c.exitAfter > 0 {
 		time.AfterFunc(c.exitAfter, func() {
@@ -227,4 +277,19 @@ func floodStderr(mb int) {
 		_, _ = os.Stderr.Write(buf)
 	}
 	fmt.Fprintln(os.Stderr, "stderr flood done")
+}
+
+// waitGate reads one byte, or the end, from path: a test holds the server
+// back until it writes to the FIFO there.
+func waitGate(path string) error {
+	f, err := os.Open(path)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	var b [1]byte
+	if _, err := f.Read(b[:]); err != nil && !errors.Is(err, io.EOF) {
+		return err
+	}
+	return nil
 }

@@ -12,6 +12,8 @@ import (
 	"time"
 
 	"github.com/mark3labs/mcp-go/server"
+
+	"github.com/mcpdeck/mcpdeck/ui/serve/inorder"
 )
 
 // lockedWriter serializes whole-line writes to the client.
@@ -44,7 +46,10 @@ func serveStdio(ctx context.Context, c config) error {
 		err := filterInput(os.Stdin, pw, c, h.flood)
 		_ = pw.CloseWithError(err)
 	}()
-	return srv.Listen(ctx, in, out)
+	// The progress tool's notifications go before its result.
+	lines := inorder.NewLines(out)
+	defer lines.Close()
+	return srv.Listen(lines.With(ctx), in, lines)
 }
 
 // filterInput copies client messages line by line, applying -delay,

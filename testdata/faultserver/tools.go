@@ -11,6 +11,8 @@ import (
 
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
+
+	"github.com/mcpdeck/mcpdeck/ui/serve/inorder"
 )
 
 // hooks are the transport-specific actions some tools need.
@@ -24,6 +26,9 @@ func text(s string) *mcp.CallToolResult { return mcp.NewToolResultText(s) }
 
 // newServer builds the MCP server with the normal and fault tools.
 func newServer(c config, h hooks) *server.MCPServer {
+	if c.toolsFile != "" {
+		return toolsFileServer(c.toolsFile)
+	}
 	opts := []server.ServerOption{
 		server.WithToolCapabilities(true),
 		server.WithLogging(),
@@ -61,7 +66,7 @@ func newServer(c config, h hooks) *server.MCPServer {
 		})
 	s.AddTool(mcp.NewTool("pids", mcp.WithDescription("Process ids of the server and its grandchild")),
 		func(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-			return text(fmt.Sprintf(`{"pid":%d,"grandchild":%d}`, os.Getpid(), grandchildPID.Load())), nil
+			return text(fmt.Sprintf(`{"pid":%d,"grandchild":%d,"daemon":%d}`, os.Getpid(), grandchildPID.Load(), daemonPID.Load())), nil
 		})
 	s.AddTool(mcp.NewTool("env", mcp.WithDescription("Value of an environment variable"), mcp.WithString("name", mcp.Required())),
 		func(_ context.Context, r mcp.CallToolRequest) (*mcp.CallToolResult, error) {
@@ -81,7 +86,7 @@ func newServer(c config, h hooks) *server.MCPServer {
 			}
 			for i := 1; i <= steps; i++ {
 				if token != nil {
-					_ = s.SendNotificationToClient(ctx, "notifications/progress", map[string]any{
+					_ = inorder.Send(ctx, s, "notifications/progress", map[string]any{
 						"progressToken": token, "progress": i, "total": steps, "message": fmt.Sprintf("step %d", i),
 					})
 				}

@@ -7,8 +7,13 @@
 //   - calls: tools/call throughput with 5 servers and 8 clients calling at
 //     once, and the gateway's CPU time per call;
 //   - first: the time from the gateway's start to its first tools/list
-//     answer when one of two servers needs 5 s to start (the floor is an
-//     answer at once).
+//     answer when one of two servers needs 5 s to start, and how many
+//     tools it held (cold: the gateway's first run; complete means it
+//     waited for the slow server);
+//   - warm: the same gateway started again over the same servers (its
+//     cache kept), the time from its initialize answer to its first
+//     tools/list answer, and how many tools that held (the floor is every
+//     tool at once).
 //
 // `make bench` runs it. It reports numbers and never fails on one: it exits
 // non-zero only when it cannot run (no mcpdeck, a gateway that never
@@ -87,6 +92,8 @@ type result struct {
 	callCPU  time.Duration // CPU per call
 	first    time.Duration // start to first tools/list answer
 	firstN   int           // tools in that first answer
+	warm     time.Duration // second start: initialize answer to first tools/list answer
+	warmN    int           // tools in that answer
 	skip     string        // why nothing was measured
 	cpuNote  string        // why CPU figures are missing
 	failures []string
@@ -248,10 +255,11 @@ func freePort() (int, error) {
 
 // running is one started gateway.
 type running struct {
-	cmd  *exec.Cmd
-	port int
-	k    gatewayKind
-	dir  string
+	cmd    *exec.Cmd
+	port   int
+	k      gatewayKind
+	dir    string
+	ownDir bool // stop removes dir
 }
 
 func launch(k gatewayKind, servers map[string]any) (*running, error) {
@@ -259,6 +267,18 @@ func launch(k gatewayKind, servers map[string]any) (*running, error) {
 	if err != nil {
 		return nil, err
 	}
+	r, err := launchIn(k, dir, servers)
+	if err != nil {
+		_ = os.RemoveAll(dir)
+		return nil, err
+	}
+	r.ownDir = true
+	return r, nil
+}
+
+// launchIn starts a gateway whose config, state and cache live in dir,
+// which outlives it.
+func launchIn(k gatewayKind, dir string, servers map[string]any) (*running, error) {
 	port, err := freePort()
 	if err != nil {
 		return nil, err
@@ -298,7 +318,9 @@ func (r *running) stop() {
 		_ = r.cmd.Process.Kill()
 		<-done
 	}
-	_ = os.RemoveAll(r.dir)
+	if r.ownDir {
+		_ = os.RemoveAll(r.dir)
+	}
 }
 
 // connect dials until the gateway answers initialize (it may still be
@@ -398,7 +420,7 @@ func measure(ctx context.Context, o options, k gatewayKind, fault string, per, w
 	}
 	res.callsPS, res.callCPU = calls(ctx, o, r, fail)
 
-	res.first, res.firstN = firstList(ctx, o, k, fault, fail)
+	res.first, res.firstN, res.warm, res.warmN = firstList(ctx, o, k, fault, fail)
 	return res
 }
 
@@ -469,50 +491,65 @@ func calls(ctx context.Context, o options, r *running, fail func(string, error))
 
 // firstList starts a gateway over one server that answers at once and one
 // that needs o.slowStart, and times its first tools/list answer from the
-// moment it was started.
-func firstList(ctx context.Context, o options, k gatewayKind, fault string, fail func(string, error)) (time.Duration, int) {
+// moment it was started (cold); then starts it again in the same
+// directory and times the first answer from its initialize answer
+// (warm). Each with the tools it held.
+func firstList(ctx context.Context, o options, k gatewayKind, fault string, fail func(string, error)) (cold time.Duration, coldN int, warm time.Duration, warmN int) {
 	servers := map[string]any{
 		"fast": map[string]any{"command": fault},
 		"slow": map[string]any{"command": fault, "args": []string{"-start-delay", o.slowStart.String()}},
 	}
-	start := time.Now()
-	r, err := launch(k, servers)
+	dir, err := os.MkdirTemp("", "gatewaybench-first-")
 	if err != nil {
-		fail("first start", err)
-		return 0, 0
+		fail("first", err)
+		return
 	}
-	defer r.stop()
-	c, err := r.connect(ctx, 60*time.Second)
-	if err != nil {
-		fail("first connect", err)
-		return 0, 0
+	defer os.RemoveAll(dir)
+	once := func(what string) (fromStart, fromInit time.Duration, n int) {
+		start := time.Now()
+		r, err := launchIn(k, dir, servers)
+		if err != nil {
+			fail(what+" start", err)
+			return 0, 0, 0
+		}
+		defer r.stop()
+		c, err := r.connect(ctx, 60*time.Second)
+		if err != nil {
+			fail(what+" connect", err)
+			return 0, 0, 0
+		}
+		defer c.Close()
+		initialized := time.Now()
+		l, err := c.ListTools(ctx, mcp.ListToolsRequest{})
+		if err != nil {
+			fail(what+" list", err)
+			return 0, 0, 0
+		}
+		return time.Since(start), time.Since(initialized), len(l.Tools)
 	}
-	defer c.Close()
-	l, err := c.ListTools(ctx, mcp.ListToolsRequest{})
-	if err != nil {
-		fail("first list", err)
-		return 0, 0
-	}
-	return time.Since(start), len(l.Tools)
+	cold, _, coldN = once("first")
+	_, warm, warmN = once("warm")
+	return cold, coldN, warm, warmN
 }
 
 func printTable(o options, gws []gatewayKind, rs []result) {
-	fmt.Printf("gateway benchmark: %d fault servers, %d tools; %d lists; %d clients calling for %s; first list with a server that starts in %s\n\n",
+	fmt.Printf("gateway benchmark: %d fault servers, %d tools; %d lists; %d clients calling for %s; first list with a server that starts in %s (cold: from the gateway's start; warm: its second start, from initialize)\n\n",
 		o.servers, o.tools, o.lists, o.clients, o.callFor, o.slowStart)
-	fmt.Printf("| %-14s | %-22s | %-14s | %-14s | %-26s |\n", "gateway", "CPU per tools/list", "calls/s", "CPU per call", "first tools/list")
-	fmt.Printf("|%s|%s|%s|%s|%s|\n", strings.Repeat("-", 16), strings.Repeat("-", 24), strings.Repeat("-", 16), strings.Repeat("-", 16), strings.Repeat("-", 28))
+	fmt.Printf("| %-14s | %-22s | %-14s | %-14s | %-26s | %-26s |\n", "gateway", "CPU per tools/list", "calls/s", "CPU per call", "first tools/list (cold)", "first tools/list (warm)")
+	fmt.Printf("|%s|%s|%s|%s|%s|%s|\n", strings.Repeat("-", 16), strings.Repeat("-", 24), strings.Repeat("-", 16), strings.Repeat("-", 16), strings.Repeat("-", 28), strings.Repeat("-", 28))
 	for i, r := range rs {
 		if r.skip != "" {
-			fmt.Printf("| %-14s | %-22s | %-14s | %-14s | %-26s |\n", gws[i].name, r.skip, "", "", "")
+			fmt.Printf("| %-14s | %-22s | %-14s | %-14s | %-26s | %-26s |\n", gws[i].name, r.skip, "", "", "", "")
 			continue
 		}
 		list := fmt.Sprintf("%.2f ms (%d tools)", ms(r.listCPU), r.tools)
 		if r.cpuNote != "" {
 			list = r.cpuNote
 		}
-		fmt.Printf("| %-14s | %-22s | %-14.0f | %-14s | %-26s |\n", gws[i].name, list, r.callsPS,
+		fmt.Printf("| %-14s | %-22s | %-14.0f | %-14s | %-26s | %-26s |\n", gws[i].name, list, r.callsPS,
 			fmt.Sprintf("%.0f µs", float64(r.callCPU)/float64(time.Microsecond)),
-			fmt.Sprintf("%.2f s (%d tools)", r.first.Seconds(), r.firstN))
+			fmt.Sprintf("%.2f s (%d tools)", r.first.Seconds(), r.firstN),
+			fmt.Sprintf("%.1f ms (%d tools)", ms(r.warm), r.warmN))
 		for _, f := range r.failures {
 			fmt.Printf("  %s: %s\n", gws[i].name, f)
 		}

@@ -26,7 +26,7 @@ func sink(tb testing.TB) string {
 // benchProxy starts a proxy that lists target.
 func benchProxy(b *testing.B, target string) *Proxy {
 	b.Helper()
-	p, err := Start(b.Context(), Options{Rule: Rule{Hosts: []string{target}}})
+	p, err := Start(b.Context(), Options{Rule: Rule{Hosts: []string{target}}, Credential: testCred})
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -42,7 +42,7 @@ func openTunnel(b *testing.B, p *Proxy, target string) (*net.TCPConn, *bufio.Rea
 	if err != nil {
 		b.Fatal(err)
 	}
-	fmt.Fprintf(c, "CONNECT %s HTTP/1.1\r\nHost: %s\r\n\r\n", target, target)
+	fmt.Fprintf(c, "CONNECT %s HTTP/1.1\r\nHost: %s\r\n"+authLine+"\r\n", target, target)
 	br := bufio.NewReader(c)
 	resp, err := http.ReadResponse(br, &http.Request{Method: http.MethodConnect})
 	if err != nil || resp.StatusCode != http.StatusOK {

@@ -12,15 +12,16 @@ var proxyVars = []string{
 	"NODE_USE_ENV_PROXY",
 }
 
-// Env returns base with the proxy variables pointing at addr
-// ("127.0.0.1:PORT"): HTTP_PROXY, HTTPS_PROXY and ALL_PROXY as
-// http://addr, each also in lower case (curl reads only http_proxy),
+// Env returns base with the proxy variables pointing at proxyURL
+// ("http://USER:PASSWORD@127.0.0.1:PORT", Credential.ProxyURL, whose user
+// information clients send as Proxy-Authorization): HTTP_PROXY,
+// HTTPS_PROXY and ALL_PROXY, each also in lower case (curl reads only http_proxy),
 // NODE_USE_ENV_PROXY=1 (Node's fetch honours the variables only with it)
 // and no NO_PROXY. ALL_PROXY is not a socks5h:// URL although the proxy
 // speaks SOCKS5: Python's httpx, which the MCP SDK uses, refuses to start
 // a client when ALL_PROXY names SOCKS and the optional socksio package is
 // missing; a program that wants SOCKS5 can still use the same address.
-func Env(base []string, addr string) []string {
+func Env(base []string, proxyURL string) []string {
 	out := make([]string, 0, len(base)+len(proxyVars))
 	for _, kv := range base {
 		name, _, _ := strings.Cut(kv, "=")
@@ -28,7 +29,7 @@ func Env(base []string, addr string) []string {
 			out = append(out, kv)
 		}
 	}
-	u := "http://" + addr
+	u := proxyURL
 	return append(out,
 		"HTTP_PROXY="+u, "HTTPS_PROXY="+u, "ALL_PROXY="+u,
 		"http_proxy="+u, "https_proxy="+u, "all_proxy="+u,

@@ -41,11 +41,21 @@ func (r *refusals) all() []Refusal {
 	return append([]Refusal(nil), r.got...)
 }
 
-// startProxy starts a proxy with a private socket directory, recording
-// refusals, closed at cleanup.
+// testCred is the credential of the tests' proxies (startProxy), and
+// authLine its Proxy-Authorization header line, for raw requests.
+var testCred = Credential{User: "mcpdeck", Password: "test-password-0123"}
+
+const authLine = "Proxy-Authorization: Basic bWNwZGVjazp0ZXN0LXBhc3N3b3JkLTAxMjM=\r\n"
+
+// startProxy starts a proxy with a private socket directory and the
+// test credential (unless o names one), recording refusals, closed at
+// cleanup.
 func startProxy(t *testing.T, o Options) (*Proxy, *refusals) {
 	t.Helper()
 	rec := &refusals{}
+	if o.Credential == (Credential{}) {
+		o.Credential = testCred
+	}
 	if o.SocketDir == "" {
 		o.SocketDir = t.TempDir()
 	}
@@ -134,7 +144,7 @@ func unixDialer(p *Proxy) dialer {
 func client(t *testing.T, dial dialer, tlsOrigin *origin) *http.Client {
 	t.Helper()
 	tr := &http.Transport{
-		Proxy:       http.ProxyURL(&url.URL{Scheme: "http", Host: "egress.invalid"}),
+		Proxy:       http.ProxyURL(&url.URL{Scheme: "http", User: url.UserPassword(testCred.User, testCred.Password), Host: "egress.invalid"}),
 		DialContext: func(ctx context.Context, _, _ string) (net.Conn, error) { return dial(ctx) },
 	}
 	if tlsOrigin != nil {
@@ -166,7 +176,7 @@ func rawConnect(t *testing.T, dial dialer, target string) (net.Conn, *bufio.Read
 	}
 	t.Cleanup(func() { c.Close() })
 	guard(t, c)
-	fmt.Fprintf(c, "CONNECT %s HTTP/1.1\r\nHost: %s\r\n\r\n", target, target)
+	fmt.Fprintf(c, "CONNECT %s HTTP/1.1\r\nHost: %s\r\n"+authLine+"\r\n", target, target)
 	br := bufio.NewReader(c)
 	resp, err := http.ReadResponse(br, &http.Request{Method: http.MethodConnect})
 	if err != nil {

@@ -26,6 +26,10 @@ func (p *Proxy) serveHTTP(c net.Conn, cr *clientReader, br *bufio.Reader) {
 		}
 		return
 	}
+	if !p.opts.Credential.allowsHeader(req.Header) {
+		answerAuth(c)
+		return
+	}
 	if req.Method == http.MethodConnect {
 		p.serveConnect(c, cr, br, req)
 		return
@@ -84,6 +88,14 @@ func splitTarget(target string, def int) (string, int, bool) {
 func answer(c net.Conn, status int, msg string) {
 	_, _ = fmt.Fprintf(c, "HTTP/1.1 %d %s\r\nContent-Type: text/plain; charset=utf-8\r\nContent-Length: %d\r\nConnection: close\r\n\r\n%s\n",
 		status, http.StatusText(status), len(msg)+1, msg)
+}
+
+// answerAuth asks for the proxy's credential (407) and closes: a client
+// that knows it (from its proxy URL) sends it with its next request.
+func answerAuth(c net.Conn) {
+	const msg = "mcpdeck sandbox: this proxy needs its credential (the user and password in the proxy URL it was given)"
+	_, _ = fmt.Fprintf(c, "HTTP/1.1 %d %s\r\nProxy-Authenticate: Basic realm=\"mcpdeck sandbox\"\r\nContent-Type: text/plain; charset=utf-8\r\nContent-Length: %d\r\nConnection: close\r\n\r\n%s\n",
+		http.StatusProxyAuthRequired, http.StatusText(http.StatusProxyAuthRequired), len(msg)+1, msg)
 }
 
 // answerDial answers a failed dial: 403 for a refusal, 504 for a timeout,

@@ -96,7 +96,7 @@ func TestCloseCutsTunnels(t *testing.T) {
 func TestStartContextEndsTheProxy(t *testing.T) {
 	target := hold(t)
 	ctx, cancel := context.WithCancel(t.Context())
-	p, err := Start(ctx, Options{Rule: Rule{Hosts: []string{target}}})
+	p, err := Start(ctx, Options{Rule: Rule{Hosts: []string{target}}, Credential: testCred})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -21,6 +21,9 @@ type Options struct {
 	Resolve func(ctx context.Context, name string) ([]netip.Addr, error)
 	// Limits bound the proxy; zero fields take DefaultLimits' values.
 	Limits Limits
+	// Credential is what clients must present; the zero value makes Start
+	// draw a random one (Proxy.Credential). Tests fix it.
+	Credential Credential
 }
 
 // Limits bound what a sandboxed program can make the proxy hold.

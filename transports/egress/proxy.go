@@ -49,6 +49,9 @@ func Start(ctx context.Context, o Options) (*Proxy, error) {
 	if err != nil {
 		return nil, err
 	}
+	if o.Credential.Password == "" {
+		o.Credential = newCredential()
+	}
 	p := &Proxy{opts: o, rule: rule, limits: o.Limits.withDefaults()}
 	p.slots = make(chan struct{}, p.limits.MaxConns)
 	var lc net.ListenConfig
@@ -95,6 +98,9 @@ func (p *Proxy) listenUnix(ctx context.Context, dir string) error {
 
 // Addr is the proxy's 127.0.0.1 TCP address, "127.0.0.1:PORT".
 func (p *Proxy) Addr() string { return p.tcp.Addr().String() }
+
+// Credential is what every client must present, on either listener.
+func (p *Proxy) Credential() Credential { return p.opts.Credential }
 
 // SocketPath is the proxy's unix socket, or "" without Options.SocketDir.
 func (p *Proxy) SocketPath() string { return p.sock }

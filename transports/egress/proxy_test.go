@@ -71,7 +71,7 @@ func TestForwardDropsHopHeaders(t *testing.T) {
 	}
 	defer c.Close()
 	guard(t, c)
-	fmt.Fprintf(c, "GET %s/h HTTP/1.1\r\nHost: unlisted.test\r\nProxy-Authorization: Basic c2VjcmV0\r\n"+
+	fmt.Fprintf(c, "GET %s/h HTTP/1.1\r\nHost: unlisted.test\r\n"+authLine+
 		"Proxy-Connection: keep-alive\r\nConnection: X-Private\r\nX-Private: yes\r\nX-Kept: yes\r\n\r\n", o.URL)
 	resp, err := http.ReadResponse(bufio.NewReader(c), nil)
 	if err != nil || resp.StatusCode != http.StatusOK {
@@ -158,13 +158,13 @@ func TestLocalhostEntryReachesLoopback(t *testing.T) {
 func TestBadRequestsAreAnswered(t *testing.T) {
 	p, rec := startProxy(t, Options{Rule: Rule{All: true}})
 	cases := map[string]string{
-		"GET /path HTTP/1.1\r\nHost: x.test\r\n\r\n":                                    "400",
-		"GET https://x.test/ HTTP/1.1\r\nHost: x.test\r\n\r\n":                          "400",
-		"CONNECT x.test HTTP/1.1\r\nHost: x.test\r\n\r\n":                               "400",
-		"GET http://x.test/ HTTP/1.1\r\nHost: x.test\r\nUpgrade: websocket\r\n\r\n":     "501",
-		"CONNECT 127.1:80 HTTP/1.1\r\nHost: 127.1:80\r\n\r\n":                           "403",
-		"CONNECT x.test:99999 HTTP/1.1\r\nHost: x.test\r\n\r\n":                         "403",
-		"not http at all\r\n\r\n":                                                       "400",
+		"GET /path HTTP/1.1\r\n" + authLine + "Host: x.test\r\n\r\n":                                "400",
+		"GET https://x.test/ HTTP/1.1\r\n" + authLine + "Host: x.test\r\n\r\n":                      "400",
+		"CONNECT x.test HTTP/1.1\r\n" + authLine + "Host: x.test\r\n\r\n":                           "400",
+		"GET http://x.test/ HTTP/1.1\r\n" + authLine + "Host: x.test\r\nUpgrade: websocket\r\n\r\n": "501",
+		"CONNECT 127.1:80 HTTP/1.1\r\n" + authLine + "Host: 127.1:80\r\n\r\n":                       "403",
+		"CONNECT x.test:99999 HTTP/1.1\r\n" + authLine + "Host: x.test\r\n\r\n":                     "403",
+		"not http at all\r\n\r\n": "400",
 		"GET http://x.test/ HTTP/1.1\r\nX: " + strings.Repeat("a", 40<<10) + "\r\n\r\n": "431",
 	}
 	for req, want := range cases {

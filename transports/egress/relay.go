@@ -9,18 +9,19 @@ import (
 )
 
 // relay is the shim's forwarder: every connection accepted on the
-// namespace's loopback is joined to the proxy's unix socket.
+// namespace's loopback is joined to a connection to the proxy, which
+// dial makes (through the broker, or to the proxy's socket).
 type relay struct {
-	ln     net.Listener
-	socket string
-	ctx    context.Context // ends at close
-	stop   context.CancelFunc
-	wg     sync.WaitGroup
-	conns  connSet
+	ln    net.Listener
+	dial  func(ctx context.Context) (net.Conn, error)
+	ctx   context.Context // ends at close
+	stop  context.CancelFunc
+	wg    sync.WaitGroup
+	conns connSet
 }
 
-func startRelay(ctx context.Context, ln net.Listener, socket string) *relay {
-	r := &relay{ln: ln, socket: socket}
+func startRelay(ctx context.Context, ln net.Listener, dial func(ctx context.Context) (net.Conn, error)) *relay {
+	r := &relay{ln: ln, dial: dial}
 	r.ctx, r.stop = context.WithCancel(ctx)
 	r.wg.Add(1)
 	go r.accept()
@@ -50,14 +51,13 @@ func (r *relay) accept() {
 	}
 }
 
-// join pipes c to a fresh connection to the socket until both ends stop.
+// join pipes c to a fresh connection to the proxy until both ends stop.
 func (r *relay) join(c net.Conn) {
 	if !r.conns.add(c) {
 		return
 	}
 	defer r.conns.drop(c)
-	var d net.Dialer
-	up, err := d.DialContext(r.ctx, "unix", r.socket)
+	up, err := r.dial(r.ctx)
 	if err != nil {
 		return
 	}

@@ -10,9 +10,12 @@ import (
 	"os/exec"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"syscall"
 	"testing"
+
+	"github.com/mcpdeck/mcpdeck/model/sandbox"
 )
 
 func TestParseShimArgs(t *testing.T) {
@@ -20,10 +23,11 @@ func TestParseShimArgs(t *testing.T) {
 		"--socket /s -- prog a b":                                {socket: "/s", argv: []string{"prog", "a", "b"}},
 		ShimArg + " --socket /s -- prog":                         {socket: "/s", argv: []string{"prog"}},
 		"--listen 127.0.0.2:8000 --socket /s -- prog --socket x": {socket: "/s", argv: []string{"prog", "--socket", "x"}},
+		"--control-fd 5 -- prog":                                 {control: 5, argv: []string{"prog"}},
 	}
 	for in, want := range good {
 		got, err := parseShimArgs(strings.Fields(in))
-		if err != nil || got.socket != want.socket || !slices.Equal(got.argv, want.argv) {
+		if err != nil || got.socket != want.socket || got.control != want.control || !slices.Equal(got.argv, want.argv) {
 			t.Errorf("parseShimArgs(%q) = %+v, %v", in, got, err)
 		}
 	}
@@ -34,6 +38,7 @@ func TestParseShimArgs(t *testing.T) {
 		"", "--socket /s", "--socket /s --", "-- prog", "--socket", "--bogus -- prog",
 		"--listen 0.0.0.0:0 --socket /s -- prog", "--listen 10.0.0.1:80 --socket /s -- prog",
 		"--listen localhost:80 --socket /s -- prog",
+		"--control-fd x -- prog", "--control-fd 1 -- prog", "--control-fd 5 --socket /s -- prog",
 	} {
 		if _, err := parseShimArgs(strings.Fields(in)); !errors.Is(err, errShimUsage) {
 			t.Errorf("parseShimArgs(%q) = %v, want the usage error", in, err)
@@ -42,15 +47,24 @@ func TestParseShimArgs(t *testing.T) {
 }
 
 func TestEnvPointsEverythingAtTheProxy(t *testing.T) {
-	got := Env([]string{"PATH=/bin", "NO_PROXY=localhost", "no_proxy=*", "HTTP_PROXY=http://old", "https_proxy=x", "HOME=/h"}, "127.0.0.1:9")
+	const u = "http://mcpdeck:pw@127.0.0.1:9"
+	got := Env([]string{"PATH=/bin", "NO_PROXY=localhost", "no_proxy=*", "HTTP_PROXY=http://old", "https_proxy=x", "HOME=/h"}, u)
 	want := []string{
 		"PATH=/bin", "HOME=/h",
-		"HTTP_PROXY=http://127.0.0.1:9", "HTTPS_PROXY=http://127.0.0.1:9", "ALL_PROXY=http://127.0.0.1:9",
-		"http_proxy=http://127.0.0.1:9", "https_proxy=http://127.0.0.1:9", "all_proxy=http://127.0.0.1:9",
+		"HTTP_PROXY=" + u, "HTTPS_PROXY=" + u, "ALL_PROXY=" + u,
+		"http_proxy=" + u, "https_proxy=" + u, "all_proxy=" + u,
 		"NODE_USE_ENV_PROXY=1",
 	}
 	if !slices.Equal(got, want) {
 		t.Errorf("Env =\n%q\nwant\n%q", got, want)
+	}
+	var names []string // what the views say a sandboxed server receives
+	for _, kv := range got[2:] {
+		name, _, _ := strings.Cut(kv, "=")
+		names = append(names, name)
+	}
+	if want := sandbox.ProxyEnvNames(); !slices.Equal(names, want) {
+		t.Errorf("Env sets %v, sandbox.ProxyEnvNames says %v", names, want)
 	}
 }
 
@@ -67,6 +81,7 @@ func TestShimInProcess(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
+		cfg.credential = testCred
 		var out, errOut bytes.Buffer
 		code := runShim(t.Context(), cfg, shimIO{in: strings.NewReader(""), out: &out, err: &errOut}, nil)
 		if code != 0 || !strings.HasPrefix(out.String(), want) {
@@ -96,6 +111,7 @@ func TestShimFailsWithASentence(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
+		cfg.credential = testCred
 		var out, errOut bytes.Buffer
 		code := runShim(t.Context(), cfg, shimIO{in: strings.NewReader(""), out: &out, err: &errOut}, nil)
 		if code != c.code || out.Len() != 0 || !strings.Contains(errOut.String(), c.says) {
@@ -110,9 +126,11 @@ func TestShimFailsWithASentence(t *testing.T) {
 func TestShimProcessPassesStdioExitCodeAndSignals(t *testing.T) {
 	p, _ := startProxy(t, Options{})
 	shim := func(script string) *exec.Cmd {
-		return exec.CommandContext(t.Context(), exe(t), ShimArg, "--socket", p.SocketPath(), "--", "/bin/sh", "-c", script)
+		cmd := exec.CommandContext(t.Context(), exe(t), ShimArg, "--socket", p.SocketPath(), "--", "/bin/sh", "-c", script)
+		cmd.Env = append(os.Environ(), CredentialEnv+"="+testCred.String())
+		return cmd
 	}
-	cmd := shim(`read line; echo "got $line"; echo "proxy $HTTPS_PROXY" >&2; exit 7`)
+	cmd := shim(`read line; echo "got $line"; echo "proxy $HTTPS_PROXY" >&2; echo "credential ${` + CredentialEnv + `:-gone}" >&2; exit 7`)
 	cmd.Stdin = strings.NewReader("ping\n")
 	var errOut bytes.Buffer
 	cmd.Stderr = &errOut
@@ -121,8 +139,8 @@ func TestShimProcessPassesStdioExitCodeAndSignals(t *testing.T) {
 	if !errors.As(err, &ee) || ee.ExitCode() != 7 || string(out) != "got ping\n" {
 		t.Errorf("exit %v, stdout %q", err, out)
 	}
-	if !strings.Contains(errOut.String(), "proxy http://127.0.0.1:") {
-		t.Errorf("stderr %q, want the child's HTTPS_PROXY", errOut.String())
+	if !strings.Contains(errOut.String(), "proxy "+testCred.ProxyURL("127.0.0.1:")) || !strings.Contains(errOut.String(), "credential gone") {
+		t.Errorf("stderr %q, want the child's HTTPS_PROXY with the credential, and no %s", errOut.String(), CredentialEnv)
 	}
 
 	cmd = shim(`echo ready; exec sleep 60`)
@@ -175,7 +193,7 @@ func inBwrap(t *testing.T, p *Proxy, dir string, env, argv []string) (string, in
 		args = append(args, exe(t), ShimArg, "--socket", p.SocketPath(), "--")
 	}
 	cmd := exec.CommandContext(t.Context(), needBwrap(t), append(args, argv...)...)
-	cmd.Env = append(os.Environ(), env...)
+	cmd.Env = append(os.Environ(), append(env, CredentialEnv+"="+testCred.String())...)
 	var errOut bytes.Buffer
 	cmd.Stderr = &errOut
 	out, err := cmd.Output()
@@ -249,5 +267,42 @@ func TestShimNodeFetchInBwrap(t *testing.T) {
 	}
 	if r := rec.all(); len(r) != 1 || r[0].Port != unlisted.port() {
 		t.Errorf("refusals = %+v", r)
+	}
+}
+
+// TestShimThroughTheBroker: with --control-fd the shim gets each
+// connection to the proxy from mcpdeck's broker, never making a unix
+// socket itself: the listed origin answers through it, the unlisted one
+// is refused; the broker stops when asked, and a shim whose control
+// descriptor is gone fails with a sentence.
+func TestShimThroughTheBroker(t *testing.T) {
+	listed, unlisted := newOrigin(t, false), newOrigin(t, false)
+	p, rec := startProxy(t, Options{Rule: Rule{Hosts: []string{listed.hostPort()}}})
+	t.Setenv(childEnv, "fetch")
+	for url, want := range map[string]string{listed.URL + "/in": "200 hello /in", unlisted.URL: "403 "} {
+		control, stop, err := StartBroker(p.SocketPath())
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Setenv(fetchURLEnv, url)
+		cfg, err := parseShimArgs([]string{"--control-fd", strconv.Itoa(int(control.Fd())), "--", exe(t)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		cfg.credential = testCred
+		var out, errOut bytes.Buffer
+		code := runShim(t.Context(), cfg, shimIO{in: strings.NewReader(""), out: &out, err: &errOut}, nil)
+		if code != 0 || !strings.HasPrefix(out.String(), want) {
+			t.Errorf("GET %s: code %d, stdout %q, stderr %q; want %q", url, code, out.String(), errOut.String(), want)
+		}
+		stop()
+	}
+	if r := rec.all(); len(r) != 1 || r[0].Port != unlisted.port() {
+		t.Errorf("refusals = %+v", r)
+	}
+	cfg, _ := parseShimArgs([]string{"--control-fd", "999", "--", "true"})
+	var out, errOut bytes.Buffer
+	if code := runShim(t.Context(), cfg, shimIO{in: strings.NewReader(""), out: &out, err: &errOut}, nil); code != shimSetup || !strings.Contains(errOut.String(), "broker") {
+		t.Errorf("no control descriptor: code %d, stderr %q", code, errOut.String())
 	}
 }

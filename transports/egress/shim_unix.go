@@ -25,6 +25,14 @@ func RunShim(args []string) int {
 		shimSay(os.Stderr, err)
 		return shimUsage
 	}
+	cred, ok := ParseCredential(os.Getenv(CredentialEnv))
+	if !ok {
+		shimSay(os.Stderr, errors.New(CredentialEnv+" does not hold the proxy's credential"))
+		return shimSetup
+	}
+	_ = os.Unsetenv(CredentialEnv) // the server sees it only in its proxy URL
+	cfg.credential = cred
+	untraceable()
 	sigs := make(chan os.Signal, 4)
 	signal.Notify(sigs, syscall.SIGINT, syscall.SIGTERM)
 	defer signal.Stop(sigs)
@@ -41,8 +49,9 @@ type shimIO struct {
 // passes on the signals that arrive on sigs, and cleans up when the
 // program exits.
 func runShim(ctx context.Context, cfg shimConfig, stdio shimIO, sigs <-chan os.Signal) int {
-	if _, err := os.Stat(cfg.socket); err != nil {
-		shimSay(stdio.err, fmt.Errorf("cannot reach the egress proxy's socket: %w", err))
+	dial, err := shimDial(cfg)
+	if err != nil {
+		shimSay(stdio.err, err)
 		return shimSetup
 	}
 	var lc net.ListenConfig
@@ -51,10 +60,10 @@ func runShim(ctx context.Context, cfg shimConfig, stdio shimIO, sigs <-chan os.S
 		shimSay(stdio.err, fmt.Errorf("cannot listen on the sandbox's loopback: %w", err))
 		return shimSetup
 	}
-	r := startRelay(ctx, ln, cfg.socket)
+	r := startRelay(ctx, ln, dial)
 	defer r.close()
 	cmd := exec.CommandContext(ctx, cfg.argv[0], cfg.argv[1:]...)
-	cmd.Env = Env(os.Environ(), ln.Addr().String())
+	cmd.Env = Env(os.Environ(), cfg.credential.ProxyURL(ln.Addr().String()))
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = stdio.in, stdio.out, stdio.err
 	if err := cmd.Start(); err != nil {
 		shimSay(stdio.err, fmt.Errorf("cannot start %s: %w", cfg.argv[0], err))
@@ -80,6 +89,26 @@ func runShim(ctx context.Context, cfg shimConfig, stdio shimIO, sigs <-chan os.S
 	close(exited)
 	<-done
 	return exitCode(cmd, err)
+}
+
+// shimDial is how the shim reaches the proxy: through the broker on the
+// control descriptor (which it takes, closed on exec, so the server does
+// not inherit it), or by connecting to the proxy's socket.
+func shimDial(cfg shimConfig) (func(ctx context.Context) (net.Conn, error), error) {
+	if cfg.control != 0 {
+		d, err := openControl(cfg.control)
+		if err != nil {
+			return nil, fmt.Errorf("cannot reach the egress broker: %w", err)
+		}
+		return func(context.Context) (net.Conn, error) { return d.dial() }, nil
+	}
+	if _, err := os.Stat(cfg.socket); err != nil {
+		return nil, fmt.Errorf("cannot reach the egress proxy's socket: %w", err)
+	}
+	return func(ctx context.Context) (net.Conn, error) {
+		var d net.Dialer
+		return d.DialContext(ctx, "unix", cfg.socket)
+	}, nil
 }
 
 // exitCode is the program's exit status as a shell reports it.

@@ -4,12 +4,19 @@ import (
 	"errors"
 	"fmt"
 	"net/netip"
+	"strconv"
 )
 
 // ShimArg is the first argument that makes mcpdeck run as the shim inside
 // a sandbox's network namespace:
 //
+//	mcpdeck __mcpdeck-sandbox-shim --control-fd N [--listen 127.0.0.1:0] -- PROGRAM ARGS...
 //	mcpdeck __mcpdeck-sandbox-shim --socket PATH [--listen 127.0.0.1:0] -- PROGRAM ARGS...
+//
+// With --control-fd it gets each connection to the proxy from mcpdeck's
+// broker (StartBroker) over that inherited descriptor, and so needs no
+// unix socket of its own; with --socket it connects to the proxy's
+// socket itself.
 const ShimArg = "__mcpdeck-sandbox-shim"
 
 // The shim's exit codes of its own (otherwise it returns the program's).
@@ -21,13 +28,18 @@ const (
 )
 
 // errShimUsage is an argument list the shim does not understand.
-var errShimUsage = errors.New("usage: mcpdeck " + ShimArg + " --socket PATH [--listen 127.0.0.1:0] -- PROGRAM [ARGS]")
+var errShimUsage = errors.New("usage: mcpdeck " + ShimArg + " --control-fd N | --socket PATH [--listen 127.0.0.1:0] -- PROGRAM [ARGS]")
 
 // shimConfig is the shim's parsed command line.
 type shimConfig struct {
 	socket string
-	listen netip.AddrPort
-	argv   []string
+	// control is the inherited descriptor of the broker's control
+	// socket, 0 for none (then socket).
+	control int
+	// credential is the proxy's, from CredentialEnv (RunShim).
+	credential Credential
+	listen     netip.AddrPort
+	argv       []string
 }
 
 // parseShimArgs reads the words after ShimArg (a leading ShimArg is
@@ -42,7 +54,7 @@ func parseShimArgs(args []string) (shimConfig, error) {
 		case a == "--":
 			cfg.argv = args[1:]
 			args = nil
-		case (a == "--socket" || a == "--listen") && len(args) > 1:
+		case (a == "--socket" || a == "--listen" || a == "--control-fd") && len(args) > 1:
 			if err := cfg.set(a, args[1]); err != nil {
 				return shimConfig{}, err
 			}
@@ -51,15 +63,23 @@ func parseShimArgs(args []string) (shimConfig, error) {
 			return shimConfig{}, fmt.Errorf("%w (unexpected %q)", errShimUsage, a)
 		}
 	}
-	if cfg.socket == "" || len(cfg.argv) == 0 || cfg.argv[0] == "" {
+	if (cfg.socket == "") == (cfg.control == 0) || len(cfg.argv) == 0 || cfg.argv[0] == "" {
 		return shimConfig{}, errShimUsage
 	}
 	return cfg, nil
 }
 
 func (cfg *shimConfig) set(flag, value string) error {
-	if flag == "--socket" {
+	switch flag {
+	case "--socket":
 		cfg.socket = value
+		return nil
+	case "--control-fd":
+		fd, err := strconv.Atoi(value)
+		if err != nil || fd < 3 {
+			return fmt.Errorf("%w (--control-fd takes an inherited descriptor, 3 or more, not %q)", errShimUsage, value)
+		}
+		cfg.control = fd
 		return nil
 	}
 	ap, err := netip.ParseAddrPort(value)
@@ -68,4 +88,18 @@ func (cfg *shimConfig) set(flag, value string) error {
 	}
 	cfg.listen = ap
 	return nil
+}
+
+// RunHelper runs mcpdeck's executable as a sandbox's helper, the network
+// shim, when args (os.Args[1:]) start with ShimArg; ok is false for any
+// other command line. mcpdeck's main and every test binary that stands
+// in for it call this one function, so they are the same helper.
+func RunHelper(args []string) (code int, ok bool) {
+	if len(args) == 0 {
+		return 0, false
+	}
+	if args[0] == ShimArg {
+		return RunShim(args), true
+	}
+	return 0, false
 }

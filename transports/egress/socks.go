@@ -13,8 +13,9 @@ import (
 // The SOCKS5 numbers the proxy uses.
 const (
 	socksVersion    = 0x05
-	socksNoAuth     = 0x00
+	socksUserPass   = 0x02
 	socksNoMethod   = 0xff
+	socksAuthVer    = 0x01 // the user name and password exchange's own version
 	socksConnect    = 0x01
 	socksIPv4       = 0x01
 	socksDomain     = 0x03
@@ -30,9 +31,10 @@ const (
 	replyBadAddress = 0x08
 )
 
-// serveSOCKS answers a SOCKS5 client: no authentication, CONNECT only.
+// serveSOCKS answers a SOCKS5 client: user name and password (the
+// proxy's credential), CONNECT only.
 func (p *Proxy) serveSOCKS(c net.Conn, cr *clientReader, br *bufio.Reader) {
-	if !socksGreet(c, br) {
+	if !socksGreet(c, br) || !p.socksAuth(c, br) {
 		return
 	}
 	var head [4]byte
@@ -62,7 +64,8 @@ func (p *Proxy) serveSOCKS(c net.Conn, cr *clientReader, br *bufio.Reader) {
 	p.pipe(c, cr, br, up)
 }
 
-// socksGreet reads the method offer and accepts "no authentication".
+// socksGreet reads the method offer and accepts "user name and
+// password" (RFC 1929), the only one the proxy takes.
 func socksGreet(c net.Conn, br *bufio.Reader) bool {
 	var hello [2]byte
 	if _, err := io.ReadFull(br, hello[:]); err != nil {
@@ -73,13 +76,45 @@ func socksGreet(c net.Conn, br *bufio.Reader) bool {
 		return false
 	}
 	for _, m := range methods {
-		if m == socksNoAuth {
-			_, err := c.Write([]byte{socksVersion, socksNoAuth})
+		if m == socksUserPass {
+			_, err := c.Write([]byte{socksVersion, socksUserPass})
 			return err == nil
 		}
 	}
 	_, _ = c.Write([]byte{socksVersion, socksNoMethod})
 	return false
+}
+
+// socksAuth reads the user name and password and answers whether they
+// are the proxy's credential; a wrong one ends the connection.
+func (p *Proxy) socksAuth(c net.Conn, br *bufio.Reader) bool {
+	field := func() (string, bool) {
+		n, err := br.ReadByte()
+		if err != nil {
+			return "", false
+		}
+		b := make([]byte, n)
+		_, err = io.ReadFull(br, b)
+		return string(b), err == nil
+	}
+	ver, err := br.ReadByte()
+	if err != nil || ver != socksAuthVer {
+		return false
+	}
+	user, ok := field()
+	if !ok {
+		return false
+	}
+	pass, ok := field()
+	if !ok {
+		return false
+	}
+	if !p.opts.Credential.matches(user, pass) {
+		_, _ = c.Write([]byte{socksAuthVer, 0x01})
+		return false
+	}
+	_, err = c.Write([]byte{socksAuthVer, 0x00})
+	return err == nil
 }
 
 // socksReadHost reads the destination of a request in its address type.

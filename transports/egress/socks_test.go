@@ -19,7 +19,7 @@ import (
 // SOCKS5 side, with x/net's client sending names as names.
 func socksClient(t *testing.T, p *Proxy) *http.Client {
 	t.Helper()
-	d, err := proxy.SOCKS5("tcp", p.Addr(), nil, proxy.Direct)
+	d, err := proxy.SOCKS5("tcp", p.Addr(), &proxy.Auth{User: testCred.User, Password: testCred.Password}, proxy.Direct)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -66,22 +66,24 @@ func TestSOCKS5IPv6(t *testing.T) {
 
 // TestSOCKS5Replies checks the reply codes byte for byte: 0x02 for a
 // refusal, 0x07 for a command other than CONNECT, 0x08 for an unknown
-// address type, 0xFF when no offered method is "no authentication".
+// address type, 0xFF when no offered method is "user name and password";
+// the user name and password exchange answers 01 00 first.
 func TestSOCKS5Replies(t *testing.T) {
 	o := newOrigin(t, false)
 	p, rec := startProxy(t, Options{Rule: Rule{Hosts: []string{"203.0.113.9"}}})
 	port := []byte{byte(o.port() >> 8), byte(o.port())}
-	hello := []byte{5, 1, 0}
+	hello := socksHello()
+	ok := []byte{5, 2, 1, 0} // method chosen, credential accepted
 	cases := []struct {
 		name string
 		send []byte
 		want []byte
 	}{
-		{"refused loopback", cat(hello, []byte{5, 1, 0, 1, 127, 0, 0, 1}, port), cat([]byte{5, 0}, []byte{5, 2})},
-		{"refused name", cat(hello, []byte{5, 1, 0, 3, 9}, []byte("localhost"), port), cat([]byte{5, 0}, []byte{5, 2})},
-		{"bind", cat(hello, []byte{5, 2, 0, 1, 203, 0, 113, 9}, port), cat([]byte{5, 0}, []byte{5, 7})},
-		{"bad address type", cat(hello, []byte{5, 1, 0, 9}), cat([]byte{5, 0}, []byte{5, 8})},
-		{"password only", []byte{5, 1, 2}, []byte{5, 0xff}},
+		{"refused loopback", cat(hello, []byte{5, 1, 0, 1, 127, 0, 0, 1}, port), cat(ok, []byte{5, 2})},
+		{"refused name", cat(hello, []byte{5, 1, 0, 3, 9}, []byte("localhost"), port), cat(ok, []byte{5, 2})},
+		{"bind", cat(hello, []byte{5, 2, 0, 1, 203, 0, 113, 9}, port), cat(ok, []byte{5, 7})},
+		{"bad address type", cat(hello, []byte{5, 1, 0, 9}), cat(ok, []byte{5, 8})},
+		{"no authentication only", []byte{5, 1, 0}, []byte{5, 0xff}},
 	}
 	for _, c := range cases {
 		conn, err := tcpDialer(p)(context.Background())
@@ -106,6 +108,12 @@ func TestSOCKS5Replies(t *testing.T) {
 
 func cat(parts ...[]byte) []byte { return bytes.Join(parts, nil) }
 
+// socksHello offers user name and password and sends the test
+// credential.
+func socksHello() []byte {
+	return cat([]byte{5, 1, 2, 1, byte(len(testCred.User))}, []byte(testCred.User), []byte{byte(len(testCred.Password))}, []byte(testCred.Password))
+}
+
 // TestDialFailuresAreNotRefusals: a listed destination that does not
 // answer is SOCKS5 reply 0x05 and HTTP 502, reported as no refusal; a
 // refusal is an error that Is ErrRefused.
@@ -124,9 +132,9 @@ func TestDialFailuresAreNotRefusals(t *testing.T) {
 	}
 	defer conn.Close()
 	guard(t, conn)
-	go conn.Write(cat([]byte{5, 1, 0, 5, 1, 0, 1, 127, 0, 0, 1}, []byte{byte(closed.Port >> 8), byte(closed.Port)}))
-	if got, _ := io.ReadAll(conn); !bytes.HasPrefix(got, []byte{5, 0, 5, 5}) {
-		t.Errorf("SOCKS5 reply % x, want 05 00 05 05…", got)
+	go conn.Write(cat(socksHello(), []byte{5, 1, 0, 1, 127, 0, 0, 1}, []byte{byte(closed.Port >> 8), byte(closed.Port)}))
+	if got, _ := io.ReadAll(conn); !bytes.HasPrefix(got, []byte{5, 2, 1, 0, 5, 5}) {
+		t.Errorf("SOCKS5 reply % x, want 05 02 01 00 05 05…", got)
 	}
 	if got := get(t, client(t, tcpDialer(p), nil), "http://"+closed.String()+"/"); !strings.HasPrefix(got, "502 ") {
 		t.Errorf("HTTP answer %q, want 502", got)

@@ -100,7 +100,7 @@ type searchModal struct {
 // Open is + : the search of reg; reload makes the engine see a server
 // once it is installed.
 func Open(e *tuikit.Env, reg Registry, reload func(ctx context.Context) error) (tuikit.Modal, tea.Cmd) {
-	ti := textinput.New()
+	ti := tuikit.NewTextInput()
 	ti.Prompt = "search: "
 	ti.Placeholder = "a name or a word of its description (enter with nothing lists all)"
 	r := &searchModal{deps: &deps{env: e, reg: reg, reload: reload}, input: ti}

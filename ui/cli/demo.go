@@ -20,8 +20,9 @@ func newDemoCmd(g *clicore.Globals) *cobra.Command {
 		Use:   "demo",
 		Short: "Open the TUI on built-in demo servers (no config files, no network)",
 		Long: "Opens the TUI on a set of built-in servers: healthy in-process ones (notes, calculator,\n" +
-			"weather-sim, survey — whose tool asks you a question), a stdio server that crashes every\n" +
-			"~20 s and reconnects with backoff, a project server awaiting your approval and one blocked\n" +
+			"weather-sim, survey — whose tool asks you a question — and webmail, whose send_email turns\n" +
+			"poisoned after 30 s and is withheld until you review it), a stdio server that crashes every\n" +
+			"~20 s and reconnects with backoff, a project server that waits for your approval and one blocked\n" +
 			"by a demo policy. Everything lives in a temporary directory removed on exit.",
 		Args: clicore.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {

@@ -187,7 +187,7 @@ func TestDemoActionsInARealTerminal(t *testing.T) {
 	s.keys("d")
 	s.waitFor("○ notes", "disable notes: done")
 	s.keys("r")
-	s.waitFor("reconnect: server is disabled")
+	s.waitFor("reconnect: disabled by you (enable it to connect)")
 	s.keys("e")
 	s.waitFor("● notes", "enable notes: done")
 

@@ -58,6 +58,9 @@ func TestCLIOutputIsTerminalSafe(t *testing.T) {
 		{"mcp", "get", "web"},
 		{"mcp", "get", "h"},
 		{"mcp", "get", "nope" + clitest.Hostile},
+		{"scan"},
+		{"scan", "h", "--sarif"},
+		{"mcp", "review", "h"},
 	}
 	sawStructured := false
 	for _, args := range runs {

@@ -42,24 +42,72 @@ func TestPackageLayout(t *testing.T) {
 	}
 	for _, pkg := range pkgs {
 		imports, documented := readPackage(t, pkg)
-		if !documented {
-			t.Errorf("%s has no package doc comment saying what it holds", pkg)
+		for _, p := range layoutProblems(pkg, imports, documented) {
+			t.Error(p)
 		}
-		for _, imp := range imports {
-			if imp == cliPath {
-				t.Errorf("%s imports %s: the root only wires the sub-packages together", pkg, cliPath)
-				continue
-			}
-			sub, ok := strings.CutPrefix(imp, cliPath+"/")
-			if !ok {
-				continue
-			}
-			switch {
-			case pkg == "clicore":
-				t.Errorf("clicore imports %s: what every command shares depends on no command", imp)
-			case sub != "clicore" && !slices.Contains(siblingImports[pkg], sub):
-				t.Errorf("%s imports %s: a command package builds on clicore, not on another command package", pkg, imp)
-			}
+	}
+}
+
+// layoutProblems lists what breaks the layout in one sub-package, given
+// its imports and whether it has a doc comment.
+func layoutProblems(pkg string, imports []string, documented bool) []string {
+	var out []string
+	if !documented {
+		out = append(out, pkg+" has no package doc comment saying what it holds")
+	}
+	for _, imp := range imports {
+		if imp == cliPath {
+			out = append(out, pkg+" imports "+cliPath+": the root only wires the sub-packages together")
+			continue
+		}
+		sub, ok := strings.CutPrefix(imp, cliPath+"/")
+		if !ok {
+			continue
+		}
+		switch {
+		case pkg == "clicore":
+			out = append(out, "clicore imports "+imp+": what every command shares depends on no command")
+		case sub != "clicore" && !slices.Contains(siblingImports[pkg], sub):
+			out = append(out, pkg+" imports "+imp+": a command package builds on clicore, not on another command package")
+		}
+	}
+	return out
+}
+
+// TestLayoutCheckFindsViolations plants each kind of violation in a
+// sub-package of a small tree, one of them in a Windows-only file, and
+// checks that the layout check reports every one.
+func TestLayoutCheckFindsViolations(t *testing.T) {
+	root := t.TempDir()
+	files := map[string]string{
+		"engcmd/call.go":         "// Package engcmd is planted.\npackage engcmd\n\nimport _ \"" + cliPath + "/clicore\"\n",
+		"engcmd/call_windows.go": "package engcmd\n\nimport _ \"" + cliPath + "/mcpcmd\"\n",
+		"clicore/core.go":        "// Package clicore is planted.\npackage clicore\n\nimport _ \"" + cliPath + "/engcmd\"\n",
+		"mcpcmd/add.go":          "package mcpcmd\n\nimport _ \"" + cliPath + "\"\n",
+	}
+	for name, src := range files {
+		p := filepath.Join(root, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var got []string
+	for _, pkg := range []string{"engcmd", "clicore", "mcpcmd"} {
+		imports, documented := readPackage(t, filepath.Join(root, pkg))
+		got = append(got, layoutProblems(pkg, imports, documented)...)
+	}
+	all := strings.Join(got, "\n")
+	for _, want := range []string{
+		"engcmd imports " + cliPath + "/mcpcmd: a command package builds on clicore",
+		"clicore imports " + cliPath + "/engcmd: what every command shares",
+		"mcpcmd imports " + cliPath + ": the root only wires",
+		"mcpcmd has no package doc comment",
+	} {
+		if !strings.Contains(all, want) {
+			t.Errorf("the planted violations are missing %q; found:\n%s", want, all)
 		}
 	}
 }

@@ -15,10 +15,12 @@ import (
 	"os"
 	"os/signal"
 	"strings"
+	"syscall"
 
 	"github.com/spf13/cobra"
 
 	"github.com/mcpdeck/mcpdeck/model/config"
+	"github.com/mcpdeck/mcpdeck/model/platform"
 	"github.com/mcpdeck/mcpdeck/ui/cli/authcmd"
 	"github.com/mcpdeck/mcpdeck/ui/cli/batch"
 	"github.com/mcpdeck/mcpdeck/ui/cli/clicore"
@@ -33,8 +35,27 @@ import (
 // Execute runs the command line (without the program name) and returns the
 // process exit code: 0 success, 1 failure, 2 usage error, 130 interrupted.
 func Execute(args []string) int {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	// Whatever a server starts stays mcpdeck's to end, even once its
+	// parent exited (a daemon), and nothing of it outlives mcpdeck.
+	_ = platform.BecomeSubreaper()
+	defer platform.EndStrays()
+	// Ctrl-C, a closed terminal (SIGHUP) and SIGTERM end the command the
+	// orderly way, its servers stopped with it; SIGTERM's is a stop asked
+	// for (clicore.ErrTerminated), the others interrupt.
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGHUP)
 	defer stop()
+	ctx, cancel := context.WithCancelCause(ctx)
+	defer cancel(nil)
+	term := make(chan os.Signal, 1)
+	signal.Notify(term, syscall.SIGTERM)
+	defer signal.Stop(term)
+	go func() {
+		select {
+		case <-term:
+			cancel(clicore.ErrTerminated)
+		case <-ctx.Done():
+		}
+	}()
 	return Run(ctx, args, os.Stdin, os.Stdout, os.Stderr)
 }
 
@@ -127,6 +148,7 @@ func newRootCmd(g *clicore.Globals) *cobra.Command {
 	root.AddCommand(engcmd.NewLogsCmd(g))
 	root.AddCommand(doctor.NewCmd(g))
 	root.AddCommand(engcmd.NewContextCmd(g))
+	root.AddCommand(engcmd.NewScanCmd(g))
 	root.AddCommand(registrycmd.NewCmd(g))
 	root.AddCommand(authcmd.NewCmd(g))
 	root.AddCommand(servecmd.NewCmd(g))

@@ -137,7 +137,9 @@ func TestNoCommandChangedAfterConstruction(t *testing.T) {
 			if !ok || fn.Body == nil {
 				continue
 			}
-			checkConstruction(t, fset, fn)
+			for _, p := range constructionProblems(fset, fn) {
+				t.Error(p)
+			}
 		}
 	}
 	if checked == 0 || !slices.ContainsFunc(files, func(f string) bool { return filepath.Dir(f) != "." }) {
@@ -145,11 +147,11 @@ func TestNoCommandChangedAfterConstruction(t *testing.T) {
 	}
 }
 
-// checkConstruction reports, in fn, assignments to a command's behaviour
+// constructionProblems lists, in fn, assignments to a command's behaviour
 // fields on a variable fn did not create from a cobra.Command literal, and
 // calls that edit or search a built tree.
-func checkConstruction(t *testing.T, fset *token.FileSet, fn *ast.FuncDecl) {
-	t.Helper()
+func constructionProblems(fset *token.FileSet, fn *ast.FuncDecl) []string {
+	var out []string
 	created := map[string]bool{}
 	ast.Inspect(fn.Body, func(n ast.Node) bool {
 		as, ok := n.(*ast.AssignStmt)
@@ -174,17 +176,57 @@ func checkConstruction(t *testing.T, fset *token.FileSet, fn *ast.FuncDecl) {
 					continue
 				}
 				if id, ok := sel.X.(*ast.Ident); !ok || !created[id.Name] {
-					t.Errorf("%s: %s sets %s on a command it did not create; set it in the command's constructor",
-						fset.Position(n.Pos()), fn.Name.Name, exprString(sel))
+					out = append(out, fmt.Sprintf("%s: %s sets %s on a command it did not create; set it in the command's constructor",
+						fset.Position(n.Pos()), fn.Name.Name, exprString(sel)))
 				}
 			}
 		case *ast.CallExpr:
 			if sel, ok := n.Fun.(*ast.SelectorExpr); ok && (sel.Sel.Name == "RemoveCommand" || sel.Sel.Name == "Find") {
-				t.Errorf("%s: %s calls %s: build each subtree once instead of editing the tree", fset.Position(n.Pos()), fn.Name.Name, sel.Sel.Name)
+				out = append(out, fmt.Sprintf("%s: %s calls %s: build each subtree once instead of editing the tree", fset.Position(n.Pos()), fn.Name.Name, sel.Sel.Name))
 			}
 		}
 		return true
 	})
+	return out
+}
+
+// TestConstructionCheckFindsEdits plants, in a Windows-only file, a
+// function that sets RunE on a command it was handed and one that removes
+// a command from a tree, beside a constructor that sets its own command's
+// fields, and makes sure the check above reports the two edits only.
+func TestConstructionCheckFindsEdits(t *testing.T) {
+	const src = `//go:build windows
+
+package cli
+
+func newLogs() *cobra.Command {
+	cmd := &cobra.Command{Use: "logs"}
+	cmd.RunE = runLogs
+	return cmd
+}
+
+func patch(cmd *cobra.Command) {
+	cmd.RunE = runOther
+}
+
+func prune(root *cobra.Command) {
+	root.RemoveCommand(root.Commands()[0])
+}
+`
+	fset := token.NewFileSet()
+	f, err := parser.ParseFile(fset, "patch_windows.go", src, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, d := range f.Decls {
+		if fn, ok := d.(*ast.FuncDecl); ok {
+			got = append(got, constructionProblems(fset, fn)...)
+		}
+	}
+	if len(got) != 2 {
+		t.Errorf("found %d problems %v, want 2 (patch sets RunE, prune removes a command)", len(got), got)
+	}
 }
 
 // isCommandLiteral reports whether e is &cobra.Command{...}.

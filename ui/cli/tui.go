@@ -54,7 +54,13 @@ func runTUI(ctx context.Context, g *clicore.Globals, eo engine.Options, title st
 	// as mcpdeck's own program.
 	open := func(ctx context.Context, u string) error { return launch.Own(eng.ManagedPolicy()).OpenBrowser(ctx, u) }
 	m := ui.New(eng, ui.Options{Context: ctx, Elicit: bridge, Title: title, Registry: reg, OpenURL: open, CopyText: clipboardWriter(g.RawStdout)})
-	p := tea.NewProgram(m, tea.WithFPS(renderFPS), tea.WithAltScreen(), tea.WithContext(ctx), tea.WithInput(g.Stdin), tea.WithOutput(g.RawStdout))
+	// The signals that end mcpdeck (SIGINT, SIGTERM, SIGHUP) reach the TUI
+	// as ctx ending (Execute), never as Bubble Tea's own handler: with
+	// both, Bubble Tea's handler could take the signal after ctx ended
+	// the event loop and wait forever to hand it a QuitMsg, and the TUI
+	// never exited.
+	p := tea.NewProgram(m, tea.WithFPS(renderFPS), tea.WithAltScreen(), tea.WithContext(ctx), tea.WithoutSignalHandler(),
+		tea.WithInput(g.Stdin), tea.WithOutput(g.RawStdout))
 	if _, err := p.Run(); err != nil && !errors.Is(err, tea.ErrProgramKilled) && !errors.Is(err, context.Canceled) {
 		return fmt.Errorf("the TUI stopped: %w", err)
 	}

@@ -6,6 +6,7 @@ import (
 
 	"github.com/mcpdeck/mcpdeck/model"
 	"github.com/mcpdeck/mcpdeck/model/config"
+	"github.com/mcpdeck/mcpdeck/model/lock"
 	"github.com/mcpdeck/mcpdeck/oauth"
 	"github.com/mcpdeck/mcpdeck/ui/addserver"
 	"github.com/mcpdeck/mcpdeck/ui/cli/clicore"
@@ -50,9 +51,7 @@ func (r *tuiRegistry) Target(scope model.Scope) (string, error) {
 func (r *tuiRegistry) Fetch(ctx context.Context, plan registry.Plan) (registry.Plan, error) {
 	got, err := registrycmd.BundleStore(r.opts).Fetch(ctx, plan)
 	if err == nil {
-		r.mu.Lock()
-		r.fetched = append(r.fetched, got.Bundle)
-		r.mu.Unlock()
+		lock.With(&r.mu, func() { r.fetched = append(r.fetched, got.Bundle) })
 	}
 	return got, err
 }
@@ -60,12 +59,12 @@ func (r *tuiRegistry) Fetch(ctx context.Context, plan registry.Plan) (registry.P
 // closeBundles removes every bundle download still there: those the
 // person left without installing.
 func (r *tuiRegistry) closeBundles() {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	for _, bd := range r.fetched {
-		_ = bd.Close()
-	}
-	r.fetched = nil
+	lock.With(&r.mu, func() {
+		for _, bd := range r.fetched {
+			_ = bd.Close()
+		}
+		r.fetched = nil
+	})
 }
 
 func (r *tuiRegistry) Install(ctx context.Context, scope model.Scope, name string, cfg model.ServerConfig, secrets []registry.Secret, bundle *registry.Bundle) (string, error) {

@@ -12,7 +12,8 @@ import (
 	"sync"
 
 	"github.com/pkoukk/tiktoken-go"
-	loader "github.com/pkoukk/tiktoken-go-loader"
+
+	"github.com/mcpdeck/mcpdeck/model/lock"
 )
 
 // Limits above which a server, and all servers together, are marked.
@@ -49,31 +50,58 @@ type ServerCost struct {
 	Tools  []ToolCost `json:"tools"`
 }
 
-// Counter tokenizes; the encoding is loaded on first use (about 0.2 s and
-// 30 MB, so only when a count is asked for).
+// Counter tokenizes. The encoding is loaded on first use (about 0.2 s and
+// 30 MB, so only when a count is asked for) and let go by Release: a TUI
+// at rest keeps only the counts. Its methods may be called at once from
+// several goroutines.
 type Counter struct {
-	once sync.Once
-	enc  *tiktoken.Tiktoken
-	err  error
+	mu    sync.Mutex
+	enc   *tiktoken.Tiktoken
+	holds int // Hold calls not yet ended
 }
 
-func (c *Counter) load() error {
-	c.once.Do(func() {
-		tiktoken.SetBpeLoader(loader.NewOfflineLoader()) // never the network
-		c.enc, c.err = tiktoken.GetEncoding(Encoding)
-		if c.err != nil {
-			c.err = fmt.Errorf("loading the %s tokenizer: %w", Encoding, c.err)
+// encoding is the loaded encoding, loading it when there is none.
+func (c *Counter) encoding() (enc *tiktoken.Tiktoken, err error) {
+	lock.With(&c.mu, func() {
+		if c.enc == nil {
+			if c.enc, err = loadO200k(); err != nil {
+				err = fmt.Errorf("loading the %s tokenizer: %w", Encoding, err)
+				return
+			}
+		}
+		enc = c.enc
+	})
+	return enc, err
+}
+
+// Hold keeps the encoding through a run of counts (Release waits for
+// their end instead of dropping it between two of them); the returned
+// function ends the hold.
+func (c *Counter) Hold() (end func()) {
+	lock.With(&c.mu, func() { c.holds++ })
+	return sync.OnceFunc(func() { lock.With(&c.mu, func() { c.holds-- }) })
+}
+
+// Release lets go of the encoding unless a Hold is running, and reports
+// whether it did: the memory is the garbage collector's (and the
+// system's, once the caller runs debug.FreeOSMemory). A later count loads
+// it again.
+func (c *Counter) Release() (released bool) {
+	lock.With(&c.mu, func() {
+		if c.enc != nil && c.holds == 0 {
+			c.enc, released = nil, true
 		}
 	})
-	return c.err
+	return released
 }
 
 // Count is the number of tokens of text.
 func (c *Counter) Count(text string) (int, error) {
-	if err := c.load(); err != nil {
+	enc, err := c.encoding()
+	if err != nil {
 		return 0, err
 	}
-	return len(c.enc.EncodeOrdinary(text)), nil
+	return len(enc.EncodeOrdinary(text)), nil
 }
 
 // wireTool is a tool definition the way agents hand it to a model.

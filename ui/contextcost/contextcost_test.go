@@ -2,7 +2,12 @@ package contextcost
 
 import (
 	"encoding/json"
+	"runtime"
+	"slices"
 	"testing"
+
+	"github.com/pkoukk/tiktoken-go"
+	loader "github.com/pkoukk/tiktoken-go-loader"
 )
 
 // TestCountsMatchTheTokenizer: known inputs give the o200k counts.
@@ -34,5 +39,64 @@ func TestToDisableGetsUnderTheLimit(t *testing.T) {
 	}
 	if got := ToDisable(ServerCost{Tokens: 10}, ServerLimit); len(got) != 0 {
 		t.Fatalf("%+v", got)
+	}
+}
+
+// TestOurO200kIsTiktokens: the encoding built here (loadO200k, kept out
+// of tiktoken-go's package-level cache) splits and merges exactly as
+// tiktoken.GetEncoding's does.
+func TestOurO200kIsTiktokens(t *testing.T) {
+	tiktoken.SetBpeLoader(loader.NewOfflineLoader())
+	theirs, err := tiktoken.GetEncoding(Encoding)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ours, err := loadO200k()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, text := range []string{
+		"", "hello world", "Hello, World! It's 2026; we'll see.", "  leading and trailing  \n\n",
+		`{"name":"read_file","description":"Read a file's contents","input_schema":{"type":"object","properties":{"path":{"type":"string"}}}}`,
+		"数字 1234567 和 émoji 🙂 — ünïcödé\r\nCRLF", "<|endoftext|> is ordinary text here",
+	} {
+		if a, b := ours.EncodeOrdinary(text), theirs.EncodeOrdinary(text); !slices.Equal(a, b) {
+			t.Errorf("%q: ours %v, tiktoken's %v", text, a, b)
+		}
+	}
+}
+
+// TestReleaseLetsTheTokenizerGo: after Release nothing keeps the 30 MB
+// encoding (tiktoken.GetEncoding's cache kept it for good); a Hold keeps
+// it; a count after Release loads it again.
+func TestReleaseLetsTheTokenizerGo(t *testing.T) {
+	heap := func() uint64 {
+		runtime.GC()
+		var m runtime.MemStats
+		runtime.ReadMemStats(&m)
+		return m.HeapAlloc
+	}
+	var c Counter
+	before := heap()
+	if n, err := c.Count("hello world"); err != nil || n != 2 {
+		t.Fatalf("Count = %d, %v", n, err)
+	}
+	loaded := heap()
+	if loaded < before+10<<20 {
+		t.Fatalf("the loaded tokenizer holds %d bytes, expected tens of MB", loaded-before)
+	}
+	end := c.Hold()
+	if c.Release() {
+		t.Fatal("Release let the tokenizer go during a Hold")
+	}
+	end()
+	if !c.Release() {
+		t.Fatal("Release kept the tokenizer")
+	}
+	if left := heap(); left > before+(loaded-before)/10 {
+		t.Errorf("after Release the heap holds %d MB more than before loading (loaded: %d MB more)", (left-before)>>20, (loaded-before)>>20)
+	}
+	if n, err := c.Count("hello world"); err != nil || n != 2 {
+		t.Fatalf("Count after Release = %d, %v", n, err)
 	}
 }

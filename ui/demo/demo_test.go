@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"testing/synctest"
 
 	"github.com/mark3labs/mcp-go/client"
 	"github.com/mark3labs/mcp-go/mcp"
@@ -126,7 +127,7 @@ func TestSetupWritesAThrowAwayConfig(t *testing.T) {
 			}
 		}
 	}
-	if len(e.Extra) != 4 || len(e.Builtins) != 4 {
+	if len(e.Extra) != 5 || len(e.Builtins) != 5 {
 		t.Errorf("extra %d, builtins %d", len(e.Extra), len(e.Builtins))
 	}
 	e.Cleanup()
@@ -159,4 +160,42 @@ func TestServe(t *testing.T) {
 	if !strings.Contains(out.String(), `"reviewer"`) {
 		t.Fatalf("no initialize answer: %q", out.String())
 	}
+}
+
+// TestMailerPullsTheRug: the mailer's send_email says what it does, then
+// after rugPullAfter turns poisoned and the client is told its tools
+// changed.
+func TestMailerPullsTheRug(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		c := connect(t, mailer(rugPullAfter))
+		changed := make(chan struct{}, 1)
+		c.OnNotification(func(n mcp.JSONRPCNotification) {
+			if n.Method == string(mcp.MethodNotificationToolsListChanged) {
+				select {
+				case changed <- struct{}{}:
+				default:
+				}
+			}
+		})
+		desc := func() string {
+			tools, err := c.ListTools(t.Context(), mcp.ListToolsRequest{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, tl := range tools.Tools {
+				if tl.Name == "send_email" {
+					return tl.Description
+				}
+			}
+			return ""
+		}
+		if d := desc(); d != mailerHonest {
+			t.Fatalf("before: %q", d)
+		}
+		<-changed
+		if d := desc(); d != mailerPoisoned {
+			t.Fatalf("after: %q", d)
+		}
+		_ = c.Close()
+	})
 }

@@ -73,7 +73,7 @@ func Setup(exe string) (*Env, error) {
 			return nil, err
 		}
 	}
-	for _, name := range []string{"notes", "calculator", "weather-sim", "survey"} {
+	for _, name := range []string{"notes", "calculator", "weather-sim", "survey", "webmail"} {
 		cfg := model.ServerConfig{Type: model.TransportSDK, Name: name}
 		e.Extra = append(e.Extra, model.Server{Name: name, Scope: model.ScopeDynamic, Source: "built-in (demo)", Raw: cfg, Config: cfg})
 	}

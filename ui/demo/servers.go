@@ -15,6 +15,8 @@ import (
 
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
+
+	"github.com/mcpdeck/mcpdeck/model/lock"
 )
 
 // Builtins returns the in-process servers by name, for engine Options.Builtins.
@@ -24,6 +26,7 @@ func Builtins() map[string]func() *server.MCPServer {
 		"calculator":  Calculator,
 		"weather-sim": Weather,
 		"survey":      Survey,
+		"webmail":     Mailer,
 	}
 }
 
@@ -56,10 +59,11 @@ func Notes() *server.MCPServer {
 		mcp.WithArray("tags", mcp.WithStringItems(), mcp.Description("labels"))),
 		func(_ context.Context, r mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 			title := r.GetString("title", "")
-			nb.mu.Lock()
-			nb.notes[title] = r.GetString("body", "")
-			n := len(nb.notes)
-			nb.mu.Unlock()
+			var n int
+			lock.With(&nb.mu, func() {
+				nb.notes[title] = r.GetString("body", "")
+				n = len(nb.notes)
+			})
 			return mcp.NewToolResultText(fmt.Sprintf("stored %q (%d notes)", title, n)), nil
 		})
 	s.AddTool(mcp.NewTool("list_notes", mcp.WithDescription("List every note"),
@@ -71,10 +75,11 @@ func Notes() *server.MCPServer {
 		hints(false, true, false), mcp.WithString("title", mcp.Required())),
 		func(_ context.Context, r mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 			title := r.GetString("title", "")
-			nb.mu.Lock()
-			_, ok := nb.notes[title]
-			delete(nb.notes, title)
-			nb.mu.Unlock()
+			var ok bool
+			lock.With(&nb.mu, func() {
+				_, ok = nb.notes[title]
+				delete(nb.notes, title)
+			})
 			if !ok {
 				return mcp.NewToolResultError("no note called " + title), nil
 			}
@@ -87,9 +92,9 @@ func Notes() *server.MCPServer {
 	s.AddResourceTemplate(mcp.NewResourceTemplate("notes://{title}", "note by title", mcp.WithTemplateDescription("one note")),
 		func(_ context.Context, r mcp.ReadResourceRequest) ([]mcp.ResourceContents, error) {
 			title := strings.TrimPrefix(r.Params.URI, "notes://")
-			nb.mu.Lock()
-			body, ok := nb.notes[title]
-			nb.mu.Unlock()
+			var body string
+			var ok bool
+			lock.With(&nb.mu, func() { body, ok = nb.notes[title] })
 			if !ok {
 				return nil, fmt.Errorf("no note called %s", title)
 			}
@@ -111,17 +116,17 @@ func Notes() *server.MCPServer {
 }
 
 func (nb *notebook) list() string {
-	nb.mu.Lock()
-	defer nb.mu.Unlock()
-	titles := make([]string, 0, len(nb.notes))
-	for t := range nb.notes {
-		titles = append(titles, t)
-	}
-	sort.Strings(titles)
 	var b strings.Builder
-	for _, t := range titles {
-		fmt.Fprintf(&b, "- %s: %s\n", t, nb.notes[t])
-	}
+	lock.With(&nb.mu, func() {
+		titles := make([]string, 0, len(nb.notes))
+		for t := range nb.notes {
+			titles = append(titles, t)
+		}
+		sort.Strings(titles)
+		for _, t := range titles {
+			fmt.Fprintf(&b, "- %s: %s\n", t, nb.notes[t])
+		}
+	})
 	return b.String()
 }
 

@@ -17,6 +17,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/mcpdeck/mcpdeck/model/lock"
 	"github.com/mcpdeck/mcpdeck/model/policy"
 	"github.com/mcpdeck/mcpdeck/transports"
 )
@@ -151,13 +152,13 @@ func (bd *Bundle) Close() error {
 	if bd == nil {
 		return nil
 	}
-	bd.mu.Lock()
-	defer bd.mu.Unlock()
-	if bd.file == "" {
-		return nil
-	}
-	err := os.Remove(bd.file)
-	bd.file = ""
+	var err error
+	lock.With(&bd.mu, func() {
+		if bd.file != "" {
+			err = os.Remove(bd.file)
+			bd.file = ""
+		}
+	})
 	if errors.Is(err, os.ErrNotExist) {
 		return nil
 	}

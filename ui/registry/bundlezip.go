@@ -12,6 +12,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/mcpdeck/mcpdeck/model/lock"
 	"github.com/mcpdeck/mcpdeck/model/textsafe"
 )
 
@@ -220,8 +221,12 @@ func (bd *Bundle) Unpack() (created bool, err error) {
 	if ok, err := bd.present(); err != nil || ok {
 		return false, err
 	}
-	bd.mu.Lock()
-	defer bd.mu.Unlock()
+	lock.With(&bd.mu, func() { created, err = bd.unpack() })
+	return created, err
+}
+
+// unpack is Unpack's work, holding the bundle's mutex.
+func (bd *Bundle) unpack() (created bool, err error) {
 	if bd.file == "" {
 		return false, errors.New("the bundle's download was already removed")
 	}

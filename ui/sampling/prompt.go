@@ -55,7 +55,7 @@ func (m *prompt) startReply(choice string) tea.Cmd {
 		m.a.Answer(engine.SampleResponse{Choice: choice})
 		return nil
 	}
-	ta := textarea.New()
+	ta := tuikit.NewTextArea()
 	ta.Placeholder = "Type the reply the server gets as the model's answer"
 	ta.ShowLineNumbers = false
 	ta.CharLimit = 0

@@ -16,7 +16,7 @@ type completer struct{ g *Gateway }
 
 // CompletePromptArgument implements server.PromptCompletionProvider.
 func (c completer) CompletePromptArgument(ctx context.Context, prompt string, arg mcp.CompleteArgument, cc mcp.CompleteContext) (*mcp.Completion, error) {
-	c.g.waitReady(ctx) // an agent may complete before it lists, as it may call
+	c.g.start.waitReady(ctx) // an agent may complete before it lists, as it may call
 	r, ok := lookup(c.g, func(x *exposure) (route, bool) { r, ok := x.promptRoutes[prompt]; return r, ok })
 	if !ok {
 		return nil, fmt.Errorf("mcpdeck serve offers no prompt %q now", prompt)
@@ -26,7 +26,7 @@ func (c completer) CompletePromptArgument(ctx context.Context, prompt string, ar
 
 // CompleteResourceArgument implements server.ResourceCompletionProvider.
 func (c completer) CompleteResourceArgument(ctx context.Context, template string, arg mcp.CompleteArgument, cc mcp.CompleteContext) (*mcp.Completion, error) {
-	c.g.waitReady(ctx)
+	c.g.start.waitReady(ctx)
 	server, ok := lookup(c.g, func(x *exposure) (string, bool) { s, ok := x.templateRoutes[template]; return s, ok })
 	if !ok {
 		return nil, fmt.Errorf("mcpdeck serve offers no resource template %q now", template)

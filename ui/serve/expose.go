@@ -9,6 +9,7 @@ import (
 
 	"github.com/mcpdeck/mcpdeck/engine"
 	"github.com/mcpdeck/mcpdeck/model"
+	"github.com/mcpdeck/mcpdeck/model/pins"
 )
 
 // route is where an exposed tool or prompt name leads: a server and the
@@ -16,6 +17,9 @@ import (
 type route struct {
 	server, name string
 }
+
+// to is the server r leads to.
+func (r route) to() string { return r.server }
 
 // exposure is what the gateway offers for one engine snapshot: the lists its
 // agent sees, where each name leads, and what was left out and why.
@@ -74,7 +78,7 @@ func (x *exposure) addTools(srv *engine.ServerSnapshot, f filter, nameOf namer) 
 	for _, t := range srv.Tools {
 		name := nameOf(srv.Name, t.Name)
 		// --tools matches SERVER__TOOL, and also the name shown when that differs.
-		if t.Denied || !f.tool(srv, t.Name, model.ServeName(srv.Name, t.Name)) && !f.tool(srv, t.Name, name) {
+		if t.Denied || !f.tool(srv, t.Name, model.ServeName(srv.Name, t.Name)) && !f.tool(srv, t.Name, name) || x.withheld(srv, pins.KindTool, t.Name, t.Withheld) {
 			continue
 		}
 		if name == "" {
@@ -116,6 +120,9 @@ func toolOf(name string, t engine.Tool) mcp.Tool {
 func (x *exposure) addPrompts(srv *engine.ServerSnapshot, nameOf namer) {
 	for _, p := range srv.Prompts {
 		name := nameOf(srv.Name, p.Name)
+		if x.withheld(srv, pins.KindPrompt, p.Name, p.Withheld) {
+			continue
+		}
 		if name == "" {
 			x.left = append(x.left, fmt.Sprintf("prompt %s/%s is not offered: it has no name", srv.Name, p.Name))
 			continue
@@ -143,6 +150,9 @@ func (x *exposure) addResources(srv *engine.ServerSnapshot) {
 		x.resources = append(x.resources, mcp.Resource{URI: r.URI, Name: r.Name, Description: r.Description, MIMEType: r.MIMEType})
 	}
 	for _, t := range srv.Templates {
+		if x.withheld(srv, pins.KindTemplate, t.Name, t.Withheld) {
+			continue
+		}
 		if other, taken := x.templateRoutes[t.URITemplate]; taken {
 			x.left = append(x.left, fmt.Sprintf("resource template %s of %s is not offered: %s offers the same template", t.URITemplate, srv.Name, other))
 			continue

@@ -3,13 +3,13 @@ package serve
 import (
 	"context"
 	"errors"
-	"fmt"
 
 	"github.com/mark3labs/mcp-go/mcp"
 
 	"github.com/mcpdeck/mcpdeck/engine"
 	"github.com/mcpdeck/mcpdeck/model"
 	"github.com/mcpdeck/mcpdeck/model/textsafe"
+	"github.com/mcpdeck/mcpdeck/ui/serve/inorder"
 )
 
 // connected returns nil when the server a request goes to is connected, or the
@@ -50,10 +50,15 @@ func (g *Gateway) callTool(ctx context.Context, req mcp.CallToolRequest) (*mcp.C
 		}
 		return g.toolStep(ctx, srv, s)
 	}
-	r, ok := lookup(g, func(x *exposure) (route, bool) { r, ok := x.toolRoutes[req.Params.Name]; return r, ok })
-	if !ok {
-		return mcp.NewToolResultError(fmt.Sprintf("mcpdeck serve offers no tool %q now", req.Params.Name)), nil
+	a := arrive(g, ctx, func(x *exposure) (route, bool) { r, ok := x.toolRoutes[req.Params.Name]; return r, ok }, route.to)
+	switch {
+	case a.gone != "":
+		return mcp.NewToolResultError(goneError("tool", "tools", req.Params.Name, a.gone).Error()), nil
+	case !a.ok:
+		msg, _ := g.offersNo(ctx, "tool", req.Params.Name)
+		return mcp.NewToolResultError(msg), nil
 	}
+	r := a.to
 	if err := g.connected(ctx, r.server); err != nil {
 		return mcp.NewToolResultError(err.Error()), nil
 	}
@@ -112,7 +117,9 @@ func (g *Gateway) progress(ctx context.Context, meta *mcp.Meta) func(engine.Prog
 	return func(p engine.Progress) { g.sendProgress(ctx, tok, p) }
 }
 
-// sendProgress sends one progress notification on the agent request in ctx.
+// sendProgress sends one progress notification on the agent request in
+// ctx: on that request's own stream, before its result, while it has not
+// been answered (inorder).
 func (g *Gateway) sendProgress(ctx context.Context, tok mcp.ProgressToken, p engine.Progress) {
 	params := map[string]any{"progressToken": tok, "progress": p.Progress}
 	if p.Total > 0 {
@@ -121,7 +128,7 @@ func (g *Gateway) sendProgress(ctx context.Context, tok mcp.ProgressToken, p eng
 	if p.Message != "" {
 		params["message"] = p.Message
 	}
-	_ = g.srv.SendNotificationToClient(ctx, string(mcp.MethodNotificationProgress), params)
+	_ = inorder.Send(ctx, g.srv, string(mcp.MethodNotificationProgress), params)
 }
 
 // getPrompt runs a prompts/get on the server the name leads to.
@@ -134,10 +141,15 @@ func (g *Gateway) getPrompt(ctx context.Context, req mcp.GetPromptRequest) (*mcp
 		}
 		return g.promptStep(ctx, srv, s)
 	}
-	r, ok := lookup(g, func(x *exposure) (route, bool) { r, ok := x.promptRoutes[req.Params.Name]; return r, ok })
-	if !ok {
-		return nil, fmt.Errorf("mcpdeck serve offers no prompt %q now", req.Params.Name)
+	a := arrive(g, ctx, func(x *exposure) (route, bool) { r, ok := x.promptRoutes[req.Params.Name]; return r, ok }, route.to)
+	switch {
+	case a.gone != "":
+		return nil, goneError("prompt", "prompts", req.Params.Name, a.gone)
+	case !a.ok:
+		msg, _ := g.offersNo(ctx, "prompt", req.Params.Name)
+		return nil, errors.New(msg)
 	}
+	r := a.to
 	if err := g.connected(ctx, r.server); err != nil {
 		return nil, err
 	}

@@ -18,6 +18,7 @@ import (
 	"github.com/mark3labs/mcp-go/server"
 
 	"github.com/mcpdeck/mcpdeck/model"
+	"github.com/mcpdeck/mcpdeck/ui/serve/inorder"
 )
 
 // maxRequestBody bounds one request from the agent.
@@ -33,6 +34,8 @@ type HTTPOptions struct {
 	// Host is the --http host, then accepted in Host and Origin headers.
 	Remote bool
 	Host   string
+	// Debug serves GET /debug/runtime behind the token (DebugEnv).
+	Debug bool
 }
 
 // streamable is the MCP side of the listener; what it logs goes to the
@@ -52,25 +55,34 @@ func (g *Gateway) streamable(logw io.Writer) *server.StreamableHTTPServer {
 }
 
 // handler serves /mcp (mcpH: streamable HTTP, bearer token required), the
-// capability URL /mcp/TOKEN (the token in the path instead) and /health
-// (no token, no secrets), refusing with 403 any request whose Host or
-// Origin is not this machine (DNS rebinding).
+// capability URL /mcp/TOKEN (the token in the path instead), /health
+// (no token, no secrets) and, with h.Debug, /debug/runtime (token
+// required), refusing with 403 any request whose Host or Origin is not
+// this machine (DNS rebinding).
 func (g *Gateway) handler(h HTTPOptions, mcpH http.Handler) http.Handler {
 	want := sha256.Sum256([]byte(h.Token))
-	mcp := func(w http.ResponseWriter, r *http.Request) {
-		got := sha256.Sum256([]byte(presented(r)))
-		if h.Token == "" || subtle.ConstantTimeCompare(got[:], want[:]) != 1 {
-			w.Header().Set("WWW-Authenticate", `Bearer realm="mcpdeck serve"`)
-			http.Error(w, "mcpdeck serve needs its token (MCPDECK_SERVE_TOKEN, or the one it stored and printed): Authorization: Bearer TOKEN on /mcp, or the URL /mcp/TOKEN", http.StatusUnauthorized)
-			return
+	authed := func(next http.HandlerFunc) http.HandlerFunc {
+		return func(w http.ResponseWriter, r *http.Request) {
+			got := sha256.Sum256([]byte(presented(r)))
+			if h.Token == "" || subtle.ConstantTimeCompare(got[:], want[:]) != 1 {
+				w.Header().Set("WWW-Authenticate", `Bearer realm="mcpdeck serve"`)
+				http.Error(w, "mcpdeck serve needs its token (MCPDECK_SERVE_TOKEN, or the one it stored and printed): Authorization: Bearer TOKEN on /mcp, or the URL /mcp/TOKEN", http.StatusUnauthorized)
+				return
+			}
+			next(w, r)
 		}
+	}
+	mcp := authed(func(w http.ResponseWriter, r *http.Request) {
 		r.Body = http.MaxBytesReader(w, r.Body, maxRequestBody)
 		mcpH.ServeHTTP(w, r)
-	}
+	})
 	mux := http.NewServeMux()
 	mux.HandleFunc("GET /health", g.health)
 	mux.HandleFunc("/mcp", mcp)
 	mux.HandleFunc(capabilityPattern, mcp)
+	if h.Debug {
+		mux.HandleFunc("GET /debug/runtime", authed(runtimeStats))
+	}
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if !h.hostAllowed(r.Host) || !h.originAllowed(r.Header.Get("Origin")) {
 			http.Error(w, "mcpdeck serve answers only requests to this machine (Host and Origin must be localhost)", http.StatusForbidden)
@@ -115,7 +127,7 @@ func (g *Gateway) ServeHTTP(ctx context.Context, ln net.Listener, h HTTPOptions)
 	logw := h.logWriter(g.log)
 	st := g.streamable(logw)
 	hs := &http.Server{
-		Handler: g.handler(h, g.httpFront(st)), ReadHeaderTimeout: 10 * time.Second,
+		Handler: g.handler(h, g.httpFront(inorder.HTTP(st))), ReadHeaderTimeout: 10 * time.Second,
 		ErrorLog: log.New(logw, "mcpdeck serve: ", 0),
 	}
 	errc := make(chan error, 1)

@@ -84,8 +84,8 @@ func cachedMethod(m mcp.MCPMethod) bool {
 
 // encodeList asks mcp-go for method's result once and encodes it: the
 // cache then answers exactly as mcp-go would (its order, its empty
-// lists). It is called only once the grace is over (listed), so mcp-go's
-// hook does not wait.
+// lists). It is called only once first answers are given (listed), so
+// mcp-go's hook does not wait.
 func (g *Gateway) encodeList(method mcp.MCPMethod) ([]byte, error) {
 	req := fmt.Appendf(nil, `{"jsonrpc":"2.0","id":0,"method":%q}`, method)
 	resp, ok := g.srv.HandleMessage(context.Background(), req).(mcp.JSONRPCResponse)
@@ -135,21 +135,14 @@ func plainID(id json.RawMessage) bool {
 	return c == '"' || c == '-' || (c >= '0' && c <= '9')
 }
 
-// listed reports whether list requests are answered now (the grace is
-// over, or every server settled); before that mcp-go's hook holds them.
-func (g *Gateway) listed() bool {
-	select {
-	case <-g.ready:
-		return true
-	default:
-		return false
-	}
-}
+// listed reports whether list requests are answered now (startup.go);
+// before that mcp-go's hook holds them.
+func (g *Gateway) listed() bool { return g.start.isReady() }
 
 // cachedList returns msg's id and the cached result that answers it, when
 // msg is a plain list request and lists are answered now; otherwise msg
-// is left to mcp-go (not a plain list request, the grace not over, or no
-// result).
+// is left to mcp-go (not a plain list request, first answers still held,
+// or no result).
 func (g *Gateway) cachedList(msg []byte) (json.RawMessage, []byte, bool) {
 	id, method, ok := plainList(msg)
 	if !ok || !g.listed() {

@@ -18,7 +18,7 @@ import (
 )
 
 // offline is a gateway without an engine: snapshots are applied by hand.
-// Its grace is not started (ready stays open until setReady or a
+// Its wait is not started (ready stays open until start.markReady or a
 // snapshot in which every server settled).
 func offline(t testing.TB) *rig {
 	g := newGateway(filter{}, io.Discard)
@@ -94,12 +94,12 @@ func sameJSON(t *testing.T, got, want string) {
 // TestCachedListsAnswerAsMCPGo: the cache's reply to each list request is
 // mcp-go's own (the same items in its order, empty lists as []), for a
 // number id and a string id, and ends in one newline. While a server is
-// still connecting (within the grace) it leaves the request to mcp-go.
+// still connecting (within the wait) it leaves the request to mcp-go.
 func TestCachedListsAnswerAsMCPGo(t *testing.T) {
 	r := offline(t)
 	applyAll(r.gw, up("zeta", "b", "a"), up("alpha", "c"), engine.ServerSnapshot{Name: "later", Runnable: true})
 	if got := viaCache(r.gw, `{"jsonrpc":"2.0","id":1,"method":"tools/list"}`); got != "" {
-		t.Errorf("answered from the cache while a server is still connecting (mcp-go's hook holds it until the grace ends): %s", got)
+		t.Errorf("answered from the cache while a server is still connecting (mcp-go's hook holds it until the wait ends): %s", got)
 	}
 	applyAll(r.gw, up("zeta", "b", "a"), up("alpha", "c"), engine.ServerSnapshot{Name: "empty", State: model.StateConnected, Runnable: true})
 	for _, m := range []mcp.MCPMethod{mcp.MethodToolsList, mcp.MethodPromptsList, mcp.MethodResourcesList, mcp.MethodResourcesTemplatesList} {
@@ -147,7 +147,7 @@ func TestPlainList(t *testing.T) {
 func TestListCacheInvalidation(t *testing.T) {
 	r := offline(t)
 	g := r.gw
-	g.setReady()
+	g.start.markReady()
 	list := `{"jsonrpc":"2.0","id":1,"method":"tools/list"}`
 	// The engine never changes a list it published: an unchanged server
 	// comes again with the same slices (b below).

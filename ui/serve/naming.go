@@ -112,11 +112,11 @@ const clashWait = 10 * time.Second
 // settled (or clashWait passed), a tool or prompt name two servers offer
 // is an error naming both.
 func (g *Gateway) refuseClashes(ctx context.Context) error {
-	// Not the list grace: a slow server's clash must still stop the start.
+	// Not the lists' wait (--wait): a slow server's clash must still stop the start.
 	t := time.NewTimer(clashWait)
 	defer t.Stop()
 	select {
-	case <-g.settled:
+	case <-g.start.settled:
 	case <-t.C:
 	case <-ctx.Done():
 		return ctx.Err()

@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/mark3labs/mcp-go/mcp"
 )
@@ -69,11 +70,11 @@ func TestPrefixNeverRefusesAClash(t *testing.T) {
 }
 
 // TestPrefixNeverWaitsForASlowServer: a clash with a server that connects
-// after the lists' grace still refuses the start; the grace is for
+// after the lists' wait (--wait) still refuses the start; that wait is for
 // agents' lists, not for judging names.
 func TestPrefixNeverWaitsForASlowServer(t *testing.T) {
 	servers := map[string]any{"fa": fault(nil, nil), "fb": fault([]string{"-start-delay", "2s"}, nil)}
-	_, err := startRig(t, servers, Options{Prefix: PrefixNever, StartupWait: listGrace}, nil)
+	_, err := startRig(t, servers, Options{Prefix: PrefixNever, StartupWait: time.Second}, nil)
 	if !errors.Is(err, ErrNameClash) {
 		t.Fatalf("New = %v, want a clash with the slow fb", err)
 	}

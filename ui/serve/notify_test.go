@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/mark3labs/mcp-go/client"
+	"github.com/mark3labs/mcp-go/client/transport"
 	"github.com/mark3labs/mcp-go/mcp"
 
 	"github.com/mcpdeck/mcpdeck/model"
@@ -29,7 +30,7 @@ func TestListChangedWhenAServerConnects(t *testing.T) {
 // TestFirstListWaitsForServersConnecting: the first tools/list waits (up
 // to StartupWait) for servers still connecting, so an agent that ignores
 // list_changed still gets every tool. (The rig waits up to waitLimit;
-// the grace's own timing is TestGraceAnswersWithTheReady's.)
+// the wait's own timing is TestFirstListWaitsForTheUnknown's.)
 func TestFirstListWaitsForServersConnecting(t *testing.T) {
 	r := newRig(t, map[string]any{"slow": fault([]string{"-start-delay", "500ms"}, nil)}, Options{}, nil)
 	a := r.httpAgent()
@@ -101,6 +102,56 @@ func TestCancellationReachesTheEngine(t *testing.T) {
 			r.waitFor("the engine's call to end", func(g *Gateway) bool { return len(g.calls) == 0 })
 			if got, _ := a.call(t, "fa__echo", map[string]any{"text": "after"}); got != "after" {
 				t.Errorf("a call after the cancelled one = %q", got)
+			}
+		})
+	}
+}
+
+// TestProgressComesBeforeTheResult: every progress notification of a call
+// reaches the agent before the call's result: over stdio, and over HTTP
+// with the agent's standalone GET stream open, where mcp-go alone hands
+// each notification to whichever of the session's streams reads first, so
+// the result overtakes those sent to the GET stream and an agent that
+// already has its result (the TypeScript SDK) drops them.
+func TestProgressComesBeforeTheResult(t *testing.T) {
+	for _, k := range []struct {
+		name  string
+		start func(*rig) *agent
+	}{
+		{"stdio", func(r *rig) *agent { return r.stdioAgent() }},
+		{"http with a GET stream", func(r *rig) *agent {
+			base := r.serveHTTP(HTTPOptions{Token: testToken})
+			tr, err := transport.NewStreamableHTTP(base+"/mcp", transport.WithContinuousListening(), //nolint:staticcheck // agents on 2025-11-25 open the GET stream so
+				transport.WithHTTPHeaders(map[string]string{"Authorization": "Bearer " + testToken}))
+			if err != nil {
+				t.Fatal(err)
+			}
+			c := client.NewClient(tr, agentOptions(nil)...)
+			t.Cleanup(func() { _ = c.Close() })
+			return startAgent(t, c)
+		}},
+	} {
+		t.Run(k.name, func(t *testing.T) {
+			r := newRig(t, map[string]any{"fa": fault(nil, nil)}, Options{}, nil)
+			a := k.start(r)
+			for call := 1; call <= 10; call++ {
+				tok := fmt.Sprintf("call-%d", call)
+				req := mcp.CallToolRequest{}
+				req.Params.Name, req.Params.Arguments = "fa__progress", map[string]any{"steps": 3}
+				req.Params.Meta = &mcp.Meta{ProgressToken: tok}
+				if res, err := a.CallTool(t.Context(), req); err != nil || resultText(res) != "did 3 steps" {
+					t.Fatalf("fa__progress: %v %+v", err, res)
+				}
+				var got []any
+				for len(a.notes) > 0 { // what arrived before the result, no waiting
+					n := <-a.notes
+					if f := n.Params.AdditionalFields; n.Method == string(mcp.MethodNotificationProgress) && f["progressToken"] == tok {
+						got = append(got, f["progress"])
+					}
+				}
+				if fmt.Sprint(got) != "[1 2 3]" {
+					t.Fatalf("call %d: progress before the result = %v, want [1 2 3]", call, got)
+				}
 			}
 		})
 	}

@@ -12,7 +12,7 @@ import (
 // readResource reads a listed resource from the server that offers it.
 func (g *Gateway) readResource(ctx context.Context, req mcp.ReadResourceRequest) ([]mcp.ResourceContents, error) {
 	return g.read(ctx, req, func(x *exposure) (string, bool) { s, ok := x.resourceRoutes[req.Params.URI]; return s, ok },
-		fmt.Errorf("mcpdeck serve offers no resource %q now", req.Params.URI))
+		item{"resource", "resources", req.Params.URI})
 }
 
 // readTemplate reads a URI that matched template from the server offering
@@ -20,12 +20,16 @@ func (g *Gateway) readResource(ctx context.Context, req mcp.ReadResourceRequest)
 func (g *Gateway) readTemplate(template string) func(context.Context, mcp.ReadResourceRequest) ([]mcp.ResourceContents, error) {
 	return func(ctx context.Context, req mcp.ReadResourceRequest) ([]mcp.ResourceContents, error) {
 		return g.read(ctx, req, func(x *exposure) (string, bool) { s, ok := x.templateRoutes[template]; return s, ok },
-			fmt.Errorf("mcpdeck serve offers no resource template %q now", template))
+			item{"resource template", "resource templates", template})
 	}
 }
 
-// read runs a resources/read on the server find leads to (none: missing).
-func (g *Gateway) read(ctx context.Context, req mcp.ReadResourceRequest, find func(*exposure) (string, bool), missing error) ([]mcp.ResourceContents, error) {
+// item names what a read goes through: a resource, or a template.
+type item struct{ kind, kinds, name string }
+
+// read runs a resources/read on the server find leads to, through what
+// (one find may lead nowhere).
+func (g *Gateway) read(ctx context.Context, req mcp.ReadResourceRequest, find func(*exposure) (string, bool), what item) ([]mcp.ResourceContents, error) {
 	uri := req.Params.URI
 	key := requestKey{mcp.MethodResourcesRead, uri}
 	if req.Params.RequestState != "" {
@@ -35,10 +39,14 @@ func (g *Gateway) read(ctx context.Context, req mcp.ReadResourceRequest, find fu
 		}
 		return g.readStep(ctx, srv, s)
 	}
-	server, ok := lookup(g, find)
-	if !ok {
-		return nil, missing
+	a := arrive(g, ctx, find, func(s string) string { return s })
+	switch {
+	case a.gone != "":
+		return nil, goneError(what.kind, what.kinds, what.name, a.gone)
+	case !a.ok:
+		return nil, fmt.Errorf("mcpdeck serve offers no %s %q now", what.kind, what.name)
 	}
+	server := a.to
 	if err := g.connected(ctx, server); err != nil {
 		return nil, err
 	}

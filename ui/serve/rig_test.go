@@ -105,7 +105,7 @@ func startRig(t testing.TB, servers map[string]any, o Options, edit func(*engine
 	if o.StartupWait == 0 {
 		// The first listing and call wait for every server, however slow
 		// the shared machine: these tests are about what is offered, not
-		// when (the grace's timing is TestGraceAnswersWithTheReady's).
+		// when (the wait's timing is TestFirstListWaitsForTheUnknown's).
 		o.StartupWait = waitLimit
 	}
 	o.Log = r.log

@@ -40,15 +40,6 @@ import (
 	"github.com/mcpdeck/mcpdeck/ui/status"
 )
 
-// listGrace is how long a listing (and a call) made while servers are
-// still connecting waits for them before it is answered with the servers
-// that are ready. A second lets the servers that start at once (a local
-// binary, a warm npx cache: well under a second) be in an agent's first
-// list, also for an agent that ignores list_changed, without making it
-// wait for the slowest (an npx download, a server that never answers):
-// each server that becomes ready later is announced with list_changed.
-const listGrace = time.Second
-
 // Options say what a Gateway offers.
 type Options struct {
 	Servers []string // --servers: only these servers (none: every one)
@@ -65,8 +56,10 @@ type Options struct {
 	// Log receives notes for the person, one line each (a server's state,
 	// a name left out); nil discards them.
 	Log io.Writer
-	// StartupWait is how long the first tools/prompts/resources listing
-	// waits for servers still connecting (0: listGrace, a second).
+	// StartupWait caps how long serve waits for a server (--wait): the
+	// first answer for one it knows no lists of, a call for one still
+	// connecting. 0 waits up to the engine's connect timeout
+	// (MCP_TIMEOUT); a negative wait is none.
 	StartupWait time.Duration
 }
 
@@ -86,17 +79,24 @@ type Gateway struct {
 	}
 	answersElicit bool // Options.AnswersElicitation
 
+	// setting is held while a snapshot is applied, from the exposure
+	// built to mcp-go's lists set (sync.go); setSeq, guarded by it, is the
+	// last snapshot whose lists are set.
+	setting sync.Mutex
+	setSeq  uint64
+
 	mu       sync.Mutex
 	snap     engine.Snapshot
-	view     engine.Snapshot // snap with reconnecting servers' last lists (viewLocked), as x was built from
+	view     engine.Snapshot // snap with the lists offered of servers not connected (viewLocked), as x was built from
 	x        exposure
-	last     map[string]lists       // each offered server's lists when last connected
+	known    known                  // what is offered of servers not connected (known.go)
 	told     map[string]bool        // notes already written
 	floods   map[string]int         // each server's burst of declined requests last noted (AskFlood.Seq)
 	kinds    map[string]status.Kind // each offered server's last kind, for notes
 	calls    []*call                // agent requests in flight, oldest first
 	sessions map[string]server.ClientSession
 	subs     subscriptions // the agents' resource subscriptions (subscribe.go)
+	gone     goneServers   // servers that left the configuration (notoffered.go)
 	// changed is closed and replaced whenever the above changes (a
 	// snapshot applied, a call begun or ended): it wakes waiters.
 	changed chan struct{}
@@ -107,15 +107,9 @@ type Gateway struct {
 	stop    context.CancelFunc
 	pending *pending
 
-	lists     listCache     // encoded list results until what is offered changes (listcache.go)
-	ready     chan struct{} // closed once every server settled, or StartupWait passed
-	readyOnce sync.Once
-	readyT    *time.Timer
-	// settled is closed once every server the filter keeps has connected
-	// or failed, grace or not: --prefix never waits for it (naming.go).
-	settled     chan struct{}
-	settledOnce sync.Once
-	wg          sync.WaitGroup
+	lists listCache // encoded list results until what is offered changes (listcache.go)
+	start startup   // holds first answers for servers serve knows nothing of (startup.go)
+	wg    sync.WaitGroup
 }
 
 // ErrUnknownServer is returned for a --servers name nothing configures.
@@ -126,8 +120,8 @@ var ErrUnknownServer = errors.New("no such server")
 // ones included) leaves one nil.
 func newGateway(f filter, log io.Writer) *Gateway {
 	return &Gateway{
-		f: f, log: log, told: map[string]bool{}, floods: map[string]int{}, last: map[string]lists{}, kinds: map[string]status.Kind{},
-		sessions: map[string]server.ClientSession{}, ready: make(chan struct{}), settled: make(chan struct{}), changed: make(chan struct{}),
+		f: f, log: log, told: map[string]bool{}, floods: map[string]int{}, known: newKnown(), kinds: map[string]status.Kind{},
+		sessions: map[string]server.ClientSession{}, start: newStartup(), changed: make(chan struct{}),
 		pending: newPending(pendingTTL, maxPending),
 	}
 }
@@ -150,6 +144,8 @@ func New(ctx context.Context, eo engine.Options, o Options) (*Gateway, error) {
 	g.fallback.elicit, g.fallback.sample, g.fallback.onLog = eo.Elicit, eo.Sample, eo.OnLog
 	g.answersElicit = o.AnswersElicitation
 	eo.Elicit, eo.Sample, eo.OnLog, eo.Roots = g.elicit, g.sample, g.onLog, g.roots
+	// Each server's last lists answer the next start's first list (known.go).
+	eo.RememberLists = true
 	g.srv = g.newMCPServer(o.Version)
 	eng, err := engine.New(eo)
 	if err != nil {
@@ -169,8 +165,8 @@ func New(ctx context.Context, eo engine.Options, o Options) (*Gateway, error) {
 		return nil, err
 	}
 	g.note(f.prefix.describe(snap, f))
+	g.start.begin(serverWait(o.StartupWait, eng.ConnectTimeout()))
 	g.apply(snap)
-	g.startGrace(o.StartupWait)
 	g.wg.Go(g.follow)
 	if f.prefix == PrefixNever {
 		if err := g.refuseClashes(ctx); err != nil {
@@ -204,7 +200,7 @@ func checkServers(snap engine.Snapshot, want []string) error {
 // Close cancels the calls waiting for an agent's answers, stops the engine
 // (every server) and the gateway's goroutines.
 func (g *Gateway) Close() error {
-	g.readyT.Stop()
+	g.start.end()
 	g.pending.close()
 	g.stop()
 	err := g.eng.Close()
@@ -228,30 +224,4 @@ func (g *Gateway) note(s string) {
 func (g *Gateway) bumpLocked() {
 	close(g.changed)
 	g.changed = make(chan struct{})
-}
-
-// startGrace starts the time after which listings are answered with the
-// servers that are ready: wait, or listGrace when it is 0.
-func (g *Gateway) startGrace(wait time.Duration) {
-	if wait <= 0 {
-		wait = listGrace
-	}
-	g.readyT = time.AfterFunc(wait, g.setReady)
-}
-
-func (g *Gateway) setReady() { g.readyOnce.Do(func() { close(g.ready) }) }
-
-// setSettled marks every server settled; lists need wait no longer either.
-func (g *Gateway) setSettled() {
-	g.settledOnce.Do(func() { close(g.settled) })
-	g.setReady()
-}
-
-// waitReady holds a first listing until the servers settled (or
-// StartupWait passed, or the request ended).
-func (g *Gateway) waitReady(ctx context.Context) {
-	select {
-	case <-g.ready:
-	case <-ctx.Done():
-	}
 }

@@ -18,6 +18,16 @@ import (
 // published every 200 ms while they flow): then the exposure is kept, not
 // built again (which checks every tool's schema).
 func (g *Gateway) apply(snap engine.Snapshot) {
+	g.setting.Lock()
+	defer g.setting.Unlock()
+	g.applyHeld(snap)
+	g.setSeq = max(g.setSeq, snap.Seq)
+}
+
+// applyHeld is apply, holding g.setting: from the exposure built to the
+// last list set in mcp-go, a call of a name not offered waits for it
+// (explainNotOffered).
+func (g *Gateway) applyHeld(snap engine.Snapshot) {
 	g.mu.Lock()
 	if snap.Seq < g.snap.Seq { // never step back to an older snapshot
 		g.mu.Unlock()
@@ -29,9 +39,10 @@ func (g *Gateway) apply(snap engine.Snapshot) {
 		x = expose(view, g.f)
 	}
 	old := g.x
+	g.gone.note(g.snap.Servers, snap.Servers)
 	g.snap, g.view, g.x = snap, view, x
 	notes := g.notesLocked(snap, x)
-	settled := g.settledLocked(snap)
+	settled, ready := g.settledLocked(snap)
 	updated := g.updatedLocked(snap)
 	g.mu.Unlock()
 
@@ -72,7 +83,10 @@ func (g *Gateway) apply(snap engine.Snapshot) {
 		g.lists.release()
 	}
 	if settled {
-		g.setSettled()
+		g.start.markSettled()
+	}
+	if ready {
+		g.start.markReady()
 	}
 	g.mu.Lock()
 	g.bumpLocked()
@@ -128,15 +142,21 @@ func (g *Gateway) notesLocked(snap engine.Snapshot, x exposure) []string {
 }
 
 // settledLocked reports whether every server the filter keeps has settled
-// (connected, failed, needs auth, or cannot run). Callers hold g.mu.
-func (g *Gateway) settledLocked(snap engine.Snapshot) bool {
+// (connected, failed, needs auth, or cannot run), and whether first
+// answers need wait for none of them (startup.go): none is still on its
+// way to a first connection with no lists known. Callers hold g.mu.
+func (g *Gateway) settledLocked(snap engine.Snapshot) (settled, ready bool) {
+	settled, ready = true, true
 	for i := range snap.Servers {
 		s := &snap.Servers[i]
 		if g.f.exposes(s) && status.OutcomeOf(s) == status.OutcomePending {
-			return false
+			settled = false
+		}
+		if g.known.awaitedLocked(g.f, s) {
+			ready = false
 		}
 	}
-	return true
+	return settled, ready
 }
 
 // sameOffer reports whether views a and b offer the same: the same
@@ -163,42 +183,22 @@ func same[T any](a, b []T) bool {
 	return len(a) == len(b) && (len(a) == 0 || &a[0] == &b[0])
 }
 
-// lists are a server's lists as last seen while it was connected.
-type lists struct {
-	tools     []engine.Tool
-	prompts   []engine.Prompt
-	resources []engine.Resource
-	templates []engine.ResourceTemplate
-}
-
-// viewLocked is snap with every offered server that is not connected given
-// the lists it had when it last was (the engine drops them on a lost
-// connection): its tools stay offered while the engine reconnects it, and a
-// call meanwhile says why it cannot run, rather than the agent's tools
-// leaving and coming back with every drop. A server that may no longer run
-// is forgotten. Callers hold g.mu.
+// viewLocked is snap with every offered server that is not connected
+// given the lists serve offers of it (known.go): the engine shows only a
+// connection's live lists. A server that may no longer run is not
+// offered at all (expose). Callers hold g.mu.
 func (g *Gateway) viewLocked(snap engine.Snapshot) engine.Snapshot {
 	view := snap
 	view.Servers = slices.Clone(snap.Servers)
-	seen := map[string]bool{}
+	seen := make(map[string]bool, len(view.Servers))
 	for i := range view.Servers {
 		s := &view.Servers[i]
 		seen[s.Name] = true
-		switch {
-		case !g.f.exposes(s):
-			delete(g.last, s.Name)
-		case s.State == model.StateConnected:
-			g.last[s.Name] = lists{s.Tools, s.Prompts, s.Resources, s.Templates}
-		default:
-			if l, ok := g.last[s.Name]; ok {
-				s.Tools, s.Prompts, s.Resources, s.Templates = l.tools, l.prompts, l.resources, l.templates
-			}
+		g.known.noteLocked(s)
+		if g.f.exposes(s) && s.State != model.StateConnected {
+			g.known.offerLocked(s)
 		}
 	}
-	for n := range g.last {
-		if !seen[n] {
-			delete(g.last, n)
-		}
-	}
+	g.known.forgetOthersLocked(seen)
 	return view
 }

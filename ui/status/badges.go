@@ -22,6 +22,9 @@ func ToolBadges(t *engine.Tool) []string {
 	if t.Denied {
 		b = append(b, "denied by permissions")
 	}
+	if t.Withheld != "" {
+		b = append(b, "⚠ withheld: "+string(t.Withheld)+", review it")
+	}
 	if t.Collision != "" {
 		b = append(b, "⚠ "+t.Collision)
 	}

@@ -26,21 +26,9 @@ func Move(t engine.Transition) string {
 		return fmt.Sprintf("reconnect attempt %d/%d", c.Attempt, c.MaxAttempts)
 	case model.ReasonRetryScheduled:
 		return fmt.Sprintf("reconnect attempt %d/%d in %s", c.Attempt, c.MaxAttempts, c.At.Sub(t.At).Round(100*time.Millisecond))
-	case model.ReasonAwaitingApproval:
-		if c.Changed {
-			return "changed since approval"
-		}
-		return "awaiting approval"
-	case model.ReasonBlockedByPolicy:
-		return "blocked by policy rule " + c.Rule
-	case model.ReasonDisabledByYou:
-		return "disabled by you"
-	case model.ReasonRejectedByYou:
-		return "rejected by you"
-	case model.ReasonConfigProblem:
-		if c.Problem != nil {
-			return c.Problem.Error()
-		}
+	case model.ReasonAwaitingApproval, model.ReasonBlockedByPolicy, model.ReasonDisabledByYou,
+		model.ReasonRejectedByYou, model.ReasonConfigProblem:
+		return CannotRun(c, "", InTUI)
 	case model.ReasonGaveUp:
 		return fmt.Sprintf("gave up after %d reconnect attempts: %s", c.MaxAttempts, c.Error)
 	case model.ReasonCrashLoop:

@@ -68,7 +68,7 @@ func TestWhySaysEachFactOnce(t *testing.T) {
 		Blockers: []model.Reason{{Kind: model.ReasonBlockedByPolicy, Rule: "r"}, {Kind: model.ReasonDisabledByYou}, {Kind: model.ReasonAwaitingApproval, Changed: true}},
 	}
 	lines := Why(&changed)
-	if got := texts(lines); !slices.Equal(got, []string{"Blocked by policy rule r.", "Disabled by you (enable it to connect).", "Awaiting your approval again: the definition changed since you approved it."}) || lines[2].Diff != "- a\n+ b" {
+	if got := texts(lines); !slices.Equal(got, []string{"Blocked by policy rule r.", "Disabled by you (enable it to connect).", "Awaiting your approval again (the definition changed since you approved it)."}) || lines[2].Diff != "- a\n+ b" {
 		t.Errorf("blockers in order with the diff: %+v", lines)
 	}
 	if got := Why(&engine.ServerSnapshot{State: model.StateConnected, Blockers: changed.Blockers}); got != nil {

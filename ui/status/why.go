@@ -98,38 +98,14 @@ func retrying(s *engine.ServerSnapshot) []Line {
 	return []Line{{Text: Sentence(failed)}, {Text: next}}
 }
 
-// blocker words one standing reason of s's definition.
+// blocker says one standing reason of s's definition as a sentence,
+// with the diff of a definition that changed since its approval.
 func blocker(s *engine.ServerSnapshot, b model.Reason) Line {
-	switch b.Kind {
-	case model.ReasonBlockedByPolicy:
-		if b.Rule != "" {
-			return Line{Text: fmt.Sprintf("Blocked by policy rule %s.", b.Rule)}
-		}
-		return Line{Text: "Blocked by managed policy."}
-	case model.ReasonDisabledByYou:
-		return Line{Text: "Disabled by you (enable it to connect)."}
-	case model.ReasonAwaitingApproval:
-		if !b.Changed {
-			return Line{Text: "Awaiting your approval: this server comes from the project's .mcp.json."}
-		}
-		return Line{Text: "Awaiting your approval again: the definition changed since you approved it.", Diff: s.Approval.Diff}
-	case model.ReasonRejectedByYou:
-		return Line{Text: "Rejected by you."}
-	case model.ReasonConfigProblem:
-		if b.Problem != nil {
-			return Line{Text: Sentence(b.Problem.Error())}
-		}
-	case model.ReasonCommandNotFound:
-		if b.Missing {
-			return Line{Text: fmt.Sprintf("Command %s does not exist.", b.Command)}
-		}
-		return Line{Text: fmt.Sprintf("Command %s not found on PATH.", b.Command)}
-	default: // not a blocker's kind: its error, else its name
+	l := Line{Text: Sentence(CannotRun(b, s.Name, InTUI))}
+	if b.Kind == model.ReasonAwaitingApproval && b.Changed {
+		l.Diff = s.Approval.Diff
 	}
-	if b.Error != "" {
-		return Line{Text: Sentence(b.Error)}
-	}
-	return Line{Text: Sentence(string(b.Kind))}
+	return l
 }
 
 // Sentence makes s (an error text, usually lowercase and unpunctuated) read

@@ -17,7 +17,6 @@ import (
 
 	"github.com/mcpdeck/mcpdeck/model"
 	"github.com/mcpdeck/mcpdeck/model/config"
-	"github.com/mcpdeck/mcpdeck/model/textsafe"
 	"github.com/mcpdeck/mcpdeck/oauth"
 	"github.com/mcpdeck/mcpdeck/ui/cli/clicore"
 	"github.com/mcpdeck/mcpdeck/ui/status"
@@ -114,16 +113,8 @@ func authServer(g *clicore.Globals, lo config.LoadOptions, name string, logout b
 	// What stops a server from running stops a sign-in, but your own
 	// disable: one may sign in to a server before turning it on.
 	for _, b := range srv.Blockers() {
-		switch b.Kind {
-		case model.ReasonDisabledByYou:
-		case model.ReasonBlockedByPolicy:
-			return model.Server{}, fmt.Errorf("server %s is blocked by managed policy (%s)", name, b.Rule)
-		case model.ReasonAwaitingApproval, model.ReasonRejectedByYou:
-			return model.Server{}, fmt.Errorf("project server %s is not approved (%s): approve it first with mcpdeck mcp approve %s", name, srv.Approval.Status, textsafe.QuoteArg(name))
-		case model.ReasonConfigProblem:
-			return model.Server{}, fmt.Errorf("server %s has a configuration problem: %s", name, b.Problem.Error())
-		default:
-			return model.Server{}, fmt.Errorf("server %s cannot run (%s)", name, b.Kind)
+		if b.Kind != model.ReasonDisabledByYou {
+			return model.Server{}, fmt.Errorf("server %s cannot be signed in to: %s", name, status.CannotRun(b, name, status.InCLI))
 		}
 	}
 	return srv, nil

@@ -20,6 +20,8 @@ import (
 // sequences, C1 controls, bidi overrides or tag characters.
 func TestAuthErrorFromServerIsSanitized(t *testing.T) {
 	keyring.MockInit()
+	// A session bus to reach, so the keychain is asked: the mock answers.
+	t.Setenv("DBUS_SESSION_BUS_ADDRESS", "unix:path=/nonexistent")
 	root := t.TempDir()
 	t.Setenv("HOME", root)
 	t.Setenv("XDG_CONFIG_HOME", filepath.Join(root, ".config"))

@@ -37,6 +37,8 @@ func runAuth(t *testing.T, servers string, args ...string) (string, string, erro
 
 func TestAuthCommandClientCredentialsAndLogout(t *testing.T) {
 	keyring.MockInit() // never touch the real keychain
+	// A session bus to reach, so the keychain is asked: the mock answers.
+	t.Setenv("DBUS_SESSION_BUS_ADDRESS", "unix:path=/nonexistent")
 	t.Setenv("XDG_CACHE_HOME", t.TempDir())
 	f := newE2EAS(t)
 	t.Setenv("MCPDECK_CLIENT_SECRET", f.secret)
@@ -68,6 +70,8 @@ func TestAuthCommandClientCredentialsAndLogout(t *testing.T) {
 
 func TestAuthCommandRefusals(t *testing.T) {
 	keyring.MockInit()
+	// A session bus to reach, so the keychain is asked: the mock answers.
+	t.Setenv("DBUS_SESSION_BUS_ADDRESS", "unix:path=/nonexistent")
 	t.Setenv("XDG_CACHE_HOME", t.TempDir())
 	servers := `{"mcpServers":{"local":{"command":"true"}}}`
 	if _, _, err := runAuth(t, servers, "nope"); err == nil || !strings.Contains(err.Error(), "no server named nope") {
@@ -85,6 +89,8 @@ func TestAuthCommandRefusals(t *testing.T) {
 // to an unapproved project server is refused.
 func TestAuthLogoutOfUnapprovedProjectServer(t *testing.T) {
 	keyring.MockInit()
+	// A session bus to reach, so the keychain is asked: the mock answers.
+	t.Setenv("DBUS_SESSION_BUS_ADDRESS", "unix:path=/nonexistent")
 	t.Setenv("XDG_CACHE_HOME", t.TempDir())
 	dir := t.TempDir()
 	if err := os.WriteFile(filepath.Join(dir, ".mcp.json"), []byte(`{"mcpServers":{"p":{"type":"http","url":"http://127.0.0.1:1/mcp"}}}`), 0o600); err != nil {
@@ -104,7 +110,7 @@ func TestAuthLogoutOfUnapprovedProjectServer(t *testing.T) {
 		err := cmd.ExecuteContext(context.Background())
 		return stdout.String(), err
 	}
-	if _, err := auth("p"); err == nil || !strings.Contains(err.Error(), "not approved") {
+	if _, err := auth("p"); err == nil || !strings.Contains(err.Error(), "awaiting your approval (mcpdeck mcp approve p)") {
 		t.Errorf("sign-in: %v", err)
 	}
 	if out, err := auth("--logout", "p"); err != nil || !strings.HasPrefix(out, "Signed out of p") {

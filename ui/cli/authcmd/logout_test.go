@@ -36,6 +36,8 @@ func TestAuthLogoutSaysWhatHappenedToTheTokens(t *testing.T) {
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			keyring.MockInit() // never touch the real keychain
+			// A session bus to reach, so the keychain is asked: the mock answers.
+			t.Setenv("DBUS_SESSION_BUS_ADDRESS", "unix:path=/nonexistent")
 			root := t.TempDir()
 			t.Setenv("HOME", filepath.Join(root, "home"))
 			t.Setenv("XDG_CONFIG_HOME", filepath.Join(root, "home", ".config"))

@@ -149,6 +149,9 @@ func dispatchBatch(ctx context.Context, inputs <-chan batchInput, pending chan<-
 		case <-ctx.Done():
 			return
 		}
+		if ctx.Err() != nil { // a slot freed as the batch was cancelled: both were ready, and select picks either
+			return
+		}
 		pending <- j
 		wg.Go(func() {
 			defer func() { <-slots }()

@@ -195,6 +195,20 @@ func TestBatchSaysTheConnectionWasLost(t *testing.T) {
 	}
 }
 
+// TestBatchGoesOnAfterTheReconnect: the line after one during which the
+// server process exited waits for the server to reconnect, then runs: a
+// batch does not fail every line after a loss.
+func TestBatchGoesOnAfterTheReconnect(t *testing.T) {
+	e := clitest.NewEnv(t)
+	fault := clitest.BuildFaultServer(t, t.TempDir())
+	cfg := clitest.EngServers(t, map[string]any{"crashy": map[string]any{"command": fault}})
+	in := `{"tool": "crash"}` + "\n" + `{"tool": "echo", "arguments": {"text": "after"}}` + "\n"
+	r := e.RunStdin(in, "--mcp-config", cfg, "batch", "crashy")
+	if r.Code != 1 || !strings.HasPrefix(r.Stdout, "1: error: calling crash on crashy: the connection was lost") || !strings.HasSuffix(r.Stdout, "\n2: after\n") {
+		t.Errorf("the line after the loss: %s", r)
+	}
+}
+
 // TestHelpExampleRuns feeds the requests of batch's --help example to
 // server-everything, the server it names: each one answers (exit 0), so
 // the example can be copied as it is.

@@ -8,6 +8,7 @@ import (
 	"sync/atomic"
 
 	"github.com/mcpdeck/mcpdeck/engine"
+	"github.com/mcpdeck/mcpdeck/model/lock"
 	"github.com/mcpdeck/mcpdeck/model/textsafe"
 	"github.com/mcpdeck/mcpdeck/transports"
 )
@@ -52,21 +53,21 @@ type ElicitLog struct {
 }
 
 func (l *ElicitLog) addSample(r engine.SampleRequest) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	if len(l.samples) == 0 {
-		l.samples = append(l.samples, r)
-	}
+	lock.With(&l.mu, func() {
+		if len(l.samples) == 0 {
+			l.samples = append(l.samples, r)
+		}
+	})
 }
 
 // sampleDeclined words the first declined sampling request, "" for none.
 func (l *ElicitLog) sampleDeclined() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	if len(l.samples) == 0 {
+	var samples []engine.SampleRequest
+	lock.With(&l.mu, func() { samples = l.samples })
+	if len(samples) == 0 {
 		return ""
 	}
-	r := l.samples[0]
+	r := samples[0]
 	what := ""
 	if r.Request != "" {
 		what = ", for " + r.Request
@@ -76,11 +77,11 @@ func (l *ElicitLog) sampleDeclined() string {
 }
 
 func (l *ElicitLog) add(r engine.ElicitRequest) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	if len(l.reqs) == 0 {
-		l.reqs = append(l.reqs, r)
-	}
+	lock.With(&l.mu, func() {
+		if len(l.reqs) == 0 {
+			l.reqs = append(l.reqs, r)
+		}
+	})
 }
 
 // Explain returns an error naming the first refused elicitation or
@@ -89,12 +90,12 @@ func (l *ElicitLog) Explain() error {
 	if s := l.sampleDeclined(); s != "" {
 		return errors.New(s)
 	}
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	if len(l.reqs) == 0 {
+	var reqs []engine.ElicitRequest
+	lock.With(&l.mu, func() { reqs = l.reqs })
+	if len(reqs) == 0 {
 		return nil
 	}
-	r := l.reqs[0]
+	r := reqs[0]
 	what := r.Message
 	if r.Mode == "url" {
 		what = r.URL

@@ -6,6 +6,7 @@ import (
 	"sync"
 	"unicode/utf8"
 
+	"github.com/mcpdeck/mcpdeck/model/lock"
 	"github.com/mcpdeck/mcpdeck/model/textsafe"
 )
 
@@ -31,25 +32,25 @@ type TerminalWriter struct {
 // sanitizing writer.
 func NewTerminalWriter(w io.Writer) *TerminalWriter { return &TerminalWriter{w: w} }
 
-func (t *TerminalWriter) Write(p []byte) (int, error) {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	buf := append(t.tail, p...)
-	cut := completeRunes(buf)
-	t.tail = append([]byte(nil), buf[cut:]...)
-	out := textsafe.Sanitize(string(buf[:cut]))
-	if l := t.line; l != nil && out != "" {
-		if l.shown { // the message takes the progress line's place…
-			out, l.shown = eraseLine+out, false
+func (t *TerminalWriter) Write(p []byte) (n int, err error) {
+	lock.With(&t.mu, func() {
+		buf := append(t.tail, p...)
+		cut := completeRunes(buf)
+		t.tail = append([]byte(nil), buf[cut:]...)
+		out := textsafe.Sanitize(string(buf[:cut]))
+		if l := t.line; l != nil && out != "" {
+			if l.shown { // the message takes the progress line's place…
+				out, l.shown = eraseLine+out, false
+			}
+			if l.text != "" && strings.HasSuffix(out, "\n") { // …which is drawn again under it
+				out, l.shown = out+l.text, true
+			}
 		}
-		if l.text != "" && strings.HasSuffix(out, "\n") { // …which is drawn again under it
-			out, l.shown = out+l.text, true
+		if _, err = io.WriteString(t.w, out); err == nil {
+			n = len(p)
 		}
-	}
-	if _, err := io.WriteString(t.w, out); err != nil {
-		return 0, err
-	}
-	return len(p), nil
+	})
+	return n, err
 }
 
 // completeRunes is the length of b without a trailing incomplete UTF-8

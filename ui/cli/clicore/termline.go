@@ -7,6 +7,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 	"github.com/charmbracelet/x/term"
 
+	"github.com/mcpdeck/mcpdeck/model/lock"
 	"github.com/mcpdeck/mcpdeck/model/textsafe"
 )
 
@@ -41,9 +42,7 @@ func NewTermLine(g *Globals) *TermLine {
 		w = 80
 	}
 	l := &TermLine{tw: tw, width: w}
-	tw.mu.Lock()
-	tw.line = l
-	tw.mu.Unlock()
+	lock.With(&tw.mu, func() { tw.line = l })
 	return l
 }
 
@@ -54,10 +53,10 @@ func (l *TermLine) Draw(text string) {
 		return
 	}
 	text = ansi.Truncate(textsafe.SanitizeLine(text), max(l.width-1, 1), "…")
-	l.tw.mu.Lock()
-	defer l.tw.mu.Unlock()
-	l.text, l.shown = text, true
-	_, _ = io.WriteString(l.tw.w, eraseLine+text)
+	lock.With(&l.tw.mu, func() {
+		l.text, l.shown = text, true
+		_, _ = io.WriteString(l.tw.w, eraseLine+text)
+	})
 }
 
 // Clear erases the line and ends it, so what follows starts on a clean
@@ -66,13 +65,13 @@ func (l *TermLine) Clear() {
 	if l == nil {
 		return
 	}
-	l.tw.mu.Lock()
-	defer l.tw.mu.Unlock()
-	if l.shown {
-		_, _ = io.WriteString(l.tw.w, eraseLine)
-	}
-	l.text, l.shown = "", false
-	if l.tw.line == l {
-		l.tw.line = nil
-	}
+	lock.With(&l.tw.mu, func() {
+		if l.shown {
+			_, _ = io.WriteString(l.tw.w, eraseLine)
+		}
+		l.text, l.shown = "", false
+		if l.tw.line == l {
+			l.tw.line = nil
+		}
+	})
 }

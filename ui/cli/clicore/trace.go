@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/mcpdeck/mcpdeck/engine"
+	"github.com/mcpdeck/mcpdeck/model/lock"
 	"github.com/mcpdeck/mcpdeck/model/platform"
 	"github.com/mcpdeck/mcpdeck/model/textsafe"
 )
@@ -82,28 +83,28 @@ func (t *traceFile) write(server string, f engine.Frame) {
 		return
 	}
 	b = append(b, '\n')
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	if t.err != nil || t.closed {
-		return
-	}
-	if _, err := t.f.Write(b); err != nil {
-		t.err = fmt.Errorf("--trace %s: %w", t.path, err)
-	}
+	lock.With(&t.mu, func() {
+		if t.err != nil || t.closed {
+			return
+		}
+		if _, err := t.f.Write(b); err != nil {
+			t.err = fmt.Errorf("--trace %s: %w", t.path, err)
+		}
+	})
 }
 
 // close ends the trace and returns the first failure, if any.
-func (t *traceFile) close() error {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	if t.closed {
-		return t.err
-	}
-	t.closed = true
-	if err := t.f.Close(); err != nil && t.err == nil {
-		t.err = fmt.Errorf("--trace %s: %w", t.path, err)
-	}
-	return t.err
+func (t *traceFile) close() (err error) {
+	lock.With(&t.mu, func() {
+		if !t.closed {
+			t.closed = true
+			if cerr := t.f.Close(); cerr != nil && t.err == nil {
+				t.err = fmt.Errorf("--trace %s: %w", t.path, cerr)
+			}
+		}
+		err = t.err
+	})
+	return err
 }
 
 // TraceInto makes eo hand every frame to the --trace file, opened the

@@ -50,6 +50,8 @@ var completedArgs = map[string][]argKind{
 	"mcpdeck batch":         {argServer},
 	"mcpdeck logs":          {argServer},
 	"mcpdeck context":       {argServer, argServer, argServer, argServer, argServer, argServer, argServer, argServer},
+	"mcpdeck scan":          {argServer, argServer, argServer, argServer, argServer, argServer, argServer, argServer},
+	"mcpdeck mcp review":    {argServer, argTool, argTool, argTool, argTool, argTool, argTool, argTool},
 }
 
 // AddTo gives every command of the tree its dynamic completions:

@@ -111,17 +111,27 @@ func writeMCPResult(g *clicore.Globals, res any) error {
 }
 
 // runEngCall connects SERVER alone, types the arguments with the tool's
-// input schema, calls TOOL and prints the result.
+// input schema, calls TOOL and prints the result. A tool the server's
+// list lacks is looked for once more when the server says its list
+// changes (engine.FindTool): a gateway such as mcpdeck serve may offer it
+// just after the first list.
 func runEngCall(ctx context.Context, f *clicore.EngineFlags, server, tool string, args clicore.Args) error {
 	g := f.Globals
 	return clicore.WithServer(ctx, f, server, func(ctx context.Context, s *clicore.Session) error {
-		srv, _ := s.Server(server)
-		params := args.Typed(schemaTyper(srv, tool))
+		failed := func(err error) error {
+			srv, _ := s.Server(server)
+			return clicore.UnknownItemHint(engCallErr(f, fmt.Sprintf("call %s on %s", tool, server), err), srv, clicore.ItemTool, tool)
+		}
+		def, err := s.Eng.FindTool(ctx, server, tool)
+		if err != nil {
+			return failed(err)
+		}
+		params := args.Typed(schemaTyper(def))
 		prog := newCallProgress(g)
 		res, err := s.Eng.CallTool(ctx, server, tool, params, prog.show)
 		prog.end()
 		if err != nil {
-			return clicore.UnknownItemHint(engCallErr(f, fmt.Sprintf("call %s on %s", tool, server), err), srv, clicore.ItemTool, tool)
+			return failed(err)
 		}
 		if err := printToolResult(g, res); err != nil {
 			return err
@@ -137,21 +147,15 @@ func runEngCall(ctx context.Context, f *clicore.EngineFlags, server, tool string
 	})
 }
 
-// schemaTyper types key=text arguments with tool's input schema as srv
-// lists it (form.Schema.FromText); nil, text as it is, when the tool is
-// not listed or its schema cannot be read (the engine then says why).
-func schemaTyper(srv engine.ServerSnapshot, tool string) func(key, text string) any {
-	for _, t := range srv.Tools {
-		if t.Name != tool && t.ExposedName != tool {
-			continue
-		}
-		sch, err := form.Parse(t.InputSchema)
-		if err != nil {
-			return nil
-		}
-		return sch.FromText
+// schemaTyper types key=text arguments with tool's input schema
+// (form.Schema.FromText); nil, text as it is, when its schema cannot be
+// read (the engine then says why).
+func schemaTyper(tool engine.Tool) func(key, text string) any {
+	sch, err := form.Parse(tool.InputSchema)
+	if err != nil {
+		return nil
 	}
-	return nil
+	return sch.FromText
 }
 
 // printToolResult prints a call's result: as JSON with --json, else its

@@ -6,6 +6,7 @@ import (
 	"sync"
 
 	"github.com/mcpdeck/mcpdeck/engine"
+	"github.com/mcpdeck/mcpdeck/model/lock"
 	"github.com/mcpdeck/mcpdeck/model/textsafe"
 	"github.com/mcpdeck/mcpdeck/ui/cli/clicore"
 )
@@ -32,24 +33,23 @@ func newCallProgress(g *clicore.Globals) *callProgress {
 
 // show shows one notification.
 func (c *callProgress) show(p engine.Progress) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if c.done {
-		return
-	}
-	if c.line == nil {
-		fmt.Fprintln(c.g.Stderr, textsafe.SanitizeLine("progress: "+progressText(p)))
-		return
-	}
-	c.line.Draw("progress " + progressBar(p) + progressText(p))
+	lock.With(&c.mu, func() {
+		switch {
+		case c.done:
+		case c.line == nil:
+			fmt.Fprintln(c.g.Stderr, textsafe.SanitizeLine("progress: "+progressText(p)))
+		default:
+			c.line.Draw("progress " + progressBar(p) + progressText(p))
+		}
+	})
 }
 
 // end erases the line before the result is printed.
 func (c *callProgress) end() {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	c.done = true
-	c.line.Clear()
+	lock.With(&c.mu, func() {
+		c.done = true
+		c.line.Clear()
+	})
 }
 
 // progressText is "3/10 message", or "3 message" without a total.

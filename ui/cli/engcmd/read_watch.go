@@ -13,7 +13,8 @@ import (
 // watchResource is `read --watch`: subscribe to uri, then print its content
 // each time a new read of it arrives (the first read, then one per update
 // the server announces), until Ctrl-C. With --json each read is one JSON
-// line; otherwise a line on stderr says when it changed.
+// line, the result as the server sent it (as read --json prints it);
+// otherwise a line on stderr says when it changed.
 func watchResource(ctx context.Context, f *clicore.EngineFlags, s *clicore.Session, server, uri string) error {
 	g := f.Globals
 	if err := s.Eng.Watch(ctx, server, uri); err != nil {
@@ -58,7 +59,15 @@ func watched(snap engine.Snapshot, server, uri string) (engine.WatchedResource, 
 // printWatched prints one read of a watched resource.
 func printWatched(g *clicore.Globals, w engine.WatchedResource) error {
 	if g.JSON {
-		return clicore.WriteJSONLine(g.Stdout, w)
+		if w.ReadError != "" {
+			fmt.Fprintln(g.Stderr, "mcpdeck: "+textsafe.SanitizeLine(w.ReadError))
+			return nil
+		}
+		js, err := clicore.MCPResult(engine.ResourceResult{Contents: w.Contents, Sent: w.Sent})
+		if err != nil {
+			return err
+		}
+		return clicore.WriteJSONLine(g.Stdout, js)
 	}
 	when := "read"
 	if w.Updates > 0 {

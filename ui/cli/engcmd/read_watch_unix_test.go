@@ -7,6 +7,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"os/exec"
 	"strings"
 	"syscall"
@@ -52,5 +53,51 @@ func TestReadWatchPrintsEachChange(t *testing.T) {
 	}
 	if !strings.Contains(stderr.String(), "fault://ticker changed (update") {
 		t.Errorf("stderr does not say when it changed:\n%s", stderr.String())
+	}
+}
+
+// TestReadWatchJSONIsWhatTheServerSent: `read --watch --json` prints each
+// read as one JSON line holding the result as the server sent it, as
+// `read --json` does: MCP's contents, not mcpdeck's own record.
+func TestReadWatchJSONIsWhatTheServerSent(t *testing.T) {
+	e := clitest.NewEnv(t)
+	fault := clitest.BuildFaultServer(t, t.TempDir())
+	cfg, _ := json.Marshal(map[string]any{"mcpServers": map[string]any{"f": map[string]any{"command": fault}}})
+	cmd := e.Command("--mcp-config", string(cfg), "read", "f", "fault://ticker", "--watch", "--json")
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	var reads []map[string]any
+	sc := bufio.NewScanner(stdout)
+	for sc.Scan() {
+		var v map[string]any
+		if err := json.Unmarshal(sc.Bytes(), &v); err != nil {
+			t.Fatalf("line %q is not JSON: %v", sc.Text(), err)
+		}
+		reads = append(reads, v)
+		if len(reads) == 2 {
+			break
+		}
+	}
+	_ = cmd.Process.Signal(syscall.SIGINT)
+	_ = cmd.Wait()
+	if len(reads) != 2 {
+		t.Fatalf("%d reads printed\nstderr:\n%s", len(reads), stderr.String())
+	}
+	for i, r := range reads {
+		contents, _ := r["contents"].([]any)
+		var first map[string]any
+		if len(contents) > 0 {
+			first, _ = contents[0].(map[string]any)
+		}
+		if len(r) != 1 || first["uri"] != "fault://ticker" || !strings.HasPrefix(fmt.Sprint(first["text"]), "tick ") {
+			t.Errorf("read %d: %v, want {\"contents\":[{\"uri\":\"fault://ticker\",\"text\":\"tick N\",…}]}", i, r)
+		}
 	}
 }

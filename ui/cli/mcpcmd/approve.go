@@ -57,7 +57,7 @@ func runApprove(g *clicore.Globals, approve bool, target string) error {
 	}
 	if approve && clicore.OnTerminal(g) {
 		if shown := awaiting(targets); len(shown) > 0 {
-			return confirmApproval(g, opts, shown)
+			return confirmApproval(g, opts, res.ProjectRoot, shown)
 		}
 	}
 	// Approve exactly the definition read above (and shown as a diff
@@ -105,15 +105,17 @@ func awaiting(targets []model.Server) []model.Server {
 }
 
 // confirmApproval shows the person everything each server will run or
-// send, as written (config.ApprovalView), asks once, and approves exactly
+// send, as written (config.ApprovalView), and what its sandbox would open
+// on this machine (project is the project's root), asks once, and approves exactly
 // the definitions shown: each by its hash, so a file changed in between is
 // refused rather than approved unseen.
-func confirmApproval(g *clicore.Globals, opts config.LoadOptions, servers []model.Server) error {
+func confirmApproval(g *clicore.Globals, opts config.LoadOptions, project string, servers []model.Server) error {
 	names := make([]string, len(servers))
 	for i, s := range servers {
 		names[i] = textsafe.Escape(s.Name)
 		fmt.Fprintf(g.Stdout, "%s: everything it would run or send, as written in its file:\n", names[i])
 		writeApprovalView(g.Stdout, s, "  ")
+		explainSandbox(s, project, false).write(g.Stdout, opts.Home, "  ")
 		if s.Approval.Diff != "" {
 			fmt.Fprintln(g.Stdout, "  Changed since you last approved it:")
 			for _, d := range strings.Split(strings.TrimRight(s.Approval.Diff, "\n"), "\n") {

@@ -19,9 +19,18 @@ import (
 // what the terminal showed.
 func approveOnTerminal(t *testing.T, e *clitest.Env, name, answer string) string {
 	t.Helper()
+	return onTerminal(t, e, answer, "mcp", "approve", name)
+}
+
+// onTerminal runs mcpdeck with args and a terminal as its standard input
+// and output, answers its [y/N] question with answer, and returns what
+// the terminal showed.
+func onTerminal(t *testing.T, e *clitest.Env, answer string, args ...string) string {
+	t.Helper()
+	what := strings.Join(args, " ")
 	ctl, tty := clitest.OpenPTY(t)
 	defer ctl.Close()
-	cmd := exec.Command(clitest.Binary, "mcp", "approve", name)
+	cmd := exec.Command(clitest.Binary, args...)
 	cmd.Dir = e.Proj
 	cmd.Env = []string{
 		"HOME=" + e.Home, "XDG_CONFIG_HOME=" + e.Config, "MCPDECK_MANAGED_DIR=" + e.Managed,
@@ -53,10 +62,10 @@ func approveOnTerminal(t *testing.T, e *clitest.Env, name, answer string) string
 		}
 	}
 	if err := cmd.Wait(); err != nil {
-		t.Fatalf("mcp approve %s: %v\n%s\n%s", name, err, shown.String(), stderr.String())
+		t.Fatalf("mcpdeck %s: %v\n%s\n%s", what, err, shown.String(), stderr.String())
 	}
 	if !answered {
-		t.Fatalf("mcp approve %s on a terminal did not ask:\n%s", name, shown.String())
+		t.Fatalf("mcpdeck %s on a terminal did not ask:\n%s", what, shown.String())
 	}
 	return shown.String()
 }

@@ -13,6 +13,7 @@ import (
 	"github.com/mcpdeck/mcpdeck/model"
 	"github.com/mcpdeck/mcpdeck/model/cache"
 	"github.com/mcpdeck/mcpdeck/model/config"
+	"github.com/mcpdeck/mcpdeck/model/sandbox"
 	"github.com/mcpdeck/mcpdeck/model/textsafe"
 	"github.com/mcpdeck/mcpdeck/ui/cli/clicore"
 	"github.com/mcpdeck/mcpdeck/ui/status"
@@ -60,18 +61,22 @@ func newMCPGetCmd(g *clicore.Globals) *cobra.Command {
 					live = &srv
 				}
 			}
+			box := explainSandbox(s, res.ProjectRoot, !noConnect)
 			if g.JSON {
 				doc := struct {
 					serverView
-					Status *liveJSON `json:"status,omitempty"`
-				}{serverView: newServerView(s).withProtocol(s, protocolMemory())}
+					// SandboxProfile is what the sandbox opens on this
+					// machine now (sandbox.View).
+					SandboxProfile *sandbox.View `json:"sandboxProfile,omitempty"`
+					Status         *liveJSON     `json:"status,omitempty"`
+				}{serverView: newServerView(s).withProtocol(s, protocolMemory()), SandboxProfile: box.View}
 				if live != nil {
 					doc.Status = newLiveJSON(*live)
 				}
 				return clicore.WriteJSON(g.Stdout, doc)
 			}
 			failed := live != nil && clicore.OutcomeOf(*live) == status.OutcomeFailed
-			writeServerDetails(g.Stdout, s, protocolMemory(), failed)
+			writeServerDetails(g.Stdout, s, protocolMemory(), failed, box, lo.Home)
 			if live != nil {
 				fmt.Fprintf(g.Stdout, "  %-15s %s\n", "Status:", clicore.StatusText(*live))
 			}
@@ -85,7 +90,7 @@ func newMCPGetCmd(g *clicore.Globals) *cobra.Command {
 // writeServerDetails prints one server for people; failed says that the
 // live status printed after it is a failure, which "Config problems: none"
 // must not seem to contradict.
-func writeServerDetails(w io.Writer, s model.Server, mem map[string]cache.RememberedProtocol, failed bool) {
+func writeServerDetails(w io.Writer, s model.Server, mem map[string]cache.RememberedProtocol, failed bool, box boxView, home string) {
 	v := newServerView(s).withProtocol(s, mem)
 	line := func(label, value string) { fmt.Fprintf(w, "  %-15s %s\n", label+":", value) }
 	fmt.Fprintln(w, textsafe.SanitizeLine(s.Name)+":")
@@ -99,6 +104,7 @@ func writeServerDetails(w io.Writer, s model.Server, mem map[string]cache.Rememb
 	} else {
 		writeDefinition(v, line)
 	}
+	box.write(w, home, "  ")
 	if s.OptsIntoProject() {
 		line("In the project", clicore.OptInText())
 	}
@@ -119,19 +125,20 @@ func writeServerDetails(w io.Writer, s model.Server, mem map[string]cache.Rememb
 	}
 	line("Policy", textsafe.SanitizeLine(policyText(s.Policy)))
 	line("Config hash", s.Hash)
-	writeConfigProblems(w, s, failed)
+	writeConfigProblems(w, s, failed, box.problems(home))
 	line("Runs", whyNot(s))
 }
 
 // writeConfigProblems lists what is wrong with the definition: its
-// problems (which keep it from running) and the fields mcpdeck does not
-// use. "none" only when nothing is wrong and the live status is not a
+// problems (which keep it from running), what its sandbox does not open of
+// what it asks (boxProblems) and the fields mcpdeck does not use. "none" only when nothing is wrong and the live status is not a
 // failure: next to "✗ failed" it would read as "nothing is wrong".
-func writeConfigProblems(w io.Writer, s model.Server, failed bool) {
+func writeConfigProblems(w io.Writer, s model.Server, failed bool, boxProblems []string) {
 	var probs []string
 	for _, p := range s.Problems {
 		probs = append(probs, textsafe.SanitizeLine(p.Error()))
 	}
+	probs = append(probs, boxProblems...)
 	for _, u := range config.UnknownFields(s.Raw) {
 		probs = append(probs, unknownFieldText(u))
 	}
@@ -177,6 +184,9 @@ func writeDefinition(v serverView, line func(label, value string)) {
 	if v.Sandbox != nil {
 		line("Sandbox", textsafe.SanitizeLine(v.Sandbox.Summary()))
 	}
+	if len(v.SandboxEnv) > 0 {
+		line("Sandbox env", textsafe.SanitizeLine(strings.Join(v.SandboxEnv, " ")))
+	}
 	if len(v.StoreSecrets) > 0 {
 		line("Secrets", strings.Join(v.StoreSecrets, ", ")+" from mcpdeck's secret store (values not shown)")
 	}
@@ -205,17 +215,5 @@ func whyNot(s model.Server) string {
 	if len(bs) == 0 {
 		return "yes"
 	}
-	name := textsafe.QuoteArg(s.Name)
-	switch bs[0].Kind {
-	case model.ReasonBlockedByPolicy:
-		return "no: blocked by managed policy"
-	case model.ReasonDisabledByYou:
-		return "no: disabled (mcpdeck mcp enable " + name + ")"
-	case model.ReasonAwaitingApproval:
-		return "no: waiting for approval (mcpdeck mcp approve " + name + ")"
-	case model.ReasonRejectedByYou:
-		return "no: rejected (mcpdeck mcp approve " + name + " to allow it)"
-	default:
-		return "no: its definition has problems"
-	}
+	return "no: " + status.CannotRun(bs[0], s.Name, status.InCLI)
 }

@@ -46,6 +46,8 @@ func NewCmd(g *clicore.Globals) *cobra.Command {
 		newMCPSecretCmd(g),
 		newMCPImportCmd(g),
 		newMCPMigrateLocalCmd(g),
+		newMCPReviewCmd(g),
+		newMCPLockCmd(g),
 	)
 	return cmd
 }

@@ -18,7 +18,7 @@ func TestManagedPolicyIsShown(t *testing.T) {
 	if servers["fine"].Scope != "local" || !strings.Contains(e.OK("mcp", "list", "--no-connect").Stdout, "blocked (deniedMcpServers") {
 		t.Errorf("list does not show the policy rule: %+v", servers)
 	}
-	if out := e.OK("mcp", "get", "bad").Stdout; !strings.Contains(out, "no: blocked by managed policy") {
+	if out := e.OK("mcp", "get", "bad").Stdout; !strings.Contains(out, `no: blocked by policy rule deniedMcpServers: serverName "bad"`) {
 		t.Errorf("get bad:\n%s", out)
 	}
 }

@@ -4,10 +4,12 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"strings"
 
 	"github.com/mcpdeck/mcpdeck/model"
 	"github.com/mcpdeck/mcpdeck/model/config"
+	"github.com/mcpdeck/mcpdeck/model/sandbox"
 	"github.com/mcpdeck/mcpdeck/model/textsafe"
 	"github.com/mcpdeck/mcpdeck/ui/cli/clicore"
 )
@@ -54,6 +56,11 @@ type serverView struct {
 	// StoreSecrets names the secrets the definition takes from mcpdeck's
 	// secret store (${secret:NAME}); their values are never shown.
 	StoreSecrets []string `json:"storeSecrets,omitempty"`
+	// SandboxEnv names the environment variables a sandboxed server
+	// receives (sandbox.EnvNames), values never shown; none without a
+	// sandbox, where the server gets mcpdeck's environment less its own
+	// credentials.
+	SandboxEnv []string `json:"sandboxEnv,omitempty"`
 }
 
 // newServerView builds the view of s.
@@ -67,7 +74,17 @@ func newServerView(s model.Server) serverView {
 		OAuth: c.OAuth, Builtin: c.Name, Sandbox: c.Sandbox, Hash: s.Hash, Enabled: s.Enabled,
 		Approval: s.Approval, Policy: s.Policy, Runnable: s.Runnable(), Problems: s.Problems,
 		StoreSecrets: config.SecretNames(s.Raw), UnknownFields: unknownFieldPaths(s.Raw),
+		SandboxEnv: sandboxEnvNames(s),
 	}
+}
+
+// sandboxEnvNames is sandbox.EnvNames for s, with this process's
+// environment as the one mcpdeck gives its servers; nil without a sandbox.
+func sandboxEnvNames(s model.Server) []string {
+	if s.Config.Sandbox == nil {
+		return nil
+	}
+	return sandbox.EnvNames(os.Environ(), s.Config.Env, s.Config.Sandbox.Network)
 }
 
 // unknownFieldPaths lists config.UnknownFields of raw by path.
@@ -83,12 +100,17 @@ func unknownFieldPaths(raw model.ServerConfig) []string {
 // written with nothing masked, one labelled line each after indent: what
 // the person approves. `mcp get` and `mcp approve` print it.
 func writeApprovalView(w io.Writer, s model.Server, indent string) {
-	view := config.ApprovalView(s.Raw, s.RunsIn(), s.Source)
+	writeLabelled(w, config.ApprovalView(s.Raw, s.RunsIn(), s.Source), indent)
+}
+
+// writeLabelled prints labelled lines (values already escaped), the
+// values in one column; an empty label continues the line above.
+func writeLabelled(w io.Writer, lines []config.ApprovalLine, indent string) {
 	col := 0
-	for _, l := range view {
+	for _, l := range lines {
 		col = max(col, len(l.Label)+1)
 	}
-	for _, l := range view {
+	for _, l := range lines {
 		label := l.Label
 		if label != "" {
 			label += ":"

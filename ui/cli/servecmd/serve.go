@@ -8,10 +8,9 @@ import (
 	"errors"
 	"fmt"
 	"net"
-	"os/signal"
 	"path"
 	"runtime/debug"
-	"syscall"
+	"time"
 
 	"github.com/spf13/cobra"
 
@@ -27,6 +26,8 @@ type serveFlags struct {
 	tools   []string // --tools
 	ide     []string // --ide-tools
 	prefix  string   // --prefix auto|always|never
+	wait    time.Duration
+	waitSet bool // --wait was given (0 then means no wait at all)
 }
 
 // NewCmd is `mcpdeck serve`: every server mcpdeck manages, offered to
@@ -34,7 +35,7 @@ type serveFlags struct {
 func NewCmd(g *clicore.Globals) *cobra.Command {
 	var sf serveFlags
 	cmd := &cobra.Command{
-		Use:   "serve [--http HOST:PORT] [--servers A,B] [--tools PATTERN] [--prefix auto|always|never]",
+		Use:   "serve [--http HOST:PORT] [--servers A,B] [--tools PATTERN] [--prefix auto|always|never] [--wait DURATION]",
 		Short: "Offer every server mcpdeck manages to an agent as one MCP server",
 		Long: "Speaks MCP on stdio (or, with --http, streamable HTTP at /mcp) and offers the tools, prompts\n" +
 			"and resources of every server that may run (approved, enabled, allowed by policy). Calls go\n" +
@@ -43,12 +44,19 @@ func NewCmd(g *clicore.Globals) *cobra.Command {
 			"--prefix names tools and prompts: auto (the default) SERVER__NAME when more than one server\n" +
 			"is offered, the server's own names when one is; always SERVER__NAME; never the servers' own\n" +
 			"names, refusing to start when two servers offer one name. serve says which at start.\n\n" +
+			"An agent's first list is complete: servers serve saw before are answered for at once from\n" +
+			"their last lists (kept in the cache directory, list_changed follows when they differ), and\n" +
+			"the first answer waits for the others until each connects or fails, up to its connect\n" +
+			"timeout (MCP_TIMEOUT) or --wait. A call to a server still connecting waits for it as long.\n\n" +
 			"--http listens on a loopback address only (another needs --listen) and requires its token,\n" +
 			"as Authorization: Bearer TOKEN on /mcp or in the capability URL /mcp/TOKEN (for agents that\n" +
 			"take only a URL): the token is $MCPDECK_SERVE_TOKEN, or one mcpdeck makes, prints once (both\n" +
 			"forms) and keeps in its config directory (serve-token, 0600). GET /health needs no token.",
 		Args: clicore.NoArgs,
-		RunE: func(cmd *cobra.Command, _ []string) error { return runServe(cmd.Context(), g, sf) },
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			sf.waitSet = cmd.Flags().Changed("wait")
+			return runServe(cmd.Context(), g, sf)
+		},
 	}
 	fl := cmd.Flags()
 	fl.StringVar(&sf.http, "http", "", "serve streamable HTTP on `HOST:PORT` (path /mcp) instead of stdio")
@@ -56,6 +64,7 @@ func NewCmd(g *clicore.Globals) *cobra.Command {
 	fl.StringSliceVar(&sf.servers, "servers", nil, "offer only these servers (comma-separated `NAMES`)")
 	fl.StringSliceVar(&sf.tools, "tools", nil, "offer only tools whose SERVER__TOOL (or shown) name matches a glob `PATTERN` (comma-separated or repeated)")
 	fl.StringSliceVar(&sf.ide, "ide-tools", nil, "also offer these `TOOLS` of editors' IDE servers (without it: getDiagnostics and executeCode only)")
+	fl.DurationVar(&sf.wait, "wait", 0, "wait at most `DURATION` for a server to come (first list, calls); 0 waits for none (default: the connect timeout)")
 	sf.prefix = string(serve.PrefixAuto)
 	fl.Var(clicore.NewEnumFlag(&sf.prefix, string(serve.PrefixAuto), string(serve.PrefixAlways), string(serve.PrefixNever)), "prefix",
 		"name tools and prompts SERVER__NAME: auto (when more than one server is offered), always or never")
@@ -66,12 +75,21 @@ func NewCmd(g *clicore.Globals) *cobra.Command {
 // elicitation and sampling as the fallback), watching config files so an
 // approval or edit elsewhere reaches the agent, and serves it.
 func runServe(ctx context.Context, g *clicore.Globals, sf serveFlags) error {
-	interrupted := ctx.Err                                  // Ctrl-C (run's context)
-	ctx, stop := signal.NotifyContext(ctx, syscall.SIGTERM) // an agent stopping its server: exit 0
-	defer stop()
+	// Ctrl-C ends serve with 130; SIGTERM, an agent stopping the server it
+	// started, with 0.
+	interrupted := func() error {
+		if clicore.Terminated(ctx) {
+			return nil
+		}
+		return ctx.Err()
+	}
 	prefix, err := serve.ParsePrefix(sf.prefix)
 	if err != nil {
 		return clicore.Usagef("%v", err)
+	}
+	wait, err := startupWait(sf)
+	if err != nil {
+		return err
 	}
 	var hopts serve.HTTPOptions
 	if sf.http != "" {
@@ -104,6 +122,7 @@ func runServe(ctx context.Context, g *clicore.Globals, sf serveFlags) error {
 			return err
 		}
 		hopts.Token = tok
+		hopts.Debug = serve.DebugEnabled(eo.Load.LookupEnv)
 		if created {
 			fmt.Fprintf(g.Stderr, "mcpdeck serve: made a token (shown only now; kept in %s): %s\n", path, tok)
 		}
@@ -111,7 +130,7 @@ func runServe(ctx context.Context, g *clicore.Globals, sf serveFlags) error {
 	}
 	gw, err := serve.New(ctx, eo, serve.Options{
 		Servers: sf.servers, Tools: sf.tools, IDETools: sf.ide, Prefix: prefix, Version: moduleVersion(), Log: g.Stderr,
-		AnswersElicitation: g.Elicit != "",
+		AnswersElicitation: g.Elicit != "", StartupWait: wait,
 	})
 	if err != nil {
 		if errors.Is(err, serve.ErrUnknownServer) || errors.Is(err, path.ErrBadPattern) {
@@ -131,6 +150,21 @@ func runServe(ctx context.Context, g *clicore.Globals, sf serveFlags) error {
 		return clicore.SilentError{} // Ctrl-C: exit 130, nothing to explain
 	}
 	return err
+}
+
+// startupWait is serve.Options.StartupWait for --wait: unset, the
+// connect timeout (0); --wait 0, no wait (negative); a negative
+// duration is a usage error.
+func startupWait(sf serveFlags) (time.Duration, error) {
+	switch {
+	case !sf.waitSet:
+		return 0, nil
+	case sf.wait < 0:
+		return 0, clicore.Usagef("--wait takes a duration of 0 or more, not %s", sf.wait)
+	case sf.wait == 0:
+		return -1, nil
+	}
+	return sf.wait, nil
 }
 
 // accessNote says the two ways an agent presents the token: the header

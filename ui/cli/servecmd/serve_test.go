@@ -18,8 +18,9 @@ import (
 )
 
 // TestServeRefusesWhatItShould: a --http address other machines can
-// reach needs --listen; --listen alone, an unknown --servers name and a
-// malformed --tools glob are usage errors (exit 2), each one sentence.
+// reach needs --listen; --listen alone, an unknown --servers name, a
+// malformed --tools glob and a negative --wait are usage errors (exit 2),
+// each one sentence.
 func TestServeRefusesWhatItShould(t *testing.T) {
 	e := clitest.NewEnv(t)
 	cfg := `{"mcpServers":{"fa":{"command":"/nonexistent/faultserver"}}}`
@@ -33,6 +34,7 @@ func TestServeRefusesWhatItShould(t *testing.T) {
 		{[]string{"--mcp-config", cfg, "serve", "--servers", "nope"}, `no such server "nope" (configured: fa)`},
 		{[]string{"--mcp-config", cfg, "serve", "--tools", "[a-"}, `--tools pattern "[a-"`},
 		{[]string{"--mcp-config", cfg, "serve", "--prefix", "sometimes"}, `must be one of auto, always, never`},
+		{[]string{"--mcp-config", cfg, "serve", "--wait", "-1s"}, `--wait takes a duration of 0 or more, not -1s`},
 	} {
 		r := e.Fails(clicore.ExitUsage, tc.args...)
 		if !strings.Contains(r.Stderr, tc.want) {

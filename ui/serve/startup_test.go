@@ -13,18 +13,15 @@ import (
 	"github.com/mcpdeck/mcpdeck/model"
 )
 
-// grace is how long a listing may wait for servers still connecting: about
-// a second (issue 27), not until the slowest is ready.
-const grace = time.Second
-
-// TestGraceAnswersWithTheReady runs on a fake clock: a tools/list made
-// while a server is still connecting is answered with the servers that
-// are ready, at the latest when the grace (as New starts it)
-// ends, and at once when every server settled (one connected, one
-// failed) — a failed server never holds it. The slow server joining later
-// sends tools/, prompts/ and resources/list_changed, and the next list,
+// TestFirstListWaitsForTheUnknown runs on a fake clock, on snapshots: a
+// tools/list made while a server serve knows no lists of is connecting is
+// answered when it joins, or with the servers that are ready at the
+// latest when the wait (the connect timeout, as New starts it) ends, and
+// at once when every server settled (one connected, one failed) — a
+// failed server never holds it. The slow server joining later sends
+// tools/, prompts/ and resources/list_changed, and the next list,
 // answered at once, holds it.
-func TestGraceAnswersWithTheReady(t *testing.T) {
+func TestFirstListWaitsForTheUnknown(t *testing.T) {
 	fast := up("fast", "a")
 	connecting := engine.ServerSnapshot{Name: "slow", State: model.StatePending, Runnable: true}
 	failed := engine.ServerSnapshot{Name: "slow", State: model.StateFailed, Runnable: true}
@@ -35,16 +32,16 @@ func TestGraceAnswersWithTheReady(t *testing.T) {
 		at     time.Duration         // when the first list is answered
 		want   []string
 	}{
-		{"still connecting when the grace ends", connecting, 0, grace, []string{"fast__a"}},
-		{"connects within the grace", connecting, grace / 3, grace / 3, []string{"fast__a", "slow__b"}},
+		{"still connecting when the wait ends", connecting, 0, connectTimeout, []string{"fast__a"}},
+		{"connects after 5 s", connecting, 5 * time.Second, 5 * time.Second, []string{"fast__a", "slow__b"}},
 		{"failed", failed, 0, 0, []string{"fast__a"}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			synctest.Test(t, func(t *testing.T) {
 				r := offline(t)
 				g := r.gw
-				g.startGrace(0) // as New starts it
-				t.Cleanup(func() { g.readyT.Stop() })
+				g.start.begin(connectTimeout) // as New starts it
+				t.Cleanup(g.start.end)
 				applyAll(g, fast, c.slow)
 				// In process: mcp-go's stdio session is one for the whole
 				// program, made outside the bubble, so the fake clock could
@@ -71,8 +68,8 @@ func TestGraceAnswersWithTheReady(t *testing.T) {
 				select {
 				case ans = <-got:
 				default:
-					if c.at == grace {
-						ans = <-got // the fake clock runs to the grace's end
+					if c.at == connectTimeout {
+						ans = <-got // the fake clock runs to the wait's end
 					} else {
 						t.Fatalf("no answer at %s", time.Since(start))
 					}

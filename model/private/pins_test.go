@@ -1,0 +1,47 @@
+package private
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/mcpdeck/mcpdeck/model/pins"
+)
+
+// TestPinsRoundTrip: pins written are read back, private to the person;
+// a missing file is no pins; a link or a bad hash is refused.
+func TestPinsRoundTrip(t *testing.T) {
+	dir := t.TempDir()
+	hash := "0123456789abcdef"
+	path := PinsPath(dir, hash)
+	if rec, err := ReadPins(path); rec != nil || err != nil {
+		t.Fatalf("missing: %v %v", rec, err)
+	}
+	h := pins.NewHasher()
+	rec := pins.First([]pins.Item{h.Tool(pins.Tool{Name: "a", Description: "d"})})
+	if err := WritePins(path, "srv", rec); err != nil {
+		t.Fatal(err)
+	}
+	back, err := ReadPins(path)
+	if err != nil || back == nil || len(back.Items) != 1 || back.Items[0].Hash != rec.Items[0].Hash {
+		t.Fatalf("read back %+v %v", back, err)
+	}
+	if st, _ := os.Stat(path); st.Mode().Perm() != 0o600 {
+		t.Errorf("mode %v", st.Mode())
+	}
+	link := PinsPath(dir, "ab")
+	if err := os.Symlink(path, link); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := ReadPins(link); err == nil {
+		t.Error("read through a link")
+	}
+	for _, bad := range []string{"../x", "ABC", ""} {
+		if PinsPath(dir, bad) != "" {
+			t.Errorf("hash %q has a path", bad)
+		}
+	}
+	if PinsPath("rel", hash) != "" || filepath.Dir(path) != filepath.Join(dir, PinsDir) {
+		t.Error("paths")
+	}
+}
