@@ -6,8 +6,8 @@ import (
 
 	"github.com/mcpdeck/mcpdeck/engine/lifecycle"
 	"github.com/mcpdeck/mcpdeck/model"
-	"github.com/mcpdeck/mcpdeck/model/sandbox"
 	"github.com/mcpdeck/mcpdeck/model/pins"
+	"github.com/mcpdeck/mcpdeck/model/sandbox"
 )
 
 // Snapshot is an immutable copy of every server's state, published by the
