@@ -2,6 +2,7 @@ package config
 
 import (
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -30,7 +31,7 @@ func TestPolicyBoundsTheSandbox(t *testing.T) {
 	r := f.load()
 	const rule = `sandboxedMcpServers: serverCommand ["npx", "*"] (the sandbox opens more than the rule's maximum: `
 	for name, what := range map[string]string{
-		"home": `write "` + f.home + `")`, "wp": "the write-project profile)", "all": "network all)",
+		"home": "write " + strconv.Quote(f.home) + ")", "wp": "the write-project profile)", "all": "network all)",
 		"host": `network "api.evil.example")`, "port": `network "api.github.com")`, "sock": `socket "/run/docker.sock")`,
 	} {
 		s := mustServer(t, r, name)

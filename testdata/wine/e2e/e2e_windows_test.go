@@ -142,7 +142,18 @@ func TestConfigAndCalls(t *testing.T) {
 	if _, _, err := w.run("mcp", "get", "notes"); err == nil {
 		t.Fatal("mcp get notes succeeded after it was removed")
 	}
-	noStrays(t, filepath.Dir(w.user), "settings.json")
+	// Beside settings.json, the pins of the servers that connected (one
+	// file per definition, written as settings.json is): nothing else.
+	noStrays(t, filepath.Dir(w.user), "pins", "settings.json")
+	pinned, err := os.ReadDir(filepath.Join(filepath.Dir(w.user), "pins"))
+	if err != nil || len(pinned) == 0 {
+		t.Fatalf("pins: %v %v", pinned, err)
+	}
+	for _, e := range pinned {
+		if !strings.HasSuffix(e.Name(), ".json") || strings.Count(e.Name(), ".") != 1 {
+			t.Errorf("pins holds %s", e.Name())
+		}
+	}
 }
 
 // TestConcurrentWriters: eight mcpdeck.exe processes add a server each to
