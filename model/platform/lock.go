@@ -26,7 +26,7 @@ func Lock(path string) (unlock func(), err error) {
 	}
 	lockPath := path + ".lock"
 	for {
-		lf, err := os.OpenFile(lockPath, os.O_RDWR|os.O_CREATE, 0o600)
+		lf, err := openSidecar(lockPath)
 		if err != nil {
 			return nil, fmt.Errorf("cannot lock %s: %w", path, err)
 		}

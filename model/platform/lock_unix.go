@@ -9,6 +9,11 @@ import (
 	"golang.org/x/sys/unix"
 )
 
+// openSidecar opens (or creates) Lock's sidecar.
+func openSidecar(lockPath string) (*os.File, error) {
+	return os.OpenFile(lockPath, os.O_RDWR|os.O_CREATE, 0o600)
+}
+
 // lockHandle waits for an exclusive flock on f, retrying when a signal
 // interrupts the wait.
 func lockHandle(f *os.File) error { return flock(f, unix.LOCK_EX) }
