@@ -37,7 +37,7 @@ root=$(cd "$here/../.." && pwd)
 cache="$root/.cache/wine"
 GO="${GO:-go}"
 
-packages=${WINE_PACKAGES:-"model/platform model/config model/private model/internal/jsonfile transports transports/egress oauth engine ui/serve testdata/winetest"}
+packages=${WINE_PACKAGES:-"model/platform model/config model/private model/cache model/internal/jsonfile transports transports/egress oauth engine ui/serve testdata/winetest"}
 jobs=${WINE_JOBS:-2}
 
 note() { echo "test-windows: $*"; }
