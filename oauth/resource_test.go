@@ -14,8 +14,10 @@ import (
 func TestSentResourceLeavesSecretsOut(t *testing.T) {
 	const key = "k3y-5f9a0c2e71"
 	withKey := func(u string) model.Server {
-		return model.Server{Name: "s", Config: model.ServerConfig{Type: model.TransportHTTP, URL: u},
-			Expanded: []model.Expansion{{Field: "url", Ref: "${KEY}", Value: key}}}
+		return model.Server{
+			Name: "s", Config: model.ServerConfig{Type: model.TransportHTTP, URL: u},
+			Expanded: []model.Expansion{{Field: "url", Ref: "${KEY}", Value: key}},
+		}
 	}
 	for _, c := range []struct {
 		name, in, want string
@@ -27,12 +29,22 @@ func TestSentResourceLeavesSecretsOut(t *testing.T) {
 		{"key as the first segment", "https://mcp.example.com/" + key, "https://mcp.example.com/", withKey("https://mcp.example.com/" + key), true},
 		{"escaped key in the path", "https://mcp.example.com/s/k3y%2D5f9a0c2e71/mcp", "https://mcp.example.com/s/", withKey("https://mcp.example.com/s/k3y%2D5f9a0c2e71/mcp"), true},
 		{"key in the query", "https://mcp.example.com/mcp?key=" + key, "https://mcp.example.com/mcp", withKey("https://mcp.example.com/mcp?key=" + key), true},
-		{"secret-looking query written literally", "https://mcp.example.com/mcp?api_key=abcdef123456",
-			"https://mcp.example.com/mcp", model.Server{Config: model.ServerConfig{URL: "https://mcp.example.com/mcp?api_key=abcdef123456"}}, true},
-		{"harmless query", "https://mcp.example.com/mcp?region=eu", "https://mcp.example.com/mcp?region=eu",
-			model.Server{Config: model.ServerConfig{URL: "https://mcp.example.com/mcp?region=eu"}}, false},
-		{"user info", "https://me:pw12345678@mcp.example.com/mcp", "https://mcp.example.com/mcp",
-			model.Server{Config: model.ServerConfig{URL: "https://me:pw12345678@mcp.example.com/mcp"}}, true},
+		{
+			"secret-looking query written literally", "https://mcp.example.com/mcp?api_key=abcdef123456",
+			"https://mcp.example.com/mcp",
+			model.Server{Config: model.ServerConfig{URL: "https://mcp.example.com/mcp?api_key=abcdef123456"}},
+			true,
+		},
+		{
+			"harmless query", "https://mcp.example.com/mcp?region=eu", "https://mcp.example.com/mcp?region=eu",
+			model.Server{Config: model.ServerConfig{URL: "https://mcp.example.com/mcp?region=eu"}},
+			false,
+		},
+		{
+			"user info", "https://me:pw12345678@mcp.example.com/mcp", "https://mcp.example.com/mcp",
+			model.Server{Config: model.ServerConfig{URL: "https://me:pw12345678@mcp.example.com/mcp"}},
+			true,
+		},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			got, cut := sentResource(c.in, c.srv)

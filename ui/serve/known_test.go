@@ -35,6 +35,16 @@ const connectTimeout = 30 * time.Second
 type inproc struct {
 	tools []string
 	come  chan struct{}
+	// prompt, when set, is a prompt with one argument, "arg", whose
+	// completion offers the value typed and the prompt's name.
+	prompt string
+}
+
+// inprocCompleter completes an inproc prompt's argument.
+type inprocCompleter struct{}
+
+func (inprocCompleter) CompletePromptArgument(_ context.Context, prompt string, arg mcp.CompleteArgument, _ mcp.CompleteContext) (*mcp.Completion, error) {
+	return &mcp.Completion{Values: []string{arg.Value + "-" + prompt}}, nil
 }
 
 func (p inproc) build() *server.MCPServer {
@@ -48,7 +58,16 @@ func (p inproc) build() *server.MCPServer {
 			}
 		})
 	}
-	s := server.NewMCPServer("inproc", "1", server.WithToolCapabilities(true), server.WithHooks(hooks))
+	opts := []server.ServerOption{server.WithToolCapabilities(true), server.WithHooks(hooks)}
+	if p.prompt != "" {
+		opts = append(opts, server.WithPromptCapabilities(true), server.WithCompletions(), server.WithPromptCompletionProvider(inprocCompleter{}))
+	}
+	s := server.NewMCPServer("inproc", "1", opts...)
+	if p.prompt != "" {
+		s.AddPrompt(mcp.NewPrompt(p.prompt, mcp.WithArgument("arg")), func(context.Context, mcp.GetPromptRequest) (*mcp.GetPromptResult, error) {
+			return mcp.NewGetPromptResult("", nil), nil
+		})
+	}
 	for _, name := range p.tools {
 		s.AddTool(mcp.NewTool(name, mcp.WithString("text")), func(_ context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 			return mcp.NewToolResultText(name + ":" + req.GetString("text", "")), nil
@@ -397,6 +416,43 @@ func TestCallWaitsForItsServer(t *testing.T) {
 		a.note(t, string(mcp.MethodNotificationToolsListChanged), "ev's live list")
 		if names := a.toolNames(t); !slices.Equal(names, []string{"ev__echo", "ev__new", "fast__a"}) {
 			t.Errorf("after list_changed: %v", names)
+		}
+	})
+}
+
+// TestCompletionWaitsForItsServer: completion/complete for an argument of
+// a remembered prompt, asked while its server is still connecting, waits
+// for the server as a call does, then completes; it does not fail with
+// "not connected" (the conformance suite's completion-complete through
+// serve on stdio asked at once and failed so).
+func TestCompletionWaitsForItsServer(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		cache := t.TempDir()
+		ev := inproc{tools: []string{"echo"}, prompt: "greet"}
+		warmUp(t, cache, map[string]inproc{"ev": ev})
+		come, release := gate()
+		defer release()
+		ev.come = come
+		g := startInproc(t, cache, map[string]func() *server.MCPServer{"ev": ev.build}, Options{})
+		a := inprocAgent(t, g)
+		if _, err := a.listed(t.Context()); err != nil {
+			t.Fatal(err)
+		}
+		done := answer(func() ([]string, error) {
+			res, err := a.Complete(t.Context(), mcp.CompleteRequest{Params: mcp.CompleteParams{
+				Ref:      mcp.PromptReference{Type: "ref/prompt", Name: "ev__greet"},
+				Argument: mcp.CompleteArgument{Name: "arg", Value: "hi"},
+			}})
+			if err != nil {
+				return nil, err
+			}
+			return res.Completion.Values, nil
+		})
+		time.Sleep(2 * time.Second)
+		noAnswerYet(t, done, "completion/complete")
+		release()
+		if got := <-done; got.err != nil || !slices.Equal(got.v, []string{"hi-greet"}) || got.at != 2*time.Second {
+			t.Errorf("completion = %v %v at %s, want [hi-greet] when ev came (2s)", got.v, got.err, got.at)
 		}
 	})
 }

@@ -32,7 +32,7 @@ func HTTP(next http.Handler) http.Handler {
 		rw := &responseWriter{rw: w, flusher: f, hdr: w.Header().Clone()}
 		rw.Stream = newStream(flushWriter{rw}, sseEvent)
 		rw.begin = rw.beginSSE
-		defer func() { fallback(rw.close(true)) }()
+		defer rw.finish()
 		next.ServeHTTP(rw, r.WithContext(context.WithValue(r.Context(), streamKey{}, rw.Stream)))
 	})
 }
@@ -49,6 +49,12 @@ type responseWriter struct {
 	// Guarded by the Stream's wmu:
 	wroteHeader bool
 	sse         bool
+	answered    bool // the server sent its status (or began its body)
+	// reframe says the server answers without SSE on a response the
+	// notifications already made SSE: its body is kept in body and sent
+	// as one event when the handler returns (finish).
+	reframe bool
+	body    []byte
 }
 
 func (w *responseWriter) Header() http.Header { return w.hdr }
@@ -62,9 +68,17 @@ func (w *responseWriter) WriteHeader(code int) {
 
 // headerLocked sends the server's status unless one was sent. If the
 // server does not answer with SSE, the queued notifications cannot go
-// on this response and go the ordinary way.
+// on this response and go the ordinary way; if they already made it SSE
+// (one sent after the server chose plain JSON, such as a server's
+// progress relayed after its result), the server's body is reframed as
+// an event instead, for JSON on an SSE stream is no message at all.
 func (w *responseWriter) headerLocked(code int) {
+	if w.answered {
+		return
+	}
+	w.answered = true
 	if w.wroteHeader {
+		w.reframe = w.sse && !isSSE(w.hdr)
 		return
 	}
 	if isSSE(w.hdr) {
@@ -85,12 +99,32 @@ func (w *responseWriter) headerLocked(code int) {
 }
 
 func (w *responseWriter) Write(p []byte) (int, error) {
-	var sse bool
+	var sse, kept bool
 	lock.With(&w.wmu, func() {
 		w.headerLocked(http.StatusOK)
-		sse = w.sse
+		sse, kept = w.sse, w.reframe
+		if kept {
+			w.body = append(w.body, p...)
+		}
 	})
+	if kept {
+		return len(p), nil
+	}
 	return w.serverWrite(p, sse)
+}
+
+// finish ends the response when the handler returns: a reframed answer
+// goes out as one event, after the queued notifications; notifications
+// still coming go the ordinary way.
+func (w *responseWriter) finish() {
+	var body []byte
+	lock.With(&w.wmu, func() { body, w.body = bytes.TrimSpace(w.body), nil })
+	if len(body) > 0 {
+		if _, err := w.serverWrite(sseEvent(body), true); err == nil {
+			w.Flush()
+		}
+	}
+	fallback(w.close(true))
 }
 
 func (w *responseWriter) Flush() {
@@ -123,11 +157,23 @@ type flushWriter struct{ w *responseWriter }
 func (f flushWriter) Write(p []byte) (int, error) { return f.w.rw.Write(p) }
 func (f flushWriter) Flush()                      { f.w.flusher.Flush() }
 
-// sseEvent frames one message as an SSE event, as mcp-go writes them.
+// sseEvent frames one JSON message as an SSE event, as mcp-go writes
+// them. A raw line break in JSON can only be whitespace between tokens
+// (in a string it is escaped), so it becomes a space: the event stays one
+// data line.
 func sseEvent(msg []byte) []byte {
 	b := make([]byte, 0, len(msg)+24)
 	b = append(b, "event: message\ndata: "...)
-	b = append(b, msg...)
+	if !bytes.ContainsAny(msg, "\r\n") {
+		b = append(b, msg...)
+		return append(b, "\n\n"...)
+	}
+	for _, c := range msg {
+		if c == '\n' || c == '\r' {
+			c = ' '
+		}
+		b = append(b, c)
+	}
 	return append(b, "\n\n"...)
 }
 
