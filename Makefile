@@ -28,7 +28,7 @@ CONFORMANCE_OUT ?= $(CURDIR)/.cache/conformance
 # OS-specific code lives in _unix.go / _windows.go files.
 CROSS_TARGETS ?= windows/amd64 darwin/arm64 linux/arm64
 
-.PHONY: help build install cross test test-go conformance-all lint bench bench-floor soak demo npm-deps conformance conformance-auth conformance-next conformance-2026 conformance-serve tools-check clean
+.PHONY: help build install cross test test-go test-windows conformance-all lint bench bench-floor soak demo npm-deps conformance conformance-auth conformance-next conformance-2026 conformance-serve tools-check clean
 
 help: ## show the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-17s %s\n", $$1, $$2}'
@@ -59,7 +59,7 @@ cross: ## build for windows/amd64, darwin/arm64, linux/arm64 (tests compiled too
 	done
 	GOOS=windows GOARCH=amd64 $(GO) vet ./...
 
-test: npm-deps tools-check ## every test: go test -race ./... (real servers included), then every conformance run
+test: npm-deps tools-check ## every test: go test -race ./... (real servers included), every conformance run, then the Windows lane
 	$(GO) test -race -count=1 ./...
 	@if [ -x "$(MCPDECK_NPM_DIR)/.bin/conformance" ] && [ -x "$(MCPDECK_NPM_DIR)/.bin/node" ]; then \
 		$(MAKE) --no-print-directory conformance-all; \
@@ -68,6 +68,10 @@ test: npm-deps tools-check ## every test: go test -race ./... (real servers incl
 	else \
 		echo "note: no conformance suite or Node 22 in $(MCPDECK_NPM_DIR) (npm-deps installs them on linux/amd64); conformance runs skipped"; \
 	fi
+	@$(MAKE) --no-print-directory test-windows
+
+test-windows: ## mcpdeck.exe end to end and the Windows test binaries, under Wine (testdata/wine/run.sh; installs Wine when CI=true)
+	@GO=$(GO) testdata/wine/run.sh
 
 conformance-all: conformance conformance-auth conformance-next conformance-2026 conformance-serve ## every conformance run (part of make test)
 

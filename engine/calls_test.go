@@ -108,7 +108,11 @@ func TestServerElicitationAndRoots(t *testing.T) {
 			},
 		})
 		e := newTestEngine(t, n, stdioServer("s"))
-		setServers(e, &config.Resolved{Servers: []model.Server{stdioServer("s")}, ProjectRoot: "/work/proj"})
+		root, rootURI := "/work/proj", "file:///work/proj"
+		if runtime.GOOS == "windows" { // the drive after a third slash, not as the host
+			root, rootURI = `C:\work\proj`, "file:///C:/work/proj"
+		}
+		setServers(e, &config.Resolved{Servers: []model.Server{stdioServer("s")}, ProjectRoot: root})
 		e.opts.Elicit, _ = ElicitPolicy("accept-defaults")
 		mustStart(t, e)
 		current(t, e, "s")
@@ -117,7 +121,7 @@ func TestServerElicitationAndRoots(t *testing.T) {
 			t.Fatalf("elicit: %+v %v", res, err)
 		}
 		res, err = e.CallTool(context.Background(), "s", "roots", nil, nil)
-		if err != nil || res.Content[0].Text != "file:///work/proj" {
+		if err != nil || res.Content[0].Text != rootURI {
 			t.Fatalf("roots: %+v %v", res, err)
 		}
 		e.opts.Elicit = nil

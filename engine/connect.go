@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"net/url"
 	"path/filepath"
 	"sync/atomic"
 
@@ -13,6 +12,7 @@ import (
 	"github.com/mcpdeck/mcpdeck/engine/lifecycle"
 	"github.com/mcpdeck/mcpdeck/model"
 	"github.com/mcpdeck/mcpdeck/model/launch"
+	"github.com/mcpdeck/mcpdeck/model/platform"
 	"github.com/mcpdeck/mcpdeck/model/textsafe"
 	"github.com/mcpdeck/mcpdeck/transports"
 )
@@ -240,6 +240,5 @@ func (r *runner) roots(context.Context) ([]mcp.Root, error) {
 	if err != nil {
 		return nil, fmt.Errorf("project root: %w", err)
 	}
-	u := url.URL{Scheme: "file", Path: filepath.ToSlash(abs)}
-	return []mcp.Root{{URI: u.String(), Name: filepath.Base(abs)}}, nil
+	return []mcp.Root{{URI: platform.FileURI(abs), Name: filepath.Base(abs)}}, nil
 }

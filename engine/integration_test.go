@@ -4,11 +4,9 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"net/url"
 	"os"
 	"path/filepath"
 	"runtime"
-	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -17,6 +15,7 @@ import (
 
 	"github.com/mcpdeck/mcpdeck/model"
 	"github.com/mcpdeck/mcpdeck/model/config"
+	"github.com/mcpdeck/mcpdeck/model/platform"
 	"github.com/mcpdeck/mcpdeck/model/textsafe"
 	"github.com/mcpdeck/mcpdeck/testdata/faultlaunch"
 	"github.com/mcpdeck/mcpdeck/transports"
@@ -222,33 +221,9 @@ func TestIntegrationFaults(t *testing.T) {
 	if d := time.Since(start); d > 2*time.Second {
 		t.Errorf("Close took %s", d)
 	}
-	if left := processesOf(bin); len(left) > 0 {
+	if left := survivorsOf(bin); len(left) > 0 {
 		t.Errorf("server processes survived Close: %v", left)
 	}
-}
-
-// processesOf lists live (non-zombie) processes running bin.
-func processesOf(bin string) []int {
-	entries, _ := os.ReadDir("/proc")
-	var pids []int
-	for _, d := range entries {
-		pid, err := strconv.Atoi(d.Name())
-		if err != nil {
-			continue
-		}
-		cmd, err := os.ReadFile(filepath.Join("/proc", d.Name(), "cmdline"))
-		if err != nil || !strings.HasPrefix(string(cmd), bin+"\x00") {
-			continue
-		}
-		stat, err := os.ReadFile(filepath.Join("/proc", d.Name(), "stat"))
-		if err == nil {
-			if i := strings.LastIndexByte(string(stat), ')'); i > 0 && i+2 < len(stat) && stat[i+2] == 'Z' {
-				continue
-			}
-		}
-		pids = append(pids, pid)
-	}
-	return pids
 }
 
 // httpFaultServer starts faultserver on streamable HTTP and returns its URL.
@@ -346,7 +321,7 @@ func TestIntegrationElicitAndRoots(t *testing.T) {
 			t.Errorf("%s elicit: %+v %v", name, res, err)
 		}
 		res, err = e.CallTool(context.Background(), name, "roots", nil, nil)
-		uri := (&url.URL{Scheme: "file", Path: filepath.ToSlash(e.opts.Load.Cwd)}).String()
+		uri := platform.FileURI(e.opts.Load.Cwd)
 		want := `[{"uri":"` + uri + `","name":"proj"}]`
 		if err != nil || res.IsError || res.Content[0].Text != want {
 			t.Errorf("%s roots: %+v %v, want the project %s", name, res, err, e.opts.Load.Cwd)
@@ -412,7 +387,7 @@ func TestIntegrationCloseStubbornServersWithinOneSecond(t *testing.T) {
 	if d > closeTimeout+200*time.Millisecond { // the budget plus scheduling slack under -race
 		t.Errorf("Close took %s, want about %s at most", d, closeTimeout)
 	}
-	if left := processesOf(bin); len(left) > 0 {
+	if left := survivorsOf(bin); len(left) > 0 {
 		t.Errorf("processes survived Close: %v", left)
 	}
 }

@@ -13,6 +13,8 @@ import (
 	"sync/atomic"
 	"syscall"
 	"time"
+
+	"github.com/mcpdeck/mcpdeck/model/platform"
 )
 
 // callbackResult is what the one callback delivered.
@@ -50,7 +52,7 @@ func listenCallback(ctx context.Context, port int, state string) (*callbackServe
 	var lc net.ListenConfig
 	ln, err := lc.Listen(ctx, "tcp", net.JoinHostPort("127.0.0.1", strconv.Itoa(port)))
 	if err != nil {
-		if errors.Is(err, syscall.EADDRINUSE) {
+		if platform.IsErrno(err, syscall.EADDRINUSE) {
 			return nil, fmt.Errorf("%w: port %d on 127.0.0.1 is taken by another program; free it or set a different oauth.callbackPort", ErrPortBusy, port)
 		}
 		return nil, fmt.Errorf("cannot listen for the OAuth callback on 127.0.0.1:%d: %w", port, err)

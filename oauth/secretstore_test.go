@@ -4,6 +4,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 	"time"
@@ -42,7 +43,7 @@ func TestSecretStoreKeychainThenFile(t *testing.T) {
 	if w := s.Warning(); !strings.Contains(w, "secrets stored in "+path+" (0600)") {
 		t.Errorf("warning %q", w)
 	}
-	if fi, err := os.Stat(path); err != nil || fi.Mode().Perm() != 0o600 {
+	if fi, err := os.Stat(path); err != nil || runtime.GOOS != "windows" && fi.Mode().Perm() != 0o600 {
 		t.Fatalf("credentials file: %v %v", fi, err)
 	}
 	if v, err := s.Get(ctx, other); v != "v2-secret" || err != nil {

@@ -3,7 +3,7 @@ package oauth
 import (
 	"errors"
 	"os"
-	"path/filepath"
+	"path"
 	"strconv"
 )
 
@@ -27,8 +27,8 @@ func sessionBusKnown(getenv func(string) string, exists func(string) bool, uid i
 	if a := getenv("DBUS_SESSION_BUS_ADDRESS"); a != "" && a != "autolaunch:" {
 		return true
 	}
-	run := filepath.Join("/run/user", strconv.Itoa(uid))
-	return exists(filepath.Join(run, "bus")) || exists(filepath.Join(run, "dbus-session"))
+	run := path.Join("/run/user", strconv.Itoa(uid)) // a Unix path wherever this is built
+	return exists(path.Join(run, "bus")) || exists(path.Join(run, "dbus-session"))
 }
 
 func fileExists(path string) bool {

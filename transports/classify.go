@@ -166,11 +166,11 @@ func classifyNet(err error) (Class, bool) {
 	case errors.As(err, &execErr), errors.Is(err, exec.ErrNotFound),
 		errors.Is(err, platform.ErrNotFound), errors.Is(err, launch.ErrBlocked):
 		return ClassTerminal, true
-	case errors.Is(err, syscall.ECONNREFUSED), errors.Is(err, syscall.EHOSTUNREACH),
-		errors.Is(err, syscall.ENETUNREACH), errors.As(err, &dns):
+	case platform.IsErrno(err, syscall.ECONNREFUSED), platform.IsErrno(err, syscall.EHOSTUNREACH),
+		platform.IsErrno(err, syscall.ENETUNREACH), errors.As(err, &dns):
 		return ClassTerminal, true
-	case errors.Is(err, syscall.ECONNRESET), errors.Is(err, syscall.ETIMEDOUT),
-		errors.Is(err, syscall.EPIPE), errors.Is(err, syscall.ECONNABORTED),
+	case platform.IsErrno(err, syscall.ECONNRESET), platform.IsErrno(err, syscall.ETIMEDOUT),
+		platform.IsErrno(err, syscall.EPIPE), platform.IsErrno(err, syscall.ECONNABORTED),
 		errors.Is(err, io.ErrUnexpectedEOF), errors.Is(err, io.EOF),
 		errors.Is(err, net.ErrClosed), errors.Is(err, io.ErrClosedPipe):
 		return ClassTransient, true
@@ -235,8 +235,8 @@ func Broke(err error) bool {
 		return false
 	case errors.As(err, &exit), errors.Is(err, ErrConnectionLost),
 		errors.Is(err, io.EOF), errors.Is(err, io.ErrUnexpectedEOF),
-		errors.Is(err, syscall.ECONNRESET), errors.Is(err, syscall.ECONNABORTED),
-		errors.Is(err, syscall.EPIPE), errors.Is(err, syscall.ECONNREFUSED):
+		platform.IsErrno(err, syscall.ECONNRESET), platform.IsErrno(err, syscall.ECONNABORTED),
+		platform.IsErrno(err, syscall.EPIPE), platform.IsErrno(err, syscall.ECONNREFUSED):
 		return true
 	}
 	return websocket.CloseStatus(err) != -1

@@ -13,6 +13,7 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 
 	"github.com/mcpdeck/mcpdeck/model"
+	"github.com/mcpdeck/mcpdeck/model/platform"
 	"github.com/mcpdeck/mcpdeck/testdata/fakeeditor/editorlaunch"
 )
 
@@ -54,7 +55,7 @@ func TestWSIDEWithToken(t *testing.T) {
 	if err != nil || len(tools.Tools) != 5 {
 		t.Fatalf("tools: %v, %v", tools, err)
 	}
-	if got := mustCall(t, c, "getDiagnostics", nil); !strings.Contains(got, filepath.Join(ws, "main.go")) || !strings.Contains(got, "undefined: x") {
+	if got := mustCall(t, c, "getDiagnostics", nil); !strings.Contains(got, platform.FileURI(filepath.Join(ws, "main.go"))) || !strings.Contains(got, "undefined: x") {
 		t.Fatalf("getDiagnostics = %s", got)
 	}
 	if got := mustCall(t, c, "executeCode", map[string]any{"code": `print("hello")`}); got != "hello" {

@@ -164,15 +164,15 @@ func humanizeNet(err error) (string, bool) {
 	switch {
 	case errors.As(err, &dns):
 		return fmt.Sprintf("cannot find host %q (DNS lookup failed): check the URL", dns.Name), true
-	case errors.Is(err, syscall.ECONNREFUSED):
+	case platform.IsErrno(err, syscall.ECONNREFUSED):
 		return "connection refused" + at + ": is the server running?", true
-	case errors.Is(err, syscall.EHOSTUNREACH), errors.Is(err, syscall.ENETUNREACH):
+	case platform.IsErrno(err, syscall.EHOSTUNREACH), platform.IsErrno(err, syscall.ENETUNREACH):
 		return "the host" + at + " cannot be reached: check the network or the URL", true
-	case errors.Is(err, syscall.ECONNRESET):
+	case platform.IsErrno(err, syscall.ECONNRESET):
 		return "the server reset the connection" + at, true
-	case errors.Is(err, syscall.EPIPE):
+	case platform.IsErrno(err, syscall.EPIPE):
 		return "the connection" + at + " broke while sending", true
-	case errors.Is(err, syscall.ETIMEDOUT):
+	case platform.IsErrno(err, syscall.ETIMEDOUT):
 		return "the connection" + at + " timed out", true
 	case closedIdle(err):
 		return "the server" + at + " closed the connection before answering", true

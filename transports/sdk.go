@@ -49,10 +49,26 @@ func openSDK(ctx context.Context, c *Conn, cfg model.ServerConfig, opts Options)
 			return res.Roots, nil
 		})))
 	}
-	cl := client.NewClient(tapped(transport.NewInProcessTransportWithOptions(srv, topts...), c.rec), clientOptions(opts)...)
+	cl := client.NewClient(tapped(inProcess{transport.NewInProcessTransportWithOptions(srv, topts...)}, c.rec), clientOptions(opts)...)
 	c.client = cl
 	c.shutdown = func(context.Context) error { return cl.Close() }
 	return cl.Start(context.WithoutCancel(ctx))
+}
+
+// inProcess is mcp-go's in-process transport, which calls the server
+// and returns its answer whenever it comes, even after the request's
+// context ended. Here an answer that comes once the caller's deadline has
+// passed is no answer, as over every other transport: a built-in that
+// holds its tools/list past the connect timeout has not connected, and
+// whether it had depended on which of the two the scheduler ran first.
+type inProcess struct{ *transport.InProcessTransport }
+
+func (t inProcess) SendRequest(ctx context.Context, req transport.JSONRPCRequest) (*transport.JSONRPCResponse, error) {
+	resp, err := t.InProcessTransport.SendRequest(ctx, req)
+	if err == nil && ctx.Err() != nil {
+		return nil, ctx.Err()
+	}
+	return resp, err
 }
 
 // inProcessAnswer runs answer for an in-process server's request and

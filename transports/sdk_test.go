@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"testing"
+	"testing/synctest"
+	"time"
 
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
@@ -49,6 +51,30 @@ func TestSDKExercise(t *testing.T) {
 	}
 	mustCall(t, c, "ping_list", nil)
 	rec.waitNote(t, "notifications/message")
+}
+
+// TestSDKAnswerAfterTheDeadlineIsNone: a built-in that answers only once
+// the request's context has ended (as a server held past the connect
+// timeout does) gives the caller the context's error, not a late result.
+func TestSDKAnswerAfterTheDeadlineIsNone(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		late := func() *server.MCPServer {
+			s := server.NewMCPServer("late", "1", server.WithToolCapabilities(true))
+			s.AddTool(mcp.NewTool("slow"), func(ctx context.Context, _ mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+				<-ctx.Done()
+				return mcp.NewToolResultText("too late"), nil
+			})
+			return s
+		}
+		c := open(t, model.ServerConfig{Type: model.TransportSDK, Name: "late"}, Options{Builtins: map[string]func() *server.MCPServer{"late": late}})
+		ctx, cancel := context.WithTimeout(t.Context(), time.Second)
+		defer cancel()
+		res, err := call(ctx, c, "slow", nil)
+		if !errors.Is(err, context.DeadlineExceeded) {
+			t.Fatalf("got %q, %v; want the deadline's error", res, err)
+		}
+		_ = c.Close(context.Background())
+	})
 }
 
 func TestSDKUnknownBuiltin(t *testing.T) {

@@ -2,11 +2,13 @@ package transports
 
 import (
 	"os"
+	"runtime"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/mcpdeck/mcpdeck/model"
+	"github.com/mcpdeck/mcpdeck/model/platform"
 )
 
 func TestStdioExercise(t *testing.T) {
@@ -54,7 +56,12 @@ func TestStdioOldServerConnectsWithoutDiscoveryWait(t *testing.T) {
 }
 
 func TestStdioExitDuringInitialize(t *testing.T) {
-	cfg := model.ServerConfig{Command: "sh", Args: []string{"-c", "echo 'Error: API_KEY is not set' >&2; exit 4"}}
+	line := "echo 'Error: API_KEY is not set' >&2; exit 4"
+	if runtime.GOOS == "windows" {
+		line = "echo Error: API_KEY is not set 1>&2 & exit 4"
+	}
+	shell, args := platform.Shell(line)
+	cfg := model.ServerConfig{Command: shell, Args: args}
 	_, err := NewFactory().Open(t.Context(), "dies", cfg, Options{})
 	if Classify(err) != ClassExited {
 		t.Fatalf("err = %v, class %v", err, Classify(err))

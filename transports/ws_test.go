@@ -26,7 +26,8 @@ func wsURL(t *testing.T, args ...string) string {
 func TestWSExercise(t *testing.T) {
 	rec := newRecorder()
 	opts := fullOpts(rec)
-	opts.PingInterval = 20 * time.Millisecond // keepalive runs throughout
+	// keepalive runs throughout; a pong may take a while on a loaded machine
+	opts.PingInterval = 100 * time.Millisecond
 	c := open(t, model.ServerConfig{Type: model.TransportWS, URL: wsURL(t)}, opts)
 	exercise(t, c, rec, true)
 	select {

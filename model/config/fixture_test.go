@@ -36,6 +36,13 @@ func newFixture(t testing.TB) *fixture {
 	return f
 }
 
+// rooted is p, an absolute path written the Unix way ("/opt/srv"), as an
+// absolute path of this system: on Windows, on the temporary directory's
+// drive.
+func rooted(p string) string {
+	return filepath.Join(filepath.VolumeName(os.TempDir())+string(filepath.Separator), filepath.FromSlash(p))
+}
+
 func (f *fixture) opts(dynamic ...string) LoadOptions {
 	return LoadOptions{
 		Cwd: f.cwd, Home: f.home, ConfigDir: f.cfg, ManagedDir: f.managed, Dynamic: dynamic,

@@ -279,17 +279,18 @@ func TestLoadRejectsRelativeCwd(t *testing.T) {
 func TestLoadResolvesRelativeCwd(t *testing.T) {
 	f := newFixture(t)
 	f.env["SUB"] = "tools"
+	abs := rooted("/opt/srv")
 	f.write(f.projectFile(), servers(
 		"rel", `{"command":"x","cwd":"${SUB}/bin"}`,
 		"home", `{"command":"x","cwd":"~/work"}`,
-		"abs", `{"command":"x","cwd":"/opt/srv"}`,
+		"abs", `{"command":"x","cwd":"`+filepath.ToSlash(abs)+`"}`,
 		"none", `{"command":"x"}`,
 	))
 	r := f.load(`{"mcpServers":{"inline":{"command":"x","cwd":"here"}}}`)
 	for name, want := range map[string]string{
 		"rel":    filepath.Join(f.proj, "tools", "bin"),
 		"home":   filepath.Join(f.home, "work"),
-		"abs":    "/opt/srv",
+		"abs":    abs,
 		"none":   f.proj,
 		"inline": filepath.Join(f.cwd, "here"),
 	} {

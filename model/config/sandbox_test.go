@@ -17,13 +17,13 @@ import (
 // directory it runs in; the definition as written keeps them as typed.
 func TestLoadPlacesSandboxPaths(t *testing.T) {
 	f := newFixture(t)
-	f.env["SBX_DATA"] = "/srv/data"
+	f.env["SBX_DATA"] = filepath.ToSlash(rooted("/srv/data"))
 	f.write(f.projectFile(), servers("boxed", `{"command":"npx","sandbox":{"read":["~/notes","${SBX_DATA}/in"],"write":["out","~"]}}`))
 	s := mustServer(t, f.load(), "boxed")
 	if len(s.Problems) > 0 {
 		t.Fatal(s.Problems)
 	}
-	wantRead := []string{filepath.Join(f.home, "notes"), "/srv/data/in"}
+	wantRead := []string{filepath.Join(f.home, "notes"), rooted("/srv/data/in")}
 	wantWrite := []string{filepath.Join(f.proj, "out"), f.home}
 	if !slices.Equal(s.Config.Sandbox.Read, wantRead) || !slices.Equal(s.Config.Sandbox.Write, wantWrite) {
 		t.Errorf("read %v write %v, want %v %v", s.Config.Sandbox.Read, s.Config.Sandbox.Write, wantRead, wantWrite)

@@ -2,6 +2,8 @@ package config
 
 import (
 	"path/filepath"
+	"runtime"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -29,10 +31,16 @@ func TestPolicyBoundsTheSandbox(t *testing.T) {
 		{"serverCommand": ["npx", "*"], "maximum": {"write": ["~/work"], "network": ["*.github.com:443"]}}]}`)
 	r := f.load()
 	const rule = `sandboxedMcpServers: serverCommand ["npx", "*"] (the sandbox opens more than the rule's maximum: `
-	for name, what := range map[string]string{
-		"home": `write "` + f.home + `")`, "wp": "the write-project profile)", "all": "network all)",
+	beyond := map[string]string{
+		"home": "write " + strconv.Quote(f.home) + ")", "wp": "the write-project profile)", "all": "network all)",
 		"host": `network "api.evil.example")`, "port": `network "api.github.com")`, "sock": `socket "/run/docker.sock")`,
-	} {
+	}
+	if runtime.GOOS == "windows" {
+		// Windows has no sandbox, and no drive makes /run/docker.sock a
+		// path relative to the definition there.
+		delete(beyond, "sock")
+	}
+	for name, what := range beyond {
 		s := mustServer(t, r, name)
 		if s.Policy.Allowed || s.Policy.Rule != rule+what || s.Runnable() {
 			t.Errorf("%s: allowed %v, rule %q\nwant %q", name, s.Policy.Allowed, s.Policy.Rule, rule+what)

@@ -10,6 +10,7 @@ import (
 
 	"github.com/mcpdeck/mcpdeck/model"
 	"github.com/mcpdeck/mcpdeck/model/private"
+	"github.com/mcpdeck/mcpdeck/testdata/winetest"
 )
 
 func TestUntrustedLocalIsNoticedOncePerContent(t *testing.T) {
@@ -137,7 +138,7 @@ func TestPrivateStateFollowsTheCanonicalProjectPath(t *testing.T) {
 	f := newFixture(t)
 	f.write(f.projectFile(), servers("gh", `{"command":"gh"}`))
 	link := filepath.Join(filepath.Dir(f.home), "link")
-	if err := os.Symlink(f.proj, link); err != nil {
+	if err := winetest.Symlink(t, f.proj, link); err != nil {
 		t.Skip("no symlinks:", err)
 	}
 	if err := SetApproval(f.opts(), "gh", true, ""); err != nil {

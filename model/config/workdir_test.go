@@ -8,6 +8,7 @@ import (
 
 	"github.com/mcpdeck/mcpdeck/model"
 	"github.com/mcpdeck/mcpdeck/model/textsafe"
+	"github.com/mcpdeck/mcpdeck/testdata/winetest"
 )
 
 // TestServersTheTreeDidNotDefineStartInHome: with mcpdeck started in a
@@ -143,12 +144,18 @@ func TestRelativeArg(t *testing.T) {
 		"/abs/path":         false,
 		"":                  false,
 		".hidden":           false, // a dot file that is not there
-		"...":               false,
 	} {
 		if got := relativeArg(a, dir); got != want {
 			t.Errorf("relativeArg(%q) = %v, want %v", a, got, want)
 		}
 	}
+	t.Run("dots", func(t *testing.T) {
+		// Three dots are a name on Windows too, of nothing here.
+		winetest.Skip(t, `Wine 8 strips the dots of "..." and finds the directory itself`)
+		if relativeArg("...", dir) {
+			t.Error(`relativeArg("...") = true, want false`)
+		}
+	})
 }
 
 // TestHomeRelativeNamesWhatChangesMeaning: a server starting in home only

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"sync"
 	"testing"
@@ -33,7 +34,7 @@ func TestAddServerEachScope(t *testing.T) {
 			t.Fatalf("%s: path %q err %v, want %q", tc.scope, path, err, tc.file)
 		}
 		st, err := os.Stat(path)
-		if err != nil || st.Mode().Perm() != tc.mode {
+		if err != nil || runtime.GOOS != "windows" && st.Mode().Perm() != tc.mode {
 			t.Errorf("%s: mode %v err %v, want %v", tc.scope, st.Mode().Perm(), err, tc.mode)
 		}
 		s := mustServer(t, f.load(), name)
@@ -103,7 +104,7 @@ func TestRewriteKeepsUnknownFieldsOrderAndMode(t *testing.T) {
 	if got != want {
 		t.Errorf("rewrite changed more than the new member:\n%s\nwant\n%s", got, want)
 	}
-	if st, _ := os.Stat(path); st.Mode().Perm() != 0o640 {
+	if st, _ := os.Stat(path); runtime.GOOS != "windows" && st.Mode().Perm() != 0o640 {
 		t.Errorf("mode = %v, want 0640", st.Mode().Perm())
 	}
 	if _, err := RemoveServer(f.opts(), model.ScopeUser, "new"); err != nil {
@@ -275,11 +276,16 @@ func TestDefaultLoadOptions(t *testing.T) {
 	dir := t.TempDir()
 	t.Setenv("XDG_CONFIG_HOME", filepath.Join(dir, "xdg"))
 	t.Setenv("MCPDECK_MANAGED_DIR", filepath.Join(dir, "managed"))
+	wantConfig := filepath.Join(dir, "xdg", "mcpdeck")
+	if runtime.GOOS == "windows" { // no XDG there: %AppData%
+		t.Setenv("APPDATA", filepath.Join(dir, "appdata"))
+		wantConfig = filepath.Join(dir, "appdata", "mcpdeck")
+	}
 	o, err := DefaultLoadOptions([]string{"x.json"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if o.ConfigDir != filepath.Join(dir, "xdg", "mcpdeck") || o.ManagedDir != filepath.Join(dir, "managed") ||
+	if o.ConfigDir != wantConfig || o.ManagedDir != filepath.Join(dir, "managed") ||
 		o.Cwd == "" || o.Home == "" || len(o.Dynamic) != 1 || o.LookupEnv != nil {
 		t.Errorf("options = %+v", o)
 	}

@@ -5,10 +5,12 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 
 	"github.com/mcpdeck/mcpdeck/model"
+	"github.com/mcpdeck/mcpdeck/testdata/winetest"
 )
 
 // symlink makes link point at target, skipping where links cannot be made
@@ -18,16 +20,17 @@ func symlink(t *testing.T, target, link string) {
 	if err := os.MkdirAll(filepath.Dir(link), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	if err := os.Symlink(target, link); err != nil {
+	if err := winetest.Symlink(t, target, link); err != nil {
 		t.Skipf("cannot make symlinks here: %v", err)
 	}
 }
 
 func mustBeLink(t *testing.T, path string) {
 	t.Helper()
-	st, err := os.Lstat(path)
-	if err != nil || st.Mode()&fs.ModeSymlink == 0 {
-		t.Errorf("%s is no longer a symlink (%v, %v)", path, st.Mode(), err)
+	if st, err := os.Lstat(path); err != nil {
+		t.Errorf("%s is no longer a symlink: %v", path, err)
+	} else if st.Mode()&fs.ModeSymlink == 0 {
+		t.Errorf("%s is no longer a symlink (%v)", path, st.Mode())
 	}
 }
 
@@ -66,7 +69,7 @@ func TestWriteThroughSymlinkChainKeepsLinks(t *testing.T) {
 	if got := f.read(real); !strings.Contains(got, `"theme": "dark"`) || !strings.Contains(got, `"s"`) {
 		t.Errorf("target not updated in place: %s", got)
 	}
-	if st, _ := os.Stat(real); st.Mode().Perm() != 0o640 {
+	if st, _ := os.Stat(real); runtime.GOOS != "windows" && st.Mode().Perm() != 0o640 {
 		t.Errorf("target mode %v, want 0640 kept", st.Mode().Perm())
 	}
 	noStrays(t, dotfiles, "mcpdeck.json", "mcpdeck.json.backup") // the backup is next to the file written
@@ -90,7 +93,7 @@ func TestWriteThroughSymlinkChainKeepsLinks(t *testing.T) {
 		t.Fatal(err)
 	}
 	mustBeLink(t, g.userFile())
-	if st, err := os.Stat(want); err != nil || st.Mode().Perm() != 0o600 {
+	if st, err := os.Stat(want); err != nil || runtime.GOOS != "windows" && st.Mode().Perm() != 0o600 {
 		t.Errorf("dangling link's target: %v %v, want a new 0600 file", st, err)
 	}
 }

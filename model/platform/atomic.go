@@ -36,8 +36,9 @@ func tempPrefix(path string) string { return "." + filepath.Base(path) + ".tmp-"
 // WriteFile replaces the file at path with data so that a reader sees
 // either the old or the new file, never a mix, even after a crash or when
 // another process writes the same file at once: a temporary file with a
-// name of its own in the target's directory, fsync, rename, fsync of the
-// directory. It writes where path's symlinks lead (WriteTarget), so a link
+// name of its own in the target's directory, fsync, rename (renameOver:
+// on Windows, tried again while another process holds the file), fsync
+// of the directory. It writes where path's symlinks lead (WriteTarget), so a link
 // stays a link and a link out of o.Within is refused. The directory must
 // exist.
 func WriteFile(path string, data []byte, o WriteOptions) error {
@@ -83,7 +84,7 @@ func replaceFile(target string, data []byte, mode fs.FileMode) error {
 	if err := tmp.Close(); err != nil {
 		return err
 	}
-	if err := os.Rename(tmp.Name(), target); err != nil {
+	if err := renameOver(tmp.Name(), target); err != nil {
 		return err
 	}
 	done = true

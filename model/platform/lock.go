@@ -15,19 +15,18 @@ import (
 //
 // The lock is taken on the sidecar "<path>.lock", not on path: path is
 // replaced by rename (WriteFile), and a lock on the old file would protect
-// nothing. The holder deletes the sidecar before unlocking, so no ".lock"
-// file is left next to a project's .mcp.json (on Windows the delete may be
-// refused while another process has it open; the sidecar then stays, which
-// is harmless). A waiter may therefore wake up holding a lock on a deleted
-// sidecar; it checks that the path still names the file it locked and
-// starts over otherwise.
+// nothing. The holder deletes the sidecar as it lets go (releaseLock), so
+// no ".lock" file is left next to a project's .mcp.json once nobody waits.
+// A waiter may therefore wake up holding a lock on a deleted sidecar; it
+// checks that the path still names the file it locked and starts over
+// otherwise.
 func Lock(path string) (unlock func(), err error) {
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return nil, fmt.Errorf("cannot create %s: %w", filepath.Dir(path), err)
 	}
 	lockPath := path + ".lock"
 	for {
-		lf, err := os.OpenFile(lockPath, os.O_RDWR|os.O_CREATE, 0o600)
+		lf, err := openSidecar(lockPath)
 		if err != nil {
 			return nil, fmt.Errorf("cannot lock %s: %w", path, err)
 		}
@@ -38,11 +37,7 @@ func Lock(path string) (unlock func(), err error) {
 		held, herr := lf.Stat()
 		named, nerr := os.Stat(lockPath)
 		if herr == nil && nerr == nil && os.SameFile(held, named) {
-			return func() {
-				_ = os.Remove(lockPath)
-				_ = unlockHandle(lf)
-				lf.Close()
-			}, nil
+			return func() { releaseLock(lf, lockPath) }, nil
 		}
 		_ = unlockHandle(lf)
 		lf.Close() // the sidecar was replaced while we waited: retry

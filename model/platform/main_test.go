@@ -6,4 +6,7 @@ import (
 	"go.uber.org/goleak"
 )
 
-func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }
+func TestMain(m *testing.M) {
+	runTreeHelper() // on Windows the binary may be TestKillEndsTheWholeTree's helper
+	goleak.VerifyTestMain(m)
+}

@@ -8,6 +8,8 @@ import (
 	"runtime"
 	"strings"
 	"testing"
+
+	"github.com/mcpdeck/mcpdeck/testdata/winetest"
 )
 
 // TestCreatePrivate: the file is created 0600; a symbolic link at the path
@@ -45,7 +47,7 @@ func TestCreatePrivate(t *testing.T) {
 		t.Fatal(err)
 	}
 	link := filepath.Join(dir, "link")
-	if err := os.Symlink(target, link); err != nil {
+	if err := winetest.Symlink(t, target, link); err != nil {
 		t.Skip("no symlinks here:", err)
 	}
 	dangling := filepath.Join(dir, "dangling")

@@ -15,26 +15,39 @@ import (
 
 // setGroupAttr starts the program in a new console process group, the only
 // group Windows can address: CTRL_BREAK_EVENT then reaches it and not
-// mcpdeck.
+// mcpdeck. It starts suspended: processTree.started lets it run once it is in
+// its job.
 func setGroupAttr(cmd *exec.Cmd) {
 	if cmd.SysProcAttr == nil {
 		cmd.SysProcAttr = &syscall.SysProcAttr{}
 	}
-	cmd.SysProcAttr.CreationFlags |= syscall.CREATE_NEW_PROCESS_GROUP
+	cmd.SysProcAttr.CreationFlags |= syscall.CREATE_NEW_PROCESS_GROUP | windows.CREATE_SUSPENDED
 }
 
-// processTree is the program's process tree: a job object it is put in
-// right after it starts, so ending the job ends every process it spawned
-// (an npx server's node child too), and closing the last handle to it
-// (KILL_ON_JOB_CLOSE) does the same if mcpdeck itself goes away. A child
-// started in the instant before the assignment escapes; zero job means the
-// job could not be made and only the leader itself is ended.
+// processTree is the program's process tree: a job object it was put in
+// before it ran, so ending the job ends every process it spawned (an npx
+// server's node child too), and closing the last handle to it
+// (KILL_ON_JOB_CLOSE) does the same if mcpdeck itself goes away. Zero job
+// means the job could not be made and only the leader itself is ended.
 type processTree struct{ job windows.Handle }
 
 func newProcessTree(*exec.Cmd) processTree { return processTree{} }
 
-// started puts process pid in a new kill-on-close job.
+// started puts process pid, created suspended (setGroupAttr), in a new
+// kill-on-close job, then lets it run, job or not. Had it run first, a
+// child it started before the assignment would escape the job and outlive
+// mcpdeck: under Wine, with the machine busy, a server's grandchild did.
+// A process that cannot even be opened stays suspended until Signal(Kill)
+// ends it; one's own new child always can be.
 func (p *processTree) started(pid int) {
+	proc, err := windows.OpenProcess(windows.PROCESS_SET_QUOTA|windows.PROCESS_TERMINATE|windows.PROCESS_SUSPEND_RESUME, false, uint32(pid))
+	if err != nil {
+		return
+	}
+	defer func() {
+		_ = resumeProcess(proc)
+		_ = windows.CloseHandle(proc)
+	}()
 	job, err := windows.CreateJobObject(nil, nil)
 	if err != nil {
 		return
@@ -46,12 +59,6 @@ func (p *processTree) started(pid int) {
 		_ = windows.CloseHandle(job)
 		return
 	}
-	proc, err := windows.OpenProcess(windows.PROCESS_SET_QUOTA|windows.PROCESS_TERMINATE, false, uint32(pid))
-	if err != nil {
-		_ = windows.CloseHandle(job)
-		return
-	}
-	defer func() { _ = windows.CloseHandle(proc) }()
 	if err := windows.AssignProcessToJobObject(job, proc); err != nil {
 		_ = windows.CloseHandle(job)
 		return
@@ -70,8 +77,8 @@ func (p *processTree) release() {
 // Signal maps the Unix steps onto Windows: Interrupt and Terminate send
 // CTRL_BREAK_EVENT to the console group (the graceful attempt; it fails
 // harmlessly when there is no shared console), Kill terminates the job
-// (the whole tree), or the leader alone without a job. Errors mean it is
-// already gone.
+// (the whole tree) and waits a moment for it to be empty (awaitEmpty), or
+// the leader alone without a job. Errors mean it is already gone.
 func (g *Group) Signal(s Stop) {
 	if s != Kill {
 		_ = windows.GenerateConsoleCtrlEvent(windows.CTRL_BREAK_EVENT, uint32(g.Pid()))
@@ -80,6 +87,7 @@ func (g *Group) Signal(s Stop) {
 	lock.With(&g.mu, func() {
 		if g.tree.job != 0 {
 			_ = windows.TerminateJobObject(g.tree.job, 1)
+			awaitEmpty(g.tree.job)
 			return
 		}
 		_ = g.cmd.Process.Kill()

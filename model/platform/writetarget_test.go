@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/mcpdeck/mcpdeck/testdata/winetest"
 )
 
 // makeLinks makes each link (key) point at its target (value), skipping
@@ -17,7 +19,7 @@ func makeLinks(t *testing.T, links map[string]string) {
 		if err := os.MkdirAll(filepath.Dir(link), 0o755); err != nil {
 			t.Fatal(err)
 		}
-		if err := os.Symlink(target, link); err != nil {
+		if err := winetest.Symlink(t, target, link); err != nil {
 			t.Skipf("cannot make symlinks here: %v", err)
 		}
 	}

@@ -14,6 +14,8 @@ import (
 
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
+
+	"github.com/mcpdeck/mcpdeck/model/platform"
 )
 
 // editor is the fake editor's state: its workspace folders and the file
@@ -65,15 +67,16 @@ type fileDiagnostics struct {
 // diagnostics reports every line containing "ERROR:" in the regular files
 // under the workspace folders (or only in the file uri names).
 func (ed *editor) diagnostics(_ context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-	only := strings.TrimPrefix(req.GetString("uri", ""), "file://")
+	only := req.GetString("uri", "")
 	out := []fileDiagnostics{}
 	for _, ws := range ed.workspaces {
 		_ = filepath.WalkDir(ws, func(path string, d fs.DirEntry, err error) error {
-			if err != nil || !d.Type().IsRegular() || (only != "" && path != only) {
+			uri := platform.FileURI(path)
+			if err != nil || !d.Type().IsRegular() || (only != "" && uri != only) {
 				return nil //nolint:nilerr // an unreadable file has no diagnostics
 			}
 			if ds := scan(path); len(ds) > 0 {
-				out = append(out, fileDiagnostics{URI: "file://" + path, Diagnostics: ds})
+				out = append(out, fileDiagnostics{URI: uri, Diagnostics: ds})
 			}
 			return nil
 		})

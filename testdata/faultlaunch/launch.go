@@ -7,10 +7,12 @@ package faultlaunch
 import (
 	"bufio"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"path"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"sync"
 	"testing"
@@ -29,6 +31,15 @@ type Binary struct {
 	err     error
 }
 
+// PrebuiltEnv names a directory holding these programs already built for
+// the system the tests run on, named as Path would build them. The Windows
+// test binaries run under Wine, where there is no Go toolchain to build
+// them: testdata/wine/run.sh builds them first and sets it. Each test
+// binary still runs its own copy, as it would its own build: tests find
+// their processes by the program's path, and another package's tests
+// run the same program at the same time.
+const PrebuiltEnv = "MCPDECK_TEST_PROGRAMS"
+
 // Path builds the program the first time and returns its executable.
 func (b *Binary) Path() (string, error) {
 	b.once.Do(func() {
@@ -36,17 +47,45 @@ func (b *Binary) Path() (string, error) {
 		if pkg == "" {
 			pkg = "github.com/mcpdeck/mcpdeck/testdata/faultserver"
 		}
+		name := path.Base(pkg)
+		if runtime.GOOS == "windows" {
+			name += ".exe" // CreateProcess adds .exe to a name without an extension
+		}
 		b.dir, b.err = os.MkdirTemp("", "mcpdeck-"+path.Base(pkg)+"-")
 		if b.err != nil {
 			return
 		}
-		b.path = filepath.Join(b.dir, path.Base(pkg))
+		b.path = filepath.Join(b.dir, name)
+		if dir := os.Getenv(PrebuiltEnv); dir != "" {
+			if err := copyFile(filepath.Join(dir, name), b.path); err != nil {
+				b.err = fmt.Errorf("%s is set, but its %s cannot be copied: %w", PrebuiltEnv, name, err)
+			}
+			return
+		}
 		cmd := exec.Command("go", "build", "-o", b.path, pkg)
 		if out, err := cmd.CombinedOutput(); err != nil {
 			b.err = fmt.Errorf("building %s: %w\n%s", path.Base(pkg), err, out)
 		}
 	})
 	return b.path, b.err
+}
+
+// copyFile copies the program src to dst, executable.
+func copyFile(src, dst string) error {
+	in, err := os.Open(src)
+	if err != nil {
+		return err
+	}
+	defer in.Close()
+	out, err := os.OpenFile(dst, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o755)
+	if err != nil {
+		return err
+	}
+	if _, err := io.Copy(out, in); err != nil {
+		out.Close()
+		return err
+	}
+	return out.Close()
 }
 
 // Remove deletes the built executable, if any.

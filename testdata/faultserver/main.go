@@ -185,7 +185,9 @@ func main() {
 
 func run(c config) int {
 	if c.sleep {
-		select {}
+		for { // not select{}: with no other goroutine, Go on Windows calls that a deadlock and exits
+			time.Sleep(time.Hour)
+		}
 	}
 	if c.daemonParent {
 		return startDaemon()

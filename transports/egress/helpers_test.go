@@ -15,10 +15,12 @@ import (
 	"strconv"
 	"sync"
 	"sync/atomic"
+	"syscall"
 	"testing"
 	"time"
 
 	"github.com/mcpdeck/mcpdeck/model/hostlist"
+	"github.com/mcpdeck/mcpdeck/testdata/winetest"
 )
 
 // refusals collects what OnRefuse reports.
@@ -61,6 +63,9 @@ func startProxy(t *testing.T, o Options) (*Proxy, *refusals) {
 		o.OnRefuse = rec.add
 	}
 	p, err := Start(t.Context(), o)
+	if errors.Is(err, wsaEAFNOSUPPORT) {
+		winetest.Skip(t, "Wine 8 has no AF_UNIX sockets: socket() fails with WSAEAFNOSUPPORT (Windows has them since 10 1803)")
+	}
 	if err != nil {
 		t.Fatalf("Start: %v", err)
 	}
@@ -71,6 +76,9 @@ func startProxy(t *testing.T, o Options) (*Proxy, *refusals) {
 	})
 	return p, rec
 }
+
+// wsaEAFNOSUPPORT is Windows Sockets' "address family not supported".
+const wsaEAFNOSUPPORT = syscall.Errno(10047)
 
 // origin is a loopback HTTP server that answers "hello PATH" and counts
 // the connections it accepted.

@@ -11,6 +11,7 @@ import (
 	"net/http/httptest"
 	"net/netip"
 	"os"
+	"runtime"
 	"slices"
 	"strconv"
 	"strings"
@@ -189,6 +190,9 @@ func TestBadRequestsAreAnswered(t *testing.T) {
 // TestSocketIsPrivate: the socket is 0600, in a directory only its owner
 // enters, and gone after Close.
 func TestSocketIsPrivate(t *testing.T) {
+	if runtime.GOOS == "windows" {
+		t.Skip("modes keep the socket private on Unix; on Windows its directory's ACL does")
+	}
 	open := t.TempDir()
 	if err := os.Chmod(open, 0o777); err != nil {
 		t.Fatal(err)

@@ -7,6 +7,8 @@ import (
 
 	"github.com/mark3labs/mcp-go/client"
 	"github.com/mark3labs/mcp-go/mcp"
+
+	"github.com/mcpdeck/mcpdeck/model/platform"
 )
 
 // agentRoot is the root the test agents list.
@@ -32,7 +34,7 @@ func TestServerSeesTheAgentsRoots(t *testing.T) {
 	if got, isErr := lister.call(t, "fa__ask_three", nil); isErr || !strings.Contains(got, "client_roots="+agentRoot) {
 		t.Errorf("an agent on 2026-07-28 that lists roots: fa__ask_three = %q (error %v), want its root %s", got, isErr, agentRoot)
 	}
-	project := "client_roots=file://" + modern.load.Cwd
+	project := "client_roots=" + platform.FileURI(modern.load.Cwd)
 	if got, isErr := modern.modernAgent(client.WithElicitationHandler(f), agentModel(asked)).call(t, "fa__ask_three", nil); isErr || !strings.Contains(got, project) {
 		t.Errorf("an agent on 2026-07-28 that lists no roots: fa__ask_three = %q (error %v), want %s", got, isErr, project)
 	}
@@ -48,7 +50,7 @@ func TestServerSeesTheAgentsRoots(t *testing.T) {
 		"over HTTP that lists roots":    legacy.httpAgent(client.WithRootsHandler(agentRoots{})),
 		"over HTTP that lists no roots": legacy.httpAgent(),
 	} {
-		if got, isErr := a.call(t, "fa__roots", nil); isErr || !strings.Contains(got, "file://"+legacy.load.Cwd) {
+		if got, isErr := a.call(t, "fa__roots", nil); isErr || !strings.Contains(got, platform.FileURI(legacy.load.Cwd)) {
 			t.Errorf("an agent on 2025-11-25 %s: fa__roots = %q (error %v), want the project's root", name, got, isErr)
 		}
 	}
