@@ -85,10 +85,14 @@ func TestHTTPServerGoneClosesDone(t *testing.T) {
 	ctx, cancel := context.WithTimeout(t.Context(), 10*time.Second)
 	defer cancel()
 	_, _ = call(ctx, c, "crash", nil)
+	// The loss is seen when the event stream fails three times in a row,
+	// a second apart: about 3 s here, longer on a loaded machine or under
+	// Wine (where a dying process's socket can linger). The bound only
+	// keeps a real failure from hanging the run.
 	select {
 	case <-c.Done():
-	case <-time.After(10 * time.Second):
-		t.Fatal("loss not detected")
+	case <-time.After(time.Minute):
+		t.Fatal("loss not detected within a minute")
 	}
 	if Classify(c.Err()) != ClassTerminal {
 		t.Fatalf("Err = %v", c.Err())
