@@ -9,7 +9,9 @@ import (
 
 	"github.com/mcpdeck/mcpdeck/engine"
 	"github.com/mcpdeck/mcpdeck/transports"
+	"github.com/mcpdeck/mcpdeck/ui/cli/cliargs"
 	"github.com/mcpdeck/mcpdeck/ui/cli/clicore"
+	"github.com/mcpdeck/mcpdeck/ui/cli/clierr"
 	"github.com/mcpdeck/mcpdeck/ui/demo"
 )
 
@@ -24,7 +26,7 @@ func newDemoCmd(g *clicore.Globals) *cobra.Command {
 			"poisoned after 30 s and is withheld until you review it), a stdio server that crashes every\n" +
 			"~20 s and reconnects with backoff, a project server that waits for your approval and one blocked\n" +
 			"by a demo policy. Everything lives in a temporary directory removed on exit.",
-		Args: clicore.NoArgs,
+		Args: cliargs.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			exe, err := os.Executable()
 			if err != nil {
@@ -54,11 +56,11 @@ func newDemoServerCmd(g *clicore.Globals) *cobra.Command {
 		Use:    "demo-server NAME",
 		Short:  "Serve one demo server over stdio (used by mcpdeck demo)",
 		Hidden: true,
-		Args:   clicore.ExactArgs(1, "NAME"),
+		Args:   cliargs.ExactArgs(1, "NAME"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			err := demo.Serve(cmd.Context(), args[0], os.Getenv(demo.StateEnv), cmd.InOrStdin(), g.RawStdout, g.RawStderr)
 			if errors.Is(err, demo.ErrUnknownServer) {
-				return clicore.Usagef("%v", err)
+				return clierr.Usagef("%v", err)
 			}
 			return err
 		},

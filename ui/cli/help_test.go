@@ -12,6 +12,7 @@ import (
 	"github.com/mcpdeck/mcpdeck/model/config"
 	"github.com/mcpdeck/mcpdeck/testdata/clitest"
 	"github.com/mcpdeck/mcpdeck/ui/cli/clicore"
+	"github.com/mcpdeck/mcpdeck/ui/cli/clierr"
 )
 
 // TestEveryHelpFits80Columns: `--help` of every command, hidden ones and
@@ -42,7 +43,7 @@ func TestEveryHelpFits80Columns(t *testing.T) {
 		if len(path) > 0 && path[0] == "help" {
 			args = path
 		}
-		if code := Run(context.Background(), args, strings.NewReader(""), &out, &errb); code != clicore.ExitOK || out.Len() == 0 {
+		if code := Run(context.Background(), args, strings.NewReader(""), &out, &errb); code != clierr.ExitOK || out.Len() == 0 {
 			t.Errorf("%v: exit %d, %d bytes: %s", args, code, out.Len(), errb.String())
 			continue
 		}

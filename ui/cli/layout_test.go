@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"go/ast"
 	"go/parser"
 	"go/token"
 	"os"
@@ -14,8 +15,16 @@ import (
 // cliPath is this package's import path; its sub-packages are below it.
 const cliPath = "github.com/mcpdeck/mcpdeck/ui/cli"
 
+// shared are the packages the commands build on, each named for the one
+// kind of thing it holds: the global options and the process's I/O
+// (clicore), errors and exit codes (clierr), output (cliout), arguments and
+// flags (cliargs), server names and did-you-mean (clinames), terminal
+// prompts (cliprompt) and engine sessions (clisession). They import one
+// another, never a command package.
+var shared = []string{"clicore", "clierr", "cliout", "cliargs", "clinames", "cliprompt", "clisession"}
+
 // siblingImports are the command packages a command package may import
-// besides clicore: `mcp add` reads and stores a client secret as `auth`
+// besides the shared ones: `mcp add` reads and stores a client secret as `auth`
 // does, and installs from the registry with its client and bundle store.
 var siblingImports = map[string][]string{
 	"mcpcmd": {"authcmd", "registrycmd"},
@@ -37,8 +46,13 @@ func TestPackageLayout(t *testing.T) {
 			pkgs = append(pkgs, d.Name())
 		}
 	}
-	if !slices.Contains(pkgs, "clicore") || len(pkgs) < 5 {
-		t.Fatalf("sub-packages %v: want clicore and the command packages", pkgs)
+	for _, want := range shared {
+		if !slices.Contains(pkgs, want) {
+			t.Errorf("sub-packages %v: want the shared %s", pkgs, want)
+		}
+	}
+	if len(pkgs) < len(shared)+5 {
+		t.Fatalf("sub-packages %v: want the shared packages and the command packages", pkgs)
 	}
 	for _, pkg := range pkgs {
 		imports, documented := readPackage(t, pkg)
@@ -65,10 +79,11 @@ func layoutProblems(pkg string, imports []string, documented bool) []string {
 			continue
 		}
 		switch {
-		case pkg == "clicore":
-			out = append(out, "clicore imports "+imp+": what every command shares depends on no command")
-		case sub != "clicore" && !slices.Contains(siblingImports[pkg], sub):
-			out = append(out, pkg+" imports "+imp+": a command package builds on clicore, not on another command package")
+		case slices.Contains(shared, sub):
+		case slices.Contains(shared, pkg):
+			out = append(out, pkg+" imports "+imp+": what every command shares depends on no command")
+		case !slices.Contains(siblingImports[pkg], sub):
+			out = append(out, pkg+" imports "+imp+": a command package builds on the shared packages, not on another command package")
 		}
 	}
 	return out
@@ -84,6 +99,7 @@ func TestLayoutCheckFindsViolations(t *testing.T) {
 		"engcmd/call_windows.go": "package engcmd\n\nimport _ \"" + cliPath + "/mcpcmd\"\n",
 		"clicore/core.go":        "// Package clicore is planted.\npackage clicore\n\nimport _ \"" + cliPath + "/engcmd\"\n",
 		"mcpcmd/add.go":          "package mcpcmd\n\nimport _ \"" + cliPath + "\"\n",
+		"cliout/json.go":         "// Package cliout is planted.\npackage cliout\n\nimport _ \"" + cliPath + "/batch\"\n",
 	}
 	for name, src := range files {
 		p := filepath.Join(root, filepath.FromSlash(name))
@@ -95,14 +111,15 @@ func TestLayoutCheckFindsViolations(t *testing.T) {
 		}
 	}
 	var got []string
-	for _, pkg := range []string{"engcmd", "clicore", "mcpcmd"} {
+	for _, pkg := range []string{"engcmd", "clicore", "mcpcmd", "cliout"} {
 		imports, documented := readPackage(t, filepath.Join(root, pkg))
 		got = append(got, layoutProblems(pkg, imports, documented)...)
 	}
 	all := strings.Join(got, "\n")
 	for _, want := range []string{
-		"engcmd imports " + cliPath + "/mcpcmd: a command package builds on clicore",
+		"engcmd imports " + cliPath + "/mcpcmd: a command package builds on the shared",
 		"clicore imports " + cliPath + "/engcmd: what every command shares",
+		"cliout imports " + cliPath + "/batch: what every command shares",
 		"mcpcmd imports " + cliPath + ": the root only wires",
 		"mcpcmd has no package doc comment",
 	} {
@@ -116,19 +133,8 @@ func TestLayoutCheckFindsViolations(t *testing.T) {
 // one of them carries the package's doc comment.
 func readPackage(t *testing.T, dir string) (imports []string, documented bool) {
 	t.Helper()
-	files, err := filepath.Glob(filepath.Join(dir, "*.go"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	fset := token.NewFileSet()
-	for _, name := range files {
-		if strings.HasSuffix(name, "_test.go") {
-			continue
-		}
-		f, err := parser.ParseFile(fset, name, nil, parser.ImportsOnly|parser.ParseComments)
-		if err != nil {
-			t.Fatal(err)
-		}
+	files := parseNonTest(t, dir, parser.ImportsOnly|parser.ParseComments)
+	for _, f := range files {
 		documented = documented || f.Doc != nil
 		for _, is := range f.Imports {
 			p, err := strconv.Unquote(is.Path.Value)
@@ -142,4 +148,26 @@ func readPackage(t *testing.T, dir string) (imports []string, documented bool) {
 		t.Errorf("%s holds no Go files", dir)
 	}
 	return imports, documented
+}
+
+// parseNonTest parses dir's non-test Go files, those of every OS.
+func parseNonTest(t *testing.T, dir string, mode parser.Mode) []*ast.File {
+	t.Helper()
+	names, err := filepath.Glob(filepath.Join(dir, "*.go"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	fset := token.NewFileSet()
+	var files []*ast.File
+	for _, name := range names {
+		if strings.HasSuffix(name, "_test.go") {
+			continue
+		}
+		f, err := parser.ParseFile(fset, name, nil, mode)
+		if err != nil {
+			t.Fatal(err)
+		}
+		files = append(files, f)
+	}
+	return files
 }

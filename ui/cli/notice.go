@@ -9,6 +9,7 @@ import (
 	"github.com/mcpdeck/mcpdeck/model/private"
 	"github.com/mcpdeck/mcpdeck/model/textsafe"
 	"github.com/mcpdeck/mcpdeck/ui/cli/clicore"
+	"github.com/mcpdeck/mcpdeck/ui/cli/clierr"
 )
 
 // noNotice lists the commands that never print the untrusted-file notice:
@@ -44,6 +45,6 @@ func tellUntrustedOnce(g *clicore.Globals, cmd *cobra.Command) {
 // means it is shown again, which the person is told.
 func markUntrustedTold(g *clicore.Globals, opts config.LoadOptions, u private.UntrustedLocal) {
 	if err := config.MarkUntrustedTold(opts, u); err != nil {
-		fmt.Fprintln(g.Stderr, "mcpdeck: could not remember that this was shown: "+clicore.Sentence(err))
+		fmt.Fprintln(g.Stderr, "mcpdeck: could not remember that this was shown: "+clierr.Sentence(err))
 	}
 }

@@ -23,7 +23,11 @@ import (
 	"github.com/mcpdeck/mcpdeck/model/platform"
 	"github.com/mcpdeck/mcpdeck/ui/cli/authcmd"
 	"github.com/mcpdeck/mcpdeck/ui/cli/batch"
+	"github.com/mcpdeck/mcpdeck/ui/cli/cliargs"
 	"github.com/mcpdeck/mcpdeck/ui/cli/clicore"
+	"github.com/mcpdeck/mcpdeck/ui/cli/clierr"
+	"github.com/mcpdeck/mcpdeck/ui/cli/clinames"
+	"github.com/mcpdeck/mcpdeck/ui/cli/cliout"
 	"github.com/mcpdeck/mcpdeck/ui/cli/completion"
 	"github.com/mcpdeck/mcpdeck/ui/cli/doctor"
 	"github.com/mcpdeck/mcpdeck/ui/cli/engcmd"
@@ -41,7 +45,7 @@ func Execute(args []string) int {
 	defer platform.EndStrays()
 	// Ctrl-C, a closed terminal (SIGHUP) and SIGTERM end the command the
 	// orderly way, its servers stopped with it; SIGTERM's is a stop asked
-	// for (clicore.ErrTerminated), the others interrupt.
+	// for (clierr.ErrTerminated), the others interrupt.
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGHUP)
 	defer stop()
 	ctx, cancel := context.WithCancelCause(ctx)
@@ -52,7 +56,7 @@ func Execute(args []string) int {
 	go func() {
 		select {
 		case <-term:
-			cancel(clicore.ErrTerminated)
+			cancel(clierr.ErrTerminated)
 		case <-ctx.Done():
 		}
 	}()
@@ -60,10 +64,10 @@ func Execute(args []string) int {
 }
 
 // Run is Execute with explicit I/O. Commands print through the sanitizing
-// writer clicore.NewTerminalWriter makes, so no outside text reaches the
+// writer cliout.NewTerminalWriter makes, so no outside text reaches the
 // terminal unsanitized. Tests run the command line in process with it.
 func Run(ctx context.Context, args []string, stdin io.Reader, rawStdout, rawStderr io.Writer) int {
-	stdout, stderr := clicore.NewTerminalWriter(rawStdout), clicore.NewTerminalWriter(rawStderr)
+	stdout, stderr := cliout.NewTerminalWriter(rawStdout), cliout.NewTerminalWriter(rawStderr)
 	g := &clicore.Globals{
 		Stdin: stdin, Stdout: stdout, Stderr: stderr, RawStdout: rawStdout, RawStderr: rawStderr,
 		NewLoadOptions: config.DefaultLoadOptions,
@@ -76,25 +80,25 @@ func Run(ctx context.Context, args []string, stdin io.Reader, rawStdout, rawStde
 	cmd, err := root.ExecuteContextC(ctx)
 	g.CloseTrace()
 	if err == nil {
-		return clicore.ExitOK
+		return clierr.ExitOK
 	}
-	var ue *clicore.UsageError
+	var ue *clierr.UsageError
 	if isFlagError(err) || errors.As(err, &ue) {
 		msg := err.Error()
 		if ue != nil {
 			msg = ue.Error()
 		}
-		clicore.ReportError(stderr, g.JSON, msg, cmd.CommandPath())
-		return clicore.ExitUsage
+		cliout.ReportError(stderr, g.JSON, msg, cmd.CommandPath())
+		return clierr.ExitUsage
 	}
-	var se clicore.SilentError
+	var se clierr.SilentError
 	if !errors.As(err, &se) {
-		clicore.ReportError(stderr, g.JSON, g.RunMask().Mask(clicore.Sentence(err)), "")
+		cliout.ReportError(stderr, g.JSON, g.RunMask().Mask(clierr.Sentence(err)), "")
 	}
 	if ctx.Err() != nil { // Ctrl-C: the command stopped because it was asked to
-		return clicore.ExitInterrupted
+		return clierr.ExitInterrupted
 	}
-	return clicore.ExitFailure
+	return clierr.ExitFailure
 }
 
 // newRootCmd builds the whole command tree around one clicore.Globals. Every
@@ -109,7 +113,7 @@ func newRootCmd(g *clicore.Globals) *cobra.Command {
 		Long: "mcpdeck finds every MCP server you have configured, asks before starting servers a\n" +
 			"repository brought along, connects to them and lets you browse and call their tools.\n\n" +
 			"Without a command it opens the interactive TUI.",
-		Args:          clicore.NoArgs,
+		Args:          cliargs.NoArgs,
 		Version:       clicore.BuildVersion(),
 		SilenceUsage:  true,
 		SilenceErrors: true,
@@ -121,15 +125,15 @@ func newRootCmd(g *clicore.Globals) *cobra.Command {
 	root.SetHelpFunc(writeHelp) // every command's help fits 80 columns (help.go)
 	root.SetUsageFunc(writeUsage)
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error {
-		return clicore.Usagef("%s", err)
+		return clierr.Usagef("%s", err)
 	})
 	pf := root.PersistentFlags()
 	pf.StringArrayVar(&g.MCPConfig, "mcp-config", nil,
 		"servers for this run only, from `FILE_OR_JSON`: a config file path or inline JSON (repeatable)")
-	pf.Var(clicore.NewEnumFlag(&g.Elicit, clicore.ElicitAcceptDefaults, clicore.ElicitDecline, clicore.ElicitCancel), "elicit",
+	pf.Var(cliargs.NewEnumFlag(&g.Elicit, clicore.ElicitAcceptDefaults, clicore.ElicitDecline, clicore.ElicitCancel), "elicit",
 		"answer server elicitation requests without a TUI: accept-defaults, decline or cancel")
 	g.Sampling = "decline"
-	pf.Var(clicore.NewEnumFlag(&g.Sampling, "decline"), "sampling",
+	pf.Var(cliargs.NewEnumFlag(&g.Sampling, "decline"), "sampling",
 		"answer servers' sampling requests that no command replies to: decline (the CLI has no one to ask)")
 	pf.StringVar(&g.SamplingCommand, "sampling-command", "",
 		"reply to servers' sampling requests with `CMD` (run by the shell; the request as JSON on stdin, the reply text on stdout)")
@@ -137,7 +141,7 @@ func newRootCmd(g *clicore.Globals) *cobra.Command {
 	pf.StringVar(&g.TracePath, "trace", "",
 		"write every JSON-RPC message with every server to `FILE` as JSON lines (created 0600; secrets masked)")
 	g.LogLevel = "warning"
-	pf.Var(clicore.NewEnumFlag(&g.LogLevel, "debug", "info", "notice", "warning", "error", "critical", "alert", "emergency", "off"), "log-level",
+	pf.Var(cliargs.NewEnumFlag(&g.LogLevel, "debug", "info", "notice", "warning", "error", "critical", "alert", "emergency", "off"), "log-level",
 		"print servers' log messages at or above this level on stderr while a command runs")
 
 	mcp := mcpcmd.NewCmd(g)
@@ -157,7 +161,7 @@ func newRootCmd(g *clicore.Globals) *cobra.Command {
 	root.AddCommand(servecmd.NewCmd(g))
 	root.AddCommand(newDemoCmd(g), newDemoServerCmd(g))
 	root.AddCommand(completion.NewCmd())
-	clicore.EnableSuggestions(root)
+	clinames.EnableSuggestions(root)
 	completion.AddTo(root, g)
 	return root
 }

@@ -8,6 +8,7 @@ import (
 
 	"github.com/mcpdeck/mcpdeck/model/config"
 	"github.com/mcpdeck/mcpdeck/ui/cli/clicore"
+	"github.com/mcpdeck/mcpdeck/ui/cli/clierr"
 )
 
 // TestRunInProcess checks help and exit codes without the binary, with the
@@ -15,7 +16,7 @@ import (
 func TestRunInProcess(t *testing.T) {
 	t.Parallel()
 	var out, errb bytes.Buffer
-	if code := Run(context.Background(), []string{"mcp", "add", "--help"}, strings.NewReader(""), &out, &errb); code != clicore.ExitOK {
+	if code := Run(context.Background(), []string{"mcp", "add", "--help"}, strings.NewReader(""), &out, &errb); code != clierr.ExitOK {
 		t.Fatalf("--help exit %d: %s", code, errb.String())
 	}
 	for _, want := range []string{"-- COMMAND", "--scope", "--transport", "--client-secret", "Examples:"} {
@@ -25,7 +26,7 @@ func TestRunInProcess(t *testing.T) {
 	}
 	out.Reset()
 	errb.Reset()
-	if code := Run(context.Background(), []string{"mcp", "nope"}, strings.NewReader(""), &out, &errb); code != clicore.ExitUsage {
+	if code := Run(context.Background(), []string{"mcp", "nope"}, strings.NewReader(""), &out, &errb); code != clierr.ExitUsage {
 		t.Fatalf("unknown subcommand exit %d", code)
 	}
 	if got := errb.String(); !strings.HasPrefix(got, `mcpdeck: unknown command "nope" for "mcpdeck mcp"`) {

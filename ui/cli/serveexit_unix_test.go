@@ -12,7 +12,7 @@ import (
 	"testing"
 
 	"github.com/mcpdeck/mcpdeck/testdata/clitest"
-	"github.com/mcpdeck/mcpdeck/ui/cli/clicore"
+	"github.com/mcpdeck/mcpdeck/ui/cli/clierr"
 )
 
 // TestServeExitsZeroOnSIGTERM: an agent stops the server it started with
@@ -23,7 +23,7 @@ func TestServeExitsZeroOnSIGTERM(t *testing.T) {
 	for _, c := range []struct {
 		sig  syscall.Signal
 		want int
-	}{{syscall.SIGTERM, clicore.ExitOK}, {syscall.SIGINT, clicore.ExitInterrupted}} {
+	}{{syscall.SIGTERM, clierr.ExitOK}, {syscall.SIGINT, clierr.ExitInterrupted}} {
 		t.Run(c.sig.String(), func(t *testing.T) {
 			cmd := e.Command("--mcp-config", `{"mcpServers":{}}`, "serve")
 			in, err := cmd.StdinPipe()

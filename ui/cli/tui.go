@@ -17,6 +17,7 @@ import (
 	"github.com/mcpdeck/mcpdeck/ui"
 	"github.com/mcpdeck/mcpdeck/ui/addserver"
 	"github.com/mcpdeck/mcpdeck/ui/cli/clicore"
+	"github.com/mcpdeck/mcpdeck/ui/cli/cliprompt"
 	"github.com/mcpdeck/mcpdeck/ui/styles"
 )
 
@@ -30,7 +31,7 @@ var errNoTerminal = errors.New("the TUI needs a terminal; for scripts use 'mcpde
 // quits; the engine's servers are closed on the way out. reg, when not
 // nil, lets + add servers from the MCP Registry.
 func runTUI(ctx context.Context, g *clicore.Globals, eo engine.Options, title string, reg addserver.Registry) error {
-	if !clicore.OnTerminal(g) {
+	if !cliprompt.OnTerminal(g) {
 		return errNoTerminal
 	}
 	if os.Getenv("NO_COLOR") != "" {

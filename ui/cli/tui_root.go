@@ -5,13 +5,14 @@ import (
 
 	"github.com/mcpdeck/mcpdeck/model/config"
 	"github.com/mcpdeck/mcpdeck/ui/cli/clicore"
+	"github.com/mcpdeck/mcpdeck/ui/cli/clisession"
 )
 
 // runDefaultTUI is what `mcpdeck` with no command does: open the TUI on the
 // person's configuration. (`mcpdeck demo` opens it on the built-in demo
 // servers, see demo.go.)
 func runDefaultTUI(cmd *cobra.Command, g *clicore.Globals) error {
-	eo, err := clicore.TUIEngineOptions(g)
+	eo, err := clisession.TUIEngineOptions(g)
 	if err != nil {
 		return err
 	}

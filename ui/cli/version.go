@@ -5,6 +5,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/mcpdeck/mcpdeck/ui/cli/cliargs"
 	"github.com/mcpdeck/mcpdeck/ui/cli/clicore"
 )
 
@@ -15,7 +16,7 @@ func newVersionCmd(g *clicore.Globals) *cobra.Command {
 	return &cobra.Command{
 		Use:   "version",
 		Short: "Print mcpdeck's version (as --version): the one servers and agents are told",
-		Args:  clicore.NoArgs,
+		Args:  cliargs.NoArgs,
 		RunE: func(*cobra.Command, []string) error {
 			fmt.Fprintln(g.Stdout, "mcpdeck version "+clicore.BuildVersion())
 			return nil

@@ -18,7 +18,12 @@ import (
 	"github.com/mcpdeck/mcpdeck/model"
 	"github.com/mcpdeck/mcpdeck/model/config"
 	"github.com/mcpdeck/mcpdeck/oauth"
+	"github.com/mcpdeck/mcpdeck/ui/cli/cliargs"
 	"github.com/mcpdeck/mcpdeck/ui/cli/clicore"
+	"github.com/mcpdeck/mcpdeck/ui/cli/clierr"
+	"github.com/mcpdeck/mcpdeck/ui/cli/clinames"
+	"github.com/mcpdeck/mcpdeck/ui/cli/cliout"
+	"github.com/mcpdeck/mcpdeck/ui/cli/clisession"
 	"github.com/mcpdeck/mcpdeck/ui/status"
 )
 
@@ -37,7 +42,7 @@ func NewCmd(g *clicore.Globals) *cobra.Command {
 			"--client-secret stores the secret of a pre-registered client (oauth.clientId) in the\n" +
 			"keychain first, read from MCPDECK_CLIENT_SECRET or a hidden prompt.",
 		Example: "  mcpdeck auth my-api\n  mcpdeck auth --client-secret my-api\n  mcpdeck auth --logout my-api",
-		Args:    clicore.ExactArgs(1, "a server name"),
+		Args:    cliargs.ExactArgs(1, "a server name"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			lo, err := g.SecretLoadOptions() // the server's headers may hold a ${secret:NAME}
 			if err != nil {
@@ -47,7 +52,7 @@ func NewCmd(g *clicore.Globals) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			m := clicore.NewOAuthManager(lo, g.Stderr, false)
+			m := clisession.NewOAuthManager(lo, g.Stderr, false)
 			defer printAuthWarnings(g.Stderr, m)
 			if !logout {
 				for _, c := range storableSecrets(m, withSecret, withKey, withIDToken, withIDPSecret) {
@@ -99,7 +104,7 @@ func authServer(g *clicore.Globals, lo config.LoadOptions, name string, logout b
 	}
 	srv, ok := r.Server(name)
 	if !ok {
-		return model.Server{}, clicore.UnknownServer(name, clicore.ServerNames(r))
+		return model.Server{}, clisession.UnknownServer(name, clinames.ServerNames(r))
 	}
 	if t := srv.Config.EffectiveType(); !t.Info().OAuth {
 		return model.Server{}, fmt.Errorf("server %s uses %s: %w", name, t, model.ErrNoSignIn)
@@ -180,12 +185,12 @@ func ReadSecret(g *clicore.Globals, env, what string) (string, error) {
 	if s := strings.TrimSpace(in); s != "" {
 		return s, nil
 	}
-	return "", clicore.Usagef("no %s given: set %s or pass it on standard input", what, env)
+	return "", clierr.Usagef("no %s given: set %s or pass it on standard input", what, env)
 }
 
 func printAuthResult(g *clicore.Globals, name, word, text string) error {
 	if g.JSON {
-		return clicore.WriteJSON(g.Stdout, map[string]string{"server": name, "status": word})
+		return cliout.WriteJSON(g.Stdout, map[string]string{"server": name, "status": word})
 	}
 	_, err := fmt.Fprintf(g.Stdout, text, name)
 	return err
@@ -204,7 +209,7 @@ func printSignout(g *clicore.Globals, name string, did oauth.Signout) error {
 	case oauth.SignoutNoTokens:
 	}
 	if g.JSON {
-		return clicore.WriteJSON(g.Stdout, map[string]string{"server": name, "status": "signed-out", "tokens": word})
+		return cliout.WriteJSON(g.Stdout, map[string]string{"server": name, "status": "signed-out", "tokens": word})
 	}
 	_, err := fmt.Fprintf(g.Stdout, text, name)
 	return err
@@ -228,7 +233,7 @@ func StoreClientSecret(g *clicore.Globals, lo config.LoadOptions, name, secret s
 	if !ok {
 		return fmt.Errorf("server %s was added but cannot be read back to store its client secret", name)
 	}
-	m := clicore.NewOAuthManager(lo, g.Stderr, false)
+	m := clisession.NewOAuthManager(lo, g.Stderr, false)
 	defer printAuthWarnings(g.Stderr, m)
 	if err := m.SetClientSecret(srv, secret); err != nil {
 		return fmt.Errorf("storing the client secret of %s: %w", name, err)

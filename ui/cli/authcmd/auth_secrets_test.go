@@ -8,6 +8,7 @@ import (
 
 	"github.com/mcpdeck/mcpdeck/oauth"
 	"github.com/mcpdeck/mcpdeck/ui/cli/clicore"
+	"github.com/mcpdeck/mcpdeck/ui/cli/clierr"
 )
 
 // TestReadSecretsFromOnePipe guards `mcpdeck auth --client-secret
@@ -30,7 +31,7 @@ func TestReadSecretsFromOnePipe(t *testing.T) {
 		}
 	}
 	_, err := ReadSecret(g, "MCPDECK_IDP_CLIENT_SECRET", "IdP client secret")
-	var ue *clicore.UsageError
+	var ue *clierr.UsageError
 	if !errors.As(err, &ue) || !strings.Contains(err.Error(), "MCPDECK_IDP_CLIENT_SECRET") {
 		t.Fatalf("an empty pipe should be a usage error naming the variable, got %v", err)
 	}

@@ -14,7 +14,11 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/mcpdeck/mcpdeck/engine"
+	"github.com/mcpdeck/mcpdeck/ui/cli/cliargs"
 	"github.com/mcpdeck/mcpdeck/ui/cli/clicore"
+	"github.com/mcpdeck/mcpdeck/ui/cli/clierr"
+	"github.com/mcpdeck/mcpdeck/ui/cli/clinames"
+	"github.com/mcpdeck/mcpdeck/ui/cli/clisession"
 	"github.com/mcpdeck/mcpdeck/ui/status"
 )
 
@@ -42,12 +46,12 @@ func NewCmd(g *clicore.Globals) *cobra.Command {
     '{"read":"demo://resource/static/document/features.md"}' \
     '{"prompt":"args-prompt","arguments":{"city":"Lisbon"}}' \
     | mcpdeck batch everything -P 4 --json`,
-		Args: clicore.RangeArgs(1, 1, "SERVER"),
+		Args: cliargs.RangeArgs(1, 1, "SERVER"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if parallel < 1 || parallel > batchMaxParallel {
-				return clicore.Usagef("-P must be between 1 and %d, got %d", batchMaxParallel, parallel)
+				return clierr.Usagef("-P must be between 1 and %d, got %d", batchMaxParallel, parallel)
 			}
-			return clicore.Cancelled(runBatch(cmd.Context(), clicore.NewEngineFlagsInline(g), args[0], parallel))
+			return clierr.Cancelled(runBatch(cmd.Context(), clisession.NewEngineFlagsInline(g), args[0], parallel))
 		},
 	}
 	cmd.Flags().IntVarP(&parallel, "parallel", "P", 1, "run up to `N` requests at a time")
@@ -72,9 +76,9 @@ type batchInput struct {
 
 // runBatch connects server alone and runs stdin's requests on it, parallel
 // at a time, printing results in input order as they become printable.
-func runBatch(ctx context.Context, f *clicore.EngineFlags, server string, parallel int) error {
+func runBatch(ctx context.Context, f *clisession.EngineFlags, server string, parallel int) error {
 	g := f.Globals
-	return clicore.WithServer(ctx, f, server, func(ctx context.Context, s *clicore.Session) error {
+	return clisession.WithServer(ctx, f, server, func(ctx context.Context, s *clisession.Session) error {
 		inputs := make(chan batchInput)
 		go scanBatchInput(ctx, g.Input(), inputs)
 		// pending holds jobs in input order; the printer waits for each in
@@ -91,7 +95,7 @@ func runBatch(ctx context.Context, f *clicore.EngineFlags, server string, parall
 			return ctx.Err()
 		case p.failed > 0:
 			fmt.Fprintf(g.Stderr, "mcpdeck: %s of the batch failed.\n", status.Plural(p.failed, "request"))
-			return clicore.SilentError{}
+			return clierr.SilentError{}
 		}
 		return nil
 	})
@@ -247,7 +251,7 @@ func runBatchJob(ctx context.Context, eng *engine.Engine, server string, j *batc
 	case batchPrompt:
 		what = fmt.Sprintf("get prompt %s from %s", j.req.name, server)
 		var res engine.PromptResult
-		if res, err = eng.GetPrompt(ctx, server, j.req.name, clicore.PromptArgs(j.req.args)); err == nil {
+		if res, err = eng.GetPrompt(ctx, server, j.req.name, cliargs.PromptArgs(j.req.args)); err == nil {
 			j.result = res
 			return
 		}
@@ -261,18 +265,18 @@ func runBatchJob(ctx context.Context, eng *engine.Engine, server string, j *batc
 	default:
 		j.err = fmt.Errorf("%s: %w", what, err)
 	}
-	j.err = clicore.UnknownItemHint(j.err, serverOf(eng, server), itemKind(j.req.kind), j.req.name)
+	j.err = clinames.UnknownItemHint(j.err, serverOf(eng, server), itemKind(j.req.kind), j.req.name)
 }
 
 // itemKind is the item a kind of request names, for its did-you-mean.
 func itemKind(kind string) string {
 	switch kind {
 	case batchTool:
-		return clicore.ItemTool
+		return clinames.ItemTool
 	case batchPrompt:
-		return clicore.ItemPrompt
+		return clinames.ItemPrompt
 	}
-	return clicore.ItemResource
+	return clinames.ItemResource
 }
 
 // serverOf is server's snapshot, for the names it lists.

@@ -9,11 +9,13 @@ import (
 	"github.com/mcpdeck/mcpdeck/engine"
 	"github.com/mcpdeck/mcpdeck/model/textsafe"
 	"github.com/mcpdeck/mcpdeck/ui/cli/clicore"
+	"github.com/mcpdeck/mcpdeck/ui/cli/clierr"
+	"github.com/mcpdeck/mcpdeck/ui/cli/cliout"
 )
 
 // batchLineOut is one line of `batch --json` output: the input line number,
 // the result as call, read and prompt print it with --json (as the server
-// sent it, clicore.MCPResult), and the error when the line failed.
+// sent it, cliout.MCPResult), and the error when the line failed.
 type batchLineOut struct {
 	Line   int             `json:"line"`
 	Result json.RawMessage `json:"result,omitempty"`
@@ -26,7 +28,7 @@ func writeBatchResult(g *clicore.Globals, j *batchJob) error {
 	if g.JSON {
 		o := batchLineOut{Line: j.line}
 		if j.result != nil {
-			js, err := clicore.MCPResult(j.result)
+			js, err := cliout.MCPResult(j.result)
 			if err != nil {
 				return err
 			}
@@ -35,12 +37,12 @@ func writeBatchResult(g *clicore.Globals, j *batchJob) error {
 		if j.err != nil {
 			o.Error = textsafe.SanitizeLine(j.err.Error())
 		}
-		return clicore.WriteJSONLine(g.Stdout, o)
+		return cliout.WriteJSONLine(g.Stdout, o)
 	}
 	text := batchText(j.result)
 	line := fmt.Sprintf("%d: %s", j.line, text)
 	if j.err != nil {
-		line = fmt.Sprintf("%d: error: %s", j.line, clicore.Sentence(j.err))
+		line = fmt.Sprintf("%d: error: %s", j.line, clierr.Sentence(j.err))
 		if text != "" {
 			line += " " + text
 		}
@@ -56,20 +58,20 @@ func batchText(result any) string {
 	var buf bytes.Buffer
 	switch r := result.(type) {
 	case engine.ToolResult:
-		_ = clicore.PrintContents(&buf, r.Content)
-		if len(r.Structured) > 0 && !clicore.HasText(r.Content) {
+		_ = cliout.PrintContents(&buf, r.Content)
+		if len(r.Structured) > 0 && !cliout.HasText(r.Content) {
 			var c bytes.Buffer
 			if json.Compact(&c, r.Structured) == nil {
 				buf.Write(textsafe.EscapeJSON(c.Bytes()))
 			}
 		}
 	case engine.ResourceResult:
-		_ = clicore.PrintContents(&buf, r.Contents)
+		_ = cliout.PrintContents(&buf, r.Contents)
 	case engine.PromptResult:
 		if r.Description != "" {
 			buf.WriteString("# " + r.Description + "\n")
 		}
-		_ = clicore.PrintContents(&buf, r.Messages)
+		_ = cliout.PrintContents(&buf, r.Messages)
 	}
 	return textsafe.SanitizeLine(strings.TrimSpace(buf.String()))
 }

@@ -7,7 +7,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/mcpdeck/mcpdeck/ui/cli/clicore"
+	"github.com/mcpdeck/mcpdeck/ui/cli/cliargs"
 )
 
 // Kinds of batch request, named by the key that holds the target.
@@ -83,7 +83,7 @@ func parseBatchLine(line string) (batchRequest, error) {
 		req.args = map[string]any{}
 		return req, nil
 	}
-	if err := clicore.DecodeObject(string(raw), &req.args); err != nil {
+	if err := cliargs.DecodeObject(string(raw), &req.args); err != nil {
 		return batchRequest{}, fmt.Errorf(`"arguments" must be a JSON object: %w`, err)
 	}
 	return req, nil

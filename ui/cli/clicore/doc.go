@@ -1,8 +1,7 @@
-// Package clicore is what every command package of the CLI shares: the
-// global options and the process's I/O (Globals), the one sanitizing
-// writer all output passes (NewTerminalWriter), usage errors, exit codes
-// and argument checks, JSON output (WriteJSON, streamed), the --trace file,
-// the masking of the run's secrets, and engine sessions: an engine started
-// for one command that connects only the servers it needs (EngineFlags,
-// StartSession, WithServer) and the words for a server's outcome.
+// Package clicore holds what every command is given: the global options
+// and the process's I/O (Globals), the configuration they load (with the
+// run's secrets kept for masking), the --trace file, this build's version
+// and the words for where a server runs. What commands share beyond that
+// lives beside it, each package holding one kind of thing: clierr, cliout,
+// cliargs, clinames, cliprompt and clisession.
 package clicore

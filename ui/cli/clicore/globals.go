@@ -26,7 +26,7 @@ type Globals struct {
 	JSON bool
 
 	Stdin  io.Reader
-	Stdout io.Writer // command output, sanitized (see NewTerminalWriter)
+	Stdout io.Writer // command output, sanitized (see cliout.NewTerminalWriter)
 	Stderr io.Writer // errors, warnings and notes, sanitized
 	// RawStdout is the process's stdout itself, for the TUI (which draws
 	// sanitized frames with colours of its own) and demo-server (JSON-RPC).
@@ -101,14 +101,14 @@ func (g *Globals) SecretLoadOptions(names ...string) (config.LoadOptions, error)
 		o.LookupSecret = g.SecretStore(o.ConfigDir).Lookup(context.Background())
 	}
 	if err == nil && len(names) > 0 {
-		o.LookupSecret = secretsOnlyOf(o.LookupSecret, names)
+		o.LookupSecret = SecretsOnlyOf(o.LookupSecret, names)
 	}
 	return o, err
 }
 
-// secretsOnlyOf is read for the secrets of the servers named, and
+// SecretsOnlyOf is read for the secrets of the servers named, and
 // config.SkipSecrets for every other server's.
-func secretsOnlyOf(read func(config.SecretRef) (string, error), names []string) func(config.SecretRef) (string, error) {
+func SecretsOnlyOf(read func(config.SecretRef) (string, error), names []string) func(config.SecretRef) (string, error) {
 	return func(ref config.SecretRef) (string, error) {
 		if !slices.Contains(names, ref.Server) {
 			return config.SkipSecrets(ref)

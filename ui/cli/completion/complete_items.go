@@ -10,7 +10,9 @@ import (
 
 	"github.com/mcpdeck/mcpdeck/model/cache"
 	"github.com/mcpdeck/mcpdeck/model/platform"
+	"github.com/mcpdeck/mcpdeck/ui/cli/cliargs"
 	"github.com/mcpdeck/mcpdeck/ui/cli/clicore"
+	"github.com/mcpdeck/mcpdeck/ui/cli/clisession"
 	"github.com/mcpdeck/mcpdeck/ui/form"
 )
 
@@ -43,7 +45,7 @@ func serverNamesFor(ctx context.Context, g *clicore.Globals, server string) (cac
 	// A --trace on the line being completed is for the command once it
 	// runs, not for this look-up: the file is left alone.
 	g.TracePath = ""
-	sess, err := clicore.StartSession(ctx, clicore.NewEngineFlags(g), server)
+	sess, err := clisession.StartSession(ctx, clisession.NewEngineFlags(g), server)
 	if err != nil {
 		return cache.ServerNames{}, false
 	}
@@ -84,11 +86,11 @@ func completionCacheDir() string {
 }
 
 // registerEnumFlags completes every flag of cmd that takes one of a fixed
-// set of values (clicore.EnumFlag) with that set.
+// set of values (cliargs.EnumFlag) with that set.
 func registerEnumFlags(cmd *cobra.Command) {
 	for _, fs := range []*pflag.FlagSet{cmd.LocalNonPersistentFlags(), cmd.PersistentFlags()} {
 		fs.VisitAll(func(f *pflag.Flag) {
-			e, ok := f.Value.(*clicore.EnumFlag)
+			e, ok := f.Value.(*cliargs.EnumFlag)
 			if !ok {
 				return
 			}

@@ -6,9 +6,8 @@ import (
 	"io"
 	"strings"
 
+	"github.com/mcpdeck/mcpdeck/ui/cli/cliargs"
 	"github.com/spf13/cobra"
-
-	"github.com/mcpdeck/mcpdeck/ui/cli/clicore"
 )
 
 // NewCmd builds `mcpdeck completion SHELL`. It takes the place of
@@ -22,7 +21,7 @@ func NewCmd() *cobra.Command {
 		Short: "Generate the autocompletion script for a shell",
 		Long: "Generate the autocompletion script for mcpdeck for the specified shell.\n" +
 			"See each sub-command's help for details on how to use the generated script.",
-		Args: clicore.NoArgs,
+		Args: cliargs.NoArgs,
 	}
 	shell := func(name, long string, gen func(root *cobra.Command, w io.Writer, desc bool) error) *cobra.Command {
 		var noDesc bool
@@ -30,7 +29,7 @@ func NewCmd() *cobra.Command {
 			Use:   name,
 			Short: "Generate the autocompletion script for " + name,
 			Long:  long,
-			Args:  clicore.NoArgs,
+			Args:  cliargs.NoArgs,
 			RunE: func(c *cobra.Command, _ []string) error {
 				return gen(c.Root(), c.OutOrStdout(), !noDesc)
 			},

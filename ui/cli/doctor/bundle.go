@@ -18,7 +18,9 @@ import (
 	"github.com/mcpdeck/mcpdeck/model/config"
 	"github.com/mcpdeck/mcpdeck/model/platform"
 	"github.com/mcpdeck/mcpdeck/model/textsafe"
+	"github.com/mcpdeck/mcpdeck/ui/cli/cliargs"
 	"github.com/mcpdeck/mcpdeck/ui/cli/clicore"
+	"github.com/mcpdeck/mcpdeck/ui/cli/clisession"
 )
 
 // bundleInput is what `doctor --bundle` puts in the archive: the loaded
@@ -111,7 +113,7 @@ func bundleSecrets(ctx context.Context, g *clicore.Globals, res *config.Resolved
 	if err != nil {
 		return out, err
 	}
-	stored, err := clicore.NewOAuthManager(lo, io.Discard, false).StoredSecrets(ctx, res.Servers)
+	stored, err := clisession.NewOAuthManager(lo, io.Discard, false).StoredSecrets(ctx, res.Servers)
 	return append(out, stored...), err
 }
 
@@ -176,7 +178,7 @@ func (b *bundle) noteUnknown(name string, parts []string, what string) {
 	}
 	if n > 0 {
 		b.unsure = append(b.unsure, fmt.Sprintf("%s%s: %d %s%s with a long mix of letters and digits that matches no secret mcpdeck knows (an id or a hash, or a key it was never given)",
-			bundleRoot, name, n, what, clicore.Plural(n)))
+			bundleRoot, name, n, what, cliargs.Plural(n)))
 	}
 }
 
@@ -237,7 +239,7 @@ func (b *bundle) write(path string) (int64, error) {
 func (r bundleReport) print(w io.Writer) {
 	fmt.Fprintf(w, "bundle: wrote %s (%d files, %s): version and system, this report, the merged config with each server's scope and file, each server's state history, stderr tail and traffic\n",
 		r.path, r.files, humanize.IBytes(uint64(max(r.size, 0))))
-	fmt.Fprintf(w, "bundle: masked %d value%s (env, header, URL and stored secrets, tokens)\n", r.masked, clicore.Plural(r.masked))
+	fmt.Fprintf(w, "bundle: masked %d value%s (env, header, URL and stored secrets, tokens)\n", r.masked, cliargs.Plural(r.masked))
 	if len(r.unsure) == 0 {
 		fmt.Fprintln(w, "bundle: nothing left that mcpdeck could not judge")
 		return

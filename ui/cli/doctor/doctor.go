@@ -22,7 +22,10 @@ import (
 	"github.com/mcpdeck/mcpdeck/model/platform"
 	"github.com/mcpdeck/mcpdeck/model/textsafe"
 	"github.com/mcpdeck/mcpdeck/oauth"
+	"github.com/mcpdeck/mcpdeck/ui/cli/cliargs"
 	"github.com/mcpdeck/mcpdeck/ui/cli/clicore"
+	"github.com/mcpdeck/mcpdeck/ui/cli/clierr"
+	"github.com/mcpdeck/mcpdeck/ui/cli/clisession"
 	"github.com/mcpdeck/mcpdeck/ui/status"
 )
 
@@ -63,16 +66,16 @@ func NewCmd(g *clicore.Globals) *cobra.Command {
 			"--bundle FILE also writes a tar.gz for a maintainer: mcpdeck's version and system, this report, the\n" +
 			"merged config (each server's scope and file), each server's state history, stderr tail and JSON-RPC\n" +
 			"traffic, with env, header, URL and stored secrets and tokens masked. It never replaces a file.",
-		Args: clicore.ExactArgs(0, "no arguments"),
+		Args: cliargs.ExactArgs(0, "no arguments"),
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			return clicore.Cancelled(runDoctor(cmd.Context(), clicore.NewEngineFlags(g), bundle))
+			return clierr.Cancelled(runDoctor(cmd.Context(), clisession.NewEngineFlags(g), bundle))
 		},
 	}
 	cmd.Flags().StringVar(&bundle, "bundle", "", "also write everything, secrets masked, to the new tar.gz `FILE`")
 	return cmd
 }
 
-func runDoctor(ctx context.Context, f *clicore.EngineFlags, bundle string) error {
+func runDoctor(ctx context.Context, f *clisession.EngineFlags, bundle string) error {
 	g := f.Globals
 	if bundle != "" { // refused before the checks, which take seconds, not after them
 		switch st, err := os.Lstat(bundle); {
@@ -118,7 +121,7 @@ func runDoctor(ctx context.Context, f *clicore.EngineFlags, bundle string) error
 		rep.print(g.Stdout)
 	}
 	if bad {
-		return clicore.SilentError{}
+		return clierr.SilentError{}
 	}
 	return nil
 }
@@ -215,7 +218,7 @@ func keychainCheck(ctx context.Context, g *clicore.Globals) docLine {
 	if err != nil {
 		return docLine{mark: docWarn, text: "keychain: not checked: " + err.Error()}
 	}
-	return storageLine(clicore.NewOAuthManager(lo, g.Stderr, false).Storage(ctx))
+	return storageLine(clisession.NewOAuthManager(lo, g.Stderr, false).Storage(ctx))
 }
 
 // storageLine words where the store keeps secrets.
@@ -236,13 +239,13 @@ type doctorRun struct {
 
 // doctorServers connects every server that may run, like `mcp list`, and
 // says how each ended.
-func doctorServers(ctx context.Context, f *clicore.EngineFlags) ([]docLine, doctorRun, error) {
-	s, err := clicore.StartSession(ctx, f)
+func doctorServers(ctx context.Context, f *clisession.EngineFlags) ([]docLine, doctorRun, error) {
+	s, err := clisession.StartSession(ctx, f)
 	if err != nil {
 		return nil, doctorRun{}, err
 	}
 	defer s.Close()
-	results, err := clicore.SettleList(ctx, s, nil, false)
+	results, err := clisession.SettleList(ctx, s, nil, false)
 	if err != nil {
 		return nil, doctorRun{}, err
 	}
@@ -250,11 +253,11 @@ func doctorServers(ctx context.Context, f *clicore.EngineFlags) ([]docLine, doct
 	for _, srv := range run.snap.Servers {
 		run.traffic[srv.Name], run.dropped[srv.Name] = s.Eng.Traffic(srv.Name)
 	}
-	clicore.SortLikeSnapshot(results, s.Last)
+	clisession.SortLikeSnapshot(results, s.Last)
 	out := make([]docLine, 0, len(results))
 	for _, srv := range results {
-		l := docLine{mark: docOK, text: "server " + strings.TrimSpace(strings.TrimPrefix(clicore.ListLine(srv), status.Mark(&srv)))}
-		switch clicore.OutcomeOf(srv) {
+		l := docLine{mark: docOK, text: "server " + strings.TrimSpace(strings.TrimPrefix(clisession.ListLine(srv), status.Mark(&srv)))}
+		switch clisession.OutcomeOf(srv) {
 		case status.OutcomeFailed:
 			l.mark, l.fix = docBad, serverFix(&srv)
 		case status.OutcomeConnected:

@@ -10,6 +10,9 @@ import (
 	"github.com/mcpdeck/mcpdeck/engine"
 	"github.com/mcpdeck/mcpdeck/model/textsafe"
 	"github.com/mcpdeck/mcpdeck/ui/cli/clicore"
+	"github.com/mcpdeck/mcpdeck/ui/cli/clierr"
+	"github.com/mcpdeck/mcpdeck/ui/cli/cliout"
+	"github.com/mcpdeck/mcpdeck/ui/cli/clisession"
 	"github.com/mcpdeck/mcpdeck/ui/status"
 )
 
@@ -34,9 +37,9 @@ func NewBrowseCmds(g *clicore.Globals) []*cobra.Command {
 			Short: l.short,
 			Args:  cobra.MaximumNArgs(1),
 			RunE: func(cmd *cobra.Command, args []string) error {
-				f := clicore.NewEngineFlags(g)
+				f := clisession.NewEngineFlags(g)
 				f.InlineAuth = len(args) == 1 // sign in on demand for one named server only
-				return clicore.Cancelled(runEngListing(cmd.Context(), f, l, args))
+				return clierr.Cancelled(runEngListing(cmd.Context(), f, l, args))
 			},
 		})
 	}
@@ -54,9 +57,9 @@ type engServerItems struct {
 // runEngListing lists l for every server (or the one named), printed once
 // all have answered, in the configuration's order (scope, then name) so
 // the output does not depend on which server was quicker.
-func runEngListing(ctx context.Context, f *clicore.EngineFlags, l engListing, args []string) error {
+func runEngListing(ctx context.Context, f *clisession.EngineFlags, l engListing, args []string) error {
 	g := f.Globals
-	s, err := clicore.StartSession(ctx, f, args...)
+	s, err := clisession.StartSession(ctx, f, args...)
 	if err != nil {
 		return err
 	}
@@ -65,18 +68,18 @@ func runEngListing(ctx context.Context, f *clicore.EngineFlags, l engListing, ar
 	if err := s.WaitSettled(ctx, args, func(srv engine.ServerSnapshot) { settled = append(settled, srv) }); err != nil {
 		return err
 	}
-	clicore.SortLikeSnapshot(settled, s.Last)
+	clisession.SortLikeSnapshot(settled, s.Last)
 	var results []engServerItems
 	problems := 0
 	for _, srv := range settled {
-		o := clicore.OutcomeOf(srv)
+		o := clisession.OutcomeOf(srv)
 		if o != status.OutcomeConnected {
 			if len(args) == 0 && o != status.OutcomeFailed {
 				continue // disabled, unapproved, needs auth: nothing to list, not an error
 			}
 			problems++
-			fmt.Fprintln(g.Stderr, clicore.ListLine(srv))
-			results = append(results, engServerItems{Server: srv.Name, State: o.Word(), Error: clicore.Reason(srv), Items: []any{}})
+			fmt.Fprintln(g.Stderr, clisession.ListLine(srv))
+			results = append(results, engServerItems{Server: srv.Name, State: o.Word(), Error: clisession.Reason(srv), Items: []any{}})
 			continue
 		}
 		js, lines, n := l.items(srv)
@@ -97,12 +100,12 @@ func runEngListing(ctx context.Context, f *clicore.EngineFlags, l engListing, ar
 		}
 	}
 	if g.JSON {
-		if err := clicore.WriteJSON(g.Stdout, results); err != nil {
+		if err := cliout.WriteJSON(g.Stdout, results); err != nil {
 			return err
 		}
 	}
 	if problems > 0 {
-		return clicore.SilentError{}
+		return clierr.SilentError{}
 	}
 	return nil
 }

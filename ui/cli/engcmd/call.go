@@ -15,7 +15,12 @@ import (
 
 	"github.com/mcpdeck/mcpdeck/engine"
 	"github.com/mcpdeck/mcpdeck/model/textsafe"
+	"github.com/mcpdeck/mcpdeck/ui/cli/cliargs"
 	"github.com/mcpdeck/mcpdeck/ui/cli/clicore"
+	"github.com/mcpdeck/mcpdeck/ui/cli/clierr"
+	"github.com/mcpdeck/mcpdeck/ui/cli/clinames"
+	"github.com/mcpdeck/mcpdeck/ui/cli/cliout"
+	"github.com/mcpdeck/mcpdeck/ui/cli/clisession"
 	"github.com/mcpdeck/mcpdeck/ui/form"
 	"github.com/mcpdeck/mcpdeck/ui/status"
 )
@@ -38,18 +43,18 @@ func NewCallCmds(g *clicore.Globals) []*cobra.Command {
   jq -n '{a: 2, b: 3}' | mcpdeck call everything get-sum -`,
 		Args: func(cmd *cobra.Command, args []string) error {
 			if len(args) == 1 { // the tool is missing: where to find it
-				return clicore.Usagef("%s takes SERVER TOOL [JSON|-|KEY=VALUE...], got 1 argument; %s", cmd.CommandPath(),
-					strings.Replace(clicore.ListingCommand(clicore.ItemTool, args[0]), "lists them", "lists its tools", 1))
+				return clierr.Usagef("%s takes SERVER TOOL [JSON|-|KEY=VALUE...], got 1 argument; %s", cmd.CommandPath(),
+					strings.Replace(clinames.ListingCommand(clinames.ItemTool, args[0]), "lists them", "lists its tools", 1))
 			}
-			return clicore.MinimumArgs(2, "SERVER TOOL [JSON|-|KEY=VALUE...]")(cmd, args)
+			return cliargs.MinimumArgs(2, "SERVER TOOL [JSON|-|KEY=VALUE...]")(cmd, args)
 		},
 		RunE: func(cmd *cobra.Command, args []string) error {
-			how := clicore.ArgsForm{Command: "call", What: "tool", Server: args[0], Name: args[1]}
-			params, err := clicore.ReadArgs(g, args[2:], how)
+			how := cliargs.ArgsForm{Command: "call", What: "tool", Server: args[0], Name: args[1]}
+			params, err := cliargs.ReadArgs(g, args[2:], how)
 			if err != nil {
 				return err
 			}
-			return clicore.Cancelled(runEngCall(cmd.Context(), clicore.NewEngineFlagsInline(g), args[0], args[1], params))
+			return clierr.Cancelled(runEngCall(cmd.Context(), clisession.NewEngineFlagsInline(g), args[0], args[1], params))
 		},
 	}
 	var watch bool
@@ -59,22 +64,22 @@ func NewCallCmds(g *clicore.Globals) []*cobra.Command {
 		Example: "  mcpdeck read notes file:///todo.md\n" +
 			"  # print it again on every change, until Ctrl-C\n" +
 			"  mcpdeck read notes file:///todo.md --watch",
-		Args: clicore.RangeArgs(2, 2, "SERVER URI"),
+		Args: cliargs.RangeArgs(2, 2, "SERVER URI"),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			f := clicore.NewEngineFlagsInline(g)
-			return clicore.Cancelled(clicore.WithServer(cmd.Context(), f, args[0], func(ctx context.Context, s *clicore.Session) error {
+			f := clisession.NewEngineFlagsInline(g)
+			return clierr.Cancelled(clisession.WithServer(cmd.Context(), f, args[0], func(ctx context.Context, s *clisession.Session) error {
 				if watch {
 					return watchResource(ctx, f, s, args[0], args[1])
 				}
 				res, err := s.Eng.ReadResource(ctx, args[0], args[1])
 				if err != nil {
 					srv, _ := s.Server(args[0])
-					return clicore.UnknownItemHint(engCallErr(f, fmt.Sprintf("read %s from %s", args[1], args[0]), err), srv, clicore.ItemResource, args[1])
+					return clinames.UnknownItemHint(engCallErr(f, fmt.Sprintf("read %s from %s", args[1], args[0]), err), srv, clinames.ItemResource, args[1])
 				}
 				if g.JSON {
 					return writeMCPResult(g, res)
 				}
-				return clicore.PrintContents(g.Stdout, res.Contents)
+				return cliout.PrintContents(g.Stdout, res.Contents)
 			}))
 		},
 	}
@@ -84,20 +89,20 @@ func NewCallCmds(g *clicore.Globals) []*cobra.Command {
 		Short: "Get a prompt, with its arguments as key=value words or a JSON object of strings",
 		Example: `  mcpdeck prompt everything args-prompt city=Lisbon
   mcpdeck prompt everything args-prompt '{"city": "Lisbon"}'`,
-		Args: clicore.MinimumArgs(2, "SERVER NAME [JSON|-|KEY=VALUE...]"),
+		Args: cliargs.MinimumArgs(2, "SERVER NAME [JSON|-|KEY=VALUE...]"),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			how := clicore.ArgsForm{Command: "prompt", What: "prompt", Server: args[0], Name: args[1], Strings: true}
-			raw, err := clicore.ReadArgs(g, args[2:], how)
+			how := cliargs.ArgsForm{Command: "prompt", What: "prompt", Server: args[0], Name: args[1], Strings: true}
+			raw, err := cliargs.ReadArgs(g, args[2:], how)
 			if err != nil {
 				return err
 			}
 			pargs := raw.Strings()
-			f := clicore.NewEngineFlagsInline(g)
-			return clicore.Cancelled(clicore.WithServer(cmd.Context(), f, args[0], func(ctx context.Context, s *clicore.Session) error {
+			f := clisession.NewEngineFlagsInline(g)
+			return clierr.Cancelled(clisession.WithServer(cmd.Context(), f, args[0], func(ctx context.Context, s *clisession.Session) error {
 				res, err := s.Eng.GetPrompt(ctx, args[0], args[1], pargs)
 				if err != nil {
 					srv, _ := s.Server(args[0])
-					return clicore.UnknownItemHint(engCallErr(f, fmt.Sprintf("get prompt %s from %s", args[1], args[0]), err), srv, clicore.ItemPrompt, args[1])
+					return clinames.UnknownItemHint(engCallErr(f, fmt.Sprintf("get prompt %s from %s", args[1], args[0]), err), srv, clinames.ItemPrompt, args[1])
 				}
 				if g.JSON {
 					return writeMCPResult(g, res)
@@ -105,7 +110,7 @@ func NewCallCmds(g *clicore.Globals) []*cobra.Command {
 				if res.Description != "" {
 					fmt.Fprintln(g.Stdout, "# "+textsafe.SanitizeLine(res.Description))
 				}
-				return clicore.PrintContents(g.Stdout, res.Messages)
+				return cliout.PrintContents(g.Stdout, res.Messages)
 			}))
 		},
 	}
@@ -113,13 +118,13 @@ func NewCallCmds(g *clicore.Globals) []*cobra.Command {
 }
 
 // writeMCPResult prints a result with --json: as the server sent it
-// (clicore.MCPResult).
+// (cliout.MCPResult).
 func writeMCPResult(g *clicore.Globals, res any) error {
-	js, err := clicore.MCPResult(res)
+	js, err := cliout.MCPResult(res)
 	if err != nil {
 		return err
 	}
-	return clicore.WriteJSON(g.Stdout, js)
+	return cliout.WriteJSON(g.Stdout, js)
 }
 
 // runEngCall connects SERVER alone, types the arguments with the tool's
@@ -127,12 +132,12 @@ func writeMCPResult(g *clicore.Globals, res any) error {
 // list lacks is looked for once more when the server says its list
 // changes (engine.FindTool): a gateway such as mcpdeck serve may offer it
 // just after the first list.
-func runEngCall(ctx context.Context, f *clicore.EngineFlags, server, tool string, args clicore.Args) error {
+func runEngCall(ctx context.Context, f *clisession.EngineFlags, server, tool string, args cliargs.Args) error {
 	g := f.Globals
-	return clicore.WithServer(ctx, f, server, func(ctx context.Context, s *clicore.Session) error {
+	return clisession.WithServer(ctx, f, server, func(ctx context.Context, s *clisession.Session) error {
 		failed := func(err error) error {
 			srv, _ := s.Server(server)
-			return clicore.UnknownItemHint(engCallErr(f, fmt.Sprintf("call %s on %s", tool, server), err), srv, clicore.ItemTool, tool)
+			return clinames.UnknownItemHint(engCallErr(f, fmt.Sprintf("call %s on %s", tool, server), err), srv, clinames.ItemTool, tool)
 		}
 		def, err := s.Eng.FindTool(ctx, server, tool)
 		if err != nil {
@@ -164,7 +169,7 @@ func runEngCall(ctx context.Context, f *clicore.EngineFlags, server, tool string
 				return err
 			}
 			fmt.Fprintf(g.Stderr, "mcpdeck: tool %s on %s reported an error.\n", textsafe.SanitizeLine(tool), server)
-			return clicore.SilentError{}
+			return clierr.SilentError{}
 		}
 		return nil
 	})
@@ -195,7 +200,7 @@ func unknownKeys(tool engine.Tool, params map[string]any) string {
 		what = fmt.Sprintf("tool %s has no arguments %s", tool.Name, strings.Join(quoted(unknown), ", "))
 	}
 	msg := what + " (it takes " + strings.Join(declared, ", ") + "); sent anyway"
-	if hint := clicore.DidYouMean(unknown[0], declared); hint != "" {
+	if hint := clinames.DidYouMean(unknown[0], declared); hint != "" {
 		msg += "; " + hint
 	}
 	return textsafe.SanitizeLine(msg)
@@ -232,10 +237,10 @@ func printToolResult(g *clicore.Globals, res engine.ToolResult) error {
 	if res.IsError {
 		out = g.Stderr
 	}
-	if err := clicore.PrintContents(out, res.Content); err != nil {
+	if err := cliout.PrintContents(out, res.Content); err != nil {
 		return err
 	}
-	if len(res.Structured) > 0 && !clicore.HasText(res.Content) {
+	if len(res.Structured) > 0 && !cliout.HasText(res.Content) {
 		var buf bytes.Buffer
 		if json.Indent(&buf, res.Structured, "", "  ") == nil {
 			fmt.Fprintln(out, string(textsafe.EscapeJSON(buf.Bytes()))) // U+202E and the like shown as \u escapes
@@ -246,7 +251,7 @@ func printToolResult(g *clicore.Globals, res engine.ToolResult) error {
 
 // engCallErr explains a failed request: a refused elicitation first (the
 // usual reason a call fails headless), else the error itself.
-func engCallErr(f *clicore.EngineFlags, what string, err error) error {
+func engCallErr(f *clisession.EngineFlags, what string, err error) error {
 	if e := f.Asked.Explain(); e != nil {
 		return e
 	}

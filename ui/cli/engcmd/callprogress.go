@@ -9,6 +9,7 @@ import (
 	"github.com/mcpdeck/mcpdeck/model/lock"
 	"github.com/mcpdeck/mcpdeck/model/textsafe"
 	"github.com/mcpdeck/mcpdeck/ui/cli/clicore"
+	"github.com/mcpdeck/mcpdeck/ui/cli/cliout"
 )
 
 // progressBarWidth is how many cells the bar of a call with a known total
@@ -22,13 +23,13 @@ const progressBarWidth = 20
 // deliver progress a server sent after its result.
 type callProgress struct {
 	g    *clicore.Globals
-	line *clicore.TermLine // nil: not a terminal
+	line *cliout.TermLine // nil: not a terminal
 	mu   sync.Mutex
 	done bool
 }
 
 func newCallProgress(g *clicore.Globals) *callProgress {
-	return &callProgress{g: g, line: clicore.NewTermLine(g)}
+	return &callProgress{g: g, line: cliout.NewTermLine(g)}
 }
 
 // show shows one notification.

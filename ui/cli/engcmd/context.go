@@ -11,6 +11,9 @@ import (
 	"github.com/mcpdeck/mcpdeck/model"
 	"github.com/mcpdeck/mcpdeck/model/textsafe"
 	"github.com/mcpdeck/mcpdeck/ui/cli/clicore"
+	"github.com/mcpdeck/mcpdeck/ui/cli/clierr"
+	"github.com/mcpdeck/mcpdeck/ui/cli/cliout"
+	"github.com/mcpdeck/mcpdeck/ui/cli/clisession"
 	"github.com/mcpdeck/mcpdeck/ui/contextcost"
 	"github.com/mcpdeck/mcpdeck/ui/status"
 )
@@ -45,28 +48,28 @@ func NewContextCmd(g *clicore.Globals) *cobra.Command {
 			contextcost.ServerLimit, contextcost.TotalLimit, contextcost.Note),
 		Example: "  mcpdeck context\n  mcpdeck context github --json",
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return clicore.Cancelled(runContext(cmd.Context(), clicore.NewEngineFlags(g), args))
+			return clierr.Cancelled(runContext(cmd.Context(), clisession.NewEngineFlags(g), args))
 		},
 	}
 }
 
-func runContext(ctx context.Context, f *clicore.EngineFlags, names []string) error {
+func runContext(ctx context.Context, f *clisession.EngineFlags, names []string) error {
 	g := f.Globals
-	s, err := clicore.StartSession(ctx, f, names...)
+	s, err := clisession.StartSession(ctx, f, names...)
 	if err != nil {
 		return err
 	}
 	defer s.Close()
-	results, err := clicore.SettleList(ctx, s, names, false)
+	results, err := clisession.SettleList(ctx, s, names, false)
 	if err != nil {
 		return err
 	}
-	clicore.SortLikeSnapshot(results, s.Last)
+	clisession.SortLikeSnapshot(results, s.Last)
 	var counter contextcost.Counter
 	rep := contextReport{Servers: []contextServer{}, Tokenizer: contextcost.Encoding, Note: contextcost.Note}
 	var costs []contextcost.ServerCost
 	for _, srv := range results {
-		if clicore.OutcomeOf(srv) != status.OutcomeConnected {
+		if clisession.OutcomeOf(srv) != status.OutcomeConnected {
 			continue
 		}
 		defs, err := s.Eng.ToolDefinitions(ctx, srv.Name)
@@ -95,7 +98,7 @@ func runContext(ctx context.Context, f *clicore.EngineFlags, names []string) err
 		rep.Largest = []contextcost.ToolCost{}
 	}
 	if g.JSON {
-		return clicore.WriteJSON(g.Stdout, rep)
+		return cliout.WriteJSON(g.Stdout, rep)
 	}
 	printContext(g, rep, results)
 	return nil
@@ -122,7 +125,7 @@ func printContext(g *clicore.Globals, rep contextReport, all []engine.ServerSnap
 	}
 	for _, srv := range all {
 		if !counted[srv.Name] {
-			fmt.Fprintln(out, textsafe.SanitizeLine(fmt.Sprintf("%-20s not counted: %s", srv.Name, clicore.StatusBody(srv))))
+			fmt.Fprintln(out, textsafe.SanitizeLine(fmt.Sprintf("%-20s not counted: %s", srv.Name, clisession.StatusBody(srv))))
 		}
 	}
 	total := fmt.Sprintf("%-20s %8d tokens", "total", rep.Total)

@@ -8,7 +8,10 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/mcpdeck/mcpdeck/ui/cli/cliargs"
 	"github.com/mcpdeck/mcpdeck/ui/cli/clicore"
+	"github.com/mcpdeck/mcpdeck/ui/cli/clierr"
+	"github.com/mcpdeck/mcpdeck/ui/cli/clisession"
 )
 
 // NewLogsCmd is `mcpdeck logs SERVER`: connect only SERVER and print the
@@ -27,17 +30,17 @@ func NewLogsCmd(g *clicore.Globals) *cobra.Command {
 		Example: "  mcpdeck logs everything --follow\n" +
 			"  mcpdeck logs everything --level error --follow\n" +
 			"  mcpdeck logs everything --stderr",
-		Args: clicore.ExactArgs(1, "one server SERVER"),
+		Args: cliargs.ExactArgs(1, "one server SERVER"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if stderr {
 				if follow {
-					return clicore.Usagef("--stderr prints the server's saved stderr; --follow is for its log messages")
+					return clierr.Usagef("--stderr prints the server's saved stderr; --follow is for its log messages")
 				}
 				return printStderrLog(g, args[0])
 			}
 			g.LogLevel = level // the engine's OnLog prints at this level
-			f := clicore.NewEngineFlagsInline(g)
-			return clicore.Cancelled(clicore.WithServer(cmd.Context(), f, args[0], func(ctx context.Context, s *clicore.Session) error {
+			f := clisession.NewEngineFlagsInline(g)
+			return clierr.Cancelled(clisession.WithServer(cmd.Context(), f, args[0], func(ctx context.Context, s *clisession.Session) error {
 				if err := s.Eng.SetLogLevel(ctx, args[0], level); err != nil {
 					return err
 				}
@@ -53,7 +56,7 @@ func NewLogsCmd(g *clicore.Globals) *cobra.Command {
 			}))
 		},
 	}
-	cmd.Flags().Var(clicore.NewEnumFlag(&level, "debug", "info", "notice", "warning", "error", "critical", "alert", "emergency"), "level",
+	cmd.Flags().Var(cliargs.NewEnumFlag(&level, "debug", "info", "notice", "warning", "error", "critical", "alert", "emergency"), "level",
 		"print messages at or above this level (the server is asked for it too)")
 	cmd.Flags().BoolVarP(&follow, "follow", "f", false, "keep printing until Ctrl-C")
 	cmd.Flags().BoolVar(&stderr, "stderr", false, "print instead what the server wrote on stderr, as saved by every run (the TUI's, serve's, the CLI's), without connecting it")
@@ -72,7 +75,7 @@ const (
 
 // untilQuiet waits until the server sent no log message for logsQuiet,
 // at most logsMost.
-func untilQuiet(ctx context.Context, f *clicore.EngineFlags) {
+func untilQuiet(ctx context.Context, f *clisession.EngineFlags) {
 	seen := func() int { p, b := f.LogsSeen(); return p + b }
 	most := time.NewTimer(logsMost)
 	defer most.Stop()

@@ -8,6 +8,8 @@ import (
 	"github.com/mcpdeck/mcpdeck/engine"
 	"github.com/mcpdeck/mcpdeck/testdata/clitest"
 	"github.com/mcpdeck/mcpdeck/ui/cli/clicore"
+	"github.com/mcpdeck/mcpdeck/ui/cli/cliout"
+	"github.com/mcpdeck/mcpdeck/ui/cli/clisession"
 )
 
 // TestServerLogMessagesOnStderr: a server's log messages go to stderr at or
@@ -17,8 +19,8 @@ import (
 // may reach the client after the call they came with has ended.
 func TestServerLogMessagesOnStderr(t *testing.T) {
 	var out strings.Builder
-	g := &clicore.Globals{Stderr: clicore.NewTerminalWriter(&out), LogLevel: "warning"}
-	f := clicore.NewEngineFlags(g)
+	g := &clicore.Globals{Stderr: cliout.NewTerminalWriter(&out), LogLevel: "warning"}
+	f := clisession.NewEngineFlags(g)
 	f.PrintLog("f", engine.LogEntry{Level: "info", Data: "quiet"})
 	f.PrintLog("f", engine.LogEntry{Level: "error", Logger: "db", Data: "broken\x1b[2J\nsecond line"})
 	if got := out.String(); got != "f error: db: broken second line\n" {
@@ -74,7 +76,7 @@ func TestNoLogsSaysHowToSeeMore(t *testing.T) {
 		}
 	}
 	var out strings.Builder
-	f := clicore.NewEngineFlags(&clicore.Globals{Stderr: &out, LogLevel: "warning"})
+	f := clisession.NewEngineFlags(&clicore.Globals{Stderr: &out, LogLevel: "warning"})
 	f.PrintLog("s", engine.LogEntry{Level: "info", Data: "hidden"})
 	f.PrintLog("s", engine.LogEntry{Level: "error", Data: "shown"})
 	if printed, below := f.LogsSeen(); printed != 1 || below != 1 {

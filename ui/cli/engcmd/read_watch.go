@@ -8,6 +8,8 @@ import (
 	"github.com/mcpdeck/mcpdeck/engine"
 	"github.com/mcpdeck/mcpdeck/model/textsafe"
 	"github.com/mcpdeck/mcpdeck/ui/cli/clicore"
+	"github.com/mcpdeck/mcpdeck/ui/cli/cliout"
+	"github.com/mcpdeck/mcpdeck/ui/cli/clisession"
 )
 
 // watchResource is `read --watch`: subscribe to uri, then print its content
@@ -15,7 +17,7 @@ import (
 // the server announces), until Ctrl-C. With --json each read is one JSON
 // line, the result as the server sent it (as read --json prints it);
 // otherwise a line on stderr says when it changed.
-func watchResource(ctx context.Context, f *clicore.EngineFlags, s *clicore.Session, server, uri string) error {
+func watchResource(ctx context.Context, f *clisession.EngineFlags, s *clisession.Session, server, uri string) error {
 	g := f.Globals
 	if err := s.Eng.Watch(ctx, server, uri); err != nil {
 		return engCallErr(f, fmt.Sprintf("watch %s on %s", uri, server), err)
@@ -63,11 +65,11 @@ func printWatched(g *clicore.Globals, w engine.WatchedResource) error {
 			fmt.Fprintln(g.Stderr, "mcpdeck: "+textsafe.SanitizeLine(w.ReadError))
 			return nil
 		}
-		js, err := clicore.MCPResult(engine.ResourceResult{Contents: w.Contents, Sent: w.Sent})
+		js, err := cliout.MCPResult(engine.ResourceResult{Contents: w.Contents, Sent: w.Sent})
 		if err != nil {
 			return err
 		}
-		return clicore.WriteJSONLine(g.Stdout, js)
+		return cliout.WriteJSONLine(g.Stdout, js)
 	}
 	when := "read"
 	if w.Updates > 0 {
@@ -78,5 +80,5 @@ func printWatched(g *clicore.Globals, w engine.WatchedResource) error {
 		fmt.Fprintln(g.Stderr, "mcpdeck: "+textsafe.SanitizeLine(w.ReadError))
 		return nil
 	}
-	return clicore.PrintContents(g.Stdout, w.Contents)
+	return cliout.PrintContents(g.Stdout, w.Contents)
 }

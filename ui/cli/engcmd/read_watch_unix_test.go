@@ -14,7 +14,7 @@ import (
 	"testing"
 
 	"github.com/mcpdeck/mcpdeck/testdata/clitest"
-	"github.com/mcpdeck/mcpdeck/ui/cli/clicore"
+	"github.com/mcpdeck/mcpdeck/ui/cli/clierr"
 )
 
 // TestReadWatchPrintsEachChange: `read --watch` prints the resource, then
@@ -45,8 +45,8 @@ func TestReadWatchPrintsEachChange(t *testing.T) {
 	_ = cmd.Process.Signal(syscall.SIGINT)
 	err = cmd.Wait()
 	var exit *exec.ExitError
-	if !errors.As(err, &exit) || exit.ExitCode() != clicore.ExitInterrupted {
-		t.Errorf("exit: %v, want %d\nstderr:\n%s", err, clicore.ExitInterrupted, stderr.String())
+	if !errors.As(err, &exit) || exit.ExitCode() != clierr.ExitInterrupted {
+		t.Errorf("exit: %v, want %d\nstderr:\n%s", err, clierr.ExitInterrupted, stderr.String())
 	}
 	if len(lines) < 2 || lines[1] != "tick 0" || lines[len(lines)-1] != "tick 3" {
 		t.Fatalf("printed %q, want the resource with tick 0 first and tick 3 last\nstderr:\n%s", lines, stderr.String())

@@ -12,6 +12,9 @@ import (
 	"github.com/mcpdeck/mcpdeck/model/scan"
 	"github.com/mcpdeck/mcpdeck/model/textsafe"
 	"github.com/mcpdeck/mcpdeck/ui/cli/clicore"
+	"github.com/mcpdeck/mcpdeck/ui/cli/clierr"
+	"github.com/mcpdeck/mcpdeck/ui/cli/cliout"
+	"github.com/mcpdeck/mcpdeck/ui/cli/clisession"
 	"github.com/mcpdeck/mcpdeck/ui/status"
 )
 
@@ -32,9 +35,9 @@ func NewScanCmd(g *clicore.Globals) *cobra.Command {
 		Example: "  mcpdeck scan\n  mcpdeck scan github --json\n  mcpdeck scan --sarif > mcp.sarif",
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if sarif && g.JSON {
-				return clicore.Usagef("--sarif and --json are two outputs: choose one")
+				return clierr.Usagef("--sarif and --json are two outputs: choose one")
 			}
-			return clicore.Cancelled(runScan(cmd.Context(), g, args, sarif))
+			return clierr.Cancelled(runScan(cmd.Context(), g, args, sarif))
 		},
 	}
 	cmd.Flags().BoolVar(&sarif, "sarif", false, "write the findings as SARIF 2.1.0 (for code-scanning CI)")
@@ -45,7 +48,7 @@ func NewScanCmd(g *clicore.Globals) *cobra.Command {
 var errWarnings = errors.New("the scan found warnings")
 
 func runScan(ctx context.Context, g *clicore.Globals, names []string, sarif bool) error {
-	sess, err := clicore.StartSession(ctx, clicore.NewEngineFlags(g), names...)
+	sess, err := clisession.StartSession(ctx, clisession.NewEngineFlags(g), names...)
 	if err != nil {
 		return err
 	}
@@ -58,7 +61,7 @@ func runScan(ctx context.Context, g *clicore.Globals, names []string, sarif bool
 			}
 		}
 	}
-	settled, err := clicore.SettleList(ctx, sess, want, false)
+	settled, err := clisession.SettleList(ctx, sess, want, false)
 	if err != nil {
 		return err
 	}
@@ -75,7 +78,7 @@ func runScan(ctx context.Context, g *clicore.Globals, names []string, sarif bool
 	sources := map[string]string{}
 	for _, srv := range settled {
 		sources[srv.Name] = srv.Source
-		if o := clicore.OutcomeOf(srv); o != status.OutcomeConnected {
+		if o := clisession.OutcomeOf(srv); o != status.OutcomeConnected {
 			unscanned = append(unscanned, fmt.Sprintf("%s (%s)", textsafe.SanitizeLine(srv.Name), o.Word()))
 			continue
 		}
@@ -91,7 +94,7 @@ func runScan(ctx context.Context, g *clicore.Globals, names []string, sarif bool
 	case scan.HasWarning(findings):
 		return errWarnings
 	case len(unscanned) > 0 && len(names) > 0:
-		return clicore.SilentError{}
+		return clierr.SilentError{}
 	}
 	return nil
 }
@@ -111,7 +114,7 @@ func writeFindings(g *clicore.Globals, fs []scan.Finding, sarif bool, sources ma
 		if fs == nil {
 			fs = []scan.Finding{}
 		}
-		return clicore.WriteJSON(g.Stdout, fs)
+		return cliout.WriteJSON(g.Stdout, fs)
 	}
 	if len(fs) == 0 {
 		fmt.Fprintln(g.Stdout, "No findings.")

@@ -10,7 +10,11 @@ import (
 
 	"github.com/mcpdeck/mcpdeck/engine"
 	"github.com/mcpdeck/mcpdeck/model/textsafe"
+	"github.com/mcpdeck/mcpdeck/ui/cli/cliargs"
 	"github.com/mcpdeck/mcpdeck/ui/cli/clicore"
+	"github.com/mcpdeck/mcpdeck/ui/cli/clierr"
+	"github.com/mcpdeck/mcpdeck/ui/cli/cliout"
+	"github.com/mcpdeck/mcpdeck/ui/cli/clisession"
 	"github.com/mcpdeck/mcpdeck/ui/status"
 )
 
@@ -22,9 +26,9 @@ func NewSkillsCmds(g *clicore.Globals) []*cobra.Command {
 		Short: list.short,
 		Args:  cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			f := clicore.NewEngineFlags(g)
+			f := clisession.NewEngineFlags(g)
 			f.InlineAuth = len(args) == 1
-			return clicore.Cancelled(runEngListing(cmd.Context(), f, list, args))
+			return clierr.Cancelled(runEngListing(cmd.Context(), f, list, args))
 		},
 	}
 	skill := &cobra.Command{
@@ -34,10 +38,10 @@ func NewSkillsCmds(g *clicore.Globals) []*cobra.Command {
 			"SKILL.md frontmatter, against what the server listed. On any mismatch nothing is\n" +
 			"printed and the command fails naming the file.",
 		Example: `  mcpdeck skill docs pdf-processing`,
-		Args:    clicore.RangeArgs(2, 2, "SERVER NAME"),
+		Args:    cliargs.RangeArgs(2, 2, "SERVER NAME"),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			f := clicore.NewEngineFlagsInline(g)
-			return clicore.Cancelled(clicore.WithServer(cmd.Context(), f, args[0], func(ctx context.Context, s *clicore.Session) error {
+			f := clisession.NewEngineFlagsInline(g)
+			return clierr.Cancelled(clisession.WithServer(cmd.Context(), f, args[0], func(ctx context.Context, s *clisession.Session) error {
 				sk, err := s.Eng.LoadSkill(ctx, args[0], args[1])
 				var refused *engine.SkillError
 				if errors.As(err, &refused) {
@@ -47,7 +51,7 @@ func NewSkillsCmds(g *clicore.Globals) []*cobra.Command {
 					return engCallErr(f, fmt.Sprintf("load skill %s from %s", args[1], args[0]), err)
 				}
 				if g.JSON {
-					return clicore.WriteJSON(g.Stdout, sk)
+					return cliout.WriteJSON(g.Stdout, sk)
 				}
 				text := sk.Manifest
 				if !strings.HasSuffix(text, "\n") {

@@ -12,6 +12,8 @@ import (
 	"github.com/mcpdeck/mcpdeck/model/textsafe"
 	"github.com/mcpdeck/mcpdeck/transports"
 	"github.com/mcpdeck/mcpdeck/ui/cli/clicore"
+	"github.com/mcpdeck/mcpdeck/ui/cli/clinames"
+	"github.com/mcpdeck/mcpdeck/ui/cli/clisession"
 )
 
 // printStderrLog is `logs SERVER --stderr`: what the stdio server wrote on
@@ -29,7 +31,7 @@ func printStderrLog(g *clicore.Globals, name string) error {
 	}
 	srv, ok := res.Server(name)
 	if !ok {
-		return clicore.UnknownServer(name, clicore.ServerNames(res))
+		return clisession.UnknownServer(name, clinames.ServerNames(res))
 	}
 	cache, err := platform.CacheDir()
 	if err != nil {

@@ -10,7 +10,9 @@ import (
 	"github.com/mcpdeck/mcpdeck/model/config"
 	"github.com/mcpdeck/mcpdeck/model/imports"
 	"github.com/mcpdeck/mcpdeck/ui/cli/authcmd"
+	"github.com/mcpdeck/mcpdeck/ui/cli/cliargs"
 	"github.com/mcpdeck/mcpdeck/ui/cli/clicore"
+	"github.com/mcpdeck/mcpdeck/ui/cli/clierr"
 )
 
 // addFlags are the options of `mcp add`.
@@ -48,13 +50,13 @@ func newMCPAddCmd(g *clicore.Globals) *cobra.Command {
 	// `mcp add x npx -y pkg` (forgot the --) fails on "-y": say what to do.
 	cmd.SetFlagErrorFunc(func(_ *cobra.Command, err error) error {
 		if strings.HasPrefix(err.Error(), "unknown ") {
-			return clicore.Usagef("%s; if it belongs to the server's command, put the command after --", err)
+			return clierr.Usagef("%s; if it belongs to the server's command, put the command after --", err)
 		}
-		return clicore.Usagef("%s", err)
+		return clierr.Usagef("%s", err)
 	})
-	scope := clicore.AddScopeFlag(cmd, model.ScopeLocal, "where to save it: local (this project, private), user (all projects) or project (.mcp.json, shared)")
+	scope := cliargs.AddScopeFlag(cmd, model.ScopeLocal, "where to save it: local (this project, private), user (all projects) or project (.mcp.json, shared)")
 	fl := cmd.Flags()
-	fl.VarP(clicore.NewEnumFlag(&f.transport, addable()...), "transport", "t",
+	fl.VarP(cliargs.NewEnumFlag(&f.transport, addable()...), "transport", "t",
 		"transport; by default stdio for a command, and for a URL: ws for ws://, sse when the path has /sse, else http")
 	fl.StringArrayVarP(&f.env, "env", "e", nil, "environment variable for a stdio server, `KEY=VALUE` (repeatable)")
 	fl.StringArrayVarP(&f.headers, "header", "H", nil, "HTTP header for a remote server, `'Key: Value'` (repeatable)")
@@ -74,7 +76,7 @@ func newMCPAddCmd(g *clicore.Globals) *cobra.Command {
 			return runRegistryAdd(cmd, g, args, f, scope())
 		}
 		if len(f.args) > 0 || f.yes {
-			return clicore.Usagef("--arg and --yes go with --registry")
+			return clierr.Usagef("--arg and --yes go with --registry")
 		}
 		name, cfg, err := addConfig(cmd, args, f)
 		if err != nil {
@@ -114,28 +116,28 @@ func addConfig(cmd *cobra.Command, args []string, f addFlags) (string, model.Ser
 	dash := cmd.ArgsLenAtDash()
 	switch {
 	case len(args) == 0 || dash == 0:
-		return "", cfg, clicore.Usagef("mcp add needs a server name")
+		return "", cfg, clierr.Usagef("mcp add needs a server name")
 	case dash > 1:
-		return "", cfg, clicore.Usagef("mcp add takes only the server name before --, got %q too", args[1])
+		return "", cfg, clierr.Usagef("mcp add takes only the server name before --, got %q too", args[1])
 	case dash == 1 && len(args) == 1:
-		return "", cfg, clicore.Usagef("nothing after --: give the command that starts the server")
+		return "", cfg, clierr.Usagef("nothing after --: give the command that starts the server")
 	case len(args) == 1:
-		return "", cfg, clicore.Usagef("mcp add needs a URL, or the server's command after --")
+		return "", cfg, clierr.Usagef("mcp add needs a URL, or the server's command after --")
 	}
 	name := args[0]
 	if dash == 1 && len(args) == 2 && strings.Contains(args[1], "://") {
-		return "", cfg, clicore.Usagef("%q after -- would be run as a command; give a URL without --", args[1])
+		return "", cfg, clierr.Usagef("%q after -- would be run as a command; give a URL without --", args[1])
 	}
 	if dash < 0 && len(args) > 2 && strings.Contains(args[1], "://") {
-		return "", cfg, clicore.Usagef("a URL takes no further arguments, got %q", args[2])
+		return "", cfg, clierr.Usagef("a URL takes no further arguments, got %q", args[2])
 	}
 	remote := dash < 0 && len(args) == 2 && strings.Contains(args[1], "://")
 	if !remote {
 		if f.transport != "" && !model.Transport(f.transport).Info().Program {
-			return "", cfg, clicore.Usagef("-t %s needs a URL, not a command", f.transport)
+			return "", cfg, clierr.Usagef("-t %s needs a URL, not a command", f.transport)
 		}
 		if len(f.headers) > 0 || f.clientID != "" || f.callbackPort != 0 || f.clientSecret {
-			return "", cfg, clicore.Usagef("-H, --client-id, --callback-port and --client-secret are for remote servers (give a URL)")
+			return "", cfg, clierr.Usagef("-H, --client-id, --callback-port and --client-secret are for remote servers (give a URL)")
 		}
 		env, err := parseEnv(f.env)
 		if err != nil {
@@ -149,7 +151,7 @@ func addConfig(cmd *cobra.Command, args []string, f addFlags) (string, model.Ser
 		return name, cfg, nil
 	}
 	if f.sandbox != "" {
-		return "", cfg, clicore.Usagef("--sandbox is for stdio servers (a command after --): a remote server runs elsewhere")
+		return "", cfg, clierr.Usagef("--sandbox is for stdio servers (a command after --): a remote server runs elsewhere")
 	}
 	cfg, err := remoteConfig(args[1], f)
 	return name, cfg, err
@@ -162,7 +164,7 @@ func sandboxFlag(profile string) (*model.Sandbox, error) {
 		return nil, nil
 	}
 	if !slices.Contains(model.SandboxProfiles(), profile) {
-		return nil, clicore.Usagef("--sandbox=%s: unknown profile (use %s)", profile, strings.Join(model.SandboxProfiles(), " or "))
+		return nil, clierr.Usagef("--sandbox=%s: unknown profile (use %s)", profile, strings.Join(model.SandboxProfiles(), " or "))
 	}
 	return &model.Sandbox{Profile: profile}, nil
 }
@@ -171,20 +173,20 @@ func sandboxFlag(profile string) (*model.Sandbox, error) {
 func remoteConfig(url string, f addFlags) (model.ServerConfig, error) {
 	var cfg model.ServerConfig
 	if model.Transport(f.transport).Info().Program {
-		return cfg, clicore.Usagef("-t %s needs the command after --, not a URL", f.transport)
+		return cfg, clierr.Usagef("-t %s needs the command after --, not a URL", f.transport)
 	}
 	if len(f.env) > 0 {
-		return cfg, clicore.Usagef("-e sets environment variables of stdio servers; send values to a remote server with -H")
+		return cfg, clierr.Usagef("-e sets environment variables of stdio servers; send values to a remote server with -H")
 	}
 	t := model.Transport(f.transport)
 	if t == "" {
 		detected, err := imports.DetectTransport(url)
 		if err != nil {
-			return cfg, clicore.Usagef("%s", clicore.Sentence(err))
+			return cfg, clierr.Usagef("%s", clierr.Sentence(err))
 		}
 		t = detected
 	} else if err := imports.CheckURL(t, url); err != nil {
-		return cfg, clicore.Usagef("%s", clicore.Sentence(err))
+		return cfg, clierr.Usagef("%s", clierr.Sentence(err))
 	}
 	headers, err := parseHeaders(f.headers)
 	if err != nil {
@@ -193,10 +195,10 @@ func remoteConfig(url string, f addFlags) (model.ServerConfig, error) {
 	cfg = model.ServerConfig{Type: t, URL: url, Headers: headers}
 	if f.clientID != "" || f.callbackPort != 0 || f.clientSecret {
 		if !t.Info().OAuth {
-			return cfg, clicore.Usagef("--client-id, --callback-port and --client-secret do not apply to a %s server: %s", t, model.ErrNoSignIn)
+			return cfg, clierr.Usagef("--client-id, --callback-port and --client-secret do not apply to a %s server: %s", t, model.ErrNoSignIn)
 		}
 		if f.callbackPort < 0 || f.callbackPort > 65535 {
-			return cfg, clicore.Usagef("--callback-port must be between 1 and 65535, got %d", f.callbackPort)
+			return cfg, clierr.Usagef("--callback-port must be between 1 and 65535, got %d", f.callbackPort)
 		}
 		if f.clientID != "" || f.callbackPort != 0 {
 			cfg.OAuth = &model.OAuthConfig{ClientID: f.clientID, CallbackPort: f.callbackPort}
@@ -228,7 +230,7 @@ func parseKeyValues(flag string, vals []string) (map[string]string, error) {
 	for _, v := range vals {
 		k, val, ok := strings.Cut(v, "=")
 		if !ok || k == "" || strings.ContainsAny(k, " \t") {
-			return nil, clicore.Usagef("%s %q: expected KEY=VALUE", flag, v)
+			return nil, clierr.Usagef("%s %q: expected KEY=VALUE", flag, v)
 		}
 		out[k] = val
 	}
@@ -245,7 +247,7 @@ func parseHeaders(vals []string) (map[string]string, error) {
 		k, val, ok := strings.Cut(v, ":")
 		k = strings.TrimSpace(k)
 		if !ok || k == "" || strings.ContainsAny(k, " \t") {
-			return nil, clicore.Usagef("-H %q: expected 'Key: Value'", v)
+			return nil, clierr.Usagef("-H %q: expected 'Key: Value'", v)
 		}
 		h[k] = strings.TrimSpace(val)
 	}
@@ -258,10 +260,10 @@ func parseHeaders(vals []string) (map[string]string, error) {
 // in files written by hand or imported are normalized instead).
 func checkNewName(name string) error {
 	if err := model.CheckServerName(name); err != nil {
-		return clicore.Usagef("%s", clicore.Sentence(err))
+		return clierr.Usagef("%s", clierr.Sentence(err))
 	}
 	if model.NormalizeName(name) != name {
-		return clicore.Usagef("server name %q may contain only letters, digits, _ and -", name)
+		return clierr.Usagef("server name %q may contain only letters, digits, _ and -", name)
 	}
 	return nil
 }

@@ -17,7 +17,7 @@ import (
 	"github.com/mcpdeck/mcpdeck/testdata/clitest"
 	"github.com/mcpdeck/mcpdeck/testdata/mcpbtest"
 	"github.com/mcpdeck/mcpdeck/ui/cli"
-	"github.com/mcpdeck/mcpdeck/ui/cli/clicore"
+	"github.com/mcpdeck/mcpdeck/ui/cli/clierr"
 )
 
 // mcpbZip builds a .mcpb (a zip) holding files.
@@ -182,13 +182,13 @@ func TestRegistryAddBundleRefusals(t *testing.T) {
 		"io.example/evil":     `holds the entry "../../evil.js", which would land outside its directory`,
 	} {
 		r := m.RunInProcess("mcp", "add", "-s", "user", "--registry", name)
-		if r.Code != clicore.ExitFailure || !strings.Contains(r.Stderr, name+"@1.0.0 cannot be installed: the bundle") || !strings.Contains(r.Stderr, want) {
+		if r.Code != clierr.ExitFailure || !strings.Contains(r.Stderr, name+"@1.0.0 cannot be installed: the bundle") || !strings.Contains(r.Stderr, want) {
 			t.Errorf("%s: %s", name, r)
 		}
 	}
 	gets := host.gets.Load()
 	r := m.RunInProcess("mcp", "add", "-s", "project", "--registry", "io.example/good")
-	if r.Code != clicore.ExitUsage || !strings.Contains(r.Stderr, "add it with -s user or -s local") || host.gets.Load() != gets {
+	if r.Code != clierr.ExitUsage || !strings.Contains(r.Stderr, "add it with -s user or -s local") || host.gets.Load() != gets {
 		t.Errorf("the project file: %s (%d downloads)", r, host.gets.Load()-gets)
 	}
 	for _, scope := range []string{"user", "project"} {

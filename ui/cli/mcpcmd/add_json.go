@@ -9,7 +9,9 @@ import (
 
 	"github.com/mcpdeck/mcpdeck/model"
 	"github.com/mcpdeck/mcpdeck/model/config"
+	"github.com/mcpdeck/mcpdeck/ui/cli/cliargs"
 	"github.com/mcpdeck/mcpdeck/ui/cli/clicore"
+	"github.com/mcpdeck/mcpdeck/ui/cli/clierr"
 )
 
 func newMCPAddJSONCmd(g *clicore.Globals) *cobra.Command {
@@ -18,9 +20,9 @@ func newMCPAddJSONCmd(g *clicore.Globals) *cobra.Command {
 		Short: "Add a server from its JSON definition (the .mcp.json format)",
 		Example: `  mcpdeck mcp add-json my-api '{"type":"http","url":"https://example.com/mcp",
     "headers":{"Authorization":"Bearer ${API_TOKEN}"}}'`,
-		Args: clicore.ExactArgs(2, "a server NAME and its JSON definition"),
+		Args: cliargs.ExactArgs(2, "a server NAME and its JSON definition"),
 	}
-	scope := clicore.AddScopeFlag(cmd, model.ScopeLocal, "where to save it: local, user or project")
+	scope := cliargs.AddScopeFlag(cmd, model.ScopeLocal, "where to save it: local, user or project")
 	cmd.RunE = func(_ *cobra.Command, args []string) error {
 		name := args[0]
 		if err := checkNewName(name); err != nil {
@@ -59,8 +61,8 @@ func parseServerJSON(name, text string) (model.ServerConfig, error) {
 	// Text that is not a JSON object at all is a mistake in the command
 	// line (exit 2); an object with a wrong field is an invalid definition.
 	var obj map[string]any
-	if err := clicore.DecodeObject(trimmed, &obj); err != nil {
-		return cfg, clicore.Usagef("the definition of server %s must be a JSON object like {\"command\": \"npx\", \"args\": [...]}: %v", name, err)
+	if err := cliargs.DecodeObject(trimmed, &obj); err != nil {
+		return cfg, clierr.Usagef("the definition of server %s must be a JSON object like {\"command\": \"npx\", \"args\": [...]}: %v", name, err)
 	}
 	if err := json.Unmarshal([]byte(trimmed), &cfg); err != nil {
 		return cfg, fmt.Errorf("%w: the JSON definition of server %s is not valid: %s", model.ErrInvalid, name, err.Error())

@@ -16,6 +16,8 @@ import (
 	"github.com/mcpdeck/mcpdeck/model/textsafe"
 	"github.com/mcpdeck/mcpdeck/ui/addserver"
 	"github.com/mcpdeck/mcpdeck/ui/cli/clicore"
+	"github.com/mcpdeck/mcpdeck/ui/cli/clierr"
+	"github.com/mcpdeck/mcpdeck/ui/cli/cliprompt"
 	"github.com/mcpdeck/mcpdeck/ui/cli/registrycmd"
 	"github.com/mcpdeck/mcpdeck/ui/registry"
 )
@@ -73,7 +75,7 @@ func runRegistryAdd(cmd *cobra.Command, g *clicore.Globals, args []string, f add
 	if !scope.MayUseSecrets() {
 		mode = registry.SecretsFromEnv
 	}
-	if clicore.OnTerminal(g) {
+	if cliprompt.OnTerminal(g) {
 		if err := askFields(g, plan, values, mode); err != nil {
 			return err
 		}
@@ -83,7 +85,7 @@ func runRegistryAdd(cmd *cobra.Command, g *clicore.Globals, args []string, f add
 	case errors.Is(err, registry.ErrUnusable):
 		return fmt.Errorf("%s@%s %w", textsafe.SanitizeLine(entry.Name), textsafe.SanitizeLine(entry.Version), err)
 	case err != nil: // a value given is missing, not allowed or a literal secret for the shared file
-		return clicore.Usagef("%s", clicore.Sentence(err))
+		return clierr.Usagef("%s", clierr.Sentence(err))
 	}
 	extra.apply(&cfg)
 	target, err := config.ScopePath(opts, scope)
@@ -91,8 +93,8 @@ func runRegistryAdd(cmd *cobra.Command, g *clicore.Globals, args []string, f add
 		return err
 	}
 	describeInstall(g, plan, name, scope, target, cfg, secrets)
-	if clicore.OnTerminal(g) && !f.yes {
-		ok, err := clicore.Confirm(g, "Add it?")
+	if cliprompt.OnTerminal(g) && !f.yes {
+		ok, err := cliprompt.Confirm(g, "Add it?")
 		if err != nil {
 			return err
 		}
@@ -124,11 +126,11 @@ func runRegistryAdd(cmd *cobra.Command, g *clicore.Globals, args []string, f add
 func checkRegistryAddFlags(cmd *cobra.Command, args []string, f addFlags) error {
 	switch {
 	case cmd.ArgsLenAtDash() >= 0 || len(args) > 1:
-		return clicore.Usagef("mcp add --registry takes at most the NAME to save the server under, not a URL or a command")
+		return clierr.Usagef("mcp add --registry takes at most the NAME to save the server under, not a URL or a command")
 	case f.clientID != "" || f.callbackPort != 0 || f.clientSecret:
-		return clicore.Usagef("--client-id, --callback-port and --client-secret are for mcp add NAME URL, not --registry")
+		return clierr.Usagef("--client-id, --callback-port and --client-secret are for mcp add NAME URL, not --registry")
 	case f.transport != "" && !registry.Offers(model.Transport(f.transport)):
-		return clicore.Usagef("registry servers are reached over http or sse, or run over stdio; -t %s does not apply", f.transport)
+		return clierr.Usagef("registry servers are reached over http or sse, or run over stdio; -t %s does not apply", f.transport)
 	}
 	return nil
 }
@@ -199,12 +201,12 @@ func givenValues(plan registry.Plan, env, headers, argVals map[string]string) (m
 	x := extraValues{env: env, headers: headers}
 	switch {
 	case len(argVals) > 0:
-		return nil, x, clicore.Usagef("%s asks for no argument or variable named %s (it asks for: %s)",
+		return nil, x, clierr.Usagef("%s asks for no argument or variable named %s (it asks for: %s)",
 			textsafe.SanitizeLine(plan.Entry.Name), strings.Join(slices.Sorted(maps.Keys(argVals)), ", "), fieldList(valueFields(plan.Fields)))
 	case plan.Remote != nil && len(env) > 0:
-		return nil, x, clicore.Usagef("-e sets environment variables of servers that run locally; %s is reached at a URL (give headers with -H)", textsafe.SanitizeLine(plan.Entry.Name))
+		return nil, x, clierr.Usagef("-e sets environment variables of servers that run locally; %s is reached at a URL (give headers with -H)", textsafe.SanitizeLine(plan.Entry.Name))
 	case plan.Package != nil && len(headers) > 0:
-		return nil, x, clicore.Usagef("-H sets headers of remote servers; %s runs locally (give environment variables with -e)", textsafe.SanitizeLine(plan.Entry.Name))
+		return nil, x, clierr.Usagef("-H sets headers of remote servers; %s runs locally (give environment variables with -e)", textsafe.SanitizeLine(plan.Entry.Name))
 	}
 	return values, x, nil
 }
@@ -225,11 +227,11 @@ func giveSandbox(plan registry.Plan, flag string, values map[string]string) erro
 	switch {
 	case flag == "":
 	case !offered && flag != "none":
-		return clicore.Usagef("--sandbox: %s runs no npm or PyPI package here, and mcpdeck sandboxes only those from the registry", textsafe.SanitizeLine(plan.Runs()))
+		return clierr.Usagef("--sandbox: %s runs no npm or PyPI package here, and mcpdeck sandboxes only those from the registry", textsafe.SanitizeLine(plan.Runs()))
 	case flag == model.SandboxProfileDefault || flag == "none":
 		values[registry.SandboxFieldID] = flag
 	default:
-		return clicore.Usagef("--sandbox=%s: a registry install offers the default profile or none", flag)
+		return clierr.Usagef("--sandbox=%s: a registry install offers the default profile or none", flag)
 	}
 	return nil
 }
@@ -297,7 +299,7 @@ func describeInstall(g *clicore.Globals, plan registry.Plan, name string, scope 
 func fetchBundle(ctx context.Context, g *clicore.Globals, opts config.LoadOptions, scope model.Scope, plan registry.Plan) (registry.Plan, error) {
 	e := plan.Entry
 	if !scope.MayUseSecrets() {
-		return plan, clicore.Usagef("%s is an MCP bundle, unpacked on this machine, where the project's shared .mcp.json cannot point; add it with -s user or -s local", textsafe.SanitizeLine(e.Name))
+		return plan, clierr.Usagef("%s is an MCP bundle, unpacked on this machine, where the project's shared .mcp.json cannot point; add it with -s user or -s local", textsafe.SanitizeLine(e.Name))
 	}
 	fmt.Fprintf(g.Stderr, "Downloading the bundle %s…\n", textsafe.SanitizeLine(plan.Package.Identifier))
 	got, err := registrycmd.BundleStore(opts).Fetch(ctx, plan)

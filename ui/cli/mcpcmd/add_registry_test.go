@@ -8,7 +8,7 @@ import (
 
 	"github.com/mcpdeck/mcpdeck/testdata/clitest"
 	"github.com/mcpdeck/mcpdeck/ui/cli"
-	"github.com/mcpdeck/mcpdeck/ui/cli/clicore"
+	"github.com/mcpdeck/mcpdeck/ui/cli/clierr"
 )
 
 // TestRegistryAddWritesEachKind: a remote, an npm, a pypi and an oci
@@ -73,20 +73,20 @@ func TestRegistryAddWritesEachKind(t *testing.T) {
 		t.Errorf("project definition %v", d)
 	}
 	r = m.RunInProcess("mcp", "add", "gh-leak", "-s", "project", "--registry", "io.github.github/github-mcp-server", "-H", "Authorization: Bearer ghp_literal0123456789")
-	if r.Code != clicore.ExitUsage || !strings.Contains(r.Stderr, "-H 'Authorization: ${AUTHORIZATION}'") {
+	if r.Code != clierr.ExitUsage || !strings.Contains(r.Stderr, "-H 'Authorization: ${AUTHORIZATION}'") {
 		t.Errorf("a literal secret for the project file: %s", r)
 	}
 
 	r = m.RunInProcess("mcp", "add", "--registry", "io.github.modelcontextprotocol/server-everything")
-	if r.Code != clicore.ExitUsage || !strings.Contains(r.Stderr, "env EVERYTHING_TOKEN (give it with -e EVERYTHING_TOKEN='VALUE')") {
+	if r.Code != clierr.ExitUsage || !strings.Contains(r.Stderr, "env EVERYTHING_TOKEN (give it with -e EVERYTHING_TOKEN='VALUE')") {
 		t.Errorf("missing input: %s", r)
 	}
 	r = m.RunInProcess("mcp", "add", "--registry", "io.github.github/github-mcp-server@9.9.9")
-	if r.Code != clicore.ExitFailure || !strings.Contains(r.Stderr, "io.github.github/github-mcp-server@9.9.9 is not in the registry") {
+	if r.Code != clierr.ExitFailure || !strings.Contains(r.Stderr, "io.github.github/github-mcp-server@9.9.9 is not in the registry") {
 		t.Errorf("unknown version: %s", r)
 	}
 	r = m.RunInProcess("mcp", "add", "--registry", "io.github.example/weather", "--arg", "nope=1")
-	if r.Code != clicore.ExitUsage || !strings.Contains(r.Stderr, "no argument or variable named nope (it asks for: env WEATHER_API_KEY, env UNITS)") {
+	if r.Code != clierr.ExitUsage || !strings.Contains(r.Stderr, "no argument or variable named nope (it asks for: env WEATHER_API_KEY, env UNITS)") {
 		t.Errorf("unknown --arg: %s", r)
 	}
 
@@ -210,7 +210,7 @@ func TestRegistryAddHostileServerJSON(t *testing.T) {
 		"io.example/bundle":    "has no fileSha256; mcpdeck installs a bundle only when it can check what it downloaded",
 	} {
 		r := m.RunInProcess("mcp", "add", "-s", "user", "--registry", name)
-		if r.Code != clicore.ExitFailure || !strings.Contains(r.Stderr, want) {
+		if r.Code != clierr.ExitFailure || !strings.Contains(r.Stderr, want) {
 			t.Errorf("%s: %s", name, r)
 		}
 	}
@@ -247,10 +247,10 @@ func TestMCPSecretStoresAndDeletes(t *testing.T) {
 	if _, ok := m.Credentials()["secret:user::gh:GH_TOKEN"]; ok {
 		t.Error("not deleted")
 	}
-	if r := m.RunInProcess("mcp", "secret", "gh", "GH_TOKEN", "-s", "project"); r.Code != clicore.ExitUsage || !strings.Contains(r.Stderr, "the project scope cannot") {
+	if r := m.RunInProcess("mcp", "secret", "gh", "GH_TOKEN", "-s", "project"); r.Code != clierr.ExitUsage || !strings.Contains(r.Stderr, "the project scope cannot") {
 		t.Errorf("project scope: %s", r)
 	}
-	if r := m.RunInProcess("mcp", "secret", "gh", "bad-name", "-s", "user"); r.Code != clicore.ExitUsage {
+	if r := m.RunInProcess("mcp", "secret", "gh", "bad-name", "-s", "user"); r.Code != clierr.ExitUsage {
 		t.Errorf("a bad name: %s", r)
 	}
 }

@@ -5,7 +5,7 @@ import (
 	"reflect"
 	"testing"
 
-	"github.com/mcpdeck/mcpdeck/ui/cli/clicore"
+	"github.com/mcpdeck/mcpdeck/ui/cli/clierr"
 )
 
 func TestParseEnvAndHeaders(t *testing.T) {
@@ -32,6 +32,6 @@ func TestParseEnvAndHeaders(t *testing.T) {
 }
 
 func isUsage(err error) bool {
-	var ue *clicore.UsageError
+	var ue *clierr.UsageError
 	return errors.As(err, &ue)
 }

@@ -7,6 +7,7 @@ import (
 	"github.com/mcpdeck/mcpdeck/model/config"
 	"github.com/mcpdeck/mcpdeck/model/textsafe"
 	"github.com/mcpdeck/mcpdeck/ui/cli/clicore"
+	"github.com/mcpdeck/mcpdeck/ui/cli/clierr"
 )
 
 // reportAdded confirms what `mcp add` / `mcp add-json` wrote and, reading the
@@ -46,7 +47,7 @@ func reportAdded(g *clicore.Globals, opts config.LoadOptions, scope model.Scope,
 		note("managed policy blocks %s, so it will not run.", textsafe.SanitizeLine(name))
 	}
 	for _, p := range s.Problems {
-		note("%s", clicore.Sentence(p))
+		note("%s", clierr.Sentence(p))
 	}
 	if len(s.HomeRelative) > 0 {
 		note("%s.", clicore.HomeRelativeText(s))

@@ -9,7 +9,9 @@ import (
 	"github.com/mcpdeck/mcpdeck/model"
 	"github.com/mcpdeck/mcpdeck/model/config"
 	"github.com/mcpdeck/mcpdeck/model/textsafe"
+	"github.com/mcpdeck/mcpdeck/ui/cli/cliargs"
 	"github.com/mcpdeck/mcpdeck/ui/cli/clicore"
+	"github.com/mcpdeck/mcpdeck/ui/cli/cliprompt"
 )
 
 // newMCPApproveCmd is `mcp approve` (approve true) or `mcp reject`: the
@@ -25,7 +27,7 @@ func newMCPApproveCmd(g *clicore.Globals, approve bool) *cobra.Command {
 		Use:     verb + " NAME|all",
 		Short:   short,
 		Example: fmt.Sprintf("  mcpdeck mcp %s github\n  mcpdeck mcp %s all", verb, verb),
-		Args:    clicore.ExactArgs(1, "one server NAME or all"),
+		Args:    cliargs.ExactArgs(1, "one server NAME or all"),
 		RunE:    func(_ *cobra.Command, args []string) error { return runApprove(g, approve, args[0]) },
 	}
 }
@@ -55,7 +57,7 @@ func runApprove(g *clicore.Globals, approve bool, target string) error {
 		fmt.Fprintf(g.Stdout, "No project servers to %s.\n", verb)
 		return nil
 	}
-	if approve && clicore.OnTerminal(g) {
+	if approve && cliprompt.OnTerminal(g) {
 		if shown := awaiting(targets); len(shown) > 0 {
 			return confirmApproval(g, opts, res.ProjectRoot, shown)
 		}
@@ -124,7 +126,7 @@ func confirmApproval(g *clicore.Globals, opts config.LoadOptions, project string
 		}
 		fmt.Fprintln(g.Stdout)
 	}
-	yes, err := clicore.Confirm(g, fmt.Sprintf("Only approve servers from repositories you trust. Approve %s?", strings.Join(names, ", ")))
+	yes, err := cliprompt.Confirm(g, fmt.Sprintf("Only approve servers from repositories you trust. Approve %s?", strings.Join(names, ", ")))
 	if err != nil {
 		return err
 	}

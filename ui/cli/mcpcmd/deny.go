@@ -8,7 +8,10 @@ import (
 	"github.com/mcpdeck/mcpdeck/model"
 	"github.com/mcpdeck/mcpdeck/model/config"
 	"github.com/mcpdeck/mcpdeck/model/textsafe"
+	"github.com/mcpdeck/mcpdeck/ui/cli/cliargs"
 	"github.com/mcpdeck/mcpdeck/ui/cli/clicore"
+	"github.com/mcpdeck/mcpdeck/ui/cli/clinames"
+	"github.com/mcpdeck/mcpdeck/ui/cli/clisession"
 )
 
 // newMCPDenyCmd is `mcp deny SERVER TOOL` (deny) or `mcp allow SERVER
@@ -25,7 +28,7 @@ func newMCPDenyCmd(g *clicore.Globals, deny bool) *cobra.Command {
 		Use:     verb + " SERVER TOOL",
 		Short:   short,
 		Example: fmt.Sprintf("  mcpdeck mcp %s github delete_repository", verb),
-		Args:    clicore.ExactArgs(2, "a server and one of its tools"),
+		Args:    cliargs.ExactArgs(2, "a server and one of its tools"),
 		RunE: func(_ *cobra.Command, args []string) error {
 			opts, err := g.LoadOptions()
 			if err != nil {
@@ -37,7 +40,7 @@ func newMCPDenyCmd(g *clicore.Globals, deny bool) *cobra.Command {
 			}
 			srv, ok := res.Server(args[0])
 			if !ok {
-				return clicore.UnknownServer(args[0], clicore.ServerNames(res))
+				return clisession.UnknownServer(args[0], clinames.ServerNames(res))
 			}
 			rule := model.ToolName(srv.Name, args[1])
 			if err := config.SetToolDenied(opts, rule, deny); err != nil {

@@ -9,7 +9,7 @@ import (
 
 // TestMistypedServerNamesGetADidYouMean: the mcp commands that take a
 // server name, and auth, name the configured server a typo most likely
-// meant (one rule with the subcommands' suggestions, clicore.Suggest);
+// meant (one rule with the subcommands' suggestions, clinames.Suggest);
 // exit 1 as before.
 func TestMistypedServerNamesGetADidYouMean(t *testing.T) {
 	t.Parallel()

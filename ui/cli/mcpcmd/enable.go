@@ -6,6 +6,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/mcpdeck/mcpdeck/model/config"
+	"github.com/mcpdeck/mcpdeck/ui/cli/cliargs"
 	"github.com/mcpdeck/mcpdeck/ui/cli/clicore"
 )
 
@@ -21,7 +22,7 @@ func newMCPEnableCmd(g *clicore.Globals, enable bool) *cobra.Command {
 		Use:     verb + " NAME|all",
 		Short:   fmt.Sprintf("%s a server, or every server with all (saved in your private settings for this project)", done[:len(done)-1]),
 		Example: fmt.Sprintf("  mcpdeck mcp %s github\n  mcpdeck mcp %s all", verb, verb),
-		Args:    clicore.ExactArgs(1, "one server NAME or all"),
+		Args:    cliargs.ExactArgs(1, "one server NAME or all"),
 		RunE: func(_ *cobra.Command, args []string) error {
 			opts, err := g.LoadOptions()
 			if err != nil {

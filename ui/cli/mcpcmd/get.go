@@ -15,7 +15,11 @@ import (
 	"github.com/mcpdeck/mcpdeck/model/config"
 	"github.com/mcpdeck/mcpdeck/model/sandbox"
 	"github.com/mcpdeck/mcpdeck/model/textsafe"
+	"github.com/mcpdeck/mcpdeck/ui/cli/cliargs"
 	"github.com/mcpdeck/mcpdeck/ui/cli/clicore"
+	"github.com/mcpdeck/mcpdeck/ui/cli/clierr"
+	"github.com/mcpdeck/mcpdeck/ui/cli/cliout"
+	"github.com/mcpdeck/mcpdeck/ui/cli/clisession"
 	"github.com/mcpdeck/mcpdeck/ui/status"
 )
 
@@ -28,7 +32,7 @@ func newMCPGetCmd(g *clicore.Globals) *cobra.Command {
 			"that server) to show its live status: connected with its counts, or why not.\n" +
 			"--no-connect only reads the config files.",
 		Example: "  mcpdeck mcp get github\n  mcpdeck mcp get github --json\n  mcpdeck mcp get github --no-connect",
-		Args:    clicore.ExactArgs(1, "one server NAME"),
+		Args:    cliargs.ExactArgs(1, "one server NAME"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			lo, err := g.SecretLoadOptions(args[0]) // this one server's: a missing one is named with how to store it
 			if err != nil {
@@ -44,7 +48,7 @@ func newMCPGetCmd(g *clicore.Globals) *cobra.Command {
 				var srv engine.ServerSnapshot
 				srv, ok, err = editorStatus(cmd.Context(), g, args[0])
 				if err != nil {
-					return clicore.Cancelled(err)
+					return clierr.Cancelled(err)
 				}
 				s, live = editorServer(srv), &srv
 			}
@@ -55,7 +59,7 @@ func newMCPGetCmd(g *clicore.Globals) *cobra.Command {
 			if !noConnect && live == nil {
 				srv, ok, err := liveStatus(cmd.Context(), g, s)
 				if err != nil {
-					return clicore.Cancelled(err)
+					return clierr.Cancelled(err)
 				}
 				if ok {
 					live = &srv
@@ -73,12 +77,12 @@ func newMCPGetCmd(g *clicore.Globals) *cobra.Command {
 				if live != nil {
 					doc.Status = newLiveJSON(*live)
 				}
-				return clicore.WriteJSON(g.Stdout, doc)
+				return cliout.WriteJSON(g.Stdout, doc)
 			}
-			failed := live != nil && clicore.OutcomeOf(*live) == status.OutcomeFailed
+			failed := live != nil && clisession.OutcomeOf(*live) == status.OutcomeFailed
 			writeServerDetails(g.Stdout, s, protocolMemory(), failed, box, lo.Home)
 			if live != nil {
-				fmt.Fprintf(g.Stdout, "  %-15s %s\n", "Status:", clicore.StatusText(*live))
+				fmt.Fprintf(g.Stdout, "  %-15s %s\n", "Status:", clisession.StatusText(*live))
 			}
 			return nil
 		},

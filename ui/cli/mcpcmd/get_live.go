@@ -8,6 +8,8 @@ import (
 	"github.com/mcpdeck/mcpdeck/engine"
 	"github.com/mcpdeck/mcpdeck/model"
 	"github.com/mcpdeck/mcpdeck/ui/cli/clicore"
+	"github.com/mcpdeck/mcpdeck/ui/cli/cliout"
+	"github.com/mcpdeck/mcpdeck/ui/cli/clisession"
 )
 
 // liveStatus connects the one server `mcp get` shows, as `claude mcp get`
@@ -18,7 +20,7 @@ func liveStatus(ctx context.Context, g *clicore.Globals, s model.Server) (engine
 	if !s.Runnable() {
 		return engine.ServerSnapshot{}, false, nil
 	}
-	sess, err := clicore.StartSession(ctx, clicore.NewEngineFlags(g), s.Name)
+	sess, err := clisession.StartSession(ctx, clisession.NewEngineFlags(g), s.Name)
 	if err != nil {
 		return engine.ServerSnapshot{}, false, err
 	}
@@ -37,7 +39,7 @@ func liveStatus(ctx context.Context, g *clicore.Globals, s model.Server) (engine
 // file defines (the engine finds it through the editor's lock file), and
 // returns its settled snapshot; ok is false when there is none.
 func editorStatus(ctx context.Context, g *clicore.Globals, name string) (engine.ServerSnapshot, bool, error) {
-	sess, err := clicore.StartSession(ctx, clicore.NewEngineFlags(g), name)
+	sess, err := clisession.StartSession(ctx, clisession.NewEngineFlags(g), name)
 	if errors.Is(err, engine.ErrUnknownServer) {
 		return engine.ServerSnapshot{}, false, nil
 	}
@@ -66,12 +68,12 @@ func editorServer(srv engine.ServerSnapshot) model.Server {
 
 // showProgress draws the progress line on a terminal's stderr while sess
 // waits for servers; the returned func erases it.
-func showProgress(g *clicore.Globals, sess *clicore.Session) func() {
-	prog := clicore.NewProgressLine(g, time.Now())
+func showProgress(g *clicore.Globals, sess *clisession.Session) func() {
+	prog := cliout.NewProgressLine(g, time.Now())
 	if prog == nil {
 		return func() {}
 	}
-	t := time.NewTicker(clicore.ProgressTick)
+	t := time.NewTicker(cliout.ProgressTick)
 	sess.Tick = t.C
 	sess.Progress = func(done, total int, waiting []string) {
 		prog.Draw(time.Now(), listProgressText(done, total, waiting))
@@ -97,7 +99,7 @@ type liveJSON struct {
 
 func newLiveJSON(srv engine.ServerSnapshot) *liveJSON {
 	return &liveJSON{
-		State: clicore.OutcomeOf(srv).Word(), Error: clicore.Reason(srv), ServerInfo: srv.ServerInfo, ProtocolVersion: srv.ProtocolVersion,
+		State: clisession.OutcomeOf(srv).Word(), Error: clisession.Reason(srv), ServerInfo: srv.ServerInfo, ProtocolVersion: srv.ProtocolVersion,
 		Tools: len(srv.Tools), Resources: len(srv.Resources), Templates: len(srv.Templates), Prompts: len(srv.Prompts),
 	}
 }

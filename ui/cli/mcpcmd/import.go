@@ -14,7 +14,10 @@ import (
 	"github.com/mcpdeck/mcpdeck/model/config"
 	"github.com/mcpdeck/mcpdeck/model/imports"
 	"github.com/mcpdeck/mcpdeck/model/textsafe"
+	"github.com/mcpdeck/mcpdeck/ui/cli/cliargs"
 	"github.com/mcpdeck/mcpdeck/ui/cli/clicore"
+	"github.com/mcpdeck/mcpdeck/ui/cli/clierr"
+	"github.com/mcpdeck/mcpdeck/ui/cli/cliout"
 )
 
 // Import outcomes, as printed and in --json. present: the server's file
@@ -74,9 +77,9 @@ func newMCPAddFromClaudeDesktopCmd(g *clicore.Globals) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "add-from-claude-desktop [-s SCOPE]",
 		Short: "Copy Claude Desktop's servers into mcpdeck's config (mcp import --from claude-desktop)",
-		Args:  clicore.ExactArgs(0, "no arguments"),
+		Args:  cliargs.ExactArgs(0, "no arguments"),
 	}
-	scope := clicore.AddScopeFlag(cmd, 0, "put every server in this scope (default: user)")
+	scope := cliargs.AddScopeFlag(cmd, 0, "put every server in this scope (default: user)")
 	cmd.RunE = func(*cobra.Command, []string) error { return runImport(g, imports.ClaudeDesktop, "", scope()) }
 	return cmd
 }
@@ -104,14 +107,14 @@ func newMCPImportCmd(g *clicore.Globals) *cobra.Command {
 			"  vscode          ./.vscode/mcp.json, ./.vscode/settings.json, <config dir>/Code/User/{mcp,settings}.json\n" +
 			"  cursor          ./.cursor/mcp.json, ~/.cursor/mcp.json",
 		Example: "  mcpdeck mcp import --from claude-desktop\n  mcpdeck mcp import --from cursor -s user --file ~/backup/cursor-mcp.json",
-		Args:    clicore.ExactArgs(0, "no arguments (name the client with --from)"),
+		Args:    cliargs.ExactArgs(0, "no arguments (name the client with --from)"),
 	}
-	cmd.Flags().Var(clicore.NewEnumFlag(&from, names...), "from", "the client to import from")
+	cmd.Flags().Var(cliargs.NewEnumFlag(&from, names...), "from", "the client to import from")
 	cmd.Flags().StringVar(&file, "file", "", "read this file (in the client's format) instead of the usual places")
-	scope := clicore.AddScopeFlag(cmd, 0, "put every server in this scope (default: user for the client's user-wide servers, local for the rest)")
+	scope := cliargs.AddScopeFlag(cmd, 0, "put every server in this scope (default: user for the client's user-wide servers, local for the rest)")
 	cmd.RunE = func(*cobra.Command, []string) error {
 		if from == "" {
-			return clicore.Usagef("mcp import needs --from %s", strings.Join(names, "|"))
+			return clierr.Usagef("mcp import needs --from %s", strings.Join(names, "|"))
 		}
 		client, _ := imports.ParseClient(from)
 		return runImport(g, client, file, scope())
@@ -129,7 +132,7 @@ func newMCPImportCmd(g *clicore.Globals) *cobra.Command {
 func importEntries(opts config.LoadOptions, scope model.Scope, found imports.Result, stderr io.Writer) (importReport, error) {
 	rep := importReport{Scope: scope, Files: found.Read, Servers: []importOutcome{}, Problems: []string{}}
 	for _, p := range found.Problems {
-		rep.Problems = append(rep.Problems, clicore.Sentence(p))
+		rep.Problems = append(rep.Problems, clierr.Sentence(p))
 	}
 	existing, err := config.Load(opts)
 	if err != nil {
@@ -218,11 +221,11 @@ func (r importRun) add(o importOutcome, e imports.Entry, target model.Scope, key
 		}
 		r.imported[key] = e.Source
 	case errors.Is(err, model.ErrFileUnusable): // no server can be written: say so once
-		return o, fmt.Errorf("cannot import into the %s scope: %s", target, strings.TrimSuffix(clicore.Sentence(err), "."))
+		return o, fmt.Errorf("cannot import into the %s scope: %s", target, strings.TrimSuffix(clierr.Sentence(err), "."))
 	case errors.Is(err, model.ErrExists):
-		o.Status, o.Reason = importSkipped, clicore.Sentence(err)
+		o.Status, o.Reason = importSkipped, clierr.Sentence(err)
 	case errors.Is(err, model.ErrInvalid):
-		o.Status, o.Reason = importNotConverted, clicore.Sentence(err)
+		o.Status, o.Reason = importNotConverted, clierr.Sentence(err)
 	default: // the target file cannot be written: stop, nothing else will work
 		return o, err
 	}
@@ -393,7 +396,7 @@ func runImport(g *clicore.Globals, client imports.Client, file string, scope mod
 	}
 	rep.From = string(client)
 	if g.JSON {
-		if err := clicore.WriteJSON(g.Stdout, rep); err != nil {
+		if err := cliout.WriteJSON(g.Stdout, rep); err != nil {
 			return err
 		}
 	} else {
@@ -403,7 +406,7 @@ func runImport(g *clicore.Globals, client imports.Client, file string, scope mod
 		fmt.Fprintln(g.Stderr, "mcpdeck: "+p)
 	}
 	if len(rep.Problems) > 0 {
-		return clicore.SilentError{}
+		return clierr.SilentError{}
 	}
 	return nil
 }

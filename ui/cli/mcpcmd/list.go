@@ -13,7 +13,11 @@ import (
 	"github.com/mcpdeck/mcpdeck/model/config"
 	"github.com/mcpdeck/mcpdeck/model/imports"
 	"github.com/mcpdeck/mcpdeck/model/textsafe"
+	"github.com/mcpdeck/mcpdeck/ui/cli/cliargs"
 	"github.com/mcpdeck/mcpdeck/ui/cli/clicore"
+	"github.com/mcpdeck/mcpdeck/ui/cli/clierr"
+	"github.com/mcpdeck/mcpdeck/ui/cli/cliout"
+	"github.com/mcpdeck/mcpdeck/ui/cli/clisession"
 	"github.com/mcpdeck/mcpdeck/ui/status"
 )
 
@@ -34,7 +38,7 @@ func newMCPListCmd(g *clicore.Globals) *cobra.Command {
 			"starting. Exits 1 if any enabled server failed or a config file is broken.\n" +
 			"--no-connect lists the same servers in the same order from the files alone.",
 		Example: "  mcpdeck mcp list\n  mcpdeck mcp list --json",
-		Args:    clicore.ExactArgs(0, "no arguments"),
+		Args:    cliargs.ExactArgs(0, "no arguments"),
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if noConnect {
 				res, err := clicore.LoadResolved(g)
@@ -43,7 +47,7 @@ func newMCPListCmd(g *clicore.Globals) *cobra.Command {
 				}
 				return printStaticList(g, res)
 			}
-			return clicore.Cancelled(runEngList(cmd.Context(), clicore.NewEngineFlags(g), nil))
+			return clierr.Cancelled(runEngList(cmd.Context(), clisession.NewEngineFlags(g), nil))
 		},
 	}
 	cmd.Flags().BoolVar(&noConnect, "no-connect", false, "only read the config files: do not start or contact any server")
@@ -61,7 +65,7 @@ type listJSON struct {
 // printStaticList prints every server of res without connecting: a table (or
 // JSON with --json) on g.stdout. File-level problems (a broken config file)
 // go to g.stderr, one sentence each, after the servers that did load; they
-// make the command fail (clicore.SilentError → exit 1) since some servers are missing.
+// make the command fail (clierr.SilentError → exit 1) since some servers are missing.
 func printStaticList(g *clicore.Globals, res *config.Resolved) error {
 	if g.JSON {
 		doc := listJSON{Servers: []serverView{}, Problems: res.Problems, Enterprise: res.Enterprise, Suppressed: res.Suppressed}
@@ -72,7 +76,7 @@ func printStaticList(g *clicore.Globals, res *config.Resolved) error {
 		for _, s := range byScope(res.Servers) {
 			doc.Servers = append(doc.Servers, newServerView(s).withProtocol(s, mem))
 		}
-		if err := clicore.WriteJSON(g.Stdout, doc); err != nil {
+		if err := cliout.WriteJSON(g.Stdout, doc); err != nil {
 			return err
 		}
 	} else {
@@ -117,7 +121,7 @@ func writeServerTable(w io.Writer, res *config.Resolved, extra []extraColumn) {
 	pending := 0
 	var probs []model.Problem
 	for _, s := range byScope(res.Servers) {
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s", textsafe.SanitizeLine(s.Name), s.Scope, textsafe.SanitizeLine(clicore.TransportText(s.Raw.EffectiveType(), s.Raw.Sandbox)),
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s", textsafe.SanitizeLine(s.Name), s.Scope, textsafe.SanitizeLine(clisession.TransportText(s.Raw.EffectiveType(), s.Raw.Sandbox)),
 			yesNo(s.Enabled), approvalText(s.Approval), textsafe.SanitizeLine(policyText(s.Policy)))
 		for _, c := range extra {
 			fmt.Fprint(tw, "\t"+textsafe.SanitizeLine(c.Value(s)))
@@ -172,14 +176,14 @@ func writeUnreadable(w io.Writer, probs []model.Problem, mark string) {
 	}
 }
 
-// reportFileProblems prints file-level problems to w and returns clicore.SilentError
+// reportFileProblems prints file-level problems to w and returns clierr.SilentError
 // when there were any.
 func reportFileProblems(w io.Writer, probs []model.Problem) error {
 	for _, p := range probs {
-		fmt.Fprintln(w, "mcpdeck: "+clicore.Sentence(p))
+		fmt.Fprintln(w, "mcpdeck: "+clierr.Sentence(p))
 	}
 	if len(probs) > 0 {
-		return clicore.SilentError{}
+		return clierr.SilentError{}
 	}
 	return nil
 }

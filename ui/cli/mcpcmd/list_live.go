@@ -10,7 +10,11 @@ import (
 	"github.com/mcpdeck/mcpdeck/engine"
 	"github.com/mcpdeck/mcpdeck/model"
 	"github.com/mcpdeck/mcpdeck/model/textsafe"
+	"github.com/mcpdeck/mcpdeck/ui/cli/cliargs"
 	"github.com/mcpdeck/mcpdeck/ui/cli/clicore"
+	"github.com/mcpdeck/mcpdeck/ui/cli/clierr"
+	"github.com/mcpdeck/mcpdeck/ui/cli/cliout"
+	"github.com/mcpdeck/mcpdeck/ui/cli/clisession"
 	"github.com/mcpdeck/mcpdeck/ui/status"
 )
 
@@ -22,13 +26,13 @@ func newEngReconnectCmd(g *clicore.Globals) *cobra.Command {
 		Long: "Connects the server afresh, bypassing a remembered failure or needs-auth result,\n" +
 			"and prints its state line; one that did not connect is tried once more, and its line\n" +
 			"says so (\"reconnected; the first attempt …\", \"tried twice\"). Exits 1 if it failed.",
-		Args: clicore.ExactArgs(1, "a server name or all"),
+		Args: cliargs.ExactArgs(1, "a server name or all"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			var names []string
 			if args[0] != "all" {
 				names = args
 			}
-			return clicore.Cancelled(runEngList(cmd.Context(), clicore.NewEngineFlags(g), names, true))
+			return clierr.Cancelled(runEngList(cmd.Context(), clisession.NewEngineFlags(g), names, true))
 		},
 	}
 }
@@ -40,9 +44,9 @@ func newEngReconnectCmd(g *clicore.Globals) *cobra.Command {
 // asked to reconnect once and reported again. A broken configuration file
 // is reported after the servers and fails the command (exit 1), connected
 // or not: some servers may be missing.
-func runEngList(ctx context.Context, f *clicore.EngineFlags, names []string, reconnect ...bool) error {
+func runEngList(ctx context.Context, f *clisession.EngineFlags, names []string, reconnect ...bool) error {
 	g := f.Globals
-	s, err := clicore.StartSession(ctx, f, names...)
+	s, err := clisession.StartSession(ctx, f, names...)
 	if err != nil {
 		return err
 	}
@@ -50,7 +54,7 @@ func runEngList(ctx context.Context, f *clicore.EngineFlags, names []string, rec
 	out := g.Stdout
 	if len(s.Last.Servers) == 0 {
 		if g.JSON {
-			if err := clicore.WriteJSON(out, engListJSON{Servers: []engine.ServerSnapshot{}, Problems: engNonNil(s.Last.Problems), Warnings: engNonNil(s.Last.Warnings)}); err != nil {
+			if err := cliout.WriteJSON(out, engListJSON{Servers: []engine.ServerSnapshot{}, Problems: engNonNil(s.Last.Problems), Warnings: engNonNil(s.Last.Warnings)}); err != nil {
 				return err
 			}
 			return reportFileProblems(g.Stderr, s.Last.Problems) // exit 1, as with servers
@@ -62,31 +66,31 @@ func runEngList(ctx context.Context, f *clicore.EngineFlags, names []string, rec
 		return reportFileProblems(g.Stderr, s.Last.Problems)
 	}
 	stop := showProgress(g, s)
-	results, before, err := clicore.SettleReconnecting(ctx, s, names, len(reconnect) > 0 && reconnect[0])
+	results, before, err := clisession.SettleReconnecting(ctx, s, names, len(reconnect) > 0 && reconnect[0])
 	stop()
 	if err != nil {
 		return err
 	}
-	clicore.SortLikeSnapshot(results, s.Last)
+	clisession.SortLikeSnapshot(results, s.Last)
 	for _, w := range s.Last.Warnings {
 		fmt.Fprintln(g.Stderr, "warning: "+textsafe.SanitizeLine(w))
 	}
 	if g.JSON {
 		doc := engListJSON{Servers: results, Problems: engNonNil(s.Last.Problems), Warnings: engNonNil(s.Last.Warnings)}
-		if err := clicore.WriteJSON(out, doc); err != nil {
+		if err := cliout.WriteJSON(out, doc); err != nil {
 			return err
 		}
 	} else {
 		writeByScope(out, s.Last.Problems, results, func(srv engine.ServerSnapshot) string {
-			return clicore.ListLine(srv) + reconnectNote(srv, before)
+			return clisession.ListLine(srv) + reconnectNote(srv, before)
 		})
 	}
 	if err := reportFileProblems(g.Stderr, s.Last.Problems); err != nil {
 		return err
 	}
 	for _, srv := range results {
-		if clicore.OutcomeOf(srv) == status.OutcomeFailed {
-			return clicore.SilentError{}
+		if clisession.OutcomeOf(srv) == status.OutcomeFailed {
+			return clierr.SilentError{}
 		}
 	}
 	return nil
@@ -96,12 +100,12 @@ func runEngList(ctx context.Context, f *clicore.EngineFlags, names []string, rec
 // again and how the first attempt ended; "" for a server it did not.
 func reconnectNote(srv engine.ServerSnapshot, before map[string]engine.ServerSnapshot) string {
 	b, ok := before[srv.Name]
-	switch first := clicore.StatusBody(b); {
+	switch first := clisession.StatusBody(b); {
 	case !ok:
 		return ""
-	case clicore.OutcomeOf(srv) == status.OutcomeConnected:
+	case clisession.OutcomeOf(srv) == status.OutcomeConnected:
 		return textsafe.SanitizeLine(" (reconnected; the first attempt " + first + ")")
-	case first == clicore.StatusBody(srv):
+	case first == clisession.StatusBody(srv):
 		return " (tried twice)"
 	default:
 		return textsafe.SanitizeLine(" (tried again; the first attempt " + first + ")")

@@ -13,7 +13,11 @@ import (
 	"github.com/mcpdeck/mcpdeck/model/pins"
 	"github.com/mcpdeck/mcpdeck/model/platform"
 	"github.com/mcpdeck/mcpdeck/model/textsafe"
+	"github.com/mcpdeck/mcpdeck/ui/cli/cliargs"
 	"github.com/mcpdeck/mcpdeck/ui/cli/clicore"
+	"github.com/mcpdeck/mcpdeck/ui/cli/clierr"
+	"github.com/mcpdeck/mcpdeck/ui/cli/cliout"
+	"github.com/mcpdeck/mcpdeck/ui/cli/clisession"
 	"github.com/mcpdeck/mcpdeck/ui/status"
 )
 
@@ -33,9 +37,9 @@ func newMCPLockCmd(g *clicore.Globals) *cobra.Command {
 			"--check exits 1 naming each item that differs from the file: a CI gate (approve the\n" +
 			"servers there first: mcpdeck mcp approve all).",
 		Example: "  mcpdeck mcp lock\n  mcpdeck mcp approve all && mcpdeck mcp lock --check",
-		Args:    clicore.NoArgs,
+		Args:    cliargs.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			return clicore.Cancelled(runLock(cmd.Context(), g, check))
+			return clierr.Cancelled(runLock(cmd.Context(), g, check))
 		},
 	}
 	cmd.Flags().BoolVar(&check, "check", false, "compare the servers with the lock file; exit 1 naming each difference")
@@ -144,18 +148,18 @@ func listProject(ctx context.Context, g *clicore.Globals, project []model.Server
 	if len(names) == 0 {
 		return nil, notes, nil
 	}
-	sess, err := clicore.StartSession(ctx, clicore.NewEngineFlags(g), names...)
+	sess, err := clisession.StartSession(ctx, clisession.NewEngineFlags(g), names...)
 	if err != nil {
 		return nil, nil, err
 	}
 	defer sess.Close()
-	settled, err := clicore.SettleList(ctx, sess, names, false)
+	settled, err := clisession.SettleList(ctx, sess, names, false)
 	if err != nil {
 		return nil, nil, err
 	}
 	var out []engine.ServerSnapshot
 	for _, srv := range settled {
-		if o := clicore.OutcomeOf(srv); o != status.OutcomeConnected {
+		if o := clisession.OutcomeOf(srv); o != status.OutcomeConnected {
 			notes = append(notes, lockDrift{Server: srv.Name, Problem: "it did not connect: " + o.Word() + " " + status.Reason(&srv)})
 			continue
 		}
@@ -184,7 +188,7 @@ func checkLock(lock *pins.Lock, listed []engine.ServerSnapshot) []lockDrift {
 // after it.
 func reportLock(g *clicore.Globals, doc lockDoc, failed string) error {
 	if g.JSON {
-		if err := clicore.WriteJSON(g.Stdout, doc); err != nil {
+		if err := cliout.WriteJSON(g.Stdout, doc); err != nil {
 			return err
 		}
 	} else {
@@ -204,7 +208,7 @@ func reportLock(g *clicore.Globals, doc lockDoc, failed string) error {
 	}
 	switch {
 	case failed != "" && g.JSON:
-		return clicore.SilentError{}
+		return clierr.SilentError{}
 	case failed != "":
 		return errors.New(failed)
 	}

@@ -10,7 +10,9 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/mcpdeck/mcpdeck/ui/cli/cliargs"
 	"github.com/mcpdeck/mcpdeck/ui/cli/clicore"
+	"github.com/mcpdeck/mcpdeck/ui/cli/clierr"
 )
 
 // NewCmd is `mcpdeck mcp`: the commands that read and edit server
@@ -20,7 +22,7 @@ func NewCmd(g *clicore.Globals) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "mcp",
 		Short: "Configure MCP servers (add, remove, list, enable, approve, sampling, import, migrate-local)",
-		Args:  clicore.NoArgs,
+		Args:  cliargs.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			var names []string
 			for _, c := range cmd.Commands() {
@@ -28,7 +30,7 @@ func NewCmd(g *clicore.Globals) *cobra.Command {
 					names = append(names, c.Name())
 				}
 			}
-			return clicore.Usagef("mcp needs a subcommand: %s", strings.Join(names, ", "))
+			return clierr.Usagef("mcp needs a subcommand: %s", strings.Join(names, ", "))
 		},
 	}
 	cmd.AddCommand(

@@ -16,7 +16,9 @@ import (
 	"github.com/mcpdeck/mcpdeck/model/config"
 	"github.com/mcpdeck/mcpdeck/model/private"
 	"github.com/mcpdeck/mcpdeck/model/textsafe"
+	"github.com/mcpdeck/mcpdeck/ui/cli/cliargs"
 	"github.com/mcpdeck/mcpdeck/ui/cli/clicore"
+	"github.com/mcpdeck/mcpdeck/ui/cli/cliprompt"
 )
 
 // newMCPMigrateLocalCmd is `mcp migrate-local`: the one way content of a
@@ -32,7 +34,7 @@ func newMCPMigrateLocalCmd(g *clicore.Globals) *cobra.Command {
 			"mcpdeck no longer reads it. If you wrote it, this command shows what it holds and, once\n" +
 			"you confirm at the terminal, moves it into your private settings for this project (in\n" +
 			"mcpdeck's config directory) and deletes it from the project.",
-		Args: clicore.NoArgs,
+		Args: cliargs.NoArgs,
 		RunE: func(*cobra.Command, []string) error {
 			opts, err := g.LoadOptions()
 			if err != nil {
@@ -51,7 +53,7 @@ func newMCPMigrateLocalCmd(g *clicore.Globals) *cobra.Command {
 			if !ok || !term.IsTerminal(in.Fd()) {
 				return fmt.Errorf("%w: nothing was moved: confirming the move needs a terminal, so run %s in one", model.ErrInvalid, private.MigrateLocalCommand)
 			}
-			yes, err := clicore.Confirm(g, fmt.Sprintf("Move this into %s and delete it from the project?", textsafe.SanitizeLine(m.To)))
+			yes, err := cliprompt.Confirm(g, fmt.Sprintf("Move this into %s and delete it from the project?", textsafe.SanitizeLine(m.To)))
 			if err != nil {
 				return err
 			}

@@ -11,7 +11,11 @@ import (
 	"github.com/mcpdeck/mcpdeck/model"
 	"github.com/mcpdeck/mcpdeck/model/config"
 	"github.com/mcpdeck/mcpdeck/model/textsafe"
+	"github.com/mcpdeck/mcpdeck/ui/cli/cliargs"
 	"github.com/mcpdeck/mcpdeck/ui/cli/clicore"
+	"github.com/mcpdeck/mcpdeck/ui/cli/clierr"
+	"github.com/mcpdeck/mcpdeck/ui/cli/clinames"
+	"github.com/mcpdeck/mcpdeck/ui/cli/cliprompt"
 	"github.com/mcpdeck/mcpdeck/ui/cli/registrycmd"
 )
 
@@ -21,9 +25,9 @@ func newMCPRemoveCmd(g *clicore.Globals) *cobra.Command {
 		Aliases: []string{"rm"},
 		Short:   "Remove a server from the config file of its scope",
 		Example: "  mcpdeck mcp remove github\n  mcpdeck mcp remove github -s user   # when it is defined in several scopes",
-		Args:    clicore.ExactArgs(1, "one server NAME"),
+		Args:    cliargs.ExactArgs(1, "one server NAME"),
 	}
-	scope := clicore.AddScopeFlag(cmd, 0, "the scope to remove it from (needed when it is defined in several)")
+	scope := cliargs.AddScopeFlag(cmd, 0, "the scope to remove it from (needed when it is defined in several)")
 	var keep bool
 	cmd.Flags().BoolVar(&keep, "keep-secrets", false, "keep the secrets its ${secret:NAME} references took from mcpdeck's secret store (deleted otherwise; asked at a terminal)")
 	cmd.RunE = func(cmd *cobra.Command, args []string) error {
@@ -59,10 +63,10 @@ func explainRemoveErr(g *clicore.Globals, name string, err error) error {
 		for _, sc := range several.Scopes {
 			fmt.Fprintf(g.Stderr, "  mcpdeck mcp remove %s -s %s\n", textsafe.QuoteArg(name), sc)
 		}
-		return clicore.SilentError{}
+		return clierr.SilentError{}
 	case errors.Is(err, model.ErrNotFound):
 		if res, lerr := clicore.LoadResolved(g); lerr == nil {
-			return clicore.WithDidYouMean(err, name, clicore.ServerNames(res))
+			return clinames.WithDidYouMean(err, name, clinames.ServerNames(res))
 		}
 	}
 	return err
@@ -80,8 +84,8 @@ func removeSecrets(ctx context.Context, g *clicore.Globals, opts config.LoadOpti
 		names[i] = r.Name
 	}
 	list := strings.Join(names, ", ")
-	if !keep && clicore.OnTerminal(g) {
-		ok, err := clicore.Confirm(g, "Delete its secrets "+list+" from mcpdeck's secret store?")
+	if !keep && cliprompt.OnTerminal(g) {
+		ok, err := cliprompt.Confirm(g, "Delete its secrets "+list+" from mcpdeck's secret store?")
 		if err != nil {
 			return err
 		}

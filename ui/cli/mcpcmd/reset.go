@@ -6,6 +6,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/mcpdeck/mcpdeck/model/config"
+	"github.com/mcpdeck/mcpdeck/ui/cli/cliargs"
 	"github.com/mcpdeck/mcpdeck/ui/cli/clicore"
 )
 
@@ -16,7 +17,7 @@ func newMCPResetProjectChoicesCmd(g *clicore.Globals) *cobra.Command {
 	return &cobra.Command{
 		Use:   "reset-project-choices",
 		Short: "Forget your approvals and rejections of this project's .mcp.json servers: each asks again",
-		Args:  clicore.ExactArgs(0, "no arguments"),
+		Args:  cliargs.ExactArgs(0, "no arguments"),
 		RunE: func(*cobra.Command, []string) error {
 			opts, err := g.LoadOptions()
 			if err != nil {

@@ -11,7 +11,12 @@ import (
 	"github.com/mcpdeck/mcpdeck/model/pins"
 	"github.com/mcpdeck/mcpdeck/model/scan"
 	"github.com/mcpdeck/mcpdeck/model/textsafe"
+	"github.com/mcpdeck/mcpdeck/ui/cli/cliargs"
 	"github.com/mcpdeck/mcpdeck/ui/cli/clicore"
+	"github.com/mcpdeck/mcpdeck/ui/cli/clierr"
+	"github.com/mcpdeck/mcpdeck/ui/cli/cliout"
+	"github.com/mcpdeck/mcpdeck/ui/cli/cliprompt"
+	"github.com/mcpdeck/mcpdeck/ui/cli/clisession"
 )
 
 // newMCPReviewCmd is `mcp review NAME`: what the server tells a model that
@@ -29,12 +34,12 @@ func newMCPReviewCmd(g *clicore.Globals) *cobra.Command {
 			"items are withheld (not called, not offered by serve) until accepted. At a terminal it asks\n" +
 			"whether to accept them all; --accept accepts the named ones (all when none is named).",
 		Example: "  mcpdeck mcp review github\n  mcpdeck mcp review github --accept\n  mcpdeck mcp review github --accept create_issue",
-		Args:    clicore.MinimumArgs(1, "NAME [TOOL...]"),
+		Args:    cliargs.MinimumArgs(1, "NAME [TOOL...]"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if !accept && len(args) > 1 {
-				return clicore.Usagef("naming tools (%s) needs --accept", strings.Join(args[1:], ", "))
+				return clierr.Usagef("naming tools (%s) needs --accept", strings.Join(args[1:], ", "))
 			}
-			return clicore.Cancelled(runReview(cmd.Context(), g, args[0], accept, args[1:]))
+			return clierr.Cancelled(runReview(cmd.Context(), g, args[0], accept, args[1:]))
 		},
 	}
 	cmd.Flags().BoolVar(&accept, "accept", false, "accept the changes named after NAME (all of them when none is named)")
@@ -52,7 +57,7 @@ type reviewDoc struct {
 }
 
 func runReview(ctx context.Context, g *clicore.Globals, name string, accept bool, names []string) error {
-	return clicore.WithServer(ctx, clicore.NewEngineFlags(g), name, func(ctx context.Context, s *clicore.Session) error {
+	return clisession.WithServer(ctx, clisession.NewEngineFlags(g), name, func(ctx context.Context, s *clisession.Session) error {
 		if err := s.WaitScanned(ctx, []string{name}); err != nil {
 			return err
 		}
@@ -65,12 +70,12 @@ func runReview(ctx context.Context, g *clicore.Globals, name string, accept bool
 		if doc.Findings == nil {
 			doc.Findings = []scan.Finding{}
 		}
-		ask := !accept && !g.JSON && len(rep.Changes) > 0 && clicore.OnTerminal(g)
+		ask := !accept && !g.JSON && len(rep.Changes) > 0 && cliprompt.OnTerminal(g)
 		if !g.JSON {
 			printReview(g, srv)
 		}
 		if ask {
-			ok, err := clicore.Confirm(g, fmt.Sprintf("Accept these %d change(s) of %s?", len(rep.Changes), name))
+			ok, err := cliprompt.Confirm(g, fmt.Sprintf("Accept these %d change(s) of %s?", len(rep.Changes), name))
 			if err != nil {
 				return err
 			}
@@ -88,7 +93,7 @@ func runReview(ctx context.Context, g *clicore.Globals, name string, accept bool
 			}
 		}
 		if g.JSON {
-			return clicore.WriteJSON(g.Stdout, doc)
+			return cliout.WriteJSON(g.Stdout, doc)
 		}
 		return nil
 	})

@@ -7,7 +7,9 @@ import (
 
 	"github.com/mcpdeck/mcpdeck/model"
 	"github.com/mcpdeck/mcpdeck/model/config"
+	"github.com/mcpdeck/mcpdeck/ui/cli/cliargs"
 	"github.com/mcpdeck/mcpdeck/ui/cli/clicore"
+	"github.com/mcpdeck/mcpdeck/ui/cli/clierr"
 )
 
 // newMCPSamplingCmd is `mcp sampling NAME always|never|ask`: the person's
@@ -22,11 +24,11 @@ func newMCPSamplingCmd(g *clicore.Globals) *cobra.Command {
 			"or a command you chose writes it (--sampling-command, or \"sampling\": {\"command\": …} in your user config). " +
 			"always: reply without asking; never: decline without asking; ask: ask each time (the default).",
 		Example: "  mcpdeck mcp sampling notes never\n  mcpdeck mcp sampling notes ask",
-		Args:    clicore.ExactArgs(2, "a server NAME and always, never or ask"),
+		Args:    cliargs.ExactArgs(2, "a server NAME and always, never or ask"),
 		RunE: func(_ *cobra.Command, args []string) error {
 			d, ok := decisions[args[1]]
 			if !ok {
-				return clicore.Usagef("sampling decision %q: use always, never or ask", args[1])
+				return clierr.Usagef("sampling decision %q: use always, never or ask", args[1])
 			}
 			opts, err := g.LoadOptions()
 			if err != nil {

@@ -10,7 +10,9 @@ import (
 	"github.com/mcpdeck/mcpdeck/model/config"
 	"github.com/mcpdeck/mcpdeck/model/textsafe"
 	"github.com/mcpdeck/mcpdeck/ui/cli/authcmd"
+	"github.com/mcpdeck/mcpdeck/ui/cli/cliargs"
 	"github.com/mcpdeck/mcpdeck/ui/cli/clicore"
+	"github.com/mcpdeck/mcpdeck/ui/cli/clierr"
 )
 
 // newMCPSecretCmd is `mcp secret SERVER NAME [-s user|local] [--delete]`:
@@ -25,18 +27,18 @@ func newMCPSecretCmd(g *clicore.Globals) *cobra.Command {
 			"store (the keychain, else a 0600 file), bound to that server in that scope. The value is read\n" +
 			"from MCPDECK_SECRET_VALUE, a hidden prompt, or a line of standard input.",
 		Example: "  mcpdeck mcp secret github GITHUB_TOKEN -s user\n  mcpdeck mcp secret github GITHUB_TOKEN -s user --delete",
-		Args:    clicore.ExactArgs(2, "a SERVER and a secret NAME"),
+		Args:    cliargs.ExactArgs(2, "a SERVER and a secret NAME"),
 	}
-	scope := clicore.AddScopeFlag(cmd, model.ScopeLocal, "the scope of the server's definition: local or user (a project's .mcp.json cannot use the store)")
+	scope := cliargs.AddScopeFlag(cmd, model.ScopeLocal, "the scope of the server's definition: local or user (a project's .mcp.json cannot use the store)")
 	cmd.Flags().BoolVar(&del, "delete", false, "delete the secret instead")
 	cmd.RunE = func(cmd *cobra.Command, args []string) error {
 		s := scope()
 		if !s.MayUseSecrets() {
-			return clicore.Usagef("only user and local definitions may use mcpdeck's secret store; the %s scope cannot", s)
+			return clierr.Usagef("only user and local definitions may use mcpdeck's secret store; the %s scope cannot", s)
 		}
 		ref := config.SecretRef{Scope: s, Server: args[0], Name: args[1]}
 		if !model.ValidSecretName(ref.Name) {
-			return clicore.Usagef("secret NAME %q may contain only letters, digits and _ (and not start with a digit)", ref.Name)
+			return clierr.Usagef("secret NAME %q may contain only letters, digits and _ (and not start with a digit)", ref.Name)
 		}
 		opts, err := g.LoadOptions()
 		if err != nil {

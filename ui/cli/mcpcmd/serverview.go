@@ -12,6 +12,8 @@ import (
 	"github.com/mcpdeck/mcpdeck/model/sandbox"
 	"github.com/mcpdeck/mcpdeck/model/textsafe"
 	"github.com/mcpdeck/mcpdeck/ui/cli/clicore"
+	"github.com/mcpdeck/mcpdeck/ui/cli/clinames"
+	"github.com/mcpdeck/mcpdeck/ui/cli/clisession"
 )
 
 // serverView is one server as `mcp list --json` and `mcp get --json` print it:
@@ -165,7 +167,7 @@ func errNoServer(res *config.Resolved, name string) error {
 			}
 		}
 	}
-	return fmt.Errorf("%w: %w", model.ErrNotFound, clicore.UnknownServer(textsafe.SanitizeLine(name), clicore.ServerNames(res)))
+	return fmt.Errorf("%w: %w", model.ErrNotFound, clisession.UnknownServer(textsafe.SanitizeLine(name), clinames.ServerNames(res)))
 }
 
 // sameWhat names what two deduplicated servers share, from the signature.

@@ -6,13 +6,13 @@ import (
 
 	"github.com/mcpdeck/mcpdeck/model/config"
 	"github.com/mcpdeck/mcpdeck/model/textsafe"
-	"github.com/mcpdeck/mcpdeck/ui/cli/clicore"
+	"github.com/mcpdeck/mcpdeck/ui/cli/clinames"
 )
 
 // typoOf is the known field an unknown one most likely meant, as a path
 // ("oauth.clientId" for "oauth.clientID"); "" when none is close.
 func typoOf(u config.UnknownField) string {
-	s, ok := clicore.Suggest(u.Name, u.Known)
+	s, ok := clinames.Suggest(u.Name, u.Known)
 	if !ok {
 		return ""
 	}

@@ -16,7 +16,10 @@ import (
 
 	"github.com/mcpdeck/mcpdeck/model/config"
 	"github.com/mcpdeck/mcpdeck/model/textsafe"
+	"github.com/mcpdeck/mcpdeck/ui/cli/cliargs"
 	"github.com/mcpdeck/mcpdeck/ui/cli/clicore"
+	"github.com/mcpdeck/mcpdeck/ui/cli/clierr"
+	"github.com/mcpdeck/mcpdeck/ui/cli/cliout"
 	"github.com/mcpdeck/mcpdeck/ui/registry"
 )
 
@@ -33,9 +36,9 @@ func NewCmd(g *clicore.Globals) *cobra.Command {
 		Use:   "registry",
 		Short: "Find servers in the MCP Registry (search, show)",
 		Long:  "Reads the MCP Registry API (" + registry.DefaultURL + ", or MCPDECK_REGISTRY_URL).",
-		Args:  clicore.ExactArgs(0, "a subcommand: search or show"),
+		Args:  cliargs.ExactArgs(0, "a subcommand: search or show"),
 		RunE: func(*cobra.Command, []string) error {
-			return clicore.Usagef("registry needs a subcommand: search or show")
+			return clierr.Usagef("registry needs a subcommand: search or show")
 		},
 	}
 	cmd.AddCommand(newRegistrySearchCmd(g), newRegistryShowCmd(g))
@@ -49,7 +52,7 @@ func newRegistrySearchCmd(g *clicore.Globals) *cobra.Command {
 		Use:     "search [QUERY]",
 		Short:   "List registry servers whose name or description matches QUERY",
 		Example: "  mcpdeck registry search filesystem\n  mcpdeck registry search github --all --json",
-		Args:    clicore.RangeArgs(0, 1, "at most one QUERY"),
+		Args:    cliargs.RangeArgs(0, 1, "at most one QUERY"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			query := ""
 			if len(args) == 1 {
@@ -58,7 +61,7 @@ func newRegistrySearchCmd(g *clicore.Globals) *cobra.Command {
 			c := Client()
 			var found []registry.Entry
 			cursor, more := "", false
-			stop := clicore.Waiting(g, "searching the MCP Registry at "+c.URL()+"…")
+			stop := cliout.Waiting(g, "searching the MCP Registry at "+c.URL()+"…")
 			defer stop()
 			for page := 0; ; page++ {
 				p, err := c.Search(cmd.Context(), query, limit, cursor)
@@ -81,7 +84,7 @@ func newRegistrySearchCmd(g *clicore.Globals) *cobra.Command {
 				for _, e := range found {
 					docs = append(docs, e.Raw)
 				}
-				return clicore.WriteJSON(g.Stdout, docs)
+				return cliout.WriteJSON(g.Stdout, docs)
 			}
 			if len(found) == 0 {
 				fmt.Fprintln(g.Stdout, "No servers found.")
@@ -107,7 +110,7 @@ func newRegistryShowCmd(g *clicore.Globals) *cobra.Command {
 		Use:     "show NAME[@VERSION]",
 		Short:   "Print one server's server.json from the registry",
 		Example: "  mcpdeck registry show io.github.modelcontextprotocol/server-filesystem",
-		Args:    clicore.ExactArgs(1, "one server NAME, optionally @VERSION"),
+		Args:    cliargs.ExactArgs(1, "one server NAME, optionally @VERSION"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			name, version, _ := strings.Cut(args[0], "@")
 			e, err := Fetch(cmd.Context(), g, name, version, Client().Show)
@@ -117,7 +120,7 @@ func newRegistryShowCmd(g *clicore.Globals) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			return clicore.WriteJSON(g.Stdout, json.RawMessage(e.Raw))
+			return cliout.WriteJSON(g.Stdout, json.RawMessage(e.Raw))
 		},
 	}
 }
@@ -125,7 +128,7 @@ func newRegistryShowCmd(g *clicore.Globals) *cobra.Command {
 // Fetch runs fetch (Client's Show or Pinned) for server name at version,
 // showing the wait on a terminal.
 func Fetch(ctx context.Context, g *clicore.Globals, name, version string, fetch func(context.Context, string, string) (registry.Entry, error)) (registry.Entry, error) {
-	stop := clicore.Waiting(g, "fetching "+name+" from the MCP Registry…")
+	stop := cliout.Waiting(g, "fetching "+name+" from the MCP Registry…")
 	defer stop()
 	return fetch(ctx, name, version)
 }

@@ -14,7 +14,10 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/mcpdeck/mcpdeck/ui/cli/cliargs"
 	"github.com/mcpdeck/mcpdeck/ui/cli/clicore"
+	"github.com/mcpdeck/mcpdeck/ui/cli/clierr"
+	"github.com/mcpdeck/mcpdeck/ui/cli/clisession"
 	"github.com/mcpdeck/mcpdeck/ui/serve"
 )
 
@@ -52,7 +55,7 @@ func NewCmd(g *clicore.Globals) *cobra.Command {
 			"as Authorization: Bearer TOKEN on /mcp or in the capability URL /mcp/TOKEN (for agents that\n" +
 			"take only a URL): the token is $MCPDECK_SERVE_TOKEN, or one mcpdeck makes, prints once (both\n" +
 			"forms) and keeps in its config directory (serve-token, 0600). GET /health needs no token.",
-		Args: clicore.NoArgs,
+		Args: cliargs.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			sf.waitSet = cmd.Flags().Changed("wait")
 			return runServe(cmd.Context(), g, sf)
@@ -66,7 +69,7 @@ func NewCmd(g *clicore.Globals) *cobra.Command {
 	fl.StringSliceVar(&sf.ide, "ide-tools", nil, "also offer these `TOOLS` of editors' IDE servers (without it: getDiagnostics and executeCode only)")
 	fl.DurationVar(&sf.wait, "wait", 0, "wait at most `DURATION` for a server to come (first list, calls); 0 waits for none (default: the connect timeout)")
 	sf.prefix = string(serve.PrefixAuto)
-	fl.Var(clicore.NewEnumFlag(&sf.prefix, string(serve.PrefixAuto), string(serve.PrefixAlways), string(serve.PrefixNever)), "prefix",
+	fl.Var(cliargs.NewEnumFlag(&sf.prefix, string(serve.PrefixAuto), string(serve.PrefixAlways), string(serve.PrefixNever)), "prefix",
 		"name tools and prompts SERVER__NAME: auto (when more than one server is offered), always or never")
 	return cmd
 }
@@ -78,14 +81,14 @@ func runServe(ctx context.Context, g *clicore.Globals, sf serveFlags) error {
 	// Ctrl-C ends serve with 130; SIGTERM, an agent stopping the server it
 	// started, with 0.
 	interrupted := func() error {
-		if clicore.Terminated(ctx) {
+		if clierr.Terminated(ctx) {
 			return nil
 		}
 		return ctx.Err()
 	}
 	prefix, err := serve.ParsePrefix(sf.prefix)
 	if err != nil {
-		return clicore.Usagef("%v", err)
+		return clierr.Usagef("%v", err)
 	}
 	wait, err := startupWait(sf)
 	if err != nil {
@@ -101,19 +104,19 @@ func runServe(ctx context.Context, g *clicore.Globals, sf serveFlags) error {
 	if sf.http != "" {
 		host, err := serve.CheckAddr(sf.http, sf.listen)
 		if err != nil {
-			return clicore.Usagef("%v", err)
+			return clierr.Usagef("%v", err)
 		}
 		hopts = serve.HTTPOptions{Remote: sf.listen, Host: host}
 	} else if sf.listen {
-		return clicore.Usagef("--listen only makes sense with --http")
+		return clierr.Usagef("--listen only makes sense with --http")
 	}
-	eo, err := clicore.NewEngineFlags(g).EngineOptions()
+	eo, err := clisession.NewEngineFlags(g).EngineOptions()
 	if err != nil {
 		return err
 	}
 	eo.Watch = true
 	if len(sf.servers) > 0 {
-		clicore.OnlyServers(&eo, sf.servers)
+		clisession.OnlyServers(&eo, sf.servers)
 	}
 	var ln net.Listener
 	var access string  // how an agent presents the token, said once listening
@@ -141,10 +144,10 @@ func runServe(ctx context.Context, g *clicore.Globals, sf serveFlags) error {
 	if err != nil {
 		var unknown *serve.UnknownServerError
 		if errors.As(err, &unknown) { // in the words every command uses, with what a typo meant
-			return clicore.Usagef("%v", clicore.UnknownServer(unknown.Name, unknown.Configured))
+			return clierr.Usagef("%v", clisession.UnknownServer(unknown.Name, unknown.Configured))
 		}
 		if errors.Is(err, path.ErrBadPattern) {
-			return clicore.Usagef("%v", err)
+			return clierr.Usagef("%v", err)
 		}
 		return err
 	}
@@ -157,7 +160,7 @@ func runServe(ctx context.Context, g *clicore.Globals, sf serveFlags) error {
 		err = gw.ServeHTTP(ctx, ln, hopts)
 	}
 	if err == nil && interrupted() != nil {
-		return clicore.SilentError{} // Ctrl-C: exit 130, nothing to explain
+		return clierr.SilentError{} // Ctrl-C: exit 130, nothing to explain
 	}
 	return err
 }
@@ -170,7 +173,7 @@ func startupWait(sf serveFlags) (time.Duration, error) {
 	case !sf.waitSet:
 		return 0, nil
 	case sf.wait < 0:
-		return 0, clicore.Usagef("--wait takes a duration of 0 or more, not %s", sf.wait)
+		return 0, clierr.Usagef("--wait takes a duration of 0 or more, not %s", sf.wait)
 	case sf.wait == 0:
 		return -1, nil
 	}

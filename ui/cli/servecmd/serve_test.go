@@ -14,7 +14,7 @@ import (
 	"time"
 
 	"github.com/mcpdeck/mcpdeck/testdata/clitest"
-	"github.com/mcpdeck/mcpdeck/ui/cli/clicore"
+	"github.com/mcpdeck/mcpdeck/ui/cli/clierr"
 )
 
 // TestServeRefusesWhatItShould: a --http address other machines can
@@ -36,7 +36,7 @@ func TestServeRefusesWhatItShould(t *testing.T) {
 		{[]string{"--mcp-config", cfg, "serve", "--prefix", "sometimes"}, `must be one of auto, always, never`},
 		{[]string{"--mcp-config", cfg, "serve", "--wait", "-1s"}, `--wait takes a duration of 0 or more, not -1s`},
 	} {
-		r := e.Fails(clicore.ExitUsage, tc.args...)
+		r := e.Fails(clierr.ExitUsage, tc.args...)
 		if !strings.Contains(r.Stderr, tc.want) {
 			t.Errorf("mcpdeck %s: stderr %q, want %q", strings.Join(tc.args, " "), r.Stderr, tc.want)
 		}
@@ -235,8 +235,8 @@ func (s *servedHTTP) stop(t *testing.T) string {
 		s.seen = append(s.seen, l)
 	}
 	err := s.cmd.Wait()
-	if code := s.cmd.ProcessState.ExitCode(); code != clicore.ExitInterrupted {
-		t.Errorf("mcpdeck serve exited %d (%v) after Ctrl-C, want %d", code, err, clicore.ExitInterrupted)
+	if code := s.cmd.ProcessState.ExitCode(); code != clierr.ExitInterrupted {
+		t.Errorf("mcpdeck serve exited %d (%v) after Ctrl-C, want %d", code, err, clierr.ExitInterrupted)
 	}
 	return strings.Join(s.seen, "\n")
 }
