@@ -11,6 +11,7 @@ import (
 
 	"github.com/mcpdeck/mcpdeck/engine"
 	"github.com/mcpdeck/mcpdeck/model/textsafe"
+	"github.com/mcpdeck/mcpdeck/ui/filterbox"
 	"github.com/mcpdeck/mcpdeck/ui/status"
 	"github.com/mcpdeck/mcpdeck/ui/styles"
 	"github.com/mcpdeck/mcpdeck/ui/tuikit"
@@ -61,12 +62,12 @@ type detailView struct {
 	stderr   []string // the stderr tail, cleaned
 	logLevel string   // the Logs tab shows messages at or above it (L cycles)
 
-	filter filterBox // "/" on the tools, resources and prompts tabs
-	shown  []int     // the current tab's items matching the filter; nil: all
+	filter filterbox.Box // "/" on the tools, resources and prompts tabs
+	shown  []int         // the current tab's items matching the filter; nil: all
 }
 
 func newDetailView(st *styles.Styles, keys *tuikit.Keys, now func() time.Time, s engine.ServerSnapshot) *detailView {
-	d := &detailView{st: st, keys: keys, now: now, follow: true, followFrames: true, filter: newFilterBox(st, keys, "filter by name or description")}
+	d := &detailView{st: st, keys: keys, now: now, follow: true, followFrames: true, filter: filterbox.New(st, keys, "filter by name or description")}
 	d.SetServer(s)
 	return d
 }
@@ -232,9 +233,9 @@ func (d *detailView) showTab(t detailTab) {
 
 // startFilter starts typing the current tab's filter.
 func (d *detailView) startFilter() tea.Cmd {
-	d.filter.input.Placeholder = "filter by name or description"
+	d.filter.SetPlaceholder("filter by name or description")
 	if d.tab == tabTraffic {
-		d.filter.input.Placeholder = "filter by method"
+		d.filter.SetPlaceholder("filter by method")
 	}
 	return d.filter.Start()
 }

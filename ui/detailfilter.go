@@ -7,7 +7,7 @@ func isFilterTab(t detailTab) bool {
 }
 
 // refilter recomputes which items of the current tab match the filter,
-// name matches first (filterBox.Pick); shown is nil when nothing is
+// name matches first (filterbox.Box.Pick); shown is nil when nothing is
 // filtered.
 func (d *detailView) refilter() {
 	d.shown = nil

@@ -79,10 +79,10 @@ func (d *detailView) item(i int) (string, string) {
 			if w := watchedOf(&d.srv, r.URI); w != nil {
 				return r.Name + "  " + r.URI + "  ◉ watching", watchLine(w)
 			}
-			return r.Name + "  " + r.URI, joinNonEmpty(" · ", r.MIMEType, r.Description)
+			return r.Name + "  " + r.URI, tuikit.JoinNonEmpty(" · ", r.MIMEType, r.Description)
 		}
 		t := &d.srv.Templates[i-len(d.srv.Resources)]
-		return t.Name + "  " + t.URITemplate + "  (template)", joinNonEmpty(" · ", t.MIMEType, t.Description)
+		return t.Name + "  " + t.URITemplate + "  (template)", tuikit.JoinNonEmpty(" · ", t.MIMEType, t.Description)
 	case tabPrompts:
 		p := &d.srv.Prompts[i]
 		var args []string
@@ -157,5 +157,5 @@ func watchLine(w *engine.WatchedResource) string {
 			break
 		}
 	}
-	return joinNonEmpty(" · ", when, text)
+	return tuikit.JoinNonEmpty(" · ", when, text)
 }

@@ -9,6 +9,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/mcpdeck/mcpdeck/engine"
+	"github.com/mcpdeck/mcpdeck/ui/keyhelp"
 )
 
 // footerView is the key hints under the screen, fitted to width by
@@ -46,7 +47,7 @@ func (m *Model) footer() string {
 		b.WriteString("\x00" + h.Key + "\x00" + h.Desc + "\x00" + strconv.FormatBool(k.Enabled()))
 	}
 	if key := b.String(); key != m.footerDrawn.key {
-		m.footerDrawn = footerCache{key: key, text: footerView(newHelp(&m.st), keys, m.width)}
+		m.footerDrawn = footerCache{key: key, text: footerView(keyhelp.New(&m.st), keys, m.width)}
 	}
 	return m.footerDrawn.text
 }

@@ -14,6 +14,7 @@ import (
 	"github.com/mcpdeck/mcpdeck/engine"
 	"github.com/mcpdeck/mcpdeck/model"
 	"github.com/mcpdeck/mcpdeck/model/textsafe"
+	"github.com/mcpdeck/mcpdeck/ui/tuikit"
 )
 
 // hostile is in every string of the hostile fixture: it would write the
@@ -236,12 +237,12 @@ func TestSafeFrameKeepsColours(t *testing.T) {
 		if !strings.Contains(v, "\x1b[") {
 			t.Fatal("no colour in the frame: the test proves nothing")
 		}
-		if got := safeFrame(v); got != v {
-			t.Fatalf("safeFrame changed a clean coloured frame:\n%q\n%q", v, got)
+		if got := tuikit.SafeFrame(v); got != v {
+			t.Fatalf("tuikit.SafeFrame changed a clean coloured frame:\n%q\n%q", v, got)
 		}
 		styled := lipgloss.NewStyle().Bold(true).Render("a" + hostile + "b")
-		if got := safeFrame(styled); !strings.HasPrefix(got, "\x1b[1m") || strings.Contains(got, "]52") || strings.ContainsRune(got, '\u202e') {
-			t.Fatalf("safeFrame(%q) = %q", styled, got)
+		if got := tuikit.SafeFrame(styled); !strings.HasPrefix(got, "\x1b[1m") || strings.Contains(got, "]52") || strings.ContainsRune(got, '\u202e') {
+			t.Fatalf("tuikit.SafeFrame(%q) = %q", styled, got)
 		}
 	})
 }

@@ -12,6 +12,8 @@ import (
 	"github.com/mcpdeck/mcpdeck/model"
 	"github.com/mcpdeck/mcpdeck/model/textsafe"
 	"github.com/mcpdeck/mcpdeck/ui/form"
+	"github.com/mcpdeck/mcpdeck/ui/picker"
+	"github.com/mcpdeck/mcpdeck/ui/results"
 	"github.com/mcpdeck/mcpdeck/ui/status"
 	"github.com/mcpdeck/mcpdeck/ui/tuikit"
 )
@@ -57,7 +59,7 @@ func openToolCall(e *env, srv string, t engine.Tool, deniedBy []model.Problem) (
 			if err != nil {
 				return nil, true, err
 			}
-			return toolResultLines(r), r.IsError, nil
+			return results.ToolResult(r), r.IsError, nil
 		})
 	}
 	return fm, fm.Init()
@@ -66,12 +68,12 @@ func openToolCall(e *env, srv string, t engine.Tool, deniedBy []model.Problem) (
 // openToolPicker lets the person choose one of the server's tools.
 func openToolPicker(e *env, s *engine.ServerSnapshot) (tuikit.Modal, tea.Cmd) {
 	tools := s.Tools
-	items := make([]pickItem, len(tools))
+	items := make([]picker.Item, len(tools))
 	for i := range tools {
-		items[i] = pickItem{label: tools[i].Name + toolBadges(&tools[i], s.ToolsDeniedBy), desc: tools[i].Description}
+		items[i] = picker.Item{Label: tools[i].Name + toolBadges(&tools[i], s.ToolsDeniedBy), Desc: tools[i].Description}
 	}
 	name, deniedBy := s.Name, s.ToolsDeniedBy
-	return newPicker(e, "Call a tool of "+name, items, func(i int) (tuikit.Modal, tea.Cmd) {
+	return picker.New(e.Env, "Call a tool of "+name, items, func(i int) (tuikit.Modal, tea.Cmd) {
 		return openToolCall(e, name, tools[i], deniedBy)
 	}), nil
 }
@@ -85,7 +87,7 @@ func openResource(e *env, s *engine.ServerSnapshot, i int) (tuikit.Modal, tea.Cm
 			if err != nil {
 				return nil, true, err
 			}
-			return resourceLines(r), false, nil
+			return results.Resource(r), false, nil
 		})
 	}
 	if i < len(s.Resources) {
@@ -93,7 +95,7 @@ func openResource(e *env, s *engine.ServerSnapshot, i int) (tuikit.Modal, tea.Cm
 	}
 	t := s.Templates[i-len(s.Resources)]
 	if tpl, sf := form.Template(t.URITemplate); tpl != nil {
-		intro := []string{joinNonEmpty(" · ", t.URITemplate, t.Description)}
+		intro := []string{tuikit.JoinNonEmpty(" · ", t.URITemplate, t.Description)}
 		fm := form.New(e.Env, "Read "+name+" › "+t.Name, intro, sf)
 		fm.Verb = "read"
 		fm.Complete = completeFrom(e, name, engine.CompletionRef{Template: t.URITemplate})
@@ -123,15 +125,15 @@ func openResource(e *env, s *engine.ServerSnapshot, i int) (tuikit.Modal, tea.Cm
 
 // openResourcePicker lets the person choose a resource or template.
 func openResourcePicker(e *env, s *engine.ServerSnapshot) (tuikit.Modal, tea.Cmd) {
-	var items []pickItem
+	var items []picker.Item
 	for _, r := range s.Resources {
-		items = append(items, pickItem{label: r.Name + "  " + r.URI, desc: joinNonEmpty(" · ", r.MIMEType, r.Description)})
+		items = append(items, picker.Item{Label: r.Name + "  " + r.URI, Desc: tuikit.JoinNonEmpty(" · ", r.MIMEType, r.Description)})
 	}
 	for _, t := range s.Templates {
-		items = append(items, pickItem{label: t.Name + "  " + t.URITemplate + "  (template)", desc: t.Description})
+		items = append(items, picker.Item{Label: t.Name + "  " + t.URITemplate + "  (template)", Desc: t.Description})
 	}
 	snap := *s
-	return newPicker(e, "Read a resource of "+s.Name, items, func(i int) (tuikit.Modal, tea.Cmd) {
+	return picker.New(e.Env, "Read a resource of "+s.Name, items, func(i int) (tuikit.Modal, tea.Cmd) {
 		return openResource(e, &snap, i)
 	}), nil
 }
@@ -163,7 +165,7 @@ func openPrompt(e *env, srv string, p engine.Prompt) (tuikit.Modal, tea.Cmd) {
 			if err != nil {
 				return nil, true, err
 			}
-			return promptLines(r), false, nil
+			return results.Prompt(r), false, nil
 		})
 	}
 	return fm, fm.Init()
@@ -180,12 +182,12 @@ func completeFrom(e *env, server string, ref engine.CompletionRef) form.Complete
 // openPromptPicker lets the person choose one of the server's prompts.
 func openPromptPicker(e *env, s *engine.ServerSnapshot) (tuikit.Modal, tea.Cmd) {
 	prompts := s.Prompts
-	items := make([]pickItem, len(prompts))
+	items := make([]picker.Item, len(prompts))
 	for i, p := range prompts {
-		items[i] = pickItem{label: p.Name, desc: p.Description}
+		items[i] = picker.Item{Label: p.Name, Desc: p.Description}
 	}
 	name := s.Name
-	return newPicker(e, "Get a prompt of "+name, items, func(i int) (tuikit.Modal, tea.Cmd) {
+	return picker.New(e.Env, "Get a prompt of "+name, items, func(i int) (tuikit.Modal, tea.Cmd) {
 		return openPrompt(e, name, prompts[i])
 	}), nil
 }

@@ -10,6 +10,7 @@ import (
 	"github.com/mcpdeck/mcpdeck/engine"
 	"github.com/mcpdeck/mcpdeck/model"
 	"github.com/mcpdeck/mcpdeck/model/textsafe"
+	"github.com/mcpdeck/mcpdeck/ui/filterbox"
 	"github.com/mcpdeck/mcpdeck/ui/status"
 	"github.com/mcpdeck/mcpdeck/ui/styles"
 	"github.com/mcpdeck/mcpdeck/ui/tuikit"
@@ -48,12 +49,12 @@ type serverList struct {
 	height     int
 	nameW      int
 
-	filter filterBox
+	filter filterbox.Box
 	costs  *tokenCosts // what each server's tools cost in a model's context (tokencosts.go)
 }
 
 func newServerList(st *styles.Styles, keys *tuikit.Keys, now func() time.Time, hints status.Hints) serverList {
-	return serverList{st: st, keys: keys, hints: hints, now: now, cursor: -1, filter: newFilterBox(st, keys, "filter by name")}
+	return serverList{st: st, keys: keys, hints: hints, now: now, cursor: -1, filter: filterbox.New(st, keys, "filter by name")}
 }
 
 // SetSize sets the list's area (rows of servers, headings included).

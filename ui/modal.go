@@ -10,6 +10,7 @@ import (
 	"github.com/charmbracelet/lipgloss"
 
 	"github.com/mcpdeck/mcpdeck/ui/addserver"
+	"github.com/mcpdeck/mcpdeck/ui/keyhelp"
 	"github.com/mcpdeck/mcpdeck/ui/tuikit"
 )
 
@@ -79,9 +80,9 @@ func (h *helpModal) View(width, height int) string {
 	if len(h.prompt) > 0 {
 		titles, groups = append([]string{"This prompt"}, titles...), append([][]key.Binding{h.prompt}, groups...)
 	}
-	keys := fullHelp(h.env.St, titles, groups, width, height-2)
+	keys := keyhelp.Full(h.env.St, titles, groups, width, height-2)
 	if lipgloss.Height(keys) > height-2 { // a short terminal: every key matters more than the title
-		return fullHelp(h.env.St, titles, groups, width, height)
+		return keyhelp.Full(h.env.St, titles, groups, width, height)
 	}
 	out := h.env.St.Heading.Render("Keys") + "\n\n" + keys
 	if len(h.notices) > 0 {

@@ -15,17 +15,6 @@ import (
 	"github.com/mcpdeck/mcpdeck/ui/tuikit"
 )
 
-// joinNonEmpty joins the non-empty parts.
-func joinNonEmpty(sep string, parts ...string) string {
-	var out []string
-	for _, p := range parts {
-		if p != "" {
-			out = append(out, p)
-		}
-	}
-	return strings.Join(out, sep)
-}
-
 // overviewLines is the Overview tab: state, target, source, overrides,
 // approval and policy, why it is not running, last error, config, history.
 func overviewLines(st *styles.Styles, s *engine.ServerSnapshot, width int, context string) []string {
@@ -49,7 +38,7 @@ func overviewLines(st *styles.Styles, s *engine.ServerSnapshot, width int, conte
 		kv("Overrides", o.Scope.String()+": "+o.Source)
 	}
 	if s.ServerInfo.Name != "" {
-		kv("Server", joinNonEmpty(" ", s.ServerInfo.Name, s.ServerInfo.Version)+joinNonEmpty("", " · protocol ", s.ProtocolVersion))
+		kv("Server", tuikit.JoinNonEmpty(" ", s.ServerInfo.Name, s.ServerInfo.Version)+tuikit.JoinNonEmpty("", " · protocol ", s.ProtocolVersion))
 	} else {
 		kv("Protocol", s.ProtocolVersion) // negotiated with a server that gave no name
 	}

@@ -11,6 +11,7 @@ import (
 	"github.com/mcpdeck/mcpdeck/model/imports"
 	"github.com/mcpdeck/mcpdeck/model/textsafe"
 	"github.com/mcpdeck/mcpdeck/ui/status"
+	"github.com/mcpdeck/mcpdeck/ui/tuikit"
 )
 
 // View draws header, body (modal, detail or list), status line and footer,
@@ -27,12 +28,12 @@ func (m *Model) View() string {
 	var b strings.Builder
 	b.WriteString(m.header())
 	b.WriteByte('\n')
-	b.WriteString(fitLines(body, m.width, bh))
+	b.WriteString(tuikit.FitLines(body, m.width, bh))
 	b.WriteByte('\n')
 	b.WriteString(m.statusLine())
 	b.WriteByte('\n')
 	b.WriteString(m.footer())
-	return fitLines(safeFrame(b.String()), m.width, m.height)
+	return tuikit.FitLines(tuikit.SafeFrame(b.String()), m.width, m.height)
 }
 
 // header is the title and the count of servers per state, in words when

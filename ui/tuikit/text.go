@@ -48,3 +48,14 @@ func Panel(st *styles.Styles, lines []string, width, height int) string {
 	}
 	return st.Panel.Width(max(width-2, 10)).Render(strings.Join(wrapped, "\n"))
 }
+
+// JoinNonEmpty joins the non-empty parts.
+func JoinNonEmpty(sep string, parts ...string) string {
+	var out []string
+	for _, p := range parts {
+		if p != "" {
+			out = append(out, p)
+		}
+	}
+	return strings.Join(out, sep)
+}

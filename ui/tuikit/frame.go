@@ -1,4 +1,4 @@
-package ui
+package tuikit
 
 import (
 	"strings"
@@ -8,19 +8,19 @@ import (
 	"github.com/mcpdeck/mcpdeck/model/textsafe"
 )
 
-// safeFrame is the TUI's last line of defence: the whole frame passes
+// SafeFrame is the TUI's last line of defence: the whole frame passes
 // textsafe.SanitizeStyled, which keeps the program's own SGR colours and
 // removes every other escape, control, bidi and tag character, and tabs
 // become spaces. Renderers still clean each field (textsafe.SanitizeLine for
-// one-line fields, tuikit.Clean for blocks) so that layout is right; this makes a
+// one-line fields, Clean for blocks) so that layout is right; this makes a
 // forgotten field harmless. docs/ARCHITECTURE.md lists the choke points.
-func safeFrame(s string) string {
+func SafeFrame(s string) string {
 	return strings.ReplaceAll(textsafe.SanitizeStyled(s), "\t", " ")
 }
 
-// fitLines cuts every line to width columns and the text to exactly height
+// FitLines cuts every line to width columns and the text to exactly height
 // lines, so nothing a component draws can spill past the terminal.
-func fitLines(s string, width, height int) string {
+func FitLines(s string, width, height int) string {
 	lines := strings.Split(s, "\n")
 	if len(lines) > height {
 		lines = lines[:height]

@@ -1,4 +1,6 @@
-package ui
+// Package keyhelp draws the keys a screen offers: the footer's short help
+// and the ? screen's full one, every key shown however small the terminal.
+package keyhelp
 
 import (
 	"strings"
@@ -11,8 +13,8 @@ import (
 	"github.com/mcpdeck/mcpdeck/ui/tuikit"
 )
 
-// newHelp returns a bubbles/help model drawn with our styles.
-func newHelp(st *styles.Styles) help.Model {
+// New returns a bubbles/help model drawn with our styles.
+func New(st *styles.Styles) help.Model {
 	h := help.New()
 	h.Styles.ShortKey = st.Key
 	h.Styles.FullKey = st.Key
@@ -24,10 +26,10 @@ func newHelp(st *styles.Styles) help.Model {
 	return h
 }
 
-// fullHelp renders every group of keys (via bubbles/help, one group per
+// Full renders every group of keys (via bubbles/help, one group per
 // column) and wraps the columns to the width instead of dropping them, so a
 // 60-column terminal still shows every key.
-func fullHelp(st *styles.Styles, titles []string, groups [][]key.Binding, width, height int) string {
+func Full(st *styles.Styles, titles []string, groups [][]key.Binding, width, height int) string {
 	if out := helpColumns(st, titles, groups, width); lipgloss.Height(out) <= height {
 		return out
 	}
@@ -82,7 +84,7 @@ func wrapEach(paras []string, width int) string {
 }
 
 func helpColumns(st *styles.Styles, titles []string, groups [][]key.Binding, width int) string {
-	h := newHelp(st)
+	h := New(st)
 	var blocks []string
 	for i, g := range groups {
 		b := h.FullHelpView([][]key.Binding{g})

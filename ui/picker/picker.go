@@ -1,4 +1,6 @@
-package ui
+// Package picker is the modal that chooses one of a server's tools,
+// resources or prompts, filtered with the TUI's one filter.
+package picker
 
 import (
 	"strings"
@@ -7,37 +9,38 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/mcpdeck/mcpdeck/model/textsafe"
+	"github.com/mcpdeck/mcpdeck/ui/filterbox"
 	"github.com/mcpdeck/mcpdeck/ui/tuikit"
 )
 
-// pickItem is one choice of a picker.
-type pickItem struct{ label, desc string }
+// Item is one choice of a picker.
+type Item struct{ Label, Desc string }
 
-// pickerModal chooses a tool, resource or prompt; "/" filters the choices
-// with the TUI's one filter (filterBox).
-type pickerModal struct {
-	env    *env
+// Modal chooses a tool, resource or prompt; "/" filters the choices
+// with the TUI's one filter (filterbox.Box).
+type Modal struct {
+	env    *tuikit.Env
 	title  string
-	items  []pickItem
+	items  []Item
 	cursor int // position among the shown items
 	offset int
 	pick   func(i int) (tuikit.Modal, tea.Cmd) // i indexes items
-	filter filterBox
+	filter filterbox.Box
 	shown  []int // items matching the filter, nil: all
 }
 
-// newPicker is a picker of items for e; pick receives the chosen item's
+// New is a picker of items in e; pick receives the chosen item's
 // index in items.
-func newPicker(e *env, title string, items []pickItem, pick func(i int) (tuikit.Modal, tea.Cmd)) *pickerModal {
-	return &pickerModal{env: e, title: title, items: items, pick: pick, filter: newFilterBox(e.St, e.Keys, "filter by name or description")}
+func New(e *tuikit.Env, title string, items []Item, pick func(i int) (tuikit.Modal, tea.Cmd)) *Modal {
+	return &Modal{env: e, title: title, items: items, pick: pick, filter: filterbox.New(e.St, e.Keys, "filter by name or description")}
 }
 
 // TakesText: the filter is typed.
-func (p *pickerModal) TakesText() bool { return p.filter.Active() }
+func (p *Modal) TakesText() bool { return p.filter.Active() }
 
-func (p *pickerModal) Answers() any { return nil }
+func (p *Modal) Answers() any { return nil }
 
-func (p *pickerModal) Help() []key.Binding {
+func (p *Modal) Help() []key.Binding {
 	k := p.env.Keys
 	if p.filter.Active() {
 		return []key.Binding{k.FilterKeep, k.FilterClear}
@@ -45,14 +48,14 @@ func (p *pickerModal) Help() []key.Binding {
 	return []key.Binding{k.Up, k.Down, k.Open, k.Filter, k.Back, k.Quit}
 }
 
-func (p *pickerModal) count() int {
+func (p *Modal) count() int {
 	if p.shown != nil {
 		return len(p.shown)
 	}
 	return len(p.items)
 }
 
-func (p *pickerModal) index(pos int) int {
+func (p *Modal) index(pos int) int {
 	if p.shown != nil {
 		return p.shown[pos]
 	}
@@ -69,12 +72,12 @@ func (n nothingPicked) Report() (string, bool) {
 
 // refilter recomputes the choices the filter shows, best first, and puts
 // the cursor on the first.
-func (p *pickerModal) refilter() {
-	p.shown = p.filter.Pick(len(p.items), func(i int) []string { return []string{p.items[i].label, p.items[i].desc} })
+func (p *Modal) refilter() {
+	p.shown = p.filter.Pick(len(p.items), func(i int) []string { return []string{p.items[i].Label, p.items[i].Desc} })
 	p.cursor, p.offset = 0, 0
 }
 
-func (p *pickerModal) Update(msg tea.Msg) (tuikit.Modal, tea.Cmd) {
+func (p *Modal) Update(msg tea.Msg) (tuikit.Modal, tea.Cmd) {
 	if p.filter.Active() {
 		changed, used, cmd := p.filter.Update(msg)
 		if changed {
@@ -119,7 +122,7 @@ func (p *pickerModal) Update(msg tea.Msg) (tuikit.Modal, tea.Cmd) {
 	return p, nil
 }
 
-func (p *pickerModal) View(width, height int) string {
+func (p *Modal) View(width, height int) string {
 	st := p.env.St
 	var b strings.Builder
 	b.WriteString(st.Heading.Render(textsafe.SanitizeLine(p.title)))
@@ -134,14 +137,14 @@ func (p *pickerModal) View(width, height int) string {
 	per := max((height-2)/2, 1)
 	for pos := p.offset; pos < min(p.offset+per, p.count()); pos++ {
 		item := p.items[p.index(pos)]
-		it := pickItem{label: textsafe.SanitizeLine(item.label), desc: textsafe.SanitizeLine(tuikit.FirstLine(item.desc))}
+		it := Item{Label: textsafe.SanitizeLine(item.Label), Desc: textsafe.SanitizeLine(tuikit.FirstLine(item.Desc))}
 		b.WriteString("\n")
 		if pos == p.cursor {
-			b.WriteString("› " + st.Selected.Render(it.label))
+			b.WriteString("› " + st.Selected.Render(it.Label))
 		} else {
-			b.WriteString("  " + it.label)
+			b.WriteString("  " + it.Label)
 		}
-		b.WriteString("\n    " + st.Muted.Render(tuikit.FirstLine(it.desc)))
+		b.WriteString("\n    " + st.Muted.Render(tuikit.FirstLine(it.Desc)))
 	}
 	return b.String()
 }

@@ -1,4 +1,6 @@
-package ui
+// Package results draws what a server answered as lines for a modal: a
+// tool's result, a resource's contents and a prompt's messages.
+package results
 
 import (
 	"bytes"
@@ -30,7 +32,7 @@ func contentLines(cs []engine.Content) []string {
 		case "image", "audio":
 			head = fmt.Sprintf("%s %s, %s", c.Kind, textsafe.SanitizeLine(c.MIMEType), humanize.Bytes(uint64(max(c.Size, 0))))
 		default:
-			head = textsafe.SanitizeLine(joinNonEmpty(" ", c.Kind, c.URI, c.MIMEType))
+			head = textsafe.SanitizeLine(tuikit.JoinNonEmpty(" ", c.Kind, c.URI, c.MIMEType))
 		}
 		if head != "" {
 			out = append(out, "["+head+"]")
@@ -45,9 +47,9 @@ func contentLines(cs []engine.Content) []string {
 	return out
 }
 
-// toolResultLines renders a tool result: content, then structured content
+// ToolResult renders a tool result: content, then structured content
 // pretty-printed.
-func toolResultLines(r engine.ToolResult) []string {
+func ToolResult(r engine.ToolResult) []string {
 	out := contentLines(r.Content)
 	if len(r.Structured) > 0 {
 		var buf bytes.Buffer
@@ -65,8 +67,8 @@ func toolResultLines(r engine.ToolResult) []string {
 	return out
 }
 
-// resourceLines renders a resources/read result.
-func resourceLines(r engine.ResourceResult) []string {
+// Resource renders a resources/read result.
+func Resource(r engine.ResourceResult) []string {
 	out := contentLines(r.Contents)
 	if len(out) == 0 {
 		out = []string{"(empty resource)"}
@@ -74,8 +76,8 @@ func resourceLines(r engine.ResourceResult) []string {
 	return out
 }
 
-// promptLines renders a prompts/get result.
-func promptLines(r engine.PromptResult) []string {
+// Prompt renders a prompts/get result.
+func Prompt(r engine.PromptResult) []string {
 	var out []string
 	if r.Description != "" {
 		out = append(out, tuikit.Clean(r.Description), "")

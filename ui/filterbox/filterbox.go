@@ -1,4 +1,6 @@
-package ui
+// Package filterbox is the one "/" filter of the TUI, shared by the server
+// list, the detail view's tabs and the pickers.
+package filterbox
 
 import (
 	"cmp"
@@ -14,12 +16,12 @@ import (
 	"github.com/mcpdeck/mcpdeck/ui/tuikit"
 )
 
-// filterBox is the one "/" filter of the TUI: the server list, the detail
+// Box is the one "/" filter of the TUI: the server list, the detail
 // view's tools, resources and prompts, and the pickers all use it. While it
 // is active, letters are text; enter keeps the filter, esc clears it, the
 // arrows still move. "/" on a kept filter shows it selected, as a search
 // box does: typing replaces it, backspace and the cursor keys edit it.
-type filterBox struct {
+type Box struct {
 	keys   *tuikit.Keys
 	input  textinput.Model
 	active bool
@@ -30,15 +32,19 @@ type filterBox struct {
 	chosen  lipgloss.Style // the query while replace is set
 }
 
-func newFilterBox(st *styles.Styles, keys *tuikit.Keys, placeholder string) filterBox {
+// New is an inactive filter drawing its hint as placeholder.
+func New(st *styles.Styles, keys *tuikit.Keys, placeholder string) Box {
 	ti := tuikit.NewTextInput()
 	ti.Prompt = "/"
 	ti.Placeholder = placeholder
-	return filterBox{keys: keys, input: ti, text: ti.TextStyle, chosen: st.Selected}
+	return Box{keys: keys, input: ti, text: ti.TextStyle, chosen: st.Selected}
 }
 
+// SetPlaceholder changes the hint shown while nothing is typed.
+func (f *Box) SetPlaceholder(p string) { f.input.Placeholder = p }
+
 // Start focuses the filter; a kept query is selected (replace).
-func (f *filterBox) Start() tea.Cmd {
+func (f *Box) Start() tea.Cmd {
 	f.active = true
 	f.setSelected(f.input.Value() != "")
 	f.input.CursorEnd()
@@ -46,7 +52,7 @@ func (f *filterBox) Start() tea.Cmd {
 }
 
 // setSelected sets whether the query is selected, and draws it so.
-func (f *filterBox) setSelected(on bool) {
+func (f *Box) setSelected(on bool) {
 	f.replace = on
 	f.input.TextStyle = f.text
 	if on {
@@ -55,15 +61,15 @@ func (f *filterBox) setSelected(on bool) {
 }
 
 // Active reports whether keys go to the filter.
-func (f *filterBox) Active() bool { return f.active }
+func (f *Box) Active() bool { return f.active }
 
 // Shown reports whether the filter line is on screen (typing, or kept).
-func (f *filterBox) Shown() bool { return f.active || f.input.Value() != "" }
+func (f *Box) Shown() bool { return f.active || f.input.Value() != "" }
 
 // rank is where the query matches texts, case-folded: the index of the
 // first text that contains it (a name before a description), -1 when
 // none does; everything matches an empty query, at 0.
-func (f *filterBox) rank(texts ...string) int {
+func (f *Box) rank(texts ...string) int {
 	q := strings.ToLower(f.input.Value())
 	if q == "" {
 		return 0
@@ -78,14 +84,14 @@ func (f *filterBox) rank(texts ...string) int {
 
 // Matches reports whether any of texts contains the query (case-folded);
 // everything matches an empty query.
-func (f *filterBox) Matches(texts ...string) bool { return f.rank(texts...) >= 0 }
+func (f *Box) Matches(texts ...string) bool { return f.rank(texts...) >= 0 }
 
 // Pick lists which of n items the filter shows, best first: those whose
 // name (the first of texts(i)) matches before those that match only by a
 // later text (the description), each group in the items' order, so the
 // cursor, at the top after a change, is on the best match. It is nil when
 // no filter is shown (everything is), empty when nothing matches.
-func (f *filterBox) Pick(n int, texts func(i int) []string) []int {
+func (f *Box) Pick(n int, texts func(i int) []string) []int {
 	if !f.Shown() {
 		return nil
 	}
@@ -105,7 +111,7 @@ func (f *filterBox) Pick(n int, texts func(i int) []string) []int {
 }
 
 // Clear empties and leaves the filter; it reports whether there was a query.
-func (f *filterBox) Clear() bool {
+func (f *Box) Clear() bool {
 	had := f.input.Value() != ""
 	f.active = false
 	f.setSelected(false)
@@ -115,12 +121,12 @@ func (f *filterBox) Clear() bool {
 }
 
 // SetWidth fits the input to w columns.
-func (f *filterBox) SetWidth(w int) { f.input.Width = max(w-2, 1) }
+func (f *Box) SetWidth(w int) { f.input.Width = max(w-2, 1) }
 
 // Update takes a key while the filter is active. It reports whether the
 // query changed, and whether the key was the filter's (the arrows are not:
 // the caller moves its cursor).
-func (f *filterBox) Update(msg tea.Msg) (changed, used bool, cmd tea.Cmd) {
+func (f *Box) Update(msg tea.Msg) (changed, used bool, cmd tea.Cmd) {
 	km, ok := msg.(tea.KeyMsg)
 	if !ok {
 		f.input, cmd = f.input.Update(msg)
@@ -147,4 +153,4 @@ func (f *filterBox) Update(msg tea.Msg) (changed, used bool, cmd tea.Cmd) {
 }
 
 // View is the filter line.
-func (f *filterBox) View() string { return f.input.View() }
+func (f *Box) View() string { return f.input.View() }
