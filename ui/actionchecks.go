@@ -51,7 +51,7 @@ func cannotRun(s *engine.ServerSnapshot) string {
 }
 
 func canStopRetrying(s *engine.ServerSnapshot) (bool, string) {
-	if !retryWaits(s) {
+	if !status.RetryWaits(s) {
 		return false, "no retry is scheduled"
 	}
 	return true, ""

@@ -8,7 +8,6 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/mcpdeck/mcpdeck/engine"
-	"github.com/mcpdeck/mcpdeck/model"
 	"github.com/mcpdeck/mcpdeck/ui/status"
 	"github.com/mcpdeck/mcpdeck/ui/tuikit"
 )
@@ -394,13 +393,8 @@ func (m *Model) engineCmd(verb, server string, f func(context.Context, string) e
 	return func() tea.Msg { return actionMsg{verb: verb, server: server, err: f(ctx, server)} }
 }
 
-// retryWaits reports whether a reconnect is scheduled: r then runs it now.
-func retryWaits(s *engine.ServerSnapshot) bool {
-	return s.State == model.StatePending && s.Reason.Kind == model.ReasonRetryScheduled
-}
-
 func reconnectLabel(s *engine.ServerSnapshot) string {
-	if retryWaits(s) {
+	if status.RetryWaits(s) {
 		return "retry now"
 	}
 	return ""

@@ -220,7 +220,7 @@ func (m *approvalModal) body(s *engine.ServerSnapshot, width int) []string {
 			diff[i] = textsafe.Escape(d)
 		}
 		lines = append(lines, "", "What changed:")
-		lines = append(lines, diffLines(st, strings.Join(diff, "\n"))...)
+		lines = append(lines, tuikit.DiffLines(st, strings.Join(diff, "\n"))...)
 	}
 	return lines
 }
@@ -274,7 +274,7 @@ func (m *Model) askApprovals() tea.Cmd {
 	}
 	if _, open := m.tell(approvalPrompt{}, approvalsMsg{find: m.find, more: ask}); open || len(ask) == 0 {
 		if top := m.top(); open && len(ask) > 0 && top != nil && top.Answers() == (approvalPrompt{}) {
-			m.rearm() // it asks about more servers now: a key typed before they showed is not for them
+			m.guard.Rearm() // it asks about more servers now: a key typed before they showed is not for them
 		}
 		return nil
 	}

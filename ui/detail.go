@@ -14,6 +14,7 @@ import (
 	"github.com/mcpdeck/mcpdeck/ui/filterbox"
 	"github.com/mcpdeck/mcpdeck/ui/status"
 	"github.com/mcpdeck/mcpdeck/ui/styles"
+	"github.com/mcpdeck/mcpdeck/ui/tokencosts"
 	"github.com/mcpdeck/mcpdeck/ui/tuikit"
 )
 
@@ -56,7 +57,7 @@ type detailView struct {
 	// followFrames keeps the traffic tab's cursor on the newest frame as
 	// frames arrive, until the person moves it up.
 	followFrames bool
-	costs        *tokenCosts // the Context line of the overview (tokencosts.go)
+	costs        *tokencosts.Costs // the Context line of the overview (ui/tokencosts)
 
 	overview []string // cached overview lines, rebuilt on change
 	stderr   []string // the stderr tail, cleaned
@@ -145,7 +146,7 @@ func (d *detailView) textLines(t detailTab) []string {
 	switch t {
 	case tabOverview:
 		if d.overview == nil {
-			d.overview = overviewLines(d.st, &d.srv, d.width, d.costs.overview(&d.srv))
+			d.overview = overviewLines(d.st, &d.srv, d.width, d.costs.Overview(&d.srv))
 		}
 		return d.overview
 	case tabStderr:

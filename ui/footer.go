@@ -34,9 +34,9 @@ type footerCache struct{ key, text string }
 
 // footer is footerView of the keys for what is on screen, drawn again only
 // when the keys or the width changed. A prompt not yet armed shows no keys:
-// its keys appear when they work (promptguard.go).
+// its keys appear when they work (ui/promptguard).
 func (m *Model) footer() string {
-	if !m.guard.armed {
+	if !m.guard.Armed() {
 		return ""
 	}
 	keys := m.withHelpKey(m.footerKeys())

@@ -168,10 +168,10 @@ func (h *harness) look() {
 // armPrompt is the message ending the guard window of the prompt on top
 // of m as if no key came during it, nil when nothing is to arm.
 func armPrompt(m *Model) tea.Msg {
-	if m.guard.armed {
+	if m.guard.Armed() {
 		return nil
 	}
-	return armMsg{gen: m.guard.gen, keys: m.guard.keys}
+	return m.guard.Pending()
 }
 
 func keyMsg(k string) []tea.Msg {

@@ -34,7 +34,7 @@ func (m *Model) push(nm tuikit.Modal, cmd tea.Cmd) tea.Cmd {
 
 // onKey reads a key in the action table, place by place: ctrl+c
 // anywhere; then, over a modal, nothing while a prompt is not yet armed
-// (promptguard.go), else what the root keeps there (quit, help) before
+// (ui/promptguard), else what the root keeps there (quit, help) before
 // the modal gets the key; else, unless a filter is being typed,
 // the actions of the screen, and finally the screen itself (movement).
 func (m *Model) onKey(msg tea.KeyMsg) tea.Cmd {
@@ -149,4 +149,28 @@ func (m *Model) itemFor(a action) (item int, on bool, why string) {
 	}
 	item, why = m.detail.selected()
 	return item, true, why
+}
+
+// guardTop starts the prompt guard again when the question on top changed;
+// the root calls it after every message.
+func (m *Model) guardTop() tea.Cmd {
+	var q any
+	if top := m.top(); top != nil {
+		q = top.Answers()
+	}
+	return m.guard.Watch(q)
+}
+
+// heldKey reports whether a key must not be given to the prompt on top,
+// and says so on the status line.
+func (m *Model) heldKey() bool {
+	held, ok := m.guard.Hold()
+	if !ok {
+		return false
+	}
+	m.status, m.statusErr = "a key typed before this prompt was on screen was not given to it", false
+	if held > 1 {
+		m.status = "keys typed before this prompt was on screen were not given to it"
+	}
+	return true
 }

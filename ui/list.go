@@ -13,6 +13,7 @@ import (
 	"github.com/mcpdeck/mcpdeck/ui/filterbox"
 	"github.com/mcpdeck/mcpdeck/ui/status"
 	"github.com/mcpdeck/mcpdeck/ui/styles"
+	"github.com/mcpdeck/mcpdeck/ui/tokencosts"
 	"github.com/mcpdeck/mcpdeck/ui/tuikit"
 )
 
@@ -50,7 +51,7 @@ type serverList struct {
 	nameW      int
 
 	filter filterbox.Box
-	costs  *tokenCosts // what each server's tools cost in a model's context (tokencosts.go)
+	costs  *tokencosts.Costs // what each server's tools cost in a model's context (ui/tokencosts)
 }
 
 func newServerList(st *styles.Styles, keys *tuikit.Keys, now func() time.Time, hints status.Hints) serverList {
@@ -272,7 +273,7 @@ func (l *serverList) countsDown() bool {
 	}
 	off, end := l.visible()
 	for _, r := range l.rows[off:end] {
-		if r.idx >= 0 && retryWaits(&l.servers[r.idx]) {
+		if r.idx >= 0 && status.RetryWaits(&l.servers[r.idx]) {
 			return true
 		}
 	}

@@ -95,7 +95,7 @@ func (l *serverList) rowText(s *engine.ServerSnapshot, room int) (string, lipglo
 	if s.Config.Sandbox != nil {
 		parts = append(parts, part{"sandboxed", 200, nil})
 	}
-	if cost, over := l.costs.label(s); cost != "" && !denied {
+	if cost, over := l.costs.Label(s); cost != "" && !denied {
 		p := part{text: cost, keep: 1}
 		if over {
 			p.text += " ⚠"

@@ -12,8 +12,10 @@ import (
 	"github.com/mcpdeck/mcpdeck/engine"
 	"github.com/mcpdeck/mcpdeck/ui/addserver"
 	"github.com/mcpdeck/mcpdeck/ui/contextcost"
+	"github.com/mcpdeck/mcpdeck/ui/promptguard"
 	"github.com/mcpdeck/mcpdeck/ui/status"
 	"github.com/mcpdeck/mcpdeck/ui/styles"
+	"github.com/mcpdeck/mcpdeck/ui/tokencosts"
 	"github.com/mcpdeck/mcpdeck/ui/tuikit"
 )
 
@@ -37,7 +39,7 @@ type Options struct {
 	Keys     *KeyMap
 	// Title is shown at the top left ("mcpdeck", "mcpdeck demo").
 	Title string
-	// Tokens counts tool definitions' tokens for the list (tokencosts.go);
+	// Tokens counts tool definitions' tokens for the list (ui/tokencosts);
 	// nil = the TUI's own (loaded on first count).
 	Tokens *contextcost.Counter
 	// Registry lets + add a server from the MCP Registry; nil turns it off.
@@ -72,7 +74,7 @@ type Model struct {
 	counts [status.NumKinds]int // servers per kind, for the header
 
 	list   serverList
-	costs  *tokenCosts
+	costs  *tokencosts.Costs
 	detail *detailView
 	modals []tuikit.Modal
 	asked  map[string]string // approval prompts shown this session: name → hash
@@ -86,8 +88,8 @@ type Model struct {
 	floodOn   string
 	floodText string
 	// guard keeps a key typed before a prompt was on screen from
-	// answering it (promptguard.go).
-	guard promptGuard
+	// answering it (ui/promptguard).
+	guard promptguard.Guard
 
 	footerDrawn footerCache // footer.go
 
@@ -132,7 +134,7 @@ func New(eng Engine, opts Options) *Model {
 	}
 	m.env = &env{Env: &tuikit.Env{Ctx: ctx, St: &m.st, Keys: &m.keys.Keys}, eng: eng, openURL: open, copyText: copyText, reg: opts.Registry}
 	m.list = newServerList(&m.st, &m.keys.Keys, m.now, statusHints(&m.keys))
-	m.costs = newTokenCosts(opts.Tokens)
+	m.costs = tokencosts.New(opts.Tokens)
 	m.list.costs = m.costs
 	m.resize(80, 24)
 	m.applySnapshot(eng.Snapshot())
@@ -142,7 +144,7 @@ func New(eng Engine, opts Options) *Model {
 // Init starts the snapshot bridge, the elicitation bridge, the countdown and
 // the approval prompt for project servers waiting for the person.
 func (m *Model) Init() tea.Cmd {
-	cmds := []tea.Cmd{waitSnapshot(m.env.eng.Updates()), m.maybeTick(), m.askApprovals(), m.costs.refresh(m.snap.Servers)}
+	cmds := []tea.Cmd{waitSnapshot(m.env.eng.Updates()), m.maybeTick(), m.askApprovals(), m.costs.Refresh(m.snap.Servers)}
 	if m.bridge != nil {
 		cmds = append(cmds, m.bridge.wait())
 	}
@@ -166,16 +168,16 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 		return tea.Batch(m.broadcast(msg), m.maybeTick())
 	case snapshotMsg:
 		m.applySnapshot(msg.snap)
-		return tea.Batch(waitSnapshot(m.env.eng.Updates()), m.maybeTick(), m.askApprovals(), m.costs.refresh(msg.snap.Servers))
-	case costMsg:
+		return tea.Batch(waitSnapshot(m.env.eng.Updates()), m.maybeTick(), m.askApprovals(), m.costs.Refresh(msg.snap.Servers))
+	case tokencosts.Msg:
 		return m.applyCost(msg)
 	case updatesClosedMsg:
 		return nil
 	case tickMsg:
 		m.ticking = false
 		return m.maybeTick()
-	case armMsg:
-		return m.guard.arm(msg)
+	case promptguard.ArmMsg:
+		return m.guard.Arm(msg)
 	case askMsg:
 		return tea.Batch(m.push(msg.open(m.env)), m.bridge.wait(), msg.gone)
 	case withdrawnMsg:
@@ -183,7 +185,7 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 		m.status, m.statusErr = msg.line, false
 		return nil
 	case tea.KeyMsg:
-		m.guard.keys++
+		m.guard.KeyRead()
 		return tea.Batch(m.onKey(msg), m.maybeTick()) // a countdown may have come into view
 	case tuikit.Reported:
 		m.status, m.statusErr = msg.Report()
@@ -198,9 +200,9 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 }
 
 // applyCost stores a finished token count and starts the next.
-func (m *Model) applyCost(msg costMsg) tea.Cmd {
-	next := m.costs.apply(msg)
-	if m.detail != nil && m.detail.srv.Name == msg.server {
+func (m *Model) applyCost(msg tokencosts.Msg) tea.Cmd {
+	next := m.costs.Apply(msg)
+	if m.detail != nil && m.detail.srv.Name == msg.Server() {
 		m.detail.overview = nil // its Context line changed
 	}
 	return next
@@ -259,7 +261,7 @@ func (m *Model) maybeTick() tea.Cmd {
 // row of the list, or the server the detail view shows.
 func (m *Model) countsDown() bool {
 	if m.detail != nil {
-		return retryWaits(&m.detail.srv)
+		return status.RetryWaits(&m.detail.srv)
 	}
 	return m.list.countsDown()
 }

@@ -13,6 +13,7 @@ import (
 	"github.com/mcpdeck/mcpdeck/ui/status"
 	"github.com/mcpdeck/mcpdeck/ui/styles"
 	"github.com/mcpdeck/mcpdeck/ui/tuikit"
+	"github.com/mcpdeck/mcpdeck/ui/whypanel"
 )
 
 // overviewLines is the Overview tab: state, target, source, overrides,
@@ -68,7 +69,7 @@ func overviewLines(st *styles.Styles, s *engine.ServerSnapshot, width int, conte
 	// A server that is not running says its failure in the why panel; a
 	// connected one may still have one (a list it could not fetch). Either
 	// way in the row's words, once.
-	if why := whyPanel(st, s, width); len(why) > 0 {
+	if why := whypanel.Panel(st, s, width); len(why) > 0 {
 		out = append(out, "")
 		out = append(out, why...)
 	} else if s.Error != "" {

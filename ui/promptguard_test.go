@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/mcpdeck/mcpdeck/engine"
+	"github.com/mcpdeck/mcpdeck/ui/promptguard"
 )
 
 // noAnswer fails when the prompt was answered.
@@ -126,25 +127,25 @@ func TestPromptGuardWindow(t *testing.T) {
 		h.keys("esc")
 		_ = elicitAsync(h, t.Context(), engine.ElicitRequest{Server: "notes", Mode: "url", Message: "Go", URL: "https://example.com/"})
 		g := &h.m.guard
-		h.send(armMsg{gen: g.gen, keys: g.keys}) // not drawn yet
-		if g.armed {
+		h.send(g.Pending()) // not drawn yet
+		if g.Armed() {
 			t.Fatal("armed before a View drew the prompt")
 		}
 		h.m.View()
-		stale := armMsg{gen: g.gen, keys: g.keys}
+		stale := g.Pending()
 		h.burst("tab") // a key during the window
 		h.send(stale)
-		if g.armed {
+		if g.Armed() {
 			t.Fatal("armed although a key came during the window")
 		}
-		time.Sleep(armWindow - time.Millisecond)
+		time.Sleep(promptguard.ArmWindow - time.Millisecond)
 		h.settle()
-		if g.armed {
+		if g.Armed() {
 			t.Fatal("armed before a whole window went by")
 		}
-		time.Sleep(armWindow)
+		time.Sleep(promptguard.ArmWindow)
 		h.settle()
-		if !g.armed {
+		if !g.Armed() {
 			t.Fatal("not armed after a quiet window")
 		}
 		if !strings.Contains(h.m.View(), "enter done") {

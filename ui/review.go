@@ -177,7 +177,7 @@ func (r *reviewModal) body(c pins.Change) []string {
 				diff = append(diff, mark+textsafe.Escape(l))
 			}
 		}
-		lines = append(append(append(lines, st.Muted.Render(label+":")), diffLines(st, strings.Join(diff, "\n"))...), "")
+		lines = append(append(append(lines, st.Muted.Render(label+":")), tuikit.DiffLines(st, strings.Join(diff, "\n"))...), "")
 	}
 	words("Title", old.Title, cur.Title)
 	words("Description", old.Description, cur.Description)

@@ -21,7 +21,7 @@ func (m *Model) View() string {
 	var body string
 	if top := m.top(); top != nil {
 		body = top.View(m.width, bh)
-		m.guard.drawn = true // the guard's prompt is the top (guardTop ran after the last Update)
+		m.guard.Drawn() // the guard's prompt is the top (guardTop ran after the last Update)
 	} else {
 		body = m.current().View()
 	}

@@ -20,7 +20,7 @@ func Reconnected(s *engine.ServerSnapshot) (string, bool) {
 		return "reconnected " + s.Name, false
 	}
 	line := "reconnect " + s.Name + " failed"
-	if r := s.Reason; s.State == model.StatePending && r.Kind == model.ReasonRetryScheduled {
+	if r := s.Reason; RetryWaits(s) {
 		return fmt.Sprintf("%s: %s; next attempt %d/%d at %s", line, cause(s), r.Attempt, r.MaxAttempts, r.At.Format(time.TimeOnly)), true
 	}
 	if why := Reason(s); why != "" {
@@ -37,4 +37,10 @@ func lowerFirst(s string) string {
 	}
 	r, n := utf8.DecodeRuneInString(s)
 	return string(unicode.ToLower(r)) + s[n:]
+}
+
+// RetryWaits reports whether a reconnect is scheduled: the TUI's r then
+// runs it now, and the server is not counted as connecting meanwhile.
+func RetryWaits(s *engine.ServerSnapshot) bool {
+	return s.State == model.StatePending && s.Reason.Kind == model.ReasonRetryScheduled
 }

@@ -59,3 +59,20 @@ func JoinNonEmpty(sep string, parts ...string) string {
 	}
 	return strings.Join(out, sep)
 }
+
+// DiffLines colours a line-based diff: + added, - removed.
+func DiffLines(st *styles.Styles, diff string) []string {
+	lines := strings.Split(strings.TrimRight(diff, "\n"), "\n")
+	for i, l := range lines {
+		l = textsafe.SanitizeLine(l)
+		switch {
+		case strings.HasPrefix(l, "+"):
+			lines[i] = st.DiffAdd.Render(l)
+		case strings.HasPrefix(l, "-"):
+			lines[i] = st.DiffDel.Render(l)
+		default:
+			lines[i] = st.Code.Render(l)
+		}
+	}
+	return lines
+}

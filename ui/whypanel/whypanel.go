@@ -1,4 +1,7 @@
-package ui
+// Package whypanel draws why a server is not running, in the detail
+// view's overview: status.Why's sentences as bullets in a panel, a changed
+// definition's diff coloured.
+package whypanel
 
 import (
 	"strings"
@@ -18,33 +21,16 @@ func whyLines(st *styles.Styles, s *engine.ServerSnapshot) []string {
 	for _, w := range status.Why(s) {
 		out = append(out, "• "+textsafe.SanitizeLine(w.Text))
 		if w.Diff != "" {
-			out = append(out, diffLines(st, w.Diff)...)
+			out = append(out, tuikit.DiffLines(st, w.Diff)...)
 		}
 	}
 	return out
 }
 
-// diffLines colours a line-based diff: + added, - removed.
-func diffLines(st *styles.Styles, diff string) []string {
-	lines := strings.Split(strings.TrimRight(diff, "\n"), "\n")
-	for i, l := range lines {
-		l = textsafe.SanitizeLine(l)
-		switch {
-		case strings.HasPrefix(l, "+"):
-			lines[i] = st.DiffAdd.Render(l)
-		case strings.HasPrefix(l, "-"):
-			lines[i] = st.DiffDel.Render(l)
-		default:
-			lines[i] = st.Code.Render(l)
-		}
-	}
-	return lines
-}
-
-// whyPanel renders whyLines in a bordered panel of the given width,
+// Panel renders whyLines in a bordered panel of the given width,
 // wrapped by tuikit.Wrap first (the panel's own wrapping would split a
 // hyphenated word at the edge).
-func whyPanel(st *styles.Styles, s *engine.ServerSnapshot, width int) []string {
+func Panel(st *styles.Styles, s *engine.ServerSnapshot, width int) []string {
 	lines := whyLines(st, s)
 	if len(lines) == 0 {
 		return nil

@@ -1,6 +1,10 @@
-package ui
+// Package tokencosts is what each connected server's tool definitions
+// cost in a model's context, as the server list and the overview show it:
+// counted in Cmds, one server at a time, never in Update.
+package tokencosts
 
 import (
+	"cmp"
 	"fmt"
 	"hash/fnv"
 	"runtime"
@@ -17,7 +21,7 @@ import (
 	"github.com/mcpdeck/mcpdeck/ui/status"
 )
 
-// tokenCosts is what each connected server's tool definitions cost in a
+// Costs is what each connected server's tool definitions cost in a
 // model's context, counted in a Cmd (never in Update) from the snapshot's
 // tools, and again whenever they change. Descriptions in snapshots are
 // capped, so a server with a cut description shows "≥" (mcpdeck context
@@ -29,7 +33,7 @@ import (
 // tools, so at most one server's definitions are being encoded at once.
 // Once nothing is left to count the tokenizer (30 MB) is let go: a TUI at
 // rest keeps only the counts, and a new list loads it again.
-type tokenCosts struct {
+type Costs struct {
 	counter *contextcost.Counter
 	loaded  bool                     // a count ran since the tokenizer was last let go
 	done    map[string]tokenCost     // by server
@@ -58,17 +62,21 @@ type tokenCost struct {
 	disable []string // exposed names of the tools whose denial gets the server under the limit
 }
 
-// costMsg is a finished count.
-type costMsg struct {
+// Msg is a finished count, for Apply.
+type Msg struct {
 	server string
 	cost   tokenCost
 }
 
-func newTokenCosts(counter *contextcost.Counter) *tokenCosts {
+// Server is the server counted.
+func (m Msg) Server() string { return m.server }
+
+// New counts with counter (nil: a new one).
+func New(counter *contextcost.Counter) *Costs {
 	if counter == nil {
 		counter = &contextcost.Counter{}
 	}
-	return &tokenCosts{counter: counter, done: map[string]tokenCost{}, current: map[string]string{}, due: map[string][]engine.Tool{}, prints: map[string]toolsPrint{}}
+	return &Costs{counter: counter, done: map[string]tokenCost{}, current: map[string]string{}, due: map[string][]engine.Tool{}, prints: map[string]toolsPrint{}}
 }
 
 // fingerprint changes when a server's tool list does.
@@ -80,9 +88,9 @@ func fingerprint(s *engine.ServerSnapshot) string {
 	return fmt.Sprintf("%d-%x", len(s.Tools), h.Sum64())
 }
 
-// refresh notes every connected server whose tools changed as due, and
+// Refresh notes every connected server whose tools changed as due, and
 // starts the next count once no server is connecting.
-func (c *tokenCosts) refresh(servers []engine.ServerSnapshot) tea.Cmd {
+func (c *Costs) Refresh(servers []engine.ServerSnapshot) tea.Cmd {
 	clear(c.current)
 	c.settled = true
 	for i := range servers {
@@ -113,7 +121,7 @@ func (c *tokenCosts) refresh(servers []engine.ServerSnapshot) tea.Cmd {
 }
 
 // print is s's fingerprint, hashed again only for a new tool slice.
-func (c *tokenCosts) print(s *engine.ServerSnapshot) string {
+func (c *Costs) print(s *engine.ServerSnapshot) string {
 	p := c.prints[s.Name]
 	if p.first != &s.Tools[0] || p.n != len(s.Tools) {
 		p = toolsPrint{first: &s.Tools[0], n: len(s.Tools), fp: fingerprint(s)}
@@ -125,13 +133,13 @@ func (c *tokenCosts) print(s *engine.ServerSnapshot) string {
 // connecting reports whether s is on its way to connecting now (not
 // waiting for a retry, for approval or for sign-in).
 func connecting(s *engine.ServerSnapshot) bool {
-	return status.KindOf(s) == status.Pending && !retryWaits(s)
+	return status.KindOf(s) == status.Pending && !status.RetryWaits(s)
 }
 
 // next starts counting the oldest due server, unless a count runs or a
 // server is connecting; with nothing left to count it lets the tokenizer
 // go.
-func (c *tokenCosts) next() tea.Cmd {
+func (c *Costs) next() tea.Cmd {
 	if c.running != "" {
 		return nil
 	}
@@ -150,7 +158,7 @@ func (c *tokenCosts) next() tea.Cmd {
 		delete(c.due, name)
 		c.running, c.runFP, c.loaded = name, fp, true
 		counter := c.counter
-		return func() tea.Msg { return costMsg{server: name, cost: count(counter, name, fp, tools)} }
+		return func() tea.Msg { return Msg{server: name, cost: count(counter, name, fp, tools)} }
 	}
 	c.queue = nil // let the backing array go
 	return c.release()
@@ -159,7 +167,7 @@ func (c *tokenCosts) next() tea.Cmd {
 // release lets the tokenizer go, in a Cmd (returning its memory to the
 // system is a garbage collection), when a count loaded it and none is
 // due.
-func (c *tokenCosts) release() tea.Cmd {
+func (c *Costs) release() tea.Cmd {
 	if !c.loaded || len(c.queue) > 0 {
 		return nil
 	}
@@ -191,7 +199,7 @@ func count(counter *contextcost.Counter, server, fp string, tools []engine.Tool)
 		out.tokens += n
 		out.atLeast = out.atLeast || strings.HasSuffix(t.Description, textsafe.TruncatedSuffix)
 		sc.Tools = append(sc.Tools, contextcost.ToolCost{Name: t.Name, Tokens: n})
-		exposed[t.Name] = orDefault(t.ExposedName, model.ToolName(server, t.Name))
+		exposed[t.Name] = cmp.Or(t.ExposedName, model.ToolName(server, t.Name))
 	}
 	sc.Tokens = out.tokens
 	slices.SortStableFunc(sc.Tools, func(a, b contextcost.ToolCost) int { return b.Tokens - a.Tokens })
@@ -201,9 +209,9 @@ func count(counter *contextcost.Counter, server, fp string, tools []engine.Tool)
 	return out
 }
 
-// overview is the server's Context line in its overview, "" before a count.
-func (c *tokenCosts) overview(s *engine.ServerSnapshot) string {
-	label, over := c.label(s)
+// Overview is the server's Context line in its overview, "" before a count.
+func (c *Costs) Overview(s *engine.ServerSnapshot) string {
+	label, over := c.Label(s)
 	if label == "" {
 		return ""
 	}
@@ -220,8 +228,8 @@ func (c *tokenCosts) overview(s *engine.ServerSnapshot) string {
 	return line
 }
 
-// apply stores a finished count and starts the next.
-func (c *tokenCosts) apply(m costMsg) tea.Cmd {
+// Apply stores a finished count and starts the next.
+func (c *Costs) Apply(m Msg) tea.Cmd {
 	if c.running == m.server {
 		c.running = ""
 	}
@@ -229,9 +237,9 @@ func (c *tokenCosts) apply(m costMsg) tea.Cmd {
 	return c.next()
 }
 
-// label is a server's count for its row, "" when there is none; over is
+// Label is a server's count for its row, "" when there is none; over is
 // set above contextcost.ServerLimit.
-func (c *tokenCosts) label(s *engine.ServerSnapshot) (text string, over bool) {
+func (c *Costs) Label(s *engine.ServerSnapshot) (text string, over bool) {
 	if c == nil || status.KindOf(s) != status.Connected {
 		return "", false
 	}
