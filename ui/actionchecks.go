@@ -7,6 +7,7 @@ import (
 
 	"github.com/mcpdeck/mcpdeck/engine"
 	"github.com/mcpdeck/mcpdeck/model"
+	"github.com/mcpdeck/mcpdeck/ui/review"
 	"github.com/mcpdeck/mcpdeck/ui/status"
 )
 
@@ -234,4 +235,15 @@ func toggleDeny(m *Model, p press) tea.Cmd {
 	return m.engineCmd(verb+" tool "+name+" on", s.Name, func(ctx context.Context, server string) error {
 		return eng.SetToolDenied(ctx, server, name, deny)
 	})
+}
+
+// openReview is v on a server: the review of its changed tools.
+func openReview(m *Model, p press) tea.Cmd {
+	ctx, eng, server := m.env.Ctx, m.env.eng, p.s.Name
+	accept := func(verb string, names []string) tea.Cmd {
+		return func() tea.Msg {
+			return actionMsg{verb: verb, server: server, err: eng.AcceptPins(ctx, server, names)}
+		}
+	}
+	return m.push(review.New(m.env.Env, server, p.s.Pins.Changes, p.s.Pins.Findings, accept), nil)
 }

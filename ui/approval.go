@@ -164,8 +164,8 @@ func (m *approvalModal) View(width, height int) string {
 		keys = append(keys, st.Key.Render(b.Help().Key)+" "+b.Help().Desc)
 	}
 	foot := []string{"", "Only approve servers from repositories you trust.", strings.Join(keys, "  ")}
-	head, foot = wrapAll(head, inner), wrapAll(foot, inner)
-	body = wrapAll(append(body, m.body(s, inner)...), inner)
+	head, foot = tuikit.WrapAll(head, inner), tuikit.WrapAll(foot, inner)
+	body = tuikit.WrapAll(append(body, m.body(s, inner)...), inner)
 	if len(head)+len(body)+len(foot) > height-2 { // short of room: the details matter more than spacing
 		head, foot = dropBlank(head), dropBlank(foot)
 	}
@@ -247,15 +247,6 @@ func dropBlank(lines []string) []string {
 		if strings.TrimSpace(l) != "" {
 			out = append(out, l)
 		}
-	}
-	return out
-}
-
-// wrapAll wraps every line to width columns, one screen line per element.
-func wrapAll(lines []string, width int) []string {
-	var out []string
-	for _, l := range lines {
-		out = append(out, strings.Split(tuikit.Wrap(l, width), "\n")...)
 	}
 	return out
 }

@@ -123,3 +123,12 @@ func breakWord(word string, first, width int) []string {
 	}
 	return append(out, string(piece))
 }
+
+// WrapAll wraps every line to width columns, one screen line per element.
+func WrapAll(lines []string, width int) []string {
+	var out []string
+	for _, l := range lines {
+		out = append(out, strings.Split(Wrap(l, width), "\n")...)
+	}
+	return out
+}

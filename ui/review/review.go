@@ -1,6 +1,10 @@
-package ui
+// Package review is the review of what a server tells a model that
+// changed since the person accepted it: one change at a time, accepted,
+// accepted all at once, or kept withheld.
+package review
 
 import (
+	"strconv"
 	"strings"
 
 	"github.com/charmbracelet/bubbles/key"
@@ -13,30 +17,33 @@ import (
 	"github.com/mcpdeck/mcpdeck/ui/tuikit"
 )
 
-// reviewModal shows what a server tells a model that is not as the person
+// Modal shows what a server tells a model that is not as the person
 // accepted it (engine.PinReport), one change at a time: a word diff of
 // the description, a diff of each schema, what the scan found; the person
 // accepts it, accepts all, or keeps withholding.
-type reviewModal struct {
-	env      *env
-	server   string
+type Modal struct {
+	env    *tuikit.Env
+	server string
+	// accept has the engine accept the named changes (nil: every one),
+	// reporting the outcome as verb.
+	accept   func(verb string, names []string) tea.Cmd
 	changes  []pins.Change
 	findings []scan.Finding
 	i        int
 	offset   int // first line of the change's details on screen
 }
 
-// openReview is v on a server: the review of its changed tools.
-func openReview(m *Model, p press) tea.Cmd {
-	return m.push(&reviewModal{env: m.env, server: p.s.Name, changes: p.s.Pins.Changes, findings: p.s.Pins.Findings}, nil)
+// New is the review of server's changes and the scan's findings on them.
+func New(e *tuikit.Env, server string, changes []pins.Change, findings []scan.Finding, accept func(verb string, names []string) tea.Cmd) *Modal {
+	return &Modal{env: e, server: server, changes: changes, findings: findings, accept: accept}
 }
 
-func (r *reviewModal) TakesText() bool { return false }
+func (r *Modal) TakesText() bool { return false }
 
-func (r *reviewModal) Answers() any { return nil }
+func (r *Modal) Answers() any { return nil }
 
 // keys are the review's own: the approval prompt's keys, worded for it.
-func (r *reviewModal) keys() (accept, all, keep, later key.Binding) {
+func (r *Modal) keys() (accept, all, keep, later key.Binding) {
 	k := r.env.Keys
 	re := func(b key.Binding, desc string) key.Binding {
 		return key.NewBinding(key.WithKeys(b.Keys()...), key.WithHelp(b.Help().Key, desc))
@@ -44,12 +51,12 @@ func (r *reviewModal) keys() (accept, all, keep, later key.Binding) {
 	return re(k.ApproveOne, "accept"), re(k.ApproveAll, "accept all"), re(k.RejectOne, "keep withholding"), re(k.Later, "close")
 }
 
-func (r *reviewModal) Help() []key.Binding {
+func (r *Modal) Help() []key.Binding {
 	accept, all, keep, later := r.keys()
 	return []key.Binding{accept, all, keep, later, r.env.Keys.Quit}
 }
 
-func (r *reviewModal) Update(msg tea.Msg) (tuikit.Modal, tea.Cmd) {
+func (r *Modal) Update(msg tea.Msg) (tuikit.Modal, tea.Cmd) {
 	km, ok := msg.(tea.KeyMsg)
 	if !ok {
 		return r, nil
@@ -79,7 +86,7 @@ func (r *reviewModal) Update(msg tea.Msg) (tuikit.Modal, tea.Cmd) {
 }
 
 // next moves to the next change; past the last the review closes.
-func (r *reviewModal) next() tuikit.Modal {
+func (r *Modal) next() tuikit.Modal {
 	r.i++
 	r.offset = 0
 	if r.i >= len(r.changes) {
@@ -88,21 +95,13 @@ func (r *reviewModal) next() tuikit.Modal {
 	return r
 }
 
-// accept asks the engine to accept names (nil: every change).
-func (r *reviewModal) accept(verb string, names []string) tea.Cmd {
-	ctx, eng, server := r.env.Ctx, r.env.eng, r.server
-	return func() tea.Msg {
-		return actionMsg{verb: verb, server: server, err: eng.AcceptPins(ctx, server, names)}
-	}
-}
-
-func (r *reviewModal) View(width, height int) string {
+func (r *Modal) View(width, height int) string {
 	st := r.env.St
 	inner := max(width-4, 10)
 	c := r.changes[r.i]
 	title := "What " + textsafe.SanitizeLine(r.server) + " tells a model changed"
 	if len(r.changes) > 1 {
-		title += st.Muted.Render(" (" + itoa(r.i+1) + " of " + itoa(len(r.changes)) + ")")
+		title += st.Muted.Render(" (" + strconv.Itoa(r.i+1) + " of " + strconv.Itoa(len(r.changes)) + ")")
 	}
 	item := string(c.Kind) + " " + textsafe.Escape(c.Name)
 	if c.Kind == pins.KindInstructions {
@@ -114,14 +113,14 @@ func (r *reviewModal) View(width, height int) string {
 		keys = append(keys, st.Key.Render(b.Help().Key)+" "+b.Help().Desc)
 	}
 	foot := []string{"", "A withheld item is not called nor offered to agents until you accept it.", strings.Join(keys, "  ")}
-	head, foot = wrapAll(head, inner), wrapAll(foot, inner)
-	body := wrapAll(r.body(c), inner)
+	head, foot = tuikit.WrapAll(head, inner), tuikit.WrapAll(foot, inner)
+	body := tuikit.WrapAll(r.body(c), inner)
 	room := max(height-2-len(head)-len(foot), 3)
 	if len(body) > room {
 		room--
 		r.offset = max(0, min(r.offset, len(body)-room))
 		end := r.offset + room
-		more := st.Muted.Render("↑/↓ scroll · lines " + itoa(r.offset+1) + "–" + itoa(end) + " of " + itoa(len(body)))
+		more := st.Muted.Render("↑/↓ scroll · lines " + strconv.Itoa(r.offset+1) + "–" + strconv.Itoa(end) + " of " + strconv.Itoa(len(body)))
 		body = append(body[r.offset:end:end], more)
 	}
 	return tuikit.Panel(st, append(append(head, body...), foot...), width, height)
@@ -131,7 +130,7 @@ func (r *reviewModal) View(width, height int) string {
 // ([-gone-] {+added+}, coloured too), each schema as a line diff, then
 // the scan's findings for the item; every text escaped, so a hidden
 // character shows as \U000e0041.
-func (r *reviewModal) body(c pins.Change) []string {
+func (r *Modal) body(c pins.Change) []string {
 	st := r.env.St
 	var old, cur pins.Item
 	if c.Old != nil {
