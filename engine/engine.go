@@ -21,7 +21,7 @@
 // logs (and traffic), skills, subscriptions, health and memory (lists
 // remembered between runs, for `mcpdeck serve`). Per server, an
 // entry holds one field group per part. One mutex guards them all, taken
-// only through locked and withEntry (lock.go), and one function assembles
+// only through locked and withEntry (entry.go), and one function assembles
 // what a snapshot shows of a server from the parts (entry.snapshot,
 // publish.go).
 //
@@ -178,12 +178,12 @@ type Engine struct {
 	wg     sync.WaitGroup // every goroutine the engine starts
 
 	// mu guards the fields below, every entry and the parts' fields; it is
-	// taken only through locked and withEntry (lock.go).
+	// taken only through locked and withEntry (entry.go).
 	mu         sync.Mutex
 	closed     bool
 	started    bool
 	batching   bool     // inside Reload: publish once at the end
-	toolsDirty bool     // a tool list changed since the last publish (collisions.go)
+	toolsDirty bool     // a tool list changed since the last publish (markCollisions, relist.go)
 	warnings   []string // the engine's own warnings, shown once in snapshots
 	seq        uint64
 	res        *config.Resolved
