@@ -56,7 +56,7 @@ func (r *runner) connected(ctx context.Context, en *entry, gen uint64, conn sess
 			}
 		}
 		if en.srv.Editor != nil {
-			e.ide.wake() // the editor may have quit without removing its lock file
+			e.ide.Wake() // the editor may have quit without removing its lock file
 		}
 		r.feed(en, lifecycle.AttemptFailed{At: now(), Gen: gen, Fail: f, Jitter: e.rnd()}, nil)
 		return false

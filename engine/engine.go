@@ -32,7 +32,7 @@
 // the handshake, and again for listing), MCP_TOOL_TIMEOUT (100 000 000 ms),
 // CLAUDE_CONFIG_DIR (its ide directory, else ~/.claude/ide, holds the lock
 // files editors announce their MCP server in: each editor with the project
-// open is a dynamic server ide, ide-2...; idescan.go and engine/ide).
+// open is a dynamic server ide, ide-2...; engine/idefind and engine/ide).
 //
 // A lost connection is retried under Backoff (5 attempts, 1 s doubling to
 // 30 s, jitter), shown as pending with attempt n/5 and the next try; a stdio
@@ -56,6 +56,7 @@ import (
 
 	"github.com/mark3labs/mcp-go/server"
 
+	"github.com/mcpdeck/mcpdeck/engine/idefind"
 	"github.com/mcpdeck/mcpdeck/model"
 	"github.com/mcpdeck/mcpdeck/model/config"
 	"github.com/mcpdeck/mcpdeck/transports"
@@ -205,7 +206,7 @@ type Engine struct {
 	subs   *subParts    // resource subscriptions (subscriptions.go)
 	health *healthParts // requests under way, pings (health.go)
 	memory *memoryParts // lists remembered between runs (remember.go)
-	ide    *ideParts    // editors found through their lock files (idescan.go, idewatch.go)
+	ide    *idefind.Finder // editors found through their lock files (engine/idefind)
 	pins   *pinParts    // what servers tell a model, pinned and withheld (pins.go)
 }
 
@@ -265,7 +266,7 @@ func newEngine(opts Options) *Engine {
 	e.subs = &subParts{e: e}
 	e.health = &healthParts{e: e}
 	e.memory = &memoryParts{e: e}
-	e.ide = newIDEParts(e)
+	e.ide = idefind.New(e.opts.Load.LookupEnv, e.opts.Load.Home, e.log)
 	e.pins = &pinParts{e: e, pending: map[string]pendingPins{}}
 	return e
 }
@@ -290,8 +291,8 @@ func (e *Engine) Start(ctx context.Context) error {
 		return err
 	}
 	if e.opts.Watch {
-		if err := e.ide.watch(); err != nil {
-			e.log.Info("editors opening and closing are not noticed", "dir", e.ide.dir, "err", err)
+		if err := e.ide.Watch(e.ctx, watchDebounce, e.wg.Go, e.Reload); err != nil {
+			e.log.Info("editors opening and closing are not noticed", "dir", e.ide.Dir(), "err", err)
 		}
 		if err := e.config.startWatch(); err != nil {
 			e.log.Warn("config watching disabled", "err", err)

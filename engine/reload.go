@@ -83,7 +83,7 @@ func (c *configParts) reload() error {
 	var ides []model.Server
 	var ignored []string
 	if !res.Enterprise { // managed configuration allows only its own servers
-		ides, ignored = e.ide.servers(e.opts.Load.Cwd, c.takenBy(res))
+		ides, ignored = e.ide.Servers(e.opts.Load.Cwd, c.takenBy(res))
 	}
 	unimported := imports.ClaudeCodeUnimported(imports.Env{Home: opts.Home, Cwd: opts.Cwd}, func(name string) bool { _, ok := res.Server(name); return ok })
 	var desired, fresh []model.Server
