@@ -56,6 +56,7 @@ import (
 
 	"github.com/mark3labs/mcp-go/server"
 
+	"github.com/mcpdeck/mcpdeck/engine/filewatch"
 	"github.com/mcpdeck/mcpdeck/engine/idefind"
 	"github.com/mcpdeck/mcpdeck/model"
 	"github.com/mcpdeck/mcpdeck/model/config"
@@ -195,19 +196,19 @@ type Engine struct {
 
 	// The parts, each owning its code and its engine-wide fields; what
 	// each keeps per server is its field group in entry.
-	run    *runner      // connections, the reducer and its effects (runner.go)
-	config *configParts // reloads and the person's choices (reload.go, choices.go)
-	calls  *callParts   // tool calls, reads, prompts, completions (calls.go)
-	lists  *listParts   // tools, resources, templates, prompts, skills lists (lists.go)
-	notes  *notifyParts // what servers send unasked, progress (notify.go)
-	asks   *askParts    // sampling and elicitation (asks.go, sampling.go, elicit.go)
-	logs   *logParts    // log messages and traffic (logs.go, traffic.go)
-	skills *skillParts  // skill loading (skillload.go)
-	subs   *subParts    // resource subscriptions (subscriptions.go)
-	health *healthParts // requests under way, pings (health.go)
-	memory *memoryParts // lists remembered between runs (remember.go)
+	run    *runner         // connections, the reducer and its effects (runner.go)
+	config *configParts    // reloads and the person's choices (reload.go, choices.go)
+	calls  *callParts      // tool calls, reads, prompts, completions (calls.go)
+	lists  *listParts      // tools, resources, templates, prompts, skills lists (lists.go)
+	notes  *notifyParts    // what servers send unasked, progress (notify.go)
+	asks   *askParts       // sampling and elicitation (asks.go, sampling.go, elicit.go)
+	logs   *logParts       // log messages and traffic (logs.go, traffic.go)
+	skills *skillParts     // skill loading (skillload.go)
+	subs   *subParts       // resource subscriptions (subscriptions.go)
+	health *healthParts    // requests under way, pings (health.go)
+	memory *memoryParts    // lists remembered between runs (remember.go)
 	ide    *idefind.Finder // editors found through their lock files (engine/idefind)
-	pins   *pinParts    // what servers tell a model, pinned and withheld (pins.go)
+	pins   *pinParts       // what servers tell a model, pinned and withheld (pins.go)
 }
 
 // New builds an engine; Start loads the config and begins connecting.
@@ -351,7 +352,7 @@ func (e *Engine) DenyRule(exposedName string) (rule string) {
 // waits for every goroutine the engine started.
 func (e *Engine) Close() error {
 	var conns []session
-	var w *watcher
+	var w *filewatch.Watcher
 	already := false
 	e.locked(func() {
 		if already = e.closed; already {
@@ -373,7 +374,7 @@ func (e *Engine) Close() error {
 		return nil
 	}
 	if w != nil {
-		w.close()
+		w.Close()
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), closeTimeout)
 	defer cancel()
