@@ -10,6 +10,7 @@ import (
 
 	"github.com/mark3labs/mcp-go/mcp"
 
+	"github.com/mcpdeck/mcpdeck/engine/sampling"
 	"github.com/mcpdeck/mcpdeck/model"
 	"github.com/mcpdeck/mcpdeck/model/config"
 	"github.com/mcpdeck/mcpdeck/model/textsafe"
@@ -148,7 +149,7 @@ func (p *askParts) sampleAnswer(ctx context.Context, srv model.Server, r SampleR
 	case srv.Sampling == model.SamplingNever:
 		return nil, "declined (never for this server)", ErrSamplingDeclined
 	case srv.Sampling == model.SamplingAlways && r.Command != "":
-		return replyByCommand(ctx, srv, r)
+		return sampling.ByCommand(ctx, srv, r.Command, r.commandDir, r.Raw)
 	}
 	r.Allowed = srv.Sampling == model.SamplingAlways
 	if e.opts.Sample == nil {
@@ -181,7 +182,7 @@ func (p *askParts) sampleAnswer(ctx context.Context, srv model.Server, r SampleR
 		return resp.Reply, "replied (" + textsafe.SanitizeLine(resp.Reply.Model) + ", via mcpdeck serve)", nil
 	}
 	if r.Command != "" {
-		return replyByCommand(ctx, srv, r)
+		return sampling.ByCommand(ctx, srv, r.Command, r.commandDir, r.Raw)
 	}
 	res := &mcp.CreateMessageResult{Model: "human", StopReason: "endTurn"}
 	res.Role = mcp.RoleAssistant
@@ -218,4 +219,30 @@ func (p *askParts) record(server, request, outcome string) {
 		a.sampled = append(h, SampleRecord{At: time.Now(), Request: request, Outcome: outcome})
 		p.e.publishLocked()
 	})
+}
+
+// newSampleRequest turns a server's sampling params into what the person
+// is shown: sanitized texts, media as "[image 12 KB png]", tools by name.
+func newSampleRequest(server string, p mcp.CreateMessageParams) SampleRequest {
+	r := SampleRequest{
+		Server:         server,
+		SystemPrompt:   sampling.Text(p.SystemPrompt),
+		MaxTokens:      p.MaxTokens,
+		Temperature:    p.Temperature,
+		IncludeContext: textsafe.SanitizeLine(p.IncludeContext),
+	}
+	for _, s := range p.StopSequences {
+		r.StopSequences = append(r.StopSequences, textsafe.SanitizeLine(s))
+	}
+	for _, t := range p.Tools {
+		r.Tools = append(r.Tools, textsafe.SanitizeLine(t.Name))
+	}
+	r.Preferences = sampling.Preferences(p.ModelPreferences)
+	for _, m := range p.Messages {
+		r.Messages = append(r.Messages, SampleMessage{Role: textsafe.SanitizeLine(string(m.Role)), Text: sampling.Content(m.Content)})
+	}
+	if raw, err := json.Marshal(p); err == nil {
+		r.Raw = raw
+	}
+	return r
 }
