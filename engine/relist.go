@@ -6,6 +6,10 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+
+	"github.com/mcpdeck/mcpdeck/engine/callerr"
+	"github.com/mcpdeck/mcpdeck/model"
+	"github.com/mcpdeck/mcpdeck/model/textsafe"
 )
 
 // relistTools lists server's tools once more, for a call that names a
@@ -142,4 +146,38 @@ func collisionText(owners []string, self string) string {
 		others = others[:maxCollisionNames]
 	}
 	return "the same exposed name as " + strings.Join(others, ", ") + more
+}
+
+// ScopeReporter is implemented by an Authenticator that remembers which
+// scopes a server refused requests for (403 insufficient_scope).
+type ScopeReporter interface {
+	MissingScopes(srv model.Server) []string
+}
+
+// missingScopeLocked returns a *callerr.ScopeError when the Authenticator knows
+// scopes the server refused en's requests for; nil otherwise. Callers hold
+// e.mu (the lookup is in memory).
+func missingScopeLocked(e *Engine, en *entry) error {
+	sr, ok := e.opts.Auth.(ScopeReporter)
+	if !ok || en == nil {
+		return nil
+	}
+	if s := sr.MissingScopes(en.srv); len(s) > 0 {
+		return &callerr.ScopeError{Server: en.srv.Name, Scopes: s}
+	}
+	return nil
+}
+
+// toolsRefusedLocked explains a tool missing from a tools list that the
+// server refused to give for lack of authorization: that is the failure to
+// report, not "no such tool". nil when the list was not refused.
+func toolsRefusedLocked(e *Engine, en *entry) error {
+	if en.lists.toolsAuthErr == nil {
+		return nil
+	}
+	if err := missingScopeLocked(e, en); err != nil {
+		return err
+	}
+	return fmt.Errorf("server %s refused to list its tools: %s; run mcpdeck auth %s",
+		en.srv.Name, e.errs.text(en, en.lists.toolsAuthErr), textsafe.QuoteArg(en.srv.Name))
 }
