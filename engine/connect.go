@@ -93,14 +93,14 @@ func (r *runner) openAndList(ctx context.Context, srv model.Server, mask *textsa
 		opts.Started = place.Started // the gate watches its process's CPU use
 	}
 	cctx, cancel := context.WithTimeout(ctx, e.set.connectTimeout)
-	opts.ProtocolVersion = r.rememberedVersion(srv)
+	opts.ProtocolVersion = r.protocols.Remembered(srv)
 	conn, err := e.open(cctx, srv.Name, srv.Config, opts)
 	timedOut := cctx.Err() == context.DeadlineExceeded && ctx.Err() == nil
 	cancel()
 	var l lists
 	if err == nil {
 		if init := conn.Init(); init != nil {
-			r.rememberVersion(srv, opts.ProtocolVersion, init.ProtocolVersion)
+			r.protocols.Remember(srv, opts.ProtocolVersion, init.ProtocolVersion)
 		}
 		lctx, lcancel := context.WithTimeout(ctx, e.set.connectTimeout)
 		l = e.lists.fetchAll(lctx, srv, conn)
