@@ -10,7 +10,7 @@ import (
 
 	"github.com/mark3labs/mcp-go/mcp"
 
-	"github.com/mcpdeck/mcpdeck/engine/sampling"
+	"github.com/mcpdeck/mcpdeck/engine/samplereq"
 	"github.com/mcpdeck/mcpdeck/model"
 	"github.com/mcpdeck/mcpdeck/model/config"
 	"github.com/mcpdeck/mcpdeck/model/textsafe"
@@ -149,7 +149,7 @@ func (p *askParts) sampleAnswer(ctx context.Context, srv model.Server, r SampleR
 	case srv.Sampling == model.SamplingNever:
 		return nil, "declined (never for this server)", ErrSamplingDeclined
 	case srv.Sampling == model.SamplingAlways && r.Command != "":
-		return sampling.ByCommand(ctx, srv, r.Command, r.commandDir, r.Raw)
+		return samplereq.ByCommand(ctx, srv, r.Command, r.commandDir, r.Raw)
 	}
 	r.Allowed = srv.Sampling == model.SamplingAlways
 	if e.opts.Sample == nil {
@@ -182,7 +182,7 @@ func (p *askParts) sampleAnswer(ctx context.Context, srv model.Server, r SampleR
 		return resp.Reply, "replied (" + textsafe.SanitizeLine(resp.Reply.Model) + ", via mcpdeck serve)", nil
 	}
 	if r.Command != "" {
-		return sampling.ByCommand(ctx, srv, r.Command, r.commandDir, r.Raw)
+		return samplereq.ByCommand(ctx, srv, r.Command, r.commandDir, r.Raw)
 	}
 	res := &mcp.CreateMessageResult{Model: "human", StopReason: "endTurn"}
 	res.Role = mcp.RoleAssistant
@@ -226,7 +226,7 @@ func (p *askParts) record(server, request, outcome string) {
 func newSampleRequest(server string, p mcp.CreateMessageParams) SampleRequest {
 	r := SampleRequest{
 		Server:         server,
-		SystemPrompt:   sampling.Text(p.SystemPrompt),
+		SystemPrompt:   samplereq.Text(p.SystemPrompt),
 		MaxTokens:      p.MaxTokens,
 		Temperature:    p.Temperature,
 		IncludeContext: textsafe.SanitizeLine(p.IncludeContext),
@@ -237,9 +237,9 @@ func newSampleRequest(server string, p mcp.CreateMessageParams) SampleRequest {
 	for _, t := range p.Tools {
 		r.Tools = append(r.Tools, textsafe.SanitizeLine(t.Name))
 	}
-	r.Preferences = sampling.Preferences(p.ModelPreferences)
+	r.Preferences = samplereq.Preferences(p.ModelPreferences)
 	for _, m := range p.Messages {
-		r.Messages = append(r.Messages, SampleMessage{Role: textsafe.SanitizeLine(string(m.Role)), Text: sampling.Content(m.Content)})
+		r.Messages = append(r.Messages, SampleMessage{Role: textsafe.SanitizeLine(string(m.Role)), Text: samplereq.Content(m.Content)})
 	}
 	if raw, err := json.Marshal(p); err == nil {
 		r.Raw = raw

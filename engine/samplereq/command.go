@@ -1,4 +1,4 @@
-package sampling
+package samplereq
 
 import (
 	"bytes"

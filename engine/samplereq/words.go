@@ -1,8 +1,8 @@
-// Package sampling is what answering a server's sampling request needs
+// Package samplereq is what answering a server's sampling request needs
 // besides the engine: the request worded for the person who decides
 // (texts sanitized and capped, media by size and type, preferences in one
 // line), and the sampling command that may answer it instead.
-package sampling
+package samplereq
 
 import (
 	"fmt"
