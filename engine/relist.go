@@ -8,7 +8,6 @@ import (
 	"strings"
 
 	"github.com/mcpdeck/mcpdeck/engine/callerr"
-	"github.com/mcpdeck/mcpdeck/model"
 	"github.com/mcpdeck/mcpdeck/model/textsafe"
 )
 
@@ -146,12 +145,6 @@ func collisionText(owners []string, self string) string {
 		others = others[:maxCollisionNames]
 	}
 	return "the same exposed name as " + strings.Join(others, ", ") + more
-}
-
-// ScopeReporter is implemented by an Authenticator that remembers which
-// scopes a server refused requests for (403 insufficient_scope).
-type ScopeReporter interface {
-	MissingScopes(srv model.Server) []string
 }
 
 // missingScopeLocked returns a *callerr.ScopeError when the Authenticator knows
