@@ -208,7 +208,7 @@ func (r *runner) connOptions(srv model.Server, mask *textsafe.Masker, policy *at
 // answerRoots answers server's roots/list: Options.Roots, given the
 // project's root, or that root.
 func (r *runner) answerRoots(ctx context.Context, server string) ([]mcp.Root, error) {
-	in, settle := inputCallFrom(ctx).claim(mcp.MethodListRoots, nil)
+	in, settle := roundOf(ctx).Claim(mcp.MethodListRoots, nil)
 	defer settle()
 	project, err := r.roots(ctx)
 	if err != nil || r.e.opts.Roots == nil {

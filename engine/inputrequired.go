@@ -5,7 +5,10 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"strings"
 	"sync"
+
+	"github.com/mcpdeck/mcpdeck/engine/inputround"
 
 	"github.com/mark3labs/mcp-go/mcp"
 
@@ -34,10 +37,11 @@ var ErrInputDeclined = errors.New("you declined the server's request for input")
 type inputCall struct {
 	what string // "tools/call NAME", shown with the prompt
 
+	round inputround.Current // the latest input-required round
+
 	mu       sync.Mutex
 	declined *ElicitRequest // the request for input the person declined
 	action   string         // decline or cancel
-	round    *inputRound    // the latest input-required round (inputround.go)
 }
 
 type inputCallKey struct{}
@@ -46,7 +50,7 @@ type inputCallKey struct{}
 // feedback"), so requests for input it answers with are tied to it.
 func withInputCall(ctx context.Context, what string) context.Context {
 	ic := &inputCall{what: what}
-	ctx = transports.TakeResult(ctx, callMethod(what), ic.noteRound)
+	ctx = transports.TakeResult(ctx, callMethod(what), ic.round.Note)
 	return context.WithValue(ctx, inputCallKey{}, ic)
 }
 
@@ -55,6 +59,26 @@ func withInputCall(ctx context.Context, what string) context.Context {
 func inputCallFrom(ctx context.Context) *inputCall {
 	ic, _ := ctx.Value(inputCallKey{}).(*inputCall)
 	return ic
+}
+
+// roundOf is the input-required round of the request ctx carries; nil
+// (a request for input in no round) when it carries none.
+func roundOf(ctx context.Context) *inputround.Current {
+	if ic := inputCallFrom(ctx); ic != nil {
+		return &ic.round
+	}
+	return nil
+}
+
+// InputKey places a server's request for input in its call's round
+// (engine/inputround); the zero value is a request the server sent on its
+// own.
+type InputKey = inputround.Key
+
+// callMethod is the method of a call's what ("tools/call NAME").
+func callMethod(what string) string {
+	m, _, _ := strings.Cut(what, " ")
+	return m
 }
 
 // ask answers one request for input of the call: after a decline or cancel
@@ -88,8 +112,8 @@ func inputWhy(err error) string {
 	case errors.Is(err, client.ErrMaxInputRoundTripsExceeded):
 		return fmt.Sprintf("the server kept asking for more input, and mcpdeck stops a request after %d rounds (%v)",
 			transports.MaxInputRounds, err)
-	case errors.Is(err, ErrRoundTooLarge):
-		var r roundTooLarge
+	case errors.Is(err, inputround.ErrTooLarge):
+		var r inputround.TooLargeError
 		errors.As(err, &r)
 		return r.Error()
 	case errors.Is(err, ErrTooManyAsks):

@@ -113,7 +113,7 @@ const maxSampleHistory = 50
 // MaxPendingAsks of the server's requests waiting it is declined at once,
 // and only the burst is recorded (AskFlood), not each request.
 func (p *askParts) sample(ctx context.Context, server string, req mcp.CreateMessageRequest) (*mcp.CreateMessageResult, error) {
-	in, settle := inputCallFrom(ctx).claim(mcp.MethodSamplingCreateMessage, req.CreateMessageParams)
+	in, settle := roundOf(ctx).Claim(mcp.MethodSamplingCreateMessage, req.CreateMessageParams)
 	defer settle()
 	release, err := p.admitInput(ctx, server, in)
 	if err != nil {
