@@ -18,7 +18,7 @@ import (
 
 // mcpdeck has no model of its own: a server's sampling/createMessage is
 // answered by the person (who types the reply) or by a command they chose
-// (see samplecmd.go), and only once they allowed it for that server. Their
+// (samplereq.ByCommand), and only once they allowed it for that server. Their
 // standing decision ("always", "never") lives in the project's private
 // state (model.SamplingDecision), so nothing in a repository can allow it.
 
