@@ -11,10 +11,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/mcpdeck/mcpdeck/engine/inputround"
-
 	"go.uber.org/goleak"
 
+	"github.com/mcpdeck/mcpdeck/engine/inputround"
 	"github.com/mcpdeck/mcpdeck/model"
 )
 

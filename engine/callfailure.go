@@ -7,11 +7,10 @@ import (
 	"time"
 
 	"github.com/mcpdeck/mcpdeck/engine/callerr"
-	"github.com/mcpdeck/mcpdeck/transports"
-
 	"github.com/mcpdeck/mcpdeck/engine/lifecycle"
 	"github.com/mcpdeck/mcpdeck/model"
 	"github.com/mcpdeck/mcpdeck/model/textsafe"
+	"github.com/mcpdeck/mcpdeck/transports"
 )
 
 // callError turns a call failure into a sentence naming the server. The

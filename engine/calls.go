@@ -6,12 +6,11 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/mcpdeck/mcpdeck/model"
-
 	"github.com/mark3labs/mcp-go/mcp"
 
 	"github.com/mcpdeck/mcpdeck/engine/resultfile"
 	"github.com/mcpdeck/mcpdeck/engine/schema"
+	"github.com/mcpdeck/mcpdeck/model"
 	"github.com/mcpdeck/mcpdeck/model/pins"
 )
 

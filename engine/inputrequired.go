@@ -8,12 +8,10 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/mcpdeck/mcpdeck/engine/inputround"
-
+	"github.com/mark3labs/mcp-go/client"
 	"github.com/mark3labs/mcp-go/mcp"
 
-	"github.com/mark3labs/mcp-go/client"
-
+	"github.com/mcpdeck/mcpdeck/engine/inputround"
 	"github.com/mcpdeck/mcpdeck/engine/lock"
 	"github.com/mcpdeck/mcpdeck/model/textsafe"
 	"github.com/mcpdeck/mcpdeck/transports"

@@ -5,10 +5,9 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/mcpdeck/mcpdeck/model/pins"
-
 	"github.com/mcpdeck/mcpdeck/engine/toolspage"
 	"github.com/mcpdeck/mcpdeck/model"
+	"github.com/mcpdeck/mcpdeck/model/pins"
 	"github.com/mcpdeck/mcpdeck/model/textsafe"
 )
 

@@ -8,11 +8,10 @@ import (
 	"testing"
 	"testing/synctest"
 
-	"github.com/mcpdeck/mcpdeck/engine/callerr"
-
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
 
+	"github.com/mcpdeck/mcpdeck/engine/callerr"
 	"github.com/mcpdeck/mcpdeck/engine/lifecycle"
 	"github.com/mcpdeck/mcpdeck/model"
 )

@@ -5,10 +5,9 @@ import (
 
 	"github.com/mark3labs/mcp-go/mcp"
 
-	"github.com/mcpdeck/mcpdeck/model/scan"
-
 	"github.com/mcpdeck/mcpdeck/engine/toolspage"
 	"github.com/mcpdeck/mcpdeck/model/pins"
+	"github.com/mcpdeck/mcpdeck/model/scan"
 )
 
 // pinLists is what one fetch learned for pins: each list's items as the

@@ -6,9 +6,8 @@ import (
 	"strconv"
 	"time"
 
-	"github.com/mcpdeck/mcpdeck/model/platform"
-
 	"github.com/mcpdeck/mcpdeck/engine/lifecycle"
+	"github.com/mcpdeck/mcpdeck/model/platform"
 )
 
 // settings are the environment-tunable connection limits, read once in New.
