@@ -142,9 +142,10 @@ func TestConfigAndCalls(t *testing.T) {
 	if _, _, err := w.run("mcp", "get", "notes"); err == nil {
 		t.Fatal("mcp get notes succeeded after it was removed")
 	}
-	// Beside settings.json, the pins of the servers that connected (one
-	// file per definition, written as settings.json is): nothing else.
-	noStrays(t, filepath.Dir(w.user), "pins", "settings.json")
+	// Beside settings.json, its backup from before the first rewrite and
+	// the pins of the servers that connected (one file per definition,
+	// written as settings.json is): nothing else.
+	noStrays(t, filepath.Dir(w.user), "pins", "settings.json", "settings.json.backup")
 	pinned, err := os.ReadDir(filepath.Join(filepath.Dir(w.user), "pins"))
 	if err != nil || len(pinned) == 0 {
 		t.Fatalf("pins: %v %v", pinned, err)
@@ -192,7 +193,7 @@ func TestConcurrentWriters(t *testing.T) {
 			t.Errorf("w%d was lost; settings.json holds:\n%s", i, b)
 		}
 	}
-	noStrays(t, filepath.Dir(w.user), "settings.json")
+	noStrays(t, filepath.Dir(w.user), "settings.json", "settings.json.backup")
 	mustContain(t, "mcp list --no-connect", w.must("mcp", "list", "--no-connect"), "w0", "w7")
 }
 
