@@ -11,7 +11,7 @@ import (
 // MaxPendingAsks is how many of one server's requests to the person may
 // wait for an answer at once: its elicitations (form and URL), its
 // sampling requests, and the input-required rounds of its 2026-07-28
-// requests (a round counts once: inputround.go bounds its inputs).
+// requests (a round counts once: engine/inputround bounds its inputs).
 // Each one waiting holds a prompt in the TUI, a question in serve's relay,
 // a goroutine everywhere; a server sending ten thousand at once took the
 // TUI past 1 GB. The rest are declined at once (tooManyAsks), and the

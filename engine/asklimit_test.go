@@ -13,6 +13,7 @@ import (
 
 	"go.uber.org/goleak"
 
+	"github.com/mcpdeck/mcpdeck/engine/inputround"
 	"github.com/mcpdeck/mcpdeck/model"
 )
 
@@ -148,7 +149,7 @@ func floodTally(t *testing.T, e *Engine, person *neverAnswers, server string, wa
 }
 
 // TestInputRoundIsOneQuestion: a 2026-07-28 tool that asks five, fifty,
-// then maxRoundInputs questions in one input-required round gets them all
+// then inputround.MaxInputs questions in one input-required round gets them all
 // before the person at once, and its answer: the round holds one of the
 // server's MaxPendingAsks places, not one per input. The person answers
 // only once every question of the round is on screen.
@@ -178,7 +179,7 @@ func TestInputRoundIsOneQuestion(t *testing.T) {
 		t.Fatal(err)
 	}
 	await(t, e, "ask", "connected", inState(model.StateConnected))
-	for _, n := range []int{MaxPendingAsks + 1, 50, maxRoundInputs} {
+	for _, n := range []int{MaxPendingAsks + 1, 50, inputround.MaxInputs} {
 		mu.Lock()
 		waiting, want, all = 0, n, make(chan struct{})
 		mu.Unlock()
@@ -193,7 +194,7 @@ func TestInputRoundIsOneQuestion(t *testing.T) {
 }
 
 // TestInputFloodEndsTheCall: a 2026-07-28 tool that asks more than
-// maxRoundInputs questions in one round has its call ended before the
+// inputround.MaxInputs questions in one round has its call ended before the
 // person sees any, with a sentence saying why.
 func TestInputFloodEndsTheCall(t *testing.T) {
 	bin := needFaultServer(t)
@@ -204,11 +205,11 @@ func TestInputFloodEndsTheCall(t *testing.T) {
 		t.Fatal(err)
 	}
 	await(t, e, "ask", "connected", inState(model.StateConnected))
-	_, err := e.CallTool(t.Context(), "ask", "ask_many", map[string]any{"count": maxRoundInputs + 1}, nil)
-	if !errors.Is(err, ErrRoundTooLarge) {
-		t.Fatalf("error %v, want ErrRoundTooLarge", err)
+	_, err := e.CallTool(t.Context(), "ask", "ask_many", map[string]any{"count": inputround.MaxInputs + 1}, nil)
+	if !errors.Is(err, inputround.ErrTooLarge) {
+		t.Fatalf("error %v, want inputround.ErrTooLarge", err)
 	}
-	if want := fmt.Sprintf("calling ask_many on ask: the server asked for %d inputs", maxRoundInputs+1); !strings.Contains(err.Error(), want) {
+	if want := fmt.Sprintf("calling ask_many on ask: the server asked for %d inputs", inputround.MaxInputs+1); !strings.Contains(err.Error(), want) {
 		t.Errorf("error %q lacks %q", err, want)
 	}
 	if p := person.peakOf("ask"); p != 0 {

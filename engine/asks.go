@@ -32,7 +32,7 @@ type askState struct {
 // MaxPendingAsks of the server's requests already wait (then it is declined
 // at once).
 func (p *askParts) elicit(ctx context.Context, server string, req mcp.ElicitationRequest) (*mcp.ElicitationResult, error) {
-	in, settle := inputCallFrom(ctx).claim(mcp.MethodElicitationCreate, req.Params)
+	in, settle := roundOf(ctx).Claim(mcp.MethodElicitationCreate, req.Params)
 	defer settle()
 	release, err := p.admitInput(ctx, server, in)
 	if err != nil {
@@ -70,13 +70,13 @@ func (p *askParts) elicit(ctx context.Context, server string, req mcp.Elicitatio
 
 // admitInput admits a request for input under its server's
 // MaxPendingAsks: the requests of one input-required round share one
-// place (holdRound), any other request takes a place of its own.
+// place (inputround.Current.Hold), any other request takes a place of
+// its own.
 func (p *askParts) admitInput(ctx context.Context, server string, in InputKey) (func(), error) {
-	ic := inputCallFrom(ctx)
-	if ic == nil || in.Key == "" {
+	if in.Key == "" {
 		return p.admit(server)
 	}
-	return ic.holdRound(func() (func(), error) { return p.admit(server) })
+	return roundOf(ctx).Hold(func() (func(), error) { return p.admit(server) })
 }
 
 // answer asks the configured handler, declining when there is none.

@@ -28,6 +28,12 @@ type Authenticator interface {
 	Warnings() []string
 }
 
+// ScopeReporter is implemented by an Authenticator that remembers which
+// scopes a server refused requests for (403 insufficient_scope).
+type ScopeReporter interface {
+	MissingScopes(srv model.Server) []string
+}
+
 // cachedNeedsAuth asks the Authenticator which of the runnable servers in
 // desired that one signs in to are known to need authentication (a cache
 // file read per server), so that a reload can do it before taking e.mu.

@@ -4,10 +4,13 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"time"
 
+	"github.com/mcpdeck/mcpdeck/engine/callerr"
 	"github.com/mcpdeck/mcpdeck/engine/lifecycle"
 	"github.com/mcpdeck/mcpdeck/model"
 	"github.com/mcpdeck/mcpdeck/model/textsafe"
+	"github.com/mcpdeck/mcpdeck/transports"
 )
 
 // callError turns a call failure into a sentence naming the server. The
@@ -19,7 +22,7 @@ func (c *callParts) callError(ctx context.Context, server, what string, err erro
 		err = fmt.Errorf("%w (%w)", cerr, err)
 	}
 	var why string
-	var lost *ConnectionLostError
+	var lost *callerr.ConnectionLostError
 	isLost := errors.As(err, &lost)
 	// A cancellation the caller did not make is mcpdeck closing the
 	// connection under the call: the transport cancels what is in flight.
@@ -28,7 +31,7 @@ func (c *callParts) callError(ctx context.Context, server, what string, err erro
 	case isLost:
 		why = lost.Error()
 	case closed:
-		why = (&ConnectionLostError{Closed: true}).Error()
+		why = (&callerr.ConnectionLostError{Closed: true}).Error()
 	case errors.Is(err, context.DeadlineExceeded):
 		why = fmt.Sprintf("no answer within %s (MCP_TOOL_TIMEOUT)", e.set.toolTimeout)
 	case errors.Is(err, context.Canceled):
@@ -47,7 +50,7 @@ func (c *callParts) callError(ctx context.Context, server, what string, err erro
 		}
 		if closed {
 			sh := en.st.Shown()
-			lost = &ConnectionLostError{Closed: true, State: sh.State, Reason: sh.Reason, Err: err}
+			lost = &callerr.ConnectionLostError{Closed: true, State: sh.State, Reason: sh.Reason, Err: err}
 			why = lost.Error()
 		}
 		why = en.redact(why)
@@ -80,7 +83,7 @@ func (c *CallError) Unwrap() error { return c.Err }
 // session is re-initialized and the request retried once; transient errors
 // are counted and three in a row reconnect; terminal errors reconnect at
 // once; auth errors move the server to needs-auth. A request whose
-// connection ended under it fails with a *ConnectionLostError.
+// connection ended under it fails with a *callerr.ConnectionLostError.
 func (c *callParts) do(ctx context.Context, t callTarget, f func(session) error) error {
 	done := c.e.health.busy(t.name)
 	defer done()
@@ -158,4 +161,68 @@ func (c *callParts) reconnectFor(ctx context.Context, t callTarget) (callTarget,
 		return nil
 	})
 	return nt, err
+}
+
+// lossGrace is how long a request that failed on a broken connection waits
+// for the transport to say whether the connection ended. The request often
+// fails first: over HTTP the end shows at the event stream's next
+// reconnect, a second after it broke. A ping answered meanwhile says at
+// once that the connection still works (only the request's own stream
+// broke), so such a failure is reported when it happens.
+const lossGrace = 3 * time.Second
+
+// lostDuring returns a *callerr.ConnectionLostError when err failed a request on t
+// because t's connection ended under it, and nil when the connection still
+// works (the request failed alone) or mcpdeck ended it. A loss the monitor
+// has not handled yet is handled here, so the error can say what happens
+// next.
+func (c *callParts) lostDuring(ctx context.Context, t callTarget, err error) error {
+	e := c.e
+	if !e.errs.broke(err) || !ended(ctx, t.conn) {
+		return nil
+	}
+	cause := t.conn.Err()
+	if cause == nil || errors.Is(cause, transports.ErrClosed) {
+		cause = err // the engine closed it after this request's error
+	}
+	var lost *callerr.ConnectionLostError
+	e.ifEntry(t.name, func(en *entry) {
+		if en.conn.conn == t.conn {
+			e.run.lostLocked(en, t.gen, cause)
+		}
+		sh := en.st.Shown()
+		lost = &callerr.ConnectionLostError{State: sh.State, Reason: sh.Reason, Err: err}
+		if !errors.Is(cause, transports.ErrConnectionLost) { // says nothing more than "lost"
+			lost.Cause = e.errs.text(en, cause)
+		}
+	})
+	if lost == nil {
+		return nil
+	}
+	return lost
+}
+
+// ended waits up to lossGrace for s to end, and says no as soon as s
+// answers a ping: the connection works, only the request failed.
+func ended(ctx context.Context, s session) bool {
+	ctx, cancel := context.WithTimeout(ctx, lossGrace)
+	defer cancel()
+	alive := make(chan struct{})
+	go func() {
+		if s.Ping(ctx) == nil {
+			close(alive)
+		}
+	}()
+	select {
+	case <-s.Done():
+		return true
+	case <-alive:
+	case <-ctx.Done():
+	}
+	select { // an end that came with the answer wins: select picks either
+	case <-s.Done():
+		return true
+	default:
+		return false
+	}
 }

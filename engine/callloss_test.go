@@ -11,12 +11,13 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
 
+	"github.com/mcpdeck/mcpdeck/engine/callerr"
 	"github.com/mcpdeck/mcpdeck/model"
 	"github.com/mcpdeck/mcpdeck/testdata/faultlaunch"
 )
 
 // TestCallLostMidCallSaysReconnecting: a server whose connection ends
-// during a call fails the call with ErrConnectionLost, naming why the
+// during a call fails the call with callerr.ErrConnectionLost, naming why the
 // connection ended and the reconnect attempt under way; a call that fails
 // on a connection that stays up keeps its own error, reported at once.
 func TestCallLostMidCallSaysReconnecting(t *testing.T) {
@@ -37,7 +38,7 @@ func TestCallLostMidCallSaysReconnecting(t *testing.T) {
 
 		start := time.Now()
 		_, err := e.CallTool(context.Background(), "s", "blip", nil, nil)
-		if err == nil || errors.Is(err, ErrConnectionLost) {
+		if err == nil || errors.Is(err, callerr.ErrConnectionLost) {
 			t.Fatalf("blip on a working connection: %v", err)
 		}
 		if d := time.Since(start); d >= lossGrace {
@@ -48,8 +49,8 @@ func TestCallLostMidCallSaysReconnecting(t *testing.T) {
 		}
 
 		_, err = e.CallTool(context.Background(), "s", "die", nil, nil)
-		var lost *ConnectionLostError
-		if !errors.Is(err, ErrConnectionLost) || !errors.As(err, &lost) {
+		var lost *callerr.ConnectionLostError
+		if !errors.Is(err, callerr.ErrConnectionLost) || !errors.As(err, &lost) {
 			t.Fatalf("die: %v", err)
 		}
 		if lost.State != model.StatePending || lost.Reason.Attempt != 1 || lost.Reason.MaxAttempts != 5 {
@@ -96,7 +97,7 @@ func TestRealServerDiesMidCall(t *testing.T) {
 	} {
 		await(t, e, "crashy", "connected", inState(model.StateConnected))
 		err := do()
-		if !errors.Is(err, ErrConnectionLost) || err.Error() != what+crashed {
+		if !errors.Is(err, callerr.ErrConnectionLost) || err.Error() != what+crashed {
 			t.Errorf("got  %v\nwant %s", err, what+crashed)
 		}
 	}
@@ -111,34 +112,8 @@ func TestRealServerDiesMidCall(t *testing.T) {
 	err := <-errc
 	host := strings.TrimSuffix(strings.TrimPrefix(url, "http://"), "/mcp")
 	want := "calling stall on web: the connection was lost during the call (connection refused at " + host + ": is the server running?); reconnecting (attempt 1/5)"
-	if !errors.Is(err, ErrConnectionLost) || err.Error() != want {
+	if !errors.Is(err, callerr.ErrConnectionLost) || err.Error() != want {
 		t.Errorf("web:\n got %v\nwant %s", err, want)
-	}
-}
-
-// TestConnectionLostSaysWhatNext: what the error says follows the state the
-// loss left the server in.
-func TestConnectionLostSaysWhatNext(t *testing.T) {
-	for _, tc := range []struct {
-		e    ConnectionLostError
-		want string
-	}{
-		{
-			ConnectionLostError{State: model.StatePending, Reason: model.Reason{Kind: model.ReasonRetryScheduled, Attempt: 2, MaxAttempts: 5}},
-			"the connection was lost during the call; reconnecting (attempt 2/5)",
-		},
-		{ConnectionLostError{Cause: "gone", State: model.StatePending, Reason: model.Reason{Kind: model.ReasonConnecting}}, "the connection was lost during the call (gone); reconnecting"},
-		{ConnectionLostError{State: model.StateConnected}, "the connection was lost during the call; it has reconnected since: try again"},
-		{ConnectionLostError{State: model.StateNeedsAuth}, "the connection was lost during the call; it needs you to sign in again"},
-		{
-			ConnectionLostError{State: model.StateFailed, Reason: model.Reason{Kind: model.ReasonCrashLoop, Count: 3, Window: 10 * time.Second}},
-			"the connection was lost during the call; not reconnecting: it stopped 3 times in a row within 10s of connecting",
-		},
-		{ConnectionLostError{State: model.StateFailed, Reason: model.Reason{Kind: model.ReasonTooLarge}}, "the connection was lost during the call; not reconnecting"},
-	} {
-		if got := tc.e.Error(); got != tc.want {
-			t.Errorf("%s/%s: %q, want %q", tc.e.State, tc.e.Reason.Kind, got, tc.want)
-		}
 	}
 }
 

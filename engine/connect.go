@@ -56,7 +56,7 @@ func (r *runner) connected(ctx context.Context, en *entry, gen uint64, conn sess
 			}
 		}
 		if en.srv.Editor != nil {
-			e.ide.wake() // the editor may have quit without removing its lock file
+			e.ide.Wake() // the editor may have quit without removing its lock file
 		}
 		r.feed(en, lifecycle.AttemptFailed{At: now(), Gen: gen, Fail: f, Jitter: e.rnd()}, nil)
 		return false
@@ -93,14 +93,14 @@ func (r *runner) openAndList(ctx context.Context, srv model.Server, mask *textsa
 		opts.Started = place.Started // the gate watches its process's CPU use
 	}
 	cctx, cancel := context.WithTimeout(ctx, e.set.connectTimeout)
-	opts.ProtocolVersion = r.rememberedVersion(srv)
+	opts.ProtocolVersion = r.protocols.Remembered(srv)
 	conn, err := e.open(cctx, srv.Name, srv.Config, opts)
 	timedOut := cctx.Err() == context.DeadlineExceeded && ctx.Err() == nil
 	cancel()
 	var l lists
 	if err == nil {
 		if init := conn.Init(); init != nil {
-			r.rememberVersion(srv, opts.ProtocolVersion, init.ProtocolVersion)
+			r.protocols.Remember(srv, opts.ProtocolVersion, init.ProtocolVersion)
 		}
 		lctx, lcancel := context.WithTimeout(ctx, e.set.connectTimeout)
 		l = e.lists.fetchAll(lctx, srv, conn)
@@ -208,7 +208,7 @@ func (r *runner) connOptions(srv model.Server, mask *textsafe.Masker, policy *at
 // answerRoots answers server's roots/list: Options.Roots, given the
 // project's root, or that root.
 func (r *runner) answerRoots(ctx context.Context, server string) ([]mcp.Root, error) {
-	in, settle := inputCallFrom(ctx).claim(mcp.MethodListRoots, nil)
+	in, settle := roundOf(ctx).Claim(mcp.MethodListRoots, nil)
 	defer settle()
 	project, err := r.roots(ctx)
 	if err != nil || r.e.opts.Roots == nil {

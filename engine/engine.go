@@ -21,7 +21,7 @@
 // logs (and traffic), skills, subscriptions, health and memory (lists
 // remembered between runs, for `mcpdeck serve`). Per server, an
 // entry holds one field group per part. One mutex guards them all, taken
-// only through locked and withEntry (lock.go), and one function assembles
+// only through locked and withEntry (entry.go), and one function assembles
 // what a snapshot shows of a server from the parts (entry.snapshot,
 // publish.go).
 //
@@ -32,7 +32,7 @@
 // the handshake, and again for listing), MCP_TOOL_TIMEOUT (100 000 000 ms),
 // CLAUDE_CONFIG_DIR (its ide directory, else ~/.claude/ide, holds the lock
 // files editors announce their MCP server in: each editor with the project
-// open is a dynamic server ide, ide-2...; idescan.go and engine/ide).
+// open is a dynamic server ide, ide-2...; engine/idefind and engine/ide).
 //
 // A lost connection is retried under Backoff (5 attempts, 1 s doubling to
 // 30 s, jitter), shown as pending with attempt n/5 and the next try; a stdio
@@ -56,6 +56,8 @@ import (
 
 	"github.com/mark3labs/mcp-go/server"
 
+	"github.com/mcpdeck/mcpdeck/engine/filewatch"
+	"github.com/mcpdeck/mcpdeck/engine/idefind"
 	"github.com/mcpdeck/mcpdeck/model"
 	"github.com/mcpdeck/mcpdeck/model/config"
 	"github.com/mcpdeck/mcpdeck/transports"
@@ -178,12 +180,12 @@ type Engine struct {
 	wg     sync.WaitGroup // every goroutine the engine starts
 
 	// mu guards the fields below, every entry and the parts' fields; it is
-	// taken only through locked and withEntry (lock.go).
+	// taken only through locked and withEntry (entry.go).
 	mu         sync.Mutex
 	closed     bool
 	started    bool
 	batching   bool     // inside Reload: publish once at the end
-	toolsDirty bool     // a tool list changed since the last publish (collisions.go)
+	toolsDirty bool     // a tool list changed since the last publish (markCollisions, relist.go)
 	warnings   []string // the engine's own warnings, shown once in snapshots
 	seq        uint64
 	res        *config.Resolved
@@ -194,19 +196,19 @@ type Engine struct {
 
 	// The parts, each owning its code and its engine-wide fields; what
 	// each keeps per server is its field group in entry.
-	run    *runner      // connections, the reducer and its effects (runner.go)
-	config *configParts // reloads and the person's choices (reload.go, choices.go)
-	calls  *callParts   // tool calls, reads, prompts, completions (calls.go)
-	lists  *listParts   // tools, resources, templates, prompts, skills lists (lists.go)
-	notes  *notifyParts // what servers send unasked, progress (notify.go)
-	asks   *askParts    // sampling and elicitation (asks.go, sampling.go, elicit.go)
-	logs   *logParts    // log messages and traffic (logs.go, traffic.go)
-	skills *skillParts  // skill loading (skillload.go)
-	subs   *subParts    // resource subscriptions (subscriptions.go)
-	health *healthParts // requests under way, pings (health.go)
-	memory *memoryParts // lists remembered between runs (remember.go)
-	ide    *ideParts    // editors found through their lock files (idescan.go, idewatch.go)
-	pins   *pinParts    // what servers tell a model, pinned and withheld (pins.go)
+	run    *runner         // connections, the reducer and its effects (runner.go)
+	config *configParts    // reloads and the person's choices (reload.go, choices.go)
+	calls  *callParts      // tool calls, reads, prompts, completions (calls.go)
+	lists  *listParts      // tools, resources, templates, prompts, skills lists (lists.go)
+	notes  *notifyParts    // what servers send unasked, progress (notify.go)
+	asks   *askParts       // sampling and elicitation (asks.go, sampling.go, elicit.go)
+	logs   *logParts       // log messages and traffic (logs.go, traffic.go)
+	skills *skillParts     // skill loading (skillload.go)
+	subs   *subParts       // resource subscriptions (subscriptions.go)
+	health *healthParts    // requests under way, pings (health.go)
+	memory *memoryParts    // lists remembered between runs (remember.go)
+	ide    *idefind.Finder // editors found through their lock files (engine/idefind)
+	pins   *pinParts       // what servers tell a model, pinned and withheld (pins.go)
 }
 
 // New builds an engine; Start loads the config and begins connecting.
@@ -265,7 +267,7 @@ func newEngine(opts Options) *Engine {
 	e.subs = &subParts{e: e}
 	e.health = &healthParts{e: e}
 	e.memory = &memoryParts{e: e}
-	e.ide = newIDEParts(e)
+	e.ide = idefind.New(e.opts.Load.LookupEnv, e.opts.Load.Home, e.log)
 	e.pins = &pinParts{e: e, pending: map[string]pendingPins{}}
 	return e
 }
@@ -290,8 +292,8 @@ func (e *Engine) Start(ctx context.Context) error {
 		return err
 	}
 	if e.opts.Watch {
-		if err := e.ide.watch(); err != nil {
-			e.log.Info("editors opening and closing are not noticed", "dir", e.ide.dir, "err", err)
+		if err := e.ide.Watch(e.ctx, watchDebounce, e.wg.Go, e.Reload); err != nil {
+			e.log.Info("editors opening and closing are not noticed", "dir", e.ide.Dir(), "err", err)
 		}
 		if err := e.config.startWatch(); err != nil {
 			e.log.Warn("config watching disabled", "err", err)
@@ -350,7 +352,7 @@ func (e *Engine) DenyRule(exposedName string) (rule string) {
 // waits for every goroutine the engine started.
 func (e *Engine) Close() error {
 	var conns []session
-	var w *watcher
+	var w *filewatch.Watcher
 	already := false
 	e.locked(func() {
 		if already = e.closed; already {
@@ -372,7 +374,7 @@ func (e *Engine) Close() error {
 		return nil
 	}
 	if w != nil {
-		w.close()
+		w.Close()
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), closeTimeout)
 	defer cancel()

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/mcpdeck/mcpdeck/engine/lifecycle"
+	"github.com/mcpdeck/mcpdeck/engine/lock"
 	"github.com/mcpdeck/mcpdeck/model"
 	"github.com/mcpdeck/mcpdeck/model/textsafe"
 )
@@ -50,4 +51,68 @@ func (en *entry) forget() {
 	en.conn.forget()
 	en.calls.forget()
 	en.pins.forget()
+}
+
+// locked runs f holding the engine's mutex, which guards the engine's
+// fields, every entry and the parts' fields.
+func (e *Engine) locked(f func()) { lock.With(&e.mu, f) }
+
+// withEntry runs f on the entry of server, holding the engine's mutex, and
+// returns its error; ErrClosed after Close, ErrUnknownServer for a name
+// that is not configured.
+func (e *Engine) withEntry(server string, f func(en *entry) error) (err error) {
+	e.locked(func() {
+		switch en := e.byName[server]; {
+		case e.closed:
+			err = ErrClosed
+		case en == nil:
+			err = unknownServer(server)
+		default:
+			err = f(en)
+		}
+	})
+	return err
+}
+
+// ifEntry runs f on the entry of server, holding the engine's mutex, unless
+// the engine is closed or the server gone: for what arrives late (a timer,
+// a notification, a goroutine's result), which then has nothing to do.
+func (e *Engine) ifEntry(server string, f func(en *entry)) {
+	e.locked(func() {
+		if en := e.byName[server]; en != nil && !e.closed {
+			f(en)
+		}
+	})
+}
+
+// redact masks what a text about en's server may reveal of its secrets,
+// with the server's one Masker (its secret set, model.Server.Secrets).
+// Every error sentence and detail the engine publishes or returns about a
+// server passes through it, so the TUI, mcp list (--json too), mcp get,
+// call and serve all show the same masked text. Callers hold e.mu.
+func (en *entry) redact(s string) string {
+	return en.mask.Mask(s)
+}
+
+// maskErr is err with its sentence masked (redact); errors.Is and
+// errors.As still reach err. Callers hold e.mu.
+func (en *entry) maskErr(err error) error {
+	return &maskedError{msg: en.redact(err.Error()), err: err}
+}
+
+// maskedError is an error whose sentence was masked.
+type maskedError struct {
+	msg string
+	err error
+}
+
+func (m *maskedError) Error() string { return m.msg }
+
+// Unwrap returns the error as it was.
+func (m *maskedError) Unwrap() error { return m.err }
+
+// text is err as a sentence a person reads about en's server, with its
+// secrets masked. Callers hold e.mu.
+func (o errorOps) text(en *entry, err error) string {
+	return en.redact(o.humanize(err))
 }

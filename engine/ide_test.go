@@ -16,6 +16,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mcpdeck/mcpdeck/engine/idefind"
 	"github.com/mcpdeck/mcpdeck/model"
 	"github.com/mcpdeck/mcpdeck/testdata/fakeeditor/editorlaunch"
 	"github.com/mcpdeck/mcpdeck/testdata/faultlaunch"
@@ -61,7 +62,7 @@ func newIDERig(t *testing.T, watch bool) *ideRig {
 		t.Fatal(err)
 	}
 	r := &ideRig{claude: t.TempDir(), log: &lockedBuf{}, bin: ebin}
-	r.e = realEngine(t, map[string]any{}, map[string]string{claudeConfigDirVar: r.claude}, func(o *Options) {
+	r.e = realEngine(t, map[string]any{}, map[string]string{idefind.ConfigDirVar: r.claude}, func(o *Options) {
 		o.Watch = watch
 		o.Logger = slog.New(slog.NewTextHandler(r.log, &slog.HandlerOptions{Level: slog.LevelDebug}))
 	})

@@ -2,12 +2,16 @@ package engine
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
+	"strings"
 	"sync"
 
 	"github.com/mark3labs/mcp-go/client"
+	"github.com/mark3labs/mcp-go/mcp"
 
+	"github.com/mcpdeck/mcpdeck/engine/inputround"
 	"github.com/mcpdeck/mcpdeck/engine/lock"
 	"github.com/mcpdeck/mcpdeck/model/textsafe"
 	"github.com/mcpdeck/mcpdeck/transports"
@@ -31,10 +35,11 @@ var ErrInputDeclined = errors.New("you declined the server's request for input")
 type inputCall struct {
 	what string // "tools/call NAME", shown with the prompt
 
+	round inputround.Current // the latest input-required round
+
 	mu       sync.Mutex
 	declined *ElicitRequest // the request for input the person declined
 	action   string         // decline or cancel
-	round    *inputRound    // the latest input-required round (inputround.go)
 }
 
 type inputCallKey struct{}
@@ -43,7 +48,7 @@ type inputCallKey struct{}
 // feedback"), so requests for input it answers with are tied to it.
 func withInputCall(ctx context.Context, what string) context.Context {
 	ic := &inputCall{what: what}
-	ctx = transports.TakeResult(ctx, callMethod(what), ic.noteRound)
+	ctx = transports.TakeResult(ctx, callMethod(what), ic.round.Note)
 	return context.WithValue(ctx, inputCallKey{}, ic)
 }
 
@@ -52,6 +57,26 @@ func withInputCall(ctx context.Context, what string) context.Context {
 func inputCallFrom(ctx context.Context) *inputCall {
 	ic, _ := ctx.Value(inputCallKey{}).(*inputCall)
 	return ic
+}
+
+// roundOf is the input-required round of the request ctx carries; nil
+// (a request for input in no round) when it carries none.
+func roundOf(ctx context.Context) *inputround.Current {
+	if ic := inputCallFrom(ctx); ic != nil {
+		return &ic.round
+	}
+	return nil
+}
+
+// InputKey places a server's request for input in its call's round
+// (engine/inputround); the zero value is a request the server sent on its
+// own.
+type InputKey = inputround.Key
+
+// callMethod is the method of a call's what ("tools/call NAME").
+func callMethod(what string) string {
+	m, _, _ := strings.Cut(what, " ")
+	return m
 }
 
 // ask answers one request for input of the call: after a decline or cancel
@@ -85,8 +110,8 @@ func inputWhy(err error) string {
 	case errors.Is(err, client.ErrMaxInputRoundTripsExceeded):
 		return fmt.Sprintf("the server kept asking for more input, and mcpdeck stops a request after %d rounds (%v)",
 			transports.MaxInputRounds, err)
-	case errors.Is(err, ErrRoundTooLarge):
-		var r roundTooLarge
+	case errors.Is(err, inputround.ErrTooLarge):
+		var r inputround.TooLargeError
 		errors.As(err, &r)
 		return r.Error()
 	case errors.Is(err, ErrTooManyAsks):
@@ -109,3 +134,25 @@ func (d *declinedError) Error() string {
 
 // Is makes errors.Is(err, ErrInputDeclined) hold.
 func (d *declinedError) Is(target error) bool { return target == ErrInputDeclined }
+
+// WithDeclaredCapabilities returns a context under which a call's requests
+// to a server on protocol 2026-07-28 declare edit(own) as the client's
+// capabilities, own being what mcpdeck declares; edit runs at each
+// request. A gateway (mcpdeck serve) declares what the agent it calls for
+// can have answered, so the server asks only that. A server on an earlier
+// protocol learnt the capabilities once, at initialize, and keeps them.
+func WithDeclaredCapabilities(ctx context.Context, edit func(own mcp.ClientCapabilities) mcp.ClientCapabilities) context.Context {
+	return transports.WithCapabilities(ctx, edit)
+}
+
+// WithInputResponses returns a context under which a call (method
+// "tools/call", "prompts/get" or "resources/read") to a server on
+// 2026-07-28 sends in with its first request: answers a client gave before
+// the server asked (a gateway passing on an agent's request that has them).
+func WithInputResponses(ctx context.Context, method string, in mcp.InputResponses) (context.Context, error) {
+	raw, err := json.Marshal(in)
+	if err != nil {
+		return ctx, fmt.Errorf("the answers given with the request cannot be passed on: %w", err)
+	}
+	return transports.WithFirstInput(ctx, method, raw), nil
+}

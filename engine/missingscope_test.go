@@ -11,6 +11,7 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
 
+	"github.com/mcpdeck/mcpdeck/engine/callerr"
 	"github.com/mcpdeck/mcpdeck/engine/lifecycle"
 	"github.com/mcpdeck/mcpdeck/model"
 )
@@ -55,8 +56,8 @@ func TestCallReportsMissingScopeNotUnknownTool(t *testing.T) {
 		mustStart(t, e)
 		current(t, e, "r")
 		_, err := e.CallTool(context.Background(), "r", "t", map[string]any{}, nil)
-		if err == nil || errors.Is(err, ErrUnknownTool) || !errors.Is(err, ErrMissingScope) {
-			t.Fatalf("CallTool: %v; want ErrMissingScope, not ErrUnknownTool", err)
+		if err == nil || errors.Is(err, ErrUnknownTool) || !errors.Is(err, callerr.ErrMissingScope) {
+			t.Fatalf("CallTool: %v; want callerr.ErrMissingScope, not ErrUnknownTool", err)
 		}
 		if want := "sign-in to r lacks scope mcp:write: run mcpdeck auth r"; !strings.Contains(err.Error(), want) {
 			t.Errorf("error %q does not say %q", err, want)

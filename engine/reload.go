@@ -6,6 +6,7 @@ import (
 	"slices"
 	"sync"
 
+	"github.com/mcpdeck/mcpdeck/engine/filewatch"
 	"github.com/mcpdeck/mcpdeck/engine/lifecycle"
 	"github.com/mcpdeck/mcpdeck/engine/lock"
 	"github.com/mcpdeck/mcpdeck/model"
@@ -23,12 +24,12 @@ type configParts struct {
 	e        *Engine
 	reloadMu sync.Mutex // serializes reloads (held before e.mu)
 	// Guarded by e.mu:
-	watch  *watcher
+	watch  *filewatch.Watcher
 	overEn map[string]bool // enable/disable of Extra servers, in memory
 	// overSampling is the sampling decision on Extra servers, in memory.
 	overSampling map[string]model.SamplingDecision
 	// ides are the editors' servers of the configuration in force
-	// (idescan.go), and ignoredLocks the notices of the lock files the
+	// (engine/idefind), and ignoredLocks the notices of the lock files the
 	// last scan ignored (published as warnings).
 	ides         []model.Server
 	ignoredLocks []string
@@ -83,7 +84,7 @@ func (c *configParts) reload() error {
 	var ides []model.Server
 	var ignored []string
 	if !res.Enterprise { // managed configuration allows only its own servers
-		ides, ignored = e.ide.servers(e.opts.Load.Cwd, c.takenBy(res))
+		ides, ignored = e.ide.Servers(e.opts.Load.Cwd, c.takenBy(res))
 	}
 	unimported := imports.ClaudeCodeUnimported(imports.Env{Home: opts.Home, Cwd: opts.Cwd}, func(name string) bool { _, ok := res.Server(name); return ok })
 	var desired, fresh []model.Server

@@ -7,6 +7,7 @@ import (
 
 	"github.com/mcpdeck/mcpdeck/engine/lifecycle"
 	"github.com/mcpdeck/mcpdeck/engine/localgate"
+	"github.com/mcpdeck/mcpdeck/engine/versions"
 	"github.com/mcpdeck/mcpdeck/model/textsafe"
 )
 
@@ -17,16 +18,17 @@ import (
 // connection generations, and decides nothing.
 type runner struct {
 	e         *Engine
-	local     *localgate.Gate // admits stdio and sdk connects
-	remote    chan struct{}   // connection batch slots, network
-	protocols protocolMemory  // negotiated versions, read once
+	local     *localgate.Gate  // admits stdio and sdk connects
+	remote    chan struct{}    // connection batch slots, network
+	protocols *versions.Memory // negotiated versions, read once
 }
 
 func newRunner(e *Engine) *runner {
 	return &runner{
-		e:      e,
-		local:  localgate.New(e.set.localBatch, localgate.TreeCPU),
-		remote: make(chan struct{}, e.set.remoteBatch),
+		e:         e,
+		local:     localgate.New(e.set.localBatch, localgate.TreeCPU),
+		remote:    make(chan struct{}, e.set.remoteBatch),
+		protocols: versions.New(e.opts.CacheDir, e.log),
 	}
 }
 

@@ -10,6 +10,7 @@ import (
 
 	"github.com/mark3labs/mcp-go/mcp"
 
+	"github.com/mcpdeck/mcpdeck/engine/samplereq"
 	"github.com/mcpdeck/mcpdeck/model"
 	"github.com/mcpdeck/mcpdeck/model/config"
 	"github.com/mcpdeck/mcpdeck/model/textsafe"
@@ -17,7 +18,7 @@ import (
 
 // mcpdeck has no model of its own: a server's sampling/createMessage is
 // answered by the person (who types the reply) or by a command they chose
-// (see samplecmd.go), and only once they allowed it for that server. Their
+// (samplereq.ByCommand), and only once they allowed it for that server. Their
 // standing decision ("always", "never") lives in the project's private
 // state (model.SamplingDecision), so nothing in a repository can allow it.
 
@@ -112,7 +113,7 @@ const maxSampleHistory = 50
 // MaxPendingAsks of the server's requests waiting it is declined at once,
 // and only the burst is recorded (AskFlood), not each request.
 func (p *askParts) sample(ctx context.Context, server string, req mcp.CreateMessageRequest) (*mcp.CreateMessageResult, error) {
-	in, settle := inputCallFrom(ctx).claim(mcp.MethodSamplingCreateMessage, req.CreateMessageParams)
+	in, settle := roundOf(ctx).Claim(mcp.MethodSamplingCreateMessage, req.CreateMessageParams)
 	defer settle()
 	release, err := p.admitInput(ctx, server, in)
 	if err != nil {
@@ -148,7 +149,7 @@ func (p *askParts) sampleAnswer(ctx context.Context, srv model.Server, r SampleR
 	case srv.Sampling == model.SamplingNever:
 		return nil, "declined (never for this server)", ErrSamplingDeclined
 	case srv.Sampling == model.SamplingAlways && r.Command != "":
-		return replyByCommand(ctx, srv, r)
+		return samplereq.ByCommand(ctx, srv, r.Command, r.commandDir, r.Raw)
 	}
 	r.Allowed = srv.Sampling == model.SamplingAlways
 	if e.opts.Sample == nil {
@@ -181,7 +182,7 @@ func (p *askParts) sampleAnswer(ctx context.Context, srv model.Server, r SampleR
 		return resp.Reply, "replied (" + textsafe.SanitizeLine(resp.Reply.Model) + ", via mcpdeck serve)", nil
 	}
 	if r.Command != "" {
-		return replyByCommand(ctx, srv, r)
+		return samplereq.ByCommand(ctx, srv, r.Command, r.commandDir, r.Raw)
 	}
 	res := &mcp.CreateMessageResult{Model: "human", StopReason: "endTurn"}
 	res.Role = mcp.RoleAssistant
@@ -218,4 +219,30 @@ func (p *askParts) record(server, request, outcome string) {
 		a.sampled = append(h, SampleRecord{At: time.Now(), Request: request, Outcome: outcome})
 		p.e.publishLocked()
 	})
+}
+
+// newSampleRequest turns a server's sampling params into what the person
+// is shown: sanitized texts, media as "[image 12 KB png]", tools by name.
+func newSampleRequest(server string, p mcp.CreateMessageParams) SampleRequest {
+	r := SampleRequest{
+		Server:         server,
+		SystemPrompt:   samplereq.Text(p.SystemPrompt),
+		MaxTokens:      p.MaxTokens,
+		Temperature:    p.Temperature,
+		IncludeContext: textsafe.SanitizeLine(p.IncludeContext),
+	}
+	for _, s := range p.StopSequences {
+		r.StopSequences = append(r.StopSequences, textsafe.SanitizeLine(s))
+	}
+	for _, t := range p.Tools {
+		r.Tools = append(r.Tools, textsafe.SanitizeLine(t.Name))
+	}
+	r.Preferences = samplereq.Preferences(p.ModelPreferences)
+	for _, m := range p.Messages {
+		r.Messages = append(r.Messages, SampleMessage{Role: textsafe.SanitizeLine(string(m.Role)), Text: samplereq.Content(m.Content)})
+	}
+	if raw, err := json.Marshal(p); err == nil {
+		r.Raw = raw
+	}
+	return r
 }

@@ -1,7 +1,14 @@
-package engine
+// Package idefind finds the editors that have a project open through the
+// lock files they write, and watches the directory that holds them, so
+// that an editor opening or closing the project comes and goes as a
+// server. What a lock file says and whether it is trusted are engine/ide's
+// to decide; this reads the files, asks the system whether their editors
+// run, and names the servers.
+package idefind
 
 import (
 	"io"
+	"log/slog"
 	"os"
 	"path/filepath"
 	"slices"
@@ -12,24 +19,28 @@ import (
 	"github.com/mcpdeck/mcpdeck/model/textsafe"
 )
 
-// claudeConfigDirVar names the directory editors write their lock files
-// under (its ide subdirectory), ~/.claude when unset.
-const claudeConfigDirVar = "CLAUDE_CONFIG_DIR"
+// ConfigDirVar names the directory editors write their lock files under
+// (its ide subdirectory), ~/.claude when unset.
+const ConfigDirVar = "CLAUDE_CONFIG_DIR"
 
-// ideParts finds the editors that have the project open through their
-// lock files (engine/ide decides what to trust and what a file says; this
-// reads), and watches their directory. Its names are used only by
-// reloads, which are serialized (configParts.reloadMu).
-type ideParts struct {
-	e     *Engine
+// Finder finds the editors that have the project open and watches their
+// lock files' directory. Servers keeps the names it gave (ide.Names), so
+// its callers serialize their calls of it (the engine's reloads are).
+type Finder struct {
 	dir   string // "" when there is nowhere to look
+	log   *slog.Logger
 	names ide.Names
 	poke  chan struct{} // a connection to an editor ended: look again
 }
 
-func newIDEParts(e *Engine) *ideParts {
-	return &ideParts{e: e, dir: lockDir(e.opts.Load.LookupEnv, e.opts.Load.Home), poke: make(chan struct{}, 1)}
+// New is a Finder of the lock files under lookup's ConfigDirVar, else
+// under home; it logs to log what it ignores.
+func New(lookup func(string) (string, bool), home string, log *slog.Logger) *Finder {
+	return &Finder{dir: lockDir(lookup, home), log: log, poke: make(chan struct{}, 1)}
 }
+
+// Dir is the directory of lock files, "" when there is nowhere to look.
+func (p *Finder) Dir() string { return p.dir }
 
 // lockDir is $CLAUDE_CONFIG_DIR/ide, else HOME/.claude/ide; "" with
 // neither.
@@ -37,7 +48,7 @@ func lockDir(lookup func(string) (string, bool), home string) string {
 	if lookup == nil {
 		lookup = os.LookupEnv
 	}
-	if v, ok := lookup(claudeConfigDirVar); ok && v != "" {
+	if v, ok := lookup(ConfigDirVar); ok && v != "" {
 		return filepath.Join(v, "ide")
 	}
 	if home == "" {
@@ -46,11 +57,11 @@ func lockDir(lookup func(string) (string, bool), home string) string {
 	return filepath.Join(home, ".claude", "ide")
 }
 
-// servers are the dynamic servers of the live editors whose workspace
+// Servers are the dynamic servers of the live editors whose workspace
 // holds cwd, named (ide.Names) around the names configured takes, and a
-// notice for each lock file ignored (ide.Ignored). Callers hold reloadMu
-// and not e.mu.
-func (p *ideParts) servers(cwd string, configured func(string) bool) ([]model.Server, []string) {
+// notice for each lock file ignored (ide.Ignored). It reads files and
+// asks the system about processes: no caller holds a lock others wait on.
+func (p *Finder) Servers(cwd string, configured func(string) bool) ([]model.Server, []string) {
 	eds, ignored := p.scan(cwd)
 	named := p.names.Assign(eds, configured)
 	out := make([]model.Server, 0, len(named))
@@ -64,7 +75,7 @@ func (p *ideParts) servers(cwd string, configured func(string) bool) ([]model.Se
 // scan reads every PORT.lock of the directory and keeps the editors that
 // are running and have cwd open; each file it ignores is logged with why,
 // and noticed (ide.Ignored).
-func (p *ideParts) scan(cwd string) (out []ide.Editor, ignored []string) {
+func (p *Finder) scan(cwd string) (out []ide.Editor, ignored []string) {
 	if p.dir == "" || cwd == "" {
 		return nil, nil
 	}
@@ -84,7 +95,7 @@ func (p *ideParts) scan(cwd string) (out []ide.Editor, ignored []string) {
 		ed, ok, err := p.editor(path, ent.Name(), project)
 		switch {
 		case err != nil:
-			p.e.log.Info("ignoring an editor's lock file", "file", textsafe.SanitizeLine(path), "reason", textsafe.SanitizeLine(err.Error()))
+			p.log.Info("ignoring an editor's lock file", "file", textsafe.SanitizeLine(path), "reason", textsafe.SanitizeLine(err.Error()))
 			ignored = append(ignored, ide.Ignored(path, err))
 		case ok:
 			out = append(out, ed)
@@ -95,7 +106,7 @@ func (p *ideParts) scan(cwd string) (out []ide.Editor, ignored []string) {
 
 // editor reads one lock file: the editor, whether it is live and has
 // project open, or why the file is not trusted or not understood.
-func (p *ideParts) editor(path, name, project string) (ide.Editor, bool, error) {
+func (p *Finder) editor(path, name, project string) (ide.Editor, bool, error) {
 	data, err := readLockFile(path)
 	if err != nil {
 		return ide.Editor{}, false, err
@@ -105,7 +116,7 @@ func (p *ideParts) editor(path, name, project string) (ide.Editor, bool, error) 
 		return ide.Editor{}, false, err
 	}
 	if !processAlive(l.PID) {
-		p.e.log.Debug("an editor's lock file outlived it", "file", textsafe.SanitizeLine(path), "pid", l.PID)
+		p.log.Debug("an editor's lock file outlived it", "file", textsafe.SanitizeLine(path), "pid", l.PID)
 		return ide.Editor{}, false, nil
 	}
 	for _, f := range l.Workspaces {

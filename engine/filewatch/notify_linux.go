@@ -1,6 +1,6 @@
 //go:build linux
 
-package engine
+package filewatch
 
 import (
 	"bytes"
@@ -17,16 +17,16 @@ import (
 
 // What the kernel reports. A directory: names appearing and leaving (a new
 // .mcp.json, an editor's rename into place), never writes to the files in
-// it, so a busy project directory costs nothing. A config file itself: its
+// it, so a busy project directory costs nothing. A watched file itself: its
 // writes and mode changes.
 const (
 	dirEvents  = unix.IN_CREATE | unix.IN_MOVED_TO | unix.IN_MOVED_FROM | unix.IN_DELETE | unix.IN_ONLYDIR
 	fileEvents = unix.IN_MODIFY | unix.IN_CLOSE_WRITE | unix.IN_ATTRIB
 )
 
-// inotifier is the config watcher's inotify instance on Linux: fsnotify
+// inotifier is a Watcher's inotify instance on Linux: fsnotify
 // watches a directory for writes to every file in it, which the kernel
-// then reports one by one however few of them are config files.
+// then reports one by one however few of them are watched.
 type inotifier struct {
 	fd    int
 	f     *os.File // fd, read through the runtime's poller: Close ends a Read
@@ -75,7 +75,7 @@ func (n *inotifier) close() error {
 
 // read turns the kernel's events into the paths they concern until the
 // instance is closed. A lost batch (queue overflow) reports "", which
-// matches any config file.
+// matches any watched file.
 func (n *inotifier) read() {
 	defer close(n.done)
 	defer close(n.out)

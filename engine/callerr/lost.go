@@ -1,27 +1,21 @@
-package engine
+// Package callerr holds the errors a call can fail with that say, in a
+// sentence a person understands, what happened to the server and what
+// mcpdeck does next: the connection lost under the call, a scope the
+// sign-in lacks. The engine decides when they apply and fills them in;
+// errors.Is and errors.As find them in what it returns.
+package callerr
 
 import (
-	"context"
 	"errors"
 	"fmt"
-	"time"
 
 	"github.com/mcpdeck/mcpdeck/model"
-	"github.com/mcpdeck/mcpdeck/transports"
 )
 
 // ErrConnectionLost means a request failed because its server's connection
 // ended while it ran: the server went away mid-call. The error is a
 // *ConnectionLostError, which says what mcpdeck does about it.
 var ErrConnectionLost = errors.New("connection lost during the call")
-
-// lossGrace is how long a request that failed on a broken connection waits
-// for the transport to say whether the connection ended. The request often
-// fails first: over HTTP the end shows at the event stream's next
-// reconnect, a second after it broke. A ping answered meanwhile says at
-// once that the connection still works (only the request's own stream
-// broke), so such a failure is reported when it happens.
-const lossGrace = 3 * time.Second
 
 // ConnectionLostError is a request whose server's connection ended while
 // it ran, with what the engine did about it: the server's state and reason
@@ -76,59 +70,3 @@ func (e *ConnectionLostError) Is(target error) bool { return target == ErrConnec
 
 // Unwrap returns the request's own error.
 func (e *ConnectionLostError) Unwrap() error { return e.Err }
-
-// lostDuring returns a *ConnectionLostError when err failed a request on t
-// because t's connection ended under it, and nil when the connection still
-// works (the request failed alone) or mcpdeck ended it. A loss the monitor
-// has not handled yet is handled here, so the error can say what happens
-// next.
-func (c *callParts) lostDuring(ctx context.Context, t callTarget, err error) error {
-	e := c.e
-	if !e.errs.broke(err) || !ended(ctx, t.conn) {
-		return nil
-	}
-	cause := t.conn.Err()
-	if cause == nil || errors.Is(cause, transports.ErrClosed) {
-		cause = err // the engine closed it after this request's error
-	}
-	var lost *ConnectionLostError
-	e.ifEntry(t.name, func(en *entry) {
-		if en.conn.conn == t.conn {
-			e.run.lostLocked(en, t.gen, cause)
-		}
-		sh := en.st.Shown()
-		lost = &ConnectionLostError{State: sh.State, Reason: sh.Reason, Err: err}
-		if !errors.Is(cause, transports.ErrConnectionLost) { // says nothing more than "lost"
-			lost.Cause = e.errs.text(en, cause)
-		}
-	})
-	if lost == nil {
-		return nil
-	}
-	return lost
-}
-
-// ended waits up to lossGrace for s to end, and says no as soon as s
-// answers a ping: the connection works, only the request failed.
-func ended(ctx context.Context, s session) bool {
-	ctx, cancel := context.WithTimeout(ctx, lossGrace)
-	defer cancel()
-	alive := make(chan struct{})
-	go func() {
-		if s.Ping(ctx) == nil {
-			close(alive)
-		}
-	}()
-	select {
-	case <-s.Done():
-		return true
-	case <-alive:
-	case <-ctx.Done():
-	}
-	select { // an end that came with the answer wins: select picks either
-	case <-s.Done():
-		return true
-	default:
-		return false
-	}
-}

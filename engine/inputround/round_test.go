@@ -1,4 +1,4 @@
-package engine
+package inputround
 
 import (
 	"encoding/json"
@@ -14,8 +14,8 @@ import (
 // a channel that hears each key the engine settled; outside a round (a
 // server's own request, no call) the key is empty.
 func TestInputRoundKeys(t *testing.T) {
-	ic := &inputCall{what: "tools/call ask"}
-	if in, settle := ic.claim(mcp.MethodListRoots, nil); in.Key != "" {
+	ic := &Current{}
+	if in, settle := ic.Claim(mcp.MethodListRoots, nil); in.Key != "" {
 		t.Fatalf("before any round: key %q", in.Key)
 	} else {
 		settle()
@@ -31,12 +31,12 @@ func TestInputRoundKeys(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := ic.noteRound(raw); string(got) != string(raw) {
-		t.Fatalf("noteRound changed the result: %s", got)
+	if got := ic.Note(raw); string(got) != string(raw) {
+		t.Fatalf("Note changed the result: %s", got)
 	}
 	var keys []string
 	for range 2 {
-		in, settle := ic.claim(mcp.MethodElicitationCreate, form)
+		in, settle := ic.Claim(mcp.MethodElicitationCreate, form)
 		keys = append(keys, in.Key)
 		settle()
 		if len(in.Keys) != 4 || in.Settled == nil {
@@ -46,13 +46,13 @@ func TestInputRoundKeys(t *testing.T) {
 	if keys[0] != "a" || keys[1] != "b" {
 		t.Errorf("two identical questions got %v, want [a b]", keys)
 	}
-	if in, _ := ic.claim(mcp.MethodElicitationCreate, form); in.Key != "other" {
+	if in, _ := ic.Claim(mcp.MethodElicitationCreate, form); in.Key != "other" {
 		t.Errorf("a third identical question got %q, want the one left of its method, other", in.Key)
 	}
-	if in, _ := ic.claim(mcp.MethodElicitationCreate, form); in.Key != "" {
+	if in, _ := ic.Claim(mcp.MethodElicitationCreate, form); in.Key != "" {
 		t.Errorf("a fourth question got %q, want none: the round has no more", in.Key)
 	}
-	in, settle := ic.claim(mcp.MethodListRoots, nil)
+	in, settle := ic.Claim(mcp.MethodListRoots, nil)
 	if in.Key != "roots" {
 		t.Errorf("roots/list got %q", in.Key)
 	}
@@ -62,8 +62,8 @@ func TestInputRoundKeys(t *testing.T) {
 			t.Errorf("settled %q, want %q", got, want)
 		}
 	}
-	var none *inputCall
-	if in, _ := none.claim(mcp.MethodSamplingCreateMessage, nil); in.Key != "" {
+	var none *Current
+	if in, _ := none.Claim(mcp.MethodSamplingCreateMessage, nil); in.Key != "" {
 		t.Errorf("no call: key %q", in.Key)
 	}
 }

@@ -1,6 +1,6 @@
 //go:build !linux
 
-package engine
+package filewatch
 
 import (
 	"path/filepath"
@@ -8,8 +8,8 @@ import (
 	"github.com/fsnotify/fsnotify"
 )
 
-// fsnotifier is the config watcher's notifier where there is no inotify:
-// fsnotify watching the config files' directories (kqueue, ReadDirectoryChangesW).
+// fsnotifier is a Watcher's notifier where there is no inotify:
+// fsnotify watching the files' directories (kqueue, ReadDirectoryChangesW).
 type fsnotifier struct {
 	fs   *fsnotify.Watcher
 	out  chan string

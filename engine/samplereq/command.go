@@ -1,4 +1,4 @@
-package engine
+package samplereq
 
 import (
 	"bytes"
@@ -23,15 +23,16 @@ const (
 	maxSampleReply       = 1 << 20
 )
 
-// replyByCommand runs the sampling command through the shell runner
-// (launch.RunShell: its own process group, judged by managed policy as
-// the shell it is) in its directory (samplingCommand) with the request's
-// params as JSON on stdin and MCPDECK_SERVER_NAME set. Its stdout is the reply: a JSON object is taken
-// as a whole CreateMessageResult, any other text as the assistant's text.
-// Errors never quote stdout.
-func replyByCommand(ctx context.Context, srv model.Server, r SampleRequest) (*mcp.CreateMessageResult, string, error) {
-	out, err := launch.For(srv).PersonsProgram().RunShell(ctx, r.Command,
-		map[string]string{"MCPDECK_SERVER_NAME": r.Server}, r.commandDir, r.Raw,
+// ByCommand runs command, the sampling command srv's requests are
+// answered by, through the shell runner (launch.RunShell: its own process
+// group, judged by managed policy as the shell it is) in dir with params,
+// the request's, as JSON on stdin and MCPDECK_SERVER_NAME set. Its stdout
+// is the reply: a JSON object is taken as a whole CreateMessageResult,
+// any other text as the assistant's text. It returns the outcome in words
+// for the history too. Errors never quote stdout.
+func ByCommand(ctx context.Context, srv model.Server, command, dir string, params []byte) (*mcp.CreateMessageResult, string, error) {
+	out, err := launch.For(srv).PersonsProgram().RunShell(ctx, command,
+		map[string]string{"MCPDECK_SERVER_NAME": srv.Name}, dir, params,
 		platform.Limits{Timeout: sampleCommandTimeout, MaxOutput: maxSampleReply})
 	if err == nil {
 		var res *mcp.CreateMessageResult
@@ -39,7 +40,7 @@ func replyByCommand(ctx context.Context, srv model.Server, r SampleRequest) (*mc
 			return res, "replied (command)", nil
 		}
 	}
-	err = fmt.Errorf("sampling command for %s: %w", r.Server, err)
+	err = fmt.Errorf("sampling command for %s: %w", srv.Name, err)
 	return nil, "failed: " + textsafe.SanitizeLine(err.Error()), err
 }
 

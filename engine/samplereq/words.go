@@ -1,7 +1,10 @@
-package engine
+// Package samplereq is what answering a server's sampling request needs
+// besides the engine: the request worded for the person who decides
+// (texts sanitized and capped, media by size and type, preferences in one
+// line), and the sampling command that may answer it instead.
+package samplereq
 
 import (
-	"encoding/json"
 	"fmt"
 	"strings"
 
@@ -10,46 +13,20 @@ import (
 	"github.com/mcpdeck/mcpdeck/model/textsafe"
 )
 
-// maxSampleText bounds one message's text as shown to the person; the
+// maxText bounds one message's text as shown to the person; the
 // command still gets the request whole.
-const maxSampleText = 64 << 10
+const maxText = 64 << 10
 
-// newSampleRequest turns a server's sampling params into what the person
-// is shown: sanitized texts, media as "[image 12 KB png]", tools by name.
-func newSampleRequest(server string, p mcp.CreateMessageParams) SampleRequest {
-	r := SampleRequest{
-		Server:         server,
-		SystemPrompt:   sampleText(p.SystemPrompt),
-		MaxTokens:      p.MaxTokens,
-		Temperature:    p.Temperature,
-		IncludeContext: textsafe.SanitizeLine(p.IncludeContext),
-	}
-	for _, s := range p.StopSequences {
-		r.StopSequences = append(r.StopSequences, textsafe.SanitizeLine(s))
-	}
-	for _, t := range p.Tools {
-		r.Tools = append(r.Tools, textsafe.SanitizeLine(t.Name))
-	}
-	r.Preferences = preferences(p.ModelPreferences)
-	for _, m := range p.Messages {
-		r.Messages = append(r.Messages, SampleMessage{Role: textsafe.SanitizeLine(string(m.Role)), Text: contentText(m.Content)})
-	}
-	if raw, err := json.Marshal(p); err == nil {
-		r.Raw = raw
-	}
-	return r
-}
-
-// sampleText is a server's text, sanitized (newlines kept) and capped.
-func sampleText(s string) string {
-	if len(s) > maxSampleText {
-		s = s[:maxSampleText] + "…"
+// Text is a server's text, sanitized (newlines kept) and capped.
+func Text(s string) string {
+	if len(s) > maxText {
+		s = s[:maxText] + "…"
 	}
 	return textsafe.Sanitize(s)
 }
 
-// contentText words one message's content: a block or a list of blocks.
-func contentText(c any) string {
+// Content words one message's content: a block or a list of blocks.
+func Content(c any) string {
 	if m, ok := c.(map[string]any); ok { // a request that skipped mcp-go's parsing
 		if parsed, err := mcp.ParseContent(m); err == nil {
 			c = parsed
@@ -59,19 +36,19 @@ func contentText(c any) string {
 	case []mcp.Content:
 		parts := make([]string, 0, len(v))
 		for _, b := range v {
-			parts = append(parts, contentText(b))
+			parts = append(parts, Content(b))
 		}
 		return strings.Join(parts, "\n")
 	case []any:
 		parts := make([]string, 0, len(v))
 		for _, b := range v {
-			parts = append(parts, contentText(b))
+			parts = append(parts, Content(b))
 		}
 		return strings.Join(parts, "\n")
 	case mcp.TextContent:
-		return sampleText(v.Text)
+		return Text(v.Text)
 	case *mcp.TextContent:
-		return sampleText(v.Text)
+		return Text(v.Text)
 	case mcp.ImageContent:
 		return media("image", v.Data, v.MIMEType)
 	case *mcp.ImageContent:
@@ -109,8 +86,8 @@ func byteSize(n uint64) string {
 	return fmt.Sprintf("%.1f MB", float64(n)/(1<<20))
 }
 
-// preferences words the model preferences in one line.
-func preferences(p *mcp.ModelPreferences) string {
+// Preferences words the model preferences in one line.
+func Preferences(p *mcp.ModelPreferences) string {
 	if p == nil {
 		return ""
 	}

@@ -1,4 +1,4 @@
-package engine
+package idefind
 
 import (
 	"context"
@@ -11,14 +11,15 @@ import (
 	"github.com/fsnotify/fsnotify"
 )
 
-// watch follows the lock-file directory, so that an editor opening or
+// Watch follows the lock-file directory, so that an editor opening or
 // closing the project comes and goes without a poll: the directory
 // itself or, until an editor creates it, the nearest of the two above it
 // that exists (nearest). A failed attempt to reach an editor wakes it too
 // (wake): a killed editor leaves its lock file behind, and its dropped
 // connection is retried, so the retry's failure notices the stale file.
-// It runs until the engine closes.
-func (p *ideParts) watch() error {
+// After debounce with no further event it calls reload, in a goroutine
+// that spawn starts, until ctx ends.
+func (p *Finder) Watch(ctx context.Context, debounce time.Duration, spawn func(func()), reload func(context.Context) error) error {
 	if p.dir == "" {
 		return nil
 	}
@@ -36,13 +37,13 @@ func (p *ideParts) watch() error {
 		_ = fw.Close()
 		return err
 	}
-	p.e.wg.Go(func() { p.loop(fw, watching) })
+	spawn(func() { p.loop(ctx, fw, watching, debounce, reload) })
 	return nil
 }
 
 // nearest is the deepest of the lock-file directory and the two above it
 // that exists.
-func (p *ideParts) nearest() (string, bool) {
+func (p *Finder) nearest() (string, bool) {
 	d := p.dir
 	for range 3 {
 		if st, err := os.Stat(d); err == nil && st.IsDir() {
@@ -53,22 +54,22 @@ func (p *ideParts) nearest() (string, bool) {
 	return "", false
 }
 
-// wake asks the watcher to look at the lock files again; it never blocks.
-func (p *ideParts) wake() {
+// Wake asks the watcher to look at the lock files again; it never blocks.
+func (p *Finder) Wake() {
 	select {
 	case p.poke <- struct{}{}:
 	default:
 	}
 }
 
-// loop collects events for watchDebounce, then reloads once.
-func (p *ideParts) loop(fw *fsnotify.Watcher, watching string) {
+// loop collects events for debounce, then reloads once.
+func (p *Finder) loop(ctx context.Context, fw *fsnotify.Watcher, watching string, debounce time.Duration, reload func(context.Context) error) {
 	defer fw.Close()
 	var due <-chan time.Time
-	arm := func() { due = time.After(watchDebounce) }
+	arm := func() { due = time.After(debounce) }
 	for {
 		select {
-		case <-p.e.ctx.Done():
+		case <-ctx.Done():
 			return
 		case ev, ok := <-fw.Events:
 			if !ok {
@@ -85,13 +86,13 @@ func (p *ideParts) loop(fw *fsnotify.Watcher, watching string) {
 			if !ok {
 				return
 			}
-			p.e.log.Warn("watching editors' lock files", "err", err)
+			p.log.Warn("watching editors' lock files", "err", err)
 		case <-p.poke:
 			arm()
 		case <-due:
 			due = nil
-			if err := p.e.Reload(context.Background()); err != nil && p.e.ctx.Err() == nil {
-				p.e.log.Warn("reloading after an editor came or went", "err", err)
+			if err := reload(context.Background()); err != nil && ctx.Err() == nil {
+				p.log.Warn("reloading after an editor came or went", "err", err)
 			}
 		}
 	}
@@ -104,7 +105,7 @@ func onTheWay(path, dir string) bool {
 
 // follow moves the watch to the nearest existing directory on the way to
 // the lock files; it returns what is watched.
-func (p *ideParts) follow(fw *fsnotify.Watcher, watching string) string {
+func (p *Finder) follow(fw *fsnotify.Watcher, watching string) string {
 	next, ok := p.nearest()
 	if !ok || next == watching || fw.Add(next) != nil {
 		return watching
