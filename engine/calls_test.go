@@ -582,3 +582,19 @@ func signInNet() (*fakeNet, model.Server) {
 	srv.Config = model.ServerConfig{Type: model.TransportHTTP, URL: "https://example.com/mcp"}
 	return n, srv
 }
+
+// TestDeniedForUnreadableRulesNamesTheCall: when a settings file's rules
+// cannot be read, a refused call says which call it refused and on which
+// server before the cause (an agent of serve sees only this sentence),
+// and the TUI's own forms, whose screen shows the server, the cause alone.
+func TestDeniedForUnreadableRulesNamesTheCall(t *testing.T) {
+	cause := "/h/settings.json:1:18: invalid JSON: unexpected end of file — the permission rules there cannot be read, so every tool is denied until it is fixed"
+	err := &DeniedError{Server: "flood02", Name: "add", Tool: "mcp__flood02__add", Rule: cause, Unreadable: true}
+	if got, want := err.Error(), "calling add on flood02: "+cause+" (mcp__flood02__add was not called)"; got != want {
+		t.Errorf("got  %q\nwant %q", got, want)
+	}
+	form := &DeniedError{Tool: "mcp__flood02__add", Rule: cause, Unreadable: true}
+	if got, want := form.Error(), cause+" (mcp__flood02__add was not called)"; got != want {
+		t.Errorf("form: got %q, want %q", got, want)
+	}
+}

@@ -144,8 +144,8 @@ var ErrDenied = errors.New("tool call denied by permission rules")
 // DeniedError is a call refused by the permission rules: Tool is its
 // exposed name, Rule the deny rule that matched, or, when a settings
 // file's rules cannot be read (Unreadable), the sentence saying which and
-// what is wrong, which then leads: the cause, not a rule that does not
-// exist.
+// what is wrong, which then leads after the call it refused: the cause,
+// not a rule that does not exist.
 type DeniedError struct {
 	Server, Name string // the call: server and the tool's own name
 	Tool         string
@@ -155,7 +155,10 @@ type DeniedError struct {
 
 func (e *DeniedError) Error() string {
 	if e.Unreadable {
-		return e.Rule + " (" + e.Tool + " was not called)"
+		if e.Server == "" { // the TUI's own forms: the screen shows the server
+			return e.Rule + " (" + e.Tool + " was not called)"
+		}
+		return fmt.Sprintf("calling %s on %s: %s (%s was not called)", e.Name, e.Server, e.Rule, e.Tool)
 	}
 	return fmt.Sprintf("calling %s on %s: %s is denied by a permission rule (%s)", e.Name, e.Server, e.Tool, e.Rule)
 }

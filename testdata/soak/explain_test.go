@@ -17,6 +17,9 @@ func TestExplained(t *testing.T) {
 		{"tool call on sse01: the server reset the connection at 127.0.0.1:4000", "sse01", true},
 		{"calling hang on pst01: the server answered with an error: internal error: context canceled", "pst01", true},
 		{"mcpdeck serve offers no tool \"st01__echo\" now: server st01 is disabled: you disabled it", "st01", true},
+		{"calling add on flood02: /tmp/x/settings.json:1:18: invalid JSON: unexpected end of file (truncated JSON?) — the permission rules there cannot be read, so every tool is denied until it is fixed (mcp__flood02__add was not called)", "flood02", true},
+		// The same without the call it refused.
+		{"/tmp/x/settings.json:1:18: invalid JSON: unexpected end of file (truncated JSON?) — the permission rules there cannot be read, so every tool is denied until it is fixed (mcp__flood02__add was not called)", "flood02", false},
 		// Not naming the server, or another one.
 		{"mcpdeck serve offers no tool \"st01__echo\" now", "st01", false},
 		{"tool call on st011: no answer within 20s (MCP_TOOL_TIMEOUT)", "st01", false},

@@ -15,6 +15,8 @@ import (
 	"syscall"
 	"testing"
 
+	"golang.org/x/sys/unix"
+
 	"github.com/mcpdeck/mcpdeck/model/sandbox"
 )
 
@@ -285,7 +287,7 @@ func TestShimThroughTheBroker(t *testing.T) {
 			t.Fatal(err)
 		}
 		t.Setenv(fetchURLEnv, url)
-		cfg, err := parseShimArgs([]string{"--control-fd", strconv.Itoa(int(control.Fd())), "--", exe(t)})
+		cfg, err := parseShimArgs([]string{"--control-fd", strconv.Itoa(inheritedFD(t, control)), "--", exe(t)})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -305,4 +307,25 @@ func TestShimThroughTheBroker(t *testing.T) {
 	if code := runShim(t.Context(), cfg, shimIO{in: strings.NewReader(""), out: &out, err: &errOut}, nil); code != shimSetup || !strings.Contains(errOut.String(), "broker") {
 		t.Errorf("no control descriptor: code %d, stderr %q", code, errOut.String())
 	}
+}
+
+// inheritedFD gives the in-process shim the control descriptor as a
+// child gets it: a descriptor of its own, which openControl takes and
+// closes, while the test closes control as the launcher does once the
+// sandbox has started. Handing the shim control.Fd() itself left two
+// owners of one number: control's finalizer closed it again at some
+// later GC, by then another socket of the test process (a proxy
+// connection of TestSOCKS5Replies, a pipe of the next shim), which
+// failed under load. The copy is close-on-exec from the start, so no
+// child the test starts meanwhile inherits it.
+func inheritedFD(t *testing.T, control *os.File) int {
+	t.Helper()
+	fd, err := unix.FcntlInt(control.Fd(), unix.F_DUPFD_CLOEXEC, 3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := control.Close(); err != nil {
+		t.Fatalf("close the broker's shim end: %v", err)
+	}
+	return fd
 }

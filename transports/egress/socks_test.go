@@ -67,7 +67,9 @@ func TestSOCKS5IPv6(t *testing.T) {
 // TestSOCKS5Replies checks the reply codes byte for byte: 0x02 for a
 // refusal, 0x07 for a command other than CONNECT, 0x08 for an unknown
 // address type, 0xFF when no offered method is "user name and password";
-// the user name and password exchange answers 01 00 first.
+// the user name and password exchange answers 01 00 first. The proxy
+// reads every byte sent before it closes, so a read error (a reset that
+// discarded the reply) is a failure that names its cause.
 func TestSOCKS5Replies(t *testing.T) {
 	o := newOrigin(t, false)
 	p, rec := startProxy(t, Options{Rule: Rule{Hosts: []string{"203.0.113.9"}}})
@@ -92,10 +94,10 @@ func TestSOCKS5Replies(t *testing.T) {
 		}
 		guard(t, conn)
 		go conn.Write(c.send)
-		got, _ := io.ReadAll(conn)
+		got, err := io.ReadAll(conn)
 		conn.Close()
-		if !bytes.HasPrefix(got, c.want) {
-			t.Errorf("%s: reply % x, want % x…", c.name, got, c.want)
+		if err != nil || !bytes.HasPrefix(got, c.want) {
+			t.Errorf("%s: reply % x (%v), want % x… and the proxy's close", c.name, got, err, c.want)
 		}
 	}
 	if r := rec.all(); len(r) != 2 || r[0].Port != o.port() {
@@ -133,8 +135,8 @@ func TestDialFailuresAreNotRefusals(t *testing.T) {
 	defer conn.Close()
 	guard(t, conn)
 	go conn.Write(cat(socksHello(), []byte{5, 1, 0, 1, 127, 0, 0, 1}, []byte{byte(closed.Port >> 8), byte(closed.Port)}))
-	if got, _ := io.ReadAll(conn); !bytes.HasPrefix(got, []byte{5, 2, 1, 0, 5, 5}) {
-		t.Errorf("SOCKS5 reply % x, want 05 02 01 00 05 05…", got)
+	if got, err := io.ReadAll(conn); err != nil || !bytes.HasPrefix(got, []byte{5, 2, 1, 0, 5, 5}) {
+		t.Errorf("SOCKS5 reply % x (%v), want 05 02 01 00 05 05… and the proxy's close", got, err)
 	}
 	if got := get(t, client(t, tcpDialer(p), nil), "http://"+closed.String()+"/"); !strings.HasPrefix(got, "502 ") {
 		t.Errorf("HTTP answer %q, want 502", got)

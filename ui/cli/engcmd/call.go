@@ -260,7 +260,7 @@ func engCallErr(f *clisession.EngineFlags, what string, err error) error {
 	}
 	var ce *engine.CallError
 	var de *engine.DeniedError
-	if errors.As(err, &ce) || errors.As(err, &de) && !de.Unreadable {
+	if errors.As(err, &ce) || errors.As(err, &de) {
 		return err // it already names the request and the server
 	}
 	return fmt.Errorf("%s: %w", what, err)
