@@ -133,10 +133,14 @@ func (r *rig) stdioClient(opts []client.ClientOption) *client.Client {
 	c := client.NewClient(transport.NewIO(toAgent, fromAgent, nil), opts...)
 	r.t.Cleanup(func() {
 		_ = c.Close() // closes fromAgent: the gateway reads EOF
+		// An agent that goes away closes its end of serve's stdout too, as
+		// a process's exit does: an answer serve is still writing (a
+		// cancelled call's) then fails instead of waiting for a reader
+		// forever, and ServeStdio, which waits for it, returns.
+		_ = toAgent.Close()
 		if err := <-done; err != nil {
 			r.t.Errorf("ServeStdio: %v", err)
 		}
-		_ = toAgent.Close()
 	})
 	return c
 }
