@@ -21,7 +21,7 @@ import (
 //     command the person chose answers it, and otherwise the person's
 //     standing decline does, an answer a server expects;
 //   - roots: mcpdeck's own: serve answers roots/list with the agent's roots
-//     when it declared them, else with the project's (roots.go);
+//     when it declared them (questions.roots), else with the project's;
 //   - nothing else (tasks, extensions): serve relays none of it.
 //
 // A server on an earlier protocol learnt mcpdeck's capabilities once, at
