@@ -547,10 +547,22 @@ func TestSlowReaderNeverBlocksEngine(t *testing.T) {
 		}
 		e := newTestEngine(t, n, servers...)
 		mustStart(t, e) // nobody reads Updates
-		synctest.Wait()
-		for _, s := range e.Snapshot().Servers {
-			if s.State != model.StateConnected {
-				t.Fatalf("%s: %s", s.Name, s.State)
+		// On the bubble's clock, so a connect that waits out a retry (a
+		// Windows sharing violation on a file it writes) gets its time
+		// too; 10 s of it is far past any such wait.
+		for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(100 * time.Millisecond) {
+			synctest.Wait()
+			pending := ""
+			for _, s := range e.Snapshot().Servers {
+				if s.State != model.StateConnected {
+					pending = fmt.Sprintf("%s: %s", s.Name, s.State)
+				}
+			}
+			if pending == "" {
+				break
+			}
+			if time.Now().After(deadline) {
+				t.Fatal(pending)
 			}
 		}
 		got := <-e.Updates()
