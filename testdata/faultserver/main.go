@@ -94,38 +94,38 @@ import (
 )
 
 type config struct {
-	httpAddr, sseAddr, wsAddr string
-	exitAfter                 time.Duration
-	exitCode                  int
-	hangInit                  bool
-	delay                     time.Duration
-	expireAfter               int
-	expireJSONRPC             bool
-	stderrMB                  int
-	malformedFirst            bool
-	tools, descKB, descBytes  int
-	onePage, plainDesc        bool
-	oldProtocol               string
-	modern                    bool
-	unknown                   string
-	dieOnUnknown              bool
-	closeOnUnknown            bool
-	ignoreSignals             bool
-	spawnGrandchild           bool
+	httpAddr, sseAddr, wsAddr            string
+	exitAfter                            time.Duration
+	exitCode                             int
+	hangInit                             bool
+	delay                                time.Duration
+	expireAfter                          int
+	expireJSONRPC                        bool
+	stderrMB                             int
+	malformedFirst                       bool
+	tools, descKB, descBytes             int
+	onePage, plainDesc                   bool
+	oldProtocol                          string
+	modern                               bool
+	unknown                              string
+	dieOnUnknown                         bool
+	closeOnUnknown                       bool
+	ignoreSignals                        bool
+	spawnGrandchild                      bool
 	spawnDaemon, daemonize, daemonParent bool
-	sleep                     bool
-	startDelay                time.Duration
-	gate                      string
-	stateless                 bool
-	hostile                   bool
-	leakEnv, stderrFile       string
-	leakAuth, leakPath        bool
-	say, path, public         string
-	logAfterLevel             time.Duration
-	sayClient                 bool
-	ask, crashEverywhere      bool
-	elicitFlood, sampleFlood  int
-	toolsFile                 string
+	sleep                                bool
+	startDelay                           time.Duration
+	gate                                 string
+	stateless                            bool
+	hostile                              bool
+	leakEnv, stderrFile                  string
+	leakAuth, leakPath                   bool
+	say, path, public                    string
+	logAfterLevel                        time.Duration
+	sayClient                            bool
+	ask, crashEverywhere                 bool
+	elicitFlood, sampleFlood             int
+	toolsFile                            string
 }
 
 // grandchildPID is the pid started by -spawn-grandchild (0 if none);
