@@ -35,6 +35,19 @@ func Words(a, b string) []Piece { return diff(words(a), words(b)) }
 // Lines diffs two texts line by line, for schemas (see Pretty).
 func Lines(a, b string) []Piece { return diff(lines(a), lines(b)) }
 
+// SchemaLines is the line diff of two schemas as they are shown: each
+// pretty-printed, one Piece per line (without its line break), so that a
+// view only chooses its marks.
+func SchemaLines(a, b string) []Piece {
+	var out []Piece
+	for _, p := range Lines(Pretty(a), Pretty(b)) {
+		for _, l := range strings.Split(strings.TrimSuffix(p.Text, "\n"), "\n") {
+			out = append(out, Piece{Op: p.Op, Text: l})
+		}
+	}
+	return out
+}
+
 // Pretty indents canonical JSON two spaces a level, one value a line, so
 // that Lines shows which member of a schema changed; text that is not
 // JSON is returned as it is.

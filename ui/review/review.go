@@ -163,7 +163,7 @@ func (r *Modal) body(c pins.Change) []string {
 			return
 		}
 		var diff []string
-		for _, p := range pins.Lines(pins.Pretty(a), pins.Pretty(b)) {
+		for _, p := range pins.SchemaLines(a, b) {
 			mark := "  "
 			switch p.Op {
 			case pins.Deleted:
@@ -172,9 +172,7 @@ func (r *Modal) body(c pins.Change) []string {
 				mark = "+ "
 			case pins.Same:
 			}
-			for _, l := range strings.Split(strings.TrimSuffix(p.Text, "\n"), "\n") {
-				diff = append(diff, mark+textsafe.Escape(l))
-			}
+			diff = append(diff, mark+textsafe.Escape(p.Text))
 		}
 		lines = append(append(append(lines, st.Muted.Render(label+":")), tuikit.DiffLines(st, strings.Join(diff, "\n"))...), "")
 	}

@@ -107,7 +107,7 @@ func schemaField(w io.Writer, label, old, cur string) {
 		return
 	}
 	fmt.Fprintf(w, "  %s:\n", label)
-	for _, p := range pins.Lines(pins.Pretty(old), pins.Pretty(cur)) {
+	for _, p := range pins.SchemaLines(old, cur) {
 		mark := "   "
 		switch p.Op {
 		case pins.Deleted:
@@ -116,9 +116,7 @@ func schemaField(w io.Writer, label, old, cur string) {
 			mark = "  +"
 		case pins.Same:
 		}
-		for _, line := range strings.Split(strings.TrimSuffix(p.Text, "\n"), "\n") {
-			fmt.Fprintf(w, "%s %s\n", mark, textsafe.Escape(line))
-		}
+		fmt.Fprintf(w, "%s %s\n", mark, textsafe.Escape(p.Text))
 	}
 }
 
