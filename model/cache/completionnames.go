@@ -77,5 +77,5 @@ func WriteServerNames(cacheDir string, n ServerNames) error {
 	if err != nil {
 		return err
 	}
-	return platform.WriteFile(nameCachePath(cacheDir, n.Hash), b, platform.WriteOptions{NewMode: 0o600})
+	return platform.WriteFile(nameCachePath(cacheDir, n.Hash), b, platform.WriteOptions{NewMode: 0o600, Disposable: true})
 }

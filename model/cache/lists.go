@@ -106,7 +106,7 @@ func WriteLists(cacheDir string, r RememberedLists, now time.Time) error {
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return fmt.Errorf("cannot create %s: %w", dir, err)
 	}
-	if err := platform.WriteFile(path, b, platform.WriteOptions{NewMode: 0o600}); err != nil {
+	if err := platform.WriteFile(path, b, platform.WriteOptions{NewMode: 0o600, Disposable: true}); err != nil {
 		return err
 	}
 	pruneLists(dir, path, now)

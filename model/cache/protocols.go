@@ -81,5 +81,5 @@ func RememberProtocol(path, hash, version string, now time.Time) error {
 	if err != nil {
 		return err
 	}
-	return platform.WriteFile(path, append(b, '\n'), platform.WriteOptions{NewMode: 0o600})
+	return platform.WriteFile(path, append(b, '\n'), platform.WriteOptions{NewMode: 0o600, Disposable: true})
 }

@@ -20,6 +20,12 @@ type WriteOptions struct {
 	// Within, when set, is the directory a path lying in it must still lie
 	// in once its symlinks are resolved (see WriteTarget).
 	Within string
+	// Disposable files (caches) skip both fsyncs. A crash may then lose
+	// the write or leave an empty file, which a cache's reader takes for no
+	// file; the rename still keeps readers from half a file. On a busy
+	// disk an fsync can take seconds: long enough for a client's shutdown
+	// schedule to kill `mcpdeck serve` before what it learned is kept.
+	Disposable bool
 }
 
 // staleTempAge is how old a leftover temporary file must be before
@@ -36,7 +42,7 @@ func tempPrefix(path string) string { return "." + filepath.Base(path) + ".tmp-"
 // WriteFile replaces the file at path with data so that a reader sees
 // either the old or the new file, never a mix, even after a crash or when
 // another process writes the same file at once: a temporary file with a
-// name of its own in the target's directory, fsync, rename (renameOver:
+// name of its own in the target's directory, fsync (unless Disposable), rename (renameOver:
 // on Windows, tried again while another process holds the file), fsync
 // of the directory. It writes where path's symlinks lead (WriteTarget), so a link
 // stays a link and a link out of o.Within is refused. The directory must
@@ -52,14 +58,14 @@ func WriteFile(path string, data []byte, o WriteOptions) error {
 	} else if st, err := os.Stat(target); err == nil {
 		mode = st.Mode().Perm()
 	}
-	if err := replaceFile(target, data, mode); err != nil {
+	if err := replaceFile(target, data, mode, !o.Disposable); err != nil {
 		return fmt.Errorf("cannot write %s: %w", path, err)
 	}
 	return nil
 }
 
 // replaceFile is WriteFile's write of the real file target.
-func replaceFile(target string, data []byte, mode fs.FileMode) error {
+func replaceFile(target string, data []byte, mode fs.FileMode, durable bool) error {
 	dir := filepath.Dir(target)
 	tmp, err := os.CreateTemp(dir, tempPrefix(target)+"*")
 	if err != nil {
@@ -78,8 +84,10 @@ func replaceFile(target string, data []byte, mode fs.FileMode) error {
 	if err := tmp.Chmod(mode); err != nil {
 		return err
 	}
-	if err := tmp.Sync(); err != nil {
-		return err
+	if durable {
+		if err := tmp.Sync(); err != nil {
+			return err
+		}
 	}
 	if err := tmp.Close(); err != nil {
 		return err
@@ -88,6 +96,9 @@ func replaceFile(target string, data []byte, mode fs.FileMode) error {
 		return err
 	}
 	done = true
+	if !durable {
+		return nil
+	}
 	if d, err := os.Open(dir); err == nil {
 		_ = d.Sync() // best effort: some filesystems refuse fsync on directories
 		d.Close()

@@ -52,7 +52,8 @@ func TestWriteFileKeepsModeAndCleansUp(t *testing.T) {
 }
 
 // Writers of one file at once (separate processes, each with its own
-// temporary file) all succeed, and the file is always one of them whole.
+// temporary file) all succeed, and the file is always one of them whole,
+// whether they fsync or not (Disposable).
 func TestWriteFileConcurrentWriters(t *testing.T) {
 	dir := t.TempDir()
 	path := filepath.Join(dir, "cache.json")
@@ -61,7 +62,7 @@ func TestWriteFileConcurrentWriters(t *testing.T) {
 		wg.Go(func() {
 			for i := range 50 {
 				body := strings.Repeat(fmt.Sprintf("%d-%d;", w, i), 200)
-				if err := WriteFile(path, []byte(body), WriteOptions{NewMode: 0o600}); err != nil {
+				if err := WriteFile(path, []byte(body), WriteOptions{NewMode: 0o600, Disposable: w%2 == 1}); err != nil {
 					t.Error(err)
 					return
 				}

@@ -55,15 +55,25 @@ func TestOneShotCallThroughServe(t *testing.T) {
 		"ev": map[string]any{"command": fs, "args": []string{"-gate", fifo}},
 		"fa": map[string]any{"command": fs},
 	}})
+	cacheDir := filepath.Join(e.Home, ".cache")
 	outer, err := json.Marshal(map[string]any{"mcpServers": map[string]any{"deck": map[string]any{
 		"command": clitest.Binary, "args": []string{"--mcp-config", inner, "serve"},
-		"env": map[string]string{"HOME": e.Home, "XDG_CONFIG_HOME": e.Config, "XDG_CACHE_HOME": filepath.Join(e.Home, ".cache")},
+		"env": map[string]string{"HOME": e.Home, "XDG_CONFIG_HOME": e.Config, "XDG_CACHE_HOME": cacheDir},
 	}}})
 	if err != nil {
 		t.Fatal(err)
 	}
 	for _, run := range []struct{ name, letEvStartOn string }{{"cold", "tools/list"}, {"warm", "tools/call"}} {
 		t.Run(run.name, func(t *testing.T) {
+			if run.name == "warm" {
+				// The cold run's serve has exited: what it remembered of ev
+				// and fa is on disk, or the warm run would wait for ev in
+				// vain (the gate opens only on tools/call).
+				kept, _ := filepath.Glob(filepath.Join(cacheDir, "mcpdeck", "lists", "lists-*.json"))
+				if len(kept) != 2 {
+					t.Fatalf("after the cold run, serve remembered the lists of %d servers, want 2 (ev, fa): %q", len(kept), kept)
+				}
+			}
 			trace := filepath.Join(t.TempDir(), "trace.jsonl")
 			sent := traceWatch(t, trace, "deck", run.letEvStartOn)
 			cmd := e.Command("--mcp-config", string(outer), "--trace", trace, "call", "deck", "ev__echo", "text=through serve")
