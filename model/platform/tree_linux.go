@@ -11,6 +11,7 @@ import (
 	"strconv"
 	"strings"
 	"syscall"
+	"time"
 
 	"golang.org/x/sys/unix"
 )
@@ -26,6 +27,17 @@ const treeEnv = "MCPDECK_TREE"
 // maxSweeps bounds how often ending a group looks again for members that
 // forked while it was being ended.
 const maxSweeps = 10
+
+// A process in the middle of exec has, for a moment, no environment to
+// read: a daemon a server starts as it is being stopped would then not be
+// seen to carry the group's tag. Ending a group looks again while such a
+// process of this user is there, unsureWait after the last look, at most
+// maxUnsureLooks times: an exec takes microseconds, but on a busy machine
+// its process may wait that long for a CPU.
+const (
+	maxUnsureLooks = 100
+	unsureWait     = 2 * time.Millisecond
+)
 
 // processTree is the group's hold on its processes: its process group
 // (Signal addresses it) and its tag, "PREFIX-RANDOM", where PREFIX names
@@ -100,13 +112,17 @@ func EndStrays() {
 // process may have forked meanwhile, its child caught between fork and
 // exec) until a look finds none it had not killed, at most maxSweeps
 // times; with reap it then waits for the killed members mcpdeck adopted.
+// A look that found a candidate in the middle of exec (findTree's unsure)
+// is made again after unsureWait, at most maxUnsureLooks times.
 // One look is the common case: a server without daemons leaves nothing
 // outside its group, and a look reads little more than /proc/*/stat.
 func sweep(leader int, since uint64, needle []byte, sig syscall.Signal, reap bool) {
 	killed, reaping := map[int]bool{}, map[int]bool{}
-	for range maxSweeps {
+	sweeps, unsureLooks := 0, 0
+	for {
 		fresh := false
-		for _, m := range findTree(leader, since, func(env []byte) bool { return bytes.Contains(env, needle) }) {
+		members, unsure := findTree(leader, since, func(env []byte) bool { return bytes.Contains(env, needle) })
+		for _, m := range members {
 			if killed[m.pid] {
 				continue
 			}
@@ -126,7 +142,12 @@ func sweep(leader int, since uint64, needle []byte, sig syscall.Signal, reap boo
 				reaping[pid] = true
 			}
 		}
-		if !fresh {
+		if unsure && unsureLooks < maxUnsureLooks {
+			unsureLooks++
+			time.Sleep(unsureWait) // for its exec to end
+			continue
+		}
+		if sweeps++; !fresh || sweeps == maxSweeps {
 			return
 		}
 	}
@@ -185,15 +206,17 @@ func reapAdopted(pid int) bool {
 // environment tagged says is the tree's (an older process cannot be: its
 // environment is read only for the others), and the descendants of all
 // of these. Zombies are listed (live false) but their environment is
-// gone.
-func findTree(leader int, since uint64, tagged func(env []byte) bool) []member {
+// gone. unsure reports a process of this user, started at or after since,
+// caught in the middle of exec (environ): it may be the tree's.
+func findTree(leader int, since uint64, tagged func(env []byte) bool) (members []member, unsure bool) {
 	self := os.Getpid()
 	entries, err := os.ReadDir("/proc")
 	if err != nil {
-		return nil
+		return nil, false
 	}
 	all := map[int]stat{}
 	in := map[int]bool{}
+	buf := make([]byte, 64<<10)
 	for _, e := range entries {
 		pid, err := strconv.Atoi(e.Name())
 		if err != nil || pid == self {
@@ -207,10 +230,10 @@ func findTree(leader int, since uint64, tagged func(env []byte) bool) []member {
 		switch {
 		case leader > 0 && (pid == leader || st.pgrp == leader):
 			in[pid] = true
-		case st.state != 'Z' && st.state != 'X' && st.start >= since:
-			if env, err := os.ReadFile("/proc/" + e.Name() + "/environ"); err == nil && tagged(append([]byte{0}, env...)) {
-				in[pid] = true
-			}
+		case st.state != 'Z' && st.state != 'X' && st.start >= since && st.flags&pfKthread == 0:
+			env, execing := environ(pid, &buf)
+			in[pid] = len(env) > 0 && tagged(append([]byte{0}, env...))
+			unsure = unsure || execing
 		}
 	}
 	// Descendants: a process whose parent chain reaches a member.
@@ -222,18 +245,98 @@ func findTree(leader int, since uint64, tagged func(env []byte) bool) []member {
 			}
 		}
 	}
-	out := make([]member, 0, len(in))
-	for pid := range in {
+	members = make([]member, 0, len(in))
+	for pid, ok := range in {
+		if !ok {
+			continue
+		}
 		st := all[pid]
-		out = append(out, member{pid: pid, live: st.state != 'Z' && st.state != 'X', inGroup: leader > 0 && st.pgrp == leader})
+		members = append(members, member{pid: pid, live: st.state != 'Z' && st.state != 'X', inGroup: leader > 0 && st.pgrp == leader})
 	}
-	return out
+	return members, unsure
+}
+
+// pfKthread is the kernel's PF_KTHREAD process flag: a kernel thread,
+// which has no environment and is nobody's daemon.
+const pfKthread = 0x00200000
+
+// environ reads pid's initial environment into buf (reused from one
+// process to the next; grown when too small). A process in the middle of
+// exec has none to read for a moment (its new memory holds none yet, or
+// the read began in the memory exec dropped): then inExec, when the
+// process runs as this user, and so may be a server's.
+func environ(pid int, buf *[]byte) (env []byte, inExec bool) {
+	path := "/proc/" + strconv.Itoa(pid) + "/environ"
+	env, err := readEnviron(path, buf)
+	if err == nil && len(env) > 0 {
+		return env, false
+	}
+	if execing(pid) {
+		return nil, true
+	}
+	// Its exec may have ended since the read: read again. Empty now,
+	// the process really has no environment.
+	env, _ = readEnviron(path, buf)
+	return env, false
+}
+
+// maxEnviron bounds how much of one environment readEnviron reads; the
+// tag, which comes last, is not seen in a larger one.
+const maxEnviron = 4 << 20
+
+// readEnviron reads path, a /proc/PID/environ, in one read. The kernel
+// reads the whole environment in one go then, from one memory; a read
+// in parts (os.ReadFile's first part is 512 bytes) can get its first
+// part from the memory an exec is dropping and nothing after it, and so
+// miss the tag. An environment that fills buf is read again whole into a
+// larger one.
+func readEnviron(path string, buf *[]byte) ([]byte, error) {
+	fd, err := unix.Open(path, unix.O_RDONLY|unix.O_CLOEXEC, 0)
+	if err != nil {
+		return nil, err
+	}
+	defer unix.Close(fd)
+	for {
+		n, err := unix.Pread(fd, *buf, 0)
+		if err != nil {
+			return nil, err
+		}
+		if n < len(*buf) || len(*buf) >= maxEnviron {
+			return (*buf)[:n], nil
+		}
+		*buf = make([]byte, 4*len(*buf))
+	}
+}
+
+// execing reports whether pid, a live process of this user, is in the
+// middle of exec: its new memory has no environment yet (the
+// environment's end address reads 0). One of another user reads 0 as
+// well; it is told apart by the owner of its /proc directory (the
+// effective user), and could not be killed anyway.
+func execing(pid int) bool {
+	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
+	if err != nil {
+		return false
+	}
+	// Fields after the command name, counted from the state (0): the
+	// environment's end address is the 48th.
+	i := bytes.LastIndexByte(b, ')')
+	if i < 0 {
+		return false
+	}
+	f := strings.Fields(string(b[i+1:]))
+	if len(f) <= 48 || f[0] == "Z" || f[0] == "X" || f[48] != "0" {
+		return false
+	}
+	var fi unix.Stat_t
+	return unix.Stat("/proc/"+strconv.Itoa(pid), &fi) == nil && int(fi.Uid) == os.Geteuid()
 }
 
 // stat is what findTree reads of /proc/PID/stat.
 type stat struct {
 	state      byte
 	ppid, pgrp int
+	flags      uint64 // PF_* flags
 	start      uint64 // start time in clock ticks since boot
 }
 
@@ -250,7 +353,7 @@ func readStat(pid int) (stat, bool) {
 	}
 	b := buf[:n]
 	// The command name may hold spaces and parentheses: fields follow the
-	// last ')'. They are, from there: state ppid pgrp session tty_nr tpgid
+	// last ')'. They are, from there (0): state ppid pgrp session tty_nr tpgid
 	// flags minflt cminflt majflt cmajflt utime stime cutime cstime
 	// priority nice num_threads itrealvalue starttime. Cut by hand: a
 	// sweep reads every process's, and strings.Fields allocated 50 strings
@@ -275,7 +378,7 @@ func readStat(pid int) (stat, bool) {
 		switch field {
 		case 0:
 			st.state = f[0]
-		case 1, 2, 19:
+		case 1, 2, 6, 19:
 			n, err := strconv.ParseUint(string(f), 10, 64)
 			if err != nil {
 				return stat{}, false
@@ -285,6 +388,8 @@ func readStat(pid int) (stat, bool) {
 				st.ppid = int(n)
 			case 2:
 				st.pgrp = int(n)
+			case 6:
+				st.flags = n
 			default:
 				st.start = n
 			}

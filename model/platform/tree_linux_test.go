@@ -74,6 +74,27 @@ func TestEndingAGroupEndsItsDaemon(t *testing.T) {
 	awaitTreeGone(t, watchR, "the daemon outlived its group")
 }
 
+// TestDaemonCaughtInExecIsEnded: a daemon is often still in the middle of
+// exec when its group is ended at once (the script's parent has exited,
+// the daemon's sleep not yet begun). A process in exec has no environment
+// to read for a moment, so its tag went unseen: 2 ends of 300 left the
+// daemon running on a busy machine. 100 ends in a row catch that about
+// half the time.
+func TestDaemonCaughtInExecIsEnded(t *testing.T) {
+	for range 100 {
+		watchR, watchW, err := os.Pipe()
+		if err != nil {
+			t.Fatal(err)
+		}
+		g, _ := startDaemonizing(t, watchW)
+		_ = watchW.Close()
+		g.Signal(Kill)
+		_, _ = g.Wait()
+		awaitTreeGone(t, watchR, "the daemon outlived its group")
+		_ = watchR.Close()
+	}
+}
+
 // TestAdoptedDaemonIsReaped: as child subreaper, mcpdeck adopts the
 // daemon when its parent exits; ending the group ends it and reaps it, so
 // no zombie is left either.
