@@ -40,13 +40,14 @@ const staleTempAge = time.Minute
 func tempPrefix(path string) string { return "." + filepath.Base(path) + ".tmp-" }
 
 // WriteFile replaces the file at path with data so that a reader sees
-// either the old or the new file, never a mix, even after a crash or when
-// another process writes the same file at once: a temporary file with a
-// name of its own in the target's directory, fsync (unless Disposable), rename (renameOver:
-// on Windows, tried again while another process holds the file), fsync
-// of the directory. It writes where path's symlinks lead (WriteTarget), so a link
-// stays a link and a link out of o.Within is refused. The directory must
-// exist.
+// either the old or the new file, never a mix, even after a crash (a
+// Disposable file may then also be empty) or when another process writes
+// the same file at once: a temporary file with a name of its own in the
+// target's directory, fsync, rename (renameOver: on Windows, tried again
+// while another process holds the file), fsync of the directory; a
+// Disposable write skips both fsyncs. It writes where path's symlinks
+// lead (WriteTarget), so a link stays a link and a link out of o.Within
+// is refused. The directory must exist.
 func WriteFile(path string, data []byte, o WriteOptions) error {
 	target, err := WriteTarget(path, o.Within)
 	if err != nil {
