@@ -173,6 +173,10 @@ func (m *memoryParts) permittedLocked(en *entry) {
 // flush writes server's remembered lists to the cache when live lists
 // changed them since the last write. Callers do not hold e.mu. A failed
 // write costs only the next start's wait, so it is logged, not reported.
+// It writes after Close began, too (entry, not ifEntry): a connection
+// whose lists were published just before is what `mcpdeck serve` just
+// answered from, and a client that got its answer stops serve at once.
+// Close waits for the goroutines that flush (e.wg).
 func (m *memoryParts) flush(server string) {
 	if !m.on() {
 		return
@@ -183,7 +187,7 @@ func (m *memoryParts) flush(server string) {
 		var seq uint64
 		var digest [sha256.Size]byte
 		var at time.Time
-		m.e.ifEntry(server, func(en *entry) {
+		m.entry(server, func(en *entry) {
 			if en.memory.lists != nil && en.memory.seq != en.memory.written {
 				l, hash, seq, digest, at = en.memory.lists, en.srv.Hash, en.memory.seq, en.memory.digest, en.memory.at
 			}
@@ -204,7 +208,7 @@ func (m *memoryParts) flush(server string) {
 		if err != nil {
 			m.e.log.Debug("remembered lists", "server", server, "err", err)
 		}
-		m.e.ifEntry(server, func(en *entry) {
+		m.entry(server, func(en *entry) {
 			if en.srv.Hash != hash || en.memory.written > seq {
 				return
 			}
@@ -213,6 +217,15 @@ func (m *memoryParts) flush(server string) {
 				en.memory.digest, en.memory.at = sum, l.At
 			}
 		})
+	})
+}
+
+// entry runs f with server's entry under e.mu, closed or not.
+func (m *memoryParts) entry(server string, f func(en *entry)) {
+	m.e.locked(func() {
+		if en := m.e.byName[server]; en != nil {
+			f(en)
+		}
 	})
 }
 

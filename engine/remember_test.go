@@ -128,6 +128,41 @@ func TestListsRememberedAcrossRuns(t *testing.T) {
 	})
 }
 
+// TestListsListedAsCloseBeginsAreKept: a connection publishes its lists
+// (what serve answers an agent from), then Close begins (the agent, done,
+// stops serve), and only then does the connect goroutine write them. They
+// are written: the next serve answers its first list from them. They were
+// dropped, as the engine was closed, so the next start waited for the
+// server instead (TestOneShotCallThroughServe/warm under load).
+func TestListsListedAsCloseBeginsAreKept(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		dir := t.TempDir()
+		srv := hashedServer("demo", "v1")
+		n := newFakeNet()
+		n.servers["demo"] = demoServer
+		e := rememberingEngine(t, n, dir, nil, srv)
+		mustStart(t, e)
+		if s := current(t, e, "demo"); s.State != model.StateConnected {
+			t.Fatalf("demo: %s", s.State)
+		}
+		// The server's list changes and is listed live (listedLocked, as
+		// connected and refetched call it); its write has not come yet.
+		e.locked(func() {
+			en := e.byName["demo"]
+			en.lists.tools = []Tool{{Name: "add", Description: "Adds two numbers, listed as Close began"}}
+			e.memory.listedLocked(en)
+		})
+		if err := e.Close(); err != nil {
+			t.Fatal(err)
+		}
+		e.memory.flush("demo") // the connect goroutine, late
+		r, ok := cache.ReadLists(dir, srv.Hash, time.Now())
+		if !ok || !strings.Contains(string(r.Lists), "listed as Close began") {
+			t.Fatalf("the lists listed before Close are not in the cache (%v): %s", ok, r.Lists)
+		}
+	})
+}
+
 // TestListsNotRememberedUnlessAsked: without Options.RememberLists
 // nothing is written and snapshots carry nothing remembered.
 func TestListsNotRememberedUnlessAsked(t *testing.T) {
