@@ -215,7 +215,8 @@ func newServer(c config, h hooks) *server.MCPServer {
 	s.AddTool(mcp.NewTool("log", mcp.WithDescription("Send text as one log notification"), mcp.WithString("text", mcp.Required())),
 		func(ctx context.Context, r mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 			params := map[string]any{"level": "warning", "logger": "log", "data": r.GetString("text", "")}
-			if err := s.SendNotificationToClient(ctx, "notifications/message", params); err != nil {
+			// Before the result, as a server sends what it logs during a call.
+			if err := inorder.Send(ctx, s, "notifications/message", params); err != nil {
 				return nil, err
 			}
 			return text("logged"), nil

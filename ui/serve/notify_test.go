@@ -107,6 +107,56 @@ func TestCancellationReachesTheEngine(t *testing.T) {
 	}
 }
 
+// TestLogsComeBeforeTheResult: a log message a server sends during a call
+// reaches the agent before the call's result, over stdio and over HTTP
+// with the agent's GET stream open. Sent to the session rather than on
+// the request, it raced the result there (the conformance suite's
+// tools-call-with-logging through serve saw 2 of 3 under load).
+func TestLogsComeBeforeTheResult(t *testing.T) {
+	for _, k := range []struct {
+		name  string
+		start func(*rig) *agent
+	}{
+		{"stdio", func(r *rig) *agent { return r.stdioAgent() }},
+		{"http with a GET stream", func(r *rig) *agent {
+			base := r.serveHTTP(HTTPOptions{Token: testToken})
+			tr, err := transport.NewStreamableHTTP(base+"/mcp", transport.WithContinuousListening(), //nolint:staticcheck // agents on 2025-11-25 open the GET stream so
+				transport.WithHTTPHeaders(map[string]string{"Authorization": "Bearer " + testToken}))
+			if err != nil {
+				t.Fatal(err)
+			}
+			c := client.NewClient(tr, agentOptions(nil)...)
+			t.Cleanup(func() { _ = c.Close() })
+			return startAgent(t, c)
+		}},
+	} {
+		t.Run(k.name, func(t *testing.T) {
+			r := newRig(t, map[string]any{"fa": fault(nil, nil)}, Options{}, nil)
+			a := k.start(r)
+			//nolint:staticcheck // agents on 2025-11-25 set the level this way
+			if err := a.SetLevel(t.Context(), mcp.SetLevelRequest{Params: mcp.SetLevelParams{Level: mcp.LoggingLevelInfo}}); err != nil {
+				t.Fatal(err)
+			}
+			for call := 1; call <= 20; call++ {
+				text := fmt.Sprintf("call-%d", call)
+				if got, _ := a.call(t, "fa__log", map[string]any{"text": text}); got == "" {
+					t.Fatalf("fa__log %s: no result", text)
+				}
+				seen := false
+				for len(a.notes) > 0 { // what arrived before the result, no waiting
+					n := <-a.notes
+					if n.Method == string(mcp.MethodNotificationMessage) && n.Params.AdditionalFields["data"] == text {
+						seen = true
+					}
+				}
+				if !seen {
+					t.Fatalf("call %d: its log message did not come before the result", call)
+				}
+			}
+		})
+	}
+}
+
 // TestProgressComesBeforeTheResult: every progress notification of a call
 // reaches the agent before the call's result: over stdio, and over HTTP
 // with the agent's standalone GET stream open, where mcp-go alone hands

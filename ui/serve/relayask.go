@@ -66,6 +66,12 @@ func (r *relay) capabilities() (caps mcp.ClientCapabilities) {
 
 // progress sends the call's progress to the latest agent request, under
 // the token that request gave.
+// attached is r's latest agent request, or nil.
+func (r *relay) attached() (a *attachment) {
+	lock.With(&r.mu, func() { a = r.att })
+	return a
+}
+
 func (r *relay) progress(rs *routes) func(engine.Progress) {
 	return func(p engine.Progress) {
 		var a *attachment

@@ -6,6 +6,7 @@ import (
 	"sync"
 
 	"github.com/mark3labs/mcp-go/mcp"
+	mcpserver "github.com/mark3labs/mcp-go/server"
 
 	"github.com/mcpdeck/mcpdeck/engine/lock"
 )
@@ -60,4 +61,29 @@ func (rs *routes) callFor(ctx context.Context, server string) (found *call) {
 		}
 	})
 	return found
+}
+
+// requestsOn returns, by agent session, the context of that session's
+// latest request in flight on server (for a relayed call, the agent's
+// latest request of it, where its progress goes): a notification the
+// server sends during the call belongs on that request's stream.
+func (rs *routes) requestsOn(server string) map[string]context.Context {
+	out := map[string]context.Context{}
+	var calls []*call
+	lock.With(&rs.mu, func() { calls = slices.Clone(rs.calls) })
+	for _, c := range calls { // oldest first: the latest of a session stays
+		if c.server != server {
+			continue
+		}
+		ctx := c.ctx
+		if c.relay != nil {
+			if a := c.relay.attached(); a != nil {
+				ctx = a.ctx
+			}
+		}
+		if s := mcpserver.ClientSessionFromContext(ctx); s != nil {
+			out[s.SessionID()] = ctx
+		}
+	}
+	return out
 }

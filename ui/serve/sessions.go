@@ -9,6 +9,7 @@ import (
 
 	"github.com/mcpdeck/mcpdeck/engine"
 	"github.com/mcpdeck/mcpdeck/engine/lock"
+	"github.com/mcpdeck/mcpdeck/ui/serve/inorder"
 )
 
 // sessions is the part that knows the agents: their sessions as mcp-go
@@ -45,7 +46,10 @@ func (ss *sessions) has(id string) (ok bool) {
 }
 
 // onLog passes a server's log message to every agent session (each gets
-// what its logging/setLevel asked for) and to the fallback (stderr).
+// what its logging/setLevel asked for) and to the fallback (stderr). A
+// session with a request in flight on that server gets it on that
+// request's stream, ahead of the request's result (inorder), as the
+// server sent it before its own answer; others get it on the session.
 func (ss *sessions) onLog(name string, l engine.LogEntry) {
 	if ss.logFallback != nil {
 		ss.logFallback(name, l)
@@ -65,7 +69,29 @@ func (ss *sessions) onLog(name string, l engine.LogEntry) {
 			ids = append(ids, id)
 		}
 	})
+	during := ss.g.routes.requestsOn(name)
 	for _, id := range ids {
+		if ctx, ok := during[id]; ok && sendLogDuring(ctx, ss.g.srv, n) {
+			continue
+		}
 		_ = ss.g.srv.SendLogMessageToSpecificClient(id, n)
 	}
+}
+
+// sendLogDuring sends n on the agent request in ctx when its session
+// takes log messages at n's level, and reports whether it took it in
+// hand (sent, or not wanted at that level).
+func sendLogDuring(ctx context.Context, srv *server.MCPServer, n mcp.LoggingMessageNotification) bool {
+	s, ok := server.ClientSessionFromContext(ctx).(server.SessionWithLogging)
+	if !ok || !s.Initialized() {
+		return false
+	}
+	if !n.Params.Level.ShouldSendTo(s.GetLogLevel()) {
+		return true
+	}
+	params := map[string]any{"level": n.Params.Level, "data": n.Params.Data}
+	if n.Params.Logger != "" {
+		params["logger"] = n.Params.Logger
+	}
+	return inorder.Send(ctx, srv, string(mcp.MethodNotificationMessage), params) == nil
 }
