@@ -107,13 +107,15 @@ func TestCancellationReachesTheEngine(t *testing.T) {
 	}
 }
 
-// TestLogsComeBeforeTheResult: a log message a server sends during a call
-// reaches the agent before the call's result, over stdio and over HTTP
-// with the agent's GET stream open. Sent to the session rather than on
-// the request, it raced the result there (the conformance suite's
-// tools-call-with-logging through serve saw 2 of 3 under load).
-func TestLogsComeBeforeTheResult(t *testing.T) {
-	for _, k := range []struct {
+// orderAgents are the agents the tests of what comes before a result run:
+// over stdio, and over HTTP with the standalone GET stream open, where
+// mcp-go hands each session notification to whichever of the session's
+// streams reads first.
+func orderAgents(t *testing.T) []struct {
+	name  string
+	start func(*rig) *agent
+} {
+	return []struct {
 		name  string
 		start func(*rig) *agent
 	}{
@@ -129,7 +131,16 @@ func TestLogsComeBeforeTheResult(t *testing.T) {
 			t.Cleanup(func() { _ = c.Close() })
 			return startAgent(t, c)
 		}},
-	} {
+	}
+}
+
+// TestLogsComeBeforeTheResult: a log message a server sends during a call
+// reaches the agent before the call's result, over stdio and over HTTP
+// with the agent's GET stream open. Sent to the session rather than on
+// the request, it raced the result there (the conformance suite's
+// tools-call-with-logging through serve saw 2 of 3 under load).
+func TestLogsComeBeforeTheResult(t *testing.T) {
+	for _, k := range orderAgents(t) {
 		t.Run(k.name, func(t *testing.T) {
 			r := newRig(t, map[string]any{"fa": fault(nil, nil)}, Options{}, nil)
 			a := k.start(r)
@@ -164,23 +175,7 @@ func TestLogsComeBeforeTheResult(t *testing.T) {
 // the result overtakes those sent to the GET stream and an agent that
 // already has its result (the TypeScript SDK) drops them.
 func TestProgressComesBeforeTheResult(t *testing.T) {
-	for _, k := range []struct {
-		name  string
-		start func(*rig) *agent
-	}{
-		{"stdio", func(r *rig) *agent { return r.stdioAgent() }},
-		{"http with a GET stream", func(r *rig) *agent {
-			base := r.serveHTTP(HTTPOptions{Token: testToken})
-			tr, err := transport.NewStreamableHTTP(base+"/mcp", transport.WithContinuousListening(), //nolint:staticcheck // agents on 2025-11-25 open the GET stream so
-				transport.WithHTTPHeaders(map[string]string{"Authorization": "Bearer " + testToken}))
-			if err != nil {
-				t.Fatal(err)
-			}
-			c := client.NewClient(tr, agentOptions(nil)...)
-			t.Cleanup(func() { _ = c.Close() })
-			return startAgent(t, c)
-		}},
-	} {
+	for _, k := range orderAgents(t) {
 		t.Run(k.name, func(t *testing.T) {
 			r := newRig(t, map[string]any{"fa": fault(nil, nil)}, Options{}, nil)
 			a := k.start(r)
