@@ -18,10 +18,11 @@ import (
 
 // watchServer is a streamable HTTP server with one subscribable resource
 // whose text counts the reads. update announces a change of note://a to
-// the session that subscribed to it last — by resources/subscribe, or on
-// 2026-07-28 by a subscriptions/listen whose filter names it — and only to
-// that one (mcp-go leaves this fan-out to the application), so an update
-// after a reconnect arrives only if the subscription was renewed.
+// the sessions that subscribed to it since the last update — by
+// resources/subscribe, or on 2026-07-28 by a subscriptions/listen whose
+// filter names it — and only to those (mcp-go leaves this fan-out to the
+// application), so an update after a reconnect arrives only if the
+// subscription was renewed.
 func watchServer(t *testing.T, versions ...string) (update func(*testing.T), url string) {
 	t.Helper()
 	subscribed := make(chan server.ClientSession, 10)
@@ -48,17 +49,41 @@ func watchServer(t *testing.T, versions ...string) (update func(*testing.T), url
 	h := httptest.NewServer(server.NewStreamableHTTPServer(s, opts...))
 	t.Cleanup(h.Close)
 	params := map[string]any{"uri": "note://a"}
+	n := mcp.JSONRPCNotification{
+		JSONRPC:      mcp.JSONRPC_VERSION,
+		Notification: mcp.Notification{Method: mcp.MethodNotificationResourceUpdated, Params: mcp.NotificationParams{AdditionalFields: params}},
+	}
 	return func(t *testing.T) {
 		t.Helper()
-		var l server.ClientSession
+		// Every session that subscribed since the last update is told:
+		// on a busy machine a connection can be replaced (and subscribe
+		// again) more often than the test replaces it, and telling only
+		// the first queued told a session already gone.
+		var ls []server.ClientSession
 		select {
-		case l = <-subscribed: // the session that subscribed to note://a last
+		case l := <-subscribed:
+			ls = append(ls, l)
 		case <-time.After(30 * time.Second):
 			t.Fatal("no resources/subscribe or subscriptions/listen request names note://a")
 		}
-		l.NotificationChannel() <- mcp.JSONRPCNotification{
-			JSONRPC:      mcp.JSONRPC_VERSION,
-			Notification: mcp.Notification{Method: mcp.MethodNotificationResourceUpdated, Params: mcp.NotificationParams{AdditionalFields: params}},
+		for more := true; more; {
+			select {
+			case l := <-subscribed:
+				ls = append(ls, l)
+			default:
+				more = false
+			}
+		}
+		told := map[string]bool{} // a session that subscribed twice is told once
+		for _, l := range ls {
+			if told[l.SessionID()] {
+				continue
+			}
+			told[l.SessionID()] = true
+			select {
+			case l.NotificationChannel() <- n:
+			default: // a session gone, its channel full
+			}
 		}
 	}, h.URL
 }
