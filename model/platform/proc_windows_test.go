@@ -2,6 +2,7 @@ package platform
 
 import (
 	"bufio"
+	"errors"
 	"fmt"
 	"os"
 	"os/exec"
@@ -23,9 +24,19 @@ func runTreeHelper() {
 	switch os.Getenv(treeHelper) {
 	case "spawn":
 		self, _ := os.Executable()
-		child := exec.Command(self)
-		child.Env = append(os.Environ(), treeHelper+"=sleep")
-		if err := child.Start(); err != nil {
+		var child *exec.Cmd
+		var err error
+		// Wine 8, on a busy machine, now and then fails CreateProcess in
+		// a job with ERROR_INTERNAL_ERROR; Windows does not. The test is
+		// of ending the tree, not of Wine starting it: try again.
+		for range 3 {
+			child = exec.Command(self)
+			child.Env = append(os.Environ(), treeHelper+"=sleep")
+			if err = child.Start(); !errors.Is(err, windows.ERROR_INTERNAL_ERROR) {
+				break
+			}
+		}
+		if err != nil {
 			fmt.Println("error", err)
 			os.Exit(1)
 		}
